@@ -1,0 +1,3 @@
+"""Debezium-identical change data capture without the JVM."""
+
+DEBEZIUM_VERSION = "3.6.3.Final"

@@ -1,0 +1,1 @@
+"""Kafka Connect data model: schemas and the JsonConverter wire format."""

@@ -1,0 +1,46 @@
+"""The neutral change model every connector produces and the envelope layer consumes.
+
+A connector describes each captured table once as a `TableDef` (columns with their Connect schema and a
+converter from the connector's raw value to the JSON-ready payload value) and then reports changes as
+rows of raw values in column order. Nothing here knows about a particular database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from emulator.connect.schema import Schema
+
+# raw value (whatever the connector reads: PG text, a binlog value, ...) -> JSON-ready payload value
+Converter = Callable[[Any], Any]
+
+
+@dataclass(slots=True)
+class ColumnDef:
+    name: str
+    schema: Schema  # the Connect field schema (optional/default already set)
+    convert: Converter  # never called with None: NULL is always None
+    type_name: str = ""  # the source type's name, for logs and column.propagate.source.type
+    unavailable: Any = None  # JSON-ready placeholder used for unchanged TOAST values
+    length: int | None = None
+    scale: int | None = None
+
+
+@dataclass(slots=True)
+class TableDef:
+    """One captured table. `namespace` is the PG schema or the MySQL database."""
+
+    namespace: str
+    name: str
+    columns: list[ColumnDef]
+    key_columns: list[str] = field(default_factory=list)  # empty: keyless table (null key)
+    extra: dict[str, Any] = field(default_factory=dict)  # connector-private data (oids, ...)
+
+    @property
+    def id(self) -> str:
+        return f"{self.namespace}.{self.name}"
+
+    def column_names(self) -> list[str]:
+        return [c.name for c in self.columns]

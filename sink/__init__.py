@@ -1,0 +1,1 @@
+"""PySpark sink: Debezium envelopes into mirror tables (issue 6)."""
