@@ -1,0 +1,1 @@
+"""Helpers for tests, demos and benchmarks: throwaway servers."""

@@ -1,0 +1,167 @@
+"""A throwaway PostgreSQL cluster for tests, demos and benchmarks.
+
+initdb in a temp dir, `wal_level=logical`, trust auth on loopback, a free port; the postmaster is our
+direct child (as the `postgres` OS user when we are root, since the server refuses to run as root), so
+stopping it is a signal to a PID we own.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+
+def pg_bindir() -> Path:
+    env = os.environ.get("PGBIN")
+    if env:
+        return Path(env)
+    try:
+        out = subprocess.run(["pg_config", "--bindir"], capture_output=True, text=True, check=True)
+        cand = Path(out.stdout.strip())
+        if (cand / "initdb").exists():
+            return cand
+    except (OSError, subprocess.CalledProcessError):
+        pass
+    for v in ("17", "16", "15", "14"):
+        cand = Path(f"/usr/lib/postgresql/{v}/bin")
+        if (cand / "initdb").exists():
+            return cand
+    raise RuntimeError("PostgreSQL server binaries not found (set PGBIN or install postgresql-15)")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class PgServer:
+    """`with PgServer() as pg: pg.dsn ...` — a fresh cluster, removed on exit."""
+
+    def __init__(self, extra_conf: dict[str, str] | None = None) -> None:
+        self.bindir = pg_bindir()
+        self.extra_conf = extra_conf or {}
+        self.base = Path(tempfile.mkdtemp(prefix="dbzemu-pg-"))
+        self.data = self.base / "data"
+        self.port = 0
+        self.proc: subprocess.Popen | None = None
+        self._as_pg = os.getuid() == 0
+
+    # -- lifecycle ---------------------------------------------------------------------------------
+    def start(self) -> PgServer:
+        self.data.mkdir()
+        if self._as_pg:
+            shutil.chown(self.base, "postgres", "postgres")
+            shutil.chown(self.data, "postgres", "postgres")
+            os.chmod(self.base, 0o700)
+        self._run([str(self.bindir / "initdb"), "-D", str(self.data), "-U", "postgres", "--auth=trust",
+                   "--encoding=UTF8", "--locale=C.UTF-8"])
+        (self.data / "pg_hba.conf").write_text(
+            "local all all trust\nlocal replication all trust\n"
+            "host all all 127.0.0.1/32 trust\nhost replication all 127.0.0.1/32 trust\n")
+        for _ in range(5):
+            self.port = free_port()
+            conf = {
+                "listen_addresses": "'127.0.0.1'", "port": str(self.port),
+                "unix_socket_directories": f"'{self.base}'", "wal_level": "logical",
+                "max_replication_slots": "20", "max_wal_senders": "20", "max_connections": "60",
+                "fsync": "off", "synchronous_commit": "off", "full_page_writes": "off",
+                "timezone": "'UTC'", "log_timezone": "'UTC'", **self.extra_conf,
+            }
+            with open(self.data / "postgresql.auto.conf", "w") as f:
+                f.writelines(f"{k} = {v}\n" for k, v in conf.items())
+            if self._as_pg:
+                shutil.chown(self.data / "postgresql.auto.conf", "postgres", "postgres")
+                shutil.chown(self.data / "pg_hba.conf", "postgres", "postgres")
+            log = open(self.base / "server.log", "ab")
+            kw = {"user": "postgres", "group": "postgres"} if self._as_pg else {}
+            self.proc = subprocess.Popen([str(self.bindir / "postgres"), "-D", str(self.data)],
+                                         stdout=log, stderr=log, **kw)
+            log.close()
+            if self._wait_ready():
+                return self
+            self._kill()
+        raise RuntimeError(f"postgres did not start; see {self.base / 'server.log'}")
+
+    def _wait_ready(self) -> bool:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                return False
+            r = subprocess.run([str(self.bindir / "pg_isready"), "-q", "-h", "127.0.0.1", "-p",
+                                str(self.port)], capture_output=True)
+            if r.returncode == 0:
+                return True
+            time.sleep(0.05)
+        return False
+
+    def _run(self, argv: list[str]) -> None:
+        kw = {"user": "postgres", "group": "postgres"} if self._as_pg else {}
+        r = subprocess.run(argv, capture_output=True, text=True, **kw)
+        if r.returncode != 0:
+            raise RuntimeError(f"{argv[0]} failed: {r.stderr.strip() or r.stdout.strip()}")
+
+    def _kill(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)  # fast shutdown
+            try:
+                self.proc.wait(60)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+    def stop(self) -> None:
+        self._kill()
+        shutil.rmtree(self.base, ignore_errors=True)
+
+    def __enter__(self) -> PgServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # -- access ------------------------------------------------------------------------------------
+    @property
+    def dsn(self) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+
+    def connect(self, **kw):
+        import psycopg
+
+        return psycopg.connect(self.dsn, autocommit=True, **kw)
+
+    def psql(self, sql: str, check: bool = True) -> subprocess.CompletedProcess:
+        """Run a script through psql (statements autocommit unless BEGIN/COMMIT), as users do."""
+        psql = shutil.which("psql") or str(self.bindir / "psql")
+        return subprocess.run([psql, self.dsn, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-o", "/dev/null"],
+                              input=sql, text=True, capture_output=True, check=check)
+
+    def psql_async(self, sql: str) -> subprocess.Popen:
+        psql = shutil.which("psql") or str(self.bindir / "psql")
+        p = subprocess.Popen([psql, self.dsn, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-o", "/dev/null"],
+                             stdin=subprocess.PIPE, text=True)
+        p.stdin.write(sql)
+        p.stdin.close()
+        return p
+
+    def connector_properties(self, **overrides: str) -> dict[str, str]:
+        """Debezium connector properties pointing at this server."""
+        props = {
+            "name": "test-pg",
+            "connector.class": "io.debezium.connector.postgresql.PostgresConnector",
+            "database.hostname": "127.0.0.1",
+            "database.port": str(self.port),
+            "database.user": "postgres",
+            "database.password": "postgres",
+            "database.dbname": "postgres",
+            "topic.prefix": "dbserver1",
+            "plugin.name": "pgoutput",
+        }
+        props.update(overrides)
+        return props
