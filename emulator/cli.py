@@ -1,0 +1,77 @@
+"""Command line: `python -m emulator run CONFIG (--out DIR | --stdout)`."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+
+from emulator.config import ConfigError, load_config
+
+
+def _run(args: argparse.Namespace) -> int:
+    from emulator.runner import Runner
+
+    try:
+        config = load_config(args.config)
+    except ConfigError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"error: cannot read {args.config}: {e.strerror}", file=sys.stderr)
+        return 2
+    if args.out:
+        from emulator.outputs.directory import DirectoryOutput
+
+        output = DirectoryOutput(args.out)
+    elif args.kafka or config.sink_type == "kafka":
+        print("error: Kafka output is not available yet (use --out DIR or --stdout)", file=sys.stderr)
+        return 2
+    else:
+        from emulator.outputs.stdout import StdoutOutput
+
+        output = StdoutOutput(full=args.full)
+    try:
+        runner = Runner(config, output)
+    except (ConfigError, ValueError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+
+    def on_signal(signum, frame):  # noqa: ARG001
+        logging.getLogger("emulator").info("signal %d: stopping", signum)
+        runner.stop()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    try:
+        runner.run()
+    except Exception as e:  # one line for the user; the traceback with -v
+        logging.getLogger("emulator").debug("failure", exc_info=True)
+        print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m emulator",
+                                 description="Debezium-identical change events without the JVM")
+    ap.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    run = sub.add_parser("run", help="run one connector")
+    run.add_argument("config", help=".properties, Kafka Connect JSON, or Debezium Server application.properties")
+    dest = run.add_mutually_exclusive_group()
+    dest.add_argument("--out", metavar="DIR", help="write DIR/<topic>.jsonl")
+    dest.add_argument("--stdout", action="store_true", help="print records (the default)")
+    dest.add_argument("--kafka", metavar="HOST:PORT", help="produce to Kafka")
+    run.add_argument("--full", action="store_true", help="with --stdout: whole records, not summaries")
+    args = ap.parse_args(argv)
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO, stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if args.cmd == "run":
+        return _run(args)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,771 @@
+"""io.debezium.connector.postgresql.PostgresConnector: snapshot + pgoutput streaming.
+
+This module only reads PostgreSQL: it turns snapshot rows and pgoutput messages into the neutral model
+(TableDef + raw rows) and hands them to the shared envelope, transaction, heartbeat and incremental
+snapshot code.
+"""
+
+from __future__ import annotations
+
+import base64
+import logging
+import random
+import time
+from typing import Any
+
+import psycopg
+from psycopg import sql
+
+from emulator.connect.json import Framed
+from emulator.connect.schema import BYTES, STRING, Schema
+from emulator.connectors.postgres import pgoutput as po
+from emulator.connectors.postgres.catalog import load_table, load_tables
+from emulator.connectors.postgres.replication import ReplicationStream
+from emulator.connectors.postgres.source import (
+    MESSAGE_KEY_SCHEMA,
+    SOURCE_SCHEMA,
+    SourceBuilder,
+    message_value_schema,
+    sequence,
+)
+from emulator.connectors.postgres.types import TypeConfig
+from emulator.engine import Engine
+from emulator.envelope import EnvelopeSettings, Heartbeat, TableEnvelope, TransactionMonitor
+from emulator.filters import Filters
+from emulator.incremental import IncrementalSnapshot
+from emulator.model import TableDef
+from emulator.records import Record
+from emulator.snapshot import run_snapshot
+
+log = logging.getLogger("emulator.postgres")
+
+SYSTEM_SCHEMAS = ("pg_catalog", "information_schema", "pg_toast")
+SNAPSHOT_MODES = ("initial", "always", "initial_only", "no_data", "never", "when_needed")
+UNCHANGED = po.UNCHANGED_TOAST
+
+_FALLBACK = {"int8": 0, "int16": 0, "int32": 0, "int64": 0, "float": 0.0, "double": 0.0,
+             "boolean": False, "string": "", "bytes": ""}
+
+
+def _fallback(schema: Schema) -> Any:
+    """What a NOT NULL column missing from an old-key tuple shows in `before` (Debezium fills the
+    schema default, else the type's zero)."""
+    if schema.optional:
+        return None
+    if schema.default is not None:
+        return schema.default
+    return _FALLBACK.get(schema.type)
+
+
+class CapturedTable:
+    """A table as the stream sees it: its envelope plus how to map pgoutput tuples onto it."""
+
+    __slots__ = ("env", "keep", "relation_names", "key_set", "fallbacks", "data_collection")
+
+    def __init__(self, env: TableEnvelope, keep: list[int] | None) -> None:
+        self.env = env
+        self.keep = keep
+        self.key_set = frozenset(env.key_idx)
+        self.fallbacks = [_fallback(c.schema) for c in env.table.columns]
+        self.data_collection = env.table.id
+
+    def raw(self, values: list) -> list:
+        keep = self.keep
+        return values if keep is None else [values[i] for i in keep]
+
+
+class PostgresConnector:
+    def __init__(self, config, engine: Engine) -> None:
+        self.cfg = config
+        get = config.get
+        self.engine = engine
+        self.prefix = get("topic.prefix")
+        self.dbname = get("database.dbname")
+        self.slot_name = get("slot.name") or "debezium"
+        self.publication = get("publication.name") or "dbz_publication"
+        self.snapshot_mode = (get("snapshot.mode") or "initial").lower()
+        self.type_cfg = TypeConfig(
+            decimal_handling_mode=(get("decimal.handling.mode") or "precise").lower(),
+            time_precision_mode=(get("time.precision.mode") or "adaptive").lower(),
+            binary_handling_mode=(get("binary.handling.mode") or "bytes").lower(),
+            interval_handling_mode=(get("interval.handling.mode") or "numeric").lower(),
+            hstore_handling_mode=(get("hstore.handling.mode") or "json").lower(),
+            money_fraction_digits=int(get("money.fraction.digits") or 2),
+            unavailable_value_placeholder=get("unavailable.value.placeholder")
+            or "__debezium_unavailable_value",
+            include_unknown_datatypes=_bool(get("include.unknown.datatypes")),
+        )
+        self.settings = EnvelopeSettings(
+            prefix=self.prefix, connector_name="postgresql", source_schema=SOURCE_SCHEMA,
+            key_schemas=_bool(get("key.converter.schemas.enable"), True),
+            value_schemas=_bool(get("value.converter.schemas.enable"), True),
+            header_schemas=_bool(get("header.converter.schemas.enable"), True),
+            delimiter=get("topic.delimiter") or ".",
+        )
+        self.filters = Filters(config, SYSTEM_SCHEMAS)
+        self.tombstones = _bool(get("tombstones.on.delete"), True)
+        self.skipped = self.filters.skipped_ops
+        self.source = SourceBuilder(self.prefix, self.dbname)
+        self.tx = TransactionMonitor(self.settings, engine.emit,
+                                     _bool(get("provide.transaction.metadata"), False),
+                                     get("topic.transaction") or "transaction")
+        hb_ms = int(get("heartbeat.interval.ms") or 0)
+        engine.heartbeat = (Heartbeat(self.settings, hb_ms, get("topic.heartbeat.prefix") or "__debezium-heartbeat")
+                            if hb_ms > 0 else None)
+        self.heartbeat_query = get("heartbeat.action.query")
+        self.status_interval_s = int(get("status.update.interval.ms") or 10000) / 1000.0
+        self.flush_lsn = _bool(get("flush.lsn.source"), True)
+        self.drop_slot_on_stop = _bool(get("slot.drop.on.stop"), False)
+        self.message_topic = self.settings.topic("message")
+        binary_mode = self.type_cfg.binary_handling_mode
+        self._msg_content = _binary_encoder(binary_mode)
+        content_schema = Schema(BYTES if binary_mode == "bytes" else STRING, optional=True)
+        self.msg_key_frame = Framed(self.settings.key_codec, MESSAGE_KEY_SCHEMA)
+        self.msg_value_frame = Framed(self.settings.value_codec, message_value_schema(content_schema))
+
+        self.conninfo = _conninfo(config)
+        self.conn: psycopg.Connection | None = None
+        self.stream: ReplicationStream | None = None
+        self.by_oid: dict[int, CapturedTable | None] = {}
+        self.by_id: dict[str, CapturedTable] = {}
+        # position
+        self.lsn_commit: int | None = None  # end LSN of the last fully processed transaction
+        self.lsn_proc: int | None = None  # LSN of the last processed change
+        self.last_commit_lsn: int | None = None  # for source.sequence: null until the first commit
+        self.xid: int | None = None
+        self.ts_us = 0
+        self.streaming = False
+        self.skip_until: tuple[int, int] | None = None  # (xid, lsn) already emitted before a restart
+        self.in_tx = False
+        self.confirmed_lsn = 0
+        self.signal_table = self.filters.signal_table
+        self._wm_conn: psycopg.Connection | None = None
+        self.incremental = IncrementalSnapshot(self, config, engine)
+        engine.source = self
+
+    # -- engine protocol ---------------------------------------------------------------------------------
+    def offset(self) -> dict[str, Any] | None:
+        if self.lsn_commit is None and self.lsn_proc is None:
+            return None
+        off: dict[str, Any] = {"lsn": self.lsn_commit, "lsn_commit": self.lsn_commit,
+                               "lsn_proc": self.lsn_proc, "ts_usec": self.ts_us}
+        if self.in_tx:
+            off["txId"] = self.xid
+        inc = self.incremental.offset()
+        if inc:
+            off.update(inc)
+        return off
+
+    def committed(self, offset: dict[str, Any]) -> None:
+        lsn = offset.get("lsn_commit")
+        if self.streaming and self.flush_lsn and self.stream is not None and lsn:
+            self.confirmed_lsn = max(self.confirmed_lsn, lsn)
+            self.stream.send_status(self.confirmed_lsn)
+
+    # -- setup ---------------------------------------------------------------------------------------------
+    def _connect(self) -> psycopg.Connection:
+        conn = psycopg.connect(self.conninfo, autocommit=True)
+        for stmt in _initial_statements(self.cfg.get("database.initial.statements")):
+            conn.execute(stmt)
+        return conn
+
+    def _check_server(self) -> None:
+        wal_level = self.conn.execute("SHOW wal_level").fetchone()[0]
+        if wal_level != "logical":
+            raise RuntimeError(f"PostgreSQL wal_level is {wal_level!r}; logical decoding needs wal_level=logical")
+
+    def _ensure_publication(self) -> None:
+        mode = (self.cfg.get("publication.autocreate.mode") or "all_tables").lower()
+        exists = self.conn.execute("SELECT 1 FROM pg_publication WHERE pubname = %s",
+                                   (self.publication,)).fetchone()
+        name = sql.Identifier(self.publication)
+        if mode == "disabled":
+            if not exists:
+                raise RuntimeError(f"publication {self.publication!r} does not exist and "
+                                   "publication.autocreate.mode=disabled")
+            return
+        if mode == "all_tables":
+            if not exists:
+                self.conn.execute(sql.SQL("CREATE PUBLICATION {} FOR ALL TABLES").format(name))
+            return
+        if mode == "no_tables":
+            if not exists:
+                self.conn.execute(sql.SQL("CREATE PUBLICATION {}").format(name))
+            return
+        if mode == "filtered":
+            tables = self._filtered_tables()
+            if not tables:
+                raise RuntimeError("publication.autocreate.mode=filtered but no table matches the filters")
+            tl = sql.SQL(", ").join(sql.Identifier(s, t) for s, t in tables)
+            if exists:
+                self.conn.execute(sql.SQL("ALTER PUBLICATION {} SET TABLE {}").format(name, tl))
+            else:
+                self.conn.execute(sql.SQL("CREATE PUBLICATION {} FOR TABLE {}").format(name, tl))
+            return
+        raise RuntimeError(f"publication.autocreate.mode {mode!r} is not one of all_tables, disabled, "
+                           "filtered, no_tables")
+
+    def _filtered_tables(self) -> list[tuple[str, str]]:
+        rows = self.conn.execute(
+            "SELECT n.nspname, c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+            "WHERE c.relkind IN ('r','p') AND n.nspname NOT IN ('pg_catalog','information_schema') "
+            "AND n.nspname NOT LIKE 'pg_toast%%' AND n.nspname NOT LIKE 'pg_temp%%' ORDER BY 1, 2").fetchall()
+        return [(s, t) for s, t in rows if self.filters.table_included(s, t)]
+
+    def _slot_state(self) -> dict | None:
+        row = self.conn.execute(
+            "SELECT plugin, database, active, confirmed_flush_lsn::text, restart_lsn::text "
+            "FROM pg_replication_slots WHERE slot_name = %s", (self.slot_name,)).fetchone()
+        if not row:
+            return None
+        plugin, database, active, confirmed, restart = row
+        if plugin != "pgoutput":
+            raise RuntimeError(f"replication slot {self.slot_name!r} uses plugin {plugin!r}, not pgoutput")
+        if database != self.dbname:
+            raise RuntimeError(f"replication slot {self.slot_name!r} belongs to database {database!r}")
+        if active:
+            raise RuntimeError(f"replication slot {self.slot_name!r} is in use by another connection")
+        return {"confirmed": po.lsn_to_int(confirmed) if confirmed else None,
+                "restart": po.lsn_to_int(restart) if restart else None}
+
+    # -- main ----------------------------------------------------------------------------------------------
+    def run(self) -> None:
+        start = time.monotonic()
+        self.conn = self._connect()
+        self._check_server()
+        self._ensure_publication()
+        stored = self.engine.offsets.load()
+        slot = self._slot_state()
+        snapshot = self._needs_snapshot(stored, slot)
+        self.stream = ReplicationStream(self.conninfo, self.slot_name, self.publication,
+                                        messages=self._server_version() >= 140000,
+                                        extra_params=_stream_params(self.cfg.get("slot.stream.params")))
+        exported = None
+        start_lsn = None
+        if slot is None:
+            info = self.stream.create_slot(export_snapshot=snapshot)
+            exported = info.snapshot_name
+            start_lsn = info.consistent_point
+            log.info("created replication slot %s at %s", self.slot_name, po.int_to_lsn(start_lsn))
+        if snapshot:
+            if stored is not None:
+                log.info("snapshot.mode=%s: discarding stored offsets and taking a new snapshot",
+                         self.snapshot_mode)
+            start_lsn = self._snapshot(exported, start_lsn)
+            log.info("snapshot done in %.2f s", time.monotonic() - start)
+            if self.snapshot_mode == "initial_only" or self.engine.stopping:
+                self.engine.commit(force=True)
+                return
+        elif stored is not None:
+            start_lsn = stored.get("lsn_commit") or stored.get("lsn")
+            self.lsn_commit = start_lsn
+            self.lsn_proc = stored.get("lsn_proc")
+            if stored.get("txId") is not None and self.lsn_proc is not None:
+                self.skip_until = (stored["txId"], self.lsn_proc)
+            self.incremental.restore(stored)
+        elif slot is not None:
+            start_lsn = slot["confirmed"] or slot["restart"] or 0
+        if start_lsn is None:
+            start_lsn = 0
+        self.lsn_commit = self.lsn_commit or start_lsn
+        self.engine.commit(force=True)
+        self._stream(start_lsn)
+
+    def _server_version(self) -> int:
+        return self.conn.info.server_version
+
+    def _needs_snapshot(self, stored: dict | None, slot: dict | None) -> bool:
+        mode = self.snapshot_mode
+        if mode in ("no_data", "never"):
+            return False
+        if mode == "always":
+            return True
+        completed = stored is not None and stored.get("lsn_commit") is not None
+        if mode in ("initial", "initial_only"):
+            return not completed
+        if mode == "when_needed":
+            if not completed:
+                return True
+            if slot is None:
+                log.warning("replication slot %s is gone: taking a new snapshot (when_needed)", self.slot_name)
+                return True
+            if slot["restart"] is not None and stored["lsn_commit"] < slot["restart"]:
+                log.warning("stored LSN is no longer available on the server: new snapshot (when_needed)")
+                return True
+            return False
+        raise RuntimeError(f"snapshot.mode {mode!r} is not supported")
+
+    # -- tables --------------------------------------------------------------------------------------------
+    def _capture(self, table: TableDef) -> CapturedTable:
+        shaped, keep = self.filters.shape(table)
+        ct = CapturedTable(TableEnvelope(self.settings, shaped), keep)
+        self.by_id[shaped.id] = ct
+        return ct
+
+    def table_by_id(self, table_id: str) -> CapturedTable | None:
+        ct = self.by_id.get(table_id)
+        if ct is None:
+            schema, _, name = table_id.partition(".")
+            td = load_table(self.conn, schema, name, self.type_cfg)
+            if td is None:
+                return None
+            ct = self._capture(td)
+        return ct
+
+    # -- snapshot ------------------------------------------------------------------------------------------
+    def _snapshot(self, exported: str | None, start_lsn: int | None) -> int:
+        snap = psycopg.connect(self.conninfo, autocommit=True)
+        try:
+            if exported:
+                snap.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
+                snap.execute(sql.SQL("SET TRANSACTION SNAPSHOT {}").format(sql.Literal(exported)))
+            else:
+                snap.execute("BEGIN ISOLATION LEVEL SERIALIZABLE, READ ONLY, DEFERRABLE")
+            if start_lsn is None:
+                start_lsn = po.lsn_to_int(snap.execute("SELECT pg_current_wal_lsn()::text").fetchone()[0])
+            xid = snap.execute("SELECT txid_current()").fetchone()[0] if exported else None
+            include = self.filters.table_included
+            snap_include = self.cfg.get("snapshot.include.collection.list")
+            only = _regex_list(snap_include)
+            tables = [t for t in load_tables(snap, self.type_cfg, include)
+                      if not only or any(p.fullmatch(t.id) for p in only)]
+            captured = [self._capture(t) for t in tables]
+            ts_us = time.time_ns() // 1000
+            seq = sequence(None, start_lsn)
+            src = self.source
+            emit = self.engine.emit
+            rows_done = {"n": 0}
+
+            def rows_of(ct: CapturedTable):
+                t = ct.env.table
+                cols = sql.SQL(", ").join(sql.Identifier(c.name) for c in t.columns)
+                q = sql.SQL("COPY {} ({}) TO STDOUT").format(sql.Identifier(t.namespace, t.name), cols)
+                log.info("snapshotting %s", t.id)
+                n = 0
+                with snap.cursor().copy(q) as cp:
+                    for row in cp.rows():
+                        n += 1
+                        yield row
+                log.info("snapshot of %s: %d rows", t.id, n)
+                rows_done["n"] += n
+
+            sources: dict[str, dict] = {}
+
+            def emit_row(ct: CapturedTable, row, mark: str) -> None:
+                env = ct.env
+                t = env.table
+                after = env.row(row)
+                key = env.key_of(after)
+                s = sources.get(mark + t.id)
+                if s is None:
+                    s = src(ts_us, mark, seq, t.namespace, t.name, xid, start_lsn)
+                    sources[mark + t.id] = s
+                emit(env.change("r", None, after, s, None, key))
+
+            ok = run_snapshot(captured, rows_of, emit_row, lambda: self.engine.stopping)
+            snap.execute("COMMIT")
+            if not ok:
+                raise KeyboardInterrupt
+        finally:
+            snap.close()
+        self.lsn_commit = start_lsn
+        self.lsn_proc = start_lsn
+        self.engine.commit(force=True)
+        return start_lsn
+
+    # -- streaming -----------------------------------------------------------------------------------------
+    def _stream(self, start_lsn: int) -> None:
+        stream = self.stream
+        stream.start(start_lsn)
+        self.streaming = True
+        log.info("streaming from %s", po.int_to_lsn(start_lsn))
+        engine = self.engine
+        read = stream.read
+        handlers = {
+            ord("B"): self._on_begin, ord("C"): self._on_commit, ord("R"): self._on_relation,
+            ord("I"): self._on_insert, ord("U"): self._on_update, ord("D"): self._on_delete,
+            ord("T"): self._on_truncate, ord("M"): self._on_message, ord("Y"): _ignore, ord("O"): _ignore,
+        }
+        hb_next = time.monotonic()
+        while not engine.stopping:
+            data = read(0.1)
+            if data is None:
+                if not self.in_tx and stream.server_wal_end > (self.lsn_commit or 0):
+                    # nothing of ours is in flight: everything up to the server's position is done
+                    self.lsn_commit = stream.server_wal_end
+                engine.idle()
+                now = time.monotonic()
+                if stream.status_due(self.status_interval_s):
+                    stream.send_status(self._confirmed())
+                if self.heartbeat_query and engine.heartbeat and now >= hb_next:
+                    hb_next = now + engine.heartbeat.interval_s
+                    self._run_heartbeat_query()
+                self.incremental.poll()
+                continue
+            kind = data[0]
+            if kind == 119:  # 'w'
+                data = bytes(data)
+                data_start = po.parse_xlogdata_header(data)[0]
+                msg = data[25:]
+                handlers[msg[0]](msg, data_start)
+            elif kind == 107:  # 'k'
+                stream.handle_keepalive(data, self._confirmed())
+            engine.tick()
+
+    def _confirmed(self) -> int:
+        """What the server may forget: only what our committed offsets already cover."""
+        return self.confirmed_lsn
+
+    def _run_heartbeat_query(self) -> None:
+        try:
+            self.conn.execute(self.heartbeat_query)
+        except psycopg.Error as e:
+            log.warning("heartbeat.action.query failed: %s", e)
+
+    # pgoutput handlers: (message bytes, XLogData start LSN) ------------------------------------------------
+    def _on_begin(self, msg: bytes, lsn: int) -> None:
+        _final, ts_us, xid = po.parse_begin(msg)
+        self.xid = xid
+        self.ts_us = ts_us
+        self.in_tx = True
+        self.tx.begin(f"{xid}:{lsn}", ts_us // 1000)
+
+    def _on_commit(self, msg: bytes, lsn: int) -> None:
+        _commit_lsn, end_lsn, ts_us = po.parse_commit(msg)
+        self.tx.end(f"{self.xid}:{lsn}", ts_us // 1000)
+        self.last_commit_lsn = lsn
+        self.lsn_commit = end_lsn
+        self.lsn_proc = lsn
+        self.in_tx = False
+        if self.skip_until is not None and self.skip_until[0] == self.xid:
+            self.skip_until = None
+
+    def _on_relation(self, msg: bytes, lsn: int) -> None:
+        rel = po.parse_relation(msg)
+        if not self.filters.table_included(rel.namespace, rel.name):
+            self.by_oid[rel.oid] = None
+            return
+        td = load_table(self.conn, rel.namespace, rel.name, self.type_cfg)
+        if td is None:
+            log.warning("relation %s.%s is not readable in the catalog; skipping its changes",
+                        rel.namespace, rel.name)
+            self.by_oid[rel.oid] = None
+            return
+        by_name = {c.name: c for c in td.columns}
+        cols = []
+        for rc in rel.columns:
+            c = by_name.get(rc.name)
+            if c is None:
+                log.warning("column %s.%s from the stream is not in the catalog any more; dropped",
+                            td.id, rc.name)
+                continue
+            cols.append(c)
+        keep_stream = [i for i, rc in enumerate(rel.columns) if rc.name in by_name]
+        td = TableDef(td.namespace, td.name, cols, [k for k in td.key_columns if k in by_name], td.extra)
+        old = self.by_id.get(td.id)
+        ct = self._capture(td)
+        if len(keep_stream) != len(rel.columns):
+            inner = ct.keep
+            ct.keep = [keep_stream[i] for i in inner] if inner is not None else keep_stream
+        if old is not None and old.env.value_schema.to_json() == ct.env.value_schema.to_json() \
+                and old.keep == ct.keep:
+            ct = old  # unchanged: keep the precomputed frames
+            self.by_id[td.id] = ct
+        self.by_oid[rel.oid] = ct
+
+    def _skip(self, lsn: int) -> bool:
+        su = self.skip_until
+        return su is not None and su[0] == self.xid and lsn <= su[1]
+
+    def _src(self, t: TableDef, lsn: int) -> dict:
+        return self.source(self.ts_us, "false", sequence(self.last_commit_lsn, lsn), t.namespace, t.name,
+                           self.xid, lsn)
+
+    def _on_insert(self, msg: bytes, lsn: int) -> None:
+        relid, values = po.parse_insert(msg)
+        ct = self.by_oid.get(relid)
+        self.lsn_proc = lsn
+        if ct is None or "c" in self.skipped or self._skip(lsn):
+            return
+        env = ct.env
+        raw = ct.raw(values)
+        after = env.row(raw) if UNCHANGED not in raw else self._row_toast(ct, raw, None)
+        key = env.key_of(after)
+        t = env.table
+        block = self.tx.event_block(f"{self.xid}:{lsn}", ct.data_collection)
+        rec = env.change("c", None, after, self._src(t, lsn), block, key)
+        if self.incremental.active:
+            self.incremental.on_stream_event(t.id, key, after, rec)
+        if t.id == self.signal_table:
+            # window reads go out right before the close row's own event, as Debezium does
+            self.incremental.on_signal_row(after)
+        self.engine.emit(rec)
+
+    def _row_toast(self, ct: CapturedTable, raw: list, old: dict | None) -> dict:
+        env = ct.env
+        vals = []
+        for i, (conv, v) in enumerate(zip(env.converters, raw)):
+            if v is None:
+                vals.append(None)
+            elif v is UNCHANGED:
+                name = env.names[i]
+                if old is not None and old.get(name) is not None and old[name] != env.unavailable[i]:
+                    vals.append(old[name])
+                else:
+                    vals.append(env.unavailable[i])
+            else:
+                vals.append(conv(v))
+        return dict(zip(env.names, vals))
+
+    def _old_row(self, ct: CapturedTable, kind: str, raw: list) -> dict:
+        env = ct.env
+        if kind == "O":
+            return env.row(raw) if UNCHANGED not in raw else self._row_toast(ct, raw, None)
+        # 'K': only the replica-identity columns are sent; the rest are NULL in the tuple
+        vals = []
+        for i, (conv, v) in enumerate(zip(env.converters, raw)):
+            if v is None or v is UNCHANGED:
+                vals.append(None if i in ct.key_set else ct.fallbacks[i])
+            else:
+                vals.append(conv(v))
+        return dict(zip(env.names, vals))
+
+    def _on_update(self, msg: bytes, lsn: int) -> None:
+        relid, old_vals, old_kind, new_vals = po.parse_update(msg)
+        ct = self.by_oid.get(relid)
+        self.lsn_proc = lsn
+        if ct is None or self._skip(lsn):
+            return
+        env = ct.env
+        t = env.table
+        before = self._old_row(ct, old_kind, ct.raw(old_vals)) if old_vals is not None else None
+        raw = ct.raw(new_vals)
+        after = env.row(raw) if UNCHANGED not in raw else self._row_toast(ct, raw, before)
+        key = env.key_of(after)
+        old_key = env.key_of(before) if before is not None else None
+        if old_key is not None and old_key != key:
+            self._key_change(ct, before, after, old_key, key, lsn)
+            return
+        if "u" in self.skipped:
+            return
+        block = self.tx.event_block(f"{self.xid}:{lsn}", ct.data_collection)
+        rec = env.change("u", before, after, self._src(t, lsn), block, key)
+        if self.incremental.active:
+            self.incremental.on_stream_event(t.id, key, after, rec)
+        self.engine.emit(rec)
+
+    def _key_change(self, ct: CapturedTable, before: dict, after: dict, old_key: dict, new_key: dict,
+                    lsn: int) -> None:
+        env = ct.env
+        t = env.table
+        emit = self.engine.emit
+        src = self._src(t, lsn)
+        if self.incremental.active:
+            self.incremental.on_stream_event(t.id, old_key, None, None)
+            self.incremental.on_stream_event(t.id, new_key, after, None)
+        if "d" not in self.skipped:
+            hdr = [env.key_header("__debezium.newkey", new_key)]
+            block = self.tx.event_block(f"{self.xid}:{lsn}", ct.data_collection)
+            emit(env.change("d", before, None, src, block, old_key, hdr))
+            if self.tombstones:
+                emit(env.tombstone(old_key, hdr))
+        if "c" not in self.skipped:
+            hdr = [env.key_header("__debezium.oldkey", old_key)]
+            block = self.tx.event_block(f"{self.xid}:{lsn}", ct.data_collection)
+            emit(env.change("c", None, after, src, block, new_key, hdr))
+
+    def _on_delete(self, msg: bytes, lsn: int) -> None:
+        relid, kind, old_vals = po.parse_delete(msg)
+        ct = self.by_oid.get(relid)
+        self.lsn_proc = lsn
+        if ct is None or "d" in self.skipped or self._skip(lsn):
+            return
+        env = ct.env
+        t = env.table
+        before = self._old_row(ct, kind, ct.raw(old_vals))
+        key = env.key_of(before)
+        block = self.tx.event_block(f"{self.xid}:{lsn}", ct.data_collection)
+        if self.incremental.active:
+            self.incremental.on_stream_event(t.id, key, None, None)
+        self.engine.emit(env.change("d", before, None, self._src(t, lsn), block, key))
+        if self.tombstones:
+            self.engine.emit(env.tombstone(key))
+
+    def _on_truncate(self, msg: bytes, lsn: int) -> None:
+        relids, _options = po.parse_truncate(msg)
+        self.lsn_proc = lsn
+        if "t" in self.skipped or self._skip(lsn):
+            return
+        for relid in relids:
+            ct = self.by_oid.get(relid)
+            if ct is None:
+                continue
+            env = ct.env
+            t = env.table
+            block = self.tx.event_block(f"{self.xid}:{lsn}", ct.data_collection)
+            rec = env.change("t", None, None, self._src(t, lsn), block, None)
+            self.engine.emit(Record(rec.topic, None, rec.value, rec.headers))
+
+    def _on_message(self, msg: bytes, lsn: int) -> None:
+        transactional, _msg_lsn, prefix, content = po.parse_message(msg)
+        if not self.filters.message_prefix_included(prefix):
+            return
+        if transactional:
+            if self._skip(lsn):
+                return
+            self.lsn_proc = lsn
+            src = self.source(self.ts_us, "false", sequence(self.last_commit_lsn, lsn), "", "", self.xid, lsn)
+            # Debezium counts each message under the Java identity of a per-message collection object
+            collection = ("io.debezium.connector.postgresql.LogicalDecodingMessageMonitor$"
+                          f"LogicalDecodingMessageId@{random.getrandbits(31):x}")
+            block = self.tx.event_block(f"{self.xid}:{lsn}", collection)
+        else:
+            # no BEGIN/COMMIT around it: it is its own commit point
+            self.last_commit_lsn = lsn
+            if not self.in_tx:
+                self.lsn_proc = lsn
+            src = self.source(time.time_ns() // 1000, "false", sequence(lsn, lsn), "", "", None, lsn)
+            block = None
+        ns = time.time_ns()
+        value = {"op": "m", "ts_ms": ns // 1_000_000, "source": src, "transaction": block,
+                 "message": {"prefix": prefix, "content": self._msg_content(content)}}
+        self.engine.emit(Record(self.message_topic, self.msg_key_frame.encode({"prefix": prefix}),
+                                self.msg_value_frame.encode(value)))
+
+    # -- incremental snapshot source ---------------------------------------------------------------------
+    def captured_table_ids(self) -> list[str]:
+        return [f"{s}.{t}" for s, t in self._filtered_tables()]
+
+    def _key_predicate(self, key_cols: list[str], op: str, values: list[str]) -> sql.Composable:
+        cols = sql.SQL(", ").join(sql.Identifier(k) for k in key_cols)
+        vals = sql.SQL(", ").join(sql.Literal(v) for v in values)
+        return sql.SQL("({}) {} ({})").format(cols, sql.SQL(op), vals)
+
+    def max_key(self, ct: CapturedTable, key_cols: list[str], condition: str | None) -> list[str] | None:
+        t = ct.env.table
+        where = sql.SQL(" WHERE {}").format(sql.SQL(condition)) if condition else sql.SQL("")
+        order = sql.SQL(", ").join(sql.SQL("{} DESC").format(sql.Identifier(k)) for k in key_cols)
+        q = sql.SQL("COPY (SELECT {} FROM {}{} ORDER BY {} LIMIT 1) TO STDOUT").format(
+            sql.SQL(", ").join(sql.Identifier(k) for k in key_cols), sql.Identifier(t.namespace, t.name),
+            where, order)
+        with self.conn.cursor().copy(q) as cp:
+            rows = list(cp.rows())
+        return list(rows[0]) if rows else None
+
+    def read_chunk(self, ct: CapturedTable, key_cols: list[str], after: list[str] | None, upto: list[str],
+                   limit: int, condition: str | None) -> list[list]:
+        t = ct.env.table
+        preds = [self._key_predicate(key_cols, "<=", upto)]
+        if after is not None:
+            preds.insert(0, self._key_predicate(key_cols, ">", after))
+        if condition:
+            preds.append(sql.SQL("({})").format(sql.SQL(condition)))
+        q = sql.SQL("COPY (SELECT {} FROM {} WHERE {} ORDER BY {} LIMIT {}) TO STDOUT").format(
+            sql.SQL(", ").join(sql.Identifier(c.name) for c in t.columns),
+            sql.Identifier(t.namespace, t.name), sql.SQL(" AND ").join(preds),
+            sql.SQL(", ").join(sql.Identifier(k) for k in key_cols), sql.Literal(limit))
+        with self.conn.cursor().copy(q) as cp:
+            return [list(r) for r in cp.rows()]
+
+    def write_watermark(self, row_id: str, kind: str, data: str) -> None:
+        if not self.signal_table:
+            raise ValueError("incremental snapshots need signal.data.collection (the watermark table)")
+        if self._wm_conn is None:
+            self._wm_conn = self._connect()
+        schema, _, table = self.signal_table.partition(".")
+        self._wm_conn.execute(
+            sql.SQL("INSERT INTO {} VALUES (%s, %s, %s)").format(sql.Identifier(schema, table)),
+            (row_id, kind, data))
+
+    def read_source(self, ct: CapturedTable) -> dict:
+        t = ct.env.table
+        return self.source(time.time_ns() // 1000, "incremental", sequence(self.last_commit_lsn, self.lsn_proc),
+                           t.namespace, t.name, None, None)
+
+    # -- lifecycle -----------------------------------------------------------------------------------------
+    def close(self) -> None:
+        if self.stream is not None:
+            self.stream.close()
+        if self.drop_slot_on_stop and self.conn is not None:
+            try:
+                self.conn.execute("SELECT pg_drop_replication_slot(%s)", (self.slot_name,))
+            except psycopg.Error as e:
+                log.warning("could not drop slot %s: %s", self.slot_name, e)
+        self.incremental.close()
+        if self._wm_conn is not None:
+            self._wm_conn.close()
+        if self.conn is not None:
+            self.conn.close()
+
+
+def _ignore(msg: bytes, lsn: int) -> None:
+    return None
+
+
+def _bool(value: str | None, default: bool = False) -> bool:
+    if value is None or value == "":
+        return default
+    return str(value).strip().lower() == "true"
+
+
+def _regex_list(value: str | None):
+    import re
+
+    return [re.compile(p.strip()) for p in (value or "").split(",") if p.strip()]
+
+
+def _binary_encoder(mode: str):
+    if mode == "hex":
+        return lambda b: b.hex()
+    if mode == "base64-url-safe":
+        return lambda b: base64.urlsafe_b64encode(b).decode()
+    return lambda b: base64.b64encode(b).decode()
+
+
+def _conninfo(cfg) -> str:
+    get = cfg.get
+    parts = {
+        "host": get("database.hostname"),
+        "port": get("database.port") or "5432",
+        "user": get("database.user"),
+        "password": get("database.password"),
+        "dbname": get("database.dbname"),
+        "sslmode": get("database.sslmode") or "prefer",
+        "sslcert": get("database.sslcert"),
+        "sslkey": get("database.sslkey"),
+        "sslrootcert": get("database.sslrootcert"),
+        "sslpassword": get("database.sslpassword"),
+        "application_name": "dbz-emulator",
+        "connect_timeout": str(max(1, int(get("database.connect.timeout.ms") or 30000) // 1000)),
+    }
+    if not _bool(get("database.tcpKeepAlive"), True):
+        parts["keepalives"] = "0"
+    return psycopg.conninfo.make_conninfo(**{k: v for k, v in parts.items() if v})
+
+
+def _initial_statements(value: str | None) -> list[str]:
+    if not value:
+        return []
+    stmts, cur, i = [], [], 0
+    while i < len(value):
+        if value[i] == ";":
+            if value[i + 1 : i + 2] == ";":
+                cur.append(";")
+                i += 2
+                continue
+            stmts.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(value[i])
+        i += 1
+    stmts.append("".join(cur).strip())
+    return [s for s in stmts if s]
+
+
+def _stream_params(value: str | None) -> dict[str, str]:
+    out = {}
+    for part in (value or "").split(";"):
+        if "=" in part:
+            k, v = part.split("=", 1)
+            out[k.strip()] = v.strip()
+    return out

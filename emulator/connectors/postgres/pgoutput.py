@@ -1,0 +1,186 @@
+"""Decoding of the pgoutput logical replication protocol (version 1, text tuples).
+
+Only parsing lives here: each function takes the message bytes (after the XLogData header) and returns
+plain tuples. Column values are PG's text output as `str`, `None` for NULL, or `UNCHANGED_TOAST` for an
+unchanged TOASTed value the server did not send.
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import NamedTuple
+
+PG_EPOCH_US = 946_684_800_000_000  # 2000-01-01 in µs since the Unix epoch
+
+
+class _Unchanged:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "UNCHANGED_TOAST"
+
+
+UNCHANGED_TOAST = _Unchanged()
+
+_I16 = struct.Struct(">h").unpack_from
+_I32 = struct.Struct(">i").unpack_from
+_U32 = struct.Struct(">I").unpack_from
+_I64 = struct.Struct(">q").unpack_from
+_BEGIN = struct.Struct(">QqI").unpack_from
+_COMMIT = struct.Struct(">BQQq").unpack_from
+_XLOG = struct.Struct(">QQq").unpack_from
+_KEEPALIVE = struct.Struct(">QqB").unpack_from
+
+
+class RelationColumn(NamedTuple):
+    name: str
+    type_oid: int
+    typmod: int
+    is_key: bool
+
+
+class Relation(NamedTuple):
+    oid: int
+    namespace: str
+    name: str
+    replica_identity: str  # d default, n nothing, f full, i index
+    columns: list[RelationColumn]
+
+
+def _cstring(buf: bytes, pos: int) -> tuple[str, int]:
+    end = buf.index(0, pos)
+    return buf[pos:end].decode(), end + 1
+
+
+def parse_tuple(buf: bytes, pos: int) -> tuple[list, int]:
+    """TupleData at `pos` -> (values, position after it)."""
+    (n,) = _I16(buf, pos)
+    pos += 2
+    values: list = [None] * n
+    for i in range(n):
+        kind = buf[pos]
+        if kind == 116:  # 't'
+            (ln,) = _I32(buf, pos + 1)
+            start = pos + 5
+            pos = start + ln
+            values[i] = buf[start:pos].decode()
+        elif kind == 110:  # 'n'
+            pos += 1
+        elif kind == 117:  # 'u'
+            values[i] = UNCHANGED_TOAST
+            pos += 1
+        else:  # 'b' binary: only with proto >= 2 binary 'true', which we never request
+            raise ValueError(f"unsupported tuple data kind {chr(kind)!r}")
+    return values, pos
+
+
+def parse_begin(buf: bytes) -> tuple[int, int, int]:
+    """-> (final_lsn, commit_ts_us_unix, xid)."""
+    final_lsn, ts, xid = _BEGIN(buf, 1)
+    return final_lsn, ts + PG_EPOCH_US, xid
+
+
+def parse_commit(buf: bytes) -> tuple[int, int, int]:
+    """-> (commit_lsn, end_lsn, commit_ts_us_unix)."""
+    _flags, commit_lsn, end_lsn, ts = _COMMIT(buf, 1)
+    return commit_lsn, end_lsn, ts + PG_EPOCH_US
+
+
+def parse_relation(buf: bytes) -> Relation:
+    (oid,) = _U32(buf, 1)
+    namespace, pos = _cstring(buf, 5)
+    name, pos = _cstring(buf, pos)
+    ident = chr(buf[pos])
+    (ncols,) = _I16(buf, pos + 1)
+    pos += 3
+    cols = []
+    for _ in range(ncols):
+        flags = buf[pos]
+        cname, pos = _cstring(buf, pos + 1)
+        (toid,) = _U32(buf, pos)
+        (typmod,) = _I32(buf, pos + 4)
+        pos += 8
+        cols.append(RelationColumn(cname, toid, typmod, bool(flags & 1)))
+    return Relation(oid, namespace or "pg_catalog", name, ident, cols)
+
+
+def parse_type(buf: bytes) -> tuple[int, str, str]:
+    (oid,) = _U32(buf, 1)
+    namespace, pos = _cstring(buf, 5)
+    name, _ = _cstring(buf, pos)
+    return oid, namespace, name
+
+
+def parse_insert(buf: bytes) -> tuple[int, list]:
+    (relid,) = _U32(buf, 1)
+    values, _ = parse_tuple(buf, 6)  # byte 5 is 'N'
+    return relid, values
+
+
+def parse_update(buf: bytes) -> tuple[int, list | None, str, list]:
+    """-> (relid, old values or None, 'K'/'O'/'', new values)."""
+    (relid,) = _U32(buf, 1)
+    kind = buf[5]
+    old = None
+    old_kind = ""
+    pos = 6
+    if kind in (75, 79):  # 'K' key columns, 'O' whole old row (REPLICA IDENTITY FULL)
+        old_kind = chr(kind)
+        old, pos = parse_tuple(buf, 6)
+        pos += 1  # 'N'
+    new, _ = parse_tuple(buf, pos)
+    return relid, old, old_kind, new
+
+
+def parse_delete(buf: bytes) -> tuple[int, str, list]:
+    (relid,) = _U32(buf, 1)
+    kind = chr(buf[5])
+    old, _ = parse_tuple(buf, 6)
+    return relid, kind, old
+
+
+def parse_truncate(buf: bytes) -> tuple[list[int], int]:
+    (nrels,) = _I32(buf, 1)
+    options = buf[5]
+    return [_U32(buf, 6 + 4 * i)[0] for i in range(nrels)], options
+
+
+def parse_message(buf: bytes) -> tuple[bool, int, str, bytes]:
+    """-> (transactional, lsn, prefix, content)."""
+    transactional = bool(buf[1] & 1)
+    (lsn,) = _I64(buf, 2)
+    prefix, pos = _cstring(buf, 10)
+    (ln,) = _I32(buf, pos)
+    return transactional, lsn, prefix, bytes(buf[pos + 4 : pos + 4 + ln])
+
+
+def parse_origin(buf: bytes) -> tuple[int, str]:
+    (lsn,) = _I64(buf, 1)
+    name, _ = _cstring(buf, 9)
+    return lsn, name
+
+
+def parse_xlogdata_header(buf: bytes) -> tuple[int, int, int]:
+    """'w' message header -> (data_start, wal_end, send_time); the payload starts at offset 25."""
+    return _XLOG(buf, 1)
+
+
+def parse_keepalive(buf: bytes) -> tuple[int, int, bool]:
+    wal_end, send_time, reply = _KEEPALIVE(buf, 1)
+    return wal_end, send_time, bool(reply)
+
+
+_STATUS = struct.Struct(">cQQQqB")
+
+
+def standby_status(written: int, flushed: int, applied: int, now_us_unix: int, reply: bool = False) -> bytes:
+    return _STATUS.pack(b"r", written, flushed, applied, now_us_unix - PG_EPOCH_US, 1 if reply else 0)
+
+
+def lsn_to_int(text: str) -> int:
+    hi, lo = text.split("/")
+    return (int(hi, 16) << 32) | int(lo, 16)
+
+
+def int_to_lsn(value: int) -> str:
+    return f"{value >> 32:X}/{value & 0xFFFFFFFF:X}"

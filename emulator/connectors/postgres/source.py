@@ -1,0 +1,72 @@
+"""The PostgreSQL connector's `source` block and its other fixed schemas."""
+
+from __future__ import annotations
+
+from emulator import DEBEZIUM_VERSION
+from emulator.connect.schema import OPT_INT64, OPT_STRING, REQ_STRING, Schema, struct
+
+SNAPSHOT_ENUM = Schema(
+    "string", optional=True, name="io.debezium.data.Enum", version=1,
+    parameters={"allowed": "true,first,first_in_data_collection,last_in_data_collection,last,false,incremental"},
+    default="false",
+)
+
+SOURCE_SCHEMA = struct("io.debezium.connector.postgresql.Source", [
+    ("version", REQ_STRING),
+    ("connector", REQ_STRING),
+    ("name", REQ_STRING),
+    ("ts_ms", Schema("int64")),
+    ("snapshot", SNAPSHOT_ENUM),
+    ("db", REQ_STRING),
+    ("sequence", OPT_STRING),
+    ("ts_us", OPT_INT64),
+    ("ts_ns", OPT_INT64),
+    ("schema", REQ_STRING),
+    ("table", REQ_STRING),
+    ("txId", OPT_INT64),
+    ("lsn", OPT_INT64),
+    ("xmin", OPT_INT64),
+    ("origin", OPT_STRING),
+    ("origin_lsn", OPT_INT64),
+], version=1)
+
+MESSAGE_KEY_SCHEMA = struct("io.debezium.connector.postgresql.MessageKey", [("prefix", OPT_STRING)],
+                            version=1)
+
+
+def message_value_schema(content: Schema) -> Schema:
+    from emulator.envelope import TX_BLOCK
+
+    return struct("io.debezium.connector.postgresql.MessageValue", [
+        ("op", REQ_STRING),
+        ("ts_ms", OPT_INT64),
+        ("source", SOURCE_SCHEMA),
+        ("transaction", TX_BLOCK),
+        ("message", struct("io.debezium.connector.postgresql.Message",
+                           [("prefix", OPT_STRING), ("content", content)], version=1)),
+    ], version=1)
+
+
+class SourceBuilder:
+    """Builds source-block payloads; the constant head is shared."""
+
+    __slots__ = ("name", "db")
+
+    def __init__(self, name: str, db: str) -> None:
+        self.name = name
+        self.db = db
+
+    def __call__(self, ts_us: int, snapshot: str, sequence: str | None, schema: str, table: str,
+                 tx_id: int | None, lsn: int | None) -> dict:
+        return {
+            "version": DEBEZIUM_VERSION, "connector": "postgresql", "name": self.name,
+            "ts_ms": ts_us // 1000, "snapshot": snapshot, "db": self.db, "sequence": sequence,
+            "ts_us": ts_us, "ts_ns": ts_us * 1000, "schema": schema, "table": table, "txId": tx_id,
+            "lsn": lsn, "xmin": None, "origin": None, "origin_lsn": None,
+        }
+
+
+def sequence(last_commit_lsn: int | None, lsn: int | None) -> str:
+    a = "null" if last_commit_lsn is None else f'"{last_commit_lsn}"'
+    b = "null" if lsn is None else f'"{lsn}"'
+    return f"[{a},{b}]"

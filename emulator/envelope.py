@@ -1,0 +1,236 @@
+"""Debezium envelopes: per-table key/value schemas, precomputed once, and the records built from rows.
+
+Shared by every relational connector. A connector supplies its source-block schema and, per event, the
+source block payload (a dict in schema field order); everything else here is Debezium's common shape.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+
+from emulator.connect.json import Framed, JsonCodec
+from emulator.connect.schema import (
+    OPT_INT64,
+    REQ_STRING,
+    Schema,
+    struct,
+)
+from emulator.model import TableDef
+from emulator.records import Record
+
+_dumps = orjson.dumps
+
+TX_BLOCK = struct("event.block", [
+    ("id", REQ_STRING),
+    ("total_order", Schema("int64")),
+    ("data_collection_order", Schema("int64")),
+], optional=True, version=1)
+
+HEADER_STRING = Schema("string")
+
+
+def now_ns() -> int:
+    return time.time_ns()
+
+
+def uuid7() -> str:
+    """A UUIDv7 (time-ordered), as Debezium uses for `__debezium.context.runId`."""
+    ms = time.time_ns() // 1_000_000
+    rand = uuid.uuid4().int
+    value = (ms & ((1 << 48) - 1)) << 80 | (0x7 << 76) | (rand & ((1 << 12) - 1)) << 64
+    value |= (0b10 << 62) | (rand >> 12) & ((1 << 62) - 1)
+    return str(uuid.UUID(int=value))
+
+
+class EnvelopeSettings:
+    """What every envelope of one connector shares: names, converters, headers, source schema."""
+
+    def __init__(self, *, prefix: str, connector_name: str, source_schema: Schema,
+                 key_schemas: bool = True, value_schemas: bool = True, header_schemas: bool = True,
+                 task_id: str = "0", delimiter: str = ".") -> None:
+        self.prefix = prefix
+        self.connector_name = connector_name
+        self.source_schema = source_schema
+        self.key_codec = JsonCodec(key_schemas)
+        self.value_codec = JsonCodec(value_schemas)
+        self.header_codec = JsonCodec(header_schemas)
+        self.delimiter = delimiter
+        self.run_id = uuid7()
+        self.context_headers: list[tuple[str, bytes]] = [
+            (f"__debezium.context.{n}", self.header_codec.encode(HEADER_STRING, v))
+            for n, v in (("connectorLogicalName", prefix), ("taskId", task_id),
+                         ("connectorName", connector_name), ("runId", self.run_id))
+        ]
+
+    def topic(self, *parts: str) -> str:
+        return self.delimiter.join((self.prefix, *parts))
+
+
+class TableEnvelope:
+    """Everything per table that does not change from row to row, and the record builders."""
+
+    __slots__ = ("table", "settings", "topic", "names", "converters", "key_idx", "key_names",
+                 "key_schema", "value_schema", "envelope_schema", "key_frame", "value_frame",
+                 "unavailable", "_key_header_frame")
+
+    def __init__(self, settings: EnvelopeSettings, table: TableDef, topic: str | None = None) -> None:
+        self.table = table
+        self.settings = settings
+        self.topic = topic or settings.topic(table.namespace, table.name)
+        cols = table.columns
+        self.names = [c.name for c in cols]
+        self.converters = [c.convert for c in cols]
+        self.unavailable = [c.unavailable for c in cols]
+        by_name = {c.name: c for c in cols}
+        self.key_names = list(table.key_columns)
+        self.key_idx = [self.names.index(k) for k in self.key_names]
+        self.key_schema = (struct(f"{self.topic}.Key", [(k, by_name[k].schema) for k in self.key_names])
+                           if self.key_names else None)
+        self.value_schema = struct(f"{self.topic}.Value", [(c.name, c.schema) for c in cols], optional=True)
+        self.envelope_schema = struct(f"{self.topic}.Envelope", [
+            ("before", self.value_schema),
+            ("after", self.value_schema),
+            ("source", settings.source_schema),
+            ("transaction", TX_BLOCK),
+            ("op", REQ_STRING),
+            ("ts_ms", OPT_INT64),
+            ("ts_us", OPT_INT64),
+            ("ts_ns", OPT_INT64),
+        ], version=2)
+        self.key_frame = Framed(settings.key_codec, self.key_schema) if self.key_schema else None
+        self.value_frame = Framed(settings.value_codec, self.envelope_schema)
+        self._key_header_frame = (Framed(settings.header_codec, self.key_schema)
+                                  if self.key_schema else None)
+
+    # -- rows ----------------------------------------------------------------------------------------
+    def row(self, raw: list) -> dict[str, Any]:
+        """Raw values in column order -> the JSON-ready `before`/`after` struct."""
+        return dict(zip(self.names, [None if v is None else c(v) for c, v in zip(self.converters, raw)]))
+
+    def key_of(self, row: dict[str, Any]) -> dict[str, Any] | None:
+        if not self.key_names:
+            return None
+        return {k: row[k] for k in self.key_names}
+
+    def key_bytes(self, key: dict[str, Any] | None) -> bytes | None:
+        return self.key_frame.encode(key) if key is not None else None
+
+    # -- records -------------------------------------------------------------------------------------
+    def change(self, op: str, before: dict | None, after: dict | None, source: dict,
+               transaction: dict | None, key: dict | None,
+               extra_headers: list[tuple[str, bytes]] | None = None) -> Record:
+        ns = time.time_ns()
+        payload = {
+            "before": before, "after": after, "source": source, "transaction": transaction, "op": op,
+            "ts_ms": ns // 1_000_000, "ts_us": ns // 1_000, "ts_ns": ns,
+        }
+        headers = self.settings.context_headers
+        if extra_headers:
+            headers = extra_headers + headers
+        return Record(self.topic, self.key_bytes(key), self.value_frame.encode(payload), headers)
+
+    def tombstone(self, key: dict | None, extra_headers: list[tuple[str, bytes]] | None = None) -> Record:
+        headers = self.settings.context_headers
+        if extra_headers:
+            headers = extra_headers + headers
+        return Record(self.topic, self.key_bytes(key), None, headers)
+
+    def key_header(self, name: str, key: dict) -> tuple[str, bytes]:
+        """`__debezium.oldkey` / `__debezium.newkey`: the other key, as the header converter prints it."""
+        return (name, self._key_header_frame.encode(key))
+
+
+class TransactionMonitor:
+    """BEGIN/END records on `<prefix>.transaction` and the per-event `transaction` block.
+
+    BEGIN is written lazily with the first captured event, so a transaction whose changes are all
+    filtered out produces nothing (as Debezium)."""
+
+    KEY_SCHEMA = struct("io.debezium.connector.common.TransactionMetadataKey",
+                        [("id", REQ_STRING)], version=1)
+    VALUE_SCHEMA = struct("io.debezium.connector.common.TransactionMetadataValue", [
+        ("status", REQ_STRING),
+        ("id", REQ_STRING),
+        ("event_count", OPT_INT64),
+        ("data_collections", Schema("array", optional=True, items=struct("event.collection", [
+            ("data_collection", REQ_STRING), ("event_count", Schema("int64"))],
+            optional=True, version=1))),
+        ("ts_ms", Schema("int64")),
+    ], version=1)
+
+    def __init__(self, settings: EnvelopeSettings, emit: Callable[[Record], None], enabled: bool,
+                 topic_suffix: str = "transaction") -> None:
+        self.enabled = enabled
+        self.emit = emit
+        self.topic = settings.topic(topic_suffix)
+        self.key_frame = Framed(settings.key_codec, self.KEY_SCHEMA)
+        self.value_frame = Framed(settings.value_codec, self.VALUE_SCHEMA)
+        self.begin_id: str | None = None
+        self.begin_ts_ms = 0
+        self.started = False
+        self.total = 0
+        self.per_collection: dict[str, int] = {}
+
+    def begin(self, tx_id: str, ts_ms: int) -> None:
+        self.begin_id = tx_id
+        self.begin_ts_ms = ts_ms
+        self.started = False
+        self.total = 0
+        self.per_collection = {}
+
+    @property
+    def in_transaction(self) -> bool:
+        return self.begin_id is not None
+
+    def event_block(self, event_tx_id: str, data_collection: str) -> dict | None:
+        if not self.enabled or self.begin_id is None:
+            return None
+        if not self.started:
+            self.started = True
+            self._write("BEGIN", self.begin_id, None, None, self.begin_ts_ms)
+        self.total += 1
+        n = self.per_collection.get(data_collection, 0) + 1
+        self.per_collection[data_collection] = n
+        return {"id": event_tx_id, "total_order": self.total, "data_collection_order": n}
+
+    def end(self, tx_id: str, ts_ms: int) -> None:
+        if self.enabled and self.started:
+            self._write("END", tx_id, self.total,
+                        [{"data_collection": k, "event_count": v} for k, v in self.per_collection.items()],
+                        ts_ms)
+        self.begin_id = None
+        self.started = False
+
+    def _write(self, status: str, tx_id: str, count: int | None, collections: list | None,
+               ts_ms: int) -> None:
+        value = {"status": status, "id": tx_id, "event_count": count, "data_collections": collections,
+                 "ts_ms": ts_ms}
+        self.emit(Record(self.topic, self.key_frame.encode({"id": tx_id}), self.value_frame.encode(value)))
+
+
+class Heartbeat:
+    KEY_SCHEMA = struct("io.debezium.connector.common.ServerNameKey", [("serverName", REQ_STRING)],
+                        version=1)
+    VALUE_SCHEMA = struct("io.debezium.connector.common.Heartbeat", [("ts_ms", Schema("int64"))],
+                          version=1)
+
+    def __init__(self, settings: EnvelopeSettings, interval_ms: int,
+                 topic_prefix: str = "__debezium-heartbeat") -> None:
+        self.interval_s = interval_ms / 1000.0
+        self.topic = f"{topic_prefix}.{settings.prefix}"
+        self.key = Framed(settings.key_codec, self.KEY_SCHEMA).encode({"serverName": settings.prefix})
+        self.value_frame = Framed(settings.value_codec, self.VALUE_SCHEMA)
+        self.next_due = time.monotonic() + self.interval_s if interval_ms > 0 else float("inf")
+
+    def due(self, now: float) -> bool:
+        return now >= self.next_due
+
+    def record(self, now: float) -> Record:
+        self.next_due = now + self.interval_s
+        return Record(self.topic, self.key, self.value_frame.encode({"ts_ms": time.time_ns() // 1_000_000}))
+

@@ -1,0 +1,120 @@
+"""Which tables, columns and operations are captured, and which columns form the key.
+
+Debezium semantics: every list is comma-separated anchored regexes; include and exclude lists of one
+level are mutually exclusive (config validation enforces that); key columns are never filtered out.
+"""
+
+from __future__ import annotations
+
+import re
+
+from emulator.model import TableDef
+
+Pattern = re.Pattern[str]
+
+
+def _regexes(value: str | None) -> list[Pattern]:
+    if not value:
+        return []
+    out = []
+    for part in value.split(","):
+        part = part.strip()
+        if part:
+            out.append(re.compile(part))
+    return out
+
+
+def _match_any(patterns: list[Pattern], name: str) -> bool:
+    return any(p.fullmatch(name) for p in patterns)
+
+
+class Filters:
+    def __init__(self, config, system_namespaces: tuple[str, ...] = ()) -> None:
+        props = config.get
+        rx = getattr(config, "regex_list", None) or (lambda name: _regexes(props(name)))
+        self.ns_include = rx("schema.include.list") or rx("database.include.list")
+        self.ns_exclude = rx("schema.exclude.list") or rx("database.exclude.list")
+        self.table_include = rx("table.include.list")
+        self.table_exclude = rx("table.exclude.list")
+        self.col_include = rx("column.include.list")
+        self.col_exclude = rx("column.exclude.list")
+        self.system_namespaces = system_namespaces
+        self.key_columns = self._parse_key_columns(props("message.key.columns"))
+        self.signal_table = (props("signal.data.collection") or "").strip() or None
+        skipped = (props("skipped.operations") or "t").strip().lower()
+        self.skipped_ops = frozenset() if skipped == "none" else frozenset(
+            s.strip() for s in skipped.split(",") if s.strip())
+        self.msg_include = rx("message.prefix.include.list")
+        self.msg_exclude = rx("message.prefix.exclude.list")
+        self._table_cache: dict[tuple[str, str], bool] = {}
+
+    @staticmethod
+    def _parse_key_columns(value: str | None) -> list[tuple[Pattern, list[str]]]:
+        out = []
+        for entry in (value or "").split(";"):
+            entry = entry.strip()
+            if not entry:
+                continue
+            table, _, cols = entry.rpartition(":")
+            if not table:
+                raise ValueError(f"message.key.columns entry {entry!r} is not <table regex>:<columns>")
+            out.append((re.compile(table.strip()), [c.strip() for c in cols.split(",") if c.strip()]))
+        return out
+
+    def table_included(self, namespace: str, table: str) -> bool:
+        key = (namespace, table)
+        hit = self._table_cache.get(key)
+        if hit is None:
+            hit = self._table_included(namespace, table)
+            self._table_cache[key] = hit
+        return hit
+
+    def _table_included(self, namespace: str, table: str) -> bool:
+        full = f"{namespace}.{table}"
+        if self.signal_table and full == self.signal_table:
+            return True  # the signal table is always captured: watermarks travel through it
+        if namespace in self.system_namespaces:
+            return False
+        if self.ns_include and not _match_any(self.ns_include, namespace):
+            return False
+        if self.ns_exclude and _match_any(self.ns_exclude, namespace):
+            return False
+        if self.table_include and not _match_any(self.table_include, full):
+            return False
+        if self.table_exclude and _match_any(self.table_exclude, full):
+            return False
+        return True
+
+    def column_included(self, table_id: str, column: str) -> bool:
+        full = f"{table_id}.{column}"
+        if self.col_include and not _match_any(self.col_include, full):
+            return False
+        if self.col_exclude and _match_any(self.col_exclude, full):
+            return False
+        return True
+
+    def message_prefix_included(self, prefix: str) -> bool:
+        if self.msg_include and not _match_any(self.msg_include, prefix):
+            return False
+        if self.msg_exclude and _match_any(self.msg_exclude, prefix):
+            return False
+        return True
+
+    def shape(self, table: TableDef) -> tuple[TableDef, list[int] | None]:
+        """Apply message.key.columns and the column filters. Returns the table as captured and the
+        indexes of the kept columns in the source row (None when every column is kept)."""
+        key = list(table.key_columns)
+        for pattern, cols in self.key_columns:
+            if pattern.fullmatch(table.id):
+                key = cols
+                break
+        names = [c.name for c in table.columns]
+        missing = [k for k in key if k not in names]
+        if missing:
+            raise ValueError(f"message.key.columns names {', '.join(missing)} not in table {table.id}")
+        keep = [i for i, c in enumerate(table.columns)
+                if c.name in key or self.column_included(table.id, c.name)]
+        if len(keep) == len(table.columns) and key == table.key_columns:
+            return table, None
+        shaped = TableDef(table.namespace, table.name, [table.columns[i] for i in keep], key, table.extra)
+        return shaped, (keep if len(keep) != len(table.columns) else None)

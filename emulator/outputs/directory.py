@@ -1,0 +1,52 @@
+"""One `<topic>.jsonl` file per topic, a line per record, appended and flushed as records come."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import BinaryIO
+
+from emulator.outputs.base import Output
+from emulator.records import Record
+
+
+class DirectoryOutput(Output):
+    def __init__(self, directory: str | Path) -> None:
+        self.dir = Path(directory)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.files: dict[str, BinaryIO] = {}
+        self.unflushed: set[BinaryIO] = set()
+        self.unsynced: set[BinaryIO] = set()
+
+    def _file(self, topic: str) -> BinaryIO:
+        f = self.files.get(topic)
+        if f is None:
+            if "/" in topic or topic in (".", ".."):
+                raise ValueError(f"topic name {topic!r} cannot be a file name")
+            f = open(self.dir / f"{topic}.jsonl", "ab", buffering=1 << 16)
+            self.files[topic] = f
+        return f
+
+    def write(self, record: Record) -> None:
+        f = self._file(record.topic)
+        f.write(record.line())
+        self.unflushed.add(f)
+
+    def flush(self) -> None:
+        if self.unflushed:
+            for f in self.unflushed:
+                f.flush()
+            self.unsynced |= self.unflushed
+            self.unflushed.clear()
+
+    def commit(self) -> None:
+        self.flush()
+        for f in self.unsynced:
+            os.fsync(f.fileno())
+        self.unsynced.clear()
+
+    def close(self) -> None:
+        self.commit()
+        for f in self.files.values():
+            f.close()
+        self.files.clear()

@@ -1,0 +1,48 @@
+"""The initial/blocking snapshot's `source.snapshot` markers, shared by relational connectors.
+
+Debezium (RelationalSnapshotChangeEventSource): the last row of the last table is `last`; otherwise the
+first row of the first table is `first`; otherwise a table's last row is `last_in_data_collection`, its
+first `first_in_data_collection`, and every other row `true`. "First/last table" are positions in the
+list of tables to snapshot, empty ones included.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+_END = object()
+
+
+def marker(first_table: bool, last_table: bool, first_row: bool, last_row: bool) -> str:
+    if last_row and last_table:
+        return "last"
+    if first_table and first_row:
+        return "first"
+    if last_row:
+        return "last_in_data_collection"
+    if first_row:
+        return "first_in_data_collection"
+    return "true"
+
+
+def run_snapshot(tables: Sequence[T], rows_of: Callable[[T], Iterable[Any]],
+                 emit: Callable[[T, Any, str], None], stopping: Callable[[], bool] = lambda: False,
+                 ) -> bool:
+    """Feeds every row to `emit(table, row, marker)` with one row of look-ahead. Returns False if
+    `stopping()` became true before the end."""
+    n = len(tables)
+    for ti, table in enumerate(tables):
+        first_table, last_table = ti == 0, ti == n - 1
+        it = iter(rows_of(table))
+        row = next(it, _END)
+        first_row = True
+        while row is not _END:
+            nxt = next(it, _END)
+            emit(table, row, marker(first_table, last_table, first_row, nxt is _END))
+            row = nxt
+            first_row = False
+            if stopping():
+                return False
+    return True

@@ -1,0 +1,125 @@
+"""Runs the emulator exactly as users and outside checks do: `python -m emulator run CONFIG --out DIR`."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+
+def write_properties(props: dict[str, str], path: Path) -> None:
+    def esc(s: str, key: bool) -> str:
+        out = []
+        for i, ch in enumerate(s):
+            if ch == "\\":
+                out.append("\\\\")
+            elif ch == "\n":
+                out.append("\\n")
+            elif ch == "\t":
+                out.append("\\t")
+            elif ch in "=:#!" or (ch == " " and (key or i == 0)):
+                out.append("\\" + ch)
+            elif not " " <= ch <= "~":
+                out.append("".join(f"\\u{u:04x}" for u in _utf16(ch)))
+            else:
+                out.append(ch)
+        return "".join(out)
+
+    path.write_text("".join(f"{esc(k, True)}={esc(v, False)}\n" for k, v in props.items()), encoding="ascii")
+
+
+def _utf16(ch: str) -> list[int]:
+    b = ch.encode("utf-16-be")
+    return [b[i] << 8 | b[i + 1] for i in range(0, len(b), 2)]
+
+
+class EmulatorProcess:
+    def __init__(self, props: dict[str, str], workdir: Path, out: Path | None = None) -> None:
+        self.workdir = workdir
+        self.out = out or workdir / "out"
+        self.config = workdir / "connector.properties"
+        props = dict(props)
+        props.setdefault("offset.storage.file.filename", str(workdir / "offsets.json"))
+        write_properties(props, self.config)
+        self.log_path = workdir / "emulator.log"
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> EmulatorProcess:
+        log = open(self.log_path, "ab")
+        env = dict(os.environ)
+        self.proc = subprocess.Popen([sys.executable, "-m", "emulator", "run", str(self.config), "--out",
+                                      str(self.out)], stdout=log, stderr=subprocess.STDOUT,
+                                     stdin=subprocess.DEVNULL, env=env, start_new_session=True)
+        log.close()
+        return self
+
+    def log_tail(self, n: int = 30) -> str:
+        try:
+            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-n:])
+        except FileNotFoundError:
+            return ""
+
+    def records(self) -> list[dict]:
+        """Every complete record so far, in file order per topic, as {topic, key, value, headers}."""
+        out = []
+        if not self.out.exists():
+            return out
+        for f in sorted(self.out.glob("*.jsonl")):
+            topic = f.name[: -len(".jsonl")]
+            data = f.read_text()
+            for line in data.split("\n")[:-1]:
+                if line.strip():
+                    out.append(dict(json.loads(line), topic=topic))
+        return out
+
+    def wait_for(self, pred: Callable[[list[dict]], bool], timeout: float, what: str) -> list[dict]:
+        deadline = time.monotonic() + timeout
+        while True:
+            recs = self.records()
+            if pred(recs):
+                return recs
+            if self.proc.poll() is not None:
+                raise AssertionError(f"emulator exited ({self.proc.returncode}) waiting for {what}:\n"
+                                     f"{self.log_tail()}")
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timeout waiting for {what}; {len(recs)} records:\n{self.log_tail()}")
+            time.sleep(0.1)
+
+    def wait_quiet(self, quiet_s: float = 3.0, timeout: float = 120) -> list[dict]:
+        """Until the non-heartbeat records stop growing for `quiet_s`."""
+        deadline = time.monotonic() + timeout
+        last, since = -1, time.monotonic()
+        while time.monotonic() < deadline:
+            n = sum(1 for r in self.records() if not r["topic"].startswith("__debezium-heartbeat"))
+            if n != last:
+                last, since = n, time.monotonic()
+            elif time.monotonic() - since >= quiet_s:
+                return self.records()
+            time.sleep(0.2)
+        raise AssertionError(f"records never went quiet\n{self.log_tail()}")
+
+    def stop(self, timeout: float = 30) -> int:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+                raise AssertionError(f"emulator ignored SIGTERM\n{self.log_tail()}") from None
+        return self.proc.returncode
+
+    def kill(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+
+
+def snapshot_done(recs: list[dict]) -> bool:
+    return any((r.get("value") or {}).get("payload", {}).get("source", {}).get("snapshot") == "last"
+               for r in recs if isinstance(r.get("value"), dict))
