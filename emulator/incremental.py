@@ -100,7 +100,7 @@ class IncrementalSnapshot:
         self.chunk_id: str | None = None
         self.window_open = False
         self.buffer: dict[tuple, dict] = {}
-        self.table_done = False
+        self.window_table: str | None = None
         self.paused = False
         self.pending_start = False
         self.blocking: Callable[[list[str]], None] | None = None
@@ -235,7 +235,7 @@ class IncrementalSnapshot:
         self.chunk_id = None
         self.window_open = False
         self.buffer = {}
-        self.table_done = False
+        self.window_table = None
 
     # -- chunks -----------------------------------------------------------------------------------------
     def _key_cols(self, table_id: str, ct) -> list[str]:
@@ -243,49 +243,54 @@ class IncrementalSnapshot:
         return [sk] if sk else list(ct.env.key_names)
 
     def _next_chunk(self) -> None:
+        """One window, as Debezium's readChunk: open, then (maximum key,) chunk query — moving on to the
+        next table while a table turns out empty or finished — then close."""
+        if not self.queue:
+            return
+        self.chunk_id = str(uuid.uuid4())
+        self.window_table = None
+        self.buffer = {}
+        self.source.write_watermark(f"{self.chunk_id}-open", "snapshot-window-open",
+                                    json.dumps({"openWindowTimestamp": _iso_now()}))
         while self.queue:
             table_id = self.queue[0]
             ct = self.source.table_by_id(table_id)
-            if ct is None:
-                log.warning("incremental snapshot: table %s is gone; skipped", table_id)
-                self.queue.pop(0)
-                self._reset_table()
-                continue
-            key_cols = self._key_cols(table_id, ct)
-            if not key_cols:
-                log.warning("incremental snapshot: table %s has no primary key and no surrogate-key; "
-                            "skipped", table_id)
-                self.queue.pop(0)
-                self._reset_table()
+            key_cols = self._key_cols(table_id, ct) if ct is not None else []
+            if ct is None or not key_cols:
+                log.warning("incremental snapshot: table %s is gone or has no primary key and no "
+                            "surrogate-key; skipped", table_id)
+                self._table_finished()
                 continue
             cond = self.conditions.get(table_id)
             if self.max_key is None:
                 self.max_key = self.source.max_key(ct, key_cols, cond)
                 if self.max_key is None:
                     log.info("incremental snapshot: table %s is empty", table_id)
-                    self.queue.pop(0)
-                    self._reset_table()
+                    self._table_finished()
                     continue
-            self.chunk_id = str(uuid.uuid4())
-            self.source.write_watermark(f"{self.chunk_id}-open", "snapshot-window-open",
-                                        json.dumps({"openWindowTimestamp": _iso_now()}))
             rows = self.source.read_chunk(ct, key_cols, self.last_key, self.max_key, self.chunk_size, cond)
+            if not rows:
+                log.info("incremental snapshot of %s done", table_id)
+                self._table_finished()
+                continue
             env = ct.env
-            buf: dict[tuple, dict] = {}
             key_pos = [env.names.index(k) for k in key_cols]
             for raw in rows:
                 after = env.row(raw)
-                buf[tuple(after[env.names[i]] for i in env.key_idx)] = after
-            self.buffer = buf
-            if rows:
-                self.last_key = [rows[-1][i] for i in key_pos]
-            else:
-                self.table_done = True
-            self.source.write_watermark(f"{self.chunk_id}-close", "snapshot-window-close",
-                                        json.dumps({"openWindowTimestamp": _iso_now(),
-                                                    "closeWindowTimestamp": _iso_now()}))
-            return
-        log.info("incremental snapshot finished")
+                self.buffer[tuple(after[env.names[i]] for i in env.key_idx)] = after
+            self.last_key = [rows[-1][i] for i in key_pos]
+            self.window_table = table_id
+            break
+        self.source.write_watermark(f"{self.chunk_id}-close", "snapshot-window-close",
+                                    json.dumps({"openWindowTimestamp": _iso_now(),
+                                                "closeWindowTimestamp": _iso_now()}))
+        if not self.queue:
+            log.info("incremental snapshot finished")
+
+    def _table_finished(self) -> None:
+        self.queue.pop(0)
+        self.last_key = None
+        self.max_key = None
 
     def _on_watermark(self, sid: str, kind: str) -> None:
         if self.chunk_id is None:
@@ -297,24 +302,21 @@ class IncrementalSnapshot:
             self._emit_window()
 
     def _emit_window(self) -> None:
-        table_id = self.queue[0]
-        ct = self.source.table_by_id(table_id)
-        env = ct.env
-        src = self.source.read_source(ct)
-        for key_vals, after in self.buffer.items():
-            key = dict(zip(env.key_names, key_vals)) if env.key_names else None
-            self.engine.emit(env.change("r", None, after, src, None, key))
+        if self.window_table is not None and self.buffer:
+            ct = self.source.table_by_id(self.window_table)
+            env = ct.env
+            src = self.source.read_source(ct)
+            for key_vals, after in self.buffer.items():
+                key = dict(zip(env.key_names, key_vals)) if env.key_names else None
+                self.engine.emit(env.change("r", None, after, src, None, key))
         self.buffer = {}
+        self.window_table = None
         self.chunk_id = None
-        if self.table_done:
-            log.info("incremental snapshot of %s done", table_id)
-            self.queue.pop(0)
-            self._reset_table()
-        if not self.paused:
+        if self.queue and not self.paused:
             self._next_chunk()
 
     def on_stream_event(self, table_id: str, key: dict | None, after: dict | None, rec: Any) -> None:
-        if not self.window_open or not self.queue or self.queue[0] != table_id or key is None:
+        if not self.window_open or self.window_table != table_id or key is None:
             return
         self.buffer.pop(tuple(key.values()), None)
 
@@ -331,6 +333,7 @@ class IncrementalSnapshot:
         self.chunk_id = None
         self.window_open = False
         self.buffer = {}
+        self.window_table = None
 
     def _poll_file(self) -> None:
         try:
