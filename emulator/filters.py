@@ -6,9 +6,11 @@ level are mutually exclusive (config validation enforces that); key columns are 
 
 from __future__ import annotations
 
+import hashlib
 import re
+from collections.abc import Callable
 
-from emulator.model import TableDef
+from emulator.model import ColumnDef, TableDef
 
 Pattern = re.Pattern[str]
 
@@ -47,6 +49,7 @@ class Filters:
         self.msg_include = rx("message.prefix.include.list")
         self.msg_exclude = rx("message.prefix.exclude.list")
         self._table_cache: dict[tuple[str, str], bool] = {}
+        self.column_transforms = _column_transforms(getattr(config, "props", {}) or {})
 
     @staticmethod
     def _parse_key_columns(value: str | None) -> list[tuple[Pattern, list[str]]]:
@@ -114,7 +117,61 @@ class Filters:
             raise ValueError(f"message.key.columns names {', '.join(missing)} not in table {table.id}")
         keep = [i for i, c in enumerate(table.columns)
                 if c.name in key or self.column_included(table.id, c.name)]
-        if len(keep) == len(table.columns) and key == table.key_columns:
+        columns = [self._transformed(table.id, table.columns[i]) for i in keep]
+        if len(keep) == len(table.columns) and key == table.key_columns \
+                and all(a is b for a, b in zip(columns, table.columns)):
             return table, None
-        shaped = TableDef(table.namespace, table.name, [table.columns[i] for i in keep], key, table.extra)
+        shaped = TableDef(table.namespace, table.name, columns, key, table.extra)
         return shaped, (keep if len(keep) != len(table.columns) else None)
+
+    def _transformed(self, table_id: str, col: ColumnDef) -> ColumnDef:
+        """column.truncate.to.N.chars / column.mask.with.N.chars / column.mask.hash.*: string columns
+        only, as in Debezium."""
+        if not self.column_transforms or col.schema.type != "string":
+            return col
+        full = f"{table_id}.{col.name}"
+        convert = col.convert
+        for patterns, make in self.column_transforms:
+            if _match_any(patterns, full):
+                convert = make(convert, col)
+        if convert is col.convert:
+            return col
+        return ColumnDef(col.name, col.schema, convert, col.type_name, col.unavailable, col.length, col.scale)
+
+
+_TRUNCATE = re.compile(r"^column\.truncate\.to\.(\d+)\.chars$")
+_MASK = re.compile(r"^column\.mask\.with\.(\d+)\.chars$")
+_HASH = re.compile(r"^column\.mask\.hash\.(v2\.)?(.+?)\.with\.salt\.(.*)$")
+
+
+def _column_transforms(props: dict[str, str]) -> list[tuple[list[Pattern], Callable]]:
+    out: list[tuple[list[Pattern], Callable]] = []
+    for name, value in props.items():
+        patterns = [re.compile(p.strip(), re.IGNORECASE) for p in str(value).split(",") if p.strip()]
+        if not patterns:
+            continue
+        if m := _TRUNCATE.match(name):
+            n = int(m.group(1))
+            out.append((patterns, lambda conv, col, n=n: lambda v: conv(v)[:n]))
+        elif m := _MASK.match(name):
+            stars = "*" * int(m.group(1))
+            out.append((patterns, lambda conv, col, s=stars: lambda v: s))
+        elif m := _HASH.match(name):
+            algo = m.group(2).replace("-", "").lower()
+            salt = m.group(3).encode()
+            try:
+                hashlib.new(algo)
+            except ValueError:
+                raise ValueError(f"{name}: unknown hash algorithm {m.group(2)!r}") from None
+
+            def make(conv, col, algo=algo, salt=salt):
+                width = col.length
+
+                def masked(v):
+                    h = hashlib.new(algo, salt + str(conv(v)).encode()).hexdigest()
+                    return h[:width] if width else h
+
+                return masked
+
+            out.append((patterns, make))
+    return out

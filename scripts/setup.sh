@@ -1,9 +1,26 @@
 #!/usr/bin/env bash
-# Creates .venv and installs the project with its test dependencies.
+# Idempotent setup for a fresh machine: PostgreSQL 15 server binaries (for the throwaway servers the
+# demo, the tests and the benchmarks start), then .venv with the project and its test dependencies.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+export DEBIAN_FRONTEND=noninteractive
+
+SUDO=""
+[ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && SUDO="sudo"
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || ! command -v psql >/dev/null 2>&1; then
+  echo "setup: installing PostgreSQL 15 (apt)" >&2
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq postgresql-15 postgresql-client-15 >/dev/null
+fi
+
 if [ ! -x .venv/bin/python ]; then
+  echo "setup: creating .venv" >&2
   python3 -m venv .venv
 fi
-.venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e ".[test]"
+if ! .venv/bin/python -c "import emulator, psycopg, orjson, sqlglot, pytest" 2>/dev/null \
+   || [ pyproject.toml -nt .venv/.installed ]; then
+  echo "setup: installing the project into .venv" >&2
+  .venv/bin/python -m pip install -q --upgrade pip
+  .venv/bin/python -m pip install -q -e ".[test]"
+  touch .venv/.installed
+fi

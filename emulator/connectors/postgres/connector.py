@@ -336,16 +336,28 @@ class PostgresConnector:
             emit = self.engine.emit
             rows_done = {"n": 0}
 
+            estimates = dict(
+                snap.execute(
+                    "SELECT n.nspname || '.' || c.relname, greatest(c.reltuples, 0)::bigint FROM pg_class c "
+                    "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind IN ('r', 'p')"
+                ).fetchall()
+            )
+
             def rows_of(ct: CapturedTable):
                 t = ct.env.table
                 cols = sql.SQL(", ").join(sql.Identifier(c.name) for c in t.columns)
                 q = sql.SQL("COPY {} ({}) TO STDOUT").format(sql.Identifier(t.namespace, t.name), cols)
-                log.info("snapshotting %s", t.id)
+                est = estimates.get(t.id, 0)
+                log.info("snapshot of %s: starting (about %d rows)", t.id, est)
                 n = 0
+                next_log = time.monotonic() + 5
                 with snap.cursor().copy(q) as cp:
                     for row in cp.rows():
                         n += 1
                         yield row
+                        if not n & 4095 and time.monotonic() >= next_log:
+                            next_log += 5
+                            log.info("snapshot of %s: %d of about %d rows", t.id, n, max(est, n))
                 log.info("snapshot of %s: %d rows", t.id, n)
                 rows_done["n"] += n
 
