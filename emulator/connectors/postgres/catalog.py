@@ -1,0 +1,208 @@
+"""Reading table definitions from the PostgreSQL catalog.
+
+Two round trips for any number of tables: one query for every column (with its default expression,
+not-null flag and primary-key position) of all ordinary and partitioned tables in non-system schemas,
+and one recursive query for the types those columns use (array element and domain base types
+included, enum labels in sort order). Types are cached per connection in a `TypeRegistry`.
+"""
+
+from __future__ import annotations
+
+import logging
+import weakref
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from emulator.connectors.postgres.types import PgType, TypeConfig, column_def_ex
+from emulator.model import TableDef
+
+log = logging.getLogger(__name__)
+
+__all__ = ["TypeRegistry", "load_table", "load_tables"]
+
+_COLUMNS_SQL = """
+SELECT c.oid, n.nspname, c.relname, c.relreplident,
+       a.attnum, a.attname, a.atttypid, a.atttypmod, a.attnotnull,
+       pg_get_expr(d.adbin, d.adrelid) AS default_expr,
+       array_position(i.indkey::int2[], a.attnum) AS pk_pos
+FROM pg_catalog.pg_class c
+JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+LEFT JOIN pg_catalog.pg_attrdef d ON d.adrelid = c.oid AND d.adnum = a.attnum
+LEFT JOIN pg_catalog.pg_index i ON i.indrelid = c.oid AND i.indisprimary
+WHERE c.relkind IN ('r', 'p')
+  AND c.relpersistence <> 't'
+  AND a.attgenerated = ''
+  AND n.nspname <> 'information_schema'
+  AND n.nspname !~ '^pg_'
+  {extra}
+ORDER BY c.oid, a.attnum
+"""
+
+_TYPES_SQL = """
+WITH RECURSIVE need(oid) AS (
+    SELECT unnest(%s::oid[])
+  UNION
+    SELECT x.oid
+    FROM need
+    JOIN pg_catalog.pg_type t ON t.oid = need.oid
+    CROSS JOIN LATERAL (VALUES (t.typelem), (t.typbasetype)) AS x(oid)
+    WHERE x.oid <> 0
+)
+SELECT t.oid, t.typname, t.typtype, t.typelem, t.typbasetype, t.typtypmod, t.typcategory,
+       ARRAY(SELECT e.enumlabel FROM pg_catalog.pg_enum e
+             WHERE e.enumtypid = t.oid ORDER BY e.enumsortorder) AS labels
+FROM pg_catalog.pg_type t
+JOIN need ON need.oid = t.oid
+"""
+
+
+class TypeRegistry:
+    """PgType objects by oid, loaded on demand (with their element/base types) and cached."""
+
+    def __init__(self) -> None:
+        self.types: dict[int, PgType] = {}
+
+    def resolve(self, conn: Any, oids: Iterable[int], refresh: bool = False) -> dict[int, PgType]:
+        wanted = set(oids)
+        missing = wanted if refresh else {o for o in wanted if o not in self.types}
+        if missing:
+            self._load(conn, missing)
+        return self.types
+
+    def _load(self, conn: Any, oids: set[int]) -> None:
+        arr = "{" + ",".join(str(o) for o in sorted(oids)) + "}"
+        rows = conn.execute(_TYPES_SQL, (arr,)).fetchall()
+        links: list[tuple[PgType, int, int]] = []
+        for oid, name, typtype, elem, base, typmod, category, labels in rows:
+            t = self.types.get(oid)
+            if t is None:
+                t = PgType(oid, name, typtype)
+                self.types[oid] = t
+            else:  # refresh in place so existing references see new enum labels
+                t.name, t.typtype = name, typtype
+            t.enum_labels = tuple(labels or ())
+            t.category = category or ""
+            t.typmod = typmod if typmod is not None else -1
+            t.elem = t.base = None
+            links.append((t, elem or 0, base or 0))
+        for t, elem, base in links:
+            if elem:
+                t.elem = self.types.get(elem)
+            if base:
+                t.base = self.types.get(base)
+
+
+_registries: weakref.WeakKeyDictionary[Any, TypeRegistry] = weakref.WeakKeyDictionary()
+
+
+def registry_for(conn: Any) -> TypeRegistry:
+    """The TypeRegistry cached for this connection."""
+    try:
+        reg = _registries.get(conn)
+    except TypeError:  # not weak-referenceable
+        return TypeRegistry()
+    if reg is None:
+        reg = TypeRegistry()
+        _registries[conn] = reg
+    return reg
+
+
+def _build_tables(
+    rows: list[tuple], types: dict[int, PgType], cfg: TypeConfig, include: Callable[[str, str], bool] | None
+) -> list[TableDef]:
+    tables: list[TableDef] = []
+    current_oid = None
+    table: TableDef | None = None
+    pk: list[tuple[int, str]] = []
+    skip = False
+
+    def finish() -> None:
+        if table is not None and not skip:
+            table.key_columns = [name for _, name in sorted(pk)]
+            tables.append(table)
+
+    for oid, nsp, rel, replident, _attnum, attname, typid, typmod, notnull, default_expr, pk_pos in rows:
+        if oid != current_oid:
+            finish()
+            current_oid = oid
+            pk = []
+            skip = include is not None and not include(nsp, rel)
+            table = TableDef(
+                nsp,
+                rel,
+                [],
+                extra={
+                    "oid": oid,
+                    "typmods": [],
+                    "type_oids": [],
+                    "snapshot_convert": [],
+                    "replica_identity": replident,
+                },
+            )
+        if skip:
+            continue
+        assert table is not None
+        pgtype = types.get(typid)
+        got = None
+        if pgtype is not None:
+            got = column_def_ex(attname, pgtype, typmod, bool(notnull), default_expr, cfg)
+        if got is None:
+            log.warning(
+                "Column %s.%s.%s has unsupported type (oid %s%s); it is dropped",
+                nsp,
+                rel,
+                attname,
+                typid,
+                f", {pgtype.name}" if pgtype is not None else "",
+            )
+            continue
+        col, snapshot_convert = got
+        table.columns.append(col)
+        table.extra["snapshot_convert"].append(snapshot_convert)
+        table.extra["typmods"].append(typmod)
+        table.extra["type_oids"].append(typid)
+        if pk_pos is not None:
+            pk.append((pk_pos, attname))
+    finish()
+    tables.sort(key=lambda t: (t.namespace, t.name))
+    return tables
+
+
+def load_tables(
+    conn: Any,
+    cfg: TypeConfig,
+    include: Callable[[str, str], bool],
+    types: TypeRegistry | None = None,
+) -> list[TableDef]:
+    """Every captured (ordinary or partitioned) table `include(schema, table)` accepts, sorted by
+    (schema, table). `types` defaults to the registry cached for `conn`."""
+    rows = conn.execute(_COLUMNS_SQL.format(extra="")).fetchall()
+    reg = types if types is not None else registry_for(conn)
+    verdicts: dict[tuple[str, str], bool] = {}
+
+    def included(nsp: str, rel: str) -> bool:
+        v = verdicts.get((nsp, rel))
+        if v is None:
+            v = verdicts[(nsp, rel)] = bool(include(nsp, rel))
+        return v
+
+    wanted = {r[6] for r in rows if included(r[1], r[2])}
+    known = reg.resolve(conn, wanted)
+    return _build_tables(rows, known, cfg, included)
+
+
+def load_table(
+    conn: Any, schema: str, table: str, cfg: TypeConfig, types: TypeRegistry | None = None
+) -> TableDef | None:
+    """One table, re-read from the catalog (types of its columns refreshed: a schema change can come
+    with new enum labels), or None when it does not exist."""
+    rows = conn.execute(
+        _COLUMNS_SQL.format(extra="AND n.nspname = %s AND c.relname = %s"), (schema, table)
+    ).fetchall()
+    if not rows:
+        return None
+    reg = types if types is not None else registry_for(conn)
+    known = reg.resolve(conn, {r[6] for r in rows}, refresh=True)
+    tables = _build_tables(rows, known, cfg, None)
+    return tables[0] if tables else None
