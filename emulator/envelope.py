@@ -74,7 +74,8 @@ class EnvelopeSettings:
 class TableEnvelope:
     """Everything per table that does not change from row to row, and the record builders."""
 
-    __slots__ = ("table", "settings", "topic", "names", "converters", "key_idx", "key_names",
+    __slots__ = ("table", "settings", "topic", "names", "converters", "snapshot_converters", "key_idx",
+                 "key_names",
                  "key_schema", "value_schema", "envelope_schema", "key_frame", "value_frame",
                  "unavailable", "_key_header_frame")
 
@@ -85,6 +86,7 @@ class TableEnvelope:
         cols = table.columns
         self.names = [c.name for c in cols]
         self.converters = [c.convert for c in cols]
+        self.snapshot_converters = [c.snapshot_convert or c.convert for c in cols]
         self.unavailable = [c.unavailable for c in cols]
         by_name = {c.name: c for c in cols}
         self.key_names = list(table.key_columns)
@@ -111,6 +113,11 @@ class TableEnvelope:
     def row(self, raw: list) -> dict[str, Any]:
         """Raw values in column order -> the JSON-ready `before`/`after` struct."""
         return dict(zip(self.names, [None if v is None else c(v) for c, v in zip(self.converters, raw)]))
+
+    def snapshot_row(self, raw: list) -> dict[str, Any]:
+        """Like `row`, for values read by a snapshot query rather than from the log."""
+        return dict(zip(self.names, [None if v is None else c(v)
+                                     for c, v in zip(self.snapshot_converters, raw)]))
 
     def key_of(self, row: dict[str, Any]) -> dict[str, Any] | None:
         if not self.key_names:

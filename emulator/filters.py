@@ -130,13 +130,15 @@ class Filters:
         if not self.column_transforms or col.schema.type != "string":
             return col
         full = f"{table_id}.{col.name}"
-        convert = col.convert
+        convert, snap = col.convert, col.snapshot_convert
         for patterns, make in self.column_transforms:
             if _match_any(patterns, full):
                 convert = make(convert, col)
+                snap = make(snap, col) if snap is not None else None
         if convert is col.convert:
             return col
-        return ColumnDef(col.name, col.schema, convert, col.type_name, col.unavailable, col.length, col.scale)
+        return ColumnDef(col.name, col.schema, convert, col.type_name, col.unavailable, col.length, col.scale,
+                         snap)
 
 
 _TRUNCATE = re.compile(r"^column\.truncate\.to\.(\d+)\.chars$")

@@ -276,7 +276,7 @@ class IncrementalSnapshot:
             env = ct.env
             key_pos = [env.names.index(k) for k in key_cols]
             for raw in rows:
-                after = env.row(raw)
+                after = env.snapshot_row(raw)
                 self.buffer[tuple(after[env.names[i]] for i in env.key_idx)] = after
             self.last_key = [rows[-1][i] for i in key_pos]
             self.window_table = table_id

@@ -26,6 +26,9 @@ class ColumnDef:
     unavailable: Any = None  # JSON-ready placeholder used for unchanged TOAST values
     length: int | None = None
     scale: int | None = None
+    # where a database reads a value differently in a snapshot query than in its log (PG: JDBC vs
+    # pgoutput text for e.g. infinite dates), the snapshot's converter; None = same as `convert`
+    snapshot_convert: Converter | None = None
 
 
 @dataclass(slots=True)

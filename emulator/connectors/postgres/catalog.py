@@ -158,6 +158,8 @@ def _build_tables(
             )
             continue
         col, snapshot_convert = got
+        if snapshot_convert is not col.convert:
+            col.snapshot_convert = snapshot_convert
         table.columns.append(col)
         table.extra["snapshot_convert"].append(snapshot_convert)
         table.extra["typmods"].append(typmod)

@@ -366,7 +366,7 @@ class PostgresConnector:
             def emit_row(ct: CapturedTable, row, mark: str) -> None:
                 env = ct.env
                 t = env.table
-                after = env.row(row)
+                after = env.snapshot_row(row)
                 key = env.key_of(after)
                 s = sources.get(mark + t.id)
                 if s is None:

@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from decimal import ROUND_DOWN, Decimal, InvalidOperation
 from typing import Any
 
+from emulator.connect.javafloat import java_double
 from emulator.connect.schema import (
     ARRAY,
     BOOLEAN,
@@ -156,15 +157,15 @@ _INF = float("inf")
 
 def _conv_float(t: str) -> Any:
     s = _FLOAT_SPECIAL.get(t)
-    return float(t) if s is None else s
+    if s is not None:
+        return s
+    f = float(t)
+    # Jackson prints doubles outside [1e-3, 1e7) in Java's scientific form (1.0E7)
+    return f if 1e-3 <= abs(f) < 1e7 or f == 0.0 else java_double(f)
 
 
 def _float_json(f: float) -> Any:
-    if f != f:
-        return "NaN"
-    if f in (_INF, -_INF):
-        return "Infinity" if f > 0 else "-Infinity"
-    return f
+    return java_double(f)
 
 
 # ------------------------------------------------------------------------------------------------
