@@ -6,6 +6,13 @@ from typing import Any
 
 import orjson
 
+_HEADERS: dict[int, tuple[list, bytes]] = {}
+
+
+def headers_json(headers: list[tuple[str, bytes]]) -> bytes:
+    return (b',"headers":[' + b",".join(b"[" + orjson.dumps(n) + b"," + h + b"]" for n, h in headers)
+            + b"]}\n")
+
 
 class Record:
     """`key`/`value` are JsonConverter bytes or None (tombstone / keyless table); `headers` is a list
@@ -22,14 +29,19 @@ class Record:
 
     def line(self) -> bytes:
         """The directory output's line: `{"key":K,"value":V,"headers":[[name,H],...]}` + newline."""
-        parts = [b'{"key":', self.key if self.key is not None else b"null",
-                 b',"value":', self.value if self.value is not None else b"null"]
-        if self.headers:
-            parts.append(b',"headers":[')
-            parts.append(b",".join(b"[" + orjson.dumps(n) + b"," + h + b"]" for n, h in self.headers))
-            parts.append(b"]")
-        parts.append(b"}\n")
-        return b"".join(parts)
+        headers = self.headers
+        if headers:
+            cached = _HEADERS.get(id(headers))
+            if cached is not None and cached[0] is headers:
+                tail = cached[1]
+            else:
+                tail = headers_json(headers)
+                if len(_HEADERS) < 64:  # shared lists (context headers) are the ones worth keeping
+                    _HEADERS[id(headers)] = (headers, tail)
+        else:
+            tail = b"}\n"
+        return b"".join((b'{"key":', b"null" if self.key is None else self.key, b',"value":',
+                         b"null" if self.value is None else self.value, tail))
 
     def to_dict(self) -> dict[str, Any]:
         """Parsed form (topic, key, value, headers) as the golden recordings hold it."""

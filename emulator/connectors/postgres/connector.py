@@ -485,6 +485,11 @@ class PostgresConnector:
             self.by_id[td.id] = ct
         self.by_oid[rel.oid] = ct
 
+    def _block(self, lsn: int, data_collection: str) -> dict | None:
+        if not self.tx.enabled:
+            return None
+        return self.tx.event_block(f"{self.xid}:{lsn}", data_collection)
+
     def _skip(self, lsn: int) -> bool:
         su = self.skip_until
         return su is not None and su[0] == self.xid and lsn <= su[1]
@@ -494,17 +499,17 @@ class PostgresConnector:
                            self.xid, lsn)
 
     def _on_insert(self, msg: bytes, lsn: int) -> None:
-        relid, values = po.parse_insert(msg)
+        relid, values, toast = po.parse_insert(msg)
         ct = self.by_oid.get(relid)
         self.lsn_proc = lsn
-        if ct is None or "c" in self.skipped or self._skip(lsn):
+        if ct is None or "c" in self.skipped or (self.skip_until is not None and self._skip(lsn)):
             return
         env = ct.env
-        raw = ct.raw(values)
-        after = env.row(raw) if UNCHANGED not in raw else self._row_toast(ct, raw, None)
+        raw = ct.raw(values) if ct.keep is not None else values
+        after = self._row_toast(ct, raw, None) if toast else env.row(raw)
         key = env.key_of(after)
         t = env.table
-        block = self.tx.event_block(f"{self.xid}:{lsn}", ct.data_collection)
+        block = self._block(lsn, ct.data_collection)
         rec = env.change("c", None, after, self._src(t, lsn), block, key)
         if self.incremental.active:
             self.incremental.on_stream_event(t.id, key, after, rec)
@@ -543,7 +548,7 @@ class PostgresConnector:
         return dict(zip(env.names, vals))
 
     def _on_update(self, msg: bytes, lsn: int) -> None:
-        relid, old_vals, old_kind, new_vals = po.parse_update(msg)
+        relid, old_vals, old_kind, new_vals, toast = po.parse_update(msg)
         ct = self.by_oid.get(relid)
         self.lsn_proc = lsn
         if ct is None or self._skip(lsn):
@@ -552,7 +557,7 @@ class PostgresConnector:
         t = env.table
         before = self._old_row(ct, old_kind, ct.raw(old_vals)) if old_vals is not None else None
         raw = ct.raw(new_vals)
-        after = env.row(raw) if UNCHANGED not in raw else self._row_toast(ct, raw, before)
+        after = self._row_toast(ct, raw, before) if toast else env.row(raw)
         key = env.key_of(after)
         old_key = env.key_of(before) if before is not None else None
         if old_key is not None and old_key != key:
@@ -560,7 +565,7 @@ class PostgresConnector:
             return
         if "u" in self.skipped:
             return
-        block = self.tx.event_block(f"{self.xid}:{lsn}", ct.data_collection)
+        block = self._block(lsn, ct.data_collection)
         rec = env.change("u", before, after, self._src(t, lsn), block, key)
         if self.incremental.active:
             self.incremental.on_stream_event(t.id, key, after, rec)
@@ -577,13 +582,13 @@ class PostgresConnector:
             self.incremental.on_stream_event(t.id, new_key, after, None)
         if "d" not in self.skipped:
             hdr = [env.key_header("__debezium.newkey", new_key)]
-            block = self.tx.event_block(f"{self.xid}:{lsn}", ct.data_collection)
+            block = self._block(lsn, ct.data_collection)
             emit(env.change("d", before, None, src, block, old_key, hdr))
             if self.tombstones:
                 emit(env.tombstone(old_key, hdr))
         if "c" not in self.skipped:
             hdr = [env.key_header("__debezium.oldkey", old_key)]
-            block = self.tx.event_block(f"{self.xid}:{lsn}", ct.data_collection)
+            block = self._block(lsn, ct.data_collection)
             emit(env.change("c", None, after, src, block, new_key, hdr))
 
     def _on_delete(self, msg: bytes, lsn: int) -> None:
@@ -596,7 +601,7 @@ class PostgresConnector:
         t = env.table
         before = self._old_row(ct, kind, ct.raw(old_vals))
         key = env.key_of(before)
-        block = self.tx.event_block(f"{self.xid}:{lsn}", ct.data_collection)
+        block = self._block(lsn, ct.data_collection)
         if self.incremental.active:
             self.incremental.on_stream_event(t.id, key, None, None)
         self.engine.emit(env.change("d", before, None, self._src(t, lsn), block, key))
@@ -614,7 +619,7 @@ class PostgresConnector:
                 continue
             env = ct.env
             t = env.table
-            block = self.tx.event_block(f"{self.xid}:{lsn}", ct.data_collection)
+            block = self._block(lsn, ct.data_collection)
             rec = env.change("t", None, None, self._src(t, lsn), block, None)
             self.engine.emit(Record(rec.topic, None, rec.value, rec.headers))
 
@@ -630,7 +635,7 @@ class PostgresConnector:
             # Debezium counts each message under the Java identity of a per-message collection object
             collection = ("io.debezium.connector.postgresql.LogicalDecodingMessageMonitor$"
                           f"LogicalDecodingMessageId@{random.getrandbits(31):x}")
-            block = self.tx.event_block(f"{self.xid}:{lsn}", collection)
+            block = self._block(lsn, collection)
         else:
             # no BEGIN/COMMIT around it: it is its own commit point
             self.last_commit_lsn = lsn

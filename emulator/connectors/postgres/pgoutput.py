@@ -54,9 +54,16 @@ def _cstring(buf: bytes, pos: int) -> tuple[str, int]:
 
 def parse_tuple(buf: bytes, pos: int) -> tuple[list, int]:
     """TupleData at `pos` -> (values, position after it)."""
+    values, pos, _ = parse_tuple_ex(buf, pos)
+    return values, pos
+
+
+def parse_tuple_ex(buf: bytes, pos: int) -> tuple[list, int, bool]:
+    """TupleData at `pos` -> (values, position after it, whether any value is UNCHANGED_TOAST)."""
     (n,) = _I16(buf, pos)
     pos += 2
     values: list = [None] * n
+    toast = False
     for i in range(n):
         kind = buf[pos]
         if kind == 116:  # 't'
@@ -68,10 +75,11 @@ def parse_tuple(buf: bytes, pos: int) -> tuple[list, int]:
             pos += 1
         elif kind == 117:  # 'u'
             values[i] = UNCHANGED_TOAST
+            toast = True
             pos += 1
         else:  # 'b' binary: only with proto >= 2 binary 'true', which we never request
             raise ValueError(f"unsupported tuple data kind {chr(kind)!r}")
-    return values, pos
+    return values, pos, toast
 
 
 def parse_begin(buf: bytes) -> tuple[int, int, int]:
@@ -111,14 +119,15 @@ def parse_type(buf: bytes) -> tuple[int, str, str]:
     return oid, namespace, name
 
 
-def parse_insert(buf: bytes) -> tuple[int, list]:
+def parse_insert(buf: bytes) -> tuple[int, list, bool]:
+    """-> (relid, values, whether a value is an unchanged TOAST value)."""
     (relid,) = _U32(buf, 1)
-    values, _ = parse_tuple(buf, 6)  # byte 5 is 'N'
-    return relid, values
+    values, _, toast = parse_tuple_ex(buf, 6)  # byte 5 is 'N'
+    return relid, values, toast
 
 
-def parse_update(buf: bytes) -> tuple[int, list | None, str, list]:
-    """-> (relid, old values or None, 'K'/'O'/'', new values)."""
+def parse_update(buf: bytes) -> tuple[int, list | None, str, list, bool]:
+    """-> (relid, old values or None, 'K'/'O'/'', new values, whether a new value is unchanged TOAST)."""
     (relid,) = _U32(buf, 1)
     kind = buf[5]
     old = None
@@ -128,8 +137,8 @@ def parse_update(buf: bytes) -> tuple[int, list | None, str, list]:
         old_kind = chr(kind)
         old, pos = parse_tuple(buf, 6)
         pos += 1  # 'N'
-    new, _ = parse_tuple(buf, pos)
-    return relid, old, old_kind, new
+    new, _, toast = parse_tuple_ex(buf, pos)
+    return relid, old, old_kind, new, toast
 
 
 def parse_delete(buf: bytes) -> tuple[int, str, list]:
