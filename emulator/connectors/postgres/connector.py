@@ -20,7 +20,7 @@ from emulator.connect.json import Framed
 from emulator.connect.schema import BYTES, STRING, Schema
 from emulator.connectors.postgres import pgoutput as po
 from emulator.connectors.postgres.catalog import load_table, load_tables
-from emulator.connectors.postgres.replication import ReplicationStream
+from emulator.connectors.postgres.replication import ReplicationError, ReplicationStream
 from emulator.connectors.postgres.source import (
     MESSAGE_KEY_SCHEMA,
     SOURCE_SCHEMA,
@@ -213,9 +213,15 @@ class PostgresConnector:
         return [(s, t) for s, t in rows if self.filters.table_included(s, t)]
 
     def _slot_state(self) -> dict | None:
-        row = self.conn.execute(
-            "SELECT plugin, database, active, confirmed_flush_lsn::text, restart_lsn::text "
-            "FROM pg_replication_slots WHERE slot_name = %s", (self.slot_name,)).fetchone()
+        deadline = time.monotonic() + 15
+        while True:
+            row = self.conn.execute(
+                "SELECT plugin, database, active, confirmed_flush_lsn::text, restart_lsn::text "
+                "FROM pg_replication_slots WHERE slot_name = %s", (self.slot_name,)).fetchone()
+            # a previous run's connection may take a moment to be reaped after a crash
+            if not row or not row[2] or time.monotonic() > deadline:
+                break
+            time.sleep(0.25)
         if not row:
             return None
         plugin, database, active, confirmed, restart = row
@@ -224,7 +230,7 @@ class PostgresConnector:
         if database != self.dbname:
             raise RuntimeError(f"replication slot {self.slot_name!r} belongs to database {database!r}")
         if active:
-            raise RuntimeError(f"replication slot {self.slot_name!r} is in use by another connection")
+            raise ReplicationError(f"replication slot {self.slot_name!r} is in use by another connection")
         return {"confirmed": po.lsn_to_int(confirmed) if confirmed else None,
                 "restart": po.lsn_to_int(restart) if restart else None}
 
@@ -253,6 +259,11 @@ class PostgresConnector:
                          self.snapshot_mode)
             start_lsn = self._snapshot(exported, start_lsn)
             log.info("snapshot done in %.2f s", time.monotonic() - start)
+            if slot is not None and slot["confirmed"] is not None and slot["confirmed"] < start_lsn:
+                # no exported snapshot: changes racing the snapshot start may be in neither, so stream
+                # from what the slot still has (duplicates, never a gap), as Debezium's at-least-once
+                start_lsn = slot["confirmed"]
+                self.lsn_commit = start_lsn
             if self.snapshot_mode == "initial_only" or self.engine.stopping:
                 self.engine.commit(force=True)
                 return
