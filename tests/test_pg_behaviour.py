@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import itertools
+import json
 import os
 import re
 import signal
@@ -62,7 +63,8 @@ class Case:
     def sql(self, text: str) -> None:
         self.pg.psql(text)
 
-    def props(self, extra: dict[str, str] | None = None) -> dict[str, str]:
+    def props(self, extra: dict[str, str | None] | None = None) -> dict[str, str]:
+        """Base properties plus `extra` (a None value removes the property)."""
         props = self.pg.connector_properties(
             **{
                 "topic.prefix": self.prefix,
@@ -72,10 +74,14 @@ class Case:
                 "offset.flush.interval.ms": "200",
             }
         )
-        props.update(extra or {})
+        for k, v in (extra or {}).items():
+            if v is None:
+                props.pop(k, None)
+            else:
+                props[k] = v
         return props
 
-    def start(self, extra: dict[str, str] | None = None) -> Capture:
+    def start(self, extra: dict[str, str | None] | None = None) -> Capture:
         """A running capture whose slot exists, so every later commit is captured."""
         cap = Capture(self.props(extra)).start()
         self.caps.append(cap)
@@ -196,6 +202,20 @@ def test_schema_include_list(case):
     assert not [r for r in cap.seen if f".{other}." in r["topic"]]
 
 
+def test_schema_exclude_list(case):
+    other = f"{case.schema}_other"
+    case.sql(f"""
+        CREATE SCHEMA {other};
+        CREATE TABLE {case.schema}.t (id int PRIMARY KEY);
+        CREATE TABLE {other}.t (id int PRIMARY KEY);""")
+    # include and exclude lists of one level are exclusive: drop the default schema.include.list
+    cap = case.start({"schema.exclude.list": other, "schema.include.list": None})
+    case.sql(f"INSERT INTO {other}.t VALUES (1); INSERT INTO {case.schema}.t VALUES (1);")
+    cap.wait_for(case.topic("t"), is_op("c", id=1), 20)
+    case.barrier(cap)
+    assert not [r for r in cap.seen if f".{other}." in r["topic"]]
+
+
 def test_table_include_list(case):
     s = case.schema
     case.sql(f"""
@@ -249,6 +269,16 @@ def test_column_exclude_list(case):
     assert payload(events[2])["after"] == {"id": 2, "name": "bb"}
 
 
+def test_column_include_list(case):
+    s = case.schema
+    case.sql(f"CREATE TABLE {s}.t (id int PRIMARY KEY, name text, secret text);")
+    cap = case.start({"column.include.list": rf"{s}\.t\.id,{s}\.t\.name,{s}\.barrier\.id"})
+    case.sql(f"INSERT INTO {s}.t VALUES (1, 'a', 's');")
+    r = cap.wait_for(case.topic("t"), is_op("c", id=1), 20)
+    assert payload(r)["after"] == {"id": 1, "name": "a"}
+    assert field_schema(r, "after", "secret") is None and field_schema(r, "before", "secret") is None
+
+
 @pytest.mark.xfail(
     strict=True,
     reason="column.exclude.list on a PK column: the emulator keeps the column in "
@@ -282,6 +312,18 @@ def test_message_key_columns(case):
         assert key(r) == {"code": "A1"}
         assert r["key"]["schema"]["name"] == f"{case.prefix}.{s}.t.Key"
         assert [f["field"] for f in r["key"]["schema"]["fields"]] == ["code"]
+
+
+def test_message_key_columns_several_tables(case):
+    s = case.schema
+    case.sql(f"""
+        CREATE TABLE {s}.a (id int PRIMARY KEY, k1 int, k2 text);
+        CREATE TABLE {s}.b (id int PRIMARY KEY, code text);""")
+    cap = case.start({"message.key.columns": rf"{s}\.a:k1,k2;(.*)\.b:code"})
+    case.sql(f"INSERT INTO {s}.a VALUES (1, 10, 'x'); INSERT INTO {s}.b VALUES (1, 'B');")
+    ra = cap.wait_for(case.topic("a"), is_op("c", id=1), 20)
+    rb = cap.wait_for(case.topic("b"), is_op("c", id=1), 20)
+    assert key(ra) == {"k1": 10, "k2": "x"} and key(rb) == {"code": "B"}
 
 
 def test_skipped_operations_updates_and_deletes(case):
@@ -326,18 +368,19 @@ def test_tombstones_on_delete_false(case):
 def test_replica_identity_default(case):
     s = case.schema
     case.sql(f"""CREATE TABLE {s}.t (id int PRIMARY KEY, name text NOT NULL, qty int NOT NULL,
-                                     flag boolean NOT NULL, note text);""")
+                                     flag boolean NOT NULL, note text, dflt int NOT NULL DEFAULT 7);""")
     cap = case.start()
-    case.sql(f"""INSERT INTO {s}.t VALUES (1, 'a', 5, true, 'n');
+    case.sql(f"""INSERT INTO {s}.t VALUES (1, 'a', 5, true, 'n', 8);
                  UPDATE {s}.t SET name = 'b' WHERE id = 1;
                  DELETE FROM {s}.t WHERE id = 1;""")
     cap.wait_for(case.topic("t"), lambda r: r["value"] is None, 20)
     c, u, d, tomb = on(cap, case.topic("t"))
     assert op(u) == "u" and payload(u)["before"] is None  # FINDINGS: update, DEFAULT → before null
-    assert payload(u)["after"] == {"id": 1, "name": "b", "qty": 5, "flag": True, "note": "n"}
-    # delete, DEFAULT: key columns real, NOT NULL columns type defaults, nullable ones null
+    assert payload(u)["after"] == {"id": 1, "name": "b", "qty": 5, "flag": True, "note": "n", "dflt": 8}
+    # delete, DEFAULT: key columns real, NOT NULL columns the schema default or else the type's zero,
+    # nullable ones null (spec §2.5, FINDINGS)
     assert op(d) == "d" and payload(d)["after"] is None
-    assert payload(d)["before"] == {"id": 1, "name": "", "qty": 0, "flag": False, "note": None}
+    assert payload(d)["before"] == {"id": 1, "name": "", "qty": 0, "flag": False, "note": None, "dflt": 7}
     assert key(d) == {"id": 1}
     assert key(tomb) == {"id": 1} and tomb["value"] is None
 
@@ -473,6 +516,31 @@ def test_toast_placeholder_override(case):
     assert payload(u)["after"]["blob"] == base64.b64encode(b"<toast gone>").decode()
 
 
+def test_toast_placeholder_per_column_type(case):
+    """Spec §2.7 placeholder table: text-like/json → the string, text[] → [placeholder], int[] → the
+    placeholder's bytes as ints, hstore (json mode) → JSON of {placeholder: placeholder}."""
+    s = case.schema
+    case.sql(f"""CREATE TABLE {s}.t (id int PRIMARY KEY, note text, js jsonb, tarr text[], iarr int[], hs hstore);
+                 ALTER TABLE {s}.t ALTER COLUMN js SET STORAGE EXTERNAL;
+                 ALTER TABLE {s}.t ALTER COLUMN tarr SET STORAGE EXTERNAL;
+                 ALTER TABLE {s}.t ALTER COLUMN iarr SET STORAGE EXTERNAL;
+                 ALTER TABLE {s}.t ALTER COLUMN hs SET STORAGE EXTERNAL;""")
+    cap = case.start()
+    case.sql(f"""INSERT INTO {s}.t VALUES (1, 'n1',
+                     (SELECT jsonb_object_agg('k' || g, g) FROM generate_series(1, 2000) g),
+                     (SELECT array_agg('v' || g) FROM generate_series(1, 3000) g),
+                     (SELECT array_agg(g) FROM generate_series(1, 3000) g),
+                     (SELECT hstore(array_agg('k' || g), array_agg('v' || g)) FROM generate_series(1, 2000) g));
+                 UPDATE {s}.t SET note = 'n2' WHERE id = 1;""")
+    u = cap.wait_for(case.topic("t"), lambda r: op(r) == "u", 20)
+    after = payload(u)["after"]
+    assert after["note"] == "n2"
+    assert after["js"] == PLACEHOLDER
+    assert after["tarr"] == [PLACEHOLDER]
+    assert after["iarr"] == list(PLACEHOLDER.encode())
+    assert json.loads(after["hs"]) == {PLACEHOLDER: PLACEHOLDER}
+
+
 def test_toast_replica_identity_full_has_real_values(case):
     _toast_table(case)
     case.sql(f"ALTER TABLE {case.schema}.t REPLICA IDENTITY FULL;")
@@ -538,6 +606,13 @@ def test_logical_messages(case):
     first_end = on(cap, f"{case.prefix}.transaction")[1]
     assert payload(first_end)["event_count"] == 1
     assert payload(first_end)["id"].split(":")[0] == str(payload(tx)["source"]["txId"])
+    # FINDINGS: a transactional message counts under a Java toString() of its collection id
+    [coll] = payload(first_end)["data_collections"]
+    assert coll["event_count"] == 1
+    assert re.fullmatch(
+        r"io\.debezium\.connector\.postgresql\.LogicalDecodingMessageMonitor\$LogicalDecodingMessageId@[0-9a-f]+",
+        coll["data_collection"],
+    ), coll
 
 
 def _emit_messages(case, cap, prefixes: list[str]) -> list[str]:
@@ -616,6 +691,45 @@ def test_transaction_metadata(case):
     for r, blk in zip(events, blocks):
         src = payload(r)["source"]
         assert blk["id"] == f"{src['txId']}:{src['lsn']}"  # FINDINGS: the LSN part is the event's own
+    # BEGIN carries the BEGIN message's LSN, END the COMMIT's: before / after every event
+    lsns = [payload(r)["source"]["lsn"] for r in events]
+    assert (
+        int(b["id"].split(":")[1]) <= lsns[0]
+        and lsns == sorted(lsns)
+        and int(e["id"].split(":")[1]) > lsns[-1]
+    )
+
+
+def test_snapshot_has_no_transaction_metadata(case):
+    s = case.schema
+    case.sql(f"CREATE TABLE {s}.t (id int PRIMARY KEY); INSERT INTO {s}.t VALUES (1), (2);")
+    cap = case.start({"provide.transaction.metadata": "true"})
+    cap.wait_for(case.topic("t"), lambda r: payload(r)["source"]["snapshot"] == "last", 20)
+    case.barrier(cap)
+    _barrier_end(case, cap)
+    reads = on(cap, case.topic("t"))
+    assert [op(r) for r in reads] == ["r", "r"] and all(payload(r)["transaction"] is None for r in reads)
+    # FINDINGS: no BEGIN/END for the snapshot; only the barrier's transaction is described
+    assert [payload(r)["status"] for r in on(cap, f"{case.prefix}.transaction")] == ["BEGIN", "END"]
+
+
+def test_transaction_and_heartbeat_topic_names_configurable(case):
+    cap = case.start(
+        {
+            "provide.transaction.metadata": "true",
+            "topic.transaction": "txmeta",
+            "heartbeat.interval.ms": "300",
+            "topic.heartbeat.prefix": "beats",
+        }
+    )
+    case.barrier(cap)
+    cap.wait_for(f"{case.prefix}.txmeta", lambda r: payload(r)["status"] == "END", 20)
+    cap.wait_for(f"beats.{case.prefix}", lambda r: key(r) == {"serverName": case.prefix}, 20)
+    assert not [
+        r
+        for r in cap.seen
+        if r["topic"] in (f"{case.prefix}.transaction", f"__debezium-heartbeat.{case.prefix}")
+    ]
 
 
 def test_transaction_metadata_excluded_table_only(case):
@@ -853,6 +967,103 @@ def test_slot_drop_on_stop(case):
         thaw.join()
         os.kill(pid, signal.SIGCONT)
     assert not case.slot_exists()
+
+
+def _confirmed_flush(case) -> int:
+    with case.pg.connect() as c:
+        return c.execute(
+            "SELECT confirmed_flush_lsn - '0/0'::pg_lsn FROM pg_replication_slots WHERE slot_name = %s",
+            (case.slot,),
+        ).fetchone()[0]
+
+
+def _current_wal(case) -> int:
+    with case.pg.connect() as c:
+        return c.execute("SELECT pg_current_wal_lsn() - '0/0'::pg_lsn").fetchone()[0]
+
+
+def test_heartbeats_advance_slot_over_uncaptured_traffic(case):
+    """Spec §2.12: with heartbeats, offsets advance and the LSN is confirmed to the server even when only
+    uncaptured tables change, so the slot does not retain WAL forever."""
+    s = case.schema
+    case.sql(f"CREATE TABLE {s}.noise (id int PRIMARY KEY, v text);")
+    case.start({"heartbeat.interval.ms": "300", "table.exclude.list": rf"{s}\.noise"})
+    case.sql(f"INSERT INTO {s}.noise SELECT g, repeat('x', 100) FROM generate_series(1, 2000) g;")
+    written = _current_wal(case)
+    deadline = time.monotonic() + 20
+    while _confirmed_flush(case) < written:
+        assert time.monotonic() < deadline, (
+            f"confirmed_flush_lsn {_confirmed_flush(case)} never reached {written}"
+        )
+        time.sleep(0.2)
+
+
+def test_flush_lsn_source_false_never_confirms(case):
+    s = case.schema
+    case.sql(f"CREATE TABLE {s}.t (id int PRIMARY KEY);")
+    cap = case.start({"flush.lsn.source": "false", "heartbeat.interval.ms": "300"})
+    case.sql(f"INSERT INTO {s}.t VALUES (1);")
+    r = cap.wait_for(case.topic("t"), is_op("c", id=1), 20)
+    time.sleep(2)  # many offset flushes (200 ms) and heartbeats later
+    assert _confirmed_flush(case) < payload(r)["source"]["lsn"]
+
+
+# -- documented options the connector must honour ----------------------------------------------------------
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="snapshot.select.statement.overrides is accepted by the config but ignored by the snapshot",
+)
+def test_snapshot_select_statement_overrides(case):
+    s = case.schema
+    case.sql(
+        f"CREATE TABLE {s}.t (id int PRIMARY KEY, flag int); INSERT INTO {s}.t VALUES (1, 0), (2, 1), (3, 0);"
+    )
+    cap = case.start(
+        {
+            "snapshot.select.statement.overrides": f"{s}.t",
+            f"snapshot.select.statement.overrides.{s}.t": f"SELECT * FROM {s}.t WHERE flag = 0 ORDER BY id DESC",
+        }
+    )
+    case.barrier(cap)
+    assert [key(r)["id"] for r in on(cap, case.topic("t"))] == [3, 1]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="replica.identity.autoset.values is accepted by the config but never applied (no ALTER TABLE)",
+)
+def test_replica_identity_autoset_values(case):
+    s = case.schema
+    case.sql(f"CREATE TABLE {s}.t (id int PRIMARY KEY, v text);")
+    cap = case.start({"replica.identity.autoset.values": rf"{s}\.t:FULL"})
+    with case.pg.connect() as c:
+        ident = c.execute(
+            "SELECT relreplident FROM pg_class WHERE oid = %s::regclass", (f"{s}.t",)
+        ).fetchone()[0]
+    assert ident == "f"
+    case.sql(f"INSERT INTO {s}.t VALUES (1, 'a'); UPDATE {s}.t SET v = 'b' WHERE id = 1;")
+    u = cap.wait_for(case.topic("t"), lambda r: op(r) == "u", 20)
+    assert payload(u)["before"] == {"id": 1, "v": "a"}
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="skip.messages.without.change is accepted by the config but updates that change only "
+    "excluded columns are still emitted",
+)
+def test_skip_messages_without_change(case):
+    s = case.schema
+    case.sql(
+        f"CREATE TABLE {s}.t (id int PRIMARY KEY, v text, noise text); ALTER TABLE {s}.t REPLICA IDENTITY FULL;"
+    )
+    cap = case.start({"skip.messages.without.change": "true", "column.exclude.list": rf"{s}\.t\.noise"})
+    case.sql(f"""INSERT INTO {s}.t VALUES (1, 'a', 'n1');
+                 UPDATE {s}.t SET noise = 'n2' WHERE id = 1;
+                 UPDATE {s}.t SET v = 'b' WHERE id = 1;""")
+    cap.wait_for(case.topic("t"), is_op("u", v="b"), 20)
+    assert [op(r) for r in on(cap, case.topic("t"))] == ["c", "u"]
 
 
 # -- CLI configuration errors -----------------------------------------------------------------------------------------

@@ -257,6 +257,55 @@ def test_when_needed(case):
     assert emu3.stop() == 0
 
 
+def test_when_needed_snapshots_when_stored_position_is_gone(case):
+    """Spec §2.12: the stored position is unavailable when the slot's restart_lsn has moved past the
+    stored lsn_commit; when_needed then takes a new snapshot (the rows written meanwhile are not in the
+    WAL the slot still has)."""
+    s, t = case.schema, case.topic("t")
+    props = {"snapshot.mode": "when_needed"}
+    case.sql(f"CREATE TABLE {s}.t (id int PRIMARY KEY); INSERT INTO {s}.t VALUES (1), (2);")
+    emu = case.emulator(props)
+    emu.wait_for(snapshot_done, 30, "the first snapshot")
+    assert emu.stop() == 0
+    stored = _offset_lsn(case)
+    case.sql(f"INSERT INTO {s}.t SELECT generate_series(3, 500); CHECKPOINT; INSERT INTO {s}.t VALUES (501);")
+    with case.pg.connect() as c:
+        c.execute("SELECT pg_replication_slot_advance(%s, pg_current_wal_lsn())", (case.slot,))
+        restart = c.execute(
+            "SELECT restart_lsn - '0/0'::pg_lsn FROM pg_replication_slots WHERE slot_name = %s", (case.slot,)
+        ).fetchone()[0]
+    assert restart > stored, "could not move the slot past the stored position"
+    emu2 = case.emulator(props)
+    recs = emu2.wait_for(snapshots_done(2), 30, "a new snapshot")
+    assert sorted(ids(recs[_after_first_last(recs) :], t, "r")) == list(range(1, 502))
+    case.sql(f"INSERT INTO {s}.t VALUES (502);")
+    emu2.wait_for(has_ids(t, "c", {502}), 30, "streaming after the new snapshot")
+    assert emu2.stop() == 0
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="snapshot.mode=configuration_based passes config validation but the connector rejects it at "
+    "run time ('not supported')",
+)
+def test_configuration_based_snapshot_then_stream(case):
+    s, t = case.schema, case.topic("t")
+    case.sql(f"CREATE TABLE {s}.t (id int PRIMARY KEY); INSERT INTO {s}.t VALUES (1), (2);")
+    emu = case.emulator(
+        {
+            "snapshot.mode": "configuration_based",
+            "snapshot.mode.configuration.based.snapshot.data": "true",
+            "snapshot.mode.configuration.based.snapshot.schema": "true",
+            "snapshot.mode.configuration.based.start.stream": "true",
+        }
+    )
+    emu.wait_for(snapshot_done, 30, "the snapshot")
+    case.sql(f"INSERT INTO {s}.t VALUES (3);")
+    recs = emu.wait_for(has_ids(t, "c", {3}), 30, "streamed 3")
+    assert sorted(ids(recs, t, "r")) == [1, 2]
+    assert emu.stop() == 0
+
+
 def test_snapshot_include_collection_list(case):
     s = case.schema
     case.sql(f"""CREATE TABLE {s}.a (id int PRIMARY KEY); CREATE TABLE {s}.b (id int PRIMARY KEY);
@@ -360,6 +409,58 @@ def test_kill9_mid_stream_then_restart_at_least_once(case):
     ]
     assert covered == [], f"re-emitted although the committed offset ({committed}) covered them: {covered}"
     assert emu2.stop() == 0
+
+
+def _big_transaction_restart(case, n: int, stop) -> Counter:
+    """One INSERT of n rows (a single transaction) while streaming; `stop(emu)` once part of it has been
+    written; restart; every id's count once the transaction is complete in the output."""
+    s = case.schema
+    quiet = {
+        "snapshot.mode": "no_data",
+        "key.converter.schemas.enable": "false",
+        "value.converter.schemas.enable": "false",
+        "header.converter.schemas.enable": "false",
+    }
+    case.sql(f"CREATE TABLE {s}.big (id int PRIMARY KEY, v text);")
+    out = case.workdir / "out" / f"{case.topic('big')}.jsonl"
+    emu = case.emulator(quiet)
+    case.wait_streaming(emu)
+    case.sql(f"INSERT INTO {s}.big SELECT g, 'row ' || g FROM generate_series(1, {n}) g;")
+    deadline = time.monotonic() + 60
+    while _count_lines(out) < n // 10:
+        assert emu.proc.poll() is None and time.monotonic() < deadline, emu.log_tail()
+        time.sleep(0.01)
+    stop(emu)
+    assert _count_lines(out) < n, "the transaction was complete before the stop; nothing was tested"
+    emu2 = case.emulator(quiet)
+    deadline = time.monotonic() + 60
+    last, since = -1, time.monotonic()
+    while True:  # until the output has every row and has stopped growing for a second
+        assert emu2.proc.poll() is None and time.monotonic() < deadline, emu2.log_tail()
+        lines = _count_lines(out)
+        if lines != last:
+            last, since = lines, time.monotonic()
+        elif lines >= n and time.monotonic() - since >= 1.0:
+            break
+        time.sleep(0.1)
+    with open(out, "rb") as f:
+        counts = Counter(orjson.loads(line)["value"]["after"]["id"] for line in f)
+    assert emu2.stop() == 0
+    return counts
+
+
+def test_sigterm_mid_large_transaction_then_restart_exactly_once(case):
+    n = 100_000
+    counts = _big_transaction_restart(case, n, lambda emu: emu.stop() == 0 or pytest.fail(emu.log_tail()))
+    assert set(counts) == set(range(1, n + 1))
+    dups = [i for i, k in counts.items() if k > 1]
+    assert dups == [], f"{len(dups)} rows repeated after a clean stop, e.g. {sorted(dups)[:5]}"
+
+
+def test_kill9_mid_large_transaction_then_restart_at_least_once(case):
+    n = 100_000
+    counts = _big_transaction_restart(case, n, lambda emu: emu.kill())
+    assert set(counts) == set(range(1, n + 1))
 
 
 def _count_lines(path: Path) -> int:
