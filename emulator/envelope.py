@@ -77,7 +77,7 @@ class TableEnvelope:
     __slots__ = ("table", "settings", "topic", "names", "converters", "snapshot_converters", "key_idx",
                  "key_names",
                  "key_schema", "value_schema", "envelope_schema", "key_frame", "value_frame",
-                 "unavailable", "_key_header_frame")
+                 "unavailable", "_key_header_frame", "key_only")
 
     def __init__(self, settings: EnvelopeSettings, table: TableDef, topic: str | None = None) -> None:
         self.table = table
@@ -93,7 +93,9 @@ class TableEnvelope:
         self.key_idx = [self.names.index(k) for k in self.key_names]
         self.key_schema = (struct(f"{self.topic}.Key", [(k, by_name[k].schema) for k in self.key_names])
                            if self.key_names else None)
-        self.value_schema = struct(f"{self.topic}.Value", [(c.name, c.schema) for c in cols], optional=True)
+        self.key_only = table.key_only
+        self.value_schema = struct(f"{self.topic}.Value", [(c.name, c.schema) for c in cols
+                                                           if c.name not in self.key_only], optional=True)
         self.envelope_schema = struct(f"{self.topic}.Envelope", [
             ("before", self.value_schema),
             ("after", self.value_schema),
@@ -131,6 +133,9 @@ class TableEnvelope:
     def change(self, op: str, before: dict | None, after: dict | None, source: dict,
                transaction: dict | None, key: dict | None,
                extra_headers: list[tuple[str, bytes]] | None = None) -> Record:
+        if self.key_only:  # rows carry excluded key columns only so the key can be taken from them
+            before = self._value_part(before)
+            after = self._value_part(after)
         ns = time.time_ns()
         payload = {
             "before": before, "after": after, "source": source, "transaction": transaction, "op": op,
@@ -140,6 +145,11 @@ class TableEnvelope:
         if extra_headers:
             headers = extra_headers + headers
         return Record(self.topic, self.key_bytes(key), self.value_frame.encode(payload), headers)
+
+    def _value_part(self, row: dict | None) -> dict | None:
+        if row is None:
+            return None
+        return {k: v for k, v in row.items() if k not in self.key_only}
 
     def tombstone(self, key: dict | None, extra_headers: list[tuple[str, bytes]] | None = None) -> Record:
         headers = self.settings.context_headers

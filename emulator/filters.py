@@ -115,13 +115,14 @@ class Filters:
         missing = [k for k in key if k not in names]
         if missing:
             raise ValueError(f"message.key.columns names {', '.join(missing)} not in table {table.id}")
-        keep = [i for i, c in enumerate(table.columns)
-                if c.name in key or self.column_included(table.id, c.name)]
+        included = {c.name for c in table.columns if self.column_included(table.id, c.name)}
+        keep = [i for i, c in enumerate(table.columns) if c.name in key or c.name in included]
+        key_only = frozenset(k for k in key if k not in included)
         columns = [self._transformed(table.id, table.columns[i]) for i in keep]
-        if len(keep) == len(table.columns) and key == table.key_columns \
+        if len(keep) == len(table.columns) and key == table.key_columns and not key_only \
                 and all(a is b for a, b in zip(columns, table.columns)):
             return table, None
-        shaped = TableDef(table.namespace, table.name, columns, key, table.extra)
+        shaped = TableDef(table.namespace, table.name, columns, key, table.extra, key_only)
         return shaped, (keep if len(keep) != len(table.columns) else None)
 
     def _transformed(self, table_id: str, col: ColumnDef) -> ColumnDef:

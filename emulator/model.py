@@ -40,6 +40,8 @@ class TableDef:
     columns: list[ColumnDef]
     key_columns: list[str] = field(default_factory=list)  # empty: keyless table (null key)
     extra: dict[str, Any] = field(default_factory=dict)  # connector-private data (oids, ...)
+    # key columns the column filters exclude: they stay in the key but not in before/after
+    key_only: frozenset[str] = frozenset()
 
     @property
     def id(self) -> str:

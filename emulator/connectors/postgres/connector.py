@@ -104,6 +104,7 @@ class PostgresConnector:
         )
         self.filters = Filters(config, SYSTEM_SCHEMAS)
         self.tombstones = _bool(get("tombstones.on.delete"), True)
+        self.skip_unchanged = _bool(get("skip.messages.without.change"))
         self.skipped = self.filters.skipped_ops
         self.source = SourceBuilder(self.prefix, self.dbname)
         self.tx = TransactionMonitor(self.settings, engine.emit,
@@ -205,6 +206,35 @@ class PostgresConnector:
         raise RuntimeError(f"publication.autocreate.mode {mode!r} is not one of all_tables, disabled, "
                            "filtered, no_tables")
 
+    def _autoset_replica_identity(self) -> None:
+        """replica.identity.autoset.values: `<table regex>:<DEFAULT|FULL|NOTHING|INDEX name>`, comma
+        separated; applied with ALTER TABLE at start, as Debezium does."""
+        value = self.cfg.get("replica.identity.autoset.values")
+        if not value:
+            return
+        import re
+
+        tables = self._filtered_tables()
+        for entry in value.split(","):
+            entry = entry.strip()
+            if not entry:
+                continue
+            pattern, sep, identity = entry.rpartition(":")
+            ident = identity.strip().upper()
+            if not sep or not (ident in ("DEFAULT", "FULL", "NOTHING") or ident.startswith("INDEX ")):
+                raise ValueError(f"replica.identity.autoset.values entry {entry!r} is not "
+                                 "<table>:<DEFAULT|FULL|NOTHING|INDEX name>")
+            rx = re.compile(pattern.strip(), re.IGNORECASE)
+            if ident.startswith("INDEX "):
+                clause = sql.SQL("USING INDEX {}").format(sql.Identifier(identity.strip()[6:].strip()))
+            else:
+                clause = sql.SQL(ident)
+            for schema, table in tables:
+                if rx.fullmatch(f"{schema}.{table}"):
+                    self.conn.execute(sql.SQL("ALTER TABLE {} REPLICA IDENTITY {}").format(
+                        sql.Identifier(schema, table), clause))
+                    log.info("replica identity of %s.%s set to %s", schema, table, ident)
+
     def _filtered_tables(self) -> list[tuple[str, str]]:
         rows = self.conn.execute(
             "SELECT n.nspname, c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
@@ -240,6 +270,7 @@ class PostgresConnector:
         self.conn = self._connect()
         self._check_server()
         self._ensure_publication()
+        self._autoset_replica_identity()
         stored = self.engine.offsets.load()
         slot = self._slot_state()
         snapshot = self._needs_snapshot(stored, slot)
@@ -264,7 +295,7 @@ class PostgresConnector:
                 # from what the slot still has (duplicates, never a gap), as Debezium's at-least-once
                 start_lsn = slot["confirmed"]
                 self.lsn_commit = start_lsn
-            if self.snapshot_mode == "initial_only" or self.engine.stopping:
+            if not self._streams() or self.engine.stopping:
                 self.engine.commit(force=True)
                 return
         elif stored is not None:
@@ -279,6 +310,10 @@ class PostgresConnector:
         if start_lsn is None:
             start_lsn = 0
         self.lsn_commit = self.lsn_commit or start_lsn
+        if not self._streams():
+            log.info("snapshot.mode=%s: nothing to snapshot and no streaming; stopping", self.snapshot_mode)
+            self.engine.commit(force=True)
+            return
         self.engine.commit(force=True)
         self._stream(start_lsn)
 
@@ -304,7 +339,23 @@ class PostgresConnector:
                 log.warning("stored LSN is no longer available on the server: new snapshot (when_needed)")
                 return True
             return False
+        if mode == "configuration_based":
+            get = self.cfg.get
+            prefix = "snapshot.mode.configuration.based."
+            if _bool(get(prefix + "snapshot.on.data.error")) and stored is not None and (
+                    slot is None or (slot["restart"] is not None and stored.get("lsn_commit") is not None
+                                     and stored["lsn_commit"] < slot["restart"])):
+                return True
+            return _bool(get(prefix + "snapshot.data")) and not (
+                stored is not None and stored.get("lsn_commit") is not None)
         raise RuntimeError(f"snapshot.mode {mode!r} is not supported")
+
+    def _streams(self) -> bool:
+        if self.snapshot_mode == "initial_only":
+            return False
+        if self.snapshot_mode == "configuration_based":
+            return _bool(self.cfg.get("snapshot.mode.configuration.based.start.stream"))
+        return True
 
     # -- tables --------------------------------------------------------------------------------------------
     def _capture(self, table: TableDef) -> CapturedTable:
@@ -354,10 +405,15 @@ class PostgresConnector:
                 ).fetchall()
             )
 
+            overrides = {x.strip() for x in (self.cfg.get("snapshot.select.statement.overrides") or "")
+                         .split(",") if x.strip()}
+
             def rows_of(ct: CapturedTable):
                 t = ct.env.table
                 cols = sql.SQL(", ").join(sql.Identifier(c.name) for c in t.columns)
                 q = sql.SQL("COPY {} ({}) TO STDOUT").format(sql.Identifier(t.namespace, t.name), cols)
+                if t.id in overrides:
+                    q = self._override_query(snap, t)
                 est = estimates.get(t.id, 0)
                 log.info("snapshot of %s: starting (about %d rows)", t.id, est)
                 n = 0
@@ -395,6 +451,20 @@ class PostgresConnector:
         self.lsn_proc = start_lsn
         self.engine.commit(force=True)
         return start_lsn
+
+    def _override_query(self, snap: psycopg.Connection, t: TableDef) -> sql.Composable:
+        """snapshot.select.statement.overrides.<schema>.<table>: the user's SELECT, its columns mapped
+        onto the table's by name (a column it does not return is NULL)."""
+        stmt = (self.cfg.get(f"snapshot.select.statement.overrides.{t.id}") or "").strip().rstrip(";")
+        if not stmt:
+            raise ValueError(f"snapshot.select.statement.overrides.{t.id} is not set but the table is "
+                             "listed in snapshot.select.statement.overrides")
+        cur = snap.execute(sql.SQL("SELECT * FROM ({}) AS q LIMIT 0").format(sql.SQL(stmt)))
+        returned = {d.name for d in cur.description}
+        cols = sql.SQL(", ").join(sql.Identifier("q", c.name) if c.name in returned else sql.SQL("NULL")
+                                  for c in t.columns)
+        log.info("snapshot of %s uses the override: %s", t.id, stmt)
+        return sql.SQL("COPY (SELECT {} FROM ({}) AS q) TO STDOUT").format(cols, sql.SQL(stmt))
 
     # -- streaming -----------------------------------------------------------------------------------------
     def _stream(self, start_lsn: int) -> None:
@@ -576,6 +646,10 @@ class PostgresConnector:
             return
         if "u" in self.skipped:
             return
+        if self.skip_unchanged and before is not None and \
+                (env._value_part(before) if env.key_only else before) == \
+                (env._value_part(after) if env.key_only else after):
+            return
         block = self._block(lsn, ct.data_collection)
         rec = env.change("u", before, after, self._src(t, lsn), block, key)
         if self.incremental.active:
@@ -715,15 +789,31 @@ class PostgresConnector:
         if self.stream is not None:
             self.stream.close()
         if self.drop_slot_on_stop and self.conn is not None:
-            try:
-                self.conn.execute("SELECT pg_drop_replication_slot(%s)", (self.slot_name,))
-            except psycopg.Error as e:
-                log.warning("could not drop slot %s: %s", self.slot_name, e)
+            self._drop_slot()
         self.incremental.close()
         if self._wm_conn is not None:
             self._wm_conn.close()
         if self.conn is not None:
             self.conn.close()
+
+
+    def _drop_slot(self) -> None:
+        # the server's walsender may hold the slot for a moment after our replication connection closed
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                self.conn.execute("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots "
+                                  "WHERE slot_name = %s", (self.slot_name,))
+                log.info("dropped replication slot %s (slot.drop.on.stop)", self.slot_name)
+                return
+            except psycopg.errors.ObjectInUse:
+                if time.monotonic() > deadline:
+                    log.warning("could not drop slot %s: still in use", self.slot_name)
+                    return
+                time.sleep(0.2)
+            except psycopg.Error as e:
+                log.warning("could not drop slot %s: %s", self.slot_name, e)
+                return
 
 
 def _ignore(msg: bytes, lsn: int) -> None:
