@@ -77,7 +77,7 @@ class TableEnvelope:
     __slots__ = ("table", "settings", "topic", "names", "converters", "snapshot_converters", "key_idx",
                  "key_names",
                  "key_schema", "value_schema", "envelope_schema", "key_frame", "value_frame",
-                 "unavailable", "_key_header_frame", "key_only")
+                 "unavailable", "_key_header_frame", "key_only", "null_fill")
 
     def __init__(self, settings: EnvelopeSettings, table: TableDef, topic: str | None = None) -> None:
         self.table = table
@@ -94,6 +94,8 @@ class TableEnvelope:
         self.key_schema = (struct(f"{self.topic}.Key", [(k, by_name[k].schema) for k in self.key_names])
                            if self.key_names else None)
         self.key_only = table.key_only
+        # columns whose NULL is printed as a value (column.mask.with.N.chars masks NULL too)
+        self.null_fill = [(c.name, c.null_value) for c in cols if c.null_value is not None]
         self.value_schema = struct(f"{self.topic}.Value", [(c.name, c.schema) for c in cols
                                                            if c.name not in self.key_only], optional=True)
         self.envelope_schema = struct(f"{self.topic}.Envelope", [
@@ -114,12 +116,20 @@ class TableEnvelope:
     # -- rows ----------------------------------------------------------------------------------------
     def row(self, raw: list) -> dict[str, Any]:
         """Raw values in column order -> the JSON-ready `before`/`after` struct."""
-        return dict(zip(self.names, [None if v is None else c(v) for c, v in zip(self.converters, raw)]))
+        row = dict(zip(self.names, [None if v is None else c(v) for c, v in zip(self.converters, raw)]))
+        return self.fill_nulls(row) if self.null_fill else row
+
+    def fill_nulls(self, row: dict[str, Any]) -> dict[str, Any]:
+        """Masked columns print the mask whatever the value, NULL and old-key fillers included."""
+        for name, value in self.null_fill:
+            row[name] = value
+        return row
 
     def snapshot_row(self, raw: list) -> dict[str, Any]:
         """Like `row`, for values read by a snapshot query rather than from the log."""
-        return dict(zip(self.names, [None if v is None else c(v)
-                                     for c, v in zip(self.snapshot_converters, raw)]))
+        row = dict(zip(self.names, [None if v is None else c(v)
+                                    for c, v in zip(self.snapshot_converters, raw)]))
+        return self.fill_nulls(row) if self.null_fill else row
 
     def key_of(self, row: dict[str, Any]) -> dict[str, Any] | None:
         if not self.key_names:
@@ -199,6 +209,12 @@ class TransactionMonitor:
         self.started = False
         self.total = 0
         self.per_collection = {}
+
+    def touch(self) -> None:
+        """A change was read in this transaction (captured or not): BEGIN is due."""
+        if self.enabled and self.begin_id is not None and not self.started:
+            self.started = True
+            self._write("BEGIN", self.begin_id, None, None, self.begin_ts_ms)
 
     @property
     def in_transaction(self) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable
+from typing import Any
 
 from emulator.model import ColumnDef, TableDef
 
@@ -127,19 +128,30 @@ class Filters:
 
     def _transformed(self, table_id: str, col: ColumnDef) -> ColumnDef:
         """column.truncate.to.N.chars / column.mask.with.N.chars / column.mask.hash.*: string columns
-        only, as in Debezium."""
+        only, as in Debezium, which also marks the field schema (`truncateLength`, `masked`) and prints a
+        masked NULL as the mask."""
         if not self.column_transforms or col.schema.type != "string":
             return col
         full = f"{table_id}.{col.name}"
-        convert, snap = col.convert, col.snapshot_convert
-        for patterns, make in self.column_transforms:
-            if _match_any(patterns, full):
-                convert = make(convert, col)
-                snap = make(snap, col) if snap is not None else None
+        convert, snap, null_value = col.convert, col.snapshot_convert, col.null_value
+        params = dict(col.schema.parameters or {})
+        for patterns, kind, arg in self.column_transforms:
+            if not _match_any(patterns, full):
+                continue
+            if kind == "truncate":
+                convert, snap = _truncating(convert, arg), (_truncating(snap, arg) if snap else None)
+                params["truncateLength"] = str(arg)
+            elif kind == "mask":
+                convert = snap = (lambda _v, m=arg: m)
+                null_value = arg
+                params["masked"] = "true"
+            else:  # hash
+                convert, snap = _hashing(convert, arg, col.length), (_hashing(snap, arg, col.length) if snap else None)
+                params["masked"] = "true"
         if convert is col.convert:
             return col
-        return ColumnDef(col.name, col.schema, convert, col.type_name, col.unavailable, col.length, col.scale,
-                         snap)
+        return ColumnDef(col.name, col.schema.with_(parameters=params or None), convert, col.type_name,
+                         col.unavailable, col.length, col.scale, snap, null_value)
 
 
 _TRUNCATE = re.compile(r"^column\.truncate\.to\.(\d+)\.chars$")
@@ -147,34 +159,45 @@ _MASK = re.compile(r"^column\.mask\.with\.(\d+)\.chars$")
 _HASH = re.compile(r"^column\.mask\.hash\.(v2\.)?(.+?)\.with\.salt\.(.*)$")
 
 
-def _column_transforms(props: dict[str, str]) -> list[tuple[list[Pattern], Callable]]:
-    out: list[tuple[list[Pattern], Callable]] = []
+def _column_transforms(props: dict[str, str]) -> list[tuple[list[Pattern], str, Any]]:
+    out: list[tuple[list[Pattern], str, Any]] = []
     for name, value in props.items():
         patterns = [re.compile(p.strip(), re.IGNORECASE) for p in str(value).split(",") if p.strip()]
         if not patterns:
             continue
         if m := _TRUNCATE.match(name):
-            n = int(m.group(1))
-            out.append((patterns, lambda conv, col, n=n: lambda v: conv(v)[:n]))
+            out.append((patterns, "truncate", int(m.group(1))))
         elif m := _MASK.match(name):
-            stars = "*" * int(m.group(1))
-            out.append((patterns, lambda conv, col, s=stars: lambda v: s))
+            out.append((patterns, "mask", "*" * int(m.group(1))))
         elif m := _HASH.match(name):
             algo = m.group(2).replace("-", "").lower()
-            salt = m.group(3).encode()
             try:
                 hashlib.new(algo)
             except ValueError:
                 raise ValueError(f"{name}: unknown hash algorithm {m.group(2)!r}") from None
-
-            def make(conv, col, algo=algo, salt=salt):
-                width = col.length
-
-                def masked(v):
-                    h = hashlib.new(algo, salt + str(conv(v)).encode()).hexdigest()
-                    return h[:width] if width else h
-
-                return masked
-
-            out.append((patterns, make))
+            out.append((patterns, "hash", (algo, m.group(3).encode())))
     return out
+
+
+def _truncating(conv: Callable, n: int) -> Callable:
+    """Java's substring(0, n): n UTF-16 code units, not code points."""
+    limit = 2 * n
+
+    def truncated(v):
+        s = conv(v)
+        if len(s) <= n and s.isascii():
+            return s
+        u = s.encode("utf-16-le")
+        return s if len(u) <= limit else u[:limit].decode("utf-16-le", "ignore")
+
+    return truncated
+
+
+def _hashing(conv: Callable, spec: tuple[str, bytes], width: int | None) -> Callable:
+    algo, salt = spec
+
+    def masked(v):
+        h = hashlib.new(algo, salt + str(conv(v)).encode()).hexdigest()
+        return h[:width] if width else h
+
+    return masked

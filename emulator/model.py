@@ -29,6 +29,7 @@ class ColumnDef:
     # where a database reads a value differently in a snapshot query than in its log (PG: JDBC vs
     # pgoutput text for e.g. infinite dates), the snapshot's converter; None = same as `convert`
     snapshot_convert: Converter | None = None
+    null_value: Any = None  # what NULL is printed as (None: null)
 
 
 @dataclass(slots=True)

@@ -25,11 +25,8 @@ CASES = Path(__file__).parent / "data" / "pg" / "cases"
 CASE_NAMES = sorted(d.name for d in CASES.iterdir() if (d / "golden.jsonl").is_file())
 
 # case -> why the emulator is known to differ from the golden (strict: fixing it makes the test fail)
-KNOWN_DIFFERENCES: dict[str, str] = {
-    "filters_shaping": "masked/truncated field schema parameters, NULL masking, UTF-16 truncation, skipped PK-change "
-    "update, missing message-key column, empty BEGIN/END for uncaptured tables, signal table in snapshot markers",
-    "signal_table_snapshot": "Debezium does not export the signal table in the initial snapshot (rows, first marker)",
-}
+# case name -> why the emulator still differs from the recording (none at the moment)
+KNOWN_DIFFERENCES: dict[str, str] = {}
 
 QUIET_S = 4.0
 

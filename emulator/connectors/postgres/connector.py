@@ -389,8 +389,9 @@ class PostgresConnector:
             include = self.filters.table_included
             snap_include = self.cfg.get("snapshot.include.collection.list")
             only = _regex_list(snap_include)
+            # the signal table is captured but, as in Debezium, never exported by the snapshot
             tables = [t for t in load_tables(snap, self.type_cfg, include)
-                      if not only or any(p.fullmatch(t.id) for p in only)]
+                      if t.id != self.signal_table and (not only or any(p.fullmatch(t.id) for p in only))]
             captured = [self._capture(t) for t in tables]
             ts_us = time.time_ns() // 1000
             seq = sequence(None, start_lsn)
@@ -583,7 +584,12 @@ class PostgresConnector:
         relid, values, toast = po.parse_insert(msg)
         ct = self.by_oid.get(relid)
         self.lsn_proc = lsn
-        if ct is None or "c" in self.skipped or (self.skip_until is not None and self._skip(lsn)):
+        if "c" in self.skipped or (self.skip_until is not None and self._skip(lsn)):
+            return
+        tx = self.tx
+        if tx.enabled and not tx.started:
+            tx.touch()  # Debezium opens the transaction for any change it reads, captured or not
+        if ct is None:
             return
         env = ct.env
         raw = ct.raw(values) if ct.keep is not None else values
@@ -613,7 +619,7 @@ class PostgresConnector:
                     vals.append(env.unavailable[i])
             else:
                 vals.append(conv(v))
-        return dict(zip(env.names, vals))
+        return env.fill_nulls(dict(zip(env.names, vals)))
 
     def _old_row(self, ct: CapturedTable, kind: str, raw: list) -> dict:
         env = ct.env
@@ -623,16 +629,20 @@ class PostgresConnector:
         vals = []
         for i, (conv, v) in enumerate(zip(env.converters, raw)):
             if v is None or v is UNCHANGED:
-                vals.append(None if i in ct.key_set else ct.fallbacks[i])
+                vals.append(ct.fallbacks[i])
             else:
                 vals.append(conv(v))
-        return dict(zip(env.names, vals))
+        return env.fill_nulls(dict(zip(env.names, vals)))
 
     def _on_update(self, msg: bytes, lsn: int) -> None:
         relid, old_vals, old_kind, new_vals, toast = po.parse_update(msg)
         ct = self.by_oid.get(relid)
         self.lsn_proc = lsn
-        if ct is None or self._skip(lsn):
+        # skipped updates are dropped whole, key changes included (as Debezium)
+        if "u" in self.skipped or self._skip(lsn):
+            return
+        self.tx.touch()
+        if ct is None:
             return
         env = ct.env
         t = env.table
@@ -643,8 +653,6 @@ class PostgresConnector:
         old_key = env.key_of(before) if before is not None else None
         if old_key is not None and old_key != key:
             self._key_change(ct, before, after, old_key, key, lsn)
-            return
-        if "u" in self.skipped:
             return
         if self.skip_unchanged and before is not None and \
                 (env._value_part(before) if env.key_only else before) == \
@@ -680,7 +688,10 @@ class PostgresConnector:
         relid, kind, old_vals = po.parse_delete(msg)
         ct = self.by_oid.get(relid)
         self.lsn_proc = lsn
-        if ct is None or "d" in self.skipped or self._skip(lsn):
+        if "d" in self.skipped or self._skip(lsn):
+            return
+        self.tx.touch()
+        if ct is None:
             return
         env = ct.env
         t = env.table
@@ -698,6 +709,7 @@ class PostgresConnector:
         self.lsn_proc = lsn
         if "t" in self.skipped or self._skip(lsn):
             return
+        self.tx.touch()
         for relid in relids:
             ct = self.by_oid.get(relid)
             if ct is None:
