@@ -199,11 +199,6 @@ def test_initial_only_snapshots_then_exits(case):
     assert [r for r in recs if op(r) not in ("r",)] == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="snapshot.mode=initial_only with a completed snapshot in the offsets "
-    "streams changes (and never exits) instead of doing nothing and stopping",
-)
 def test_initial_only_after_completed_snapshot_does_not_stream(case):
     s, t = case.schema, case.topic("t")
     case.sql(f"CREATE TABLE {s}.t (id int PRIMARY KEY); INSERT INTO {s}.t VALUES (1), (2);")
@@ -283,11 +278,6 @@ def test_when_needed_snapshots_when_stored_position_is_gone(case):
     assert emu2.stop() == 0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="snapshot.mode=configuration_based passes config validation but the connector rejects it at "
-    "run time ('not supported')",
-)
 def test_configuration_based_snapshot_then_stream(case):
     s, t = case.schema, case.topic("t")
     case.sql(f"CREATE TABLE {s}.t (id int PRIMARY KEY); INSERT INTO {s}.t VALUES (1), (2);")
