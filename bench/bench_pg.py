@@ -693,6 +693,10 @@ def stream_suite(kind: EngineKind, workdir: Path, opts: Options, res: dict) -> N
                 run.pause(60)
             else:
                 _finish(run, opts)
+            # The server may take a moment to notice the old replication connection is gone; an engine
+            # started before that finds the slot active (Debezium then retries after slot.retry.delay.ms,
+            # 10 s), which is not what the catch-up measures.
+            _wait_slot_inactive(pg)
 
         def write_backlog(what: str) -> None:
             t = time.monotonic()
@@ -821,6 +825,21 @@ def _finish(run: EngineRun, opts: Options) -> None:
         say(f"{run.kind.label} ({run.tag}) exited with code {rc} after SIGTERM (expected 0){run.log_tail(5)}")
     if not opts.keep:
         shutil.rmtree(run.out, ignore_errors=True)
+
+
+def _wait_slot_inactive(pg: PgServer, timeout_s: float = 30) -> None:
+    end = time.monotonic() + timeout_s
+    with pg.connect() as conn:
+        while True:
+            row = conn.execute(
+                "SELECT bool_or(active) FROM pg_replication_slots WHERE slot_name = 'debezium'"
+            )
+            if not row.fetchone()[0]:
+                return
+            if time.monotonic() > end:
+                say(f"replication slot 'debezium' still active {timeout_s:g} s after the engine stopped")
+                return
+            time.sleep(0.05)
 
 
 def _drop_slot(pg: PgServer) -> None:
