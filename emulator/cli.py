@@ -18,8 +18,12 @@ def _run(args: argparse.Namespace) -> int:
     except ConfigError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    except OSError as e:
-        print(f"error: cannot read {args.config}: {e.strerror}", file=sys.stderr)
+    from emulator.runner import connector_class
+
+    try:
+        connector_class(config)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
         return 2
     if args.out:
         from emulator.outputs.directory import DirectoryOutput
