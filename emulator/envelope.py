@@ -144,8 +144,8 @@ class TableEnvelope:
                transaction: dict | None, key: dict | None,
                extra_headers: list[tuple[str, bytes]] | None = None) -> Record:
         if self.key_only:  # rows carry excluded key columns only so the key can be taken from them
-            before = self._value_part(before)
-            after = self._value_part(after)
+            before = self.value_part(before)
+            after = self.value_part(after)
         ns = time.time_ns()
         payload = {
             "before": before, "after": after, "source": source, "transaction": transaction, "op": op,
@@ -156,9 +156,10 @@ class TableEnvelope:
             headers = extra_headers + headers
         return Record(self.topic, self.key_bytes(key), self.value_frame.encode(payload), headers)
 
-    def _value_part(self, row: dict | None) -> dict | None:
-        if row is None:
-            return None
+    def value_part(self, row: dict | None) -> dict | None:
+        """The row as before/after show it (without key-only columns)."""
+        if row is None or not self.key_only:
+            return row
         return {k: v for k, v in row.items() if k not in self.key_only}
 
     def tombstone(self, key: dict | None, extra_headers: list[tuple[str, bytes]] | None = None) -> Record:

@@ -567,6 +567,16 @@ class PostgresConnector:
             self.by_id[td.id] = ct
         self.by_oid[rel.oid] = ct
 
+    def _change_target(self, relid: int, op: str, lsn: int) -> CapturedTable | None:
+        """Bookkeeping common to every row change; the captured table, or None when nothing is emitted."""
+        self.lsn_proc = lsn
+        if op in self.skipped or (self.skip_until is not None and self._skip(lsn)):
+            return None
+        tx = self.tx
+        if tx.enabled and not tx.started:
+            tx.touch()  # Debezium opens the transaction for any change it reads, captured or not
+        return self.by_oid.get(relid)
+
     def _block(self, lsn: int, data_collection: str) -> dict | None:
         if not self.tx.enabled:
             return None
@@ -582,13 +592,7 @@ class PostgresConnector:
 
     def _on_insert(self, msg: bytes, lsn: int) -> None:
         relid, values, toast = po.parse_insert(msg)
-        ct = self.by_oid.get(relid)
-        self.lsn_proc = lsn
-        if "c" in self.skipped or (self.skip_until is not None and self._skip(lsn)):
-            return
-        tx = self.tx
-        if tx.enabled and not tx.started:
-            tx.touch()  # Debezium opens the transaction for any change it reads, captured or not
+        ct = self._change_target(relid, "c", lsn)
         if ct is None:
             return
         env = ct.env
@@ -636,12 +640,8 @@ class PostgresConnector:
 
     def _on_update(self, msg: bytes, lsn: int) -> None:
         relid, old_vals, old_kind, new_vals, toast = po.parse_update(msg)
-        ct = self.by_oid.get(relid)
-        self.lsn_proc = lsn
         # skipped updates are dropped whole, key changes included (as Debezium)
-        if "u" in self.skipped or self._skip(lsn):
-            return
-        self.tx.touch()
+        ct = self._change_target(relid, "u", lsn)
         if ct is None:
             return
         env = ct.env
@@ -654,9 +654,7 @@ class PostgresConnector:
         if old_key is not None and old_key != key:
             self._key_change(ct, before, after, old_key, key, lsn)
             return
-        if self.skip_unchanged and before is not None and \
-                (env._value_part(before) if env.key_only else before) == \
-                (env._value_part(after) if env.key_only else after):
+        if self.skip_unchanged and before is not None and env.value_part(before) == env.value_part(after):
             return
         block = self._block(lsn, ct.data_collection)
         rec = env.change("u", before, after, self._src(t, lsn), block, key)
@@ -686,11 +684,7 @@ class PostgresConnector:
 
     def _on_delete(self, msg: bytes, lsn: int) -> None:
         relid, kind, old_vals = po.parse_delete(msg)
-        ct = self.by_oid.get(relid)
-        self.lsn_proc = lsn
-        if "d" in self.skipped or self._skip(lsn):
-            return
-        self.tx.touch()
+        ct = self._change_target(relid, "d", lsn)
         if ct is None:
             return
         env = ct.env
