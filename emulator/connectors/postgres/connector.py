@@ -481,8 +481,9 @@ class PostgresConnector:
             ord("T"): self._on_truncate, ord("M"): self._on_message, ord("Y"): _ignore, ord("O"): _ignore,
         }
         hb_next = time.monotonic()
+        flush = engine.output.flush
         while not engine.stopping:
-            data = read(0.1)
+            data = read(0.1, flush)
             if data is None:
                 if not self.in_tx and stream.server_wal_end > (self.lsn_commit or 0):
                     # nothing of ours is in flight: everything up to the server's position is done

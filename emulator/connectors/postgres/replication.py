@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import select
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import psycopg
@@ -82,22 +83,28 @@ class ReplicationStream:
         self.pgconn.nonblocking = 1
 
     # -- streaming -----------------------------------------------------------------------------------
-    def read(self, timeout: float) -> bytes | None:
-        """The next CopyData message ('w' XLogData or 'k' keepalive), or None after `timeout` s idle."""
+    def read(self, timeout: float, on_wait: Callable[[], None] | None = None) -> bytes | None:
+        """The next CopyData message ('w' XLogData or 'k' keepalive), or None after `timeout` s idle.
+        `on_wait` runs once before blocking: the moment to let readers see what was produced so far."""
         pgconn = self.pgconn
         n, data = pgconn.get_copy_data(1)
         if n > 0:
             return data
         if n == 0:
-            r, _, _ = select.select([pgconn.socket], [], [], timeout)
-            if not r:
-                return None
-            pgconn.consume_input()
-            n, data = pgconn.get_copy_data(1)
-            if n > 0:
-                return data
-            if n == 0:
-                return None
+            if on_wait is not None:
+                on_wait()
+            sock = pgconn.socket
+            while True:
+                r, _, _ = select.select([sock], [], [], timeout)
+                if not r:
+                    return None
+                pgconn.consume_input()
+                n, data = pgconn.get_copy_data(1)
+                if n > 0:
+                    return data
+                if n < 0:
+                    break
+                # only part of a message arrived: wait for the rest
         res = pgconn.get_result()
         msg = (res.error_message or b"").decode(errors="replace").strip() if res else ""
         raise ReplicationError(f"replication stream ended: {msg or pgconn.error_message.decode()}")
