@@ -1,4 +1,5 @@
-"""Command line: `python -m emulator run CONFIG (--out DIR | --stdout)`."""
+"""Command line: `python -m emulator run CONFIG (--out DIR | --stdout | --kafka HOST:PORT)` and
+`python -m emulator connect --rest-port PORT (--kafka HOST:PORT | --out DIR) --state DIR`."""
 
 from __future__ import annotations
 
@@ -30,7 +31,16 @@ def _run(args: argparse.Namespace) -> int:
 
         output = DirectoryOutput(args.out)
     elif args.kafka or config.sink_type == "kafka":
-        print("error: Kafka output is not available yet (use --out DIR or --stdout)", file=sys.stderr)
+        from emulator.outputs.kafka import kafka_output
+
+        try:
+            output = kafka_output(config, args.kafka)
+        except Exception as e:  # bad producer settings, unreachable transaction coordinator
+            print(f"error: Kafka output: {e}", file=sys.stderr)
+            return 2
+    elif config.sink_type and config.sink_type != "stdout":
+        print(f"error: debezium.sink.type={config.sink_type} is not supported (kafka is; or use --out DIR)",
+              file=sys.stderr)
         return 2
     else:
         from emulator.outputs.stdout import StdoutOutput
@@ -69,11 +79,24 @@ def main(argv: list[str] | None = None) -> int:
     dest.add_argument("--stdout", action="store_true", help="print records (the default)")
     dest.add_argument("--kafka", metavar="HOST:PORT", help="produce to Kafka")
     run.add_argument("--full", action="store_true", help="with --stdout: whole records, not summaries")
+    conn = sub.add_parser("connect", help="Kafka Connect REST worker: connectors registered over HTTP")
+    conn.add_argument("--rest-port", type=int, default=8083, metavar="PORT", help="REST port (8083)")
+    conn.add_argument("--rest-host", default="127.0.0.1", metavar="ADDR",
+                      help="address to bind (127.0.0.1; 0.0.0.0 in a container)")
+    cdest = conn.add_mutually_exclusive_group(required=True)
+    cdest.add_argument("--kafka", metavar="HOST:PORT", help="produce to Kafka")
+    cdest.add_argument("--out", metavar="DIR", help="write DIR/<connector>/<topic>.jsonl")
+    conn.add_argument("--state", required=True, metavar="DIR",
+                      help="connector configs, states and (by default) offsets; survives restarts")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.cmd == "run":
         return _run(args)
+    if args.cmd == "connect":
+        from emulator.worker import serve
+
+        return serve(args)
     return 2
 
 

@@ -28,13 +28,31 @@ def partition_of(config) -> dict[str, Any]:
     return {"server": config.get("topic.prefix")}
 
 
-def offset_store(config) -> OffsetStore:
+def offset_store(config, output: Output | None = None) -> OffsetStore:
+    topic = config.props.get("offset.storage.topic")
+    from emulator.outputs.kafka import exactly_once
+
+    if topic or exactly_once(config):
+        return kafka_offset_store(config, output, topic or "connect-offsets")
     path = config.get("offset.storage.file.filename")
     if path:
         return FileOffsetStore(Path(path), partition_of(config))
     log.warning("offset.storage.file.filename is not set: offsets are kept in memory only, "
                 "a restart begins anew")
     return MemoryOffsetStore()
+
+
+def kafka_offset_store(config, output: Output | None, topic: str, bootstrap: str | None = None) -> OffsetStore:
+    """`offset.storage.topic`: offsets in Kafka (the output's cluster, else `bootstrap.servers`)."""
+    from emulator.offsets_kafka import KafkaOffsetStore
+    from emulator.outputs.kafka import KafkaOutput, producer_settings
+
+    conf = output.conf if isinstance(output, KafkaOutput) else producer_settings(config, bootstrap)
+    name = config.get("name") or config.get("topic.prefix")
+    return KafkaOffsetStore(conf, topic, name, partition_of(config),
+                            partitions=int(config.props.get("offset.storage.partitions") or 25),
+                            replication_factor=int(config.props.get("offset.storage.replication.factor") or -1),
+                            output=output if isinstance(output, KafkaOutput) and output.transactional_id else None)
 
 
 def retriable(exc: BaseException) -> bool:
@@ -57,7 +75,9 @@ class Runner:
     def __init__(self, config, output: Output, offsets: OffsetStore | None = None) -> None:
         self.config = config
         flush_ms = int(config.get("offset.flush.interval.ms") or 1000)
-        self.engine = Engine(output, offsets or offset_store(config), flush_ms)
+        if getattr(output, "transactional_id", None):  # exactly-once: a transaction per interval
+            flush_ms = int(config.props.get("transaction.boundary.interval.ms") or 200)
+        self.engine = Engine(output, offsets or offset_store(config, output), flush_ms)
         self.cls = connector_class(config)
         self.connector = self.cls(config, self.engine)
         self.max_retries = int(config.get("errors.max.retries") or -1)
@@ -80,7 +100,7 @@ class Runner:
                     log.warning("connector failed (%s: %s); restarting in %.1f s (retry %d)",
                                 type(e).__name__, str(e).strip().splitlines()[0] if str(e).strip() else "",
                                 self.retry_wait_s, retries)
-                    self.engine.commit(force=True)
+                    self._commit_after_failure()
                     self._close_connector()
                     if self.engine.stop_event.wait(self.retry_wait_s):
                         return
@@ -90,6 +110,20 @@ class Runner:
                 self.engine.close()
             finally:
                 self._close_connector()
+
+    def _commit_after_failure(self) -> None:
+        """Save what was delivered; an output that failed to deliver keeps the offsets where they are and
+        starts afresh (`reset`), so the restarted connector sends everything after the saved offset again."""
+        try:
+            self.engine.commit(force=True)
+        except Exception as e:  # noqa: BLE001
+            log.warning("offsets not committed (%s: %s)", type(e).__name__, e)
+        reset = getattr(self.engine.output, "reset", None)
+        if reset is not None:
+            try:
+                reset()
+            except Exception as e:  # noqa: BLE001 - the next attempt fails and retries again
+                log.warning("output reset failed: %s", e)
 
     def _close_connector(self) -> None:
         try:

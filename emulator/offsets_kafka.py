@@ -1,0 +1,176 @@
+"""Connector offsets in a Kafka topic (`offset.storage.topic`), like Kafka Connect's KafkaOffsetBackingStore.
+
+Records are Connect's: key `["<connector name>",{<source partition>}]` and value `{<source offset>}`, both
+JSON without schemas (the worker's internal JsonConverter), a null value deleting the offset.  The topic is
+created when missing with `cleanup.policy=compact`, `offset.storage.partitions` (Connect's default 25) and
+`offset.storage.replication.factor` (default -1: the broker's default; Connect's is 3).
+
+`load()` reads the topic from the beginning up to the end of every partition (end-of-partition events come
+from fetch responses, so brokers whose ListOffsets is wrong are read correctly too) and keeps the last value
+for this connector's key.  `save()` produces and waits for the acknowledgement; in exactly-once mode it adds
+the offset record to the output's open transaction and commits that transaction.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import uuid
+from typing import Any
+
+import orjson
+
+from emulator.offsets import OffsetStore
+from emulator.outputs.kafka import KafkaDeliveryError
+
+log = logging.getLogger("emulator.offsets")
+
+
+def _client_conf(conf: dict[str, str]) -> dict[str, str]:
+    return {
+        k: v
+        for k, v in conf.items()
+        if k in ("bootstrap.servers", "client.id") or k.startswith(("security.", "sasl.", "ssl."))
+    }
+
+
+class KafkaOffsetStore(OffsetStore):
+    def __init__(
+        self,
+        conf: dict[str, str],
+        topic: str,
+        name: str,
+        partition: dict[str, Any],
+        *,
+        partitions: int = 25,
+        replication_factor: int = -1,
+        output=None,
+        timeout_s: float = 30.0,
+    ) -> None:
+        self.conf = _client_conf(conf)
+        self.topic = topic
+        self.name = name
+        self.partition = partition
+        self.key = orjson.dumps([name, partition])
+        self.partitions = partitions
+        self.replication_factor = replication_factor
+        self.output = output  # a transactional KafkaOutput in exactly-once mode
+        self.timeout_s = timeout_s
+        self._producer = None
+        self._last: bytes | None = None
+        self._failure: str | None = None
+
+    def _ensure_topic(self) -> int:
+        from confluent_kafka import KafkaError, KafkaException
+        from confluent_kafka.admin import AdminClient, NewTopic
+
+        admin = AdminClient(self.conf)
+        md = admin.list_topics(self.topic, timeout=self.timeout_s)
+        t = md.topics.get(self.topic)
+        if t is not None and t.error is None and t.partitions:
+            return len(t.partitions)
+        fut = admin.create_topics(
+            [
+                NewTopic(
+                    self.topic,
+                    num_partitions=self.partitions,
+                    replication_factor=self.replication_factor,
+                    config={"cleanup.policy": "compact"},
+                )
+            ],
+            request_timeout=self.timeout_s,
+        )[self.topic]
+        try:
+            fut.result(self.timeout_s)
+        except KafkaException as e:
+            if e.args[0].code() != KafkaError.TOPIC_ALREADY_EXISTS:
+                raise
+        md = admin.list_topics(self.topic, timeout=self.timeout_s)
+        return len(md.topics[self.topic].partitions)
+
+    def read_all(self) -> dict[bytes, bytes | None]:
+        """Every key's last value in the offsets topic."""
+        from confluent_kafka import OFFSET_BEGINNING, Consumer, KafkaError, TopicPartition
+
+        n = self._ensure_topic()
+        c = Consumer(
+            {
+                **self.conf,
+                "group.id": f"dbz-emulator-offsets-{uuid.uuid4()}",
+                "enable.auto.commit": False,
+                "enable.partition.eof": True,
+                "isolation.level": "read_committed",
+            }
+        )
+        try:
+            c.assign([TopicPartition(self.topic, p, OFFSET_BEGINNING) for p in range(n)])
+            done: set[int] = set()
+            latest: dict[bytes, bytes | None] = {}
+            deadline = time.monotonic() + self.timeout_s
+            while len(done) < n:
+                if time.monotonic() > deadline:
+                    raise ConnectionError(f"offsets topic {self.topic}: timed out reading to its end")
+                msg = c.poll(0.2)
+                if msg is None:
+                    continue
+                if msg.error() is not None:
+                    if msg.error().code() == KafkaError._PARTITION_EOF:
+                        done.add(msg.partition())
+                        continue
+                    raise ConnectionError(f"offsets topic {self.topic}: {msg.error().str()}")
+                done.discard(msg.partition())
+                if msg.key() is not None:
+                    latest[msg.key()] = msg.value()
+            return latest
+        finally:
+            c.close()
+
+    def load(self) -> dict[str, Any] | None:
+        latest = self.read_all()
+        value = None
+        for key, v in latest.items():
+            try:
+                if orjson.loads(key) == [self.name, self.partition]:
+                    value = v
+            except orjson.JSONDecodeError:
+                continue
+        if value is None:
+            return None
+        self._last = value
+        return orjson.loads(value)
+
+    def _on_delivery(self, err, msg) -> None:  # noqa: ARG002
+        if err is not None:
+            self._failure = f"offset record to {self.topic} failed: {err.str()}"
+
+    def save(self, offset: dict[str, Any]) -> None:
+        blob = orjson.dumps(offset)
+        out = self.output
+        if out is not None and out.transactional_id:
+            if blob != self._last or out.in_txn:
+                out.produce_offset(self.topic, self.key, blob)
+                out.commit_transaction()
+            self._last = blob
+            return
+        if blob == self._last:
+            return
+        if self._producer is None:
+            from confluent_kafka import Producer
+
+            self._producer = Producer(
+                {
+                    **self.conf,
+                    "enable.idempotence": True,
+                    "acks": "all",
+                    "partitioner": "murmur2_random",
+                    "linger.ms": 0,
+                }
+            )
+        self._failure = None
+        self._producer.produce(self.topic, blob, self.key, on_delivery=self._on_delivery)
+        left = self._producer.flush(self.timeout_s)
+        if self._failure is not None or left:
+            failure = self._failure or f"offset record to {self.topic} not acknowledged in {self.timeout_s} s"
+            self._producer = None  # a fresh producer next time
+            raise KafkaDeliveryError(failure)
+        self._last = blob

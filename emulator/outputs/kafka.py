@@ -1,0 +1,465 @@
+"""Kafka output on confluent-kafka (librdkafka): the records Kafka Connect's worker would produce.
+
+* key / value are the JsonConverter bytes as built (tombstones and keyless records stay ``None``);
+* headers are Kafka headers.  With ``header.converter=JsonConverter`` their bytes are the JsonConverter
+  bytes already in the record; with Connect's default ``SimpleHeaderConverter`` they are what that converter
+  writes (``Values.convertToString``: strings raw, structs as ``{"id":1}``-like text, see
+  :func:`simple_header_bytes`);
+* an idempotent producer (``enable.idempotence=true``, ``acks=all``) with ``partitioner=murmur2_random``,
+  the partitioning of the Java client that Kafka Connect uses;
+* topics are created on first use with Debezium's ``topic.creation.*`` settings (``default`` group and
+  ``topic.creation.groups``) when they are given; otherwise the broker's auto-creation decides, as in Connect;
+* ``commit()`` returns only when every record written so far has a successful delivery report.  A failed
+  delivery never gets skipped: the output raises :class:`KafkaDeliveryError` (a ``ConnectionError``, so the
+  runner restarts the connector from its last saved offset after ``retriable.restart.connector.wait.ms``)
+  and keeps raising until :meth:`reset` is called by that restart.
+
+Exactly-once mode (``exactly.once.source.support=enabled``, Kafka Connect's worker property): the producer is
+transactional; records and the offset record (see :class:`emulator.offsets_kafka.KafkaOffsetStore`) are
+committed in one Kafka transaction, so a ``read_committed`` consumer never sees records whose offset was not
+saved with them.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import json
+import logging
+import re
+import time
+from decimal import Decimal
+from typing import Any
+
+from emulator.outputs.base import Output
+from emulator.records import Record
+
+log = logging.getLogger("emulator.kafka")
+
+SIMPLE_HEADER_CONVERTER = "org.apache.kafka.connect.storage.SimpleHeaderConverter"
+
+# Java-client producer settings that librdkafka does not know (or that the emulator fixes itself)
+_JAVA_ONLY = {
+    "key.serializer",
+    "value.serializer",
+    "buffer.memory",
+    "max.block.ms",
+    "interceptor.classes",
+    "metric.reporters",
+    "partitioner.class",
+    "max.request.size",
+    "send.buffer.bytes",
+    "receive.buffer.bytes",
+    "metrics.num.samples",
+    "metrics.sample.window.ms",
+    "client.dns.lookup",
+}
+
+
+class KafkaDeliveryError(ConnectionError):
+    """A record could not be delivered: progress stops here (retriable, like a lost connection)."""
+
+
+# ------------------------------------------------------------------------------ SimpleHeaderConverter
+
+
+class _Raw(str):
+    """A JSON number kept in its source text (Jackson writes Java's `toString` of the number)."""
+
+
+def _java_date(schema_name: str | None, value: Any) -> str | None:
+    if schema_name == "org.apache.kafka.connect.data.Date":
+        millis = int(value) * 86_400_000
+    elif schema_name in ("org.apache.kafka.connect.data.Time", "org.apache.kafka.connect.data.Timestamp"):
+        millis = int(value)
+    else:
+        return None
+    # Values.dateFormatFor picks the pattern from the value (the worker runs in UTC)
+    when = dt.datetime(1970, 1, 1, tzinfo=dt.UTC) + dt.timedelta(milliseconds=millis)
+    if millis < 86_400_000:
+        return when.strftime("%H:%M:%S.") + f"{when.microsecond // 1000:03d}Z"
+    if millis % 86_400_000 == 0:
+        return when.strftime("%Y-%m-%d")
+    return when.strftime("%Y-%m-%dT%H:%M:%S.") + f"{when.microsecond // 1000:03d}Z"
+
+
+def _escape(s: str) -> str:
+    return s.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _values_append(out: list[str], schema: dict | None, value: Any, embedded: bool) -> None:
+    """`org.apache.kafka.connect.data.Values.append` on a value decoded from JsonConverter JSON."""
+    if value is None:
+        out.append("null")
+        return
+    name = schema.get("name") if schema else None
+    type_ = schema.get("type") if schema else None
+    if name == "org.apache.kafka.connect.data.Decimal":
+        scale = int((schema.get("parameters") or {}).get("scale", 0))
+        if isinstance(value, str) and not isinstance(value, _Raw):  # base64 two's complement
+            unscaled = int.from_bytes(base64.b64decode(value), "big", signed=True)
+            out.append(str(Decimal(unscaled).scaleb(-scale)))
+        else:
+            out.append(str(value))
+        return
+    formatted = _java_date(name, value) if name else None
+    if formatted is not None:
+        out.append(formatted)
+    elif isinstance(value, bool):
+        out.append("true" if value else "false")
+    elif isinstance(value, _Raw | int | float):
+        out.append(str(value))
+    elif isinstance(value, str):
+        if type_ == "bytes":  # JsonConverter writes bytes as base64, which Values writes too
+            out.append(f'"{value}"' if embedded else value)
+        else:
+            out.append(f'"{_escape(value)}"' if embedded else value)
+    elif isinstance(value, list):
+        items = schema.get("items") if schema else None
+        out.append("[")
+        for i, v in enumerate(value):
+            if i:
+                out.append(",")
+            _values_append(out, items, v, True)
+        out.append("]")
+    elif isinstance(value, dict):
+        if type_ == "map" or type_ is None:
+            vschema = schema.get("values") if schema else None
+            kschema = schema.get("keys") if schema else None
+            out.append("{")
+            for i, (k, v) in enumerate(value.items()):
+                if i:
+                    out.append(",")
+                _values_append(out, kschema, k, True)
+                out.append(":")
+                _values_append(out, vschema, v, True)
+            out.append("}")
+        else:  # struct: fields in schema order
+            out.append("{")
+            for i, f in enumerate(schema.get("fields") or ()):
+                if i:
+                    out.append(",")
+                _values_append(out, None, f["field"], True)
+                out.append(":")
+                _values_append(out, f, value.get(f["field"]), True)
+            out.append("}")
+    else:  # pragma: no cover - JSON has no other types
+        out.append(str(value))
+
+
+def simple_header_bytes(json_bytes: bytes) -> bytes | None:
+    """The bytes `SimpleHeaderConverter.fromConnectHeader` writes for a header whose JsonConverter bytes are
+    given (with or without the `{"schema","payload"}` envelope)."""
+    doc = json.loads(json_bytes, parse_float=_Raw, parse_int=_Raw)
+    if isinstance(doc, dict) and set(doc) == {"schema", "payload"}:
+        schema, value = doc["schema"], doc["payload"]
+    else:
+        schema, value = None, doc
+    if value is None:
+        return None
+    if (
+        isinstance(value, str)
+        and not isinstance(value, _Raw)
+        and (schema or {}).get("type") in (None, "string")
+    ):
+        return value.encode()
+    out: list[str] = []
+    _values_append(out, schema, value, False)
+    return "".join(out).encode()
+
+
+# ------------------------------------------------------------------------------------- configuration
+
+
+def producer_settings(config, bootstrap: str | None = None) -> dict[str, str]:
+    """librdkafka settings: `producer.*` (Kafka Connect worker), `producer.override.*` (connector) and
+    Debezium Server's `debezium.sink.kafka.producer.*`; `--kafka HOST:PORT` wins for bootstrap.servers."""
+    conf: dict[str, str] = {}
+    props = config.props if config is not None else {}
+    for prefix in ("producer.", "producer.override."):
+        for k, v in props.items():
+            if k.startswith(prefix):
+                rest = k[len(prefix) :]
+                if prefix == "producer." and rest.startswith("override."):
+                    continue
+                conf[rest] = v
+    if config is not None and config.sink_type == "kafka":
+        for k, v in config.sink_props.items():
+            if k.startswith("producer."):
+                conf[k[len("producer.") :]] = v
+    if bootstrap:
+        conf["bootstrap.servers"] = bootstrap
+    if "bootstrap.servers" not in conf and props.get("bootstrap.servers"):
+        conf["bootstrap.servers"] = props["bootstrap.servers"]
+    for k in list(conf):
+        if k in _JAVA_ONLY:
+            log.info("producer setting %s has no librdkafka equivalent; ignored", k)
+            del conf[k]
+    conf.setdefault("bootstrap.servers", "localhost:9092")
+    conf["enable.idempotence"] = "true"
+    conf["acks"] = "all"
+    conf.setdefault("partitioner", "murmur2_random")
+    conf.setdefault("linger.ms", "5")
+    return conf
+
+
+def exactly_once(config) -> bool:
+    return (
+        config is not None
+        and (config.props.get("exactly.once.source.support") or "").strip().lower() == "enabled"
+    )
+
+
+class TopicCreation:
+    """Debezium/Connect `topic.creation.*`: groups matched in `topic.creation.groups` order, then `default`."""
+
+    def __init__(self, props: dict[str, str]) -> None:
+        self.groups: list[tuple[str, list[re.Pattern], list[re.Pattern], dict[str, str]]] = []
+        enabled = (props.get("topic.creation.enable") or "true").strip().lower() != "false"
+        if not enabled:
+            return
+        names = [g.strip() for g in (props.get("topic.creation.groups") or "").split(",") if g.strip()]
+        for g in [*names, "default"]:
+            prefix = f"topic.creation.{g}."
+            settings = {k[len(prefix) :]: v for k, v in props.items() if k.startswith(prefix)}
+            if g == "default" and not settings:
+                continue
+            inc = [re.compile(p.strip()) for p in settings.pop("include", "").split(",") if p.strip()]
+            exc = [re.compile(p.strip()) for p in settings.pop("exclude", "").split(",") if p.strip()]
+            if g == "default":
+                inc = [re.compile(".*")]
+            self.groups.append((g, inc, exc, settings))
+
+    def settings_for(self, topic: str) -> dict[str, str] | None:
+        default = next((s for g, _, _, s in self.groups if g == "default"), None)
+        for g, inc, exc, settings in self.groups:
+            if any(p.fullmatch(topic) for p in inc) and not any(p.fullmatch(topic) for p in exc):
+                if g != "default" and default is not None:
+                    return {
+                        **{k: v for k, v in default.items() if k not in ("partitions", "replication.factor")},
+                        **{
+                            k: default[k]
+                            for k in ("partitions", "replication.factor")
+                            if k in default and k not in settings
+                        },
+                        **settings,
+                    }
+                return settings
+        return None
+
+
+# ------------------------------------------------------------------------------------------- output
+
+
+class KafkaOutput(Output):
+    def __init__(
+        self,
+        conf: dict[str, str],
+        *,
+        config=None,
+        transactional_id: str | None = None,
+        simple_headers: bool | None = None,
+        topic_creation: TopicCreation | None = None,
+    ) -> None:
+        self.conf = dict(conf)
+        self.config = config
+        props = config.props if config is not None else {}
+        if simple_headers is None:
+            simple_headers = config is not None and config.get("header.converter") == SIMPLE_HEADER_CONVERTER
+        self.simple_headers = simple_headers
+        self.creation = topic_creation if topic_creation is not None else TopicCreation(props)
+        self.transactional_id = transactional_id
+        self.timeout_s = float(props.get("offset.flush.timeout.ms") or 60000) / 1000.0
+        self.known_topics: set[str] = set()
+        self.failure: str | None = None
+        self.pending = 0
+        self.delivered = 0
+        self.in_txn = False
+        self._header_cache: dict[bytes, bytes | None] = {}
+        self._admin = None
+        self.producer = None
+        self._make_producer()
+
+    # -- producer lifecycle
+    def _make_producer(self) -> None:
+        from confluent_kafka import Producer
+
+        conf = dict(self.conf)
+        if self.transactional_id:
+            conf["transactional.id"] = self.transactional_id
+        self.producer = Producer(conf)
+        self.pending = 0
+        self.in_txn = False
+        if self.transactional_id:
+            self.producer.init_transactions(self.timeout_s)
+
+    def reset(self) -> None:
+        """Called when the connector restarts after a failure: drop what was not delivered (the connector
+        sends it again from its saved offset) and start a fresh producer."""
+        old = self.producer
+        self.producer = None
+        if old is not None:
+            try:
+                if self.in_txn:
+                    old.abort_transaction(5)
+            except Exception as e:  # noqa: BLE001
+                log.debug("abort on reset: %s", e)
+            try:
+                old.purge()
+                old.flush(1)
+            except Exception as e:  # noqa: BLE001
+                log.debug("purge on reset: %s", e)
+        self.failure = None
+        self._make_producer()
+
+    def _on_delivery(self, err, msg) -> None:
+        self.pending -= 1
+        if err is not None:
+            if self.failure is None:
+                self.failure = f"delivery to {msg.topic()} failed: {err.str()}"
+                log.error("%s", self.failure)
+        else:
+            self.delivered += 1
+
+    def _check(self) -> None:
+        if self.failure is not None:
+            raise KafkaDeliveryError(self.failure)
+
+    # -- topics
+    def _ensure_topic(self, topic: str) -> None:
+        self.known_topics.add(topic)
+        settings = self.creation.settings_for(topic)
+        if settings is None:
+            return  # broker auto-creation, as Connect without topic.creation.* settings
+        from confluent_kafka import KafkaError, KafkaException
+        from confluent_kafka.admin import AdminClient, NewTopic
+
+        if self._admin is None:
+            self._admin = AdminClient(
+                {
+                    k: v
+                    for k, v in self.conf.items()
+                    if k in ("bootstrap.servers", "client.id") or k.startswith(("security.", "sasl.", "ssl."))
+                }
+            )
+        md = self._admin.list_topics(topic, timeout=self.timeout_s)
+        t = md.topics.get(topic)
+        if t is not None and t.error is None:
+            return
+        settings = dict(settings)
+        partitions = int(settings.pop("partitions", -1))
+        rf = int(settings.pop("replication.factor", -1))
+        fut = self._admin.create_topics(
+            [NewTopic(topic, num_partitions=partitions, replication_factor=rf, config=settings)],
+            request_timeout=self.timeout_s,
+        )[topic]
+        try:
+            fut.result(self.timeout_s)
+            log.info(
+                "created topic %s (partitions=%s, replication.factor=%s, %s)", topic, partitions, rf, settings
+            )
+        except KafkaException as e:
+            if e.args[0].code() != KafkaError.TOPIC_ALREADY_EXISTS:
+                raise KafkaDeliveryError(f"cannot create topic {topic}: {e.args[0].str()}") from None
+
+    # -- Output
+    def _headers(self, headers: list[tuple[str, bytes]] | None) -> list[tuple[str, bytes | None]] | None:
+        if not headers:
+            return None
+        if not self.simple_headers:
+            return headers
+        out = []
+        cache = self._header_cache
+        for n, h in headers:
+            b = cache.get(h, cache)
+            if b is cache:
+                b = simple_header_bytes(h)
+                if len(cache) < 4096:
+                    cache[h] = b
+            out.append((n, b))
+        return out
+
+    def write(self, record: Record) -> None:
+        self._check()
+        topic = record.topic
+        if topic not in self.known_topics:
+            self._ensure_topic(topic)
+        p = self.producer
+        if self.transactional_id and not self.in_txn:
+            p.begin_transaction()
+            self.in_txn = True
+        headers = self._headers(record.headers)
+        while True:
+            try:
+                p.produce(topic, record.value, record.key, headers=headers, on_delivery=self._on_delivery)
+                break
+            except BufferError:
+                p.poll(0.05)
+                self._check()
+        self.pending += 1
+        if self.pending & 0x3FF == 0:
+            p.poll(0)
+
+    def flush(self) -> None:
+        if self.producer is not None:
+            self.producer.poll(0)
+        self._check()
+
+    def commit(self) -> None:
+        """Every record written so far delivered (acks=all), or raise."""
+        deadline = time.monotonic() + max(self.timeout_s, 1.0)
+        while self.pending > 0:
+            self.producer.flush(0.5)
+            self._check()
+            if self.pending > 0 and time.monotonic() > deadline:
+                self.failure = (
+                    self.failure or f"{self.pending} records not delivered within {self.timeout_s:.0f} s"
+                )
+                self._check()
+        self._check()
+
+    def produce_offset(self, topic: str, key: bytes, value: bytes | None) -> None:
+        """Exactly-once: the offset record joins the open transaction (opened if needed)."""
+        if not self.in_txn:
+            self.producer.begin_transaction()
+            self.in_txn = True
+        self.producer.produce(topic, value, key, on_delivery=self._on_delivery)
+        self.pending += 1
+
+    def commit_transaction(self) -> None:
+        if not self.in_txn:
+            return
+        self.commit()
+        try:
+            self.producer.commit_transaction(self.timeout_s)
+        except Exception as e:
+            self.failure = f"transaction commit failed: {e}"
+            raise KafkaDeliveryError(self.failure) from None
+        self.in_txn = False
+
+    def close(self) -> None:
+        if self.producer is None:
+            return
+        try:
+            if self.failure is None:
+                self.commit()
+                if self.in_txn:
+                    self.commit_transaction()
+        finally:
+            if self.failure is not None and self.in_txn:
+                try:
+                    self.producer.abort_transaction(5)
+                except Exception:  # noqa: BLE001
+                    pass
+            self.producer = None
+
+
+def kafka_output(config, bootstrap: str | None = None) -> KafkaOutput:
+    conf = producer_settings(config, bootstrap)
+    txn_id = None
+    if exactly_once(config):
+        txn_id = (
+            config.props.get("transactional.id")
+            or f"dbz-emulator-{config.get('name') or config.get('topic.prefix')}"
+        )
+    return KafkaOutput(conf, config=config, transactional_id=txn_id)
