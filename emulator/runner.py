@@ -13,6 +13,8 @@ from emulator.outputs.base import Output
 log = logging.getLogger("emulator")
 
 POSTGRES = "io.debezium.connector.postgresql.PostgresConnector"
+MYSQL = "io.debezium.connector.mysql.MySqlConnector"
+MARIADB = "io.debezium.connector.mariadb.MariaDbConnector"
 
 
 def connector_class(config) -> type:
@@ -21,6 +23,14 @@ def connector_class(config) -> type:
         from emulator.connectors.postgres.connector import PostgresConnector
 
         return PostgresConnector
+    if cls == MYSQL:
+        from emulator.connectors.mysql.connector import MySqlConnector
+
+        return MySqlConnector
+    if cls == MARIADB:
+        from emulator.connectors.mysql.connector import MariaDbConnector
+
+        return MariaDbConnector
     raise ValueError(f"connector.class {cls!r} is not supported yet")
 
 
@@ -64,7 +74,11 @@ def retriable(exc: BaseException) -> bool:
 
     if isinstance(exc, psycopg.OperationalError | ReplicationError | ConnectionError):
         return True
-    return False
+    try:
+        import pymysql
+    except ImportError:
+        return False
+    return isinstance(exc, pymysql.err.OperationalError)
 
 
 class Runner:

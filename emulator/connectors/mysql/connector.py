@@ -1,0 +1,1032 @@
+"""io.debezium.connector.mysql.MySqlConnector and io.debezium.connector.mariadb.MariaDbConnector.
+
+One code base for both: a snapshot read over the SQL protocol (pymysql), then the binlog (`binlog.py` on
+mysql-replication). The table model comes from DDL (`ddl.py`), persisted in the schema history
+(`history.py`); rows become the neutral model and go through the shared envelope, transaction, heartbeat
+and incremental-snapshot code. The flavours differ in names, in how transactions and GTIDs appear in the
+binlog and in the SQL for the binlog position.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from typing import Any
+
+import pymysql
+
+from emulator.connect.json import Framed
+from emulator.connectors.mysql import binlog as bl
+from emulator.connectors.mysql.ddl import Catalog, Change, DdlError, DdlParser, Table
+from emulator.connectors.mysql.gtid import MariaGtidSet, MySqlGtidSet
+from emulator.connectors.mysql.history import SchemaHistory
+from emulator.connectors.mysql.source import Flavor, source_block
+from emulator.connectors.mysql.types import TypeConfig, _identity, default_value, map_column
+from emulator.engine import Engine
+from emulator.envelope import EnvelopeSettings, Heartbeat, TableEnvelope, TransactionMonitor
+from emulator.filters import Filters
+from emulator.incremental import IncrementalSnapshot
+from emulator.model import ColumnDef, TableDef
+from emulator.records import Record
+from emulator.snapshot import run_snapshot
+
+log = logging.getLogger("emulator.mysql")
+
+SYSTEM_DATABASES = ("mysql", "information_schema", "performance_schema", "sys")
+_DML = re.compile(r"(?is)^\s*(INSERT|UPDATE|DELETE|REPLACE)\b")
+
+
+class CapturedTable:
+    __slots__ = ("env", "keep", "data_collection", "decoders", "table", "ncols")
+
+    def __init__(self, env: TableEnvelope, keep: list[int] | None, table: Table) -> None:
+        self.env = env
+        self.keep = keep
+        self.data_collection = env.table.id
+        self.decoders: dict[bytes, Any] = {}
+        self.table = table
+        self.ncols = len(table.columns)
+
+
+def _bool(value: str | None, default: bool = False) -> bool:
+    if value is None or value == "":
+        return default
+    return str(value).strip().lower() == "true"
+
+
+class MySqlConnector:
+    FLAVOR = "mysql"
+
+    def __init__(self, config, engine: Engine) -> None:
+        self.cfg = config
+        get = config.get
+        self.engine = engine
+        self.flavor = Flavor(self.FLAVOR)
+        self.prefix = get("topic.prefix")
+        self.snapshot_mode = (get("snapshot.mode") or "initial").lower()
+        if self.snapshot_mode == "schema_only":
+            self.snapshot_mode = "no_data"
+        if self.snapshot_mode == "schema_only_recovery":
+            self.snapshot_mode = "recovery"
+        self.locking_mode = (get("snapshot.locking.mode") or "minimal").lower()
+        tpm = (get("time.precision.mode") or "adaptive_time_microseconds").lower()
+        self.type_cfg = TypeConfig(
+            decimal_mode=(get("decimal.handling.mode") or "precise").lower(),
+            bigint_unsigned_mode=(get("bigint.unsigned.handling.mode") or "long").lower(),
+            binary_mode=(get("binary.handling.mode") or "bytes").lower(),
+            time_precision_mode=tpm,
+        )
+        self.settings = EnvelopeSettings(
+            prefix=self.prefix, connector_name=self.flavor.name, source_schema=self.flavor.source_schema,
+            key_schemas=_bool(get("key.converter.schemas.enable"), True),
+            value_schemas=_bool(get("value.converter.schemas.enable"), True),
+            header_schemas=_bool(get("header.converter.schemas.enable"), True),
+            delimiter=get("topic.delimiter") or ".",
+        )
+        self.filters = Filters(config, SYSTEM_DATABASES)
+        self.db_include = self.filters.ns_include
+        self.db_exclude = self.filters.ns_exclude
+        self.tombstones = _bool(get("tombstones.on.delete"), True)
+        self.skip_unchanged = _bool(get("skip.messages.without.change"))
+        self.skipped = self.filters.skipped_ops
+        self.include_schema_changes = _bool(get("include.schema.changes"), True)
+        self.include_query = _bool(get("include.query"))
+        self.skip_unparseable = _bool(get("schema.history.internal.skip.unparseable.ddl"))
+        self.inconsistent_mode = (get("inconsistent.schema.handling.mode") or "fail").lower()
+        self.tx = TransactionMonitor(self.settings, engine.emit, _bool(get("provide.transaction.metadata")),
+                                     get("topic.transaction") or "transaction")
+        hb_ms = int(get("heartbeat.interval.ms") or 0)
+        engine.heartbeat = (Heartbeat(self.settings, hb_ms, get("topic.heartbeat.prefix") or "__debezium-heartbeat")
+                            if hb_ms > 0 else None)
+        self.heartbeat_query = get("heartbeat.action.query")
+        self.server_id = int(get("database.server.id") or 0)
+        self.schema_key_frame = Framed(self.settings.key_codec, self.flavor.schema_change_key)
+        self.schema_value_frame = Framed(self.settings.value_codec, self.flavor.schema_change_value)
+        self.history = SchemaHistory(get("schema.history.internal.file.filename"), self.prefix)
+        self.catalog = Catalog()
+        self.parser = DdlParser(self.catalog)
+        self.gtid_includes = config.regex_list("gtid.source.includes") if hasattr(config, "regex_list") else []
+        self.gtid_excludes = config.regex_list("gtid.source.excludes") if hasattr(config, "regex_list") else []
+        self.signal_table = self.filters.signal_table
+        self.by_id: dict[str, CapturedTable | None] = {}
+        self.conn: pymysql.Connection | None = None
+        self._wm_conn: pymysql.Connection | None = None
+        self.reader: bl.BinlogReader | None = None
+        self.mariadb_server = False
+        self.server_version = ""
+        # position
+        self.file = ""
+        self.next_pos = 4
+        self.gtids: MariaGtidSet | MySqlGtidSet | None = None
+        self.tx_file: str | None = None
+        self.tx_pos: int | None = None
+        self.gtid: str | None = None
+        self.in_tx = False
+        self.tx_standalone = False
+        self.events_done = 0
+        self.rows_done = 0
+        self.skip_events = 0
+        self.skip_rows = 0
+        self.skip_gtid: str | None = None
+        self.last_ts_ms = 0
+        self.event_server_id = 0
+        self.thread: int | None = None
+        self.query: str | None = None
+        self.last_row = 0
+        self.snapshot_done = False
+        self.streaming = False
+        self.incremental = IncrementalSnapshot(self, config, engine)
+        engine.source = self
+
+    # -- engine protocol ------------------------------------------------------------------------------
+    def offset(self) -> dict[str, Any] | None:
+        if not self.file:
+            return None
+        off: dict[str, Any] = {}
+        if self.in_tx and self.tx_file is not None:
+            off["file"], off["pos"] = self.tx_file, self.tx_pos
+            off["event"], off["row"] = self.events_done, self.rows_done
+            if self.gtid:
+                off["transaction_gtid"] = self.gtid
+        else:
+            off["file"], off["pos"] = self.file, self.next_pos
+        if self.gtids is not None:
+            off["gtids"] = str(self.gtids)
+        if self.event_server_id:
+            off["server_id"] = self.event_server_id
+        off["ts_sec"] = self.last_ts_ms // 1000
+        if not self.snapshot_done:
+            off["snapshot"] = True
+        else:
+            off["snapshot_completed"] = True
+        inc = self.incremental.offset()
+        if inc:
+            off.update(inc)
+        return off
+
+    def committed(self, offset: dict[str, Any]) -> None:
+        return None
+
+    # -- connections ------------------------------------------------------------------------------------
+    def _conn_settings(self) -> dict[str, Any]:
+        get = self.cfg.get
+        return {"host": get("database.hostname") or "localhost", "port": int(get("database.port") or 3306),
+                "user": get("database.user"), "password": get("database.password") or "",
+                "connect_timeout": max(1, int(get("connect.timeout.ms") or 30000) // 1000)}
+
+    def _connect(self) -> pymysql.Connection:
+        try:
+            conn = pymysql.connect(**self._conn_settings(), charset="utf8mb4", autocommit=True, conv={})
+        except pymysql.err.OperationalError as e:
+            raise ConnectionError(f"cannot connect to {self.cfg.get('database.hostname')}:"
+                                  f"{self.cfg.get('database.port')}: {e}") from e
+        with conn.cursor() as cur:
+            cur.execute("SET SESSION time_zone = '+00:00'")
+            for stmt in _initial_statements(self.cfg.get("database.initial.statements")):
+                cur.execute(stmt)
+        return conn
+
+    def _q(self, sql: str, args: Any = None, conn: pymysql.Connection | None = None) -> list[tuple]:
+        with (conn or self.conn).cursor() as cur:
+            cur.execute(sql, args)
+            return list(cur.fetchall())
+
+    def _var(self, name: str) -> str | None:
+        rows = self._q("SHOW GLOBAL VARIABLES LIKE %s", (name,))
+        return rows[0][1] if rows else None
+
+    def _check_server(self) -> None:
+        self.server_version = self._q("SELECT VERSION()")[0][0]
+        self.mariadb_server = "mariadb" in self.server_version.lower()
+        fmt = (self._var("binlog_format") or "").upper()
+        if fmt != "ROW":
+            raise RuntimeError(f"The MySQL server is not configured to use a ROW binlog_format, which is "
+                               f"required for this connector to work properly (binlog_format={fmt or 'unset'}). "
+                               "Change the binlog_format to ROW and restart the connector.")
+        image = (self._var("binlog_row_image") or "FULL").upper()
+        if image != "FULL":
+            raise RuntimeError(f"The MySQL server is not configured to use a FULL binlog_row_image, which is "
+                               f"required for this connector to work properly (binlog_row_image={image}). "
+                               "Change the binlog_row_image to FULL and restart the connector.")
+        log_bin = (self._var("log_bin") or "ON").upper()
+        if log_bin not in ("ON", "1"):
+            raise RuntimeError("The MySQL server does not appear to be using a binlog (log_bin is OFF)")
+
+    def _uses_binary_log_status(self) -> bool:
+        if self.mariadb_server:
+            return False
+        m = re.match(r"(\d+)\.(\d+)", self.server_version)
+        return bool(m) and (int(m.group(1)), int(m.group(2))) >= (8, 4)
+
+    def _binlog_status(self, conn=None) -> tuple[str, int, str | None]:
+        sql = "SHOW BINARY LOG STATUS" if self._uses_binary_log_status() else "SHOW MASTER STATUS"
+        rows = self._q(sql, conn=conn)
+        if not rows:
+            raise RuntimeError("the server's binary log is not enabled (SHOW MASTER STATUS is empty)")
+        row = rows[0]
+        file, pos = row[0], int(row[1])
+        if self.mariadb_server:
+            gtid = self._q("SELECT @@GLOBAL.gtid_binlog_pos", conn=conn)[0][0] or ""
+        else:
+            gtid = row[4] if len(row) > 4 else None
+            gtid = gtid.replace("\n", "") if gtid else None
+        return file, pos, gtid
+
+    def _new_gtid_set(self, text: str | None):
+        if text is None:
+            return None
+        return MariaGtidSet(text) if self.mariadb_server else MySqlGtidSet(text)
+
+    # -- filters --------------------------------------------------------------------------------------------
+    def _db_included(self, db: str) -> bool:
+        if db in SYSTEM_DATABASES:
+            return False
+        if self.db_include and not any(p.fullmatch(db) for p in self.db_include):
+            return False
+        if self.db_exclude and any(p.fullmatch(db) for p in self.db_exclude):
+            return False
+        return True
+
+    def _schema_change_db_ok(self, db: str) -> bool:
+        return not db or self._db_included(db)
+
+    # -- tables ------------------------------------------------------------------------------------------------
+    def _table_def(self, t: Table) -> TableDef:
+        cols = []
+        for c in t.columns:
+            m = map_column(c, self.type_cfg)
+            d = default_value(c, m)
+            schema = m.schema.with_(optional=c.optional, default=d)
+            cols.append(ColumnDef(c.name, schema, m.convert, c.type_name, None, c.length, c.scale,
+                                  m.snapshot_convert))
+        return TableDef(t.db, t.name, cols, t.key_columns())
+
+    def _captured(self, db: str, name: str) -> CapturedTable | None:
+        tid = f"{db}.{name}"
+        if tid in self.by_id:
+            return self.by_id[tid]
+        t = self.catalog.get(db, name)
+        if t is None or not self.filters.table_included(db, name):
+            self.by_id[tid] = None
+            return None
+        shaped, keep = self.filters.shape(self._table_def(t))
+        ct = CapturedTable(TableEnvelope(self.settings, shaped), keep, t)
+        self.by_id[tid] = ct
+        return ct
+
+    def _invalidate(self, db: str, name: str) -> None:
+        self.by_id.pop(f"{db}.{name}", None)
+
+    def table_by_id(self, table_id: str) -> CapturedTable | None:
+        db, _, name = table_id.partition(".")
+        return self._captured(db, name)
+
+    def captured_table_ids(self) -> list[str]:
+        return sorted(f"{db}.{n}" for (db, n) in self.catalog.tables
+                      if self._db_included(db) and self.filters.table_included(db, n))
+
+    # -- main -----------------------------------------------------------------------------------------------
+    def run(self) -> None:
+        self.conn = self._connect()
+        self._check_server()
+        stored = self.engine.offsets.load()
+        self.catalog.server_charset = self._var("character_set_server") or "utf8mb4"
+        snapshot = self._needs_snapshot(stored)
+        if not snapshot and stored is not None:
+            self._restore(stored)
+        elif not snapshot:
+            # no offset and no snapshot (no_data/never/recovery without history): start at the current
+            # position, with the current schema
+            file, pos, gtid = self._binlog_status()
+            self.file, self.next_pos = file, pos
+            self.gtids = self._new_gtid_set(gtid)
+            if self.snapshot_mode == "never":
+                self.file, self.next_pos = self._first_binlog(), 4
+                self.gtids = self._new_gtid_set("") if gtid is not None else None
+            else:
+                self._snapshot(data=False)
+            self.snapshot_done = True
+        if snapshot:
+            if stored is not None:
+                log.info("snapshot.mode=%s: taking a new snapshot", self.snapshot_mode)
+            self._snapshot(data=self.snapshot_mode not in ("no_data", "recovery"))
+            if self.engine.stopping:
+                return
+        self.engine.commit(force=True)
+        if not self._streams():
+            log.info("snapshot.mode=%s: not streaming; stopping", self.snapshot_mode)
+            return
+        self._stream()
+
+    def _first_binlog(self) -> str:
+        rows = self._q("SHOW BINARY LOGS")
+        return rows[0][0] if rows else self.file
+
+    def _streams(self) -> bool:
+        if self.snapshot_mode == "initial_only":
+            return False
+        if self.snapshot_mode == "configuration_based":
+            return _bool(self.cfg.get("snapshot.mode.configuration.based.start.stream"))
+        return True
+
+    def _position_available(self, stored: dict) -> bool:
+        files = {r[0] for r in self._q("SHOW BINARY LOGS")}
+        return stored.get("file") in files
+
+    def _needs_snapshot(self, stored: dict | None) -> bool:
+        mode = self.snapshot_mode
+        completed = stored is not None and not stored.get("snapshot")
+        if mode == "always":
+            return True
+        if mode in ("initial", "initial_only"):
+            return not completed
+        if mode == "when_needed":
+            if not completed:
+                return True
+            if not self._position_available(stored):
+                log.warning("the stored binlog position %s:%s is no longer on the server: new snapshot "
+                            "(when_needed)", stored.get("file"), stored.get("pos"))
+                return True
+            return False
+        if mode in ("no_data", "never"):
+            return False
+        if mode == "recovery":
+            return True
+        if mode == "configuration_based":
+            prefix = "snapshot.mode.configuration.based."
+            if _bool(self.cfg.get(prefix + "snapshot.on.data.error")) and completed and \
+                    not self._position_available(stored):
+                return True
+            return (_bool(self.cfg.get(prefix + "snapshot.data")) or
+                    _bool(self.cfg.get(prefix + "snapshot.schema"))) and not completed
+        raise RuntimeError(f"snapshot.mode {mode!r} is not supported")
+
+    def _restore(self, stored: dict) -> None:
+        if not self.history.exists():
+            raise RuntimeError(
+                "The db history topic or its content is fully or partially missing "
+                f"({self.history.path}). Please check database schema history topic configuration and "
+                "re-execute the snapshot (snapshot.mode=recovery rebuilds it from the current tables).")
+        n = self.history.recover(self.catalog, stored)
+        log.info("schema history: %d records applied (up to %s:%s)", n, stored.get("file"), stored.get("pos"))
+        self.file = stored["file"]
+        self.next_pos = int(stored["pos"])
+        self.gtids = self._new_gtid_set(stored.get("gtids"))
+        self.skip_events = int(stored.get("event") or 0)
+        self.skip_rows = int(stored.get("row") or 0)
+        self.skip_gtid = stored.get("transaction_gtid")
+        self.snapshot_done = True
+        if self.skip_events or self.skip_rows:
+            # resume at the start of the interrupted transaction, skipping what was emitted
+            self.tx_file, self.tx_pos = self.file, self.next_pos
+        self.incremental.restore(stored)
+
+    # -- snapshot ----------------------------------------------------------------------------------------------
+    def _snapshot(self, data: bool) -> None:
+        start = time.monotonic()
+        snap = self._connect()
+        locked = False
+        try:
+            if self.locking_mode in ("minimal", "minimal_at_least_once", "minimal_percona", "extended"):
+                try:
+                    self._q("FLUSH TABLES WITH READ LOCK", conn=snap)
+                    locked = True
+                except pymysql.err.MySQLError as e:
+                    log.warning("global read lock not available (%s); snapshot without a lock", e)
+            self._q("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ", conn=snap)
+            self._q("START TRANSACTION WITH CONSISTENT SNAPSHOT", conn=snap)
+            file, pos, gtid = self._binlog_status(conn=snap)
+            server_cs = self._q("SELECT @@character_set_server, @@collation_server", conn=snap)[0]
+            dbs = [r[0] for r in self._q("SHOW DATABASES", conn=snap) if self._db_included(r[0])]
+            dbs.sort()
+            schema: list[tuple[str, str, list[tuple[str, str]]]] = []
+            for db in dbs:
+                names = sorted(r[0] for r in self._q(f"SHOW FULL TABLES IN {_qi(db)} WHERE Table_type = "
+                                                     "'BASE TABLE'", conn=snap))
+                create_db = self._q(f"SHOW CREATE DATABASE {_qi(db)}", conn=snap)[0][1]
+                tables = [(n, self._q(f"SHOW CREATE TABLE {_qi(db)}.{_qi(n)}", conn=snap)[0][1]) for n in names]
+                schema.append((db, create_db, tables))
+            if locked and self.locking_mode != "extended":
+                self._q("UNLOCK TABLES", conn=snap)
+                locked = False
+            self.file, self.next_pos = file, pos
+            self.gtids = self._new_gtid_set(gtid)
+            self._snapshot_schema(server_cs, schema, file, pos)
+            if data:
+                self._snapshot_data(snap, file, pos)
+            self._q("COMMIT", conn=snap)
+            if locked:
+                self._q("UNLOCK TABLES", conn=snap)
+                locked = False
+        finally:
+            try:
+                snap.close()
+            except Exception:  # noqa: BLE001
+                pass
+        if self.engine.stopping:
+            return
+        self.snapshot_done = True
+        log.info("snapshot done in %.2f s at %s:%s (gtids %s)", time.monotonic() - start, self.file,
+                 self.next_pos, self.gtids)
+
+    def _snapshot_schema(self, server_cs: tuple, schema: list, file: str, pos: int) -> None:
+        self.history.reset()
+        self.catalog.tables.clear()
+        self.catalog.db_charsets.clear()
+        self.catalog.server_charset = server_cs[0]
+        self.by_id.clear()
+        position = {"file": file, "pos": pos, "snapshot": True}
+        if self.gtids is not None:
+            position["gtids"] = str(self.gtids)
+        stmts: list[tuple[str, str | None, str, list[Change]]] = []
+        stmts.append(("", None, f"SET character_set_server={server_cs[0]}, collation_server={server_cs[1]}", []))
+        for db, _create_db, tables in schema:
+            for name, _ in tables:
+                stmts.append((db, name, f"DROP TABLE IF EXISTS `{db}`.`{name}`", None))
+        for db, create_db, tables in schema:
+            cs, coll = _db_charset(create_db, server_cs)
+            stmts.append((db, None, f"DROP DATABASE IF EXISTS `{db}`", []))
+            stmts.append((db, None, f"CREATE DATABASE `{db}` CHARSET {cs} COLLATE {coll}", []))
+            stmts.append((db, None, f"USE `{db}`", []))
+            for name, ddl in tables:
+                stmts.append((db, name, ddl, None))
+        for db, name, ddl, fixed in stmts:
+            if fixed is None:
+                try:
+                    changes = self.parser.apply(ddl, db or None)
+                except DdlError:
+                    if not self.skip_unparseable:
+                        raise
+                    log.warning("skipping unparseable DDL %r", ddl)
+                    changes = []
+            else:
+                changes = self.parser.apply(ddl, db or None) if ddl.startswith(("CREATE DATABASE", "DROP DATABASE")) \
+                    else []
+            tcs = [_table_change(c) for c in changes if c.kind in ("CREATE", "ALTER", "DROP")]
+            ts_us = time.time_ns() // 1000
+            self.history.append(position, ts_us // 1000, db, ddl, [_history_change(c) for c in changes
+                                                                    if c.kind in ("CREATE", "ALTER", "DROP")])
+            if self.include_schema_changes and self._schema_change_db_ok(db):
+                src = source_block(self.prefix, self.flavor.name, ts_us, "true", db, name, 0, None, file, pos, 0)
+                self._emit_schema_change(db, ddl, tcs, src, ts_us // 1000)
+
+    def _snapshot_data(self, snap: pymysql.Connection, file: str, pos: int) -> None:
+        only = self.cfg.regex_list("snapshot.include.collection.list") if hasattr(self.cfg, "regex_list") else []
+        tables = []
+        for tid in self.captured_table_ids():
+            if tid == self.signal_table:
+                continue
+            if only and not any(p.fullmatch(tid) for p in only):
+                continue
+            ct = self.table_by_id(tid)
+            if ct is not None:
+                tables.append(ct)
+        overrides = {x.strip() for x in (self.cfg.get("snapshot.select.statement.overrides") or "").split(",")
+                     if x.strip()}
+        emit = self.engine.emit
+        sources: dict[tuple, dict] = {}
+        prefix, name = self.prefix, self.flavor.name
+
+        def rows_of(ct: CapturedTable):
+            t = ct.env.table
+            cols = ", ".join(_qi(c.name) for c in t.columns)
+            sql = f"SELECT {cols} FROM {_qi(t.namespace)}.{_qi(t.name)}"
+            if t.id in overrides:
+                stmt = (self.cfg.get(f"snapshot.select.statement.overrides.{t.id}") or "").strip().rstrip(";")
+                if stmt:
+                    sql = f"SELECT {', '.join('q.' + _qi(c.name) for c in t.columns)} FROM ({stmt}) AS q"
+            log.info("snapshot of %s: starting", t.id)
+            n = 0
+            cur = snap.cursor(pymysql.cursors.SSCursor)
+            try:
+                cur.execute(sql)
+                while True:
+                    batch = cur.fetchmany(1000)
+                    if not batch:
+                        break
+                    for row in batch:
+                        n += 1
+                        yield row
+            finally:
+                cur.close()
+            log.info("snapshot of %s: %d rows", t.id, n)
+
+        def emit_row(ct: CapturedTable, row, mark: str) -> None:
+            env = ct.env
+            t = env.table
+            after = env.snapshot_row(row)
+            sec = int(time.time())
+            k = (mark, t.id, sec)
+            s = sources.get(k)
+            if s is None:
+                s = source_block(prefix, name, sec * 1_000_000, mark, t.namespace, t.name, 0, None, file, pos, 0)
+                sources.clear()
+                sources[k] = s
+            emit(env.change("r", None, after, s, None, env.key_of(after)))
+
+        run_snapshot(tables, rows_of, emit_row, lambda: self.engine.stopping)
+
+    # -- schema changes --------------------------------------------------------------------------------------
+    def _emit_schema_change(self, db: str, ddl: str, table_changes: list[dict], src: dict, ts_ms: int) -> None:
+        value = {"source": src, "ts_ms": time.time_ns() // 1_000_000, "databaseName": db, "schemaName": None,
+                 "ddl": ddl, "tableChanges": table_changes}
+        self.engine.emit(Record(self.prefix, self.schema_key_frame.encode({"databaseName": db}),
+                                self.schema_value_frame.encode(value), self.settings.context_headers))
+
+    # -- streaming -----------------------------------------------------------------------------------------
+    def _reader(self) -> bl.BinlogReader:
+        settings = dict(self._conn_settings())
+        settings["passwd"] = settings.pop("password")
+        settings["read_timeout"] = 60
+        kw: dict[str, Any] = {"blocking": True, "slave_heartbeat": 0.1, "enable_logging": False,
+                              "report_slave": None}
+        if self.gtids is not None and not (self.skip_events or self.skip_rows or self.tx_file):
+            gset = self.gtids.filtered(self.gtid_includes, self.gtid_excludes)
+            if self.mariadb_server:
+                kw.update(is_mariadb=True, auto_position=str(gset),
+                          annotate_rows_event=self.include_query and self.flavor.mariadb)
+            else:
+                kw.update(auto_position=str(gset) or None)
+                if not str(gset):
+                    kw.update(log_file=self.file, log_pos=self.next_pos, resume_stream=True)
+                    kw.pop("auto_position")
+        else:
+            kw.update(log_file=self.tx_file or self.file, log_pos=self.tx_pos or self.next_pos, resume_stream=True)
+        return bl.BinlogReader(settings, self.server_id, mariadb_server=self.mariadb_server, **kw)
+
+    def _stream(self) -> None:
+        self.reader = self._reader()
+        self.reader.connect()
+        self.streaming = True
+        log.info("streaming from %s:%s (gtids %s)", self.tx_file or self.file, self.tx_pos or self.next_pos,
+                 self.gtids)
+        engine = self.engine
+        read = self.reader.read
+        checksum = 4 if self.reader.checksum else 0
+        handlers = {bl.TABLE_MAP: self._on_table_map, bl.QUERY: self._on_query, bl.XID: self._on_xid,
+                    bl.ROTATE: self._on_rotate, bl.MARIADB_GTID: self._on_mariadb_gtid,
+                    bl.MYSQL_GTID: self._on_mysql_gtid, bl.MARIADB_ANNOTATE: self._on_annotate,
+                    bl.ROWS_QUERY: self._on_rows_query}
+        rows = self._on_rows
+        row_events = bl.ROW_EVENTS
+        self.table_ids: dict[int, Any] = {}
+        self.tm_cache: dict[bytes, bl.TableMap] = {}
+        hb_next = time.monotonic()
+        while not engine.stopping:
+            etype, data, ev = read()
+            ts, _t, sid, size, next_pos = bl._HEADER.unpack_from(data, 1)
+            if etype == bl.HEARTBEAT:
+                engine.idle()
+                now = time.monotonic()
+                if self.heartbeat_query and engine.heartbeat and now >= hb_next:
+                    hb_next = now + engine.heartbeat.interval_s
+                    self._run_heartbeat_query()
+                self.incremental.poll()
+                continue
+            self._ts = ts
+            self._sid = sid
+            self._start = next_pos - size if next_pos else 0
+            self._next = next_pos
+            if etype in row_events:
+                rows(etype, data[20:len(data) - checksum])
+            else:
+                h = handlers.get(etype)
+                if h is not None:
+                    h(data, ev, checksum)
+            if ts:
+                self.last_ts_ms = ts * 1000
+            engine.tick()
+
+    def _run_heartbeat_query(self) -> None:
+        try:
+            self._q(self.heartbeat_query)
+        except pymysql.err.MySQLError as e:
+            log.warning("heartbeat.action.query failed: %s", e)
+
+    # event handlers ------------------------------------------------------------------------------------
+    def _on_rotate(self, data: bytes, ev, checksum: int) -> None:
+        if ev is None:
+            return
+        self.file = ev.next_binlog
+        self.next_pos = ev.position
+        if self._ts:  # a real rotation (not the stream's first, fake one): table ids restart
+            self.table_ids.clear()
+
+    def _begin(self, gtid: str | None, tx_id: str) -> None:
+        self.in_tx = True
+        self.tx_file, self.tx_pos = self.file, self._start
+        self.gtid = gtid
+        self.events_done = 0
+        self.rows_done = 0
+        if self.skip_gtid is not None and gtid != self.skip_gtid:
+            self.skip_events = self.skip_rows = 0
+            self.skip_gtid = None
+        self.tx.begin(tx_id, self.last_ts_ms)
+        if self.tx.enabled:
+            self.tx.touch()
+
+    def _complete(self) -> None:
+        if self.gtid is not None and self.gtids is not None:
+            self.gtids.add(self.gtid)
+        self.in_tx = False
+        self.tx_file = self.tx_pos = None
+        self.next_pos = self._next
+        self.events_done = self.rows_done = 0
+        self.skip_events = self.skip_rows = 0
+        self.skip_gtid = None
+        self.thread = None
+
+    def _on_mariadb_gtid(self, data: bytes, ev, checksum: int) -> None:
+        if ev is None:
+            return
+        gtid = ev.gtid
+        self.tx_standalone = bool(ev.flags & 1)
+        self.event_server_id = self._sid
+        if self.flavor.mariadb:
+            self._begin(gtid, gtid)
+        else:
+            # the MySQL connector does not know MariaDB GTID events: no transaction, no gtid
+            self.in_tx = True
+            self.tx_file, self.tx_pos = self.file, self._start
+            self.gtid = None
+            self.events_done = self.rows_done = 0
+            self._mariadb_gtid = gtid
+        self._mariadb_gtid = gtid
+
+    def _on_mysql_gtid(self, data: bytes, ev, checksum: int) -> None:
+        if ev is None:
+            return
+        self.gtid = ev.gtid
+        self.event_server_id = self._sid
+
+    def _on_annotate(self, data: bytes, ev, checksum: int) -> None:
+        if ev is not None and self.include_query:
+            self.query = ev.sql_statement
+
+    def _on_rows_query(self, data: bytes, ev, checksum: int) -> None:
+        if ev is not None and self.include_query:
+            self.query = ev.query
+
+    def _on_xid(self, data: bytes, ev, checksum: int) -> None:
+        if self.in_tx:
+            self.tx.end(self.tx.begin_id or "", self._ts * 1000)
+        self._complete()
+        self.query = None
+
+    def _on_query(self, data: bytes, ev, checksum: int) -> None:
+        if ev is None:
+            return
+        sql = ev.query.strip()
+        upper = sql[:16].upper()
+        db = ev.schema.decode("utf-8", "replace") if isinstance(ev.schema, bytes) else (ev.schema or "")
+        self.event_server_id = self._sid
+        if upper == "BEGIN" or upper.startswith("XA START"):
+            if not self.flavor.mariadb and not self.in_tx or not self.flavor.mariadb:
+                self.thread = ev.slave_proxy_id if not self.mariadb_server else None
+                tx_id = self.gtid or f"file={self.file},pos={self._start}"
+                if not self.in_tx or self.flavor.name == "mysql" and not self.mariadb_server:
+                    self._begin(self.gtid, tx_id)
+            return
+        if upper in ("COMMIT", "ROLLBACK") or upper.startswith("XA "):
+            if self.in_tx and upper == "COMMIT":
+                self.tx.end(self.tx.begin_id or "", self._ts * 1000)
+            self._complete()
+            return
+        if _DML.match(sql):
+            log.warning("statement-based binlog event ignored (binlog_format must be ROW): %.200s", sql)
+            return
+        try:
+            changes = self.parser.apply(sql, db or None)
+        except DdlError as e:
+            if not self.skip_unparseable:
+                raise DdlError(f"{e} at {self.file}:{self._start}; set "
+                               "schema.history.internal.skip.unparseable.ddl=true to skip it") from None
+            log.warning("skipping unparseable DDL at %s:%s: %r", self.file, self._start, sql)
+            changes = []
+        self._apply_changes(changes, db)
+        if self.in_tx and (self.tx_standalone or self.gtid is None or not self.flavor.mariadb):
+            self._complete()
+        elif not self.in_tx:
+            self.next_pos = self._next
+
+    def _apply_changes(self, changes: list[Change], db: str) -> None:
+        ts_ms = self._ts * 1000
+        position = {"file": self.file, "pos": self._start, "server_id": self._sid, "ts_sec": self._ts}
+        if self.gtids is not None:
+            position["gtids"] = str(self.gtids)
+        if self.gtid:
+            position["gtid"] = self.gtid
+        for ch in changes:
+            if ch.kind == "TRUNCATE":
+                self._truncate(ch)
+                continue
+            if ch.table_name:
+                self._invalidate(ch.db, ch.table_name)
+            if ch.previous:
+                self._invalidate(*ch.previous)
+            if ch.kind == "DATABASE":
+                self.by_id = {k: v for k, v in self.by_id.items() if not k.startswith(ch.db + ".")} \
+                    if ch.ddl.upper().startswith("DROP") else self.by_id
+            tcs = [_table_change(ch)] if ch.kind in ("CREATE", "ALTER", "DROP") else []
+            self.history.append(position, ts_ms, ch.db, ch.ddl,
+                                [_history_change(ch)] if tcs else [])
+            if self.include_schema_changes and self._schema_change_db_ok(ch.db):
+                table = ch.table_name if ch.kind != "DATABASE" else None
+                src = source_block(self.prefix, self.flavor.name, ts_ms * 1000, "false", ch.db, table, self._sid,
+                                   self.gtid, self.file, self._start, self.last_row)
+                self._emit_schema_change(ch.db, ch.ddl, tcs, src, ts_ms)
+
+    def _truncate(self, ch: Change) -> None:
+        if "t" in self.skipped:
+            return
+        ct = self._captured(ch.db, ch.table_name or "")
+        if ct is None:
+            return
+        env = ct.env
+        src = self._src(ct, 0)
+        block = self.tx.event_block(self.tx.begin_id, ct.data_collection) if self.tx.enabled and self.in_tx \
+            else None
+        rec = env.change("t", None, None, src, block, None)
+        self.engine.emit(Record(rec.topic, None, rec.value, rec.headers))
+
+    def _on_table_map(self, data: bytes, ev, checksum: int) -> None:
+        body = data[20:len(data) - checksum]
+        key = body[6:]
+        tm = self.tm_cache.get(key)
+        if tm is None:
+            tm = bl.parse_table_map(body)
+            if len(self.tm_cache) > 10000:
+                self.tm_cache.clear()
+            self.tm_cache[key] = tm
+        self.table_ids[int.from_bytes(body[0:6], "little")] = tm
+
+    def _src(self, ct: CapturedTable, row: int) -> dict:
+        t = ct.env.table
+        return source_block(self.prefix, self.flavor.name, self._ts * 1_000_000, "false", t.namespace, t.name,
+                            self._sid, self.gtid, self.file, self._start, row, self.thread, self.query)
+
+    def _decoder(self, ct: CapturedTable, tm: bl.TableMap):
+        dec = ct.decoders.get(tm.key)
+        if dec is None:
+            n = len(tm.types)
+            if n != ct.ncols:
+                msg = (f"binlog row of {ct.data_collection} at {self.file}:{self._start} has {n} columns, the "
+                       f"schema has {ct.ncols}: the schema history does not match the binlog")
+                if self.inconsistent_mode == "fail":
+                    raise RuntimeError(msg + " (inconsistent.schema.handling.mode=fail)")
+                log.warning("%s; skipped", msg)
+                return None
+            cols = ct.env.table.columns
+            by_name = {c.name: c for c in cols}
+            outputs: list[Any] = []
+            keep = ct.keep
+            kept = set(keep) if keep is not None else None
+            for i, c in enumerate(ct.table.columns):
+                if kept is not None and i not in kept:
+                    outputs.append(None)
+                    continue
+                cd = by_name[c.name]
+                outputs.append((cd.name, None if cd.convert is _identity else cd.convert))
+            dec = bl.compile_row_decoder(tm, outputs)
+            ct.decoders[tm.key] = dec
+        return dec
+
+    def _on_rows(self, etype: int, body: bytes) -> None:
+        table_id, p, n, full = bl.rows_body_start(body, etype)
+        tm = self.table_ids.get(table_id)
+        events_done = self.events_done
+        self.events_done = events_done + 1
+        if self.skip_events and events_done < self.skip_events:
+            return
+        skip_rows = self.skip_rows if (self.skip_events == events_done and self.skip_rows) else 0
+        if tm is None:
+            return
+        ct = self._captured(tm.schema, tm.table)
+        if ct is None:
+            if (tm.schema, tm.table) not in self.catalog.tables and self._db_included(tm.schema) and \
+                    self.filters.table_included(tm.schema, tm.table):
+                msg = f"no schema for table {tm.schema}.{tm.table} at {self.file}:{self._start}"
+                if self.inconsistent_mode == "fail":
+                    raise RuntimeError(msg + " (inconsistent.schema.handling.mode=fail)")
+                log.warning("%s; event skipped", msg)
+            return
+        if not full:
+            log.warning("rows event of %s at %s:%s without every column (binlog_row_image must be FULL); "
+                        "skipped", ct.data_collection, self.file, self._start)
+            return
+        dec = self._decoder(ct, tm)
+        if dec is None:
+            return
+        env = ct.env
+        end = len(body)
+        t = env.table
+        tid = t.id
+        base = source_block(self.prefix, self.flavor.name, self._ts * 1_000_000, "false", t.namespace, t.name,
+                            self._sid, self.gtid, self.file, self._start, 0, self.thread, self.query)
+        emit = self.engine.emit
+        tx = self.tx
+        txon = tx.enabled and self.in_tx and tx.begin_id is not None
+        inc = self.incremental
+        fill = env.null_fill
+        row = 0
+        if etype in bl.WRITES:
+            op = "c"
+        elif etype in bl.UPDATES:
+            op = "u"
+        else:
+            op = "d"
+        skip_op = op in self.skipped
+        while p < end:
+            before = after = None
+            if op == "c":
+                after, p = dec(body, p)
+            elif op == "u":
+                before, p = dec(body, p)
+                after, p = dec(body, p)
+            else:
+                before, p = dec(body, p)
+            if row < skip_rows:
+                row += 1
+                self.rows_done = row
+                continue
+            self.last_row = row
+            if fill:
+                if before is not None:
+                    env.fill_nulls(before)
+                if after is not None:
+                    env.fill_nulls(after)
+            if row:
+                src = dict(base)
+                src["row"] = row
+            else:
+                src = base
+            row += 1
+            self.rows_done = row
+            if skip_op:
+                continue
+            if op == "c":
+                key = env.key_of(after)
+                block = tx.event_block(tx.begin_id, tid) if txon else None
+                rec = env.change("c", None, after, src, block, key)
+                if inc.active:
+                    inc.on_stream_event(tid, key, after, rec)
+                if tid == self.signal_table:
+                    inc.on_signal_row(after)
+                emit(rec)
+            elif op == "u":
+                key = env.key_of(after)
+                old_key = env.key_of(before)
+                if old_key != key:
+                    self._key_change(ct, before, after, old_key, key, src, txon)
+                    continue
+                if self.skip_unchanged and env._value_part(before) == env._value_part(after):
+                    continue
+                block = tx.event_block(tx.begin_id, tid) if txon else None
+                rec = env.change("u", before, after, src, block, key)
+                if inc.active:
+                    inc.on_stream_event(tid, key, after, rec)
+                emit(rec)
+            else:
+                key = env.key_of(before)
+                block = tx.event_block(tx.begin_id, tid) if txon else None
+                if inc.active:
+                    inc.on_stream_event(tid, key, None, None)
+                emit(env.change("d", before, None, src, block, key))
+                if self.tombstones:
+                    emit(env.tombstone(key))
+        if not self.in_tx:
+            self.next_pos = self._next
+        else:
+            self.rows_done = 0
+        self.query = self.query if self.in_tx else None
+
+    def _key_change(self, ct: CapturedTable, before: dict, after: dict, old_key: dict, new_key: dict,
+                    src: dict, txon: bool) -> None:
+        env = ct.env
+        tid = env.table.id
+        emit = self.engine.emit
+        tx = self.tx
+        if self.incremental.active:
+            self.incremental.on_stream_event(tid, old_key, None, None)
+            self.incremental.on_stream_event(tid, new_key, after, None)
+        if "d" not in self.skipped:
+            hdr = [env.key_header("__debezium.newkey", new_key)]
+            block = tx.event_block(tx.begin_id, tid) if txon else None
+            emit(env.change("d", before, None, src, block, old_key, hdr))
+            if self.tombstones:
+                emit(env.tombstone(old_key, hdr))
+        if "c" not in self.skipped:
+            hdr = [env.key_header("__debezium.oldkey", old_key)]
+            block = tx.event_block(tx.begin_id, tid) if txon else None
+            emit(env.change("c", None, after, src, block, new_key, hdr))
+
+    # -- incremental snapshot source ---------------------------------------------------------------------------
+    def max_key(self, ct: CapturedTable, key_cols: list[str], condition: str | None) -> list | None:
+        t = ct.env.table
+        where = f" WHERE {condition}" if condition else ""
+        order = ", ".join(f"{_qi(k)} DESC" for k in key_cols)
+        rows = self._q(f"SELECT {', '.join(_qi(k) for k in key_cols)} FROM {_qi(t.namespace)}.{_qi(t.name)}"
+                       f"{where} ORDER BY {order} LIMIT 1")
+        return list(rows[0]) if rows else None
+
+    def _key_predicate(self, key_cols: list[str], op: str, values: list) -> tuple[str, list]:
+        cols = ", ".join(_qi(k) for k in key_cols)
+        marks = ", ".join(["%s"] * len(values))
+        return f"({cols}) {op} ({marks})", list(values)
+
+    def read_chunk(self, ct: CapturedTable, key_cols: list[str], after: list | None, upto: list, limit: int,
+                   condition: str | None) -> list[list]:
+        t = ct.env.table
+        preds, args = [], []
+        if after is not None:
+            s, a = self._key_predicate(key_cols, ">", after)
+            preds.append(s)
+            args += a
+        s, a = self._key_predicate(key_cols, "<=", upto)
+        preds.append(s)
+        args += a
+        if condition:
+            preds.append(f"({condition})")
+        sql = (f"SELECT {', '.join(_qi(c.name) for c in t.columns)} FROM {_qi(t.namespace)}.{_qi(t.name)} "
+               f"WHERE {' AND '.join(preds)} ORDER BY {', '.join(_qi(k) for k in key_cols)} LIMIT {int(limit)}")
+        return [list(r) for r in self._q(sql, args)]
+
+    def write_watermark(self, row_id: str, kind: str, data: str) -> None:
+        if not self.signal_table:
+            raise ValueError("incremental snapshots need signal.data.collection (the watermark table)")
+        if self._wm_conn is None:
+            self._wm_conn = self._connect()
+        db, _, table = self.signal_table.partition(".")
+        self._q(f"INSERT INTO {_qi(db)}.{_qi(table)} VALUES (%s, %s, %s)", (row_id, kind, data),
+                conn=self._wm_conn)
+
+    def read_source(self, ct: CapturedTable) -> dict:
+        t = ct.env.table
+        return source_block(self.prefix, self.flavor.name, time.time_ns() // 1000, "incremental", t.namespace,
+                            t.name, self._sid, self.gtid, self.file, self._start, 0, self.thread, None)
+
+    # -- lifecycle ---------------------------------------------------------------------------------------------
+    def close(self) -> None:
+        if self.reader is not None:
+            try:
+                self.reader.close()
+            except Exception:  # noqa: BLE001
+                pass
+        for c in (self._wm_conn, self.conn):
+            if c is not None:
+                try:
+                    c.close()
+                except Exception:  # noqa: BLE001
+                    pass
+        self.incremental.close()
+
+
+class MariaDbConnector(MySqlConnector):
+    FLAVOR = "mariadb"
+
+
+def _qi(name: str) -> str:
+    return "`" + name.replace("`", "``") + "`"
+
+
+def _db_charset(create_db: str, server_cs: tuple) -> tuple[str, str]:
+    cs = re.search(r"(?i)CHARACTER SET (\w+)", create_db)
+    coll = re.search(r"(?i)COLLATE (\w+)", create_db)
+    charset = cs.group(1) if cs else server_cs[0]
+    collation = coll.group(1) if coll else (server_cs[1] if charset == server_cs[0] else f"{charset}_general_ci")
+    return charset, collation
+
+
+def _table_change(ch: Change) -> dict:
+    if ch.kind == "DROP" or ch.table is None:
+        return {"type": ch.kind, "id": f'"{ch.db}"."{ch.table_name}"', "table": None}
+    return {"type": ch.kind, "id": ch.table.quoted_id, "table": ch.table.change_payload()}
+
+
+def _history_change(ch: Change) -> dict:
+    d: dict[str, Any] = {"type": ch.kind, "id": ch.table.quoted_id if ch.table else f'"{ch.db}"."{ch.table_name}"'}
+    if ch.previous:
+        d["previousId"] = f'"{ch.previous[0]}"."{ch.previous[1]}"'
+    if ch.table is not None and ch.kind != "DROP":
+        d["table"] = ch.table.to_json()
+    return d
+
+
+def _initial_statements(value: str | None) -> list[str]:
+    if not value:
+        return []
+    stmts, cur, i = [], [], 0
+    while i < len(value):
+        if value[i] == ";":
+            if value[i + 1:i + 2] == ";":
+                cur.append(";")
+                i += 2
+                continue
+            stmts.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(value[i])
+        i += 1
+    stmts.append("".join(cur).strip())
+    return [s for s in stmts if s]

@@ -1,0 +1,393 @@
+"""MySQL/MariaDB column types -> Kafka Connect schemas and value converters (Debezium 3.6.3 semantics).
+
+Each column gets two converters from the same table below:
+* `convert` takes the value the binlog decoder (`binlog.py`) produced: signed ints, floats, DECIMAL as its
+  unscaled integer, DATE as days, TIME/DATETIME/TIMESTAMP as microseconds, ENUM as its index, SET as its
+  bit mask, BIT as an int, strings and blobs as bytes; `ZERO` for zero dates.
+* `snapshot_convert` takes the text protocol value a SELECT returns (str, or bytes for binary columns).
+
+Handling modes: decimal.handling.mode (precise/double/string), bigint.unsigned.handling.mode (long/precise),
+binary.handling.mode (bytes/base64/base64-url-safe/hex), time.precision.mode
+(adaptive_time_microseconds/connect).
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime as _dt
+import struct
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from emulator.connect.javafloat import java_double
+from emulator.connect.schema import Schema, struct as connect_struct
+from emulator.connectors.mysql.ddl import Column
+
+Converter = Callable[[Any], Any]
+
+
+class _Zero:
+    """A zero date/datetime/timestamp ('0000-00-00 ...') read from the binlog."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "ZERO"
+
+
+ZERO = _Zero()
+
+
+@dataclass(slots=True)
+class TypeConfig:
+    decimal_mode: str = "precise"
+    bigint_unsigned_mode: str = "long"
+    binary_mode: str = "bytes"
+    time_precision_mode: str = "adaptive_time_microseconds"
+
+
+CHARSET_CODECS = {
+    "utf8mb4": "utf-8", "utf8mb3": "utf-8", "utf8": "utf-8", "latin1": "cp1252", "ascii": "ascii",
+    "binary": None, "ucs2": "utf-16-be", "utf16": "utf-16-be", "utf16le": "utf-16-le", "utf32": "utf-32-be",
+    "cp1250": "cp1250", "cp1251": "cp1251", "cp1256": "cp1256", "cp1257": "cp1257", "cp850": "cp850",
+    "cp852": "cp852", "cp866": "cp866", "cp932": "cp932", "latin2": "iso8859-2", "latin5": "iso8859-9",
+    "latin7": "iso8859-13", "greek": "iso8859-7", "hebrew": "iso8859-8", "koi8r": "koi8-r",
+    "koi8u": "koi8-u", "macroman": "mac-roman", "macce": "mac-latin2", "gbk": "gbk", "gb2312": "gb2312",
+    "gb18030": "gb18030", "big5": "big5", "sjis": "shift_jis", "ujis": "euc-jp", "eucjpms": "euc-jp",
+    "euckr": "euc-kr", "tis620": "tis-620", "armscii8": "cp1252", "swe7": "ascii", "dec8": "cp1252",
+    "hp8": "cp1252", "keybcs2": "cp852", "geostd8": "cp1252", "cp1258": "cp1258",
+}
+
+
+def codec_of(charset: str | None) -> str:
+    return CHARSET_CODECS.get((charset or "utf8mb4").lower(), "utf-8") or "utf-8"
+
+
+# -- helpers ---------------------------------------------------------------------------------------------
+_b64 = base64.b64encode
+
+
+def _bytes_encoder(mode: str) -> Converter:
+    if mode == "hex":
+        return lambda b: b.hex()
+    if mode == "base64-url-safe":
+        return lambda b: base64.urlsafe_b64encode(b).decode()
+    return lambda b: _b64(b).decode()
+
+
+def _unscaled_b64(u: int) -> str:
+    """Java BigInteger.toByteArray (minimal two's complement, big-endian), base64."""
+    n = (u + (u < 0)).bit_length() // 8 + 1
+    return _b64(u.to_bytes(n, "big", signed=True)).decode()
+
+
+_F32 = struct.Struct("<f")
+_INF = float("inf")
+
+
+def float32_json(f: float) -> Any:
+    """A float32 printed as Java's Float.toString: the shortest digits that round-trip as a float."""
+    if f != f or f == _INF or f == -_INF:
+        return java_double(f)
+    try:
+        packed = _F32.pack(f)
+    except OverflowError:
+        return java_double(f)
+    for p in (6, 7, 8, 9):
+        s = f"{f:.{p}g}"
+        v = float(s)
+        if _F32.pack(v) == packed:
+            return java_double(v)
+    return java_double(f)
+
+
+def _f32_text(s: str) -> Any:
+    return float32_json(_F32.unpack(_F32.pack(float(s)))[0])
+
+
+def _dec_unscaled(text: str, scale: int) -> int:
+    t = text.strip()
+    neg = t.startswith("-")
+    if neg or t.startswith("+"):
+        t = t[1:]
+    whole, _, frac = t.partition(".")
+    frac = (frac + "0" * scale)[:scale] if scale else ""
+    u = int((whole or "0") + frac)
+    return -u if neg else u
+
+
+def _dec_plain(u: int, scale: int) -> str:
+    if scale <= 0:
+        return str(u)
+    s = str(abs(u)).rjust(scale + 1, "0")
+    return ("-" if u < 0 else "") + s[:-scale] + "." + s[-scale:]
+
+
+_EPOCH_ORD = _dt.date(1970, 1, 1).toordinal()
+
+
+def date_days(y: int, m: int, d: int) -> int:
+    return _dt.date(y, m, d).toordinal() - _EPOCH_ORD
+
+
+def _text_date(s: str) -> Any:
+    y, m, d = s[:10].split("-")
+    y, m, d = int(y), int(m), int(d)
+    if y == 0 or m == 0 or d == 0:
+        return ZERO
+    return date_days(y, m, d)
+
+
+def _text_frac_us(frac: str) -> int:
+    return int((frac + "000000")[:6]) if frac else 0
+
+
+def _text_datetime_us(s: str) -> Any:
+    date, _, rest = s.strip().partition(" ")
+    days = _text_date(date)
+    if days is ZERO:
+        return ZERO
+    hms, _, frac = rest.partition(".")
+    h, mi, se = (hms.split(":") + ["0", "0", "0"])[:3] if hms else ("0", "0", "0")
+    return ((days * 86400 + int(h) * 3600 + int(mi) * 60 + int(se)) * 1_000_000) + _text_frac_us(frac)
+
+
+def _text_time_us(s: str) -> int:
+    t = s.strip()
+    neg = t.startswith("-")
+    if neg:
+        t = t[1:]
+    hms, _, frac = t.partition(".")
+    parts = hms.split(":")
+    h = int(parts[0])
+    mi = int(parts[1]) if len(parts) > 1 else 0
+    se = int(parts[2]) if len(parts) > 2 else 0
+    us = (h * 3600 + mi * 60 + se) * 1_000_000 + _text_frac_us(frac)
+    return -us if neg else us
+
+
+def zoned_iso(us: int, fsp: int) -> str:
+    """UTC epoch microseconds -> Debezium's ZonedTimestamp text, `fsp` fractional digits."""
+    sec, frac = divmod(us, 1_000_000)
+    days, rem = divmod(sec, 86400)
+    d = _dt.date.fromordinal(days + _EPOCH_ORD)
+    h, rem = divmod(rem, 3600)
+    mi, se = divmod(rem, 60)
+    y = d.year
+    ys = f"{y:04d}" if y <= 9999 else f"+{y}"
+    base = f"{ys}-{d.month:02d}-{d.day:02d}T{h:02d}:{mi:02d}:{se:02d}"
+    if fsp > 0:
+        base += "." + f"{frac:06d}"[:fsp]
+    return base + "Z"
+
+
+def _with_zero(conv: Converter, zero_value: Any) -> Converter:
+    def f(v):
+        if v is ZERO:
+            return zero_value
+        return conv(v)
+
+    return f
+
+
+def _identity(v):
+    return v
+
+
+# -- the mapping ------------------------------------------------------------------------------------------
+@dataclass(slots=True)
+class Mapped:
+    schema: Schema
+    convert: Converter
+    snapshot_convert: Converter
+
+
+def _int_type(base: str, unsigned: bool, cfg: TypeConfig) -> Mapped:
+    if base in ("TINYINT", "SMALLINT") and not (base == "SMALLINT" and unsigned):
+        ctype = "int16"
+    elif base in ("MEDIUMINT", "SMALLINT") or (base == "INT" and not unsigned):
+        ctype = "int32"
+    else:
+        ctype = "int64"
+    if not unsigned:
+        return Mapped(Schema(ctype), _identity, int)
+    bits = {"TINYINT": 8, "SMALLINT": 16, "MEDIUMINT": 24, "INT": 32, "INTEGER": 32, "BIGINT": 64}[base]
+    mask = (1 << bits) - 1
+    if bits < 64:
+        return Mapped(Schema(ctype), lambda v, m=mask: v & m, int)
+    if cfg.bigint_unsigned_mode == "precise":
+        schema = Schema("bytes", name="org.apache.kafka.connect.data.Decimal", version=1,
+                        parameters={"scale": "0", "connect.decimal.precision": "20"})
+        return Mapped(schema, lambda v, m=mask: _unscaled_b64(v & m), lambda s: _unscaled_b64(int(s)))
+
+    def wrap(s: str) -> int:
+        v = int(s)
+        return v - (1 << 64) if v >= (1 << 63) else v
+
+    return Mapped(Schema("int64"), _identity, wrap)
+
+
+def map_column(col: Column, cfg: TypeConfig) -> Mapped:
+    base = col.base_type
+    unsigned = col.unsigned
+    if base in ("TINYINT", "SMALLINT", "MEDIUMINT", "INT", "INTEGER", "BIGINT"):
+        return _int_type(base, unsigned, cfg)
+    if base in ("BOOLEAN", "BOOL"):
+        return Mapped(Schema("boolean"), lambda v: v != 0, lambda s: s.strip() not in ("0", ""))
+    if base in ("DECIMAL", "NUMERIC", "DEC", "FIXED"):
+        scale = col.scale or 0
+        if cfg.decimal_mode == "double":
+            return Mapped(Schema("double"), lambda u, sc=scale: java_double(u / 10 ** sc),
+                          lambda s: java_double(float(s)))
+        if cfg.decimal_mode == "string":
+            return Mapped(Schema("string"), lambda u, sc=scale: _dec_plain(u, sc),
+                          lambda s, sc=scale: _dec_plain(_dec_unscaled(s, sc), sc))
+        params = {"scale": str(scale)}
+        if col.length is not None:
+            params["connect.decimal.precision"] = str(col.length)
+        schema = Schema("bytes", name="org.apache.kafka.connect.data.Decimal", version=1, parameters=params)
+        return Mapped(schema, _unscaled_b64, lambda s, sc=scale: _unscaled_b64(_dec_unscaled(s, sc)))
+    if base in ("FLOAT", "REAL") and not (base == "FLOAT" and col.scale is not None):
+        return Mapped(Schema("float"), float32_json, _f32_text)
+    if base in ("FLOAT", "DOUBLE", "DOUBLE PRECISION", "REAL"):
+        return Mapped(Schema("double"), java_double, lambda s: java_double(float(s)))
+    if base == "BIT":
+        n = col.length or 1
+        if n == 1:
+            return Mapped(Schema("boolean"), lambda v: v != 0, lambda b: int.from_bytes(b, "big") != 0)
+        nbytes = (n + 7) // 8
+        schema = Schema("bytes", name="io.debezium.data.Bits", version=1, parameters={"length": str(n)})
+        return Mapped(schema, lambda v, k=nbytes: _b64(v.to_bytes(k, "little")).decode(),
+                      lambda b, k=nbytes: _b64(int.from_bytes(b, "big").to_bytes(k, "little")).decode())
+    if base in ("ENUM", "SET"):
+        members = [m[1:-1].replace("''", "'") if m.startswith("'") else m for m in (col.enum_values or [])]
+        name = "io.debezium.data.Enum" if base == "ENUM" else "io.debezium.data.EnumSet"
+        schema = Schema("string", name=name, version=1, parameters={"allowed": ",".join(members)})
+        if base == "ENUM":
+            def enum_conv(i, m=members):
+                return m[i - 1] if 0 < i <= len(m) else ""
+
+            return Mapped(schema, enum_conv, _identity)
+
+        def set_conv(mask, m=members):
+            return ",".join(x for i, x in enumerate(m) if mask >> i & 1)
+
+        return Mapped(schema, set_conv, _identity)
+    if base in ("CHAR", "VARCHAR", "NCHAR", "NVARCHAR", "TINYTEXT", "TEXT", "MEDIUMTEXT", "LONGTEXT",
+                "UUID", "INET4", "INET6"):
+        codec = codec_of(col.charset)
+        return Mapped(Schema("string"), lambda b, c=codec: b.decode(c, "replace"), _identity)
+    if base == "JSON":
+        schema = Schema("string", name="io.debezium.data.Json", version=1)
+        return Mapped(schema, _json_binary_text, _identity)
+    if base in ("BINARY", "VARBINARY", "TINYBLOB", "BLOB", "MEDIUMBLOB", "LONGBLOB"):
+        enc = _bytes_encoder(cfg.binary_mode)
+        schema = Schema("bytes" if cfg.binary_mode == "bytes" else "string")
+        if base == "BINARY" and col.length:
+            n = col.length
+            return Mapped(schema, lambda b, k=n: enc(b.ljust(k, b"\0")), lambda b, k=n: enc(b.ljust(k, b"\0")))
+        return Mapped(schema, enc, enc)
+    if base == "DATE":
+        name = "org.apache.kafka.connect.data.Date" if cfg.time_precision_mode == "connect" else "io.debezium.time.Date"
+        zero = None if col.optional else 0
+        conv = _with_zero(_identity, zero)
+        return Mapped(Schema("int32", name=name, version=1), conv, lambda s, c=conv: c(_text_date(s)))
+    if base == "TIME":
+        if cfg.time_precision_mode == "connect":
+            return Mapped(Schema("int32", name="org.apache.kafka.connect.data.Time", version=1),
+                          lambda us: us // 1000, lambda s: _text_time_us(s) // 1000)
+        return Mapped(Schema("int64", name="io.debezium.time.MicroTime", version=1), _identity, _text_time_us)
+    if base == "DATETIME":
+        fsp = col.length or 0
+        zero = None if col.optional else 0
+        if cfg.time_precision_mode == "connect":
+            schema = Schema("int64", name="org.apache.kafka.connect.data.Timestamp", version=1)
+            scale = 1000
+        elif fsp <= 3:
+            schema = Schema("int64", name="io.debezium.time.Timestamp", version=1)
+            scale = 1000
+        else:
+            schema = Schema("int64", name="io.debezium.time.MicroTimestamp", version=1)
+            scale = 1
+        if scale == 1:
+            conv = _with_zero(_identity, zero)
+        else:
+            conv = _with_zero(lambda us: us // 1000, zero)
+        return Mapped(schema, conv, lambda s, c=conv: c(_text_datetime_us(s)))
+    if base == "TIMESTAMP":
+        fsp = col.length or 0
+        zero = None if col.optional else zoned_iso(0, fsp)
+        conv = _with_zero(lambda us, f=fsp: zoned_iso(us, f), zero)
+        return Mapped(Schema("string", name="io.debezium.time.ZonedTimestamp", version=1), conv,
+                      lambda s, c=conv: c(_text_datetime_us(s)))
+    if base == "YEAR":
+        return Mapped(Schema("int32", name="io.debezium.time.Year", version=1), lambda v: 1900 + v if v < 256 else v,
+                      lambda s: int(s))
+    if base in ("GEOMETRY", "POINT", "LINESTRING", "POLYGON", "MULTIPOINT", "MULTILINESTRING", "MULTIPOLYGON",
+                "GEOMETRYCOLLECTION", "GEOMCOLLECTION"):
+        schema = connect_struct("io.debezium.data.geometry.Geometry",
+                                [("wkb", Schema("bytes")), ("srid", Schema("int32", optional=True))],
+                                version=1, doc="Geometry")
+        return Mapped(schema, _geometry, _geometry)
+    # anything else: its text
+    return Mapped(Schema("string"), lambda b: b.decode("utf-8", "replace") if isinstance(b, bytes) else str(b),
+                  lambda s: s.decode("utf-8", "replace") if isinstance(s, bytes) else s)
+
+
+def _geometry(b: bytes) -> dict:
+    srid = int.from_bytes(b[:4], "little")
+    return {"wkb": _b64(b[4:]).decode(), "srid": srid or None}
+
+
+def _json_binary_text(b: bytes) -> str:
+    if not b:
+        return "null"
+    from pymysqlreplication.json_binary import parse_json
+
+    return _json_text(parse_json(b[0], b[1:]))
+
+
+def _json_text(v: Any) -> str:
+    import json
+
+    def norm(x):
+        if isinstance(x, bytes):
+            return x.decode("utf-8", "replace")
+        if isinstance(x, dict):
+            return {norm(k): norm(w) for k, w in x.items()}
+        if isinstance(x, list):
+            return [norm(w) for w in x]
+        return x
+
+    return json.dumps(norm(v), ensure_ascii=False, separators=(", ", ": "))
+
+
+def default_value(col: Column, mapped: Mapped) -> Any:
+    """The Connect schema default of a column (None: no default)."""
+    if not col.has_default or col.default is None:
+        return None
+    text = col.default
+    base = col.base_type
+    try:
+        if base in ("BINARY", "VARBINARY", "TINYBLOB", "BLOB", "MEDIUMBLOB", "LONGBLOB", "GEOMETRY"):
+            return mapped.snapshot_convert(text.encode())
+        if base == "BIT":
+            t = text
+            if t.lower().startswith("b'") and t.endswith("'"):
+                v = int(t[2:-1] or "0", 2)
+            else:
+                v = int(t)
+            return mapped.convert(v)
+        if base == "ENUM" or base == "SET":
+            return text
+        if base == "TIMESTAMP":
+            us = _text_datetime_us(text)
+            if us is ZERO:
+                return None if col.optional else zoned_iso(0, 0)
+            frac = us % 1_000_000
+            width = 0 if frac == 0 else (3 if frac % 1000 == 0 else 6)
+            return zoned_iso(us, width)
+        return mapped.snapshot_convert(text)
+    except (ValueError, TypeError, IndexError, OverflowError):
+        return None
