@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Idempotent setup for a fresh machine: PostgreSQL 15 server binaries (for the throwaway servers the
+# Idempotent setup for a fresh machine: PostgreSQL 15 and MariaDB server binaries (for the throwaway servers the
 # demo, the tests and the benchmarks start), then .venv with the project and its test dependencies.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,12 +12,17 @@ if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || ! command -v psql >/
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq postgresql-15 postgresql-client-15 >/dev/null
 fi
+if ! command -v mariadbd >/dev/null 2>&1 && [ ! -x /usr/sbin/mariadbd ]; then
+  echo "setup: installing MariaDB server (apt, for the MySQL/MariaDB connector tests)" >&2
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq mariadb-server >/dev/null
+fi
 
 if [ ! -x .venv/bin/python ]; then
   echo "setup: creating .venv" >&2
   python3 -m venv .venv
 fi
-if ! .venv/bin/python -c "import emulator, psycopg, orjson, sqlglot, pytest" 2>/dev/null \
+if ! .venv/bin/python -c "import emulator, psycopg, orjson, sqlglot, pytest, pymysqlreplication" 2>/dev/null \
    || [ pyproject.toml -nt .venv/.installed ]; then
   echo "setup: installing the project into .venv" >&2
   .venv/bin/python -m pip install -q --upgrade pip
