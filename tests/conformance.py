@@ -2,8 +2,9 @@
 
 Masked: timestamps (ts_ms/ts_us/ts_ns), the runId header value, watermark row ids (numbered by first
 appearance so open/close pairing still counts) and their data, PG LSNs (source.lsn, the numbers in
-source.sequence, the LSN half of transaction ids), the Java identity hash in logical-message collection
-names, heartbeat records; with `mask_positions` also transaction ids (PG txId). Everything else —
+source.sequence, the LSN half of transaction ids), MariaDB/MySQL binlog byte offsets (source.pos), the
+Java identity hash in logical-message collection names, heartbeat records; with `mask_positions` also
+transaction ids (PG txId, MariaDB GTIDs) and the binlog gtid/file/row of source blocks. Everything else —
 schemas with key order, payloads, ops, markers, tombstones, header names and order, per-topic order —
 must be equal.
 """
@@ -21,6 +22,7 @@ TS = ("ts_ms", "ts_us", "ts_ns")
 WM_TYPES = ("snapshot-window-open", "snapshot-window-close")
 WM_ID = re.compile(r"^([0-9a-fA-F-]{36})-(open|close)$")
 PG_TXID = re.compile(r"^(\d+):(\d+)$")
+GTID = re.compile(r"^\d+-\d+-\d+$")  # MariaDB domain-server-seq
 MSG_HASH = re.compile(r"(LogicalDecodingMessageId)@[0-9a-fA-F]+$")
 
 
@@ -57,6 +59,8 @@ class Masker:
     def _txid(self, v: Any) -> Any:
         m = PG_TXID.match(v) if isinstance(v, str) else None
         if not m:
+            if self.mask_positions and isinstance(v, str) and GTID.match(v):
+                return "<gtid>"
             return v
         return ("<txId>" if self.mask_positions else m.group(1)) + ":<lsn>"
 
@@ -90,6 +94,12 @@ class Masker:
                     src["sequence"] = re.sub(r'"\d+"', '"<lsn>"', src["sequence"])
                 if self.mask_positions and src.get("txId") is not None:
                     src["txId"] = "<txId>"
+                if "file" in src and src.get("pos") is not None:  # MariaDB/MySQL: binlog byte offsets
+                    src["pos"] = "<pos>"
+                if self.mask_positions and "file" in src:
+                    for k in ("gtid", "file", "row"):
+                        if src.get(k) is not None:
+                            src[k] = f"<{k}>"
             if isinstance(p.get("transaction"), dict):
                 p["transaction"]["id"] = self._txid(p["transaction"].get("id"))
             if is_tx and "status" in p:

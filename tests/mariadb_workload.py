@@ -53,8 +53,9 @@ def golden_props(db: MariaDbServer, work: Path, meta: str = "mariadb_public.meta
     return props
 
 
-def run_golden_workload(db: MariaDbServer, work: Path, props: dict[str, str], quiet_s: float = 6.0,
-                        database: str = "inventory") -> tuple[EmulatorProcess, int]:
+def run_golden_workload(
+    db: MariaDbServer, work: Path, props: dict[str, str], quiet_s: float = 6.0, database: str = "inventory"
+) -> tuple[EmulatorProcess, int]:
     chunks = parse_workload(DATA / "workload.sql")
     for phase, _sleep, _bg, sql in chunks:
         if phase == "snapshot":

@@ -32,8 +32,10 @@ def _which(*names: str) -> str:
         p = shutil.which(n) or (f"/usr/sbin/{n}" if Path(f"/usr/sbin/{n}").exists() else None)
         if p:
             return p
-    raise RuntimeError(f"{names[0]} not found: install the MariaDB server (apt-get install mariadb-server, "
-                       "or run scripts/setup.sh)")
+    raise RuntimeError(
+        f"{names[0]} not found: install the MariaDB server (apt-get install mariadb-server, "
+        "or run scripts/setup.sh)"
+    )
 
 
 def available() -> bool:
@@ -48,8 +50,9 @@ def available() -> bool:
 class MariaDbServer:
     """`with MariaDbServer() as db: db.port ...` — a fresh server, removed on exit."""
 
-    def __init__(self, extra_args: list[str] | None = None, server_id: int = 1,
-                 version: str | None = None) -> None:
+    def __init__(
+        self, extra_args: list[str] | None = None, server_id: int = 1, version: str | None = None
+    ) -> None:
         self.mariadbd = _which("mariadbd", "mysqld")
         self.install_db = _which("mariadb-install-db", "mysql_install_db")
         self.client = _which("mariadb", "mysql")
@@ -72,27 +75,55 @@ class MariaDbServer:
             shutil.chown(self.data, "mysql", "mysql")
             os.chmod(self.base, 0o755)
         user = ["--user=mysql"] if self._as_mysql else []
-        r = subprocess.run([self.install_db, "--no-defaults", f"--datadir={self.data}", *user,
-                            "--auth-root-authentication-method=normal", "--skip-test-db"],
-                           capture_output=True, text=True)
+        r = subprocess.run(
+            [
+                self.install_db,
+                "--no-defaults",
+                f"--datadir={self.data}",
+                *user,
+                "--auth-root-authentication-method=normal",
+                "--skip-test-db",
+            ],
+            capture_output=True,
+            text=True,
+        )
         if r.returncode != 0:
             raise RuntimeError(f"mariadb-install-db failed: {r.stderr.strip() or r.stdout.strip()}")
         for _ in range(5):
             self.port = free_port()
-            args = [self.mariadbd, "--no-defaults", f"--datadir={self.data}", f"--socket={self.socket}",
-                    f"--port={self.port}", "--bind-address=127.0.0.1", *user,
-                    f"--pid-file={self.base / 'mariadbd.pid'}", f"--log-error={self.base / 'error.log'}",
-                    "--skip-name-resolve", "--character-set-server=utf8mb4",
-                    "--collation-server=utf8mb4_general_ci", "--default-time-zone=+00:00",
-                    f"--server-id={self.server_id}", f"--log-bin={self.data / 'binlog'}",
-                    "--binlog-format=ROW", "--binlog-row-image=FULL", "--binlog-row-metadata=FULL",
-                    "--binlog-annotate-row-events=ON", "--gtid-domain-id=0", "--gtid-strict-mode=ON",
-                    "--log-slave-updates=ON", "--innodb-buffer-pool-size=128M",
-                    "--innodb-flush-log-at-trx-commit=2", "--sync-binlog=0", *self.extra_args]
+            args = [
+                self.mariadbd,
+                "--no-defaults",
+                f"--datadir={self.data}",
+                f"--socket={self.socket}",
+                f"--port={self.port}",
+                "--bind-address=127.0.0.1",
+                *user,
+                f"--pid-file={self.base / 'mariadbd.pid'}",
+                f"--log-error={self.base / 'error.log'}",
+                "--skip-name-resolve",
+                "--character-set-server=utf8mb4",
+                "--collation-server=utf8mb4_general_ci",
+                "--default-time-zone=+00:00",
+                f"--server-id={self.server_id}",
+                f"--log-bin={self.data / 'binlog'}",
+                "--binlog-format=ROW",
+                "--binlog-row-image=FULL",
+                "--binlog-row-metadata=FULL",
+                "--binlog-annotate-row-events=ON",
+                "--gtid-domain-id=0",
+                "--gtid-strict-mode=ON",
+                "--log-slave-updates=ON",
+                "--innodb-buffer-pool-size=128M",
+                "--innodb-flush-log-at-trx-commit=2",
+                "--sync-binlog=0",
+                *self.extra_args,
+            ]
             if self.version:
                 args.append(f"--version={self.version}")
-            self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                         stderr=subprocess.DEVNULL)
+            self.proc = subprocess.Popen(
+                args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            )
             if self._wait_ready():
                 self._create_user()
                 return self
@@ -104,8 +135,10 @@ class MariaDbServer:
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 return False
-            r = subprocess.run([self.client, "--no-defaults", f"--socket={self.socket}", "-uroot", "-e",
-                                "SELECT 1"], capture_output=True)
+            r = subprocess.run(
+                [self.client, "--no-defaults", f"--socket={self.socket}", "-uroot", "-e", "SELECT 1"],
+                capture_output=True,
+            )
             if r.returncode == 0:
                 return True
             time.sleep(0.1)
@@ -135,8 +168,9 @@ FLUSH PRIVILEGES;
         """Stop and start the server on the same data directory and port (a new binlog file)."""
         self._kill()
         args = self.proc.args
-        self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(
+            args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         if not self._wait_ready():
             raise RuntimeError(f"mariadbd did not restart; see {self.base / 'error.log'}")
 
@@ -181,8 +215,11 @@ FLUSH PRIVILEGES;
 
     def connector_properties(self, connector: str = "mariadb", **overrides: str) -> dict[str, str]:
         """Debezium connector properties pointing at this server."""
-        cls = ("io.debezium.connector.mariadb.MariaDbConnector" if connector == "mariadb"
-               else "io.debezium.connector.mysql.MySqlConnector")
+        cls = (
+            "io.debezium.connector.mariadb.MariaDbConnector"
+            if connector == "mariadb"
+            else "io.debezium.connector.mysql.MySqlConnector"
+        )
         props = {
             "name": "test-mariadb",
             "connector.class": cls,

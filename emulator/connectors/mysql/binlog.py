@@ -46,7 +46,15 @@ T_DECIMAL, T_TINY, T_SHORT, T_LONG, T_FLOAT, T_DOUBLE, T_NULL, T_TIMESTAMP = 0, 
 T_LONGLONG, T_INT24, T_DATE, T_TIME, T_DATETIME, T_YEAR, T_NEWDATE, T_VARCHAR = 8, 9, 10, 11, 12, 13, 14, 15
 T_BIT, T_TIMESTAMP2, T_DATETIME2, T_TIME2 = 16, 17, 18, 19
 T_JSON, T_NEWDECIMAL, T_ENUM, T_SET = 245, 246, 247, 248
-T_TINY_BLOB, T_MEDIUM_BLOB, T_LONG_BLOB, T_BLOB, T_VAR_STRING, T_STRING, T_GEOMETRY = 249, 250, 251, 252, 253, 254, 255
+T_TINY_BLOB, T_MEDIUM_BLOB, T_LONG_BLOB, T_BLOB, T_VAR_STRING, T_STRING, T_GEOMETRY = (
+    249,
+    250,
+    251,
+    252,
+    253,
+    254,
+    255,
+)
 
 _HEADER = struct.Struct("<IBIII")  # timestamp, type, server_id, event_size, log_pos (flags follow)
 
@@ -58,8 +66,8 @@ def lenenc(buf: bytes, p: int) -> tuple[int, int]:
     if c == 252:
         return buf[p + 1] | buf[p + 2] << 8, p + 3
     if c == 253:
-        return int.from_bytes(buf[p + 1:p + 4], "little"), p + 4
-    return int.from_bytes(buf[p + 1:p + 9], "little"), p + 9
+        return int.from_bytes(buf[p + 1 : p + 4], "little"), p + 4
+    return int.from_bytes(buf[p + 1 : p + 9], "little"), p + 9
 
 
 @dataclass(slots=True)
@@ -75,8 +83,19 @@ def _metas(types: bytes, meta: bytes) -> list[int]:
     out = []
     p = 0
     for t in types:
-        if t in (T_FLOAT, T_DOUBLE, T_BLOB, T_TINY_BLOB, T_MEDIUM_BLOB, T_LONG_BLOB, T_GEOMETRY, T_JSON,
-                 T_TIMESTAMP2, T_DATETIME2, T_TIME2):
+        if t in (
+            T_FLOAT,
+            T_DOUBLE,
+            T_BLOB,
+            T_TINY_BLOB,
+            T_MEDIUM_BLOB,
+            T_LONG_BLOB,
+            T_GEOMETRY,
+            T_JSON,
+            T_TIMESTAMP2,
+            T_DATETIME2,
+            T_TIME2,
+        ):
             out.append(meta[p])
             p += 1
         elif t in (T_VARCHAR, T_VAR_STRING):
@@ -96,16 +115,16 @@ def _metas(types: bytes, meta: bytes) -> list[int]:
 def parse_table_map(body: bytes) -> TableMap:
     p = 8
     slen = body[p]
-    schema = body[p + 1:p + 1 + slen].decode("utf-8", "replace")
+    schema = body[p + 1 : p + 1 + slen].decode("utf-8", "replace")
     p += slen + 2
     tlen = body[p]
-    table = body[p + 1:p + 1 + tlen].decode("utf-8", "replace")
+    table = body[p + 1 : p + 1 + tlen].decode("utf-8", "replace")
     p += tlen + 2
     n, p = lenenc(body, p)
-    types = bytes(body[p:p + n])
+    types = bytes(body[p : p + n])
     p += n
     mlen, p = lenenc(body, p)
-    metas = _metas(types, body[p:p + mlen])
+    metas = _metas(types, body[p : p + mlen])
     return TableMap(schema, table, types, metas, bytes(body[6:]))
 
 
@@ -132,17 +151,17 @@ def decode_decimal(b: bytes, precision: int, scale: int) -> int:
     value = 0
     if intg0x:
         n = _DIG2BYTES[intg0x]
-        value = int.from_bytes(data[pos:pos + n], "big")
+        value = int.from_bytes(data[pos : pos + n], "big")
         pos += n
     for _ in range(intg0):
-        value = value * 1_000_000_000 + int.from_bytes(data[pos:pos + 4], "big")
+        value = value * 1_000_000_000 + int.from_bytes(data[pos : pos + 4], "big")
         pos += 4
     for _ in range(frac0):
-        value = value * 1_000_000_000 + int.from_bytes(data[pos:pos + 4], "big")
+        value = value * 1_000_000_000 + int.from_bytes(data[pos : pos + 4], "big")
         pos += 4
     if frac0x:
         n = _DIG2BYTES[frac0x]
-        value = value * 10 ** frac0x + int.from_bytes(data[pos:pos + n], "big")
+        value = value * 10**frac0x + int.from_bytes(data[pos : pos + n], "big")
     return -value if neg else value
 
 
@@ -165,8 +184,8 @@ def _frac(b: bytes, p: int, fsp: int) -> int:
     if fsp <= 2:
         return b[p] * 10000
     if fsp <= 4:
-        return int.from_bytes(b[p:p + 2], "big") * 100
-    return int.from_bytes(b[p:p + 3], "big")
+        return int.from_bytes(b[p : p + 2], "big") * 100
+    return int.from_bytes(b[p : p + 3], "big")
 
 
 def frac_bytes(fsp: int) -> int:
@@ -178,7 +197,7 @@ _DT_CACHE: dict[int, Any] = {}
 
 def decode_datetime2(b: bytes, p: int, fsp: int) -> Any:
     """DATETIME(fsp) -> microseconds since the epoch, as if UTC (or ZERO)."""
-    ip = int.from_bytes(b[p:p + 5], "big") - 0x8000000000
+    ip = int.from_bytes(b[p : p + 5], "big") - 0x8000000000
     frac = _frac(b, p + 5, fsp)
     base = _DT_CACHE.get(ip)
     if base is None:
@@ -189,8 +208,9 @@ def decode_datetime2(b: bytes, p: int, fsp: int) -> Any:
         if y == 0 or mo == 0 or d == 0:
             base = ZERO
         else:
-            base = (date_days(y, mo, d) * 86400 + (hms >> 12) * 3600 + ((hms >> 6) & 63) * 60
-                    + (hms & 63)) * 1_000_000
+            base = (
+                date_days(y, mo, d) * 86400 + (hms >> 12) * 3600 + ((hms >> 6) & 63) * 60 + (hms & 63)
+            ) * 1_000_000
         if len(_DT_CACHE) < 100_000:
             _DT_CACHE[ip] = base
     if base is ZERO:
@@ -199,7 +219,7 @@ def decode_datetime2(b: bytes, p: int, fsp: int) -> Any:
 
 
 def decode_timestamp2(b: bytes, p: int, fsp: int) -> Any:
-    sec = int.from_bytes(b[p:p + 4], "big")
+    sec = int.from_bytes(b[p : p + 4], "big")
     frac = _frac(b, p + 4, fsp)
     if sec == 0 and frac == 0:
         return ZERO
@@ -209,9 +229,9 @@ def decode_timestamp2(b: bytes, p: int, fsp: int) -> Any:
 def decode_time2(b: bytes, p: int, fsp: int) -> int:
     """TIME(fsp) -> signed microseconds (negative and > 24 h allowed)."""
     if fsp == 0:
-        packed = (int.from_bytes(b[p:p + 3], "big") - 0x800000) << 24
+        packed = (int.from_bytes(b[p : p + 3], "big") - 0x800000) << 24
     elif fsp <= 2:
-        ip = int.from_bytes(b[p:p + 3], "big") - 0x800000
+        ip = int.from_bytes(b[p : p + 3], "big") - 0x800000
         frac = b[p + 3]
         if frac > 127:
             frac -= 256
@@ -220,14 +240,14 @@ def decode_time2(b: bytes, p: int, fsp: int) -> int:
             frac -= 0x100
         packed = (ip << 24) + frac * 10000
     elif fsp <= 4:
-        ip = int.from_bytes(b[p:p + 3], "big") - 0x800000
-        frac = int.from_bytes(b[p + 3:p + 5], "big", signed=True)
+        ip = int.from_bytes(b[p : p + 3], "big") - 0x800000
+        frac = int.from_bytes(b[p + 3 : p + 5], "big", signed=True)
         if ip < 0 and frac:
             ip += 1
             frac -= 0x10000
         packed = (ip << 24) + frac * 100
     else:
-        packed = int.from_bytes(b[p:p + 6], "big") - 0x800000000000
+        packed = int.from_bytes(b[p : p + 6], "big") - 0x800000000000
     neg = packed < 0
     if neg:
         packed = -packed
@@ -256,8 +276,15 @@ def decode_timestamp_old(sec: int) -> Any:
     return ZERO if sec == 0 else sec * 1_000_000
 
 
-_S = {"b": struct.Struct("<b"), "h": struct.Struct("<h"), "i": struct.Struct("<i"), "q": struct.Struct("<q"),
-      "f": struct.Struct("<f"), "d": struct.Struct("<d"), "I": struct.Struct(">I")}
+_S = {
+    "b": struct.Struct("<b"),
+    "h": struct.Struct("<h"),
+    "i": struct.Struct("<i"),
+    "q": struct.Struct("<q"),
+    "f": struct.Struct("<f"),
+    "d": struct.Struct("<d"),
+    "I": struct.Struct(">I"),
+}
 
 
 class UnsupportedColumn(ValueError):
@@ -328,10 +355,21 @@ def _column_code(t: int, meta: int, i: int) -> list[str]:
     raise UnsupportedColumn(f"binlog column type {t} is not supported (column {i + 1})")
 
 
-_GLOBALS = {"_h": _S["h"].unpack_from, "_i": _S["i"].unpack_from, "_q": _S["q"].unpack_from,
-            "_f": _S["f"].unpack_from, "_d": _S["d"].unpack_from, "_dec": decode_decimal, "_date": decode_date,
-            "_time2": decode_time2, "_dt2": decode_datetime2, "_ts2": decode_timestamp2,
-            "_ts_old": decode_timestamp_old, "_dt_old": decode_datetime_old, "_time_old": decode_time_old}
+_GLOBALS = {
+    "_h": _S["h"].unpack_from,
+    "_i": _S["i"].unpack_from,
+    "_q": _S["q"].unpack_from,
+    "_f": _S["f"].unpack_from,
+    "_d": _S["d"].unpack_from,
+    "_dec": decode_decimal,
+    "_date": decode_date,
+    "_time2": decode_time2,
+    "_dt2": decode_datetime2,
+    "_ts2": decode_timestamp2,
+    "_ts_old": decode_timestamp_old,
+    "_dt_old": decode_datetime_old,
+    "_time_old": decode_time_old,
+}
 
 
 def compile_row_decoder(tm: TableMap, outputs: list[tuple[str, Callable | None] | None]) -> Callable:
@@ -374,11 +412,16 @@ def rows_body_start(body: bytes, etype: int) -> tuple[int, int, int, bool]:
         p = 8 + extra
     n, p = lenenc(body, p)
     nb = (n + 7) // 8
-    full = all(x == 0xFF for x in body[p:p + n // 8]) and (n % 8 == 0 or body[p + n // 8] == (1 << (n % 8)) - 1)
+    full = all(x == 0xFF for x in body[p : p + n // 8]) and (
+        n % 8 == 0 or body[p + n // 8] == (1 << (n % 8)) - 1
+    )
     p += nb
     if etype in UPDATES:
-        full = full and all(x == 0xFF for x in body[p:p + n // 8]) and \
-            (n % 8 == 0 or body[p + n // 8] == (1 << (n % 8)) - 1)
+        full = (
+            full
+            and all(x == 0xFF for x in body[p : p + n // 8])
+            and (n % 8 == 0 or body[p + n // 8] == (1 << (n % 8)) - 1)
+        )
         p += nb
     return table_id, p, n, full
 
@@ -420,9 +463,24 @@ class BinlogReader(BinLogStreamReader):
         if etype in ROW_EVENTS or etype == TABLE_MAP:
             return etype, data, None
         wrapped = BinLogPacketWrapper(
-            pkt, self.table_map, self._ctl, self.mysql_version, self.checksum,
-            self._BinLogStreamReader__allowed_events_in_packet, None, None, None, None, False, False, False,
-            False, False, False, self._BinLogStreamReader__post_header_lengths)
+            pkt,
+            self.table_map,
+            self._ctl,
+            self.mysql_version,
+            self.checksum,
+            self._BinLogStreamReader__allowed_events_in_packet,
+            None,
+            None,
+            None,
+            None,
+            False,
+            False,
+            False,
+            False,
+            False,
+            False,
+            self._BinLogStreamReader__post_header_lengths,
+        )
         if etype == FORMAT_DESCRIPTION and wrapped.event is not None:
             self.mysql_version = wrapped.event.mysql_version
             self._BinLogStreamReader__post_header_lengths = wrapped.event.post_header_len

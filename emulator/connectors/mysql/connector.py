@@ -78,7 +78,9 @@ class MySqlConnector:
             time_precision_mode=tpm,
         )
         self.settings = EnvelopeSettings(
-            prefix=self.prefix, connector_name=self.flavor.name, source_schema=self.flavor.source_schema,
+            prefix=self.prefix,
+            connector_name=self.flavor.name,
+            source_schema=self.flavor.source_schema,
             key_schemas=_bool(get("key.converter.schemas.enable"), True),
             value_schemas=_bool(get("value.converter.schemas.enable"), True),
             header_schemas=_bool(get("header.converter.schemas.enable"), True),
@@ -94,11 +96,18 @@ class MySqlConnector:
         self.include_query = _bool(get("include.query"))
         self.skip_unparseable = _bool(get("schema.history.internal.skip.unparseable.ddl"))
         self.inconsistent_mode = (get("inconsistent.schema.handling.mode") or "fail").lower()
-        self.tx = TransactionMonitor(self.settings, engine.emit, _bool(get("provide.transaction.metadata")),
-                                     get("topic.transaction") or "transaction")
+        self.tx = TransactionMonitor(
+            self.settings,
+            engine.emit,
+            _bool(get("provide.transaction.metadata")),
+            get("topic.transaction") or "transaction",
+        )
         hb_ms = int(get("heartbeat.interval.ms") or 0)
-        engine.heartbeat = (Heartbeat(self.settings, hb_ms, get("topic.heartbeat.prefix") or "__debezium-heartbeat")
-                            if hb_ms > 0 else None)
+        engine.heartbeat = (
+            Heartbeat(self.settings, hb_ms, get("topic.heartbeat.prefix") or "__debezium-heartbeat")
+            if hb_ms > 0
+            else None
+        )
         self.heartbeat_query = get("heartbeat.action.query")
         self.server_id = int(get("database.server.id") or 0)
         self.schema_key_frame = Framed(self.settings.key_codec, self.flavor.schema_change_key)
@@ -106,8 +115,12 @@ class MySqlConnector:
         self.history = SchemaHistory(get("schema.history.internal.file.filename"), self.prefix)
         self.catalog = Catalog()
         self.parser = DdlParser(self.catalog)
-        self.gtid_includes = config.regex_list("gtid.source.includes") if hasattr(config, "regex_list") else []
-        self.gtid_excludes = config.regex_list("gtid.source.excludes") if hasattr(config, "regex_list") else []
+        self.gtid_includes = (
+            config.regex_list("gtid.source.includes") if hasattr(config, "regex_list") else []
+        )
+        self.gtid_excludes = (
+            config.regex_list("gtid.source.excludes") if hasattr(config, "regex_list") else []
+        )
         self.signal_table = self.filters.signal_table
         self.by_id: dict[str, CapturedTable | None] = {}
         self.conn: pymysql.Connection | None = None
@@ -171,16 +184,21 @@ class MySqlConnector:
     # -- connections ------------------------------------------------------------------------------------
     def _conn_settings(self) -> dict[str, Any]:
         get = self.cfg.get
-        return {"host": get("database.hostname") or "localhost", "port": int(get("database.port") or 3306),
-                "user": get("database.user"), "password": get("database.password") or "",
-                "connect_timeout": max(1, int(get("connect.timeout.ms") or 30000) // 1000)}
+        return {
+            "host": get("database.hostname") or "localhost",
+            "port": int(get("database.port") or 3306),
+            "user": get("database.user"),
+            "password": get("database.password") or "",
+            "connect_timeout": max(1, int(get("connect.timeout.ms") or 30000) // 1000),
+        }
 
     def _connect(self) -> pymysql.Connection:
         try:
             conn = pymysql.connect(**self._conn_settings(), charset="utf8mb4", autocommit=True, conv={})
         except pymysql.err.OperationalError as e:
-            raise ConnectionError(f"cannot connect to {self.cfg.get('database.hostname')}:"
-                                  f"{self.cfg.get('database.port')}: {e}") from e
+            raise ConnectionError(
+                f"cannot connect to {self.cfg.get('database.hostname')}:{self.cfg.get('database.port')}: {e}"
+            ) from e
         with conn.cursor() as cur:
             cur.execute("SET SESSION time_zone = '+00:00'")
             for stmt in _initial_statements(self.cfg.get("database.initial.statements")):
@@ -201,14 +219,18 @@ class MySqlConnector:
         self.mariadb_server = "mariadb" in self.server_version.lower()
         fmt = (self._var("binlog_format") or "").upper()
         if fmt != "ROW":
-            raise RuntimeError(f"The MySQL server is not configured to use a ROW binlog_format, which is "
-                               f"required for this connector to work properly (binlog_format={fmt or 'unset'}). "
-                               "Change the binlog_format to ROW and restart the connector.")
+            raise RuntimeError(
+                f"The MySQL server is not configured to use a ROW binlog_format, which is "
+                f"required for this connector to work properly (binlog_format={fmt or 'unset'}). "
+                "Change the binlog_format to ROW and restart the connector."
+            )
         image = (self._var("binlog_row_image") or "FULL").upper()
         if image != "FULL":
-            raise RuntimeError(f"The MySQL server is not configured to use a FULL binlog_row_image, which is "
-                               f"required for this connector to work properly (binlog_row_image={image}). "
-                               "Change the binlog_row_image to FULL and restart the connector.")
+            raise RuntimeError(
+                f"The MySQL server is not configured to use a FULL binlog_row_image, which is "
+                f"required for this connector to work properly (binlog_row_image={image}). "
+                "Change the binlog_row_image to FULL and restart the connector."
+            )
         log_bin = (self._var("log_bin") or "ON").upper()
         if log_bin not in ("ON", "1"):
             raise RuntimeError("The MySQL server does not appear to be using a binlog (log_bin is OFF)")
@@ -258,8 +280,9 @@ class MySqlConnector:
             m = map_column(c, self.type_cfg)
             d = default_value(c, m)
             schema = m.schema.with_(optional=c.optional, default=d)
-            cols.append(ColumnDef(c.name, schema, m.convert, c.type_name, None, c.length, c.scale,
-                                  m.snapshot_convert))
+            cols.append(
+                ColumnDef(c.name, schema, m.convert, c.type_name, None, c.length, c.scale, m.snapshot_convert)
+            )
         return TableDef(t.db, t.name, cols, t.key_columns())
 
     def _captured(self, db: str, name: str) -> CapturedTable | None:
@@ -283,8 +306,11 @@ class MySqlConnector:
         return self._captured(db, name)
 
     def captured_table_ids(self) -> list[str]:
-        return sorted(f"{db}.{n}" for (db, n) in self.catalog.tables
-                      if self._db_included(db) and self.filters.table_included(db, n))
+        return sorted(
+            f"{db}.{n}"
+            for (db, n) in self.catalog.tables
+            if self._db_included(db) and self.filters.table_included(db, n)
+        )
 
     # -- main -----------------------------------------------------------------------------------------------
     def run(self) -> None:
@@ -345,8 +371,11 @@ class MySqlConnector:
             if not completed:
                 return True
             if not self._position_available(stored):
-                log.warning("the stored binlog position %s:%s is no longer on the server: new snapshot "
-                            "(when_needed)", stored.get("file"), stored.get("pos"))
+                log.warning(
+                    "the stored binlog position %s:%s is no longer on the server: new snapshot (when_needed)",
+                    stored.get("file"),
+                    stored.get("pos"),
+                )
                 return True
             return False
         if mode in ("no_data", "never"):
@@ -355,11 +384,16 @@ class MySqlConnector:
             return True
         if mode == "configuration_based":
             prefix = "snapshot.mode.configuration.based."
-            if _bool(self.cfg.get(prefix + "snapshot.on.data.error")) and completed and \
-                    not self._position_available(stored):
+            if (
+                _bool(self.cfg.get(prefix + "snapshot.on.data.error"))
+                and completed
+                and not self._position_available(stored)
+            ):
                 return True
-            return (_bool(self.cfg.get(prefix + "snapshot.data")) or
-                    _bool(self.cfg.get(prefix + "snapshot.schema"))) and not completed
+            return (
+                _bool(self.cfg.get(prefix + "snapshot.data"))
+                or _bool(self.cfg.get(prefix + "snapshot.schema"))
+            ) and not completed
         raise RuntimeError(f"snapshot.mode {mode!r} is not supported")
 
     def _restore(self, stored: dict) -> None:
@@ -367,7 +401,8 @@ class MySqlConnector:
             raise RuntimeError(
                 "The db history topic or its content is fully or partially missing "
                 f"({self.history.path}). Please check database schema history topic configuration and "
-                "re-execute the snapshot (snapshot.mode=recovery rebuilds it from the current tables).")
+                "re-execute the snapshot (snapshot.mode=recovery rebuilds it from the current tables)."
+            )
         n = self.history.recover(self.catalog, stored)
         log.info("schema history: %d records applied (up to %s:%s)", n, stored.get("file"), stored.get("pos"))
         self.file = stored["file"]
@@ -402,10 +437,16 @@ class MySqlConnector:
             dbs.sort()
             schema: list[tuple[str, str, list[tuple[str, str]]]] = []
             for db in dbs:
-                names = sorted(r[0] for r in self._q(f"SHOW FULL TABLES IN {_qi(db)} WHERE Table_type = "
-                                                     "'BASE TABLE'", conn=snap))
+                names = sorted(
+                    r[0]
+                    for r in self._q(
+                        f"SHOW FULL TABLES IN {_qi(db)} WHERE Table_type = 'BASE TABLE'", conn=snap
+                    )
+                )
                 create_db = self._q(f"SHOW CREATE DATABASE {_qi(db)}", conn=snap)[0][1]
-                tables = [(n, self._q(f"SHOW CREATE TABLE {_qi(db)}.{_qi(n)}", conn=snap)[0][1]) for n in names]
+                tables = [
+                    (n, self._q(f"SHOW CREATE TABLE {_qi(db)}.{_qi(n)}", conn=snap)[0][1]) for n in names
+                ]
                 schema.append((db, create_db, tables))
             if locked and self.locking_mode != "extended":
                 self._q("UNLOCK TABLES", conn=snap)
@@ -427,8 +468,13 @@ class MySqlConnector:
         if self.engine.stopping:
             return
         self.snapshot_done = True
-        log.info("snapshot done in %.2f s at %s:%s (gtids %s)", time.monotonic() - start, self.file,
-                 self.next_pos, self.gtids)
+        log.info(
+            "snapshot done in %.2f s at %s:%s (gtids %s)",
+            time.monotonic() - start,
+            self.file,
+            self.next_pos,
+            self.gtids,
+        )
 
     def _snapshot_schema(self, server_cs: tuple, schema: list, file: str, pos: int) -> None:
         self.history.reset()
@@ -440,7 +486,9 @@ class MySqlConnector:
         if self.gtids is not None:
             position["gtids"] = str(self.gtids)
         stmts: list[tuple[str, str | None, str, list[Change]]] = []
-        stmts.append(("", None, f"SET character_set_server={server_cs[0]}, collation_server={server_cs[1]}", []))
+        stmts.append(
+            ("", None, f"SET character_set_server={server_cs[0]}, collation_server={server_cs[1]}", [])
+        )
         for db, _create_db, tables in schema:
             for name, _ in tables:
                 stmts.append((db, name, f"DROP TABLE IF EXISTS `{db}`.`{name}`", None))
@@ -461,18 +509,30 @@ class MySqlConnector:
                     log.warning("skipping unparseable DDL %r", ddl)
                     changes = []
             else:
-                changes = self.parser.apply(ddl, db or None) if ddl.startswith(("CREATE DATABASE", "DROP DATABASE")) \
+                changes = (
+                    self.parser.apply(ddl, db or None)
+                    if ddl.startswith(("CREATE DATABASE", "DROP DATABASE"))
                     else []
+                )
             tcs = [_table_change(c) for c in changes if c.kind in ("CREATE", "ALTER", "DROP")]
             ts_us = time.time_ns() // 1000
-            self.history.append(position, ts_us // 1000, db, ddl, [_history_change(c) for c in changes
-                                                                    if c.kind in ("CREATE", "ALTER", "DROP")])
+            self.history.append(
+                position,
+                ts_us // 1000,
+                db,
+                ddl,
+                [_history_change(c) for c in changes if c.kind in ("CREATE", "ALTER", "DROP")],
+            )
             if self.include_schema_changes and self._schema_change_db_ok(db):
-                src = source_block(self.prefix, self.flavor.name, ts_us, "true", db, name, 0, None, file, pos, 0)
+                src = source_block(
+                    self.prefix, self.flavor.name, ts_us, "true", db, name, 0, None, file, pos, 0
+                )
                 self._emit_schema_change(db, ddl, tcs, src, ts_us // 1000)
 
     def _snapshot_data(self, snap: pymysql.Connection, file: str, pos: int) -> None:
-        only = self.cfg.regex_list("snapshot.include.collection.list") if hasattr(self.cfg, "regex_list") else []
+        only = (
+            self.cfg.regex_list("snapshot.include.collection.list") if hasattr(self.cfg, "regex_list") else []
+        )
         tables = []
         for tid in self.captured_table_ids():
             if tid == self.signal_table:
@@ -482,8 +542,11 @@ class MySqlConnector:
             ct = self.table_by_id(tid)
             if ct is not None:
                 tables.append(ct)
-        overrides = {x.strip() for x in (self.cfg.get("snapshot.select.statement.overrides") or "").split(",")
-                     if x.strip()}
+        overrides = {
+            x.strip()
+            for x in (self.cfg.get("snapshot.select.statement.overrides") or "").split(",")
+            if x.strip()
+        }
         emit = self.engine.emit
         sources: dict[tuple, dict] = {}
         prefix, name = self.prefix, self.flavor.name
@@ -520,7 +583,9 @@ class MySqlConnector:
             k = (mark, t.id, sec)
             s = sources.get(k)
             if s is None:
-                s = source_block(prefix, name, sec * 1_000_000, mark, t.namespace, t.name, 0, None, file, pos, 0)
+                s = source_block(
+                    prefix, name, sec * 1_000_000, mark, t.namespace, t.name, 0, None, file, pos, 0
+                )
                 sources.clear()
                 sources[k] = s
             emit(env.change("r", None, after, s, None, env.key_of(after)))
@@ -528,46 +593,79 @@ class MySqlConnector:
         run_snapshot(tables, rows_of, emit_row, lambda: self.engine.stopping)
 
     # -- schema changes --------------------------------------------------------------------------------------
-    def _emit_schema_change(self, db: str, ddl: str, table_changes: list[dict], src: dict, ts_ms: int) -> None:
-        value = {"source": src, "ts_ms": time.time_ns() // 1_000_000, "databaseName": db, "schemaName": None,
-                 "ddl": ddl, "tableChanges": table_changes}
-        self.engine.emit(Record(self.prefix, self.schema_key_frame.encode({"databaseName": db}),
-                                self.schema_value_frame.encode(value), self.settings.context_headers))
+    def _emit_schema_change(
+        self, db: str, ddl: str, table_changes: list[dict], src: dict, ts_ms: int
+    ) -> None:
+        value = {
+            "source": src,
+            "ts_ms": time.time_ns() // 1_000_000,
+            "databaseName": db,
+            "schemaName": None,
+            "ddl": ddl,
+            "tableChanges": table_changes,
+        }
+        self.engine.emit(
+            Record(
+                self.prefix,
+                self.schema_key_frame.encode({"databaseName": db}),
+                self.schema_value_frame.encode(value),
+                self.settings.context_headers,
+            )
+        )
 
     # -- streaming -----------------------------------------------------------------------------------------
     def _reader(self) -> bl.BinlogReader:
         settings = dict(self._conn_settings())
         settings["passwd"] = settings.pop("password")
         settings["read_timeout"] = 60
-        kw: dict[str, Any] = {"blocking": True, "slave_heartbeat": 0.1, "enable_logging": False,
-                              "report_slave": None}
+        kw: dict[str, Any] = {
+            "blocking": True,
+            "slave_heartbeat": 0.1,
+            "enable_logging": False,
+            "report_slave": None,
+        }
         if self.gtids is not None and not (self.skip_events or self.skip_rows or self.tx_file):
             gset = self.gtids.filtered(self.gtid_includes, self.gtid_excludes)
             if self.mariadb_server:
-                kw.update(is_mariadb=True, auto_position=str(gset),
-                          annotate_rows_event=self.include_query and self.flavor.mariadb)
+                kw.update(
+                    is_mariadb=True,
+                    auto_position=str(gset),
+                    annotate_rows_event=self.include_query and self.flavor.mariadb,
+                )
             else:
                 kw.update(auto_position=str(gset) or None)
                 if not str(gset):
                     kw.update(log_file=self.file, log_pos=self.next_pos, resume_stream=True)
                     kw.pop("auto_position")
         else:
-            kw.update(log_file=self.tx_file or self.file, log_pos=self.tx_pos or self.next_pos, resume_stream=True)
+            kw.update(
+                log_file=self.tx_file or self.file, log_pos=self.tx_pos or self.next_pos, resume_stream=True
+            )
         return bl.BinlogReader(settings, self.server_id, mariadb_server=self.mariadb_server, **kw)
 
     def _stream(self) -> None:
         self.reader = self._reader()
         self.reader.connect()
         self.streaming = True
-        log.info("streaming from %s:%s (gtids %s)", self.tx_file or self.file, self.tx_pos or self.next_pos,
-                 self.gtids)
+        log.info(
+            "streaming from %s:%s (gtids %s)",
+            self.tx_file or self.file,
+            self.tx_pos or self.next_pos,
+            self.gtids,
+        )
         engine = self.engine
         read = self.reader.read
         checksum = 4 if self.reader.checksum else 0
-        handlers = {bl.TABLE_MAP: self._on_table_map, bl.QUERY: self._on_query, bl.XID: self._on_xid,
-                    bl.ROTATE: self._on_rotate, bl.MARIADB_GTID: self._on_mariadb_gtid,
-                    bl.MYSQL_GTID: self._on_mysql_gtid, bl.MARIADB_ANNOTATE: self._on_annotate,
-                    bl.ROWS_QUERY: self._on_rows_query}
+        handlers = {
+            bl.TABLE_MAP: self._on_table_map,
+            bl.QUERY: self._on_query,
+            bl.XID: self._on_xid,
+            bl.ROTATE: self._on_rotate,
+            bl.MARIADB_GTID: self._on_mariadb_gtid,
+            bl.MYSQL_GTID: self._on_mysql_gtid,
+            bl.MARIADB_ANNOTATE: self._on_annotate,
+            bl.ROWS_QUERY: self._on_rows_query,
+        }
         rows = self._on_rows
         row_events = bl.ROW_EVENTS
         self.table_ids: dict[int, Any] = {}
@@ -589,7 +687,7 @@ class MySqlConnector:
             self._start = next_pos - size if next_pos else 0
             self._next = next_pos
             if etype in row_events:
-                rows(etype, data[20:len(data) - checksum])
+                rows(etype, data[20 : len(data) - checksum])
             else:
                 h = handlers.get(etype)
                 if h is not None:
@@ -700,8 +798,10 @@ class MySqlConnector:
             changes = self.parser.apply(sql, db or None)
         except DdlError as e:
             if not self.skip_unparseable:
-                raise DdlError(f"{e} at {self.file}:{self._start}; set "
-                               "schema.history.internal.skip.unparseable.ddl=true to skip it") from None
+                raise DdlError(
+                    f"{e} at {self.file}:{self._start}; set "
+                    "schema.history.internal.skip.unparseable.ddl=true to skip it"
+                ) from None
             log.warning("skipping unparseable DDL at %s:%s: %r", self.file, self._start, sql)
             changes = []
         self._apply_changes(changes, db)
@@ -726,15 +826,28 @@ class MySqlConnector:
             if ch.previous:
                 self._invalidate(*ch.previous)
             if ch.kind == "DATABASE":
-                self.by_id = {k: v for k, v in self.by_id.items() if not k.startswith(ch.db + ".")} \
-                    if ch.ddl.upper().startswith("DROP") else self.by_id
+                self.by_id = (
+                    {k: v for k, v in self.by_id.items() if not k.startswith(ch.db + ".")}
+                    if ch.ddl.upper().startswith("DROP")
+                    else self.by_id
+                )
             tcs = [_table_change(ch)] if ch.kind in ("CREATE", "ALTER", "DROP") else []
-            self.history.append(position, ts_ms, ch.db, ch.ddl,
-                                [_history_change(ch)] if tcs else [])
+            self.history.append(position, ts_ms, ch.db, ch.ddl, [_history_change(ch)] if tcs else [])
             if self.include_schema_changes and self._schema_change_db_ok(ch.db):
                 table = ch.table_name if ch.kind != "DATABASE" else None
-                src = source_block(self.prefix, self.flavor.name, ts_ms * 1000, "false", ch.db, table, self._sid,
-                                   self.gtid, self.file, self._start, self.last_row)
+                src = source_block(
+                    self.prefix,
+                    self.flavor.name,
+                    ts_ms * 1000,
+                    "false",
+                    ch.db,
+                    table,
+                    self._sid,
+                    self.gtid,
+                    self.file,
+                    self._start,
+                    self.last_row,
+                )
                 self._emit_schema_change(ch.db, ch.ddl, tcs, src, ts_ms)
 
     def _truncate(self, ch: Change) -> None:
@@ -745,13 +858,16 @@ class MySqlConnector:
             return
         env = ct.env
         src = self._src(ct, 0)
-        block = self.tx.event_block(self.tx.begin_id, ct.data_collection) if self.tx.enabled and self.in_tx \
+        block = (
+            self.tx.event_block(self.tx.begin_id, ct.data_collection)
+            if self.tx.enabled and self.in_tx
             else None
+        )
         rec = env.change("t", None, None, src, block, None)
         self.engine.emit(Record(rec.topic, None, rec.value, rec.headers))
 
     def _on_table_map(self, data: bytes, ev, checksum: int) -> None:
-        body = data[20:len(data) - checksum]
+        body = data[20 : len(data) - checksum]
         key = body[6:]
         tm = self.tm_cache.get(key)
         if tm is None:
@@ -763,16 +879,31 @@ class MySqlConnector:
 
     def _src(self, ct: CapturedTable, row: int) -> dict:
         t = ct.env.table
-        return source_block(self.prefix, self.flavor.name, self._ts * 1_000_000, "false", t.namespace, t.name,
-                            self._sid, self.gtid, self.file, self._start, row, self.thread, self.query)
+        return source_block(
+            self.prefix,
+            self.flavor.name,
+            self._ts * 1_000_000,
+            "false",
+            t.namespace,
+            t.name,
+            self._sid,
+            self.gtid,
+            self.file,
+            self._start,
+            row,
+            self.thread,
+            self.query,
+        )
 
     def _decoder(self, ct: CapturedTable, tm: bl.TableMap):
         dec = ct.decoders.get(tm.key)
         if dec is None:
             n = len(tm.types)
             if n != ct.ncols:
-                msg = (f"binlog row of {ct.data_collection} at {self.file}:{self._start} has {n} columns, the "
-                       f"schema has {ct.ncols}: the schema history does not match the binlog")
+                msg = (
+                    f"binlog row of {ct.data_collection} at {self.file}:{self._start} has {n} columns, the "
+                    f"schema has {ct.ncols}: the schema history does not match the binlog"
+                )
                 if self.inconsistent_mode == "fail":
                     raise RuntimeError(msg + " (inconsistent.schema.handling.mode=fail)")
                 log.warning("%s; skipped", msg)
@@ -804,16 +935,23 @@ class MySqlConnector:
             return
         ct = self._captured(tm.schema, tm.table)
         if ct is None:
-            if (tm.schema, tm.table) not in self.catalog.tables and self._db_included(tm.schema) and \
-                    self.filters.table_included(tm.schema, tm.table):
+            if (
+                (tm.schema, tm.table) not in self.catalog.tables
+                and self._db_included(tm.schema)
+                and self.filters.table_included(tm.schema, tm.table)
+            ):
                 msg = f"no schema for table {tm.schema}.{tm.table} at {self.file}:{self._start}"
                 if self.inconsistent_mode == "fail":
                     raise RuntimeError(msg + " (inconsistent.schema.handling.mode=fail)")
                 log.warning("%s; event skipped", msg)
             return
         if not full:
-            log.warning("rows event of %s at %s:%s without every column (binlog_row_image must be FULL); "
-                        "skipped", ct.data_collection, self.file, self._start)
+            log.warning(
+                "rows event of %s at %s:%s without every column (binlog_row_image must be FULL); skipped",
+                ct.data_collection,
+                self.file,
+                self._start,
+            )
             return
         dec = self._decoder(ct, tm)
         if dec is None:
@@ -822,8 +960,21 @@ class MySqlConnector:
         end = len(body)
         t = env.table
         tid = t.id
-        base = source_block(self.prefix, self.flavor.name, self._ts * 1_000_000, "false", t.namespace, t.name,
-                            self._sid, self.gtid, self.file, self._start, 0, self.thread, self.query)
+        base = source_block(
+            self.prefix,
+            self.flavor.name,
+            self._ts * 1_000_000,
+            "false",
+            t.namespace,
+            t.name,
+            self._sid,
+            self.gtid,
+            self.file,
+            self._start,
+            0,
+            self.thread,
+            self.query,
+        )
         emit = self.engine.emit
         tx = self.tx
         txon = tx.enabled and self.in_tx and tx.begin_id is not None
@@ -901,8 +1052,16 @@ class MySqlConnector:
             self.rows_done = 0
         self.query = self.query if self.in_tx else None
 
-    def _key_change(self, ct: CapturedTable, before: dict, after: dict, old_key: dict, new_key: dict,
-                    src: dict, txon: bool) -> None:
+    def _key_change(
+        self,
+        ct: CapturedTable,
+        before: dict,
+        after: dict,
+        old_key: dict,
+        new_key: dict,
+        src: dict,
+        txon: bool,
+    ) -> None:
         env = ct.env
         tid = env.table.id
         emit = self.engine.emit
@@ -926,8 +1085,10 @@ class MySqlConnector:
         t = ct.env.table
         where = f" WHERE {condition}" if condition else ""
         order = ", ".join(f"{_qi(k)} DESC" for k in key_cols)
-        rows = self._q(f"SELECT {', '.join(_qi(k) for k in key_cols)} FROM {_qi(t.namespace)}.{_qi(t.name)}"
-                       f"{where} ORDER BY {order} LIMIT 1")
+        rows = self._q(
+            f"SELECT {', '.join(_qi(k) for k in key_cols)} FROM {_qi(t.namespace)}.{_qi(t.name)}"
+            f"{where} ORDER BY {order} LIMIT 1"
+        )
         return list(rows[0]) if rows else None
 
     def _key_predicate(self, key_cols: list[str], op: str, values: list) -> tuple[str, list]:
@@ -935,8 +1096,15 @@ class MySqlConnector:
         marks = ", ".join(["%s"] * len(values))
         return f"({cols}) {op} ({marks})", list(values)
 
-    def read_chunk(self, ct: CapturedTable, key_cols: list[str], after: list | None, upto: list, limit: int,
-                   condition: str | None) -> list[list]:
+    def read_chunk(
+        self,
+        ct: CapturedTable,
+        key_cols: list[str],
+        after: list | None,
+        upto: list,
+        limit: int,
+        condition: str | None,
+    ) -> list[list]:
         t = ct.env.table
         preds, args = [], []
         if after is not None:
@@ -948,8 +1116,10 @@ class MySqlConnector:
         args += a
         if condition:
             preds.append(f"({condition})")
-        sql = (f"SELECT {', '.join(_qi(c.name) for c in t.columns)} FROM {_qi(t.namespace)}.{_qi(t.name)} "
-               f"WHERE {' AND '.join(preds)} ORDER BY {', '.join(_qi(k) for k in key_cols)} LIMIT {int(limit)}")
+        sql = (
+            f"SELECT {', '.join(_qi(c.name) for c in t.columns)} FROM {_qi(t.namespace)}.{_qi(t.name)} "
+            f"WHERE {' AND '.join(preds)} ORDER BY {', '.join(_qi(k) for k in key_cols)} LIMIT {int(limit)}"
+        )
         return [list(r) for r in self._q(sql, args)]
 
     def write_watermark(self, row_id: str, kind: str, data: str) -> None:
@@ -958,13 +1128,29 @@ class MySqlConnector:
         if self._wm_conn is None:
             self._wm_conn = self._connect()
         db, _, table = self.signal_table.partition(".")
-        self._q(f"INSERT INTO {_qi(db)}.{_qi(table)} VALUES (%s, %s, %s)", (row_id, kind, data),
-                conn=self._wm_conn)
+        self._q(
+            f"INSERT INTO {_qi(db)}.{_qi(table)} VALUES (%s, %s, %s)",
+            (row_id, kind, data),
+            conn=self._wm_conn,
+        )
 
     def read_source(self, ct: CapturedTable) -> dict:
         t = ct.env.table
-        return source_block(self.prefix, self.flavor.name, time.time_ns() // 1000, "incremental", t.namespace,
-                            t.name, self._sid, self.gtid, self.file, self._start, 0, self.thread, None)
+        return source_block(
+            self.prefix,
+            self.flavor.name,
+            time.time_ns() // 1000,
+            "incremental",
+            t.namespace,
+            t.name,
+            self._sid,
+            self.gtid,
+            self.file,
+            self._start,
+            0,
+            self.thread,
+            None,
+        )
 
     # -- lifecycle ---------------------------------------------------------------------------------------------
     def close(self) -> None:
@@ -994,7 +1180,9 @@ def _db_charset(create_db: str, server_cs: tuple) -> tuple[str, str]:
     cs = re.search(r"(?i)CHARACTER SET (\w+)", create_db)
     coll = re.search(r"(?i)COLLATE (\w+)", create_db)
     charset = cs.group(1) if cs else server_cs[0]
-    collation = coll.group(1) if coll else (server_cs[1] if charset == server_cs[0] else f"{charset}_general_ci")
+    collation = (
+        coll.group(1) if coll else (server_cs[1] if charset == server_cs[0] else f"{charset}_general_ci")
+    )
     return charset, collation
 
 
@@ -1005,7 +1193,10 @@ def _table_change(ch: Change) -> dict:
 
 
 def _history_change(ch: Change) -> dict:
-    d: dict[str, Any] = {"type": ch.kind, "id": ch.table.quoted_id if ch.table else f'"{ch.db}"."{ch.table_name}"'}
+    d: dict[str, Any] = {
+        "type": ch.kind,
+        "id": ch.table.quoted_id if ch.table else f'"{ch.db}"."{ch.table_name}"',
+    }
     if ch.previous:
         d["previousId"] = f'"{ch.previous[0]}"."{ch.previous[1]}"'
     if ch.table is not None and ch.kind != "DROP":
@@ -1019,7 +1210,7 @@ def _initial_statements(value: str | None) -> list[str]:
     stmts, cur, i = [], [], 0
     while i < len(value):
         if value[i] == ";":
-            if value[i + 1:i + 2] == ";":
+            if value[i + 1 : i + 2] == ";":
                 cur.append(";")
                 i += 2
                 continue

@@ -62,15 +62,27 @@ class Column:
 
     def to_json(self) -> dict[str, Any]:
         """Debezium's history JSON form (JsonTableChangeSerializer)."""
-        d: dict[str, Any] = {"name": self.name, "jdbcType": self.jdbc_type, "typeName": self.type_name,
-                             "typeExpression": self.type_name, "charsetName": self.charset}
+        d: dict[str, Any] = {
+            "name": self.name,
+            "jdbcType": self.jdbc_type,
+            "typeName": self.type_name,
+            "typeExpression": self.type_name,
+            "charsetName": self.charset,
+        }
         if self.length is not None:
             d["length"] = self.length
         if self.scale is not None:
             d["scale"] = self.scale
-        d.update({"position": self.position, "optional": self.optional,
-                  "autoIncremented": self.auto_incremented, "generated": self.generated,
-                  "comment": self.comment, "hasDefaultValue": self.has_default})
+        d.update(
+            {
+                "position": self.position,
+                "optional": self.optional,
+                "autoIncremented": self.auto_incremented,
+                "generated": self.generated,
+                "comment": self.comment,
+                "hasDefaultValue": self.has_default,
+            }
+        )
         if self.default is not None:
             d["defaultValueExpression"] = self.default
         if self.enum_values:
@@ -79,21 +91,42 @@ class Column:
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Column:
-        return cls(name=d["name"], type_name=d["typeName"], jdbc_type=d["jdbcType"], position=d["position"],
-                   length=d.get("length"), scale=d.get("scale"), optional=d.get("optional", True),
-                   auto_incremented=d.get("autoIncremented", False), generated=d.get("generated", False),
-                   charset=d.get("charsetName"), comment=d.get("comment"),
-                   has_default=d.get("hasDefaultValue", False), default=d.get("defaultValueExpression"),
-                   enum_values=d.get("enumValues") or None)
+        return cls(
+            name=d["name"],
+            type_name=d["typeName"],
+            jdbc_type=d["jdbcType"],
+            position=d["position"],
+            length=d.get("length"),
+            scale=d.get("scale"),
+            optional=d.get("optional", True),
+            auto_incremented=d.get("autoIncremented", False),
+            generated=d.get("generated", False),
+            charset=d.get("charsetName"),
+            comment=d.get("comment"),
+            has_default=d.get("hasDefaultValue", False),
+            default=d.get("defaultValueExpression"),
+            enum_values=d.get("enumValues") or None,
+        )
 
     def change_payload(self) -> dict[str, Any]:
         """The `io.debezium.connector.schema.Column` struct of a schema-change event."""
-        return {"name": self.name, "jdbcType": self.jdbc_type, "nativeType": None, "typeName": self.type_name,
-                "typeExpression": self.type_name, "charsetName": self.charset, "length": self.length,
-                "scale": self.scale, "position": self.position, "optional": self.optional,
-                "autoIncremented": self.auto_incremented, "generated": self.generated,
-                "comment": self.comment, "defaultValueExpression": self.default,
-                "enumValues": list(self.enum_values) if self.enum_values else None}
+        return {
+            "name": self.name,
+            "jdbcType": self.jdbc_type,
+            "nativeType": None,
+            "typeName": self.type_name,
+            "typeExpression": self.type_name,
+            "charsetName": self.charset,
+            "length": self.length,
+            "scale": self.scale,
+            "position": self.position,
+            "optional": self.optional,
+            "autoIncremented": self.auto_incremented,
+            "generated": self.generated,
+            "comment": self.comment,
+            "defaultValueExpression": self.default,
+            "enumValues": list(self.enum_values) if self.enum_values else None,
+        }
 
 
 @dataclass(slots=True)
@@ -136,12 +169,20 @@ class Table:
             c.position = i
 
     def change_payload(self) -> dict[str, Any]:
-        return {"defaultCharsetName": self.charset, "primaryKeyColumnNames": list(self.pk),
-                "columns": [c.change_payload() for c in self.columns], "comment": self.comment}
+        return {
+            "defaultCharsetName": self.charset,
+            "primaryKeyColumnNames": list(self.pk),
+            "columns": [c.change_payload() for c in self.columns],
+            "comment": self.comment,
+        }
 
     def to_json(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"defaultCharsetName": self.charset, "primaryKeyColumnNames": list(self.pk),
-                             "columns": [c.to_json() for c in self.columns], "attributes": []}
+        d: dict[str, Any] = {
+            "defaultCharsetName": self.charset,
+            "primaryKeyColumnNames": list(self.pk),
+            "columns": [c.to_json() for c in self.columns],
+            "attributes": [],
+        }
         if self.unique_keys:
             d["uniqueKeys"] = [list(k) for k in self.unique_keys]  # ours: for the key fallback
         if self.comment is not None:
@@ -151,9 +192,15 @@ class Table:
     @classmethod
     def from_json(cls, table_id: str, d: dict[str, Any]) -> Table:
         db, name = parse_quoted_id(table_id)
-        return cls(db, name, [Column.from_json(c) for c in d.get("columns", [])],
-                   list(d.get("primaryKeyColumnNames") or []), d.get("defaultCharsetName"), d.get("comment"),
-                   [list(k) for k in d.get("uniqueKeys", [])])
+        return cls(
+            db,
+            name,
+            [Column.from_json(c) for c in d.get("columns", [])],
+            list(d.get("primaryKeyColumnNames") or []),
+            d.get("defaultCharsetName"),
+            d.get("comment"),
+            [list(k) for k in d.get("uniqueKeys", [])],
+        )
 
 
 def parse_quoted_id(table_id: str) -> tuple[str, str]:
@@ -208,36 +255,72 @@ class Catalog:
 # -- types ---------------------------------------------------------------------------------------------
 # sqlglot DataType -> (Debezium type name, JDBC type)
 _TYPES: dict[str, tuple[str, int]] = {
-    "TINYINT": ("TINYINT", SMALLINT), "UTINYINT": ("TINYINT UNSIGNED", SMALLINT),
-    "SMALLINT": ("SMALLINT", SMALLINT), "USMALLINT": ("SMALLINT UNSIGNED", SMALLINT),
-    "MEDIUMINT": ("MEDIUMINT", INTEGER), "UMEDIUMINT": ("MEDIUMINT UNSIGNED", INTEGER),
-    "INT": ("INT", INTEGER), "UINT": ("INT UNSIGNED", INTEGER),
-    "BIGINT": ("BIGINT", BIGINT), "UBIGINT": ("BIGINT UNSIGNED", BIGINT),
+    "TINYINT": ("TINYINT", SMALLINT),
+    "UTINYINT": ("TINYINT UNSIGNED", SMALLINT),
+    "SMALLINT": ("SMALLINT", SMALLINT),
+    "USMALLINT": ("SMALLINT UNSIGNED", SMALLINT),
+    "MEDIUMINT": ("MEDIUMINT", INTEGER),
+    "UMEDIUMINT": ("MEDIUMINT UNSIGNED", INTEGER),
+    "INT": ("INT", INTEGER),
+    "UINT": ("INT UNSIGNED", INTEGER),
+    "BIGINT": ("BIGINT", BIGINT),
+    "UBIGINT": ("BIGINT UNSIGNED", BIGINT),
     "SERIAL": ("BIGINT UNSIGNED", BIGINT),
     "BOOLEAN": ("BOOLEAN", BOOLEAN),
-    "DECIMAL": ("DECIMAL", DECIMAL), "UDECIMAL": ("DECIMAL UNSIGNED", DECIMAL),
-    "DOUBLE": ("DOUBLE", DOUBLE), "UDOUBLE": ("DOUBLE UNSIGNED", DOUBLE),
-    "FLOAT": ("FLOAT", FLOAT), "UFLOAT": ("FLOAT UNSIGNED", FLOAT),
+    "DECIMAL": ("DECIMAL", DECIMAL),
+    "UDECIMAL": ("DECIMAL UNSIGNED", DECIMAL),
+    "DOUBLE": ("DOUBLE", DOUBLE),
+    "UDOUBLE": ("DOUBLE UNSIGNED", DOUBLE),
+    "FLOAT": ("FLOAT", FLOAT),
+    "UFLOAT": ("FLOAT UNSIGNED", FLOAT),
     "BIT": ("BIT", BIT),
-    "CHAR": ("CHAR", CHAR), "NCHAR": ("NCHAR", NCHAR), "VARCHAR": ("VARCHAR", VARCHAR),
+    "CHAR": ("CHAR", CHAR),
+    "NCHAR": ("NCHAR", NCHAR),
+    "VARCHAR": ("VARCHAR", VARCHAR),
     "NVARCHAR": ("NVARCHAR", NVARCHAR),
-    "TINYTEXT": ("TINYTEXT", VARCHAR), "TEXT": ("TEXT", VARCHAR), "MEDIUMTEXT": ("MEDIUMTEXT", VARCHAR),
+    "TINYTEXT": ("TINYTEXT", VARCHAR),
+    "TEXT": ("TEXT", VARCHAR),
+    "MEDIUMTEXT": ("MEDIUMTEXT", VARCHAR),
     "LONGTEXT": ("LONGTEXT", VARCHAR),
-    "BINARY": ("BINARY", BINARY), "VARBINARY": ("VARBINARY", VARBINARY),
-    "TINYBLOB": ("TINYBLOB", BLOB), "BLOB": ("BLOB", BLOB), "MEDIUMBLOB": ("MEDIUMBLOB", BLOB),
+    "BINARY": ("BINARY", BINARY),
+    "VARBINARY": ("VARBINARY", VARBINARY),
+    "TINYBLOB": ("TINYBLOB", BLOB),
+    "BLOB": ("BLOB", BLOB),
+    "MEDIUMBLOB": ("MEDIUMBLOB", BLOB),
     "LONGBLOB": ("LONGBLOB", BLOB),
-    "DATE": ("DATE", DATE), "TIME": ("TIME", TIME), "DATETIME": ("DATETIME", TIMESTAMP),
-    "TIMESTAMP": ("TIMESTAMP", TIMESTAMP_TZ), "TIMESTAMPTZ": ("TIMESTAMP", TIMESTAMP_TZ),
+    "DATE": ("DATE", DATE),
+    "TIME": ("TIME", TIME),
+    "DATETIME": ("DATETIME", TIMESTAMP),
+    "TIMESTAMP": ("TIMESTAMP", TIMESTAMP_TZ),
+    "TIMESTAMPTZ": ("TIMESTAMP", TIMESTAMP_TZ),
     "YEAR": ("YEAR", INTEGER),
-    "ENUM": ("ENUM", CHAR), "SET": ("SET", CHAR),
-    "JSON": ("JSON", OTHER), "GEOMETRY": ("GEOMETRY", OTHER), "UUID": ("UUID", OTHER),
+    "ENUM": ("ENUM", CHAR),
+    "SET": ("SET", CHAR),
+    "JSON": ("JSON", OTHER),
+    "GEOMETRY": ("GEOMETRY", OTHER),
+    "UUID": ("UUID", OTHER),
 }
-CHAR_TYPES = frozenset({"CHAR", "NCHAR", "VARCHAR", "NVARCHAR", "TINYTEXT", "TEXT", "MEDIUMTEXT", "LONGTEXT",
-                        "ENUM", "SET", "JSON"})
+CHAR_TYPES = frozenset(
+    {
+        "CHAR",
+        "NCHAR",
+        "VARCHAR",
+        "NVARCHAR",
+        "TINYTEXT",
+        "TEXT",
+        "MEDIUMTEXT",
+        "LONGTEXT",
+        "ENUM",
+        "SET",
+        "JSON",
+    }
+)
 _TIME_TYPES = frozenset({"TIME", "DATETIME", "TIMESTAMP"})
-_SPATIAL = re.compile(r"\b(POINT|LINESTRING|POLYGON|MULTIPOINT|MULTILINESTRING|MULTIPOLYGON|"
-                      r"GEOMETRYCOLLECTION)\b(?=\s*(?:NOT\b|NULL\b|DEFAULT\b|COMMENT\b|SRID\b|,|\)|$))",
-                      re.IGNORECASE)
+_SPATIAL = re.compile(
+    r"\b(POINT|LINESTRING|POLYGON|MULTIPOINT|MULTILINESTRING|MULTIPOLYGON|"
+    r"GEOMETRYCOLLECTION)\b(?=\s*(?:NOT\b|NULL\b|DEFAULT\b|COMMENT\b|SRID\b|,|\)|$))",
+    re.IGNORECASE,
+)
 
 
 def _charset_of_collation(collation: str) -> str:
@@ -287,15 +370,58 @@ class DdlParser:
             return []
         head = text.lstrip("(").split(None, 2)
         word = head[0].upper() if head else ""
-        if word in ("GRANT", "REVOKE", "FLUSH", "ANALYZE", "OPTIMIZE", "REPAIR", "CHECK", "INSTALL",
-                    "UNINSTALL", "SAVEPOINT", "RELEASE", "XA", "BEGIN", "COMMIT", "ROLLBACK", "DO", "CALL",
-                    "LOCK", "UNLOCK", "KILL", "PURGE", "RESET", "CHANGE", "START", "STOP", "HANDLER",
-                    "SHOW", "DESCRIBE", "EXPLAIN", "HELP"):
+        if word in (
+            "GRANT",
+            "REVOKE",
+            "FLUSH",
+            "ANALYZE",
+            "OPTIMIZE",
+            "REPAIR",
+            "CHECK",
+            "INSTALL",
+            "UNINSTALL",
+            "SAVEPOINT",
+            "RELEASE",
+            "XA",
+            "BEGIN",
+            "COMMIT",
+            "ROLLBACK",
+            "DO",
+            "CALL",
+            "LOCK",
+            "UNLOCK",
+            "KILL",
+            "PURGE",
+            "RESET",
+            "CHANGE",
+            "START",
+            "STOP",
+            "HANDLER",
+            "SHOW",
+            "DESCRIBE",
+            "EXPLAIN",
+            "HELP",
+        ):
             return []
         second = head[1].upper() if len(head) > 1 else ""
         if word in ("CREATE", "DROP", "ALTER") and second in (
-                "USER", "ROLE", "SERVER", "EVENT", "TRIGGER", "PROCEDURE", "FUNCTION", "VIEW", "DEFINER",
-                "SEQUENCE", "TABLESPACE", "LOGFILE", "ALGORITHM", "SQL", "AGGREGATE", "PACKAGE"):
+            "USER",
+            "ROLE",
+            "SERVER",
+            "EVENT",
+            "TRIGGER",
+            "PROCEDURE",
+            "FUNCTION",
+            "VIEW",
+            "DEFINER",
+            "SEQUENCE",
+            "TABLESPACE",
+            "LOGFILE",
+            "ALGORITHM",
+            "SQL",
+            "AGGREGATE",
+            "PACKAGE",
+        ):
             return []
         if word in ("CREATE", "DROP") and second in ("OR",):
             return []
@@ -362,8 +488,11 @@ class DdlParser:
             word = str(st.this).upper()
             if word in ("RENAME",):
                 return self._rename(text, database)
-            if word in ("CREATE", "ALTER", "DROP") and re.match(r"(?is)\s*(CREATE|ALTER|DROP)\s+(TEMPORARY\s+)?"
-                                                               r"TABLE\b", text):
+            if word in ("CREATE", "ALTER", "DROP") and re.match(
+                r"(?is)\s*(CREATE|ALTER|DROP)\s+(TEMPORARY\s+)?"
+                r"TABLE\b",
+                text,
+            ):
                 raise DdlError(f"cannot parse DDL statement {text!r}")
             return []
         if isinstance(st, (exp.Set, exp.Use)):
@@ -418,8 +547,15 @@ class DdlParser:
                 length, scale = 10, 0
             if base == "FLOAT" and length is not None and scale is None and length > 24:
                 type_name, jdbc = "DOUBLE", DOUBLE
-        col = Column(name=name, type_name=type_name, jdbc_type=jdbc, position=position, length=length,
-                     scale=scale, enum_values=enum_values)
+        col = Column(
+            name=name,
+            type_name=type_name,
+            jdbc_type=jdbc,
+            position=position,
+            length=length,
+            scale=scale,
+            enum_values=enum_values,
+        )
         if dtype == "SERIAL":
             col.optional = False
             col.auto_incremented = col.generated = True
@@ -452,8 +588,11 @@ class DdlParser:
             col.charset = charset or table_charset
         if col.default == "CURRENT_TIMESTAMP":
             col.default = "1970-01-01 00:00:00" if base in ("TIMESTAMP", "DATETIME") else None
-        elif col.default is not None and base in ("TIMESTAMP", "DATETIME", "DATE", "TIME") and \
-                col.default.upper().startswith(("CURRENT_TIMESTAMP", "NOW(", "LOCALTIME")):
+        elif (
+            col.default is not None
+            and base in ("TIMESTAMP", "DATETIME", "DATE", "TIME")
+            and col.default.upper().startswith(("CURRENT_TIMESTAMP", "NOW(", "LOCALTIME"))
+        ):
             col.default = "1970-01-01 00:00:00"
         if info["pk"]:
             col.optional = False
@@ -467,7 +606,7 @@ class DdlParser:
         like = None
         charset = None
         comment = None
-        for p in (props.expressions if props else []):
+        for p in props.expressions if props else []:
             if isinstance(p, exp.LikeProperty):
                 like = p.this
             elif isinstance(p, exp.CharacterSetProperty):
@@ -490,7 +629,9 @@ class DdlParser:
         if not isinstance(target, exp.Schema):
             expr = st.args.get("expression")
             if expr is not None:  # CREATE TABLE ... AS SELECT: columns unknown here
-                raise DdlError(f"cannot parse DDL statement {text!r}: CREATE TABLE ... SELECT is not supported")
+                raise DdlError(
+                    f"cannot parse DDL statement {text!r}: CREATE TABLE ... SELECT is not supported"
+                )
             return []
         table_charset = charset or self.catalog.db_charset(db)
         table = Table(db, name, [], [], table_charset, comment)
@@ -500,8 +641,9 @@ class DdlParser:
         self.catalog.put(table)
         return [Change("CREATE", db, text, copy.deepcopy(table), name)]
 
-    def _table_element(self, table: Table, item: exp.Expression, charset: str | None,
-                       position: Any = None) -> None:
+    def _table_element(
+        self, table: Table, item: exp.Expression, charset: str | None, position: Any = None
+    ) -> None:
         if isinstance(item, exp.ColumnDef):
             col, info = self._column(item, len(table.columns) + 1, charset)
             self._place(table, col, position)
@@ -563,7 +705,7 @@ class DdlParser:
         db = _ident(st.this.this) if isinstance(st.this, exp.Table) else _ident(st.this)
         props = st.args.get("properties")
         charset = None
-        for p in (props.expressions if props else []):
+        for p in props.expressions if props else []:
             if isinstance(p, exp.CharacterSetProperty):
                 charset = _ident(p.this).lower()
             elif isinstance(p, exp.CollateProperty) and charset is None:
@@ -643,7 +785,9 @@ class DdlParser:
                     self._table_element(table, e, charset)
             elif isinstance(action, exp.ModifyColumn):
                 cd = action.this
-                old_name = _ident(action.args["rename_from"]) if action.args.get("rename_from") else _ident(cd.this)
+                old_name = (
+                    _ident(action.args["rename_from"]) if action.args.get("rename_from") else _ident(cd.this)
+                )
                 old = table.column(old_name)
                 new, info = self._column(cd, 0, charset)
                 pos = cd.args.get("position") or action.args.get("position")
@@ -655,8 +799,10 @@ class DdlParser:
                         table.columns.pop(idx)
                         self._place(table, new, pos)
                     table.pk = [new.name if k.lower() == old.name.lower() else k for k in table.pk]
-                    table.unique_keys = [[new.name if k.lower() == old.name.lower() else k for k in uk]
-                                         for uk in table.unique_keys]
+                    table.unique_keys = [
+                        [new.name if k.lower() == old.name.lower() else k for k in uk]
+                        for uk in table.unique_keys
+                    ]
                 else:
                     self._place(table, new, pos)
                 if info["pk"]:
@@ -668,7 +814,9 @@ class DdlParser:
                 if old is not None:
                     newname = _ident(action.args["to"])
                     table.pk = [newname if k == old.name else k for k in table.pk]
-                    table.unique_keys = [[newname if k == old.name else k for k in uk] for uk in table.unique_keys]
+                    table.unique_keys = [
+                        [newname if k == old.name else k for k in uk] for uk in table.unique_keys
+                    ]
                     old.name = newname
             elif isinstance(action, exp.Drop):
                 kind = (action.args.get("kind") or "").upper()

@@ -104,5 +104,8 @@ class MySqlGtidSet:
         return out
 
     def __str__(self) -> str:
-        return ",".join(u + "".join(f":{a}" if a == b else f":{a}-{b}" for a, b in ivs)
-                        for u, ivs in sorted(self.uuids.items()) if ivs)
+        return ",".join(
+            u + "".join(f":{a}" if a == b else f":{a}-{b}" for a, b in ivs)
+            for u, ivs in sorted(self.uuids.items())
+            if ivs
+        )

@@ -50,7 +50,9 @@ class SchemaHistory:
             try:
                 out.append(orjson.loads(line))
             except orjson.JSONDecodeError:
-                log.warning("schema history %s: line %d is not valid JSON (torn write?); ignored", self.path, n)
+                log.warning(
+                    "schema history %s: line %d is not valid JSON (torn write?); ignored", self.path, n
+                )
         return out
 
     def reset(self) -> None:
@@ -71,10 +73,17 @@ class SchemaHistory:
             os.fsync(f.fileno())
         os.replace(tmp, self.path)
 
-    def append(self, position: dict[str, Any], ts_ms: int, database: str, ddl: str,
-               table_changes: list[dict]) -> None:
-        rec = {"source": {"server": self.server}, "position": position, "ts_ms": ts_ms,
-               "databaseName": database, "ddl": ddl, "tableChanges": table_changes}
+    def append(
+        self, position: dict[str, Any], ts_ms: int, database: str, ddl: str, table_changes: list[dict]
+    ) -> None:
+        rec = {
+            "source": {"server": self.server},
+            "position": position,
+            "ts_ms": ts_ms,
+            "databaseName": database,
+            "ddl": ddl,
+            "tableChanges": table_changes,
+        }
         if self.path is None:
             self.memory.append(rec)
             return
@@ -112,8 +121,16 @@ class SchemaHistory:
             if head.startswith("SET CHARACTER_SET_SERVER"):
                 cs = ddl.split("=", 1)[1].split(",", 1)[0].strip()
                 catalog.server_charset = cs
-            elif head.startswith(("CREATE DATABASE", "CREATE SCHEMA", "DROP DATABASE", "DROP SCHEMA",
-                                  "ALTER DATABASE", "ALTER SCHEMA")):
+            elif head.startswith(
+                (
+                    "CREATE DATABASE",
+                    "CREATE SCHEMA",
+                    "DROP DATABASE",
+                    "DROP SCHEMA",
+                    "ALTER DATABASE",
+                    "ALTER SCHEMA",
+                )
+            ):
                 try:
                     parser.apply(ddl, rec.get("databaseName") or None)
                 except DdlError:

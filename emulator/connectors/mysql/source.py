@@ -10,8 +10,13 @@ from emulator import DEBEZIUM_VERSION
 from emulator.connect.schema import OPT_INT64, OPT_STRING, REQ_STRING, Schema, struct
 
 SNAPSHOT_ENUM = Schema(
-    "string", optional=True, name="io.debezium.data.Enum", version=1,
-    parameters={"allowed": "true,first,first_in_data_collection,last_in_data_collection,last,false,incremental"},
+    "string",
+    optional=True,
+    name="io.debezium.data.Enum",
+    version=1,
+    parameters={
+        "allowed": "true,first,first_in_data_collection,last_in_data_collection,last,false,incremental"
+    },
     default="false",
 )
 
@@ -19,36 +24,49 @@ _OPT_INT32 = Schema("int32", optional=True)
 _OPT_BOOL = Schema("boolean", optional=True)
 _STR_ARRAY = Schema("array", optional=True, items=Schema("string"))
 
-COLUMN_SCHEMA = struct("io.debezium.connector.schema.Column", [
-    ("name", REQ_STRING),
-    ("jdbcType", Schema("int32")),
-    ("nativeType", _OPT_INT32),
-    ("typeName", REQ_STRING),
-    ("typeExpression", OPT_STRING),
-    ("charsetName", OPT_STRING),
-    ("length", _OPT_INT32),
-    ("scale", _OPT_INT32),
-    ("position", Schema("int32")),
-    ("optional", _OPT_BOOL),
-    ("autoIncremented", _OPT_BOOL),
-    ("generated", _OPT_BOOL),
-    ("comment", OPT_STRING),
-    ("defaultValueExpression", OPT_STRING),
-    ("enumValues", _STR_ARRAY),
-], version=1)
+COLUMN_SCHEMA = struct(
+    "io.debezium.connector.schema.Column",
+    [
+        ("name", REQ_STRING),
+        ("jdbcType", Schema("int32")),
+        ("nativeType", _OPT_INT32),
+        ("typeName", REQ_STRING),
+        ("typeExpression", OPT_STRING),
+        ("charsetName", OPT_STRING),
+        ("length", _OPT_INT32),
+        ("scale", _OPT_INT32),
+        ("position", Schema("int32")),
+        ("optional", _OPT_BOOL),
+        ("autoIncremented", _OPT_BOOL),
+        ("generated", _OPT_BOOL),
+        ("comment", OPT_STRING),
+        ("defaultValueExpression", OPT_STRING),
+        ("enumValues", _STR_ARRAY),
+    ],
+    version=1,
+)
 
-TABLE_SCHEMA = struct("io.debezium.connector.schema.Table", [
-    ("defaultCharsetName", OPT_STRING),
-    ("primaryKeyColumnNames", _STR_ARRAY),
-    ("columns", Schema("array", items=COLUMN_SCHEMA)),
-    ("comment", OPT_STRING),
-], optional=True, version=1)
+TABLE_SCHEMA = struct(
+    "io.debezium.connector.schema.Table",
+    [
+        ("defaultCharsetName", OPT_STRING),
+        ("primaryKeyColumnNames", _STR_ARRAY),
+        ("columns", Schema("array", items=COLUMN_SCHEMA)),
+        ("comment", OPT_STRING),
+    ],
+    optional=True,
+    version=1,
+)
 
-CHANGE_SCHEMA = struct("io.debezium.connector.schema.Change", [
-    ("type", REQ_STRING),
-    ("id", REQ_STRING),
-    ("table", TABLE_SCHEMA),
-], version=1)
+CHANGE_SCHEMA = struct(
+    "io.debezium.connector.schema.Change",
+    [
+        ("type", REQ_STRING),
+        ("id", REQ_STRING),
+        ("table", TABLE_SCHEMA),
+    ],
+    version=1,
+)
 
 
 class Flavor:
@@ -59,42 +77,75 @@ class Flavor:
         self.name = name
         self.mariadb = name == "mariadb"
         pkg = f"io.debezium.connector.{name}"
-        self.source_schema = struct(f"{pkg}.Source", [
-            ("version", REQ_STRING),
-            ("connector", REQ_STRING),
-            ("name", REQ_STRING),
-            ("ts_ms", Schema("int64")),
-            ("snapshot", SNAPSHOT_ENUM),
-            ("db", REQ_STRING),
-            ("sequence", OPT_STRING),
-            ("ts_us", OPT_INT64),
-            ("ts_ns", OPT_INT64),
-            ("table", OPT_STRING),
-            ("server_id", Schema("int64")),
-            ("gtid", OPT_STRING),
-            ("file", REQ_STRING),
-            ("pos", Schema("int64")),
-            ("row", Schema("int32")),
-            ("thread", OPT_INT64),
-            ("query", OPT_STRING),
-        ], version=1)
+        self.source_schema = struct(
+            f"{pkg}.Source",
+            [
+                ("version", REQ_STRING),
+                ("connector", REQ_STRING),
+                ("name", REQ_STRING),
+                ("ts_ms", Schema("int64")),
+                ("snapshot", SNAPSHOT_ENUM),
+                ("db", REQ_STRING),
+                ("sequence", OPT_STRING),
+                ("ts_us", OPT_INT64),
+                ("ts_ns", OPT_INT64),
+                ("table", OPT_STRING),
+                ("server_id", Schema("int64")),
+                ("gtid", OPT_STRING),
+                ("file", REQ_STRING),
+                ("pos", Schema("int64")),
+                ("row", Schema("int32")),
+                ("thread", OPT_INT64),
+                ("query", OPT_STRING),
+            ],
+            version=1,
+        )
         self.schema_change_key = struct(f"{pkg}.SchemaChangeKey", [("databaseName", REQ_STRING)], version=1)
-        self.schema_change_value = struct(f"{pkg}.SchemaChangeValue", [
-            ("source", self.source_schema),
-            ("ts_ms", Schema("int64")),
-            ("databaseName", OPT_STRING),
-            ("schemaName", OPT_STRING),
-            ("ddl", OPT_STRING),
-            ("tableChanges", Schema("array", items=CHANGE_SCHEMA)),
-        ], version=1)
+        self.schema_change_value = struct(
+            f"{pkg}.SchemaChangeValue",
+            [
+                ("source", self.source_schema),
+                ("ts_ms", Schema("int64")),
+                ("databaseName", OPT_STRING),
+                ("schemaName", OPT_STRING),
+                ("ddl", OPT_STRING),
+                ("tableChanges", Schema("array", items=CHANGE_SCHEMA)),
+            ],
+            version=1,
+        )
 
 
-def source_block(prefix: str, connector: str, ts_us: int, snapshot: str, db: str, table: str | None,
-                 server_id: int, gtid: str | None, file: str, pos: int, row: int, thread: int | None = None,
-                 query: str | None = None) -> dict:
+def source_block(
+    prefix: str,
+    connector: str,
+    ts_us: int,
+    snapshot: str,
+    db: str,
+    table: str | None,
+    server_id: int,
+    gtid: str | None,
+    file: str,
+    pos: int,
+    row: int,
+    thread: int | None = None,
+    query: str | None = None,
+) -> dict:
     return {
-        "version": DEBEZIUM_VERSION, "connector": connector, "name": prefix, "ts_ms": ts_us // 1000,
-        "snapshot": snapshot, "db": db, "sequence": None, "ts_us": ts_us, "ts_ns": ts_us * 1000,
-        "table": table, "server_id": server_id, "gtid": gtid, "file": file, "pos": pos, "row": row,
-        "thread": thread, "query": query,
+        "version": DEBEZIUM_VERSION,
+        "connector": connector,
+        "name": prefix,
+        "ts_ms": ts_us // 1000,
+        "snapshot": snapshot,
+        "db": db,
+        "sequence": None,
+        "ts_us": ts_us,
+        "ts_ns": ts_us * 1000,
+        "table": table,
+        "server_id": server_id,
+        "gtid": gtid,
+        "file": file,
+        "pos": pos,
+        "row": row,
+        "thread": thread,
+        "query": query,
     }

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from emulator.connect.javafloat import java_double
-from emulator.connect.schema import Schema, struct as connect_struct
+from emulator.connect.schema import Schema
+from emulator.connect.schema import struct as connect_struct
 from emulator.connectors.mysql.ddl import Column
 
 Converter = Callable[[Any], Any]
@@ -48,15 +49,49 @@ class TypeConfig:
 
 
 CHARSET_CODECS = {
-    "utf8mb4": "utf-8", "utf8mb3": "utf-8", "utf8": "utf-8", "latin1": "cp1252", "ascii": "ascii",
-    "binary": None, "ucs2": "utf-16-be", "utf16": "utf-16-be", "utf16le": "utf-16-le", "utf32": "utf-32-be",
-    "cp1250": "cp1250", "cp1251": "cp1251", "cp1256": "cp1256", "cp1257": "cp1257", "cp850": "cp850",
-    "cp852": "cp852", "cp866": "cp866", "cp932": "cp932", "latin2": "iso8859-2", "latin5": "iso8859-9",
-    "latin7": "iso8859-13", "greek": "iso8859-7", "hebrew": "iso8859-8", "koi8r": "koi8-r",
-    "koi8u": "koi8-u", "macroman": "mac-roman", "macce": "mac-latin2", "gbk": "gbk", "gb2312": "gb2312",
-    "gb18030": "gb18030", "big5": "big5", "sjis": "shift_jis", "ujis": "euc-jp", "eucjpms": "euc-jp",
-    "euckr": "euc-kr", "tis620": "tis-620", "armscii8": "cp1252", "swe7": "ascii", "dec8": "cp1252",
-    "hp8": "cp1252", "keybcs2": "cp852", "geostd8": "cp1252", "cp1258": "cp1258",
+    "utf8mb4": "utf-8",
+    "utf8mb3": "utf-8",
+    "utf8": "utf-8",
+    "latin1": "cp1252",
+    "ascii": "ascii",
+    "binary": None,
+    "ucs2": "utf-16-be",
+    "utf16": "utf-16-be",
+    "utf16le": "utf-16-le",
+    "utf32": "utf-32-be",
+    "cp1250": "cp1250",
+    "cp1251": "cp1251",
+    "cp1256": "cp1256",
+    "cp1257": "cp1257",
+    "cp850": "cp850",
+    "cp852": "cp852",
+    "cp866": "cp866",
+    "cp932": "cp932",
+    "latin2": "iso8859-2",
+    "latin5": "iso8859-9",
+    "latin7": "iso8859-13",
+    "greek": "iso8859-7",
+    "hebrew": "iso8859-8",
+    "koi8r": "koi8-r",
+    "koi8u": "koi8-u",
+    "macroman": "mac-roman",
+    "macce": "mac-latin2",
+    "gbk": "gbk",
+    "gb2312": "gb2312",
+    "gb18030": "gb18030",
+    "big5": "big5",
+    "sjis": "shift_jis",
+    "ujis": "euc-jp",
+    "eucjpms": "euc-jp",
+    "euckr": "euc-kr",
+    "tis620": "tis-620",
+    "armscii8": "cp1252",
+    "swe7": "ascii",
+    "dec8": "cp1252",
+    "hp8": "cp1252",
+    "keybcs2": "cp852",
+    "geostd8": "cp1252",
+    "cp1258": "cp1258",
 }
 
 
@@ -217,8 +252,12 @@ def _int_type(base: str, unsigned: bool, cfg: TypeConfig) -> Mapped:
     if bits < 64:
         return Mapped(Schema(ctype), lambda v, m=mask: v & m, int)
     if cfg.bigint_unsigned_mode == "precise":
-        schema = Schema("bytes", name="org.apache.kafka.connect.data.Decimal", version=1,
-                        parameters={"scale": "0", "connect.decimal.precision": "20"})
+        schema = Schema(
+            "bytes",
+            name="org.apache.kafka.connect.data.Decimal",
+            version=1,
+            parameters={"scale": "0", "connect.decimal.precision": "20"},
+        )
         return Mapped(schema, lambda v, m=mask: _unscaled_b64(v & m), lambda s: _unscaled_b64(int(s)))
 
     def wrap(s: str) -> int:
@@ -238,11 +277,15 @@ def map_column(col: Column, cfg: TypeConfig) -> Mapped:
     if base in ("DECIMAL", "NUMERIC", "DEC", "FIXED"):
         scale = col.scale or 0
         if cfg.decimal_mode == "double":
-            return Mapped(Schema("double"), lambda u, sc=scale: java_double(u / 10 ** sc),
-                          lambda s: java_double(float(s)))
+            return Mapped(
+                Schema("double"), lambda u, sc=scale: java_double(u / 10**sc), lambda s: java_double(float(s))
+            )
         if cfg.decimal_mode == "string":
-            return Mapped(Schema("string"), lambda u, sc=scale: _dec_plain(u, sc),
-                          lambda s, sc=scale: _dec_plain(_dec_unscaled(s, sc), sc))
+            return Mapped(
+                Schema("string"),
+                lambda u, sc=scale: _dec_plain(u, sc),
+                lambda s, sc=scale: _dec_plain(_dec_unscaled(s, sc), sc),
+            )
         params = {"scale": str(scale)}
         if col.length is not None:
             params["connect.decimal.precision"] = str(col.length)
@@ -258,13 +301,17 @@ def map_column(col: Column, cfg: TypeConfig) -> Mapped:
             return Mapped(Schema("boolean"), lambda v: v != 0, lambda b: int.from_bytes(b, "big") != 0)
         nbytes = (n + 7) // 8
         schema = Schema("bytes", name="io.debezium.data.Bits", version=1, parameters={"length": str(n)})
-        return Mapped(schema, lambda v, k=nbytes: _b64(v.to_bytes(k, "little")).decode(),
-                      lambda b, k=nbytes: _b64(int.from_bytes(b, "big").to_bytes(k, "little")).decode())
+        return Mapped(
+            schema,
+            lambda v, k=nbytes: _b64(v.to_bytes(k, "little")).decode(),
+            lambda b, k=nbytes: _b64(int.from_bytes(b, "big").to_bytes(k, "little")).decode(),
+        )
     if base in ("ENUM", "SET"):
         members = [m[1:-1].replace("''", "'") if m.startswith("'") else m for m in (col.enum_values or [])]
         name = "io.debezium.data.Enum" if base == "ENUM" else "io.debezium.data.EnumSet"
         schema = Schema("string", name=name, version=1, parameters={"allowed": ",".join(members)})
         if base == "ENUM":
+
             def enum_conv(i, m=members):
                 return m[i - 1] if 0 < i <= len(m) else ""
 
@@ -274,8 +321,19 @@ def map_column(col: Column, cfg: TypeConfig) -> Mapped:
             return ",".join(x for i, x in enumerate(m) if mask >> i & 1)
 
         return Mapped(schema, set_conv, _identity)
-    if base in ("CHAR", "VARCHAR", "NCHAR", "NVARCHAR", "TINYTEXT", "TEXT", "MEDIUMTEXT", "LONGTEXT",
-                "UUID", "INET4", "INET6"):
+    if base in (
+        "CHAR",
+        "VARCHAR",
+        "NCHAR",
+        "NVARCHAR",
+        "TINYTEXT",
+        "TEXT",
+        "MEDIUMTEXT",
+        "LONGTEXT",
+        "UUID",
+        "INET4",
+        "INET6",
+    ):
         codec = codec_of(col.charset)
         return Mapped(Schema("string"), lambda b, c=codec: b.decode(c, "replace"), _identity)
     if base == "JSON":
@@ -286,17 +344,26 @@ def map_column(col: Column, cfg: TypeConfig) -> Mapped:
         schema = Schema("bytes" if cfg.binary_mode == "bytes" else "string")
         if base == "BINARY" and col.length:
             n = col.length
-            return Mapped(schema, lambda b, k=n: enc(b.ljust(k, b"\0")), lambda b, k=n: enc(b.ljust(k, b"\0")))
+            return Mapped(
+                schema, lambda b, k=n: enc(b.ljust(k, b"\0")), lambda b, k=n: enc(b.ljust(k, b"\0"))
+            )
         return Mapped(schema, enc, enc)
     if base == "DATE":
-        name = "org.apache.kafka.connect.data.Date" if cfg.time_precision_mode == "connect" else "io.debezium.time.Date"
+        name = (
+            "org.apache.kafka.connect.data.Date"
+            if cfg.time_precision_mode == "connect"
+            else "io.debezium.time.Date"
+        )
         zero = None if col.optional else 0
         conv = _with_zero(_identity, zero)
         return Mapped(Schema("int32", name=name, version=1), conv, lambda s, c=conv: c(_text_date(s)))
     if base == "TIME":
         if cfg.time_precision_mode == "connect":
-            return Mapped(Schema("int32", name="org.apache.kafka.connect.data.Time", version=1),
-                          lambda us: us // 1000, lambda s: _text_time_us(s) // 1000)
+            return Mapped(
+                Schema("int32", name="org.apache.kafka.connect.data.Time", version=1),
+                lambda us: us // 1000,
+                lambda s: _text_time_us(s) // 1000,
+            )
         return Mapped(Schema("int64", name="io.debezium.time.MicroTime", version=1), _identity, _text_time_us)
     if base == "DATETIME":
         fsp = col.length or 0
@@ -319,20 +386,41 @@ def map_column(col: Column, cfg: TypeConfig) -> Mapped:
         fsp = col.length or 0
         zero = None if col.optional else zoned_iso(0, fsp)
         conv = _with_zero(lambda us, f=fsp: zoned_iso(us, f), zero)
-        return Mapped(Schema("string", name="io.debezium.time.ZonedTimestamp", version=1), conv,
-                      lambda s, c=conv: c(_text_datetime_us(s)))
+        return Mapped(
+            Schema("string", name="io.debezium.time.ZonedTimestamp", version=1),
+            conv,
+            lambda s, c=conv: c(_text_datetime_us(s)),
+        )
     if base == "YEAR":
-        return Mapped(Schema("int32", name="io.debezium.time.Year", version=1), lambda v: 1900 + v if v < 256 else v,
-                      lambda s: int(s))
-    if base in ("GEOMETRY", "POINT", "LINESTRING", "POLYGON", "MULTIPOINT", "MULTILINESTRING", "MULTIPOLYGON",
-                "GEOMETRYCOLLECTION", "GEOMCOLLECTION"):
-        schema = connect_struct("io.debezium.data.geometry.Geometry",
-                                [("wkb", Schema("bytes")), ("srid", Schema("int32", optional=True))],
-                                version=1, doc="Geometry")
+        return Mapped(
+            Schema("int32", name="io.debezium.time.Year", version=1),
+            lambda v: 1900 + v if v < 256 else v,
+            lambda s: int(s),
+        )
+    if base in (
+        "GEOMETRY",
+        "POINT",
+        "LINESTRING",
+        "POLYGON",
+        "MULTIPOINT",
+        "MULTILINESTRING",
+        "MULTIPOLYGON",
+        "GEOMETRYCOLLECTION",
+        "GEOMCOLLECTION",
+    ):
+        schema = connect_struct(
+            "io.debezium.data.geometry.Geometry",
+            [("wkb", Schema("bytes")), ("srid", Schema("int32", optional=True))],
+            version=1,
+            doc="Geometry",
+        )
         return Mapped(schema, _geometry, _geometry)
     # anything else: its text
-    return Mapped(Schema("string"), lambda b: b.decode("utf-8", "replace") if isinstance(b, bytes) else str(b),
-                  lambda s: s.decode("utf-8", "replace") if isinstance(s, bytes) else s)
+    return Mapped(
+        Schema("string"),
+        lambda b: b.decode("utf-8", "replace") if isinstance(b, bytes) else str(b),
+        lambda s: s.decode("utf-8", "replace") if isinstance(s, bytes) else s,
+    )
 
 
 def _geometry(b: bytes) -> dict:
