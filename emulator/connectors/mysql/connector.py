@@ -760,11 +760,13 @@ class MySqlConnector:
 
     def _on_annotate(self, data: bytes, ev, checksum: int) -> None:
         if ev is not None and self.include_query:
-            self.query = ev.sql_statement
+            q = ev.sql_statement
+            self.query = q.decode("utf-8", "replace") if isinstance(q, bytes) else q
 
     def _on_rows_query(self, data: bytes, ev, checksum: int) -> None:
         if ev is not None and self.include_query:
-            self.query = ev.query
+            q = ev.query
+            self.query = q.decode("utf-8", "replace") if isinstance(q, bytes) else q
 
     def _on_xid(self, data: bytes, ev, checksum: int) -> None:
         if self.in_tx:
