@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import pymysql
+from pymysql.protocol import MysqlPacket
 from pymysqlreplication import BinLogStreamReader
 from pymysqlreplication.packet import BinLogPacketWrapper
 
@@ -291,6 +291,39 @@ class UnsupportedColumn(ValueError):
     pass
 
 
+def _decimal_code(prec: int, scale: int) -> list[str]:
+    """Inline decoding of a binary DECIMAL into its unscaled integer: one int.from_bytes, then the 9-digit
+    groups taken out with shifts and masks."""
+    size = decimal_size(prec, scale)
+    intg = prec - scale
+    intg0, intg0x = divmod(intg, 9)
+    frac0, frac0x = divmod(scale, 9)
+    groups = (
+        ([(_DIG2BYTES[intg0x], intg0x)] if intg0x else [])
+        + [(4, 9)] * (intg0 + frac0)
+        + ([(_DIG2BYTES[frac0x], frac0x)] if frac0x else [])
+    )
+    bits = size * 8
+    terms = []
+    shift = bits
+    digits_after = sum(d for _, d in groups)
+    for nbytes, digits in groups:
+        shift -= nbytes * 8
+        digits_after -= digits
+        part = f"((x >> {shift}) & {(1 << nbytes * 8) - 1})" if shift else f"(x & {(1 << nbytes * 8) - 1})"
+        terms.append(f"{part} * {10**digits_after}" if digits_after else part)
+    return [
+        f"x = int.from_bytes(b[p:p + {size}], 'big')",
+        f"if x >> {bits - 1}:",
+        f"    x ^= {1 << (bits - 1)}",
+        f"    r = {' + '.join(terms) or '0'}",
+        "else:",
+        f"    x ^= {(1 << bits) - 1 - (1 << (bits - 1))}",
+        f"    r = -({' + '.join(terms) or '0'})",
+        f"p += {size}",
+    ]
+
+
 def _column_code(t: int, meta: int, i: int) -> list[str]:
     """Lines decoding column `i` from `b` at `p` into `r`, advancing `p`."""
     if t == T_TINY:
@@ -332,8 +365,7 @@ def _column_code(t: int, meta: int, i: int) -> list[str]:
         return [f"n = int.from_bytes(b[p:p + {k}], 'little')", f"r = b[p + {k}:p + {k} + n]", f"p += {k} + n"]
     if t == T_NEWDECIMAL:
         prec, scale = meta >> 8, meta & 0xFF
-        size = decimal_size(prec, scale)
-        return [f"r = _dec(b[p:p + {size}], {prec}, {scale})", f"p += {size}"]
+        return _decimal_code(prec, scale)
     if t in (T_DATE, T_NEWDATE):
         return ["r = _date(b[p] | b[p + 1] << 8 | b[p + 2] << 16)", "p += 3"]
     if t == T_TIME2:
@@ -445,23 +477,43 @@ class BinlogReader(BinLogStreamReader):
         super().__init__(*args, **kw)
         self._ctl = _Ctl("mariadb" if mariadb_server else "mysql")
         self.checksum = False
+        self._rfile = None
 
     def connect(self) -> None:
         self._BinLogStreamReader__connect_to_stream()
         self.checksum = self._BinLogStreamReader__use_checksum
 
     def read(self) -> tuple[int, bytes, Any]:
-        """-> (event type, packet bytes, library event or None for row/table-map events)."""
+        """-> (event type, packet bytes, library event or None for row/table-map events).
+
+        Packets are read straight from the connection's buffered socket file (pymysql's per-packet
+        object and sequence bookkeeping cost more than the decoding of a small row event); the library's
+        packet class is built only for the events its classes decode."""
+        rf = self._rfile
+        if rf is None:
+            rf = self._rfile = self._stream_connection._rfile
         try:
-            pkt = self._stream_connection._read_packet()
-        except pymysql.err.OperationalError as e:
-            raise ConnectionError(f"binlog connection lost: {e}") from e
-        data = pkt._data
-        if data[0] == 0xFE and len(data) < 9:
+            hdr = rf.read(4)
+            n = hdr[0] | hdr[1] << 8 | hdr[2] << 16
+            data = rf.read(n)
+            while n == 0xFFFFFF:
+                hdr = rf.read(4)
+                n = hdr[0] | hdr[1] << 8 | hdr[2] << 16
+                data += rf.read(n)
+        except (OSError, IndexError) as e:
+            raise ConnectionError(f"binlog connection lost: {e!r}") from e
+        if len(data) < 20:
+            if not data:
+                raise ConnectionError("binlog connection lost")
+            if data[0] == 0xFF:
+                MysqlPacket(data, "utf8").raise_for_error()
             raise ConnectionError("the server ended the binlog stream")
         etype = data[5]
         if etype in ROW_EVENTS or etype == TABLE_MAP:
             return etype, data, None
+        if data[0] == 0xFF:
+            MysqlPacket(data, "utf8").raise_for_error()
+        pkt = MysqlPacket(data, "utf8")
         wrapped = BinLogPacketWrapper(
             pkt,
             self.table_map,

@@ -16,6 +16,7 @@ from typing import Any
 
 import pymysql
 
+from emulator import DEBEZIUM_VERSION
 from emulator.connect.json import Framed
 from emulator.connectors.mysql import binlog as bl
 from emulator.connectors.mysql.ddl import Catalog, Change, DdlError, DdlParser, Table
@@ -35,6 +36,18 @@ log = logging.getLogger("emulator.mysql")
 
 SYSTEM_DATABASES = ("mysql", "information_schema", "performance_schema", "sys")
 _DML = re.compile(r"(?is)^\s*(INSERT|UPDATE|DELETE|REPLACE)\b")
+
+
+class _TableEntry:
+    """A table-map layout, bound to its captured table and row decoder for one schema epoch."""
+
+    __slots__ = ("tm", "epoch", "ct", "dec")
+
+    def __init__(self, tm: bl.TableMap) -> None:
+        self.tm = tm
+        self.epoch = -1
+        self.ct = None
+        self.dec = None
 
 
 class CapturedTable:
@@ -123,6 +136,7 @@ class MySqlConnector:
         )
         self.signal_table = self.filters.signal_table
         self.by_id: dict[str, CapturedTable | None] = {}
+        self.schema_epoch = 0
         self.conn: pymysql.Connection | None = None
         self._wm_conn: pymysql.Connection | None = None
         self.reader: bl.BinlogReader | None = None
@@ -300,6 +314,7 @@ class MySqlConnector:
 
     def _invalidate(self, db: str, name: str) -> None:
         self.by_id.pop(f"{db}.{name}", None)
+        self.schema_epoch += 1
 
     def table_by_id(self, table_id: str) -> CapturedTable | None:
         db, _, name = table_id.partition(".")
@@ -482,6 +497,7 @@ class MySqlConnector:
         self.catalog.db_charsets.clear()
         self.catalog.server_charset = server_cs[0]
         self.by_id.clear()
+        self.schema_epoch += 1
         position = {"file": file, "pos": pos, "snapshot": True}
         if self.gtids is not None:
             position["gtids"] = str(self.gtids)
@@ -827,12 +843,9 @@ class MySqlConnector:
                 self._invalidate(ch.db, ch.table_name)
             if ch.previous:
                 self._invalidate(*ch.previous)
-            if ch.kind == "DATABASE":
-                self.by_id = (
-                    {k: v for k, v in self.by_id.items() if not k.startswith(ch.db + ".")}
-                    if ch.ddl.upper().startswith("DROP")
-                    else self.by_id
-                )
+            if ch.kind == "DATABASE" and ch.ddl.upper().startswith("DROP"):
+                self.by_id = {k: v for k, v in self.by_id.items() if not k.startswith(ch.db + ".")}
+                self.schema_epoch += 1
             tcs = [_table_change(ch)] if ch.kind in ("CREATE", "ALTER", "DROP") else []
             self.history.append(position, ts_ms, ch.db, ch.ddl, [_history_change(ch)] if tcs else [])
             if self.include_schema_changes and self._schema_change_db_ok(ch.db):
@@ -869,15 +882,14 @@ class MySqlConnector:
         self.engine.emit(Record(rec.topic, None, rec.value, rec.headers))
 
     def _on_table_map(self, data: bytes, ev, checksum: int) -> None:
-        body = data[20 : len(data) - checksum]
-        key = body[6:]
-        tm = self.tm_cache.get(key)
-        if tm is None:
-            tm = bl.parse_table_map(body)
+        key = data[26 : len(data) - checksum]
+        entry = self.tm_cache.get(key)
+        if entry is None:
+            entry = _TableEntry(bl.parse_table_map(data[20 : len(data) - checksum]))
             if len(self.tm_cache) > 10000:
                 self.tm_cache.clear()
-            self.tm_cache[key] = tm
-        self.table_ids[int.from_bytes(body[0:6], "little")] = tm
+            self.tm_cache[key] = entry
+        self.table_ids[int.from_bytes(data[20:26], "little")] = entry
 
     def _src(self, ct: CapturedTable, row: int) -> dict:
         t = ct.env.table
@@ -925,16 +937,11 @@ class MySqlConnector:
             ct.decoders[tm.key] = dec
         return dec
 
-    def _on_rows(self, etype: int, body: bytes) -> None:
-        table_id, p, n, full = bl.rows_body_start(body, etype)
-        tm = self.table_ids.get(table_id)
-        events_done = self.events_done
-        self.events_done = events_done + 1
-        if self.skip_events and events_done < self.skip_events:
-            return
-        skip_rows = self.skip_rows if (self.skip_events == events_done and self.skip_rows) else 0
-        if tm is None:
-            return
+    def _resolve(self, entry: _TableEntry) -> None:
+        """(Re)bind a table map to its captured table and row decoder for the current schema."""
+        entry.epoch = self.schema_epoch
+        entry.ct = entry.dec = None
+        tm = entry.tm
         ct = self._captured(tm.schema, tm.table)
         if ct is None:
             if (
@@ -945,8 +952,30 @@ class MySqlConnector:
                 msg = f"no schema for table {tm.schema}.{tm.table} at {self.file}:{self._start}"
                 if self.inconsistent_mode == "fail":
                     raise RuntimeError(msg + " (inconsistent.schema.handling.mode=fail)")
-                log.warning("%s; event skipped", msg)
+                log.warning("%s; its events are skipped", msg)
             return
+        entry.ct = ct
+        entry.dec = self._decoder(ct, tm)
+
+    def _on_rows(self, etype: int, body: bytes) -> None:
+        table_id, p, n, full = bl.rows_body_start(body, etype)
+        entry = self.table_ids.get(table_id)
+        events_done = self.events_done
+        self.events_done = events_done + 1
+        skip_rows = 0
+        if self.skip_events or self.skip_rows:
+            if events_done < self.skip_events:
+                return
+            if events_done == self.skip_events:
+                skip_rows = self.skip_rows
+        if entry is None:
+            return
+        if entry.epoch != self.schema_epoch:
+            self._resolve(entry)
+        dec = entry.dec
+        if dec is None:
+            return
+        ct = entry.ct
         if not full:
             log.warning(
                 "rows event of %s at %s:%s without every column (binlog_row_image must be FULL); skipped",
@@ -955,33 +984,38 @@ class MySqlConnector:
                 self._start,
             )
             return
-        dec = self._decoder(ct, tm)
-        if dec is None:
-            return
         env = ct.env
         end = len(body)
         t = env.table
-        tid = t.id
-        base = source_block(
-            self.prefix,
-            self.flavor.name,
-            self._ts * 1_000_000,
-            "false",
-            t.namespace,
-            t.name,
-            self._sid,
-            self.gtid,
-            self.file,
-            self._start,
-            0,
-            self.thread,
-            self.query,
-        )
+        tid = ct.data_collection
+        ts_us = self._ts * 1_000_000
+        base = {
+            "version": DEBEZIUM_VERSION,
+            "connector": self.flavor.name,
+            "name": self.prefix,
+            "ts_ms": ts_us // 1000,
+            "snapshot": "false",
+            "db": t.namespace,
+            "sequence": None,
+            "ts_us": ts_us,
+            "ts_ns": ts_us * 1000,
+            "table": t.name,
+            "server_id": self._sid,
+            "gtid": self.gtid,
+            "file": self.file,
+            "pos": self._start,
+            "row": 0,
+            "thread": self.thread,
+            "query": self.query,
+        }
         emit = self.engine.emit
         tx = self.tx
         txon = tx.enabled and self.in_tx and tx.begin_id is not None
         inc = self.incremental
         fill = env.null_fill
+        key_of = env.key_of
+        change = env.change
+        signal = tid == self.signal_table
         row = 0
         if etype in bl.WRITES:
             op = "c"
@@ -991,13 +1025,14 @@ class MySqlConnector:
             op = "d"
         skip_op = op in self.skipped
         while p < end:
-            before = after = None
             if op == "c":
+                before = None
                 after, p = dec(body, p)
             elif op == "u":
                 before, p = dec(body, p)
                 after, p = dec(body, p)
             else:
+                after = None
                 before, p = dec(body, p)
             if row < skip_rows:
                 row += 1
@@ -1010,7 +1045,7 @@ class MySqlConnector:
                 if after is not None:
                     env.fill_nulls(after)
             if row:
-                src = dict(base)
+                src = base.copy()
                 src["row"] = row
             else:
                 src = base
@@ -1019,40 +1054,38 @@ class MySqlConnector:
             if skip_op:
                 continue
             if op == "c":
-                key = env.key_of(after)
-                block = tx.event_block(tx.begin_id, tid) if txon else None
-                rec = env.change("c", None, after, src, block, key)
+                key = key_of(after)
+                rec = change("c", None, after, src, tx.event_block(tx.begin_id, tid) if txon else None, key)
                 if inc.active:
                     inc.on_stream_event(tid, key, after, rec)
-                if tid == self.signal_table:
+                if signal:
                     inc.on_signal_row(after)
                 emit(rec)
             elif op == "u":
-                key = env.key_of(after)
-                old_key = env.key_of(before)
+                key = key_of(after)
+                old_key = key_of(before)
                 if old_key != key:
                     self._key_change(ct, before, after, old_key, key, src, txon)
                     continue
                 if self.skip_unchanged and env._value_part(before) == env._value_part(after):
                     continue
-                block = tx.event_block(tx.begin_id, tid) if txon else None
-                rec = env.change("u", before, after, src, block, key)
+                rec = change("u", before, after, src, tx.event_block(tx.begin_id, tid) if txon else None, key)
                 if inc.active:
                     inc.on_stream_event(tid, key, after, rec)
                 emit(rec)
             else:
-                key = env.key_of(before)
+                key = key_of(before)
                 block = tx.event_block(tx.begin_id, tid) if txon else None
                 if inc.active:
                     inc.on_stream_event(tid, key, None, None)
-                emit(env.change("d", before, None, src, block, key))
+                emit(change("d", before, None, src, block, key))
                 if self.tombstones:
                     emit(env.tombstone(key))
-        if not self.in_tx:
-            self.next_pos = self._next
-        else:
+        if self.in_tx:
             self.rows_done = 0
-        self.query = self.query if self.in_tx else None
+        else:
+            self.next_pos = self._next
+            self.query = None
 
     def _key_change(
         self,

@@ -230,6 +230,14 @@ def _identity(v):
     return v
 
 
+def _decoder(codec: str) -> Converter:
+    def conv(b, c=codec):
+        return b.decode(c, "replace")
+
+    conv.inline = f"r.decode({codec!r}, 'replace')"  # the binlog row decoder inlines this expression
+    return conv
+
+
 # -- the mapping ------------------------------------------------------------------------------------------
 @dataclass(slots=True)
 class Mapped:
@@ -335,7 +343,7 @@ def map_column(col: Column, cfg: TypeConfig) -> Mapped:
         "INET6",
     ):
         codec = codec_of(col.charset)
-        return Mapped(Schema("string"), lambda b, c=codec: b.decode(c, "replace"), _identity)
+        return Mapped(Schema("string"), _decoder(codec), _identity)
     if base == "JSON":
         schema = Schema("string", name="io.debezium.data.Json", version=1)
         return Mapped(schema, _json_binary_text, _identity)

