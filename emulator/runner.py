@@ -15,6 +15,7 @@ log = logging.getLogger("emulator")
 POSTGRES = "io.debezium.connector.postgresql.PostgresConnector"
 MYSQL = "io.debezium.connector.mysql.MySqlConnector"
 MARIADB = "io.debezium.connector.mariadb.MariaDbConnector"
+MONGODB = "io.debezium.connector.mongodb.MongoDbConnector"
 
 
 def connector_class(config) -> type:
@@ -31,10 +32,16 @@ def connector_class(config) -> type:
         from emulator.connectors.mysql.connector import MariaDbConnector
 
         return MariaDbConnector
+    if cls == MONGODB:
+        from emulator.connectors.mongodb.connector import MongoDbConnector
+
+        return MongoDbConnector
     raise ValueError(f"connector.class {cls!r} is not supported yet")
 
 
 def partition_of(config) -> dict[str, Any]:
+    if config.get("connector.class") == MONGODB:
+        return {"server_id": config.get("topic.prefix")}
     return {"server": config.get("topic.prefix")}
 
 
@@ -74,6 +81,13 @@ def retriable(exc: BaseException) -> bool:
 
     if isinstance(exc, psycopg.OperationalError | ReplicationError | ConnectionError):
         return True
+    try:
+        from pymongo.errors import ConnectionFailure
+
+        if isinstance(exc, ConnectionFailure):
+            return True
+    except ImportError:
+        pass
     try:
         import pymysql
     except ImportError:

@@ -1,0 +1,1 @@
+"""MongoDB change-stream capture in Debezium's MongoDB format."""

@@ -1,0 +1,517 @@
+"""`io.debezium.connector.mongodb.MongoDbConnector` on pymongo change streams.
+
+Start-up (Debezium's MongoDbConnectorTask): refuse a standalone server; load the offset; snapshot when the
+mode asks for it (the change stream is opened first and its resume token kept, so streaming resumes exactly
+where the snapshot started); then stream with `resumeAfter` (or `startAtOperationTime` from `sec`/`ord`).
+A resume point gone from the oplog (error 286 ChangeStreamHistoryLost, 260 InvalidResumeToken, 280) fails the
+connector, except with `snapshot.mode=when_needed`, which snapshots again and streams from the new point.
+
+Offsets: partition `{"server_id": <topic.prefix>}`; `sec`, `ord`, `resume_token` (base64 of the BSON token
+document), `initsync` during a snapshot, `lsid`/`txnNumber` inside a transaction, and the incremental
+snapshot's progress.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import logging
+import re
+import time
+from typing import Any
+
+import bson
+from bson import Timestamp
+from bson.codec_options import DEFAULT_CODEC_OPTIONS, DatetimeConversion
+from bson.json_util import CANONICAL_JSON_OPTIONS
+from bson.json_util import dumps as bson_dumps
+from bson.json_util import loads as bson_loads
+
+from emulator.connectors.mongodb import events as ev
+from emulator.engine import Engine
+from emulator.envelope import EnvelopeSettings, Heartbeat, TransactionMonitor
+from emulator.incremental import IncrementalSnapshot, SignalError, _entry
+
+log = logging.getLogger("emulator.mongodb")
+
+SYSTEM_DATABASES = frozenset({"admin", "local", "config"})
+HISTORY_LOST = frozenset({286, 260, 280})
+CODEC = DEFAULT_CODEC_OPTIONS.with_options(tz_aware=True, datetime_conversion=DatetimeConversion.DATETIME_AUTO)
+
+
+class MongoConnectorError(RuntimeError):
+    pass
+
+
+def _bool(value: Any, default: bool = False) -> bool:
+    if value is None:
+        return default
+    return str(value).strip().lower() == "true"
+
+
+def _regexes(value: str | None, literal: bool) -> list[re.Pattern]:
+    items = [x.strip() for x in (value or "").split(",") if x.strip()]
+    if literal:
+        return [re.compile(re.escape(x)) for x in items]
+    return [re.compile(x, re.IGNORECASE) for x in items]
+
+
+class Filters:
+    """database/collection include/exclude lists (anchored regexes, or literals with filters.match.mode)."""
+
+    def __init__(self, get) -> None:
+        literal = (get("filters.match.mode") or "regex").strip().lower() == "literal"
+        self.db_inc = _regexes(get("database.include.list"), literal)
+        self.db_exc = _regexes(get("database.exclude.list"), literal)
+        self.coll_inc = _regexes(get("collection.include.list"), literal)
+        self.coll_exc = _regexes(get("collection.exclude.list"), literal)
+        self.signal = (get("signal.data.collection") or "").strip() or None
+
+    def db_included(self, db: str) -> bool:
+        if db in SYSTEM_DATABASES:
+            return False
+        if self.db_inc:
+            return any(r.fullmatch(db) for r in self.db_inc)
+        return not any(r.fullmatch(db) for r in self.db_exc)
+
+    def collection_included(self, db: str, coll: str) -> bool:
+        if not db or not coll or not self.db_included(db) or coll.startswith("system."):
+            return False
+        full = f"{db}.{coll}"
+        if self.coll_inc:
+            return any(r.fullmatch(full) for r in self.coll_inc)
+        return not any(r.fullmatch(full) for r in self.coll_exc)
+
+
+class MongoIncremental(IncrementalSnapshot):
+    """The shared layer with MongoDB's `additional-conditions`: a JSON query document per collection."""
+
+    def _execute(self, sid: str, data: dict) -> None:
+        stype = str(data.get("type") or "incremental").strip().lower()
+        if stype not in ("incremental", "blocking"):
+            raise SignalError(f"snapshot type {stype!r} is not incremental or blocking")
+        names = data.get("data-collections")
+        if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
+            raise SignalError("execute-snapshot needs a non-empty 'data-collections' array of names")
+        tables = self._expand(names)
+        conds = data.get("additional-conditions") or []
+        if not isinstance(conds, list):
+            raise SignalError("'additional-conditions' must be an array")
+        matchers = []
+        for ac in conds:
+            if not isinstance(ac, dict) or not ac.get("data-collection") or ac.get("filter") is None:
+                raise SignalError("additional-conditions items need 'data-collection' and 'filter'")
+            flt = ac["filter"]
+            text = flt if isinstance(flt, str) else json.dumps(flt)
+            try:
+                parsed = bson_loads(text) if text.strip() else {}
+            except (ValueError, TypeError) as e:
+                raise SignalError(f"filter {text!r} is not a JSON query document: {e}") from None
+            if not isinstance(parsed, dict):
+                raise SignalError(f"filter {text!r} is not a JSON query document")
+            matchers.append((re.compile(str(ac["data-collection"]).replace('"', ""), re.IGNORECASE), text))
+        if stype == "blocking":
+            filters = {t: next((f for rx, f in matchers if rx.fullmatch(t)), None) for t in tables}
+            self.deferred.append(lambda: self.source.blocking_snapshot(tables, filters))
+            return
+        if not self.signal_table:
+            raise SignalError("incremental snapshots need signal.data.collection (the watermark collection)")
+        entries = [_entry(t, next((f for rx, f in matchers if rx.fullmatch(t)), None), None) for t in tables]
+        start = not self.queue
+        self.queue.extend(entries)
+        log.info("Requested 'INCREMENTAL' snapshot of data collections %s (signal '%s')",
+                 [t for t in tables], sid)
+        if start:
+            self.paused = False
+            self.pending_start = False
+            self.done_key = self.last_key = self.max_key = None
+            self._next_chunk()
+
+
+class _Captured:
+    __slots__ = ("env",)
+
+    def __init__(self, env: ev.CollectionEnvelope) -> None:
+        self.env = env
+
+
+def _encode_token(token: dict | None) -> str | None:
+    return None if token is None else base64.b64encode(bson.encode(token)).decode()
+
+
+def _decode_token(text: str | None) -> dict | None:
+    return None if not text else bson.decode(base64.b64decode(text))
+
+
+def _id_token(v: Any) -> str:
+    return bson_dumps(v, json_options=CANONICAL_JSON_OPTIONS)
+
+
+class MongoDbConnector:
+    def __init__(self, config, engine: Engine) -> None:
+        get = config.get
+        self.cfg = config
+        self.engine = engine
+        self.prefix = get("topic.prefix")
+        self.uri = get("mongodb.connection.string")
+        self.snapshot_mode = (get("snapshot.mode") or "initial").lower()
+        self.capture_mode = (get("capture.mode") or "change_streams_update_full").lower()
+        self.full_update_type = (get("capture.mode.full.update.type") or "lookup").lower()
+        self.scope = (get("capture.scope") or "deployment").lower()
+        self.target = (get("capture.target") or "").strip() or None
+        self.settings = EnvelopeSettings(
+            prefix=self.prefix, connector_name="mongodb", source_schema=ev.SOURCE_SCHEMA,
+            key_schemas=_bool(get("key.converter.schemas.enable"), True),
+            value_schemas=_bool(get("value.converter.schemas.enable"), True),
+            header_schemas=_bool(get("header.converter.schemas.enable"), True),
+            delimiter=get("topic.delimiter") or ".")
+        self.filters = Filters(get)
+        self.field_exclude = get("field.exclude.list")
+        self.field_renames = get("field.renames")
+        self.tx = TransactionMonitor(self.settings, engine.emit, _bool(get("provide.transaction.metadata")),
+                                     get("topic.transaction") or "transaction")
+        hb_ms = int(get("heartbeat.interval.ms") or 0)
+        engine.heartbeat = (Heartbeat(self.settings, hb_ms, get("topic.heartbeat.prefix") or "__debezium-heartbeat")
+                            if hb_ms > 0 else None)
+        self.translator = ev.Translator(self.settings, engine.emit,
+                                        tombstones=_bool(get("tombstones.on.delete"), True), tx=self.tx,
+                                        envelope_for=self.envelope_for)
+        self.envelopes: dict[tuple[str, str], ev.CollectionEnvelope | None] = {}
+        self.client = None
+        # position
+        self.sec: int | None = None
+        self.ord: int | None = None
+        self.token: dict | None = None
+        self.initsync = False
+        self.lsid: str | None = None
+        self.txn: int | None = None
+        self.incremental = MongoIncremental(self, config, engine)
+        if self.scope == "collection" and self.incremental.channels == {"source"}:
+            log.warning("capture.scope=collection disables the source signal channel")
+            self.incremental.channels.discard("source")
+        engine.source = self
+
+    # -- engine protocol -----------------------------------------------------------------------------------
+    def offset(self) -> dict[str, Any] | None:
+        if self.sec is None and self.token is None:
+            return None
+        off: dict[str, Any] = {"sec": self.sec or 0, "ord": self.ord or 0}
+        if self.token is not None:
+            off["resume_token"] = _encode_token(self.token)
+        if self.initsync:
+            off["initsync"] = True
+        if self.lsid is not None or self.txn is not None:
+            off["lsid"] = self.lsid
+            off["txnNumber"] = self.txn
+        inc = self.incremental.offset()
+        if inc:
+            off.update(inc)
+        return off
+
+    def committed(self, offset: dict[str, Any]) -> None:
+        pass
+
+    # -- collections ------------------------------------------------------------------------------------------
+    def envelope_for(self, db: str | None, coll: str | None) -> ev.CollectionEnvelope | None:
+        k = (db or "", coll or "")
+        if k in self.envelopes:
+            return self.envelopes[k]
+        env = None
+        if self._in_scope(*k) and self.filters.collection_included(*k):
+            env = ev.CollectionEnvelope(self.settings, k[0], k[1],
+                                        ev.field_filter_for(self.field_exclude, self.field_renames, *k))
+        self.envelopes[k] = env
+        return env
+
+    def _in_scope(self, db: str, coll: str) -> bool:
+        if self.scope == "database":
+            return db == self.target
+        if self.scope == "collection":
+            return f"{db}.{coll}" == self.target
+        return True
+
+    def captured_collections(self) -> list[tuple[str, str]]:
+        out = []
+        for db in sorted(self.client.list_database_names()):
+            if db in SYSTEM_DATABASES or not self.filters.db_included(db):
+                continue
+            for coll in sorted(self.client[db].list_collection_names(filter={"type": "collection"})):
+                if self.envelope_for(db, coll) is not None:
+                    out.append((db, coll))
+        return out
+
+    # -- connection --------------------------------------------------------------------------------------------
+    def _connect(self):
+        import pymongo
+
+        if not self.uri:
+            raise MongoConnectorError("mongodb.connection.string is required")
+        kw: dict[str, Any] = {"document_class": dict, "tz_aware": True,
+                              "datetime_conversion": DatetimeConversion.DATETIME_AUTO,
+                              "connectTimeoutMS": int(self.cfg.get("mongodb.connect.timeout.ms") or 10000),
+                              "serverSelectionTimeoutMS":
+                                  int(self.cfg.get("mongodb.server.selection.timeout.ms") or 30000)}
+        sock = int(self.cfg.get("mongodb.socket.timeout.ms") or 0)
+        if sock:
+            kw["socketTimeoutMS"] = sock
+        user = self.cfg.get("mongodb.user")
+        if user and "@" not in self.uri.split("//", 1)[-1].split("/", 1)[0]:
+            kw.update(username=user, password=self.cfg.get("mongodb.password"),
+                      authSource=self.cfg.get("mongodb.authsource") or "admin")
+        if _bool(self.cfg.get("mongodb.ssl.enabled")):
+            kw["tls"] = True
+            if _bool(self.cfg.get("mongodb.ssl.invalid.hostname.allowed")):
+                kw["tlsAllowInvalidHostnames"] = True
+        client = pymongo.MongoClient(self.uri, **kw)
+        hello = client.admin.command("hello")
+        check_topology(hello, self.uri)
+        return client
+
+    # -- run ---------------------------------------------------------------------------------------------------
+    def run(self) -> None:
+        self.client = self._connect()
+        stored = self.engine.offsets.load()
+        if stored:
+            self.sec, self.ord = stored.get("sec"), stored.get("ord")
+            self.token = _decode_token(stored.get("resume_token"))
+        if self._needs_snapshot(stored):
+            self._initial_snapshot()
+            if self.snapshot_mode == "initial_only" or self.engine.stopping:
+                self.engine.commit(force=True)
+                return
+        elif stored:
+            self.incremental.restore(stored)
+        if self.snapshot_mode == "initial_only" and not stored:
+            return
+        self.engine.commit(force=True)
+        try:
+            self._stream()
+        except HistoryLost as e:
+            if self.snapshot_mode != "when_needed":
+                raise MongoConnectorError(
+                    f"Resume of change stream was not possible, as the resume point may no longer be in the "
+                    f"oplog (error {e.code}); snapshot.mode={self.snapshot_mode} does not take a new snapshot: "
+                    "use a new connector name / topic.prefix, delete the offsets, or set "
+                    "snapshot.mode=when_needed") from None
+            log.warning("resume point lost from the oplog (error %s): new snapshot (when_needed)", e.code)
+            self.token = None
+            self._initial_snapshot()
+            self.engine.commit(force=True)
+            self._stream()
+
+    def _needs_snapshot(self, stored: dict | None) -> bool:
+        mode = self.snapshot_mode
+        if mode in ("no_data", "never"):
+            return False
+        if mode == "always":
+            return True
+        if mode == "configuration_based":
+            return _bool(self.cfg.get("snapshot.mode.configuration.based.snapshot.data")) and \
+                (not stored or bool(stored.get("initsync")))
+        # initial, initial_only, when_needed: no offset, or the previous snapshot did not finish
+        return not stored or bool(stored.get("initsync"))
+
+    def _start_position(self) -> tuple[dict | None, Timestamp | None]:
+        """The stream's current resume token and operation time (what a snapshot starts from)."""
+        with self._watch(None, None) as stream:
+            stream.try_next()
+            token = stream.resume_token
+        hello = self.client.admin.command("hello")
+        op_time = hello.get("operationTime") or (hello.get("$clusterTime") or {}).get("clusterTime")
+        return token, op_time
+
+    def _initial_snapshot(self) -> None:
+        token, op_time = self._start_position()
+        self.token = token
+        self.sec, self.ord = (op_time.time, op_time.inc) if op_time is not None else (int(time.time()), 0)
+        self.initsync = True
+        self.engine.commit(force=True)
+        only = self.cfg.get("snapshot.include.collection.list")
+        only_rx = [re.compile(x.strip(), re.IGNORECASE) for x in (only or "").split(",") if x.strip()]
+        colls = [c for c in self.captured_collections()
+                 if not only_rx or any(r.fullmatch(f"{c[0]}.{c[1]}") for r in only_rx)]
+        overrides = {}
+        for name in (self.cfg.get("snapshot.collection.filter.overrides") or "").split(","):
+            name = name.strip()
+            if name:
+                flt = self.cfg.get(f"snapshot.collection.filter.overrides.{name}")
+                if flt:
+                    overrides[name] = bson_loads(flt)
+        self._snapshot_collections(colls, overrides, "true", last=True)
+        self.initsync = False
+        self.engine.commit(force=True)
+
+    def _snapshot_collections(self, colls, filters: dict[str, dict], marker: str, last: bool) -> None:
+        fetch = int(self.cfg.get("snapshot.fetch.size") or 0)
+        pending = None  # hold one record back so the final one can be marked `last`
+        for db, coll in colls:
+            env = self.envelope_for(db, coll)
+            if env is None:
+                continue
+            cursor = self.client[db].get_collection(coll, codec_options=CODEC).find(
+                filters.get(f"{db}.{coll}") or {}, batch_size=fetch or 0)
+            for doc in cursor:
+                if self.engine.stopping:
+                    return
+                if pending is not None:
+                    self._emit_read(*pending, marker)
+                pending = (env, doc)
+                self.engine.tick()
+        if pending is not None:
+            self._emit_read(*pending, "last" if last else marker)
+
+    def _emit_read(self, env: ev.CollectionEnvelope, doc: dict, marker: str) -> None:
+        src = ev.source_block(self.prefix, env.db, env.coll, self.sec or 0, self.ord or 0, marker)
+        self.engine.emit(env.record("r", env.key(doc["_id"]), None, env.doc_json(doc), None, src, None))
+
+    def blocking_snapshot(self, tables: list[str], filters: dict[str, str | None]) -> None:
+        colls = []
+        for t in tables:
+            db, _, coll = t.partition(".")
+            if self.envelope_for(db, coll) is not None:
+                colls.append((db, coll))
+        self._snapshot_collections(colls, {t: bson_loads(f) for t, f in filters.items() if f}, "true", last=True)
+
+    # -- streaming ---------------------------------------------------------------------------------------------
+    def _pipeline(self) -> list[dict]:
+        user = json.loads(self.cfg.get("cursor.pipeline") or "[]")
+        order = (self.cfg.get("cursor.pipeline.order") or "internal_first").lower()
+        internal = [{"$match": {"operationType": {"$in": ["insert", "update", "replace", "delete"]}}}]
+        if order == "user_only":
+            return user
+        return user + internal if order == "user_first" else internal + user
+
+    def _watch(self, token: dict | None, at: Timestamp | None):
+        kw: dict[str, Any] = {}
+        if self.capture_mode in ("change_streams_update_full", "change_streams_update_full_with_pre_image"):
+            kw["full_document"] = "whenAvailable" if self.full_update_type == "post_image" else "updateLookup"
+        if self.capture_mode.endswith("_with_pre_image"):
+            kw["full_document_before_change"] = "whenAvailable"
+        if token is not None:
+            kw["resume_after"] = token
+        elif at is not None:
+            kw["start_at_operation_time"] = at
+        mawait = int(self.cfg.get("cursor.max.await.time.ms") or 0)
+        if mawait:
+            kw["max_await_time_ms"] = mawait
+        if self.cfg.get("cursor.oversize.handling.mode") == "split":
+            kw["show_expanded_events"] = False
+        pipeline = self._pipeline()
+        if self.scope == "database":
+            target = self.client.get_database(self.target, codec_options=CODEC)
+        elif self.scope == "collection":
+            db, _, coll = self.target.partition(".")
+            target = self.client.get_database(db, codec_options=CODEC).get_collection(coll)
+        else:
+            target = self.client
+        return target.watch(pipeline, **kw)
+
+    def _stream(self) -> None:
+        from pymongo.errors import OperationFailure
+
+        at = Timestamp(self.sec, self.ord) if self.token is None and self.sec else None
+        poll_s = int(self.cfg.get("poll.interval.ms") or 500) / 1000.0
+        try:
+            stream = self._watch(self.token, at)
+        except OperationFailure as e:
+            if e.code in HISTORY_LOST:
+                raise HistoryLost(e.code) from None
+            raise
+        log.info("streaming from %s", "resume token" if self.token else f"operation time {at}")
+        with stream:
+            while not self.engine.stopping:
+                try:
+                    change = stream.try_next()
+                except OperationFailure as e:
+                    if e.code in HISTORY_LOST:
+                        raise HistoryLost(e.code) from None
+                    raise
+                if change is None:
+                    self.token = stream.resume_token or self.token  # post-batch token: idle progress
+                    self.incremental.poll()
+                    self.engine.idle()
+                    if self.engine.stop_event.wait(poll_s if not self.incremental.running else 0.01):
+                        break
+                    continue
+                self.on_change(change)
+                self.token = change.get("_id") or self.token
+                self.incremental.run_deferred()
+                self.engine.tick()
+
+    def on_change(self, change: dict) -> None:
+        """One change-stream event: signals/watermarks, then the data record."""
+        ns = change.get("ns") or {}
+        ct = change.get("clusterTime")
+        if ct is not None:
+            self.sec, self.ord = ct.time, ct.inc
+        self.lsid, self.txn = ev.session_of(change)
+        full = f"{ns.get('db')}.{ns.get('coll')}"
+        if self.filters.signal and full == self.filters.signal and change.get("operationType") == "insert":
+            doc = change.get("fullDocument") or {}
+            self.incremental.on_signal_row({"id": doc.get("_id"), "type": doc.get("type"),
+                                            "data": doc.get("data")})
+        self.translator.event(change, on_key=self._on_key)
+
+    def _on_key(self, env: ev.CollectionEnvelope, key: dict) -> None:
+        if self.incremental.active:
+            self.incremental.on_stream_event(env.data_collection, {"_id": key["id"]})
+
+    # -- IncrementalSource ---------------------------------------------------------------------------------
+    def captured_table_ids(self) -> list[str]:
+        return [f"{d}.{c}" for d, c in self.captured_collections()]
+
+    def table_by_id(self, table_id: str) -> _Captured | None:
+        db, _, coll = table_id.partition(".")
+        env = self.envelope_for(db, coll)
+        return _Captured(env) if env is not None else None
+
+    def _coll(self, ct: _Captured):
+        return self.client[ct.env.db].get_collection(ct.env.coll, codec_options=CODEC)
+
+    def max_key(self, ct: _Captured, key_cols: list[str], condition: str | None) -> list | None:
+        flt = bson_loads(condition) if condition else {}
+        doc = next(iter(self._coll(ct).find(flt, {"_id": 1}).sort("_id", -1).limit(1)), None)
+        return None if doc is None else [_id_token(doc["_id"])]
+
+    def read_chunk(self, ct: _Captured, key_cols: list[str], after: list | None, upto: list, limit: int,
+                   condition: str | None) -> list[list]:
+        rng: dict[str, Any] = {"$lte": bson_loads(upto[0])}
+        if after is not None:
+            rng["$gt"] = bson_loads(after[0])
+        flt = {"_id": rng}
+        if condition:
+            flt = {"$and": [flt, bson_loads(condition)]}
+        return [[_id_token(d["_id"]), d] for d in self._coll(ct).find(flt).sort("_id", 1).limit(limit)]
+
+    def write_watermark(self, row_id: str, kind: str, data: str) -> None:
+        db, _, coll = self.filters.signal.partition(".")
+        self.client[db][coll].insert_one({"_id": row_id, "type": kind, "payload": ""})
+
+    def delete_watermark(self, row_id: str) -> None:
+        db, _, coll = self.filters.signal.partition(".")
+        self.client[db][coll].delete_one({"_id": row_id})
+
+    def read_source(self, ct: _Captured) -> dict:
+        return ev.source_block(self.prefix, ct.env.db, ct.env.coll, self.sec or 0, self.ord or 0, "incremental")
+
+    def close(self) -> None:
+        if self.client is not None:
+            self.client.close()
+            self.client = None
+
+
+class HistoryLost(Exception):
+    def __init__(self, code: int) -> None:
+        super().__init__(f"change stream history lost (error {code})")
+        self.code = code
+
+
+def check_topology(hello: dict, uri: str = "") -> str:
+    """`replica_set` or `sharded`; a standalone server is refused (it has no oplog, so no change streams)."""
+    if hello.get("msg") == "isdbgrid":
+        return "sharded"
+    if hello.get("setName"):
+        return "replica_set"
+    where = uri.split("@")[-1] if uri else "the server"
+    raise MongoConnectorError(f"MongoDB at {where} is a standalone server: change streams need a replica set "
+                              "or a sharded cluster (start mongod with --replSet and run rs.initiate())")
