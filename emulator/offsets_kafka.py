@@ -65,7 +65,7 @@ class KafkaOffsetStore(OffsetStore):
         from confluent_kafka.admin import AdminClient, NewTopic
 
         admin = AdminClient(self.conf)
-        md = admin.list_topics(self.topic, timeout=self.timeout_s)
+        md = admin.list_topics(timeout=self.timeout_s)  # all topics: asking for one may auto-create it
         t = md.topics.get(self.topic)
         if t is not None and t.error is None and t.partitions:
             return len(t.partitions)

@@ -128,7 +128,7 @@ class Runner:
                     log.warning("connector failed (%s: %s); restarting in %.1f s (retry %d)",
                                 type(e).__name__, str(e).strip().splitlines()[0] if str(e).strip() else "",
                                 self.retry_wait_s, retries)
-                    self._commit_after_failure()
+                    self._commit_after_failure(e)
                     self._close_connector()
                     if self.engine.stop_event.wait(self.retry_wait_s):
                         return
@@ -139,13 +139,15 @@ class Runner:
             finally:
                 self._close_connector()
 
-    def _commit_after_failure(self) -> None:
-        """Save what was delivered; an output that failed to deliver keeps the offsets where they are and
-        starts afresh (`reset`), so the restarted connector sends everything after the saved offset again."""
-        try:
-            self.engine.commit(force=True)
-        except Exception as e:  # noqa: BLE001
-            log.warning("offsets not committed (%s: %s)", type(e).__name__, e)
+    def _commit_after_failure(self, exc: BaseException) -> None:
+        """Save what was delivered; after a failure of the output itself (the source's position may already
+        include the record that could not be written) the offsets stay where they are and the output starts
+        afresh (`reset`), so the restarted connector sends everything after the saved offset again."""
+        if not getattr(exc, "output_failure", False):
+            try:
+                self.engine.commit(force=True)
+            except Exception as e:  # noqa: BLE001
+                log.warning("offsets not committed (%s: %s)", type(e).__name__, e)
         reset = getattr(self.engine.output, "reset", None)
         if reset is not None:
             try:

@@ -59,6 +59,8 @@ _JAVA_ONLY = {
 class KafkaDeliveryError(ConnectionError):
     """A record could not be delivered: progress stops here (retriable, like a lost connection)."""
 
+    output_failure = True  # the runner must not save offsets after it
+
 
 # ------------------------------------------------------------------------------ SimpleHeaderConverter
 
@@ -291,7 +293,11 @@ class KafkaOutput(Output):
         self.pending = 0
         self.in_txn = False
         if self.transactional_id:
-            self.producer.init_transactions(self.timeout_s)
+            try:
+                self.producer.init_transactions(self.timeout_s)
+            except Exception as e:
+                self.producer = None
+                raise KafkaDeliveryError(f"cannot initialise transactions: {e}") from None
 
     def reset(self) -> None:
         """Called when the connector restarts after a failure: drop what was not delivered (the connector
@@ -310,6 +316,7 @@ class KafkaOutput(Output):
             except Exception as e:  # noqa: BLE001
                 log.debug("purge on reset: %s", e)
         self.failure = None
+        self.known_topics.clear()  # a broker that lost its data needs them created again
         self._make_producer()
 
     def _on_delivery(self, err, msg) -> None:
@@ -327,7 +334,6 @@ class KafkaOutput(Output):
 
     # -- topics
     def _ensure_topic(self, topic: str) -> None:
-        self.known_topics.add(topic)
         settings = self.creation.settings_for(topic)
         if settings is None:
             return  # broker auto-creation, as Connect without topic.creation.* settings
@@ -342,10 +348,7 @@ class KafkaOutput(Output):
                     if k in ("bootstrap.servers", "client.id") or k.startswith(("security.", "sasl.", "ssl."))
                 }
             )
-        md = self._admin.list_topics(topic, timeout=self.timeout_s)
-        t = md.topics.get(topic)
-        if t is not None and t.error is None:
-            return
+        # no metadata request for the topic first: brokers that auto-create topics would create it then
         settings = dict(settings)
         partitions = int(settings.pop("partitions", -1))
         rf = int(settings.pop("replication.factor", -1))
@@ -361,6 +364,8 @@ class KafkaOutput(Output):
         except KafkaException as e:
             if e.args[0].code() != KafkaError.TOPIC_ALREADY_EXISTS:
                 raise KafkaDeliveryError(f"cannot create topic {topic}: {e.args[0].str()}") from None
+        except TimeoutError:
+            raise KafkaDeliveryError(f"cannot create topic {topic}: timed out") from None
 
     # -- Output
     def _headers(self, headers: list[tuple[str, bytes]] | None) -> list[tuple[str, bytes | None]] | None:
@@ -381,9 +386,12 @@ class KafkaOutput(Output):
 
     def write(self, record: Record) -> None:
         self._check()
+        if self.producer is None:
+            self._make_producer()
         topic = record.topic
         if topic not in self.known_topics:
             self._ensure_topic(topic)
+            self.known_topics.add(topic)
         p = self.producer
         if self.transactional_id and not self.in_txn:
             p.begin_transaction()

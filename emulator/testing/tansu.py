@@ -88,7 +88,7 @@ def read_topic(bootstrap: str, topic: str, timeout: float = 20.0, read_committed
     from confluent_kafka import OFFSET_BEGINNING, Consumer, KafkaError, TopicPartition
     from confluent_kafka.admin import AdminClient
 
-    md = AdminClient({"bootstrap.servers": bootstrap}).list_topics(topic, timeout=10)
+    md = AdminClient({"bootstrap.servers": bootstrap}).list_topics(timeout=10)  # (asking for one creates it)
     t = md.topics.get(topic)
     if t is None or t.error is not None:
         return []
