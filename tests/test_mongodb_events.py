@@ -56,7 +56,10 @@ class Harness:
         return [r.to_dict() for r in self.records]
 
 
-def change(op, doc_id=Int64(1004), sec=1558965508, inc=1, **extra):
+ANNE_ID = Int64(1004)
+
+
+def change(op, doc_id=ANNE_ID, sec=1558965508, inc=1, **extra):
     e = {"_id": {"_data": "8262"}, "operationType": op, "clusterTime": Timestamp(sec, inc),
          "ns": {"db": "inventory", "coll": "customers"}, "documentKey": {"_id": doc_id}}
     e.update(extra)
