@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Idempotent setup for a fresh machine: PostgreSQL 15 and MariaDB server binaries (for the throwaway servers the
-# demo, the tests and the benchmarks start), then .venv with the project and its test dependencies.
+# demo, the tests and the benchmarks start), then .venv with the project, its test dependencies and the Spark sink's
+# (PySpark, deltalake; the sink also needs a Java 17+ runtime: openjdk-17-jre-headless).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
@@ -17,15 +18,20 @@ if ! command -v mariadbd >/dev/null 2>&1 && [ ! -x /usr/sbin/mariadbd ]; then
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq mariadb-server >/dev/null
 fi
+if ! command -v java >/dev/null 2>&1; then
+  echo "setup: installing a Java runtime (apt, for the PySpark sink)" >&2
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq openjdk-17-jre-headless >/dev/null
+fi
 
 if [ ! -x .venv/bin/python ]; then
   echo "setup: creating .venv" >&2
   python3 -m venv .venv
 fi
-if ! .venv/bin/python -c "import emulator, psycopg, orjson, sqlglot, pytest, pymysqlreplication" 2>/dev/null \
+if ! .venv/bin/python -c "import emulator, psycopg, orjson, sqlglot, pytest, pymysqlreplication, pyspark, deltalake" 2>/dev/null \
    || [ pyproject.toml -nt .venv/.installed ]; then
   echo "setup: installing the project into .venv" >&2
   .venv/bin/python -m pip install -q --upgrade pip
-  .venv/bin/python -m pip install -q -e ".[test]"
+  .venv/bin/python -m pip install -q -e ".[test,sink]"
   touch .venv/.installed
 fi
