@@ -19,6 +19,7 @@ import pymysql
 from emulator import DEBEZIUM_VERSION
 from emulator.connect.json import Framed
 from emulator.connectors.mysql import binlog as bl
+from emulator.connectors.mysql import textrows
 from emulator.connectors.mysql.ddl import Catalog, Change, DdlError, DdlParser, Table
 from emulator.connectors.mysql.gtid import MariaGtidSet, MySqlGtidSet
 from emulator.connectors.mysql.history import SchemaHistory
@@ -312,6 +313,17 @@ class MySqlConnector:
         self.by_id[tid] = ct
         return ct
 
+    def _text_parser(self, ct: CapturedTable):
+        """The snapshot/chunk row parser of a captured table (its columns, in its SELECT order)."""
+        base = {c.name: c.base_type for c in ct.table.columns}
+        cols = []
+        for c in ct.env.table.columns:
+            conv = c.snapshot_convert or c.convert
+            cols.append(
+                (c.name, None if conv is _identity else conv, base.get(c.name) in textrows.BINARY_TYPES)
+            )
+        return textrows.compile_text_row_parser(cols)
+
     def _invalidate(self, db: str, name: str) -> None:
         self.by_id.pop(f"{db}.{name}", None)
         self.schema_epoch += 1
@@ -576,25 +588,22 @@ class MySqlConnector:
                 if stmt:
                     sql = f"SELECT {', '.join('q.' + _qi(c.name) for c in t.columns)} FROM ({stmt}) AS q"
             log.info("snapshot of %s: starting", t.id)
+            parse = self._text_parser(ct)
             n = 0
-            cur = snap.cursor(pymysql.cursors.SSCursor)
-            try:
-                cur.execute(sql)
-                while True:
-                    batch = cur.fetchmany(1000)
-                    if not batch:
-                        break
-                    for row in batch:
-                        n += 1
-                        yield row
-            finally:
-                cur.close()
+            next_log = time.monotonic() + 10
+            for row in textrows.stream_rows(snap, sql, parse):
+                n += 1
+                yield row
+                if not n & 8191 and time.monotonic() >= next_log:
+                    next_log += 10
+                    log.info("snapshot of %s: %d rows so far", t.id, n)
             log.info("snapshot of %s: %d rows", t.id, n)
 
-        def emit_row(ct: CapturedTable, row, mark: str) -> None:
+        def emit_row(ct: CapturedTable, after: dict, mark: str) -> None:
             env = ct.env
             t = env.table
-            after = env.snapshot_row(row)
+            if env.null_fill:
+                env.fill_nulls(after)
             sec = int(time.time())
             k = (mark, t.id, sec)
             s = sources.get(k)

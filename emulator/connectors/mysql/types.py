@@ -178,11 +178,21 @@ def _text_frac_us(frac: str) -> int:
     return int((frac + "000000")[:6]) if frac else 0
 
 
+_TEXT_DATES: dict[str, Any] = {}
+
+
 def _text_datetime_us(s: str) -> Any:
-    date, _, rest = s.strip().partition(" ")
-    days = _text_date(date)
+    days = _TEXT_DATES.get(s[:10])
+    if days is None:
+        days = _text_date(s[:10])
+        if len(_TEXT_DATES) < 100_000:
+            _TEXT_DATES[s[:10]] = days
     if days is ZERO:
         return ZERO
+    if len(s) >= 19 and s[13] == ":" and s[16] == ":":
+        us = (days * 86400 + int(s[11:13]) * 3600 + int(s[14:16]) * 60 + int(s[17:19])) * 1_000_000
+        return us + (int((s[20:] + "000000")[:6]) if len(s) > 20 else 0)
+    rest = s[11:].strip()
     hms, _, frac = rest.partition(".")
     h, mi, se = (hms.split(":") + ["0", "0", "0"])[:3] if hms else ("0", "0", "0")
     return ((days * 86400 + int(h) * 3600 + int(mi) * 60 + int(se)) * 1_000_000) + _text_frac_us(frac)
