@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 import orjson
@@ -21,12 +22,13 @@ from deltalake.transaction import CommitProperties, Transaction
 from pyspark.sql import types as T
 
 from sink import position
-from sink.types import arrow_type, decoder, is_placeholder, spark_type
+from sink.types import PLACEHOLDER, arrow_type, decoder, is_placeholder, spark_type
 
 SEQ = "__seq"
 OP = "__op"
 TOMBSTONES = "_sink_tombstones"
-TRUNCATE_KEY = ""  # tombstone-table row holding the table's truncate watermark
+TRUNCATE_KEY = ""
+DEFAULT_PROP = "dbz.sink.default."  # tombstone-table row holding the table's truncate watermark
 
 
 @dataclass
@@ -37,6 +39,7 @@ class Event:
     key: str | None  # canonical JSON of the key payload
     row: dict[str, Any] | None
     ts_ms: int
+    oldkey: str | None = None  # `__debezium.oldkey` header of a key change's create event
 
 
 @dataclass
@@ -75,7 +78,9 @@ def collect(records, decs: _Decoders | None = None) -> dict[str, TopicBatch]:
     """records: iterable of (topic, key_doc|None, value_doc|None, tie) with JsonConverter documents."""
     decs = decs or _Decoders()
     out: dict[str, TopicBatch] = {}
-    for topic, kdoc, vdoc, tie in records:
+    for rec in records:
+        topic, kdoc, vdoc, tie = rec[:4]
+        headers = rec[4] if len(rec) > 4 else None
         if not isinstance(vdoc, dict):
             continue  # tombstone: the delete before it carries the sequence
         p, vs = vdoc.get("payload"), vdoc.get("schema")
@@ -116,7 +121,11 @@ def collect(records, decs: _Decoders | None = None) -> dict[str, TopicBatch]:
         row = None
         if img is not None:
             row = {f["field"]: decs.get(f)(img.get(f["field"])) for f in row_schema_fields}
-        tb.events.append(Event(seq, tie, op, _canon(kp), row, ts))
+        oldkey = None
+        for h in headers or ():
+            if h and h[0] == "__debezium.oldkey" and isinstance(h[1], dict):
+                oldkey = _canon(h[1].get("payload"))
+        tb.events.append(Event(seq, tie, op, _canon(kp), row, ts, oldkey))
     return out
 
 
@@ -152,6 +161,8 @@ def _sql_lit(v: Any) -> str | None:
         return repr(v)
     if isinstance(v, str):
         return "'" + v.replace("'", "''") + "'"
+    if isinstance(v, Decimal):
+        return str(v)
     return None
 
 
@@ -204,10 +215,13 @@ def apply_topic(tables: str, topic: str, tb: TopicBatch, app_id: str, batch_id: 
 
     # TOAST carry-forward and the last event per key
     last: dict[str, Event] = {}
+    last_image: dict[str, Event] = {}
     unresolved: dict[str, set[str]] = {}
     for e in evs:
         if e.row is not None:
             prev = last.get(e.key)
+            if prev is None and e.oldkey is not None and e.oldkey in last_image:
+                prev = last_image[e.oldkey]  # key change: the unchanged TOAST values live under the old key
             miss = set()
             for c, v in e.row.items():
                 if is_placeholder(v):
@@ -223,6 +237,7 @@ def apply_topic(tables: str, topic: str, tb: TopicBatch, app_id: str, batch_id: 
                 unresolved[e.key] = miss
             else:
                 unresolved.pop(e.key, None)
+            last_image[e.key] = e
         else:
             unresolved.pop(e.key, None)
         last[e.key] = e
@@ -233,6 +248,11 @@ def apply_topic(tables: str, topic: str, tb: TopicBatch, app_id: str, batch_id: 
     if not final and trunc is None:
         write_tombstones(tpath, new_tombs, app_id, batch_id)
         return 0
+    if not final:  # only a truncate: delete what it supersedes
+        write_tombstones(tpath, new_tombs, app_id, batch_id)
+        if dt is not None:
+            dt.delete(f"{SEQ} < '{trunc}'", commit_properties=_commit(app_id, batch_id))
+        return 0
 
     # schema: table columns (existing first), then new ones in Connect order
     existing = {f.name: f for f in table_schema(dt)} if dt is not None else {}
@@ -242,12 +262,22 @@ def apply_topic(tables: str, topic: str, tb: TopicBatch, app_id: str, batch_id: 
             cols.append(c)
     stypes: dict[str, T.DataType] = {}
     defaults: dict[str, Any] = {}
+    # column defaults (Connect `default`) are remembered in the table's configuration, so that events written
+    # before an ADD COLUMN ... DEFAULT get the value PostgreSQL gives those rows, in any later batch too
+    stored = dict(dt.metadata().configuration) if dt is not None else {}
+    props: dict[str, str] = {}
     for c in cols:
         f = tb.cols.get(c)
         if f is not None:
             stypes[c] = spark_type(f)
-            if f.get("default") is not None:
-                defaults[c] = decoder(f)(f["default"])
+        pk = DEFAULT_PROP + c
+        if f is not None and f.get("default") is not None:
+            if stored.get(pk) != _canon(f):
+                props[pk] = _canon(f)
+        elif f is None and pk in stored:
+            f = orjson.loads(stored[pk])
+        if f is not None and f.get("default") is not None:
+            defaults[c] = decoder(f)(f["default"])
     afields = []
     for c in cols:
         at = arrow_type(stypes[c]) if c in stypes else existing[c].type
@@ -259,10 +289,19 @@ def apply_topic(tables: str, topic: str, tb: TopicBatch, app_id: str, batch_id: 
     # unresolved TOAST columns: previous values from the table
     need = {e.key: unresolved[e.key] for e in final if e.key in unresolved and e.row is not None}
     if need:
-        prev = _lookup(dt, tb.key_cols, need) if dt is not None else {}
+        look = dict(need)
         for e in final:
+            if e.key in need and e.oldkey is not None:
+                look[e.oldkey] = need[e.key]
+        prev = _lookup(dt, tb.key_cols, look) if dt is not None else {}
+        for e in final:
+            if e.key in need and e.key not in prev and e.oldkey in prev:
+                prev[e.key] = prev[e.oldkey]
             for c in need.get(e.key, ()):
-                e.row[c] = prev.get(e.key, {}).get(c)  # None when the table never had the row
+                # the table's value; when it never had the row (a TOAST update delivered before its base
+                # image) the placeholder stays and an older image fills it in later (see the MERGE below)
+                if e.key in prev:
+                    e.row[c] = prev[e.key].get(c)
 
     keyrows = [orjson.loads(e.key) for e in final]
     data = {}
@@ -281,7 +320,8 @@ def apply_topic(tables: str, topic: str, tb: TopicBatch, app_id: str, batch_id: 
 
     write_tombstones(tpath, new_tombs, app_id, batch_id)
     if dt is None:
-        DeltaTable.create(path, schema=schema, mode="ignore")
+        DeltaTable.create(path, schema=schema, mode="ignore", configuration=props or None,
+                           raise_if_key_not_exists=False)
         dt = DeltaTable(path)
         added = []
     else:
@@ -289,12 +329,21 @@ def apply_topic(tables: str, topic: str, tb: TopicBatch, app_id: str, batch_id: 
         if added:
             dt.alter.add_columns([Field.from_arrow(schema.field(c)) for c in added])
             dt = DeltaTable(path)
+        if props:
+            dt.alter.set_table_properties(props, raise_if_not_exists=False)
+            dt = DeltaTable(path)
     pred = " AND ".join(f"t.{_q(k)} = s.{_q(k)}" for k in tb.key_cols)
     sets = {_q(c): f"s.{_q(c)}" for c in [*cols, SEQ]}
     m = (dt.merge(src, pred, source_alias="s", target_alias="t", commit_properties=_commit(app_id, batch_id))
          .when_matched_delete(predicate=f"s.{OP} = 'd' AND t.{SEQ} < s.{SEQ}")
          .when_matched_update(sets, predicate=f"s.{OP} <> 'd' AND t.{SEQ} < s.{SEQ}")
          .when_not_matched_insert(sets, predicate=f"s.{OP} <> 'd'"))
+    texts = [c for c in cols if pa.types.is_string(schema.field(c).type) and c not in tb.key_cols]
+    if texts:
+        ph = f"'{PLACEHOLDER}'"
+        m = m.when_matched_update(
+            {_q(c): f"CASE WHEN t.{_q(c)} = {ph} THEN s.{_q(c)} ELSE t.{_q(c)} END" for c in texts},
+            predicate=f"s.{OP} <> 'd' AND t.{SEQ} > s.{SEQ}")
     if trunc is not None:
         m = m.when_not_matched_by_source_delete(predicate=f"t.{SEQ} < '{trunc}'")
     backfill = {_q(c): lit for c in added if (lit := _sql_lit(defaults.get(c))) is not None}

@@ -40,7 +40,7 @@ def _records(batch_df):
     for topic, k, v, line, part, pos in zip(*cols):
         if line is not None:
             d = orjson.loads(line)
-            yield topic, d.get("key"), d.get("value"), (part, pos)
+            yield topic, d.get("key"), d.get("value"), (part, pos), d.get("headers")
         else:
             yield (topic, None if k is None else orjson.loads(k), None if v is None else orjson.loads(v),
                    (part, pos))
@@ -63,7 +63,8 @@ def make_batch_fn(tables: str, checkpoint: str, source: str, log=print):
         backlog = ""
         if not source.startswith("kafka:"):
             done = {}
-            for _, _, _, (part, pos) in recs:
+            for r in recs:
+                part, pos = r[3]
                 done[part] = max(done.get(part, 0), pos)
             backlog = f", source files {sum(complete_ends(source).values()) / 1e6:.2f} MB"
         msg = (f"batch {batch_id}: {st.records} records, {sum(max(0, n) for n in st.applied.values())} rows merged "
@@ -79,8 +80,14 @@ def make_batch_fn(tables: str, checkpoint: str, source: str, log=print):
     return fn
 
 
-def run(source: str, tables: str, checkpoint: str, once: bool, log=print) -> int:
-    spark = spark_session()
+def run(source: str, tables: str, checkpoint: str, once: bool, log=print, spark=None) -> int:
+    """Run the query; with `spark` given (tests), that session is used and left running."""
+    if spark is None:
+        spark = spark_session()
+    else:
+        from sink.sources import DirSource, KafkaSource
+        spark.dataSource.register(DirSource)
+        spark.dataSource.register(KafkaSource)
     os.makedirs(tables, exist_ok=True)
     if source.startswith("kafka:"):
         reader = spark.readStream.format("dbz_kafka").option("bootstrap", source[len("kafka:"):])
