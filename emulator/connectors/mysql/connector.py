@@ -149,7 +149,8 @@ class MySqlConnector:
         self.gtids: MariaGtidSet | MySqlGtidSet | None = None
         self.tx_file: str | None = None
         self.tx_pos: int | None = None
-        self.gtid: str | None = None
+        self.gtid: str | None = None  # the GTID shown in source blocks and transaction ids
+        self.pos_gtid: str | None = None  # the GTID of the current group, for the offsets' GTID set
         self.in_tx = False
         self.tx_standalone = False
         self.events_done = 0
@@ -165,6 +166,19 @@ class MySqlConnector:
         self.snapshot_done = False
         self.streaming = False
         self.incremental = IncrementalSnapshot(self, config, engine)
+        self.table_ids: dict[int, _TableEntry] = {}
+        self.tm_cache: dict[bytes, _TableEntry] = {}
+        self._ts = self._sid = self._start = self._next = 0
+        self._handlers = {
+            bl.TABLE_MAP: self._on_table_map,
+            bl.QUERY: self._on_query,
+            bl.XID: self._on_xid,
+            bl.ROTATE: self._on_rotate,
+            bl.MARIADB_GTID: self._on_mariadb_gtid,
+            bl.MYSQL_GTID: self._on_mysql_gtid,
+            bl.MARIADB_ANNOTATE: self._on_annotate,
+            bl.ROWS_QUERY: self._on_rows_query,
+        }
         engine.source = self
 
     # -- engine protocol ------------------------------------------------------------------------------
@@ -175,8 +189,8 @@ class MySqlConnector:
         if self.in_tx and self.tx_file is not None:
             off["file"], off["pos"] = self.tx_file, self.tx_pos
             off["event"], off["row"] = self.events_done, self.rows_done
-            if self.gtid:
-                off["transaction_gtid"] = self.gtid
+            if self.pos_gtid:
+                off["transaction_gtid"] = self.pos_gtid
         else:
             off["file"], off["pos"] = self.file, self.next_pos
         if self.gtids is not None:
@@ -680,25 +694,11 @@ class MySqlConnector:
         )
         engine = self.engine
         read = self.reader.read
+        handle = self.handle_event
         checksum = 4 if self.reader.checksum else 0
-        handlers = {
-            bl.TABLE_MAP: self._on_table_map,
-            bl.QUERY: self._on_query,
-            bl.XID: self._on_xid,
-            bl.ROTATE: self._on_rotate,
-            bl.MARIADB_GTID: self._on_mariadb_gtid,
-            bl.MYSQL_GTID: self._on_mysql_gtid,
-            bl.MARIADB_ANNOTATE: self._on_annotate,
-            bl.ROWS_QUERY: self._on_rows_query,
-        }
-        rows = self._on_rows
-        row_events = bl.ROW_EVENTS
-        self.table_ids: dict[int, Any] = {}
-        self.tm_cache: dict[bytes, bl.TableMap] = {}
         hb_next = time.monotonic()
         while not engine.stopping:
             etype, data, ev = read()
-            ts, _t, sid, size, next_pos = bl._HEADER.unpack_from(data, 1)
             if etype == bl.HEARTBEAT:
                 engine.idle()
                 now = time.monotonic()
@@ -707,19 +707,25 @@ class MySqlConnector:
                     self._run_heartbeat_query()
                 self.incremental.poll()
                 continue
-            self._ts = ts
-            self._sid = sid
-            self._start = next_pos - size if next_pos else 0
-            self._next = next_pos
-            if etype in row_events:
-                rows(etype, data[20 : len(data) - checksum])
-            else:
-                h = handlers.get(etype)
-                if h is not None:
-                    h(data, ev, checksum)
-            if ts:
-                self.last_ts_ms = ts * 1000
+            handle(etype, data, ev, checksum)
             engine.tick()
+
+    def handle_event(self, etype: int, data: bytes, ev: Any, checksum: int) -> None:
+        """One binlog event: `data` is the packet (OK byte, 19-byte header, body, checksum), `ev` the
+        library's event object for events other than table maps and rows."""
+        ts, _t, sid, size, next_pos = bl._HEADER.unpack_from(data, 1)
+        self._ts = ts
+        self._sid = sid
+        self._start = next_pos - size if next_pos else 0
+        self._next = next_pos
+        if etype in bl.ROW_EVENTS:
+            self._on_rows(etype, data[20 : len(data) - checksum])
+        else:
+            h = self._handlers.get(etype)
+            if h is not None:
+                h(data, ev, checksum)
+        if ts:
+            self.last_ts_ms = ts * 1000
 
     def _run_heartbeat_query(self) -> None:
         try:
@@ -736,22 +742,26 @@ class MySqlConnector:
         if self._ts:  # a real rotation (not the stream's first, fake one): table ids restart
             self.table_ids.clear()
 
-    def _begin(self, gtid: str | None, tx_id: str) -> None:
+    def _begin_position(self) -> None:
+        """A transaction (or standalone DDL) starts here: the restart position until it completes."""
         self.in_tx = True
         self.tx_file, self.tx_pos = self.file, self._start
-        self.gtid = gtid
         self.events_done = 0
         self.rows_done = 0
-        if self.skip_gtid is not None and gtid != self.skip_gtid:
+        if self.skip_gtid is not None and self.pos_gtid != self.skip_gtid:
             self.skip_events = self.skip_rows = 0
             self.skip_gtid = None
+
+    def _begin(self, tx_id: str) -> None:
+        if not self.in_tx:
+            self._begin_position()
         self.tx.begin(tx_id, self.last_ts_ms)
         if self.tx.enabled:
-            self.tx.touch()
+            self.tx.touch()  # BEGIN is written when the transaction starts, captured changes or not
 
     def _complete(self) -> None:
-        if self.gtid is not None and self.gtids is not None:
-            self.gtids.add(self.gtid)
+        if self.pos_gtid is not None and self.gtids is not None:
+            self.gtids.add(self.pos_gtid)
         self.in_tx = False
         self.tx_file = self.tx_pos = None
         self.next_pos = self._next
@@ -759,29 +769,32 @@ class MySqlConnector:
         self.skip_events = self.skip_rows = 0
         self.skip_gtid = None
         self.thread = None
+        self.pos_gtid = None
+        if not self.flavor.mariadb:
+            self.gtid = None
 
     def _on_mariadb_gtid(self, data: bytes, ev, checksum: int) -> None:
         if ev is None:
             return
-        gtid = ev.gtid
+        if self.in_tx:  # the previous group ended without COMMIT/XID (e.g. a rolled-back statement)
+            self._complete()
         self.tx_standalone = bool(ev.flags & 1)
         self.event_server_id = self._sid
+        self.pos_gtid = ev.gtid
+        self._begin_position()
         if self.flavor.mariadb:
-            self._begin(gtid, gtid)
+            self.gtid = ev.gtid
+            self._begin(ev.gtid)
         else:
-            # the MySQL connector does not know MariaDB GTID events: no transaction, no gtid
-            self.in_tx = True
-            self.tx_file, self.tx_pos = self.file, self._start
-            self.gtid = None
-            self.events_done = self.rows_done = 0
-            self._mariadb_gtid = gtid
-        self._mariadb_gtid = gtid
+            self.gtid = None  # the MySQL connector does not read MariaDB GTID events: no transaction, no gtid
 
     def _on_mysql_gtid(self, data: bytes, ev, checksum: int) -> None:
         if ev is None:
             return
-        self.gtid = ev.gtid
         self.event_server_id = self._sid
+        self.gtid = self.pos_gtid = ev.gtid
+        self.tx_standalone = True  # until a BEGIN follows (a DDL follows its GTID directly)
+        self._begin_position()
 
     def _on_annotate(self, data: bytes, ev, checksum: int) -> None:
         if ev is not None and self.include_query:
@@ -807,11 +820,15 @@ class MySqlConnector:
         db = ev.schema.decode("utf-8", "replace") if isinstance(ev.schema, bytes) else (ev.schema or "")
         self.event_server_id = self._sid
         if upper == "BEGIN" or upper.startswith("XA START"):
-            if not self.flavor.mariadb and not self.in_tx or not self.flavor.mariadb:
-                self.thread = ev.slave_proxy_id if not self.mariadb_server else None
-                tx_id = self.gtid or f"file={self.file},pos={self._start}"
-                if not self.in_tx or self.flavor.name == "mysql" and not self.mariadb_server:
-                    self._begin(self.gtid, tx_id)
+            if self.flavor.mariadb:
+                if not self.in_tx:  # no GTID event before it (a server without GTIDs)
+                    self._begin(f"file={self.file},pos={self._start}")
+                return
+            if self.mariadb_server:
+                return
+            self.tx_standalone = False
+            self.thread = ev.slave_proxy_id
+            self._begin(self.gtid or f"file={self.file},pos={self._start}")
             return
         if upper in ("COMMIT", "ROLLBACK") or upper.startswith("XA "):
             if self.in_tx and upper == "COMMIT":
@@ -832,7 +849,7 @@ class MySqlConnector:
             log.warning("skipping unparseable DDL at %s:%s: %r", self.file, self._start, sql)
             changes = []
         self._apply_changes(changes, db)
-        if self.in_tx and (self.tx_standalone or self.gtid is None or not self.flavor.mariadb):
+        if self.in_tx and self.tx_standalone:
             self._complete()
         elif not self.in_tx:
             self.next_pos = self._next
