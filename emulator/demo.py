@@ -1,7 +1,9 @@
-"""End-to-end demo on a throwaway PostgreSQL: `python -m emulator.demo [--keep DIR]`.
+"""End-to-end demo on a throwaway PostgreSQL: `python -m emulator.demo [--keep DIR] [--no-sink]`.
 
 Starts a fresh PostgreSQL 15, creates a small inventory, runs `python -m emulator run CONFIG --out DIR`
-exactly as a user would, makes some changes, prints what the emulator wrote, checks it, and cleans up.
+exactly as a user would, makes some changes, prints what the emulator wrote and checks it; then runs the
+Spark sink (`python -m sink run --source DIR --tables T --checkpoint C --once`) and checks that the
+mirror table equals `SELECT *` of the source.
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ def _op(r: dict) -> str | None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--keep", metavar="DIR", help="write the records to DIR and keep them")
+    ap.add_argument("--no-sink", action="store_true", help="skip the Spark sink part")
     args = ap.parse_args(argv)
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="dbzemu-demo-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -109,8 +112,39 @@ def main(argv: list[str] | None = None) -> int:
         expected = ["r", "r", "c", "u", "d", None]
         ok = ops == expected and code == 0
         print(f"demo: {len(recs)} records in {out}; data ops {ops}; emulator exit code {code}")
-        print("demo: OK" if ok else f"demo: FAILED (expected data ops {expected})")
+        if not ok:
+            print(f"demo: FAILED (expected data ops {expected})")
+            return 1
+        if not args.no_sink:
+            ok = _sink(pg, out, work)
+        print("demo: OK" if ok else "demo: FAILED")
         return 0 if ok else 1
+
+
+def _sink(pg: PgServer, out: Path, work: Path) -> bool:
+    """The pipeline's other half: the Spark sink turns the change events into a mirror table."""
+    tables, ckpt = work / "tables", work / "checkpoint"
+    argv = [sys.executable, "-m", "sink", "run", "--source", str(out), "--tables", str(tables),
+            "--checkpoint", str(ckpt), "--once"]
+    print(f"demo: python -m sink run --source {out} --tables {tables} --checkpoint {ckpt} --once", flush=True)
+    r = subprocess.run(argv, capture_output=True, text=True)
+    if r.returncode != 0:
+        print(f"demo: the sink failed ({r.returncode}):\n{r.stderr[-2000:]}")
+        return False
+    from sink.read import read_arrow
+
+    mirror = read_arrow(str(tables / "dbserver1.inventory.customers")).to_pylist()
+    with pg.connect() as conn:
+        cur = conn.execute("SELECT id, name, email FROM inventory.customers ORDER BY id")
+        source = [dict(zip([d.name for d in cur.description], row)) for row in cur.fetchall()]
+    mirror = sorted(({k: row[k] for k in ("id", "name", "email")} for row in mirror), key=lambda r: r["id"])
+    print("demo: mirror table dbserver1.inventory.customers (Delta, written by the Spark sink):")
+    for row in mirror:
+        print(f"  {row}")
+    same = mirror == source
+    print("demo: mirror table equals SELECT * of the source" if same
+          else f"demo: mirror differs from the source {source}")
+    return same
 
 
 if __name__ == "__main__":
