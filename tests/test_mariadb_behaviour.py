@@ -253,3 +253,160 @@ def test_types_under_handling_modes(db, dbname, tmp_path):
     assert schema["t"]["name"] == "org.apache.kafka.connect.data.Time" and schema["t"]["type"] == "int32"
     assert schema["u"]["parameters"] == {"scale": "0", "connect.decimal.precision": "20"}
     assert schema["b"]["type"] == "string"
+
+
+def test_purged_position_fails_unless_when_needed(tmp_path):
+    with mariadbserver.MariaDbServer() as db:
+        db.sql("CREATE DATABASE pd; CREATE TABLE pd.t (a INT PRIMARY KEY); INSERT INTO pd.t VALUES (1)")
+        p = props(db, tmp_path, "pd")
+        emu = EmulatorProcess(p, tmp_path).start()
+        try:
+            emu.wait_for(snapshot_done, 60, "snapshot")
+        finally:
+            assert emu.stop() == 0
+        db.sql("FLUSH BINARY LOGS; INSERT INTO pd.t VALUES (2)")
+        for _ in range(100):  # a binlog is purged only once its transactions are checkpointed
+            db.sql("FLUSH BINARY LOGS")
+            last = db.query("SHOW MASTER STATUS")[0][0]
+            db.sql(f"PURGE BINARY LOGS TO '{last}'")
+            if db.query("SHOW BINARY LOGS")[0][0] != "binlog.000001":
+                break
+            time.sleep(0.1)
+        assert db.query("SHOW BINARY LOGS")[0][0] != "binlog.000001"
+        emu = EmulatorProcess(p, tmp_path, out=tmp_path / "o2").start()
+        emu.proc.wait(60)
+        assert emu.proc.returncode != 0
+        assert "no longer available" in emu.log_tail()
+        p["snapshot.mode"] = "when_needed"
+        emu = EmulatorProcess(p, tmp_path, out=tmp_path / "o3").start()
+        try:
+            recs = emu.wait_for(snapshot_done, 60, "the new snapshot")
+        finally:
+            assert emu.stop() == 0
+        assert sorted(payload(r)["after"]["a"] for r in data_records(recs)) == [1, 2]
+
+
+def test_missing_history_and_recovery_mode(db, dbname, tmp_path):
+    db.sql("CREATE TABLE t (a INT PRIMARY KEY)", dbname)
+    p = props(db, tmp_path, dbname)
+    emu = EmulatorProcess(p, tmp_path).start()
+    try:
+        emu.wait_for(
+            lambda rs: any(r["topic"] == "p" and "CREATE TABLE" in payload(r)["ddl"] for r in rs),
+            60,
+            "snapshot",
+        )
+    finally:
+        assert emu.stop() == 0
+    (tmp_path / "history.dat").unlink()
+    db.sql("INSERT INTO t VALUES (7)", dbname)
+    emu = EmulatorProcess(p, tmp_path, out=tmp_path / "o2").start()
+    emu.proc.wait(60)
+    assert emu.proc.returncode != 0 and "history" in emu.log_tail()
+    p["snapshot.mode"] = "recovery"
+    emu = EmulatorProcess(p, tmp_path, out=tmp_path / "o3").start()
+    try:
+        recs = emu.wait_for(lambda rs: len(data_records(rs)) >= 1, 60, "the row written while down")
+    finally:
+        assert emu.stop() == 0
+    assert [(payload(r)["op"], payload(r)["after"]) for r in data_records(recs)] == [("c", {"a": 7})]
+    assert (tmp_path / "history.dat").exists()
+
+
+def test_filters_masking_key_columns_truncate(db, dbname, tmp_path):
+    db.sql(
+        "CREATE TABLE t (id INT PRIMARY KEY, code VARCHAR(10) NOT NULL, secret VARCHAR(20), "
+        "note TEXT, UNIQUE KEY (code)); CREATE TABLE skipped (id INT PRIMARY KEY)",
+        dbname,
+    )
+    p = props(
+        db,
+        tmp_path,
+        dbname,
+        **{
+            "table.include.list": f"{dbname}\\.t",
+            "column.exclude.list": f"{dbname}\\.t\\.note",
+            "column.mask.with.3.chars": f"{dbname}\\.t\\.secret",
+            "message.key.columns": f"{dbname}\\.t:code",
+            "skipped.operations": "none",
+        },
+    )
+    emu = EmulatorProcess(p, tmp_path).start()
+    try:
+        emu.wait_for(lambda rs: any(r["topic"] == "p" for r in rs), 60, "snapshot")
+        time.sleep(0.5)
+        db.sql(
+            "INSERT INTO t VALUES (1, 'A', 'hush', 'n'); INSERT INTO skipped VALUES (1);"
+            "UPDATE t SET code = 'B' WHERE id = 1; TRUNCATE TABLE t",
+            dbname,
+        )
+        recs = emu.wait_for(
+            lambda rs: any(isinstance(r.get("value"), dict) and payload(r).get("op") == "t" for r in rs),
+            30,
+            "truncate",
+        )
+    finally:
+        emu.stop()
+    assert not any(r["topic"].endswith(".skipped") for r in recs)
+    rows = [r for r in recs if r["topic"] == f"p.{dbname}.t"]
+    c = payload(rows[0])
+    assert rows[0]["key"]["payload"] == {"code": "A"}
+    assert c["after"] == {"id": 1, "code": "A", "secret": "***"}
+    # the key column changed: delete + tombstone + create
+    assert [(payload(r)["op"] if r["value"] else None) for r in rows[1:]] == ["d", None, "c", "t"]
+    assert rows[-1]["key"] is None
+    schema = rows[0]["value"]["schema"]["fields"][1]["fields"]
+    assert [f["field"] for f in schema] == ["id", "code", "secret"]
+    assert schema[2]["parameters"] == {"masked": "true"}
+
+
+def test_unparseable_ddl_fails_unless_skipped(db, dbname, tmp_path):
+    db.sql("CREATE TABLE t (a INT PRIMARY KEY)", dbname)
+    p = props(db, tmp_path, dbname, **{"table.include.list": f"{dbname}\\.t"})
+    emu = EmulatorProcess(p, tmp_path).start()
+    try:
+        emu.wait_for(lambda rs: any(r["topic"] == "p" for r in rs), 60, "snapshot")
+        time.sleep(0.5)
+        db.sql("CREATE TABLE sv (a INT) WITH SYSTEM VERSIONING; INSERT INTO t VALUES (1)", dbname)
+        emu.proc.wait(30)
+    finally:
+        emu.stop()
+    assert emu.proc.returncode != 0
+    assert "CREATE TABLE sv (a INT) WITH SYSTEM VERSIONING" in emu.log_tail()
+    p["schema.history.internal.skip.unparseable.ddl"] = "true"
+    emu = EmulatorProcess(p, tmp_path, out=tmp_path / "o2").start()
+    try:
+        recs = emu.wait_for(lambda rs: len(data_records(rs)) >= 1, 60, "the row after the skipped DDL")
+    finally:
+        assert emu.stop() == 0
+    assert [payload(r)["after"] for r in data_records(recs)] == [{"a": 1}]
+
+
+def test_heartbeat_action_query_and_lock_modes(db, dbname, tmp_path):
+    db.sql(
+        "CREATE TABLE hb (ts DATETIME(6)); CREATE TABLE t (a INT PRIMARY KEY); INSERT INTO t VALUES (1)",
+        dbname,
+    )
+    db.sql(f"GRANT INSERT ON {dbname}.hb TO 'debezium'@'127.0.0.1'")
+    for mode in ("extended", "none"):
+        w = tmp_path / mode
+        w.mkdir()
+        p = props(
+            db,
+            w,
+            dbname,
+            **{
+                "snapshot.locking.mode": mode,
+                "heartbeat.interval.ms": "200",
+                "heartbeat.action.query": f"INSERT INTO {dbname}.hb VALUES (NOW(6))",
+            },
+        )
+        emu = EmulatorProcess(p, w).start()
+        try:
+            recs = emu.wait_for(snapshot_done, 60, "snapshot")
+            emu.wait_for(lambda rs: any(r["topic"] == "__debezium-heartbeat.p" for r in rs), 30, "heartbeat")
+            time.sleep(1)
+        finally:
+            assert emu.stop() == 0
+        assert [payload(r)["after"] for r in data_records(recs, "t")] == [{"a": 1}]
+    assert int(db.query(f"SELECT COUNT(*) FROM {dbname}.hb")[0][0]) >= 2

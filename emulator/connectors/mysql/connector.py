@@ -359,32 +359,41 @@ class MySqlConnector:
         self._check_server()
         stored = self.engine.offsets.load()
         self.catalog.server_charset = self._var("character_set_server") or "utf8mb4"
-        snapshot = self._needs_snapshot(stored)
-        if not snapshot and stored is not None:
-            self._restore(stored)
-        elif not snapshot:
-            # no offset and no snapshot (no_data/never/recovery without history): start at the current
-            # position, with the current schema
-            file, pos, gtid = self._binlog_status()
-            self.file, self.next_pos = file, pos
-            self.gtids = self._new_gtid_set(gtid)
-            if self.snapshot_mode == "never":
-                self.file, self.next_pos = self._first_binlog(), 4
-                self.gtids = self._new_gtid_set("") if gtid is not None else None
-            else:
-                self._snapshot(data=False)
-            self.snapshot_done = True
-        if snapshot:
+        if self.snapshot_mode == "recovery":
+            # rebuild the schema history from the tables as they are now, then stream from the stored offset
+            log.info(
+                "snapshot.mode=recovery: rebuilding the schema history from the current table structures"
+            )
+            self._snapshot(data=False)
+            if stored is not None:
+                self._restore(stored, recover_history=False)
+        elif self._needs_snapshot(stored):
             if stored is not None:
                 log.info("snapshot.mode=%s: taking a new snapshot", self.snapshot_mode)
-            self._snapshot(data=self.snapshot_mode not in ("no_data", "recovery"))
+            self._snapshot(data=self.snapshot_mode not in ("no_data",) and self._snapshot_data_wanted())
             if self.engine.stopping:
                 return
+        elif stored is not None:
+            if not self._position_available(stored):
+                raise RuntimeError(
+                    f"The connector is trying to read binlog starting at {stored.get('file')}:{stored.get('pos')} "
+                    f"(GTIDs {stored.get('gtids')}), but this is no longer available on the server. Reconfigure "
+                    "the connector to use a snapshot when needed (snapshot.mode=when_needed)."
+                )
+            self._restore(stored)
+        else:
+            # no offset and no snapshot of data (no_data): the schema as it is now, streaming from here
+            self._snapshot(data=False)
         self.engine.commit(force=True)
         if not self._streams():
             log.info("snapshot.mode=%s: not streaming; stopping", self.snapshot_mode)
             return
         self._stream()
+
+    def _snapshot_data_wanted(self) -> bool:
+        if self.snapshot_mode == "configuration_based":
+            return _bool(self.cfg.get("snapshot.mode.configuration.based.snapshot.data"))
+        return True
 
     def _first_binlog(self) -> str:
         rows = self._q("SHOW BINARY LOGS")
@@ -437,15 +446,20 @@ class MySqlConnector:
             ) and not completed
         raise RuntimeError(f"snapshot.mode {mode!r} is not supported")
 
-    def _restore(self, stored: dict) -> None:
-        if not self.history.exists():
+    def _restore(self, stored: dict, recover_history: bool = True) -> None:
+        if not recover_history:
+            pass
+        elif not self.history.exists():
             raise RuntimeError(
                 "The db history topic or its content is fully or partially missing "
                 f"({self.history.path}). Please check database schema history topic configuration and "
                 "re-execute the snapshot (snapshot.mode=recovery rebuilds it from the current tables)."
             )
-        n = self.history.recover(self.catalog, stored)
-        log.info("schema history: %d records applied (up to %s:%s)", n, stored.get("file"), stored.get("pos"))
+        else:
+            n = self.history.recover(self.catalog, stored)
+            log.info(
+                "schema history: %d records applied (up to %s:%s)", n, stored.get("file"), stored.get("pos")
+            )
         self.file = stored["file"]
         self.next_pos = int(stored["pos"])
         self.gtids = self._new_gtid_set(stored.get("gtids"))
@@ -737,10 +751,12 @@ class MySqlConnector:
     def _on_rotate(self, data: bytes, ev, checksum: int) -> None:
         if ev is None:
             return
-        self.file = ev.next_binlog
-        self.next_pos = ev.position
         if self._ts:  # a real rotation (not the stream's first, fake one): table ids restart
             self.table_ids.clear()
+        elif ev.next_binlog == self.file and ev.position <= 4:
+            return  # GTID positioning: the fake rotation names the file, not the position we resume at
+        self.file = ev.next_binlog
+        self.next_pos = ev.position
 
     def _begin_position(self) -> None:
         """A transaction (or standalone DDL) starts here: the restart position until it completes."""

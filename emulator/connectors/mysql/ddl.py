@@ -423,8 +423,19 @@ class DdlParser:
             "PACKAGE",
         ):
             return []
-        if word in ("CREATE", "DROP") and second in ("OR",):
+        if (
+            word == "CREATE"
+            and second == "OR"
+            and not re.match(r"(?is)\s*CREATE\s+OR\s+REPLACE\s+(TEMPORARY\s+)?TABLE\b", text)
+        ):
             return []
+        m = re.match(
+            r"(?is)\s*ALTER\s+(?:ONLINE\s+|IGNORE\s+)*TABLE\s+(\S+)\s+CONVERT\s+TO\s+(?:CHARACTER\s+SET|CHARSET)"
+            r"\s+(\w+)",
+            text,
+        )
+        if m:
+            return self._convert_charset(m.group(1), m.group(2).lower(), text, database)
         if word == "RENAME":
             return self._rename(text, database)
         if word == "USE":
@@ -615,7 +626,7 @@ class DdlParser:
                 charset = _charset_of_collation(_ident(p.this))
             elif isinstance(p, exp.SchemaCommentProperty):
                 comment = _literal_text(p.this)
-        if st.args.get("exists") and self.catalog.get(db, name) is not None:
+        if st.args.get("exists") and not st.args.get("replace") and self.catalog.get(db, name) is not None:
             return []
         if like is not None:
             sdb, sname = self._table_ref(like, database)
@@ -736,6 +747,19 @@ class DdlParser:
             if cols:
                 table.unique_keys.append(cols)
         return [Change("ALTER", db, text, copy.deepcopy(table), name)]
+
+    def _convert_charset(self, name: str, charset: str, text: str, database: str | None) -> list[Change]:
+        db, tname = _split_name(name, database)
+        table = self.catalog.get(db, tname)
+        if table is None:
+            return []
+        table = copy.deepcopy(table)
+        table.charset = charset
+        for c in table.columns:
+            if c.charset is not None:
+                c.charset = charset
+        self.catalog.put(table)
+        return [Change("ALTER", db, text, copy.deepcopy(table), tname)]
 
     # -- DROP / RENAME / ALTER ---------------------------------------------------------------------------
     def _drop_table(self, st: exp.Drop, text: str, database: str | None) -> list[Change]:
