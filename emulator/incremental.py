@@ -1,21 +1,66 @@
 """Signals and incremental snapshots (DBLog watermark windows), shared by every connector.
 
-Per chunk: insert `<chunk>-open` into the signal table, read the chunk (rows with key > last key and
-<= the table's maximum key read at start, in key order, `incremental.snapshot.chunk.size` rows), insert
-`<chunk>-close`. While the stream is between the open and the close row, every streamed change of a
-buffered key drops that key from the buffer (the streamed event is newer). When the close row arrives the
-rest of the buffer is emitted as `op: r` with `source.snapshot = "incremental"`, right before the close
-row's own event, and the next chunk starts. Progress (collections, last key, maximum key) lives in the
-connector offsets, so a restart resumes after the last finished chunk.
+Signals
+-------
+Channels (`signal.enabled.channels`): `source` (rows inserted into the table named by
+`signal.data.collection`, seen in the change stream) and `file` (`signal.file`, one JSON document per line;
+processed lines are removed from the file, as Debezium's FileSignalChannel does). Signal types:
+`execute-snapshot` (`incremental` or `blocking`), `stop-snapshot`, `pause-snapshot`, `resume-snapshot`,
+`log`. A malformed signal (bad JSON, unknown type, missing fields, a refused filter) is logged and skipped;
+it never stops the connector.
 
-The connector supplies the database side through `IncrementalSource`.
+`additional-conditions` filters are one boolean predicate over the table's columns. They are parsed with
+sqlglot, checked against an allow-list of expression kinds (comparisons, boolean logic, arithmetic, casts,
+a few harmless functions; no subqueries, statements, comments or unknown functions) and the SQL that runs
+is generated from the checked tree, never the user's text. A refused filter refuses the whole signal, so no
+query runs at all.
+
+Incremental snapshot windows (Debezium's AbstractIncrementalSnapshotChangeEventSource.readChunk)
+-------------------------------------------------------------------------------------------------
+`insert_insert` (default): insert `<chunk>-open` into the signal table, read the chunk (rows after the last
+key and up to the table's maximum key read at the table's start, in key order, at most
+`incremental.snapshot.chunk.size`), insert `<chunk>-close`. While the stream is between the open and the
+close row, every streamed change of a buffered key drops that key from the buffer (the streamed event is
+newer). When the close row arrives, what is left is emitted as `op: r` with `source.snapshot =
+"incremental"` right before the close row's own event, and the next window starts. Empty or finished tables
+move on to the next table inside the same window, so the last window of a snapshot is an empty one.
+
+`insert_delete` (`incremental.snapshot.watermarking.strategy`): as Debezium's DeleteWindowCloser does, the
+open row is inserted, the chunk read, the open row deleted and the window closed at once, without waiting
+for the stream: the chunk's reads are emitted immediately and the next chunk follows, until the snapshot
+ends or is paused. Every change the stream has not yet delivered is then emitted after the reads, so the
+replayed result is still exact; nothing is de-duplicated. The signal table keeps no watermark rows.
+
+Read-only (`read.only=true`): no writes. The connector reads the chunk inside one consistent read and returns
+a high watermark with it (PostgreSQL: the WAL insert position taken inside the chunk's REPEATABLE READ
+transaction, right after its `pg_current_snapshot()`; every transaction visible to the chunk committed before
+that position). The window is open from the chunk read on; it closes when the stream has passed the
+watermark, checked after every commit and while the stream is idle (keepalives and heartbeats move the
+position on). Signals then come through the `file` channel (or a signal table the user writes to).
+
+Tables without a primary key (and no `surrogate-key`, no `message.key.columns`) are skipped with the warning
+Debezium logs ("... skipped cause the table has no primary keys"); a keyless table with a `surrogate-key`
+is chunked by that column and its window is keyed by it. A table that is gone is skipped with a warning.
+
+A schema change of the table whose window is open (the stream reports a changed relation) discards the
+window and reads the chunk again under a new window, as Debezium's processSchemaChange/rereadChunk does;
+the old window's close row is then ignored. Chunk rows are emitted with the schema they were read with.
+
+Progress lives in the connector offsets: the tables still to do (with their filter and surrogate key), the
+maximum key and the key of the last emitted chunk. A restart resumes after the last emitted chunk (rows of a
+window that had not closed are read again).
+
+The connector supplies the database side (see `IncrementalSource`) and calls `on_signal_row`,
+`on_stream_event`, `on_schema_change`, `on_commit`, `poll` and `run_deferred` from its stream.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import os
 import re
+import time
 import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -23,20 +68,34 @@ from typing import Any, Protocol
 
 log = logging.getLogger("emulator.incremental")
 
+COLLECTION_ID = "incremental_snapshot_collections_id"
+COLLECTION_CONDITION = "incremental_snapshot_collections_additional_condition"
+COLLECTION_SURROGATE = "incremental_snapshot_collections_surrogate_key"
+
 
 class IncrementalSource(Protocol):
+    """What a connector provides. Keys are lists of the key columns' values as the database prints them
+    (opaque to this module, stored in offsets and handed back)."""
+
     def captured_table_ids(self) -> list[str]: ...
 
-    def table_by_id(self, table_id: str) -> Any: ...  # has .env (TableEnvelope)
+    def table_by_id(self, table_id: str) -> Any: ...  # None when gone; has .env (TableEnvelope)
 
-    def max_key(self, ct: Any, key_cols: list[str], condition: str | None) -> list[str] | None: ...
+    def max_key(self, ct: Any, key_cols: list[str], condition: str | None) -> list | None: ...
 
-    def read_chunk(self, ct: Any, key_cols: list[str], after: list[str] | None, upto: list[str],
+    def read_chunk(self, ct: Any, key_cols: list[str], after: list | None, upto: list,
                    limit: int, condition: str | None) -> list[list]: ...
 
-    def write_watermark(self, row_id: str, kind: str, data: str) -> None: ...
+    def write_watermark(self, row_id: str, kind: str, data: str) -> None: ...  # INSERT into the signal table
 
-    def read_source(self, ct: Any) -> dict: ...
+    def read_source(self, ct: Any) -> dict: ...  # source block of an incremental read
+
+    # Optional (looked up with getattr):
+    #   delete_watermark(row_id)                      insert_delete strategy
+    #   read_chunk_with_watermark(ct, key_cols, after, upto, limit, condition) -> (rows, mark)   read.only
+    #   watermark_passed(mark) -> bool                read.only: the stream has passed `mark`
+    #   blocking_snapshot(tables, filters)            execute-snapshot type blocking (filters: table -> SELECT)
+    #   keep_alive()                                  called between chunks of a long synchronous loop
 
 
 def _iso_now() -> str:
@@ -48,36 +107,185 @@ class ConditionError(ValueError):
     pass
 
 
-def validate_condition(condition: str, columns: list[str]) -> str:
-    """`additional-conditions` filters are one boolean predicate over the table's columns; anything else
-    (several statements, comments, subqueries, unknown columns) is refused."""
+class SignalError(ValueError):
+    pass
+
+
+# -- filters -------------------------------------------------------------------------------------------------
+
+_ALLOWED_FUNCTIONS = frozenset({
+    "now", "char_length", "character_length", "octet_length", "bit_length", "btrim", "ltrim", "rtrim",
+    "left", "right", "strpos", "position", "replace", "split_part", "starts_with", "md5", "date_part",
+    "age", "to_char", "to_date", "to_timestamp", "to_number", "make_date", "make_timestamp", "trunc",
+    "sign", "sqrt", "power", "mod", "div", "lpad", "rpad", "reverse", "initcap", "jsonb_typeof",
+    "json_typeof", "array_length", "cardinality", "isfinite", "date", "localtimestamp", "localtime",
+    "statement_timestamp", "transaction_timestamp", "clock_timestamp", "timezone", "ascii", "chr",
+    "length", "lower", "upper", "abs", "round", "floor", "ceil", "ceiling", "coalesce", "nullif",
+    "greatest", "least", "concat", "substr", "substring", "trim", "extract", "date_trunc", "regexp_like",
+})
+
+
+def _allowed_nodes():
+    from sqlglot import exp
+
+    names = [
+        "Where", "Paren", "And", "Or", "Not", "Xor", "EQ", "NEQ", "GT", "GTE", "LT", "LTE", "NullSafeEQ",
+        "NullSafeNEQ", "Is", "Null", "Boolean", "Literal", "RawString", "Column", "Identifier", "In",
+        "Between", "Like", "ILike", "LikeAny", "ILikeAny", "SimilarTo", "RegexpLike", "RegexpILike", "Escape",
+        "Add", "Sub", "Mul", "Div", "IntDiv", "Mod", "Neg", "Pow", "DPipe", "BitwiseAnd", "BitwiseOr",
+        "BitwiseXor", "BitwiseNot", "BitwiseLeftShift", "BitwiseRightShift", "Cast", "TryCast", "DataType",
+        "DataTypeParam", "Interval", "IntervalSpan", "Var", "Tuple", "Array", "Any", "All", "Bracket",
+        "Lower", "Upper", "Length", "Abs", "Coalesce", "Trim", "Substring", "Extract", "TimestampTrunc",
+        "DateTrunc", "CurrentDate", "CurrentTimestamp", "CurrentTime", "Case", "If", "JSONExtract",
+        "JSONExtractScalar", "JSONBExtract", "JSONBExtractScalar", "JSONBContains", "JSONPath",
+        "JSONPathKey", "JSONPathRoot", "JSONPathSubscript", "Round", "Floor", "Ceil", "Concat", "ConcatWs",
+        "Greatest", "Least", "Nullif", "Sqrt", "Sign", "Ln", "Log", "Exp", "StrPosition", "Left", "Right",
+        "Initcap", "MD5", "Anonymous", "ArrayContains", "ArrayContainsAll", "ArrayOverlaps", "ArraySize",
+        "AtTimeZone", "Distinct", "Dot", "Overlaps", "StartsWith", "Unnest",
+    ]
+    allowed = set()
+    for n in names:
+        cls = getattr(exp, n, None)
+        if cls is not None and n not in ("Distinct", "Unnest", "Dot"):
+            allowed.add(cls)
+    return tuple(allowed)
+
+
+_ALLOWED: tuple | None = None
+
+
+def _check_predicate(node, columns: list[str], table: tuple[str, str] | None, what: str) -> None:
+    """Every node of `node` must be an allowed expression kind over the table's own columns."""
+    from sqlglot import exp
+
+    global _ALLOWED
+    if _ALLOWED is None:
+        _ALLOWED = _allowed_nodes()
+    exact = set(columns)
+    for n in node.walk():
+        if isinstance(n, (exp.Select, exp.Subquery, exp.Union, exp.Insert, exp.Update, exp.Delete,
+                          exp.Command, exp.Create, exp.Drop, exp.Table, exp.From, exp.Join)):
+            raise ConditionError(f"{what} may not contain a subquery or a statement")
+        if isinstance(n, (exp.ByteString, exp.HexString, exp.BitString)) or \
+                type(n).__name__ in ("UnicodeString", "National"):
+            raise ConditionError(f"{what}: only plain '...' string literals are accepted")
+        if not isinstance(n, _ALLOWED):
+            raise ConditionError(f"{what}: {type(n).__name__} expressions are not accepted")
+        if isinstance(n, exp.Anonymous) and str(n.name).lower() not in _ALLOWED_FUNCTIONS:
+            raise ConditionError(f"{what}: function {n.name}() is not accepted")
+        if isinstance(n, exp.In) and n.args.get("query") is not None:
+            raise ConditionError(f"{what} may not contain a subquery")
+        if isinstance(n, exp.Column):
+            if isinstance(n.this, exp.Star):
+                raise ConditionError(f"{what}: '*' is not a predicate")
+            name = n.name
+            quoted = bool(n.this.args.get("quoted")) if isinstance(n.this, exp.Identifier) else False
+            if (name not in exact) if quoted else (name.lower() not in exact):  # PG folds unquoted names
+                raise ConditionError(f"{what} names unknown column {name!r}")
+            qual = [p for p in (n.args.get("catalog"), n.args.get("db"), n.args.get("table")) if p]
+            if qual:
+                if table is None:
+                    raise ConditionError(f"{what}: qualified column {n.sql()!r}")
+                parts = [str(p.name) for p in qual]
+                schema, tname = table
+                if parts not in ([tname], [schema, tname]):
+                    raise ConditionError(f"{what}: column {n.sql()!r} belongs to another table")
+
+
+def _pre_check(text: str, what: str) -> None:
+    if not text:
+        raise ConditionError(f"{what} is empty")
+    if ";" in text or "--" in text or "/*" in text or "*/" in text:
+        raise ConditionError(f"{what} {text!r} must be a single predicate (no ';' or comments)")
+
+
+def validate_condition(condition: str, columns: list[str], table: tuple[str, str] | None = None) -> str:
+    """An `additional-conditions` filter: one boolean predicate over the table's columns. Returns the SQL to
+    run, generated from the checked parse tree; raises ConditionError for anything else (statements,
+    comments, subqueries, unknown columns or functions)."""
     import sqlglot
     from sqlglot import exp
 
-    text = condition.strip()
-    if not text:
-        raise ConditionError("empty filter")
-    if ";" in text or "--" in text or "/*" in text:
-        raise ConditionError(f"filter {condition!r} must be a single predicate (no ';' or comments)")
+    text = (condition or "").strip()
+    what = f"filter {text!r}"
+    _pre_check(text, "filter")
     try:
         stmts = sqlglot.parse(f"SELECT 1 FROM t WHERE {text}", read="postgres")
-    except sqlglot.errors.ParseError as e:
-        raise ConditionError(f"filter {condition!r} does not parse: {str(e).splitlines()[0]}") from None
+    except (sqlglot.errors.ParseError, sqlglot.errors.TokenError) as e:
+        raise ConditionError(f"{what} does not parse: {str(e).splitlines()[0]}") from None
     if len(stmts) != 1 or not isinstance(stmts[0], exp.Select):
-        raise ConditionError(f"filter {condition!r} must be a single predicate")
-    where = stmts[0].args.get("where")
-    if where is None:
-        raise ConditionError(f"filter {condition!r} is not a predicate")
-    for node in where.walk():
-        if isinstance(node, (exp.Select, exp.Subquery, exp.Union, exp.Insert, exp.Update, exp.Delete,
-                             exp.Command)):
-            raise ConditionError(f"filter {condition!r} may not contain a subquery or statement")
-    known = {c.lower() for c in columns}
-    for col in where.find_all(exp.Column):
-        if col.name.lower() not in known:
-            raise ConditionError(f"filter {condition!r} names unknown column {col.name!r}")
-    return text
+        raise ConditionError(f"{what} must be a single predicate")
+    sel = stmts[0]
+    where = sel.args.get("where")
+    extra = [k for k, v in sel.args.items() if v and k not in ("expressions", "from", "from_", "where")]
+    if where is None or extra:
+        raise ConditionError(f"{what} is not a single predicate")
+    _check_predicate(where, columns, table, what)
+    out = where.this.sql(dialect="postgres")
+    # what runs is what was checked: the generated text must parse back to the same tree
+    again = sqlglot.parse_one(f"SELECT 1 FROM t WHERE {out}", read="postgres")
+    if again != sel:
+        raise ConditionError(f"{what} is ambiguous")
+    return out
 
+
+def validate_blocking_filter(flt: str, table: tuple[str, str], columns: list[str]) -> str:
+    """A blocking snapshot's filter: as in Debezium a whole `SELECT ... FROM <that table> [WHERE ...]
+    [ORDER BY ...]` (the form of snapshot.select.statement.overrides), or - an emulator convenience - just
+    the predicate. Returns the SELECT to run, generated from the checked tree."""
+    import sqlglot
+    from sqlglot import exp
+
+    text = (flt or "").strip()
+    what = f"blocking snapshot filter {text!r}"
+    if not re.match(r"(?is)^\s*select\b", text):
+        cond = validate_condition(text, columns, table)
+        schema, name = table
+        return sqlglot.select("*").from_(exp.Table(this=exp.to_identifier(name, quoted=True),
+                                                   db=exp.to_identifier(schema, quoted=True))) \
+            .where(cond, dialect="postgres").sql(dialect="postgres")
+    _pre_check(text, "filter")
+    try:
+        stmts = sqlglot.parse(text, read="postgres")
+    except (sqlglot.errors.ParseError, sqlglot.errors.TokenError) as e:
+        raise ConditionError(f"{what} does not parse: {str(e).splitlines()[0]}") from None
+    if len(stmts) != 1 or not isinstance(stmts[0], exp.Select):
+        raise ConditionError(f"{what} must be one SELECT statement")
+    sel = stmts[0]
+    allowed_args = {"expressions", "from", "from_", "where", "order", "limit"}
+    extra = [k for k, v in sel.args.items() if v and k not in allowed_args]
+    if extra:
+        raise ConditionError(f"{what}: {', '.join(sorted(extra))} clauses are not accepted")
+    src = sel.args.get("from_") or sel.args.get("from")
+    tbl = src.this if src is not None else None
+    if not isinstance(tbl, exp.Table) or tbl.args.get("joins") or tbl.args.get("alias"):
+        raise ConditionError(f"{what} must read from {table[0]}.{table[1]} only")
+    schema, name = table
+    db = tbl.args.get("db")
+    if tbl.name != name or (db is not None and db.name != schema) or tbl.args.get("catalog"):
+        raise ConditionError(f"{what} must read from {schema}.{name}")
+    for e in sel.expressions:
+        if isinstance(e, exp.Star):
+            continue
+        if not isinstance(e, exp.Column):
+            raise ConditionError(f"{what}: select only the table's columns")
+        _check_predicate(e, columns, table, what)
+    if sel.args.get("where") is not None:
+        _check_predicate(sel.args["where"], columns, table, what)
+    order = sel.args.get("order")
+    if order is not None:
+        for o in order.expressions:
+            _check_predicate(o.this, columns, table, what)
+    limit = sel.args.get("limit")
+    if limit is not None and not (isinstance(limit.expression, exp.Literal) and limit.expression.is_int):
+        raise ConditionError(f"{what}: LIMIT takes a number")
+    out = sel.sql(dialect="postgres")
+    if sqlglot.parse_one(out, read="postgres") != sel:
+        raise ConditionError(f"{what} is ambiguous")
+    return out
+
+
+# -- the snapshot ------------------------------------------------------------------------------------------
 
 class IncrementalSnapshot:
     def __init__(self, source: IncrementalSource, config, engine) -> None:
@@ -85,275 +293,642 @@ class IncrementalSnapshot:
         self.source = source
         self.engine = engine
         self.chunk_size = int(get("incremental.snapshot.chunk.size") or 1024)
+        if self.chunk_size <= 0:
+            self.chunk_size = 1024
         self.signal_table = (get("signal.data.collection") or "").strip() or None
         self.strategy = (get("incremental.snapshot.watermarking.strategy") or "insert_insert").lower()
+        self.read_only = str(get("read.only") or "").strip().lower() == "true"
         channels = get("signal.enabled.channels") or "source"
         self.channels = {c.strip().lower() for c in channels.split(",") if c.strip()}
-        self.signal_file = get("signal.file")
-        self._file_pos = 0
-        # state
-        self.queue: list[str] = []  # table ids still to snapshot, current first
-        self.conditions: dict[str, str] = {}
-        self.surrogate: dict[str, str] = {}
-        self.last_key: list[str] | None = None
-        self.max_key: list[str] | None = None
+        for ch in self.channels - {"source", "file"}:
+            log.warning("signal channel %r is not available in the emulator yet; its signals are not read", ch)
+        self.signal_file = (get("signal.file") or "file-signals.txt") if "file" in self.channels else None
+        self.file_poll_s = max(int(get("signal.poll.interval.ms") or 5000), 1) / 1000.0
+        self._next_file_poll = 0.0
+        # progress: tables still to do, current first: {id, condition, surrogate}
+        self.queue: list[dict[str, Any]] = []
+        self.last_key: list | None = None  # end of the chunk read last (the next chunk starts after it)
+        self.done_key: list | None = None  # end of the last emitted chunk (what a restart resumes after)
+        self.max_key: list | None = None
+        # the window in flight
         self.chunk_id: str | None = None
+        self.chunk_start: list | None = None
         self.window_open = False
         self.buffer: dict[tuple, dict] = {}
         self.window_table: str | None = None
+        self.window_ct: Any = None
+        self.window_by_surrogate: str | None = None  # keyless table: window keyed by this column
+        self.window_mark: Any = None  # read-only high watermark
         self.paused = False
         self.pending_start = False
-        self.blocking: Callable[[list[str]], None] | None = None
+        self.deferred: list[Callable[[], None]] = []
+        self.blocking: Callable[[list[str], dict[str, str]], None] | None = \
+            getattr(source, "blocking_snapshot", None)
 
     # -- state ------------------------------------------------------------------------------------------
     @property
     def active(self) -> bool:
+        """A window is open: streamed changes must go through `on_stream_event`."""
         return self.window_open
 
     @property
     def running(self) -> bool:
         return bool(self.queue)
 
+    @property
+    def waiting_for_stream(self) -> bool:
+        """read.only: a window waits for the stream to pass its watermark (check after commits)."""
+        return self.window_mark is not None
+
     def offset(self) -> dict | None:
         if not self.queue:
             return None
-        return {"incremental_snapshot_collections": list(self.queue),
-                "incremental_snapshot_primary_key": self.last_key,
-                "incremental_snapshot_maximum_key": self.max_key,
-                "incremental_snapshot_conditions": self.conditions or None,
-                "incremental_snapshot_surrogate_keys": self.surrogate or None}
+        return {"incremental_snapshot_collections": [dict(e) for e in self.queue],
+                "incremental_snapshot_primary_key": self.done_key,
+                "incremental_snapshot_maximum_key": self.max_key}
 
     def restore(self, stored: dict) -> None:
         cols = stored.get("incremental_snapshot_collections")
         if not cols:
             return
-        self.queue = list(cols)
-        self.last_key = stored.get("incremental_snapshot_primary_key")
+        conds = stored.get("incremental_snapshot_conditions") or {}
+        surr = stored.get("incremental_snapshot_surrogate_keys") or {}
+        queue = []
+        for c in cols:
+            if isinstance(c, str):  # older offsets: ids only, filters beside them
+                queue.append(_entry(c, conds.get(c), surr.get(c)))
+            elif isinstance(c, dict) and c.get(COLLECTION_ID):
+                queue.append(_entry(c[COLLECTION_ID], c.get(COLLECTION_CONDITION), c.get(COLLECTION_SURROGATE)))
+        if not queue:
+            return
+        self.queue = queue
+        self.done_key = self.last_key = stored.get("incremental_snapshot_primary_key")
         self.max_key = stored.get("incremental_snapshot_maximum_key")
-        self.conditions = stored.get("incremental_snapshot_conditions") or {}
-        self.surrogate = stored.get("incremental_snapshot_surrogate_keys") or {}
         self.pending_start = True
-        log.info("resuming incremental snapshot of %s after key %s", ", ".join(self.queue), self.last_key)
+        log.info("incremental snapshot in progress: resuming %s after key %s",
+                 ", ".join(e[COLLECTION_ID] for e in self.queue), self.done_key)
+
+    def _guard(self, what: str, fn: Callable, *args) -> None:
+        """Database errors that a restart would not cure (a filter value of the wrong type, a missing
+        signal table, a permission) stop the snapshot with a logged error instead of the connector;
+        connection failures propagate (the runner restarts the connector from its offsets)."""
+        try:
+            fn(*args)
+        except (SignalError, ConditionError, re.error, TypeError, AttributeError):
+            raise  # a malformed signal: logged and skipped by `signal`, the snapshot goes on
+        except Exception as e:
+            from emulator.runner import retriable
+
+            if retriable(e):
+                raise
+            first = str(e).strip().splitlines()[0] if str(e).strip() else ""
+            log.error("%s failed (%s: %s); the incremental snapshot is stopped", what, type(e).__name__, first)
+            self.queue = []
+            self._reset_window()
+            self.done_key = self.last_key = self.max_key = None
+            self.paused = False
+            self.pending_start = False
 
     # -- signals ----------------------------------------------------------------------------------------
     def on_signal_row(self, row: dict) -> None:
         """A row inserted into the signal table (seen in the stream)."""
-        sid = str(row.get("id") or "")
-        kind = str(row.get("type") or "")
+        sid = "" if row.get("id") is None else str(row.get("id"))
+        kind = "" if row.get("type") is None else str(row.get("type"))
         if kind in ("snapshot-window-open", "snapshot-window-close"):
-            self._on_watermark(sid, kind)
+            self._guard("incremental snapshot window", self._on_watermark, sid, kind)
             return
         if "source" not in self.channels:
             return
-        self.signal(sid, kind, row.get("data"))
+        self.signal(sid, kind, row.get("data"), channel="source")
 
-    def signal(self, sid: str, kind: str, data: Any) -> None:
+    def signal(self, sid: str, kind: str, data: Any, channel: str = "source") -> None:
+        """Handle one signal; anything wrong with it is logged and the signal skipped."""
         try:
-            payload = json.loads(data) if isinstance(data, str) and data.strip() else (data or {})
+            if not kind:
+                raise SignalError("the signal has no type")
+            if isinstance(data, str):
+                try:
+                    payload = json.loads(data) if data.strip() else {}
+                except ValueError:
+                    log.warning("Signal '%s' has been received but the data '%s' cannot be parsed", sid,
+                                data[:300])
+                    return
+            elif data is None:
+                payload = {}
+            else:
+                payload = data
             if not isinstance(payload, dict):
-                raise ValueError("data is not a JSON object")
-            self._dispatch(sid, kind, payload)
-        except (ValueError, ConditionError) as e:
-            log.error("signal %r (%s) ignored: %s", sid, kind, e)
+                raise SignalError("data is not a JSON object")
+            log.info("Received signal '%s' of type '%s' (%s channel)", sid, kind, channel)
+            self._guard(f"signal '{sid}' ({kind})", self._dispatch, sid, kind, payload)
+        except (SignalError, ConditionError, re.error, TypeError, AttributeError) as e:
+            log.error("signal '%s' (%s) ignored: %s", sid, kind, e)
 
     def _dispatch(self, sid: str, kind: str, data: dict) -> None:
         if kind == "log":
-            log.info("signal %s: %s", sid, data.get("message"))
-        elif kind == "execute-snapshot":
-            stype = str(data.get("type") or "incremental").lower()
-            names = data.get("data-collections")
-            if not isinstance(names, list) or not names:
-                raise ValueError("execute-snapshot needs a non-empty 'data-collections' array")
-            tables = self._match(names)
-            if not tables:
-                raise ValueError(f"no captured table matches {names}")
-            conds = {}
-            for ac in data.get("additional-conditions") or []:
-                dc, flt = ac.get("data-collection"), ac.get("filter")
-                if not dc or flt is None:
-                    raise ValueError("additional-conditions items need 'data-collection' and 'filter'")
-                for t in self._match([dc]):
-                    ct = self.source.table_by_id(t)
-                    conds[t] = validate_condition(str(flt), ct.env.names)
-            if stype == "blocking":
-                if self.blocking is None:
-                    raise ValueError("blocking snapshots are not supported by this connector")
-                self.blocking(tables, conds)
+            message = data.get("message")
+            if not message:
+                log.warning("Logging signal '%s' has arrived but the requested field 'message' is missing "
+                            "from data", sid)
                 return
-            if stype != "incremental":
-                raise ValueError(f"snapshot type {stype!r} is not incremental or blocking")
-            surrogate = data.get("surrogate-key")
-            for t in tables:
-                if t in self.queue:
-                    continue
-                self.queue.append(t)
-                if t in conds:
-                    self.conditions[t] = conds[t]
-                if surrogate:
-                    self.surrogate[t] = str(surrogate)
-            log.info("incremental snapshot of %s requested by signal %s", ", ".join(tables), sid)
-            if self.chunk_id is None and not self.paused:
-                self._next_chunk()
+            src = getattr(self.engine, "source", None)
+            off = src.offset() if src is not None else None
+            logging.getLogger("emulator.signal").info(str(message).replace("{}", str(off), 1))
+        elif kind == "execute-snapshot":
+            self._execute(sid, data)
         elif kind == "stop-snapshot":
-            names = data.get("data-collections")
-            if names:
-                drop = set(self._match(names))
-                current = self.queue[0] if self.queue else None
-                self.queue = [t for t in self.queue if t not in drop]
-                if current in drop:
-                    self._reset_table()
-            else:
-                self.queue = []
-                self._reset_table()
-            log.info("incremental snapshot stopped by signal %s", sid)
+            self._stop(sid, data)
         elif kind == "pause-snapshot":
-            self.paused = True
-            log.info("incremental snapshot paused")
+            if self.queue and not self.paused:
+                self.paused = True
+                log.info("incremental snapshot paused (signal '%s')", sid)
+            else:
+                log.info("pause-snapshot '%s': no incremental snapshot is running", sid)
         elif kind == "resume-snapshot":
-            if self.paused:
+            if self.queue and self.paused:
                 self.paused = False
-                log.info("incremental snapshot resumed")
-                if self.queue and self.chunk_id is None:
+                log.info("incremental snapshot resumed (signal '%s')", sid)
+                if self.chunk_id is None:
                     self._next_chunk()
+            else:
+                log.info("resume-snapshot '%s': no paused incremental snapshot", sid)
         else:
-            raise ValueError(f"unknown signal type {kind!r}")
+            log.warning("Signal '%s' has been received but the type '%s' is not recognized", sid, kind)
 
-    def _match(self, names: list[str]) -> list[str]:
+    def _execute(self, sid: str, data: dict) -> None:
+        stype = str(data.get("type") or "incremental").strip().lower()
+        if stype not in ("incremental", "blocking"):
+            raise SignalError(f"snapshot type {stype!r} is not incremental or blocking")
+        names = data.get("data-collections")
+        if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
+            raise SignalError("execute-snapshot needs a non-empty 'data-collections' array of names")
+        tables = self._expand(names)
+        conds = data.get("additional-conditions") or []
+        if not isinstance(conds, list):
+            raise SignalError("'additional-conditions' must be an array")
+        if data.get("additional-condition"):  # the pre-2.5 form: one filter for every table
+            conds = [{"data-collection": ".*", "filter": data["additional-condition"]}, *conds]
+        matchers = []
+        for ac in conds:
+            if not isinstance(ac, dict) or not ac.get("data-collection") or ac.get("filter") is None:
+                raise SignalError("additional-conditions items need 'data-collection' and 'filter'")
+            matchers.append((re.compile(str(ac["data-collection"]).replace('"', ""), re.IGNORECASE),
+                             str(ac["filter"])))
+        surrogate = data.get("surrogate-key")
+        surrogate = str(surrogate).strip() if surrogate else None
+        if stype == "blocking":
+            self._execute_blocking(sid, tables, matchers)
+            return
+        if not self.read_only and not self.signal_table:
+            raise SignalError("incremental snapshots need signal.data.collection (the watermark table), "
+                              "or read.only=true")
+        if self.read_only and getattr(self.source, "read_chunk_with_watermark", None) is None:
+            raise SignalError("this connector has no read-only incremental snapshots")
+        entries = []
+        for t in tables:
+            ct = self.source.table_by_id(t)
+            cond = next((f for rx, f in matchers if rx.fullmatch(t)), None)
+            if ct is not None:
+                names_ = ct.env.names
+                schema, _, tname = t.partition(".")
+                if cond is not None:
+                    cond = validate_condition(cond, names_, (schema, tname))
+                if surrogate and surrogate not in names_:
+                    raise SignalError(f"surrogate-key {surrogate!r} is not a column of {t}")
+            entries.append(_entry(t, cond, surrogate))
+        start = not self.queue
+        self.queue.extend(entries)
+        log.info("Requested 'INCREMENTAL' snapshot of data collections %s (signal '%s')%s%s",
+                 [e[COLLECTION_ID] for e in entries], sid,
+                 "" if not any(e[COLLECTION_CONDITION] for e in entries) else " with additional conditions",
+                 f", surrogate key {surrogate!r}" if surrogate else "")
+        if start:
+            self.paused = False
+            self.pending_start = False
+            self.done_key = self.last_key = self.max_key = None
+            self._next_chunk()
+
+    def _execute_blocking(self, sid: str, tables: list[str], matchers) -> None:
+        if self.blocking is None:
+            raise SignalError("blocking snapshots are not supported by this connector")
+        filters: dict[str, str] = {}
+        known = []
+        for t in tables:
+            ct = self.source.table_by_id(t)
+            if ct is None:
+                log.warning("blocking snapshot: table %s is not known; skipped", t)
+                continue
+            known.append(t)
+            flt = next((f for rx, f in matchers if rx.fullmatch(t)), None)
+            if flt is not None:
+                schema, _, tname = t.partition(".")
+                filters[t] = validate_blocking_filter(flt, (schema, tname), ct.env.names)
+        log.info("Requested 'BLOCKING' snapshot of data collections %s (signal '%s')", known, sid)
+        fn = self.blocking
+        # runs once the current event is out (Debezium pauses the stream after it)
+        self.deferred.append(lambda: fn(known, filters))
+
+    def run_deferred(self) -> None:
+        while self.deferred:
+            fn = self.deferred.pop(0)
+            try:
+                fn()
+            except Exception as e:
+                from emulator.runner import retriable
+
+                if retriable(e):
+                    raise
+                first = str(e).strip().splitlines()[0] if str(e).strip() else ""
+                log.warning("Error while executing requested blocking snapshot (%s: %s); streaming resumes",
+                            type(e).__name__, first)
+
+    def _stop(self, sid: str, data: dict) -> None:
+        stype = str(data.get("type") or "incremental").strip().lower()
+        if stype == "blocking":
+            log.warning("Stopping a blocking snapshot is not supported (signal '%s')", sid)
+            return
+        if stype != "incremental":
+            raise SignalError(f"snapshot type {stype!r} is not incremental or blocking")
+        if not self.queue:
+            log.warning("No active incremental snapshot, stop ignored (signal '%s')", sid)
+            return
+        names = data.get("data-collections")
+        if not names:
+            log.info("Stopping incremental snapshot (signal '%s')", sid)
+            self.queue = []
+            self._reset_window()
+            self.done_key = self.last_key = self.max_key = None
+            self.paused = False
+            self.pending_start = False
+            return
+        if not isinstance(names, list):
+            raise SignalError("'data-collections' must be an array")
+        drop = set(self._expand([str(n) for n in names]))
+        current = self.queue[0][COLLECTION_ID]
+        log.info("Removing %s collections from incremental snapshot (signal '%s')", sorted(drop), sid)
+        rest = [self.queue[0]]
+        for e in self.queue[1:]:
+            if e[COLLECTION_ID] in drop:
+                log.info("Removed '%s' from incremental snapshot collection list.", e[COLLECTION_ID])
+            else:
+                rest.append(e)
+        for t in drop - {e[COLLECTION_ID] for e in self.queue}:
+            log.warning("Could not remove '%s', collection is not part of the incremental snapshot.", t)
+        self.queue = rest
+        if current in drop:
+            # the current table's window is dropped; the window in flight (if any) moves on at its close
+            self.buffer = {}
+            self.window_table = None
+            self.window_ct = None
+            self.window_by_surrogate = None
+            self.queue.pop(0)
+            self.done_key = self.last_key = self.max_key = None
+            if not self.queue:
+                log.info("Incremental snapshot has stopped.")
+                self._reset_window()
+                self.paused = False
+                self.pending_start = False
+            elif self.chunk_id is None and not self.paused and not self.pending_start:
+                self._next_chunk()
+
+    def _expand(self, names: list[str]) -> list[str]:
+        """Debezium's expandDataCollectionIds: each name is a regex over the captured tables' ids; a name
+        matching nothing is kept as it is (and skipped, with a warning, when its turn comes)."""
         ids = self.source.captured_table_ids()
         out: list[str] = []
         for n in names:
             n = str(n).strip()
-            pat = re.compile(n.replace('"', ""))
-            for t in ids:
-                if t not in out and (t == n or pat.fullmatch(t)):
-                    out.append(t)
+            plain = n.replace('"', "")
+            pat = re.compile(plain)
+            hits = [t for t in ids if t == plain or pat.fullmatch(t)]
+            out.extend(hits if hits else [plain])
         return out
 
-    def _reset_table(self) -> None:
-        self.last_key = None
-        self.max_key = None
+    def _reset_window(self) -> None:
         self.chunk_id = None
+        self.chunk_start = None
         self.window_open = False
         self.buffer = {}
         self.window_table = None
+        self.window_ct = None
+        self.window_by_surrogate = None
+        self.window_mark = None
 
     # -- chunks -----------------------------------------------------------------------------------------
-    def _key_cols(self, table_id: str, ct) -> list[str]:
-        sk = self.surrogate.get(table_id)
-        return [sk] if sk else list(ct.env.key_names)
-
     def _next_chunk(self) -> None:
-        """One window, as Debezium's readChunk: open, then (maximum key,) chunk query — moving on to the
-        next table while a table turns out empty or finished — then close."""
-        if not self.queue:
-            return
-        self.chunk_id = str(uuid.uuid4())
-        self.window_table = None
-        self.buffer = {}
-        self.source.write_watermark(f"{self.chunk_id}-open", "snapshot-window-open",
-                                    json.dumps({"openWindowTimestamp": _iso_now()}))
+        if self.read_only:
+            self._next_chunk_read_only()
+        elif self.strategy == "insert_delete":
+            self._run_insert_delete()
+        else:
+            self._open_chunk()
+
+    def _table_to_read(self, entry: dict) -> tuple[Any, list[str]] | None:
+        """The current table and its chunking columns, or None (logged) when it has to be skipped."""
+        table_id = entry[COLLECTION_ID]
+        ct = self.source.table_by_id(table_id)
+        if ct is None:
+            log.warning("Schema not found for table '%s'; it is skipped by the incremental snapshot", table_id)
+            return None
+        sk = entry.get(COLLECTION_SURROGATE)
+        if sk:
+            if sk not in ct.env.names:
+                log.warning("Incremental snapshot for table '%s' skipped: surrogate key %r is not a column",
+                            table_id, sk)
+                return None
+            return ct, [sk]
+        if not ct.env.key_names:
+            log.warning("Incremental snapshot for table '%s' skipped cause the table has no primary keys "
+                        "(give it a primary key, or send a surrogate-key in the execute-snapshot signal)",
+                        table_id)
+            return None
+        return ct, list(ct.env.key_names)
+
+    def _read_next(self, read: Callable) -> tuple[Any, Any] | None:
+        """Debezium's readChunk loop: the next non-empty chunk, moving past empty/finished/invalid tables.
+        `read(ct, key_cols, cond)` returns (rows, mark). Returns (ct, mark) with the buffer filled, or None
+        when the snapshot ran out of tables."""
         while self.queue:
-            table_id = self.queue[0]
-            ct = self.source.table_by_id(table_id)
-            key_cols = self._key_cols(table_id, ct) if ct is not None else []
-            if ct is None or not key_cols:
-                log.warning("incremental snapshot: table %s is gone or has no primary key and no "
-                            "surrogate-key; skipped", table_id)
+            entry = self.queue[0]
+            table_id = entry[COLLECTION_ID]
+            got = self._table_to_read(entry)
+            if got is None:
                 self._table_finished()
                 continue
-            cond = self.conditions.get(table_id)
-            if self.max_key is None:
-                self.max_key = self.source.max_key(ct, key_cols, cond)
+            ct, key_cols = got
+            cond = entry.get(COLLECTION_CONDITION)
+            try:
                 if self.max_key is None:
-                    log.info("incremental snapshot: table %s is empty", table_id)
-                    self._table_finished()
-                    continue
-            rows = self.source.read_chunk(ct, key_cols, self.last_key, self.max_key, self.chunk_size, cond)
+                    self.max_key = self.source.max_key(ct, key_cols, cond)
+                    if self.max_key is None:
+                        log.info("No maximum key returned by the query, incremental snapshotting of table "
+                                 "'%s' finished as it is empty", table_id)
+                        self._table_finished()
+                        continue
+                    log.info("Incremental snapshot for table '%s' will end at position %s", table_id,
+                             self.max_key)
+                rows, mark = read(ct, key_cols, cond)
+            except Exception as e:
+                from emulator.runner import retriable
+
+                if retriable(e):
+                    raise
+                log.error("Incremental snapshot of table '%s' failed and is skipped: %s: %s", table_id,
+                          type(e).__name__, str(e).strip().splitlines()[0] if str(e).strip() else "")
+                self._table_finished()
+                continue
+            # the source may have reloaded a table whose columns changed under the query
+            ct = self.source.table_by_id(table_id) or ct
             if not rows:
-                log.info("incremental snapshot of %s done", table_id)
+                log.info("No data returned by the query, incremental snapshotting of table '%s' finished",
+                         table_id)
                 self._table_finished()
                 continue
             env = ct.env
-            key_pos = [env.names.index(k) for k in key_cols]
-            for raw in rows:
-                after = env.snapshot_row(raw)
-                self.buffer[tuple(after[env.names[i]] for i in env.key_idx)] = after
+            names = env.names
+            key_pos = [names.index(k) for k in key_cols]
+            self.chunk_start = self.last_key
             self.last_key = [rows[-1][i] for i in key_pos]
+            buf: dict[tuple, dict] = {}
+            if env.key_names:
+                key_names = env.key_names
+                snap = env.snapshot_row
+                for raw in rows:
+                    after = snap(raw)
+                    buf[tuple(after[k] for k in key_names)] = after
+                self.window_by_surrogate = None
+            else:  # keyless table chunked by its surrogate key: the window is keyed by that column
+                sk = key_cols[0]
+                for raw in rows:
+                    after = env.snapshot_row(raw)
+                    buf[(after[sk],)] = after
+                self.window_by_surrogate = sk
+            self.buffer = buf
             self.window_table = table_id
-            break
+            self.window_ct = ct
+            return ct, mark
+        return None
+
+    def _read_plain(self, ct, key_cols, cond):
+        return self.source.read_chunk(ct, key_cols, self.last_key, self.max_key, self.chunk_size, cond), None
+
+    def _open_chunk(self) -> None:
+        """insert_insert: open, (maximum key,) chunk, close - the close row's arrival emits the window."""
+        if not self.queue:
+            return
+        self.chunk_id = str(uuid.uuid4())
+        self.window_open = False
+        self.buffer = {}
+        self.window_table = None
+        self.window_ct = None
+        opened = _iso_now()
+        self.source.write_watermark(f"{self.chunk_id}-open", "snapshot-window-open",
+                                    json.dumps({"openWindowTimestamp": opened}))
+        self._read_next(self._read_plain)
         self.source.write_watermark(f"{self.chunk_id}-close", "snapshot-window-close",
-                                    json.dumps({"openWindowTimestamp": _iso_now(),
+                                    json.dumps({"openWindowTimestamp": opened,
                                                 "closeWindowTimestamp": _iso_now()}))
         if not self.queue:
             log.info("incremental snapshot finished")
 
+    def _run_insert_delete(self) -> None:
+        """insert_delete: open row in, chunk read, open row deleted, window closed at once (Debezium's
+        DeleteWindowCloser closes the window itself instead of waiting for the stream), next chunk."""
+        delete = getattr(self.source, "delete_watermark", None)
+        if delete is None:
+            log.error("incremental.snapshot.watermarking.strategy=insert_delete is not supported by this "
+                      "connector; using insert_insert")
+            self.strategy = "insert_insert"
+            self._open_chunk()
+            return
+        keep_alive = getattr(self.source, "keep_alive", None)
+        while self.queue and not self.paused and not self.engine.stopping:
+            self.chunk_id = str(uuid.uuid4())
+            self.source.write_watermark(f"{self.chunk_id}-open", "snapshot-window-open",
+                                        json.dumps({"openWindowTimestamp": _iso_now()}))
+            self._read_next(self._read_plain)
+            delete(f"{self.chunk_id}-open")
+            self._emit_window()
+            if keep_alive is not None:
+                keep_alive()
+        if not self.queue:
+            log.info("incremental snapshot finished")
+            self._reset_window()
+
+    def _next_chunk_read_only(self) -> None:
+        """read.only: chunk and high watermark in one consistent read; the window is open from now on and
+        closes once the stream has passed the watermark. Windows whose watermark the stream has already
+        passed close at once, so a quiet database is snapshotted without waiting."""
+        read = self.source.read_chunk_with_watermark
+        passed = self.source.watermark_passed
+
+        def read_ro(ct, key_cols, cond):
+            return read(ct, key_cols, self.last_key, self.max_key, self.chunk_size, cond)
+
+        while self.queue and not self.paused and not self.engine.stopping:
+            self.chunk_id = str(uuid.uuid4())
+            got = self._read_next(read_ro)
+            if got is None:
+                break
+            self.window_mark = got[1]
+            self.window_open = True
+            if not passed(self.window_mark):
+                return
+            self.window_open = False
+            self.window_mark = None
+            self._emit_window(next_chunk=False)
+        if not self.queue:
+            log.info("incremental snapshot finished")
+        self._reset_window()
+
     def _table_finished(self) -> None:
-        self.queue.pop(0)
-        self.last_key = None
-        self.max_key = None
+        entry = self.queue.pop(0)
+        log.info("incremental snapshot of table '%s' done", entry[COLLECTION_ID])
+        self.done_key = self.last_key = self.max_key = None
+        if not self.queue:
+            self.paused = False
 
     def _on_watermark(self, sid: str, kind: str) -> None:
-        if self.chunk_id is None:
+        if self.chunk_id is None or self.read_only:
             return
-        if kind == "snapshot-window-open" and sid == f"{self.chunk_id}-open":
-            self.window_open = True
-        elif kind == "snapshot-window-close" and sid == f"{self.chunk_id}-close":
+        if kind == "snapshot-window-open":
+            if sid == f"{self.chunk_id}-open":
+                self.window_open = True
+        elif sid == f"{self.chunk_id}-close":
             self.window_open = False
             self._emit_window()
 
-    def _emit_window(self) -> None:
-        if self.window_table is not None and self.buffer:
-            ct = self.source.table_by_id(self.window_table)
+    def _emit_window(self, next_chunk: bool = True) -> None:
+        ct = self.window_ct
+        if ct is not None and self.buffer:
             env = ct.env
             src = self.source.read_source(ct)
-            for key_vals, after in self.buffer.items():
-                key = dict(zip(env.key_names, key_vals)) if env.key_names else None
-                self.engine.emit(env.change("r", None, after, src, None, key))
+            emit = self.engine.emit
+            if env.key_names:
+                names = env.key_names
+                for key_vals, after in self.buffer.items():
+                    emit(env.change("r", None, after, src, None, dict(zip(names, key_vals))))
+            else:
+                for after in self.buffer.values():
+                    emit(env.change("r", None, after, src, None, None))
+        if self.window_table is not None:
+            self.done_key = self.last_key
         self.buffer = {}
         self.window_table = None
+        self.window_ct = None
+        self.window_by_surrogate = None
         self.chunk_id = None
-        if self.queue and not self.paused:
-            self._next_chunk()
+        self.chunk_start = None
+        if next_chunk and self.queue and not self.paused and not self.read_only and \
+                self.strategy != "insert_delete":
+            self._open_chunk()
 
-    def on_stream_event(self, table_id: str, key: dict | None, after: dict | None, rec: Any) -> None:
-        if not self.window_open or self.window_table != table_id or key is None:
+    def on_stream_event(self, table_id: str, key: dict | None, row: dict | None = None, rec: Any = None) -> None:
+        """A change the stream emits (for key changes: once per key). `row` is the row image (after, or
+        before for deletes), used only for keyless tables windowed by a surrogate key."""
+        if not self.window_open or self.window_table != table_id:
             return
-        self.buffer.pop(tuple(key.values()), None)
+        if key is not None:
+            if self.buffer.pop(tuple(key.values()), None) is not None:
+                log.debug("Removed '%s' from window", key)
+        elif self.window_by_surrogate is not None and row is not None:
+            self.buffer.pop((row.get(self.window_by_surrogate),), None)
+
+    def on_schema_change(self, table_id: str) -> None:
+        """The stream reports a changed schema for `table_id`: a window of that table is read again."""
+        if self.window_table != table_id or self.chunk_id is None or self.engine.stopping:
+            return
+        self._guard("incremental snapshot chunk re-read", self._reread, table_id)
+
+    def _reread(self, table_id: str) -> None:
+        log.info("Schema of '%s' changed during an incremental snapshot window: reading the chunk again",
+                 table_id)
+        self.last_key = self.chunk_start
+        if self.read_only:
+            self.window_open = False
+            self.window_mark = None
+            self.buffer = {}
+            self.window_table = None
+            self.window_ct = None
+            self._next_chunk_read_only()
+        elif self.strategy == "insert_insert":
+            self._open_chunk()
+
+    def on_commit(self) -> None:
+        """A transaction has been fully processed (read.only windows close on stream progress)."""
+        if self.window_mark is not None and self.source.watermark_passed(self.window_mark):
+            self._guard("incremental snapshot window", self._close_read_only)
+
+    def _close_read_only(self) -> None:
+        self.window_open = False
+        self.window_mark = None
+        self._emit_window(next_chunk=False)
+        if self.queue and not self.paused:
+            self._next_chunk_read_only()
 
     # -- polling ----------------------------------------------------------------------------------------
     def poll(self) -> None:
+        """Called while the stream is idle and every so often while it is busy."""
         if self.pending_start and not self.paused:
             self.pending_start = False
-            self._reset_window_only()
-            self._next_chunk()
-        if "file" in self.channels and self.signal_file:
-            self._poll_file()
-
-    def _reset_window_only(self) -> None:
-        self.chunk_id = None
-        self.window_open = False
-        self.buffer = {}
-        self.window_table = None
+            self._reset_window()
+            self.last_key = self.done_key
+            self._guard("resuming the incremental snapshot", self._next_chunk)
+        if self.window_mark is not None and self.source.watermark_passed(self.window_mark):
+            self._guard("incremental snapshot window", self._close_read_only)
+        if self.signal_file is not None:
+            now = time.monotonic()
+            if now >= self._next_file_poll:
+                self._next_file_poll = now + self.file_poll_s
+                self._poll_file()
+        if self.deferred:
+            self.run_deferred()
 
     def _poll_file(self) -> None:
+        """Debezium's FileSignalChannel: read every line, empty the file, handle the signals."""
+        path = self.signal_file
         try:
-            with open(self.signal_file, "rb") as f:
-                f.seek(self._file_pos)
+            with open(path, "r+b") as f:
                 data = f.read()
+                if not data:
+                    return
+                # keep a last line still being written (no newline and not yet a whole JSON document)
+                keep = b""
+                if not data.endswith(b"\n"):
+                    head, _, tail = data.rpartition(b"\n")
+                    try:
+                        json.loads(tail)
+                    except ValueError:
+                        data, keep = head + (b"\n" if head else b""), tail
+                f.seek(0)
+                f.truncate(0)
+                if keep:
+                    f.write(keep)
+                f.flush()
+                os.fsync(f.fileno())
         except FileNotFoundError:
             return
-        lines = data.split(b"\n")
-        consumed = len(data) - len(lines[-1])
-        self._file_pos += consumed
-        for line in lines[:-1]:
+        except OSError as e:
+            log.warning("signal file %s cannot be read: %s", path, e)
+            return
+        for line in data.split(b"\n"):
             line = line.strip()
             if not line:
                 continue
             try:
                 doc = json.loads(line)
-                self.signal(str(doc.get("id", "")), str(doc["type"]), doc.get("data"))
-            except (ValueError, KeyError, TypeError) as e:
-                log.error("file signal %r ignored: %s", line[:200], e)
+                if not isinstance(doc, dict) or "type" not in doc:
+                    raise ValueError("not a JSON object with id, type and data")
+                data_field = doc.get("data")
+                self.signal("" if doc.get("id") is None else str(doc["id"]), str(doc["type"]),
+                            data_field, channel="file")
+            except ValueError as e:
+                log.warning("Skipped signal due to an error '%s': %s", line[:300].decode(errors="replace"), e)
 
     def close(self) -> None:
         pass
+
+
+def _entry(table_id: str, condition: str | None, surrogate: str | None) -> dict[str, Any]:
+    return {COLLECTION_ID: table_id, COLLECTION_CONDITION: condition or None,
+            COLLECTION_SURROGATE: surrogate or None}

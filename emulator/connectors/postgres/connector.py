@@ -141,6 +141,8 @@ class PostgresConnector:
         self.confirmed_lsn = 0
         self.signal_table = self.filters.signal_table
         self._wm_conn: psycopg.Connection | None = None
+        self._ro_xids: set[int] = set()  # read.only: transactions streamed since the last chunk read
+        self._wal_geometry: tuple[int, int] | None = None
         self.incremental = IncrementalSnapshot(self, config, engine)
         engine.source = self
 
@@ -453,10 +455,11 @@ class PostgresConnector:
         self.engine.commit(force=True)
         return start_lsn
 
-    def _override_query(self, snap: psycopg.Connection, t: TableDef) -> sql.Composable:
-        """snapshot.select.statement.overrides.<schema>.<table>: the user's SELECT, its columns mapped
-        onto the table's by name (a column it does not return is NULL)."""
-        stmt = (self.cfg.get(f"snapshot.select.statement.overrides.{t.id}") or "").strip().rstrip(";")
+    def _override_query(self, snap: psycopg.Connection, t: TableDef, stmt: str | None = None) -> sql.Composable:
+        """snapshot.select.statement.overrides.<schema>.<table> (or a blocking snapshot's filter): the
+        user's SELECT, its columns mapped onto the table's by name (a column it does not return is NULL)."""
+        if stmt is None:
+            stmt = (self.cfg.get(f"snapshot.select.statement.overrides.{t.id}") or "").strip().rstrip(";")
         if not stmt:
             raise ValueError(f"snapshot.select.statement.overrides.{t.id} is not set but the table is "
                              "listed in snapshot.select.statement.overrides")
@@ -482,6 +485,8 @@ class PostgresConnector:
         }
         hb_next = time.monotonic()
         flush = engine.output.flush
+        incremental = self.incremental
+        busy = 0
         while not engine.stopping:
             data = read(0.1, flush)
             if data is None:
@@ -506,6 +511,10 @@ class PostgresConnector:
             elif kind == 107:  # 'k'
                 stream.handle_keepalive(data, self._confirmed())
             engine.tick()
+            busy += 1
+            if busy >= 512:  # signals, resumed snapshots and read-only windows also progress under load
+                busy = 0
+                incremental.poll()
 
     def _confirmed(self) -> int:
         """What the server may forget: only what our committed offsets already cover."""
@@ -534,6 +543,14 @@ class PostgresConnector:
         self.in_tx = False
         if self.skip_until is not None and self.skip_until[0] == self.xid:
             self.skip_until = None
+        inc = self.incremental
+        if inc.read_only:
+            xids = self._ro_xids
+            if len(xids) > 100_000:
+                xids.clear()
+            xids.add(self.xid)
+            if inc.window_mark is not None:
+                inc.on_commit()
 
     def _on_relation(self, msg: bytes, lsn: int) -> None:
         rel = po.parse_relation(msg)
@@ -567,6 +584,8 @@ class PostgresConnector:
             ct = old  # unchanged: keep the precomputed frames
             self.by_id[td.id] = ct
         self.by_oid[rel.oid] = ct
+        if old is not None and ct is not old and self.incremental.running:
+            self.incremental.on_schema_change(td.id)
 
     def _change_target(self, relid: int, op: str, lsn: int) -> CapturedTable | None:
         """Bookkeeping common to every row change; the captured table, or None when nothing is emitted."""
@@ -608,6 +627,10 @@ class PostgresConnector:
         if t.id == self.signal_table:
             # window reads go out right before the close row's own event, as Debezium does
             self.incremental.on_signal_row(after)
+            self.engine.emit(rec)
+            if self.incremental.deferred:  # a blocking snapshot pauses the stream after this event
+                self.incremental.run_deferred()
+            return
         self.engine.emit(rec)
 
     def _row_toast(self, ct: CapturedTable, raw: list, old: dict | None) -> dict:
@@ -670,7 +693,7 @@ class PostgresConnector:
         emit = self.engine.emit
         src = self._src(t, lsn)
         if self.incremental.active:
-            self.incremental.on_stream_event(t.id, old_key, None, None)
+            self.incremental.on_stream_event(t.id, old_key, before, None)
             self.incremental.on_stream_event(t.id, new_key, after, None)
         if "d" not in self.skipped:
             hdr = [env.key_header("__debezium.newkey", new_key)]
@@ -694,7 +717,7 @@ class PostgresConnector:
         key = env.key_of(before)
         block = self._block(lsn, ct.data_collection)
         if self.incremental.active:
-            self.incremental.on_stream_event(t.id, key, None, None)
+            self.incremental.on_stream_event(t.id, key, before, None)
         self.engine.emit(env.change("d", before, None, self._src(t, lsn), block, key))
         if self.tombstones:
             self.engine.emit(env.tombstone(key))
@@ -761,35 +784,213 @@ class PostgresConnector:
             rows = list(cp.rows())
         return list(rows[0]) if rows else None
 
-    def read_chunk(self, ct: CapturedTable, key_cols: list[str], after: list[str] | None, upto: list[str],
-                   limit: int, condition: str | None) -> list[list]:
+    def _chunk_query(self, ct: CapturedTable, key_cols: list[str], after: list[str] | None, upto: list[str],
+                     limit: int, condition: str | None) -> sql.Composable:
         t = ct.env.table
         preds = [self._key_predicate(key_cols, "<=", upto)]
         if after is not None:
             preds.insert(0, self._key_predicate(key_cols, ">", after))
         if condition:
             preds.append(sql.SQL("({})").format(sql.SQL(condition)))
-        q = sql.SQL("COPY (SELECT {} FROM {} WHERE {} ORDER BY {} LIMIT {}) TO STDOUT").format(
+        return sql.SQL("COPY (SELECT {} FROM {} WHERE {} ORDER BY {} LIMIT {}) TO STDOUT").format(
             sql.SQL(", ").join(sql.Identifier(c.name) for c in t.columns),
             sql.Identifier(t.namespace, t.name), sql.SQL(" AND ").join(preds),
             sql.SQL(", ").join(sql.Identifier(k) for k in key_cols), sql.Literal(limit))
-        with self.conn.cursor().copy(q) as cp:
-            return [list(r) for r in cp.rows()]
 
-    def write_watermark(self, row_id: str, kind: str, data: str) -> None:
+    def _refresh_table(self, ct: CapturedTable) -> CapturedTable:
+        """A column the chunk query names is gone (DDL not yet seen in the stream): read the table again."""
+        t = ct.env.table
+        td = load_table(self.conn, t.namespace, t.name, self.type_cfg)
+        if td is None:
+            raise psycopg.errors.UndefinedTable(f"table {t.id} does not exist any more")
+        log.info("incremental snapshot: the columns of %s changed; chunk read with the new definition", t.id)
+        return self._capture(td)
+
+    def read_chunk(self, ct: CapturedTable, key_cols: list[str], after: list[str] | None, upto: list[str],
+                   limit: int, condition: str | None) -> list[list]:
+        for attempt in (0, 1):
+            try:
+                with self.conn.cursor().copy(self._chunk_query(ct, key_cols, after, upto, limit, condition)) as cp:
+                    return [list(r) for r in cp.rows()]
+            except psycopg.errors.UndefinedColumn:
+                if attempt:
+                    raise
+                ct = self._refresh_table(ct)
+        return []
+
+    def _wm_connection(self) -> psycopg.Connection:
         if not self.signal_table:
             raise ValueError("incremental snapshots need signal.data.collection (the watermark table)")
         if self._wm_conn is None:
             self._wm_conn = self._connect()
-        schema, _, table = self.signal_table.partition(".")
-        self._wm_conn.execute(
+            # watermark rows must reach the stream at once; with synchronous_commit=off they would wait
+            # for the WAL writer (up to wal_writer_delay per window)
+            if self._wm_conn.execute("SHOW synchronous_commit").fetchone()[0] == "off":
+                self._wm_conn.execute("SET synchronous_commit = local")
+        return self._wm_conn
+
+    def write_watermark(self, row_id: str, kind: str, data: str) -> None:
+        schema, _, table = self.signal_table.partition(".") if self.signal_table else ("", "", "")
+        self._wm_connection().execute(
             sql.SQL("INSERT INTO {} VALUES (%s, %s, %s)").format(sql.Identifier(schema, table)),
             (row_id, kind, data))
+
+    def delete_watermark(self, row_id: str) -> None:
+        """incremental.snapshot.watermarking.strategy=insert_delete: the open row goes at the close."""
+        schema, _, table = self.signal_table.partition(".") if self.signal_table else ("", "", "")
+        self._wm_connection().execute(
+            sql.SQL("DELETE FROM {} WHERE id = %s").format(sql.Identifier(schema, table)), (row_id,))
 
     def read_source(self, ct: CapturedTable) -> dict:
         t = ct.env.table
         return self.source(time.time_ns() // 1000, "incremental", sequence(self.last_commit_lsn, self.lsn_proc),
                            t.namespace, t.name, None, None)
+
+    def keep_alive(self) -> None:
+        """Between the chunks of a long synchronous loop: the walsender must keep hearing from us."""
+        if self.streaming and self.stream is not None and self.stream.status_due(self.status_interval_s):
+            self.stream.send_status(self._confirmed())
+
+    # read.only=true (no writes): pg_current_snapshot() and the WAL position as watermarks ----------------------
+    def read_chunk_with_watermark(self, ct: CapturedTable, key_cols: list[str], after: list[str] | None,
+                                  upto: list[str], limit: int, condition: str | None) -> tuple[list[list], int]:
+        """The chunk, read in one REPEATABLE READ transaction, and the high watermark: the WAL insert
+        position taken right after the transaction's snapshot (`pg_current_snapshot()`). Every transaction
+        the chunk sees committed before it, so once the stream has passed it, the stream holds everything the
+        chunk reflects; changes streamed from then on are newer than the chunk. A transaction already
+        streamed but still running in the snapshot (the instant between its commit record and its end)
+        makes the read start again."""
+        if self._server_version() < 130000:
+            raise RuntimeError("read.only incremental snapshots need PostgreSQL 13 or newer "
+                               "(pg_current_snapshot)")
+        conn = self.conn
+        for attempt in range(100):
+            conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            done = False
+            try:
+                snap, lsn = conn.execute(
+                    "SELECT pg_current_snapshot()::text, (CASE WHEN pg_is_in_recovery() THEN "
+                    "pg_last_wal_replay_lsn() ELSE pg_current_wal_insert_lsn() END)::text").fetchone()
+                if self._snapshot_misses_streamed(snap):
+                    conn.execute("ROLLBACK")
+                    done = True
+                    time.sleep(min(0.001 * (attempt + 1), 0.05))
+                    continue
+                with conn.cursor().copy(self._chunk_query(ct, key_cols, after, upto, limit, condition)) as cp:
+                    rows = [list(r) for r in cp.rows()]
+                conn.execute("COMMIT")
+                done = True
+                self._ro_xids.clear()
+                return rows, self._record_end(po.lsn_to_int(lsn))
+            except psycopg.errors.UndefinedColumn:
+                conn.execute("ROLLBACK")
+                done = True
+                ct = self._refresh_table(ct)
+            finally:
+                if not done and not conn.closed:
+                    try:
+                        conn.execute("ROLLBACK")
+                    except psycopg.Error:
+                        pass
+        raise RuntimeError("read.only incremental snapshot: no consistent chunk read after 100 tries")
+
+    def _snapshot_misses_streamed(self, snap: str) -> bool:
+        xmin_s, xmax_s, xip_s = snap.split(":")
+        xmin, xmax = int(xmin_s), int(xmax_s)
+        xip = {int(x) for x in xip_s.split(",") if x}
+        epoch = xmax >> 32
+        for x in self._ro_xids:
+            full = (epoch << 32) | (x & 0xFFFFFFFF)
+            if full > xmax:
+                full -= 1 << 32
+            if full >= xmin and (full >= xmax or full in xip):
+                return True
+        return False
+
+    def _record_end(self, lsn: int) -> int:
+        """pg_current_wal_insert_lsn() points past the page header when it sits at a page boundary, where a
+        record's end (what the stream reports) is the boundary itself."""
+        if self._wal_geometry is None:
+            blk, seg = self.conn.execute("SELECT current_setting('wal_block_size')::int, "
+                                         "pg_size_bytes(current_setting('wal_segment_size'))").fetchone()
+            self._wal_geometry = (int(blk), int(seg))
+        blk, seg = self._wal_geometry
+        if lsn % seg == 40:  # SizeOfXLogLongPHD
+            return lsn - 40
+        if lsn % blk == 24:  # SizeOfXLogShortPHD
+            return lsn - 24
+        return lsn
+
+    def watermark_passed(self, mark: int) -> bool:
+        return not self.in_tx and (self.lsn_commit or 0) >= mark
+
+    # execute-snapshot type blocking -------------------------------------------------------------------------
+    def blocking_snapshot(self, tables: list[str], filters: dict[str, str]) -> None:
+        """Debezium's blocking snapshot: the stream waits (this runs in the streaming thread, after the
+        signal's own event) while the listed tables are read the way the initial snapshot reads them - op
+        `r`, markers first / first_in_data_collection / true / last_in_data_collection / last over the
+        listed tables, no transaction block - then streaming resumes. `filters` maps a table to the
+        (validated) SELECT that replaces its full read. The source block is the stream's position at the
+        signal (Debezium keeps the streaming offset for blocking snapshots); ts is the snapshot's time."""
+        wanted = set(tables)
+        snap = psycopg.connect(self.conninfo, autocommit=True)
+        emitted = 0
+        try:
+            snap.execute("BEGIN ISOLATION LEVEL SERIALIZABLE, READ ONLY, DEFERRABLE")
+            ts_us = snap.execute("SELECT (extract(epoch FROM now()) * 1000000)::bigint").fetchone()[0]
+            tds = [t for t in load_tables(snap, self.type_cfg, self.filters.table_included)
+                   if t.id in wanted and t.id != self.signal_table]
+            captured = []
+            for td in tds:
+                shaped, keep = self.filters.shape(td)
+                captured.append(CapturedTable(TableEnvelope(self.settings, shaped), keep))
+            log.info("blocking snapshot of %s: streaming paused", ", ".join(t.id for t in tds) or "no table")
+            seq = sequence(self.last_commit_lsn, self.lsn_proc)
+            src = self.source
+            emit = self.engine.emit
+            sources: dict[str, dict] = {}
+            stream = self.stream
+            next_status = [time.monotonic() + 1]
+
+            def rows_of(ct: CapturedTable):
+                t = ct.env.table
+                stmt = filters.get(t.id)
+                if stmt is not None:
+                    q = self._override_query(snap, t, stmt)
+                else:
+                    q = sql.SQL("COPY {} ({}) TO STDOUT").format(
+                        sql.Identifier(t.namespace, t.name),
+                        sql.SQL(", ").join(sql.Identifier(c.name) for c in t.columns))
+                n = 0
+                with snap.cursor().copy(q) as cp:
+                    for row in cp.rows():
+                        n += 1
+                        yield row
+                        if not n & 1023 and stream is not None and time.monotonic() >= next_status[0]:
+                            next_status[0] = time.monotonic() + 1
+                            stream.send_status(self._confirmed())  # keep the walsender from timing out
+                log.info("blocking snapshot of %s: %d rows", t.id, n)
+
+            def emit_row(ct: CapturedTable, row, mark: str) -> None:
+                nonlocal emitted
+                env = ct.env
+                t = env.table
+                after = env.snapshot_row(row)
+                s = sources.get(mark + t.id)
+                if s is None:
+                    s = src(ts_us, mark, seq, t.namespace, t.name, self.xid, self.lsn_proc)
+                    sources[mark + t.id] = s
+                emit(env.change("r", None, after, s, None, env.key_of(after)))
+                emitted += 1
+
+            ok = run_snapshot(captured, rows_of, emit_row, lambda: self.engine.stopping)
+            snap.execute("COMMIT")
+        finally:
+            snap.close()
+        if ok:
+            log.info("blocking snapshot done (%d records); streaming resumes", emitted)
+        else:
+            log.warning("blocking snapshot interrupted by a stop after %d records; send the signal again", emitted)
 
     # -- lifecycle -----------------------------------------------------------------------------------------
     def close(self) -> None:
