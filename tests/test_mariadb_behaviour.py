@@ -410,3 +410,27 @@ def test_heartbeat_action_query_and_lock_modes(db, dbname, tmp_path):
             assert emu.stop() == 0
         assert [payload(r)["after"] for r in data_records(recs, "t")] == [{"a": 1}]
     assert int(db.query(f"SELECT COUNT(*) FROM {dbname}.hb")[0][0]) >= 2
+
+
+def test_server_restart_reconnects_and_resumes(tmp_path):
+    with mariadbserver.MariaDbServer() as db:
+        db.sql("CREATE DATABASE rs; CREATE TABLE rs.t (a INT PRIMARY KEY)")
+        p = props(
+            db,
+            tmp_path,
+            "rs",
+            **{"retriable.restart.connector.wait.ms": "300", "snapshot.locking.mode": "none"},
+        )
+        emu = EmulatorProcess(p, tmp_path).start()
+        try:
+            emu.wait_for(lambda rs: any(r["topic"] == "p" for r in rs), 60, "snapshot")
+            time.sleep(0.5)
+            db.sql("INSERT INTO rs.t VALUES (1)")
+            emu.wait_for(lambda rs: len(data_records(rs)) >= 1, 30, "first row")
+            db.restart()
+            db.sql("INSERT INTO rs.t VALUES (2)")
+            recs = emu.wait_for(lambda rs: len(data_records(rs)) >= 2, 60, "the row after the restart")
+        finally:
+            assert emu.stop() == 0
+        assert [payload(r)["after"]["a"] for r in data_records(recs)] == [1, 2]
+        assert "restarting" in emu.log_tail(60)

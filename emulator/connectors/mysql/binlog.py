@@ -77,6 +77,7 @@ class TableMap:
     types: bytes
     metas: list[int]
     key: bytes  # cache key: the event body after the table id
+    nullable: int = -1  # bit i set: column i may be NULL (all, when unknown)
 
 
 def _metas(types: bytes, meta: bytes) -> list[int]:
@@ -125,7 +126,10 @@ def parse_table_map(body: bytes) -> TableMap:
     p += n
     mlen, p = lenenc(body, p)
     metas = _metas(types, body[p : p + mlen])
-    return TableMap(schema, table, types, metas, bytes(body[6:]))
+    p += mlen
+    nb = (n + 7) // 8
+    nullable = int.from_bytes(body[p : p + nb], "little") if len(body) >= p + nb else (1 << n) - 1
+    return TableMap(schema, table, types, metas, bytes(body[6:]), nullable)
 
 
 # -- value decoding helpers (called from generated code) --------------------------------------------------
@@ -196,7 +200,8 @@ _DT_CACHE: dict[int, Any] = {}
 
 
 def decode_datetime2(b: bytes, p: int, fsp: int) -> Any:
-    """DATETIME(fsp) -> microseconds since the epoch, as if UTC (or ZERO)."""
+    """DATETIME(fsp) -> microseconds since the epoch, as if UTC (or ZERO). (The generated decoders inline
+    this with `datetime2_base`.)"""
     ip = int.from_bytes(b[p : p + 5], "big") - 0x8000000000
     frac = _frac(b, p + 5, fsp)
     base = _DT_CACHE.get(ip)
@@ -216,6 +221,26 @@ def decode_datetime2(b: bytes, p: int, fsp: int) -> Any:
     if base is ZERO:
         return ZERO
     return base + frac
+
+
+def datetime2_base(x: int) -> Any:
+    """The packed integer part (5 bytes, big-endian) of a DATETIME2 -> epoch microseconds (or ZERO)."""
+    base = _DT_CACHE.get(x)
+    if base is None:
+        ip = x - 0x8000000000
+        ymd = ip >> 17
+        ym = ymd >> 5
+        y, mo, d = ym // 13, ym % 13, ymd & 31
+        hms = ip & 0x1FFFF
+        if y == 0 or mo == 0 or d == 0:
+            base = ZERO
+        else:
+            base = (
+                date_days(y, mo, d) * 86400 + (hms >> 12) * 3600 + ((hms >> 6) & 63) * 60 + (hms & 63)
+            ) * 1_000_000
+        if len(_DT_CACHE) < 100_000:
+            _DT_CACHE[x] = base
+    return base
 
 
 def decode_timestamp2(b: bytes, p: int, fsp: int) -> Any:
@@ -371,7 +396,19 @@ def _column_code(t: int, meta: int, i: int) -> list[str]:
     if t == T_TIME2:
         return [f"r = _time2(b, p, {meta})", f"p += {3 + frac_bytes(meta)}"]
     if t == T_DATETIME2:
-        return [f"r = _dt2(b, p, {meta})", f"p += {5 + frac_bytes(meta)}"]
+        fb = frac_bytes(meta)
+        frac = {
+            0: "0",
+            1: "b[p + 5] * 10000",
+            2: "int.from_bytes(b[p + 5:p + 7], 'big') * 100",
+            3: "int.from_bytes(b[p + 5:p + 8], 'big')",
+        }[fb]
+        return [
+            "x = int.from_bytes(b[p:p + 5], 'big')",
+            "r = _dtc(x)",
+            f"if r is not _ZERO: r += {frac}",
+            f"p += {5 + fb}",
+        ]
     if t == T_TIMESTAMP2:
         return [f"r = _ts2(b, p, {meta})", f"p += {4 + frac_bytes(meta)}"]
     if t == T_TIMESTAMP:
@@ -399,6 +436,8 @@ _GLOBALS = {
     "_dt2": decode_datetime2,
     "_ts2": decode_timestamp2,
     "_ts_old": decode_timestamp_old,
+    "_dtc": datetime2_base,
+    "_ZERO": ZERO,
     "_dt_old": decode_datetime_old,
     "_time_old": decode_time_old,
 }
@@ -417,17 +456,24 @@ def compile_row_decoder(tm: TableMap, outputs: list[tuple[str, Callable | None] 
         out = outputs[i] if i < len(outputs) else None
         var = f"v{i}"
         body = _column_code(t, meta, i)
-        lines.append(f"    if nulls & {1 << i}:")
-        lines.append(f"        {var} = None")
-        lines.append("    else:")
-        lines.extend("        " + x for x in body)
+        if tm.nullable >> i & 1:
+            lines.append(f"    if nulls & {1 << i}:")
+            lines.append(f"        {var} = None")
+            lines.append("    else:")
+            ind = "        "
+        else:  # NOT NULL in the table map: no null check
+            ind = "    "
+        lines.extend(ind + x for x in body)
         if out is not None:
             name, conv = out
-            if conv is not None:
+            inline = getattr(conv, "inline", None)
+            if inline is not None:
+                lines.append(f"{ind}{var} = {inline}")
+            elif conv is not None:
                 g[f"c{i}"] = conv
-                lines.append(f"        {var} = c{i}(r)")
+                lines.append(f"{ind}{var} = c{i}(r)")
             else:
-                lines.append(f"        {var} = r")
+                lines.append(f"{ind}{var} = r")
             fields.append((name, var))
     lines.append("    return {" + ", ".join(f"{name!r}: {var}" for name, var in fields) + "}, p")
     src = "\n".join(lines)
@@ -435,25 +481,33 @@ def compile_row_decoder(tm: TableMap, outputs: list[tuple[str, Callable | None] 
     return g["decode"]
 
 
+_FULL: dict[int, bytes] = {}
+
+
+def _full_bitmap(n: int) -> bytes:
+    b = _FULL.get(n)
+    if b is None:
+        b = _FULL[n] = ((1 << n) - 1).to_bytes((n + 7) // 8, "little")
+    return b
+
+
 def rows_body_start(body: bytes, etype: int) -> tuple[int, int, int, bool]:
     """-> (table id, position of the first row, column count, every column present)."""
     table_id = int.from_bytes(body[0:6], "little")
     p = 8
     if etype in V2:
-        extra = body[8] | body[9] << 8
-        p = 8 + extra
-    n, p = lenenc(body, p)
-    nb = (n + 7) // 8
-    full = all(x == 0xFF for x in body[p : p + n // 8]) and (
-        n % 8 == 0 or body[p + n // 8] == (1 << (n % 8)) - 1
-    )
+        p = 8 + (body[8] | body[9] << 8)
+    n = body[p]
+    if n < 251:
+        p += 1
+    else:
+        n, p = lenenc(body, p)
+    full_map = _FULL.get(n) or _full_bitmap(n)
+    nb = len(full_map)
+    full = body[p : p + nb] == full_map
     p += nb
     if etype in UPDATES:
-        full = (
-            full
-            and all(x == 0xFF for x in body[p : p + n // 8])
-            and (n % 8 == 0 or body[p + n // 8] == (1 << (n % 8)) - 1)
-        )
+        full = full and body[p : p + nb] == full_map
         p += nb
     return table_id, p, n, full
 

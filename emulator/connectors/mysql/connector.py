@@ -35,6 +35,9 @@ from emulator.snapshot import run_snapshot
 
 log = logging.getLogger("emulator.mysql")
 
+# pymysql conversions: Python values are escaped as usual, result values stay text (str, or bytes for
+# binary columns) for the connector's own converters
+_TEXT_RESULTS = {k: v for k, v in pymysql.converters.conversions.items() if not isinstance(k, int)}
 SYSTEM_DATABASES = ("mysql", "information_schema", "performance_schema", "sys")
 _DML = re.compile(r"(?is)^\s*(INSERT|UPDATE|DELETE|REPLACE)\b")
 
@@ -224,7 +227,9 @@ class MySqlConnector:
 
     def _connect(self) -> pymysql.Connection:
         try:
-            conn = pymysql.connect(**self._conn_settings(), charset="utf8mb4", autocommit=True, conv={})
+            conn = pymysql.connect(
+                **self._conn_settings(), charset="utf8mb4", autocommit=True, conv=_TEXT_RESULTS
+            )
         except pymysql.err.OperationalError as e:
             raise ConnectionError(
                 f"cannot connect to {self.cfg.get('database.hostname')}:{self.cfg.get('database.port')}: {e}"
@@ -284,6 +289,14 @@ class MySqlConnector:
             gtid = row[4] if len(row) > 4 else None
             gtid = gtid.replace("\n", "") if gtid else None
         return file, pos, gtid
+
+    def _snapshot_position(self, snap) -> tuple[str, int, str | None]:
+        status = dict(self._q("SHOW STATUS LIKE 'binlog_snapshot_%'", conn=snap))
+        file, pos = status.get("Binlog_snapshot_file"), status.get("Binlog_snapshot_position")
+        if not file or pos is None:
+            return self._binlog_status(conn=snap)
+        gtid = self._q("SELECT BINLOG_GTID_POS(%s, %s)", (file, int(pos)), conn=snap)[0][0]
+        return file, int(pos), gtid or ""
 
     def _new_gtid_set(self, text: str | None):
         if text is None:
@@ -487,7 +500,11 @@ class MySqlConnector:
                     log.warning("global read lock not available (%s); snapshot without a lock", e)
             self._q("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ", conn=snap)
             self._q("START TRANSACTION WITH CONSISTENT SNAPSHOT", conn=snap)
-            file, pos, gtid = self._binlog_status(conn=snap)
+            if not locked and self.mariadb_server:
+                # no lock: MariaDB tells the binlog position of the consistent snapshot itself
+                file, pos, gtid = self._snapshot_position(snap)
+            else:
+                file, pos, gtid = self._binlog_status(conn=snap)
             server_cs = self._q("SELECT @@character_set_server, @@collation_server", conn=snap)[0]
             dbs = [r[0] for r in self._q("SHOW DATABASES", conn=snap) if self._db_included(r[0])]
             dbs.sort()
