@@ -300,7 +300,9 @@ class IncrementalSnapshot:
         self.read_only = str(get("read.only") or "").strip().lower() == "true"
         channels = get("signal.enabled.channels") or "source"
         self.channels = {c.strip().lower() for c in channels.split(",") if c.strip()}
-        for ch in self.channels - {"source", "file"}:
+        self._config = config
+        self.kafka_channel = None  # opened on first poll: the connector is streaming by then
+        for ch in self.channels - {"source", "file", "kafka"}:
             log.warning("signal channel %r is not available in the emulator yet; its signals are not read", ch)
         self.signal_file = (get("signal.file") or "file-signals.txt") if "file" in self.channels else None
         self.file_poll_s = max(int(get("signal.poll.interval.ms") or 5000), 1) / 1000.0
@@ -881,8 +883,23 @@ class IncrementalSnapshot:
             if now >= self._next_file_poll:
                 self._next_file_poll = now + self.file_poll_s
                 self._poll_file()
+        if "kafka" in self.channels:
+            self._poll_kafka()
         if self.deferred:
             self.run_deferred()
+
+    def _poll_kafka(self) -> None:
+        if self.kafka_channel is None:
+            from emulator.signals_kafka import KafkaSignalChannel
+
+            try:
+                self.kafka_channel = KafkaSignalChannel(self._config, self._config.get("topic.prefix"))
+            except Exception as e:  # a missing broker must not stop the capture
+                log.error("Kafka signal channel unavailable: %s", e)
+                self.channels.discard("kafka")
+                return
+        for sid, kind, data in self.kafka_channel.poll():
+            self.signal(sid, kind, data, channel="kafka")
 
     def _poll_file(self) -> None:
         """Debezium's FileSignalChannel: read every line, empty the file, handle the signals."""
@@ -926,7 +943,9 @@ class IncrementalSnapshot:
                 log.warning("Skipped signal due to an error '%s': %s", line[:300].decode(errors="replace"), e)
 
     def close(self) -> None:
-        pass
+        if self.kafka_channel is not None:
+            self.kafka_channel.close()
+            self.kafka_channel = None
 
 
 def _entry(table_id: str, condition: str | None, surrogate: str | None) -> dict[str, Any]:
