@@ -434,3 +434,16 @@ def test_server_restart_reconnects_and_resumes(tmp_path):
             assert emu.stop() == 0
         assert [payload(r)["after"]["a"] for r in data_records(recs)] == [1, 2]
         assert "restarting" in emu.log_tail(60)
+
+
+def test_in_process_capture(db, dbname):
+    from emulator.api import Capture
+
+    db.sql("CREATE TABLE t (a INT PRIMARY KEY, b JSON)", dbname)
+    cfg = db.connector_properties(**{"database.include.list": dbname, "topic.prefix": "api"})
+    with Capture(cfg) as cap:
+        cap.wait_for("api", lambda r: "CREATE TABLE" in r["value"]["payload"]["ddl"], timeout=60)
+        db.sql("""INSERT INTO t VALUES (1, '{"x": [1, 2]}')""", dbname)
+        rec = cap.wait_for(f"api.{dbname}.t", lambda r: r["value"]["payload"]["op"] == "c", timeout=30)
+    assert rec["value"]["payload"]["after"] == {"a": 1, "b": '{"x": [1, 2]}'}
+    assert rec["value"]["payload"]["source"]["connector"] == "mariadb"

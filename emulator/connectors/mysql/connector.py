@@ -687,7 +687,6 @@ class MySqlConnector:
     # -- streaming -----------------------------------------------------------------------------------------
     def _reader(self) -> bl.BinlogReader:
         settings = dict(self._conn_settings())
-        settings["passwd"] = settings.pop("password")
         settings["read_timeout"] = 60
         kw: dict[str, Any] = {
             "blocking": True,
