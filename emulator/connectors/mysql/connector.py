@@ -409,10 +409,6 @@ class MySqlConnector:
             return _bool(self.cfg.get("snapshot.mode.configuration.based.snapshot.data"))
         return True
 
-    def _first_binlog(self) -> str:
-        rows = self._q("SHOW BINARY LOGS")
-        return rows[0][0] if rows else self.file
-
     def _streams(self) -> bool:
         if self.snapshot_mode == "initial_only":
             return False
