@@ -451,6 +451,9 @@ class IncrementalSnapshot:
                 self.paused = False
                 log.info("incremental snapshot resumed (signal '%s')", sid)
                 if self.chunk_id is None:
+                    if self.pending_start:  # restored from offsets and paused before it started
+                        self.pending_start = False
+                        self.last_key = self.done_key
                     self._next_chunk()
             else:
                 log.info("resume-snapshot '%s': no paused incremental snapshot", sid)
