@@ -185,13 +185,17 @@ FLUSH PRIVILEGES;
         self.stop()
 
     # -- access ------------------------------------------------------------------------------------
-    def _cli(self, database: str | None) -> list[str]:
+    def _cli(self, database: str | None, charset: str | None = None) -> list[str]:
         cmd = [self.client, "--no-defaults", f"--socket={self.socket}", "-uroot"]
+        cmd += [f"--default-character-set={charset}"] if charset else []
         return cmd + ([f"--database={database}"] if database else [])
 
-    def sql(self, sql: str, database: str | None = None, check: bool = True) -> subprocess.CompletedProcess:
-        """Run a script through the `mariadb` client as root (as the golden recording does)."""
-        r = subprocess.run(self._cli(database), input=sql, text=True, capture_output=True)
+    def sql(
+        self, sql: str, database: str | None = None, check: bool = True, charset: str | None = None
+    ) -> subprocess.CompletedProcess:
+        """Run a script through the `mariadb` client as root (as the golden recording does; its default
+        client character set unless `charset` is given)."""
+        r = subprocess.run(self._cli(database, charset), input=sql, text=True, capture_output=True)
         if check and r.returncode != 0:
             raise RuntimeError(f"mariadb client failed: {r.stderr.strip()}")
         return r

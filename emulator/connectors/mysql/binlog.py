@@ -258,15 +258,13 @@ def decode_time2(b: bytes, p: int, fsp: int) -> int:
     elif fsp <= 2:
         ip = int.from_bytes(b[p : p + 3], "big") - 0x800000
         frac = b[p + 3]
-        if frac > 127:
-            frac -= 256
         if ip < 0 and frac:
             ip += 1
             frac -= 0x100
         packed = (ip << 24) + frac * 10000
     elif fsp <= 4:
         ip = int.from_bytes(b[p : p + 3], "big") - 0x800000
-        frac = int.from_bytes(b[p + 3 : p + 5], "big", signed=True)
+        frac = int.from_bytes(b[p + 3 : p + 5], "big")
         if ip < 0 and frac:
             ip += 1
             frac -= 0x10000

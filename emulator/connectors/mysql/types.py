@@ -311,7 +311,11 @@ def map_column(col: Column, cfg: TypeConfig) -> Mapped:
         return Mapped(schema, _unscaled_b64, lambda s, sc=scale: _unscaled_b64(_dec_unscaled(s, sc)))
     if base in ("FLOAT", "REAL") and not (base == "FLOAT" and col.scale is not None):
         return Mapped(Schema("float"), float32_json, _f32_text)
-    if base in ("FLOAT", "DOUBLE", "DOUBLE PRECISION", "REAL"):
+    if base == "FLOAT":  # FLOAT(M,D): a float32 value in a FLOAT64 field (Float.doubleValue())
+        return Mapped(
+            Schema("double"), java_double, lambda s: java_double(_F32.unpack(_F32.pack(float(s)))[0])
+        )
+    if base in ("DOUBLE", "DOUBLE PRECISION", "REAL"):
         return Mapped(Schema("double"), java_double, lambda s: java_double(float(s)))
     if base == "BIT":
         n = col.length or 1
