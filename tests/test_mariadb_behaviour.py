@@ -567,3 +567,33 @@ def test_snapshot_and_binlog_values_agree(db, dbname, tmp_path, modes):
         assert r1["s"] == "a,j" and r1["l1"] == "Grüße" and r1["u16"] == "ÿ€" and r1["gbk"] == "中文"
         assert r1["bn"] == "AQAAAAA=" and rows[2]["b64"] == "AAAAAAAAAAA="
         assert r1["f"] == -3.4e38 or r1["f"].__class__.__name__ == "str"
+
+
+def test_zero_dates_geometry_wide_enum_agree(db, dbname, tmp_path):
+    members = ",".join(f"'m{i}'" for i in range(300))
+    db.sql(
+        f"""SET SESSION sql_mode = '';
+        CREATE TABLE z (id INT PRIMARY KEY, d DATE NOT NULL, dn DATE, dt DATETIME(3) NOT NULL, ts TIMESTAMP NOT NULL,
+          g POINT, e ENUM({members}));
+        INSERT INTO z VALUES (1, '0000-00-00', '0000-00-00', '0000-00-00 00:00:00', '0000-00-00 00:00:00',
+          ST_GeomFromText('POINT(1 2)', 4326), 'm299'),
+          (2, '2020-01-01', NULL, '2020-01-01 00:00:00.001', '2020-01-01 00:00:00', NULL, 'm0')""",
+        dbname,
+    )
+    emu = EmulatorProcess(props(db, tmp_path, dbname), tmp_path).start()
+    try:
+        emu.wait_for(snapshot_done, 60, "snapshot")
+        time.sleep(0.3)
+        db.sql("SET SESSION sql_mode = ''; INSERT INTO z SELECT id + 100, d, dn, dt, ts, g, e FROM z", dbname)
+        recs = emu.wait_for(lambda rs: len(data_records(rs, "z")) >= 4, 30, "binlog copies")
+    finally:
+        emu.stop()
+    rows = {payload(r)["after"]["id"]: payload(r)["after"] for r in data_records(recs, "z")}
+    for i in (1, 2):
+        a, b = dict(rows[i]), dict(rows[i + 100])
+        a.pop("id")
+        b.pop("id")
+        assert a == b
+    r = rows[1]
+    assert (r["d"], r["dn"], r["dt"], r["ts"], r["e"]) == (0, None, 0, "1970-01-01T00:00:00Z", "m299")
+    assert r["g"]["srid"] == 4326 and base64.b64decode(r["g"]["wkb"])[:1] == b"\x01"
