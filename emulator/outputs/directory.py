@@ -23,7 +23,9 @@ class DirectoryOutput(Output):
         if f is None:
             if "/" in topic or topic in (".", ".."):
                 raise ValueError(f"topic name {topic!r} cannot be a file name")
-            f = open(self.dir / f"{topic}.jsonl", "ab", buffering=1 << 16)
+            path = self.dir / f"{topic}.jsonl"
+            _drop_partial_line(path)
+            f = open(path, "ab", buffering=1 << 16)
             self.files[topic] = f
         return f
 
@@ -50,3 +52,33 @@ class DirectoryOutput(Output):
         for f in self.files.values():
             f.close()
         self.files.clear()
+
+
+def _drop_partial_line(path: Path) -> None:
+    """A crash (kill -9) can cut a write in the middle of a line. Everything covered by a committed offset
+    was fsynced as whole lines, so a trailing fragment is from records that will be produced again: cut
+    it off before appending, or the next record would be glued to it."""
+    try:
+        f = open(path, "r+b")
+    except FileNotFoundError:
+        return
+    with f:
+        size = f.seek(0, os.SEEK_END)
+        if size == 0:
+            return
+        f.seek(size - 1)
+        if f.read(1) == b"\n":
+            return
+        pos = size
+        while pos > 0:
+            step = min(1 << 16, pos)
+            f.seek(pos - step)
+            chunk = f.read(step)
+            nl = chunk.rfind(b"\n")
+            if nl >= 0:
+                pos = pos - step + nl + 1
+                break
+            pos -= step
+        f.truncate(pos)
+        f.flush()
+        os.fsync(f.fileno())
