@@ -300,6 +300,16 @@ _TYPES: dict[str, tuple[str, int]] = {
     "GEOMETRY": ("GEOMETRY", OTHER),
     "UUID": ("UUID", OTHER),
 }
+# spellings Debezium keeps (its grammar's token) where sqlglot folds them into one type
+_SYNONYMS: dict[str, tuple[str, int]] = {
+    "INTEGER": ("INTEGER", INTEGER),
+    "BOOL": ("BOOL", BOOLEAN),
+    "NUMERIC": ("NUMERIC", NUMERIC),
+    "DEC": ("DEC", DECIMAL),
+    "FIXED": ("FIXED", DECIMAL),
+    "REAL": ("REAL", REAL),
+    "DOUBLE PRECISION": ("DOUBLE PRECISION", DOUBLE),
+}
 CHAR_TYPES = frozenset(
     {
         "CHAR",
@@ -362,6 +372,7 @@ def _ident(node: Any) -> str:
 class DdlParser:
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
+        self._text = ""
 
     # -- entry ------------------------------------------------------------------------------------------
     def apply(self, sql: str, database: str | None) -> list[Change]:
@@ -445,6 +456,7 @@ class DdlParser:
             return [Change("DATABASE", database or "", text)]
         if word in ("INSERT", "UPDATE", "DELETE", "REPLACE", "SELECT"):
             return []
+        self._text = text
         prepared = _SPATIAL.sub("GEOMETRY", text)
         try:
             stmts = sqlglot.parse(prepared, read="mysql")
@@ -534,6 +546,11 @@ class DdlParser:
             raise DdlError(f"column {name} has no type")
         dtype = kind.this.name if hasattr(kind.this, "name") else str(kind.this)
         type_name, jdbc = _TYPES.get(dtype, (dtype, OTHER))
+        synonym = self._written_type(name)
+        if synonym is not None:
+            syn_name, syn_jdbc = _SYNONYMS[synonym]
+            type_name = syn_name + (" UNSIGNED" if type_name.endswith(" UNSIGNED") else "")
+            jdbc = syn_jdbc
         params = kind.expressions or []
         length = scale = None
         enum_values = None
@@ -608,6 +625,16 @@ class DdlParser:
         if info["pk"]:
             col.optional = False
         return col, info
+
+    def _written_type(self, column: str) -> str | None:
+        """The type keyword as the statement spells it, when it is a synonym sqlglot normalizes away
+        (INTEGER, BOOL, NUMERIC, DEC, FIXED, REAL, DOUBLE PRECISION): Debezium reports the spelling."""
+        m = re.search(
+            r"(?i)(?:^|[\s,(])`?" + re.escape(column) + r"`?\s+(INTEGER|BOOL|NUMERIC|DEC|FIXED|REAL|"
+            r"DOUBLE\s+PRECISION)\b",
+            self._text,
+        )
+        return re.sub(r"\s+", " ", m.group(1).upper()) if m else None
 
     # -- CREATE ------------------------------------------------------------------------------------------
     def _create_table(self, st: exp.Create, text: str, database: str | None) -> list[Change]:

@@ -288,6 +288,10 @@ def _int_type(base: str, unsigned: bool, cfg: TypeConfig) -> Mapped:
 def map_column(col: Column, cfg: TypeConfig) -> Mapped:
     base = col.base_type
     unsigned = col.unsigned
+    if base == "INTEGER":
+        base = "INT"
+    if base in ("NUMERIC", "DEC", "FIXED"):
+        base = "DECIMAL"
     if base in ("TINYINT", "SMALLINT", "MEDIUMINT", "INT", "INTEGER", "BIGINT"):
         return _int_type(base, unsigned, cfg)
     if base in ("BOOLEAN", "BOOL"):
