@@ -31,9 +31,21 @@ def _cmd(svc: dict) -> str:
 
 
 def test_services_present(compose):
-    assert {"kafka", "postgres", "mysql", "mariadb", "mongodb", "emulator", "register"} <= set(
+    assert {"kafka", "postgres", "mysql", "mariadb", "mongodb", "emulator", "register", "sink"} <= set(
         compose["services"]
     )
+
+
+def test_sink_service_reads_kafka_into_tables(compose):
+    sink = compose["services"]["sink"]
+    argv = sink["command"]
+    assert argv[:3] == ["python", "-m", "sink"] and argv[3] == "run"
+    assert argv[argv.index("--source") + 1] == "kafka:kafka:9092"
+    assert {"--tables", "--checkpoint"} <= set(argv)
+    assert sink["depends_on"]["kafka"]["condition"] == "service_healthy"
+    assert sink["depends_on"]["register"]["condition"] == "service_completed_successfully"
+    dockerfile = (DOCKER / sink["build"]["dockerfile"].removeprefix("docker/")).read_text()
+    assert "openjdk-17" in dockerfile and ".[sink]" in dockerfile
 
 
 def test_healthchecks(compose):
