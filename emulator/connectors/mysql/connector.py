@@ -690,19 +690,17 @@ class MySqlConnector:
             "enable_logging": False,
             "report_slave": None,
         }
-        if self.gtids is not None and not (self.skip_events or self.skip_rows or self.tx_file):
-            gset = self.gtids.filtered(self.gtid_includes, self.gtid_excludes)
-            if self.mariadb_server:
-                kw.update(
-                    is_mariadb=True,
-                    auto_position=str(gset),
-                    annotate_rows_event=self.include_query and self.flavor.mariadb,
-                )
-            else:
-                kw.update(auto_position=str(gset) or None)
-                if not str(gset):
-                    kw.update(log_file=self.file, log_pos=self.next_pos, resume_stream=True)
-                    kw.pop("auto_position")
+        gset = self.gtids.filtered(self.gtid_includes, self.gtid_excludes) if self.gtids is not None else None
+        if gset is not None and self.mariadb_server:
+            # MariaDB: by GTID state (the completed transactions), also to resume inside a transaction: the
+            # server starts at its GTID event and the events already emitted are skipped
+            kw.update(
+                is_mariadb=True,
+                auto_position=str(gset),
+                annotate_rows_event=self.include_query and self.flavor.mariadb,
+            )
+        elif gset is not None and str(gset) and not (self.skip_events or self.skip_rows or self.tx_file):
+            kw.update(auto_position=str(gset))  # MySQL: COM_BINLOG_DUMP_GTID
         else:
             kw.update(
                 log_file=self.tx_file or self.file, log_pos=self.tx_pos or self.next_pos, resume_stream=True
