@@ -125,6 +125,14 @@ class KafkaSource(DataSource):
                            int(self.options.get("maxRecordsPerBatch", 200_000)))
 
 
+def _oldkey_header(headers) -> bytes | None:
+    """`__debezium.oldkey` as JsonConverter bytes (with schema), if the record has it in that form."""
+    for name, value in headers or ():
+        if name == "__debezium.oldkey" and value and value[:1] == b"{" and b'"payload"' in value:
+            return value
+    return None
+
+
 def _skip_topic(t: str) -> bool:
     return t.startswith("_") or t.startswith("connect-") or "schema-changes" in t or "schemahistory" in t
 
@@ -190,8 +198,15 @@ class KafkaReader(SimpleDataSourceStreamReader, SupportsTriggerAvailableNow):
                         pending.discard(tp)
                         continue
                     k, v = m.key(), m.value()
-                    rows.append((m.topic(), None if k is None else k.decode(), None if v is None else v.decode(),
-                                 None, tp, m.offset()))
+                    oldkey = _oldkey_header(m.headers())
+                    if oldkey is None:
+                        rows.append((m.topic(), None if k is None else k.decode(),
+                                     None if v is None else v.decode(), None, tp, m.offset()))
+                    else:  # the line form carries headers: the mirror needs the old key of a key change
+                        line = b"".join((b'{"key":', k if k is not None else b"null", b',"value":',
+                                         v if v is not None else b"null", b',"headers":[["__debezium.oldkey",',
+                                         oldkey, b"]]}"))
+                        rows.append((m.topic(), None, None, line.decode(), tp, m.offset()))
                     nxt[tp] = m.offset() + 1
                     if stop is not None and nxt[tp] >= stop[tp]:
                         pending.discard(tp)
