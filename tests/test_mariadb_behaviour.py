@@ -597,3 +597,67 @@ def test_zero_dates_geometry_wide_enum_agree(db, dbname, tmp_path):
     r = rows[1]
     assert (r["d"], r["dn"], r["dt"], r["ts"], r["e"]) == (0, None, 0, "1970-01-01T00:00:00Z", "m299")
     assert r["g"]["srid"] == 4326 and base64.b64decode(r["g"]["wkb"])[:1] == b"\x01"
+
+
+def test_blocking_snapshot_and_insert_delete_incremental(db, dbname, tmp_path):
+    db.sql(
+        "CREATE TABLE sig (id VARCHAR(64) PRIMARY KEY, type VARCHAR(32) NOT NULL, data VARCHAR(2048));"
+        "CREATE TABLE t (a INT PRIMARY KEY, b VARCHAR(5)); INSERT INTO t VALUES (1, 'x'), (2, 'y'), (3, 'z')",
+        dbname,
+    )
+    p = props(
+        db,
+        tmp_path,
+        dbname,
+        **{
+            "signal.data.collection": f"{dbname}.sig",
+            "incremental.snapshot.watermarking.strategy": "insert_delete",
+            "incremental.snapshot.chunk.size": "2",
+        },
+    )
+    emu = EmulatorProcess(p, tmp_path).start()
+    try:
+        emu.wait_for(snapshot_done, 60, "snapshot")
+        time.sleep(0.3)
+        db.sql(
+            f"""INSERT INTO sig VALUES ('b1', 'execute-snapshot',
+                   '{{"data-collections": ["{dbname}.t"], "type": "blocking"}}')""",
+            dbname,
+        )
+        emu.wait_for(
+            lambda rs: (
+                sum(1 for r in data_records(rs, "t") if payload(r)["source"]["snapshot"] == "last") >= 2
+            ),
+            30,
+            "the blocking snapshot",
+        )
+        db.sql("INSERT INTO t VALUES (4, 'w')", dbname)
+        recs = emu.wait_for(
+            lambda rs: any(payload(r)["op"] == "c" for r in data_records(rs, "t")),
+            30,
+            "the insert after the blocking snapshot",
+        )
+        db.sql(
+            f"""INSERT INTO sig VALUES ('i1', 'execute-snapshot',
+                   '{{"data-collections": ["{dbname}.t"], "type": "incremental"}}')""",
+            dbname,
+        )
+        recs = emu.wait_for(
+            lambda rs: (
+                sum(1 for r in data_records(rs, "t") if payload(r)["source"]["snapshot"] == "incremental")
+                >= 4
+            ),
+            30,
+            "incremental reads",
+        )
+    finally:
+        assert emu.stop() == 0
+    t = [payload(r) for r in data_records(recs, "t")]
+    blocking = [(x["op"], x["after"]["a"], x["source"]["snapshot"]) for x in t[3:7]]
+    assert blocking == [("r", 1, "first"), ("r", 2, "true"), ("r", 3, "last"), ("c", 4, "false")]
+    inc = sorted(x["after"]["a"] for x in t if x["source"]["snapshot"] == "incremental")
+    assert inc == [1, 2, 3, 4]
+    sig = [payload(r) for r in data_records(recs, "sig")]
+    assert [x["op"] for x in sig if x["after"] is None or x["after"]["type"] == "snapshot-window-open"][
+        :2
+    ] == ["c", "d"]

@@ -722,6 +722,7 @@ class MySqlConnector:
         handle = self.handle_event
         checksum = 4 if self.reader.checksum else 0
         hb_next = time.monotonic()
+        busy = 0
         while not engine.stopping:
             etype, data, ev = read()
             if etype == bl.HEARTBEAT:
@@ -734,6 +735,10 @@ class MySqlConnector:
                 continue
             handle(etype, data, ev, checksum)
             engine.tick()
+            busy += 1
+            if busy >= 512:  # signals, resumed snapshots and deferred work also progress under load
+                busy = 0
+                self.incremental.poll()
 
     def handle_event(self, etype: int, data: bytes, ev: Any, checksum: int) -> None:
         """One binlog event: `data` is the packet (OK byte, 19-byte header, body, checksum), `ev` the
@@ -896,6 +901,8 @@ class MySqlConnector:
                 continue
             if ch.table_name:
                 self._invalidate(ch.db, ch.table_name)
+                if ch.kind == "ALTER":
+                    self.incremental.on_schema_change(f"{ch.db}.{ch.table_name}")
             if ch.previous:
                 self._invalidate(*ch.previous)
             if ch.kind == "DATABASE" and ch.ddl.upper().startswith("DROP"):
@@ -1115,6 +1122,10 @@ class MySqlConnector:
                     inc.on_stream_event(tid, key, after, rec)
                 if signal:
                     inc.on_signal_row(after)
+                    emit(rec)
+                    if inc.deferred:  # a blocking snapshot pauses the stream after this event
+                        inc.run_deferred()
+                    continue
                 emit(rec)
             elif op == "u":
                 key = key_of(after)
@@ -1223,6 +1234,90 @@ class MySqlConnector:
             (row_id, kind, data),
             conn=self._wm_conn,
         )
+
+    def delete_watermark(self, row_id: str) -> None:
+        """incremental.snapshot.watermarking.strategy=insert_delete: the open row is deleted again."""
+        if self._wm_conn is None:
+            self._wm_conn = self._connect()
+        db, _, table = (self.signal_table or "").partition(".")
+        self._q(
+            f"DELETE FROM {_qi(db)}.{_qi(table)} WHERE {_qi(self._signal_id_column())} = %s",
+            (row_id,),
+            conn=self._wm_conn,
+        )
+
+    def _signal_id_column(self) -> str:
+        db, _, table = (self.signal_table or "").partition(".")
+        t = self.catalog.get(db, table)
+        return t.columns[0].name if t is not None and t.columns else "id"
+
+    def keep_alive(self) -> None:
+        return None  # the binlog connection needs nothing while a synchronous loop runs
+
+    # execute-snapshot type blocking ---------------------------------------------------------------------
+    def blocking_snapshot(self, tables: list[str], filters: dict[str, str]) -> None:
+        """Debezium's blocking snapshot: the stream waits (this runs after the signal's own event) while
+        the listed tables are read the way the initial snapshot reads them - op `r`, the snapshot markers
+        over the listed tables, no transaction block - then streaming resumes from where it was. `filters`
+        maps a table to the (validated) SELECT that replaces its full read. The source block carries the
+        stream's position at the signal."""
+        cts = []
+        for tid in sorted(set(tables)):
+            if tid == self.signal_table:
+                continue
+            ct = self.table_by_id(tid)
+            if ct is not None:
+                cts.append(ct)
+        log.info(
+            "blocking snapshot of %s: streaming paused",
+            ", ".join(c.data_collection for c in cts) or "no table",
+        )
+        snap = self._connect()
+        file, pos, sid, gtid = self.file, self._start, self._sid, self.gtid
+        prefix, name = self.prefix, self.flavor.name
+        emit = self.engine.emit
+        sources: dict[tuple, dict] = {}
+        try:
+            self._q("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ", conn=snap)
+            self._q("START TRANSACTION WITH CONSISTENT SNAPSHOT", conn=snap)
+
+            def rows_of(ct: CapturedTable):
+                t = ct.env.table
+                stmt = filters.get(t.id)
+                if stmt:
+                    sql = f"SELECT {', '.join('q.' + _qi(c.name) for c in t.columns)} FROM ({stmt}) AS q"
+                else:
+                    sql = (
+                        f"SELECT {', '.join(_qi(c.name) for c in t.columns)} FROM {_qi(t.namespace)}."
+                        f"{_qi(t.name)}"
+                    )
+                n = 0
+                for row in textrows.stream_rows(snap, sql, self._text_parser(ct)):
+                    n += 1
+                    yield row
+                log.info("blocking snapshot of %s: %d rows", t.id, n)
+
+            def emit_row(ct: CapturedTable, after: dict, mark: str) -> None:
+                env = ct.env
+                t = env.table
+                if env.null_fill:
+                    env.fill_nulls(after)
+                sec = int(time.time())
+                k = (mark, t.id, sec)
+                src = sources.get(k)
+                if src is None:
+                    src = source_block(
+                        prefix, name, sec * 1_000_000, mark, t.namespace, t.name, sid, gtid, file, pos, 0
+                    )
+                    sources.clear()
+                    sources[k] = src
+                emit(env.change("r", None, after, src, None, env.key_of(after)))
+
+            run_snapshot(cts, rows_of, emit_row, lambda: self.engine.stopping)
+            self._q("COMMIT", conn=snap)
+        finally:
+            snap.close()
+        log.info("blocking snapshot done: streaming resumes")
 
     def read_source(self, ct: CapturedTable) -> dict:
         t = ct.env.table
