@@ -661,3 +661,57 @@ def test_blocking_snapshot_and_insert_delete_incremental(db, dbname, tmp_path):
     assert [x["op"] for x in sig if x["after"] is None or x["after"]["type"] == "snapshot-window-open"][
         :2
     ] == ["c", "d"]
+
+
+def test_read_only_incremental_snapshot_from_a_signal_file(db, dbname, tmp_path):
+    """read.only=true: no signal table writes; the signal comes from signal.file and each chunk's window
+    closes once the binlog has passed the chunk's consistent-snapshot position."""
+    db.sql(
+        "CREATE TABLE t (a INT PRIMARY KEY, b INT); INSERT INTO t SELECT seq, seq FROM seq_1_to_25", dbname
+    )
+    signals = tmp_path / "signals.txt"
+    signals.write_text("")
+    p = props(
+        db,
+        tmp_path,
+        dbname,
+        **{
+            "read.only": "true",
+            "signal.enabled.channels": "file",
+            "signal.file": str(signals),
+            "incremental.snapshot.chunk.size": "10",
+            "snapshot.mode": "no_data",
+        },
+    )
+    emu = EmulatorProcess(p, tmp_path).start()
+    try:
+        emu.wait_for(
+            lambda rs: any(r["topic"] == "p" and "CREATE TABLE" in payload(r)["ddl"] for r in rs),
+            60,
+            "schema",
+        )
+        time.sleep(0.3)
+        doc = {"id": "s1", "type": "execute-snapshot", "data": {"data-collections": [f"{dbname}.t"]}}
+        with open(signals, "a") as f:
+            f.write(json.dumps(doc) + "\n")
+        db.sql("UPDATE t SET b = -b WHERE a IN (5, 20)", dbname)
+        recs = emu.wait_for(
+            lambda rs: (
+                sum(1 for r in data_records(rs, "t") if payload(r)["source"]["snapshot"] == "incremental")
+                >= 23
+            ),
+            60,
+            "incremental reads",
+        )
+        recs = emu.wait_quiet(1.0)
+    finally:
+        assert emu.stop() == 0
+    reads = {
+        payload(r)["after"]["a"]: payload(r)["after"]["b"]
+        for r in data_records(recs, "t")
+        if payload(r)["source"]["snapshot"] == "incremental"
+    }
+    assert set(reads) >= set(range(1, 26)) - {5, 20}
+    assert all(v == a for a, v in reads.items() if a not in (5, 20))
+    assert all(reads.get(a, -a) == -a for a in (5, 20))  # a stale read never follows the update
+    assert (db.query(f"SELECT COUNT(*) FROM {dbname}.t")[0][0]) == "25"

@@ -805,6 +805,9 @@ class MySqlConnector:
         self.commit_ts_us = 0
         if not self.flavor.mariadb:
             self.gtid = None
+        inc = self.incremental
+        if inc.read_only and inc.window_mark is not None:
+            inc.on_commit()
 
     def _on_mariadb_gtid(self, data: bytes, ev, checksum: int) -> None:
         if ev is None:
@@ -1234,6 +1237,38 @@ class MySqlConnector:
             (row_id, kind, data),
             conn=self._wm_conn,
         )
+
+    # read.only=true: chunk reads with a binlog-position watermark, nothing written -----------------------
+    def read_chunk_with_watermark(
+        self,
+        ct: CapturedTable,
+        key_cols: list[str],
+        after: list | None,
+        upto: list,
+        limit: int,
+        condition: str | None,
+    ) -> tuple[list[list], tuple[str, int]]:
+        """The chunk, read in a consistent-snapshot transaction, and the binlog position from which every
+        change is newer than it: MariaDB reports the snapshot's own position (binlog_snapshot_file/position);
+        on MySQL the position read right after the snapshot started (later, never earlier: changes in between
+        only make the window drop more stale reads). Once the stream has passed it the window closes."""
+        conn = self.conn
+        self._q("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ", conn=conn)
+        self._q("START TRANSACTION WITH CONSISTENT SNAPSHOT", conn=conn)
+        try:
+            if self.mariadb_server:
+                file, pos, _g = self._snapshot_position(conn)
+            else:
+                file, pos, _g = self._binlog_status(conn=conn)
+            rows = self.read_chunk(ct, key_cols, after, upto, limit, condition)
+            self._q("COMMIT", conn=conn)
+        except BaseException:
+            self._q("ROLLBACK", conn=conn)
+            raise
+        return rows, (file, pos)
+
+    def watermark_passed(self, mark) -> bool:
+        return not self.in_tx and (self.file, self.next_pos) >= (mark[0], int(mark[1]))
 
     def delete_watermark(self, row_id: str) -> None:
         """incremental.snapshot.watermarking.strategy=insert_delete: the open row is deleted again."""
