@@ -18,6 +18,7 @@ from psycopg import sql
 
 from emulator.connect.json import Framed
 from emulator.connect.schema import BYTES, STRING, Schema
+from emulator.connectors.common import initial_statements
 from emulator.connectors.postgres import pgoutput as po
 from emulator.connectors.postgres.catalog import load_table, load_tables
 from emulator.connectors.postgres.replication import ReplicationError, ReplicationStream
@@ -168,7 +169,7 @@ class PostgresConnector:
     # -- setup ---------------------------------------------------------------------------------------------
     def _connect(self) -> psycopg.Connection:
         conn = psycopg.connect(self.conninfo, autocommit=True)
-        for stmt in _initial_statements(self.cfg.get("database.initial.statements")):
+        for stmt in initial_statements(self.cfg.get("database.initial.statements")):
             conn.execute(stmt)
         return conn
 
@@ -1067,25 +1068,6 @@ def _conninfo(cfg) -> str:
     if not _bool(get("database.tcpKeepAlive"), True):
         parts["keepalives"] = "0"
     return psycopg.conninfo.make_conninfo(**{k: v for k, v in parts.items() if v})
-
-
-def _initial_statements(value: str | None) -> list[str]:
-    if not value:
-        return []
-    stmts, cur, i = [], [], 0
-    while i < len(value):
-        if value[i] == ";":
-            if value[i + 1 : i + 2] == ";":
-                cur.append(";")
-                i += 2
-                continue
-            stmts.append("".join(cur).strip())
-            cur = []
-        else:
-            cur.append(value[i])
-        i += 1
-    stmts.append("".join(cur).strip())
-    return [s for s in stmts if s]
 
 
 def _stream_params(value: str | None) -> dict[str, str]:

@@ -4,23 +4,10 @@ from __future__ import annotations
 
 from emulator import DEBEZIUM_VERSION
 from emulator.connect.schema import OPT_INT64, OPT_STRING, REQ_STRING, Schema, struct
-
-SNAPSHOT_ENUM = Schema(
-    "string", optional=True, name="io.debezium.data.Enum", version=1,
-    parameters={"allowed": "true,first,first_in_data_collection,last_in_data_collection,last,false,incremental"},
-    default="false",
-)
+from emulator.connectors.common import SNAPSHOT_ENUM, SOURCE_HEAD  # noqa: F401 - SNAPSHOT_ENUM re-exported
 
 SOURCE_SCHEMA = struct("io.debezium.connector.postgresql.Source", [
-    ("version", REQ_STRING),
-    ("connector", REQ_STRING),
-    ("name", REQ_STRING),
-    ("ts_ms", Schema("int64")),
-    ("snapshot", SNAPSHOT_ENUM),
-    ("db", REQ_STRING),
-    ("sequence", OPT_STRING),
-    ("ts_us", OPT_INT64),
-    ("ts_ns", OPT_INT64),
+    *SOURCE_HEAD,
     ("schema", REQ_STRING),
     ("table", REQ_STRING),
     ("txId", OPT_INT64),

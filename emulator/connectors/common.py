@@ -1,0 +1,44 @@
+"""Pieces every connector shares: the common head of Debezium's source block and small property parsers."""
+
+from __future__ import annotations
+
+from emulator.connect.schema import OPT_INT64, OPT_STRING, REQ_STRING, Schema
+
+SNAPSHOT_ENUM = Schema(
+    "string", optional=True, name="io.debezium.data.Enum", version=1,
+    parameters={"allowed": "true,first,first_in_data_collection,last_in_data_collection,last,false,incremental"},
+    default="false",
+)
+
+# The fields every Debezium source block starts with (AbstractSourceInfo), in order.
+SOURCE_HEAD = [
+    ("version", REQ_STRING),
+    ("connector", REQ_STRING),
+    ("name", REQ_STRING),
+    ("ts_ms", Schema("int64")),
+    ("snapshot", SNAPSHOT_ENUM),
+    ("db", REQ_STRING),
+    ("sequence", OPT_STRING),
+    ("ts_us", OPT_INT64),
+    ("ts_ns", OPT_INT64),
+]
+
+
+def initial_statements(value: str | None) -> list[str]:
+    """`database.initial.statements`: `;`-separated statements, `;;` standing for a literal semicolon."""
+    if not value:
+        return []
+    stmts, cur, i = [], [], 0
+    while i < len(value):
+        if value[i] == ";":
+            if value[i + 1 : i + 2] == ";":
+                cur.append(";")
+                i += 2
+                continue
+            stmts.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(value[i])
+        i += 1
+    stmts.append("".join(cur).strip())
+    return [s for s in stmts if s]
