@@ -18,6 +18,7 @@ import pymysql
 
 from emulator import DEBEZIUM_VERSION
 from emulator.connect.json import Framed
+from emulator.connectors.common import initial_statements
 from emulator.connectors.mysql import binlog as bl
 from emulator.connectors.mysql import textrows
 from emulator.connectors.mysql.ddl import Catalog, Change, DdlError, DdlParser, Table
@@ -236,7 +237,7 @@ class MySqlConnector:
             ) from e
         with conn.cursor() as cur:
             cur.execute("SET SESSION time_zone = '+00:00'")
-            for stmt in _initial_statements(self.cfg.get("database.initial.statements")):
+            for stmt in initial_statements(self.cfg.get("database.initial.statements")):
                 cur.execute(stmt)
         return conn
 
@@ -1439,20 +1440,3 @@ def _history_change(ch: Change) -> dict:
     return d
 
 
-def _initial_statements(value: str | None) -> list[str]:
-    if not value:
-        return []
-    stmts, cur, i = [], [], 0
-    while i < len(value):
-        if value[i] == ";":
-            if value[i + 1 : i + 2] == ";":
-                cur.append(";")
-                i += 2
-                continue
-            stmts.append("".join(cur).strip())
-            cur = []
-        else:
-            cur.append(value[i])
-        i += 1
-    stmts.append("".join(cur).strip())
-    return [s for s in stmts if s]
