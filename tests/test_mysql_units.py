@@ -314,3 +314,25 @@ def test_history_recover_stops_at_offset(tmp_path):
     assert h.recover(fresh, {"file": "binlog.000001", "pos": 150}) == 1
     assert [c.name for c in fresh.get("d", "t").columns] == ["a"]
     assert len(h.records()) == 1  # the record past the offset is dropped: the stream reads it again
+
+
+def test_type_synonyms_keep_their_spelling():
+    p = parser()
+    ch = p.apply(
+        "CREATE TABLE s (a INTEGER UNSIGNED, b BOOL, c NUMERIC(5,2), d DEC(4,1), e REAL, "
+        "f DOUBLE PRECISION, g INT, `integer_x` INT)",
+        "d",
+    )
+    got = [(c.name, c.type_name, c.jdbc_type) for c in ch[0].table.columns]
+    assert got == [
+        ("a", "INTEGER UNSIGNED", 4),
+        ("b", "BOOL", 16),
+        ("c", "NUMERIC", 2),
+        ("d", "DEC", 3),
+        ("e", "REAL", 7),
+        ("f", "DOUBLE PRECISION", 8),
+        ("g", "INT", 4),
+        ("integer_x", "INT", 4),
+    ]
+    types = [map_column(c, TypeConfig()).schema.type for c in ch[0].table.columns]
+    assert types == ["int64", "boolean", "bytes", "bytes", "float", "double", "int32", "int32"]
