@@ -8,17 +8,7 @@ from __future__ import annotations
 
 from emulator import DEBEZIUM_VERSION
 from emulator.connect.schema import OPT_INT64, OPT_STRING, REQ_STRING, Schema, struct
-
-SNAPSHOT_ENUM = Schema(
-    "string",
-    optional=True,
-    name="io.debezium.data.Enum",
-    version=1,
-    parameters={
-        "allowed": "true,first,first_in_data_collection,last_in_data_collection,last,false,incremental"
-    },
-    default="false",
-)
+from emulator.connectors.common import SOURCE_HEAD
 
 _OPT_INT32 = Schema("int32", optional=True)
 _OPT_BOOL = Schema("boolean", optional=True)
@@ -80,15 +70,7 @@ class Flavor:
         self.source_schema = struct(
             f"{pkg}.Source",
             [
-                ("version", REQ_STRING),
-                ("connector", REQ_STRING),
-                ("name", REQ_STRING),
-                ("ts_ms", Schema("int64")),
-                ("snapshot", SNAPSHOT_ENUM),
-                ("db", REQ_STRING),
-                ("sequence", OPT_STRING),
-                ("ts_us", OPT_INT64),
-                ("ts_ns", OPT_INT64),
+                *SOURCE_HEAD,
                 ("table", OPT_STRING),
                 ("server_id", Schema("int64")),
                 ("gtid", OPT_STRING),
