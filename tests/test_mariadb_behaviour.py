@@ -715,3 +715,30 @@ def test_read_only_incremental_snapshot_from_a_signal_file(db, dbname, tmp_path)
     assert all(v == a for a, v in reads.items() if a not in (5, 20))
     assert all(reads.get(a, -a) == -a for a in (5, 20))  # a stale read never follows the update
     assert (db.query(f"SELECT COUNT(*) FROM {dbname}.t")[0][0]) == "25"
+
+
+def test_snapshot_overrides_and_order_by_row_count(db, dbname, tmp_path):
+    db.sql(
+        "CREATE TABLE a (id INT PRIMARY KEY, gone TINYINT); INSERT INTO a VALUES (1, 0), (2, 1), (3, 0);"
+        "CREATE TABLE b (id INT PRIMARY KEY); INSERT INTO b VALUES (1); ANALYZE TABLE a, b",
+        dbname,
+    )
+    p = props(
+        db,
+        tmp_path,
+        dbname,
+        **{
+            "snapshot.mode": "initial_only",
+            "snapshot.tables.order.by.row.count": "ascending",
+            "snapshot.select.statement.overrides": f"{dbname}.a",
+            f"snapshot.select.statement.overrides.{dbname}.a": f"SELECT * FROM {dbname}.a WHERE gone = 0",
+        },
+    )
+    emu = EmulatorProcess(p, tmp_path).start()
+    emu.proc.wait(60)
+    assert emu.proc.returncode == 0, emu.log_tail()
+    got = [
+        (r["topic"].rsplit(".", 1)[1], payload(r)["after"]["id"], payload(r)["source"]["snapshot"])
+        for r in sorted(data_records(emu.records()), key=lambda r: payload(r)["ts_ns"])
+    ]
+    assert got == [("b", 1, "first"), ("a", 1, "first_in_data_collection"), ("a", 3, "last")]

@@ -403,6 +403,9 @@ class MySqlConnector:
         if not self._streams():
             log.info("snapshot.mode=%s: not streaming; stopping", self.snapshot_mode)
             return
+        delay = int(self.cfg.get("streaming.delay.ms") or 0) / 1000.0
+        if delay > 0 and self.engine.stop_event.wait(delay):
+            return
         self._stream()
 
     def _snapshot_data_wanted(self) -> bool:
@@ -485,6 +488,9 @@ class MySqlConnector:
 
     # -- snapshot ----------------------------------------------------------------------------------------------
     def _snapshot(self, data: bool) -> None:
+        delay = int(self.cfg.get("snapshot.delay.ms") or 0) / 1000.0
+        if delay > 0 and self.engine.stop_event.wait(delay):
+            return
         start = time.monotonic()
         snap = self._connect()
         locked = False
@@ -613,6 +619,15 @@ class MySqlConnector:
             ct = self.table_by_id(tid)
             if ct is not None:
                 tables.append(ct)
+        order = (self.cfg.get("snapshot.tables.order.by.row.count") or "disabled").lower()
+        if order in ("ascending", "descending") and tables:
+            counts = {
+                f"{db}.{t}": int(n or 0)
+                for db, t, n in self._q(
+                    "SELECT table_schema, table_name, table_rows FROM information_schema.tables", conn=snap
+                )
+            }
+            tables.sort(key=lambda ct: counts.get(ct.data_collection, 0), reverse=order == "descending")
         overrides = {
             x.strip()
             for x in (self.cfg.get("snapshot.select.statement.overrides") or "").split(",")
@@ -1438,5 +1453,3 @@ def _history_change(ch: Change) -> dict:
     if ch.table is not None and ch.kind != "DROP":
         d["table"] = ch.table.to_json()
     return d
-
-
