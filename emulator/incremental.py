@@ -478,15 +478,15 @@ class IncrementalSnapshot:
             if not isinstance(ac, dict) or not ac.get("data-collection") or ac.get("filter") is None:
                 raise SignalError("additional-conditions items need 'data-collection' and 'filter'")
             matchers.append((re.compile(str(ac["data-collection"]).replace('"', ""), re.IGNORECASE),
-                             str(ac["filter"])))
-        surrogate = data.get("surrogate-key")
+                             self._filter_text(ac["filter"])))
+        surrogate = data.get("surrogate-key") if self.supports_surrogate_key else None
         surrogate = str(surrogate).strip() if surrogate else None
         if stype == "blocking":
             self._execute_blocking(sid, tables, matchers)
             return
         if not self.read_only and not self.signal_table:
-            raise SignalError("incremental snapshots need signal.data.collection (the watermark table), "
-                              "or read.only=true")
+            raise SignalError("incremental snapshots need signal.data.collection (the watermark table or "
+                              "collection), or read.only=true")
         if self.read_only and getattr(self.source, "read_chunk_with_watermark", None) is None:
             raise SignalError("this connector has no read-only incremental snapshots")
         entries = []
@@ -494,11 +494,9 @@ class IncrementalSnapshot:
             ct = self.source.table_by_id(t)
             cond = next((f for rx, f in matchers if rx.fullmatch(t)), None)
             if ct is not None:
-                names_ = ct.env.names
-                schema, _, tname = t.partition(".")
                 if cond is not None:
-                    cond = validate_condition(cond, names_, (schema, tname))
-                if surrogate and surrogate not in names_:
+                    cond = self._checked_condition(t, cond, ct)
+                if surrogate and surrogate not in ct.env.names:
                     raise SignalError(f"surrogate-key {surrogate!r} is not a column of {t}")
             entries.append(_entry(t, cond, surrogate))
         start = not self.queue
@@ -512,6 +510,18 @@ class IncrementalSnapshot:
             self.pending_start = False
             self.done_key = self.last_key = self.max_key = None
             self._next_chunk()
+
+    # Hooks for connectors whose additional-conditions are not SQL (MongoDB: JSON query documents).
+    supports_surrogate_key = True
+
+    def _filter_text(self, flt: Any) -> str:
+        """An `additional-conditions` filter as given, kept as text (checked per table later)."""
+        return str(flt)
+
+    def _checked_condition(self, table_id: str, condition: str, ct: Any) -> str:
+        """The filter for one table, validated; SQL predicates are regenerated from their parse."""
+        schema, _, tname = table_id.partition(".")
+        return validate_condition(condition, ct.env.names, (schema, tname))
 
     def _execute_blocking(self, sid: str, tables: list[str], matchers) -> None:
         if self.blocking is None:

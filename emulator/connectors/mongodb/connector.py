@@ -30,7 +30,7 @@ from bson.json_util import loads as bson_loads
 from emulator.connectors.mongodb import events as ev
 from emulator.engine import Engine
 from emulator.envelope import EnvelopeSettings, Heartbeat, TransactionMonitor
-from emulator.incremental import IncrementalSnapshot, SignalError, _entry
+from emulator.incremental import IncrementalSnapshot, SignalError
 
 log = logging.getLogger("emulator.mongodb")
 
@@ -86,46 +86,24 @@ class Filters:
 class MongoIncremental(IncrementalSnapshot):
     """The shared layer with MongoDB's `additional-conditions`: a JSON query document per collection."""
 
-    def _execute(self, sid: str, data: dict) -> None:
-        stype = str(data.get("type") or "incremental").strip().lower()
-        if stype not in ("incremental", "blocking"):
-            raise SignalError(f"snapshot type {stype!r} is not incremental or blocking")
-        names = data.get("data-collections")
-        if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
-            raise SignalError("execute-snapshot needs a non-empty 'data-collections' array of names")
-        tables = self._expand(names)
-        conds = data.get("additional-conditions") or []
-        if not isinstance(conds, list):
-            raise SignalError("'additional-conditions' must be an array")
-        matchers = []
-        for ac in conds:
-            if not isinstance(ac, dict) or not ac.get("data-collection") or ac.get("filter") is None:
-                raise SignalError("additional-conditions items need 'data-collection' and 'filter'")
-            flt = ac["filter"]
-            text = flt if isinstance(flt, str) else json.dumps(flt)
-            try:
-                parsed = bson_loads(text) if text.strip() else {}
-            except (ValueError, TypeError) as e:
-                raise SignalError(f"filter {text!r} is not a JSON query document: {e}") from None
-            if not isinstance(parsed, dict):
-                raise SignalError(f"filter {text!r} is not a JSON query document")
-            matchers.append((re.compile(str(ac["data-collection"]).replace('"', ""), re.IGNORECASE), text))
-        if stype == "blocking":
-            filters = {t: next((f for rx, f in matchers if rx.fullmatch(t)), None) for t in tables}
-            self.deferred.append(lambda: self.source.blocking_snapshot(tables, filters))
-            return
-        if not self.signal_table:
-            raise SignalError("incremental snapshots need signal.data.collection (the watermark collection)")
-        entries = [_entry(t, next((f for rx, f in matchers if rx.fullmatch(t)), None), None) for t in tables]
-        start = not self.queue
-        self.queue.extend(entries)
-        log.info("Requested 'INCREMENTAL' snapshot of data collections %s (signal '%s')",
-                 [t for t in tables], sid)
-        if start:
-            self.paused = False
-            self.pending_start = False
-            self.done_key = self.last_key = self.max_key = None
-            self._next_chunk()
+    supports_surrogate_key = False
+
+    def _filter_text(self, flt: Any) -> str:
+        text = flt if isinstance(flt, str) else json.dumps(flt)
+        try:
+            parsed = bson_loads(text) if text.strip() else {}
+        except (ValueError, TypeError) as e:
+            raise SignalError(f"filter {text!r} is not a JSON query document: {e}") from None
+        if not isinstance(parsed, dict):
+            raise SignalError(f"filter {text!r} is not a JSON query document")
+        return text
+
+    def _checked_condition(self, table_id: str, condition: str, ct: Any) -> str:
+        return condition  # already checked as a query document by _filter_text
+
+    def _execute_blocking(self, sid: str, tables: list[str], matchers) -> None:
+        filters = {t: next((f for rx, f in matchers if rx.fullmatch(t)), None) for t in tables}
+        self.deferred.append(lambda: self.source.blocking_snapshot(tables, filters))
 
 
 class _Captured:
