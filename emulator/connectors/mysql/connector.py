@@ -633,9 +633,6 @@ class MySqlConnector:
             for x in (self.cfg.get("snapshot.select.statement.overrides") or "").split(",")
             if x.strip()
         }
-        emit = self.engine.emit
-        sources: dict[tuple, dict] = {}
-        prefix, name = self.prefix, self.flavor.name
 
         def rows_of(ct: CapturedTable):
             t = ct.env.table
@@ -657,6 +654,15 @@ class MySqlConnector:
                     log.info("snapshot of %s: %d rows so far", t.id, n)
             log.info("snapshot of %s: %d rows", t.id, n)
 
+        emit_row = self._snapshot_emitter(0, None, file, pos)
+        run_snapshot(tables, rows_of, emit_row, lambda: self.engine.stopping)
+
+    def _snapshot_emitter(self, server_id: int, gtid: str | None, file: str, pos: int):
+        """`emit_row(ct, after, marker)` for initial and blocking snapshots: one source block per
+        (marker, table, second), as Debezium stamps snapshot reads with the read time in seconds."""
+        prefix, name, emit = self.prefix, self.flavor.name, self.engine.emit
+        sources: dict[tuple, dict] = {}
+
         def emit_row(ct: CapturedTable, after: dict, mark: str) -> None:
             env = ct.env
             t = env.table
@@ -664,16 +670,16 @@ class MySqlConnector:
                 env.fill_nulls(after)
             sec = int(time.time())
             k = (mark, t.id, sec)
-            s = sources.get(k)
-            if s is None:
-                s = source_block(
-                    prefix, name, sec * 1_000_000, mark, t.namespace, t.name, 0, None, file, pos, 0
+            src = sources.get(k)
+            if src is None:
+                src = source_block(
+                    prefix, name, sec * 1_000_000, mark, t.namespace, t.name, server_id, gtid, file, pos, 0
                 )
                 sources.clear()
-                sources[k] = s
-            emit(env.change("r", None, after, s, None, env.key_of(after)))
+                sources[k] = src
+            emit(env.change("r", None, after, src, None, env.key_of(after)))
 
-        run_snapshot(tables, rows_of, emit_row, lambda: self.engine.stopping)
+        return emit_row
 
     # -- schema changes --------------------------------------------------------------------------------------
     def _emit_schema_change(
@@ -1325,9 +1331,6 @@ class MySqlConnector:
         )
         snap = self._connect()
         file, pos, sid, gtid = self.file, self._start, self._sid, self.gtid
-        prefix, name = self.prefix, self.flavor.name
-        emit = self.engine.emit
-        sources: dict[tuple, dict] = {}
         try:
             self._q("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ", conn=snap)
             self._q("START TRANSACTION WITH CONSISTENT SNAPSHOT", conn=snap)
@@ -1348,22 +1351,7 @@ class MySqlConnector:
                     yield row
                 log.info("blocking snapshot of %s: %d rows", t.id, n)
 
-            def emit_row(ct: CapturedTable, after: dict, mark: str) -> None:
-                env = ct.env
-                t = env.table
-                if env.null_fill:
-                    env.fill_nulls(after)
-                sec = int(time.time())
-                k = (mark, t.id, sec)
-                src = sources.get(k)
-                if src is None:
-                    src = source_block(
-                        prefix, name, sec * 1_000_000, mark, t.namespace, t.name, sid, gtid, file, pos, 0
-                    )
-                    sources.clear()
-                    sources[k] = src
-                emit(env.change("r", None, after, src, None, env.key_of(after)))
-
+            emit_row = self._snapshot_emitter(sid, gtid, file, pos)
             run_snapshot(cts, rows_of, emit_row, lambda: self.engine.stopping)
             self._q("COMMIT", conn=snap)
         finally:
