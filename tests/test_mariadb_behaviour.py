@@ -665,7 +665,7 @@ def test_blocking_snapshot_and_insert_delete_incremental(db, dbname, tmp_path):
 
 def test_read_only_incremental_snapshot_from_a_signal_file(db, dbname, tmp_path):
     """read.only=true: no signal table writes; the signal comes from signal.file and each chunk's window
-    closes once the binlog has passed the chunk's consistent-snapshot position."""
+    closes once the stream has executed the chunk's consistent-snapshot GTID set."""
     db.sql(
         "CREATE TABLE t (a INT PRIMARY KEY, b INT); INSERT INTO t SELECT seq, seq FROM seq_1_to_25", dbname
     )
@@ -715,6 +715,44 @@ def test_read_only_incremental_snapshot_from_a_signal_file(db, dbname, tmp_path)
     assert all(v == a for a, v in reads.items() if a not in (5, 20))
     assert all(reads.get(a, -a) == -a for a in (5, 20))  # a stale read never follows the update
     assert (db.query(f"SELECT COUNT(*) FROM {dbname}.t")[0][0]) == "25"
+
+
+def test_read_only_windows_use_the_snapshot_gtid_set(db, dbname, tmp_path, caplog):
+    """read.only watermarks are executed GTID sets: a chunk read on a quiet server carries the server's
+    GTID position, and every row is emitted once the stream has executed it."""
+    import logging
+
+    from emulator.api import Capture
+
+    db.sql("CREATE TABLE t (a INT PRIMARY KEY, b INT); INSERT INTO t SELECT seq, seq FROM seq_1_to_7", dbname)
+    signals = tmp_path / "signals.txt"
+    signals.write_text("")
+    cfg = db.connector_properties(
+        **{
+            "database.include.list": dbname,
+            "topic.prefix": "ro",
+            "read.only": "true",
+            "signal.enabled.channels": "file",
+            "signal.file": str(signals),
+            "signal.file.poll.interval.ms": "100",
+            "incremental.snapshot.chunk.size": "3",
+            "snapshot.mode": "no_data",
+        }
+    )
+    caplog.set_level(logging.DEBUG, logger="emulator.mysql")
+    with Capture(cfg) as cap:
+        cap.wait_for("ro", lambda r: "CREATE TABLE" in r["value"]["payload"]["ddl"], timeout=60)
+        pos = db.query("SELECT @@GLOBAL.gtid_binlog_pos")[0][0]
+        doc = {"id": "s1", "type": "execute-snapshot", "data": {"data-collections": [f"{dbname}.t"]}}
+        signals.write_text(json.dumps(doc) + "\n")
+        seen: set[int] = set()
+        cap.wait_for(
+            f"ro.{dbname}.t",
+            lambda r: seen.add(r["value"]["payload"]["after"]["a"]) or len(seen) == 7,
+            timeout=60,
+        )
+    marks = [m.getMessage() for m in caplog.records if "window open until" in m.getMessage()]
+    assert len(marks) >= 3 and all(m.endswith(f"executed {pos}") for m in marks), marks
 
 
 def test_snapshot_overrides_and_order_by_row_count(db, dbname, tmp_path):

@@ -302,6 +302,22 @@ def test_gtid_sets():
     assert str(s) == f"{u}:1-7:9" and s.contains(f"{u}:6")
 
 
+def test_gtid_set_watermarks():
+    """read.only windows close once the stream's executed set covers the chunk's watermark set."""
+    stream = MariaGtidSet("0-1-21,1-2-5")
+    assert stream.contains_all(MariaGtidSet("0-1-21"))
+    assert stream.contains_all(MariaGtidSet("0-3-20,1-2-5"))  # sequence numbers order a domain
+    assert not stream.contains_all(MariaGtidSet("0-1-22"))
+    assert not stream.contains_all(MariaGtidSet("0-1-1,2-1-1"))  # a domain the stream has not reached
+    assert not MariaGtidSet("") and MariaGtidSet("0-1-1")
+    u, v = "3e11fa47-71ca-11e1-9e33-c80aa9429562", "4e11fa47-71ca-11e1-9e33-c80aa9429562"
+    s = MySqlGtidSet(f"{u}:1-7:9,{v}:1-3")
+    assert s.contains_all(MySqlGtidSet(f"{u}:2-5,{v}:3"))
+    assert not s.contains_all(MySqlGtidSet(f"{u}:1-9"))  # 8 is missing
+    assert not s.contains_all(MySqlGtidSet(f"{v}:1-4"))
+    assert not MySqlGtidSet("") and MySqlGtidSet(f"{u}:1")
+
+
 def test_history_recover_stops_at_offset(tmp_path):
     h = SchemaHistory(str(tmp_path / "h.dat"), "p")
     cat = Catalog()

@@ -151,6 +151,7 @@ class MySqlConnector:
         self.file = ""
         self.next_pos = 4
         self.gtids: MariaGtidSet | MySqlGtidSet | None = None
+        self._warned_position_watermark = False
         self.tx_file: str | None = None
         self.tx_pos: int | None = None
         self.gtid: str | None = None  # the GTID shown in source blocks and transaction ids
@@ -1260,7 +1261,7 @@ class MySqlConnector:
             conn=self._wm_conn,
         )
 
-    # read.only=true: chunk reads with a binlog-position watermark, nothing written -----------------------
+    # read.only=true: chunk reads with an executed-GTID-set watermark, nothing written -------------------
     def read_chunk_with_watermark(
         self,
         ct: CapturedTable,
@@ -1269,28 +1270,45 @@ class MySqlConnector:
         upto: list,
         limit: int,
         condition: str | None,
-    ) -> tuple[list[list], tuple[str, int]]:
-        """The chunk, read in a consistent-snapshot transaction, and the binlog position from which every
-        change is newer than it: MariaDB reports the snapshot's own position (binlog_snapshot_file/position);
-        on MySQL the position read right after the snapshot started (later, never earlier: changes in between
-        only make the window drop more stale reads). Once the stream has passed it the window closes."""
+    ) -> tuple[list[list], MariaGtidSet | MySqlGtidSet | tuple[str, int]]:
+        """The chunk, read in a consistent-snapshot transaction, and its watermark: the executed GTID set
+        every transaction visible to the read belongs to. Once the stream has completed every transaction
+        of that set the window closes; until then every streamed change drops its key from the chunk.
+        MariaDB reports the snapshot's own GTID position (BINLOG_GTID_POS of binlog_snapshot_file/position:
+        exact, unlike gtid_binlog_pos, which runs ahead of commits becoming visible); MySQL's
+        gtid_executed is read right after the snapshot started - a superset of what it sees, which only
+        makes the window drop more reads. Without GTIDs (MySQL with gtid_mode=OFF) the watermark is the
+        binlog position, compared the same way."""
         conn = self.conn
         self._q("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ", conn=conn)
         self._q("START TRANSACTION WITH CONSISTENT SNAPSHOT", conn=conn)
         try:
             if self.mariadb_server:
-                file, pos, _g = self._snapshot_position(conn)
+                file, pos, gtid = self._snapshot_position(conn)
             else:
-                file, pos, _g = self._binlog_status(conn=conn)
+                file, pos, gtid = self._binlog_status(conn=conn)
             rows = self.read_chunk(ct, key_cols, after, upto, limit, condition)
             self._q("COMMIT", conn=conn)
         except BaseException:
             self._q("ROLLBACK", conn=conn)
             raise
-        return rows, (file, pos)
+        mark = self._new_gtid_set(gtid) if gtid and self.gtids is not None else None
+        if not mark:
+            if not self._warned_position_watermark:
+                self._warned_position_watermark = True
+                log.warning("read-only incremental snapshot without GTIDs: windows use binlog positions")
+            return rows, (file, pos)
+        log.debug(
+            "read-only chunk of %s: window open until the stream has executed %s", ct.env.table.id, mark
+        )
+        return rows, mark
 
     def watermark_passed(self, mark) -> bool:
-        return not self.in_tx and (self.file, self.next_pos) >= (mark[0], int(mark[1]))
+        if self.in_tx:
+            return False
+        if isinstance(mark, tuple):
+            return (self.file, self.next_pos) >= (mark[0], int(mark[1]))
+        return self.gtids is not None and self.gtids.contains_all(mark)
 
     def delete_watermark(self, row_id: str) -> None:
         """incremental.snapshot.watermarking.strategy=insert_delete: the open row is deleted again."""

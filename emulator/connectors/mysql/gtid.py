@@ -41,6 +41,13 @@ class MariaGtidSet:
         cur = self.domains.get(d)
         return cur is not None and n <= cur[1]
 
+    def contains_all(self, other: MariaGtidSet) -> bool:
+        """Every transaction of `other` is in this set: sequence numbers grow per domain."""
+        return all(self.contains(f"{d}-{s}-{n}") for d, (s, n) in other.domains.items())
+
+    def __bool__(self) -> bool:
+        return bool(self.domains)
+
     def __str__(self) -> str:
         return ",".join(f"{d}-{s}-{n}" for d, (s, n) in sorted(self.domains.items()))
 
@@ -92,6 +99,17 @@ class MySqlGtidSet:
         uuid, _, n = gtid.rpartition(":")
         n = int(n)
         return any(a <= n <= b for a, b in self.uuids.get(uuid.lower(), []))
+
+    def contains_all(self, other: MySqlGtidSet) -> bool:
+        """Every interval of `other` lies inside one of this set's intervals (they are kept merged)."""
+        for uuid, ivs in other.uuids.items():
+            mine = self.uuids.get(uuid, [])
+            if not all(any(a <= lo and hi <= b for a, b in mine) for lo, hi in ivs):
+                return False
+        return True
+
+    def __bool__(self) -> bool:
+        return any(self.uuids.values())
 
     def filtered(self, includes: list[re.Pattern] | None, excludes: list[re.Pattern] | None) -> MySqlGtidSet:
         out = MySqlGtidSet()
