@@ -8,7 +8,6 @@ import json
 import os
 import random
 import shutil
-import subprocess
 import sys
 from decimal import Decimal
 from pathlib import Path
@@ -23,22 +22,14 @@ if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
 
 from emulator_proc import EmulatorProcess  # noqa: E402
 from pyspark.sql import types as T  # noqa: E402
+from sink_checks import norm, run_sink, shuffled_arrivals, sort_rows, spark_fixture, spark_rows, table_rows  # noqa: E402, F401
 
 from emulator.testing.pgserver import PgServer  # noqa: E402
 from sink.apply import apply_batch  # noqa: E402
-from sink.read import read_arrow, read_spark, topics  # noqa: E402
+from sink.read import read_arrow, topics  # noqa: E402
 from sink.types import spark_type  # noqa: E402
 
 DATA = Path(__file__).parent / "data" / "pg" / "pg_public.jsonl"
-ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture(scope="session")
-def spark():
-    from sink.job import spark_session
-    s = spark_session("test-sink")
-    yield s
-    s.stop()
 
 
 def _recorded() -> list[dict]:
@@ -62,7 +53,9 @@ def test_schema_mapping_on_recorded_types():
     assert st["c_time"] == T.LongType() and st["c_interval"] == T.LongType()
     for c in ("c_uuid", "c_json", "c_jsonb", "c_xml", "c_enum", "c_ltree"):
         assert st[c] == T.StringType(), c
-    assert st["c_bit3"] == T.BinaryType() and st["c_bit1"] == T.BooleanType() and st["c_bytea"] == T.BinaryType()
+    assert (
+        st["c_bit3"] == T.BinaryType() and st["c_bit1"] == T.BooleanType() and st["c_bytea"] == T.BinaryType()
+    )
     assert st["c_int_arr"] == T.ArrayType(T.IntegerType(), True)
     assert st["c_money"] == T.DecimalType(38, 2) or isinstance(st["c_money"], T.DecimalType)
     assert isinstance(st["c_point"], T.StructType)
@@ -91,14 +84,23 @@ def test_recorded_stream_decodes_and_is_order_independent(tmp_path):
 
 
 def test_late_event_never_resurrects_a_deleted_row(tmp_path):
-    recs = [(r["topic"], r["key"], r["value"], ("f", i)) for i, r in enumerate(_recorded())
-            if r["topic"] == "dbserver1.inventory.customers"]
+    recs = [
+        (r["topic"], r["key"], r["value"], ("f", i))
+        for i, r in enumerate(_recorded())
+        if r["topic"] == "dbserver1.inventory.customers"
+    ]
     deletes = [r for r in recs if r[2] and r[2]["payload"]["op"] == "d"]
     assert deletes
     key = deletes[0][1]["payload"]
-    before = [r for r in recs if r[1] and r[1]["payload"] == key and r[2]
-              and r[2]["payload"]["source"]["lsn"] is not None
-              and r[2]["payload"]["source"]["lsn"] < deletes[0][2]["payload"]["source"]["lsn"]]
+    before = [
+        r
+        for r in recs
+        if r[1]
+        and r[1]["payload"] == key
+        and r[2]
+        and r[2]["payload"]["source"]["lsn"] is not None
+        and r[2]["payload"]["source"]["lsn"] < deletes[0][2]["payload"]["source"]["lsn"]
+    ]
     rest = [r for r in recs if r not in before]
     apply_batch(str(tmp_path), rest, "app", 0)  # the delete arrives first
     apply_batch(str(tmp_path), before, "app", 1)  # then the older events of that key
@@ -136,35 +138,11 @@ INSERT INTO s.logs SELECT g, 'log' || g FROM generate_series(1, 10) g;
 """
 
 
-def _norm(v):
-    if isinstance(v, dt.datetime) and v.tzinfo is not None:
-        return v.astimezone(dt.UTC).replace(tzinfo=None)
-    return v
-
-
 def _source_rows(pg: PgServer, table: str) -> list[tuple]:
     with pg.connect() as c:
         cur = c.execute(f"SELECT * FROM {table}")
         cols = [d.name for d in cur.description]
-        return cols, sorted(tuple(_norm(v) for v in r) for r in cur.fetchall())
-
-
-def _table_rows(path: Path, cols: list[str]) -> list[tuple]:
-    t = read_arrow(str(path))
-    assert sorted(t.column_names) == sorted(cols), (t.column_names, cols)
-    return sorted(tuple(_norm(r[c]) for c in cols) for r in t.to_pylist())
-
-
-def _spark_rows(spark, path: Path, cols: list[str]) -> list[tuple]:
-    df = read_spark(spark, str(path))
-    return sorted(tuple(_norm(r[c]) for c in cols) for r in df.collect())
-
-
-def _sink(source: Path, tables: Path, ck: Path, env: dict | None = None) -> subprocess.CompletedProcess:
-    e = dict(os.environ, **(env or {}))
-    return subprocess.run([sys.executable, "-m", "sink", "run", "--source", str(source), "--tables", str(tables),
-                           "--checkpoint", str(ck), "--once"], capture_output=True, text=True, timeout=300,
-                          cwd=ROOT, env=e)
+        return cols, sort_rows([tuple(norm(v) for v in r) for r in cur.fetchall()])
 
 
 @pytest.fixture(scope="module")
@@ -174,17 +152,30 @@ def captured(tmp_path_factory):
     with PgServer() as pg:
         pg.psql(SETUP)
         pg.psql("ALTER TABLE s.items REPLICA IDENTITY DEFAULT;")
-        props = pg.connector_properties(**{"topic.prefix": "e2e", "schema.include.list": "s",
-                                           "slot.name": "e2e", "publication.name": "e2e_pub",
-                                           "offset.flush.interval.ms": "200",
-                                           "skipped.operations": "none"})  # emit truncates
+        props = pg.connector_properties(
+            **{
+                "topic.prefix": "e2e",
+                "schema.include.list": "s",
+                "slot.name": "e2e",
+                "publication.name": "e2e_pub",
+                "offset.flush.interval.ms": "200",
+                "skipped.operations": "none",
+            }
+        )  # emit truncates
         emu = EmulatorProcess(props, work).start()
         try:
             emu.wait_for(lambda rs: sum(1 for r in rs if r["topic"] == "e2e.s.items") >= 100, 120, "snapshot")
             pg.psql(WORKLOAD)
-            emu.wait_for(lambda rs: any((r.get("value") or {}).get("payload", {}).get("after", {}) and
-                                        (r["value"]["payload"]["after"] or {}).get("name") == "reborn"
-                                        for r in rs if r["topic"] == "e2e.s.items"), 120, "workload")
+            emu.wait_for(
+                lambda rs: any(
+                    (r.get("value") or {}).get("payload", {}).get("after", {})
+                    and (r["value"]["payload"]["after"] or {}).get("name") == "reborn"
+                    for r in rs
+                    if r["topic"] == "e2e.s.items"
+                ),
+                120,
+                "workload",
+            )
             emu.stop()
         finally:
             emu.kill()
@@ -195,49 +186,53 @@ def captured(tmp_path_factory):
 def _check_tables(tables: Path, src: dict, spark=None) -> None:
     for t, (cols, rows) in src.items():
         path = tables / f"e2e.{t}"
-        assert _table_rows(path, cols) == rows, t
+        assert table_rows(path, cols) == rows, t
         if spark is not None:
-            assert _spark_rows(spark, path, cols) == rows, t
+            assert spark_rows(spark, path, cols) == rows, t
 
 
 def test_end_to_end_pg_to_delta(captured, tmp_path, spark):
     out, src = captured
-    r = _sink(out, tmp_path / "tables", tmp_path / "ck")
+    r = run_sink(out, tmp_path / "tables", tmp_path / "ck")
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     assert "batch 0:" in r.stdout
     _check_tables(tmp_path / "tables", src, spark)
     items = dict(zip(src["s.items"][0], zip(*src["s.items"][1])))
     assert "n/a" in items["note"] and 1000 in items["id"]  # default backfill and key change are in the oracle
-    r = _sink(out, tmp_path / "tables", tmp_path / "ck")  # nothing new: no batch, same tables
+    r = run_sink(out, tmp_path / "tables", tmp_path / "ck")  # nothing new: no batch, same tables
     assert r.returncode == 0 and "batch 1:" not in r.stdout
     _check_tables(tmp_path / "tables", src)
 
 
 def test_shuffled_input_in_several_batches_gives_same_tables(captured, tmp_path, spark):
     from sink.job import run
+
     out, src = captured
     shuffled = tmp_path / "in"
-    shuffled.mkdir()
-    rnd = random.Random(11)
-    parts = {}
-    for f in sorted(out.glob("*.jsonl")):
-        lines = f.read_text().splitlines(keepends=True)
-        rnd.shuffle(lines)
-        parts[f.name] = [lines[i::3] for i in range(3)]
-    for i in range(3):  # three arrivals, each processed by its own --once run
-        for name, chunks in parts.items():
-            with open(shuffled / name, "a") as fh:
-                fh.writelines(chunks[i])
-        assert run(str(shuffled), str(tmp_path / "tables"), str(tmp_path / "ck"), True, spark=spark,
-                   log=lambda *a, **k: None) == 0
+    for _ in shuffled_arrivals(
+        out, shuffled, seed=11
+    ):  # three arrivals, each processed by its own --once run
+        assert (
+            run(
+                str(shuffled),
+                str(tmp_path / "tables"),
+                str(tmp_path / "ck"),
+                True,
+                spark=spark,
+                log=lambda *a, **k: None,
+            )
+            == 0
+        )
     # Known limit: a key change's create event (new key, TOAST placeholder) delivered before the old key's
     # base image cannot be filled (the value lives under another key). Everything else must match exactly.
     cols, rows = src["s.items"]
-    got = _table_rows(tmp_path / "tables" / "e2e.s.items", cols)
+    got = table_rows(tmp_path / "tables" / "e2e.s.items", cols)
     bad = [(g, r) for g, r in zip(got, rows) if g != r]
     assert len(got) == len(rows)
-    assert all(g[0] == 1000 and g[cols.index("blob")] == "__debezium_unavailable_value"
-               and g[:5] == r[:5] for g, r in bad), bad
+    assert all(
+        g[0] == 1000 and g[cols.index("blob")] == "__debezium_unavailable_value" and g[:5] == r[:5]
+        for g, r in bad
+    ), bad
     _check_tables(tmp_path / "tables", {"s.logs": src["s.logs"]})
 
 
@@ -245,13 +240,23 @@ def test_crash_between_write_and_commit_gives_no_duplicates(captured, tmp_path, 
     from deltalake import DeltaTable
 
     from sink.job import run
+
     out, src = captured
-    r = _sink(out, tmp_path / "tables", tmp_path / "ck", {"DBZ_SINK_CRASH_AFTER_WRITE": "0"})
+    r = run_sink(out, tmp_path / "tables", tmp_path / "ck", {"DBZ_SINK_CRASH_AFTER_WRITE": "0"})
     assert r.returncode == 17, r.stdout[-2000:] + r.stderr[-2000:]
     assert (tmp_path / "ck" / "offsets" / "0").exists() and not (tmp_path / "ck" / "commits" / "0").exists()
     lines = []
-    assert run(str(out), str(tmp_path / "tables"), str(tmp_path / "ck"), True, spark=spark,
-               log=lambda *a, **k: lines.append(a[0])) == 0
+    assert (
+        run(
+            str(out),
+            str(tmp_path / "tables"),
+            str(tmp_path / "ck"),
+            True,
+            spark=spark,
+            log=lambda *a, **k: lines.append(a[0]),
+        )
+        == 0
+    )
     assert any("batch 0:" in m and "already in" in m for m in lines), lines  # replayed, skipped
     _check_tables(tmp_path / "tables", src)
     hist = DeltaTable(str(tmp_path / "tables" / "e2e.s.items")).history()
@@ -277,9 +282,10 @@ def test_kafka_input_gives_same_tables(captured, tmp_path):
             for line in f.read_text().splitlines():
                 d = json.loads(line)
                 headers = [(n, enc(h)) for n, h in d.get("headers") or []]
-                producer.produce(f.name[: -len(".jsonl")], key=enc(d["key"]), value=enc(d["value"]),
-                                 headers=headers)
+                producer.produce(
+                    f.name[: -len(".jsonl")], key=enc(d["key"]), value=enc(d["value"]), headers=headers
+                )
         assert producer.flush(30) == 0
-        r = _sink(f"kafka:{broker.bootstrap}", tmp_path / "tables", tmp_path / "ck")
+        r = run_sink(f"kafka:{broker.bootstrap}", tmp_path / "tables", tmp_path / "ck")
         assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     _check_tables(tmp_path / "tables", src)

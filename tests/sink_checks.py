@@ -1,0 +1,104 @@
+"""Shared pieces of the sink tests: running `python -m sink run`, reading the Delta tables back, comparing
+them with `SELECT *` of the source, and replaying the emulator's output shuffled."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import random
+import struct
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sink.read import read_arrow, read_spark
+
+ROOT = Path(__file__).resolve().parent.parent
+
+Norm = Callable[[Any], Any]
+
+
+@pytest.fixture(scope="session", name="spark")
+def spark_fixture():
+    """One local Spark session for the sink test modules (import this fixture into the module)."""
+    from sink.job import spark_session
+
+    s = spark_session("test-sink")
+    yield s
+    s.stop()
+
+
+def norm(v: Any) -> Any:
+    """Timestamps with a zone compare as naive UTC (the sources' sessions run in UTC)."""
+    if isinstance(v, dt.datetime) and v.tzinfo is not None:
+        return v.astimezone(dt.UTC).replace(tzinfo=None)
+    return v
+
+
+def sort_rows(rows: list[tuple]) -> list[tuple]:
+    # repr: rows of keyless tables may tie on every column but one that holds None (None does not order)
+    return sorted(rows, key=repr)
+
+
+def table_rows(path: Path, cols: list[str], norms: dict[str, Norm] | None = None) -> list[tuple]:
+    """The Delta table's rows (deltalake reader) as tuples in `cols` order; its columns must be exactly `cols`."""
+    t = read_arrow(str(path))
+    assert sorted(t.column_names) == sorted(cols), (t.column_names, cols)
+    n = norms or {}
+    return sort_rows([tuple(n.get(c, norm)(r[c]) for c in cols) for r in t.to_pylist()])
+
+
+def spark_rows(spark, path: Path, cols: list[str], norms: dict[str, Norm] | None = None) -> list[tuple]:
+    """The same through Spark (the Delta log's active files)."""
+    n = norms or {}
+    return sort_rows(
+        [tuple(n.get(c, norm)(r[c]) for c in cols) for r in read_spark(spark, str(path)).collect()]
+    )
+
+
+def run_sink(
+    source: Path | str, tables: Path, ck: Path, env: dict | None = None, *extra: str, timeout: float = 300
+) -> subprocess.CompletedProcess:
+    """`python -m sink run ... --once` exactly as outside checks run it."""
+    e = dict(os.environ, **(env or {}))
+    cmd = [
+        sys.executable,
+        "-m",
+        "sink",
+        "run",
+        "--source",
+        str(source),
+        "--tables",
+        str(tables),
+        "--checkpoint",
+        str(ck),
+        "--once",
+        *extra,
+    ]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=ROOT, env=e)
+
+
+def shuffled_arrivals(out: Path, dest: Path, seed: int, arrivals: int = 3):
+    """Yields after each of `arrivals` appends to `dest`: every topic file of `out` shuffled line by line and
+    cut in `arrivals` parts, so that late events cross batch boundaries."""
+    dest.mkdir(parents=True, exist_ok=True)
+    rnd = random.Random(seed)
+    parts = {}
+    for f in sorted(out.glob("*.jsonl")):
+        lines = f.read_text().splitlines(keepends=True)
+        rnd.shuffle(lines)
+        parts[f.name] = [lines[i::arrivals] for i in range(arrivals)]
+    for i in range(arrivals):
+        for name, chunks in parts.items():
+            with open(dest / name, "a") as fh:
+                fh.writelines(chunks[i])
+        yield i
+
+
+def float32(v: Any) -> Any:
+    """A FLOAT column's value as the 32-bit float Spark's FloatType holds."""
+    return None if v is None else struct.unpack("f", struct.pack("f", v))[0]
