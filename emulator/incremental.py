@@ -66,6 +66,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
+from emulator.notifications import INCREMENTAL as INCREMENTAL_AGGREGATE
+
 log = logging.getLogger("emulator.incremental")
 
 COLLECTION_ID = "incremental_snapshot_collections_id"
@@ -326,6 +328,10 @@ class IncrementalSnapshot:
         self.deferred: list[Callable[[], None]] = []
         self.blocking: Callable[[list[str], dict[str, str]], None] | None = \
             getattr(source, "blocking_snapshot", None)
+        self.notifier = getattr(source, "notifier", None)
+        self.correlation_id: str | None = None  # the execute-snapshot signal's id: notifications' id
+        self.rows_scanned = 0  # rows read from the current table so far (TABLE_SCAN_COMPLETED)
+        self._skip_status = "UNKNOWN_SCHEMA"  # why _table_to_read refused the current table
 
     # -- state ------------------------------------------------------------------------------------------
     @property
@@ -347,7 +353,8 @@ class IncrementalSnapshot:
             return None
         return {"incremental_snapshot_collections": [dict(e) for e in self.queue],
                 "incremental_snapshot_primary_key": self.done_key,
-                "incremental_snapshot_maximum_key": self.max_key}
+                "incremental_snapshot_maximum_key": self.max_key,
+                "incremental_snapshot_correlation_id": self.correlation_id}
 
     def restore(self, stored: dict) -> None:
         cols = stored.get("incremental_snapshot_collections")
@@ -366,9 +373,19 @@ class IncrementalSnapshot:
         self.queue = queue
         self.done_key = self.last_key = stored.get("incremental_snapshot_primary_key")
         self.max_key = stored.get("incremental_snapshot_maximum_key")
+        self.correlation_id = stored.get("incremental_snapshot_correlation_id")
         self.pending_start = True
         log.info("incremental snapshot in progress: resuming %s after key %s",
                  ", ".join(e[COLLECTION_ID] for e in self.queue), self.done_key)
+
+    def _notify(self, kind: str, **data: Any) -> None:
+        """An "Incremental Snapshot" notification (Debezium's IncrementalSnapshotNotificationService)."""
+        n = self.notifier
+        if n is not None and n.enabled:
+            n.notify(INCREMENTAL_AGGREGATE, kind, {k: str(v) for k, v in data.items()}, self.correlation_id)
+
+    def _collections(self) -> str:
+        return ",".join(e[COLLECTION_ID] for e in self.queue)
 
     def _guard(self, what: str, fn: Callable, *args) -> None:
         """Database errors that a restart would not cure (a filter value of the wrong type, a missing
@@ -444,12 +461,14 @@ class IncrementalSnapshot:
             if self.queue and not self.paused:
                 self.paused = True
                 log.info("incremental snapshot paused (signal '%s')", sid)
+                self._notify("PAUSED", data_collections=self._collections())
             else:
                 log.info("pause-snapshot '%s': no incremental snapshot is running", sid)
         elif kind == "resume-snapshot":
             if self.queue and self.paused:
                 self.paused = False
                 log.info("incremental snapshot resumed (signal '%s')", sid)
+                self._notify("RESUMED", data_collections=self._collections())
                 if self.chunk_id is None:
                     if self.pending_start:  # restored from offsets and paused before it started
                         self.pending_start = False
@@ -509,6 +528,9 @@ class IncrementalSnapshot:
             self.paused = False
             self.pending_start = False
             self.done_key = self.last_key = self.max_key = None
+            self.rows_scanned = 0
+            self.correlation_id = sid
+            self._notify("STARTED", data_collections=self._collections())
             self._next_chunk()
 
     # Hooks for connectors whose additional-conditions are not SQL (MongoDB: JSON query documents).
@@ -570,6 +592,8 @@ class IncrementalSnapshot:
         names = data.get("data-collections")
         if not names:
             log.info("Stopping incremental snapshot (signal '%s')", sid)
+            self._notify("ABORTED")
+            self.correlation_id = None
             self.queue = []
             self._reset_window()
             self.done_key = self.last_key = self.max_key = None
@@ -579,6 +603,7 @@ class IncrementalSnapshot:
         if not isinstance(names, list):
             raise SignalError("'data-collections' must be an array")
         drop = set(self._expand([str(n) for n in names]))
+        self._notify("ABORTED", data_collections=",".join(str(n) for n in names))
         current = self.queue[0][COLLECTION_ID]
         log.info("Removing %s collections from incremental snapshot (signal '%s')", sorted(drop), sid)
         rest = [self.queue[0]]
@@ -600,6 +625,7 @@ class IncrementalSnapshot:
             self.done_key = self.last_key = self.max_key = None
             if not self.queue:
                 log.info("Incremental snapshot has stopped.")
+                self.correlation_id = None
                 self._reset_window()
                 self.paused = False
                 self.pending_start = False
@@ -644,18 +670,21 @@ class IncrementalSnapshot:
         ct = self.source.table_by_id(table_id)
         if ct is None:
             log.warning("Schema not found for table '%s'; it is skipped by the incremental snapshot", table_id)
+            self._skip_status = "UNKNOWN_SCHEMA"
             return None
         sk = entry.get(COLLECTION_SURROGATE)
         if sk:
             if sk not in ct.env.names:
                 log.warning("Incremental snapshot for table '%s' skipped: surrogate key %r is not a column",
                             table_id, sk)
+                self._skip_status = "NO_PRIMARY_KEY"
                 return None
             return ct, [sk]
         if not ct.env.key_names:
             log.warning("Incremental snapshot for table '%s' skipped cause the table has no primary keys "
                         "(give it a primary key, or send a surrogate-key in the execute-snapshot signal)",
                         table_id)
+            self._skip_status = "NO_PRIMARY_KEY"
             return None
         return ct, list(ct.env.key_names)
 
@@ -668,7 +697,7 @@ class IncrementalSnapshot:
             table_id = entry[COLLECTION_ID]
             got = self._table_to_read(entry)
             if got is None:
-                self._table_finished()
+                self._table_finished(self._skip_status)
                 continue
             ct, key_cols = got
             cond = entry.get(COLLECTION_CONDITION)
@@ -678,7 +707,7 @@ class IncrementalSnapshot:
                     if self.max_key is None:
                         log.info("No maximum key returned by the query, incremental snapshotting of table "
                                  "'%s' finished as it is empty", table_id)
-                        self._table_finished()
+                        self._table_finished("EMPTY")
                         continue
                     log.info("Incremental snapshot for table '%s' will end at position %s", table_id,
                              self.max_key)
@@ -690,14 +719,14 @@ class IncrementalSnapshot:
                     raise
                 log.error("Incremental snapshot of table '%s' failed and is skipped: %s: %s", table_id,
                           type(e).__name__, str(e).strip().splitlines()[0] if str(e).strip() else "")
-                self._table_finished()
+                self._table_finished("SQL_EXCEPTION")
                 continue
             # the source may have reloaded a table whose columns changed under the query
             ct = self.source.table_by_id(table_id) or ct
             if not rows:
                 log.info("No data returned by the query, incremental snapshotting of table '%s' finished",
                          table_id)
-                self._table_finished()
+                self._table_finished("SUCCEEDED")
                 continue
             env = ct.env
             names = env.names
@@ -721,6 +750,11 @@ class IncrementalSnapshot:
             self.buffer = buf
             self.window_table = table_id
             self.window_ct = ct
+            self.rows_scanned += len(rows)
+            if self.notifier is not None and self.notifier.enabled:
+                self._notify("IN_PROGRESS", data_collections=self._collections(),
+                             current_collection_in_progress=table_id,
+                             maximum_key=_key_text(self.max_key), last_processed_key=_key_text(self.last_key))
             return ct, mark
         return None
 
@@ -796,12 +830,18 @@ class IncrementalSnapshot:
             log.info("incremental snapshot finished")
         self._reset_window()
 
-    def _table_finished(self) -> None:
-        entry = self.queue.pop(0)
+    def _table_finished(self, status: str) -> None:
+        entry = self.queue[0]
+        self._notify("TABLE_SCAN_COMPLETED", data_collections=self._collections(),
+                     scanned_collection=entry[COLLECTION_ID], total_rows_scanned=self.rows_scanned, status=status)
+        self.queue.pop(0)
+        self.rows_scanned = 0
         log.info("incremental snapshot of table '%s' done", entry[COLLECTION_ID])
         self.done_key = self.last_key = self.max_key = None
         if not self.queue:
             self.paused = False
+            self._notify("COMPLETED")
+            self.correlation_id = None
 
     def _on_watermark(self, sid: str, kind: str) -> None:
         if self.chunk_id is None or self.read_only:
@@ -959,6 +999,13 @@ class IncrementalSnapshot:
         if self.kafka_channel is not None:
             self.kafka_channel.close()
             self.kafka_channel = None
+
+
+def _key_text(key: list | None) -> str:
+    """A key as Debezium's notifications print it: values joined by ',' (Objects.toString)."""
+    if key is None:
+        return '"<null>"'
+    return ",".join("<null>" if v is None else str(v) for v in key)
 
 
 def _entry(table_id: str, condition: str | None, surrogate: str | None) -> dict[str, Any]:

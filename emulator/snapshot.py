@@ -29,20 +29,39 @@ def marker(first_table: bool, last_table: bool, first_row: bool, last_row: bool)
 
 def run_snapshot(tables: Sequence[T], rows_of: Callable[[T], Iterable[Any]],
                  emit: Callable[[T, Any, str], None], stopping: Callable[[], bool] = lambda: False,
-                 ) -> bool:
+                 started: Callable[[T], None] | None = None,
+                 finished: Callable[[T, int], None] | None = None) -> bool:
     """Feeds every row to `emit(table, row, marker)` with one row of look-ahead. Returns False if
-    `stopping()` became true before the end."""
+    `stopping()` became true before the end.
+
+    `started(table)` / `finished(table, rows)` run around each table (notifications). Like Debezium's
+    buffering snapshot receiver, the row last read is handed on only when the next row arrives or the
+    snapshot ends, so a table's `finished` (and the next table's `started`) come before its last row."""
     n = len(tables)
+    held_table: Any = _END  # three variables, not a tuple per row: this loop runs per snapshot row
+    held_row: Any = None
+    held_mark = ""
     for ti, table in enumerate(tables):
         first_table, last_table = ti == 0, ti == n - 1
+        if started is not None:
+            started(table)
         it = iter(rows_of(table))
         row = next(it, _END)
         first_row = True
+        count = 0
         while row is not _END:
             nxt = next(it, _END)
-            emit(table, row, marker(first_table, last_table, first_row, nxt is _END))
+            if held_table is not _END:
+                emit(held_table, held_row, held_mark)
+            held_table, held_row = table, row
+            held_mark = marker(first_table, last_table, first_row, nxt is _END)
+            count += 1
             row = nxt
             first_row = False
             if stopping():
                 return False
+        if finished is not None:
+            finished(table, count)
+    if held_table is not _END:
+        emit(held_table, held_row, held_mark)
     return True

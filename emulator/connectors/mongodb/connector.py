@@ -31,6 +31,7 @@ from emulator.connectors.mongodb import events as ev
 from emulator.engine import Engine
 from emulator.envelope import EnvelopeSettings, Heartbeat, TransactionMonitor
 from emulator.incremental import IncrementalSnapshot, SignalError
+from emulator.notifications import Notifier
 
 log = logging.getLogger("emulator.mongodb")
 
@@ -163,6 +164,7 @@ class MongoDbConnector:
         self.initsync = False
         self.lsid: str | None = None
         self.txn: int | None = None
+        self.notifier = Notifier(config, self.settings, engine)
         self.incremental = MongoIncremental(self, config, engine)
         if self.scope == "collection" and self.incremental.channels == {"source"}:
             log.warning("capture.scope=collection disables the source signal channel")
@@ -257,8 +259,10 @@ class MongoDbConnector:
             if self.snapshot_mode == "initial_only" or self.engine.stopping:
                 self.engine.commit(force=True)
                 return
-        elif stored:
-            self.incremental.restore(stored)
+        else:
+            self.notifier.initial("SKIPPED")
+            if stored:
+                self.incremental.restore(stored)
         if self.snapshot_mode == "initial_only" and not stored:
             return
         self.engine.commit(force=True)
@@ -315,17 +319,25 @@ class MongoDbConnector:
                 flt = self.cfg.get(f"snapshot.collection.filter.overrides.{name}")
                 if flt:
                     overrides[name] = bson_loads(flt)
-        self._snapshot_collections(colls, overrides, "true", last=True)
+        self.notifier.initial("STARTED")
+        self._snapshot_collections(colls, overrides, "true", last=True, notify=True)
+        if self.engine.stopping:
+            return
+        self.notifier.initial("COMPLETED")
         self.initsync = False
         self.engine.commit(force=True)
 
-    def _snapshot_collections(self, colls, filters: dict[str, dict], marker: str, last: bool) -> None:
+    def _snapshot_collections(self, colls, filters: dict[str, dict], marker: str, last: bool,
+                              notify: bool = False) -> None:
         fetch = int(self.cfg.get("snapshot.fetch.size") or 0)
+        notify = notify and self.notifier.enabled
         pending = None  # hold one record back so the final one can be marked `last`
         for db, coll in colls:
             env = self.envelope_for(db, coll)
             if env is None:
                 continue
+            if notify:  # MongoDB's notifications name only the collection in progress / scanned
+                self.notifier.initial("IN_PROGRESS", current_collection_in_progress=f"{db}.{coll}")
             cursor = self.client[db].get_collection(coll, codec_options=CODEC).find(
                 filters.get(f"{db}.{coll}") or {}, batch_size=fetch or 0)
             for doc in cursor:
@@ -335,6 +347,9 @@ class MongoDbConnector:
                     self._emit_read(*pending, marker)
                 pending = (env, doc)
                 self.engine.tick()
+            if notify:
+                self.notifier.initial("TABLE_SCAN_COMPLETED", scanned_collection=f"{db}.{coll}",
+                                      status="SUCCEEDED")
         if pending is not None:
             self._emit_read(*pending, "last" if last else marker)
 

@@ -31,6 +31,7 @@ from emulator.envelope import EnvelopeSettings, Heartbeat, TableEnvelope, Transa
 from emulator.filters import Filters
 from emulator.incremental import IncrementalSnapshot
 from emulator.model import ColumnDef, TableDef
+from emulator.notifications import Notifier
 from emulator.records import Record
 from emulator.snapshot import run_snapshot
 
@@ -171,6 +172,7 @@ class MySqlConnector:
         self.last_row = 0
         self.snapshot_done = False
         self.streaming = False
+        self.notifier = Notifier(config, self.settings, engine)
         self.incremental = IncrementalSnapshot(self, config, engine)
         self.table_ids: dict[int, _TableEntry] = {}
         self.tm_cache: dict[bytes, _TableEntry] = {}
@@ -386,9 +388,11 @@ class MySqlConnector:
         elif self._needs_snapshot(stored):
             if stored is not None:
                 log.info("snapshot.mode=%s: taking a new snapshot", self.snapshot_mode)
+            self.notifier.initial("STARTED")
             self._snapshot(data=self.snapshot_mode not in ("no_data",) and self._snapshot_data_wanted())
             if self.engine.stopping:
                 return
+            self.notifier.initial("COMPLETED")
         elif stored is not None:
             if not self._position_available(stored):
                 raise RuntimeError(
@@ -396,10 +400,13 @@ class MySqlConnector:
                     f"(GTIDs {stored.get('gtids')}), but this is no longer available on the server. Reconfigure "
                     "the connector to use a snapshot when needed (snapshot.mode=when_needed)."
                 )
+            self.notifier.initial("SKIPPED")
             self._restore(stored)
         else:
             # no offset and no snapshot of data (no_data): the schema as it is now, streaming from here
+            self.notifier.initial("STARTED")
             self._snapshot(data=False)
+            self.notifier.initial("COMPLETED")
         self.engine.commit(force=True)
         if not self._streams():
             log.info("snapshot.mode=%s: not streaming; stopping", self.snapshot_mode)
@@ -656,7 +663,10 @@ class MySqlConnector:
             log.info("snapshot of %s: %d rows", t.id, n)
 
         emit_row = self._snapshot_emitter(0, None, file, pos)
-        run_snapshot(tables, rows_of, emit_row, lambda: self.engine.stopping)
+        started, finished = self.notifier.snapshot_callbacks(
+            [ct.data_collection for ct in tables], self.captured_table_ids(), lambda ct: ct.data_collection
+        )
+        run_snapshot(tables, rows_of, emit_row, lambda: self.engine.stopping, started, finished)
 
     def _snapshot_emitter(self, server_id: int, gtid: str | None, file: str, pos: int):
         """`emit_row(ct, after, marker)` for initial and blocking snapshots: one source block per

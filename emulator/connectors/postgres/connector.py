@@ -35,6 +35,7 @@ from emulator.envelope import EnvelopeSettings, Heartbeat, TableEnvelope, Transa
 from emulator.filters import Filters
 from emulator.incremental import IncrementalSnapshot
 from emulator.model import TableDef
+from emulator.notifications import Notifier
 from emulator.records import Record
 from emulator.snapshot import run_snapshot
 
@@ -144,6 +145,7 @@ class PostgresConnector:
         self._wm_conn: psycopg.Connection | None = None
         self._ro_xids: set[int] = set()  # read.only: transactions streamed since the last chunk read
         self._wal_geometry: tuple[int, int] | None = None
+        self.notifier = Notifier(config, self.settings, engine)
         self.incremental = IncrementalSnapshot(self, config, engine)
         engine.source = self
 
@@ -291,7 +293,9 @@ class PostgresConnector:
             if stored is not None:
                 log.info("snapshot.mode=%s: discarding stored offsets and taking a new snapshot",
                          self.snapshot_mode)
+            self.notifier.initial("STARTED")
             start_lsn = self._snapshot(exported, start_lsn)
+            self.notifier.initial("COMPLETED")
             log.info("snapshot done in %.2f s", time.monotonic() - start)
             if slot is not None and slot["confirmed"] is not None and slot["confirmed"] < start_lsn:
                 # no exported snapshot: changes racing the snapshot start may be in neither, so stream
@@ -301,15 +305,17 @@ class PostgresConnector:
             if not self._streams() or self.engine.stopping:
                 self.engine.commit(force=True)
                 return
-        elif stored is not None:
-            start_lsn = stored.get("lsn_commit") or stored.get("lsn")
-            self.lsn_commit = start_lsn
-            self.lsn_proc = stored.get("lsn_proc")
-            if stored.get("txId") is not None and self.lsn_proc is not None:
-                self.skip_until = (stored["txId"], self.lsn_proc)
-            self.incremental.restore(stored)
-        elif slot is not None:
-            start_lsn = slot["confirmed"] or slot["restart"] or 0
+        else:
+            self.notifier.initial("SKIPPED")
+            if stored is not None:
+                start_lsn = stored.get("lsn_commit") or stored.get("lsn")
+                self.lsn_commit = start_lsn
+                self.lsn_proc = stored.get("lsn_proc")
+                if stored.get("txId") is not None and self.lsn_proc is not None:
+                    self.skip_until = (stored["txId"], self.lsn_proc)
+                self.incremental.restore(stored)
+            elif slot is not None:
+                start_lsn = slot["confirmed"] or slot["restart"] or 0
         if start_lsn is None:
             start_lsn = 0
         self.lsn_commit = self.lsn_commit or start_lsn
@@ -393,7 +399,8 @@ class PostgresConnector:
             snap_include = self.cfg.get("snapshot.include.collection.list")
             only = _regex_list(snap_include)
             # the signal table is captured but, as in Debezium, never exported by the snapshot
-            tables = [t for t in load_tables(snap, self.type_cfg, include)
+            loaded = load_tables(snap, self.type_cfg, include)
+            tables = [t for t in loaded
                       if t.id != self.signal_table and (not only or any(p.fullmatch(t.id) for p in only))]
             captured = [self._capture(t) for t in tables]
             ts_us = time.time_ns() // 1000
@@ -445,7 +452,9 @@ class PostgresConnector:
                     sources[mark + t.id] = s
                 emit(env.change("r", None, after, s, None, key))
 
-            ok = run_snapshot(captured, rows_of, emit_row, lambda: self.engine.stopping)
+            started, finished = self.notifier.snapshot_callbacks(
+                [t.id for t in tables], [t.id for t in loaded], lambda ct: ct.env.table.id)
+            ok = run_snapshot(captured, rows_of, emit_row, lambda: self.engine.stopping, started, finished)
             snap.execute("COMMIT")
             if not ok:
                 raise KeyboardInterrupt
