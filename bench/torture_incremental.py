@@ -2,32 +2,38 @@
 """Incremental-snapshot torture: kill -9 the emulator again and again while it snapshots a table that a
 writer keeps changing, then check that the emitted events replay to exactly the table.
 
-    .venv/bin/python bench/torture_incremental.py [--rows 10000] [--kills 5] [--chunk-size 10]
-                                                  [--seed N] [--strategy insert_insert|insert_delete]
-                                                  [--keep DIR]
+    .venv/bin/python bench/torture_incremental.py [--db postgres|mariadb] [--rows 10000] [--kills 5]
+                                                  [--chunk-size 10] [--seed N]
+                                                  [--strategy insert_insert|insert_delete] [--keep DIR]
 
 What it does:
-1. starts a throwaway PostgreSQL, creates `public.items` (id PK, v = a version from one sequence, note),
-   REPLICA IDENTITY FULL, with `--rows` rows, plus the signal table;
-2. runs `python -m emulator run CONFIG --out DIR` (snapshot.mode=no_data, file offsets) and, once it
-   streams, starts one writer thread hammering the table (updates, deletes, upserts, primary-key changes,
-   some multi-statement transactions) and sends `execute-snapshot` for the table;
-3. kills the emulator with SIGKILL `--kills` times at random moments (a random 0.05..0.6 s after each
-   (re)start streams, so each run moves the snapshot on a little and dies inside it - windows open, reads
-   buffered, records written but not yet committed) and restarts it after a random pause; every restart
-   resumes from the offsets it had committed;
+1. starts a throwaway server - PostgreSQL (the default) or MariaDB (`--db mariadb`, the MariaDbConnector) -
+   and creates `items` (id PK, v = a version, note; REPLICA IDENTITY FULL on PostgreSQL) with `--rows`
+   rows, plus the signal table and a marker table;
+2. runs `python -m emulator run CONFIG --out DIR` (snapshot.mode=no_data, file offsets; on MariaDB also a
+   file schema history) and, once it streams, starts one writer thread hammering the table (updates,
+   deletes, upserts, primary-key changes, some multi-statement transactions; every write stamps the row
+   with a new version from one counter) and sends `execute-snapshot` for the table;
+3. kills the emulator with SIGKILL `--kills` times at random moments - kill n once the (re)started run
+   has read past a random key around n / (kills + 1) of the key range, plus a random 0..0.1 s - so each run
+   moves the snapshot on and dies inside it (windows open, reads buffered, records written but not yet
+   committed), and restarts it after a random pause; every restart resumes from the offsets it had
+   committed;
 4. when the snapshot is over, stops the writer, waits for a marker row's event, stops the emulator with
    SIGTERM and replays every emitted record of the table in output order (r/c/u upsert by key, d delete;
    tombstones skipped);
 5. prints the comparison with the table and whether any READ came after a newer streamed change of its
    key (versions make "newer" exact); exits 1 if the replay differs from the table, 0 if it is equal.
 
+The writer, the replay and the stale-READ check are tests/incremental_checks.py's, the ones the
+incremental-snapshot test suites use.
+
     .venv/bin/python bench/torture_incremental.py --rate 100000 [--chunk-size 1024]
 
-measures instead the rows/s of an incremental snapshot of a quiet table next to the initial snapshot's
-rows/s for the same table (bench/bench_pg.py's table shape), both as `python -m emulator run CONFIG --out
-DIR` tailed on disk: initial = process start -> last row's line (and first -> last line); incremental =
-the signal's commit -> last READ line.
+measures instead (PostgreSQL only) the rows/s of an incremental snapshot of a quiet table next to the
+initial snapshot's rows/s for the same table (bench/bench_pg.py's table shape), both as `python -m emulator
+run CONFIG --out DIR` tailed on disk: initial = process start -> last row's line (and first -> last line);
+incremental = the signal's commit -> last READ line.
 """
 
 from __future__ import annotations
@@ -40,21 +46,137 @@ import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
+for _p in (REPO, REPO / "tests"):
+    if str(_p) not in sys.path:
+        sys.path.insert(0, str(_p))
 
+import orjson  # noqa: E402
 import psycopg  # noqa: E402
+from incremental_checks import (  # noqa: E402
+    PyMySqlSession,
+    Session,
+    Writer,
+    WriterSql,
+    differences,
+    keyed,
+    mariadb_writes,
+    pg_writes,
+    record_key,
+    replay,
+    stale_reads,
+)
 
+from emulator.testing.mariadbserver import MariaDbServer  # noqa: E402
 from emulator.testing.pgserver import PgServer  # noqa: E402
 
 PREFIX = "torture"
-TOPIC = f"{PREFIX}.public.items"
+SIGNAL_COLUMNS = "(id varchar(42) PRIMARY KEY, type varchar(32) NOT NULL, data varchar(2048))"
+
+
+class PgTarget:
+    """The throwaway PostgreSQL: items in `public`, one slot whose active walsender shows the stream."""
+
+    label = "PostgreSQL"
+    schema = "public"
+
+    def __init__(self) -> None:
+        self.server = PgServer()
+
+    def __enter__(self) -> PgTarget:
+        self.server.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.stop()
+
+    def session(self) -> Session:
+        return psycopg.connect(self.server.dsn, autocommit=True)
+
+    def query(self, sql: str, args: Any = None) -> list[tuple]:
+        with self.session() as c:
+            cur = c.execute(sql, args)
+            return cur.fetchall() if cur.description else []
+
+    def create(self, rows: int) -> None:
+        for sql in (f"CREATE TABLE debezium_signal {SIGNAL_COLUMNS}",
+                    "CREATE TABLE marker (id int PRIMARY KEY)",
+                    "CREATE TABLE items (id int PRIMARY KEY, v bigint NOT NULL, note text)",
+                    "ALTER TABLE items REPLICA IDENTITY FULL"):
+            self.query(sql)
+        self.query("INSERT INTO items SELECT i, i, 'n' || i FROM generate_series(1, %s) i", (rows,))
+
+    def props(self, work: Path) -> dict[str, str]:
+        return self.server.connector_properties(**{
+            "slot.name": "torture", "publication.name": "torture_pub",
+            "table.include.list": "public.items,public.debezium_signal,public.marker",
+        })
+
+    def stream_client(self) -> int | None:
+        """The process streaming to the emulator: a new one after each restart."""
+        row = self.query("SELECT active_pid FROM pg_replication_slots WHERE slot_name = 'torture' AND active")
+        return row[0][0] if row else None
+
+    def writes(self) -> WriterSql:
+        return pg_writes("items")
+
+
+class MariaDbTarget:
+    """The throwaway MariaDB: items in database `torture`, the MariaDbConnector with a file schema
+    history; the server's binlog dump threads show the stream (connection ids only grow, so the newest
+    one is the restarted emulator's, whatever the killed run's thread is still doing)."""
+
+    label = "MariaDB"
+    schema = "torture"
+
+    def __init__(self) -> None:
+        self.server = MariaDbServer()
+
+    def __enter__(self) -> MariaDbTarget:
+        self.server.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.stop()
+
+    def session(self) -> Session:
+        return PyMySqlSession(self.server.connect(database=self.schema))
+
+    def query(self, sql: str, args: Any = None) -> list[tuple]:
+        with self.session() as c:
+            return c.execute(sql, args)
+
+    def create(self, rows: int) -> None:
+        db = self.schema
+        self.server.sql(f"CREATE DATABASE {db}; GRANT INSERT, UPDATE, DELETE ON {db}.* TO 'debezium'@'127.0.0.1'")
+        for sql in (f"CREATE TABLE debezium_signal {SIGNAL_COLUMNS}",
+                    "CREATE TABLE marker (id int PRIMARY KEY)",
+                    "CREATE TABLE items (id int PRIMARY KEY, v bigint NOT NULL, note text)",
+                    f"INSERT INTO items SELECT seq, seq, CONCAT('n', seq) FROM seq_1_to_{int(rows)}"):
+            self.query(sql)
+
+    def props(self, work: Path) -> dict[str, str]:
+        db = self.schema
+        return self.server.connector_properties(**{
+            "database.include.list": db,
+            "table.include.list": f"{db}.items,{db}.debezium_signal,{db}.marker",
+            "schema.history.internal.file.filename": str(work / "schema-history.dat"),
+        })
+
+    def stream_client(self) -> int | None:
+        row = self.query("SELECT MAX(ID) FROM information_schema.PROCESSLIST WHERE COMMAND LIKE 'Binlog Dump%'")
+        return row[0][0] if row else None
+
+    def writes(self) -> WriterSql:
+        return mariadb_writes("items")
+
+
+TARGETS = {"postgres": PgTarget, "mariadb": MariaDbTarget}
 
 
 def props_file(path: Path, props: dict[str, str]) -> None:
@@ -94,13 +216,24 @@ class Emulator:
 
 
 class Tail:
-    """Reads one topic file incrementally: complete lines only; a line that does not parse is counted."""
+    """Reads one topic file incrementally, complete lines only. Polls stay cheap (the machine is busy with
+    the server, the emulator and the writer): READs are counted on the raw bytes and only the last READ
+    line of each poll is parsed (a run reads keys in ascending order); every record is parsed once, at the
+    end, by `records`, where a line that does not parse is counted in `bad`."""
+
+    READ = b'"op":"r"'
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.pos = 0
-        self.records: list[dict] = []
+        self.data: list[bytes] = []
+        self._records: list[dict] | None = None
         self.bad = 0
+        self.reads = 0
+        self.max_read_id = 0  # highest key READ since `new_run()`
+
+    def new_run(self) -> None:
+        self.poll()
         self.max_read_id = 0
 
     def poll(self) -> None:
@@ -114,61 +247,30 @@ class Tail:
         if end < 0:
             return
         self.pos += end + 1
-        for line in data[:end].split(b"\n"):
-            if not line.strip():
-                continue
+        data = data[: end + 1]
+        self.data.append(data)
+        self._records = None
+        self.reads += data.count(self.READ)
+        last = data.rfind(self.READ)
+        if last >= 0:
+            line = data[data.rfind(b"\n", 0, last) + 1 : data.find(b"\n", last)]
             try:
-                rec = json.loads(line)
-            except ValueError:
-                self.bad += 1
-                continue
-            self.records.append(rec)
-            v = rec.get("value")
-            if v and v["payload"]["op"] == "r":
-                self.max_read_id = max(self.max_read_id, v["payload"]["after"]["id"])
+                self.max_read_id = max(self.max_read_id, orjson.loads(line)["value"]["payload"]["after"]["id"])
+            except (orjson.JSONDecodeError, KeyError, TypeError):
+                pass  # a torn line (kill -9 mid-write): counted by `records`
 
-
-class Writer(threading.Thread):
-    def __init__(self, dsn: str, keys: int, seed: int) -> None:
-        super().__init__(daemon=True, name="writer")
-        self.dsn, self.keys = dsn, keys
-        self.rnd = random.Random(seed)
-        self.halt = threading.Event()
-        self.ops = 0
-        self.failed = 0
-        self.error: BaseException | None = None
-
-    def one(self, c: psycopg.Connection) -> None:
-        rnd = self.rnd
-        k = rnd.randint(1, self.keys)
-        x = rnd.random()
-        if x < 0.53:
-            c.execute("UPDATE items SET v = nextval('ver'), note = 'u' WHERE id = %s", (k,))
-        elif x < 0.73:
-            c.execute("DELETE FROM items WHERE id = %s", (k,))
-        elif x < 0.98:
-            c.execute("INSERT INTO items VALUES (%s, nextval('ver'), 'w') ON CONFLICT (id) DO UPDATE "
-                      "SET v = excluded.v, note = 'w2'", (k,))
-        else:  # a primary-key change: d (old key) + c (new key) in the stream
-            c.execute("UPDATE items SET id = %s, v = nextval('ver'), note = 'moved' WHERE id = %s",
-                      (rnd.randint(1, self.keys), k))
-        self.ops += 1
-
-    def run(self) -> None:
-        try:
-            with psycopg.connect(self.dsn, autocommit=True) as c:
-                while not self.halt.is_set():
-                    try:
-                        if self.rnd.random() < 0.2:
-                            with c.transaction():
-                                for _ in range(self.rnd.randint(2, 5)):
-                                    self.one(c)
-                        else:
-                            self.one(c)
-                    except psycopg.errors.UniqueViolation:
-                        self.failed += 1  # a key change onto an existing key: rolled back
-        except BaseException as e:  # noqa: BLE001 - reported at the end
-            self.error = e
+    @property
+    def records(self) -> list[dict]:
+        if self._records is None:
+            self._records, self.bad = [], 0
+            for line in b"".join(self.data).split(b"\n"):
+                if not line.strip():
+                    continue
+                try:
+                    self._records.append(orjson.loads(line))
+                except orjson.JSONDecodeError:
+                    self.bad += 1
+        return self._records
 
 
 def offsets_state(path: Path) -> dict | None:
@@ -194,47 +296,6 @@ def wait(pred, timeout: float, what: str, emu: Emulator | None = None) -> None:
         if time.monotonic() > deadline:
             raise SystemExit(f"timeout waiting for {what}")
         time.sleep(0.05)
-
-
-def key_of(rec: dict) -> int:
-    return rec["key"]["payload"]["id"]
-
-
-def replay(records: list[dict]) -> dict[int, dict]:
-    state: dict[int, dict] = {}
-    for r in records:
-        v = r.get("value")
-        if v is None:
-            continue
-        p = v["payload"]
-        if p["op"] in ("r", "c", "u"):
-            state[key_of(r)] = p["after"]
-        elif p["op"] == "d":
-            state.pop(key_of(r), None)
-    return state
-
-
-def stale_reads(records: list[dict]) -> list[str]:
-    newest: dict[int, tuple[int, bool]] = {}
-    bad = []
-    for i, r in enumerate(records):
-        v = r.get("value")
-        if v is None:
-            continue
-        p = v["payload"]
-        k = key_of(r)
-        cur = newest.get(k)
-        if p["op"] in ("c", "u"):
-            if cur is None or p["after"]["v"] >= cur[0]:
-                newest[k] = (p["after"]["v"], False)
-        elif p["op"] == "d":
-            if cur is None or p["before"]["v"] >= cur[0]:
-                newest[k] = (p["before"]["v"], True)
-        elif p["op"] == "r" and cur is not None:
-            rv = p["after"]["v"]
-            if rv < cur[0] or (cur[1] and rv <= cur[0]):
-                bad.append(f"record {i}: READ id={k} v={rv} after a streamed v={cur[0]} (deleted={cur[1]})")
-    return bad
 
 
 def count_lines(path: Path, n: int, timeout: float, emu: Emulator) -> tuple[float, float]:
@@ -322,6 +383,8 @@ def measure_rates(rows: int, chunk: int) -> int:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--db", default="postgres", choices=sorted(TARGETS),
+                    help="the throwaway server and connector (default postgres)")
     ap.add_argument("--rows", type=int, default=10_000)
     ap.add_argument("--kills", type=int, default=5)
     # small chunks: ~1000 windows of a few ms each, so the kills land inside windows and the snapshot
@@ -329,50 +392,46 @@ def main() -> int:
     ap.add_argument("--chunk-size", type=int, default=10)
     ap.add_argument("--strategy", default="insert_insert", choices=("insert_insert", "insert_delete"))
     ap.add_argument("--seed", type=int, default=None)
-    ap.add_argument("--max-kill-delay", type=float, default=0.6,
-                    help="each kill comes 0.05..this many seconds after the (re)start streams")
+    ap.add_argument("--max-kill-delay", type=float, default=0.1,
+                    help="each kill comes 0..this many seconds after the run has read past its random key")
     ap.add_argument("--keep", metavar="DIR", help="keep the output, offsets and logs in DIR")
     ap.add_argument("--rate", type=int, metavar="ROWS",
-                    help="measure incremental vs initial snapshot rows/s on ROWS rows instead (chunk size "
-                         "defaults to 1024 there)")
+                    help="measure incremental vs initial snapshot rows/s on ROWS rows instead (PostgreSQL; "
+                         "chunk size defaults to 1024 there)")
     args = ap.parse_args()
     if args.rate:
+        if args.db != "postgres":
+            ap.error("--rate measures PostgreSQL only")
         chunk = args.chunk_size if "--chunk-size" in sys.argv else 1024
         return measure_rates(args.rate, chunk)
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
     rnd = random.Random(seed)
-    print(f"seed {seed}: {args.rows} rows, chunk size {args.chunk_size}, {args.kills} kill -9, "
+    target = TARGETS[args.db]()
+    print(f"seed {seed}: {target.label}, {args.rows} rows, chunk size {args.chunk_size}, {args.kills} kill -9, "
           f"{args.strategy}", flush=True)
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="torture-inc-"))
     work.mkdir(parents=True, exist_ok=True)
     out = work / "out"
     offsets = work / "offsets.json"
     started = time.monotonic()
-    with PgServer() as pg:
-        dsn = pg.dsn
-        with psycopg.connect(dsn, autocommit=True) as c:
-            c.execute("CREATE TABLE debezium_signal (id varchar(42) PRIMARY KEY, type varchar(32) NOT NULL, "
-                      "data varchar(2048))")
-            c.execute("CREATE TABLE marker (id int PRIMARY KEY)")
-            c.execute("CREATE SEQUENCE ver")
-            c.execute("CREATE TABLE items (id int PRIMARY KEY, v bigint NOT NULL, note text)")
-            c.execute("ALTER TABLE items REPLICA IDENTITY FULL")
-            c.execute("INSERT INTO items SELECT i, nextval('ver'), 'n' || i FROM generate_series(1, %s) i",
-                      (args.rows,))
+    with target:
+        target.create(args.rows)
         config = work / "connector.properties"
-        props_file(config, pg.connector_properties(**{
-            "topic.prefix": PREFIX, "slot.name": "torture", "publication.name": "torture_pub",
-            "snapshot.mode": "no_data", "signal.data.collection": "public.debezium_signal",
+        props = target.props(work)
+        props.update({
+            "topic.prefix": PREFIX, "snapshot.mode": "no_data",
+            "signal.data.collection": f"{target.schema}.debezium_signal",
             "incremental.snapshot.chunk.size": str(args.chunk_size),
             "incremental.snapshot.watermarking.strategy": args.strategy,
             "offset.storage.file.filename": str(offsets), "offset.flush.interval.ms": "100",
-            "table.include.list": "public.items,public.debezium_signal,public.marker",
-        }))
+        })
+        props_file(config, props)
         emu = Emulator(config, out, work / "emulator.log")
-        tail = Tail(out / f"{TOPIC}.jsonl")
-        writer = Writer(dsn, int(args.rows * 1.2), seed)
+        tail = Tail(out / f"{PREFIX}.{target.schema}.items.jsonl")
+        writer = Writer(target.session, target.writes(), keys=int(args.rows * 1.2), seed=seed,
+                        mix=(0.53, 0.73, 0.98), tx_sizes=(2, 5))
         try:
-            result = torture(args, rnd, pg, dsn, emu, tail, writer, offsets, out, started)
+            result = torture(args, rnd, target, emu, tail, writer, offsets, out, started)
         finally:  # never leave a running emulator or writer behind, whatever happened
             writer.halt.set()
             emu.kill9()
@@ -383,25 +442,22 @@ def main() -> int:
     return report(args, work, started, *result)
 
 
-def torture(args, rnd, pg, dsn, emu, tail, writer, offsets, out, started):
+def torture(args, rnd, target, emu, tail, writer, offsets, out, started):
     emu.start()
 
-    walsender = [None]
+    client = [None]
 
-    def streaming() -> bool:  # a new walsender holds the slot (not the killed run's, still exiting)
-        with psycopg.connect(dsn, autocommit=True) as c:
-            row = c.execute("SELECT active_pid FROM pg_replication_slots WHERE slot_name = 'torture' "
-                            "AND active").fetchone()
-        if row and row[0] != walsender[0]:
-            walsender[0] = row[0]
+    def streaming() -> bool:  # a new stream client (not the killed run's, which may still be exiting)
+        now = target.stream_client()
+        if now is not None and now != client[0]:
+            client[0] = now
             return True
         return False
 
     wait(streaming, 60, "the emulator to stream", emu)
     writer.start()
-    with psycopg.connect(dsn, autocommit=True) as c:
-        c.execute("INSERT INTO debezium_signal VALUES ('torture-1', 'execute-snapshot', %s)",
-                  (json.dumps({"data-collections": ["public.items"], "type": "incremental"}),))
+    target.query("INSERT INTO debezium_signal VALUES ('torture-1', 'execute-snapshot', %s)",
+                 (json.dumps({"data-collections": [f"{target.schema}.items"], "type": "incremental"}),))
     # kill moments: a random time after each (re)start has begun streaming; committed progress is
     # offsets every 100 ms, so each run moves the snapshot on a little and dies somewhere in it
     kills = []
@@ -414,21 +470,38 @@ def torture(args, rnd, pg, dsn, emu, tail, writer, offsets, out, started):
 
     def started_reading() -> bool:  # committed offsets show it, or reads appear (insert_delete may
         tail.poll()                 # finish within one offset interval)
-        return over() or seen_running[0] or tail.max_read_id > 0
+        return over() or seen_running[0] or tail.reads > 0
+
+    run_reads = 0  # READ lines in the output when the current run started
+    # kill n comes once the run has read past a random key around n / (kills + 1) of the key range, so the
+    # kills spread over the whole snapshot and each run moves it on (a kill at a fixed time after a restart
+    # would often land while the run still catches up with the writer's backlog, repeating the last point)
+    step = writer.keys / (args.kills + 1)
 
     wait(started_reading, 120, "the snapshot to start", emu)
     for n in range(1, args.kills + 1):
-        time.sleep(rnd.uniform(0.05, args.max_kill_delay))
+        past_key = int(rnd.uniform(n - 0.5, n + 0.5) * step)
+
+        def progressed(past_key: int = past_key) -> bool:  # or the snapshot is over
+            tail.poll()
+            return tail.max_read_id >= past_key or over()
+
+        wait(progressed, 300, f"READs past key {past_key}", emu)
+        time.sleep(rnd.uniform(0, args.max_kill_delay))
         state = offsets_state(offsets) or {}
         emu.kill9()
         over()
+        tail.poll()
         resume = state.get("incremental_snapshot_primary_key")
         running = bool(state.get("incremental_snapshot_collections"))
         kills.append((n, running, resume))
-        print(f"[{time.monotonic() - started:6.2f} s] kill -9 #{n}; committed offsets: "
+        print(f"[{time.monotonic() - started:6.2f} s] kill -9 #{n} (this run: {tail.reads - run_reads} READs, "
+              f"up to key {tail.max_read_id}); committed offsets: "
               + (f"snapshot in progress, resume after key {resume[0] if resume else None}" if running
                  else "no snapshot in progress"), flush=True)
         time.sleep(rnd.uniform(0, 1.0))  # the writer goes on while the emulator is down
+        tail.new_run()
+        run_reads = tail.reads
         emu.start()
         wait(streaming, 60, "the restarted emulator to stream", emu)
         print(f"[{time.monotonic() - started:6.2f} s] restarted, streaming", flush=True)
@@ -438,9 +511,8 @@ def torture(args, rnd, pg, dsn, emu, tail, writer, offsets, out, started):
     if writer.error is not None:
         print(f"writer failed: {writer.error!r}")
         return None
-    with psycopg.connect(dsn, autocommit=True) as c:
-        c.execute("INSERT INTO marker VALUES (1)")
-    marker = Tail(out / f"{PREFIX}.public.marker.jsonl")
+    target.query("INSERT INTO marker VALUES (1)")
+    marker = Tail(out / f"{PREFIX}.{target.schema}.marker.jsonl")
 
     def marker_seen() -> bool:
         marker.poll()
@@ -449,35 +521,34 @@ def torture(args, rnd, pg, dsn, emu, tail, writer, offsets, out, started):
     wait(marker_seen, 300, "the marker row's event", emu)
     code = emu.stop()
     tail.poll()
-    with psycopg.connect(dsn, autocommit=True) as c:
-        table = {r[0]: {"id": r[0], "v": r[1], "note": r[2]}
-                 for r in c.execute("SELECT id, v, note FROM items").fetchall()}
+    table = keyed(({"id": r[0], "v": r[1], "note": r[2]} for r in target.query("SELECT id, v, note FROM items")),
+                  ["id"])
     return kills, writer, tail, table, code
 
 
 def report(args, work, started, kills, writer, tail, table, code) -> int:
     records = tail.records
     got = replay(records)
-    missing = sorted(set(table) - set(got))
-    extra = sorted(set(got) - set(table))
-    differ = sorted(k for k in table if k in got and got[k] != table[k])
+    missing, extra, differ = differences(table, got)
     stale = stale_reads(records)
-    reads = sum(1 for r in records if r.get("value") and r["value"]["payload"]["op"] == "r")
-    streamed = sum(1 for r in records if r.get("value") and r["value"]["payload"]["op"] in "cud")
-    distinct_reads = len({key_of(r) for r in records if r.get("value") and r["value"]["payload"]["op"] == "r"})
+    ops = [r["value"]["payload"]["op"] for r in records if r.get("value")]
+    reads = ops.count("r")
+    streamed = len(ops) - reads
+    distinct_reads = len({record_key(r) for r in records if r.get("value") and r["value"]["payload"]["op"] == "r"})
     in_progress = sum(1 for k in kills if k[1])
     print(f"\n{args.kills} kill -9 (with the snapshot in progress in the committed offsets at {in_progress}); "
-          f"writer: {writer.ops} operations; {time.monotonic() - started:.1f} s")
-    print(f"emitted for public.items: {len(records)} records ({reads} READs of {distinct_reads} keys, "
+          f"writer: {writer.ops} operations ({writer.failed} key moves onto a taken key rolled back); "
+          f"{time.monotonic() - started:.1f} s")
+    print(f"emitted for items: {len(records)} records ({reads} READs of {distinct_reads} keys, "
           f"{streamed} streamed changes), {tail.bad} unreadable lines; final SIGTERM exit code {code}")
     print(f"table: {len(table)} rows; replay: {len(got)} rows; missing {len(missing)}, extra {len(extra)}, "
           f"different {len(differ)}; READs after a newer streamed change: {len(stale)}")
     for k in missing[:5]:
-        print(f"  missing id {k}: table {table[k]}")
+        print(f"  missing {dict(k)}: table {table[k]}")
     for k in extra[:5]:
-        print(f"  extra id {k}: replay {got[k]}")
+        print(f"  extra {dict(k)}: replay {got[k]}")
     for k in differ[:5]:
-        print(f"  id {k}: table {table[k]} replay {got[k]}")
+        print(f"  {dict(k)}: table {table[k]} replay {got[k]}")
     for s in stale[:5]:
         print(f"  {s}")
     if tail.bad:

@@ -5,7 +5,10 @@ middle. Every run checks the two properties that make an incremental snapshot co
 
 * replaying the emitted events (r/c/u upsert the key's row, d removes it) gives exactly the table;
 * no READ of a key comes after a streamed change of that key that is newer than the READ (rows carry a
-  version `v` from one sequence, so "newer" is `v` order).
+  version `v` that every write raises, so "newer" is `v` order).
+
+The run, the writer and both checks are tests/incremental_checks.py's, shared with the MariaDB suite
+(tests/test_incremental_mariadb.py) and bench/torture_incremental.py.
 """
 
 from __future__ import annotations
@@ -19,10 +22,9 @@ import time
 
 import psycopg
 import pytest
+from incremental_checks import Run, Writer, assert_replay_equals, pg_writes, stop_after_key
 
-from emulator.api import Capture
 from emulator.incremental import ConditionError, validate_blocking_filter, validate_condition
-from emulator.offsets import MemoryOffsetStore
 from emulator.testing.pgserver import PgServer
 
 SIGNAL_DDL = ("CREATE TABLE public.debezium_signal (id varchar(42) PRIMARY KEY, type varchar(32) NOT NULL, "
@@ -46,7 +48,6 @@ class Db:
             c.execute(f"CREATE DATABASE {self.name}")
         self.dsn = f"postgresql://postgres@127.0.0.1:{pg.port}/{self.name}"
         self.run((SIGNAL_DDL if signal_table else "") + "CREATE TABLE public.marker (id int PRIMARY KEY);" + ddl)
-        self.markers = itertools.count(1)
 
     def connect(self) -> psycopg.Connection:
         return psycopg.connect(self.dsn, autocommit=True)
@@ -77,178 +78,18 @@ class Db:
     def topic(self, table: str) -> str:
         return f"{self.name}.public.{table}"
 
+    def insert_marker(self, n: int) -> None:
+        self.run("INSERT INTO public.marker VALUES (%s)", (n,))
 
-class Run:
-    """The connector in-process; `records` accumulates everything it emitted, across restarts."""
-
-    def __init__(self, db: Db, props: dict[str, str], offsets: MemoryOffsetStore | None = None) -> None:
-        self.db = db
-        self.props = props
-        self.offsets = offsets or MemoryOffsetStore()
-        self.records: list[dict] = []
-        self._reads: dict[str, list[tuple[int, dict]]] = {}
-        self.cap: Capture | None = None
-
-    def start(self) -> Run:
-        self.cap = Capture(self.props, offsets=self.offsets).start()
-        deadline = time.monotonic() + 60
-        while not getattr(self.cap.runner.connector, "streaming", False):  # slot created, stream started
-            if self.cap.error is not None or time.monotonic() > deadline:
-                raise AssertionError(f"the connector did not start streaming: {self.cap.error!r}")
-            time.sleep(0.02)
-        return self
-
-    @property
-    def connector(self):
-        return self.cap.runner.connector
-
-    def pump(self, timeout: float = 0.1) -> None:
-        for r in self.cap.records(timeout=timeout):
-            if r["value"] and r["value"]["payload"].get("op") == "r":
-                self._reads.setdefault(r["topic"], []).append((len(self.records), r))
-            self.records.append(r)
-
-    def wait(self, pred, timeout: float = 60, what: str = "condition") -> None:
-        deadline = time.monotonic() + timeout
-        while True:
-            self.pump(0.1)
-            if pred(self):
-                return
-            if self.cap.error is not None:
-                raise AssertionError(f"capture failed: {self.cap.error!r}")
-            if time.monotonic() > deadline:
-                raise AssertionError(f"timeout waiting for {what}; {len(self.records)} records")
-
-    def sync(self, timeout: float = 60) -> None:
-        """Everything committed so far has been emitted: a marker row's event has arrived."""
-        n = next(self.db.markers)
-        self.db.run("INSERT INTO public.marker VALUES (%s)", (n,))
-        topic = self.db.topic("marker")
-        self.wait(lambda r: any(x["topic"] == topic and x["value"] and x["value"]["payload"]["after"]["id"] == n
-                                for x in r.records[-2000:]), timeout, f"marker {n}")
-
-    def snapshot_done(self) -> bool:
-        inc = self.connector.incremental
-        return not inc.running and not inc.deferred
-
-    def stop(self) -> None:
-        self.cap.stop()
-        self.pump(0.5)  # up to the end marker the output puts at close
-
-    def reads(self, table: str, since: int = 0) -> list[dict]:
-        return [r for i, r in self._reads.get(self.db.topic(table), ()) if i >= since]
-
-    def ops(self, table: str) -> list[str]:
-        topic = self.db.topic(table)
-        return [r["value"]["payload"]["op"] for r in self.records if r["topic"] == topic and r["value"]]
+    def rows(self, table: str) -> list[dict]:
+        with self.connect() as c:
+            cur = c.execute(f"SELECT * FROM public.{table}")
+            names = [d.name for d in cur.description]
+            return [dict(zip(names, row)) for row in cur.fetchall()]
 
 
-def _key(r: dict) -> tuple:
-    return tuple(sorted(r["key"]["payload"].items()))
-
-
-def replay(records: list[dict], topic: str) -> dict[tuple, dict]:
-    state: dict[tuple, dict] = {}
-    for r in records:
-        if r["topic"] != topic or r["value"] is None:
-            continue
-        p = r["value"]["payload"]
-        if p["op"] in ("r", "c", "u"):
-            state[_key(r)] = p["after"]
-        elif p["op"] == "d":
-            state.pop(_key(r), None)
-    return state
-
-
-def table_state(db: Db, table: str, key_cols: list[str]) -> dict[tuple, dict]:
-    with db.connect() as c:
-        cur = c.execute(f"SELECT * FROM public.{table}")
-        names = [d.name for d in cur.description]
-        out = {}
-        for row in cur.fetchall():
-            d = dict(zip(names, row))
-            out[tuple(sorted((k, d[k]) for k in key_cols))] = d
-        return out
-
-
-def stale_reads(records: list[dict], topic: str, vcol: str = "v") -> list[str]:
-    """READs older than a streamed change of the same key emitted before them."""
-    newest: dict[tuple, tuple[int, bool]] = {}
-    bad = []
-    for i, r in enumerate(records):
-        if r["topic"] != topic or r["value"] is None:
-            continue
-        p = r["value"]["payload"]
-        k = _key(r)
-        cur = newest.get(k)
-        if p["op"] in ("c", "u"):
-            v = p["after"][vcol]
-            if cur is None or v >= cur[0]:
-                newest[k] = (v, False)
-        elif p["op"] == "d":
-            v = p["before"][vcol]
-            if cur is None or v >= cur[0]:
-                newest[k] = (v, True)
-        elif p["op"] == "r" and cur is not None:
-            v = p["after"][vcol]
-            if v < cur[0] or (cur[1] and v <= cur[0]):
-                bad.append(f"record {i}: READ {dict(k)} v={v} after a streamed v={cur[0]} deleted={cur[1]}")
-    return bad
-
-
-class Writer(threading.Thread):
-    """Random single-row updates, deletes and upserts (some grouped in transactions) until stopped."""
-
-    def __init__(self, db: Db, table: str = "items", keys: int = 1100, seed: int = 7, delay: float = 0.0,
-                 hot=None):
-        super().__init__(daemon=True, name="writer")
-        self.db, self.table, self.keys, self.delay = db, table, keys, delay
-        self.hot = hot  # () -> a key near the chunk being read, or None
-        self.rnd = random.Random(seed)
-        self.halt = threading.Event()
-        self.ops = 0
-        self.error: BaseException | None = None
-
-    def one(self, c: psycopg.Connection) -> None:
-        k = self.rnd.randint(1, self.keys)
-        if self.hot is not None and self.rnd.random() < 0.3:
-            try:
-                center = self.hot()
-            except Exception:  # noqa: BLE001 - the connector may be between runs
-                center = None
-            if center is not None:
-                k = max(1, center + self.rnd.randint(-12, 3))
-        x = self.rnd.random()
-        t = self.table
-        if x < 0.55:
-            c.execute(f"UPDATE public.{t} SET v = nextval('ver'), note = 'u' WHERE id = %s", (k,))
-        elif x < 0.75:
-            c.execute(f"DELETE FROM public.{t} WHERE id = %s", (k,))
-        else:
-            c.execute(f"INSERT INTO public.{t} VALUES (%s, nextval('ver'), 'w') ON CONFLICT (id) DO UPDATE "
-                      "SET v = excluded.v, note = 'w2'", (k,))
-        self.ops += 1
-
-    def run(self) -> None:
-        try:
-            with self.db.connect() as c:
-                while not self.halt.is_set():
-                    if self.rnd.random() < 0.2:
-                        with c.transaction():
-                            for _ in range(3):
-                                self.one(c)
-                    else:
-                        self.one(c)
-                    if self.delay:
-                        time.sleep(self.delay)
-        except BaseException as e:  # surfaced by stop()
-            self.error = e
-
-    def stop(self) -> None:
-        self.halt.set()
-        self.join(30)
-        if self.error is not None:
-            raise self.error
+def items_writer(db: Db, **kw) -> Writer:
+    return Writer(db.connect, pg_writes(), **kw)
 
 
 ITEMS_DDL = """
@@ -260,16 +101,7 @@ INSERT INTO public.items SELECT i, nextval('public.ver'), 'n' || i FROM generate
 
 
 def check_replay(run: Run, db: Db, table: str = "items", key_cols=("id",)) -> None:
-    topic = db.topic(table)
-    expected = table_state(db, table, list(key_cols))
-    got = replay(run.records, topic)
-    missing = sorted(set(expected) - set(got))[:5]
-    extra = sorted(set(got) - set(expected))[:5]
-    differ = [k for k in expected if k in got and got[k] != expected[k]][:5]
-    assert not missing and not extra and not differ, \
-        f"replay != table: missing {missing}, extra {extra}, differ {[(k, got[k], expected[k]) for k in differ]}"
-    bad = stale_reads(run.records, topic)
-    assert not bad, "\n".join(bad[:10])
+    assert_replay_equals(run.records, db.topic(table), db.rows(table), key_cols)
 
 
 # -- the IT-style concurrency test ----------------------------------------------------------------------------
@@ -283,18 +115,9 @@ def test_concurrent_writes_and_a_restart_replay_to_the_table(pg, caplog):
         key = run.cap.runner.connector.incremental.last_key
         return int(key[0]) if key else None
 
-    writer = Writer(db, hot=hot)
+    writer = items_writer(db, hot=hot)
     writer.start()
-    inc = run.connector.incremental
-    emit_window = inc._emit_window
-
-    def stop_after_300(next_chunk: bool = True) -> None:
-        # a stop at an exact point of the snapshot: right after a window, with the next one in flight
-        emit_window(next_chunk)
-        if inc.done_key is not None and int(inc.done_key[0]) >= 300:
-            run.cap.runner.stop()
-
-    inc._emit_window = stop_after_300
+    stop_after_key(run, 300)
     try:
         db.signal("execute-snapshot", {"data-collections": ["public.items"], "type": "incremental"}, "ad-hoc-1")
         run.cap.thread.join(60)
@@ -720,7 +543,7 @@ def test_insert_delete_watermarks(pg):
     db = Db(pg, ITEMS_DDL)
     run = Run(db, db.props(**{"incremental.snapshot.watermarking.strategy": "insert_delete"})).start()
     run.sync()
-    writer = Writer(db, seed=11)
+    writer = items_writer(db, seed=11)
     writer.start()
     try:
         db.signal("execute-snapshot", {"data-collections": ["public.items"]}, "del-1")
@@ -752,7 +575,7 @@ def test_read_only_watermarks(pg, tmp_path):
     })
     run = Run(db, props).start()
     run.sync()
-    writer = Writer(db, seed=5, delay=0.001)
+    writer = items_writer(db, seed=5, delay=0.001)
     writer.start()
     try:
         signals.write_text(json.dumps({"id": "ro-1", "type": "execute-snapshot",
