@@ -798,6 +798,9 @@ class IncrementalSnapshot:
             self._read_next(self._read_plain)
             delete(f"{self.chunk_id}-open")
             self._emit_window()
+            # the loop runs inside one stream event: without the engine's periodic commit here a kill -9
+            # would lose every chunk of it (Debezium's offsets move on with each record it emits)
+            self.engine.tick()
             if keep_alive is not None:
                 keep_alive()
         if not self.queue:

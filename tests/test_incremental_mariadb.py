@@ -14,6 +14,7 @@ import logging
 import random
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pymysql
@@ -353,3 +354,90 @@ def test_read_only_watermarks(server, tmp_path):
     assert run.cap.error is None
     check_replay(run, db)
     assert len(run.reads("items")) >= 300
+
+
+def _crash_inside_the_insert_delete_loop(db: Db, send_signal: Callable[[], None]) -> tuple[Run, int]:
+    """Runs an insert_delete snapshot of `items` under a writer and takes the offsets committed while the
+    loop was at key ~600 as a kill -9's; a new connector resumes from them and finishes. Returns the run
+    (records of both connectors) and the key the committed offsets said to resume after."""
+    run = Run(db, db.props(**{"incremental.snapshot.watermarking.strategy": "insert_delete"})).start()
+    run.sync()
+    inc = run.connector.incremental
+    emit_window = inc._emit_window
+    crash: dict = {}
+
+    def emit_then_crash(next_chunk: bool = True) -> None:
+        emit_window(next_chunk)
+        key = int(inc.done_key[0]) if inc.done_key else 0
+        if key >= 500 and "slept" not in crash:
+            crash["slept"] = True
+            time.sleep(0.3)  # longer than offset.flush.interval.ms: a commit is due
+        elif key >= 600 and "offsets" not in crash:
+            crash["offsets"] = run.offsets.load()  # what a kill -9 now would leave behind
+            run.cap.runner.stop()
+
+    inc._emit_window = emit_then_crash
+    writer = items_writer(db, seed=13, delay=0.001)
+    writer.start()
+    try:
+        send_signal()
+        run.cap.thread.join(60)
+        assert not run.cap.thread.is_alive()
+        run.stop()
+        stored = crash["offsets"]
+        assert stored.get("incremental_snapshot_collections"), f"no snapshot progress committed: {stored}"
+        resume_after = int(stored["incremental_snapshot_primary_key"][0])
+        assert resume_after >= 500
+        run.offsets.save(stored)
+        mark = len(run.records)
+        run.start()
+        run.wait(lambda r: r.snapshot_done(), 60, "the resumed snapshot")
+    finally:
+        writer.stop()
+    run.sync()
+    run.stop()
+    later = [int(r["key"]["payload"]["id"]) for r in run.reads("items", since=mark)]
+    assert later and min(later) > resume_after, "the restart must resume after the last committed chunk"
+    check_replay(run, db)
+    return run, resume_after
+
+
+def test_insert_delete_progress_is_committed_while_chunks_are_read(server, tmp_path):
+    """insert_delete reads chunk after chunk in one synchronous loop inside the signal row's event; the
+    offsets must be committed inside that loop too, or a kill -9 during it loses every chunk read so far
+    (the restart sees the execute-snapshot signal again and starts over from the first key)."""
+    db = Db(server, ITEMS_DDL, tmp_path)
+    _crash_inside_the_insert_delete_loop(
+        db, lambda: db.signal("execute-snapshot", {"data-collections": [db.table_id("items")]}, "del-crash")
+    )
+
+
+def test_insert_delete_commit_inside_the_signal_event_resumes_at_the_next_row(server, tmp_path):
+    """The offsets committed inside the insert_delete loop are in the middle of the signal row's rows event:
+    the restart must read that event again past the signal row, then the rest of its transaction - here a
+    second row of the same multi-row INSERT and a marker row in the next event of the transaction, which a
+    restart skipping the whole event and then rows of the next one would lose."""
+    db = Db(server, ITEMS_DDL, tmp_path)
+
+    def send_signal() -> None:
+        with db.connect() as c, c.transaction():
+            c.execute(
+                "INSERT INTO debezium_signal VALUES (%s, 'execute-snapshot', %s), ('log-1', 'log', %s)",
+                (
+                    "del-crash",
+                    json.dumps({"data-collections": [db.table_id("items")]}),
+                    json.dumps({"message": "after the snapshot signal"}),
+                ),
+            )
+            c.execute("INSERT INTO marker VALUES (999999)")
+
+    run, _ = _crash_inside_the_insert_delete_loop(db, send_signal)
+    markers = [r["value"]["payload"]["after"]["id"] for r in run.records if r["topic"] == db.topic("marker")]
+    assert 999999 in markers
+    signal_rows = [
+        r["key"]["payload"]["id"]
+        for r in run.records
+        if r["topic"] == db.topic("debezium_signal") and r["value"] and r["value"]["payload"]["op"] == "c"
+    ]
+    assert signal_rows.count("del-crash") == 1  # handled once: the restart skips it
+    assert "log-1" in signal_rows

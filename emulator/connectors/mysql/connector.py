@@ -196,7 +196,11 @@ class MySqlConnector:
         off: dict[str, Any] = {}
         if self.in_tx and self.tx_file is not None:
             off["file"], off["pos"] = self.tx_file, self.tx_pos
-            off["event"], off["row"] = self.events_done, self.rows_done
+            # events_done already counts a rows event being handled; a commit from inside one (insert_delete
+            # chunks read in the signal row's event) must have the restart read that event again and skip
+            # only its first rows_done rows, not the whole event plus rows of the next one
+            off["event"] = self.events_done - 1 if self.rows_done else self.events_done
+            off["row"] = self.rows_done
             if self.pos_gtid:
                 off["transaction_gtid"] = self.pos_gtid
         else:
