@@ -24,10 +24,46 @@ def main(argv: list[str] | None = None) -> int:
         help="without --once: start a micro-batch every MS milliseconds when there is new input "
         "(default 500)",
     )
+    r.add_argument(
+        "--tombstone-retention",
+        type=duration,
+        default="7d",
+        metavar="DURATION",
+        help="how long a delete is remembered so that late, older events of its key cannot bring "
+        "the row back: 7d (default), 12h, 30m, 90s, or 'forever'",
+    )
     a = ap.parse_args(argv)
+    from sink.apply import Options
     from sink.job import run
 
-    return run(a.source, a.tables, a.checkpoint, a.once, trigger_ms=a.trigger_ms)
+    return run(
+        a.source,
+        a.tables,
+        a.checkpoint,
+        a.once,
+        trigger_ms=a.trigger_ms,
+        opts=Options(tombstone_retention_s=a.tombstone_retention),
+    )
+
+
+def duration(text: str) -> float:
+    """'7d', '12h', '30m', '90s' or plain seconds -> seconds; 'forever' -> infinity."""
+    t = text.strip().lower()
+    if t in ("forever", "inf", "never"):
+        return float("inf")
+    units = {"d": 86400, "h": 3600, "m": 60, "s": 1}
+    try:
+        if t and t[-1] in units:
+            v = float(t[:-1]) * units[t[-1]]
+        else:
+            v = float(t)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"not a duration: {text!r} (e.g. 7d, 12h, 30m, 90s, forever)"
+        ) from None
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"negative duration: {text!r}")
+    return v
 
 
 if __name__ == "__main__":

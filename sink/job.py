@@ -57,9 +57,13 @@ def _records(batch_df):
             )
 
 
-def make_batch_fn(tables: str, checkpoint: str, source: str, log=print):
-    from sink.apply import apply_batch
+def make_batch_fn(tables: str, checkpoint: str, source: str, log=print, opts=None):
+    from sink.apply import Options, apply_batch
     from sink.sources import complete_ends
+
+    opts = opts or Options()
+    if opts.log is None:
+        opts.log = log
 
     state = {"app": None, "records": 0}
 
@@ -68,22 +72,20 @@ def make_batch_fn(tables: str, checkpoint: str, source: str, log=print):
         if state["app"] is None:
             state["app"] = _app_id(checkpoint)
         recs = list(_records(batch_df))
-        st = apply_batch(tables, recs, state["app"], batch_id)
+        st = apply_batch(tables, recs, state["app"], batch_id, opts)
         now = time.time()
         state["records"] += st.records
         lag = f"{now * 1000 - st.max_ts_ms:.0f} ms" if st.max_ts_ms else "-"
         backlog = ""
         if not source.startswith("kafka:"):
-            done = {}
-            for r in recs:
-                part, pos = r[3]
-                done[part] = max(done.get(part, 0), pos)
             backlog = f", source files {sum(complete_ends(source).values()) / 1e6:.2f} MB"
         msg = (
             f"batch {batch_id}: {st.records} records, {sum(max(0, n) for n in st.applied.values())} rows merged "
             f"into {len(st.applied)} tables in {now - t0:.2f} s; newest-event lag {lag}; "
             f"total {state['records']} records{backlog}"
         )
+        if st.pruned:
+            msg += f"; {st.pruned} expired tombstones pruned"
         if st.skipped_replay:
             msg += f"; replayed batch already in {len(st.skipped_replay)} tables (skipped)"
         log(msg, flush=True)
@@ -96,9 +98,17 @@ def make_batch_fn(tables: str, checkpoint: str, source: str, log=print):
 
 
 def run(
-    source: str, tables: str, checkpoint: str, once: bool, log=print, spark=None, trigger_ms: int = 500
+    source: str,
+    tables: str,
+    checkpoint: str,
+    once: bool,
+    log=print,
+    spark=None,
+    trigger_ms: int = 500,
+    opts=None,
 ) -> int:
-    """Run the query; with `spark` given (tests), that session is used and left running."""
+    """Run the query; with `spark` given (tests), that session is used and left running. `opts`:
+    sink.apply.Options (tombstone retention)."""
     if spark is None:
         spark = spark_session()
     else:
@@ -113,7 +123,7 @@ def run(
         reader = spark.readStream.format("dbz_dir").option("path", os.path.abspath(source))
     w = (
         reader.load()
-        .writeStream.foreachBatch(make_batch_fn(tables, checkpoint, source, log))
+        .writeStream.foreachBatch(make_batch_fn(tables, checkpoint, source, log, opts))
         .option("checkpointLocation", checkpoint)
     )
     w = w.trigger(availableNow=True) if once else w.trigger(processingTime=f"{trigger_ms} milliseconds")

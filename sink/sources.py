@@ -32,6 +32,7 @@ class DirSource(DataSource):
 def complete_ends(path: str) -> dict[str, int]:
     """{file name: offset just past its last newline} for every *.jsonl under path."""
     import os
+
     out = {}
     try:
         names = sorted(os.listdir(path))
@@ -87,6 +88,7 @@ class DirReader(SimpleDataSourceStreamReader, SupportsTriggerAvailableNow):
 
     def _cut(self, f: str, s: int, limit: int) -> int:
         import os
+
         with open(os.path.join(self.path, f), "rb") as fh:
             fh.seek(s)
             data = fh.read(limit - s)
@@ -95,6 +97,7 @@ class DirReader(SimpleDataSourceStreamReader, SupportsTriggerAvailableNow):
 
     def readBetweenOffsets(self, start: dict, end: dict):
         import os
+
         rows = []
         for f, e in sorted(end.items()):
             s = start.get(f, 0)
@@ -121,8 +124,11 @@ class KafkaSource(DataSource):
         return SCHEMA
 
     def simpleStreamReader(self, schema):
-        return KafkaReader(self.options["bootstrap"], self.options.get("topicPattern", ""),
-                           int(self.options.get("maxRecordsPerBatch", 200_000)))
+        return KafkaReader(
+            self.options["bootstrap"],
+            self.options.get("topicPattern", ""),
+            int(self.options.get("maxRecordsPerBatch", 200_000)),
+        )
 
 
 def _oldkey_header(headers) -> bytes | None:
@@ -146,13 +152,22 @@ class KafkaReader(SimpleDataSourceStreamReader, SupportsTriggerAvailableNow):
 
     def _consumer(self):
         from confluent_kafka import Consumer
-        return Consumer({"bootstrap.servers": self.bootstrap, "group.id": "dbz-sink-reader",
-                         "enable.auto.commit": False, "enable.partition.eof": True,
-                         "auto.offset.reset": "earliest", "session.timeout.ms": 6000,
-                         "isolation.level": "read_committed"})
+
+        return Consumer(
+            {
+                "bootstrap.servers": self.bootstrap,
+                "group.id": "dbz-sink-reader",
+                "enable.auto.commit": False,
+                "enable.partition.eof": True,
+                "auto.offset.reset": "earliest",
+                "session.timeout.ms": 6000,
+                "isolation.level": "read_committed",
+            }
+        )
 
     def _partitions(self, c) -> list[str]:
         import re
+
         md = c.list_topics(timeout=10)
         out = []
         for t, tm in md.topics.items():
@@ -167,6 +182,7 @@ class KafkaReader(SimpleDataSourceStreamReader, SupportsTriggerAvailableNow):
     def _drain(self, start: dict, stop: dict | None, limit: int):
         """Consume from `start` until EOF (or `stop`) on every partition; rows and next offsets."""
         from confluent_kafka import OFFSET_BEGINNING, KafkaError, TopicPartition
+
         c = self._consumer()
         try:
             parts = sorted(stop) if stop is not None else self._partitions(c)
@@ -200,12 +216,28 @@ class KafkaReader(SimpleDataSourceStreamReader, SupportsTriggerAvailableNow):
                     k, v = m.key(), m.value()
                     oldkey = _oldkey_header(m.headers())
                     if oldkey is None:
-                        rows.append((m.topic(), None if k is None else k.decode(),
-                                     None if v is None else v.decode(), None, tp, m.offset()))
+                        rows.append(
+                            (
+                                m.topic(),
+                                None if k is None else k.decode(),
+                                None if v is None else v.decode(),
+                                None,
+                                tp,
+                                m.offset(),
+                            )
+                        )
                     else:  # the line form carries headers: the mirror needs the old key of a key change
-                        line = b"".join((b'{"key":', k if k is not None else b"null", b',"value":',
-                                         v if v is not None else b"null", b',"headers":[["__debezium.oldkey",',
-                                         oldkey, b"]]}"))
+                        line = b"".join(
+                            (
+                                b'{"key":',
+                                k if k is not None else b"null",
+                                b',"value":',
+                                v if v is not None else b"null",
+                                b',"headers":[["__debezium.oldkey",',
+                                oldkey,
+                                b"]]}",
+                            )
+                        )
                         rows.append((m.topic(), None, None, line.decode(), tp, m.offset()))
                     nxt[tp] = m.offset() + 1
                     if stop is not None and nxt[tp] >= stop[tp]:

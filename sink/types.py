@@ -24,19 +24,38 @@ _EPOCH = dt.datetime(1970, 1, 1)
 _EPOCH_DATE = dt.date(1970, 1, 1)
 
 _PRIMITIVE: dict[str, T.DataType] = {
-    "int8": T.ByteType(), "int16": T.ShortType(), "int32": T.IntegerType(), "int64": T.LongType(),
-    "float32": T.FloatType(), "float64": T.DoubleType(), "float": T.FloatType(), "double": T.DoubleType(),
+    "int8": T.ByteType(),
+    "int16": T.ShortType(),
+    "int32": T.IntegerType(),
+    "int64": T.LongType(),
+    "float32": T.FloatType(),
+    "float64": T.DoubleType(),
+    "float": T.FloatType(),
+    "double": T.DoubleType(),
     "boolean": T.BooleanType(),
-    "string": T.StringType(), "bytes": T.BinaryType(),
+    "string": T.StringType(),
+    "bytes": T.BinaryType(),
 }
 
 # logical name -> Spark type (for names whose physical type alone would be wrong or too weak)
 _DATE_NAMES = {"io.debezium.time.Date", "org.apache.kafka.connect.data.Date"}
-_NTZ_NAMES = {"io.debezium.time.Timestamp": 1_000, "io.debezium.time.MicroTimestamp": 1,
-              "io.debezium.time.NanoTimestamp": None, "org.apache.kafka.connect.data.Timestamp": 1_000}
-_STRING_NAMES = {"io.debezium.data.Json", "io.debezium.data.Xml", "io.debezium.data.Uuid", "io.debezium.data.Enum",
-                 "io.debezium.data.EnumSet", "io.debezium.data.Ltree", "io.debezium.time.ZonedTime",
-                 "io.debezium.time.Interval", "io.debezium.data.VariableScaleDecimal"}
+_NTZ_NAMES = {
+    "io.debezium.time.Timestamp": 1_000,
+    "io.debezium.time.MicroTimestamp": 1,
+    "io.debezium.time.NanoTimestamp": None,
+    "org.apache.kafka.connect.data.Timestamp": 1_000,
+}
+_STRING_NAMES = {
+    "io.debezium.data.Json",
+    "io.debezium.data.Xml",
+    "io.debezium.data.Uuid",
+    "io.debezium.data.Enum",
+    "io.debezium.data.EnumSet",
+    "io.debezium.data.Ltree",
+    "io.debezium.time.ZonedTime",
+    "io.debezium.time.Interval",
+    "io.debezium.data.VariableScaleDecimal",
+}
 DECIMAL = "org.apache.kafka.connect.data.Decimal"
 VSD = "io.debezium.data.VariableScaleDecimal"
 ZONED_TS = "io.debezium.time.ZonedTimestamp"
@@ -64,13 +83,18 @@ def spark_type(schema: dict) -> T.DataType:
     if name in _STRING_NAMES:
         return T.StringType()
     if typ == "struct":
-        return T.StructType([T.StructField(f["field"], spark_type(f), f.get("optional", True))
-                             for f in schema.get("fields", [])])
+        return T.StructType(
+            [
+                T.StructField(f["field"], spark_type(f), f.get("optional", True))
+                for f in schema.get("fields", [])
+            ]
+        )
     if typ == "array":
         return T.ArrayType(spark_type(schema["items"]), schema["items"].get("optional", True))
     if typ == "map":
-        return T.MapType(spark_type(schema["keys"]), spark_type(schema["values"]),
-                         schema["values"].get("optional", True))
+        return T.MapType(
+            spark_type(schema["keys"]), spark_type(schema["values"]), schema["values"].get("optional", True)
+        )
     if typ in _PRIMITIVE:
         return _PRIMITIVE[typ]
     raise ValueError(f"unsupported Connect schema type {typ!r} ({name})")
@@ -91,20 +115,29 @@ def _zoned(v: str) -> dt.datetime:
     except ValueError:  # more than 6 fraction digits
         head, _, rest = s.partition(".")
         digits = "".join(ch for ch in rest if ch.isdigit())
-        t = dt.datetime.fromisoformat(f"{head}.{digits[:6]}{rest[len(digits):]}")
+        t = dt.datetime.fromisoformat(f"{head}.{digits[:6]}{rest[len(digits) :]}")
     return t.astimezone(dt.UTC)
 
 
 def _clamp(f: Callable[[Any], Any], lo: Any, hi: Any) -> Callable[[Any], Any]:
     """Values beyond Spark's range (PostgreSQL's +/-infinity arrive as huge epoch offsets) clamp to its ends."""
+
     def g(v: Any) -> Any:
         if v is None:
             return None
         try:
             return f(v)
         except (OverflowError, ValueError):
-            return hi if (v > 0 if isinstance(v, int) else "infinity" not in str(v).lower()
-                          or not str(v).startswith("-")) else lo
+            return (
+                hi
+                if (
+                    v > 0
+                    if isinstance(v, int)
+                    else "infinity" not in str(v).lower() or not str(v).startswith("-")
+                )
+                else lo
+            )
+
     return g
 
 
@@ -123,20 +156,27 @@ def decoder(schema: dict) -> Callable[[Any], Any]:
                 return None
             d = Decimal(_unscaled(_b64(v))).scaleb(-scale)
             return str(d) if as_text else d
+
         return dec
     if name == VSD:
+
         def vsd(v: Any) -> Any:
             if v is None:
                 return None
             return str(Decimal(_unscaled(_b64(v["value"]))).scaleb(-int(v["scale"])))
+
         return vsd
     if isinstance(st, T.DateType):
         return _clamp(lambda v: _EPOCH_DATE + dt.timedelta(days=v), dt.date.min, dt.date.max)
     if isinstance(st, T.TimestampNTZType):
         unit = _NTZ_NAMES[name]
         if unit is None:
-            return _clamp(lambda v: _EPOCH + dt.timedelta(microseconds=v // 1000), dt.datetime.min, dt.datetime.max)
-        return _clamp(lambda v: _EPOCH + dt.timedelta(microseconds=v * unit), dt.datetime.min, dt.datetime.max)
+            return _clamp(
+                lambda v: _EPOCH + dt.timedelta(microseconds=v // 1000), dt.datetime.min, dt.datetime.max
+            )
+        return _clamp(
+            lambda v: _EPOCH + dt.timedelta(microseconds=v * unit), dt.datetime.min, dt.datetime.max
+        )
     if isinstance(st, T.TimestampType):
         return _clamp(_zoned, dt.datetime.min.replace(tzinfo=dt.UTC), dt.datetime.max.replace(tzinfo=dt.UTC))
     if typ == "struct" and isinstance(st, T.StructType):
@@ -147,7 +187,9 @@ def decoder(schema: dict) -> Callable[[Any], Any]:
         return lambda v: None if v is None else [item(x) for x in v]
     if typ == "map":
         kd, vd = decoder(schema["keys"]), decoder(schema["values"])
-        return lambda v: None if v is None else {kd(k): vd(x) for k, x in (v.items() if isinstance(v, dict) else v)}
+        return lambda v: (
+            None if v is None else {kd(k): vd(x) for k, x in (v.items() if isinstance(v, dict) else v)}
+        )
     if typ == "bytes":
         return lambda v: None if v is None else _b64(v)
     if typ in ("float32", "float64", "float", "double"):
@@ -169,9 +211,11 @@ def is_placeholder(v: Any) -> bool:
 
 def arrow_type(st: T.DataType):
     from pyspark.sql.pandas.types import to_arrow_type
+
     return to_arrow_type(st, timezone="UTC")
 
 
 def spark_schema_from_arrow(schema) -> T.StructType:
     from pyspark.sql.pandas.types import from_arrow_schema
+
     return from_arrow_schema(schema)

@@ -84,28 +84,99 @@ def test_recorded_stream_decodes_and_is_order_independent(tmp_path):
 
 
 def test_late_event_never_resurrects_a_deleted_row(tmp_path):
+    rest, older, key = _late_after_delete()
+    apply_batch(str(tmp_path), rest, "app", 0)  # the delete arrives first
+    apply_batch(str(tmp_path), older, "app", 1)  # then the older events of that key
+    ids = read_arrow(str(tmp_path / "dbserver1.inventory.customers")).column("id").to_pylist()
+    assert key not in ids
+
+
+def _late_after_delete() -> tuple[list, list, int]:
+    """Recorded customers events: (all but the older events of a deleted key, those older events, the key)."""
     recs = [
         (r["topic"], r["key"], r["value"], ("f", i))
         for i, r in enumerate(_recorded())
         if r["topic"] == "dbserver1.inventory.customers"
     ]
-    deletes = [r for r in recs if r[2] and r[2]["payload"]["op"] == "d"]
-    assert deletes
-    key = deletes[0][1]["payload"]
-    before = [
+    delete = next(r for r in recs if r[2] and r[2]["payload"]["op"] == "d")
+    key = delete[1]["payload"]
+    older = [
         r
         for r in recs
         if r[1]
         and r[1]["payload"] == key
         and r[2]
         and r[2]["payload"]["source"]["lsn"] is not None
-        and r[2]["payload"]["source"]["lsn"] < deletes[0][2]["payload"]["source"]["lsn"]
+        and r[2]["payload"]["source"]["lsn"] < delete[2]["payload"]["source"]["lsn"]
     ]
-    rest = [r for r in recs if r not in before]
-    apply_batch(str(tmp_path), rest, "app", 0)  # the delete arrives first
-    apply_batch(str(tmp_path), before, "app", 1)  # then the older events of that key
-    ids = read_arrow(str(tmp_path / "dbserver1.inventory.customers")).column("id").to_pylist()
-    assert key["id"] not in ids
+    return [r for r in recs if r not in older], older, key["id"]
+
+
+def test_tombstones_expire_after_the_retention(tmp_path):
+    """The delete log is pruned: within the retention a late event cannot resurrect a deleted row; after
+    it the delete is forgotten (the documented trade-off), and `forever` keeps it."""
+    from sink.apply import Options
+    from sink.tombstones import DEFAULT_RETENTION_S, load
+
+    rest, older, key = _late_after_delete()
+    t0, day = 1_800_000_000_000, 86_400_000
+    for name, retention, late_at, pruned in (
+        ("kept", 86_400, t0 + day // 2, 0),
+        ("expired", 86_400, t0 + 2 * day, 1),
+        ("forever", float("inf"), t0 + 400 * day, 0),
+    ):
+        tables = tmp_path / name
+        apply_batch(str(tables), rest, "app", 0, Options(retention, now_ms=t0, prune_every_s=0))
+        tlog = str(tables / "_sink_tombstones" / "dbserver1.inventory.customers")
+        assert load(tlog, {json.dumps({"id": key}, separators=(",", ":"))})  # the delete is recorded
+        # any later batch of the topic prunes (here a replayed snapshot read of another key, a no-op) ...
+        st = apply_batch(str(tables), rest[:1], "app", 1, Options(retention, now_ms=late_at, prune_every_s=0))
+        assert (st.pruned > 0) == bool(pruned), name  # every delete of the recording expires at once
+        # ... then the older events of the deleted key arrive
+        apply_batch(str(tables), older, "app", 2, Options(retention, now_ms=late_at, prune_every_s=0))
+        ids = read_arrow(str(tables / "dbserver1.inventory.customers")).column("id").to_pylist()
+        assert (key in ids) == bool(pruned), name
+    assert DEFAULT_RETENTION_S == 7 * 86_400
+
+
+def test_tombstone_retention_option():
+    from sink.__main__ import duration
+
+    assert duration("7d") == 7 * 86_400 and duration("12h") == 43_200 and duration("90") == 90
+    assert duration("30m") == 1_800 and duration("forever") == float("inf")
+    with pytest.raises(Exception, match="not a duration"):
+        duration("soon")
+
+
+def _no_pk_records() -> list:
+    path = Path(__file__).parent / "data" / "mariadb" / "mariadb_public.jsonl"
+    recs = [json.loads(x) for x in path.read_text().splitlines()]
+    return [
+        (r["topic"], r["key"], r["value"], ("f", i))
+        for i, r in enumerate(recs)
+        if r["topic"] == "dbserver1.inventory.no_pk" and r["value"] is not None
+    ]
+
+
+def test_keyless_table_recorded_and_without_before_image(tmp_path):
+    """Debezium's recording of a MariaDB table without a primary key (key null): insert, update, delete
+    mirrored by row image; an update without a before image is skipped with one log line."""
+    from sink.apply import Options
+
+    recs = _no_pk_records()
+    assert [r[2]["payload"]["op"] for r in recs] == ["r", "r", "c", "u", "d"] and all(
+        r[1] is None for r in recs
+    )
+    apply_batch(str(tmp_path / "a"), recs, "app", 0)
+    got = read_arrow(str(tmp_path / "a" / "dbserver1.inventory.no_pk")).to_pylist()
+    assert sorted(got, key=repr) == [{"a": 2, "b": "TWO"}, {"a": 3, "b": "three"}]
+    blind = json.loads(json.dumps(recs))
+    blind[3][2]["payload"]["before"] = None  # e.g. PostgreSQL without REPLICA IDENTITY FULL
+    lines = []
+    apply_batch(str(tmp_path / "b"), blind, "app", 0, Options(log=lambda m, **k: lines.append(m)))
+    got = read_arrow(str(tmp_path / "b" / "dbserver1.inventory.no_pk")).to_pylist()
+    assert sorted(got, key=repr) == [{"a": 2, "b": "two"}, {"a": 3, "b": "three"}]
+    assert len(lines) == 1 and "without a before image" in lines[0] and "REPLICA IDENTITY FULL" in lines[0]
 
 
 # -- end to end ----------------------------------------------------------------------------------------------
@@ -123,6 +194,15 @@ TRUNCATE s.logs;
 INSERT INTO s.logs VALUES (100, 'after truncate');
 ALTER TABLE s.items ADD COLUMN note text DEFAULT 'n/a';
 UPDATE s.items SET note = 'changed', qty = qty * 2 WHERE id IN (1, 2, 200);
+-- no primary key (REPLICA IDENTITY FULL): duplicates, one of two equal rows changed, TOAST, ADD COLUMN
+INSERT INTO s.nokey VALUES (4, 'four', NULL), (2, 'two', NULL);
+UPDATE s.nokey SET b = 'TWO' WHERE ctid = (SELECT ctid FROM s.nokey WHERE a = 2 LIMIT 1);
+DELETE FROM s.nokey WHERE a = 1;
+UPDATE s.nokey SET a = 33 WHERE a = 3;                                  -- TOAST: big unchanged
+ALTER TABLE s.nokey ADD COLUMN extra int DEFAULT 5;
+UPDATE s.nokey SET extra = 6 WHERE a = 4;                               -- a row inserted before the ALTER
+DELETE FROM s.nokey WHERE ctid = (SELECT ctid FROM s.nokey WHERE b = 'two' LIMIT 1);
+INSERT INTO s.nokey (a, b) VALUES (5, 'five');
 DELETE FROM s.items WHERE id = 3;
 INSERT INTO s.items (id, name, qty, price, at, note) VALUES (3, 'reborn', 3, 3.3, now(), 'again');
 """
@@ -135,6 +215,10 @@ INSERT INTO s.items SELECT g, 'item' || g, g, g * 0.25, '2024-01-01 00:00:00+00'
   CASE WHEN g BETWEEN 30 AND 34 THEN (SELECT string_agg(md5(i::text), '') FROM generate_series(1, 400) i) END
   FROM generate_series(1, 100) g;
 INSERT INTO s.logs SELECT g, 'log' || g FROM generate_series(1, 10) g;
+CREATE TABLE s.nokey (a int, b text, big text);
+ALTER TABLE s.nokey REPLICA IDENTITY FULL;
+INSERT INTO s.nokey VALUES (1, 'one', NULL), (2, 'two', NULL), (2, 'two', NULL),
+  (3, 'toast', (SELECT string_agg(md5(i::text), '') FROM generate_series(1, 400) i));
 """
 
 
@@ -179,7 +263,7 @@ def captured(tmp_path_factory):
             emu.stop()
         finally:
             emu.kill()
-        src = {t: _source_rows(pg, t) for t in ("s.items", "s.logs")}
+        src = {t: _source_rows(pg, t) for t in ("s.items", "s.logs", "s.nokey")}
     return work / "out", src
 
 
@@ -233,7 +317,7 @@ def test_shuffled_input_in_several_batches_gives_same_tables(captured, tmp_path,
         g[0] == 1000 and g[cols.index("blob")] == "__debezium_unavailable_value" and g[:5] == r[:5]
         for g, r in bad
     ), bad
-    _check_tables(tmp_path / "tables", {"s.logs": src["s.logs"]})
+    _check_tables(tmp_path / "tables", {t: src[t] for t in ("s.logs", "s.nokey")})
 
 
 def test_crash_between_write_and_commit_gives_no_duplicates(captured, tmp_path, spark):

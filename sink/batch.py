@@ -1,0 +1,142 @@
+"""A micro-batch of Debezium records → per-topic lists of decoded change events, ordered by source position."""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+from sink import position, tombstones
+from sink.delta import AUX_PREFIX, canon
+from sink.types import decoder
+
+TOMBSTONES = AUX_PREFIX + "tombstones"  # <tables>/_sink_tombstones/<topic>: the delete log (sink.tombstones)
+
+
+@dataclass
+class Options:
+    tombstone_retention_s: float = tombstones.DEFAULT_RETENTION_S
+    now_ms: int | None = None  # tests: the wall clock for tombstone times and pruning
+    log: Any = None  # print-like, for one line per notable skip; stderr when None
+    prune_every_s: float = 60.0  # how often a topic's delete log is checked for expired entries
+    last_prune: dict[str, float] = field(default_factory=dict)
+
+    def say(self, msg: str) -> None:
+        (self.log or (lambda m, **k: print(m, file=sys.stderr, **k)))(msg, flush=True)
+
+
+@dataclass
+class Event:
+    seq: str  # sink.position.seq of the source block
+    tie: tuple  # delivery position (file + byte offset, Kafka partition + offset): orders equal seqs
+    op: str
+    key: str | None  # canonical JSON of the key payload; None for a table without a key
+    row: dict[str, Any] | None  # the decoded `after` image (None for deletes and truncates)
+    ts_ms: int
+    oldkey: str | None = None  # `__debezium.oldkey` header of a key change's create event
+    before: dict[str, Any] | None = None  # decoded `before` image, kept for tables without a key only
+
+
+@dataclass
+class TopicBatch:
+    events: list[Event] = field(default_factory=list)
+    key_cols: list[str] = field(default_factory=list)
+    cols: dict[str, dict] = field(default_factory=dict)  # column -> Connect field schema (latest seen)
+    keyless: bool = False  # some change event had a null key (a table without a primary key)
+
+
+@dataclass
+class BatchStats:
+    records: int = 0
+    applied: dict[str, int] = field(default_factory=dict)
+    skipped_replay: list[str] = field(default_factory=list)
+    max_ts_ms: int = 0
+    pruned: int = 0  # tombstones forgotten (retention)
+
+
+def tombstone_path(tables: str, topic: str) -> str:
+    return os.path.join(tables, TOMBSTONES, topic)
+
+
+def truncate_floor(trunc: str | None, tombs: dict[str, str]) -> str | None:
+    """Events before this position were emptied by a truncate (of this batch or recorded earlier)."""
+    xs = [x for x in (trunc, tombs.get(tombstones.TRUNCATE_KEY)) if x]
+    return max(xs) if xs else None
+
+
+class _Decoders:
+    def __init__(self) -> None:
+        self.cache: dict[str, Any] = {}
+
+    def get(self, schema: dict):
+        k = canon(schema)
+        d = self.cache.get(k)
+        if d is None:
+            d = self.cache[k] = decoder(schema)
+        return d
+
+
+def _decode(decs: _Decoders, fields: list[dict], img: dict | None) -> dict | None:
+    return None if img is None else {f["field"]: decs.get(f)(img.get(f["field"])) for f in fields}
+
+
+def collect(records, decs: _Decoders | None = None) -> dict[str, TopicBatch]:
+    """records: iterable of (topic, key_doc|None, value_doc|None, tie[, headers]) with JsonConverter documents."""
+    decs = decs or _Decoders()
+    out: dict[str, TopicBatch] = {}
+    for rec in records:
+        topic, kdoc, vdoc, tie = rec[:4]
+        headers = rec[4] if len(rec) > 4 else None
+        if not isinstance(vdoc, dict):
+            continue  # tombstone: the delete before it carries the sequence
+        p, vs = vdoc.get("payload"), vdoc.get("schema")
+        if not isinstance(p, dict) or "op" not in p or not isinstance(p.get("source"), dict) or vs is None:
+            continue  # not a change event (schema change, heartbeat, transaction metadata...)
+        op = p["op"]
+        if op not in ("c", "u", "d", "r", "t"):
+            continue
+        tb = out.setdefault(topic, TopicBatch())
+        seq = position.seq(p["source"], op)
+        ts = p.get("ts_ms") or p["source"].get("ts_ms") or 0
+        if op == "t":
+            tb.events.append(Event(seq, tie, op, None, None, ts))
+            continue
+        fields = {f["field"]: f for f in vs.get("fields", [])}
+        img_schema = fields.get("after") or fields.get("before")
+        row_fields = img_schema.get("fields") if img_schema and img_schema["type"] == "struct" else None
+        if kdoc is None or not isinstance(kdoc, dict) or kdoc.get("payload") is None:
+            if row_fields is None:
+                continue  # no key and no row structure: nothing to mirror
+            # a table without a key: rows are found again by their full before image
+            tb.keyless = True
+            for f in row_fields:
+                tb.cols[f["field"]] = f
+            after = _decode(decs, row_fields, p.get("after") if op != "d" else None)
+            before = _decode(decs, row_fields, p.get("before")) if op in ("u", "d") else None
+            tb.events.append(Event(seq, tie, op, None, after, ts, before=before))
+            continue
+        ks, kp = kdoc["schema"], kdoc["payload"]
+        tb.key_cols = [f["field"] for f in ks.get("fields", [])]
+        if row_fields is None:  # e.g. MongoDB: `after` is an extended-JSON document string
+            row_fields = [dict(f) for f in ks.get("fields", [])]
+            row_fields.append(
+                {"type": "string", "optional": True, "name": "io.debezium.data.Json", "field": "document"}
+            )
+            img = None
+            if op != "d":
+                if p.get("after") is None:
+                    continue  # update without a full document: not mirrorable
+                img = dict(kp, document=p["after"])
+        else:
+            img = p.get("after") if op != "d" else None
+        for f in row_fields:
+            tb.cols[f["field"]] = f
+        for f in ks.get("fields", []):
+            tb.cols.setdefault(f["field"], f)
+        oldkey = None
+        for h in headers or ():
+            if h and h[0] == "__debezium.oldkey" and isinstance(h[1], dict):
+                oldkey = canon(h[1].get("payload"))
+        tb.events.append(Event(seq, tie, op, canon(kp), _decode(decs, row_fields, img), ts, oldkey))
+    return out

@@ -1,0 +1,171 @@
+"""Tables with a key: the SCD type 1 mirror, one delta-rs MERGE per topic and micro-batch.
+
+Order by source position, drop what a truncate (in this batch or recorded earlier) supersedes, carry TOAST
+placeholders forward (from earlier events of the key, else from the table), keep the last event per key,
+drop events older than a recorded delete of their key (the tombstone log, so late events never resurrect a
+row), then one MERGE guarded by `t.__seq < s.__seq`. The commit carries the application transaction
+(app_id, batch_id): a replayed batch finds its version already there and is skipped.
+"""
+
+from __future__ import annotations
+
+import os
+
+import orjson
+import pyarrow as pa
+import pyarrow.compute as pc
+from deltalake import DeltaTable
+
+from sink import tombstones
+from sink.batch import Event, Options, TopicBatch, tombstone_path, truncate_floor
+from sink.delta import (
+    OP,
+    RID,
+    SEQ,
+    already_applied,
+    backfill,
+    canon,
+    commit,
+    create_or_evolve,
+    open_table,
+    plan_columns,
+    q,
+    table_schema,
+)
+from sink.types import PLACEHOLDER, decoder, is_placeholder
+
+
+def _carry_toast(evs: list[Event]) -> tuple[dict[str, Event], dict[str, set[str]]]:
+    """The last event per key, with TOAST placeholders filled from earlier images of the key in this batch;
+    and per key the columns still unresolved (to be read from the table)."""
+    last: dict[str, Event] = {}
+    last_image: dict[str, Event] = {}
+    unresolved: dict[str, set[str]] = {}
+    for e in evs:
+        if e.row is not None:
+            prev = last.get(e.key)
+            if prev is None and e.oldkey is not None and e.oldkey in last_image:
+                prev = last_image[e.oldkey]  # key change: the unchanged TOAST values live under the old key
+            miss = set()
+            for c, v in e.row.items():
+                if is_placeholder(v):
+                    if prev is not None and prev.row is not None and not is_placeholder(prev.row.get(c)):
+                        e.row[c] = prev.row.get(c)
+                    elif prev is not None and prev.row is not None and c in unresolved.get(e.key, ()):
+                        miss.add(c)
+                    elif prev is None:
+                        miss.add(c)
+                    else:
+                        e.row[c] = None
+            if miss:
+                unresolved[e.key] = miss
+            else:
+                unresolved.pop(e.key, None)
+            last_image[e.key] = e
+        else:
+            unresolved.pop(e.key, None)
+        last[e.key] = e
+    return last, unresolved
+
+
+def apply_topic(tables: str, topic: str, tb: TopicBatch, app_id: str, batch_id: int, opts: Options) -> int:
+    path = os.path.join(tables, topic)
+    tpath = tombstone_path(tables, topic)
+    dt = open_table(path)
+    if already_applied(dt, app_id, batch_id):
+        return -1
+    if dt is not None and RID in table_schema(dt).names:
+        opts.say(f"{topic}: {len(tb.events)} events with a key for a table mirrored without one: skipped")
+        return 0
+    evs = sorted((e for e in tb.events if e.key is not None or e.op == "t"), key=lambda e: (e.seq, e.tie))
+    trunc = max((e.seq for e in evs if e.op == "t"), default=None)
+    tombs = tombstones.load(tpath, {e.key for e in evs if e.key is not None})
+    floor = truncate_floor(trunc, tombs)
+    evs = [e for e in evs if e.op != "t" and (floor is None or e.seq >= floor)]
+    last, unresolved = _carry_toast(evs)
+    final = [e for e in last.values() if e.seq > tombs.get(e.key, "")]
+    new_tombs = {e.key: e.seq for e in evs if e.op == "d"}
+    if trunc is not None:
+        new_tombs[tombstones.TRUNCATE_KEY] = trunc
+    tombstones.write(tpath, new_tombs, app_id, batch_id, opts.now_ms)
+    if not final:
+        if trunc is not None and dt is not None:  # only a truncate: delete what it supersedes
+            dt.delete(f"{SEQ} < '{trunc}'", commit_properties=commit(app_id, batch_id))
+        return 0
+
+    plan = plan_columns(dt, tb.cols, tb.key_cols, [pa.field(SEQ, pa.string(), nullable=False)])
+    _fill_from_table(dt, tb.key_cols, final, unresolved)
+    # a delete carries only its key (decoded by the key's schema); the values of its other columns do not matter
+    rows = [
+        e.row if e.row is not None else {c: _key_value(kr, c, tb.cols.get(c)) for c in kr}
+        for e, kr in ((e, orjson.loads(e.key)) for e in final)
+    ]
+    data = plan.arrays(rows)
+    data[SEQ] = pa.array([e.seq for e in final], pa.string())
+    data[OP] = pa.array([e.op for e in final], pa.string())
+    src = pa.table(data)
+
+    dt = create_or_evolve(path, dt, plan)
+    pred = " AND ".join(f"t.{q(k)} = s.{q(k)}" for k in tb.key_cols)
+    sets = {q(c): f"s.{q(c)}" for c in [*plan.cols, SEQ]}
+    m = (
+        dt.merge(src, pred, source_alias="s", target_alias="t", commit_properties=commit(app_id, batch_id))
+        .when_matched_delete(predicate=f"s.{OP} = 'd' AND t.{SEQ} < s.{SEQ}")
+        .when_matched_update(sets, predicate=f"s.{OP} <> 'd' AND t.{SEQ} < s.{SEQ}")
+        .when_not_matched_insert(sets, predicate=f"s.{OP} <> 'd'")
+    )
+    texts = [c for c in plan.cols if pa.types.is_string(plan.schema.field(c).type) and c not in tb.key_cols]
+    if texts:
+        # a TOAST update delivered before its base image left the placeholder: an older image fills it in
+        ph = f"'{PLACEHOLDER}'"
+        m = m.when_matched_update(
+            {q(c): f"CASE WHEN t.{q(c)} = {ph} THEN s.{q(c)} ELSE t.{q(c)} END" for c in texts},
+            predicate=f"s.{OP} <> 'd' AND t.{SEQ} > s.{SEQ}",
+        )
+    if trunc is not None:
+        m = m.when_not_matched_by_source_delete(predicate=f"t.{SEQ} < '{trunc}'")
+    fill = backfill(plan)
+    if fill and trunc is None:
+        m = m.when_not_matched_by_source_update(fill)
+    m.execute()
+    return len(final)
+
+
+def _fill_from_table(
+    dt: DeltaTable | None, key_cols: list[str], final: list[Event], unresolved: dict[str, set[str]]
+) -> None:
+    """Unresolved TOAST columns take the table's value (under the old key for a key change); when the table
+    never had the row (a TOAST update delivered before its base image) the placeholder stays."""
+    need = {e.key: unresolved[e.key] for e in final if e.key in unresolved and e.row is not None}
+    if not need:
+        return
+    look = dict(need)
+    for e in final:
+        if e.key in need and e.oldkey is not None:
+            look[e.oldkey] = need[e.key]
+    prev = _lookup(dt, key_cols, look) if dt is not None else {}
+    for e in final:
+        if e.key in need and e.key not in prev and e.oldkey in prev:
+            prev[e.key] = prev[e.oldkey]
+        for c in need.get(e.key, ()):
+            if e.key in prev:
+                e.row[c] = prev[e.key].get(c)
+
+
+def _key_value(keyrow: dict, c: str, f: dict | None):
+    if c not in keyrow:
+        return None
+    return decoder(f)(keyrow[c]) if f is not None else keyrow[c]
+
+
+def _lookup(dt: DeltaTable, key_cols: list[str], need: dict[str, set[str]]) -> dict[str, dict]:
+    cols = sorted({c for s in need.values() for c in s} | set(key_cols))
+    k0 = key_cols[0]
+    want = [orjson.loads(k)[k0] for k in need]
+    t = dt.to_pyarrow_table(columns=[c for c in cols if c in table_schema(dt).names])
+    t = t.filter(pc.is_in(t.column(k0), value_set=pa.array(want, t.schema.field(k0).type)))
+    return {canon({k: _jsonable(r[k]) for k in key_cols}): r for r in t.to_pylist()}
+
+
+def _jsonable(v):
+    return v if isinstance(v, int | str | float | bool) or v is None else str(v)
