@@ -32,6 +32,14 @@ def main(argv: list[str] | None = None) -> int:
         help="how long a delete is remembered so that late, older events of its key cannot bring "
         "the row back: 7d (default), 12h, 30m, 90s, or 'forever'",
     )
+    r.add_argument(
+        "--scd",
+        type=int,
+        choices=(1, 2),
+        default=1,
+        help="1 (default): tables mirror the source; 2: history tables, one row per version of each "
+        "key with __START_AT / __END_AT (source positions)",
+    )
     a = ap.parse_args(argv)
     from sink.apply import Options
     from sink.job import run
@@ -42,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
         a.checkpoint,
         a.once,
         trigger_ms=a.trigger_ms,
-        opts=Options(tombstone_retention_s=a.tombstone_retention),
+        opts=Options(tombstone_retention_s=a.tombstone_retention, scd=a.scd),
     )
 
 

@@ -1,7 +1,7 @@
 """One micro-batch of Debezium records → the Delta mirror tables (SCD type 1), topic by topic.
 
 Tables with a key: `sink.mirror` (last event per key, MERGE guarded by source position). Tables without one:
-`sink.keyless` (rows found again by their before image). Both record deletes and truncates in the delete log
+`sink.keyless` (rows found again by their before image). With `--scd 2`: `sink.history` (every version). Both record deletes and truncates in the delete log
 (`sink.tombstones`), pruned after the retention. Every table commit carries the application transaction
 (app_id, batch_id), so a batch replayed after a crash is skipped table by table.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-from sink import keyless, mirror, tombstones
+from sink import history, keyless, mirror, tombstones
 from sink.batch import TOMBSTONES, BatchStats, Options, collect, tombstone_path
 from sink.delta import SEQ
 
@@ -26,7 +26,7 @@ def apply_batch(tables: str, records, app_id: str, batch_id: int, opts: Options 
     for topic, tb in sorted(collect(recs).items()):
         if tb.events:
             st.max_ts_ms = max(st.max_ts_ms, max(e.ts_ms for e in tb.events))
-        writer = keyless if tb.keyless else mirror
+        writer = history if opts.scd == 2 else keyless if tb.keyless else mirror
         n = writer.apply_topic(tables, topic, tb, app_id, batch_id, opts)
         if n < 0:
             st.skipped_replay.append(topic)

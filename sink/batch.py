@@ -17,6 +17,7 @@ TOMBSTONES = AUX_PREFIX + "tombstones"  # <tables>/_sink_tombstones/<topic>: the
 @dataclass
 class Options:
     tombstone_retention_s: float = tombstones.DEFAULT_RETENTION_S
+    scd: int = 1  # 1: mirror tables; 2: history tables (sink.history)
     now_ms: int | None = None  # tests: the wall clock for tombstone times and pruning
     log: Any = None  # print-like, for one line per notable skip; stderr when None
     prune_every_s: float = 60.0  # how often a topic's delete log is checked for expired entries

@@ -3,6 +3,7 @@ turns a batch's Connect schemas into the table's (evolving) Arrow schema."""
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -28,6 +29,25 @@ DEFAULT_PROP = "dbz.sink.default."  # table property: a column's Connect schema 
 
 def canon(v: Any) -> str:
     return orjson.dumps(v, option=orjson.OPT_SORT_KEYS).decode()
+
+
+def canonical_value(v: Any) -> Any:
+    """A JSON-able canonical form of a decoded value (equal values, equal forms)."""
+    if v is None or isinstance(v, bool | int | str):
+        return v
+    if isinstance(v, float):
+        return repr(v)
+    if isinstance(v, Decimal):
+        return str(v)
+    if isinstance(v, dt.datetime | dt.date | dt.time):
+        return v.isoformat()
+    if isinstance(v, bytes):
+        return v.hex()
+    if isinstance(v, dict):
+        return {k: canonical_value(x) for k, x in v.items()}
+    if isinstance(v, list | tuple):
+        return [canonical_value(x) for x in v]
+    return str(v)
 
 
 def open_table(path: str) -> DeltaTable | None:
@@ -98,7 +118,8 @@ def plan_columns(
     (Connect `default`) are remembered in the table's configuration, so that events written before an
     ADD COLUMN ... DEFAULT get the value the source gives those rows, in any later batch too."""
     existing = {f.name: f for f in table_schema(dt)} if dt is not None else {}
-    cols = [c for c in existing if c not in META]
+    own = set(META) | {f.name for f in meta}  # the sink's columns, not the source's
+    cols = [c for c in existing if c not in own]
     cols += [c for c in tb_cols if c not in existing]
     stored = dict(dt.metadata().configuration) if dt is not None else {}
     stypes: dict[str, T.DataType] = {}

@@ -15,11 +15,9 @@ truncate delivered after a later delete of a row inserted before the truncate (t
 
 from __future__ import annotations
 
-import datetime as dt
 import hashlib
 import os
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import Any
 
 import orjson
@@ -39,6 +37,7 @@ from sink.delta import (
     already_applied,
     backfill,
     canon,
+    canonical_value,
     commit,
     create_or_evolve,
     open_table,
@@ -55,25 +54,6 @@ META_FIELDS = [
     pa.field(IMG, pa.string()),
     pa.field(CS, pa.string()),
 ]
-
-
-def _repr(v: Any) -> Any:
-    """A JSON-able canonical form of a decoded value (equal values, equal forms)."""
-    if v is None or isinstance(v, bool | int | str):
-        return v
-    if isinstance(v, float):
-        return repr(v)
-    if isinstance(v, Decimal):
-        return str(v)
-    if isinstance(v, dt.datetime | dt.date | dt.time):
-        return v.isoformat()
-    if isinstance(v, bytes):
-        return v.hex()
-    if isinstance(v, dict):
-        return {k: _repr(x) for k, x in v.items()}
-    if isinstance(v, list | tuple):
-        return [_repr(x) for x in v]
-    return str(v)
 
 
 def colset_id(names) -> str:
@@ -150,7 +130,7 @@ def _changes(topic: str, evs: list[Event], opts: Options) -> tuple[list[_Copy], 
             if e.before is None:
                 blind += 1
                 continue
-            before = {c: _repr(v) for c, v in e.before.items()}
+            before = {c: canonical_value(v) for c, v in e.before.items()}
             deletes.append(_Delete(e.seq, _rid(e), before))
             if e.op == "u":
                 for c, v in e.row.items():  # unchanged TOAST values: the before image has them
@@ -158,7 +138,7 @@ def _changes(topic: str, evs: list[Event], opts: Options) -> tuple[list[_Copy], 
                         e.row[c] = e.before[c]
         if e.op in ("c", "r", "u"):
             names = list(e.row)
-            rep = {c: _repr(v) for c, v in e.row.items()}
+            rep = {c: canonical_value(v) for c, v in e.row.items()}
             inserts.append(_Copy(e.seq, _rid(e), colset_id(names), img_hash(rep, names), e.row))
     if blind:
         opts.say(

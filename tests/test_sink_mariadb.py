@@ -284,3 +284,79 @@ def test_reversed_input_one_event_per_batch(captured, tmp_path):
             apply_batch(str(tmp_path), [rec], "app", b)
     _check(tmp_path, src, only=("lines", "logs", "notes"))
     assert (tmp_path / "_sink_pending" / f"{PREFIX}.shop.notes").exists()  # deletes did wait for their rows
+
+
+# -- SCD type 2 ------------------------------------------------------------------------------------------------
+
+KEYS = {"items": ("id",), "lines": ("order_id", "line"), "logs": ("id",)}
+
+
+def _history(tables: Path, t: str) -> list[dict]:
+    from sink.read import read_arrow
+
+    return read_arrow(str(tables / f"{PREFIX}.shop.{t}")).to_pylist()
+
+
+def _check_history(tables: Path, out: Path, src: dict) -> None:
+    """Current versions equal the source; every c/u/r event of a key is one version; versions of a key follow
+    each other in source order, each ending where the key next changed."""
+    for t, key in KEYS.items():
+        cols, rows, tab_n = src[t]
+        hist = _history(tables, t)
+        current = [r for r in hist if r["__END_AT"] is None]
+        assert sort_rows([tuple(tab_n.get(c, norm)(r[c]) for c in cols) for r in current]) == rows, t
+        events: dict[tuple, list[dict]] = {}
+        for p in _changes(out, t):
+            if p["op"] != "t":
+                img = p["after"] or p["before"]
+                events.setdefault(tuple(img[k] for k in key), []).append(p)
+        versions: dict[tuple, list[dict]] = {}
+        for r in hist:
+            versions.setdefault(tuple(r[k] for k in key), []).append(r)
+        live = {tuple(row[cols.index(k)] for k in key) for row in rows}
+        for k, evs in events.items():
+            vs = sorted(versions.get(k, []), key=lambda r: r["__START_AT"])
+            assert len(vs) == sum(1 for p in evs if p["op"] != "d"), (t, k)
+            assert [v["__START_AT"] for v in vs] == sorted(
+                position.seq(p["source"], p["op"]) for p in evs if p["op"] != "d"
+            ), (t, k)
+            for a, b in zip(vs, vs[1:]):
+                assert a["__END_AT"] is not None and a["__END_AT"] <= b["__START_AT"], (t, k)
+            assert (vs[-1]["__END_AT"] is None) == (k in live), (t, k)
+
+
+def test_scd2_history_tables(captured, tmp_path):
+    out, src = captured
+    r = run_sink(out, tmp_path / "tables", tmp_path / "ck", None, "--scd", "2")
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    assert f"{PREFIX}.shop.notes: SCD type 2 needs a key" in r.stdout
+    _check_history(tmp_path / "tables", out, src)
+    logs = _history(tmp_path / "tables", "logs")
+    trunc = next(position.seq(p["source"], "t") for p in _changes(out, "logs") if p["op"] == "t")
+    assert sum(1 for v in logs if v["__END_AT"] == trunc) == 10  # the truncate closed the ten rows
+
+
+def test_scd2_shuffled_input_gives_the_same_history(captured, tmp_path, spark):
+    from sink.apply import Options
+    from sink.job import run
+
+    out, src = captured
+    assert run_sink(out, tmp_path / "ordered", tmp_path / "ck0", None, "--scd", "2").returncode == 0
+    for _ in shuffled_arrivals(out, tmp_path / "in", seed=9):
+        assert (
+            run(
+                str(tmp_path / "in"),
+                str(tmp_path / "tables"),
+                str(tmp_path / "ck"),
+                True,
+                spark=spark,
+                log=lambda *a, **k: None,
+                opts=Options(scd=2),
+            )
+            == 0
+        )
+    for t in KEYS:
+        assert sorted(map(repr, _history(tmp_path / "tables", t))) == sorted(
+            map(repr, _history(tmp_path / "ordered", t))
+        ), t
+    _check_history(tmp_path / "tables", out, src)
