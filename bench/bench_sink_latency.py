@@ -5,7 +5,8 @@
 
 A throwaway PostgreSQL, `python -m emulator run CONFIG --out DIR` and `python -m sink run --source DIR ...`
 (no --once: the Structured Streaming query keeps running) as subprocesses, as a user runs them. After the
-sink has mirrored the snapshot, one single-row INSERT transaction is committed every 1/rate s. For each we
+sink has mirrored the snapshot, single-row INSERT transactions are committed at `rate` per second (gaps
+jittered by +-50 % so that commits do not sit at one phase of the sink's trigger). For each we
 take the time the COMMIT returned, the time its line appeared in the emulator's topic file (commit -> event)
 and the time its row was first visible in the Delta table (a poller reloading the table's log every ~10 ms,
 as a reader would). One run per --trigger-ms value (the sink's processing-time trigger interval).
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import shutil
 import signal
 import statistics
@@ -185,8 +187,11 @@ def run_once(commits: int, rate: float, trigger_ms: int, warmup: int, keep: bool
                         time.sleep(1 / rate)
                     time.sleep(2)
                     t_next = time.time()
+                    # jittered gaps (0.5-1.5 x 1/rate): commits at exactly the trigger period would sit at one
+                    # phase of the trigger and give a biased, run-dependent latency
+                    rnd = random.Random(trigger_ms)
                     for i in range(commits):
-                        t_next += 1 / rate
+                        t_next += rnd.uniform(0.5, 1.5) / rate
                         c.execute("INSERT INTO lat (id, v) VALUES (%s, 'x')", (ID0 + i,))
                         committed[ID0 + i] = time.time()
                         time.sleep(max(0.0, t_next - time.time()))
