@@ -37,9 +37,10 @@ VALUE_SCHEMA = struct(
 
 
 def _java_string_hash(s: str) -> int:
+    data = s.encode("utf-16-be")  # Java hashes UTF-16 code units
     h = 0
-    for unit in s.encode("utf-16-be").hex(" ", 2).split():  # UTF-16 code units, as Java strings hash
-        h = (31 * h + int(unit, 16)) & 0xFFFFFFFF
+    for i in range(0, len(data), 2):
+        h = (31 * h + (data[i] << 8 | data[i + 1])) & 0xFFFFFFFF
     return h
 
 
