@@ -9,11 +9,14 @@ processed lines are removed from the file, as Debezium's FileSignalChannel does)
 `log`. A malformed signal (bad JSON, unknown type, missing fields, a refused filter) is logged and skipped;
 it never stops the connector.
 
-`additional-conditions` filters are one boolean predicate over the table's columns. They are parsed with
-sqlglot, checked against an allow-list of expression kinds (comparisons, boolean logic, arithmetic, casts,
-a few harmless functions; no subqueries, statements, comments or unknown functions) and the SQL that runs
-is generated from the checked tree, never the user's text. A refused filter refuses the whole signal, so no
-query runs at all.
+`additional-conditions` filters are one boolean expression over the table's columns, parsed with the
+source's own grammar, checked against an allow-list and rendered from the checked tree with the driver's
+literal escaping (emulator/sqlcondition.py: no subqueries, statements, comments, or functions that sleep,
+read files or reach other tables). A refused filter refuses the whole signal, so no query runs at all; it is
+logged, and with notifications enabled it gets the notifications of a table scan that failed
+(STARTED, TABLE_SCAN_COMPLETED with status SQL_EXCEPTION, COMPLETED). `data-collections` never reach SQL
+text (they select among the captured tables, whose identifiers are quoted), and `surrogate-key` must name a
+column of the table.
 
 Incremental snapshot windows (Debezium's AbstractIncrementalSnapshotChangeEventSource.readChunk)
 -------------------------------------------------------------------------------------------------
@@ -67,6 +70,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from emulator.notifications import INCREMENTAL as INCREMENTAL_AGGREGATE
+from emulator.sqlcondition import ConditionError, Predicate, check_condition, check_select, dialect_of
 
 log = logging.getLogger("emulator.incremental")
 
@@ -105,186 +109,25 @@ def _iso_now() -> str:
     return now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond:06d}000Z"
 
 
-class ConditionError(ValueError):
-    pass
-
-
 class SignalError(ValueError):
     pass
 
 
 # -- filters -------------------------------------------------------------------------------------------------
-
-_ALLOWED_FUNCTIONS = frozenset({
-    "now", "char_length", "character_length", "octet_length", "bit_length", "btrim", "ltrim", "rtrim",
-    "left", "right", "strpos", "position", "replace", "split_part", "starts_with", "md5", "date_part",
-    "age", "to_char", "to_date", "to_timestamp", "to_number", "make_date", "make_timestamp", "trunc",
-    "sign", "sqrt", "power", "mod", "div", "lpad", "rpad", "reverse", "initcap", "jsonb_typeof",
-    "json_typeof", "array_length", "cardinality", "isfinite", "date", "localtimestamp", "localtime",
-    "statement_timestamp", "transaction_timestamp", "clock_timestamp", "timezone", "ascii", "chr",
-    "length", "lower", "upper", "abs", "round", "floor", "ceil", "ceiling", "coalesce", "nullif",
-    "greatest", "least", "concat", "substr", "substring", "trim", "extract", "date_trunc", "regexp_like",
-})
+# Parsing, checking and rendering live in emulator/sqlcondition.py; these two keep the older text API.
 
 
-def _allowed_nodes():
-    from sqlglot import exp
-
-    names = [
-        "Where", "Paren", "And", "Or", "Not", "Xor", "EQ", "NEQ", "GT", "GTE", "LT", "LTE", "NullSafeEQ",
-        "NullSafeNEQ", "Is", "Null", "Boolean", "Literal", "RawString", "Column", "Identifier", "In",
-        "Between", "Like", "ILike", "LikeAny", "ILikeAny", "SimilarTo", "RegexpLike", "RegexpILike", "Escape",
-        "Add", "Sub", "Mul", "Div", "IntDiv", "Mod", "Neg", "Pow", "DPipe", "BitwiseAnd", "BitwiseOr",
-        "BitwiseXor", "BitwiseNot", "BitwiseLeftShift", "BitwiseRightShift", "Cast", "TryCast", "DataType",
-        "DataTypeParam", "Interval", "IntervalSpan", "Var", "Tuple", "Array", "Any", "All", "Bracket",
-        "Lower", "Upper", "Length", "Abs", "Coalesce", "Trim", "Substring", "Extract", "TimestampTrunc",
-        "DateTrunc", "CurrentDate", "CurrentTimestamp", "CurrentTime", "Case", "If", "JSONExtract",
-        "JSONExtractScalar", "JSONBExtract", "JSONBExtractScalar", "JSONBContains", "JSONPath",
-        "JSONPathKey", "JSONPathRoot", "JSONPathSubscript", "Round", "Floor", "Ceil", "Concat", "ConcatWs",
-        "Greatest", "Least", "Nullif", "Sqrt", "Sign", "Ln", "Log", "Exp", "StrPosition", "Left", "Right",
-        "Initcap", "MD5", "Anonymous", "ArrayContains", "ArrayContainsAll", "ArrayOverlaps", "ArraySize",
-        "AtTimeZone", "Distinct", "Dot", "Overlaps", "StartsWith", "Unnest",
-    ]
-    allowed = set()
-    for n in names:
-        cls = getattr(exp, n, None)
-        if cls is not None and n not in ("Distinct", "Unnest", "Dot"):
-            allowed.add(cls)
-    return tuple(allowed)
+def validate_condition(condition: str, columns: list[str], table: tuple[str, str] | None = None,
+                       dialect: str = "postgres") -> str:
+    """An `additional-conditions` filter checked for `dialect`; returns the SQL generated from the checked
+    tree (values shown as standard literals). Raises ConditionError."""
+    return str(check_condition(condition, columns, table, dialect))
 
 
-_ALLOWED: tuple | None = None
-
-
-def _check_predicate(node, columns: list[str], table: tuple[str, str] | None, what: str) -> None:
-    """Every node of `node` must be an allowed expression kind over the table's own columns."""
-    from sqlglot import exp
-
-    global _ALLOWED
-    if _ALLOWED is None:
-        _ALLOWED = _allowed_nodes()
-    exact = set(columns)
-    for n in node.walk():
-        if isinstance(n, (exp.Select, exp.Subquery, exp.Union, exp.Insert, exp.Update, exp.Delete,
-                          exp.Command, exp.Create, exp.Drop, exp.Table, exp.From, exp.Join)):
-            raise ConditionError(f"{what} may not contain a subquery or a statement")
-        if isinstance(n, (exp.ByteString, exp.HexString, exp.BitString)) or \
-                type(n).__name__ in ("UnicodeString", "National"):
-            raise ConditionError(f"{what}: only plain '...' string literals are accepted")
-        if not isinstance(n, _ALLOWED):
-            raise ConditionError(f"{what}: {type(n).__name__} expressions are not accepted")
-        if isinstance(n, exp.Anonymous) and str(n.name).lower() not in _ALLOWED_FUNCTIONS:
-            raise ConditionError(f"{what}: function {n.name}() is not accepted")
-        if isinstance(n, exp.In) and n.args.get("query") is not None:
-            raise ConditionError(f"{what} may not contain a subquery")
-        if isinstance(n, exp.Column):
-            if isinstance(n.this, exp.Star):
-                raise ConditionError(f"{what}: '*' is not a predicate")
-            name = n.name
-            quoted = bool(n.this.args.get("quoted")) if isinstance(n.this, exp.Identifier) else False
-            if (name not in exact) if quoted else (name.lower() not in exact):  # PG folds unquoted names
-                raise ConditionError(f"{what} names unknown column {name!r}")
-            qual = [p for p in (n.args.get("catalog"), n.args.get("db"), n.args.get("table")) if p]
-            if qual:
-                if table is None:
-                    raise ConditionError(f"{what}: qualified column {n.sql()!r}")
-                parts = [str(p.name) for p in qual]
-                schema, tname = table
-                if parts not in ([tname], [schema, tname]):
-                    raise ConditionError(f"{what}: column {n.sql()!r} belongs to another table")
-
-
-def _pre_check(text: str, what: str) -> None:
-    if not text:
-        raise ConditionError(f"{what} is empty")
-    if ";" in text or "--" in text or "/*" in text or "*/" in text:
-        raise ConditionError(f"{what} {text!r} must be a single predicate (no ';' or comments)")
-
-
-def validate_condition(condition: str, columns: list[str], table: tuple[str, str] | None = None) -> str:
-    """An `additional-conditions` filter: one boolean predicate over the table's columns. Returns the SQL to
-    run, generated from the checked parse tree; raises ConditionError for anything else (statements,
-    comments, subqueries, unknown columns or functions)."""
-    import sqlglot
-    from sqlglot import exp
-
-    text = (condition or "").strip()
-    what = f"filter {text!r}"
-    _pre_check(text, "filter")
-    try:
-        stmts = sqlglot.parse(f"SELECT 1 FROM t WHERE {text}", read="postgres")
-    except (sqlglot.errors.ParseError, sqlglot.errors.TokenError) as e:
-        raise ConditionError(f"{what} does not parse: {str(e).splitlines()[0]}") from None
-    if len(stmts) != 1 or not isinstance(stmts[0], exp.Select):
-        raise ConditionError(f"{what} must be a single predicate")
-    sel = stmts[0]
-    where = sel.args.get("where")
-    extra = [k for k, v in sel.args.items() if v and k not in ("expressions", "from", "from_", "where")]
-    if where is None or extra:
-        raise ConditionError(f"{what} is not a single predicate")
-    _check_predicate(where, columns, table, what)
-    out = where.this.sql(dialect="postgres")
-    # what runs is what was checked: the generated text must parse back to the same tree
-    again = sqlglot.parse_one(f"SELECT 1 FROM t WHERE {out}", read="postgres")
-    if again != sel:
-        raise ConditionError(f"{what} is ambiguous")
-    return out
-
-
-def validate_blocking_filter(flt: str, table: tuple[str, str], columns: list[str]) -> str:
-    """A blocking snapshot's filter: as in Debezium a whole `SELECT ... FROM <that table> [WHERE ...]
-    [ORDER BY ...]` (the form of snapshot.select.statement.overrides), or - an emulator convenience - just
-    the predicate. Returns the SELECT to run, generated from the checked tree."""
-    import sqlglot
-    from sqlglot import exp
-
-    text = (flt or "").strip()
-    what = f"blocking snapshot filter {text!r}"
-    if not re.match(r"(?is)^\s*select\b", text):
-        cond = validate_condition(text, columns, table)
-        schema, name = table
-        return sqlglot.select("*").from_(exp.Table(this=exp.to_identifier(name, quoted=True),
-                                                   db=exp.to_identifier(schema, quoted=True))) \
-            .where(cond, dialect="postgres").sql(dialect="postgres")
-    _pre_check(text, "filter")
-    try:
-        stmts = sqlglot.parse(text, read="postgres")
-    except (sqlglot.errors.ParseError, sqlglot.errors.TokenError) as e:
-        raise ConditionError(f"{what} does not parse: {str(e).splitlines()[0]}") from None
-    if len(stmts) != 1 or not isinstance(stmts[0], exp.Select):
-        raise ConditionError(f"{what} must be one SELECT statement")
-    sel = stmts[0]
-    allowed_args = {"expressions", "from", "from_", "where", "order", "limit"}
-    extra = [k for k, v in sel.args.items() if v and k not in allowed_args]
-    if extra:
-        raise ConditionError(f"{what}: {', '.join(sorted(extra))} clauses are not accepted")
-    src = sel.args.get("from_") or sel.args.get("from")
-    tbl = src.this if src is not None else None
-    if not isinstance(tbl, exp.Table) or tbl.args.get("joins") or tbl.args.get("alias"):
-        raise ConditionError(f"{what} must read from {table[0]}.{table[1]} only")
-    schema, name = table
-    db = tbl.args.get("db")
-    if tbl.name != name or (db is not None and db.name != schema) or tbl.args.get("catalog"):
-        raise ConditionError(f"{what} must read from {schema}.{name}")
-    for e in sel.expressions:
-        if isinstance(e, exp.Star):
-            continue
-        if not isinstance(e, exp.Column):
-            raise ConditionError(f"{what}: select only the table's columns")
-        _check_predicate(e, columns, table, what)
-    if sel.args.get("where") is not None:
-        _check_predicate(sel.args["where"], columns, table, what)
-    order = sel.args.get("order")
-    if order is not None:
-        for o in order.expressions:
-            _check_predicate(o.this, columns, table, what)
-    limit = sel.args.get("limit")
-    if limit is not None and not (isinstance(limit.expression, exp.Literal) and limit.expression.is_int):
-        raise ConditionError(f"{what}: LIMIT takes a number")
-    out = sel.sql(dialect="postgres")
-    if sqlglot.parse_one(out, read="postgres") != sel:
-        raise ConditionError(f"{what} is ambiguous")
-    return out
+def validate_blocking_filter(flt: str, table: tuple[str, str], columns: list[str],
+                             dialect: str = "postgres") -> str:
+    """A blocking snapshot's filter (a SELECT of that table, or a predicate) checked for `dialect`."""
+    return str(check_select(flt, table, columns, dialect))
 
 
 # -- the snapshot ------------------------------------------------------------------------------------------
@@ -303,6 +146,7 @@ class IncrementalSnapshot:
         channels = get("signal.enabled.channels") or "source"
         self.channels = {c.strip().lower() for c in channels.split(",") if c.strip()}
         self._config = config
+        self.dialect = dialect_of(getattr(config, "connector", None))  # the source's SQL grammar
         self.kafka_channel = None  # opened on first poll: the connector is streaming by then
         for ch in self.channels - {"source", "file", "kafka"}:
             log.warning("signal channel %r is not available in the emulator yet; its signals are not read", ch)
@@ -513,10 +357,14 @@ class IncrementalSnapshot:
             ct = self.source.table_by_id(t)
             cond = next((f for rx, f in matchers if rx.fullmatch(t)), None)
             if ct is not None:
-                if cond is not None:
-                    cond = self._checked_condition(t, cond, ct)
-                if surrogate and surrogate not in ct.env.names:
-                    raise SignalError(f"surrogate-key {surrogate!r} is not a column of {t}")
+                try:
+                    if cond is not None:
+                        cond = self._checked_condition(t, cond, ct)
+                    if surrogate and surrogate not in ct.env.names:
+                        raise SignalError(f"surrogate-key {surrogate!r} is not a column of {t}")
+                except (ConditionError, SignalError):
+                    self._notify_refused(sid, tables)
+                    raise
             entries.append(_entry(t, cond, surrogate))
         start = not self.queue
         self.queue.extend(entries)
@@ -541,9 +389,34 @@ class IncrementalSnapshot:
         return str(flt)
 
     def _checked_condition(self, table_id: str, condition: str, ct: Any) -> str:
-        """The filter for one table, validated; SQL predicates are regenerated from their parse."""
+        """The filter for one table, checked now (a refused filter refuses the signal); the text is what
+        the offsets keep, as Debezium's do, and is checked again when a chunk query is built from it."""
+        self._query_condition(table_id, condition, ct)
+        return condition
+
+    def _query_condition(self, table_id: str, condition: str, ct: Any) -> Predicate | str:
+        """What the source's chunk queries get: the checked predicate, rendered by the source with its
+        driver's literal escaping (never the user's text)."""
         schema, _, tname = table_id.partition(".")
-        return validate_condition(condition, ct.env.names, (schema, tname))
+        return check_condition(condition, ct.env.names, (schema, tname), self.dialect)
+
+    def _notify_refused(self, sid: str, tables: list[str]) -> None:
+        """A refused filter: the notifications Debezium sends when a table's chunk query fails (its scan
+        completes with status SQL_EXCEPTION), without any query having run; a snapshot in progress goes on."""
+        n = self.notifier
+        if n is None or not n.enabled:
+            return
+        alone = not self.queue
+        keep = self.correlation_id
+        self.correlation_id = sid
+        if alone:
+            self._notify("STARTED", data_collections=",".join(tables))
+        for t in tables:
+            self._notify("TABLE_SCAN_COMPLETED", data_collections=",".join(tables), scanned_collection=t,
+                         total_rows_scanned=0, status="SQL_EXCEPTION")
+        if alone:
+            self._notify("COMPLETED")
+        self.correlation_id = keep
 
     def _execute_blocking(self, sid: str, tables: list[str], matchers) -> None:
         if self.blocking is None:
@@ -559,7 +432,7 @@ class IncrementalSnapshot:
             flt = next((f for rx, f in matchers if rx.fullmatch(t)), None)
             if flt is not None:
                 schema, _, tname = t.partition(".")
-                filters[t] = validate_blocking_filter(flt, (schema, tname), ct.env.names)
+                filters[t] = check_select(flt, (schema, tname), ct.env.names, self.dialect)
         log.info("Requested 'BLOCKING' snapshot of data collections %s (signal '%s')", known, sid)
         fn = self.blocking
         # runs once the current event is out (Debezium pauses the stream after it)
@@ -702,6 +575,8 @@ class IncrementalSnapshot:
             ct, key_cols = got
             cond = entry.get(COLLECTION_CONDITION)
             try:
+                if cond:  # checked again: offsets may come from elsewhere, columns may have changed
+                    cond = self._query_condition(table_id, cond, ct)
                 if self.max_key is None:
                     self.max_key = self.source.max_key(ct, key_cols, cond)
                     if self.max_key is None:

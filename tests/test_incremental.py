@@ -338,18 +338,18 @@ def test_additional_conditions_injection_is_refused_and_nothing_runs(pg, caplog)
 
 def test_condition_validation_unit():
     cols = ["id", "color", "quantity", "ts", "Name", "data"]
-    ok = {
-        "color = 'blue' AND quantity > 10": "color = 'blue' AND quantity > 10",
-        "id % 2 = 0": "id % 2 = 0",
-        "lower(color) LIKE 'b%'": "LOWER(color) LIKE 'b%'",
-        "ts > now() - interval '1 day'": "ts > CURRENT_TIMESTAMP - INTERVAL '1 DAY'",
-        "id IN (1, 2, 3)": "id IN (1, 2, 3)",
+    ok = {  # columns come out as the table's real names, quoted: what runs names exactly what was checked
+        "color = 'blue' AND quantity > 10": "\"color\" = 'blue' AND \"quantity\" > 10",
+        "id % 2 = 0": "\"id\" % 2 = 0",
+        "lower(color) LIKE 'b%'": "LOWER(\"color\") LIKE 'b%'",
+        "ts > now() - interval '1 day'": "\"ts\" > CURRENT_TIMESTAMP - INTERVAL '1 DAY'",
+        "id IN (1, 2, 3)": "\"id\" IN (1, 2, 3)",
         "\"Name\" = 'x'": "\"Name\" = 'x'",
-        "quantity::int BETWEEN 1 AND 5": "CAST(quantity AS INT) BETWEEN 1 AND 5",
-        "color IS NOT NULL": "color IS NOT NULL",
-        "products.id > 3": "products.id > 3",
-        "color = 'it''s'": "color = 'it''s'",
-        "data->>'k' = 'v'": "data ->> 'k' = 'v'",
+        "quantity::int BETWEEN 1 AND 5": "CAST(\"quantity\" AS INT) BETWEEN 1 AND 5",
+        "color IS NOT NULL": "\"color\" IS NOT NULL",
+        "products.id > 3": "\"id\" > 3",
+        "color = 'it''s'": "\"color\" = 'it''s'",
+        "data->>'k' = 'v'": "\"data\" ->> 'k' = 'v'",
     }
     for text, sql in ok.items():
         assert validate_condition(text, cols, ("public", "products")) == sql
@@ -359,8 +359,8 @@ def test_condition_validation_unit():
             validate_condition(bad, cols, ("public", "products"))
     t = ("public", "products")
     assert validate_blocking_filter("SELECT * FROM public.products WHERE id > 3 ORDER BY id DESC", t, cols) == \
-        "SELECT * FROM public.products WHERE id > 3 ORDER BY id DESC"
-    assert validate_blocking_filter("id > 3", t, cols) == 'SELECT * FROM "public"."products" WHERE id > 3'
+        'SELECT * FROM "public"."products" WHERE "id" > 3 ORDER BY "id" DESC'
+    assert validate_blocking_filter("id > 3", t, cols) == 'SELECT * FROM "public"."products" WHERE "id" > 3'
     for bad in ["SELECT * FROM public.other", "SELECT * FROM public.products; DROP TABLE x",
                 "SELECT * FROM public.products JOIN public.x ON true", "SELECT pg_sleep(1) FROM public.products",
                 "SELECT * FROM public.products FOR UPDATE", "SELECT * FROM (SELECT 1) q",

@@ -102,6 +102,9 @@ class MongoIncremental(IncrementalSnapshot):
     def _checked_condition(self, table_id: str, condition: str, ct: Any) -> str:
         return condition  # already checked as a query document by _filter_text
 
+    def _query_condition(self, table_id: str, condition: str, ct: Any) -> str:
+        return condition  # a query document, handed to the driver as one
+
     def _execute_blocking(self, sid: str, tables: list[str], matchers) -> None:
         filters = {t: next((f for rx, f in matchers if rx.fullmatch(t)), None) for t in tables}
         self.deferred.append(lambda: self.source.blocking_snapshot(tables, filters))

@@ -34,6 +34,7 @@ from emulator.model import ColumnDef, TableDef
 from emulator.notifications import Notifier
 from emulator.records import Record
 from emulator.snapshot import run_snapshot
+from emulator.sqlcondition import Predicate
 
 log = logging.getLogger("emulator.mysql")
 
@@ -174,6 +175,7 @@ class MySqlConnector:
         self.streaming = False
         self.notifier = Notifier(config, self.settings, engine)
         self.incremental = IncrementalSnapshot(self, config, engine)
+        self._in_ro_snapshot = False  # a read.only chunk's consistent-snapshot transaction is open
         self.table_ids: dict[int, _TableEntry] = {}
         self.tm_cache: dict[bytes, _TableEntry] = {}
         self._ts = self._sid = self._start = self._next = 0
@@ -1222,15 +1224,33 @@ class MySqlConnector:
             emit(env.change("c", None, after, src, block, new_key, hdr))
 
     # -- incremental snapshot source ---------------------------------------------------------------------------
-    def max_key(self, ct: CapturedTable, key_cols: list[str], condition: str | None) -> list | None:
+    def max_key(self, ct: CapturedTable, key_cols: list[str], condition: Predicate | None) -> list | None:
         t = ct.env.table
-        where = f" WHERE {condition}" if condition else ""
+        where = f" WHERE {self._condition_sql(condition)}" if condition else ""
         order = ", ".join(f"{_qi(k)} DESC" for k in key_cols)
-        rows = self._q(
+        rows = self._read_only(
             f"SELECT {', '.join(_qi(k) for k in key_cols)} FROM {_qi(t.namespace)}.{_qi(t.name)}"
-            f"{where} ORDER BY {order} LIMIT 1"
+            f"{where} ORDER BY {order} LIMIT 1",
+            (),
         )
         return list(rows[0]) if rows else None
+
+    def _condition_sql(self, condition: Predicate) -> str:
+        """A checked filter rendered with the session's own escaping, `%` doubled for PyMySQL's
+        parameter interpolation (the query always goes with an argument tuple)."""
+        return condition.render(self.conn.escape).replace("%", "%%")
+
+    def _read_only(self, sql: str, args: Any) -> list[tuple]:
+        """A chunk query in a read-only transaction (a filter can read, never write); inside the
+        consistent-snapshot transaction of a read.only chunk the query runs as it is."""
+        if self.conn.get_autocommit() and not self._in_ro_snapshot:
+            self._q("START TRANSACTION READ ONLY")
+            try:
+                rows = self._q(sql, args)
+            finally:
+                self._q("COMMIT")
+            return rows
+        return self._q(sql, args)
 
     def _key_predicate(self, key_cols: list[str], op: str, values: list) -> tuple[str, list]:
         cols = ", ".join(_qi(k) for k in key_cols)
@@ -1255,13 +1275,13 @@ class MySqlConnector:
         s, a = self._key_predicate(key_cols, "<=", upto)
         preds.append(s)
         args += a
-        if condition:
-            preds.append(f"({condition})")
+        if condition:  # generated from the checked tree, values escaped by the driver
+            preds.append(f"({self._condition_sql(condition)})")
         sql = (
             f"SELECT {', '.join(_qi(c.name) for c in t.columns)} FROM {_qi(t.namespace)}.{_qi(t.name)} "
             f"WHERE {' AND '.join(preds)} ORDER BY {', '.join(_qi(k) for k in key_cols)} LIMIT {int(limit)}"
         )
-        return [list(r) for r in self._q(sql, args)]
+        return [list(r) for r in self._read_only(sql, args)]
 
     def write_watermark(self, row_id: str, kind: str, data: str) -> None:
         if not self.signal_table:
@@ -1295,7 +1315,8 @@ class MySqlConnector:
         binlog position, compared the same way."""
         conn = self.conn
         self._q("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ", conn=conn)
-        self._q("START TRANSACTION WITH CONSISTENT SNAPSHOT", conn=conn)
+        self._q("START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY", conn=conn)
+        self._in_ro_snapshot = True
         try:
             if self.mariadb_server:
                 file, pos, gtid = self._snapshot_position(conn)
@@ -1306,6 +1327,8 @@ class MySqlConnector:
         except BaseException:
             self._q("ROLLBACK", conn=conn)
             raise
+        finally:
+            self._in_ro_snapshot = False
         mark = self._new_gtid_set(gtid) if gtid and self.gtids is not None else None
         if not mark:
             if not self._warned_position_watermark:
@@ -1370,8 +1393,11 @@ class MySqlConnector:
             def rows_of(ct: CapturedTable):
                 t = ct.env.table
                 stmt = filters.get(t.id)
-                if stmt:
-                    sql = f"SELECT {', '.join('q.' + _qi(c.name) for c in t.columns)} FROM ({stmt}) AS q"
+                if stmt:  # the checked SELECT, values escaped by the driver
+                    sql = (
+                        f"SELECT {', '.join('q.' + _qi(c.name) for c in t.columns)} "
+                        f"FROM ({stmt.render(snap.escape)}) AS q"
+                    )
                 else:
                     sql = (
                         f"SELECT {', '.join(_qi(c.name) for c in t.columns)} FROM {_qi(t.namespace)}."

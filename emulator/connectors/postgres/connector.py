@@ -38,6 +38,7 @@ from emulator.model import TableDef
 from emulator.notifications import Notifier
 from emulator.records import Record
 from emulator.snapshot import run_snapshot
+from emulator.sqlcondition import Predicate, sql_literal_pg
 
 log = logging.getLogger("emulator.postgres")
 
@@ -783,25 +784,28 @@ class PostgresConnector:
         vals = sql.SQL(", ").join(sql.Literal(v) for v in values)
         return sql.SQL("({}) {} ({})").format(cols, sql.SQL(op), vals)
 
-    def max_key(self, ct: CapturedTable, key_cols: list[str], condition: str | None) -> list[str] | None:
+    def max_key(self, ct: CapturedTable, key_cols: list[str], condition: Predicate | None) -> list[str] | None:
         t = ct.env.table
-        where = sql.SQL(" WHERE {}").format(sql.SQL(condition)) if condition else sql.SQL("")
+        where = sql.SQL(" WHERE {}").format(sql.SQL(condition.render(sql_literal_pg(self.conn)))) \
+            if condition else sql.SQL("")
         order = sql.SQL(", ").join(sql.SQL("{} DESC").format(sql.Identifier(k)) for k in key_cols)
         q = sql.SQL("COPY (SELECT {} FROM {}{} ORDER BY {} LIMIT 1) TO STDOUT").format(
             sql.SQL(", ").join(sql.Identifier(k) for k in key_cols), sql.Identifier(t.namespace, t.name),
             where, order)
-        with self.conn.cursor().copy(q) as cp:
-            rows = list(cp.rows())
+        with self.conn.transaction(), self.conn.cursor() as cur:
+            cur.execute("SET TRANSACTION READ ONLY")  # a filter can read, never write
+            with cur.copy(q) as cp:
+                rows = list(cp.rows())
         return list(rows[0]) if rows else None
 
     def _chunk_query(self, ct: CapturedTable, key_cols: list[str], after: list[str] | None, upto: list[str],
-                     limit: int, condition: str | None) -> sql.Composable:
+                     limit: int, condition: Predicate | None) -> sql.Composable:
         t = ct.env.table
         preds = [self._key_predicate(key_cols, "<=", upto)]
         if after is not None:
             preds.insert(0, self._key_predicate(key_cols, ">", after))
-        if condition:
-            preds.append(sql.SQL("({})").format(sql.SQL(condition)))
+        if condition:  # generated from the checked tree, values escaped by the driver
+            preds.append(sql.SQL("({})").format(sql.SQL(condition.render(sql_literal_pg(self.conn)))))
         return sql.SQL("COPY (SELECT {} FROM {} WHERE {} ORDER BY {} LIMIT {}) TO STDOUT").format(
             sql.SQL(", ").join(sql.Identifier(c.name) for c in t.columns),
             sql.Identifier(t.namespace, t.name), sql.SQL(" AND ").join(preds),
@@ -820,8 +824,10 @@ class PostgresConnector:
                    limit: int, condition: str | None) -> list[list]:
         for attempt in (0, 1):
             try:
-                with self.conn.cursor().copy(self._chunk_query(ct, key_cols, after, upto, limit, condition)) as cp:
-                    return [list(r) for r in cp.rows()]
+                with self.conn.transaction(), self.conn.cursor() as cur:
+                    cur.execute("SET TRANSACTION READ ONLY")  # a filter can read, never write
+                    with cur.copy(self._chunk_query(ct, key_cols, after, upto, limit, condition)) as cp:
+                        return [list(r) for r in cp.rows()]
             except psycopg.errors.UndefinedColumn:
                 if attempt:
                     raise
@@ -966,7 +972,7 @@ class PostgresConnector:
                 t = ct.env.table
                 stmt = filters.get(t.id)
                 if stmt is not None:
-                    q = self._override_query(snap, t, stmt)
+                    q = self._override_query(snap, t, stmt.render(sql_literal_pg(snap)))
                 else:
                     q = sql.SQL("COPY {} ({}) TO STDOUT").format(
                         sql.Identifier(t.namespace, t.name),
