@@ -20,8 +20,12 @@ Accepted inputs (detected from the content, see :func:`load_config`):
   environment.  Quarkus profile keys (``%dev.…``) and other ``debezium.*`` / ``quarkus.*`` keys are ignored.
 
 Validation uses the data-driven table :data:`PROPERTIES` (name, type, Debezium 3.6.3 default, allowed
-values, required flag, connectors it applies to).  Properties that are not in the table for the configured
-connector are kept untouched in :attr:`Config.props` (Kafka Connect passes unknown keys through too).
+values, required flag, connectors it applies to) and its audit (:data:`_AUDIT`: what the emulator
+implements - a property or value Debezium would apply but the emulator does not is refused at start, so no
+property is ever accepted and ignored; docs/properties.md is generated from both).  Kafka Connect worker,
+client and pass-through properties (:data:`_PASS_THROUGH_PREFIXES`) and other Debezium connectors'
+properties are kept untouched in :attr:`Config.props`, as Connect and Debezium accept them; any other
+unknown name is a typo and refused with the closest known name (difflib).
 
 Worker-level properties that users put in the same file are part of the table: ``offset.storage``,
 ``offset.storage.file.filename``, ``offset.flush.interval.ms`` (default 60000, the Kafka Connect worker
@@ -182,6 +186,9 @@ class PropertySpec:
     min: int | None = None  # numeric lower bound
     check: Check | None = None  # extra validation: returns a problem or None
     pattern: re.Pattern[str] | None = None  # for templated names such as column.mask.with.<N>.chars
+    supported: tuple[str, ...] | None = None  # values the emulator implements (None: every valid value)
+    effect: str = "implemented"  # or "no effect": accepted, cannot change the records
+    note: str = ""
 
     def default_for(self, config: Config) -> str | None:
         if callable(self.default):
@@ -260,6 +267,39 @@ def _check_metric_tags(_c: Config, value: str) -> str | None:
         key, sep, val = item.partition("=")
         if not sep or not key.strip() or not val.strip():
             return f"{_show(item)} is not a key=value pair (expected k1=v1,k2=v2)"
+    return None
+
+
+def _check_key_columns(_c: Config, value: str) -> str | None:
+    """``<table regex>:<column>[,<column>...]`` entries separated by ``;``."""
+    for entry in value.split(";"):
+        entry = entry.strip()
+        if not entry:
+            continue
+        table, sep, cols = entry.rpartition(":")
+        if not sep or not table.strip() or not cols.strip():
+            return f"{_show(entry)} is not <table regex>:<column>[,<column>...]"
+        try:
+            re.compile(table.strip())
+        except re.error as exc:
+            return f"invalid regular expression {_show(table.strip())}: {exc}"
+    return None
+
+
+def _check_replica_identity(_c: Config, value: str) -> str | None:
+    """``<table regex>:<DEFAULT|FULL|NOTHING|INDEX name>`` entries separated by ``,``."""
+    for entry in value.split(","):
+        entry = entry.strip()
+        if not entry:
+            continue
+        table, sep, ident = entry.rpartition(":")
+        ident = ident.strip().upper()
+        if not sep or not (ident in ("DEFAULT", "FULL", "NOTHING") or ident.startswith("INDEX ")):
+            return f"{_show(entry)} is not <table>:<DEFAULT|FULL|NOTHING|INDEX name>"
+        try:
+            re.compile(table.strip())
+        except re.error as exc:
+            return f"invalid regular expression {_show(table.strip())}: {exc}"
     return None
 
 
@@ -465,7 +505,7 @@ PROPERTIES: tuple[PropertySpec, ...] = (
     _p("column.include.list", REGEX_LIST, applies=REL),
     _p("column.exclude.list", REGEX_LIST, applies=REL),
     _p("table.ignore.builtin", BOOL, True, REL),
-    _p("message.key.columns", STRING, applies=REL),
+    _p("message.key.columns", STRING, applies=REL, check=_check_key_columns),
     _p("column.propagate.source.type", REGEX_LIST, applies=REL),
     _p("datatype.propagate.source.type", REGEX_LIST, applies=REL),
     _e("decimal.handling.mode", ("precise", "double", "string"), "precise", REL),
@@ -523,7 +563,7 @@ PROPERTIES: tuple[PropertySpec, ...] = (
     _p("publication.name", STRING, "dbz_publication", PG),
     _e("publication.autocreate.mode", ("all_tables", "disabled", "filtered", "no_tables"), "all_tables", PG),
     _p("publish.via.partition.root", BOOL, False, PG),
-    _p("replica.identity.autoset.values", STRING, applies=PG),
+    _p("replica.identity.autoset.values", STRING, applies=PG, check=_check_replica_identity),
     _p("schema.include.list", REGEX_LIST, applies=PG),
     _p("schema.exclude.list", REGEX_LIST, applies=PG),
     _p("message.prefix.include.list", REGEX_LIST, applies=PG),
@@ -653,8 +693,271 @@ PROPERTIES: tuple[PropertySpec, ...] = (
     _e("cursor.oversize.handling.mode", ("fail", "skip", "split"), "fail", MO),
     _p("cursor.oversize.skip.threshold", INT, 0, MO, min=0),
     _p("cursor.max.await.time.ms", INT, 0, MO, min=0),
+    # ---- documented by Debezium 3.6, not emulated beyond their defaults (see the audit below)
+    _p("statistics.metrics.enabled", BOOL, False),
+    _p("topic.heartbeat.name", STRING),
+    _p("legacy.snapshot.max.threads", INT, None, REL | MO),
+    _p("database.connection.factory.class", CLASS, applies=PG),
+    _p("binlog.net.read.timeout", LONG, None, BINLOG),
+    _p("binlog.net.write.timeout", LONG, None, BINLOG),
+    _p("custom.sanitize.pattern", STRING, applies=BINLOG),
+    _e("ddl.parser.type", ("antlr",), "antlr", BINLOG),
+    _p("gtid.ignore.on.recovery", STRING, applies=BINLOG),
+    _p("schema.history.internal.memory.optimization", BOOL, True, BINLOG),
+    _p("capture.start.op.time", LONG, None, MO),
+    _p("connect.max.attempts", INT, 16, MO),
 )
 """The property table: one row per property (and per connector kind where Debezium differs)."""
+
+# --------------------------------------------------------------------------------------------- audit
+# What the emulator does with each property (issue 12 item 5: no property accepted and ignored). Every row of
+# PROPERTIES is IMPLEMENTED (read by the code, identical to Debezium) unless listed here as
+#   * NO_EFFECT: accepted; it cannot change the records (tuning, metrics, logging, retries of failures the
+#     emulator does not have), so ignoring it is identical;
+#   * supported values: only these (lower-cased, trimmed) values are accepted, any other is refused at start;
+#     ``()`` refuses every value (the property is not supported at all).
+# Where a property is listed with connector kinds, the entry applies to those rows only.
+
+IMPLEMENTED = "implemented"
+NO_EFFECT = "no effect"
+REFUSED = "refused"
+
+_NOT_SUPPORTED: tuple[str, ...] = ()
+
+_AUDIT: dict[str, tuple[frozenset[str] | None, tuple[str, ...] | None, str, str]] = {}
+
+
+def _audit(
+    name: str,
+    supported: tuple[str, ...] | None = None,
+    effect: str = IMPLEMENTED,
+    note: str = "",
+    applies: frozenset[str] | None = None,
+) -> None:
+    _AUDIT[name if applies is None else f"{name}@{','.join(sorted(applies))}"] = (
+        applies,
+        supported,
+        effect,
+        note,
+    )
+
+
+# tuning, metrics, logging, connection upkeep: no effect on the records
+for _name in (
+    "tasks.max",
+    "errors.log.enable",
+    "errors.log.include.messages",
+    "errors.retry.timeout",
+    "errors.retry.delay.max.ms",
+    "max.queue.size",
+    "max.batch.size",
+    "max.queue.size.in.bytes",
+    "poll.interval.ms",
+    "query.fetch.size",
+    "snapshot.fetch.size",
+    "min.row.count.to.stream.results",
+    "binlog.buffer.size",
+    "connect.keep.alive",
+    "connect.keep.alive.interval.ms",
+    "database.query.timeout.ms",
+    "topic.cache.size",
+    "snapshot.lock.timeout.ms",
+    "snapshot.max.threads",
+    "custom.metric.tags",
+    "key.converter.schemas.cache.size",
+    "value.converter.schemas.cache.size",
+    "mongodb.heartbeat.frequency.ms",
+    "mongodb.poll.interval.ms",
+    "use.nongraceful.disconnect",
+    "database.server.id.offset",
+    "database.jdbc.driver",
+    "database.protocol",
+    "slot.max.retries",
+    "slot.retry.delay.ms",
+    "lsn.flush.timeout.ms",
+    "lsn.flush.timeout.action",
+    "signal.kafka.poll.timeout.ms",
+    "statistics.metrics.enabled",
+    "legacy.snapshot.max.threads",
+    "binlog.net.read.timeout",
+    "binlog.net.write.timeout",
+    "connect.max.attempts",
+    "schema.history.internal.memory.optimization",
+    "schema.history.internal.kafka.recovery.poll.interval.ms",
+    "schema.history.internal.kafka.recovery.attempts",
+    "schema.history.internal.kafka.query.timeout.ms",
+    "schema.history.internal.kafka.create.timeout.ms",
+    "offset.flush.timeout.ms",
+):
+    _audit(_name, effect=NO_EFFECT)
+_audit(
+    "schema.history.internal.kafka.topic",
+    effect=NO_EFFECT,
+    note="the emulator keeps the history in schema.history.internal.file.filename (or memory)",
+)
+_audit(
+    "schema.history.internal.kafka.bootstrap.servers",
+    effect=NO_EFFECT,
+    note="the emulator keeps the history in schema.history.internal.file.filename (or memory)",
+)
+_audit(
+    "schema.history.internal",
+    (
+        "io.debezium.storage.kafka.history.kafkaschemahistory",
+        "io.debezium.storage.file.history.fileschemahistory",
+        "io.debezium.relational.history.memoryschemahistory",
+    ),
+    note="history in schema.history.internal.file.filename when set, else in memory",
+)
+_audit(
+    "offset.storage",
+    (
+        "org.apache.kafka.connect.storage.fileoffsetbackingstore",
+        "org.apache.kafka.connect.storage.memoryoffsetbackingstore",
+        "org.apache.kafka.connect.storage.kafkaoffsetbackingstore",
+    ),
+    note="offsets in offset.storage.file.filename, offset.storage.topic, or memory",
+)
+
+# only the value Debezium uses by default (or the values the emulator implements)
+_audit("errors.tolerance", ("none",), note="a failing record stops the connector")
+_audit("event.processing.failure.handling.mode", ("fail",))
+_audit("event.converting.failure.handling.mode", ("warn",))
+_audit("event.deserialization.failure.handling.mode", ("fail",))
+_audit("inconsistent.schema.handling.mode", ("fail",))
+_audit("schema.name.adjustment.mode", ("none",))
+_audit("field.name.adjustment.mode", ("none",))
+_audit("source.struct.version", ("v2",))
+_audit("sourceinfo.struct.maker", _NOT_SUPPORTED)
+_audit("topic.naming.strategy", ("io.debezium.schema.schematopicnamingstrategy",), applies=PG)
+_audit("topic.naming.strategy", ("io.debezium.schema.defaulttopicnamingstrategy",), applies=BINLOG | MO)
+_audit("guardrail.collections.max", ("0",))
+_audit("guardrail.collections.limit.action", ("warn",))
+_audit("include.schema.comments", ("false",))
+_audit("incremental.snapshot.allow.schema.changes", ("false",))
+_audit("column.propagate.source.type", _NOT_SUPPORTED)
+_audit("datatype.propagate.source.type", _NOT_SUPPORTED)
+_audit("table.ignore.builtin", ("true",))
+_audit("snapshot.isolation.mode", ("serializable",))
+_audit("snapshot.query.mode", ("select_all",))
+_audit("snapshot.query.mode.custom.name", _NOT_SUPPORTED)
+_audit("snapshot.mode.custom.name", _NOT_SUPPORTED)
+_audit("snapshot.locking.mode.custom.name", _NOT_SUPPORTED)
+_audit(
+    "snapshot.mode",
+    ("always", "initial", "initial_only", "no_data", "when_needed", "configuration_based"),
+    applies=PG | MO,
+)
+_audit(
+    "snapshot.mode",
+    ("always", "initial", "initial_only", "no_data", "when_needed", "recovery", "configuration_based"),
+    applies=BINLOG,
+)
+_audit("snapshot.locking.mode", ("none",), applies=PG)
+_audit(
+    "snapshot.locking.mode",
+    ("minimal", "minimal_percona", "minimal_at_least_once", "extended", "none"),
+    applies=MY,
+)
+_audit("snapshot.locking.mode", ("minimal", "minimal_at_least_once", "extended", "none"), applies=MA)
+_audit("snapshot.mode.configuration.based.snapshot.on.schema.error", ("false",))
+_audit("snapshot.mode.configuration.based.snapshot.schema", ("false",), applies=PG | MO)
+_audit("time.precision.mode", ("adaptive", "adaptive_time_microseconds", "connect"), applies=PG)
+_audit("time.precision.mode", ("adaptive_time_microseconds", "connect"), applies=BINLOG)
+_audit("key.converter.decimal.format", ("base64",))
+_audit("value.converter.decimal.format", ("base64",))
+_audit("key.converter.replace.null.with.default", ("true",))
+_audit("value.converter.replace.null.with.default", ("true",))
+_audit("lsn.flush.mode", ("connector",), note="flush.lsn.source=false gives Debezium's manual mode")
+_audit("offset.mismatch.strategy", ("no_validation",))
+_audit("xmin.fetch.interval.ms", ("0",), note="source.xmin is always null")
+_audit("schema.refresh.mode", ("columns_diff",))
+_audit("slot.failover", ("false",))
+_audit("publish.via.partition.root", ("false",))
+_audit("database.sslfactory", _NOT_SUPPORTED)
+_audit("database.ssl.mode", ("disabled", "preferred"), applies=MY, note="no TLS to MySQL yet")
+_audit("database.ssl.mode", ("disable", "disabled", "preferred"), applies=MA, note="no TLS to MariaDB yet")
+for _name in (
+    "database.ssl.keystore",
+    "database.ssl.keystore.password",
+    "database.ssl.truststore",
+    "database.ssl.truststore.password",
+    "mongodb.ssl.keystore",
+    "mongodb.ssl.keystore.password",
+    "mongodb.ssl.truststore",
+    "mongodb.ssl.truststore.password",
+    "mongodb.ssl.keystore.type",
+    "mongodb.ssl.truststore.type",
+    "post.processors",
+    "transforms",
+    "predicates",
+    "capture.start.op.time",
+    "custom.sanitize.pattern",
+    "database.connection.factory.class",
+    "topic.heartbeat.name",
+    "converters",
+):
+    _audit(_name, _NOT_SUPPORTED)
+_audit("enable.time.adjuster", ("true",))
+_audit("gtid.source.filter.dml.events", ("true",))
+_audit("gtid.ignore.on.recovery", _NOT_SUPPORTED)
+_audit("ddl.parser.type", ("antlr",), note="the emulator's own DDL parser, Debezium's antlr semantics")
+_audit("internal.mongodb.allow.offset.invalidation", ("false",))
+_audit(
+    "mongodb.authentication.class", ("io.debezium.connector.mongodb.connection.defaultmongodbauthprovider",)
+)
+_audit("cursor.oversize.skip.threshold", ("0",))
+_audit("signal.kafka.consumer.offset.commit.enabled", ("false",))
+_audit("kafka.consumer.offset.commit.enabled", ("false",))
+_audit("schema.history.internal.store.only.captured.tables.ddl", ("false",))
+_audit("schema.history.internal.store.only.captured.databases.ddl", ("true",))
+_audit("key.converter", (JSON_CONVERTER.lower(),))
+_audit("value.converter", (JSON_CONVERTER.lower(),))
+_audit("header.converter", (JSON_CONVERTER.lower(), SIMPLE_HEADER_CONVERTER.lower()))
+
+
+def _with_audit(spec: PropertySpec) -> PropertySpec:
+    import dataclasses
+
+    for key in (f"{spec.name}@{','.join(sorted(spec.applies))}", spec.name):
+        entry = _AUDIT.get(key)
+        if entry is None:
+            for k, v in _AUDIT.items():  # an entry for a subset of kinds that covers this row
+                if k.startswith(spec.name + "@") and v[0] is not None and spec.applies <= v[0]:
+                    entry = v
+                    break
+        if entry is not None:
+            _applies, supported, effect, note = entry
+            return dataclasses.replace(spec, supported=supported, effect=effect, note=note)
+    return spec
+
+
+def _split_by_audit(specs: tuple[PropertySpec, ...]) -> tuple[PropertySpec, ...]:
+    """Rows shared by several kinds whose audit differs per kind are split, one row per audited kind set."""
+    out: list[PropertySpec] = []
+    import dataclasses
+
+    for spec in specs:
+        parts = [v[0] for k, v in _AUDIT.items() if k.startswith(spec.name + "@") and v[0] is not None]
+        pieces = [spec.applies & a for a in parts if spec.applies & a]
+        rest = spec.applies - frozenset().union(*pieces) if pieces else spec.applies
+        if len(pieces) > 1 or (pieces and rest):
+            for a in pieces + ([rest] if rest else []):
+                out.append(_with_audit(dataclasses.replace(spec, applies=a)))
+        else:
+            out.append(_with_audit(spec))
+    return tuple(out)
+
+
+PROPERTIES = _split_by_audit(PROPERTIES)
+
+
+def status_of(spec: PropertySpec) -> str:
+    """IMPLEMENTED, NO_EFFECT or REFUSED, for the generated property table."""
+    if spec.supported == ():
+        return REFUSED
+    return spec.effect
+
 
 _BY_NAME: dict[str, list[PropertySpec]] = {}
 _TEMPLATED: list[PropertySpec] = []
@@ -965,12 +1268,23 @@ def _validate(config: Config) -> None:
     # per-property type and value checks
     for name, value in props.items():
         spec = property_spec(name, kind)
-        if spec is None or name == "connector.class":
+        if spec is None:
+            problem = _unknown_property(config, name, kind)
+            if problem:
+                fail(name, problem)
+            continue
+        if name == "connector.class":
             continue
         try:
             _check_value(config, name, value, spec)
         except ConfigError as exc:
             fail(name, str(exc))
+            continue
+        if kind in BINLOG and name == "time.precision.mode" and value.strip().lower() == "adaptive":
+            continue  # reported below with the reason
+        problem = _unsupported_value(name, value, spec)
+        if problem:
+            fail(name, problem)
 
     # cross-property rules
     for first, second in _EXCLUSIVE_PAIRS:
@@ -1051,6 +1365,125 @@ def _validate(config: Config) -> None:
             if others:
                 message = f"{message} (also invalid: {others})"
         raise ConfigError(message, name, problems)
+
+
+def _unsupported_value(name: str, value: str, spec: PropertySpec) -> str | None:
+    """A value Debezium accepts but the emulator does not implement identically: refused at start."""
+    if spec.supported is None or not value.strip():
+        return None
+    text = value.strip().lower()
+    if text in spec.supported:
+        return None
+    if not spec.supported:
+        return f"{name}: this property is not supported by this emulator; remove it (Debezium would apply it)"
+    return f"{name}: {_show(value.strip())} is not supported by this emulator; supported: " + ", ".join(
+        spec.supported
+    )
+
+
+# Kafka Connect worker, client and pass-through properties: accepted as Connect accepts them. None of them
+# changes the records (clients' settings, storage of offsets and configs, REST, security of the worker),
+# or they are read where they matter (producer.*, offset.storage.*, topic.creation.*: emulator/outputs).
+_PASS_THROUGH_PREFIXES = (
+    "producer.",
+    "consumer.",
+    "admin.",
+    "key.converter.",
+    "value.converter.",
+    "header.converter.",
+    "transforms.",
+    "predicates.",
+    "errors.",
+    "config.providers.",
+    "offset.",
+    "topic.creation.",
+    "exactly.once.",
+    "transaction.boundary",
+    "schema.history.internal.",
+    "database.history.",
+    "signal.consumer.",
+    "signal.producer.",
+    "notification.",
+    "driver.",
+    "database.",
+    "rest.",
+    "listeners",
+    "plugin.",
+    "config.storage.",
+    "status.storage.",
+    "security.",
+    "sasl.",
+    "ssl.",
+    "metric.",
+    "metrics.",
+    "worker.",
+    "task.",
+    "scheduled.rebalance.",
+    "connections.max.",
+    "internal.key.converter",
+    "internal.value.converter",
+    "access.control.",
+    "response.http.",
+    "topic.tracking.",
+    "inter.worker.",
+    "connector.client.config.",
+    "client.",
+    "reconnect.backoff.",
+    "retry.backoff.",
+    "request.timeout.ms",
+    "session.timeout.ms",
+    "rebalance.timeout.ms",
+    "auto.include.jmx.reporter",
+    "admin.listeners",
+    "snapshot.collection.filter.overrides.",
+)
+_PASS_THROUGH_NAMES = frozenset(
+    {
+        "bootstrap.servers",
+        "group.id",
+        "config.providers",
+        "transactional.id",
+        "config.action.reload",
+        "header.converter",
+        "key.converter",
+        "value.converter",
+        "offset.storage.topic",
+        "heartbeat.interval.ms",
+        "topic.creation.enable",
+        "topic.creation.groups",
+        "exactly.once.source.support",
+    }
+)
+
+
+def _known_names(kind: str) -> list[str]:
+    return sorted({s.name for s in PROPERTIES if s.pattern is None and kind in s.applies})
+
+
+def _unknown_property(config: Config, name: str, kind: str) -> str | None:
+    """A property that is not in the table for this connector: Connect/worker pass-through (accepted), a
+    property of another Debezium connector (ignored by Debezium too: accepted), a custom converter's own
+    settings, or a typo (refused, with the closest known name)."""
+    import difflib
+
+    known = _known_names(kind)
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.8)
+    converters = {c.strip() for c in (config.props.get("converters") or "").split(",") if c.strip()}
+    if name.split(".", 1)[0] in converters:
+        return None
+    if property_spec(name) is not None:  # another connector's property: Debezium ignores it too
+        return None
+    passthrough = name in _PASS_THROUGH_NAMES or name.startswith(_PASS_THROUGH_PREFIXES)
+    if passthrough:
+        # a near-miss of a known name under a pass-through prefix (database.hostnme) is still a typo
+        near = difflib.get_close_matches(name, known, n=1, cutoff=0.9)
+        if not near:
+            return None
+        close = near
+    where = _CONNECTOR_SIMPLE_NAMES[kind]
+    if close:
+        return f"{name}: unknown property for {where}; did you mean {close[0]}?"
+    return f"{name}: unknown property for {where} (not a Debezium 3.6 or Kafka Connect property)"
 
 
 def _check_value(config: Config, name: str, value: str, spec: PropertySpec) -> None:

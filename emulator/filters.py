@@ -162,6 +162,10 @@ _HASH = re.compile(r"^column\.mask\.hash\.(v2\.)?(.+?)\.with\.salt\.(.*)$")
 def _column_transforms(props: dict[str, str]) -> list[tuple[list[Pattern], str, Any]]:
     out: list[tuple[list[Pattern], str, Any]] = []
     for name, value in props.items():
+        if not name.startswith("column.") or not (
+            _TRUNCATE.match(name) or _MASK.match(name) or _HASH.match(name)
+        ):
+            continue  # only these three properties hold regexes; other values (passwords...) are text
         patterns = [re.compile(p.strip(), re.IGNORECASE) for p in str(value).split(",") if p.strip()]
         if not patterns:
             continue

@@ -214,8 +214,6 @@ def test_debezium_server_translation() -> None:
             "debezium.format.value=JSON",
             "debezium.format.key.schemas.enable=false",
             "debezium.format.value.schemas.enable=false",
-            "debezium.transforms=unwrap",
-            "debezium.transforms.unwrap.type=io.debezium.transforms.ExtractNewRecordState",
             "debezium.source.offset.storage.file.filename=data/offsets.dat",
             "debezium.source.database.password=${DBZ_TEST_PASSWORD}",
             "debezium.source.slot.name=${DBZ_TEST_SLOT:debezium_emul}",
@@ -234,8 +232,6 @@ def test_debezium_server_translation() -> None:
     assert config.props["value.converter"] == "org.apache.kafka.connect.json.JsonConverter"
     assert config.bool("key.converter.schemas.enable") is False
     assert config.bool("value.converter.schemas.enable") is False
-    assert config.props["transforms"] == "unwrap"
-    assert config.props["transforms.unwrap.type"] == "io.debezium.transforms.ExtractNewRecordState"
     assert config.props["offset.storage.file.filename"] == "data/offsets.dat"
     assert config.props["database.password"] == "pw"
     assert config.props["slot.name"] == "debezium_emul"
@@ -515,12 +511,14 @@ def test_connector_class_aliases_are_normalized() -> None:
         assert config.connector == "postgres"
 
 
-def test_unknown_properties_are_kept() -> None:
-    config = from_dict(with_(PG, **{"my__custom__thing": "42", "driver__ApplicationName": "dbz"}))
-    assert config.props["my.custom.thing"] == "42"
+def test_pass_through_properties_are_kept_and_unknown_ones_refused() -> None:
+    config = from_dict(with_(PG, **{"driver__ApplicationName": "dbz", "producer__override__linger__ms": "7"}))
     assert config.get("driver.ApplicationName") == "dbz"
-    # another connector's property is just an unknown one here
+    assert config.props["producer.override.linger.ms"] == "7"
+    # another connector's property: Debezium ignores it, so does the emulator
     assert from_dict(with_(PG, capture__mode="whatever")).props["capture.mode"] == "whatever"
+    # a property nobody knows is refused (it was probably meant to be something else)
+    expect_error(with_(PG, my__custom__thing="42"), "my.custom.thing", "unknown property")
 
 
 def test_from_dict_accepts_python_values() -> None:
@@ -688,16 +686,22 @@ ERROR_CASES = [
         ("true, false",),
     ),
     ("slot-name", with_(PG, slot__name="Debezium-Slot"), "slot.name", ("lower-case",)),
-    (
-        "custom-snapshot-needs-name",
-        with_(PG, snapshot__mode="custom"),
-        "snapshot.mode.custom.name",
-        ("custom",),
+    (  # custom snapshotters are Java classes: refused (was: asked for snapshot.mode.custom.name)
+        "custom-snapshot-refused",
+        with_(PG, snapshot__mode="custom", snapshot__mode__custom__name="x"),
+        "snapshot.mode",
+        ("not supported",),
     ),
     ("mysql-adaptive", with_(MYSQL, time__precision__mode="adaptive"), "time.precision.mode", ("no longer",)),
     ("metric-tags", with_(PG, custom__metric__tags="k1=v1,oops"), "custom.metric.tags", ("'oops'",)),
-    ("converter-type-missing", with_(PG, converters="boolean"), "boolean.type", ("converters",)),
-    ("transform-type-missing", with_(PG, transforms="unwrap"), "transforms.unwrap.type", ("transforms",)),
+    # custom converters and SMTs are not emulated here: refused at start (were: accepted, type checked)
+    (
+        "converters-refused",
+        with_(PG, converters="boolean", boolean__type="x.Y"),
+        "converters",
+        ("not supported",),
+    ),
+    ("transforms-refused", with_(PG, transforms="unwrap"), "transforms", ("not supported",)),
     ("mongo-scope-target", with_(MONGO, capture__scope="database"), "capture.target", ("capture.scope",)),
     ("class-name", with_(PG, topic__naming__strategy="not a class"), "topic.naming.strategy", ("class",)),
 ]
