@@ -58,8 +58,13 @@ def _run(args: argparse.Namespace) -> int:
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
+    from emulator.statefiles import StateFileError
+
     try:
         runner.run()
+    except StateFileError as e:  # a corrupted offsets/history file: the user's to fix, as bad input
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     except Exception as e:  # one line for the user; the traceback with -v
         logging.getLogger("emulator").debug("failure", exc_info=True)
         print(f"error: {type(e).__name__}: {e}", file=sys.stderr)

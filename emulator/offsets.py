@@ -1,16 +1,73 @@
 """Durable connector offsets (`offset.storage.file.filename`).
 
 One JSON document `{"partition": {...}, "offset": {...}}`, replaced atomically (write, fsync, rename,
-fsync the directory) so a crash leaves either the old or the new offset, never a torn one.
+fsync the directory) so a crash leaves either the old or the new offset, never a torn one; created
+owner-only (emulator/statefiles.py). A file that is not such a document - corrupted, wrongly shaped, or
+holding another partition's offsets (another connector, or a changed topic.prefix, which would otherwise
+silently snapshot again and overwrite them) - is a StateFileError naming the file (exit 2).
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
 import orjson
+
+from emulator.statefiles import StateFileError, write_atomic
+
+_INT = (int,)
+_STR = (str,)
+# the JSON types of the offset fields the connectors read back (other fields are kept as they are)
+_OFFSET_FIELDS: dict[str, tuple[type, ...]] = {
+    # PostgreSQL
+    "lsn": _INT,
+    "lsn_commit": _INT,
+    "lsn_proc": _INT,
+    "ts_usec": _INT,
+    "txId": _INT,
+    # MySQL / MariaDB
+    "file": _STR,
+    "pos": _INT,
+    "event": _INT,
+    "row": _INT,
+    "transaction_gtid": _STR,
+    "gtids": _STR,
+    "server_id": _INT,
+    "ts_sec": _INT,
+    "snapshot": (bool, str),
+    "snapshot_completed": (bool,),
+    # MongoDB
+    "sec": _INT,
+    "ord": _INT,
+    "resume_token": _STR,
+    "initsync": (bool,),
+    # incremental snapshots
+    "incremental_snapshot_collections": (list,),
+    "incremental_snapshot_primary_key": (list,),
+    "incremental_snapshot_maximum_key": (list,),
+    "incremental_snapshot_correlation_id": _STR,
+}
+
+
+def offset_shape_problem(offset: dict[str, Any]) -> str | None:
+    """What is wrong with a stored offset's shape, or None: a field the connectors read has the wrong JSON
+    type (they would fail with an AttributeError or TypeError deep inside, or misread a position)."""
+    for key, value in offset.items():
+        types = _OFFSET_FIELDS.get(key)
+        if types is None or value is None:
+            continue
+        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+            kind = " or ".join(
+                {int: "an integer", str: "a string", bool: "a boolean", list: "an array"}[t] for t in types
+            )
+            return f"offset field {key!r} must be {kind}, not {orjson.dumps(value).decode()[:80]}"
+    for entry in offset.get("incremental_snapshot_collections") or []:
+        if not isinstance(entry, str | dict) or (
+            isinstance(entry, dict) and not isinstance(entry.get("incremental_snapshot_collections_id"), str)
+        ):
+            return "offset field 'incremental_snapshot_collections' has an entry that is not a table id"
+    return None
 
 
 class OffsetStore:
@@ -40,29 +97,39 @@ class FileOffsetStore(OffsetStore):
 
     def load(self) -> dict[str, Any] | None:
         try:
-            data = orjson.loads(self.path.read_bytes())
+            raw = self.path.read_bytes()
         except FileNotFoundError:
             return None
+        except OSError as e:
+            raise StateFileError(self.path, f"offset file cannot be read ({e.strerror or e})") from None
+        if not raw.strip():
+            raise StateFileError(self.path, "offset file is empty")
+        try:
+            data = orjson.loads(raw)
         except orjson.JSONDecodeError as e:
-            raise ValueError(f"offset file {self.path} is not valid JSON: {e}") from None
-        if data.get("partition") != self.partition:
-            return None  # another connector's (or another topic.prefix's) offsets
-        return data.get("offset")
+            raise StateFileError(self.path, f"offset file is not valid JSON ({e})") from None
+        if not isinstance(data, dict) or set(data) != {"partition", "offset"}:
+            raise StateFileError(
+                self.path, 'offset file is not a {"partition": {...}, "offset": {...}} document'
+            )
+        partition, offset = data["partition"], data["offset"]
+        if not isinstance(partition, dict) or not (offset is None or isinstance(offset, dict)):
+            raise StateFileError(self.path, "offset file: partition and offset must be JSON objects")
+        problem = offset_shape_problem(offset) if offset is not None else None
+        if problem:
+            raise StateFileError(self.path, problem)
+        if partition != self.partition:
+            raise StateFileError(
+                self.path,
+                f"offset file holds the offsets of partition {orjson.dumps(partition).decode()}, not of "
+                f"{orjson.dumps(self.partition).decode()} (another connector's file, or topic.prefix changed)",
+            )
+        self._last = raw
+        return offset
 
     def save(self, offset: dict[str, Any]) -> None:
         blob = orjson.dumps({"partition": self.partition, "offset": offset})
         if blob == self._last:
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        with open(tmp, "wb") as f:
-            f.write(blob)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, self.path)
-        dfd = os.open(self.path.parent, os.O_RDONLY)
-        try:
-            os.fsync(dfd)
-        finally:
-            os.close(dfd)
+        write_atomic(self.path, blob)
         self._last = blob

@@ -8,12 +8,12 @@ from typing import BinaryIO
 
 from emulator.outputs.base import Output
 from emulator.records import Record
+from emulator.statefiles import open_private, private_dir
 
 
 class DirectoryOutput(Output):
     def __init__(self, directory: str | Path) -> None:
-        self.dir = Path(directory)
-        self.dir.mkdir(parents=True, exist_ok=True)
+        self.dir = private_dir(directory)  # created owner-only (an existing directory keeps its mode)
         self.files: dict[str, BinaryIO] = {}
         self.unflushed: set[BinaryIO] = set()
         self.unsynced: set[BinaryIO] = set()
@@ -25,7 +25,7 @@ class DirectoryOutput(Output):
                 raise ValueError(f"topic name {topic!r} cannot be a file name")
             path = self.dir / f"{topic}.jsonl"
             _drop_partial_line(path)
-            f = open(path, "ab", buffering=1 << 16)
+            f = open_private(path, "ab", buffering=1 << 16)
             self.files[topic] = f
         return f
 

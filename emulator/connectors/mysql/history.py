@@ -19,8 +19,36 @@ from typing import Any
 import orjson
 
 from emulator.connectors.mysql.ddl import Catalog, DdlError, DdlParser, Table, parse_quoted_id
+from emulator.statefiles import StateFileError, open_private, write_atomic
 
 log = logging.getLogger("emulator.mysql.history")
+
+
+def _record_problem(rec: Any) -> str | None:
+    """What makes `rec` something other than a schema history record (as this module writes them)."""
+    if not isinstance(rec, dict):
+        return "not a JSON object"
+    if not isinstance(rec.get("position"), dict):
+        return "'position' is not an object"
+    if not isinstance(rec.get("ddl", ""), str) or not isinstance(rec.get("databaseName", ""), str | None):
+        return "'ddl' / 'databaseName' are not strings"
+    changes = rec.get("tableChanges") or []
+    if not isinstance(changes, list):
+        return "'tableChanges' is not an array"
+    for tc in changes:
+        if (
+            not isinstance(tc, dict)
+            or not isinstance(tc.get("id"), str)
+            or not isinstance(tc.get("type"), str)
+        ):
+            return "a table change has no 'id' and 'type'"
+        if tc.get("table") is not None and not isinstance(tc["table"], dict):
+            return "a table change's 'table' is not an object"
+    try:
+        position_key(rec["position"])
+    except (TypeError, ValueError):
+        return "'position' has no binlog file and position"
+    return None
 
 
 def position_key(pos: dict[str, Any]) -> tuple[str, int]:
@@ -39,20 +67,34 @@ class SchemaHistory:
         return self.path.exists() and self.path.stat().st_size > 0
 
     def records(self) -> list[dict]:
+        """The stored records. A last line cut by a crash in the middle of an append is dropped from the
+        file (the next append would otherwise be glued to it); any other line that is not a history
+        record is a StateFileError naming the file (exit 2) - never a silently shorter history."""
         if self.path is None:
             return list(self.memory)
         if not self.path.exists():
             return []
+        data = self.path.read_bytes()
+        lines = data.split(b"\n")
         out = []
-        for n, line in enumerate(self.path.read_bytes().splitlines(), 1):
+        for n, line in enumerate(lines, 1):
             if not line.strip():
                 continue
             try:
-                out.append(orjson.loads(line))
+                rec = orjson.loads(line)
             except orjson.JSONDecodeError:
-                log.warning(
-                    "schema history %s: line %d is not valid JSON (torn write?); ignored", self.path, n
-                )
+                if n == len(lines):  # no newline after it: a torn append
+                    log.warning("schema history %s: line %d was cut by a crash; dropped", self.path, n)
+                    with open(self.path, "r+b") as f:
+                        f.truncate(len(data) - len(line))
+                        f.flush()
+                        os.fsync(f.fileno())
+                    break
+                raise StateFileError(self.path, f"schema history line {n} is not valid JSON") from None
+            problem = _record_problem(rec)
+            if problem:
+                raise StateFileError(self.path, f"schema history line {n}: {problem}")
+            out.append(rec)
         return out
 
     def reset(self) -> None:
@@ -64,14 +106,7 @@ class SchemaHistory:
         if self.path is None:
             self.memory = list(records)
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        with open(tmp, "wb") as f:
-            for r in records:
-                f.write(orjson.dumps(r) + b"\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, self.path)
+        write_atomic(self.path, b"".join(orjson.dumps(r) + b"\n" for r in records))
 
     def append(
         self, position: dict[str, Any], ts_ms: int, database: str, ddl: str, table_changes: list[dict]
@@ -87,8 +122,7 @@ class SchemaHistory:
         if self.path is None:
             self.memory.append(rec)
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with open(self.path, "ab") as f:
+        with open_private(self.path, "ab") as f:  # created owner-only
             f.write(orjson.dumps(rec) + b"\n")
             f.flush()
             os.fsync(f.fileno())
@@ -107,14 +141,24 @@ class SchemaHistory:
             changes = rec.get("tableChanges") or []
             if changes:
                 for tc in changes:
-                    db, name = parse_quoted_id(tc["id"])
+                    try:
+                        db, name = parse_quoted_id(tc["id"])
+                    except (TypeError, ValueError):
+                        raise StateFileError(
+                            self.path or "schema history", f"bad table id {tc['id']!r}"
+                        ) from None
                     prev = tc.get("previousId")
                     if prev:
                         catalog.remove(*parse_quoted_id(prev))
                     if tc["type"] == "DROP":
                         catalog.remove(db, name)
                     elif tc.get("table") is not None:
-                        catalog.put(Table.from_json(tc["id"], tc["table"]))
+                        try:
+                            catalog.put(Table.from_json(tc["id"], tc["table"]))
+                        except (KeyError, TypeError, ValueError, AttributeError) as e:
+                            raise StateFileError(
+                                self.path or "schema history", f"table {tc['id']} cannot be read back ({e!r})"
+                            ) from None
                 continue
             ddl = rec.get("ddl") or ""
             head = ddl.lstrip().upper()
