@@ -26,6 +26,15 @@ def _run(args: argparse.Namespace) -> int:
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    from emulator.preflight import ConnectError, check
+
+    try:  # validate and connect first: a cause that retrying cannot cure is one line, now
+        check(config)
+    except ConnectError as e:
+        if not e.transient:
+            print(f"error: {e}", file=sys.stderr)
+            return 1
+        logging.getLogger("emulator").warning("%s; retrying as errors.max.retries says", e)
     if args.out:
         from emulator.outputs.directory import DirectoryOutput
 
@@ -65,6 +74,9 @@ def _run(args: argparse.Namespace) -> int:
     except StateFileError as e:  # a corrupted offsets/history file: the user's to fix, as bad input
         print(f"error: {e}", file=sys.stderr)
         return 2
+    except ConnectError as e:  # fatal once running (a password changed, a privilege revoked)
+        print(f"error: {e}", file=sys.stderr)
+        return 1
     except Exception as e:  # one line for the user; the traceback with -v
         logging.getLogger("emulator").debug("failure", exc_info=True)
         print(f"error: {type(e).__name__}: {e}", file=sys.stderr)

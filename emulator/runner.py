@@ -108,7 +108,8 @@ class Runner:
         self.engine = Engine(output, offsets or offset_store(config, output), flush_ms)
         self.cls = connector_class(config)
         self.connector = self.cls(config, self.engine)
-        self.max_retries = int(config.get("errors.max.retries") or -1)
+        max_retries = config.get("errors.max.retries")
+        self.max_retries = int(max_retries) if max_retries not in (None, "") else -1  # 0: no retry at all
         self.retry_wait_s = int(config.get("retriable.restart.connector.wait.ms") or 10000) / 1000.0
 
     def run(self) -> None:
@@ -121,13 +122,20 @@ class Runner:
                 except KeyboardInterrupt:
                     return
                 except Exception as e:
-                    if not retriable(e) or self.engine.stopping or \
-                            (self.max_retries >= 0 and retries >= self.max_retries):
+                    if not retriable(e) or self.engine.stopping:
+                        raise
+                    from emulator.preflight import fatal_cause
+
+                    fatal = fatal_cause(e, self.config)  # credentials, privileges: retrying cannot cure them
+                    if fatal is not None:
+                        raise fatal from e
+                    if self.max_retries >= 0 and retries >= self.max_retries:
                         raise
                     retries += 1
-                    log.warning("connector failed (%s: %s); restarting in %.1f s (retry %d)",
+                    log.warning("connector failed (%s: %s); restarting in %.1f s (retry %d of %s)",
                                 type(e).__name__, str(e).strip().splitlines()[0] if str(e).strip() else "",
-                                self.retry_wait_s, retries)
+                                self.retry_wait_s, retries,
+                                self.max_retries if self.max_retries >= 0 else "unlimited")
                     self._commit_after_failure(e)
                     self._close_connector()
                     if self.engine.stop_event.wait(self.retry_wait_s):

@@ -1,0 +1,299 @@
+"""Validate and connect first: the causes of a connector that can never work, in one line each.
+
+``check(config)`` validates the configuration (:class:`emulator.config.ConfigError`) and connects to the
+source database the way the connector will, then checks what the connector needs there: for PostgreSQL
+``wal_level = logical``, the REPLICATION attribute and a publication it may use or create; for MySQL and
+MariaDB ``binlog_format = ROW``, ``binlog_row_image = FULL``, the binary log, and the REPLICATION SLAVE /
+REPLICATION CLIENT (MariaDB: BINLOG MONITOR) privileges. A problem is :class:`ConnectError`, whose
+``str()`` is ONE line naming the server, the cause and the fix; ``transient`` tells a server that could not
+be reached (worth retrying) from one that refused (not worth it). Used by the CLI before it starts, by the
+runner to stop retrying a failure that retrying cannot cure, and by the REST worker to answer POST/PUT with
+400 as Kafka Connect's validation does.
+
+Passwords never appear in these messages (they are never part of what the drivers report either).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from emulator.config import Config, ConfigError, from_dict
+
+__all__ = ["ConfigError", "ConnectError", "check", "fatal_cause"]
+
+
+class ConnectError(Exception):
+    """The source database cannot be used as configured. ``str()`` is one line."""
+
+    def __init__(self, message: str, transient: bool = False) -> None:
+        super().__init__(" ".join(str(message).split()))
+        self.transient = transient
+
+
+def _server(config: Config) -> str:
+    kind = {"postgres": "PostgreSQL", "mysql": "MySQL", "mariadb": "MariaDB", "mongodb": "MongoDB"}.get(
+        config.connector or "", "database"
+    )
+    if config.connector == "mongodb":
+        return kind
+    port = config.get("database.port") or ("5432" if config.connector == "postgres" else "3306")
+    return f"{kind} at {config.get('database.hostname')}:{port}"
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    for line in text.splitlines():
+        line = line.strip()
+        if line:
+            return line
+    return type(exc).__name__
+
+
+# -- classification of driver errors ------------------------------------------------------------------------------
+
+_PG_FATAL = (  # (sqlstate, text pattern, cause, fix)
+    (
+        "28P01",
+        r"password authentication failed",
+        "password authentication failed for {user}",
+        "check database.user and database.password",
+    ),
+    (
+        "28000",
+        r"no pg_hba\.conf entry|role .* does not exist|is not permitted to log in",
+        "the server does not let {user} log in",
+        "check database.user and the server's pg_hba.conf",
+    ),
+    ("3D000", r"database .* does not exist", "database {dbname} does not exist", "check database.dbname"),
+    (
+        "42501",
+        r"must be superuser or replication role|permission denied to start WAL sender|"
+        r"REPLICATION attribute",
+        "{user} may not stream changes (no REPLICATION attribute)",
+        "ALTER ROLE {user_raw} REPLICATION (or connect as a role that has it)",
+    ),
+    (
+        "55000",
+        r"logical decoding requires wal_level|wal_level must be",
+        "logical decoding is off (wal_level is not logical)",
+        "set wal_level = logical in postgresql.conf and restart the server",
+    ),
+)
+
+_MY_FATAL = {  # MySQL/MariaDB error code -> (cause, fix)
+    1045: (
+        "access denied for {user} (wrong user name or password)",
+        "check database.user and database.password",
+    ),
+    1044: ("{user} may not use that database", "GRANT the connector's privileges to {user}"),
+    1049: ("unknown database", "check database.include.list and the server's databases"),
+    1130: ("the server does not let {user} connect from this host", "create the user for this host"),
+    1227: (
+        "{user} lacks a privilege the connector needs ({detail})",
+        "GRANT REPLICATION SLAVE, REPLICATION CLIENT (MariaDB: BINLOG MONITOR), SELECT, RELOAD, "
+        "SHOW DATABASES, LOCK TABLES ON *.* TO {user}",
+    ),
+    1236: (
+        "the binlog position is gone from the server ({detail})",
+        "start afresh (remove the offsets) or keep binlogs longer",
+    ),
+    1251: (
+        "the server wants an authentication method the client does not speak",
+        "use mysql_native_password",
+    ),
+    1698: ("access denied for {user}", "check database.user and database.password"),
+}
+
+
+def fatal_cause(exc: BaseException, config: Config) -> ConnectError | None:
+    """A failure that retrying cannot cure (credentials, missing database or privilege, server settings) as a
+    one-line ConnectError; None for anything else (network trouble, a restarting server...)."""
+    seen: set[int] = set()
+    e: BaseException | None = exc
+    while e is not None and id(e) not in seen:
+        seen.add(id(e))
+        found = _classify(e, config)
+        if found is not None:
+            return found
+        e = e.__cause__ or e.__context__
+    return None
+
+
+def _classify(e: BaseException, config: Config) -> ConnectError | None:
+    user_raw = config.get("database.user") or "?"
+    values = {
+        "user": f"user '{user_raw}'",
+        "user_raw": user_raw,
+        "dbname": repr(config.get("database.dbname")),
+    }
+    if isinstance(e, ConnectError):
+        return e if not e.transient else None
+    try:
+        import psycopg
+
+        if isinstance(e, psycopg.Error):
+            state = getattr(e, "sqlstate", None)
+            text = str(e)
+            for code, pattern, cause, fix in _PG_FATAL:
+                if state == code or re.search(pattern, text, re.IGNORECASE):
+                    return ConnectError(
+                        f"{_server(config)}: {cause.format(**values)}; {fix.format(**values)}"
+                    )
+            return None
+    except ImportError:  # pragma: no cover
+        pass
+    try:
+        import pymysql
+
+        if isinstance(e, pymysql.err.MySQLError) and e.args and isinstance(e.args[0], int):
+            entry = _MY_FATAL.get(e.args[0])
+            if entry is not None:
+                detail = str(e.args[1]) if len(e.args) > 1 else ""
+                detail = detail.split(";")[-1].strip() if "privilege" in detail else detail
+                cause, fix = entry
+                values["detail"] = detail[:160]
+                return ConnectError(f"{_server(config)}: {cause.format(**values)}; {fix.format(**values)}")
+    except ImportError:  # pragma: no cover
+        pass
+    return None
+
+
+# -- the checks ---------------------------------------------------------------------------------------------------
+
+
+def check(config: Config | dict[str, Any]) -> None:
+    """Validate `config` and connect to its database: None when the connector can start, else ConfigError
+    (a property) or ConnectError (the server; ``transient`` when it could not be reached)."""
+    if not isinstance(config, Config):
+        config = from_dict(config)
+    if config.connector == "postgres":
+        _check_postgres(config)
+    elif config.connector in ("mysql", "mariadb"):
+        _check_binlog(config)
+
+
+def _check_postgres(config: Config) -> None:
+    import psycopg
+
+    from emulator.connectors.postgres.connector import _conninfo
+
+    server = _server(config)
+    try:
+        conn = psycopg.connect(_conninfo(config), autocommit=True, connect_timeout=10)
+    except psycopg.Error as e:
+        raise fatal_cause(e, config) or ConnectError(
+            f"{server}: cannot connect ({_first_line(e)})", transient=True
+        ) from None
+    try:
+        with conn:
+            wal = conn.execute("SHOW wal_level").fetchone()[0]
+            if wal != "logical":
+                raise ConnectError(
+                    f"{server}: wal_level is {wal}, logical decoding needs logical; set "
+                    "wal_level = logical in postgresql.conf and restart the server"
+                )
+            user = config.get("database.user")
+            superuser, replication = conn.execute(
+                "SELECT rolsuper, rolreplication FROM pg_roles WHERE rolname = current_user"
+            ).fetchone()
+            if not (superuser or replication):
+                raise ConnectError(
+                    f"{server}: user '{user}' may not stream changes (no REPLICATION attribute); "
+                    f'ALTER ROLE "{user}" REPLICATION'
+                )
+            pub = config.get("publication.name") or "dbz_publication"
+            exists = conn.execute("SELECT 1 FROM pg_publication WHERE pubname = %s", (pub,)).fetchone()
+            mode = (config.get("publication.autocreate.mode") or "all_tables").lower()
+            if not exists:
+                if mode == "disabled":
+                    raise ConnectError(
+                        f"{server}: publication '{pub}' does not exist and "
+                        "publication.autocreate.mode=disabled; CREATE PUBLICATION it first"
+                    )
+                if mode == "all_tables" and not superuser:
+                    raise ConnectError(
+                        f"{server}: user '{user}' may not create publication '{pub}' FOR ALL TABLES (only a "
+                        "superuser may); create it as a superuser, or set publication.autocreate.mode=filtered "
+                        "and make the user owner of the captured tables"
+                    )
+                if mode in ("filtered", "no_tables") and not superuser:
+                    can = conn.execute(
+                        "SELECT has_database_privilege(current_user, current_database(), 'CREATE')"
+                    ).fetchone()[0]
+                    if not can:
+                        raise ConnectError(
+                            f"{server}: user '{user}' may not create publication '{pub}' (no CREATE privilege on "
+                            f'the database); GRANT CREATE ON DATABASE "{config.get("database.dbname")}" TO '
+                            f'"{user}", or create the publication first'
+                        )
+    except psycopg.Error as e:
+        raise fatal_cause(e, config) or ConnectError(f"{server}: {_first_line(e)}", transient=True) from None
+
+
+_REPL_SLAVE = re.compile(r"\b(REPLICATION SLAVE|REPLICATION REPLICA|ALL PRIVILEGES|SUPER)\b", re.IGNORECASE)
+_REPL_CLIENT = re.compile(r"\b(REPLICATION CLIENT|BINLOG MONITOR|ALL PRIVILEGES|SUPER)\b", re.IGNORECASE)
+
+
+def _check_binlog(config: Config) -> None:
+    import pymysql
+
+    server = _server(config)
+    get = config.get
+    try:
+        conn = pymysql.connect(
+            host=get("database.hostname") or "localhost",
+            port=int(get("database.port") or 3306),
+            user=get("database.user"),
+            password=get("database.password") or "",
+            charset="utf8mb4",
+            autocommit=True,
+            connect_timeout=min(10, max(1, int(get("connect.timeout.ms") or 30000) // 1000)),
+        )
+    except pymysql.err.MySQLError as e:
+        raise fatal_cause(e, config) or ConnectError(
+            f"{server}: cannot connect ({_first_line(e)})", transient=True
+        ) from None
+    try:
+        with conn.cursor() as cur:
+
+            def var(name: str) -> str:
+                cur.execute("SHOW GLOBAL VARIABLES LIKE %s", (name,))
+                row = cur.fetchone()
+                return str(row[1]).upper() if row else ""
+
+            if var("log_bin") not in ("ON", "1"):
+                raise ConnectError(f"{server}: the binary log is off; start the server with log_bin")
+            fmt = var("binlog_format")
+            if fmt != "ROW":
+                raise ConnectError(
+                    f"{server}: binlog_format is {fmt or 'unset'}, the connector needs ROW; "
+                    "SET GLOBAL binlog_format = 'ROW' (and in the server's configuration)"
+                )
+            image = var("binlog_row_image") or "FULL"
+            if image != "FULL":
+                raise ConnectError(
+                    f"{server}: binlog_row_image is {image}, the connector needs FULL; "
+                    "SET GLOBAL binlog_row_image = 'FULL' (and in the server's configuration)"
+                )
+            cur.execute("SHOW GRANTS FOR CURRENT_USER()")
+            grants = " ".join(str(r[0]) for r in cur.fetchall())
+            user = get("database.user")
+            missing = [
+                p
+                for p, rx in (
+                    ("REPLICATION SLAVE", _REPL_SLAVE),
+                    ("REPLICATION CLIENT (MariaDB: BINLOG MONITOR)", _REPL_CLIENT),
+                )
+                if not rx.search(grants)
+            ]
+            if missing:
+                raise ConnectError(
+                    f"{server}: user '{user}' lacks {' and '.join(missing)}, needed to read the "
+                    f"binlog; GRANT {', '.join(m.split(' (')[0] for m in missing)} ON *.* TO "
+                    f"'{user}'"
+                )
+    except pymysql.err.MySQLError as e:
+        raise fatal_cause(e, config) or ConnectError(f"{server}: {_first_line(e)}", transient=True) from None
+    finally:
+        conn.close()
