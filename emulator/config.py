@@ -1092,6 +1092,22 @@ class Config:
     sink_type: str | None = None
     sink_props: dict[str, str] = field(default_factory=dict)
     source_format: str = "properties"
+    raw: dict[str, str] = field(default_factory=dict)  # as written: config-provider references unresolved
+
+    def __repr__(self) -> str:  # never a secret in a log line or a traceback
+        shown = {k: ("********" if self._secret(k) else v) for k, v in self.props.items()}
+        return f"Config(connector={self.connector!r}, props={shown!r})"
+
+    def _secret(self, name: str) -> bool:
+        spec = self.spec(name)
+        return (
+            (spec is not None and spec.type == PASSWORD)
+            or "password" in name.lower()
+            or (
+                self.raw.get(name, self.props.get(name))
+                != self.props.get(name)  # resolved by a config provider
+            )
+        )
 
     # -- identity
 
@@ -1208,6 +1224,7 @@ def from_dict(
     source_format: str = "properties",
     sink_type: str | None = None,
     sink_props: Mapping[str, object] | None = None,
+    environ: Mapping[str, str] | None = None,
 ) -> Config:
     """Build and validate a :class:`Config` from connector properties (the in-process API).
 
@@ -1224,7 +1241,11 @@ def from_dict(
         text = _stringify(str(key), value)
         if text is not None:
             sinks[str(key)] = text
-    config = Config(props=clean, sink_type=sink_type, sink_props=sinks, source_format=source_format)
+    from emulator.configproviders import resolve
+
+    raw = dict(clean)
+    clean = resolve(clean, environ)  # ${file:...}, ${env:...}, ${directory:...} (config.providers)
+    config = Config(props=clean, sink_type=sink_type, sink_props=sinks, source_format=source_format, raw=raw)
     _validate(config)
     return config
 
@@ -1654,13 +1675,18 @@ _SERVER_FORMATS_SUPPORTED = ("json",)
 _ENV_REF = re.compile(r"\$\{([^}:]*)(?::([^}]*))?\}")
 
 
-def _expand_env(key: str, value: str, environ: Mapping[str, str]) -> str:
-    """Quarkus/SmallRye ``${NAME}`` and ``${NAME:default}`` expressions."""
+def _expand_env(
+    key: str, value: str, environ: Mapping[str, str], providers: frozenset[str] = frozenset()
+) -> str:
+    """Quarkus/SmallRye ``${NAME}`` and ``${NAME:default}`` expressions; ``${alias:...}`` of a configured
+    Kafka config provider (``debezium.source.config.providers``) is left for the provider."""
     if "${" not in value:
         return value
 
     def repl(match: re.Match[str]) -> str:
         name, default = match.group(1), match.group(2)
+        if name in providers and default is not None:
+            return match.group(0)
         for candidate in (name, re.sub(r"[^A-Za-z0-9]", "_", name).upper()):
             if candidate in environ:
                 return environ[candidate]
@@ -1682,10 +1708,13 @@ def _from_debezium_server(
     formats: dict[str, str] = {}
     format_props: dict[str, str] = {}
     sink_candidates: dict[str, str] = {}
+    providers = frozenset(
+        a.strip() for a in (raw.get(_SERVER_SOURCE + "config.providers") or "").split(",") if a.strip()
+    )
     for key, value in raw.items():
         if key.startswith("%"):
             continue  # Quarkus profile-specific keys
-        value = _expand_env(key, value, env)
+        value = _expand_env(key, value, env, providers)
         if key.startswith(_SERVER_SOURCE):
             props[key[len(_SERVER_SOURCE) :]] = value
         elif key == "debezium.sink.type":
@@ -1783,12 +1812,18 @@ def load_config_text(
             raise ConfigError(
                 f"{origin}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
             ) from None
-        return from_dict(_from_connect_json(obj, origin), source_format="connect-json")
+        return from_dict(_from_connect_json(obj, origin), source_format="connect-json", environ=environ)
     raw = parse_properties(text)
     if _is_debezium_server(raw):
         props, sink_type, sink_props = _from_debezium_server(raw, environ)
-        return from_dict(props, source_format="debezium-server", sink_type=sink_type, sink_props=sink_props)
-    return from_dict(raw, source_format="properties")
+        return from_dict(
+            props,
+            source_format="debezium-server",
+            sink_type=sink_type,
+            sink_props=sink_props,
+            environ=environ,
+        )
+    return from_dict(raw, source_format="properties", environ=environ)
 
 
 def load_config(path: str | Path, *, environ: Mapping[str, str] | None = None) -> Config:

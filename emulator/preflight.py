@@ -245,7 +245,7 @@ def _check_binlog(config: Config) -> None:
             host=get("database.hostname") or "localhost",
             port=int(get("database.port") or 3306),
             user=get("database.user"),
-            password=get("database.password") or "",
+            password=(get("database.password") or "").encode("utf-8"),
             charset="utf8mb4",
             autocommit=True,
             connect_timeout=min(10, max(1, int(get("connect.timeout.ms") or 30000) // 1000)),

@@ -231,7 +231,8 @@ class MySqlConnector:
             "host": get("database.hostname") or "localhost",
             "port": int(get("database.port") or 3306),
             "user": get("database.user"),
-            "password": get("database.password") or "",
+            # PyMySQL would send a str password as Latin-1; the server (and Debezium's JDBC driver) use UTF-8
+            "password": (get("database.password") or "").encode("utf-8"),
             "connect_timeout": max(1, int(get("connect.timeout.ms") or 30000) // 1000),
         }
 
