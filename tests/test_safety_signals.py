@@ -291,3 +291,50 @@ def test_condition_grammar_is_the_sources_own():
     assert json.dumps(check_condition("NAME = 'x'", cols, ("db", "t"), "mysql").template) == json.dumps(
         ["`name` = ", "0", ""]
     )
+
+
+def test_mariadb_blocking_snapshot_filters_use_the_mysql_grammar(maria, tmp_path) -> None:
+    """A blocking snapshot's SELECT is checked and rendered the same way: `%` and quotes work, a payload
+    hidden in it is refused and the stream goes on."""
+    db = MariaDb(
+        maria,
+        f"CREATE TABLE victim (id INT PRIMARY KEY, name VARCHAR(64)); "
+        f"INSERT INTO victim VALUES {_values('mysql')};",
+        tmp_path,
+    )
+    run = Run(db, db.props()).start()
+    try:
+        run.sync()
+        for flt in [
+            "SELECT * FROM victim WHERE SLEEP(3) = 0",
+            "SELECT * FROM victim; DELETE FROM victim",
+            "SELECT * FROM victim WHERE id IN (SELECT 1 FROM mysql.user)",
+            "SELECT * FROM victim # comment",
+        ]:
+            db.signal(
+                "execute-snapshot",
+                {
+                    "type": "blocking",
+                    "data-collections": [db.table_id("victim")],
+                    "additional-conditions": [{"data-collection": db.table_id("victim"), "filter": flt}],
+                },
+            )
+        db.signal(
+            "execute-snapshot",
+            {
+                "type": "blocking",
+                "data-collections": [db.table_id("victim")],
+                "additional-conditions": [
+                    {
+                        "data-collection": db.table_id("victim"),
+                        "filter": "SELECT * FROM victim WHERE name LIKE 'n1%' OR name = 'it''s'",
+                    }
+                ],
+            },
+        )
+        run.wait(lambda r: len(r.reads("victim")) >= 12, 60, "the blocking snapshot")
+        run.sync()
+    finally:
+        run.stop()
+    assert sorted(r["key"]["payload"]["id"] for r in run.reads("victim")) == [1, *range(10, 20), 21]
+    assert int(maria.query("SELECT count(*) FROM victim", db.name)[0][0]) == len(ROWS)
