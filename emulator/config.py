@@ -861,7 +861,12 @@ _audit(
 )
 _audit("snapshot.locking.mode", ("minimal", "minimal_at_least_once", "extended", "none"), applies=MA)
 _audit("snapshot.mode.configuration.based.snapshot.on.schema.error", ("false",))
-_audit("snapshot.mode.configuration.based.snapshot.schema", ("false",), applies=PG | MO)
+_audit(
+    "snapshot.mode.configuration.based.snapshot.schema",
+    effect=NO_EFFECT,
+    note="PostgreSQL and MongoDB keep no schema history: a schema snapshot emits nothing",
+    applies=PG | MO,
+)
 _audit("time.precision.mode", ("adaptive", "adaptive_time_microseconds", "connect"), applies=PG)
 _audit("time.precision.mode", ("adaptive_time_microseconds", "connect"), applies=BINLOG)
 _audit("key.converter.decimal.format", ("base64",))
