@@ -266,15 +266,17 @@ def _check_binlog(config: Config) -> None:
                 raise ConnectError(f"{server}: the binary log is off; start the server with log_bin")
             fmt = var("binlog_format")
             if fmt != "ROW":
-                raise ConnectError(
-                    f"{server}: binlog_format is {fmt or 'unset'}, the connector needs ROW; "
-                    "SET GLOBAL binlog_format = 'ROW' (and in the server's configuration)"
+                raise ConnectError(  # Debezium's words, then the fix
+                    f"{server}: binlog_format is {fmt or 'unset'}: the server is not configured to use a ROW "
+                    "binlog_format, which the connector needs; SET GLOBAL binlog_format = 'ROW' (and in the "
+                    "server's configuration)"
                 )
             image = var("binlog_row_image") or "FULL"
             if image != "FULL":
                 raise ConnectError(
-                    f"{server}: binlog_row_image is {image}, the connector needs FULL; "
-                    "SET GLOBAL binlog_row_image = 'FULL' (and in the server's configuration)"
+                    f"{server}: binlog_row_image is {image}: the server is not configured to use a FULL "
+                    "binlog_row_image, which the connector needs; SET GLOBAL binlog_row_image = 'FULL' (and in "
+                    "the server's configuration)"
                 )
             cur.execute("SHOW GRANTS FOR CURRENT_USER()")
             grants = " ".join(str(r[0]) for r in cur.fetchall())

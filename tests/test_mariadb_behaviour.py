@@ -734,7 +734,7 @@ def test_read_only_windows_use_the_snapshot_gtid_set(db, dbname, tmp_path, caplo
             "read.only": "true",
             "signal.enabled.channels": "file",
             "signal.file": str(signals),
-            "signal.file.poll.interval.ms": "100",
+            "signal.poll.interval.ms": "100",
             "incremental.snapshot.chunk.size": "3",
             "snapshot.mode": "no_data",
         }
