@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import signal
 import threading
 import traceback
@@ -42,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from emulator.config import CONNECTOR_CLASSES, ConfigError, from_dict
+from emulator.statefiles import private_dir, write_atomic
 
 log = logging.getLogger("emulator.worker")
 
@@ -173,8 +173,8 @@ class Worker:
         worker_id: str = "127.0.0.1:8083",
     ) -> None:
         self.state_dir = Path(state_dir)
-        (self.state_dir / "connectors").mkdir(parents=True, exist_ok=True)
-        (self.state_dir / "offsets").mkdir(parents=True, exist_ok=True)
+        private_dir(self.state_dir / "connectors")  # configs hold passwords: owner-only (statefiles.py)
+        private_dir(self.state_dir / "offsets")
         self.kafka = kafka
         self.out = Path(out) if out else None
         self.worker_id = worker_id
@@ -186,13 +186,8 @@ class Worker:
         return self.state_dir / "connectors" / f"{_safe(name)}.json"
 
     def _persist(self, c: Connector) -> None:
-        p = self._path(c.name)
-        tmp = p.with_name(p.name + ".tmp")
-        with open(tmp, "w") as f:
-            json.dump({"name": c.name, "config": c.config, "target": c.target}, f, indent=1)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, p)
+        doc = {"name": c.name, "config": c.config, "target": c.target}
+        write_atomic(self._path(c.name), json.dumps(doc, indent=1).encode())  # 0600, atomic
 
     def load(self) -> None:
         for p in sorted((self.state_dir / "connectors").glob("*.json")):

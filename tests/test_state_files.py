@@ -224,3 +224,17 @@ def test_mariadb_refuses_a_corrupted_schema_history_and_survives_a_torn_last_lin
     finally:
         cap.stop()
     assert history.read_bytes().startswith(good) and b"posit" not in history.read_bytes()[len(good) :]
+
+
+def test_worker_state_is_owner_only(tmp_path) -> None:
+    """The REST worker's connector state holds the configuration, password included."""
+    from types import SimpleNamespace
+
+    from emulator.worker import Worker
+
+    w = Worker(tmp_path / "state", out=tmp_path / "out")
+    w._persist(SimpleNamespace(name="c1", config={"database.password": "pw"}, target="RUNNING"))
+    assert _mode(tmp_path / "state") == 0o700 and _mode(tmp_path / "state" / "connectors") == 0o700
+    assert _mode(tmp_path / "state" / "offsets") == 0o700
+    assert _mode(w._path("c1")) == 0o600
+    assert json.loads(w._path("c1").read_text())["config"] == {"database.password": "pw"}
