@@ -846,8 +846,22 @@ _audit("snapshot.locking.mode.custom.name", _NOT_SUPPORTED)
 _audit(
     "snapshot.mode",
     ("always", "initial", "initial_only", "no_data", "when_needed", "configuration_based"),
-    applies=PG | MO,
+    applies=PG,
 )
+_audit(  # configuration_based: the MongoDB connector does not honour start.stream / snapshot.on.data.error
+    "snapshot.mode", ("always", "initial", "initial_only", "no_data", "when_needed"), applies=MO
+)
+for _name in ("snapshot.delay.ms", "streaming.delay.ms"):  # a delay before reading changes no record
+    _audit(_name, effect=NO_EFFECT, note="read by the MySQL/MariaDB connectors only", applies=PG | MO)
+_audit("snapshot.tables.order.by.row.count", ("disabled",), applies=PG)
+_audit(
+    "unavailable.value.placeholder",
+    effect=NO_EFFECT,
+    note="binlog rows are full images: no value is ever unavailable",
+    applies=BINLOG,
+)
+_audit("skip.messages.without.change", ("false",), applies=MO)
+_audit("cursor.oversize.handling.mode", ("fail", "split"))
 _audit(
     "snapshot.mode",
     ("always", "initial", "initial_only", "no_data", "when_needed", "recovery", "configuration_based"),
