@@ -39,13 +39,15 @@ def _run(args: argparse.Namespace) -> int:
             print(f"error: Kafka output: {e}", file=sys.stderr)
             return 2
     elif config.sink_type and config.sink_type != "stdout":
-        print(f"error: debezium.sink.type={config.sink_type} is not supported (kafka is; or use --out DIR)",
-              file=sys.stderr)
+        print(
+            f"error: debezium.sink.type={config.sink_type} is not supported (kafka is; or use --out DIR)",
+            file=sys.stderr,
+        )
         return 2
     else:
         from emulator.outputs.stdout import StdoutOutput
 
-        output = StdoutOutput(full=args.full)
+        output = StdoutOutput(raw=args.raw)
     try:
         runner = Runner(config, output)
     except (ConfigError, ValueError) as e:
@@ -68,29 +70,49 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m emulator",
-                                 description="Debezium-identical change events without the JVM")
+    ap = argparse.ArgumentParser(
+        prog="python -m emulator", description="Debezium-identical change events without the JVM"
+    )
     ap.add_argument("-v", "--verbose", action="store_true", help="debug logging")
     sub = ap.add_subparsers(dest="cmd", required=True)
     run = sub.add_parser("run", help="run one connector")
-    run.add_argument("config", help=".properties, Kafka Connect JSON, or Debezium Server application.properties")
+    run.add_argument(
+        "config", help=".properties, Kafka Connect JSON, or Debezium Server application.properties"
+    )
     dest = run.add_mutually_exclusive_group()
     dest.add_argument("--out", metavar="DIR", help="write DIR/<topic>.jsonl")
     dest.add_argument("--stdout", action="store_true", help="print records (the default)")
     dest.add_argument("--kafka", metavar="HOST:PORT", help="produce to Kafka")
-    run.add_argument("--full", action="store_true", help="with --stdout: whole records, not summaries")
+    run.add_argument(
+        "--raw",
+        "--full",
+        dest="raw",
+        action="store_true",
+        help="with --stdout: the records as JSON, not readable lines with decoded values",
+    )
     conn = sub.add_parser("connect", help="Kafka Connect REST worker: connectors registered over HTTP")
     conn.add_argument("--rest-port", type=int, default=8083, metavar="PORT", help="REST port (8083)")
-    conn.add_argument("--rest-host", default="127.0.0.1", metavar="ADDR",
-                      help="address to bind (127.0.0.1; 0.0.0.0 in a container)")
+    conn.add_argument(
+        "--rest-host",
+        default="127.0.0.1",
+        metavar="ADDR",
+        help="address to bind (127.0.0.1; 0.0.0.0 in a container)",
+    )
     cdest = conn.add_mutually_exclusive_group(required=True)
     cdest.add_argument("--kafka", metavar="HOST:PORT", help="produce to Kafka")
     cdest.add_argument("--out", metavar="DIR", help="write DIR/<connector>/<topic>.jsonl")
-    conn.add_argument("--state", required=True, metavar="DIR",
-                      help="connector configs, states and (by default) offsets; survives restarts")
+    conn.add_argument(
+        "--state",
+        required=True,
+        metavar="DIR",
+        help="connector configs, states and (by default) offsets; survives restarts",
+    )
     args = ap.parse_args(argv)
-    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO, stream=sys.stderr,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.INFO,
+        stream=sys.stderr,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
     if args.cmd == "run":
         return _run(args)
     if args.cmd == "connect":
