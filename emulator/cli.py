@@ -7,6 +7,8 @@ import argparse
 import logging
 import signal
 import sys
+import traceback
+from typing import NoReturn
 
 from emulator.config import ConfigError, load_config
 
@@ -29,7 +31,11 @@ def _run(args: argparse.Namespace) -> int:
     if args.out:
         from emulator.outputs.directory import DirectoryOutput
 
-        output = DirectoryOutput(args.out)
+        try:
+            output = DirectoryOutput(args.out)
+        except OSError as e:
+            print(f"error: --out {args.out}: {e.strerror or e}", file=sys.stderr)
+            return 2
     elif args.kafka or config.sink_type == "kafka":
         from emulator.outputs.kafka import kafka_output
 
@@ -39,10 +45,8 @@ def _run(args: argparse.Namespace) -> int:
             print(f"error: Kafka output: {e}", file=sys.stderr)
             return 2
     elif config.sink_type and config.sink_type != "stdout":
-        print(
-            f"error: debezium.sink.type={config.sink_type} is not supported (kafka is; or use --out DIR)",
-            file=sys.stderr,
-        )
+        print(f"error: debezium.sink.type={config.sink_type} is not supported (kafka is; or use --out DIR)",
+              file=sys.stderr)
         return 2
     else:
         from emulator.outputs.stdout import StdoutOutput
@@ -60,66 +64,72 @@ def _run(args: argparse.Namespace) -> int:
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
-    try:
-        runner.run()
-    except Exception as e:  # one line for the user; the traceback with -v
-        logging.getLogger("emulator").debug("failure", exc_info=True)
-        print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
-        return 1
+    runner.run()  # a failure becomes one line in main()
     return 0
 
 
+class _Parser(argparse.ArgumentParser):
+    """Usage errors as one line (argparse prints the whole usage first)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"error: {message} (see {self.prog} --help)\n")
+
+
+def _one_line(e: BaseException) -> str:
+    text = str(e).strip()
+    first = text.splitlines()[0].strip() if text else ""
+    return f"{type(e).__name__}: {first}" if first else type(e).__name__
+
+
+def _debug_flags(p: argparse.ArgumentParser, default: object = False) -> None:
+    p.add_argument("-v", "--verbose", action="store_true", default=default, help="debug logging")
+    p.add_argument("--debug", action="store_true", default=default,
+                   help="debug logging, and the traceback with an error")
+
+
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(
-        prog="python -m emulator", description="Debezium-identical change events without the JVM"
-    )
-    ap.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+    """Every error is one line on stderr (exit 2: bad input, 1: failure); `--debug` adds the traceback."""
+    ap = _Parser(prog="python -m emulator", description="Debezium-identical change events without the JVM")
+    _debug_flags(ap)
     sub = ap.add_subparsers(dest="cmd", required=True)
     run = sub.add_parser("run", help="run one connector")
-    run.add_argument(
-        "config", help=".properties, Kafka Connect JSON, or Debezium Server application.properties"
-    )
+    _debug_flags(run, argparse.SUPPRESS)
+    run.add_argument("config", help=".properties, Kafka Connect JSON, or Debezium Server application.properties")
     dest = run.add_mutually_exclusive_group()
     dest.add_argument("--out", metavar="DIR", help="write DIR/<topic>.jsonl")
     dest.add_argument("--stdout", action="store_true", help="print records (the default)")
     dest.add_argument("--kafka", metavar="HOST:PORT", help="produce to Kafka")
-    run.add_argument(
-        "--raw",
-        "--full",
-        dest="raw",
-        action="store_true",
-        help="with --stdout: the records as JSON, not readable lines with decoded values",
-    )
+    run.add_argument("--raw", "--full", dest="raw", action="store_true",
+                     help="with --stdout: the records as JSON, not readable lines with decoded values")
     conn = sub.add_parser("connect", help="Kafka Connect REST worker: connectors registered over HTTP")
+    _debug_flags(conn, argparse.SUPPRESS)
     conn.add_argument("--rest-port", type=int, default=8083, metavar="PORT", help="REST port (8083)")
-    conn.add_argument(
-        "--rest-host",
-        default="127.0.0.1",
-        metavar="ADDR",
-        help="address to bind (127.0.0.1; 0.0.0.0 in a container)",
-    )
+    conn.add_argument("--rest-host", default="127.0.0.1", metavar="ADDR",
+                      help="address to bind (127.0.0.1; 0.0.0.0 in a container)")
     cdest = conn.add_mutually_exclusive_group(required=True)
     cdest.add_argument("--kafka", metavar="HOST:PORT", help="produce to Kafka")
     cdest.add_argument("--out", metavar="DIR", help="write DIR/<connector>/<topic>.jsonl")
-    conn.add_argument(
-        "--state",
-        required=True,
-        metavar="DIR",
-        help="connector configs, states and (by default) offsets; survives restarts",
-    )
+    conn.add_argument("--state", required=True, metavar="DIR",
+                      help="connector configs, states and (by default) offsets; survives restarts")
     args = ap.parse_args(argv)
-    logging.basicConfig(
-        level=logging.DEBUG if args.verbose else logging.INFO,
-        stream=sys.stderr,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
-    if args.cmd == "run":
-        return _run(args)
-    if args.cmd == "connect":
-        from emulator.worker import serve
+    logging.basicConfig(level=logging.DEBUG if args.verbose or args.debug else logging.INFO, stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        if args.cmd == "run":
+            return _run(args)
+        if args.cmd == "connect":
+            from emulator.worker import serve
 
-        return serve(args)
-    return 2
+            return serve(args)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except Exception as e:  # noqa: BLE001 - the one place every error becomes one line
+        if args.debug:
+            traceback.print_exc()
+        code = 2 if isinstance(e, ConfigError) else 1
+        print(f"error: {_one_line(e)}" + ("" if args.debug else " (--debug for the traceback)"), file=sys.stderr)
+        return code
 
 
 if __name__ == "__main__":
