@@ -21,6 +21,12 @@ from pathlib import Path
 USER, PASSWORD = "debezium", "dbz"
 
 
+def _client_env() -> dict[str, str]:
+    """The environment without the MYSQL_* variables the client reads (a user's MYSQL_PWD would be sent as
+    root's password to this server)."""
+    return {k: v for k, v in os.environ.items() if not k.startswith("MYSQL_")}
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -138,6 +144,7 @@ class MariaDbServer:
             r = subprocess.run(
                 [self.client, "--no-defaults", f"--socket={self.socket}", "-uroot", "-e", "SELECT 1"],
                 capture_output=True,
+                env=_client_env(),
             )
             if r.returncode == 0:
                 return True
@@ -195,19 +202,23 @@ FLUSH PRIVILEGES;
     ) -> subprocess.CompletedProcess:
         """Run a script through the `mariadb` client as root (as the golden recording does; its default
         client character set unless `charset` is given)."""
-        r = subprocess.run(self._cli(database, charset), input=sql, text=True, capture_output=True)
+        r = subprocess.run(
+            self._cli(database, charset), input=sql, text=True, capture_output=True, env=_client_env()
+        )
         if check and r.returncode != 0:
             raise RuntimeError(f"mariadb client failed: {r.stderr.strip()}")
         return r
 
     def sql_async(self, sql: str, database: str | None = None) -> subprocess.Popen:
-        p = subprocess.Popen(self._cli(database), stdin=subprocess.PIPE, text=True)
+        p = subprocess.Popen(self._cli(database), stdin=subprocess.PIPE, text=True, env=_client_env())
         p.stdin.write(sql)
         p.stdin.close()
         return p
 
     def query(self, sql: str, database: str | None = None) -> list[list[str]]:
-        r = subprocess.run(self._cli(database) + ["-N", "-B", "-e", sql], text=True, capture_output=True)
+        r = subprocess.run(
+            self._cli(database) + ["-N", "-B", "-e", sql], text=True, capture_output=True, env=_client_env()
+        )
         if r.returncode != 0:
             raise RuntimeError(f"mariadb client failed: {r.stderr.strip()}")
         return [line.split("\t") for line in r.stdout.splitlines()]
