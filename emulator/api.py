@@ -57,9 +57,27 @@ def _describe_failure(config: Config, e: BaseException) -> str:
     where = get("mongodb.connection.string") or (
         f"{get('database.hostname')}:{get('database.port')}" if get("database.hostname") else "the database"
     )
-    if retriable(e):
+    if _unreachable(e):
         return f"cannot reach the database at {where}: {type(e).__name__}: {_first_line(e)}"
     return f"connector failed: {type(e).__name__}: {_first_line(e)}"
+
+
+# PyMySQL's client-side connection errors: can't connect (socket / TCP / unknown host), gone away, lost
+_MYSQL_CONNECTION_ERRORS = {2002, 2003, 2005, 2006, 2013}
+
+
+def _unreachable(e: BaseException) -> bool:
+    """A failure to connect, as opposed to an error the server answered with (those have an SQLSTATE or an
+    error number of the server; psycopg's OperationalError covers both)."""
+    if isinstance(e, ConnectionError | TimeoutError):
+        return True
+    if not retriable(e):
+        return False
+    if type(e).__module__.startswith("psycopg"):
+        return getattr(e, "sqlstate", None) is None
+    if type(e).__module__.startswith("pymysql"):
+        return bool(e.args) and e.args[0] in _MYSQL_CONNECTION_ERRORS
+    return type(e).__module__.startswith("pymongo")  # ConnectionFailure; not the replication stream's errors
 
 
 @dataclass(frozen=True)

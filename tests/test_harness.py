@@ -152,6 +152,28 @@ def test_connector_error_is_raised_by_start_and_wait_for(pg):
         cap.stop()
 
 
+def test_server_error_being_retried_is_not_called_unreachable(pg):
+    """psycopg classes some server answers as OperationalError, which the runner retries; start() still says
+    what the server said (here: a filtered publication whose name is taken by a FOR ALL TABLES one)."""
+    with pg.connect() as c:
+        c.execute("CREATE PUBLICATION all_pub FOR ALL TABLES")
+    props = pg.connector_properties(
+        **{
+            "slot.name": "filtered",
+            "publication.name": "all_pub",
+            "publication.autocreate.mode": "filtered",
+            "table.include.list": "public.race",
+        }
+    )
+    try:
+        with pytest.raises(CaptureError) as err:
+            Capture(props).start()
+        assert str(err.value).startswith("connector failed: ") and "all_pub" in str(err.value), err.value
+    finally:
+        with pg.connect() as c:
+            c.execute("DROP PUBLICATION all_pub")
+
+
 # -- assertion helpers, on hand-written records --------------------------------------------------------------
 def _record(op, before, after, topic="dbserver1.public.orders"):
     return {
