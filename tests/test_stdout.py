@@ -193,3 +193,42 @@ def test_cli_raw(pg, flag):
     after = doc["value"]["payload"]["after"]
     assert after["price"] == "BOI=" and after["day"] == 19753 and after["data"] == "Cgs="
     assert after["amount"] == {"scale": 3, "value": "z8c="}
+
+
+def test_cli_stdout_decodes_a_real_mariadb_snapshot(tmp_path):
+    """Binlog connector types: BIT(n) as little-endian Bits, negative TIME, DATETIME(6), TIMESTAMP (zoned
+    text), BLOB, YEAR, ENUM/SET, DECIMAL; BIGINT UNSIGNED max is -1 in Debezium's default `long` mode."""
+    from emulator.testing.databases import mariadb
+
+    with mariadb() as db:
+        db.execute(
+            "CREATE TABLE t (id int PRIMARY KEY, b bit(3), b12 bit(12), t time(3), d date, dt datetime(6), "
+            "ts timestamp(3) NULL, bl blob, y year, e enum('x','y'), s set('a','b'), u bigint unsigned, "
+            "dc decimal(6,3))"
+        )
+        db.execute(
+            "INSERT INTO t VALUES (1, b'101', b'100000000011', '-01:02:03.5', '2024-01-31', "
+            "'2024-01-31 10:11:12.3456', '2024-01-31 10:11:12.345', x'0a0b', 2024, 'y', 'a,b', "
+            "18446744073709551615, -1.5)"
+        )
+        props = db.connector_properties(
+            **{
+                "snapshot.mode": "initial_only",
+                "include.schema.changes": "false",
+                "table.include.list": "app.t",
+            }
+        )
+        path = tmp_path / "m.properties"
+        path.write_text("".join(f"{k}={v}\n" for k, v in props.items()))
+        r = subprocess.run(
+            [sys.executable, "-m", "emulator", "run", str(path), "--stdout"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == [
+        'dbserver1.app.t READ key={"id": 1} {"id": 1, "b": 0b101, "b12": 0b100000000011, "t": "-01:02:03.5", '
+        '"d": "2024-01-31", "dt": "2024-01-31T10:11:12.3456", "ts": "2024-01-31T10:11:12.345Z", "bl": 0x0a0b, '
+        '"y": 2024, "e": "y", "s": "a,b", "u": -1, "dc": -1.500}'
+    ]
