@@ -76,9 +76,14 @@ class MariaDbServer:
     # -- lifecycle ---------------------------------------------------------------------------------
     def start(self) -> MariaDbServer:
         self.data.mkdir()
+        # a temp directory of its own: servers bootstrapping at once in a shared /tmp can collide on
+        # temporary table names ("Could not remove temporary table ... Unknown table 'mysql.tmp_user_sys'")
+        self.tmp = self.base / "tmp"
+        self.tmp.mkdir()
         if self._as_mysql:
             shutil.chown(self.base, "mysql", "mysql")
             shutil.chown(self.data, "mysql", "mysql")
+            shutil.chown(self.tmp, "mysql", "mysql")
             os.chmod(self.base, 0o755)
         user = ["--user=mysql"] if self._as_mysql else []
         r = subprocess.run(
@@ -89,6 +94,7 @@ class MariaDbServer:
                 *user,
                 "--auth-root-authentication-method=normal",
                 "--skip-test-db",
+                f"--tmpdir={self.tmp}",
             ],
             capture_output=True,
             text=True,
@@ -101,6 +107,7 @@ class MariaDbServer:
                 self.mariadbd,
                 "--no-defaults",
                 f"--datadir={self.data}",
+                f"--tmpdir={self.tmp}",
                 f"--socket={self.socket}",
                 f"--port={self.port}",
                 "--bind-address=127.0.0.1",
