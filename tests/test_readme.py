@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -112,6 +113,32 @@ def env(tmp_path_factory):
         yield work, e
 
 
+def _run(argv: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess:
+    """Run in a process group of its own, and end the whole group afterwards: a block that fails (or times
+    out) half-way must not leave a background emulator running."""
+    p = subprocess.Popen(
+        argv,
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        out, err = p.communicate(timeout=300)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        out, err = p.communicate()
+        err += "\n(timed out after 300 s)"
+    finally:
+        try:
+            os.killpg(p.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+    return subprocess.CompletedProcess(argv, p.returncode, out, err)
+
+
 @pytest.mark.parametrize("block", RUNNABLE, ids=[b.id for b in RUNNABLE])
 def test_block_runs(block: Block, env):
     work, e = env
@@ -126,7 +153,7 @@ def test_block_runs(block: Block, env):
         path = work / f"readme_{block.line}.py"
         path.write_text(block.code)
         argv = [sys.executable, str(path)]
-    r = subprocess.run(argv, cwd=work, env=e, capture_output=True, text=True, timeout=300)
+    r = _run(argv, work, e)
     assert r.returncode == 0, (
         f"README.md line {block.line} ({block.lang}) exited {r.returncode}\n--- stdout\n{r.stdout[-4000:]}"
         f"\n--- stderr\n{r.stderr[-4000:]}"
