@@ -7,6 +7,8 @@ import argparse
 import logging
 import signal
 import sys
+import traceback
+from typing import NoReturn
 
 from emulator.config import ConfigError, load_config
 
@@ -38,7 +40,11 @@ def _run(args: argparse.Namespace) -> int:
     if args.out:
         from emulator.outputs.directory import DirectoryOutput
 
-        output = DirectoryOutput(args.out)
+        try:
+            output = DirectoryOutput(args.out)
+        except OSError as e:
+            print(f"error: --out {args.out}: {e.strerror or e}", file=sys.stderr)
+            return 2
     elif args.kafka or config.sink_type == "kafka":
         from emulator.outputs.kafka import kafka_output
 
@@ -54,7 +60,7 @@ def _run(args: argparse.Namespace) -> int:
     else:
         from emulator.outputs.stdout import StdoutOutput
 
-        output = StdoutOutput(full=args.full)
+        output = StdoutOutput(raw=args.raw)
     try:
         runner = Runner(config, output)
     except (ConfigError, ValueError) as e:
@@ -67,36 +73,45 @@ def _run(args: argparse.Namespace) -> int:
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
-    from emulator.statefiles import StateFileError
-
-    try:
-        runner.run()
-    except StateFileError as e:  # a corrupted offsets/history file: the user's to fix, as bad input
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    except ConnectError as e:  # fatal once running (a password changed, a privilege revoked)
-        print(f"error: {e}", file=sys.stderr)
-        return 1
-    except Exception as e:  # one line for the user; the traceback with -v
-        logging.getLogger("emulator").debug("failure", exc_info=True)
-        print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
-        return 1
+    runner.run()  # a failure becomes one line in main()
     return 0
 
 
+class _Parser(argparse.ArgumentParser):
+    """Usage errors as one line (argparse prints the whole usage first)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"error: {message} (see {self.prog} --help)\n")
+
+
+def _one_line(e: BaseException) -> str:
+    text = str(e).strip()
+    first = text.splitlines()[0].strip() if text else ""
+    return f"{type(e).__name__}: {first}" if first else type(e).__name__
+
+
+def _debug_flags(p: argparse.ArgumentParser, default: object = False) -> None:
+    p.add_argument("-v", "--verbose", action="store_true", default=default, help="debug logging")
+    p.add_argument("--debug", action="store_true", default=default,
+                   help="debug logging, and the traceback with an error")
+
+
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m emulator",
-                                 description="Debezium-identical change events without the JVM")
-    ap.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+    """Every error is one line on stderr (exit 2: bad input, 1: failure); `--debug` adds the traceback."""
+    ap = _Parser(prog="python -m emulator", description="Debezium-identical change events without the JVM")
+    _debug_flags(ap)
     sub = ap.add_subparsers(dest="cmd", required=True)
     run = sub.add_parser("run", help="run one connector")
+    _debug_flags(run, argparse.SUPPRESS)
     run.add_argument("config", help=".properties, Kafka Connect JSON, or Debezium Server application.properties")
     dest = run.add_mutually_exclusive_group()
     dest.add_argument("--out", metavar="DIR", help="write DIR/<topic>.jsonl")
     dest.add_argument("--stdout", action="store_true", help="print records (the default)")
     dest.add_argument("--kafka", metavar="HOST:PORT", help="produce to Kafka")
-    run.add_argument("--full", action="store_true", help="with --stdout: whole records, not summaries")
+    run.add_argument("--raw", "--full", dest="raw", action="store_true",
+                     help="with --stdout: the records as JSON, not readable lines with decoded values")
     conn = sub.add_parser("connect", help="Kafka Connect REST worker: connectors registered over HTTP")
+    _debug_flags(conn, argparse.SUPPRESS)
     conn.add_argument("--rest-port", type=int, default=8083, metavar="PORT", help="REST port (8083)")
     conn.add_argument("--rest-host", default="127.0.0.1", metavar="ADDR",
                       help="address to bind (127.0.0.1; 0.0.0.0 in a container)")
@@ -106,15 +121,27 @@ def main(argv: list[str] | None = None) -> int:
     conn.add_argument("--state", required=True, metavar="DIR",
                       help="connector configs, states and (by default) offsets; survives restarts")
     args = ap.parse_args(argv)
-    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO, stream=sys.stderr,
+    logging.basicConfig(level=logging.DEBUG if args.verbose or args.debug else logging.INFO, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    if args.cmd == "run":
-        return _run(args)
-    if args.cmd == "connect":
-        from emulator.worker import serve
+    try:
+        if args.cmd == "run":
+            return _run(args)
+        if args.cmd == "connect":
+            from emulator.worker import serve
 
-        return serve(args)
-    return 2
+            return serve(args)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except Exception as e:  # noqa: BLE001 - the one place every error becomes one line
+        if args.debug:
+            traceback.print_exc()
+        from emulator.statefiles import StateFileError
+
+        # bad input (a property, a corrupted offsets/history file): 2; a failure (e.g. ConnectError): 1
+        code = 2 if isinstance(e, ConfigError | StateFileError) else 1
+        print(f"error: {_one_line(e)}" + ("" if args.debug else " (--debug for the traceback)"), file=sys.stderr)
+        return code
 
 
 if __name__ == "__main__":

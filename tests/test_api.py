@@ -76,7 +76,7 @@ def test_capture_wait_for_timeout_lists_what_arrived(pg):
 
 
 def test_capture_failure_is_raised_to_the_reader(pg):
-    cap = Capture(_props(pg, "api_fail", **{"publication.autocreate.mode": "disabled"})).start()
+    cap = Capture(_props(pg, "api_fail", **{"publication.autocreate.mode": "disabled"})).start(wait=False)
     try:
         with pytest.raises(RuntimeError, match="api_fail_pub"):
             cap.wait_for("api_fail.public.orders", timeout=30)

@@ -21,6 +21,12 @@ from pathlib import Path
 USER, PASSWORD = "debezium", "dbz"
 
 
+def _client_env() -> dict[str, str]:
+    """The environment without the MYSQL_* variables the client reads (a user's MYSQL_PWD would be sent as
+    root's password to this server)."""
+    return {k: v for k, v in os.environ.items() if not k.startswith("MYSQL_")}
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -70,9 +76,14 @@ class MariaDbServer:
     # -- lifecycle ---------------------------------------------------------------------------------
     def start(self) -> MariaDbServer:
         self.data.mkdir()
+        # a temp directory of its own: servers bootstrapping at once in a shared /tmp can collide on
+        # temporary table names ("Could not remove temporary table ... Unknown table 'mysql.tmp_user_sys'")
+        self.tmp = self.base / "tmp"
+        self.tmp.mkdir()
         if self._as_mysql:
             shutil.chown(self.base, "mysql", "mysql")
             shutil.chown(self.data, "mysql", "mysql")
+            shutil.chown(self.tmp, "mysql", "mysql")
             os.chmod(self.base, 0o755)
         user = ["--user=mysql"] if self._as_mysql else []
         r = subprocess.run(
@@ -83,6 +94,7 @@ class MariaDbServer:
                 *user,
                 "--auth-root-authentication-method=normal",
                 "--skip-test-db",
+                f"--tmpdir={self.tmp}",
             ],
             capture_output=True,
             text=True,
@@ -95,6 +107,7 @@ class MariaDbServer:
                 self.mariadbd,
                 "--no-defaults",
                 f"--datadir={self.data}",
+                f"--tmpdir={self.tmp}",
                 f"--socket={self.socket}",
                 f"--port={self.port}",
                 "--bind-address=127.0.0.1",
@@ -138,6 +151,7 @@ class MariaDbServer:
             r = subprocess.run(
                 [self.client, "--no-defaults", f"--socket={self.socket}", "-uroot", "-e", "SELECT 1"],
                 capture_output=True,
+                env=_client_env(),
             )
             if r.returncode == 0:
                 return True
@@ -195,19 +209,23 @@ FLUSH PRIVILEGES;
     ) -> subprocess.CompletedProcess:
         """Run a script through the `mariadb` client as root (as the golden recording does; its default
         client character set unless `charset` is given)."""
-        r = subprocess.run(self._cli(database, charset), input=sql, text=True, capture_output=True)
+        r = subprocess.run(
+            self._cli(database, charset), input=sql, text=True, capture_output=True, env=_client_env()
+        )
         if check and r.returncode != 0:
             raise RuntimeError(f"mariadb client failed: {r.stderr.strip()}")
         return r
 
     def sql_async(self, sql: str, database: str | None = None) -> subprocess.Popen:
-        p = subprocess.Popen(self._cli(database), stdin=subprocess.PIPE, text=True)
+        p = subprocess.Popen(self._cli(database), stdin=subprocess.PIPE, text=True, env=_client_env())
         p.stdin.write(sql)
         p.stdin.close()
         return p
 
     def query(self, sql: str, database: str | None = None) -> list[list[str]]:
-        r = subprocess.run(self._cli(database) + ["-N", "-B", "-e", sql], text=True, capture_output=True)
+        r = subprocess.run(
+            self._cli(database) + ["-N", "-B", "-e", sql], text=True, capture_output=True, env=_client_env()
+        )
         if r.returncode != 0:
             raise RuntimeError(f"mariadb client failed: {r.stderr.strip()}")
         return [line.split("\t") for line in r.stdout.splitlines()]

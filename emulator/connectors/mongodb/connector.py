@@ -414,6 +414,7 @@ class MongoDbConnector:
                 raise HistoryLost(e.code) from None
             raise
         log.info("streaming from %s", "resume token" if self.token else f"operation time {at}")
+        self.streaming = True  # the change stream is open: later changes are in it (Capture.start waits)
         with stream:
             while not self.engine.stopping:
                 try:
