@@ -63,7 +63,8 @@ def test_unusable_output_directory(tmp_path, pg):
     assert _error_line(r).startswith(f"error: --out {tmp_path / 'file' / 'sub'}: ")
 
 
-def test_connector_failure_is_one_line_and_debug_shows_the_traceback(tmp_path, pg):
+def test_refusing_database_is_one_line_without_traceback(tmp_path, pg):
+    # caught by the check before start (validate and connect first): the cause and the fix, exit 1
     cfg = _config(
         tmp_path,
         pg,
@@ -72,6 +73,26 @@ def test_connector_failure_is_one_line_and_debug_shows_the_traceback(tmp_path, p
     r = _run("run", cfg, "--out", str(tmp_path / "out"))
     assert r.returncode == 1
     line = _error_line(r)
-    assert "nopub" in line and line.endswith("(--debug for the traceback)")
-    r = _run("run", cfg, "--out", str(tmp_path / "out"), "--debug")
-    assert r.returncode == 1 and "Traceback (most recent call last)" in r.stderr and "nopub" in r.stderr
+    assert "nopub" in line and "CREATE PUBLICATION" in line
+
+
+def test_connector_failure_is_one_line_and_debug_shows_the_traceback(tmp_path, pg):
+    # a failure only the running connector meets: a snapshot query override the database rejects
+    with pg.connect() as conn:
+        conn.execute("CREATE TABLE IF NOT EXISTS public.cli_fail (id int PRIMARY KEY)")
+    cfg = _config(
+        tmp_path,
+        pg,
+        **{
+            "slot.name": "cli_fail",
+            "table.include.list": "public.cli_fail",
+            "snapshot.select.statement.overrides": "public.cli_fail",
+            "snapshot.select.statement.overrides.public.cli_fail": "SELECT no_such_column FROM public.cli_fail",
+        },
+    )
+    r = _run("run", cfg, "--out", str(tmp_path / "out"))
+    assert r.returncode == 1
+    line = _error_line(r)
+    assert "no_such_column" in line and line.endswith("(--debug for the traceback)")
+    r = _run("run", cfg, "--out", str(tmp_path / "out2"), "--debug")
+    assert r.returncode == 1 and "Traceback (most recent call last)" in r.stderr and "no_such_column" in r.stderr
