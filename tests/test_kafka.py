@@ -287,6 +287,11 @@ def test_broker_restart_offsets_hold_then_catch_up(pg, broker, tmp_path):
     def offset_lsn() -> int:
         return json.loads((tmp_path / "off.json").read_text())["offset"]["lsn"]
 
+    # a table outside the capture: its commits flush WAL without giving the connector anything to send
+    pg.psql(
+        f"DROP SCHEMA IF EXISTS {name}_side CASCADE; CREATE SCHEMA {name}_side;"
+        f"CREATE TABLE {name}_side.s (id int); CREATE EXTENSION IF NOT EXISTS pg_walinspect;"
+    )
     try:
         pg.psql(f"INSERT INTO {name}.t VALUES (10, 'before');")
         _wait(
@@ -304,14 +309,35 @@ def test_broker_restart_offsets_hold_then_catch_up(pg, broker, tmp_path):
         broker.stop()
         time.sleep(0.5)
         held = offset_lsn()
-        with pg.connect() as conn:
+        with pg.connect() as conn, conn.transaction():
+            begin = int(conn.execute("SELECT pg_current_wal_insert_lsn() - '0/0'::pg_lsn").fetchone()[0])
             conn.execute(f"INSERT INTO {name}.t SELECT g, 'down' FROM generate_series(100, 199) g")
-            after_insert = conn.execute("SELECT pg_current_wal_lsn() - '0/0'::pg_lsn").fetchone()[0]
+            xid = conn.execute("SELECT xid(pg_current_xact_id())::text").fetchone()[0]
+            # While the insert is still open, flush its WAL (another session's commit) and let the connector
+            # move its offset into it: the position the server reports when nothing is pending. That is
+            # allowed (logical decoding sends a transaction whose commit record is at or after the start
+            # position) and it happened by chance under load; here it always happens.
+            pg.psql(f"INSERT INTO {name}_side.s VALUES (1);")
+            _wait(lambda: offset_lsn() > begin, 30, "the offset to move into the open transaction", p, log)
+
+        # the insert's commit record, read from the server's WAL once flushed (synchronous_commit is off). Not
+        # pg_current_wal_lsn(): that is the WAL write position, which can still be behind the insert's records
+        # (in WAL buffers) and made this bound at times no larger than `held`.
+        def commit_record():
+            with pg.connect() as c:
+                return c.execute(
+                    "SELECT start_lsn - '0/0'::pg_lsn, end_lsn - '0/0'::pg_lsn "
+                    "FROM pg_get_wal_records_info_till_end_of_wal(%s::pg_lsn) "
+                    "WHERE resource_manager = 'Transaction' AND record_type = 'COMMIT' AND xid::text = %s",
+                    (f"{begin >> 32:X}/{begin & 0xFFFFFFFF:X}", xid),
+                ).fetchone()
+
+        commit_start, commit_end = _wait(commit_record, 10, "the insert's commit record", p, log)
         time.sleep(5)  # several flush intervals and delivery timeouts while the broker is away
         assert p.poll() is None, log.read_text()[-3000:]
-        # the saved offset may move into WAL with nothing delivered yet (an uncommitted transaction), but
-        # never reach the end of the insert whose records are undelivered
-        assert held <= offset_lsn() < after_insert, "offset advanced past undelivered records"
+        # the saved offset may move into the insert's WAL (nothing of it delivered yet), but never past the
+        # start of its commit record: a restart from there would skip the undelivered transaction
+        assert held <= offset_lsn() <= commit_start, "offset advanced past undelivered records"
         assert "KafkaDeliveryError" in log.read_text() or "not delivered" in log.read_text()
         broker.start()  # same port, empty
         pg.psql(f"INSERT INTO {name}.t VALUES (300, 'after');")
@@ -327,7 +353,7 @@ def test_broker_restart_offsets_hold_then_catch_up(pg, broker, tmp_path):
             p,
             log,
         )
-        _wait(lambda: offset_lsn() >= after_insert, 10, "offset advancing again", p, log)
+        _wait(lambda: offset_lsn() >= commit_end, 10, "offset advancing again", p, log)
     finally:
         _stop(p)
 
