@@ -81,6 +81,7 @@ class PostgresConnector:
         self.cfg = config
         get = config.get
         self.engine = engine
+        self.metrics = engine.metrics.streaming  # integer counters only (emulator.metrics)
         self.prefix = get("topic.prefix")
         self.dbname = get("database.dbname")
         self.slot_name = get("slot.name") or "debezium"
@@ -454,7 +455,8 @@ class PostgresConnector:
 
             started, finished = self.notifier.snapshot_callbacks(
                 [t.id for t in tables], [t.id for t in loaded], lambda ct: ct.env.table.id)
-            ok = run_snapshot(captured, rows_of, emit_row, lambda: self.engine.stopping, started, finished)
+            ok = run_snapshot(captured, rows_of, emit_row, lambda: self.engine.stopping, started, finished,
+                              self.engine.metrics.snapshot, lambda ct: ct.env.table.id, estimates)
             snap.execute("COMMIT")
             if not ok:
                 raise KeyboardInterrupt
@@ -485,6 +487,7 @@ class PostgresConnector:
         stream = self.stream
         stream.start(start_lsn)
         self.streaming = True
+        self.metrics.connected = True
         log.info("streaming from %s", po.int_to_lsn(start_lsn))
         engine = self.engine
         read = stream.read
@@ -547,6 +550,7 @@ class PostgresConnector:
     def _on_commit(self, msg: bytes, lsn: int) -> None:
         _commit_lsn, end_lsn, ts_us = po.parse_commit(msg)
         self.tx.end(f"{self.xid}:{lsn}", ts_us // 1000)
+        self.metrics.committed(ts_us // 1000, self.xid)
         self.last_commit_lsn = lsn
         self.lsn_commit = end_lsn
         self.lsn_proc = lsn
@@ -624,7 +628,9 @@ class PostgresConnector:
         relid, values, toast = po.parse_insert(msg)
         ct = self._change_target(relid, "c", lsn)
         if ct is None:
+            self.metrics.filtered += 1
             return
+        self.metrics.creates += 1
         env = ct.env
         raw = ct.raw(values) if ct.keep is not None else values
         after = self._row_toast(ct, raw, None) if toast else env.row(raw)
@@ -677,7 +683,9 @@ class PostgresConnector:
         # skipped updates are dropped whole, key changes included (as Debezium)
         ct = self._change_target(relid, "u", lsn)
         if ct is None:
+            self.metrics.filtered += 1
             return
+        self.metrics.updates += 1
         env = ct.env
         t = env.table
         before = self._old_row(ct, old_kind, ct.raw(old_vals)) if old_vals is not None else None
@@ -720,7 +728,9 @@ class PostgresConnector:
         relid, kind, old_vals = po.parse_delete(msg)
         ct = self._change_target(relid, "d", lsn)
         if ct is None:
+            self.metrics.filtered += 1
             return
+        self.metrics.deletes += 1
         env = ct.env
         t = env.table
         before = self._old_row(ct, kind, ct.raw(old_vals))
@@ -742,6 +752,7 @@ class PostgresConnector:
             ct = self.by_oid.get(relid)
             if ct is None:
                 continue
+            self.metrics.truncates += 1
             env = ct.env
             t = env.table
             block = self._block(lsn, ct.data_collection)
