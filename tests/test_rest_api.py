@@ -459,3 +459,46 @@ def test_loggers(worker):
         404,
         {"error_code": 404, "message": "Logger no.such.logger not found."},
     )
+
+
+def test_failure_later_shows_failed_with_trace_and_restart_only_failed(pg, worker):
+    b = worker.base
+    name = "fails"
+    config = {k: v for k, v in props(pg, name, **{"errors.max.retries": "0"}).items() if k != "name"}
+    try:
+        assert http("POST", b + "/connectors", {"name": name, "config": config})[0] == 201
+
+        def streaming():
+            m = http("GET", f"{b}/connectors/{name}/metrics")[1]
+            return m["streaming"]["Connected"]
+
+        worker.wait(streaming, 60, "streaming")
+        with pg.connect() as conn:  # the database drops the connector's replication connection
+            conn.execute(
+                "SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots WHERE slot_name = %s",
+                (name,),
+            )
+
+        def failed():
+            st = http("GET", f"{b}/connectors/{name}/status")[1]
+            return st["tasks"] and st["tasks"][0]["state"] == "FAILED" and st
+
+        st = worker.wait(failed, 60, "FAILED")
+        assert st["connector"]["state"] == "RUNNING"  # as Connect: the connector runs, its task failed
+        assert (
+            set(st["tasks"][0]) == {"id", "state", "worker_id", "trace"}
+            and "Traceback" in st["tasks"][0]["trace"]
+        )
+        assert http("GET", f"{b}/connectors/{name}/tasks/0/status")[1]["state"] == "FAILED"
+        code, st, _ = http("POST", f"{b}/connectors/{name}/restart?includeTasks=true&onlyFailed=true")
+        assert code == 202 and st["name"] == name
+        worker.wait(
+            lambda: http("GET", f"{b}/connectors/{name}/status")[1]["tasks"][0]["state"] == "RUNNING",
+            60,
+            "RUNNING",
+        )
+        assert worker.alive()
+    finally:
+        http("DELETE", f"{b}/connectors/{name}")
+        time.sleep(0.5)
+        drop_slot(pg, name)
