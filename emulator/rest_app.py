@@ -480,13 +480,16 @@ def build_app(worker: Worker) -> Starlette:
 
 
 class _LimitHeaders:
-    """431 for oversized request headers, before any routing."""
+    """431 for oversized request headers, before any routing; a trailing slash is ignored."""
 
     def __init__(self, app) -> None:  # noqa: ANN001
         self.app = app
 
     async def __call__(self, scope, receive, send) -> None:  # noqa: ANN001
         if scope["type"] == "http":
+            path = scope["path"]
+            if len(path) > 1 and path.endswith("/"):  # Jersey serves `/connectors/` as `/connectors`
+                scope = {**scope, "path": path.rstrip("/") or "/"}
             size = len(scope.get("raw_path") or b"") + len(scope.get("query_string") or b"")
             size += sum(len(k) + len(v) for k, v in scope["headers"])
             if size > MAX_HEADERS:

@@ -7,10 +7,14 @@ entities, AbstractHerder, StandaloneHerder, Worker; Connect 3.9), not from the e
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import socket
 import stat
+import subprocess
 import time
 import urllib.parse
+from pathlib import Path
 
 import pytest
 from rest_worker import WorkerProcess, drop_slot, http
@@ -502,3 +506,67 @@ def test_failure_later_shows_failed_with_trace_and_restart_only_failed(pg, worke
         http("DELETE", f"{b}/connectors/{name}")
         time.sleep(0.5)
         drop_slot(pg, name)
+
+
+DOCKER = Path(__file__).resolve().parent.parent / "docker"
+
+
+@pytest.mark.skipif(shutil.which("curl") is None, reason="curl not installed")
+def test_docker_curl_scripts_unchanged(pg, worker, tmp_path):
+    """The compose `register` command and docker/connect-api.sh, run with curl as written, against the worker."""
+    import yaml
+
+    name = "curl-pg"
+    doc = {"name": name, "config": {k: v for k, v in props(pg, "curlpg").items() if k != "name"}}
+    reg = tmp_path / "register.json"
+    reg.write_text(json.dumps(doc))
+    compose = yaml.safe_load((DOCKER / "compose.yaml").read_text())
+    cmd = compose["services"]["register"]["command"][-1].replace("$$", "$")
+    cmd = cmd.replace("http://emulator:8083", worker.base).replace("@/connectors/postgres.json", f"@{reg}")
+    env = {**os.environ, "CONNECT_URL": worker.base}
+    try:
+        first = subprocess.run(["sh", "-c", cmd], capture_output=True, text=True, timeout=60)
+        assert first.returncode == 0 and "HTTP 201" in first.stdout, first
+        again = subprocess.run(["sh", "-c", cmd], capture_output=True, text=True, timeout=60)
+        assert again.returncode == 0 and "HTTP 409" in again.stdout, again
+
+        def api(*args: str) -> tuple[int, object]:
+            r = subprocess.run(
+                ["sh", str(DOCKER / "connect-api.sh"), *args],
+                capture_output=True,
+                text=True,
+                timeout=60,
+                env=env,
+            )
+            assert r.returncode == 0, r
+            body, _, code = r.stdout.rstrip("\n").rpartition("\nHTTP ")
+            return int(code), json.loads(body) if body.strip() else None
+
+        assert api("list")[0] == 200 and name in api("list")[1]
+        assert api("plugins")[0] == 200
+        cfg = tmp_path / "config.json"
+        cfg.write_text(json.dumps(doc["config"]))
+        code, infos = api("validate", "PostgresConnector", str(cfg))
+        assert code == 200 and infos["error_count"] == 0
+        assert (
+            api("status", name)[0] == 200 and api("config", name)[0] == 200 and api("tasks", name)[0] == 200
+        )
+        assert api("set-config", name, str(cfg))[0] == 200
+        assert api("patch-config", name, '{"snapshot.fetch.size": "500"}')[0] == 200
+        assert api("pause", name)[0] == 202 and api("resume", name)[0] == 202
+        assert api("restart", name)[0] == 202 and api("restart-task", name)[0] == 204
+        assert api("topics", name)[0] == 200 and api("metrics", name)[0] == 200
+        assert api("stop", name)[0] == 204 and api("offsets", name)[0] == 200
+        assert api("reset-offsets", name)[0] == 200
+        code, loggers = api("loggers")
+        assert code == 200 and "root" in loggers
+        assert api("log-level", "emulator.worker", "INFO")[0] == 200
+        assert api("delete", name)[0] == 204
+        # a registration whose file is the registration body: register also with a trailing slash
+        code, info = api("register", str(reg))
+        assert code == 201 and info["name"] == name
+        assert api("delete", name)[0] == 204
+    finally:
+        http("DELETE", f"{worker.base}/connectors/{name}")
+        time.sleep(0.5)
+        drop_slot(pg, "curlpg")
