@@ -22,10 +22,12 @@ def problem(config) -> tuple[str, str] | None:
         preflight = None
     try:
         if preflight is not None and hasattr(preflight, "check"):
-            preflight.check(config)
+            found = preflight.check(config)
+            if isinstance(found, str) and found:  # a check that reports instead of raising
+                raise ConnectionError(found)
         else:
             _connect(kind, config)
-    except Exception as e:  # noqa: BLE001 - any failure to connect is the answer
+    except (Exception, SystemExit) as e:  # noqa: BLE001 - any failure to connect is the answer
         text = " ".join(str(e).split()) or type(e).__name__
         return prop, f"Unable to connect: {text}"
     return None

@@ -585,6 +585,7 @@ def uvicorn_config(app: Starlette, host: str, port: int):
         log_config=None,
         access_log=False,
         timeout_keep_alive=5,
+        timeout_graceful_shutdown=5,
         h11_max_incomplete_event_size=64 * 1024,
         server_header=False,
     )

@@ -101,9 +101,9 @@ class Runner:
     `errors.max.retries` times (-1: forever) with `retriable.restart.connector.wait.ms` between tries."""
 
     def __init__(self, config, output: Output, offsets: OffsetStore | None = None, *,
-                 progress_interval_s: float | None = 10.0, progress_bar: bool | None = None) -> None:
+                 progress_interval_s: float | None = 10.0, progress_bar: bool | None = False) -> None:
         """`progress_interval_s`: log snapshot progress and streaming rate/lag that often (None: never);
-        `progress_bar`: a live snapshot bar on stderr (None: when stderr is a terminal)."""
+        `progress_bar`: a live snapshot bar on stderr (None: when stderr is a terminal, as the CLI asks)."""
         self.config = config
         flush_ms = int(config.get("offset.flush.interval.ms") or 1000)
         if getattr(output, "transactional_id", None):  # exactly-once: a transaction per interval

@@ -18,6 +18,7 @@ import hashlib
 import json
 import logging
 import os
+import sys
 import threading
 import traceback
 import urllib.parse
@@ -107,6 +108,25 @@ def _erase_offset(store) -> None:
     p.produce(store.topic, None, store.key)
     if p.flush(30):
         raise HttpError(500, f"the offset tombstone to {store.topic} was not acknowledged")
+
+
+class StateFileError(Exception):
+    """A connector state file under `--state` that is corrupted or of the wrong shape."""
+
+
+def _state_problem(doc: Any) -> str | None:
+    if not isinstance(doc, dict):
+        return "not a JSON object"
+    name, config, target = doc.get("name"), doc.get("config"), doc.get("target", "RUNNING")
+    if not isinstance(name, str) or connect_validate.name_problem(name):
+        return f'"name" is missing or not a valid connector name: {name!r:.80}'
+    if not isinstance(config, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in config.items()
+    ):
+        return '"config" is missing or not an object of strings'
+    if target not in ("RUNNING", "PAUSED", "STOPPED"):
+        return f'"target" must be RUNNING, PAUSED or STOPPED, not {target!r:.40}'
+    return None
 
 
 def plugin_of(config: dict[str, str]) -> str:
@@ -268,15 +288,21 @@ class Worker:
         _write_private(self._path(c.name), json.dumps(doc, indent=1).encode())
 
     def load(self) -> None:
+        """The registered connectors from `--state`, then started.  A state file that cannot be read or
+        has the wrong shape stops the worker (`StateFileError`, naming it): dropping or re-creating the
+        connector silently would re-snapshot or lose it."""
+        loaded = []
         for p in sorted((self.state_dir / "connectors").glob("*.json")):
             try:
-                doc = json.loads(p.read_text())
-                c = Connector(self, doc["name"], doc["config"], doc.get("target", "RUNNING"))
-                if connect_validate.name_problem(c.name) or not isinstance(c.config, dict):
-                    raise ValueError(f"not a connector state file (name {c.name!r})")
-            except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
-                log.error("ignoring %s: %s", p, e)
-                continue
+                os.chmod(p, 0o600)  # files from before state files were private
+                doc = json.loads(p.read_bytes())
+            except (OSError, ValueError) as e:
+                raise StateFileError(f"{p}: cannot be read as JSON ({e})") from None
+            problem = _state_problem(doc)
+            if problem:
+                raise StateFileError(f"{p}: {problem}")
+            loaded.append(Connector(self, doc["name"], dict(doc["config"]), doc.get("target", "RUNNING")))
+        for c in loaded:
             self.connectors[c.name] = c
             log.info("restarting connector %s (%s)", c.name, c.target)
             c.start()
@@ -481,7 +507,11 @@ def serve(args) -> int:
     )
     worker.progress_interval_s = getattr(args, "progress_interval", 10.0) or None
     server = uvicorn.Server(uvicorn_config(build_app(worker), args.rest_host, args.rest_port))
-    worker.load()
+    try:
+        worker.load()
+    except StateFileError as e:
+        print(f"error: state file {e}", file=sys.stderr)
+        return 2
     log.info(
         "Kafka Connect REST API on http://%s:%d (%s)",
         args.rest_host,

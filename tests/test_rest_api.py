@@ -12,6 +12,7 @@ import shutil
 import socket
 import stat
 import subprocess
+import sys
 import time
 import urllib.parse
 from pathlib import Path
@@ -570,3 +571,27 @@ def test_docker_curl_scripts_unchanged(pg, worker, tmp_path):
         http("DELETE", f"{worker.base}/connectors/{name}")
         time.sleep(0.5)
         drop_slot(pg, "curlpg")
+
+
+@pytest.mark.parametrize(
+    "content,why",
+    [
+        (b"{not json", "cannot be read as JSON"),
+        (b"[1, 2]", "not a JSON object"),
+        (b'{"name": "..", "config": {}}', "not a valid connector name"),
+        (b'{"name": "ok", "config": {"a": 1}}', "not an object of strings"),
+        (b'{"name": "ok", "config": {}, "target": "SLEEPING"}', "must be RUNNING, PAUSED or STOPPED"),
+    ],
+)
+def test_bad_state_file_stops_the_worker_naming_it(tmp_path, content, why):
+    w = WorkerProcess(tmp_path)
+    (w.state / "connectors").mkdir(parents=True)
+    bad = w.state / "connectors" / "ok.json"
+    bad.write_bytes(content)
+    r = subprocess.run(
+        [sys.executable, "-m", "emulator", *w.args], capture_output=True, text=True, timeout=60
+    )
+    assert r.returncode == 2, r
+    lines = r.stderr.strip().splitlines()
+    assert lines[-1].startswith(f"error: state file {bad}: ") and why in lines[-1], r.stderr
+    assert stat.S_IMODE(bad.stat().st_mode) == 0o600 and stat.S_IMODE(w.state.stat().st_mode) == 0o700
