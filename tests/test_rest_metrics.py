@@ -334,3 +334,47 @@ def test_mariadb_metrics(tmp_path):
             assert st["NumberOfCommittedTransactions"] == 12 and st["MilliSecondsBehindSource"] >= 0
         finally:
             w.stop()
+
+
+def test_blocking_snapshot_in_snapshot_metrics(pg, tmp_path):
+    name = "rb"
+    pg.psql(
+        f"DROP SCHEMA IF EXISTS {name} CASCADE; CREATE SCHEMA {name};"
+        f"CREATE TABLE {name}.t (id int PRIMARY KEY, v text);"
+        f"CREATE TABLE {name}.debezium_signal (id varchar(64) PRIMARY KEY, type varchar(32), data text);"
+        f"INSERT INTO {name}.t SELECT g, 'r' || g FROM generate_series(1, 5) g;"
+    )
+    w = WorkerProcess(tmp_path).start()
+    config = pg.connector_properties(
+        **{
+            "topic.prefix": name,
+            "slot.name": name,
+            "publication.name": f"{name}_pub",
+            "table.include.list": f"{name}.t,{name}.debezium_signal",
+            "signal.data.collection": f"{name}.debezium_signal",
+        }
+    )
+    config.pop("name")
+    try:
+        assert http("POST", w.base + "/connectors", {"name": name, "config": config})[0] == 201
+
+        def metrics():
+            return http("GET", f"{w.base}/connectors/{name}/metrics")[1]
+
+        m = w.wait(lambda: (x := metrics())["streaming"]["Connected"] and x, 60, "streaming")
+        assert m["snapshot"]["RowsScanned"] == {f"{name}.t": 5}  # the signal table is not snapshotted
+        pg.psql(f"INSERT INTO {name}.t VALUES (6, 'x'), (7, 'y'), (8, 'z');")
+        pg.psql(
+            f"INSERT INTO {name}.debezium_signal VALUES ('b1', 'execute-snapshot', "
+            f'\'{{"type": "blocking", "data-collections": ["{name}.t"]}}\');'
+        )
+        m = w.wait(
+            lambda: (x := metrics())["snapshot"]["RowsScanned"] == {f"{name}.t": 8} and x, 60, "blocking"
+        )
+        snap = m["snapshot"]
+        assert snap["TotalTableCount"] == 1 and snap["RemainingTableCount"] == 0
+        w.wait(lambda: metrics()["snapshot"]["SnapshotCompleted"], 30, "blocking snapshot completed")
+        assert http("DELETE", f"{w.base}/connectors/{name}")[0] == 204
+    finally:
+        w.stop()
+        drop_slot(pg, name)

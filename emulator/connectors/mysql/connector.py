@@ -1399,7 +1399,8 @@ class MySqlConnector:
                 log.info("blocking snapshot of %s: %d rows", t.id, n)
 
             emit_row = self._snapshot_emitter(sid, gtid, file, pos)
-            run_snapshot(cts, rows_of, emit_row, lambda: self.engine.stopping)
+            run_snapshot(cts, rows_of, emit_row, lambda: self.engine.stopping,
+                         metrics=self.engine.metrics.snapshot, table_id=lambda ct: ct.data_collection)
             self._q("COMMIT", conn=snap)
         finally:
             snap.close()

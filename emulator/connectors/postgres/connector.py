@@ -1004,7 +1004,8 @@ class PostgresConnector:
                 emit(env.change("r", None, after, s, None, env.key_of(after)))
                 emitted += 1
 
-            ok = run_snapshot(captured, rows_of, emit_row, lambda: self.engine.stopping)
+            ok = run_snapshot(captured, rows_of, emit_row, lambda: self.engine.stopping,
+                              metrics=self.engine.metrics.snapshot, table_id=lambda ct: ct.env.table.id)
             snap.execute("COMMIT")
         finally:
             snap.close()
