@@ -60,7 +60,10 @@ class ProgressReporter:
             else (done / elapsed if elapsed else 0)
         )
         table = s.current
-        if table is not None:
+        if table is not None and s.estimates.get(table, 0) <= 0:  # never analyzed: no estimate
+            eta = None
+            where = f"table {table}: {s.rows.get(table, 0)} rows (no row estimate)"
+        elif table is not None:
             n = s.rows.get(table, 0)
             est = max(s.estimates.get(table, 0), n)
             left = sum(max(s.estimates.get(t, 0), 0) for t in s.tables if t not in s.rows) + est - n

@@ -378,3 +378,37 @@ def test_blocking_snapshot_in_snapshot_metrics(pg, tmp_path):
     finally:
         w.stop()
         drop_slot(pg, name)
+
+
+def test_progress_lines():
+    from emulator.metrics import ConnectorMetrics
+    from emulator.progress import ProgressReporter
+
+    m = ConnectorMetrics("postgres", "p")
+    r = ProgressReporter(m, 10, bar=False)
+    assert r.snapshot_line() is None and r.streaming_line() is None  # nothing running yet
+    m.snapshot.begin(["s.a", "s.b", "s.c"], {"s.a": 100, "s.b": 50})
+    m.snapshot.table_started("s.a")
+    m.snapshot.table_rows("s.a", 40)
+    line = r.snapshot_line()
+    assert line.startswith("snapshot: table s.a: 40 of about 100 rows (40%); 0 of 3 tables done, 40 rows in ")
+    assert "rows/s, ETA " in line
+    m.snapshot.table_done("s.a", 100)
+    m.snapshot.table_started("s.c")  # no estimate for s.c
+    m.snapshot.table_rows("s.c", 7)
+    assert r.snapshot_line().startswith(
+        "snapshot: table s.c: 7 rows (no row estimate); 1 of 3 tables done, 107 rows"
+    )
+    m.snapshot.end(True)
+    assert r.snapshot_line() is None
+    m.streaming.connected = True
+    m.streaming.creates, m.streaming.updates = 3, 2
+    assert r.streaming_line() == "streaming: 5 events (0.0/s), 0 transactions, no event yet"
+    m.streaming.committed(time.time_ns() // 1_000_000 - 5000, 7)
+    line = r.streaming_line()
+    assert (
+        line.startswith("streaming: 5 events (")
+        and " 1 transactions, " in line
+        and line.endswith("ms behind source")
+    )
+    assert 5000 <= m.streaming.behind_ms < 60_000
