@@ -189,10 +189,13 @@ def build_app(worker: Worker) -> Starlette:
         return _json({"version": KAFKA_VERSION, "commit": "dbz-emulator", "kafka_cluster_id": "dbz-emulator"})
 
     async def plugins(request: Request) -> Response:
-        # connectorsOnly=false would add converters, transforms and predicates: the emulator has the JSON
-        # converter and the transforms built in, not as plugins, so both answers list the connectors
         classes = await run_in_threadpool(supported_classes)
-        return _json([{"class": c, "type": "source", "version": DEBEZIUM_VERSION} for c in classes])
+        out = [{"class": c, "type": "source", "version": DEBEZIUM_VERSION} for c in classes]
+        if request.query_params.get("connectorsOnly", "true").strip().lower() == "false":
+            # as Connect: every plugin, here the converters the emulator writes (transformations are
+            # configured through `transforms`, not installed as plugins)
+            out += [{"class": c, "type": t, "version": KAFKA_VERSION} for c, t in _OTHER_PLUGINS]
+        return _json(out)
 
     def plugin(request: Request) -> str:
         name = request.path_params["plugin"]
@@ -500,6 +503,12 @@ class _LimitHeaders:
                 return
         await self.app(scope, receive, send)
 
+
+_OTHER_PLUGINS = (
+    ("org.apache.kafka.connect.json.JsonConverter", "converter"),
+    ("org.apache.kafka.connect.json.JsonConverter", "header_converter"),
+    ("org.apache.kafka.connect.storage.SimpleHeaderConverter", "header_converter"),
+)
 
 _REASONS = {
     400: "Bad Request",

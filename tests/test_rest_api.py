@@ -220,6 +220,8 @@ def test_root_and_plugins(worker):
         code, plugins, _ = http("GET", worker.base + "/connector-plugins" + q)
         assert code == 200 and {"class": PG_CLASS, "type": "source", "version": "3.6.3.Final"} in plugins
         assert all(set(p) == {"class", "type", "version"} for p in plugins)  # PluginInfo
+        types = {p["type"] for p in plugins}
+        assert types == ({"source", "converter", "header_converter"} if q.endswith("false") else {"source"})
     for alias in (PG_CLASS, "PostgresConnector", "Postgres"):
         code, keys, _ = http("GET", f"{worker.base}/connector-plugins/{alias}/config")
         assert code == 200 and isinstance(keys, list)
