@@ -104,7 +104,8 @@ def _erase_offset(store) -> None:
         return
     from confluent_kafka import Producer
 
-    p = Producer({**store.conf, "acks": "all"})
+    # the offsets store's partitioner (Java's murmur2): the tombstone lands where the offset record is
+    p = Producer({**store.conf, "acks": "all", "enable.idempotence": True, "partitioner": "murmur2_random"})
     p.produce(store.topic, None, store.key)
     if p.flush(30):
         raise HttpError(500, f"the offset tombstone to {store.topic} was not acknowledged")
