@@ -131,6 +131,8 @@ async def _body(request: Request) -> Any:
         return None
     try:
         return json.loads(raw)
+    except RecursionError:
+        raise HttpError(400, "Cannot deserialize request body: nested too deeply") from None
     except ValueError as e:
         raise HttpError(400, f"Cannot deserialize request body: {e}") from None
 

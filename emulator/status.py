@@ -39,13 +39,6 @@ def _get(url: str) -> Any:
         return json.loads(r.read() or b"null")
 
 
-def _fmt_eta(rows: int, est: int, rate: float) -> str:
-    if rate <= 0 or est <= rows:
-        return "-"
-    s = int((est - rows) / rate)
-    return f"{s // 60} min {s % 60} s" if s >= 60 else f"{s} s"
-
-
 def describe(name: str, status: dict[str, Any], m: dict[str, Any]) -> list[str]:
     tasks = status.get("tasks") or []
     state = status.get("connector", {}).get("state", "?")

@@ -204,6 +204,9 @@ def test_paths_and_methods_answer_json(worker):
     # a body that is not JSON, or JSON of the wrong shape
     code, body, _ = http("POST", worker.base + "/connectors", raw=b"{not json")
     assert code == 400 and body["error_code"] == 400
+    for raw in (b"[" * 200_000 + b"]" * 200_000, b"\xff\xfe{}", b'{"name": 1' + b"1" * 10_000 + b"}"):
+        code, body, _ = http("POST", worker.base + "/connectors", raw=raw)
+        assert code == 400 and body["error_code"] == 400, raw[:20]
     for bad in ([], "x", {"name": "a"}, {"name": "a", "config": []}, {"name": 5, "config": None}):
         code, body, _ = http("POST", worker.base + "/connectors", bad)
         assert code == 400 and body["error_code"] == 400, bad
