@@ -26,8 +26,11 @@ def _eta(seconds: float | None) -> str:
 
 
 class ProgressReporter:
-    def __init__(self, metrics: ConnectorMetrics, interval_s: float = 10.0, bar: bool | None = None) -> None:
+    def __init__(
+        self, metrics: ConnectorMetrics, interval_s: float = 10.0, bar: bool | None = None, label: str = ""
+    ) -> None:
         self.metrics = metrics
+        self.prefix = f"{label}: " if label else ""  # which connector, when a worker runs several
         self.interval_s = max(float(interval_s), 0.1)
         self.bar = sys.stderr.isatty() if bar is None else bar
         self._stop = threading.Event()
@@ -102,7 +105,7 @@ class ProgressReporter:
                 next_log += self.interval_s
                 for line in (self.snapshot_line(), self.streaming_line()):
                     if line:
-                        log.info("%s", line)
+                        log.info("%s%s", self.prefix, line)
         finally:
             if bar is not None:
                 bar.close()

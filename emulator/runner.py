@@ -125,7 +125,8 @@ class Runner:
         if self.progress_interval_s:
             from emulator.progress import ProgressReporter
 
-            reporter = ProgressReporter(self.metrics, self.progress_interval_s, self.progress_bar)
+            reporter = ProgressReporter(self.metrics, self.progress_interval_s, self.progress_bar,
+                                        self.config.get("name") or self.config.get("topic.prefix") or "")
             reporter.start()
         try:
             while True:

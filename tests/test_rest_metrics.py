@@ -142,7 +142,11 @@ def test_metrics_status_and_offsets_round_trip(pg, tmp_path):
             and bad.stderr.count("\n") == 1
         )
         # the progress log (every second here)
-        w.wait(lambda: "emulator.progress: streaming: 12 events" in w.log.read_text(), 30, "progress line")
+        w.wait(
+            lambda: f"emulator.progress: {name}: streaming: 12 events" in w.log.read_text(),
+            30,
+            "progress line",
+        )
 
         # -- KIP-875: stop, alter to a position between two transactions, resume from there
         assert http("PUT", f"{b}/connectors/{name}/stop")[0] == 204
@@ -150,7 +154,7 @@ def test_metrics_status_and_offsets_round_trip(pg, tmp_path):
         assert code == 200 and got["offsets"][0]["partition"] == {"server": name}
         pg.psql(f"INSERT INTO {name}.t VALUES (100, 'skipped by the altered offset');")
         with pg.connect() as conn:
-            lsn = int(conn.execute("SELECT pg_current_wal_lsn() - '0/0'").fetchone()[0])
+            lsn = int(conn.execute("SELECT pg_current_wal_insert_lsn() - '0/0'").fetchone()[0])
         pg.psql(f"INSERT INTO {name}.t VALUES (101, 'after the altered offset');")
         new = {"lsn": lsn, "lsn_commit": lsn, "lsn_proc": lsn, "ts_usec": time.time_ns() // 1000}
         code, body, _ = http(
