@@ -127,18 +127,22 @@ class _Bar:
             TimeRemainingColumn(),
             console=Console(stderr=True),
             transient=False,
-            redirect_stderr=False,
+            redirect_stderr=True,
         )
         self.tasks: dict[str, int] = {}
         self.started = False
+        self.moved: list[tuple[logging.StreamHandler, object]] = []
 
     def update(self) -> None:
         s = self.metrics.snapshot
         if not s.running and not self.started:
             return
         if not self.started:
-            self.progress.start()
+            self.progress.start()  # sys.stderr is now rich's proxy, which prints above the bar
             self.started = True
+            for h in logging.getLogger().handlers:  # log lines go through it too instead of across the bar
+                if type(h) is logging.StreamHandler and h.stream is sys.__stderr__:
+                    self.moved.append((h, h.setStream(sys.stderr)))
         for table in s.tables:
             n = s.rows.get(table)
             if n is None:
@@ -155,5 +159,8 @@ class _Bar:
 
     def close(self) -> None:
         if self.started:
+            for h, stream in self.moved:
+                h.setStream(stream)
+            self.moved = []
             self.progress.stop()
             self.started = False
