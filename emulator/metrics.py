@@ -9,7 +9,7 @@ MBean attribute names of Debezium's monitoring documentation.
 Differences from Debezium, on purpose or for want of a JVM: there is no queue between the source and the
 output (records are written as they are read), so `QueueRemainingCapacity` always equals
 `QueueTotalCapacity` and `CurrentQueueSizeInBytes` is 0; `LastEvent` is not kept (it would cost a string
-per event); a primary-key update counts as one update (Debezium counts the delete and the create).
+per event).
 """
 
 from __future__ import annotations
@@ -103,9 +103,17 @@ class StreamingMetrics:
         self.behind_ms = -1  # Debezium's initial value: nothing seen yet
         self.last_tx_id: str | None = None
         self.last_event_mono: float | None = None
+        self._seen_at_commit = 0
 
-    def committed(self, source_ts_ms: int, tx_id: Any = None) -> None:
-        """One source transaction delivered: lag is measured here, as Debezium measures it per event."""
+    def committed(self, source_ts_ms: int, tx_id: Any = None, only_with_events: bool = False) -> None:
+        """One source transaction delivered: lag is measured here, as Debezium measures it per event.
+        `only_with_events`: count it only if it carried captured changes (Debezium's PostgreSQL metrics
+        count a transaction at its first dispatched event; the binlog connectors count every commit)."""
+        if only_with_events:
+            seen = self.creates + self.updates + self.deletes + self.truncates - self.filtered
+            if seen == self._seen_at_commit:
+                return
+            self._seen_at_commit = seen
         self.transactions += 1
         self.behind_ms = max(_now_ms() - source_ts_ms, 0)
         self.last_tx_id = None if tx_id is None else str(tx_id)
@@ -186,6 +194,7 @@ class ConnectorMetrics:
                 "MilliSecondsSinceLastEvent": since(snap.last_event_mono),
                 "TotalNumberOfEventsSeen": snap.total_rows(),
                 "NumberOfEventsFiltered": snap.filtered,
+                "NumberOfErroneousEvents": 0,
                 "CapturedTables": captured,
                 **queue,
                 "TotalTableCount": total_tables,
@@ -205,6 +214,7 @@ class ConnectorMetrics:
                 "TotalNumberOfUpdateEventsSeen": st.updates,
                 "TotalNumberOfDeleteEventsSeen": st.deletes,
                 "NumberOfEventsFiltered": st.filtered,
+                "NumberOfErroneousEvents": 0,
                 "CapturedTables": captured,
                 **queue,
                 "Connected": st.connected,

@@ -4,9 +4,11 @@ altered offset, reset and re-snapshot — all with a real worker and a real Post
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from emulator_proc import write_properties
@@ -416,3 +418,79 @@ def test_progress_lines():
         and line.endswith("ms behind source")
     )
     assert 5000 <= m.streaming.behind_ms < 60_000
+
+
+def test_metrics_match_debezium(pg, tmp_path):
+    """The counters real Debezium 3.6.3 reported over JMX for the same workload
+    (tests/data/metrics/pg_metrics.json, recorded by record_pg_metrics.py beside it)."""
+    data = Path(__file__).parent / "data" / "metrics"
+    sys.path.insert(0, str(data))
+    try:
+        from pg_metrics_workload import PREFIX, WORKLOAD_PRE, WORKLOAD_STREAM, connector_props
+    finally:
+        sys.path.remove(str(data))
+    want = json.loads((data / "pg_metrics.json").read_text())
+    pg.psql(WORKLOAD_PRE)
+    config = {
+        k: v
+        for k, v in connector_props(pg.port, "").items()
+        if not k.startswith("offset.storage") and k != "name"
+    }
+    w = WorkerProcess(tmp_path).start()
+    try:
+        assert http("POST", w.base + "/connectors", {"name": PREFIX, "config": config})[0] == 201
+
+        def metrics():
+            return http("GET", f"{w.base}/connectors/{PREFIX}/metrics")[1]
+
+        w.wait(
+            lambda: (x := metrics())["snapshot"]["SnapshotCompleted"] and x["streaming"]["Connected"],
+            60,
+            "up",
+        )
+        for group in WORKLOAD_STREAM:
+            pg.psql(group)
+        want_st = want["streaming"]
+        got = w.wait(
+            lambda: (
+                (x := metrics())["streaming"]["TotalNumberOfEventsSeen"] >= want_st["TotalNumberOfEventsSeen"]
+                and x
+            ),
+            60,
+            "the streamed events",
+        )
+        time.sleep(1)  # anything beyond Debezium's counts would show now
+        got = metrics()
+        for key in (
+            "TotalNumberOfEventsSeen",
+            "TotalTableCount",
+            "RemainingTableCount",
+            "RowsScanned",
+            "SnapshotCompleted",
+            "SnapshotAborted",
+            "SnapshotRunning",
+            "NumberOfEventsFiltered",
+            "QueueTotalCapacity",
+            "QueueRemainingCapacity",
+        ):
+            assert got["snapshot"][key] == want["snapshot"][key], key
+        assert sorted(got["snapshot"]["CapturedTables"]) == sorted(want["snapshot"]["CapturedTables"])
+        for key in (
+            "TotalNumberOfEventsSeen",
+            "TotalNumberOfCreateEventsSeen",
+            "TotalNumberOfUpdateEventsSeen",
+            "TotalNumberOfDeleteEventsSeen",
+            "NumberOfEventsFiltered",
+            "NumberOfCommittedTransactions",
+            "Connected",
+            "NumberOfErroneousEvents",
+            "QueueTotalCapacity",
+        ):
+            assert got["streaming"][key] == want_st[key], key
+        assert sorted(got["streaming"]["CapturedTables"]) == sorted(want_st["CapturedTables"])
+        assert set(want_st["SourceEventPosition"]) <= set(got["streaming"]["SourceEventPosition"])
+        assert got["streaming"]["MilliSecondsBehindSource"] >= 0 and want_st["MilliSecondsBehindSource"] >= 0
+        assert http("DELETE", f"{w.base}/connectors/{PREFIX}")[0] == 204
+    finally:
+        w.stop()
+        drop_slot(pg, "mx")

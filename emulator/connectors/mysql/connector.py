@@ -1179,6 +1179,10 @@ class MySqlConnector:
                 key = key_of(after)
                 old_key = key_of(before)
                 if old_key != key:
+                    m = self.metrics  # Debezium counts the delete and the create a key change emits
+                    m.updates -= 1
+                    m.deletes += 1
+                    m.creates += 1
                     self._key_change(ct, before, after, old_key, key, src, txon)
                     continue
                 if self.skip_unchanged and env._value_part(before) == env._value_part(after):

@@ -550,7 +550,7 @@ class PostgresConnector:
     def _on_commit(self, msg: bytes, lsn: int) -> None:
         _commit_lsn, end_lsn, ts_us = po.parse_commit(msg)
         self.tx.end(f"{self.xid}:{lsn}", ts_us // 1000)
-        self.metrics.committed(ts_us // 1000, self.xid)
+        self.metrics.committed(ts_us // 1000, self.xid, only_with_events=True)
         self.last_commit_lsn = lsn
         self.lsn_commit = end_lsn
         self.lsn_proc = lsn
@@ -626,11 +626,12 @@ class PostgresConnector:
 
     def _on_insert(self, msg: bytes, lsn: int) -> None:
         relid, values, toast = po.parse_insert(msg)
+        m = self.metrics
+        m.creates += 1  # as Debezium: a filtered change counts as seen too
         ct = self._change_target(relid, "c", lsn)
         if ct is None:
-            self.metrics.filtered += 1
+            m.filtered += 1
             return
-        self.metrics.creates += 1
         env = ct.env
         raw = ct.raw(values) if ct.keep is not None else values
         after = self._row_toast(ct, raw, None) if toast else env.row(raw)
@@ -683,9 +684,9 @@ class PostgresConnector:
         # skipped updates are dropped whole, key changes included (as Debezium)
         ct = self._change_target(relid, "u", lsn)
         if ct is None:
+            self.metrics.updates += 1
             self.metrics.filtered += 1
             return
-        self.metrics.updates += 1
         env = ct.env
         t = env.table
         before = self._old_row(ct, old_kind, ct.raw(old_vals)) if old_vals is not None else None
@@ -693,9 +694,13 @@ class PostgresConnector:
         after = self._row_toast(ct, raw, before) if toast else env.row(raw)
         key = env.key_of(after)
         old_key = env.key_of(before) if before is not None else None
+        m = self.metrics
         if old_key is not None and old_key != key:
+            m.deletes += 1  # Debezium counts a key change as the delete and the create it emits
+            m.creates += 1
             self._key_change(ct, before, after, old_key, key, lsn)
             return
+        m.updates += 1
         if self.skip_unchanged and before is not None and env.value_part(before) == env.value_part(after):
             return
         block = self._block(lsn, ct.data_collection)
@@ -726,11 +731,12 @@ class PostgresConnector:
 
     def _on_delete(self, msg: bytes, lsn: int) -> None:
         relid, kind, old_vals = po.parse_delete(msg)
+        m = self.metrics
+        m.deletes += 1
         ct = self._change_target(relid, "d", lsn)
         if ct is None:
-            self.metrics.filtered += 1
+            m.filtered += 1
             return
-        self.metrics.deletes += 1
         env = ct.env
         t = env.table
         before = self._old_row(ct, kind, ct.raw(old_vals))
