@@ -1,5 +1,6 @@
-"""Command line: `python -m emulator run CONFIG (--out DIR | --stdout | --kafka HOST:PORT)` and
-`python -m emulator connect --rest-port PORT (--kafka HOST:PORT | --out DIR) --state DIR`."""
+"""Command line: `python -m emulator run CONFIG (--out DIR | --stdout | --kafka HOST:PORT)`,
+`python -m emulator connect --rest-port PORT (--kafka HOST:PORT | --out DIR) --state DIR` and
+`python -m emulator status [--url URL]`."""
 
 from __future__ import annotations
 
@@ -62,10 +63,18 @@ def _run(args: argparse.Namespace) -> int:
 
         output = StdoutOutput(raw=args.raw)
     try:
-        runner = Runner(config, output)
+        runner = Runner(config, output, progress_interval_s=args.progress_interval or None, progress_bar=None)
     except (ConfigError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    if args.metrics_port is not None:
+        from emulator.status import serve_metrics
+
+        try:
+            serve_metrics(runner, config, args.metrics_host, args.metrics_port)
+        except OSError as e:
+            print(f"error: --metrics-port {args.metrics_port}: {e}", file=sys.stderr)
+            return 2
 
     def on_signal(signum, frame):  # noqa: ARG001
         logging.getLogger("emulator").info("signal %d: stopping", signum)
@@ -110,6 +119,11 @@ def main(argv: list[str] | None = None) -> int:
     dest.add_argument("--kafka", metavar="HOST:PORT", help="produce to Kafka")
     run.add_argument("--raw", "--full", dest="raw", action="store_true",
                      help="with --stdout: the records as JSON, not readable lines with decoded values")
+    run.add_argument("--metrics-port", type=int, metavar="PORT",
+                     help="serve Prometheus /metrics (and the connector's metrics as JSON) on PORT")
+    run.add_argument("--metrics-host", default="127.0.0.1", metavar="ADDR", help="address for --metrics-port")
+    run.add_argument("--progress-interval", type=float, default=10.0, metavar="SECONDS",
+                     help="log snapshot progress and streaming rate/lag this often (10; 0: never)")
     conn = sub.add_parser("connect", help="Kafka Connect REST worker: connectors registered over HTTP")
     _debug_flags(conn, argparse.SUPPRESS)
     conn.add_argument("--rest-port", type=int, default=8083, metavar="PORT", help="REST port (8083)")
@@ -120,6 +134,11 @@ def main(argv: list[str] | None = None) -> int:
     cdest.add_argument("--out", metavar="DIR", help="write DIR/<connector>/<topic>.jsonl")
     conn.add_argument("--state", required=True, metavar="DIR",
                       help="connector configs, states and (by default) offsets; survives restarts")
+    conn.add_argument("--progress-interval", type=float, default=10.0, metavar="SECONDS",
+                      help="log each connector's snapshot progress and streaming rate/lag this often (10; 0: never)")
+    st = sub.add_parser("status", help="snapshot progress, streaming lag and metrics of a running worker")
+    st.add_argument("--url", default="http://127.0.0.1:8083", help="the worker (or run --metrics-port) URL")
+    st.add_argument("connector", nargs="*", help="only these connectors")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.verbose or args.debug else logging.INFO, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -130,6 +149,10 @@ def main(argv: list[str] | None = None) -> int:
             from emulator.worker import serve
 
             return serve(args)
+        if args.cmd == "status":
+            from emulator.status import status
+
+            return status(args.url, args.connector)
         return 2
     except KeyboardInterrupt:
         return 130

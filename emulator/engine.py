@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from emulator.envelope import Heartbeat
+from emulator.metrics import ConnectorMetrics
 from emulator.offsets import OffsetStore
 from emulator.outputs.base import Output
 from emulator.records import Record
@@ -40,6 +41,7 @@ class Engine:
         self._uncommitted = False
         self._last_commit = time.monotonic()
         self.listeners: list[Callable[[Record], None]] = []
+        self.metrics = ConnectorMetrics()  # counters the connectors keep (emulator.metrics)
 
     @property
     def stopping(self) -> bool:

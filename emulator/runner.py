@@ -100,20 +100,35 @@ class Runner:
     failures restart the connector from its committed offsets, as Kafka Connect does, up to
     `errors.max.retries` times (-1: forever) with `retriable.restart.connector.wait.ms` between tries."""
 
-    def __init__(self, config, output: Output, offsets: OffsetStore | None = None) -> None:
+    def __init__(self, config, output: Output, offsets: OffsetStore | None = None, *,
+                 progress_interval_s: float | None = 10.0, progress_bar: bool | None = False) -> None:
+        """`progress_interval_s`: log snapshot progress and streaming rate/lag that often (None: never);
+        `progress_bar`: a live snapshot bar on stderr (None: when stderr is a terminal, as the CLI asks)."""
         self.config = config
         flush_ms = int(config.get("offset.flush.interval.ms") or 1000)
         if getattr(output, "transactional_id", None):  # exactly-once: a transaction per interval
             flush_ms = int(config.props.get("transaction.boundary.interval.ms") or 200)
         self.engine = Engine(output, offsets or offset_store(config, output), flush_ms)
+        self.metrics = self.engine.metrics
+        self.metrics.configure(config)
         self.cls = connector_class(config)
         self.connector = self.cls(config, self.engine)
+        self.metrics.source = self.connector
+        self.progress_interval_s = progress_interval_s
+        self.progress_bar = progress_bar
         max_retries = config.get("errors.max.retries")
         self.max_retries = int(max_retries) if max_retries not in (None, "") else -1  # 0: no retry at all
         self.retry_wait_s = int(config.get("retriable.restart.connector.wait.ms") or 10000) / 1000.0
 
     def run(self) -> None:
         retries = 0
+        reporter = None
+        if self.progress_interval_s:
+            from emulator.progress import ProgressReporter
+
+            reporter = ProgressReporter(self.metrics, self.progress_interval_s, self.progress_bar,
+                                        self.config.get("name") or self.config.get("topic.prefix") or "")
+            reporter.start()
         try:
             while True:
                 try:
@@ -141,7 +156,11 @@ class Runner:
                     if self.engine.stop_event.wait(self.retry_wait_s):
                         return
                     self.connector = self.cls(self.config, self.engine)
+                    self.metrics.source = self.connector
         finally:
+            self.metrics.streaming.connected = False
+            if reporter is not None:
+                reporter.stop()
             try:
                 self.engine.close()
             finally:

@@ -30,13 +30,30 @@ def marker(first_table: bool, last_table: bool, first_row: bool, last_row: bool)
 def run_snapshot(tables: Sequence[T], rows_of: Callable[[T], Iterable[Any]],
                  emit: Callable[[T, Any, str], None], stopping: Callable[[], bool] = lambda: False,
                  started: Callable[[T], None] | None = None,
-                 finished: Callable[[T, int], None] | None = None) -> bool:
+                 finished: Callable[[T, int], None] | None = None, metrics: Any = None,
+                 table_id: Callable[[T], str] | None = None, estimates: dict[str, int] | None = None) -> bool:
     """Feeds every row to `emit(table, row, marker)` with one row of look-ahead. Returns False if
     `stopping()` became true before the end.
 
     `started(table)` / `finished(table, rows)` run around each table (notifications). Like Debezium's
     buffering snapshot receiver, the row last read is handed on only when the next row arrives or the
-    snapshot ends, so a table's `finished` (and the next table's `started`) come before its last row."""
+    snapshot ends, so a table's `finished` (and the next table's `started`) come before its last row.
+
+    `metrics` (an `emulator.metrics.SnapshotMetrics`, tables named by `table_id`) gets each table's start,
+    its row count every 256 rows and its end, and whether the snapshot completed."""
+    if metrics is None:
+        return _run(tables, rows_of, emit, stopping, started, finished, None, [])
+    ids = [table_id(t) if table_id is not None else str(t) for t in tables]
+    metrics.begin(ids, estimates)
+    ok = False
+    try:
+        ok = _run(tables, rows_of, emit, stopping, started, finished, metrics, ids)
+    finally:
+        metrics.end(ok)
+    return ok
+
+
+def _run(tables, rows_of, emit, stopping, started, finished, metrics, ids) -> bool:
     n = len(tables)
     held_table: Any = _END  # three variables, not a tuple per row: this loop runs per snapshot row
     held_row: Any = None
@@ -45,6 +62,8 @@ def run_snapshot(tables: Sequence[T], rows_of: Callable[[T], Iterable[Any]],
         first_table, last_table = ti == 0, ti == n - 1
         if started is not None:
             started(table)
+        if metrics is not None:
+            metrics.table_started(ids[ti])
         it = iter(rows_of(table))
         row = next(it, _END)
         first_row = True
@@ -56,12 +75,16 @@ def run_snapshot(tables: Sequence[T], rows_of: Callable[[T], Iterable[Any]],
             held_table, held_row = table, row
             held_mark = marker(first_table, last_table, first_row, nxt is _END)
             count += 1
+            if not count & 255 and metrics is not None:
+                metrics.table_rows(ids[ti], count)
             row = nxt
             first_row = False
             if stopping():
                 return False
         if finished is not None:
             finished(table, count)
+        if metrics is not None:
+            metrics.table_done(ids[ti], count)
     if held_table is not _END:
         emit(held_table, held_row, held_mark)
     return True

@@ -1,47 +1,33 @@
-"""A Kafka Connect worker's REST API (`python -m emulator connect`): connectors registered over HTTP run in
-this process, a `Runner` thread each, and survive a restart of the worker.
+"""A Kafka Connect worker (`python -m emulator connect`): connectors registered over Kafka Connect's REST
+API run in this process, a `Runner` thread each, and survive a restart of the worker.
 
-Endpoints, response shapes and status codes follow Kafka Connect's `ConnectorsResource` /
-`ConnectorPluginsResource` / `RootResource`:
+This module is the worker's model (connectors, their target states, configs, offsets, topics, loggers);
+`emulator.rest_app` is its HTTP face (Starlette on uvicorn), with Connect's paths, status codes and JSON
+bodies; `docs/rest.md` lists them.
 
-    GET    /                                  {"version", "commit", "kafka_cluster_id"}
-    GET    /connector-plugins                 [{"class", "type": "source", "version"}]
-    GET    /connectors[?expand=status|info]   ["name", ...] or {name: {"status": ..., "info": ...}}
-    POST   /connectors                        201 {"name", "config", "tasks", "type"}; 409 if it exists
-    GET    /connectors/{name}                 {"name", "config", "tasks", "type"}
-    GET    /connectors/{name}/config          {config}
-    PUT    /connectors/{name}/config          201 created / 200 updated, {"name", "config", "tasks", "type"}
-    GET    /connectors/{name}/status          {"name", "connector": {"state", "worker_id"}, "tasks": [...], "type"}
-    GET    /connectors/{name}/tasks           [{"id": {"connector", "task"}, "config"}]
-    GET    /connectors/{name}/offsets         {"offsets": [{"partition", "offset"}]}
-    PUT    /connectors/{name}/pause|resume    202
-    PUT    /connectors/{name}/stop            204
-    POST   /connectors/{name}/restart         204 (202 + status with ?includeTasks / ?onlyFailed)
-    POST   /connectors/{name}/tasks/0/restart 204
-    DELETE /connectors/{name}                 204
-
-Errors are `{"error_code": N, "message": "..."}`: 404 for an unknown connector, 409 for a duplicate, 400 for
-an invalid configuration (the emulator's own validation, `emulator.config.from_dict`), 500 otherwise.
-
-State under `--state DIR`: `connectors/<name>.json` (config and target state: RUNNING / PAUSED / STOPPED)
-and, unless the connector configures `offset.storage.file.filename` or `offset.storage.topic`,
-`offsets/<name>.json`.  With `--out DIR` each connector writes `DIR/<name>/<topic>.jsonl`.
+State under `--state DIR` (0700, files 0600): `connectors/<name>.json` (config and target state: RUNNING /
+PAUSED / STOPPED) and, unless the connector configures `offset.storage.file.filename` or
+`offset.storage.topic`, `offsets/<name>.json`.  With `--out DIR` each connector writes
+`DIR/<name>/<topic>.jsonl`.  Connector names are checked (`connect_validate.name_problem`) before they
+name any file.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
-import signal
+import os
+import sys
 import threading
 import traceback
 import urllib.parse
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from emulator.config import CONNECTOR_CLASSES, ConfigError, from_dict
-from emulator.statefiles import private_dir, write_atomic
+from emulator import connect_validate
+from emulator.config import CONNECTOR_CLASSES, from_dict
+from emulator.statefiles import StateFileError, private_dir, write_atomic
 
 log = logging.getLogger("emulator.worker")
 
@@ -57,7 +43,12 @@ class HttpError(Exception):
 
 
 def _safe(name: str) -> str:
-    return urllib.parse.quote(name, safe="") or "_"
+    """A file name for a connector name (already checked by `name_problem`): the name percent-quoted, or a
+    hash of it when quoting would make it too long for a file name."""
+    quoted = urllib.parse.quote(name, safe="")
+    if not quoted or quoted in (".", "..") or len(quoted) > 200:
+        return "h-" + hashlib.sha256(name.encode()).hexdigest()
+    return quoted
 
 
 def supported_classes() -> list[str]:
@@ -80,6 +71,60 @@ def supported_classes() -> list[str]:
     return out
 
 
+# Worker.completeModifyOffsetsCallback for a connector whose alterOffsets() is Connect's default (Debezium's)
+_MODIFIED = (
+    "The Connect framework-managed offsets for this connector have been {kind} successfully. However, "
+    "if this connector manages offsets externally, they will need to be manually {kind} in the system "
+    "that the connector uses."
+)
+
+
+def _erase_offset(store) -> None:
+    from emulator.offsets import FileOffsetStore
+
+    if isinstance(store, FileOffsetStore):
+        store.path.unlink(missing_ok=True)
+        return
+    from confluent_kafka import Producer
+
+    # the offsets store's partitioner (Java's murmur2): the tombstone lands where the offset record is
+    p = Producer({**store.conf, "acks": "all", "enable.idempotence": True, "partitioner": "murmur2_random"})
+    p.produce(store.topic, None, store.key)
+    if p.flush(30):
+        raise HttpError(500, f"the offset tombstone to {store.topic} was not acknowledged")
+
+
+def _state_problem(doc: Any) -> str | None:
+    if not isinstance(doc, dict):
+        return "not a JSON object"
+    name, config, target = doc.get("name"), doc.get("config"), doc.get("target", "RUNNING")
+    if not isinstance(name, str) or connect_validate.name_problem(name):
+        return f'"name" is missing or not a valid connector name: {name!r:.80}'
+    if not isinstance(config, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in config.items()
+    ):
+        return '"config" is missing or not an object of strings'
+    if target not in ("RUNNING", "PAUSED", "STOPPED"):
+        return f'"target" must be RUNNING, PAUSED or STOPPED, not {target!r:.40}'
+    return None
+
+
+def plugin_of(config: dict[str, str]) -> str:
+    """The connector class a configuration names; 400 as Connect answers when there is none or it is
+    not a plugin of this worker."""
+    raw = config.get("connector.class")
+    if raw is None or not raw.strip():
+        raise HttpError(400, "Connector config contains no connector type")
+    cls = connect_validate.plugin_class(raw.strip())
+    if cls is None:
+        raise HttpError(
+            400,
+            f"Failed to find any class that implements Connector and which name matches {raw.strip()}, "
+            "available connectors are: " + ", ".join(CONNECTOR_CLASSES),
+        )
+    return cls
+
+
 class Connector:
     """One registered connector: its config, its target state and the thread running it."""
 
@@ -93,6 +138,9 @@ class Connector:
         self.runner = None
         self.thread: threading.Thread | None = None
         self.lock = threading.RLock()
+        self.metrics = None  # the last runner's emulator.metrics.ConnectorMetrics
+        self.topics: set[str] = set()  # active topics (GET /connectors/{name}/topics)
+        self._topics_hidden: set[str] = set()
 
     # -- lifecycle
     def start(self) -> None:
@@ -110,6 +158,7 @@ class Connector:
                 self.trace = "".join(traceback.format_exception(e))
                 log.error("connector %s failed to start: %s", self.name, e)
                 return
+            self.metrics = self.runner.metrics
             self.state = "RUNNING"
             self.thread = threading.Thread(target=self._run, name=f"connector-{self.name}", daemon=True)
             self.thread.start()
@@ -128,10 +177,35 @@ class Connector:
                     self.state = "FAILED"
                     self.trace = "".join(traceback.format_exception(e))
 
+    def active_topics(self) -> list[str]:
+        """Topics written to since the last reset: what the output has created or opened (Kafka: topics
+        it ensured, directory: its files), kept across restarts of the connector in this worker."""
+        runner = self.runner
+        if runner is not None:
+            out = runner.engine.output
+            seen = getattr(out, "known_topics", None)
+            if seen is None:
+                seen = getattr(out, "files", {}).keys()
+            self.topics.update(t for t in list(seen) if t not in self._topics_hidden)
+        return sorted(self.topics)
+
+    def reset_topics(self) -> None:
+        runner = self.runner
+        self._topics_hidden = set()
+        if runner is not None:
+            out = runner.engine.output
+            seen = getattr(out, "known_topics", None)
+            if seen is None:
+                seen = getattr(out, "files", {}).keys()
+            self._topics_hidden = set(seen)
+        self.topics = set()
+
     def stop(self, timeout: float = 30.0) -> None:
+        self.active_topics()
         with self.lock:
             runner, thread = self.runner, self.thread
             self.runner = self.thread = None
+            self._topics_hidden = set()
         if runner is not None:
             runner.stop()
         if thread is not None:
@@ -173,13 +247,17 @@ class Worker:
         worker_id: str = "127.0.0.1:8083",
     ) -> None:
         self.state_dir = Path(state_dir)
-        private_dir(self.state_dir / "connectors")  # configs hold passwords: owner-only (statefiles.py)
-        private_dir(self.state_dir / "offsets")
+        for d in (self.state_dir, self.state_dir / "connectors", self.state_dir / "offsets"):
+            # the worker's own state holds passwords: owner-only even where the directory already existed
+            os.chmod(private_dir(d), 0o700)
         self.kafka = kafka
         self.out = Path(out) if out else None
+        self.check_connection = True
         self.worker_id = worker_id
         self.connectors: dict[str, Connector] = {}
         self.lock = threading.RLock()
+        self.progress_interval_s: float | None = 10.0
+        self.loggers_modified: dict[str, int] = {}
 
     # -- persistence
     def _path(self, name: str) -> Path:
@@ -187,35 +265,35 @@ class Worker:
 
     def _persist(self, c: Connector) -> None:
         doc = {"name": c.name, "config": c.config, "target": c.target}
-        write_atomic(self._path(c.name), json.dumps(doc, indent=1).encode())  # 0600, atomic
+        write_atomic(self._path(c.name), json.dumps(doc, indent=1).encode())
 
     def load(self) -> None:
+        """The registered connectors from `--state`, then started.  A state file that cannot be read or
+        has the wrong shape stops the worker (`StateFileError`, naming it): dropping or re-creating the
+        connector silently would re-snapshot or lose it."""
+        loaded = []
         for p in sorted((self.state_dir / "connectors").glob("*.json")):
             try:
-                doc = json.loads(p.read_text())
-                c = Connector(self, doc["name"], doc["config"], doc.get("target", "RUNNING"))
-            except (OSError, ValueError, KeyError) as e:
-                log.error("ignoring %s: %s", p, e)
-                continue
+                os.chmod(p, 0o600)  # files from before state files were private
+                doc = json.loads(p.read_bytes())
+            except (OSError, ValueError) as e:
+                raise StateFileError(f"{p}: cannot be read as JSON ({e})") from None
+            problem = _state_problem(doc)
+            if problem:
+                raise StateFileError(f"{p}: {problem}")
+            loaded.append(Connector(self, doc["name"], dict(doc["config"]), doc.get("target", "RUNNING")))
+        for c in loaded:
             self.connectors[c.name] = c
             log.info("restarting connector %s (%s)", c.name, c.target)
             c.start()
 
     # -- running a connector
-    def validate(self, name: str, config: dict[str, Any]):
-        from emulator.runner import connector_class
-
-        try:
-            cfg = from_dict(config, source_format="connect-json")
-            connector_class(cfg)
-        except (ConfigError, ValueError) as e:
-            raise HttpError(
-                400,
-                "Connector configuration is invalid and contains the following 1 error(s):\n"
-                f"{e}\nYou can also find the above list of errors at the endpoint "
-                "`/connector-plugins/{connectorType}/config/validate`",
-            ) from None
-        return cfg
+    def validate(self, name: str, config: dict[str, str]) -> None:
+        """Connect's validation before a create or update: the configuration, then the connection."""
+        cls = plugin_of(config)
+        infos = connect_validate.validate(cls, config, connect=self.check_connection)
+        if infos["error_count"]:
+            raise HttpError(400, connect_validate.error_message(infos))
 
     def make_runner(self, name: str, config: dict[str, str]):
         from emulator.runner import Runner
@@ -237,28 +315,76 @@ class Worker:
 
             output = DirectoryOutput(self.out / _safe(name))
         try:
-            return Runner(cfg, output)
+            return Runner(cfg, output, progress_interval_s=self.progress_interval_s, progress_bar=False)
         except Exception:
             output.close()
             raise
 
-    def offsets(self, name: str) -> list[dict[str, Any]]:
-        from emulator.runner import offset_store, partition_of
+    def _offset_store(self, c: Connector):
+        from emulator.runner import kafka_offset_store, offset_store, partition_of
 
-        c = self.get(name)
         props = dict(c.config)
         props.setdefault(
-            "offset.storage.file.filename", str(self.state_dir / "offsets" / f"{_safe(name)}.json")
+            "offset.storage.file.filename", str(self.state_dir / "offsets" / f"{_safe(c.name)}.json")
         )
         cfg = from_dict(props, source_format="connect-json")
         if cfg.props.get("offset.storage.topic"):
-            from emulator.runner import kafka_offset_store
-
             store = kafka_offset_store(cfg, None, cfg.props["offset.storage.topic"], self.kafka)
         else:
             store = offset_store(cfg)
+        return store, partition_of(cfg)
+
+    def offsets(self, name: str) -> list[dict[str, Any]]:
+        store, partition = self._offset_store(self.get(name))
         offset = store.load()
-        return [{"partition": partition_of(cfg), "offset": offset}] if offset is not None else []
+        return [{"partition": partition, "offset": offset}] if offset is not None else []
+
+    def _stopped(self, name: str) -> Connector:
+        c = self.get(name)
+        if c.target != "STOPPED":
+            raise HttpError(
+                400,
+                "Connectors must be in the STOPPED state before their offsets can be modified. This can be done "
+                f"for the specified connector by issuing a 'PUT' request to the '/connectors/{name}/stop' endpoint",
+            )
+        return c
+
+    def alter_offsets(self, name: str, body: Any) -> dict[str, str]:
+        """KIP-875 `PATCH /connectors/{name}/offsets`: the connector's one source partition, an offset map or
+        null (null erases it)."""
+        entries = body.get("offsets") if isinstance(body, dict) else None
+        if not entries:
+            raise HttpError(400, "Partitions / offsets need to be provided for an alter offsets request")
+        c = self._stopped(name)
+        store, partition = self._offset_store(c)
+        new: dict[str, Any] | None = None
+        for e in entries:
+            if not isinstance(e, dict) or not isinstance(e.get("partition"), dict):
+                raise HttpError(400, 'Each entry needs a "partition" object and an "offset" object or null')
+            if e["partition"] != partition:
+                raise HttpError(
+                    400,
+                    f"Partition {json.dumps(e['partition'])} is not a source partition of "
+                    f"connector {name}; its partition is {json.dumps(partition)}",
+                )
+            off = e.get("offset")
+            if off is not None and not isinstance(off, dict):
+                raise HttpError(400, "The offset of a source partition must be a JSON object or null")
+            new = off
+        if new is None:
+            _erase_offset(store)
+        else:
+            store.save(new)
+        return {"message": _MODIFIED.format(kind="altered")}
+
+    def reset_offsets(self, name: str) -> dict[str, str]:
+        c = self._stopped(name)
+        store, _ = self._offset_store(c)
+        _erase_offset(store)
+        return {"message": _MODIFIED.format(kind="reset")}
+
+    def metrics(self) -> list:
+        return [c.metrics for c in list(self.connectors.values()) if c.metrics is not None]
 
     # -- operations
     def get(self, name: str) -> Connector:
@@ -270,10 +396,15 @@ class Worker:
     def create(
         self, name: str, config: dict[str, Any], *, allow_update: bool = False
     ) -> tuple[bool, Connector]:
-        if not name or not name.strip():
-            raise HttpError(400, "Connector name is null or empty.")
-        if any(ord(ch) < 32 for ch in name):
-            raise HttpError(400, "Connector name contains control characters")
+        problem = connect_validate.name_problem(name)
+        if problem:
+            raise HttpError(
+                400,
+                "Connector configuration is invalid and contains the following 1 error(s):\n"
+                f"Invalid value {name} for configuration name: {problem}\n"
+                "You can also find the above list of errors at the endpoint "
+                "`/connector-plugins/{connectorType}/config/validate`",
+            )
         if "name" in config and str(config["name"]) != name:
             raise HttpError(
                 400,
@@ -295,10 +426,23 @@ class Worker:
             if old is not None:
                 old.stop()
             c = Connector(self, name, clean, target)
+            if old is not None:
+                c.topics = set(old.active_topics())
             self.connectors[name] = c
             self._persist(c)
         c.start()
         return old is None, c
+
+    def patch(self, name: str, patch: dict[str, Any]) -> Connector:
+        """`PATCH /connectors/{name}/config`: the patch's keys replace, its nulls remove (KIP-477)."""
+        c = self.get(name)
+        merged: dict[str, Any] = dict(c.config)
+        for k, v in patch.items():
+            if v is None:
+                merged.pop(k, None)
+            else:
+                merged[k] = v
+        return self.create(name, merged, allow_update=True)[1]
 
     def delete(self, name: str) -> None:
         with self.lock:
@@ -331,194 +475,31 @@ class Worker:
             c.stop()
 
 
-# ------------------------------------------------------------------------------------------ HTTP
-
-
-def make_handler(worker: Worker):
-    class Handler(BaseHTTPRequestHandler):
-        server_version = "Jetty(emulator)"
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, fmt: str, *args: Any) -> None:
-            log.debug("%s " + fmt, self.address_string(), *args)
-
-        def _send(self, code: int, body: Any = None) -> None:
-            data = b"" if body is None else json.dumps(body).encode()
-            self.send_response(code)
-            if body is not None:
-                self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            if data:
-                self.wfile.write(data)
-
-        def _body(self) -> Any:
-            n = int(self.headers.get("Content-Length") or 0)
-            raw = self.rfile.read(n) if n else b""
-            if not raw.strip():
-                return None
-            try:
-                return json.loads(raw)
-            except ValueError as e:
-                raise HttpError(400, f"Cannot deserialize request body: {e}") from None
-
-        def _dispatch(self, method: str) -> None:
-            try:
-                url = urllib.parse.urlsplit(self.path)
-                query = urllib.parse.parse_qs(url.query)
-                parts = [urllib.parse.unquote(p) for p in url.path.split("/") if p]
-                code, body = route(
-                    worker, method, parts, query, self._body if method in ("POST", "PUT") else None
-                )
-                self._send(code, body)
-            except HttpError as e:
-                self._send(e.code, {"error_code": e.code, "message": e.message})
-            except Exception as e:  # noqa: BLE001
-                log.exception("REST %s %s", method, self.path)
-                self._send(500, {"error_code": 500, "message": f"{type(e).__name__}: {e}"})
-
-        def do_GET(self) -> None:  # noqa: N802
-            self._dispatch("GET")
-
-        def do_POST(self) -> None:  # noqa: N802
-            self._dispatch("POST")
-
-        def do_PUT(self) -> None:  # noqa: N802
-            self._dispatch("PUT")
-
-        def do_DELETE(self) -> None:  # noqa: N802
-            self._dispatch("DELETE")
-
-    return Handler
-
-
-def _flag(query: dict[str, list[str]], name: str) -> bool:
-    return any(v.lower() == "true" for v in query.get(name, []))
-
-
-def route(
-    worker: Worker, method: str, parts: list[str], query: dict[str, list[str]], body
-) -> tuple[int, Any]:
-    if not parts:
-        if method == "GET":
-            return 200, {
-                "version": KAFKA_VERSION,
-                "commit": "dbz-emulator",
-                "kafka_cluster_id": "dbz-emulator",
-            }
-        raise HttpError(405, "HTTP 405 Method Not Allowed")
-    if parts[0] == "connector-plugins":
-        if len(parts) == 1 and method == "GET":
-            return 200, [
-                {"class": c, "type": "source", "version": DEBEZIUM_VERSION} for c in supported_classes()
-            ]
-        raise HttpError(404, "HTTP 404 Not Found")
-    if parts[0] != "connectors":
-        raise HttpError(404, "HTTP 404 Not Found")
-    if len(parts) == 1:
-        if method == "GET":
-            expand = query.get("expand", [])
-            names = sorted(worker.connectors)
-            if not expand:
-                return 200, names
-            out = {}
-            for n in names:
-                c = worker.connectors[n]
-                entry = {}
-                if "status" in expand:
-                    entry["status"] = c.status()
-                if "info" in expand:
-                    entry["info"] = c.info()
-                out[n] = entry
-            return 200, out
-        if method == "POST":
-            req = body()
-            if not isinstance(req, dict):
-                raise HttpError(400, 'Request body must be a JSON object with "name" and "config"')
-            name, config = req.get("name"), req.get("config")
-            if config is None or not isinstance(config, dict):
-                raise HttpError(400, "Connector config is null or not an object")
-            if name is None:
-                name = config.get("name")
-            if not isinstance(name, str):
-                raise HttpError(400, "Connector name is null or empty.")
-            _, c = worker.create(name, config)
-            return 201, c.info()
-        raise HttpError(405, "HTTP 405 Method Not Allowed")
-    name = parts[1]
-    rest = parts[2:]
-    if not rest:
-        if method == "GET":
-            return 200, worker.get(name).info()
-        if method == "DELETE":
-            worker.delete(name)
-            return 204, None
-        raise HttpError(405, "HTTP 405 Method Not Allowed")
-    action = rest[0]
-    if action == "config" and len(rest) == 1:
-        if method == "GET":
-            return 200, worker.get(name).config
-        if method == "PUT":
-            config = body()
-            if not isinstance(config, dict):
-                raise HttpError(400, "Connector config is null or not an object")
-            created, c = worker.create(name, config, allow_update=True)
-            return (201 if created else 200), c.info()
-    elif action == "status" and len(rest) == 1 and method == "GET":
-        return 200, worker.get(name).status()
-    elif action == "tasks" and method == "GET" and len(rest) == 1:
-        c = worker.get(name)
-        return 200, [
-            {"id": {"connector": name, "task": 0}, "config": c.config}
-        ] if c.target != "STOPPED" else []
-    elif action == "tasks" and len(rest) == 3 and rest[2] == "restart" and method == "POST":
-        if rest[1] != "0":
-            raise HttpError(404, f"Task {name}-{rest[1]} not found")
-        worker.restart(name)
-        return 204, None
-    elif action == "tasks" and len(rest) == 3 and rest[2] == "status" and method == "GET":
-        st = worker.get(name).status()
-        if rest[1] != "0" or not st["tasks"]:
-            raise HttpError(404, f"No status found for task {name}-{rest[1]}")
-        return 200, st["tasks"][0]
-    elif action == "offsets" and len(rest) == 1 and method == "GET":
-        return 200, {"offsets": worker.offsets(name)}
-    elif action in ("pause", "resume", "stop") and len(rest) == 1 and method == "PUT":
-        worker.get(name)
-        worker.set_target(name, {"pause": "PAUSED", "resume": "RUNNING", "stop": "STOPPED"}[action])
-        return (204 if action == "stop" else 202), None
-    elif action == "restart" and len(rest) == 1 and method == "POST":
-        include_tasks, only_failed = _flag(query, "includeTasks"), _flag(query, "onlyFailed")
-        worker.restart(name, only_failed)
-        if include_tasks or only_failed:
-            return 202, worker.get(name).status()
-        return 204, None
-    raise HttpError(404, "HTTP 404 Not Found")
-
-
 def serve(args) -> int:
+    """`python -m emulator connect`: the worker on uvicorn until SIGTERM/SIGINT, then every connector
+    stopped (offsets committed)."""
+    import uvicorn
+
+    from emulator.rest_app import build_app, uvicorn_config
+
     worker = Worker(
         args.state, kafka=args.kafka, out=args.out, worker_id=f"{args.rest_host}:{args.rest_port}"
     )
-    server = ThreadingHTTPServer((args.rest_host, args.rest_port), make_handler(worker))
-    server.daemon_threads = True
-
-    def on_signal(signum, frame):  # noqa: ARG001
-        log.info("signal %d: stopping the worker", signum)
-        threading.Thread(target=server.shutdown, daemon=True).start()
-
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
-    worker.load()
+    worker.progress_interval_s = getattr(args, "progress_interval", 10.0) or None
+    server = uvicorn.Server(uvicorn_config(build_app(worker), args.rest_host, args.rest_port))
+    try:
+        worker.load()
+    except StateFileError as e:
+        print(f"error: state file {e}", file=sys.stderr)
+        return 2
     log.info(
         "Kafka Connect REST API on http://%s:%d (%s)",
         args.rest_host,
-        server.server_address[1],
+        args.rest_port,
         f"Kafka {args.kafka}" if args.kafka else f"directory {args.out}",
     )
     try:
-        server.serve_forever(poll_interval=0.2)
+        server.run()
     finally:
-        server.server_close()
         worker.shutdown()
-    return 0
+    return 0 if server.started else 1

@@ -82,6 +82,7 @@ class MySqlConnector:
         self.cfg = config
         get = config.get
         self.engine = engine
+        self.metrics = engine.metrics.streaming  # integer counters only (emulator.metrics)
         self.flavor = Flavor(self.FLAVOR)
         self.prefix = get("topic.prefix")
         self.snapshot_mode = (get("snapshot.mode") or "initial").lower()
@@ -635,13 +636,14 @@ class MySqlConnector:
             if ct is not None:
                 tables.append(ct)
         order = (self.cfg.get("snapshot.tables.order.by.row.count") or "disabled").lower()
+        # the server's row estimates: progress and ETA, and the optional ordering
+        counts = {
+            f"{db}.{t}": int(n or 0)
+            for db, t, n in self._q(
+                "SELECT table_schema, table_name, table_rows FROM information_schema.tables", conn=snap
+            )
+        }
         if order in ("ascending", "descending") and tables:
-            counts = {
-                f"{db}.{t}": int(n or 0)
-                for db, t, n in self._q(
-                    "SELECT table_schema, table_name, table_rows FROM information_schema.tables", conn=snap
-                )
-            }
             tables.sort(key=lambda ct: counts.get(ct.data_collection, 0), reverse=order == "descending")
         overrides = {
             x.strip()
@@ -673,7 +675,8 @@ class MySqlConnector:
         started, finished = self.notifier.snapshot_callbacks(
             [ct.data_collection for ct in tables], self.captured_table_ids(), lambda ct: ct.data_collection
         )
-        run_snapshot(tables, rows_of, emit_row, lambda: self.engine.stopping, started, finished)
+        run_snapshot(tables, rows_of, emit_row, lambda: self.engine.stopping, started, finished,
+                     self.engine.metrics.snapshot, lambda ct: ct.data_collection, counts)
 
     def _snapshot_emitter(self, server_id: int, gtid: str | None, file: str, pos: int):
         """`emit_row(ct, after, marker)` for initial and blocking snapshots: one source block per
@@ -751,6 +754,7 @@ class MySqlConnector:
         self.reader = self._reader()
         self.reader.connect()
         self.streaming = True
+        self.metrics.connected = True
         log.info(
             "streaming from %s:%s (gtids %s)",
             self.tx_file or self.file,
@@ -886,6 +890,7 @@ class MySqlConnector:
     def _on_xid(self, data: bytes, ev, checksum: int) -> None:
         if self.in_tx:
             self.tx.end(self.tx.begin_id or "", self._ts * 1000)
+        self.metrics.committed(self.commit_ts_us // 1000 or self._ts * 1000, self.gtid or self.tx.begin_id)
         self._complete()
         self.query = None
 
@@ -910,6 +915,7 @@ class MySqlConnector:
         if upper in ("COMMIT", "ROLLBACK") or upper.startswith("XA "):
             if self.in_tx and upper == "COMMIT":
                 self.tx.end(self.tx.begin_id or "", self._ts * 1000)
+                self.metrics.committed(self.commit_ts_us // 1000 or self._ts * 1000, self.gtid)
             self._complete()
             return
         if _DML.match(sql):
@@ -976,6 +982,7 @@ class MySqlConnector:
         ct = self._captured(ch.db, ch.table_name or "")
         if ct is None:
             return
+        self.metrics.truncates += 1
         env = ct.env
         src = self._src(ct, 0)
         block = (
@@ -1079,6 +1086,7 @@ class MySqlConnector:
             self._resolve(entry)
         dec = entry.dec
         if dec is None:
+            self.metrics.filtered += 1  # a table not captured (one count per rows event)
             return
         ct = entry.ct
         if not full:
@@ -1174,6 +1182,10 @@ class MySqlConnector:
                 key = key_of(after)
                 old_key = key_of(before)
                 if old_key != key:
+                    m = self.metrics  # Debezium counts the delete and the create a key change emits
+                    m.updates -= 1
+                    m.deletes += 1
+                    m.creates += 1
                     self._key_change(ct, before, after, old_key, key, src, txon)
                     continue
                 if self.skip_unchanged and env._value_part(before) == env._value_part(after):
@@ -1190,6 +1202,13 @@ class MySqlConnector:
                 emit(change("d", before, None, src, block, key))
                 if self.tombstones:
                     emit(env.tombstone(key))
+        m = self.metrics  # one addition per rows event, not per row
+        if op == "c":
+            m.creates += row - skip_rows
+        elif op == "u":
+            m.updates += row - skip_rows
+        else:
+            m.deletes += row - skip_rows
         if self.in_tx:
             self.rows_done = 0
         else:
@@ -1411,7 +1430,8 @@ class MySqlConnector:
                 log.info("blocking snapshot of %s: %d rows", t.id, n)
 
             emit_row = self._snapshot_emitter(sid, gtid, file, pos)
-            run_snapshot(cts, rows_of, emit_row, lambda: self.engine.stopping)
+            run_snapshot(cts, rows_of, emit_row, lambda: self.engine.stopping,
+                         metrics=self.engine.metrics.snapshot, table_id=lambda ct: ct.data_collection)
             self._q("COMMIT", conn=snap)
         finally:
             snap.close()

@@ -82,6 +82,7 @@ class PostgresConnector:
         self.cfg = config
         get = config.get
         self.engine = engine
+        self.metrics = engine.metrics.streaming  # integer counters only (emulator.metrics)
         self.prefix = get("topic.prefix")
         self.dbname = get("database.dbname")
         self.slot_name = get("slot.name") or "debezium"
@@ -455,7 +456,8 @@ class PostgresConnector:
 
             started, finished = self.notifier.snapshot_callbacks(
                 [t.id for t in tables], [t.id for t in loaded], lambda ct: ct.env.table.id)
-            ok = run_snapshot(captured, rows_of, emit_row, lambda: self.engine.stopping, started, finished)
+            ok = run_snapshot(captured, rows_of, emit_row, lambda: self.engine.stopping, started, finished,
+                              self.engine.metrics.snapshot, lambda ct: ct.env.table.id, estimates)
             snap.execute("COMMIT")
             if not ok:
                 raise KeyboardInterrupt
@@ -486,6 +488,7 @@ class PostgresConnector:
         stream = self.stream
         stream.start(start_lsn)
         self.streaming = True
+        self.metrics.connected = True
         log.info("streaming from %s", po.int_to_lsn(start_lsn))
         engine = self.engine
         read = stream.read
@@ -548,6 +551,7 @@ class PostgresConnector:
     def _on_commit(self, msg: bytes, lsn: int) -> None:
         _commit_lsn, end_lsn, ts_us = po.parse_commit(msg)
         self.tx.end(f"{self.xid}:{lsn}", ts_us // 1000)
+        self.metrics.committed(ts_us // 1000, self.xid, only_with_events=True)
         self.last_commit_lsn = lsn
         self.lsn_commit = end_lsn
         self.lsn_proc = lsn
@@ -623,8 +627,11 @@ class PostgresConnector:
 
     def _on_insert(self, msg: bytes, lsn: int) -> None:
         relid, values, toast = po.parse_insert(msg)
+        m = self.metrics
+        m.creates += 1  # as Debezium: a filtered change counts as seen too
         ct = self._change_target(relid, "c", lsn)
         if ct is None:
+            m.filtered += 1
             return
         env = ct.env
         raw = ct.raw(values) if ct.keep is not None else values
@@ -678,6 +685,8 @@ class PostgresConnector:
         # skipped updates are dropped whole, key changes included (as Debezium)
         ct = self._change_target(relid, "u", lsn)
         if ct is None:
+            self.metrics.updates += 1
+            self.metrics.filtered += 1
             return
         env = ct.env
         t = env.table
@@ -686,9 +695,13 @@ class PostgresConnector:
         after = self._row_toast(ct, raw, before) if toast else env.row(raw)
         key = env.key_of(after)
         old_key = env.key_of(before) if before is not None else None
+        m = self.metrics
         if old_key is not None and old_key != key:
+            m.deletes += 1  # Debezium counts a key change as the delete and the create it emits
+            m.creates += 1
             self._key_change(ct, before, after, old_key, key, lsn)
             return
+        m.updates += 1
         if self.skip_unchanged and before is not None and env.value_part(before) == env.value_part(after):
             return
         block = self._block(lsn, ct.data_collection)
@@ -719,8 +732,11 @@ class PostgresConnector:
 
     def _on_delete(self, msg: bytes, lsn: int) -> None:
         relid, kind, old_vals = po.parse_delete(msg)
+        m = self.metrics
+        m.deletes += 1
         ct = self._change_target(relid, "d", lsn)
         if ct is None:
+            m.filtered += 1
             return
         env = ct.env
         t = env.table
@@ -743,6 +759,7 @@ class PostgresConnector:
             ct = self.by_oid.get(relid)
             if ct is None:
                 continue
+            self.metrics.truncates += 1
             env = ct.env
             t = env.table
             block = self._block(lsn, ct.data_collection)
@@ -999,7 +1016,8 @@ class PostgresConnector:
                 emit(env.change("r", None, after, s, None, env.key_of(after)))
                 emitted += 1
 
-            ok = run_snapshot(captured, rows_of, emit_row, lambda: self.engine.stopping)
+            ok = run_snapshot(captured, rows_of, emit_row, lambda: self.engine.stopping,
+                              metrics=self.engine.metrics.snapshot, table_id=lambda ct: ct.env.table.id)
             snap.execute("COMMIT")
         finally:
             snap.close()
