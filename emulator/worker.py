@@ -277,10 +277,10 @@ class Worker:
                 os.chmod(p, 0o600)  # files from before state files were private
                 doc = json.loads(p.read_bytes())
             except (OSError, ValueError) as e:
-                raise StateFileError(f"{p}: cannot be read as JSON ({e})") from None
+                raise StateFileError(p, f"cannot be read as JSON ({e})") from None
             problem = _state_problem(doc)
             if problem:
-                raise StateFileError(f"{p}: {problem}")
+                raise StateFileError(p, problem)
             loaded.append(Connector(self, doc["name"], dict(doc["config"]), doc.get("target", "RUNNING")))
         for c in loaded:
             self.connectors[c.name] = c
