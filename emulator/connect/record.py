@@ -261,6 +261,12 @@ def from_json_record(record: Record) -> ConnectRecord:
         key_schema, key = _split(record.key)
     if record.value is not None:
         value_schema, value = _split(record.value)
+        if value.__class__ is dict:
+            src = value.get("source")
+            # Debezium never puts snapshot=false into the source struct (SnapshotRecord.FALSE.toSource()
+            # does nothing): the value is null and JsonConverter prints the schema's default "false"
+            if src.__class__ is dict and src.get("snapshot") == "false":
+                src["snapshot"] = None
     return ConnectRecord(
         record.topic,
         getattr(record, "partition", None),

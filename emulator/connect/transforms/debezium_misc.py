@@ -1,0 +1,3 @@
+"""Debezium's smaller transforms (HeaderToValue, TimezoneConverter, SchemaChangeEventFilter)."""
+
+from __future__ import annotations

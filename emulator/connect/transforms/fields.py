@@ -1,0 +1,491 @@
+"""Kafka's field transforms on the key or the value: ReplaceField, InsertField, ExtractField, HoistField,
+ValueToKey, SetSchemaMetadata, MaskField (each `$Key` / `$Value` where Kafka has both)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from emulator.connect.record import DECIMAL, ConnectRecord, default_value
+from emulator.connect.schema import Field, Schema
+from emulator.connect.transforms.base import (
+    Options,
+    Transform,
+    TransformError,
+    copy_basics,
+    fget,
+    field_of,
+    register,
+    require_map,
+    require_struct,
+)
+
+K = "org.apache.kafka.connect.transforms."
+OPT_STRING = Schema("string", optional=True)
+REQ_STRING = Schema("string")
+TIMESTAMP = "org.apache.kafka.connect.data.Timestamp"
+DATE = "org.apache.kafka.connect.data.Date"
+TIME = "org.apache.kafka.connect.data.Time"
+
+
+class KeyOrValue(Transform):
+    """The `$Key` / `$Value` split: `self.key` says which half the transform works on."""
+
+    key = False
+
+    def schema_of(self, r: ConnectRecord) -> Schema | None:
+        return r.key_schema if self.key else r.value_schema
+
+    def value_of(self, r: ConnectRecord) -> Any:
+        return r.key if self.key else r.value
+
+    def new(self, r: ConnectRecord, schema: Schema | None, value: Any) -> ConnectRecord:
+        if self.key:
+            return ConnectRecord(
+                r.topic, r.partition, schema, value, r.value_schema, r.value, r.headers, r.timestamp
+            )
+        return ConnectRecord(r.topic, r.partition, r.key_schema, r.key, schema, value, r.headers, r.timestamp)
+
+
+class SchemaCache:
+    """Connect's per-transform `LRUCache<Schema, Schema>`, keyed by the schema object."""
+
+    def __init__(self) -> None:
+        self.d: dict[int, tuple[Schema, Schema]] = {}
+
+    def get(self, schema: Schema, make) -> Schema:
+        hit = self.d.get(id(schema))
+        if hit is None or hit[0] is not schema:
+            if len(self.d) > 256:
+                self.d.clear()
+            hit = (schema, make(schema))
+            self.d[id(schema)] = hit
+        return hit[1]
+
+
+def _both(cls, base: str):
+    """Register `$Key` and `$Value` subclasses of `cls` under `base$Key` / `base$Value`."""
+    key = type(cls.__name__ + "Key", (cls,), {"key": True})
+    value = type(cls.__name__ + "Value", (cls,), {"key": False})
+    register(base + "$Key")(key)
+    register(base + "$Value")(value)
+    return cls
+
+
+# --------------------------------------------------------------------------------------- ReplaceField
+
+
+class ReplaceFieldT(KeyOrValue):
+    def __init__(self, opts: Options) -> None:
+        super().__init__(opts)
+        self.exclude = set(opts.list("exclude"))
+        self.include = set(opts.list("include"))
+        self.renames: dict[str, str] = {}
+        for m in opts.list("renames"):
+            parts = m.split(":")
+            if len(parts) != 2:
+                raise opts.fail("renames", f"Invalid rename mapping: {m}")
+            self.renames[parts[0]] = parts[1]
+        self.reverse = {v: k for k, v in self.renames.items()}
+        self.replace_null = opts.bool("replace.null.with.default", True)
+        self.cache = SchemaCache()
+
+    @classmethod
+    def exclude_only(cls, names: list[str], key: bool) -> ReplaceFieldT:
+        t = (_REPLACE_KEY if key else _REPLACE_VALUE)(Options("", {"exclude": ",".join(names)}))
+        return t
+
+    def keep(self, name: str) -> bool:
+        return name not in self.exclude and (not self.include or name in self.include)
+
+    def apply(self, r: ConnectRecord) -> ConnectRecord | None:
+        value = self.value_of(r)
+        if value is None:
+            return r
+        schema = self.schema_of(r)
+        if schema is None:
+            v = require_map(value, "field replacement")
+            return self.new(r, None, {self.renames.get(k, k): x for k, x in v.items() if self.keep(k)})
+        v = require_struct(value, "field replacement")
+        updated = self.cache.get(schema, self._schema)
+        out = {}
+        for f in updated.fields:
+            src = self.reverse.get(f.name, f.name)
+            if self.replace_null:
+                sf = field_of(schema, src)
+                out[f.name] = fget(sf, v) if sf is not None else None
+            else:
+                out[f.name] = v.get(src)
+        return self.new(r, updated, out)
+
+    def _schema(self, schema: Schema) -> Schema:
+        return copy_basics(
+            schema,
+            fields=[
+                Field(self.renames.get(f.name, f.name), f.schema) for f in schema.fields if self.keep(f.name)
+            ],
+        )
+
+
+_both(ReplaceFieldT, K + "ReplaceField")
+_REPLACE_KEY = type("ReplaceFieldKeyDelegate", (ReplaceFieldT,), {"key": True})
+_REPLACE_VALUE = type("ReplaceFieldValueDelegate", (ReplaceFieldT,), {"key": False})
+
+
+# ---------------------------------------------------------------------------------------- InsertField
+
+
+def _spec(value: str | None) -> tuple[str, bool] | None:
+    if value is None:
+        return None
+    if value.endswith("?"):
+        return value[:-1], True
+    if value.endswith("!"):
+        return value[:-1], False
+    return value, True
+
+
+class InsertFieldT(KeyOrValue):
+    def __init__(self, opts: Options) -> None:
+        super().__init__(opts)
+        self.topic = _spec(opts.str("topic.field"))
+        self.partition = _spec(opts.str("partition.field"))
+        self.offset = _spec(opts.str("offset.field"))
+        self.timestamp = _spec(opts.str("timestamp.field"))
+        self.static = _spec(opts.str("static.field"))
+        self.static_value = opts.str("static.value")
+        self.replace_null = opts.bool("replace.null.with.default", True)
+        if not any((self.topic, self.partition, self.offset, self.timestamp, self.static)):
+            raise opts.fail("topic.field", "No field insertion configured")
+        if self.static is not None and self.static_value is None:
+            raise opts.fail("static.value", f"No value specified for static field: {self.static[0]}")
+        if self.offset is not None:
+            # Connect requires a SinkRecord here; on a source record every record fails
+            raise opts.fail(
+                "offset.field", "only applicable to sink connectors (every source record would fail)"
+            )
+        self.cache = SchemaCache()
+
+    def apply(self, r: ConnectRecord) -> ConnectRecord | None:
+        value = self.value_of(r)
+        if value is None:
+            return r
+        schema = self.schema_of(r)
+        if schema is None:
+            v = dict(require_map(value, "field insertion"))
+            self._put(v, r, schemaless=True)
+            return self.new(r, None, v)
+        v = require_struct(value, "field insertion")
+        updated = self.cache.get(schema, self._schema)
+        if self.replace_null:
+            out = {f.name: fget(f, v) for f in schema.fields}
+        else:
+            out = {f.name: v.get(f.name) for f in schema.fields}
+        for f in updated.fields:
+            out.setdefault(f.name, None)
+        self._put(out, r, schemaless=False)
+        return self.new(r, updated, out)
+
+    def _put(self, out: dict, r: ConnectRecord, schemaless: bool) -> None:
+        if self.topic is not None:
+            out[self.topic[0]] = r.topic
+        if self.partition is not None and r.partition is not None:
+            out[self.partition[0]] = r.partition
+        if self.timestamp is not None and r.timestamp is not None:
+            out[self.timestamp[0]] = r.timestamp
+        if self.static is not None and self.static_value is not None:
+            out[self.static[0]] = self.static_value
+
+    def _schema(self, schema: Schema) -> Schema:
+        fields = list(schema.fields)
+        if self.topic is not None:
+            fields.append(Field(self.topic[0], OPT_STRING if self.topic[1] else REQ_STRING))
+        if self.partition is not None:
+            fields.append(Field(self.partition[0], Schema("int32", optional=self.partition[1])))
+        if self.timestamp is not None:
+            fields.append(
+                Field(
+                    self.timestamp[0], Schema("int64", optional=self.timestamp[1], name=TIMESTAMP, version=1)
+                )
+            )
+        if self.static is not None:
+            fields.append(Field(self.static[0], OPT_STRING if self.static[1] else REQ_STRING))
+        return copy_basics(schema, fields=fields)
+
+
+_both(InsertFieldT, K + "InsertField")
+
+
+# --------------------------------------------------------------------------------------- ExtractField
+
+
+class ExtractFieldT(KeyOrValue):
+    def __init__(self, opts: Options) -> None:
+        super().__init__(opts)
+        self.field = opts.str("field", required=True)
+        version = opts.enum("field.syntax.version", ("V1", "V2"), "V1")
+        if version == "V2":
+            raise opts.fail(
+                "field.syntax.version", "V2 (nested field paths) is not supported by this emulator"
+            )
+        self.replace_null = opts.bool("replace.null.with.default", True)
+
+    def apply(self, r: ConnectRecord) -> ConnectRecord | None:
+        schema = self.schema_of(r)
+        value = self.value_of(r)
+        if schema is None:
+            v = require_map(value, "field extraction") if value is not None else None
+            return self.new(r, None, None if v is None else v.get(self.field))
+        if value is not None:
+            require_struct(value, "field extraction")
+        f = field_of(schema, self.field) if schema.fields is not None else None
+        if f is None:
+            raise TransformError(f"Unknown field: {self.field}")
+        if value is None:
+            return self.new(r, f.schema, None)
+        return self.new(r, f.schema, fget(f, value) if self.replace_null else value.get(self.field))
+
+
+_both(ExtractFieldT, K + "ExtractField")
+
+
+# ----------------------------------------------------------------------------------------- HoistField
+
+
+class HoistFieldT(KeyOrValue):
+    def __init__(self, opts: Options) -> None:
+        super().__init__(opts)
+        self.field = opts.str("field", required=True)
+        self.cache = SchemaCache()
+
+    def apply(self, r: ConnectRecord) -> ConnectRecord | None:
+        schema = self.schema_of(r)
+        value = self.value_of(r)
+        if schema is None:
+            return self.new(r, None, {self.field: value})
+        updated = self.cache.get(schema, lambda s: Schema("struct", fields=[Field(self.field, s)]))
+        if value is None and not schema.optional:
+            raise TransformError(
+                f'Invalid value: null used for required field: "{self.field}", '
+                f"schema type: {schema.type.upper()}"
+            )
+        return self.new(r, updated, {self.field: value})
+
+
+_both(HoistFieldT, K + "HoistField")
+
+
+# ----------------------------------------------------------------------------------------- ValueToKey
+
+
+@register(K + "ValueToKey")
+class ValueToKey(Transform):
+    def __init__(self, opts: Options) -> None:
+        super().__init__(opts)
+        self.fields = opts.list("fields")
+        if opts.raw("fields") is None:
+            raise opts.fail("fields", 'Missing required configuration "fields" which has no default value.')
+        if not self.fields:
+            raise opts.fail("fields", "Empty list")
+        self.replace_null = opts.bool("replace.null.with.default", True)
+        self.cache = SchemaCache()
+
+    def apply(self, r: ConnectRecord) -> ConnectRecord | None:
+        if r.value_schema is None:
+            v = require_map(r.value, "copying fields from value to key")
+            return ConnectRecord(
+                r.topic,
+                r.partition,
+                None,
+                {f: v.get(f) for f in self.fields},
+                None,
+                r.value,
+                r.headers,
+                r.timestamp,
+            )
+        v = require_struct(r.value, "copying fields from value to key")
+        ks = self.cache.get(r.value_schema, self._schema)
+        key = {}
+        for name in self.fields:
+            f = field_of(r.value_schema, name)
+            key[name] = fget(f, v) if self.replace_null else v.get(name)
+        return ConnectRecord(r.topic, r.partition, ks, key, r.value_schema, r.value, r.headers, r.timestamp)
+
+    def _schema(self, schema: Schema) -> Schema:
+        fields = []
+        for name in self.fields:
+            f = field_of(schema, name)
+            if f is None:
+                raise TransformError(f"Field does not exist: {name}")
+            fields.append(Field(name, f.schema))
+        return Schema("struct", fields=fields)
+
+
+# ---------------------------------------------------------------------------------- SetSchemaMetadata
+
+
+class SetSchemaMetadataT(KeyOrValue):
+    def __init__(self, opts: Options) -> None:
+        super().__init__(opts)
+        self.name = opts.str("schema.name")
+        self.version = opts.int("schema.version")
+        self.replace_null = opts.bool("replace.null.with.default", True)
+        if self.name is None and self.version is None:
+            raise opts.fail("schema.name", "Neither schema name nor version configured")
+        self.cache = SchemaCache()
+
+    def apply(self, r: ConnectRecord) -> ConnectRecord | None:
+        value = self.value_of(r)
+        schema = self.schema_of(r)
+        if value is None and schema is None:
+            return r
+        if schema is None:
+            raise TransformError("Schema required for [updating schema metadata]")
+        updated = self.cache.get(
+            schema,
+            lambda s: s.with_(
+                name=self.name if self.name is not None else s.name,
+                version=self.version if self.version is not None else s.version,
+            ),
+        )
+        if isinstance(value, dict) and schema.type == "struct":
+            if self.replace_null:
+                value = {f.name: fget(f, value) for f in updated.fields}
+            else:
+                value = {f.name: value.get(f.name) for f in updated.fields}
+        return self.new(r, updated, value)
+
+
+_both(SetSchemaMetadataT, K + "SetSchemaMetadata")
+
+
+# ------------------------------------------------------------------------------------------ MaskField
+
+
+def _java_kind(schema: Schema | None, value: Any) -> str:
+    """The Java class of a Connect value of this schema (MaskField picks replacements by class)."""
+    if schema is None:
+        if isinstance(value, bool):
+            return "Boolean"
+        if isinstance(value, int):
+            return "Long" if abs(value) > 2**31 - 1 else "Integer"
+        if isinstance(value, float):
+            return "Double"
+        if isinstance(value, str):
+            return "String"
+        if isinstance(value, Decimal):
+            return "BigDecimal"
+        if isinstance(value, list):
+            return "List"
+        if isinstance(value, dict):
+            return "Map"
+        return "byte[]"
+    if schema.name == DECIMAL:
+        return "BigDecimal"
+    if schema.name in (TIMESTAMP, DATE, TIME):
+        return "Date"
+    return {
+        "int8": "Byte",
+        "int16": "Short",
+        "int32": "Integer",
+        "int64": "Long",
+        "float": "Float",
+        "double": "Double",
+        "boolean": "Boolean",
+        "string": "String",
+        "bytes": "byte[]",
+        "array": "List",
+        "map": "Map",
+        "struct": "Struct",
+    }[schema.type]
+
+
+_MASK_DEFAULT = {
+    "Boolean": False,
+    "Byte": 0,
+    "Short": 0,
+    "Integer": 0,
+    "Long": 0,
+    "Float": 0.0,
+    "Double": 0.0,
+    "BigDecimal": Decimal(0),
+    "Date": 0,
+    "String": "",
+}
+_JAVA_CLASS = {
+    "Boolean": "class java.lang.Boolean",
+    "String": "class java.lang.String",
+    "byte[]": "class [B",
+    "Struct": "class org.apache.kafka.connect.data.Struct",
+    "Date": "class java.util.Date",
+    "List": "class java.util.ArrayList",
+    "Map": "class java.util.HashMap",
+}
+
+
+class MaskFieldT(KeyOrValue):
+    def __init__(self, opts: Options) -> None:
+        super().__init__(opts)
+        if opts.raw("fields") is None:
+            raise opts.fail("fields", 'Missing required configuration "fields" which has no default value.')
+        self.fields = set(opts.list("fields"))
+        if not self.fields:
+            raise opts.fail("fields", "Empty list")
+        self.replacement = opts.str("replacement")
+        if self.replacement is not None and not self.replacement.strip():
+            raise opts.fail("replacement", "String must be non-empty")
+        self.replace_null = opts.bool("replace.null.with.default", True)
+
+    def masked(self, schema: Schema | None, value: Any) -> Any:
+        if value is None:
+            return None
+        kind = _java_kind(schema, value)
+        if self.replacement is None:
+            if kind in _MASK_DEFAULT:
+                if kind == "BigDecimal" and schema is not None:
+                    scale = int((schema.parameters or {}).get("scale", "0"))
+                    return Decimal(0).scaleb(-scale) if scale else Decimal(0)
+                return _MASK_DEFAULT[kind]
+            if kind == "List":
+                return []
+            if kind == "Map":
+                return {}
+            raise TransformError(f"Cannot mask value of type: {_JAVA_CLASS.get(kind, kind)}")
+        rep = self.replacement
+        try:
+            if kind in ("Byte", "Short", "Integer", "Long"):
+                return int(rep.strip())
+            if kind in ("Float", "Double"):
+                return float(rep.strip())
+            if kind == "BigDecimal":
+                return Decimal(rep)
+            if kind == "String":
+                return rep
+        except ValueError:
+            raise TransformError(f"Unable to convert {rep} (class java.lang.String) to number") from None
+        raise TransformError(
+            f"Cannot mask value of type {_JAVA_CLASS.get(kind, kind)} with custom replacement."
+        )
+
+    def apply(self, r: ConnectRecord) -> ConnectRecord | None:
+        value = self.value_of(r)
+        if value is None:
+            return r
+        schema = self.schema_of(r)
+        if schema is None:
+            v = dict(require_map(value, "mask fields"))
+            for name in self.fields:
+                if name in v:
+                    v[name] = self.masked(None, v[name])
+            return self.new(r, None, v)
+        v = require_struct(value, "mask fields")
+        out = {}
+        for f in schema.fields:
+            x = fget(f, v) if self.replace_null else v.get(f.name)
+            out[f.name] = self.masked(f.schema, x) if f.name in self.fields else x
+        return self.new(r, schema, out)
+
+
+_both(MaskFieldT, K + "MaskField")
+
+__all__ = ["KeyOrValue", "ReplaceFieldT", "SchemaCache", "default_value"]
