@@ -396,10 +396,22 @@ class KafkaOutput(Output):
         if self.transactional_id and not self.in_txn:
             p.begin_transaction()
             self.in_txn = True
-        headers = self._headers(record.headers)
+        # data-plane records carry their header converter's bytes already; the others JsonConverter's
+        headers = (record.headers or None) if record.binary else self._headers(record.headers)
+        part = record.partition
         while True:
             try:
-                p.produce(topic, record.value, record.key, headers=headers, on_delivery=self._on_delivery)
+                if part is None:  # the partitioner: murmur2 of the key bytes, as Connect's producer
+                    p.produce(topic, record.value, record.key, headers=headers, on_delivery=self._on_delivery)
+                else:  # chosen by a transform (PartitionRouting, ...)
+                    p.produce(
+                        topic,
+                        record.value,
+                        record.key,
+                        partition=part,
+                        headers=headers,
+                        on_delivery=self._on_delivery,
+                    )
                 break
             except BufferError:
                 p.poll(0.05)
