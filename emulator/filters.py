@@ -162,6 +162,8 @@ _HASH = re.compile(r"^column\.mask\.hash\.(v2\.)?(.+?)\.with\.salt\.(.*)$")
 def _column_transforms(props: dict[str, str]) -> list[tuple[list[Pattern], str, Any]]:
     out: list[tuple[list[Pattern], str, Any]] = []
     for name, value in props.items():
+        if not name.startswith("column."):  # other properties' values are no column patterns
+            continue
         patterns = [re.compile(p.strip(), re.IGNORECASE) for p in str(value).split(",") if p.strip()]
         if not patterns:
             continue
