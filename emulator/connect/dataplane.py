@@ -21,6 +21,7 @@ import logging
 from collections.abc import Callable
 
 from emulator.config import ConfigError
+from emulator.connect import converters
 from emulator.connect.record import ConnectRecord, from_json_record
 from emulator.connect.transforms import Stage, TransformConfigError, build_chain
 from emulator.records import Record
@@ -93,18 +94,6 @@ class DataPlane:
         return None
 
 
-def _converters(config):
-    try:
-        from emulator.connect import converters
-    except ImportError:
-        converters = None
-    if converters is not None and hasattr(converters, "build"):
-        return converters.build(config)
-    from emulator.connect._fallback_converters import build
-
-    return build(config)
-
-
 def build(config) -> DataPlane | None:
     """The data plane for this configuration, or None when records can go to the output untouched.
     Bad transform options raise `ConfigError` naming the property (exit 2)."""
@@ -113,7 +102,7 @@ def build(config) -> DataPlane | None:
         stages = build_chain(props)
     except TransformConfigError as e:
         raise ConfigError(str(e), e.name) from None
-    conv = _converters(config)
+    conv = converters.build(config)
     if not stages and conv.fast_path:
         return None
     tolerance = (props.get("errors.tolerance") or "none").strip().lower()
