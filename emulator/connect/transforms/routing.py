@@ -98,7 +98,7 @@ class TimestampRouter(Transform):
 
     def apply(self, r: ConnectRecord) -> ConnectRecord | None:
         if r.timestamp is None:
-            raise TransformError(f"Timestamp missing on record: {r}")
+            raise TransformError(f"Timestamp missing on record (topic {r.topic})")
         ts = _sdf(self.ts_format, r.timestamp)
         return _retopic(r, self.topic_format.replace("${topic}", r.topic).replace("${timestamp}", ts))
 
