@@ -37,6 +37,8 @@ CASES = [
     "pg_partition",
     "pg_outbox_ts",
     "pg_unwrap_drop",
+    "pg_flatten_cast",
+    "mariadb_schema_filter",
     "mariadb_routing",
 ]
 CASES = [c for c in CASES if (DATA / f"{c}.jsonl").is_file()]
