@@ -39,6 +39,8 @@ CASES = [
     "pg_unwrap_drop",
     "pg_flatten_cast",
     "mariadb_schema_filter",
+    "pg_predicates_legacy",
+    "pg_timestamp_converter",
     "mariadb_routing",
 ]
 CASES = [c for c in CASES if (DATA / f"{c}.jsonl").is_file()]

@@ -16,6 +16,7 @@ from emulator.connect.transforms import (  # noqa: F401, E402
     outbox,
     predicates,
     routing,
+    timestamps,
     unwrap,
 )
 from emulator.connect.transforms.base import (
