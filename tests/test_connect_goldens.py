@@ -86,14 +86,42 @@ def _props(meta: dict, work: Path) -> dict[str, str]:
     return props
 
 
-def replay_pg(meta: dict, work: Path) -> Path:
+def as_form(props: dict[str, str], form: str) -> str | None:
+    """The same configuration as a Connect JSON or a Debezium Server application.properties (None: the
+    plain properties file EmulatorProcess writes)."""
+    if form == "properties":
+        return None
+    if form == "connect-json":
+        return json.dumps({"name": props.get("name", "connect-pg"), "config": props})
+    lines = []
+    for k, v in props.items():
+        if k.startswith(("transforms", "predicates")):
+            key = "debezium." + k
+        elif k.startswith(("key.converter", "value.converter", "header.converter")):
+            part, _, rest = k.partition(".converter")
+            if not rest:
+                assert v == "org.apache.kafka.connect.json.JsonConverter", v
+                key, v = f"debezium.format.{part}", "json"
+            else:
+                key = f"debezium.format.{part}{rest}"
+        else:
+            key = "debezium.source." + k
+        lines.append(f"{key}={v.replace(chr(92), chr(92) * 2)}")
+    return "\n".join(lines) + "\n"
+
+
+def replay_pg(meta: dict, work: Path, form: str = "properties") -> Path:
     load = sections(DATA / meta["workload"])
     with PgServer() as pg:
         pg.psql(load["pre"])
         props = _props(meta, work)
         props["database.port"] = str(pg.port)
         slot = props.get("slot.name", "debezium")
-        emu = EmulatorProcess(props, work).start()
+        emu = EmulatorProcess(props, work)
+        text = as_form(props, form)
+        if text is not None:
+            emu.config.write_text(text)
+        emu.start()
         try:
             with pg.connect() as conn:
 

@@ -236,3 +236,13 @@ def test_tolerance_all_skips_the_failing_records(tmp_path: Path) -> None:
         "Only Map objects supported in absence of schema for [mask fields], found: null"
         in (tmp_path / "emulator.log").read_text()
     )
+
+
+@pytest.mark.parametrize("form", ["connect-json", "debezium-server"])
+def test_other_config_forms_give_the_same_records(form: str, tmp_path: Path) -> None:
+    """pg_kafka_chain (transforms with predicates and negate) as a Connect JSON and as a Debezium Server
+    application.properties (`debezium.transforms.*`, `debezium.predicates.*`, `debezium.format.*`)."""
+    meta = json.loads((DATA / "pg_kafka_chain.meta.json").read_text())
+    out = replay_pg(meta, tmp_path, form)
+    n, problems = compare(DATA / "pg_kafka_chain.jsonl", out)
+    assert n == meta["records"] and not problems, problems
