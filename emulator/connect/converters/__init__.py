@@ -204,11 +204,9 @@ def _cloudevents(part: str, opts: dict[str, str]) -> CloudEventsConverter:
     if mode != "none":
         name = f"{part}.converter.schema.name.adjustment.mode"
         raise ConfigError(f"{name}: only none is supported by this emulator", name)
-    json_opts = {
-        "decimal.format": opts.get("decimal.format"),
-        "replace.null.with.default": opts.get("replace.null.with.default"),
-        "schemas.enable": opts.get("json.schemas.enable"),
-    }
+    # Debezium configures the data's JsonConverter with the schemas setting only: decimal.format and
+    # replace.null.with.default given to the CloudEventsConverter do not reach it (pg_cloudevents_types)
+    json_opts = {"schemas.enable": opts.get("json.schemas.enable")}
     ext = _bool(
         f"{part}.converter.extension.attributes.enable", opts.get("extension.attributes.enable"), True
     )
