@@ -41,6 +41,8 @@ CASES = [
     "mariadb_schema_filter",
     "pg_predicates_legacy",
     "pg_timestamp_converter",
+    "pg_outbox_expand",
+    "pg_outbox_expand_bytes",
     "mariadb_routing",
 ]
 CASES = [c for c in CASES if (DATA / f"{c}.jsonl").is_file()]

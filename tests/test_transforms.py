@@ -123,8 +123,9 @@ def test_unimplemented_predicate_refused() -> None:
             {
                 "transforms.r.type": "io.debezium.transforms.outbox.EventRouter",
                 "transforms.r.table.expand.json.payload": "true",
+                "transforms.r.field.name.adjustment.mode": "avro",
             },
-            "transforms.r.table.expand.json.payload",
+            "transforms.r.field.name.adjustment.mode",
         ),
         (
             {
