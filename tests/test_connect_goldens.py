@@ -43,6 +43,8 @@ CASES = [
     "pg_timestamp_converter",
     "pg_outbox_expand",
     "pg_outbox_expand_bytes",
+    "pg_timezone_include",
+    "pg_timezone_exclude",
     "mariadb_routing",
 ]
 CASES = [c for c in CASES if (DATA / f"{c}.jsonl").is_file()]
