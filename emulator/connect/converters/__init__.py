@@ -13,7 +13,7 @@ today), so that nothing needs to run per record.
 from __future__ import annotations
 
 import codecs
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from emulator.config import ConfigError
@@ -75,12 +75,16 @@ _OPTIONS = {
 }
 
 
+_SCALARS = (str, int, bool)
+
+
 @dataclass
 class Converters:
     key: Any
     value: Any
     header: Any
     fast_path: bool
+    _header_cache: dict = field(default_factory=dict, repr=False)
 
     def convert(
         self,
@@ -94,13 +98,26 @@ class Converters:
         """Connect's `WorkerSourceTask.convertTransformedRecord`: headers one by one, then key, value."""
         out_h = None
         if headers:
-            hc = self.header.from_connect_header
-            out_h = [(n, hc(topic, n, s, v)) for n, s, v in headers]
+            out_h = [(n, self._header(topic, n, s, v)) for n, s, v in headers]
         return (
             self.key.from_connect_data(topic, None, key_schema, key),
             self.value.from_connect_data(topic, None, value_schema, value),
             out_h,
         )
+
+    def _header(self, topic: str, name: str, schema: Any, value: Any) -> bytes | None:
+        """Header bytes, cached for scalar values (the context headers repeat on every record)."""
+        if value.__class__ in _SCALARS:
+            key = (name, id(schema), value.__class__, value)
+            hit = self._header_cache.get(key)
+            if hit is not None and hit[0] is schema:
+                return hit[1]
+            raw = self.header.from_connect_header(topic, name, schema, value)
+            if len(self._header_cache) > 4096:
+                self._header_cache.clear()
+            self._header_cache[key] = (schema, raw)
+            return raw
+        return self.header.from_connect_header(topic, name, schema, value)
 
     def to_record(self, rec: Any) -> Any:
         """A `ConnectRecord` -> the output `Record` (bytes may be non-JSON: `binary=True`)."""

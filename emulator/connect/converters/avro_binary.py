@@ -31,6 +31,14 @@ def write_long(out: bytearray, n: int) -> None:
     out.append(n)
 
 
+def _varint(out: bytearray, n: int) -> None:
+    """An already zigzagged value."""
+    while n > 0x7F:
+        out.append((n & 0x7F) | 0x80)
+        n >>= 7
+    out.append(n)
+
+
 def _w_long(out: bytearray, v: Any) -> None:
     n = (v << 1) ^ (v >> 63)
     while n > 0x7F:
@@ -93,9 +101,99 @@ class AvroWriters:
         hit = self._cache.get(id(schema))
         if hit is not None and hit[0] is schema:
             return hit[1]
-        w = self._build(schema)
+        w = (
+            self._generated(schema)
+            if schema.type == "struct" and not schema.optional
+            else self._build(schema)
+        )
         self._cache[id(schema)] = (schema, w)
         return w
+
+    # -- generated writers: one Python function per top-level struct, fields inlined (the per-field
+    # closures cost a call each; a change event has ~30 fields)
+    def _generated(self, schema: Schema) -> Writer:
+        env: dict[str, Any] = {
+            "_varint": _varint,
+            "_pack_f": _pack_f,
+            "_pack_d": _pack_d,
+            "_unscaled": unscaled_bytes,
+            "ConversionError": ConversionError,
+        }
+        lines = ["def write(out, v):"]
+        counter = [0]
+
+        def const(value: Any) -> str:
+            counter[0] += 1
+            name = f"_c{counter[0]}"
+            env[name] = value
+            return name
+
+        def var() -> str:
+            counter[0] += 1
+            return f"x{counter[0]}"
+
+        def emit_long(ind: str, x: str) -> None:
+            lines.append(f"{ind}n = ({x} << 1) ^ ({x} >> 63)")
+            lines.append(f"{ind}if n < 128: out.append(n)")
+            lines.append(f"{ind}else: _varint(out, n)")
+
+        def emit_len_bytes(ind: str, b: str) -> None:
+            lines.append(f"{ind}n = len({b}) << 1")
+            lines.append(f"{ind}if n < 128: out.append(n)")
+            lines.append(f"{ind}else: _varint(out, n)")
+            lines.append(f"{ind}out += {b}")
+
+        def emit_value(ind: str, sch: Schema, x: str) -> None:
+            t = sch.type
+            if t in ("int8", "int16", "int32", "int64"):
+                emit_long(ind, x)
+            elif t == "boolean":
+                lines.append(f"{ind}out.append(1 if {x} else 0)")
+            elif t == "double":
+                lines.append(f"{ind}out += _pack_d({x})")
+            elif t == "float":
+                lines.append(f"{ind}out += _pack_f({x})")
+            elif t == "string":
+                lines.append(f"{ind}b = {x}.encode()")
+                emit_len_bytes(ind, "b")
+            elif t == "bytes" and sch.name == DECIMAL:
+                scale = int((sch.parameters or {}).get("scale", "0"))
+                lines.append(f"{ind}b = _unscaled({x}, {scale})")
+                emit_len_bytes(ind, "b")
+            elif t == "bytes":
+                emit_len_bytes(ind, x)
+            elif t == "struct":
+                for f in sch.fields or ():
+                    y = var()
+                    lines.append(f"{ind}{y} = {x}.get({f.name!r})")
+                    emit_field(ind, f.schema, y)
+            else:  # arrays, maps: the generic writer of their schema
+                lines.append(f"{ind}{const(self._value_writer(sch))}(out, {x})")
+
+        def emit_field(ind: str, sch: Schema, x: str) -> None:
+            dflt = default_value(sch) if sch.default is not None else None
+            if not sch.optional:
+                if dflt is not None:
+                    lines.append(f"{ind}if {x} is None: {x} = {const(dflt)}")
+                else:
+                    lines.append(
+                        f"{ind}if {x} is None: raise ConversionError("
+                        f"'AvroConverter: null value for a required field without default')"
+                    )
+                emit_value(ind, sch, x)
+            elif dflt is not None:  # [T, "null"]
+                lines.append(f"{ind}if {x} is None: {x} = {const(dflt)}")
+                lines.append(f"{ind}out.append(0)")
+                emit_value(ind, sch, x)
+            else:  # ["null", T]
+                lines.append(f"{ind}if {x} is None: out.append(0)")
+                lines.append(f"{ind}else:")
+                lines.append(f"{ind}    out.append(2)")
+                emit_value(ind + "    ", sch, x)
+
+        emit_value("    ", schema, "v")
+        exec(compile("\n".join(lines), f"<avro writer {schema.name}>", "exec"), env)  # noqa: S102
+        return env["write"]
 
     def _value_writer(self, schema: Schema) -> Writer:
         """The writer of a non-null value of `schema` (no union)."""
