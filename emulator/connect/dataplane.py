@@ -40,6 +40,7 @@ _INTERNAL = {
     "header.converter.schemas.enable": "true",
     "key.converter.decimal.format": "base64",
     "value.converter.decimal.format": "base64",
+    "value.converter.replace.null.with.default": "false",
 }
 
 
