@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import sys
 from typing import TextIO
 
@@ -25,8 +26,9 @@ class StdoutOutput(Output):
             line = b'{"topic":' + orjson.dumps(record.topic) + b"," + record.line()[1:]
             self.stream.write(line.decode())
             return
-        key = _payload(record.key)
-        value = _payload(record.value)
+        load = _readable if record.binary else _payload
+        key = load(record.key)
+        value = load(record.value)
         if value is None:
             text = f"{record.topic} TOMBSTONE key={_short(key)}"
         elif isinstance(value, dict) and "op" in value:
@@ -50,6 +52,23 @@ def _payload(raw: bytes | None):
     if isinstance(doc, dict) and set(doc) == {"schema", "payload"}:
         return doc["payload"]
     return doc
+
+
+def _readable(raw: bytes | None):
+    """Converter bytes that may not be JSON (data plane): JSON as parsed, Confluent Avro as its schema id
+    and size, other UTF-8 text as a string, anything else as base64."""
+    if raw is None:
+        return None
+    try:
+        return _payload(raw)
+    except orjson.JSONDecodeError:
+        pass
+    if len(raw) >= 5 and raw[0] == 0:
+        return {"avro": {"schema_id": int.from_bytes(raw[1:5], "big"), "bytes": len(raw) - 5}}
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return {"b64": base64.b64encode(raw).decode()}
 
 
 def _short(obj) -> str:
