@@ -247,3 +247,68 @@ def test_other_config_forms_give_the_same_records(form: str, tmp_path: Path) -> 
     out = replay_pg(meta, tmp_path, form)
     n, problems = compare(DATA / "pg_kafka_chain.jsonl", out)
     assert n == meta["records"] and not problems, problems
+
+
+def test_in_process_capture_applies_the_chain() -> None:
+    """The in-process API goes through the same Engine.emit: unwrap + RegexRouter. Expected shapes as
+    Connect builds them (cf. the pg_predicates_legacy recording): ExtractNewRecordState always rebuilds the
+    value schema with copySchemaBasics, so the unwrapped value is a required struct with the table's name."""
+    from emulator.api import Capture
+
+    with PgServer() as pg:
+        pg.psql(
+            "CREATE TABLE public.orders (id int PRIMARY KEY, item text NOT NULL);"
+            "INSERT INTO public.orders VALUES (1, 'seed');"
+        )
+        props = pg.connector_properties(
+            **{
+                "topic.prefix": "inproc",
+                "slot.name": "inproc",
+                "publication.name": "inproc_pub",
+                "transforms": "unwrap,route",
+                "transforms.unwrap.type": "io.debezium.transforms.ExtractNewRecordState",
+                "transforms.route.type": T + "RegexRouter",
+                "transforms.route.regex": r"inproc\.public\.(.*)",
+                "transforms.route.replacement": "cdc.$1",
+            }
+        )
+        with Capture(props) as cap:
+            rec = cap.wait_for("cdc.orders", timeout=60)
+            pg.psql("DELETE FROM public.orders WHERE id = 1;")
+            tomb = cap.wait_for("cdc.orders", lambda r: r["value"]["payload"] is None, timeout=60)
+    assert rec["key"] == {
+        "schema": {
+            "type": "struct",
+            "fields": [{"type": "int32", "optional": False, "field": "id"}],
+            "optional": False,
+            "name": "inproc.public.orders.Key",
+        },
+        "payload": {"id": 1},
+    }
+    assert rec["value"] == {
+        "schema": {
+            "type": "struct",
+            "fields": [
+                {"type": "int32", "optional": False, "field": "id"},
+                {"type": "string", "optional": False, "field": "item"},
+            ],
+            "optional": False,
+            "name": "inproc.public.orders.Value",
+        },
+        "payload": {"id": 1, "item": "seed"},
+    }
+    # delete.tombstone.handling.mode=tombstone (default): the delete becomes the after (null) with the
+    # Value schema, printed by JsonConverter as {"schema": ..., "payload": null}; the real tombstone is dropped
+    assert tomb["key"]["payload"] == {"id": 1}
+    assert tomb["value"] == {
+        "schema": {
+            "type": "struct",
+            "fields": [
+                {"type": "int32", "optional": False, "field": "id"},
+                {"type": "string", "optional": False, "field": "item"},
+            ],
+            "optional": True,
+            "name": "inproc.public.orders.Value",
+        },
+        "payload": None,
+    }
