@@ -104,6 +104,7 @@ class MySqlConnector:
             value_schemas=_bool(get("value.converter.schemas.enable"), True),
             header_schemas=_bool(get("header.converter.schemas.enable"), True),
             delimiter=get("topic.delimiter") or ".",
+            replace_null_with_default=_bool(get("value.converter.replace.null.with.default"), True),
         )
         self.filters = Filters(config, SYSTEM_DATABASES)
         self.db_include = self.filters.ns_include

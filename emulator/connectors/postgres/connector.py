@@ -103,6 +103,7 @@ class PostgresConnector:
             value_schemas=_bool(get("value.converter.schemas.enable"), True),
             header_schemas=_bool(get("header.converter.schemas.enable"), True),
             delimiter=get("topic.delimiter") or ".",
+            replace_null_with_default=_bool(get("value.converter.replace.null.with.default"), True),
         )
         self.filters = Filters(config, SYSTEM_SCHEMAS)
         self.tombstones = _bool(get("tombstones.on.delete"), True)
