@@ -329,3 +329,22 @@ def test_converter_recording(case: str, tmp_path: Path, request) -> None:
     n, problems = compare(golden, out)
     assert n == meta["records"] or problems, f"compared {n} records, the recording has {meta['records']}"
     assert not problems, f"{len(problems)} of {n} records differ:\n" + "\n".join(problems[:10])
+
+
+def test_debezium_server_formats_map_to_converter_classes():
+    from emulator.config import load_config_text
+
+    text = "\n".join(f"debezium.source.{k}={v}" for k, v in PG.items()) + (
+        "\ndebezium.format.key=simplestring\ndebezium.format.value=cloudevents\n"
+        "debezium.format.value.json.schemas.enable=false\n"
+    )
+    config = load_config_text(text)
+    assert config.props["key.converter"] == "org.apache.kafka.connect.storage.StringConverter"
+    assert config.props["value.converter"] == "io.debezium.converters.CloudEventsConverter"
+    assert config.props["value.converter.json.schemas.enable"] == "false"
+    assert config.get("header.converter") == "org.apache.kafka.connect.json.JsonConverter"
+    plane = build(config)
+    assert not plane.fast_path
+    with pytest.raises(ConfigError) as info:
+        load_config_text(text.replace("format.key=simplestring", "format.header=binary"))
+    assert str(info.value).startswith("debezium.format.header: ")
