@@ -45,6 +45,7 @@ CASES = [
     "pg_outbox_expand_bytes",
     "pg_timezone_include",
     "pg_timezone_exclude",
+    "pg_partition_murmur",
     "mariadb_routing",
 ]
 CASES = [c for c in CASES if (DATA / f"{c}.jsonl").is_file()]

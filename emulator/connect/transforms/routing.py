@@ -10,6 +10,7 @@ from typing import Any
 
 from emulator.connect.record import ConnectRecord
 from emulator.connect.schema import Field, Schema
+from emulator.connect.transforms import murmur
 from emulator.connect.transforms.base import (
     Options,
     Transform,
@@ -281,11 +282,8 @@ class PartitionRouting(Transform):
         self.num = opts.int("partition.topic.num", required=True)
         if self.num <= 0:
             raise opts.fail("partition.topic.num", "must be a positive integer")
-        fn = (opts.str("partition.hash.function") or "java").strip().lower()
-        if fn == "murmur":
-            raise opts.fail(
-                "partition.hash.function", "'murmur' is not supported by this emulator (only java)"
-            )
+        # HashFunction.parse: anything but "murmur" (case-insensitive) is the java hash, as in Debezium
+        self.murmur = (opts.str("partition.hash.function") or "java").strip().lower() == "murmur"
 
     def _value(self, path: str, envelope: dict, schema: Schema) -> tuple[Schema | None, Any]:
         parts = [p.strip() for p in re.split(r"\.", path)]
@@ -316,7 +314,11 @@ class PartitionRouting(Transform):
             s, v = self._value(path, envelope, r.value_schema)
             if v is not None:
                 found = True
-                total = _int32(total + _java_hash(s, v))
+                if self.murmur:
+                    h = murmur.hash_string(v) if isinstance(v, str) else murmur.hash_int(_java_hash(s, v))
+                else:
+                    h = _java_hash(s, v)
+                total = _int32(total + h)
         if not found:
             return r
         h = total & 0x7FFFFFFF
