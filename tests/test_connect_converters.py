@@ -303,6 +303,7 @@ KNOWN_DIFFERENCES = {
     "mariadb_avro": "MySqlConnector on MariaDB: Debezium prints a TIMESTAMP(6) ZonedTimestamp without trailing "
     "zeros ('...:00.5Z'), the emulator's MySQL connector with 6 digits (registry and all else equal)",
     "mariadb_json_numeric": "the same TIMESTAMP(6) difference of the MySQL connector (all else equal)",
+    "mariadb_cloudevents": "the same TIMESTAMP(6) difference of the MySQL connector (all else equal)",
 }
 
 

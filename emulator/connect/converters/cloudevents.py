@@ -1,8 +1,10 @@
-"""Debezium's `io.debezium.converters.CloudEventsConverter` (serializer.type=json) for the PostgreSQL
-connector's change events.
+"""Debezium's `io.debezium.converters.CloudEventsConverter` (serializer.type=json) for the change events of
+the PostgreSQL and MySQL connectors (other records -- schema changes, heartbeats, transaction markers --
+become null, as in Debezium).
 
-The event is a JSON object (no schema) in this order: `id` (`name:N;lsn:L;txId:T;sequence:S`), `source`
-(`/debezium/<connector>/<name>`), `specversion` 1.0, `type` (`io.debezium.connector.postgresql.DataChangeEvent`),
+The event is a JSON object (no schema) in this order: `id` (PostgreSQL `name:N;lsn:L;txId:T;sequence:S`,
+MySQL `name:N;file:F;pos:P`), `source` (`/debezium/<connector>/<name>`), `specversion` 1.0, `type`
+(`io.debezium.connector.<connector>.DataChangeEvent`),
 `time` (source `ts_ms` as ISO-8601 UTC millis), `datacontenttype`, [`dataschema`], then the extension
 attributes `iodebeziumop` and `iodebezium<source field>` (non-alphanumerics dropped; int64 as strings, a
 null field as its default), `iodebeziumtxid` / `iodebeziumtxtotalorder` / `iodebeziumtxdatacollectionorder`,
@@ -27,6 +29,8 @@ from emulator.connect.record import default_value
 from emulator.connect.schema import Field, Schema
 
 _NON_ALNUM = re.compile(r"[^a-zA-Z0-9]")
+# the connectors whose CloudEvents id is emulated (Debezium's per-connector CloudEventsMaker)
+_ID_KINDS = {"io.debezium.connector.postgresql": "postgresql", "io.debezium.connector.mysql": "mysql"}
 _EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
 _dumps = orjson.dumps
 
@@ -49,23 +53,26 @@ class CloudEventsConverter:
         self.registry_url = registry_url
         self._data_schemas: dict[int, tuple[Schema, Schema, list]] = {}
 
-    def _plan(self, schema: Schema) -> tuple[Schema, list]:
+    def _plan(self, schema: Schema) -> tuple[Schema, list, str, str] | None:
+        """(data schema, extension fields, connector namespace, id kind), or None for a record that is not
+        a change event (schema changes, heartbeats, transaction markers: Debezium writes null)."""
         hit = self._data_schemas.get(id(schema))
         if hit is not None and hit[0] is schema:
-            return hit[1], hit[2]
+            return hit[1]
         try:
             source = schema.field("source").schema
             before = schema.field("before").schema
             after = schema.field("after").schema
             schema.field("op")
         except KeyError:
+            self._data_schemas[id(schema)] = (schema, None)
+            return None
+        ns = (source.name or "").rsplit(".", 1)[0]
+        kind = _ID_KINDS.get(ns)
+        if kind is None:
             raise ConversionError(
-                f"CloudEventsConverter: {schema.name!r} is not a change event envelope"
-            ) from None
-        src_name = source.name or ""
-        if not src_name.startswith("io.debezium.connector.postgresql."):
-            raise ConversionError("CloudEventsConverter: only PostgreSQL change events are emulated")
-        ns = src_name.rsplit(".", 1)[0]
+                f"CloudEventsConverter: events of {ns or 'this connector'} are not emulated"
+            )
         data_schema = Schema(
             "struct", name=f"{ns}.Data", fields=[Field("before", before), Field("after", after)]
         )
@@ -78,23 +85,33 @@ class CloudEventsConverter:
             )
             for f in source.fields or ()
         ]
-        self._data_schemas[id(schema)] = (schema, data_schema, ext)
-        return data_schema, ext
+        plan = (data_schema, ext, ns, kind)
+        self._data_schemas[id(schema)] = (schema, plan)
+        return plan
 
     def from_connect_data(self, topic: str, headers: Any, schema: Schema | None, value: Any) -> bytes | None:
         if schema is None or value is None:
             return None
         if schema.type != "struct":
             raise ConversionError("CloudEventsConverter: mismatching schema")
-        data_schema, ext = self._plan(schema)
+        plan = self._plan(schema)
+        if plan is None:
+            return None
+        data_schema, ext, ns, kind = plan
         src = value.get("source") or {}
         name = src.get("name")
-        seq = src.get("sequence")
+        if kind == "postgresql":
+            ce_id = (
+                f"name:{name};lsn:{_s(src.get('lsn'))};txId:{_s(src.get('txId'))};"
+                f"sequence:{_s(src.get('sequence'))}"
+            )
+        else:  # mysql
+            ce_id = f"name:{name};file:{_s(src.get('file'))};pos:{_s(src.get('pos'))}"
         ev: dict[str, Any] = {
-            "id": f"name:{name};lsn:{_s(src.get('lsn'))};txId:{_s(src.get('txId'))};sequence:{_s(seq)}",
+            "id": ce_id,
             "source": f"/debezium/{src.get('connector')}/{name}",
             "specversion": "1.0",
-            "type": "io.debezium.connector.postgresql.DataChangeEvent",
+            "type": f"{ns}.DataChangeEvent",
             "time": _iso_millis(src.get("ts_ms") or 0),
         }
         data_value = {"before": value.get("before"), "after": value.get("after")}
