@@ -350,3 +350,25 @@ def test_debezium_server_formats_map_to_converter_classes():
     with pytest.raises(ConfigError) as info:
         load_config_text(text.replace("format.key=simplestring", "format.header=binary"))
     assert str(info.value).startswith("debezium.format.header: ")
+
+
+def test_avro_registration_modes():
+    from emulator.connect.converters.avro_converter import RECORD_NAME, AvroConverter
+    from emulator.connect.converters.errors import ConversionError
+
+    s = struct("ns.Row", ("id", Schema("int32")))
+    reg = MockRegistry("modes")
+    lookup = AvroConverter(reg, False, auto_register=False)
+    with pytest.raises(ConversionError):
+        lookup.from_connect_data("t", None, s, {"id": 1})
+    assert AvroConverter(reg, False).from_connect_data("t", None, s, {"id": 1}) == b"\x00\x00\x00\x00\x01\x02"
+    assert AvroConverter(reg, False, auto_register=False).from_connect_data("t", None, s, {"id": 2}) == (
+        b"\x00\x00\x00\x00\x01\x04"
+    )
+    latest = AvroConverter(reg, False, auto_register=False, use_latest_version=True)
+    assert latest.from_connect_data("t", None, s, {"id": -1}) == b"\x00\x00\x00\x00\x01\x01"
+    other = struct("ns.Row", ("id", Schema("int32")), ("v", Schema("string", optional=True)))
+    with pytest.raises(ConversionError):
+        latest.from_connect_data("t", None, other, {"id": 1, "v": None})
+    AvroConverter(reg, False, RECORD_NAME).from_connect_data("t", None, s, {"id": 1})
+    assert sorted(reg.dump()) == ["ns.Row", "t-value"]
