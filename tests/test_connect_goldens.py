@@ -46,6 +46,7 @@ CASES = [
     "pg_timezone_include",
     "pg_timezone_exclude",
     "pg_partition_murmur",
+    "pg_insert_headers",
     "mariadb_routing",
 ]
 CASES = [c for c in CASES if (DATA / f"{c}.jsonl").is_file()]

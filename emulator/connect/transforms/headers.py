@@ -24,29 +24,35 @@ _INT_TYPES = (("int8", 7), ("int16", 15), ("int32", 31), ("int64", 63))
 
 
 def parse_literal(opts: Options, key: str, text: str) -> tuple[Schema, object]:
-    """`Values.parseString` for the literals this emulator can type exactly: booleans, integers (the
-    smallest of int8..int64) and plain strings; other forms Connect would infer (decimals, arrays, maps,
-    dates) are refused."""
-    t = text.strip()
+    """`Values.parseString` for the literals this emulator can type exactly: `true` / `false`, integers (the
+    smallest of int8..int64) and plain strings. Anything Connect's tokenizer or its number / temporal
+    inference might read otherwise (a leading digit or sign, delimiters, `null`) is refused."""
     if text == "":
         return Schema("string"), ""
-    if t.lower() in ("true", "false") and t == text:
-        return Schema("boolean"), t.lower() == "true"
-    if _INT.fullmatch(t) and t == text:
-        n = int(t)
+    if text in ("true", "false"):
+        return Schema("boolean"), text == "true"
+    if _INT.fullmatch(text):
+        n = int(text)
         for type_, bits in _INT_TYPES:
             if -(1 << bits) <= n < (1 << bits):
                 return Schema(type_), n
+    t = text.strip()
     if (
-        t[:1] in '[{"'
-        or re.fullmatch(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", t)
-        or re.fullmatch(r"\d{4}-\d\d-\d\d.*|\d\d:\d\d.*", t)
-        or t.lower() == "null"
+        not t
+        or t[0].isdigit()
+        or t[0] in "+-"
+        or any(c in text for c in '[]{},:"\\')
+        or t.lower()
+        in (
+            "null",
+            "true",
+            "false",
+        )
     ):
         raise opts.fail(
             key,
-            f"literal {text!r} would be typed by Connect's Values.parseString in a way this "
-            "emulator does not reproduce (only booleans, integers and plain strings)",
+            f"literal {text!r} would be typed by Connect's Values.parseString in a way this emulator does not "
+            'reproduce (only true/false, integers and plain strings without [ ] { } , : " \\)',
         )
     return Schema("string"), text
 
