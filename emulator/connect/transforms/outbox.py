@@ -30,6 +30,7 @@ from emulator.connect.transforms.base import (
 log = logging.getLogger("emulator.transforms")
 
 PLACEMENTS = ("header", "envelope", "partition")
+_KEY_STRING = Schema("string")
 
 
 @register("io.debezium.transforms.outbox.EventRouter")
@@ -92,6 +93,7 @@ class EventRouter(Transform):
         self.only_headers = not any(a[1] == "envelope" for a in self.additional)
         self.payload_schemas: dict[bytes, Schema] = {}
         self.versioned: dict[int, Schema] = {}
+        self.inferred: dict[bytes, Schema] = {}
 
     def apply(self, r: ConnectRecord) -> ConnectRecord | None:
         if r.value is None:
@@ -131,6 +133,10 @@ class EventRouter(Transform):
             if isinstance(payload, str):
                 try:
                     payload_schema, payload = expand_json(self.f_payload, payload, self.null_bytes)
+                    # one object per inferred schema text (the converters cache by schema object)
+                    payload_schema = self.inferred.setdefault(payload_schema.json_bytes(), payload_schema)
+                    if len(self.inferred) > 4096:
+                        self.inferred.clear()
                 except ExpansionFailed as e:  # Debezium logs "JSON expansion failed" and keeps the string
                     log.warning("JSON expansion failed: %s", e)
             elif payload is not None:
@@ -163,7 +169,7 @@ class EventRouter(Transform):
             new_schema, new_value = payload_schema, payload
         else:
             new_schema, new_value = value_schema, struct_value
-        key_schema, key = Schema("string"), None
+        key_schema, key = _KEY_STRING, None
         if self.f_key is not None:
             kf = field_of(event_schema, self.f_key)
             if kf is None:

@@ -62,6 +62,7 @@ class TimestampConverterT(KeyOrValue):
             )
         self.replace_null = opts.bool("replace.null.with.default", True)
         self.cache = SchemaCache()
+        self._types: dict[bool, Schema] = {}
 
     # -- translators: any input -> epoch ms -> the target
     def _source(self, schema: Schema) -> str:
@@ -123,6 +124,12 @@ class TimestampConverterT(KeyOrValue):
         return self._from_ms(self._to_ms(kind, value))
 
     def _type_schema(self, optional: bool) -> Schema:
+        cached = self._types.get(optional)
+        if cached is None:
+            cached = self._types[optional] = self._make_type_schema(optional)
+        return cached
+
+    def _make_type_schema(self, optional: bool) -> Schema:
         t = self.target
         if t == "string":
             return Schema("string", optional=optional)

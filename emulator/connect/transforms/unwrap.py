@@ -41,7 +41,7 @@ _TOP_FIELDS = ("op", "ts_ms", "ts_us", "ts_ns")
 class FieldReference:
     """`add.fields` / `add.headers` entry: `[struct.]field[:alias]` -> a field named prefix + ..."""
 
-    __slots__ = ("struct", "field", "new_field")
+    __slots__ = ("struct", "field", "new_field", "_schemas")
 
     def __init__(self, prefix: str, spec: str, opts: Options, key: str) -> None:
         parts = spec.split(":")
@@ -66,9 +66,20 @@ class FieldReference:
             self.new_field = prefix + parts[1]
         else:
             raise opts.fail(key, f"Unexpected field name: {spec}")
+        self._schemas: dict[int, tuple[Schema, Schema | None]] = {}
 
     def schema(self, original: Schema) -> Schema | None:
-        """The field's schema (basics only, optional), or None when the envelope has no such field."""
+        """The field's schema (basics only, optional), or None when the envelope has no such field; one
+        object per envelope schema (the converters cache by schema object)."""
+        hit = self._schemas.get(id(original))
+        if hit is None or hit[0] is not original:
+            if len(self._schemas) > 256:
+                self._schemas.clear()
+            hit = (original, self._schema(original))
+            self._schemas[id(original)] = hit
+        return hit[1]
+
+    def _schema(self, original: Schema) -> Schema | None:
         if self.struct is not None:
             parent_field = field_of(original, self.struct)
             if parent_field is None:
