@@ -47,6 +47,7 @@ CASES = [
     "pg_timezone_exclude",
     "pg_partition_murmur",
     "pg_insert_headers",
+    "pg_extract_v2",
     "mariadb_routing",
 ]
 CASES = [c for c in CASES if (DATA / f"{c}.jsonl").is_file()]

@@ -312,3 +312,33 @@ def test_in_process_capture_applies_the_chain() -> None:
         },
         "payload": None,
     }
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="emulator.connect.converters' JsonConverter prints null for a required schema instead of raising "
+    "Connect's DataException (reported to the converters helper)",
+)
+def test_converter_failure_stops_the_task_where_connect_stopped(tmp_path: Path) -> None:
+    """ExtractField$Value after.ratio.scale (V2 path) on products: the third snapshot row has no ratio, the
+    extracted value is null for a required int32, and JsonConverter fails ('Conversion error: null value
+    for field that is required and has no default value'). Real Debezium stopped after two records
+    (pg_extract_v2_fail); with errors.tolerance=none the emulator stops there too, exit code 1."""
+    meta = json.loads((DATA / "pg_extract_v2_fail.meta.json").read_text())
+    assert meta["engine_error"] and meta["records"] == 2
+    load = sections(DATA / meta["workload"])
+    with PgServer() as pg:
+        pg.psql(load["pre"])
+        props = dict(
+            meta["connector_config"], **{"database.hostname": "127.0.0.1", "database.port": str(pg.port)}
+        )
+        props.pop("offset.storage", None)
+        emu = EmulatorProcess(props, tmp_path).start()
+        deadline = time.monotonic() + 90
+        while emu.proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.2)
+        code = emu.stop()
+    assert code == 1
+    assert "null value for field that is required and has no default value" in emu.log_tail(5)
+    n, problems = compare(DATA / "pg_extract_v2_fail.jsonl", emu.out)
+    assert n == 2 and not problems, problems

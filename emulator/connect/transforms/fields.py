@@ -219,31 +219,121 @@ _both(InsertFieldT, K + "InsertField")
 # --------------------------------------------------------------------------------------- ExtractField
 
 
+def field_path_v2(path: str) -> list[str]:
+    """`SingleFieldPath` with `field.syntax.version=V2`: dots separate steps, a step in backticks may hold
+    dots, a backslash before a closing backtick keeps it."""
+    steps: list[str] = []
+    idx, n = 0, len(path)
+    while 0 <= idx < n:
+        if path[idx] != "`":
+            start = idx
+            idx = path.find(".", idx)
+            if idx >= 0:
+                steps.append(path[start:idx])
+                idx += 1
+            else:
+                steps.append(path[start:])
+        else:
+            tick = idx
+            idx += 1
+            field: list[str] = []
+            start = idx
+            while True:
+                idx = path.find("`", idx)
+                if idx == -1:
+                    raise ValueError(
+                        f"Incomplete backtick pair in path: [{path}], consider adding a backslash "
+                        f"before backtick at position {tick} to escape it"
+                    )
+                escaped = path[idx - 1] == "\\"
+                if idx >= n - 1:
+                    if escaped:
+                        raise ValueError(
+                            f"Incomplete backtick pair in path: [{path}], consider adding a backslash "
+                            f"before backtick at position {tick} to escape it"
+                        )
+                    field.append(path[start:idx])
+                    steps.append("".join(field))
+                    idx += 1
+                    break
+                if path[idx + 1] != ".":
+                    idx += 1
+                    continue
+                if escaped:
+                    field.append(path[start : idx - 1] + "`")
+                    idx += 1
+                    start = idx
+                    continue
+                field.append(path[start:idx])
+                steps.append("".join(field))
+                idx += 2
+                break
+    if path and path[-1] == ".":
+        steps.append("")
+    return steps
+
+
 class ExtractFieldT(KeyOrValue):
     def __init__(self, opts: Options) -> None:
         super().__init__(opts)
         self.field = opts.str("field", required=True)
         version = opts.enum("field.syntax.version", ("V1", "V2"), "V1")
         if version == "V2":
-            raise opts.fail(
-                "field.syntax.version", "V2 (nested field paths) is not supported by this emulator"
-            )
+            try:
+                self.steps = field_path_v2(self.field) or [""]
+            except ValueError as e:
+                raise opts.fail("field", str(e)) from None
+        else:
+            self.steps = [self.field]
         self.replace_null = opts.bool("replace.null.with.default", True)
+
+    def _field(self, schema: Schema) -> Field | None:
+        cur = schema
+        for step in self.steps[:-1]:
+            if cur.type != "struct":
+                raise TransformError("Cannot look up fields on non-struct type")
+            f = field_of(cur, step)
+            if f is None:
+                return None
+            cur = f.schema
+        if cur.type != "struct":
+            raise TransformError("Cannot look up fields on non-struct type")
+        return field_of(cur, self.steps[-1])
+
+    def _value(self, schema: Schema, value: dict) -> Any:
+        cur, cur_schema = value, schema
+        for step in self.steps[:-1]:
+            f = field_of(cur_schema, step)
+            if f is None:
+                return None
+            cur = fget(f, cur)
+            if cur is None:
+                return None
+            require_struct(cur, "nested field access")
+            cur_schema = f.schema
+        f = field_of(cur_schema, self.steps[-1])
+        if f is None:
+            return None
+        return fget(f, cur) if self.replace_null else cur.get(f.name)
 
     def apply(self, r: ConnectRecord) -> ConnectRecord | None:
         schema = self.schema_of(r)
         value = self.value_of(r)
         if schema is None:
             v = require_map(value, "field extraction") if value is not None else None
-            return self.new(r, None, None if v is None else v.get(self.field))
+            for step in self.steps[:-1]:
+                if v is None:
+                    break
+                v = v.get(step)
+                if v is not None:
+                    v = require_map(v, "nested field access")
+            return self.new(r, None, None if v is None else v.get(self.steps[-1]))
         if value is not None:
             require_struct(value, "field extraction")
-        f = field_of(schema, self.field) if schema.fields is not None else None
+        f = self._field(schema)
         if f is None:
             raise TransformError(f"Unknown field: {self.field}")
-        if value is None:
-            return self.new(r, f.schema, None)
-        return self.new(r, f.schema, fget(f, value) if self.replace_null else value.get(self.field))
+        return self.new(r, f.schema, None if value is None else self._value(schema, value))
 
 
 _both(ExtractFieldT, K + "ExtractField")
