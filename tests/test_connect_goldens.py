@@ -48,6 +48,8 @@ CASES = [
     "pg_partition_murmur",
     "pg_insert_headers",
     "pg_extract_v2",
+    "pg_outbox_options",
+    "pg_unwrap_rwt",
     "mariadb_routing",
 ]
 CASES = [c for c in CASES if (DATA / f"{c}.jsonl").is_file()]
