@@ -208,11 +208,13 @@ class Worker:
 
     # -- running a connector
     def validate(self, name: str, config: dict[str, Any]):
+        from emulator.connect.dataplane import validate_transforms
         from emulator.runner import connector_class
 
         try:
             cfg = from_dict(config, source_format="connect-json")
             connector_class(cfg)
+            validate_transforms(cfg)  # a bad SMT option is a 400 at creation, as on Connect
         except (ConfigError, ValueError) as e:
             raise HttpError(
                 400,

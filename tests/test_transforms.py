@@ -342,3 +342,21 @@ def test_converter_failure_stops_the_task_where_connect_stopped(tmp_path: Path) 
     assert "null value for field that is required and has no default value" in emu.log_tail(5)
     n, problems = compare(DATA / "pg_extract_v2_fail.jsonl", emu.out)
     assert n == 2 and not problems, problems
+
+
+def test_rest_worker_refuses_a_bad_transform_at_creation(tmp_path: Path) -> None:
+    """Connect's REST API answers 400 for an invalid SMT configuration instead of creating the connector."""
+    from emulator.worker import HttpError, Worker
+
+    w = Worker(tmp_path / "state")
+    config = {
+        **BASE,
+        "database.port": "5432",
+        "transforms": "r",
+        "transforms.r.type": T + "RegexRouter",
+        "transforms.r.regex": "(",
+        "transforms.r.replacement": "x",
+    }
+    with pytest.raises(HttpError) as e:
+        w.validate("bad", config)
+    assert e.value.code == 400 and "transforms.r.regex" in e.value.message

@@ -116,6 +116,15 @@ def build(config) -> DataPlane | None:
     )
 
 
+def validate_transforms(config) -> None:
+    """The transform / predicate options alone (the REST worker's validation): `ConfigError` naming the
+    property."""
+    try:
+        build_chain(config.props)
+    except TransformConfigError as e:
+        raise ConfigError(str(e), e.name) from None
+
+
 def internal_config(config):
     """The configuration the connector runs with when a data plane is active: its own converter settings
     replaced by the internal form the data plane parses."""
