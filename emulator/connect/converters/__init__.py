@@ -69,7 +69,7 @@ _OPTIONS = {
     JSON: _JSON_OPTS,
     STRING: {"encoding", "converter.encoding"},
     BYTE_ARRAY: set(),
-    SIMPLE_HEADER: set(),
+    SIMPLE_HEADER: {"schemas.enable"},  # the JSON form of the headers in the directory output (fast path)
     AVRO: _AVRO_OPTS,
     CLOUDEVENTS: _CE_OPTS,
 }

@@ -28,7 +28,7 @@ from emulator.connectors.mysql.source import Flavor, source_block
 from emulator.connectors.mysql.types import TypeConfig, _identity, default_value, map_column
 from emulator.engine import Engine
 from emulator.envelope import EnvelopeSettings, Heartbeat, TableEnvelope, TransactionMonitor
-from emulator.filters import Filters
+from emulator.filters import Filters, include_list_order
 from emulator.incremental import IncrementalSnapshot
 from emulator.model import ColumnDef, TableDef
 from emulator.notifications import Notifier
@@ -632,6 +632,7 @@ class MySqlConnector:
             ct = self.table_by_id(tid)
             if ct is not None:
                 tables.append(ct)
+        tables = include_list_order(tables, self.cfg.get("table.include.list"), lambda ct: ct.data_collection)
         order = (self.cfg.get("snapshot.tables.order.by.row.count") or "disabled").lower()
         if order in ("ascending", "descending") and tables:
             counts = {

@@ -32,7 +32,7 @@ from emulator.connectors.postgres.source import (
 from emulator.connectors.postgres.types import TypeConfig
 from emulator.engine import Engine
 from emulator.envelope import EnvelopeSettings, Heartbeat, TableEnvelope, TransactionMonitor
-from emulator.filters import Filters
+from emulator.filters import Filters, include_list_order
 from emulator.incremental import IncrementalSnapshot
 from emulator.model import TableDef
 from emulator.notifications import Notifier
@@ -403,7 +403,7 @@ class PostgresConnector:
             loaded = load_tables(snap, self.type_cfg, include)
             tables = [t for t in loaded
                       if t.id != self.signal_table and (not only or any(p.fullmatch(t.id) for p in only))]
-            tables = _include_list_order(tables, self.cfg.get("table.include.list"))
+            tables = include_list_order(tables, self.cfg.get("table.include.list"), lambda t: t.id)
             captured = [self._capture(t) for t in tables]
             ts_us = time.time_ns() // 1000
             seq = sequence(None, start_lsn)
@@ -1044,21 +1044,6 @@ def _bool(value: str | None, default: bool = False) -> bool:
     if value is None or value == "":
         return default
     return str(value).strip().lower() == "true"
-
-
-def _include_list_order(tables: list, include_list: str | None) -> list:
-    """Debezium snapshots the tables in the order of `table.include.list` (the first pattern a table
-    matches), alphabetically among those of one pattern (pg_json_plain: products before customers)."""
-    import re
-
-    patterns = [re.compile(p.strip(), re.IGNORECASE) for p in (include_list or "").split(",") if p.strip()]
-    if len(patterns) < 2:
-        return tables
-
-    def rank(t) -> int:
-        return next((i for i, p in enumerate(patterns) if p.fullmatch(t.id)), len(patterns))
-
-    return sorted(tables, key=rank)
 
 
 def _regex_list(value: str | None):
