@@ -163,3 +163,33 @@ def test_keyed_records_on_murmur2_partition_in_order(pg, broker, tmp_path, keys)
                 sids = [int(json.loads(m.value())["payload"]["after"]["id"][1:]) for m in ms]
                 assert sids == sorted(sids)
     assert seen_tx
+
+
+def test_mysql_schema_changes_on_partition_zero(broker):
+    """Debezium's MySQL/MariaDB connectors give their schema-change records (topic = topic.prefix)
+    Kafka partition 0; the other topics go through the partitioner."""
+    from emulator.records import Record
+
+    config = from_dict(
+        {
+            "connector.class": "io.debezium.connector.mysql.MySqlConnector",
+            "topic.prefix": "myschema",
+            "database.hostname": "h",
+            "database.user": "u",
+            "database.server.id": "1",
+            "schema.history.internal": "io.debezium.storage.file.history.FileSchemaHistory",
+            "schema.history.internal.file.filename": "/tmp/unused-history.dat",
+            "topic.creation.default.partitions": str(PARTITIONS),
+            "topic.creation.default.replication.factor": "1",
+        }
+    )
+    out = kafka_output(config, broker.bootstrap)
+    keys = [json.dumps({"databaseName": f"db{i}"}).encode() for i in range(8)]
+    for k in keys:
+        out.write(Record("myschema", k, b"{}"))
+        out.write(Record("myschema.db.t", k, b"{}"))
+    out.close()
+    assert {m.partition() for m in read_topic(broker.bootstrap, "myschema")} == {0}
+    placed = read_topic(broker.bootstrap, "myschema.db.t")
+    assert len(placed) == len(keys)
+    assert all(m.partition() == (murmur2(m.key()) & 0x7FFFFFFF) % PARTITIONS for m in placed)
