@@ -314,11 +314,6 @@ def test_in_process_capture_applies_the_chain() -> None:
     }
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="emulator.connect.converters' JsonConverter prints null for a required schema instead of raising "
-    "Connect's DataException (reported to the converters helper)",
-)
 def test_converter_failure_stops_the_task_where_connect_stopped(tmp_path: Path) -> None:
     """ExtractField$Value after.ratio.scale (V2 path) on products: the third snapshot row has no ratio, the
     extracted value is null for a required int32, and JsonConverter fails ('Conversion error: null value
