@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 from collections.abc import Callable
 from decimal import Decimal
+from operator import itemgetter
 from typing import Any
 
 import orjson
@@ -24,6 +25,7 @@ from emulator.connect.record import DECIMAL, default_value
 from emulator.connect.schema import Schema
 
 Encoder = Callable[[Any], Any]
+_REQUIRED = "Conversion error: null value for field that is required and has no default value"
 _Fragment = orjson.Fragment
 _dumps = orjson.dumps
 
@@ -52,6 +54,8 @@ class JsonEncoding:
             return _schemaless(value)
         enc, dflt = self.compiled(schema)
         if value is None:
+            if dflt is None and not schema.optional:
+                raise ConversionError(_REQUIRED)
             return dflt
         return value if enc is None else enc(value)
 
@@ -84,14 +88,39 @@ class JsonEncoding:
             return _float32
         if t == "struct":
             todo = []
+            required = []  # fields whose null Connect refuses (required, no default to print)
             for f in schema.fields or ():
                 enc, dflt = self.compiled(f.schema)
                 if enc is not None or dflt is not None:
                     todo.append((f.name, enc, dflt))
+                if dflt is None and not f.schema.optional:
+                    required.append(f.name)
+            get_required = itemgetter(*required) if len(required) > 1 else None
+            one_required = required[0] if len(required) == 1 else None
+
+            def check(v: dict) -> None:
+                try:
+                    if get_required is not None:
+                        if None in get_required(v):
+                            raise ConversionError(_REQUIRED)
+                    elif one_required is not None and v[one_required] is None:
+                        raise ConversionError(_REQUIRED)
+                except KeyError:
+                    raise ConversionError(_REQUIRED) from None
+
             if not todo:
-                return None
+                if not required:
+                    return None
+
+                def checked(v: dict) -> dict:
+                    check(v)
+                    return v
+
+                return checked
 
             def struct(v: dict) -> dict:
+                if required:
+                    check(v)
                 out = dict(v)
                 for name, enc, dflt in todo:
                     x = out.get(name)
@@ -104,22 +133,35 @@ class JsonEncoding:
             return struct
         if t == "array":
             enc, dflt = self.compiled(schema.items)
-            if enc is None and dflt is None:
+            if enc is None and dflt is None and schema.items.optional:
                 return None
-            return lambda v: [dflt if x is None else (x if enc is None else enc(x)) for x in v]
+            item = self._nullable(schema.items, enc, dflt)
+            return lambda v: [item(x) for x in v]
         if t == "map":
             kenc, kdflt = self.compiled(schema.keys)
             venc, vdflt = self.compiled(schema.values)
-
-            def conv(x: Any, enc: Encoder | None, dflt: Any) -> Any:
-                return dflt if x is None else (x if enc is None else enc(x))
-
+            kconv = self._nullable(schema.keys, kenc, kdflt)
+            vconv = self._nullable(schema.values, venc, vdflt)
             if schema.keys.type == "string":
-                if venc is None and vdflt is None:
+                if venc is None and vdflt is None and schema.values.optional:
                     return None
-                return lambda v: {k: conv(x, venc, vdflt) for k, x in v.items()}
-            return lambda v: [[conv(k, kenc, kdflt), conv(x, venc, vdflt)] for k, x in v.items()]
+                return lambda v: {k: vconv(x) for k, x in v.items()}
+            return lambda v: [[kconv(k), vconv(x)] for k, x in v.items()]
         return None
+
+    @staticmethod
+    def _nullable(schema: Schema, enc: Encoder | None, dflt: Any) -> Encoder:
+        """An element / map entry: a null takes the default, stays null if optional, else fails."""
+        optional = schema.optional
+
+        def conv(x: Any) -> Any:
+            if x is None:
+                if dflt is None and not optional:
+                    raise ConversionError(_REQUIRED)
+                return dflt
+            return x if enc is None else enc(x)
+
+        return conv
 
 
 def _schemaless(value: Any) -> Any:
