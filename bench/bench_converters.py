@@ -115,6 +115,7 @@ def run_variant(pg: PgServer, name: str, rows: int, work: Path) -> dict:
     deadline = time.monotonic() + 60
     while not slot_active(pg, slot):
         if p.poll() is not None or time.monotonic() > deadline:
+            stop(p)
             raise SystemExit(f"{name}: emulator did not start streaming:\n{log.read_text()[-2000:]}")
         time.sleep(0.2)
     time.sleep(1.5)  # an offset flush
@@ -132,6 +133,7 @@ def run_variant(pg: PgServer, name: str, rows: int, work: Path) -> dict:
         if n >= rows:
             break
         if p.poll() is not None or now - t0 > 120 + rows / 500:
+            stop(p)
             raise SystemExit(f"{name}: {n} of {rows} records:\n{log.read_text()[-2000:]}")
         time.sleep(0.01)
     cpu = cpu_s(p.pid)
