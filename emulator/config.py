@@ -13,7 +13,8 @@ Accepted inputs (detected from the content, see :func:`load_config`):
 * a Debezium Server ``application.properties`` (any ``debezium.source.*`` or ``debezium.sink.type`` key):
   ``debezium.source.X`` -> ``X``; ``debezium.sink.type`` -> :attr:`Config.sink_type`;
   ``debezium.sink.<type>.X`` -> :attr:`Config.sink_props` ``X``; ``debezium.format.{key,value,header}``
-  (``json`` only) -> ``{key,value,header}.converter`` = ``org.apache.kafka.connect.json.JsonConverter`` and
+  (``json``/``jsonbytearray``, ``cloudevents``, ``simplestring``, ``binary``; headers ``json``) -> the
+  ``{key,value,header}.converter`` class (see ``_SERVER_FORMATS``) and
   ``debezium.format.<part>.X`` -> ``<part>.converter.X`` (so ``debezium.format.value.schemas.enable`` becomes
   ``value.converter.schemas.enable``); ``debezium.transforms*`` / ``debezium.predicates*`` lose the
   ``debezium.`` prefix.  Quarkus ``${ENV}`` / ``${ENV:default}`` references are expanded from the
@@ -30,10 +31,10 @@ unknown name is a typo and refused with the closest known name (difflib).
 Worker-level properties that users put in the same file are part of the table: ``offset.storage``,
 ``offset.storage.file.filename``, ``offset.flush.interval.ms`` (default 60000, the Kafka Connect worker
 default and the Debezium embedded-engine/Debezium Server default), ``offset.flush.timeout.ms``, the
-``key``/``value``/``header`` converters (only ``org.apache.kafka.connect.json.JsonConverter`` is emulated;
-the header converter may also be Connect's default ``SimpleHeaderConverter``; Debezium Server defaults its
-header format to JSON, so for that source format the header converter defaults to ``JsonConverter``) and
-their ``schemas.enable`` (default true), ``decimal.format`` and ``replace.null.with.default`` settings.
+``key``/``value``/``header`` converters (the classes in ``DATA_CONVERTERS`` / ``HEADER_CONVERTERS``; the
+header converter defaults to Connect's ``SimpleHeaderConverter``; Debezium Server defaults its header format
+to JSON, so for that source format to ``JsonConverter``) and their options, which
+:func:`emulator.connect.converters.build` checks (docs/converters.md).
 
 Deliberate choices, each one a place where real Debezium behaves the same way:
 
@@ -148,6 +149,13 @@ BINLOG = frozenset({MYSQL, MARIADB})
 REL = frozenset({POSTGRES, MYSQL, MARIADB})
 JSON_CONVERTER = "org.apache.kafka.connect.json.JsonConverter"
 SIMPLE_HEADER_CONVERTER = "org.apache.kafka.connect.storage.SimpleHeaderConverter"
+STRING_CONVERTER = "org.apache.kafka.connect.storage.StringConverter"
+BYTE_ARRAY_CONVERTER = "org.apache.kafka.connect.converters.ByteArrayConverter"
+AVRO_CONVERTER = "io.confluent.connect.avro.AvroConverter"
+CLOUDEVENTS_CONVERTER = "io.debezium.converters.CloudEventsConverter"
+# emulated converter classes (options are checked by emulator.connect.converters.build)
+DATA_CONVERTERS = (JSON_CONVERTER, STRING_CONVERTER, BYTE_ARRAY_CONVERTER, AVRO_CONVERTER, CLOUDEVENTS_CONVERTER)
+HEADER_CONVERTERS = (JSON_CONVERTER, SIMPLE_HEADER_CONVERTER, STRING_CONVERTER, BYTE_ARRAY_CONVERTER, AVRO_CONVERTER)
 
 # --------------------------------------------------------------------------------------------- table
 
@@ -381,13 +389,13 @@ PROPERTIES: tuple[PropertySpec, ...] = (
     _p("offset.storage.file.filename", STRING),
     _p("offset.flush.interval.ms", LONG, 60000, min=0),
     _p("offset.flush.timeout.ms", LONG, 5000, min=0),
-    _p("key.converter", CLASS, JSON_CONVERTER, check=_converter_check((JSON_CONVERTER,))),
-    _p("value.converter", CLASS, JSON_CONVERTER, check=_converter_check((JSON_CONVERTER,))),
+    _p("key.converter", CLASS, JSON_CONVERTER, check=_converter_check(DATA_CONVERTERS)),
+    _p("value.converter", CLASS, JSON_CONVERTER, check=_converter_check(DATA_CONVERTERS)),
     _p(
         "header.converter",
         CLASS,
         _header_converter_default,
-        check=_converter_check((JSON_CONVERTER, SIMPLE_HEADER_CONVERTER)),
+        check=_converter_check(HEADER_CONVERTERS),
     ),
     _p("key.converter.schemas.enable", BOOL, True),
     _p("value.converter.schemas.enable", BOOL, True),
@@ -883,10 +891,6 @@ _audit(
 )
 _audit("time.precision.mode", ("adaptive", "adaptive_time_microseconds", "connect"), applies=PG)
 _audit("time.precision.mode", ("adaptive_time_microseconds", "connect"), applies=BINLOG)
-_audit("key.converter.decimal.format", ("base64",))
-_audit("value.converter.decimal.format", ("base64",))
-_audit("key.converter.replace.null.with.default", ("true",))
-_audit("value.converter.replace.null.with.default", ("true",))
 _audit("lsn.flush.mode", ("connector",), note="flush.lsn.source=false gives Debezium's manual mode")
 _audit("offset.mismatch.strategy", ("no_validation",))
 _audit("xmin.fetch.interval.ms", ("0",), note="source.xmin is always null")
@@ -908,8 +912,6 @@ for _name in (
     "mongodb.ssl.keystore.type",
     "mongodb.ssl.truststore.type",
     "post.processors",
-    "transforms",
-    "predicates",
     "capture.start.op.time",
     "custom.sanitize.pattern",
     "database.connection.factory.class",
@@ -1690,7 +1692,15 @@ def parse_properties(text: str) -> dict[str, str]:
 _SERVER_SOURCE = "debezium.source."
 _SERVER_SINK = "debezium.sink."
 _SERVER_FORMAT = "debezium.format."
-_SERVER_FORMATS_SUPPORTED = ("json",)
+# Debezium Server's debezium.format.* -> converter class (avro there is Apicurio's converter: not emulated)
+_SERVER_FORMATS = {
+    "json": JSON_CONVERTER,
+    "jsonbytearray": JSON_CONVERTER,
+    "cloudevents": CLOUDEVENTS_CONVERTER,
+    "simplestring": STRING_CONVERTER,
+    "binary": BYTE_ARRAY_CONVERTER,
+}
+_SERVER_FORMATS_SUPPORTED = tuple(_SERVER_FORMATS)
 _ENV_REF = re.compile(r"\$\{([^}:]*)(?::([^}]*))?\}")
 
 
@@ -1761,7 +1771,11 @@ def _from_debezium_server(
                 + ", ".join(_SERVER_FORMATS_SUPPORTED),
                 name,
             )
-        props[f"{part}.converter"] = JSON_CONVERTER
+        if part == "header" and fmt.strip().lower() not in ("json", "jsonbytearray"):
+            name = "debezium.format.header"
+            raise ConfigError(f"{name}: format {_show(fmt.strip())} is not supported for headers; supported: json",
+                              name)
+        props[f"{part}.converter"] = _SERVER_FORMATS[fmt.strip().lower()]
     props.update(format_props)
     sink_props: dict[str, str] = {}
     if sink_type:

@@ -30,7 +30,7 @@ class Source(Protocol):
 
 class Engine:
     def __init__(self, output: Output, offsets: OffsetStore, flush_interval_ms: int = 1000,
-                 heartbeat: Heartbeat | None = None) -> None:
+                 heartbeat: Heartbeat | None = None, dataplane=None) -> None:
         self.output = output
         self.offsets = offsets
         self.flush_interval_s = max(flush_interval_ms, 0) / 1000.0
@@ -42,6 +42,16 @@ class Engine:
         self._last_commit = time.monotonic()
         self.listeners: list[Callable[[Record], None]] = []
         self.metrics = ConnectorMetrics()  # counters the connectors keep (emulator.metrics)
+        self.dataplane = dataplane
+        if dataplane is not None:  # transforms / converters: only then is there per-record work here
+            self.emit = self._emit_through_dataplane
+
+    def _emit_through_dataplane(self, record: Record) -> None:
+        out = self.dataplane.apply(record)
+        if out is not None:
+            self.output.write(out)
+            self.records += 1
+        self._uncommitted = True
 
     @property
     def stopping(self) -> bool:

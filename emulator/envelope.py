@@ -47,13 +47,43 @@ def uuid7() -> str:
     return str(uuid.UUID(int=value))
 
 
+class DefaultsFramed(Framed):
+    """An envelope frame that prints a NULL `before`/`after` column as its schema default, as
+    JsonConverter does with `replace.null.with.default=true` (Connect's `Struct.get`). Only tables with
+    nullable columns that have a default use it."""
+
+    __slots__ = ("fills",)
+
+    def __init__(self, codec: JsonCodec, schema: Schema, fills: list[tuple[str, Any]]) -> None:
+        super().__init__(codec, schema)
+        self.fills = fills
+
+    def encode(self, payload: Any) -> bytes:
+        for part in ("before", "after"):
+            row = payload.get(part)
+            if row:
+                copied = False
+                for name, default in self.fills:
+                    if name in row and row[name] is None:
+                        if not copied:
+                            row = dict(row)
+                            copied = True
+                        row[name] = default
+                if copied:
+                    payload = {**payload, part: row}
+        return self.head + _dumps(payload) + self.tail
+
+
 class EnvelopeSettings:
     """What every envelope of one connector shares: names, converters, headers, source schema."""
 
     def __init__(self, *, prefix: str, connector_name: str, source_schema: Schema,
                  key_schemas: bool = True, value_schemas: bool = True, header_schemas: bool = True,
-                 task_id: str = "0", delimiter: str = ".") -> None:
+                 task_id: str = "0", delimiter: str = ".", replace_null_with_default: bool = True) -> None:
         self.prefix = prefix
+        # JsonConverter's replace.null.with.default: a NULL column with a default prints the default. The
+        # data plane asks for the plain nulls (its converters apply the defaults themselves).
+        self.replace_null_with_default = replace_null_with_default
         self.connector_name = connector_name
         self.source_schema = source_schema
         self.key_codec = JsonCodec(key_schemas)
@@ -109,7 +139,10 @@ class TableEnvelope:
             ("ts_ns", OPT_INT64),
         ], version=2)
         self.key_frame = Framed(settings.key_codec, self.key_schema) if self.key_schema else None
-        self.value_frame = Framed(settings.value_codec, self.envelope_schema)
+        fills = ([(c.name, c.schema.default) for c in cols if c.schema.optional and c.schema.default is not None
+                  and c.name not in self.key_only] if settings.replace_null_with_default else [])
+        self.value_frame = (DefaultsFramed(settings.value_codec, self.envelope_schema, fills) if fills
+                            else Framed(settings.value_codec, self.envelope_schema))
         self._key_header_frame = (Framed(settings.header_codec, self.key_schema)
                                   if self.key_schema else None)
 

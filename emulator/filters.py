@@ -205,3 +205,18 @@ def _hashing(conv: Callable, spec: tuple[str, bytes], width: int | None) -> Call
         return h[:width] if width else h
 
     return masked
+
+
+def include_list_order(items: list, include_list: str | None, name: Callable[[Any], str]) -> list:
+    """Debezium snapshots the tables in the order of `table.include.list` (the first pattern a table
+    matches; case-insensitive), keeping the given order among tables of one pattern (pg_json_plain:
+    products before customers; mariadb_order)."""
+    patterns = [re.compile(p.strip(), re.IGNORECASE) for p in (include_list or "").split(",") if p.strip()]
+    if len(patterns) < 2:
+        return items
+
+    def rank(item: Any) -> int:
+        n = name(item)
+        return next((i for i, p in enumerate(patterns) if p.fullmatch(n)), len(patterns))
+
+    return sorted(items, key=rank)

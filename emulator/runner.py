@@ -108,7 +108,12 @@ class Runner:
         flush_ms = int(config.get("offset.flush.interval.ms") or 1000)
         if getattr(output, "transactional_id", None):  # exactly-once: a transaction per interval
             flush_ms = int(config.props.get("transaction.boundary.interval.ms") or 200)
-        self.engine = Engine(output, offsets or offset_store(config, output), flush_ms)
+        from emulator.connect import dataplane
+
+        plane = dataplane.build(config)  # ConfigError (exit 2) on a bad transform / converter option
+        if plane is not None:  # the connector writes the internal form the data plane parses
+            self.config = config = dataplane.internal_config(config)
+        self.engine = Engine(output, offsets or offset_store(config, output), flush_ms, dataplane=plane)
         self.metrics = self.engine.metrics
         self.metrics.configure(config)
         self.cls = connector_class(config)

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from emulator import connect_validate
-from emulator.config import CONNECTOR_CLASSES, from_dict
+from emulator.config import CONNECTOR_CLASSES, ConfigError, from_dict
 from emulator.statefiles import StateFileError, private_dir, write_atomic
 
 log = logging.getLogger("emulator.worker")
@@ -294,6 +294,17 @@ class Worker:
         infos = connect_validate.validate(cls, config, connect=self.check_connection)
         if infos["error_count"]:
             raise HttpError(400, connect_validate.error_message(infos))
+        from emulator.connect.dataplane import validate_transforms
+
+        try:  # a bad SMT or converter option is a 400 at creation, as on Connect
+            validate_transforms(from_dict(config, source_format="connect-json"))
+        except (ConfigError, ValueError) as e:
+            raise HttpError(
+                400,
+                "Connector configuration is invalid and contains the following 1 error(s):\n"
+                f"{e}\nYou can also find the above list of errors at the endpoint "
+                "`/connector-plugins/{connectorType}/config/validate`",
+            ) from None
 
     def make_runner(self, name: str, config: dict[str, str]):
         from emulator.runner import Runner

@@ -6,6 +6,9 @@ import os
 from pathlib import Path
 from typing import BinaryIO
 
+import orjson
+
+from emulator.connect.converters.registry import mock_scopes
 from emulator.outputs.base import Output
 from emulator.records import Record
 from emulator.statefiles import open_private, private_dir
@@ -46,6 +49,21 @@ class DirectoryOutput(Output):
         for f in self.unsynced:
             os.fsync(f.fileno())
         self.unsynced.clear()
+        self._write_registry()
+
+    def _write_registry(self) -> None:
+        """`registry.json`: the in-process (mock://) schema registry, `{subject: [{version, id, schema}]}`,
+        rewritten whenever an AvroConverter registered something new."""
+        regs = [r for r in mock_scopes() if r.changed]
+        if not regs:
+            return
+        dump: dict = {}
+        for r in mock_scopes():
+            r.changed = False
+            dump.update(r.dump())
+        tmp = self.dir / "registry.json.tmp"
+        tmp.write_bytes(orjson.dumps(dump, option=orjson.OPT_INDENT_2))
+        os.replace(tmp, self.dir / "registry.json")
 
     def close(self) -> None:
         self.commit()

@@ -269,6 +269,11 @@ class KafkaOutput(Output):
         if simple_headers is None:
             simple_headers = config is not None and config.get("header.converter") == SIMPLE_HEADER_CONVERTER
         self.simple_headers = simple_headers
+        # the MySQL/MariaDB connectors send their schema-change events (topic = topic.prefix) to partition 0
+        # (Debezium's SourceRecord partition), not through the partitioner
+        self.schema_topic = (
+            props.get("topic.prefix") if config is not None and config.connector in ("mysql", "mariadb") else None
+        )
         self.creation = topic_creation if topic_creation is not None else TopicCreation(props)
         self.transactional_id = transactional_id
         self.timeout_s = float(props.get("offset.flush.timeout.ms") or 60000) / 1000.0
@@ -396,10 +401,24 @@ class KafkaOutput(Output):
         if self.transactional_id and not self.in_txn:
             p.begin_transaction()
             self.in_txn = True
-        headers = self._headers(record.headers)
+        # data-plane records carry their header converter's bytes already; the others JsonConverter's
+        headers = (record.headers or None) if record.binary else self._headers(record.headers)
+        part = record.partition
+        if part is None and topic == self.schema_topic:
+            part = 0
         while True:
             try:
-                p.produce(topic, record.value, record.key, headers=headers, on_delivery=self._on_delivery)
+                if part is None:  # the partitioner: murmur2 of the key bytes, as Connect's producer
+                    p.produce(topic, record.value, record.key, headers=headers, on_delivery=self._on_delivery)
+                else:  # chosen by a transform (PartitionRouting, ...)
+                    p.produce(
+                        topic,
+                        record.value,
+                        record.key,
+                        partition=part,
+                        headers=headers,
+                        on_delivery=self._on_delivery,
+                    )
                 break
             except BufferError:
                 p.poll(0.05)

@@ -9,6 +9,7 @@ the topic: `{"topic":T,"key":K,"value":V,"headers":[...]}`.
 
 from __future__ import annotations
 
+import base64
 import sys
 from typing import Any, TextIO
 
@@ -68,6 +69,9 @@ class StdoutOutput(Output):
             line = b'{"topic":' + orjson.dumps(record.topic) + b"," + record.line()[1:]
             self.stream.write(line.decode())
             return
+        if record.binary:  # converter bytes that may not be JSON (data plane)
+            self.stream.write(_render_binary(record) + "\n")
+            return
         self.stream.write(render_record(record) + "\n")
 
     def flush(self) -> None:
@@ -92,3 +96,47 @@ def render_record(record: Record) -> str:
         row = after(value["after"]) if value.get("after") is not None else before(value.get("before"))
         return f"{record.topic} {_OPS[op]} key={key} {row}"
     return f"{record.topic} {render_value(value)}"
+
+
+def _render_binary(record: Record) -> str:
+    key = _readable(record.key)
+    value = _readable(record.value)
+    if value is None:
+        return f"{record.topic} TOMBSTONE key={_short(key)}"
+    if isinstance(value, dict) and "op" in value:
+        op = _OPS.get(value["op"], value["op"])
+        row = value.get("after") if value.get("after") is not None else value.get("before")
+        if value["op"] == "m":
+            row = value.get("message")
+        return f"{record.topic} {op} key={_short(key)} {_short(row)}"
+    return f"{record.topic} {_short(value)}"
+
+
+def _payload(raw: bytes | None):
+    if raw is None:
+        return None
+    doc = orjson.loads(raw)
+    if isinstance(doc, dict) and set(doc) == {"schema", "payload"}:
+        return doc["payload"]
+    return doc
+
+
+def _readable(raw: bytes | None):
+    """Converter bytes that may not be JSON (data plane): JSON as parsed, Confluent Avro as its schema id
+    and size, other UTF-8 text as a string, anything else as base64."""
+    if raw is None:
+        return None
+    try:
+        return _payload(raw)
+    except orjson.JSONDecodeError:
+        pass
+    if len(raw) >= 5 and raw[0] == 0:
+        return {"avro": {"schema_id": int.from_bytes(raw[1:5], "big"), "bytes": len(raw) - 5}}
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return {"b64": base64.b64encode(raw).decode()}
+
+
+def _short(obj) -> str:
+    return orjson.dumps(obj).decode() if obj is not None else "null"

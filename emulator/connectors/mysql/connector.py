@@ -28,7 +28,7 @@ from emulator.connectors.mysql.source import Flavor, source_block
 from emulator.connectors.mysql.types import TypeConfig, _identity, default_value, map_column
 from emulator.engine import Engine
 from emulator.envelope import EnvelopeSettings, Heartbeat, TableEnvelope, TransactionMonitor
-from emulator.filters import Filters
+from emulator.filters import Filters, include_list_order
 from emulator.incremental import IncrementalSnapshot
 from emulator.model import ColumnDef, TableDef
 from emulator.notifications import Notifier
@@ -106,6 +106,7 @@ class MySqlConnector:
             value_schemas=_bool(get("value.converter.schemas.enable"), True),
             header_schemas=_bool(get("header.converter.schemas.enable"), True),
             delimiter=get("topic.delimiter") or ".",
+            replace_null_with_default=_bool(get("value.converter.replace.null.with.default"), True),
         )
         self.filters = Filters(config, SYSTEM_DATABASES)
         self.db_include = self.filters.ns_include
@@ -635,6 +636,7 @@ class MySqlConnector:
             ct = self.table_by_id(tid)
             if ct is not None:
                 tables.append(ct)
+        tables = include_list_order(tables, self.cfg.get("table.include.list"), lambda ct: ct.data_collection)
         order = (self.cfg.get("snapshot.tables.order.by.row.count") or "disabled").lower()
         # the server's row estimates: progress and ETA, and the optional ordering
         counts = {

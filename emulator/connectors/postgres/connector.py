@@ -32,7 +32,7 @@ from emulator.connectors.postgres.source import (
 from emulator.connectors.postgres.types import TypeConfig
 from emulator.engine import Engine
 from emulator.envelope import EnvelopeSettings, Heartbeat, TableEnvelope, TransactionMonitor
-from emulator.filters import Filters
+from emulator.filters import Filters, include_list_order
 from emulator.incremental import IncrementalSnapshot
 from emulator.model import TableDef
 from emulator.notifications import Notifier
@@ -105,6 +105,7 @@ class PostgresConnector:
             value_schemas=_bool(get("value.converter.schemas.enable"), True),
             header_schemas=_bool(get("header.converter.schemas.enable"), True),
             delimiter=get("topic.delimiter") or ".",
+            replace_null_with_default=_bool(get("value.converter.replace.null.with.default"), True),
         )
         self.filters = Filters(config, SYSTEM_SCHEMAS)
         self.tombstones = _bool(get("tombstones.on.delete"), True)
@@ -404,6 +405,7 @@ class PostgresConnector:
             loaded = load_tables(snap, self.type_cfg, include)
             tables = [t for t in loaded
                       if t.id != self.signal_table and (not only or any(p.fullmatch(t.id) for p in only))]
+            tables = include_list_order(tables, self.cfg.get("table.include.list"), lambda t: t.id)
             captured = [self._capture(t) for t in tables]
             ts_us = time.time_ns() // 1000
             seq = sequence(None, start_lsn)

@@ -1,0 +1,285 @@
+"""Kafka Connect converters: the bytes a record's key, value and headers become.
+
+`build(config)` reads `key.converter`, `value.converter`, `header.converter` and their `<part>.converter.X`
+options (Connect's defaults: JsonConverter with schemas for key and value, SimpleHeaderConverter for headers,
+JsonConverter for Debezium Server's JSON header format) and returns the three converters. A class or an
+option this emulator does not reproduce exactly stops the start (exit 2) naming the property.
+
+`Converters.fast_path` tells whether the connectors' own JSON already is these converters' output
+(JsonConverter, BASE64 decimals, nulls replaced by defaults; the header converters the outputs handle
+today), so that nothing needs to run per record.
+"""
+
+from __future__ import annotations
+
+import codecs
+from dataclasses import dataclass, field
+from typing import Any
+
+from emulator.config import ConfigError
+from emulator.connect.converters.avro_converter import STRATEGIES, TOPIC_NAME, AvroConverter
+from emulator.connect.converters.cloudevents import CloudEventsConverter
+from emulator.connect.converters.errors import ConversionError
+from emulator.connect.converters.json_converter import JsonConverter
+from emulator.connect.converters.registry import RealRegistry, mock_dump, mock_scope
+from emulator.connect.converters.text_converters import (
+    ByteArrayConverter,
+    SimpleHeaderConverter,
+    StringConverter,
+)
+
+__all__ = ["ConversionError", "Converters", "build", "mock_dump", "SUPPORTED", "HEADER_SUPPORTED"]
+
+JSON = "org.apache.kafka.connect.json.JsonConverter"
+STRING = "org.apache.kafka.connect.storage.StringConverter"
+BYTE_ARRAY = "org.apache.kafka.connect.converters.ByteArrayConverter"
+SIMPLE_HEADER = "org.apache.kafka.connect.storage.SimpleHeaderConverter"
+AVRO = "io.confluent.connect.avro.AvroConverter"
+CLOUDEVENTS = "io.debezium.converters.CloudEventsConverter"
+SUPPORTED = (JSON, STRING, BYTE_ARRAY, AVRO, CLOUDEVENTS)
+HEADER_SUPPORTED = (JSON, STRING, BYTE_ARRAY, SIMPLE_HEADER, AVRO)
+
+# options each converter reads (beyond `converter.type`); anything else set for it is refused
+_JSON_OPTS = {"schemas.enable", "schemas.cache.size", "decimal.format", "replace.null.with.default"}
+_AVRO_OPTS = {
+    "schema.registry.url",
+    "auto.register.schemas",
+    "use.latest.version",
+    "key.subject.name.strategy",
+    "value.subject.name.strategy",
+    "schemas.cache.size",
+    "connect.meta.data",
+    "enhanced.avro.schema.support",
+    "basic.auth.credentials.source",
+    "basic.auth.user.info",
+    "latest.compatibility.strict",
+}
+_CE_OPTS = {
+    "serializer.type",
+    "data.serializer.type",
+    "json.schemas.enable",
+    "schema.registry.url",
+    "extension.attributes.enable",
+    "schemas.cache.size",
+    "decimal.format",
+    "replace.null.with.default",
+    "schema.name.adjustment.mode",
+}
+_OPTIONS = {
+    JSON: _JSON_OPTS,
+    STRING: {"encoding", "converter.encoding"},
+    BYTE_ARRAY: set(),
+    SIMPLE_HEADER: {"schemas.enable"},  # the JSON form of the headers in the directory output (fast path)
+    AVRO: _AVRO_OPTS,
+    CLOUDEVENTS: _CE_OPTS,
+}
+
+
+_SCALARS = (str, int, bool)
+
+
+@dataclass
+class Converters:
+    key: Any
+    value: Any
+    header: Any
+    fast_path: bool
+    _header_cache: dict = field(default_factory=dict, repr=False)
+
+    def convert(
+        self,
+        topic: str,
+        key_schema: Any,
+        key: Any,
+        value_schema: Any,
+        value: Any,
+        headers: list[tuple[str, Any, Any]] | None,
+    ) -> tuple[bytes | None, bytes | None, list[tuple[str, bytes | None]] | None]:
+        """Connect's `WorkerSourceTask.convertTransformedRecord`: headers one by one, then key, value."""
+        out_h = None
+        if headers:
+            out_h = [(n, self._header(topic, n, s, v)) for n, s, v in headers]
+        return (
+            self.key.from_connect_data(topic, None, key_schema, key),
+            self.value.from_connect_data(topic, None, value_schema, value),
+            out_h,
+        )
+
+    def _header(self, topic: str, name: str, schema: Any, value: Any) -> bytes | None:
+        """Header bytes, cached for scalar values (the context headers repeat on every record)."""
+        if value.__class__ in _SCALARS:
+            key = (name, id(schema), value.__class__, value)
+            hit = self._header_cache.get(key)
+            if hit is not None and hit[0] is schema:
+                return hit[1]
+            raw = self.header.from_connect_header(topic, name, schema, value)
+            if len(self._header_cache) > 4096:
+                self._header_cache.clear()
+            self._header_cache[key] = (schema, raw)
+            return raw
+        return self.header.from_connect_header(topic, name, schema, value)
+
+    def to_record(self, rec: Any) -> Any:
+        """A `ConnectRecord` -> the output `Record` (bytes may be non-JSON: `binary=True`)."""
+        from emulator.records import Record
+
+        k, v, h = self.convert(rec.topic, rec.key_schema, rec.key, rec.value_schema, rec.value, rec.headers)
+        return Record(rec.topic, k, v, h, partition=rec.partition, binary=True)
+
+
+def _bool(name: str, value: str | None, default: bool) -> bool:
+    if value is None:
+        return default
+    v = value.strip().lower()
+    if v not in ("true", "false"):
+        raise ConfigError(f"{name}: {value!r} is not a boolean (true or false)", name)
+    return v == "true"
+
+
+def _options(props: dict[str, str], part: str) -> dict[str, str]:
+    prefix = f"{part}.converter."
+    return {k[len(prefix) :]: v for k, v in props.items() if k.startswith(prefix)}
+
+
+def _check_options(part: str, cls: str, opts: dict[str, str]) -> None:
+    allowed = _OPTIONS[cls] | {"converter.type"}
+    for k in opts:
+        if k not in allowed:
+            name = f"{part}.converter.{k}"
+            raise ConfigError(
+                f"{name}: option not supported by this emulator for {cls.rsplit('.', 1)[-1]} "
+                f"(supported: {', '.join(sorted(_OPTIONS[cls])) or 'none'})",
+                name,
+            )
+
+
+def _json(part: str, opts: dict[str, str], header: bool = False) -> JsonConverter:
+    fmt = (opts.get("decimal.format") or "BASE64").strip().upper()
+    if fmt not in ("BASE64", "NUMERIC"):
+        name = f"{part}.converter.decimal.format"
+        raise ConfigError(f"{name}: {fmt!r} is not BASE64 or NUMERIC", name)
+    return JsonConverter(
+        schemas_enable=_bool(f"{part}.converter.schemas.enable", opts.get("schemas.enable"), True),
+        decimal_numeric=fmt == "NUMERIC",
+        replace_null_with_default=_bool(
+            f"{part}.converter.replace.null.with.default", opts.get("replace.null.with.default"), True
+        ),
+    )
+
+
+def _avro(part: str, opts: dict[str, str], is_key: bool) -> AvroConverter:
+    url_name = f"{part}.converter.schema.registry.url"
+    url = (opts.get("schema.registry.url") or "").strip()
+    if not url:
+        raise ConfigError(
+            f"{url_name}: AvroConverter needs a schema registry URL (mock://SCOPE for tests)", url_name
+        )
+    if _bool(
+        f"{part}.converter.enhanced.avro.schema.support", opts.get("enhanced.avro.schema.support"), False
+    ):
+        name = f"{part}.converter.enhanced.avro.schema.support"
+        raise ConfigError(f"{name}: true is not supported by this emulator", name)
+    strategy_key = "key.subject.name.strategy" if is_key else "value.subject.name.strategy"
+    strategy = (opts.get(strategy_key) or TOPIC_NAME).strip()
+    if strategy not in STRATEGIES:
+        name = f"{part}.converter.{strategy_key}"
+        raise ConfigError(f"{name}: {strategy!r} is not supported; supported: {', '.join(STRATEGIES)}", name)
+    registry = _registry(url, opts)
+    return AvroConverter(
+        registry,
+        is_key,
+        strategy,
+        auto_register=_bool(
+            f"{part}.converter.auto.register.schemas", opts.get("auto.register.schemas"), True
+        ),
+        use_latest_version=_bool(
+            f"{part}.converter.use.latest.version", opts.get("use.latest.version"), False
+        ),
+        connect_meta_data=_bool(f"{part}.converter.connect.meta.data", opts.get("connect.meta.data"), True),
+    )
+
+
+def _registry(url: str, opts: dict[str, str]) -> Any:
+    if url.startswith("mock://"):
+        return mock_scope(url[len("mock://") :])
+    conf = {}
+    if opts.get("basic.auth.user.info"):
+        conf["basic.auth.user.info"] = opts["basic.auth.user.info"]
+    return RealRegistry(url, conf)
+
+
+def _cloudevents(part: str, opts: dict[str, str]) -> CloudEventsConverter:
+    ser = (opts.get("serializer.type") or "json").strip().lower()
+    if ser != "json":
+        name = f"{part}.converter.serializer.type"
+        raise ConfigError(f"{name}: only json is supported by this emulator", name)
+    data_ser = (opts.get("data.serializer.type") or "json").strip().lower()
+    if data_ser not in ("json", "avro"):
+        name = f"{part}.converter.data.serializer.type"
+        raise ConfigError(f"{name}: {data_ser!r} is not json or avro", name)
+    mode = (opts.get("schema.name.adjustment.mode") or "none").strip().lower()
+    if mode != "none":
+        name = f"{part}.converter.schema.name.adjustment.mode"
+        raise ConfigError(f"{name}: only none is supported by this emulator", name)
+    # Debezium configures the data's JsonConverter with the schemas setting only: decimal.format and
+    # replace.null.with.default given to the CloudEventsConverter do not reach it (pg_cloudevents_types)
+    json_opts = {"schemas.enable": opts.get("json.schemas.enable")}
+    ext = _bool(
+        f"{part}.converter.extension.attributes.enable", opts.get("extension.attributes.enable"), True
+    )
+    if data_ser == "json":
+        return CloudEventsConverter(_json(part, {k: v for k, v in json_opts.items() if v is not None}), ext)
+    url = (opts.get("schema.registry.url") or "").strip()
+    avro = _avro(part, {"schema.registry.url": url}, False)
+    return CloudEventsConverter(avro, ext, registry_url=url.split(",")[0].strip())
+
+
+def _one(config: Any, part: str) -> tuple[str, Any, bool]:
+    """(class, converter, whether the connectors' JSON already is its output)."""
+    name = f"{part}.converter"
+    cls = (config.get(name) or "").strip()
+    props = config.props
+    if part == "header" and not cls:
+        cls = SIMPLE_HEADER
+    elif not cls:
+        cls = JSON
+    allowed = HEADER_SUPPORTED if part == "header" else SUPPORTED
+    if cls not in allowed:
+        raise ConfigError(
+            f"{name}: converter {cls!r} is not supported by this emulator; supported: {', '.join(allowed)}",
+            name,
+        )
+    opts = _options(props, part)
+    _check_options(part, cls, opts)
+    if cls == JSON:
+        conv = _json(part, opts)
+        fast = not conv.encoding.numeric and conv.encoding.replace_null
+        return cls, conv, fast
+    if cls == STRING:
+        enc = (opts.get("converter.encoding") or opts.get("encoding") or "UTF-8").strip()
+        try:
+            codecs.lookup(enc)
+        except LookupError:
+            bad = f"{part}.converter.converter.encoding"
+            raise ConfigError(f"{bad}: unknown charset {enc!r}", bad) from None
+        return cls, StringConverter(enc), False
+    if cls == BYTE_ARRAY:
+        return cls, ByteArrayConverter(), False
+    if cls == SIMPLE_HEADER:
+        return cls, SimpleHeaderConverter(), True
+    if cls == AVRO:
+        return cls, _avro(part, opts, part == "key"), False
+    if part != "value":
+        raise ConfigError(f"{name}: CloudEventsConverter is supported for values only", name)
+    if config.connector not in ("postgres", "mysql"):
+        raise ConfigError(
+            f"{name}: CloudEventsConverter is emulated for the PostgreSQL and MySQL connectors only", name
+        )
+    return cls, _cloudevents(part, opts), False
+
+
+def build(config: Any) -> Converters:
+    _k_cls, key, k_fast = _one(config, "key")
+    _v_cls, value, v_fast = _one(config, "value")
+    _h_cls, header, h_fast = _one(config, "header")
+    return Converters(key, value, header, k_fast and v_fast and h_fast)

@@ -1,0 +1,86 @@
+"""Confluent's `io.confluent.connect.avro.AvroConverter`: Connect data -> Confluent wire format
+(magic byte 0, 4-byte big-endian schema id, Avro binary), the schema registered under the subject its
+name strategy gives (`auto.register.schemas`, `use.latest.version`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from emulator.connect.converters.avro_binary import AvroWriters
+from emulator.connect.converters.avro_schema import Avro, AvroData
+from emulator.connect.converters.errors import ConversionError
+from emulator.connect.schema import Schema
+
+TOPIC_NAME = "io.confluent.kafka.serializers.subject.TopicNameStrategy"
+RECORD_NAME = "io.confluent.kafka.serializers.subject.RecordNameStrategy"
+TOPIC_RECORD_NAME = "io.confluent.kafka.serializers.subject.TopicRecordNameStrategy"
+STRATEGIES = (TOPIC_NAME, RECORD_NAME, TOPIC_RECORD_NAME)
+
+
+def record_name(avro: Avro) -> str:
+    """`AvroSchema.name()`: a record's full name, else the type's name."""
+    return avro.fullname if avro.kind == "record" else avro.kind
+
+
+class AvroConverter:
+    def __init__(
+        self,
+        registry: Any,
+        is_key: bool,
+        strategy: str = TOPIC_NAME,
+        auto_register: bool = True,
+        use_latest_version: bool = False,
+        connect_meta_data: bool = True,
+    ) -> None:
+        self.registry = registry
+        self.is_key = is_key
+        self.strategy = strategy
+        self.auto_register = auto_register
+        self.use_latest = use_latest_version
+        self.data = AvroData(connect_meta_data)
+        self.writers = AvroWriters()
+        # (topic, id(schema)) -> (schema, 5-byte header, writer)
+        self._ready: dict[tuple[str, int], tuple[Schema, bytes, Any]] = {}
+
+    def subject(self, topic: str, avro: Avro) -> str:
+        if self.strategy == TOPIC_NAME:
+            return f"{topic}-key" if self.is_key else f"{topic}-value"
+        if self.strategy == RECORD_NAME:
+            return record_name(avro)
+        return f"{topic}-{record_name(avro)}"
+
+    def _prepare(self, topic: str, schema: Schema) -> tuple[Schema, bytes, Any]:
+        avro = self.data.avro(schema)
+        text = avro.text()
+        subject = self.subject(topic, avro)
+        if self.auto_register:
+            sid = self.registry.register(subject, text)
+        elif self.use_latest:
+            sid, latest = self.registry.latest(subject)
+            if latest != text:
+                raise ConversionError(
+                    f"AvroConverter: use.latest.version: the latest schema of {subject!r} differs from the "
+                    "record's schema; writing with another schema is not emulated"
+                )
+        else:
+            sid = self.registry.lookup(subject, text)
+        return schema, b"\x00" + sid.to_bytes(4, "big"), self.writers.writer(schema)
+
+    def from_connect_data(self, topic: str, headers: Any, schema: Schema | None, value: Any) -> bytes | None:
+        if value is None:
+            return None
+        if schema is None:
+            raise ConversionError("AvroConverter: schemaless values are not emulated")
+        key = (topic, id(schema))
+        ready = self._ready.get(key)
+        if ready is None or ready[0] is not schema:
+            ready = self._prepare(topic, schema)
+            if len(self._ready) > 4096:
+                self._ready.clear()
+            self._ready[key] = ready
+        out = bytearray(ready[1])
+        ready[2](out, value)
+        return bytes(out)
+
+    def from_connect_header(self, topic: str, name: str, schema: Schema | None, value: Any) -> bytes | None:
+        return self.from_connect_data(topic, None, schema, value)

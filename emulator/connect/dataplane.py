@@ -1,0 +1,139 @@
+"""Kafka Connect's data plane between the connector and the output: transforms, then converters.
+
+What Connect's `WorkerSourceTask` does with each `SourceRecord`: the transformation chain (in `transforms=`
+order, each stage behind its predicate), then the header converter on each header and the key and value
+converters. Built once per connector from the configuration; `Engine.emit` runs every record through it,
+so every output and every config form gets the same result.
+
+When no transform is configured and the converters are exactly what the connectors already write (see
+`converters.build(...).fast_path`), there is no stage at all and records go straight to the output.
+Otherwise the connector writes JsonConverter bytes with schemas (its internal form, `internal_config`),
+which `from_json_record` turns back into the Connect model.
+
+Failures on a record (a transform or converter raising) follow `errors.tolerance`: `none` stops the task
+with one line naming the transform; `all` skips the record and logs it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Callable
+
+from emulator.config import ConfigError
+from emulator.connect import converters
+from emulator.connect.record import ConnectRecord, from_json_record
+from emulator.connect.transforms import Stage, TransformConfigError, build_chain
+from emulator.records import Record
+
+log = logging.getLogger("emulator.dataplane")
+
+JSON_CONVERTER = "org.apache.kafka.connect.json.JsonConverter"
+
+# what the connectors are told when a stage runs: JsonConverter with schemas everywhere, decimals as base64
+_INTERNAL = {
+    "key.converter": JSON_CONVERTER,
+    "value.converter": JSON_CONVERTER,
+    "header.converter": JSON_CONVERTER,
+    "key.converter.schemas.enable": "true",
+    "value.converter.schemas.enable": "true",
+    "header.converter.schemas.enable": "true",
+    "key.converter.decimal.format": "base64",
+    "value.converter.decimal.format": "base64",
+    "value.converter.replace.null.with.default": "false",
+}
+
+
+class DataPlaneError(Exception):
+    """A record the task cannot deliver (errors.tolerance=none): one line for the user."""
+
+
+class DataPlane:
+    def __init__(
+        self, stages: list[Stage], converters, tolerate: bool, log_errors: bool, log_messages: bool
+    ) -> None:
+        self.stages = stages
+        self.converters = converters
+        self.to_record: Callable[[ConnectRecord], Record] = converters.to_record
+        self.tolerate = tolerate
+        self.log_errors = log_errors
+        self.log_messages = log_messages
+        self.skipped = 0
+
+    def apply(self, record: Record) -> Record | None:
+        cr = from_json_record(record)
+        for stage in self.stages:
+            try:
+                cr = stage.apply(cr)
+            except Exception as e:  # noqa: BLE001 - Connect's RetryWithToleranceOperator catches everything
+                return self._failed(f"transforms.{stage.alias} ({stage.class_name})", e, record)
+            if cr is None:
+                return None
+        try:
+            return self.to_record(cr)
+        except Exception as e:  # noqa: BLE001
+            return self._failed("converter", e, record)
+
+    def _failed(self, where: str, exc: Exception, record: Record) -> None:
+        msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        if not self.tolerate:
+            raise DataPlaneError(
+                f"{where} failed on a record of topic {record.topic}: {msg} (errors.tolerance=none)"
+            ) from exc
+        self.skipped += 1
+        if self.log_errors:
+            detail = f" {record!r}" if self.log_messages else ""
+            log.error(
+                "%s failed on a record of topic %s, skipped (errors.tolerance=all): %s%s",
+                where,
+                record.topic,
+                msg,
+                detail,
+            )
+        else:
+            log.debug("%s failed on a record of topic %s, skipped: %s", where, record.topic, msg)
+        return None
+
+
+def build(config) -> DataPlane | None:
+    """The data plane for this configuration, or None when records can go to the output untouched.
+    Bad transform options raise `ConfigError` naming the property (exit 2)."""
+    props = config.props
+    try:
+        stages = build_chain(props)
+    except TransformConfigError as e:
+        raise ConfigError(str(e), e.name) from None
+    conv = converters.build(config)
+    if not stages and conv.fast_path:
+        return None
+    tolerance = (props.get("errors.tolerance") or "none").strip().lower()
+    return DataPlane(
+        stages,
+        conv,
+        tolerance == "all",
+        _bool(props.get("errors.log.enable")),
+        _bool(props.get("errors.log.include.messages")),
+    )
+
+
+def validate_transforms(config) -> None:
+    """The transform / predicate options alone (the REST worker's validation): `ConfigError` naming the
+    property."""
+    try:
+        build_chain(config.props)
+    except TransformConfigError as e:
+        raise ConfigError(str(e), e.name) from None
+
+
+def internal_config(config):
+    """The configuration the connector runs with when a data plane is active: its own converter settings
+    replaced by the internal form the data plane parses."""
+    props = dict(config.props)
+    for k in [k for k in props if k.startswith(("key.converter.", "value.converter.", "header.converter."))]:
+        del props[k]
+    props.update(_INTERNAL)
+    return dataclasses.replace(config, props=props)
+
+
+def _bool(value: str | None) -> bool:
+    return (value or "").strip().lower() == "true"

@@ -1,0 +1,278 @@
+"""The Kafka Connect record model the data plane (transforms, converters) works on.
+
+A `ConnectRecord` is Connect's `SourceRecord` in Python: a topic, an optional partition, key and value each
+with their `Schema`, headers `(name, schema, value)` and a timestamp. Values are plain Python objects:
+
+* struct -> dict in schema field order; map -> dict; array -> list;
+* int8..int64 -> int; float/double -> float (NaN and the infinities as real floats); boolean -> bool;
+  string -> str; bytes -> `bytes`;
+* `org.apache.kafka.connect.data.Decimal` -> `decimal.Decimal` (scale from the schema's parameters);
+* everything else (Debezium logical types, Kafka Date/Time/Timestamp) -> the plain int/str that
+  JsonConverter prints for it.
+
+A null struct field is kept as None even when its schema has a default (Connect's `getWithoutDefault`);
+whoever reads it with `Struct.get` semantics applies `default_value(schema)`.
+
+`from_json_record` turns what the connectors emit (JsonConverter bytes, schemas enabled, decimals as
+base64) back into this model. Per-table schema text repeats on every record, so parsed schemas and the
+value decoders built for them are cached by the schema bytes.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+import orjson
+
+from emulator.connect.schema import Field, Schema
+from emulator.records import Record
+
+__all__ = [
+    "DECIMAL",
+    "ConnectRecord",
+    "Header",
+    "decoder",
+    "default_value",
+    "from_json_record",
+    "parse_json",
+    "schema_from_json",
+]
+
+Header = tuple[str, Schema | None, Any]  # (name, schema, value)
+
+DECIMAL = "org.apache.kafka.connect.data.Decimal"
+
+
+@dataclass(slots=True)
+class ConnectRecord:
+    topic: str
+    partition: int | None
+    key_schema: Schema | None
+    key: Any
+    value_schema: Schema | None
+    value: Any
+    headers: list[Header] = field(default_factory=list)
+    timestamp: int | None = None
+
+
+# ------------------------------------------------------------------------------------------ schemas
+
+
+def schema_from_json(obj: dict) -> Schema:
+    """JsonConverter's `asConnectSchema`: the `schema` half of a record back into a `Schema`."""
+    t = obj["type"]
+    fields = items = keys = values = None
+    if t == "struct":
+        fields = [Field(f["field"], schema_from_json(f)) for f in obj.get("fields") or ()]
+    elif t == "array":
+        items = schema_from_json(obj["items"])
+    elif t == "map":
+        keys = schema_from_json(obj["keys"])
+        values = schema_from_json(obj["values"])
+    return Schema(
+        t,
+        optional=bool(obj.get("optional", True)),
+        name=obj.get("name"),
+        version=obj.get("version"),
+        doc=obj.get("doc"),
+        parameters=obj.get("parameters"),
+        default=obj.get("default"),
+        fields=fields,
+        items=items,
+        keys=keys,
+        values=values,
+    )
+
+
+# ------------------------------------------------------------------------------------------- values
+
+Decoder = Callable[[Any], Any]
+_DECODERS: dict[int, tuple[Schema, Decoder | None]] = {}
+_SPECIAL_FLOATS = {"NaN": float("nan"), "Infinity": float("inf"), "-Infinity": float("-inf")}
+
+
+def _float(v: Any) -> Any:
+    if v.__class__ is str:
+        return _SPECIAL_FLOATS[v]
+    return float(v)
+
+
+def _bytes(v: Any) -> Any:
+    return base64.b64decode(v)
+
+
+def _decimal(scale: int) -> Decoder:
+    def dec(v: Any) -> Decimal:
+        if v.__class__ is str:  # decimal.format=BASE64: big-endian two's complement unscaled value
+            unscaled = int.from_bytes(base64.b64decode(v), "big", signed=True)
+            return Decimal(unscaled).scaleb(-scale)
+        return Decimal(str(v)).quantize(Decimal(1).scaleb(-scale))  # NUMERIC (JSON number)
+
+    return dec
+
+
+def _build_decoder(schema: Schema) -> Decoder | None:
+    """A function JSON payload -> model value for `schema`, or None where the JSON value already is the
+    model value (most primitives and structs of them: nothing to do per record)."""
+    t = schema.type
+    if schema.name == DECIMAL and t == "bytes":
+        return _decimal(int((schema.parameters or {}).get("scale", "0")))
+    if t == "bytes":
+        return _bytes
+    if t in ("float", "double"):
+        return _float
+    if t == "struct":
+        subs = [(f.name, decoder(f.schema)) for f in schema.fields or ()]
+        todo = [(n, d) for n, d in subs if d is not None]
+        if not todo:
+            return None
+
+        def struct(v: dict) -> dict:
+            for n, d in todo:
+                x = v.get(n)
+                if x is not None:
+                    v[n] = d(x)
+            return v
+
+        return struct
+    if t == "array":
+        item = decoder(schema.items)
+        if item is None:
+            return None
+        return lambda v: [None if x is None else item(x) for x in v]
+    if t == "map":
+        if schema.keys.type != "string":  # JsonConverter writes such maps as [[k, v], ...]
+            return _map_pairs(schema)
+        vd = decoder(schema.values)
+        if vd is None:
+            return None
+        return lambda v: {k: None if x is None else vd(x) for k, x in v.items()}
+    return None
+
+
+def decoder(schema: Schema) -> Decoder | None:
+    cached = _DECODERS.get(id(schema))
+    if cached is not None and cached[0] is schema:
+        return cached[1]
+    d = _build_decoder(schema)
+    _DECODERS[id(schema)] = (schema, d)
+    return d
+
+
+def _map_pairs(schema: Schema) -> Decoder:
+    kd, vd = decoder(schema.keys), decoder(schema.values)
+
+    def pairs(v: Any) -> dict:
+        items = v.items() if isinstance(v, dict) else v
+        return {
+            (k if kd is None or k is None else kd(k)): (x if vd is None or x is None else vd(x))
+            for k, x in items
+        }
+
+    return pairs
+
+
+def parse_json(schema: Schema | None, payload: Any) -> Any:
+    """A JSON-ready payload (what JsonConverter prints) -> the model value for `schema`."""
+    if payload is None or schema is None:
+        return payload
+    d = decoder(schema)
+    return payload if d is None else d(payload)
+
+
+_DEFAULTS: dict[int, tuple[Schema, Any]] = {}
+
+
+def default_value(schema: Schema) -> Any:
+    """The schema's default as a model value (`Schema.default` holds it JSON-ready)."""
+    if schema.default is None:
+        return None
+    cached = _DEFAULTS.get(id(schema))
+    if cached is not None and cached[0] is schema:
+        return cached[1]
+    d = decoder(schema)
+    value = schema.default if d is None else d(orjson.loads(orjson.dumps(schema.default)))
+    _DEFAULTS[id(schema)] = (schema, value)
+    return value
+
+
+# ---------------------------------------------------------------------------- JsonConverter -> model
+
+_SCHEMAS: dict[bytes, Schema] = {}
+_SCHEMA_CACHE_MAX = 4096
+_HEAD = b'{"schema":'
+_MID = b',"payload":'
+
+
+def _split(data: bytes) -> tuple[Schema | None, Any]:
+    """`{"schema":S,"payload":P}` -> (Schema, model value), the schema parsed once per distinct text."""
+    if data.startswith(_HEAD):
+        cut = data.find(_MID)
+        if cut > 0:
+            text = data[len(_HEAD) : cut]
+            schema = _SCHEMAS.get(text)
+            if schema is None:
+                try:
+                    schema = schema_from_json(orjson.loads(text))
+                except orjson.JSONDecodeError:  # ',"payload":' inside the schema text: parse it all
+                    schema = None
+                else:
+                    if len(_SCHEMAS) >= _SCHEMA_CACHE_MAX:
+                        _SCHEMAS.clear()
+                    _SCHEMAS[text] = schema
+            if schema is not None:
+                return schema, parse_json(schema, orjson.loads(data[cut + len(_MID) : -1]))
+    obj = orjson.loads(data)
+    if isinstance(obj, dict) and obj.keys() == {"schema", "payload"}:
+        schema = schema_from_json(obj["schema"]) if obj["schema"] is not None else None
+        return schema, parse_json(schema, obj["payload"])
+    raise ValueError("the connector's record is not JsonConverter output with schemas enabled")
+
+
+_HEADER_LISTS: dict[int, tuple[list, list[Header]]] = {}
+
+
+def _headers(headers: list[tuple[str, bytes]] | None) -> list[Header]:
+    if not headers:
+        return []
+    cached = _HEADER_LISTS.get(id(headers))
+    if cached is not None and cached[0] is headers:
+        return list(cached[1])
+    out: list[Header] = []
+    for name, raw in headers:
+        if raw is None or raw == b"null":
+            out.append((name, None, None))
+        else:
+            schema, value = _split(raw)
+            out.append((name, schema, value))
+    if len(_HEADER_LISTS) < 64:  # shared lists (the context headers) are the ones worth keeping
+        _HEADER_LISTS[id(headers)] = (headers, out)
+    return list(out)
+
+
+def from_json_record(record: Record) -> ConnectRecord:
+    """A connector's record (JsonConverter bytes with schemas) -> a `ConnectRecord`."""
+    key_schema = value_schema = key = value = None
+    if record.key is not None:
+        key_schema, key = _split(record.key)
+    if record.value is not None:
+        value_schema, value = _split(record.value)
+        if value.__class__ is dict:
+            src = value.get("source")
+            # Debezium never puts snapshot=false into the source struct (SnapshotRecord.FALSE.toSource()
+            # does nothing): the value is null and JsonConverter prints the schema's default "false"
+            if src.__class__ is dict and src.get("snapshot") == "false":
+                src["snapshot"] = None
+    return ConnectRecord(
+        record.topic,
+        getattr(record, "partition", None),
+        key_schema,
+        key,
+        value_schema,
+        value,
+        _headers(record.headers),
+    )

@@ -1,0 +1,161 @@
+"""Kafka's header transforms: InsertHeader, DropHeaders, HeaderFrom ($Key / $Value)."""
+
+from __future__ import annotations
+
+import re
+
+from emulator.connect.record import ConnectRecord
+from emulator.connect.schema import Schema
+from emulator.connect.transforms.base import (
+    Options,
+    Transform,
+    TransformError,
+    copy_basics,
+    fget,
+    field_of,
+    register,
+    require_map,
+    require_struct,
+)
+from emulator.connect.transforms.fields import K, KeyOrValue, SchemaCache, _both
+
+_INT = re.compile(r"[+-]?\d+")
+_INT_TYPES = (("int8", 7), ("int16", 15), ("int32", 31), ("int64", 63))
+
+
+def parse_literal(opts: Options, key: str, text: str) -> tuple[Schema, object]:
+    """`Values.parseString` for the literals this emulator can type exactly: `true` / `false`, integers (the
+    smallest of int8..int64) and plain strings. Anything Connect's tokenizer or its number / temporal
+    inference might read otherwise (a leading digit or sign, delimiters, `null`) is refused."""
+    if text == "":
+        return Schema("string"), ""
+    if text in ("true", "false"):
+        return Schema("boolean"), text == "true"
+    if _INT.fullmatch(text):
+        n = int(text)
+        for type_, bits in _INT_TYPES:
+            if -(1 << bits) <= n < (1 << bits):
+                return Schema(type_), n
+    t = text.strip()
+    if (
+        not t
+        or t[0].isdigit()
+        or t[0] in "+-"
+        or any(c in text for c in '[]{},:"\\')
+        or t.lower()
+        in (
+            "null",
+            "true",
+            "false",
+        )
+    ):
+        raise opts.fail(
+            key,
+            f"literal {text!r} would be typed by Connect's Values.parseString in a way this emulator does not "
+            'reproduce (only true/false, integers and plain strings without [ ] { } , : " \\)',
+        )
+    return Schema("string"), text
+
+
+@register(K + "InsertHeader")
+class InsertHeader(Transform):
+    def __init__(self, opts: Options) -> None:
+        super().__init__(opts)
+        self.header = opts.str("header", required=True)
+        literal = opts.str("value.literal", required=True)
+        self.schema, self.value = parse_literal(opts, "value.literal", literal)
+
+    def apply(self, r: ConnectRecord) -> ConnectRecord | None:
+        return ConnectRecord(
+            r.topic,
+            r.partition,
+            r.key_schema,
+            r.key,
+            r.value_schema,
+            r.value,
+            [*r.headers, (self.header, self.schema, self.value)],
+            r.timestamp,
+        )
+
+
+@register(K + "DropHeaders")
+class DropHeaders(Transform):
+    def __init__(self, opts: Options) -> None:
+        super().__init__(opts)
+        if opts.raw("headers") is None:
+            raise opts.fail("headers", 'Missing required configuration "headers" which has no default value.')
+        self.names = set(opts.list("headers"))
+        if not self.names:
+            raise opts.fail("headers", "Empty list")
+
+    def apply(self, r: ConnectRecord) -> ConnectRecord | None:
+        return ConnectRecord(
+            r.topic,
+            r.partition,
+            r.key_schema,
+            r.key,
+            r.value_schema,
+            r.value,
+            [h for h in r.headers if h[0] not in self.names],
+            r.timestamp,
+        )
+
+
+class HeaderFromT(KeyOrValue):
+    def __init__(self, opts: Options) -> None:
+        super().__init__(opts)
+        for k in ("fields", "headers", "operation"):
+            if opts.raw(k) is None:
+                raise opts.fail(k, f'Missing required configuration "{k}" which has no default value.')
+        self.fields = opts.list("fields")
+        self.headers = opts.list("headers")
+        if len(self.fields) != len(self.headers):
+            raise opts.fail(
+                "headers", "'fields' config must have the same number of elements as 'headers' config."
+            )
+        op = opts.str("operation")
+        if op not in ("move", "copy"):
+            raise opts.fail(
+                "operation",
+                f"Invalid value {op} for configuration operation: String must be one of: move, copy",
+            )
+        self.move = op == "move"
+        self.replace_null = opts.bool("replace.null.with.default", True)
+        self.cache = SchemaCache()
+
+    def apply(self, r: ConnectRecord) -> ConnectRecord | None:
+        value = self.value_of(r)
+        schema = self.schema_of(r)
+        headers = list(r.headers)
+        if schema is None:
+            v = require_map(value, "header " + ("move" if self.move else "copy"))
+            out = dict(v)
+            for f, h in zip(self.fields, self.headers):
+                if self.move:
+                    out.pop(f, None)
+                headers.append((h, None, v.get(f)))
+            return self._new(r, None, out, headers)
+        v = require_struct(value, "header " + ("move" if self.move else "copy"))
+        if self.move:
+            updated = self.cache.get(
+                schema, lambda s: copy_basics(s, fields=[f for f in s.fields if f.name not in self.fields])
+            )
+            out = {f.name: (fget(f, v) if self.replace_null else v.get(f.name)) for f in updated.fields}
+        else:
+            updated, out = schema, v
+        for f, h in zip(self.fields, self.headers):
+            sf = field_of(schema, f)
+            if sf is None:
+                raise TransformError(
+                    f'Cannot invoke "org.apache.kafka.connect.data.Field.schema()": no field {f}'
+                )
+            headers.append((h, sf.schema, fget(sf, v) if self.replace_null else v.get(f)))
+        return self._new(r, updated, out, headers)
+
+    def _new(self, r, schema, value, headers) -> ConnectRecord:
+        n = self.new(r, schema, value)
+        n.headers = headers
+        return n
+
+
+_both(HeaderFromT, K + "HeaderFrom")

@@ -1,0 +1,374 @@
+"""Converters (key/value/header) against real Kafka Connect / Confluent / Debezium.
+
+Unit cases: expected bytes printed by the real classes (connect-json 4.3.0, kafka-connect-avro-data 7.0.16,
+Confluent MockSchemaRegistry, run through JPype from the oracle venv) for hand-picked values.
+Replays: the converter recordings of tests/data/connect (real Debezium 3.6.3 through the converters, made
+with the golden recorder) replayed by the emulator on a throwaway server; Avro bytes are compared after
+decoding them with the writer schema of their id, and the registries subject by subject.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from avro_decode import decode, schemas_by_id
+from connect_compare import compare
+from test_connect_goldens import DATA, replay_mariadb, replay_pg
+
+from emulator.config import ConfigError, from_dict
+from emulator.connect.converters import build
+from emulator.connect.converters.avro_schema import AvroData
+from emulator.connect.converters.json_converter import JsonConverter
+from emulator.connect.converters.registry import MockRegistry
+from emulator.connect.converters.text_converters import SimpleHeaderConverter, StringConverter
+from emulator.connect.schema import Field, Schema
+from emulator.testing import mariadbserver
+
+DEC = "org.apache.kafka.connect.data.Decimal"
+
+
+def dec_schema(scale: int, **kw) -> Schema:
+    return Schema("bytes", name=DEC, version=1, parameters={"scale": str(scale)}, **kw)
+
+
+def struct(name: str | None, *fields: tuple[str, Schema], optional: bool = False) -> Schema:
+    return Schema("struct", name=name, optional=optional, fields=[Field(n, s) for n, s in fields])
+
+
+# ----------------------------------------------------------------------------------- JsonConverter
+
+
+@pytest.mark.parametrize(
+    ("text", "scale", "expected"),
+    [
+        ("0.0000000001", 10, b"1E-10"),
+        ("12.50", 2, b"12.50"),
+        ("1E+3", -3, b"1E+3"),
+        ("123456789012345678901234567890.5", 1, b"123456789012345678901234567890.5"),
+        ("0.00", 2, b"0.00"),
+        ("-0.0000001", 7, b"-1E-7"),
+    ],
+)
+def test_json_numeric_decimal_is_bigdecimal_tostring(text, scale, expected):
+    conv = JsonConverter(schemas_enable=False, decimal_numeric=True)
+    assert conv.from_connect_data("t", None, dec_schema(scale), Decimal(text)) == expected
+
+
+def test_json_floats_as_java_prints_them():
+    conv = JsonConverter(schemas_enable=False)
+    assert conv.from_connect_data("t", None, Schema("float"), 1.100000023841858) == b"1.1"
+    assert conv.from_connect_data("t", None, Schema("float"), 1e10) == b"1.0E10"
+    assert conv.from_connect_data("t", None, Schema("double"), float("nan")) == b'"NaN"'
+
+
+def test_json_replace_null_with_default():
+    s = struct(
+        "v", ("note", Schema("string", optional=True, default="n/a")), ("x", Schema("int32", optional=True))
+    )
+    on = JsonConverter(schemas_enable=False)
+    off = JsonConverter(schemas_enable=False, replace_null_with_default=False)
+    assert on.from_connect_data("t", None, s, {"note": None, "x": None}) == b'{"note":"n/a","x":null}'
+    assert off.from_connect_data("t", None, s, {"note": None, "x": None}) == b'{"note":null,"x":null}'
+
+
+# ------------------------------------------------------------------- String / SimpleHeader converters
+
+ROW = struct(
+    "k",
+    ("id", Schema("int32")),
+    ("s", Schema("string", optional=True)),
+    ("b", Schema("bytes", optional=True)),
+    ("d", Schema("double", optional=True)),
+)
+ROW_VALUE = {"id": 1, "s": "a b", "b": b"\x01\x02", "d": 1.0}
+
+
+def test_simple_header_converter_values_convert_to_string():
+    h = SimpleHeaderConverter()
+    assert h.from_connect_header("t", "h", ROW, ROW_VALUE) == b'{"id":1,"s":"a b","b":"AQI=","d":1.0}'
+    assert h.from_connect_header("t", "h", Schema("string"), "x y") == b"x y"
+    assert h.from_connect_header("t", "h", Schema("int64"), 5) == b"5"
+    assert h.from_connect_header("t", "h", dec_schema(2), Decimal("1.50")) == b"1.50"
+    assert h.from_connect_header("t", "h", Schema("bytes"), b"\x01\x02") == b"AQI="
+    m = Schema("map", keys=Schema("string"), values=Schema("int32", optional=True))
+    assert h.from_connect_header("t", "h", m, {"a": 1, "b": None}) == b'{"a":1,"b":null}'
+    assert (
+        h.from_connect_header("t", "h", Schema("array", items=Schema("string")), ["x", "y z"])
+        == b'["x","y z"]'
+    )
+    assert h.from_connect_header("t", "h", Schema("boolean"), True) == b"true"
+    assert h.from_connect_header("t", "h", Schema("double"), 1e10) == b"1.0E10"
+    assert h.from_connect_header("t", "h", Schema("string", optional=True), None) is None
+    date = Schema("int32", name="org.apache.kafka.connect.data.Date", version=1)
+    assert h.from_connect_header("t", "h", date, 1) == b"1970-01-02"
+
+
+def test_string_converter_to_string():
+    c = StringConverter()
+    no_bytes = {**ROW_VALUE, "b": None}
+    assert c.from_connect_data("t", None, ROW, no_bytes) == b"Struct{id=1,s=a b,d=1.0}"
+    assert c.from_connect_data("t", None, Schema("int32"), 7) == b"7"
+    assert c.from_connect_data("t", None, Schema("double"), 1e10) == b"1.0E10"
+    assert c.from_connect_data("t", None, dec_schema(2), Decimal("1.50")) == b"1.50"
+    m = Schema("map", keys=Schema("string"), values=Schema("int32", optional=True))
+    assert c.from_connect_data("t", None, m, {"a": 1, "b": None}) == b"{a=1, b=null}"
+    nested = struct("n", ("inner", ROW), ("arr", Schema("array", items=Schema("int32"))))
+    assert (
+        c.from_connect_data("t", None, nested, {"inner": no_bytes, "arr": [1, 2]})
+        == b"Struct{inner=Struct{id=1,s=a b,d=1.0},arr=[1, 2]}"
+    )
+
+
+# ------------------------------------------------------------------------------------- Avro schemas
+
+
+def test_avro_schema_names_namespaces_and_int_types():
+    outer = struct(
+        "a.b.Outer",
+        ("i", struct("c.Inner", ("x", Schema("int16")), optional=True)),
+        ("j", struct("a.b.Inner2", ("y", Schema("int8")))),
+        ("k", struct("NoNs", ("z", Schema("float")), optional=True)),
+    )
+    assert AvroData().avro(outer).text() == (
+        '{"type":"record","name":"Outer","namespace":"a.b","fields":[{"name":"i","type":["null",{"type":"record",'
+        '"name":"Inner","namespace":"c","fields":[{"name":"x","type":{"type":"int","connect.type":"int16"}}],'
+        '"connect.name":"c.Inner"}],"default":null},{"name":"j","type":{"type":"record","name":"Inner2","fields":'
+        '[{"name":"y","type":{"type":"int","connect.type":"int8"}}],"connect.name":"a.b.Inner2"}},{"name":"k",'
+        '"type":["null",{"type":"record","name":"NoNs","namespace":"","fields":[{"name":"z","type":"float"}],'
+        '"connect.name":"NoNs"}],"default":null}],"connect.name":"a.b.Outer"}'
+    )
+    assert AvroData().avro(struct("K", ("id", Schema("int32")))).text() == (
+        '{"type":"record","name":"K","fields":[{"name":"id","type":"int"}],"connect.name":"K"}'
+    )
+
+
+def test_avro_schema_collections_defaults_logical_types():
+    s = struct(
+        None,
+        ("arr", Schema("array", optional=True, items=Schema("string", optional=True))),
+        ("m", Schema("map", keys=Schema("string"), values=Schema("int64"))),
+        ("m2", Schema("map", keys=Schema("int32"), values=Schema("string"))),
+        ("d", dec_schema(3, optional=True, default=base64.b64encode(b"\x05\xdc").decode())),
+        ("bts", Schema("bytes", default=base64.b64encode(b"\x01\xff").decode())),
+        ("dt", Schema("int32", name="org.apache.kafka.connect.data.Date", version=1)),
+        ("ts", Schema("int64", name="org.apache.kafka.connect.data.Timestamp", version=1, optional=True)),
+        ("tm", Schema("int32", name="org.apache.kafka.connect.data.Time", version=1)),
+        ("dbl", Schema("double", default=1e10)),
+    )
+    got = json.loads(AvroData().avro(s).text())
+    expected = json.loads(
+        '{"type":"record","name":"ConnectDefault","namespace":"io.confluent.connect.avro","fields":[{"name":"arr",'
+        '"type":["null",{"type":"array","items":["null","string"]}],"default":null},{"name":"m","type":{"type":'
+        '"map","values":"long"}},{"name":"m2","type":{"type":"array","items":{"type":"record","name":"MapEntry",'
+        '"fields":[{"name":"key","type":"int"},{"name":"value","type":"string"}]}}},{"name":"d","type":[{"type":'
+        '"bytes","scale":3,"precision":64,"connect.version":1,"connect.parameters":{"scale":"3"},"connect.default":'
+        '"\\u0005\u00dc","connect.name":"org.apache.kafka.connect.data.Decimal","logicalType":"decimal"},"null"],'
+        '"default":"\\u0005\u00dc"},{"name":"bts","type":{"type":"bytes","connect.default":"\\u0001\u00ff"},'
+        '"default":"\\u0001\u00ff"},{"name":"dt","type":{"type":"int","connect.version":1,"connect.name":'
+        '"org.apache.kafka.connect.data.Date","logicalType":"date"}},{"name":"ts","type":["null",{"type":"long",'
+        '"connect.version":1,"connect.name":"org.apache.kafka.connect.data.Timestamp","logicalType":'
+        '"timestamp-millis"}],"default":null},{"name":"tm","type":{"type":"int","connect.version":1,"connect.name":'
+        '"org.apache.kafka.connect.data.Time","logicalType":"time-millis"}},{"name":"dbl","type":{"type":"double",'
+        '"connect.default":1.0E10},"default":1.0E10}]}'
+    )
+    assert got == expected
+    assert list(got["fields"][3]["type"][0]) == list(expected["fields"][3]["type"][0])  # key order too
+
+
+def test_mock_registry_ids_as_confluent_mock():
+    a = '{"type":"record","name":"A","fields":[{"name":"x","type":"int"}]}'
+    b = '{"type":"record","name":"B","fields":[{"name":"x","type":"int"}]}'
+    a2 = '{"type":"record","name":"A","fields":[{"name":"x","type":"int"},{"name":"y","type":["null","int"],"default":null}]}'
+    r = MockRegistry("unit")
+    assert [
+        r.register("s1", a),
+        r.register("s2", a),
+        r.register("s1", b),
+        r.register("s1", a2),
+        r.register("s1", a),
+        r.register("s3", b),
+    ] == [1, 1, 2, 3, 1, 2]
+    assert [(v["version"], v["id"]) for v in r.dump()["s1"]] == [(1, 1), (2, 2), (3, 3)]
+
+
+# --------------------------------------------------------------------------------------- configuration
+
+PG = {
+    "connector.class": "io.debezium.connector.postgresql.PostgresConnector",
+    "topic.prefix": "p",
+    "database.hostname": "h",
+    "database.user": "u",
+    "database.dbname": "d",
+    "plugin.name": "pgoutput",
+}
+
+
+@pytest.mark.parametrize(
+    ("props", "prop"),
+    [
+        (
+            {"value.converter": "io.confluent.connect.avro.AvroConverter"},
+            "value.converter.schema.registry.url",
+        ),
+        (
+            {"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.foo": "1"},
+            "value.converter.foo",
+        ),
+        (
+            {
+                "key.converter": "io.confluent.connect.avro.AvroConverter",
+                "key.converter.schema.registry.url": "mock://x",
+                "key.converter.key.subject.name.strategy": "com.example.Mine",
+            },
+            "key.converter.key.subject.name.strategy",
+        ),
+        (
+            {
+                "value.converter": "io.debezium.converters.CloudEventsConverter",
+                "value.converter.serializer.type": "avro",
+            },
+            "value.converter.serializer.type",
+        ),
+    ],
+)
+def test_refused_converter_options_name_the_property(props, prop):
+    with pytest.raises(ConfigError) as info:
+        build(from_dict({**PG, **props}))
+    assert info.value.property == prop or str(info.value).startswith(prop)
+
+
+def test_defaults_keep_the_fast_path():
+    assert build(from_dict(PG)).fast_path
+    assert not build(from_dict({**PG, "value.converter.replace.null.with.default": "false"})).fast_path
+
+
+# --------------------------------------------------------------------------------- recordings replayed
+
+# the converter cases: the golden's three, and recordings marked "converter_case" in their meta
+CASES = sorted(
+    p.name[: -len(".meta.json")]
+    for p in DATA.glob("*.meta.json")
+    if json.loads(p.read_text()).get("converter_case")
+    or p.name in ("pg_json_plain.meta.json", "pg_avro.meta.json", "pg_cloudevents.meta.json")
+)
+
+
+def ce_id_masked(v):
+    """A CloudEvents `id` holds log positions (`lsn:N`, the LSNs of `sequence`) and `time` the source
+    timestamp: run-dependent, masked as the golden README says."""
+    if isinstance(v, dict) and "specversion" in v and isinstance(v.get("id"), str):
+        v = {
+            **v,
+            "id": re.sub(r"(lsn:|pos:)\d+", r"\1<pos>", re.sub(r'"\d+"', '"<lsn>"', v["id"])),
+            "time": "<time>",
+        }
+    return v
+
+
+def _decoded_copy(src: Path, dst: Path, registry: dict | None) -> None:
+    """The recording (or candidate directory) with every Confluent Avro key/value/header decoded and
+    CloudEvents ids masked."""
+    by_id = schemas_by_id(registry or {})
+
+    def dec(v):
+        if isinstance(v, dict) and set(v) == {"b64"}:
+            raw = base64.b64decode(v["b64"])
+            if raw[:1] == b"\x00" and len(raw) >= 5:
+                return {"avro": decode(raw, by_id)}
+        return v
+
+    def fix(rec: dict) -> dict:
+        rec["key"] = dec(rec.get("key"))
+        rec["value"] = ce_id_masked(dec(rec.get("value")))
+        if rec.get("headers"):
+            rec["headers"] = [[n, dec(h)] for n, h in rec["headers"]]
+        return rec
+
+    files = sorted(src.glob("*.jsonl")) if src.is_dir() else [src]
+    if src.is_dir():
+        dst.mkdir()
+    for f in files:
+        out = dst / f.name if src.is_dir() else dst
+        lines = [json.dumps(fix(json.loads(line))) for line in f.read_text().splitlines() if line.strip()]
+        out.write_text("".join(x + "\n" for x in lines))
+
+
+# case -> why the emulator still differs (strict xfail: a fix makes the test fail)
+KNOWN_DIFFERENCES = {
+    "mariadb_avro": "MySqlConnector on MariaDB: Debezium prints a TIMESTAMP(6) ZonedTimestamp without trailing "
+    "zeros ('...:00.5Z'), the emulator's MySQL connector with 6 digits (registry and all else equal)",
+    "mariadb_json_numeric": "the same TIMESTAMP(6) difference of the MySQL connector (all else equal)",
+    "mariadb_cloudevents": "the same TIMESTAMP(6) difference of the MySQL connector (all else equal)",
+}
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_converter_recording(case: str, tmp_path: Path, request) -> None:
+    if case in KNOWN_DIFFERENCES:
+        request.applymarker(pytest.mark.xfail(reason=KNOWN_DIFFERENCES[case], strict=True))
+    meta = json.loads((DATA / f"{case}.meta.json").read_text())
+    if meta["db"] == "mariadb":
+        if not mariadbserver.available():
+            pytest.skip("mariadb server binaries not installed")
+        out = replay_mariadb(meta, tmp_path)
+    else:
+        out = replay_pg(meta, tmp_path)
+    golden = DATA / f"{case}.jsonl"
+    reg_path = DATA / f"{case}.registry.json"
+    gold_reg = cand_reg = None
+    if reg_path.is_file():
+        gold_reg = json.loads(reg_path.read_text())
+        cand_reg = json.loads((out / "registry.json").read_text())
+        assert cand_reg == gold_reg
+    _decoded_copy(golden, tmp_path / "golden.jsonl", gold_reg)
+    _decoded_copy(out, tmp_path / "candidate", cand_reg)
+    golden, out = tmp_path / "golden.jsonl", tmp_path / "candidate"
+    n, problems = compare(golden, out)
+    assert n == meta["records"] or problems, f"compared {n} records, the recording has {meta['records']}"
+    assert not problems, f"{len(problems)} of {n} records differ:\n" + "\n".join(problems[:10])
+
+
+def test_debezium_server_formats_map_to_converter_classes():
+    from emulator.config import load_config_text
+
+    text = "\n".join(f"debezium.source.{k}={v}" for k, v in PG.items()) + (
+        "\ndebezium.format.key=simplestring\ndebezium.format.value=cloudevents\n"
+        "debezium.format.value.json.schemas.enable=false\n"
+    )
+    config = load_config_text(text)
+    assert config.props["key.converter"] == "org.apache.kafka.connect.storage.StringConverter"
+    assert config.props["value.converter"] == "io.debezium.converters.CloudEventsConverter"
+    assert config.props["value.converter.json.schemas.enable"] == "false"
+    assert config.get("header.converter") == "org.apache.kafka.connect.json.JsonConverter"
+    plane = build(config)
+    assert not plane.fast_path
+    with pytest.raises(ConfigError) as info:
+        load_config_text(text.replace("format.key=simplestring", "format.header=binary"))
+    assert str(info.value).startswith("debezium.format.header: ")
+
+
+def test_avro_registration_modes():
+    from emulator.connect.converters.avro_converter import RECORD_NAME, AvroConverter
+    from emulator.connect.converters.errors import ConversionError
+
+    s = struct("ns.Row", ("id", Schema("int32")))
+    reg = MockRegistry("modes")
+    lookup = AvroConverter(reg, False, auto_register=False)
+    with pytest.raises(ConversionError):
+        lookup.from_connect_data("t", None, s, {"id": 1})
+    assert AvroConverter(reg, False).from_connect_data("t", None, s, {"id": 1}) == b"\x00\x00\x00\x00\x01\x02"
+    assert AvroConverter(reg, False, auto_register=False).from_connect_data("t", None, s, {"id": 2}) == (
+        b"\x00\x00\x00\x00\x01\x04"
+    )
+    latest = AvroConverter(reg, False, auto_register=False, use_latest_version=True)
+    assert latest.from_connect_data("t", None, s, {"id": -1}) == b"\x00\x00\x00\x00\x01\x01"
+    other = struct("ns.Row", ("id", Schema("int32")), ("v", Schema("string", optional=True)))
+    with pytest.raises(ConversionError):
+        latest.from_connect_data("t", None, other, {"id": 1, "v": None})
+    AvroConverter(reg, False, RECORD_NAME).from_connect_data("t", None, s, {"id": 1})
+    assert sorted(reg.dump()) == ["ns.Row", "t-value"]
