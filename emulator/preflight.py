@@ -81,6 +81,8 @@ _PG_FATAL = (  # (sqlstate, text pattern, cause, fix)
     ),
 )
 
+_PG_BROAD = frozenset({"42501", "55000"})
+
 _MY_FATAL = {  # MySQL/MariaDB error code -> (cause, fix)
     1045: (
         "access denied for {user} (wrong user name or password)",
@@ -136,7 +138,9 @@ def _classify(e: BaseException, config: Config) -> ConnectError | None:
             state = getattr(e, "sqlstate", None)
             text = str(e)
             for code, pattern, cause, fix in _PG_FATAL:
-                if state == code or re.search(pattern, text, re.IGNORECASE):
+                # 42501 and 55000 are broad classes (any missing privilege, any object not in the right
+                # state): those need the text too, or e.g. a FOR ALL TABLES publication reads as wal_level
+                if (state == code and code not in _PG_BROAD) or re.search(pattern, text, re.IGNORECASE):
                     return ConnectError(
                         f"{_server(config)}: {cause.format(**values)}; {fix.format(**values)}"
                     )

@@ -225,16 +225,16 @@ def test_mariadb_good_configuration_passes_the_preflight(maria) -> None:
 def test_in_process_a_fatal_failure_is_not_retried(maria) -> None:
     """Without the CLI's preflight (the in-process API), the runner itself stops retrying a failure that
     retrying cannot cure."""
-    import time
 
-    from emulator.api import Capture
+    import pytest
 
-    cap = Capture(_maria_props(maria, **{"database.password": SECRET})).start()
+    from emulator.api import Capture, CaptureError
+
+    cap = Capture(_maria_props(maria, **{"database.password": SECRET}))
     try:
-        deadline = time.monotonic() + 60
-        while cap.error is None and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert isinstance(cap.error, ConnectError), cap.error
-        assert "access denied" in str(cap.error) and SECRET not in str(cap.error)
+        with pytest.raises(CaptureError) as err:  # start() waits for streaming: the failure comes at once
+            cap.start(timeout=60)
+        assert isinstance(err.value.__cause__, ConnectError), err.value.__cause__
+        assert "access denied" in str(err.value) and SECRET not in str(err.value)
     finally:
         cap.stop()
