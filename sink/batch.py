@@ -54,6 +54,8 @@ class BatchStats:
     skipped_replay: list[str] = field(default_factory=list)
     max_ts_ms: int = 0
     pruned: int = 0  # tombstones forgotten (retention)
+    fast: list[str] = field(default_factory=list)  # topics done on executors (sink.executors)
+    driver: dict[str, str] = field(default_factory=dict)  # topics done on the driver -> why
 
 
 def tombstone_path(tables: str, topic: str) -> str:
