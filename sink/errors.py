@@ -22,7 +22,7 @@ def one_line(e: BaseException | str) -> str:
     text = str(e)
     found = [
         (m.group(1), m.group(2))
-        for m in re.finditer(r"(?m)^\s*(?:[\w$]+\.)*(\w+(?:Error|Exception)): (.+)$", text)
+        for m in re.finditer(r"(?m)^\s*(?:[\w$]+\.)*(\w+(?:Error|Exception|Invalid)): (.+)$", text)
         if not any(w in m.group(2) for w in _WRAPPERS)
         and m.group(1) not in ("Py4JException", "Py4JJavaError")
     ]

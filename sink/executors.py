@@ -273,7 +273,10 @@ def _decoded(w, tp: TopicPlan, g: Fp) -> pa.Table:
 
 def _column(t: pa.Table, c: str, typ: pa.DataType, default) -> pa.Array:
     if c in t.column_names:
-        return t.column(c).cast(typ)
+        try:
+            return t.column(c).cast(typ)
+        except pa.ArrowInvalid:  # null structs with non-nullable children (e.g. geometry): rebuild
+            return pa.array(t.column(c).to_pylist(), typ)
     return pa.array([default] * len(t), typ)
 
 

@@ -40,10 +40,13 @@ def spark_session(app: str = "dbz-sink", master: str | None = None):
             b = b.config(k, v)
     if "spark.master" not in given and (master or "local").startswith("local"):
         os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    if os.environ.get("DBZ_SINK_SPARK_LOG") != "WARN" and "spark.driver.extraJavaOptions" not in given:
+        conf = os.path.join(os.path.dirname(os.path.abspath(__file__)), "log4j2.properties")
+        b = b.config("spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile=file:{conf}")
     spark = b.config("spark.sql.session.timeZone", "UTC").getOrCreate()
     if "spark.sql.shuffle.partitions" not in given:
         spark.conf.set("spark.sql.shuffle.partitions", str(max(1, spark.sparkContext.defaultParallelism)))
-    spark.sparkContext.setLogLevel(os.environ.get("DBZ_SINK_SPARK_LOG", "ERROR"))
+    spark.sparkContext.setLogLevel(os.environ.get("DBZ_SINK_SPARK_LOG", "OFF"))
     from sink.sources import DirSource, KafkaSource
 
     spark.dataSource.register(DirSource)
