@@ -18,6 +18,8 @@ DEFAULTS = {
     "spark.sql.adaptive.coalescePartitions.enabled": "true",
     "spark.sql.shuffle.partitions": None,  # the cluster's default parallelism (set after start)
     "spark.sql.execution.arrow.pyspark.enabled": "true",
+    # a Python worker that takes longer than 15 s to start (a busy machine) would fail the query
+    "spark.python.authenticate.socketTimeout": "120s",
 }
 
 
@@ -95,6 +97,7 @@ def check_source(source: str) -> None:
             {
                 "bootstrap.servers": bootstrap,
                 "socket.timeout.ms": 5000,
+                "log_level": 0,
                 "error_cb": lambda e: errors.append(str(e)),
             }
         )
