@@ -1,156 +1,511 @@
-"""Sink benchmark: changes/s merged into a 1M-row Delta table (delta-rs MERGE, the sink's own apply path),
-and end-to-end emulator-output -> table latency through `python -m sink run` is printed by the sink itself.
+"""Sink benchmark, end to end: process start → final Delta table, through `python -m sink run --once`.
 
-    .venv/bin/python bench/bench_sink.py [--rows 1000000] [--changes 10000] [--batches 3]
+Input: the emulator's directory-output lines of a 10-column PostgreSQL table (JsonConverter with schemas, as
+Debezium 3.6.3 writes them): a snapshot of ROWS rows (`op: r`), then CHANGES changes — 60 % updates on skewed
+keys (half of them on 1 % of the keys), 20 % inserts, 20 % deletes each followed by its tombstone.
+For each master (`local[1]`, `local[2]`): a fresh process on the snapshot (snapshot rows/s), then a fresh
+process on the changes appended to the same files (changes/s), each timed from process start to exit, with
+the peak RSS of the process tree (driver, JVM, Python workers); start → first batch on a 100-event input.
+The reference in the same run: a minimal Spark-SQL job (text source, `from_json` of the whole record with the
+Connect schema, one aggregation per key, one delta-rs MERGE of the final rows), same input, same masters.
+The final tables of the sink and the reference are compared with each other and with the generator's model.
+
+    .venv/bin/python bench/bench_sink.py [--rows 200000] [--changes 200000] [--masters local[1],local[2]]
 """
 
 from __future__ import annotations
 
 import argparse
+import base64
+import os
 import random
 import shutil
+import subprocess
+import sys
 import tempfile
+import threading
 import time
+from pathlib import Path
 
-import pyarrow as pa
-from deltalake import write_deltalake
+import orjson
 
-from sink.apply import SEQ, apply_batch
+TOPIC = "bench.public.t"
+ROOT = Path(__file__).resolve().parent.parent
+DEC = "org.apache.kafka.connect.data.Decimal"
 
-KEY_SCHEMA = {
+
+def _f(typ, field, optional=True, **kw):
+    d = {"type": typ, "optional": optional}
+    d.update(kw)
+    d["field"] = field
+    return d
+
+
+ROW_FIELDS = [
+    _f("int32", "id", False, default=0),
+    _f("string", "name"),
+    _f("string", "email"),
+    _f("bytes", "balance", name=DEC, version=1, parameters={"scale": "2", "connect.decimal.precision": "12"}),
+    _f("int32", "qty"),
+    _f("double", "score"),
+    _f("boolean", "active"),
+    _f("int32", "born", name="io.debezium.time.Date", version=1),
+    _f("int64", "updated_at", name="io.debezium.time.MicroTimestamp", version=1),
+    _f("string", "note"),
+]
+ROW = {"type": "struct", "fields": ROW_FIELDS, "optional": True, "name": "bench.public.t.Value"}
+SOURCE = {
     "type": "struct",
-    "fields": [{"type": "int32", "optional": False, "field": "id"}],
-    "optional": False,
-    "name": "b.public.t.Key",
-}
-ROW = {
-    "type": "struct",
-    "optional": True,
-    "name": "b.public.t.Value",
     "fields": [
-        {"type": "int32", "optional": False, "field": "id"},
-        {"type": "string", "optional": True, "field": "name"},
-        {"type": "string", "optional": True, "field": "email"},
-        {
-            "type": "bytes",
-            "optional": True,
-            "name": "org.apache.kafka.connect.data.Decimal",
-            "version": 1,
-            "parameters": {"scale": "2", "connect.decimal.precision": "12"},
-            "field": "balance",
-        },
-        {
-            "type": "int64",
-            "optional": True,
-            "name": "io.debezium.time.MicroTimestamp",
-            "version": 1,
-            "field": "updated_at",
-        },
+        _f("string", "version", False),
+        _f("string", "connector", False),
+        _f("string", "name", False),
+        _f("int64", "ts_ms", False),
+        _f(
+            "string",
+            "snapshot",
+            name="io.debezium.data.Enum",
+            version=1,
+            parameters={
+                "allowed": "true,first,first_in_data_collection,last_in_data_collection,last,false,incremental"
+            },
+            default="false",
+        ),
+        _f("string", "db", False),
+        _f("string", "sequence"),
+        _f("int64", "ts_us"),
+        _f("int64", "ts_ns"),
+        _f("string", "schema", False),
+        _f("string", "table", False),
+        _f("int64", "txId"),
+        _f("int64", "lsn"),
+        _f("int64", "xmin"),
     ],
+    "optional": False,
+    "name": "io.debezium.connector.postgresql.Source",
+    "version": 1,
+    "field": "source",
 }
 VALUE_SCHEMA = {
     "type": "struct",
-    "name": "b.public.t.Envelope",
-    "optional": False,
     "fields": [
         dict(ROW, field="before"),
         dict(ROW, field="after"),
-        {"type": "struct", "optional": False, "field": "source", "fields": []},
-        {"type": "string", "optional": False, "field": "op"},
+        SOURCE,
+        _f("string", "op", False),
+        _f("int64", "ts_ms"),
+        _f("int64", "ts_us"),
+        _f("int64", "ts_ns"),
+        {
+            "type": "struct",
+            "fields": [
+                _f("string", "id", False),
+                _f("int64", "total_order", False),
+                _f("int64", "data_collection_order", False),
+            ],
+            "optional": True,
+            "name": "event.block",
+            "version": 1,
+            "field": "transaction",
+        },
     ],
+    "optional": False,
+    "name": "bench.public.t.Envelope",
+    "version": 2,
 }
+KEY_SCHEMA = {
+    "type": "struct",
+    "fields": [_f("int32", "id", False, default=0)],
+    "optional": False,
+    "name": "bench.public.t.Key",
+}
+KS = orjson.dumps(KEY_SCHEMA)
+VS = orjson.dumps(VALUE_SCHEMA)
 
 
 def _dec(v: int) -> str:
-    import base64
-
-    return base64.b64encode(v.to_bytes(8, "big", signed=True)).decode()
+    return base64.b64encode(v.to_bytes((v.bit_length() + 8) // 8 or 1, "big", signed=True)).decode()
 
 
-def base_table(path: str, rows: int) -> None:
-    from decimal import Decimal
+def _row(k: int, ver: int) -> dict:
+    return {
+        "id": k,
+        "name": f"name-{k}-{ver}",
+        "email": f"user{k}@example.org",
+        "balance": _dec((k * 7919 + ver * 13) % 10**9 - 5 * 10**8),
+        "qty": (k + ver) % 1000,
+        "score": (k % 997) / 7.0 + ver,
+        "active": (k + ver) % 3 != 0,
+        "born": 7000 + k % 20000,
+        "updated_at": 1_700_000_000_000_000 + k * 1000 + ver,
+        "note": None if k % 5 == 0 else f"note {ver}",
+    }
 
-    ids = list(range(rows))
-    t = pa.table(
-        {
-            "id": pa.array(ids, pa.int32()),
-            "name": pa.array([f"n{i}" for i in ids]),
-            "email": pa.array([f"u{i}@x.org" for i in ids]),
-            "balance": pa.array([Decimal(i % 100000) / 100 for i in ids], pa.decimal128(12, 2)),
-            "updated_at": pa.array([1_700_000_000_000_000 + i for i in ids], pa.timestamp("us")),
-            SEQ: pa.array([f"{0:016x}{1:016x}0"] * rows),
-        }
+
+def _line(k: int, op: str, row: dict | None, before: dict | None, lsn: int, ts: int) -> bytes:
+    src = {
+        "version": "3.6.3.Final",
+        "connector": "postgresql",
+        "name": "bench",
+        "ts_ms": ts,
+        "snapshot": "true" if op == "r" else "false",
+        "db": "bench",
+        "sequence": f'["{lsn - 8}","{lsn}"]' if op != "r" else f'[null,"{lsn}"]',
+        "ts_us": ts * 1000,
+        "ts_ns": ts * 1_000_000,
+        "schema": "public",
+        "table": "t",
+        "txId": lsn // 64,
+        "lsn": lsn,
+        "xmin": None,
+    }
+    payload = {
+        "before": before,
+        "after": row,
+        "source": src,
+        "op": op,
+        "ts_ms": ts + 3,
+        "ts_us": (ts + 3) * 1000,
+        "ts_ns": (ts + 3) * 1_000_000,
+        "transaction": None,
+    }
+    key = b'{"schema":' + KS + b',"payload":' + orjson.dumps({"id": k}) + b"}"
+    return b'{"key":' + key + b',"value":{"schema":' + VS + b',"payload":' + orjson.dumps(payload) + b"}}\n"
+
+
+def _tombstone(k: int) -> bytes:
+    return b'{"key":{"schema":' + KS + b',"payload":' + orjson.dumps({"id": k}) + b'},"value":null}\n'
+
+
+class Model:
+    """The generator's own view of the table: id -> version (the expected final table)."""
+
+    def __init__(self) -> None:
+        self.rows: dict[int, int] = {}
+
+
+def gen_snapshot(path: Path, rows: int, model: Model) -> None:
+    ts = 1_764_000_000_000
+    with open(path, "wb") as f:
+        buf = []
+        for k in range(1, rows + 1):
+            model.rows[k] = 0
+            buf.append(_line(k, "r", _row(k, 0), None, 1_000_000, ts))
+            if len(buf) >= 10000:
+                f.writelines(buf)
+                buf.clear()
+        f.writelines(buf)
+
+
+def gen_changes(path: Path, n: int, model: Model, seed: int = 1) -> dict[str, int]:
+    rnd = random.Random(seed)
+    alive = list(model.rows)
+    index = {k: i for i, k in enumerate(alive)}
+    nxt = max(alive) + 1
+    lsn = 2_000_000
+    ts = int(time.time() * 1000)
+    counts = {"u": 0, "c": 0, "d": 0}
+    hot = max(1, len(alive) // 100)
+
+    def drop(k: int) -> None:
+        i = index.pop(k)
+        last = alive.pop()
+        if last != k:
+            alive[i] = last
+            index[last] = i
+
+    with open(path, "ab") as f:
+        buf = []
+        for j in range(n):
+            lsn += 64
+            r = rnd.random()
+            if r < 0.6 and alive:
+                # half the updates on the 1 % of the keys (skew), the others anywhere
+                k = alive[rnd.randrange(min(hot, len(alive)))] if rnd.random() < 0.5 else rnd.choice(alive)
+                v = model.rows[k] + 1
+                model.rows[k] = v
+                buf.append(_line(k, "u", _row(k, v), None, lsn, ts + j // 100))
+                counts["u"] += 1
+            elif r < 0.8 or not alive:
+                k, nxt = nxt, nxt + 1
+                model.rows[k] = 1
+                alive.append(k)
+                index[k] = len(alive) - 1
+                buf.append(_line(k, "c", _row(k, 1), None, lsn, ts + j // 100))
+                counts["c"] += 1
+            else:
+                k = rnd.choice(alive)
+                drop(k)
+                del model.rows[k]
+                buf.append(
+                    _line(
+                        k,
+                        "d",
+                        None,
+                        {"id": k, **{c["field"]: None for c in ROW_FIELDS[1:]}},
+                        lsn,
+                        ts + j // 100,
+                    )
+                )
+                buf.append(_tombstone(k))
+                counts["d"] += 1
+            if len(buf) >= 10000:
+                f.writelines(buf)
+                buf.clear()
+        f.writelines(buf)
+    return counts
+
+
+# -- measuring a process ----------------------------------------------------------------------------------
+
+
+def _tree_rss(pid: int) -> int:
+    """RSS (bytes) of a process and all its descendants, from /proc."""
+    children: dict[int, list[int]] = {}
+    rss: dict[int, int] = {}
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/stat") as f:
+                parts = f.read().rsplit(")", 1)[1].split()
+            ppid, pages = int(parts[1]), int(parts[21])
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(ppid, []).append(int(d))
+        rss[int(d)] = pages * os.sysconf("SC_PAGE_SIZE")
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        total += rss.get(p, 0)
+        todo.extend(children.get(p, []))
+    return total
+
+
+def timed(cmd: list[str], env: dict | None = None, marker: str = "batch 0:") -> dict:
+    """Run cmd; wall time start → exit, start → first line containing `marker`, peak RSS of the tree."""
+    t0 = time.time()
+    p = subprocess.Popen(
+        cmd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env=dict(os.environ, **(env or {})),
     )
-    write_deltalake(path, t, mode="overwrite")
+    out: list[str] = []
+    first = [None]
+
+    def pump() -> None:
+        for line in p.stdout:
+            out.append(line)
+            if first[0] is None and marker in line:
+                first[0] = time.time() - t0
+
+    th = threading.Thread(target=pump, daemon=True)
+    th.start()
+    peak = 0
+    while p.poll() is None:
+        peak = max(peak, _tree_rss(p.pid))
+        time.sleep(0.25)
+    th.join(5)
+    err = p.stderr.read()
+    if p.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed ({p.returncode}):\n{''.join(out)[-3000:]}\n{err[-3000:]}")
+    return {"s": time.time() - t0, "first": first[0], "rss": peak, "out": "".join(out)}
 
 
-def changes(n: int, rows: int, lsn0: int, rnd: random.Random) -> list:
-    out, nxt = [], rows
-    for j in range(n):
-        lsn = lsn0 + j * 8
-        r = rnd.random()
-        src = {
-            "connector": "postgresql",
-            "sequence": f'["{lsn}","{lsn}"]',
-            "lsn": lsn,
-            "ts_ms": int(time.time() * 1000),
-        }
-        if r < 0.21:
-            k, op = nxt, "c"
-            nxt += 1
-        else:
-            k, op = (
-                rnd.randrange(rows) if rnd.random() < 0.7 else rnd.randrange(1000),
-                ("d" if r > 0.87 else "u"),
-            )
-        after = (
-            None
-            if op == "d"
-            else {
-                "id": k,
-                "name": f"v{lsn}",
-                "email": f"e{k}@y.org",
-                "balance": _dec(lsn % 10**9),
-                "updated_at": 1_800_000_000_000_000 + lsn,
-            }
-        )
-        value = {"schema": VALUE_SCHEMA, "payload": {"before": None, "after": after, "source": src, "op": op}}
-        out.append(("b.public.t", {"schema": KEY_SCHEMA, "payload": {"id": k}}, value, ("p", j)))
-    return out
+def sink_cmd(src: Path, tables: Path, ck: Path, master: str) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "sink",
+        "run",
+        "--source",
+        str(src),
+        "--tables",
+        str(tables),
+        "--checkpoint",
+        str(ck),
+        "--once",
+        "--master",
+        master,
+    ]
+
+
+def reference_cmd(src: Path, table: Path, master: str) -> list[str]:
+    return [sys.executable, str(Path(__file__).resolve()), "--reference", str(src), str(table), master]
+
+
+# -- the reference: minimal Spark SQL ----------------------------------------------------------------------
+
+
+def reference(src: str, table: str, master: str) -> None:
+    """text source + from_json with the Connect schema + one aggregation per key + one delta-rs MERGE."""
+    from deltalake import DeltaTable, write_deltalake
+    from pyspark.sql import SparkSession
+    from pyspark.sql import functions as F
+
+    from sink.decode import convert, physical
+
+    spark = (
+        SparkSession.builder.master(master)
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.session.timeZone", "UTC")
+        .getOrCreate()
+    )
+    spark.conf.set("spark.sql.shuffle.partitions", str(spark.sparkContext.defaultParallelism))
+    after = physical(ROW)
+    line = f"key struct<payload: struct<id int>>, value struct<payload: struct<op string, source: struct<lsn long>, after {after.simpleString()}>>"
+    df = (
+        spark.read.text(src).select(F.from_json("value", line).alias("r")).where(F.col("r.value").isNotNull())
+    )
+    df = df.select(
+        F.col("r.key.payload.id").alias("id"),
+        F.col("r.value.payload.source.lsn").alias("lsn"),
+        F.col("r.value.payload.op").alias("op"),
+        F.col("r.value.payload.after").alias("after"),
+    )
+    last = df.groupBy("id").agg(F.max_by(F.struct("op", "after"), "lsn").alias("w"))
+    cols = [convert(F.col("w.after").getField(f["field"]), f).alias(f["field"]) for f in ROW_FIELDS[1:]]
+    final = last.select("id", F.col("w.op").alias("op"), *cols).toArrow()
+    if not DeltaTable.is_deltatable(table):
+        write_deltalake(table, final.drop_columns(["op"]).slice(0, 0))
+    dt = DeltaTable(table)
+    names = [f["field"] for f in ROW_FIELDS]
+    sets = {c: f"s.{c}" for c in names}
+    (
+        dt.merge(final, "t.id = s.id", source_alias="s", target_alias="t")
+        .when_matched_delete(predicate="s.op = 'd'")
+        .when_matched_update(sets, predicate="s.op <> 'd'")
+        .when_not_matched_insert(sets, predicate="s.op <> 'd'")
+        .execute()
+    )
+    spark.stop()
+
+
+# -- main ---------------------------------------------------------------------------------------------------
+
+
+def _table_ids(path: Path) -> dict[int, str]:
+    from deltalake import DeltaTable
+
+    t = DeltaTable(str(path)).to_pyarrow_table(columns=["id", "name"])
+    return dict(zip(t.column("id").to_pylist(), t.column("name").to_pylist()))
+
+
+def _load() -> str:
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--rows", type=int, default=1_000_000)
-    ap.add_argument("--changes", type=int, default=10_000)
-    ap.add_argument("--batches", type=int, default=3)
+    ap.add_argument("--rows", type=int, default=200_000)
+    ap.add_argument("--changes", type=int, default=200_000)
+    ap.add_argument("--masters", default="local[1],local[2]")
+    ap.add_argument("--no-reference", action="store_true")
+    ap.add_argument("--reference", nargs=3, metavar=("SRC", "TABLE", "MASTER"), help=argparse.SUPPRESS)
     a = ap.parse_args()
-    d = tempfile.mkdtemp(prefix="bench-sink-")
+    if a.reference:
+        reference(*a.reference)
+        return
+    work = Path(tempfile.mkdtemp(prefix="bench-sink-"))
     try:
-        t0 = time.time()
-        base_table(f"{d}/b.public.t", a.rows)
-        print(f"base table: {a.rows} rows written in {time.time() - t0:.2f} s")
-        rnd = random.Random(1)
-        print(
-            f"{'batch':>5} {'changes':>8} {'decode+dedupe+MERGE s':>22} {'changes/s':>10} {'commit->table ms':>17}"
-        )
-        for b in range(a.batches):
-            recs = changes(a.changes, a.rows, 10**9 + b * a.changes * 8, rnd)
-            t = time.time()
-            st = apply_batch(d, recs, "bench", b)
-            el = time.time() - t
-            print(
-                f"{b:>5} {a.changes:>8} {el:>22.3f} {a.changes / el:>10.0f} {time.time() * 1000 - st.max_ts_ms:>17.0f}"
-            )
+        src = work / "in"
+        src.mkdir()
+        model = Model()
         t = time.time()
-        apply_batch(d, recs, "bench", a.batches - 1)
-        print(f"replayed batch skipped in {time.time() - t:.3f} s")
+        gen_snapshot(src / f"{TOPIC}.jsonl", a.rows, model)
+        snap_bytes = (src / f"{TOPIC}.jsonl").stat().st_size
+        changes_file = work / "changes.jsonl"
+        after_snapshot = dict(model.rows)
+        counts = gen_changes(changes_file, a.changes, model)
         print(
-            "anchors (feasibility-kafka-spark.md §5): delta-rs MERGE of 10k changes into 1M rows ~0.22-0.29 s warm "
-            "(dedupe in pyarrow); Spark-side dedupe adds ~0.4-0.7 s; Spark-on-Parquet ~1.7 s"
+            f"input: {a.rows} snapshot rows ({snap_bytes / 1e6:.0f} MB), {a.changes} changes {counts} "
+            f"({changes_file.stat().st_size / 1e6:.0f} MB), generated in {time.time() - t:.1f} s; load {_load()}",
+            flush=True,
         )
+        tiny = work / "tiny"
+        tiny.mkdir()
+        with open(src / f"{TOPIC}.jsonl", "rb") as f:
+            (tiny / f"{TOPIC}.jsonl").write_bytes(b"".join(f.readline() for _ in range(100)))
+        results = []
+        for master in a.masters.split(","):
+            d = work / master.replace("[", "_").replace("]", "")
+            run_src = d / "in"
+            run_src.mkdir(parents=True)
+            shutil.copy(src / f"{TOPIC}.jsonl", run_src / f"{TOPIC}.jsonl")
+            r0 = timed(sink_cmd(tiny, d / "tiny-tables", d / "tiny-ck", master))
+            r1 = timed(sink_cmd(run_src, d / "tables", d / "ck", master))
+            assert _table_ids(d / "tables" / TOPIC).keys() == after_snapshot.keys()
+            with open(run_src / f"{TOPIC}.jsonl", "ab") as f, open(changes_file, "rb") as g:
+                shutil.copyfileobj(g, f)
+            r2 = timed(sink_cmd(run_src, d / "tables", d / "ck", master))
+            got = _table_ids(d / "tables" / TOPIC)
+            assert got == {k: f"name-{k}-{v}" for k, v in model.rows.items()}, (
+                "sink table differs from the model"
+            )
+            row = {
+                "what": f"sink {master}",
+                "first": r0["first"],
+                "snap": a.rows / r1["s"],
+                "chg": a.changes / r2["s"],
+                "snap_s": r1["s"],
+                "chg_s": r2["s"],
+                "rss": max(r0["rss"], r1["rss"], r2["rss"]),
+            }
+            results.append(row)
+            print(_fmt(row), f"; load {_load()}", flush=True)
+            if not a.no_reference:
+                ref = d / "ref"
+                shutil.copy(src / f"{TOPIC}.jsonl", d / "ref-snap.jsonl")
+                q1 = timed(reference_cmd(d / "ref-snap.jsonl", ref, master), marker="\0")
+                q2 = timed(reference_cmd(changes_file, ref, master), marker="\0")
+                assert _table_ids(ref) == got, "reference table differs from the sink's"
+                row = {
+                    "what": f"reference {master}",
+                    "first": None,
+                    "snap": a.rows / q1["s"],
+                    "chg": a.changes / q2["s"],
+                    "snap_s": q1["s"],
+                    "chg_s": q2["s"],
+                    "rss": max(q1["rss"], q2["rss"]),
+                }
+                results.append(row)
+                print(_fmt(row), f"; load {_load()}", flush=True)
+        print("\n| run | snapshot rows/s (s) | changes/s (s) | start → first batch | peak RSS |")
+        print("|---|---|---|---|---|")
+        for r in results:
+            first = "-" if r["first"] is None else f"{r['first']:.1f} s"
+            print(
+                f"| {r['what']} | {r['snap']:,.0f} ({r['snap_s']:.1f}) | {r['chg']:,.0f} ({r['chg_s']:.1f}) | "
+                f"{first} | {r['rss'] / 2**30:.2f} GB |"
+            )
+        by = {r["what"]: r for r in results}
+        for m in a.masters.split(","):
+            s, ref = by.get(f"sink {m}"), by.get(f"reference {m}")
+            if s and ref:
+                print(
+                    f"{m}: sink / reference = {s['chg'] / ref['chg']:.2f}x changes, {s['snap'] / ref['snap']:.2f}x snapshot"
+                )
+        ms = a.masters.split(",")
+        if len(ms) >= 2 and f"sink {ms[0]}" in by and f"sink {ms[-1]}" in by:
+            lo, hi = by[f"sink {ms[0]}"], by[f"sink {ms[-1]}"]
+            print(
+                f"{ms[-1]} / {ms[0]}: {hi['chg'] / lo['chg']:.2f}x changes, {hi['snap'] / lo['snap']:.2f}x snapshot"
+            )
+        print(f"load average at the end: {_load()}")
     finally:
-        shutil.rmtree(d, ignore_errors=True)
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _fmt(r: dict) -> str:
+    first = "-" if r["first"] is None else f"{r['first']:.1f} s"
+    return (
+        f"{r['what']}: snapshot {r['snap']:,.0f} rows/s ({r['snap_s']:.1f} s), changes {r['chg']:,.0f}/s "
+        f"({r['chg_s']:.1f} s), first batch {first}, peak RSS {r['rss'] / 2**30:.2f} GB"
+    )
 
 
 if __name__ == "__main__":

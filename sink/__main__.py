@@ -1,8 +1,10 @@
-"""`python -m sink run --source DIR|kafka:HOST:PORT --tables DIR --checkpoint DIR [--once]`."""
+"""`python -m sink run --source DIR|kafka:HOST:PORT --tables DIR --checkpoint DIR [--once] [--master URL]`,
+`python -m sink show TABLE [--history KEY]`. Errors are one line on stderr (the traceback with --debug)."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 
@@ -16,6 +18,11 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--tables", required=True, help="directory of Delta tables, one per topic")
     r.add_argument("--checkpoint", required=True, help="Spark checkpoint directory")
     r.add_argument("--once", action="store_true", help="process what is available now, then exit")
+    r.add_argument(
+        "--master",
+        help="Spark master URL (default: what spark-submit / PYSPARK_SUBMIT_ARGS give, else local[*])",
+    )
+    r.add_argument("--debug", action="store_true", help="tracebacks and Spark's warnings on errors")
     r.add_argument(
         "--trigger-ms",
         type=int,
@@ -40,18 +47,43 @@ def main(argv: list[str] | None = None) -> int:
         help="1 (default): tables mirror the source; 2: history tables, one row per version of each "
         "key with __START_AT / __END_AT (source positions)",
     )
-    a = ap.parse_args(argv)
-    from sink.apply import Options
-    from sink.job import run
-
-    return run(
-        a.source,
-        a.tables,
-        a.checkpoint,
-        a.once,
-        trigger_ms=a.trigger_ms,
-        opts=Options(tombstone_retention_s=a.tombstone_retention, scd=a.scd),
+    sh = sub.add_parser("show", help="print a mirror or history table")
+    sh.add_argument("table", help="the table's directory (under --tables)")
+    sh.add_argument(
+        "--history", metavar="KEY", help="only the versions of this key: a value, or col=value,..."
     )
+    sh.add_argument("--limit", type=int, default=50, help="rows to print (default 50)")
+    sh.add_argument("--debug", action="store_true")
+    a = ap.parse_args(argv)
+    from sink.errors import UsageError
+
+    try:
+        if a.cmd == "show":
+            from sink.show import show
+
+            return show(a.table, a.history, a.limit)
+        from sink.apply import Options
+        from sink.job import check_source, run
+
+        check_source(a.source)
+        if a.debug:
+            os.environ.setdefault("DBZ_SINK_SPARK_LOG", "WARN")
+        return run(
+            a.source,
+            a.tables,
+            a.checkpoint,
+            a.once,
+            trigger_ms=a.trigger_ms,
+            opts=Options(tombstone_retention_s=a.tombstone_retention, scd=a.scd),
+            master=a.master,
+        )
+    except Exception as e:  # noqa: BLE001 - the CLI's front door: one line, the traceback only on request
+        if a.debug:
+            raise
+        from sink.errors import one_line
+
+        print(f"sink: error: {one_line(e)}", file=sys.stderr, flush=True)
+        return 2 if isinstance(e, UsageError) else 1
 
 
 def duration(text: str) -> float:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 
 from sink import history, keyless, mirror, tombstones
-from sink.batch import TOMBSTONES, BatchStats, Options, collect, tombstone_path
+from sink.batch import TOMBSTONES, BatchStats, Options, TopicBatch, collect, tombstone_path
 from sink.delta import SEQ
 
 __all__ = ["SEQ", "TOMBSTONES", "BatchStats", "Options", "apply_batch", "collect"]
@@ -23,7 +23,13 @@ def apply_batch(tables: str, records, app_id: str, batch_id: int, opts: Options 
     st = BatchStats()
     recs = list(records)
     st.records = len(recs)
-    for topic, tb in sorted(collect(recs).items()):
+    return apply_topics(tables, collect(recs), app_id, batch_id, opts, st)
+
+
+def apply_topics(
+    tables: str, tbs: dict[str, TopicBatch], app_id: str, batch_id: int, opts: Options, st: BatchStats
+) -> BatchStats:
+    for topic, tb in sorted(tbs.items()):
         if tb.events:
             st.max_ts_ms = max(st.max_ts_ms, max(e.ts_ms for e in tb.events))
         writer = history if opts.scd == 2 else keyless if tb.keyless else mirror

@@ -54,6 +54,8 @@ class BatchStats:
     skipped_replay: list[str] = field(default_factory=list)
     max_ts_ms: int = 0
     pruned: int = 0  # tombstones forgotten (retention)
+    fast: list[str] = field(default_factory=list)  # topics done on executors (sink.executors)
+    driver: dict[str, str] = field(default_factory=dict)  # topics done on the driver -> why
 
 
 def tombstone_path(tables: str, topic: str) -> str:
@@ -82,6 +84,31 @@ def _decode(decs: _Decoders, fields: list[dict], img: dict | None) -> dict | Non
     return None if img is None else {f["field"]: decs.get(f)(img.get(f["field"])) for f in fields}
 
 
+def _unwrapped(p: dict, vs: dict, tie: tuple) -> tuple[dict, dict]:
+    """An `ExtractNewRecordState` record (`__op` from add.fields=op, `__deleted` from
+    delete.tombstone.handling.mode=rewrite) as an envelope: the row is the payload without the added `__`
+    fields; a rewritten delete (`__deleted: "true"`) is a delete. Unwrapped records carry no source position,
+    so the delivery position orders them (the file offset, the Kafka offset: Debezium's order per key)."""
+    fields = [f for f in vs.get("fields", []) if not f["field"].startswith("__")]
+    row = {k: v for k, v in p.items() if not k.startswith("__")}
+    op = "d" if p.get("__deleted") in ("true", True) else p.get("__op") or "c"
+    pos = tie[-1] if tie and isinstance(tie[-1], int) else 0
+    source = {"connector": "unwrapped", "ts_ns": pos + 1, "ts_ms": p.get("__source_ts_ms") or 0}
+    envelope = {
+        "op": op,
+        "source": source,
+        "after": None if op == "d" else row,
+        "before": row if op == "d" else None,
+        "ts_ms": p.get("__source_ts_ms") or p.get("__ts_ms") or 0,
+    }
+    after = {"type": "struct", "optional": True, "fields": fields, "field": "after"}
+    schema = {
+        "type": "struct",
+        "fields": [dict(after, field="before"), after, {"type": "struct", "field": "source"}],
+    }
+    return envelope, schema
+
+
 def collect(records, decs: _Decoders | None = None) -> dict[str, TopicBatch]:
     """records: iterable of (topic, key_doc|None, value_doc|None, tie[, headers]) with JsonConverter documents."""
     decs = decs or _Decoders()
@@ -92,6 +119,8 @@ def collect(records, decs: _Decoders | None = None) -> dict[str, TopicBatch]:
         if not isinstance(vdoc, dict):
             continue  # tombstone: the delete before it carries the sequence
         p, vs = vdoc.get("payload"), vdoc.get("schema")
+        if isinstance(p, dict) and vs is not None and ("__deleted" in p or "__op" in p) and "source" not in p:
+            p, vs = _unwrapped(p, vs, tie)
         if not isinstance(p, dict) or "op" not in p or not isinstance(p.get("source"), dict) or vs is None:
             continue  # not a change event (schema change, heartbeat, transaction metadata...)
         op = p["op"]

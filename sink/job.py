@@ -9,26 +9,46 @@ import sys
 import threading
 import time
 
-import orjson
+# Defaults for settings the user did not give (spark-submit --conf, PYSPARK_SUBMIT_ARGS, spark-defaults.conf):
+# start fast and keep small micro-batches from spreading over 200 shuffle partitions.
+DEFAULTS = {
+    "spark.ui.enabled": "false",
+    "spark.ui.showConsoleProgress": "false",
+    "spark.sql.adaptive.enabled": "true",
+    "spark.sql.adaptive.coalescePartitions.enabled": "true",
+    "spark.sql.shuffle.partitions": None,  # the cluster's default parallelism (set after start)
+    "spark.sql.execution.arrow.pyspark.enabled": "true",
+    # a Python worker that takes longer than 15 s to start (a busy machine) would fail the query
+    "spark.python.authenticate.socketTimeout": "120s",
+}
 
 
-def spark_session(app: str = "dbz-sink", cores: int = 2):
-    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+def spark_session(app: str = "dbz-sink", master: str | None = None):
+    """The session as users run Spark: the master comes from `master` (--master), else from spark-submit /
+    PYSPARK_SUBMIT_ARGS / spark-defaults.conf, else `local[*]`. Only the session time zone is fixed (UTC:
+    timestamps are decoded as UTC instants)."""
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     from pyspark.sql import SparkSession
 
-    spark = (
-        SparkSession.builder.master(f"local[{cores}]")
-        .appName(app)
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.session.timeZone", "UTC")
-        .config("spark.driver.memory", "2g")
-        .getOrCreate()
-    )
-    spark.sparkContext.setLogLevel("ERROR")
+    given = _given_settings()
+    b = SparkSession.builder.appName(app)
+    if master:
+        b = b.master(master)
+    elif "spark.master" not in given and not os.environ.get("PYSPARK_GATEWAY_PORT"):
+        b = b.master("local[*]")
+    for k, v in DEFAULTS.items():
+        if v is not None and k not in given:
+            b = b.config(k, v)
+    if "spark.master" not in given and (master or "local").startswith("local"):
+        os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    if os.environ.get("DBZ_SINK_SPARK_LOG") != "WARN" and "spark.driver.extraJavaOptions" not in given:
+        conf = os.path.join(os.path.dirname(os.path.abspath(__file__)), "log4j2.properties")
+        b = b.config("spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile=file:{conf}")
+    spark = b.config("spark.sql.session.timeZone", "UTC").getOrCreate()
+    if "spark.sql.shuffle.partitions" not in given:
+        spark.conf.set("spark.sql.shuffle.partitions", str(max(1, spark.sparkContext.defaultParallelism)))
+    spark.sparkContext.setLogLevel(os.environ.get("DBZ_SINK_SPARK_LOG", "OFF"))
     from sink.sources import DirSource, KafkaSource
 
     spark.dataSource.register(DirSource)
@@ -36,30 +56,92 @@ def spark_session(app: str = "dbz-sink", cores: int = 2):
     return spark
 
 
+def _given_settings() -> set[str]:
+    """Setting names the user gave outside this program: PYSPARK_SUBMIT_ARGS (--conf k=v, --master) and
+    $SPARK_CONF_DIR/spark-defaults.conf."""
+    import shlex
+
+    out: set[str] = set()
+    args = shlex.split(os.environ.get("PYSPARK_SUBMIT_ARGS", ""))
+    for i, a in enumerate(args):
+        if a == "--master":
+            out.add("spark.master")
+        elif a == "--conf" and i + 1 < len(args):
+            out.add(args[i + 1].split("=", 1)[0])
+        elif a.startswith("--conf="):
+            out.add(a[len("--conf=") :].split("=", 1)[0])
+        elif a == "--driver-memory":
+            out.add("spark.driver.memory")
+    conf_dir = os.environ.get("SPARK_CONF_DIR") or (
+        os.path.join(os.environ["SPARK_HOME"], "conf") if os.environ.get("SPARK_HOME") else None
+    )
+    if conf_dir and os.path.exists(os.path.join(conf_dir, "spark-defaults.conf")):
+        with open(os.path.join(conf_dir, "spark-defaults.conf")) as f:
+            for line in f:
+                if line.strip() and not line.lstrip().startswith("#"):
+                    out.add(line.split()[0])
+    return out
+
+
+def check_source(source: str) -> None:
+    """Refuse at once (one line, exit 2) what cannot work: a missing directory, an unreachable Kafka, files
+    whose first record is not a Debezium record."""
+    from sink.errors import UsageError
+
+    if source.startswith("kafka:"):
+        from confluent_kafka.admin import AdminClient
+
+        bootstrap = source[len("kafka:") :]
+        errors: list[str] = []
+        admin = AdminClient(
+            {
+                "bootstrap.servers": bootstrap,
+                "socket.timeout.ms": 5000,
+                "log_level": 0,
+                "error_cb": lambda e: errors.append(str(e)),
+            }
+        )
+        try:
+            admin.list_topics(timeout=10)
+        except Exception as e:
+            raise UsageError(f"Kafka at {bootstrap} is unreachable ({errors[0] if errors else e})") from None
+        return
+    if not os.path.isdir(source):
+        raise UsageError(f"--source {source}: no such directory (the emulator's --out directory)")
+    import orjson
+
+    for n in sorted(os.listdir(source)):
+        if not n.endswith(".jsonl") or n.startswith((".", "_")):
+            continue
+        with open(os.path.join(source, n), "rb") as f:
+            line = f.readline(1 << 24)
+        if not line.strip():
+            continue
+        try:
+            d = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            d = None
+        if not (isinstance(d, dict) and "key" in d and "value" in d):
+            raise UsageError(
+                f"{os.path.join(source, n)}: line 1 is not a Debezium record "
+                '(expected the emulator\'s directory output, {"key": ..., "value": ...} per line)'
+            )
+        v = d["value"]
+        if v is not None and not (isinstance(v, dict) and "payload" in v and "schema" in v):
+            raise UsageError(
+                f"{os.path.join(source, n)}: line 1 has no Connect schema (the sink reads JsonConverter "
+                "records with schemas.enable=true)"
+            )
+
+
 def _app_id(checkpoint: str) -> str:
     with open(os.path.join(checkpoint, "metadata")) as f:
         return "dbz-sink-" + json.load(f)["id"]
 
 
-def _records(batch_df):
-    t = batch_df.toArrow()
-    cols = [t.column(n).to_pylist() for n in ("topic", "key", "value", "line", "part", "pos")]
-    for topic, k, v, line, part, pos in zip(*cols):
-        if line is not None:
-            d = orjson.loads(line)
-            yield topic, d.get("key"), d.get("value"), (part, pos), d.get("headers")
-        else:
-            yield (
-                topic,
-                None if k is None else orjson.loads(k),
-                None if v is None else orjson.loads(v),
-                (part, pos),
-            )
-
-
 def make_batch_fn(tables: str, checkpoint: str, source: str, log=print, opts=None):
-    from sink.apply import Options, apply_batch
-    from sink.sources import complete_ends
+    from sink.apply import Options
+    from sink.executors import run_batch
 
     opts = opts or Options()
     if opts.log is None:
@@ -71,19 +153,20 @@ def make_batch_fn(tables: str, checkpoint: str, source: str, log=print, opts=Non
         t0 = time.time()
         if state["app"] is None:
             state["app"] = _app_id(checkpoint)
-        recs = list(_records(batch_df))
-        st = apply_batch(tables, recs, state["app"], batch_id, opts)
+        st = run_batch(batch_df, tables, state["app"], batch_id, opts)
         now = time.time()
         state["records"] += st.records
+        el = max(now - t0, 1e-6)
         lag = f"{now * 1000 - st.max_ts_ms:.0f} ms" if st.max_ts_ms else "-"
-        backlog = ""
-        if not source.startswith("kafka:"):
-            backlog = f", source files {sum(complete_ends(source).values()) / 1e6:.2f} MB"
         msg = (
-            f"batch {batch_id}: {st.records} records, {sum(max(0, n) for n in st.applied.values())} rows merged "
-            f"into {len(st.applied)} tables in {now - t0:.2f} s; newest-event lag {lag}; "
-            f"total {state['records']} records{backlog}"
+            f"batch {batch_id}: {st.records} records read, {sum(max(0, n) for n in st.applied.values())} "
+            f"changes applied to {len(st.applied)} tables in {el:.2f} s ({st.records / el:.0f} records/s); "
+            f"lag behind newest source ts {lag}; total {state['records']} records"
         )
+        if st.fast or st.driver:
+            msg += f"; executors: {len(st.fast)} tables"
+        if st.driver:
+            msg += "; driver: " + ", ".join(f"{t} ({why})" for t, why in sorted(st.driver.items()))
         if st.pruned:
             msg += f"; {st.pruned} expired tombstones pruned"
         if st.skipped_replay:
@@ -106,11 +189,13 @@ def run(
     spark=None,
     trigger_ms: int = 500,
     opts=None,
+    master: str | None = None,
+    read_options: dict | None = None,
 ) -> int:
     """Run the query; with `spark` given (tests), that session is used and left running. `opts`:
     sink.apply.Options (tombstone retention)."""
     if spark is None:
-        spark = spark_session()
+        spark = spark_session(master=master)
     else:
         from sink.sources import DirSource, KafkaSource
 
@@ -121,6 +206,8 @@ def run(
         reader = spark.readStream.format("dbz_kafka").option("bootstrap", source[len("kafka:") :])
     else:
         reader = spark.readStream.format("dbz_dir").option("path", os.path.abspath(source))
+    for k, v in (read_options or {}).items():
+        reader = reader.option(k, str(v))
     w = (
         reader.load()
         .writeStream.foreachBatch(make_batch_fn(tables, checkpoint, source, log, opts))
@@ -133,7 +220,12 @@ def run(
     else:
         _keep_running(q, log)
     if q.exception() is not None:
-        log(f"sink failed: {q.exception()}", file=sys.stderr, flush=True)
+        from sink.errors import one_line
+
+        if os.environ.get("DBZ_SINK_SPARK_LOG") == "WARN":  # --debug
+            log(f"sink failed: {q.exception()}", file=sys.stderr, flush=True)
+        else:
+            log(f"sink: error: {one_line(q.exception())}", file=sys.stderr, flush=True)
         return 1
     return 0
 

@@ -105,8 +105,15 @@ def apply_topic(tables: str, topic: str, tb: TopicBatch, app_id: str, batch_id: 
     data[OP] = pa.array([e.op for e in final], pa.string())
     src = pa.table(data)
 
-    dt = create_or_evolve(path, dt, plan)
-    pred = " AND ".join(f"t.{q(k)} = s.{q(k)}" for k in tb.key_cols)
+    merge(create_or_evolve(path, dt, plan), plan, tb.key_cols, src, trunc, app_id, batch_id)
+    return len(final)
+
+
+def merge(
+    dt, plan, key_cols: list[str], src: pa.Table, trunc: str | None, app_id: str, batch_id: int
+) -> None:
+    """One MERGE of the final rows (`SEQ`, `OP` and the plan's columns), guarded by source position."""
+    pred = " AND ".join(f"t.{q(k)} = s.{q(k)}" for k in key_cols)
     sets = {q(c): f"s.{q(c)}" for c in [*plan.cols, SEQ]}
     m = (
         dt.merge(src, pred, source_alias="s", target_alias="t", commit_properties=commit(app_id, batch_id))
@@ -114,7 +121,7 @@ def apply_topic(tables: str, topic: str, tb: TopicBatch, app_id: str, batch_id: 
         .when_matched_update(sets, predicate=f"s.{OP} <> 'd' AND t.{SEQ} < s.{SEQ}")
         .when_not_matched_insert(sets, predicate=f"s.{OP} <> 'd'")
     )
-    texts = [c for c in plan.cols if pa.types.is_string(plan.schema.field(c).type) and c not in tb.key_cols]
+    texts = [c for c in plan.cols if pa.types.is_string(plan.schema.field(c).type) and c not in key_cols]
     if texts:
         # a TOAST update delivered before its base image left the placeholder: an older image fills it in
         ph = f"'{PLACEHOLDER}'"
@@ -128,7 +135,6 @@ def apply_topic(tables: str, topic: str, tb: TopicBatch, app_id: str, batch_id: 
     if fill and trunc is None:
         m = m.when_not_matched_by_source_update(fill)
     m.execute()
-    return len(final)
 
 
 def _fill_from_table(

@@ -1,20 +1,31 @@
-"""Spark Python streaming data sources over the emulator's output.
+"""Spark Python streaming data sources over Debezium records, read in parallel on executors.
 
 `dbz_dir`: the `DIR/<topic>.jsonl` files the emulator appends to (files grow, so Spark's own file source,
 which treats files as immutable, cannot follow them). Offsets are {file: byte offset of the next complete
-line}; a partial last line is left for the next batch.
+line}; a partial last line is left for the next batch. A micro-batch is cut into line-aligned byte ranges,
+one Spark partition each.
 
-`dbz_kafka`: Kafka through confluent-kafka. Offsets are {"topic:partition": next offset}. End offsets come
-from consuming to EOF / the Fetch-response high watermark, never ListOffsets(latest) (Tansu answers it
-wrongly). Both readers are "simple" readers (run on the driver) and support Trigger.AvailableNow.
+`dbz_kafka`: Kafka through confluent-kafka. Offsets are {"topic:partition": next offset}; a micro-batch is one
+Spark partition per offset range of a Kafka partition (long ranges cut in several). End offsets come from the
+Fetch response's high watermark, never ListOffsets(latest) (Tansu answers it wrongly).
+
+Both readers run `read` on executors and yield Arrow batches of the split record (`sink.split`): key and value
+payload texts, fingerprints of their Connect schemas, and each schema's text once per partition.
 """
 
 from __future__ import annotations
 
-from pyspark.sql.datasource import DataSource, SimpleDataSourceStreamReader
+import os
+
+from pyspark.sql.datasource import DataSource, DataSourceStreamReader, InputPartition
 from pyspark.sql.streaming.datasource import SupportsTriggerAvailableNow
 
-SCHEMA = "topic string, key string, value string, line string, part string, pos long"
+from sink.split import SCHEMA, Batcher
+
+DEFAULT_BATCH_BYTES = 256 << 20
+DEFAULT_PART_BYTES = 16 << 20
+DEFAULT_BATCH_RECORDS = 1_000_000
+DEFAULT_PART_RECORDS = 100_000
 
 
 class DirSource(DataSource):
@@ -25,14 +36,17 @@ class DirSource(DataSource):
     def schema(self) -> str:
         return SCHEMA
 
-    def simpleStreamReader(self, schema):
-        return DirReader(self.options["path"], int(self.options.get("maxBytesPerBatch", 64 << 20)))
+    def streamReader(self, schema):
+        o = self.options
+        return DirReader(
+            o["path"],
+            int(o.get("maxBytesPerBatch", DEFAULT_BATCH_BYTES)),
+            int(o.get("bytesPerPartition", DEFAULT_PART_BYTES)),
+        )
 
 
 def complete_ends(path: str) -> dict[str, int]:
     """{file name: offset just past its last newline} for every *.jsonl under path."""
-    import os
-
     out = {}
     try:
         names = sorted(os.listdir(path))
@@ -58,10 +72,31 @@ def complete_ends(path: str) -> dict[str, int]:
     return out
 
 
-class DirReader(SimpleDataSourceStreamReader, SupportsTriggerAvailableNow):
-    def __init__(self, path: str, max_bytes: int) -> None:
+def _next_line(path: str, at: int, end: int) -> int:
+    """The first line start at or after `at` (at most `end`)."""
+    with open(path, "rb") as f:
+        f.seek(at - 1)
+        while True:
+            chunk = f.read(1 << 16)
+            if not chunk:
+                return end
+            i = chunk.find(b"\n")
+            if i >= 0:
+                return min(at + i, end)
+            at += len(chunk)
+
+
+class FileRange(InputPartition):
+    def __init__(self, file: str, start: int, end: int) -> None:
+        super().__init__((file, start, end))
+        self.file, self.start, self.end = file, start, end
+
+
+class DirReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
+    def __init__(self, path: str, max_bytes: int, part_bytes: int) -> None:
         self.path = path
         self.max_bytes = max_bytes
+        self.part_bytes = part_bytes
         self.target: dict[str, int] | None = None
 
     def initialOffset(self) -> dict:
@@ -70,7 +105,8 @@ class DirReader(SimpleDataSourceStreamReader, SupportsTriggerAvailableNow):
     def prepareForTriggerAvailableNow(self) -> None:
         self.target = complete_ends(self.path)
 
-    def read(self, start: dict):
+    def latestOffset(self, start: dict | None = None, limit=None) -> dict:
+        start = start or {}
         ends = self.target if self.target is not None else complete_ends(self.path)
         end = dict(start)
         budget = self.max_bytes
@@ -84,35 +120,51 @@ class DirReader(SimpleDataSourceStreamReader, SupportsTriggerAvailableNow):
                     continue
             budget -= e - s
             end[f] = e
-        return self.readBetweenOffsets(start, end), end
+        return end
 
     def _cut(self, f: str, s: int, limit: int) -> int:
-        import os
-
         with open(os.path.join(self.path, f), "rb") as fh:
             fh.seek(s)
             data = fh.read(limit - s)
         i = data.rfind(b"\n")
         return s + i + 1 if i >= 0 else s
 
-    def readBetweenOffsets(self, start: dict, end: dict):
-        import os
-
-        rows = []
+    def partitions(self, start: dict, end: dict):
+        parts = []
         for f, e in sorted(end.items()):
             s = start.get(f, 0)
-            if e <= s:
-                continue
-            topic = f[: -len(".jsonl")]
-            with open(os.path.join(self.path, f), "rb") as fh:
-                fh.seek(s)
-                data = fh.read(e - s)
-            pos = s
-            for line in data.split(b"\n")[:-1]:
-                if line.strip():
-                    rows.append((topic, None, None, line.decode(), f, pos))
-                pos += len(line) + 1
-        return iter(rows)
+            full = os.path.join(self.path, f)
+            while s < e:
+                cut = e if e - s <= self.part_bytes else _next_line(full, s + self.part_bytes, e)
+                parts.append(FileRange(full, s, cut))
+                s = cut
+        return parts
+
+    def read(self, partition: FileRange):
+        name = os.path.basename(partition.file)
+        topic = name[: -len(".jsonl")]
+        b = Batcher()
+        with open(partition.file, "rb") as fh:
+            fh.seek(partition.start)
+            left = partition.end - partition.start
+            pos = partition.start
+            tail = b""
+            while left > 0:
+                data = tail + fh.read(min(left, 8 << 20))
+                left -= len(data) - len(tail)
+                lines = data.split(b"\n")
+                tail = lines.pop()
+                for line in lines:
+                    if line.strip():
+                        b.add_line(topic, name, pos, line)
+                    pos += len(line) + 1
+                if b.full():
+                    yield b.flush()
+        if b.rows:
+            yield b.flush()
+
+    def commit(self, end: dict) -> None:
+        pass
 
 
 class KafkaSource(DataSource):
@@ -123,47 +175,53 @@ class KafkaSource(DataSource):
     def schema(self) -> str:
         return SCHEMA
 
-    def simpleStreamReader(self, schema):
+    def streamReader(self, schema):
+        o = self.options
         return KafkaReader(
-            self.options["bootstrap"],
-            self.options.get("topicPattern", ""),
-            int(self.options.get("maxRecordsPerBatch", 200_000)),
+            o["bootstrap"],
+            o.get("topicPattern", ""),
+            int(o.get("maxRecordsPerBatch", DEFAULT_BATCH_RECORDS)),
+            int(o.get("recordsPerPartition", DEFAULT_PART_RECORDS)),
         )
-
-
-def _oldkey_header(headers) -> bytes | None:
-    """`__debezium.oldkey` as JsonConverter bytes (with schema), if the record has it in that form."""
-    for name, value in headers or ():
-        if name == "__debezium.oldkey" and value and value[:1] == b"{" and b'"payload"' in value:
-            return value
-    return None
 
 
 def _skip_topic(t: str) -> bool:
     return t.startswith("_") or t.startswith("connect-") or "schema-changes" in t or "schemahistory" in t
 
 
-class KafkaReader(SimpleDataSourceStreamReader, SupportsTriggerAvailableNow):
-    def __init__(self, bootstrap: str, pattern: str, max_records: int) -> None:
+def consumer(bootstrap: str):
+    from confluent_kafka import Consumer
+
+    return Consumer(
+        {
+            "bootstrap.servers": bootstrap,
+            "group.id": "dbz-sink-reader",
+            "enable.auto.commit": False,
+            "enable.partition.eof": True,
+            "auto.offset.reset": "earliest",
+            "session.timeout.ms": 6000,
+            "isolation.level": "read_committed",
+            "socket.timeout.ms": 10000,
+        }
+    )
+
+
+class OffsetRange(InputPartition):
+    def __init__(self, tp: str, start: int, end: int) -> None:
+        super().__init__((tp, start, end))
+        self.tp, self.start, self.end = tp, start, end
+
+
+class KafkaReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
+    def __init__(self, bootstrap: str, pattern: str, max_records: int, part_records: int) -> None:
         self.bootstrap = bootstrap
         self.pattern = pattern
         self.max_records = max_records
+        self.part_records = part_records
         self.target: dict[str, int] | None = None
 
-    def _consumer(self):
-        from confluent_kafka import Consumer
-
-        return Consumer(
-            {
-                "bootstrap.servers": self.bootstrap,
-                "group.id": "dbz-sink-reader",
-                "enable.auto.commit": False,
-                "enable.partition.eof": True,
-                "auto.offset.reset": "earliest",
-                "session.timeout.ms": 6000,
-                "isolation.level": "read_committed",
-            }
-        )
+    def initialOffset(self) -> dict:
+        return {}
 
     def _partitions(self, c) -> list[str]:
         import re
@@ -176,88 +234,87 @@ class KafkaReader(SimpleDataSourceStreamReader, SupportsTriggerAvailableNow):
             out.extend(f"{t}:{p}" for p in tm.partitions)
         return sorted(out)
 
-    def initialOffset(self) -> dict:
-        return {}
-
-    def _drain(self, start: dict, stop: dict | None, limit: int):
-        """Consume from `start` until EOF (or `stop`) on every partition; rows and next offsets."""
+    def _ends(self) -> dict[str, int]:
+        """{topic:partition: high watermark}, taken from Fetch responses: each partition is fetched from its
+        start until the first message or EOF, then the consumer's cached watermark is read."""
         from confluent_kafka import OFFSET_BEGINNING, KafkaError, TopicPartition
 
-        c = self._consumer()
+        c = consumer(self.bootstrap)
         try:
-            parts = sorted(stop) if stop is not None else self._partitions(c)
-            tps, pending, nxt = [], set(), {}
-            for tp in parts:
-                t, p = tp.rsplit(":", 1)
-                off = start.get(tp)
-                if stop is not None and stop[tp] <= (off or 0):
-                    continue
-                tps.append(TopicPartition(t, int(p), off if off is not None else OFFSET_BEGINNING))
-                pending.add(tp)
-                nxt[tp] = off or 0
-            rows = []
-            if not tps:
-                return rows, dict(start)
-            c.assign(tps)
-            while pending and len(rows) < limit:
+            parts = self._partitions(c)
+            if not parts:
+                return {}
+            tps = {tp: TopicPartition(tp.rsplit(":", 1)[0], int(tp.rsplit(":", 1)[1])) for tp in parts}
+            c.assign([TopicPartition(x.topic, x.partition, OFFSET_BEGINNING) for x in tps.values()])
+            seen: set[str] = set()
+            while len(seen) < len(tps):
                 for m in c.consume(1000, 1.0):
-                    tp = f"{m.topic()}:{m.partition()}"
-                    if m.error():
-                        if m.error().code() == KafkaError._PARTITION_EOF:
-                            if stop is None:
-                                pending.discard(tp)
-                            continue
+                    if m.error() and m.error().code() != KafkaError._PARTITION_EOF:
                         raise RuntimeError(str(m.error()))
-                    if tp not in pending:
-                        continue
-                    if stop is not None and m.offset() >= stop[tp]:
-                        pending.discard(tp)
-                        continue
-                    k, v = m.key(), m.value()
-                    oldkey = _oldkey_header(m.headers())
-                    if oldkey is None:
-                        rows.append(
-                            (
-                                m.topic(),
-                                None if k is None else k.decode(),
-                                None if v is None else v.decode(),
-                                None,
-                                tp,
-                                m.offset(),
-                            )
-                        )
-                    else:  # the line form carries headers: the mirror needs the old key of a key change
-                        line = b"".join(
-                            (
-                                b'{"key":',
-                                k if k is not None else b"null",
-                                b',"value":',
-                                v if v is not None else b"null",
-                                b',"headers":[["__debezium.oldkey",',
-                                oldkey,
-                                b"]]}",
-                            )
-                        )
-                        rows.append((m.topic(), None, None, line.decode(), tp, m.offset()))
-                    nxt[tp] = m.offset() + 1
-                    if stop is not None and nxt[tp] >= stop[tp]:
-                        pending.discard(tp)
-            end = dict(start)
-            end.update(nxt)
-            return rows, end
+                    tp = f"{m.topic()}:{m.partition()}"
+                    if tp in tps and tp not in seen:
+                        seen.add(tp)
+                        c.pause([tps[tp]])
+            return {tp: c.get_watermark_offsets(x, cached=True)[1] for tp, x in tps.items()}
         finally:
             c.close()
 
     def prepareForTriggerAvailableNow(self) -> None:
-        _, self.target = self._drain({}, None, 1 << 62)
+        self.target = self._ends()
 
-    def read(self, start: dict):
-        if self.target is not None:
-            rows, end = self._drain(start, {k: v for k, v in self.target.items()}, self.max_records)
-        else:
-            rows, end = self._drain(start, None, self.max_records)
-        return iter(rows), end
+    def latestOffset(self, start: dict | None = None, limit=None) -> dict:
+        start = start or {}
+        ends = self.target if self.target is not None else self._ends()
+        end = dict(start)
+        budget = self.max_records
+        for tp, e in sorted(ends.items()):
+            s = start.get(tp, 0)
+            if e <= s or budget <= 0:
+                continue
+            e = min(e, s + budget)
+            budget -= e - s
+            end[tp] = e
+        return end
 
-    def readBetweenOffsets(self, start: dict, end: dict):
-        rows, _ = self._drain(start, end, 1 << 62)
-        return iter(rows)
+    def partitions(self, start: dict, end: dict):
+        parts = []
+        for tp, e in sorted(end.items()):
+            s = start.get(tp, 0)
+            while s < e:
+                cut = min(e, s + self.part_records)
+                parts.append(OffsetRange(tp, s, cut))
+                s = cut
+        return parts
+
+    def read(self, partition: OffsetRange):
+        from confluent_kafka import KafkaError, TopicPartition
+
+        t, p = partition.tp.rsplit(":", 1)
+        c = consumer(self.bootstrap)
+        b = Batcher()
+        try:
+            c.assign([TopicPartition(t, int(p), partition.start)])
+            done = False
+            while not done:
+                for m in c.consume(1000, 5.0):
+                    if m.error():
+                        if m.error().code() == KafkaError._PARTITION_EOF:
+                            done = True
+                            continue
+                        raise RuntimeError(str(m.error()))
+                    if m.offset() >= partition.end:
+                        done = True
+                        break
+                    b.add_record(t, partition.tp, m.offset(), m.key(), m.value(), m.headers())
+                    if m.offset() >= partition.end - 1:
+                        done = True
+                        break
+                if b.full():
+                    yield b.flush()
+        finally:
+            c.close()
+        if b.rows:
+            yield b.flush()
+
+    def commit(self, end: dict) -> None:
+        pass

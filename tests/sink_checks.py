@@ -102,3 +102,96 @@ def shuffled_arrivals(out: Path, dest: Path, seed: int, arrivals: int = 3):
 def float32(v: Any) -> Any:
     """A FLOAT column's value as the 32-bit float Spark's FloatType holds."""
     return None if v is None else struct.unpack("f", struct.pack("f", v))[0]
+
+
+class SparkStandalone:
+    """A Spark standalone cluster from the pyspark package's own `bin/spark-class`: a master and `workers`
+    workers (separate JVMs, 1 core each) on loopback, sharing this machine's paths. `url` is the master."""
+
+    def __init__(self, work: Path, workers: int = 2) -> None:
+        import pyspark
+
+        self.home = Path(pyspark.__file__).parent
+        self.work = work
+        self.workers = workers
+        self.procs: list[subprocess.Popen] = []
+        self.url = ""
+
+    def env(self) -> dict:
+        return dict(
+            os.environ,
+            SPARK_HOME=str(self.home),
+            SPARK_LOCAL_IP="127.0.0.1",
+            SPARK_DAEMON_MEMORY="256m",
+            PYSPARK_PYTHON=sys.executable,
+            PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+        )
+
+    def _start(self, name: str, *args: str) -> Path:
+        log = self.work / f"{name}.log"
+        cmd = [str(self.home / "bin" / "spark-class"), *args]
+        self.procs.append(
+            subprocess.Popen(
+                cmd, stdout=open(log, "wb"), stderr=subprocess.STDOUT, env=self.env(), cwd=self.work
+            )
+        )
+        return log
+
+    def _wait(self, log: Path, text: str, timeout: float = 120) -> None:
+        import time
+
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if log.exists() and text in log.read_text(errors="replace"):
+                return
+            if any(p.poll() is not None for p in self.procs):
+                raise RuntimeError(f"a Spark daemon exited: {log.read_text(errors='replace')[-2000:]}")
+            time.sleep(0.5)
+        raise TimeoutError(f"{log.name}: no {text!r} within {timeout} s")
+
+    def __enter__(self) -> SparkStandalone:
+        import socket
+
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        self.work.mkdir(parents=True, exist_ok=True)
+        self.url = f"spark://127.0.0.1:{port}"
+        m = self._start(
+            "master",
+            "org.apache.spark.deploy.master.Master",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--webui-port",
+            "0",
+        )
+        self._wait(m, "I have been elected leader")
+        for i in range(self.workers):
+            w = self._start(
+                f"worker{i}",
+                "org.apache.spark.deploy.worker.Worker",
+                self.url,
+                "--host",
+                "127.0.0.1",
+                "--cores",
+                "1",
+                "--memory",
+                "768m",
+                "--webui-port",
+                "0",
+                "--work-dir",
+                str(self.work / f"w{i}"),
+            )
+            self._wait(w, "Successfully registered with master")
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for p in reversed(self.procs):
+            p.terminate()
+        for p in self.procs:
+            try:
+                p.wait(20)
+            except subprocess.TimeoutExpired:
+                p.kill()

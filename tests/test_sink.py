@@ -221,6 +221,20 @@ ALTER TABLE s.nokey ADD COLUMN extra int DEFAULT 5;
 UPDATE s.nokey SET extra = 6 WHERE a = 4;                               -- a row inserted before the ALTER
 DELETE FROM s.nokey WHERE ctid = (SELECT ctid FROM s.nokey WHERE b = 'two' LIMIT 1);
 INSERT INTO s.nokey (a, b) VALUES (5, 'five');
+-- s.plain: no TOAST, no truncate -> the executor path (decoding, last change per key, delete log on Spark)
+UPDATE s.plain SET n = -n, big = big * 3, label = 'upd' || id, d = d + 1, arr = arr || id::int WHERE id % 3 = 0;
+DELETE FROM s.plain WHERE id % 7 = 0;
+UPDATE s.plain SET id = 500 WHERE id = 10;                              -- key change
+INSERT INTO s.plain (id, n, big, d, ts, tstz, b, arr, dbl, flag, sm, label)
+  VALUES (600, -0.001, -123456789012345678901234.5, '1999-12-31', '2000-01-01 00:00:00.000001',
+          '2024-06-01 12:00:00.123456+02', '\\x00ff', '{}', -1.5e300, false, -32768, 'new'),
+         (601, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+ALTER TABLE s.plain ADD COLUMN extra numeric(5,1) DEFAULT 2.5;
+UPDATE s.plain SET extra = 9.9, flag = NOT flag WHERE id IN (1, 2, 600);
+DELETE FROM s.plain WHERE id = 4;
+INSERT INTO s.plain (id, label) VALUES (4, 'back');                     -- deleted and back
+UPDATE s.plain SET label = 'x' || label WHERE id BETWEEN 20 AND 30;
+UPDATE s.plain SET label = 'y' || label WHERE id BETWEEN 25 AND 35;
 DELETE FROM s.items WHERE id = 3;
 INSERT INTO s.items (id, name, qty, price, at, note) VALUES (3, 'reborn', 3, 3.3, now(), 'again');
 """
@@ -237,6 +251,12 @@ CREATE TABLE s.nokey (a int, b text, big text);
 ALTER TABLE s.nokey REPLICA IDENTITY FULL;
 INSERT INTO s.nokey VALUES (1, 'one', NULL), (2, 'two', NULL), (2, 'two', NULL),
   (3, 'toast', (SELECT string_agg(md5(i::text), '') FROM generate_series(1, 400) i));
+CREATE TABLE s.plain (id bigint PRIMARY KEY, n numeric(12,3), big numeric(30,5), d date, ts timestamp,
+  tstz timestamptz, b bytea, arr int[], dbl double precision, flag bool, sm smallint, label text);
+INSERT INTO s.plain SELECT g, g * 1.125 - 20, g * 1e20 + 0.5, DATE '2024-02-28' + g, TIMESTAMP '2024-01-01' +
+  g * interval '1 second 7 microseconds', TIMESTAMPTZ '2024-01-01 00:00:00+00' + g * interval '1 hour',
+  decode(lpad(to_hex(g), 4, '0'), 'hex'), ARRAY[g, -g], g / 3.0, g % 2 = 0, g - 20, 'row' || g
+  FROM generate_series(1, 50) g;
 """
 
 
@@ -281,7 +301,7 @@ def captured(tmp_path_factory):
             emu.stop()
         finally:
             emu.kill()
-        src = {t: _source_rows(pg, t) for t in ("s.items", "s.logs", "s.nokey")}
+        src = {t: _source_rows(pg, t) for t in ("s.items", "s.logs", "s.nokey", "s.plain")}
     return work / "out", src
 
 
@@ -298,6 +318,8 @@ def test_end_to_end_pg_to_delta(captured, tmp_path, spark):
     r = run_sink(out, tmp_path / "tables", tmp_path / "ck")
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     assert "batch 0:" in r.stdout
+    # which path each table took: the one without TOAST values or truncates on executors
+    assert "executors: 1 tables" in r.stdout and "e2e.s.plain" not in r.stdout, r.stdout
     _check_tables(tmp_path / "tables", src, spark)
     items = dict(zip(src["s.items"][0], zip(*src["s.items"][1])))
     assert "n/a" in items["note"] and 1000 in items["id"]  # default backfill and key change are in the oracle
@@ -335,7 +357,7 @@ def test_shuffled_input_in_several_batches_gives_same_tables(captured, tmp_path,
         g[0] == 1000 and g[cols.index("blob")] == "__debezium_unavailable_value" and g[:5] == r[:5]
         for g, r in bad
     ), bad
-    _check_tables(tmp_path / "tables", {t: src[t] for t in ("s.logs", "s.nokey")})
+    _check_tables(tmp_path / "tables", {t: src[t] for t in ("s.logs", "s.nokey", "s.plain")})
 
 
 def test_crash_between_write_and_commit_gives_no_duplicates(captured, tmp_path, spark):

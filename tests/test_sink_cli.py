@@ -1,0 +1,113 @@
+"""The sink's front door: errors are one line on stderr and a non-zero exit (before Spark starts, so within
+seconds), the traceback only with --debug; `python -m sink show` prints a mirror or a key's history."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("deltalake", reason="deltalake not installed (pip install -e '.[sink]')")
+
+from sink.apply import Options, apply_batch  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data" / "pg" / "pg_public.jsonl"
+
+
+def _sink(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "sink", *args], capture_output=True, text=True, timeout=120, cwd=ROOT
+    )
+
+
+def _run(source: str, tmp_path: Path, *extra: str) -> subprocess.CompletedProcess:
+    return _sink(
+        "run",
+        "--source",
+        source,
+        "--tables",
+        str(tmp_path / "t"),
+        "--checkpoint",
+        str(tmp_path / "c"),
+        "--once",
+        *extra,
+    )
+
+
+def _one_line(r: subprocess.CompletedProcess) -> str:
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1, r.stderr
+    assert lines[0].startswith("sink: error: ")
+    return lines[0]
+
+
+def test_missing_source_directory(tmp_path):
+    r = _run(str(tmp_path / "nope"), tmp_path)
+    assert r.returncode == 2
+    assert "no such directory" in _one_line(r) and "nope" in r.stderr
+    assert not (tmp_path / "c").exists()  # refused before anything started
+
+
+def test_unreachable_kafka(tmp_path):
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    r = _run(f"kafka:127.0.0.1:{port}", tmp_path)
+    assert r.returncode == 2
+    assert f"Kafka at 127.0.0.1:{port} is unreachable" in _one_line(r)
+
+
+def test_input_that_is_not_debezium(tmp_path):
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "orders.jsonl").write_text('{"id": 1, "total": 5}\n')
+    r = _run(str(src), tmp_path)
+    assert r.returncode == 2
+    assert "orders.jsonl: line 1 is not a Debezium record" in _one_line(r)
+    (src / "orders.jsonl").write_text('{"key": {"id": 1}, "value": {"id": 1, "total": 5}}\n')  # schemaless
+    r = _run(str(src), tmp_path)
+    assert r.returncode == 2 and "no Connect schema" in _one_line(r)
+
+
+def test_debug_shows_the_traceback(tmp_path):
+    r = _run(str(tmp_path / "nope"), tmp_path, "--debug")
+    assert r.returncode != 0 and "Traceback" in r.stderr and "UsageError" in r.stderr
+
+
+def _customers() -> list:
+    out = []
+    for i, line in enumerate(DATA.read_text().splitlines()):
+        r = json.loads(line)
+        if r["topic"] == "dbserver1.inventory.customers":
+            out.append((r["topic"], r["key"], r["value"], ("f", i), r.get("headers")))
+    return out
+
+
+def test_show_mirror_and_history(tmp_path):
+    recs = _customers()
+    apply_batch(str(tmp_path / "m"), recs, "app", 0)
+    apply_batch(str(tmp_path / "h"), recs, "app", 0, Options(scd=2))
+    r = _sink("show", str(tmp_path / "m" / "dbserver1.inventory.customers"))
+    assert r.returncode == 0, r.stderr
+    assert "mirror table" in r.stdout and "first_name" in r.stdout and "__seq" not in r.stdout
+    # the versions of customer 1004 in the recording: its snapshot row, then each update
+    versions = [
+        v["payload"]["after"]
+        for _, k, v, _, _ in recs
+        if v and k["payload"]["id"] == 1004 and v["payload"]["op"] in ("r", "c", "u")
+    ]
+    r = _sink("show", str(tmp_path / "h" / "dbserver1.inventory.customers"), "--history", "1004")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.strip().splitlines()
+    assert "history table" in lines[0] and f"{len(versions)} rows" in lines[0]
+    body = lines[2:]
+    assert len(body) == len(versions)
+    for line, after in zip(body, versions):
+        assert after["email"] in line and line.split()[0] == "1004"
+    r = _sink("show", str(tmp_path / "m" / "dbserver1.inventory.customers"), "--history", "1004")
+    assert r.returncode == 2 and "needs a history table" in _one_line(r)
