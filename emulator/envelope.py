@@ -24,6 +24,7 @@ from emulator.model import TableDef
 from emulator.records import Record
 
 _dumps = orjson.dumps
+_time_ns = time.time_ns
 
 TX_BLOCK = struct("event.block", [
     ("id", REQ_STRING),
@@ -186,7 +187,7 @@ class TableEnvelope:
         if self.key_only:  # rows carry excluded key columns only so the key can be taken from them
             before = self.value_part(before)
             after = self.value_part(after)
-        ns = time.time_ns()
+        ns = _time_ns()
         payload = {
             "before": before, "after": after, "source": source, "transaction": transaction, "op": op,
             "ts_ms": ns // 1_000_000, "ts_us": ns // 1_000, "ts_ns": ns,
@@ -194,7 +195,13 @@ class TableEnvelope:
         headers = self.settings.context_headers
         if extra_headers:
             headers = extra_headers + headers
-        return Record(self.topic, self.key_bytes(key), self.value_frame.encode(payload), headers)
+        # Framed.encode inlined: two calls fewer per event
+        vf = self.value_frame
+        if key is None:
+            return Record(self.topic, None, vf.head + _dumps(payload) + vf.tail, headers)
+        kf = self.key_frame
+        return Record(self.topic, kf.head + _dumps(key) + kf.tail, vf.head + _dumps(payload) + vf.tail,
+                      headers)
 
     def value_part(self, row: dict | None) -> dict | None:
         """The row as before/after show it (without key-only columns)."""
