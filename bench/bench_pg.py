@@ -529,6 +529,7 @@ class Options:
     stall_s: float
     quiet_wait_s: float
     keep: bool
+    raw_reader: bool = True
 
 
 def backlog_sql(kind: str, n: int) -> str:
@@ -574,6 +575,64 @@ def drain(run: EngineRun, tail: Tail, n: int, op: str, what: str, opts: Options,
         f"{res['bytes_per_record']} B/record"
     )
     return res
+
+
+def raw_drain(pg: PgServer, n: int, op: str, what: str) -> dict:
+    """The reference of issue 17: a bare psycopg CopyData reader on the same slot and backlog.
+
+    It starts pgoutput from the slot's confirmed position, receives CopyData messages until it has
+    seen n row messages of kind `op` ('I' / 'U'), and decodes nothing. It never confirms a position,
+    so the engine drains the very same backlog afterwards. Its CPU is the reading thread's own."""
+    import psycopg
+    from psycopg import pq
+
+    kind = {"c": 73, "u": 85}[op]  # 'I', 'U' at byte 25 of an XLogData message
+    conn = psycopg.connect(
+        host="127.0.0.1",
+        port=pg.port,
+        user="postgres",
+        dbname="postgres",
+        replication="database",
+        autocommit=True,
+    )
+    try:
+        pgconn = conn.pgconn
+        pgconn.send_query(
+            b"START_REPLICATION SLOT debezium LOGICAL 0/0 "
+            b"(\"proto_version\" '1', \"publication_names\" 'dbz_publication', \"messages\" 'true')"
+        )
+        res = pgconn.get_result()
+        if res.status != pq.ExecStatus.COPY_BOTH:
+            raise BenchError(f"raw reader: START_REPLICATION failed: {res.error_message!r}")
+        seen = msgs = 0
+        t0 = cpu0 = t_first = 0.0
+        get = pgconn.get_copy_data
+        while seen < n:
+            nbytes, data = get(0)
+            if nbytes < 0:
+                raise BenchError("raw reader: replication stream ended")
+            msgs += 1
+            if data[0] == 119 and data[25] == kind:
+                if seen == 0:
+                    t_first, cpu0 = time.monotonic(), time.thread_time()
+                seen += 1
+        t0 = time.monotonic() - t_first
+        cpu = time.thread_time() - cpu0
+    finally:
+        conn.close()
+    _wait_slot_inactive(pg)
+    r = {
+        "events": n,
+        "copydata_messages": msgs,
+        "first_to_last_s": round(t0, 3),
+        "rate_first_last": round(n / max(t0, 1e-3)),
+        "cpu_ms_per_1k": round(cpu / n * 1e6, 1),
+    }
+    say(
+        f"raw CopyData reader: {what}: {n:,} events ({msgs:,} messages) first->last {r['first_to_last_s']} s"
+        f" = {r['rate_first_last']:,} ev/s, {r['cpu_ms_per_1k']} CPU-ms/1k"
+    )
+    return r
 
 
 def percentile(sorted_vals: list[float], p: float) -> float:
@@ -727,6 +786,8 @@ def stream_suite(kind: EngineKind, workdir: Path, opts: Options, res: dict) -> N
 
             # 2. INSERT backlog, written while no engine runs; then a new engine drains it
             write_backlog("insert")
+            if opts.raw_reader:
+                res["raw_insert"] = raw_drain(pg, n, "c", "INSERT catch-up")
             run, tail = restart(run, "insert")
             noise = Noise(pg_pid, run.proc.pid)
             res["stream_insert"] = drain(run, tail, n, "c", "INSERT catch-up", opts, noise)
@@ -735,6 +796,8 @@ def stream_suite(kind: EngineKind, workdir: Path, opts: Options, res: dict) -> N
 
             # 3. UPDATE backlog of the same rows; the engine then stays up for the latency test
             write_backlog("update")
+            if opts.raw_reader:
+                res["raw_update"] = raw_drain(pg, n, "u", "UPDATE catch-up")
             run, tail = restart(run, "update")
             noise = Noise(pg_pid, run.proc.pid)
             res["stream_update"] = drain(run, tail, n, "u", "UPDATE catch-up", opts, noise)
@@ -1103,6 +1166,11 @@ def parse_args(argv=None):
         help="where configs, offsets, logs and outputs go "
         "(default: a temp dir, removed unless there were errors)",
     )
+    ap.add_argument(
+        "--no-raw-reader",
+        action="store_true",
+        help="skip the bare CopyData reader run on each catch-up backlog (the reference of issue 17)",
+    )
     ap.add_argument("--keep", action="store_true", help="keep the work dir and the engines' output files")
     args = ap.parse_args(argv)
     quick = args.quick
@@ -1144,6 +1212,7 @@ def main(argv=None) -> int:
         args.stall_timeout,
         args.quiet_wait,
         args.keep,
+        not args.no_raw_reader,
     )
     workdir = Path(args.workdir or tempfile.mkdtemp(prefix="bench-pg-")).resolve()
     workdir.mkdir(parents=True, exist_ok=True)

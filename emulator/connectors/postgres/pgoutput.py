@@ -61,6 +61,44 @@ def parse_tuple(buf: bytes, pos: int) -> tuple[list, int]:
 def parse_tuple_ex(buf: bytes, pos: int) -> tuple[list, int, bool]:
     """TupleData at `pos` -> (values, position after it, whether any value is UNCHANGED_TOAST)."""
     (n,) = _I16(buf, pos)
+    parse = _UNROLLED.get(n)
+    if parse is None:
+        if n > _UNROLL_MAX:
+            return _parse_tuple_loop(buf, pos)
+        parse = _UNROLLED[n] = _unrolled(n)
+    return parse(buf, pos)
+
+
+# Tuples of n columns are parsed by a function generated once per n, without the loop: per column one
+# kind test, one length unpack, one slice and decode. Text and NULL only; any other kind (unchanged TOAST
+# 'u', binary 'b') makes it hand the whole tuple to the loop below, which handles everything.
+_UNROLL_MAX = 128
+_UNROLLED: dict[int, object] = {}
+
+
+def _unrolled(n: int):
+    lines = ["def parse(buf, start):", "    pos = start + 2"]
+    for i in range(n):
+        lines += [
+            "    k = buf[pos]",
+            "    if k == 116:",
+            "        s = pos + 5",
+            "        pos = s + _I32(buf, pos + 1)[0]",
+            f"        v{i} = buf[s:pos].decode()",
+            "    elif k == 110:",
+            f"        v{i} = None",
+            "        pos += 1",
+            "    else:",
+            "        return _loop(buf, start)",
+        ]
+    lines.append(f"    return [{', '.join(f'v{i}' for i in range(n))}], pos, False")
+    ns = {"_I32": _I32, "_loop": _parse_tuple_loop}
+    exec(compile("\n".join(lines) + "\n", f"<pgoutput tuple of {n}>", "exec"), ns)  # noqa: S102
+    return ns["parse"]
+
+
+def _parse_tuple_loop(buf: bytes, pos: int) -> tuple[list, int, bool]:
+    (n,) = _I16(buf, pos)
     pos += 2
     values: list = [None] * n
     toast = False

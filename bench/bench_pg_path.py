@@ -1,0 +1,157 @@
+"""CPU per event of the PostgreSQL connector's per-event path, without the network.
+
+Records real pgoutput messages of the `bench_pg.py` workload (INSERTs, then UPDATEs of the same rows)
+with `pg_logical_slot_get_binary_changes`, then replays them in this process through the connector's
+own handlers (parse -> row -> envelope -> JsonConverter bytes -> `DirectoryOutput.write`) and reports
+CPU µs per event (`time.process_time`, best of `--repeat`), with a breakdown by stage. Everything but
+the socket read is the code `python -m emulator run` runs; the reference for the read itself is
+`bench_pg.py`'s bare CopyData reader. A benchmark, not a test.
+
+    .venv/bin/python bench/bench_pg_path.py --rows 20000 --repeat 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+
+import psycopg  # noqa: E402
+from bench_pg import COLUMNS, DDL, ROW_EXPR, TABLE, backlog_sql  # noqa: E402
+
+from emulator.config import from_dict  # noqa: E402
+from emulator.connectors.postgres import pgoutput as po  # noqa: E402
+from emulator.connectors.postgres.connector import PostgresConnector  # noqa: E402
+from emulator.engine import Engine  # noqa: E402
+from emulator.offsets import MemoryOffsetStore  # noqa: E402
+from emulator.outputs.directory import DirectoryOutput  # noqa: E402
+from emulator.testing.pgserver import PgServer  # noqa: E402
+
+
+def record(pg: PgServer, rows: int) -> tuple[list[tuple[int, bytes]], list[tuple[int, bytes]]]:
+    """(lsn, message) lists of the INSERT and the UPDATE backlog."""
+    with psycopg.connect(
+        host="127.0.0.1", port=pg.port, user="postgres", dbname="postgres", autocommit=True
+    ) as c:
+        c.execute("SET synchronous_commit = on")  # logical decoding reads only flushed WAL
+        c.execute(DDL)
+        c.execute(f"CREATE PUBLICATION p FOR TABLE {TABLE}")
+        c.execute("SELECT pg_create_logical_replication_slot('s', 'pgoutput')")
+        out = []
+        for kind in ("insert", "update"):
+            c.execute(backlog_sql(kind, rows))
+            cur = c.execute(
+                "SELECT lsn::text, data FROM pg_logical_slot_get_binary_changes("
+                "'s', NULL, NULL, 'proto_version', '1', 'publication_names', 'p')"
+            )
+            out.append([(po.lsn_to_int(lsn), bytes(data)) for lsn, data in cur])
+        return out[0], out[1]
+
+
+def connector(pg: PgServer, out: Path) -> PostgresConnector:
+    cfg = from_dict(
+        {
+            "name": "bench-pg",
+            "connector.class": "io.debezium.connector.postgresql.PostgresConnector",
+            "plugin.name": "pgoutput",
+            "database.hostname": "127.0.0.1",
+            "database.port": str(pg.port),
+            "database.user": "postgres",
+            "database.password": "postgres",
+            "database.dbname": "postgres",
+            "topic.prefix": "bench",
+            "offset.storage.file.filename": str(out / "offsets.dat"),
+        }
+    )
+    output = DirectoryOutput(out / "topics")
+    engine = Engine(output, MemoryOffsetStore())
+    conn = PostgresConnector(cfg, engine)
+    conn.conn = psycopg.connect(conn.conninfo, autocommit=True)
+    return conn
+
+
+def replay(conn: PostgresConnector, msgs: list[tuple[int, bytes]]) -> tuple[float, int]:
+    """CPU seconds for the whole list through the connector's handlers (and the engine's tick), events."""
+    handlers = {
+        ord("B"): conn._on_begin,
+        ord("C"): conn._on_commit,
+        ord("R"): conn._on_relation,
+        ord("I"): conn._on_insert,
+        ord("U"): conn._on_update,
+        ord("D"): conn._on_delete,
+    }
+    tick = conn.engine.tick
+    events = sum(1 for _, m in msgs if m[0] in (73, 85, 68))
+    t = time.process_time()
+    for lsn, msg in msgs:
+        handlers[msg[0]](msg, lsn)
+        tick()
+    cpu = time.process_time() - t
+    conn.engine.output.flush()
+    return cpu, events
+
+
+def stages(conn: PostgresConnector, msgs: list[tuple[int, bytes]]) -> dict[str, float]:
+    """CPU µs per INSERT event of each stage alone (cumulative: each includes the ones before)."""
+    ct = next(iter(conn.by_id.values()))
+    env = ct.env
+    ins = [(lsn, m) for lsn, m in msgs if m[0] == 73]
+    n = len(ins)
+    res = {}
+    t = time.process_time()
+    for _, m in ins:
+        po.parse_insert(m)
+    res["parse"] = time.process_time() - t
+    t = time.process_time()
+    for _, m in ins:
+        env.row(po.parse_insert(m)[1])
+    res["parse+row"] = time.process_time() - t
+    t = time.process_time()
+    for lsn, m in ins:
+        after = env.row(po.parse_insert(m)[1])
+        env.change("c", None, after, conn._src(env.table, lsn), None, env.key_of(after))
+    res["parse+row+envelope bytes"] = time.process_time() - t
+    t = time.process_time()
+    line = None
+    for lsn, m in ins:
+        after = env.row(po.parse_insert(m)[1])
+        line = env.change("c", None, after, conn._src(env.table, lsn), None, env.key_of(after)).line()
+    res["... + line"] = time.process_time() - t
+    assert line is not None
+    return {k: v / n * 1e6 for k, v in res.items()}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rows", type=int, default=20000)
+    ap.add_argument("--repeat", type=int, default=5)
+    args = ap.parse_args(argv)
+    with PgServer() as pg, tempfile.TemporaryDirectory(prefix="bench-pg-path-") as tmp:
+        ins, upd = record(pg, args.rows)
+        print(
+            f"recorded {len(ins):,} + {len(upd):,} pgoutput messages ({COLUMNS.count(',') + 2} columns; "
+            f"row {ROW_EXPR[:20]}...)"
+        )
+        best: dict[str, float] = {}
+        for i in range(args.repeat):
+            conn = connector(pg, Path(tmp) / str(i))
+            for what, msgs in (("INSERT", ins), ("UPDATE", upd)):
+                cpu, n = replay(conn, msgs)
+                best[what] = min(best.get(what, 1e9), cpu / n * 1e6)
+            for k, v in stages(conn, ins).items():
+                best[k] = min(best.get(k, 1e9), v)
+            conn.engine.output.close()
+            conn.conn.close()
+        for k, v in best.items():
+            print(f"{k:32s} {v:7.2f} CPU-µs/event")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
