@@ -932,9 +932,9 @@ _audit("signal.kafka.consumer.offset.commit.enabled", ("false",))
 _audit("kafka.consumer.offset.commit.enabled", ("false",))
 _audit("schema.history.internal.store.only.captured.tables.ddl", ("false",))
 _audit("schema.history.internal.store.only.captured.databases.ddl", ("true",))
-_audit("key.converter", (JSON_CONVERTER.lower(),))
-_audit("value.converter", (JSON_CONVERTER.lower(),))
-_audit("header.converter", (JSON_CONVERTER.lower(), SIMPLE_HEADER_CONVERTER.lower()))
+_audit("key.converter", tuple(c.lower() for c in DATA_CONVERTERS))
+_audit("value.converter", tuple(c.lower() for c in DATA_CONVERTERS))
+_audit("header.converter", tuple(c.lower() for c in HEADER_CONVERTERS))
 
 
 def _with_audit(spec: PropertySpec) -> PropertySpec:
