@@ -421,8 +421,7 @@ class PostgresConnector:
 
             def rows_of(ct: CapturedTable):
                 t = ct.env.table
-                cols = sql.SQL(", ").join(sql.Identifier(c.name) for c in t.columns)
-                q = sql.SQL("COPY {} ({}) TO STDOUT").format(sql.Identifier(t.namespace, t.name), cols)
+                q = _copy_table(t)
                 if t.id in overrides:
                     q = self._override_query(snap, t)
                 est = estimates.get(t.id, 0)
@@ -968,9 +967,7 @@ class PostgresConnector:
                 if stmt is not None:
                     q = self._override_query(snap, t, stmt)
                 else:
-                    q = sql.SQL("COPY {} ({}) TO STDOUT").format(
-                        sql.Identifier(t.namespace, t.name),
-                        sql.SQL(", ").join(sql.Identifier(c.name) for c in t.columns))
+                    q = _copy_table(t)
                 n = 0
                 with snap.cursor().copy(q) as cp:
                     for row in cp.rows():
@@ -1032,6 +1029,13 @@ class PostgresConnector:
             except psycopg.Error as e:
                 log.warning("could not drop slot %s: %s", self.slot_name, e)
                 return
+
+
+def _copy_table(t: TableDef) -> sql.Composable:
+    """The snapshot read of a table. `COPY (SELECT ...)`, not `COPY table`: a partitioned table has no
+    rows of its own and only the SELECT form reads its partitions' (as Debezium's SELECT * does)."""
+    cols = sql.SQL(", ").join(sql.Identifier(c.name) for c in t.columns)
+    return sql.SQL("COPY (SELECT {} FROM {}) TO STDOUT").format(cols, sql.Identifier(t.namespace, t.name))
 
 
 def _ignore(msg: bytes, lsn: int) -> None:
