@@ -6,6 +6,7 @@ source block payload (a dict in schema field order); everything else here is Deb
 
 from __future__ import annotations
 
+import logging
 import time
 import uuid
 from collections.abc import Callable
@@ -47,13 +48,36 @@ def uuid7() -> str:
     return str(uuid.UUID(int=value))
 
 
+log = logging.getLogger("emulator.envelope")
+
+_TOPIC_OK = frozenset("._-ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+MAX_TOPIC_LENGTH = 249
+
+
+def sanitized_topic(name: str) -> str:
+    """Debezium's AbstractTopicNamingStrategy.sanitizedTopicName: every UTF-16 unit that is not
+    [A-Za-z0-9._-] becomes `_` (a character outside the BMP: two), cut to 249; "." and ".." replaced."""
+    if all(c in _TOPIC_OK for c in name) and len(name) <= MAX_TOPIC_LENGTH and name not in (".", ".."):
+        return name
+    out = "".join(c if c in _TOPIC_OK else ("__" if ord(c) > 0xFFFF else "_") for c in name)
+    if len(out) > MAX_TOPIC_LENGTH:
+        out = out[:MAX_TOPIC_LENGTH]
+    elif out in (".", ".."):
+        out = "_" * len(out)
+    log.warning("Topic '%s' name isn't a valid topic name, replacing it with '%s'.", name, out)
+    return out
+
+
 class EnvelopeSettings:
     """What every envelope of one connector shares: names, converters, headers, source schema."""
 
     def __init__(self, *, prefix: str, connector_name: str, source_schema: Schema,
                  key_schemas: bool = True, value_schemas: bool = True, header_schemas: bool = True,
-                 task_id: str = "0", delimiter: str = ".") -> None:
+                 task_id: str = "0", delimiter: str = ".", replace_null_with_default: bool = True) -> None:
         self.prefix = prefix
+        # JsonConverter's replace.null.with.default (Connect's Struct.get): a NULL in a field whose schema
+        # has a default is printed as the default
+        self.replace_null_with_default = replace_null_with_default
         self.connector_name = connector_name
         self.source_schema = source_schema
         self.key_codec = JsonCodec(key_schemas)
@@ -68,7 +92,7 @@ class EnvelopeSettings:
         ]
 
     def topic(self, *parts: str) -> str:
-        return self.delimiter.join((self.prefix, *parts))
+        return sanitized_topic(self.delimiter.join((self.prefix, *parts)))
 
 
 class TableEnvelope:
@@ -77,7 +101,7 @@ class TableEnvelope:
     __slots__ = ("table", "settings", "topic", "names", "converters", "snapshot_converters", "key_idx",
                  "key_names",
                  "key_schema", "value_schema", "envelope_schema", "key_frame", "value_frame",
-                 "unavailable", "_key_header_frame", "key_only", "null_fill")
+                 "unavailable", "_key_header_frame", "key_only", "null_fill", "null_defaults")
 
     def __init__(self, settings: EnvelopeSettings, table: TableDef, topic: str | None = None) -> None:
         self.table = table
@@ -96,6 +120,9 @@ class TableEnvelope:
         self.key_only = table.key_only
         # columns whose NULL is printed as a value (column.mask.with.N.chars masks NULL too)
         self.null_fill = [(c.name, c.null_value) for c in cols if c.null_value is not None]
+        self.null_defaults = ([(c.name, c.schema.default) for c in cols
+                               if c.schema.default is not None and c.name not in table.key_only]
+                              if settings.replace_null_with_default else [])
         self.value_schema = struct(f"{self.topic}.Value", [(c.name, c.schema) for c in cols
                                                            if c.name not in self.key_only], optional=True)
         self.envelope_schema = struct(f"{self.topic}.Envelope", [
@@ -146,6 +173,9 @@ class TableEnvelope:
         if self.key_only:  # rows carry excluded key columns only so the key can be taken from them
             before = self.value_part(before)
             after = self.value_part(after)
+        if self.null_defaults:
+            before = self._null_defaults(before)
+            after = self._null_defaults(after)
         ns = time.time_ns()
         payload = {
             "before": before, "after": after, "source": source, "transaction": transaction, "op": op,
@@ -155,6 +185,19 @@ class TableEnvelope:
         if extra_headers:
             headers = extra_headers + headers
         return Record(self.topic, self.key_bytes(key), self.value_frame.encode(payload), headers)
+
+    def _null_defaults(self, row: dict | None) -> dict | None:
+        """NULLs of columns with a default as JsonConverter prints them (a copy: rows are kept for
+        TOAST and key-change bookkeeping with their real values)."""
+        if row is None:
+            return None
+        out = None
+        for name, default in self.null_defaults:
+            if row.get(name, default) is None:
+                if out is None:
+                    out = dict(row)
+                out[name] = default
+        return row if out is None else out
 
     def value_part(self, row: dict | None) -> dict | None:
         """The row as before/after show it (without key-only columns)."""

@@ -20,7 +20,7 @@ from emulator.connect.json import Framed
 from emulator.connect.schema import BYTES, STRING, Schema
 from emulator.connectors.common import initial_statements
 from emulator.connectors.postgres import pgoutput as po
-from emulator.connectors.postgres.catalog import load_table, load_tables
+from emulator.connectors.postgres.catalog import load_relation_table, load_table, load_tables
 from emulator.connectors.postgres.replication import ReplicationError, ReplicationStream
 from emulator.connectors.postgres.source import (
     MESSAGE_KEY_SCHEMA,
@@ -103,6 +103,7 @@ class PostgresConnector:
             value_schemas=_bool(get("value.converter.schemas.enable"), True),
             header_schemas=_bool(get("header.converter.schemas.enable"), True),
             delimiter=get("topic.delimiter") or ".",
+            replace_null_with_default=_bool(get("value.converter.replace.null.with.default"), True),
         )
         self.filters = Filters(config, SYSTEM_SCHEMAS)
         self.tombstones = _bool(get("tombstones.on.delete"), True)
@@ -566,30 +567,22 @@ class PostgresConnector:
         if not self.filters.table_included(rel.namespace, rel.name):
             self.by_oid[rel.oid] = None
             return
-        td = load_table(self.conn, rel.namespace, rel.name, self.type_cfg)
-        if td is None:
-            log.warning("relation %s.%s is not readable in the catalog; skipping its changes",
-                        rel.namespace, rel.name)
-            self.by_oid[rel.oid] = None
-            return
-        by_name = {c.name: c for c in td.columns}
-        cols = []
-        for rc in rel.columns:
-            c = by_name.get(rc.name)
-            if c is None:
-                log.warning("column %s.%s from the stream is not in the catalog any more; dropped",
-                            td.id, rc.name)
-                continue
-            cols.append(c)
-        keep_stream = [i for i, rc in enumerate(rel.columns) if rc.name in by_name]
-        td = TableDef(td.namespace, td.name, cols, [k for k in td.key_columns if k in by_name], td.extra)
+        # the schema in force at this position is the Relation message's, not the catalog's now
+        td = load_relation_table(self.conn, rel, self.type_cfg)
+        stream_keep = td.extra["stream_keep"]
         old = self.by_id.get(td.id)
         ct = self._capture(td)
-        if len(keep_stream) != len(rel.columns):
+        if len(stream_keep) != len(rel.columns):
             inner = ct.keep
-            ct.keep = [keep_stream[i] for i in inner] if inner is not None else keep_stream
-        if old is not None and old.env.value_schema.to_json() == ct.env.value_schema.to_json() \
-                and old.keep == ct.keep:
+            ct.keep = [stream_keep[i] for i in inner] if inner is not None else stream_keep
+        if (
+            old is not None
+            and old.env.value_schema.to_json() == ct.env.value_schema.to_json()
+            and old.env.key_names == ct.env.key_names
+            and (old.env.key_schema.to_json() if old.env.key_schema else None)
+            == (ct.env.key_schema.to_json() if ct.env.key_schema else None)
+            and old.keep == ct.keep
+        ):
             ct = old  # unchanged: keep the precomputed frames
             self.by_id[td.id] = ct
         self.by_oid[rel.oid] = ct
