@@ -603,7 +603,8 @@ PROPERTIES: tuple[PropertySpec, ...] = (
     _p("schema.history.internal.kafka.create.timeout.ms", LONG, 30000, BINLOG, min=1),
     _p("schema.history.internal.skip.unparseable.ddl", BOOL, False, BINLOG),
     _p("schema.history.internal.store.only.captured.tables.ddl", BOOL, False, BINLOG),
-    _p("schema.history.internal.store.only.captured.databases.ddl", BOOL, True, BINLOG),
+    # default false in 3.6.3: a MySqlConnector recording emits other databases' DDL (tests/data/mariadb/cases)
+    _p("schema.history.internal.store.only.captured.databases.ddl", BOOL, False, BINLOG),
     # ---- MongoDB
     _p("mongodb.connection.string", STRING, required=True, applies=MO),
     _p(
