@@ -50,6 +50,10 @@ def uuid7() -> str:
 
 log = logging.getLogger("emulator.envelope")
 
+
+def _same(name: str) -> str:
+    return name
+
 _TOPIC_OK = frozenset("._-ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
 MAX_TOPIC_LENGTH = 249
 
@@ -73,8 +77,13 @@ class EnvelopeSettings:
 
     def __init__(self, *, prefix: str, connector_name: str, source_schema: Schema,
                  key_schemas: bool = True, value_schemas: bool = True, header_schemas: bool = True,
-                 task_id: str = "0", delimiter: str = ".", replace_null_with_default: bool = True) -> None:
+                 task_id: str = "0", delimiter: str = ".", replace_null_with_default: bool = True,
+                 schema_name_adjuster: Callable[[str], str] | None = None,
+                 field_name_adjuster: Callable[[str], str] | None = None) -> None:
         self.prefix = prefix
+        # schema.name.adjustment.mode / field.name.adjustment.mode (emulator.naming); None: names as they are
+        self.schema_name_adjuster = schema_name_adjuster
+        self.field_name_adjuster = field_name_adjuster
         # JsonConverter's replace.null.with.default (Connect's Struct.get): a NULL in a field whose schema
         # has a default is printed as the default
         self.replace_null_with_default = replace_null_with_default
@@ -108,24 +117,27 @@ class TableEnvelope:
         self.settings = settings
         self.topic = topic or settings.topic(table.namespace, table.name)
         cols = table.columns
-        self.names = [c.name for c in cols]
+        fa = settings.field_name_adjuster or _same
+        sa = settings.schema_name_adjuster or _same
+        # field names as printed (field.name.adjustment.mode); rows are dicts keyed by them
+        self.names = [fa(c.name) for c in cols]
         self.converters = [c.convert for c in cols]
         self.snapshot_converters = [c.snapshot_convert or c.convert for c in cols]
         self.unavailable = [c.unavailable for c in cols]
-        by_name = {c.name: c for c in cols}
-        self.key_names = list(table.key_columns)
+        by_name = {fa(c.name): c for c in cols}
+        self.key_names = [fa(k) for k in table.key_columns]
         self.key_idx = [self.names.index(k) for k in self.key_names]
-        self.key_schema = (struct(f"{self.topic}.Key", [(k, by_name[k].schema) for k in self.key_names])
+        self.key_schema = (struct(sa(f"{self.topic}.Key"), [(k, by_name[k].schema) for k in self.key_names])
                            if self.key_names else None)
-        self.key_only = table.key_only
+        self.key_only = frozenset(fa(k) for k in table.key_only) if table.key_only else table.key_only
         # columns whose NULL is printed as a value (column.mask.with.N.chars masks NULL too)
-        self.null_fill = [(c.name, c.null_value) for c in cols if c.null_value is not None]
-        self.null_defaults = ([(c.name, c.schema.default) for c in cols
-                               if c.schema.default is not None and c.name not in table.key_only]
+        self.null_fill = [(fa(c.name), c.null_value) for c in cols if c.null_value is not None]
+        self.null_defaults = ([(n, c.schema.default) for n, c in zip(self.names, cols)
+                               if c.schema.default is not None and n not in self.key_only]
                               if settings.replace_null_with_default else [])
-        self.value_schema = struct(f"{self.topic}.Value", [(c.name, c.schema) for c in cols
-                                                           if c.name not in self.key_only], optional=True)
-        self.envelope_schema = struct(f"{self.topic}.Envelope", [
+        self.value_schema = struct(sa(f"{self.topic}.Value"), [(n, c.schema) for n, c in zip(self.names, cols)
+                                                               if n not in self.key_only], optional=True)
+        self.envelope_schema = struct(sa(f"{self.topic}.Envelope"), [
             ("before", self.value_schema),
             ("after", self.value_schema),
             ("source", settings.source_schema),

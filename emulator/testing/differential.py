@@ -133,6 +133,10 @@ class Workload:
 # ---------------------------------------------------------------------------------------------------
 # backends
 # ---------------------------------------------------------------------------------------------------
+class WorkloadError(capture.CaptureError):
+    """The workload's SQL failed: the run says nothing about the capture."""
+
+
 class Backend:
     """One database: a throwaway server, Debezium's connector properties for it, SQL execution."""
 
@@ -216,7 +220,7 @@ class PgBackend(Backend):
             return pg.psql_async(sql)
         r = pg.psql(sql, check=False)
         if r.returncode != 0:
-            raise capture.CaptureError(f"psql failed ({r.returncode}): {r.stderr.strip()[:500]}")
+            raise WorkloadError(f"psql failed ({r.returncode}): {r.stderr.strip()[:500]}")
         return None
 
     def wait_streaming(self, pg: Any, cap: capture.Capture, props: dict, timeout: float) -> None:
@@ -318,6 +322,7 @@ def record(args: argparse.Namespace) -> int:
         cap = capture.EmulatorCapture(rl, cmd, out, out.with_name(out.name + ".emulator.log"), workdir)
     props = stopped = None
     failure = None
+    workload_error = False
     try:
         with be.server() as server:
             if args.config_from:
@@ -331,6 +336,9 @@ def record(args: argparse.Namespace) -> int:
                 props[k] = v
             try:
                 run_phases(be, server, cap, rl, work, props, args.snapshot_timeout)
+            except WorkloadError as e:
+                failure = str(e)
+                workload_error = True
             except capture.CaptureError as e:
                 failure = str(e)
             finally:
@@ -346,6 +354,8 @@ def record(args: argparse.Namespace) -> int:
     }
     if failure:
         meta["failure"] = failure
+    if workload_error:
+        meta["workload_error"] = True
     stem = str(out).removesuffix(".jsonl")
     if args.engine == "debezium":
         with rl.lock, out.open("w") as f:
@@ -476,7 +486,7 @@ def diff(
         res.oracle_failure = f"no recording (see {workdir / 'oracle.log'})"
         return res
     meta = json.loads(meta_path.read_text())
-    if meta.get("failure") and not meta.get("records"):
+    if meta.get("workload_error") or (meta.get("failure") and not meta.get("records")):
         res.oracle_failure = meta["failure"]
         return res
     cand = workdir / "emulator"

@@ -281,31 +281,49 @@ class PgGen:
         return "NULL"
 
     def keys(self, name: str) -> None:
-        """Keys changed by DDL: a keyless table gets a primary key, loses it, gets a composite one;
-        replica identity changes; key updates between the steps."""
+        """Keys changed by DDL: a keyless table gets a primary key, loses it, gets a composite one or a
+        unique index; replica identity changes; key updates between the steps. A table is never left
+        without a replica identity (PostgreSQL would refuse its updates under a FOR ALL TABLES
+        publication)."""
         r = self.r
         tbl = f"public.{name}"
         pre = (
             f"CREATE TABLE {tbl} (id integer NOT NULL, k integer NOT NULL, v text);\n"
             f"INSERT INTO {tbl} VALUES (1, 1, 'a'), (2, 2, 'b');\n"
         )
+        state = {"pk": False, "uq": False, "ident": "DEFAULT"}
         first = r.choice(["none", "pk", "unique"])
         if first == "pk":
             pre += f"ALTER TABLE {tbl} ADD PRIMARY KEY (id);\n"
+            state["pk"] = True
         elif first == "unique":
             pre += f"CREATE UNIQUE INDEX {name}_uq ON {tbl} (k);\n"
-        if r.random() < 0.5:
-            pre += f"ALTER TABLE {tbl} REPLICA IDENTITY FULL;\n"
+            state["uq"] = True
+        if not state["pk"] or r.random() < 0.4:
+            ident = "FULL" if not state["uq"] or r.random() < 0.5 else f"USING INDEX {name}_uq"
+            pre += f"ALTER TABLE {tbl} REPLICA IDENTITY {ident};\n"
+            state["ident"] = ident
         steps = [f"INSERT INTO {tbl} VALUES (3, 3, 'c');\nUPDATE {tbl} SET v = 'a2' WHERE id = 1;"]
-        plan = [
-            f"ALTER TABLE {tbl} DROP CONSTRAINT IF EXISTS {name}_pkey;\nDROP INDEX IF EXISTS public.{name}_uq;\n"
-            f"ALTER TABLE {tbl} ADD PRIMARY KEY (id, k);",
-            f"ALTER TABLE {tbl} DROP CONSTRAINT IF EXISTS {name}_pkey;",
-            f"ALTER TABLE {tbl} DROP CONSTRAINT IF EXISTS {name}_pkey;\nALTER TABLE {tbl} ADD PRIMARY KEY (k);",
-            f"ALTER TABLE {tbl} REPLICA IDENTITY FULL;",
-            f"ALTER TABLE {tbl} REPLICA IDENTITY DEFAULT;",
-        ]
-        for stmt in r.sample(plan, k=r.randint(2, 4)):
+        drop_pk = f"ALTER TABLE {tbl} DROP CONSTRAINT IF EXISTS {name}_pkey;"
+        plan = {
+            "composite": f"{drop_pk}\nALTER TABLE {tbl} ADD PRIMARY KEY (id, k);",
+            "drop": drop_pk,
+            "replace": f"{drop_pk}\nALTER TABLE {tbl} ADD PRIMARY KEY (k);",
+            "add_unique": f"CREATE UNIQUE INDEX IF NOT EXISTS {name}_uq2 ON {tbl} (id, k);",
+            "full": f"ALTER TABLE {tbl} REPLICA IDENTITY FULL;",
+            "default": f"ALTER TABLE {tbl} REPLICA IDENTITY DEFAULT;",
+        }
+        for op in r.sample(list(plan), k=r.randint(2, 4)):
+            stmt = plan[op]
+            if op in ("composite", "replace"):
+                state["pk"] = True
+            elif op == "drop":
+                state["pk"] = False
+            elif op in ("full", "default"):
+                state["ident"] = op.upper()
+            if state["ident"] == "DEFAULT" and not state["pk"]:
+                stmt += f"\nALTER TABLE {tbl} REPLICA IDENTITY FULL;"
+                state["ident"] = "FULL"
             n = len(steps) + 3
             steps.append(
                 f"{stmt}\nINSERT INTO {tbl} VALUES ({n}, {n}, 'n{n}');\n"

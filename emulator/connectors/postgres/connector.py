@@ -35,6 +35,7 @@ from emulator.envelope import EnvelopeSettings, Heartbeat, TableEnvelope, Transa
 from emulator.filters import Filters
 from emulator.incremental import IncrementalSnapshot
 from emulator.model import TableDef
+from emulator.naming import field_name_adjuster, schema_name_adjuster
 from emulator.notifications import Notifier
 from emulator.records import Record
 from emulator.snapshot import run_snapshot
@@ -49,13 +50,33 @@ _FALLBACK = {"int8": 0, "int16": 0, "int32": 0, "int64": 0, "float": 0.0, "doubl
              "boolean": False, "string": "", "bytes": ""}
 
 
-def _fallback(schema: Schema) -> Any:
-    """What a NOT NULL column missing from an old-key tuple shows in `before` (Debezium fills the
-    schema default, else the type's zero)."""
+# the zero value Debezium's converters fall back to, as PostgreSQL text, for types whose fallback is not
+# the Connect type's zero (decimals as 0, zoned times at the epoch, hstore "{}", interval "P0Y...")
+_ZERO_TEXT = {
+    "numeric": "0", "money": "$0.00", "interval": "00:00:00", "timestamptz": "1970-01-01 00:00:00+00",
+    "timetz": "00:00:00+00", "hstore": "", "date": "1970-01-01", "time": "00:00:00",
+    "timestamp": "1970-01-01 00:00:00", "point": "(0,0)",
+}
+
+
+def _fallback(col) -> Any:
+    """What a column missing from an old-key tuple shows in `before`: NULL when optional, else the
+    schema default, else the value Debezium's converter falls back to for NULL."""
+    schema = col.schema
     if schema.optional:
         return None
     if schema.default is not None:
         return schema.default
+    if schema.type == "array":
+        return []
+    zero = _ZERO_TEXT.get(col.type_name)
+    if zero is not None:
+        try:
+            return col.convert(zero)
+        except Exception:  # noqa: BLE001 - a converter that cannot read the zero: the type's zero
+            pass
+    if schema.type == "map":
+        return {}
     return _FALLBACK.get(schema.type)
 
 
@@ -68,7 +89,7 @@ class CapturedTable:
         self.env = env
         self.keep = keep
         self.key_set = frozenset(env.key_idx)
-        self.fallbacks = [_fallback(c.schema) for c in env.table.columns]
+        self.fallbacks = [_fallback(c) for c in env.table.columns]
         self.data_collection = env.table.id
 
     def raw(self, values: list) -> list:
@@ -104,6 +125,8 @@ class PostgresConnector:
             header_schemas=_bool(get("header.converter.schemas.enable"), True),
             delimiter=get("topic.delimiter") or ".",
             replace_null_with_default=_bool(get("value.converter.replace.null.with.default"), True),
+            schema_name_adjuster=schema_name_adjuster(get("schema.name.adjustment.mode")),
+            field_name_adjuster=field_name_adjuster(get("field.name.adjustment.mode")),
         )
         self.filters = Filters(config, SYSTEM_SCHEMAS)
         self.tombstones = _bool(get("tombstones.on.delete"), True)
