@@ -348,6 +348,8 @@ def _literal_text(node: exp.Expression | None) -> str | None:
         return None
     if isinstance(node, exp.Literal):
         return str(node.this)
+    if isinstance(node, exp.BitString):  # b'101': Debezium keeps the digits (recorded)
+        return str(node.this)
     if isinstance(node, exp.Neg) and isinstance(node.this, exp.Literal):
         return "-" + str(node.this.this)
     if isinstance(node, exp.Boolean):
@@ -490,6 +492,11 @@ class DdlParser:
             return self._touch(tref, text, database) if tref is not None else []
         prepared = _strip_partitioning(_SPATIAL.sub("GEOMETRY", text))
         prepared = _PERSISTENT.sub("STORED", prepared)
+        # MariaDB-only clauses that change nothing in the model (or that the model applies by itself)
+        prepared = _ALTER_MODIFIERS.sub("ALTER TABLE", prepared)
+        prepared = _WAIT.sub("", prepared)
+        prepared = _SYSTEM_VERSIONING.sub("", prepared)
+        prepared = _MODIFY_IF_EXISTS.sub(r"\1 ", prepared)
         try:
             stmts = sqlglot.parse(prepared, read="mysql")
         except (sqlglot.errors.ParseError, sqlglot.errors.TokenError) as e:
@@ -532,8 +539,13 @@ class DdlParser:
                     continue
                 alter = alter or one
                 actions.extend(one.args.get("actions") or [])
-            if alter is None:
-                return None
+            if alter is None:  # only index/check/option specs, none sqlglot knows: the columns stay
+                tref = sqlglot.parse_one(f"SELECT 1 FROM {head.split(None, 2)[-1]}", read="mysql").find(
+                    exp.Table
+                )
+                if tref is None:
+                    return None
+                return [exp.Alter(this=tref, kind="TABLE", actions=[])]
             alter.set("actions", actions)
             return [alter]
         m = re.match(
@@ -790,7 +802,7 @@ class DdlParser:
             if info["pk"]:
                 table.pk = [col.name]
             elif info["unique"]:
-                table.unique_keys.append([col.name])
+                _add_unique(table, [col.name])
             return
         if isinstance(item, exp.PrimaryKey):
             table.pk = [self._key_part(table, e) for e in item.expressions]
@@ -802,7 +814,7 @@ class DdlParser:
         if isinstance(item, exp.UniqueColumnConstraint):
             sch = item.this
             cols = sch.expressions if isinstance(sch, exp.Schema) else []
-            table.unique_keys.append([self._key_part(table, e) for e in cols])
+            _add_unique(table, [self._key_part(table, e) for e in cols])
             return
         if isinstance(item, exp.Constraint):
             for e in item.expressions:
@@ -874,7 +886,7 @@ class DdlParser:
             params = idx.args.get("params")
             cols = [self._key_part(table, c) for c in (params.args.get("columns") or [])] if params else []
             if cols:
-                table.unique_keys.append(cols)
+                _add_unique(table, cols)
         return [Change("ALTER", db, text, copy.deepcopy(table), name)]
 
     def _convert_charset(self, name: str, charset: str, text: str, database: str | None) -> list[Change]:
@@ -935,6 +947,8 @@ class DdlParser:
         charset = table.charset
         for action in st.args.get("actions") or []:
             if isinstance(action, exp.ColumnDef):
+                if action.args.get("exists") and table.column(_ident(action.this)) is not None:
+                    continue  # ADD COLUMN IF NOT EXISTS of a column that exists
                 self._table_element(table, action, charset, action.args.get("position"))
             elif isinstance(action, exp.Schema):  # ADD (col1 ..., col2 ...)
                 for e in action.expressions:
@@ -959,8 +973,8 @@ class DdlParser:
                         [new.name if k.lower() == old.name.lower() else k for k in uk]
                         for uk in table.unique_keys
                     ]
-                else:
-                    self._place(table, new, pos)
+                else:  # MODIFY/CHANGE [IF EXISTS] of a missing column: MariaDB changed nothing
+                    continue
                 if info["pk"]:
                     table.pk = [new.name]
                 if new.name in table.pk:
@@ -1039,6 +1053,10 @@ _PARTITION_MAINTENANCE = re.compile(
     r"(?:(?:ADD|DROP|REORGANIZE|TRUNCATE|COALESCE|EXCHANGE|ANALYZE|CHECK|OPTIMIZE|REBUILD|REPAIR|DISCARD|"
     r"IMPORT|CONVERT)\s+PARTITION\b|REMOVE\s+PARTITIONING\b|PARTITION\s+BY\b)"
 )
+_ALTER_MODIFIERS = re.compile(r"(?is)^\s*ALTER\s+(?:(?:ONLINE|IGNORE)\s+)+TABLE\b")
+_WAIT = re.compile(r"(?i)\s+(?:WAIT\s+\d+|NOWAIT)\b(?=(?:[^'`\"]|'[^']*'|`[^`]*`|\"[^\"]*\")*$)")
+_SYSTEM_VERSIONING = re.compile(r"(?i)\s+WITH(?:OUT)?\s+SYSTEM\s+VERSIONING\b")
+_MODIFY_IF_EXISTS = re.compile(r"(?i)\b((?:MODIFY|CHANGE)(?:\s+COLUMN)?)\s+IF\s+EXISTS\s+")
 _PERSISTENT = re.compile(r"(?i)(?<=\))\s*\bPERSISTENT\b")
 _COLUMN_SPEC = re.compile(
     r"(?is)\s*(?:ADD|DROP|MODIFY|CHANGE|RENAME|ALTER)\b(?!\s+(?:INDEX|KEY|UNIQUE|FULLTEXT|SPATIAL|"
@@ -1073,6 +1091,16 @@ def _strip_partitioning(text: str) -> str:
     """CREATE/ALTER TABLE without its partitioning clause (it comes last and the model ignores it)."""
     i = _top_level_index(text, _PARTITION_BY)
     return text if i < 0 else text[:i].rstrip().rstrip(",")
+
+
+def _add_unique(table: Table, cols: list[str]) -> None:
+    """A UNIQUE key added to a table without a primary key becomes its primary key when all its columns
+    are NOT NULL (Debezium's parser does so at that moment; recorded with ALTER TABLE ... ADD UNIQUE KEY)."""
+    table.unique_keys.append(cols)
+    if not table.pk and cols:
+        found = [table.column(n) for n in cols]
+        if all(c is not None and not c.optional for c in found):
+            table.pk = [c.name for c in found]
 
 
 def _split_top(s: str) -> list[str]:

@@ -95,6 +95,14 @@ CHARSET_CODECS = {
 }
 
 
+def _connect_time_ms(us: int | None) -> int | None:
+    """Connect's Time is a time of day: a TIME outside 00:00:00..23:59:59.999 (negative, or the 24 h and
+    more MariaDB allows) comes out null, as recorded with time.precision.mode=connect."""
+    if us is None or not 0 <= us < 86_400_000_000:
+        return None
+    return us // 1000
+
+
 def codec_of(charset: str | None) -> str:
     return CHARSET_CODECS.get((charset or "utf8mb4").lower(), "utf-8") or "utf-8"
 
@@ -387,8 +395,8 @@ def map_column(col: Column, cfg: TypeConfig) -> Mapped:
         if cfg.time_precision_mode == "connect":
             return Mapped(
                 Schema("int32", name="org.apache.kafka.connect.data.Time", version=1),
-                lambda us: us // 1000,
-                lambda s: _text_time_us(s) // 1000,
+                _connect_time_ms,
+                lambda s: _connect_time_ms(_text_time_us(s)),
             )
         return Mapped(Schema("int64", name="io.debezium.time.MicroTime", version=1), _identity, _text_time_us)
     if base == "DATETIME":
@@ -490,6 +498,8 @@ def default_value(col: Column, mapped: Mapped) -> Any:
             t = text
             if t.lower().startswith("b'") and t.endswith("'"):
                 v = int(t[2:-1] or "0", 2)
+            elif t and set(t) <= {"0", "1"}:  # the digits of b'101', as the model keeps them
+                v = int(t, 2)
             else:
                 v = int(t)
             return mapped.convert(v)
