@@ -82,7 +82,8 @@ __all__ = [
 @dataclass(frozen=True, slots=True)
 class TypeConfig:
     decimal_handling_mode: str = "precise"  # precise | double | string
-    time_precision_mode: str = "adaptive"  # adaptive | adaptive_time_microseconds | connect
+    # adaptive | adaptive_time_microseconds | connect | microseconds | nanoseconds (isostring: refused)
+    time_precision_mode: str = "adaptive"
     binary_handling_mode: str = "bytes"  # bytes | base64 | base64-url-safe | hex
     interval_handling_mode: str = "numeric"  # numeric | string
     hstore_handling_mode: str = "json"  # json | map
@@ -973,6 +974,8 @@ S_TIME = _named(INT32, "io.debezium.time.Time")
 S_MICROTIME = _named(INT64, "io.debezium.time.MicroTime")
 S_TIMESTAMP = _named(INT64, "io.debezium.time.Timestamp")
 S_MICROTIMESTAMP = _named(INT64, "io.debezium.time.MicroTimestamp")
+S_NANOTIME = _named(INT64, "io.debezium.time.NanoTime")
+S_NANOTIMESTAMP = _named(INT64, "io.debezium.time.NanoTimestamp")
 S_ZONEDTIME = _named(STRING, "io.debezium.time.ZonedTime")
 S_ZONEDTIMESTAMP = _named(STRING, "io.debezium.time.ZonedTimestamp")
 S_MICRODURATION = _named(INT64, "io.debezium.time.MicroDuration")
@@ -1170,7 +1173,67 @@ def _date_days_jdbc(t: str) -> int:
     return _date_days(t) if v is None else v
 
 
+# time.precision.mode=isostring: java.time's ISO text (fraction without trailing zeros, years beyond
+# 9999 with a sign) of the same values the other modes give as numbers, plus "Z"
+S_ISODATE = _named(STRING, "io.debezium.time.IsoDate")
+S_ISOTIME = _named(STRING, "io.debezium.time.IsoTime")
+S_ISOTIMESTAMP = _named(STRING, "io.debezium.time.IsoTimestamp")
+# pgjdbc reads +-infinity dates as java.sql.Date(Long.MAX/MIN millis): these LocalDates
+_ISO_DATE_INF_JDBC = {"infinity": "+292278994-08-16Z", "-infinity": "+292269055-12-02Z"}
+
+
+def _civil(days: int) -> tuple[int, int, int]:
+    """Proleptic Gregorian (year, month, day) of an epoch day, for any int (H. Hinnant's algorithm)."""
+    z = days + 719468
+    era = z // 146097
+    doe = z - era * 146097
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    d = doy - (153 * mp + 2) // 5 + 1
+    m = mp + 3 if mp < 10 else mp - 9
+    return yoe + era * 400 + (m <= 2), m, d
+
+
+def _iso_year(y: int) -> str:
+    if y > 9999:
+        return f"+{y}"
+    return f"-{-y:04d}" if y < 0 else f"{y:04d}"
+
+
+def _iso_date(days: int) -> str:
+    y, m, d = _civil(days)
+    return f"{_iso_year(y)}-{m:02d}-{d:02d}Z"
+
+
+def _iso_tod(micros: int) -> str:
+    secs, us = divmod(micros, 1_000_000)
+    hh, rest = divmod(secs, 3600)
+    out = f"{hh:02d}:{rest // 60:02d}:{rest % 60:02d}"
+    return out + ("." + f"{us:06d}".rstrip("0") if us else "")
+
+
+def _iso_time(t: str) -> str:
+    return _iso_tod(_time_micros(t) % 86_400_000_000) + "Z"
+
+
+def _iso_ts_micros(v: int) -> str:
+    days, tod = divmod(v, 86_400_000_000)
+    return _iso_date(days)[:-1] + "T" + _iso_tod(tod) + "Z"
+
+
+def _iso_date_stream(t: str) -> str:
+    return _iso_date(_date_days(t))
+
+
+def _iso_date_jdbc(t: str) -> str:
+    v = _ISO_DATE_INF_JDBC.get(t)
+    return _iso_date(_date_days(t)) if v is None else v
+
+
 def _m_date(typmod: int, cfg: TypeConfig, t: PgType) -> _Mapping:
+    if cfg.time_precision_mode == "isostring":
+        return _Mapping(S_ISODATE, _iso_date_stream, snapshot_convert=_iso_date_jdbc, element_convert=_iso_date_jdbc)
     schema = S_CONNECT_DATE if cfg.time_precision_mode == "connect" else S_DATE
     return _Mapping(schema, _date_days, snapshot_convert=_date_days_jdbc, element_convert=_date_days_jdbc)
 
@@ -1180,14 +1243,39 @@ def _m_time(typmod: int, cfg: TypeConfig, t: PgType) -> _Mapping:
     mode = cfg.time_precision_mode
     if mode == "connect":
         return _Mapping(S_CONNECT_TIME, lambda t: _time_micros(t) // 1000, scale=p)
+    if mode == "nanoseconds":
+        return _Mapping(S_NANOTIME, lambda t: _time_micros(t) * 1000, scale=p)
+    if mode == "isostring":
+        return _Mapping(S_ISOTIME, _iso_time, scale=p)
     if mode == "adaptive" and p <= 3:
         return _Mapping(S_TIME, lambda t: _time_micros(t) // 1000, scale=p)
     return _Mapping(S_MICROTIME, _time_micros, scale=p)
 
 
+_I64_MIN, _I64_MAX = -(1 << 63), (1 << 63) - 1
+_TS_INF_NS = {"infinity": _I64_MAX, "-infinity": _I64_MIN}
+
+
+def _ts_nanos(t: str) -> int | None:
+    """NanoTimestamp: +-infinity as Long.MAX/MIN; a value outside the int64 nanosecond range is NULL
+    (Debezium's conversion overflows and gives no value)."""
+    if t[0] > "9" or t[0] == "-":
+        return _TS_INF_NS[t]
+    v = _ts_micros(t) * 1000
+    return v if _I64_MIN <= v <= _I64_MAX else None
+
+
 def _m_timestamp(typmod: int, cfg: TypeConfig, t: PgType) -> _Mapping:
     p = _typmod_time_precision(typmod)
-    if cfg.time_precision_mode == "connect" or p <= 3:
+    if cfg.time_precision_mode == "nanoseconds":
+        return _Mapping(S_NANOTIMESTAMP, _ts_nanos, scale=p)
+    if cfg.time_precision_mode == "isostring":
+
+        def conv_iso(t: str) -> str:
+            return _iso_ts_micros(_TS_INF_US[t] if t[0] > "9" or t[0] == "-" else _ts_micros(t))
+
+        return _Mapping(S_ISOTIMESTAMP, conv_iso, scale=p)
+    if cfg.time_precision_mode == "connect" or (p <= 3 and cfg.time_precision_mode != "microseconds"):
         schema = S_CONNECT_TIMESTAMP if cfg.time_precision_mode == "connect" else S_TIMESTAMP
 
         def conv(t: str) -> int:
