@@ -127,7 +127,8 @@ class TableEnvelope:
         by_name = {fa(c.name): c for c in cols}
         self.key_names = [fa(k) for k in table.key_columns]
         self.key_idx = [self.names.index(k) for k in self.key_names]
-        self.key_schema = (struct(sa(f"{self.topic}.Key"), [(k, by_name[k].schema) for k in self.key_names])
+        self.key_schema = (struct(sa(f"{self.topic}.Key"), [(k, by_name[k].key_schema or by_name[k].schema)
+                                                            for k in self.key_names])
                            if self.key_names else None)
         self.key_only = frozenset(fa(k) for k in table.key_only) if table.key_only else table.key_only
         # columns whose NULL is printed as a value (column.mask.with.N.chars masks NULL too)

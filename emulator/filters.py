@@ -146,13 +146,15 @@ class Filters:
             return col
         params = dict(col.schema.parameters or {})
         params["__debezium.source.column.type"] = orig.type_name.upper()
-        if orig.length is not None:
-            params["__debezium.source.column.length"] = str(orig.length)
-        if orig.scale is not None:
-            params["__debezium.source.column.scale"] = str(orig.scale)
+        length, scale = orig.source_size or (orig.length, orig.scale)
+        if length is not None:
+            params["__debezium.source.column.length"] = str(length)
+        if scale is not None:
+            params["__debezium.source.column.scale"] = str(scale)
         params["__debezium.source.column.name"] = orig.name
         return ColumnDef(col.name, col.schema.with_(parameters=params), col.convert, col.type_name,
-                         col.unavailable, col.length, col.scale, col.snapshot_convert, col.null_value)
+                         col.unavailable, col.length, col.scale, col.snapshot_convert, col.null_value,
+                         col.key_schema or orig.schema, col.source_size)
 
     def _masked(self, table_id: str, col: ColumnDef) -> ColumnDef:
         if not self.column_transforms or col.schema.type != "string":

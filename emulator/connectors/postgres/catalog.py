@@ -13,7 +13,7 @@ import weakref
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from emulator.connectors.postgres.types import PgType, TypeConfig, column_def_ex
+from emulator.connectors.postgres.types import PgType, TypeConfig, column_def_ex, source_length_scale
 from emulator.model import TableDef
 
 log = logging.getLogger(__name__)
@@ -167,6 +167,7 @@ def _build_tables(
         col, snapshot_convert = got
         if snapshot_convert is not col.convert:
             col.snapshot_convert = snapshot_convert
+        col.source_size = source_length_scale(pgtype, typmod, stream=False)
         table.columns.append(col)
         table.extra["snapshot_convert"].append(snapshot_convert)
         table.extra["typmods"].append(typmod)
@@ -262,6 +263,7 @@ def load_relation_table(conn: Any, rel: Any, cfg: TypeConfig, types: TypeRegistr
         col, snapshot_convert = got
         if snapshot_convert is not col.convert:
             col.snapshot_convert = snapshot_convert
+        col.source_size = source_length_scale(pgtype, rc.typmod, stream=True)
         table.columns.append(col)
         table.extra["snapshot_convert"].append(snapshot_convert)
         table.extra["typmods"].append(rc.typmod)
