@@ -214,13 +214,14 @@ class PostgresConnector:
                 raise RuntimeError(f"publication {self.publication!r} does not exist and "
                                    "publication.autocreate.mode=disabled")
             return
+        with_ = self._publication_with()
         if mode == "all_tables":
             if not exists:
-                self.conn.execute(sql.SQL("CREATE PUBLICATION {} FOR ALL TABLES").format(name))
+                self.conn.execute(sql.SQL("CREATE PUBLICATION {} FOR ALL TABLES{}").format(name, with_))
             return
         if mode == "no_tables":
             if not exists:
-                self.conn.execute(sql.SQL("CREATE PUBLICATION {}").format(name))
+                self.conn.execute(sql.SQL("CREATE PUBLICATION {}{}").format(name, with_))
             return
         if mode == "filtered":
             tables = self._filtered_tables()
@@ -230,10 +231,23 @@ class PostgresConnector:
             if exists:
                 self.conn.execute(sql.SQL("ALTER PUBLICATION {} SET TABLE {}").format(name, tl))
             else:
-                self.conn.execute(sql.SQL("CREATE PUBLICATION {} FOR TABLE {}").format(name, tl))
+                self.conn.execute(sql.SQL("CREATE PUBLICATION {} FOR TABLE {}{}").format(name, tl, with_))
             return
         raise RuntimeError(f"publication.autocreate.mode {mode!r} is not one of all_tables, disabled, "
                            "filtered, no_tables")
+
+    def _publication_with(self) -> sql.Composable:
+        """The WITH clause Debezium creates its publication with: publish_via_partition_root (changes of
+        partitions published as the root table's), and `publish` without the operations that
+        skipped.operations names when it is set explicitly."""
+        opts = []
+        if _bool(self.cfg.get("publish.via.partition.root")):
+            opts.append(sql.SQL("publish_via_partition_root = true"))
+        if self.cfg.get("skipped.operations") is not None and self.skipped:
+            ops = [n for op, n in (("c", "insert"), ("u", "update"), ("d", "delete"), ("t", "truncate"))
+                   if op not in self.skipped]
+            opts.append(sql.SQL("publish = {}").format(sql.Literal(",".join(ops))))
+        return sql.SQL(" WITH ({})").format(sql.SQL(", ").join(opts)) if opts else sql.SQL("")
 
     def _autoset_replica_identity(self) -> None:
         """replica.identity.autoset.values: `<table regex>:<DEFAULT|FULL|NOTHING|INDEX name>`, comma
