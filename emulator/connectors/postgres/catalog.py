@@ -4,6 +4,10 @@ Two round trips for any number of tables: one query for every column (with its d
 not-null flag and primary-key position) of all ordinary and partitioned tables in non-system schemas,
 and one recursive query for the types those columns use (array element and domain base types
 included, enum labels in sort order). Types are cached per connection in a `TypeRegistry`.
+
+Generated (STORED) columns are read like any other for the snapshot, as Debezium's SELECT * does, without
+a default (their generation expression is not one); pgoutput leaves them out of Relation messages, so
+streamed changes have none.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ __all__ = ["TypeRegistry", "load_relation_table", "load_table", "load_tables"]
 _COLUMNS_SQL = """
 SELECT c.oid, n.nspname, c.relname, c.relreplident,
        a.attnum, a.attname, a.atttypid, a.atttypmod, a.attnotnull,
-       pg_get_expr(d.adbin, d.adrelid) AS default_expr,
+       CASE WHEN a.attgenerated = '' THEN pg_get_expr(d.adbin, d.adrelid) END AS default_expr,
        array_position(k.indkey::int2[], a.attnum) AS pk_pos
 FROM pg_catalog.pg_class c
 JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
@@ -39,7 +43,6 @@ LEFT JOIN LATERAL (
 ) k ON true
 WHERE c.relkind IN ('r', 'p')
   AND c.relpersistence <> 't'
-  AND a.attgenerated = ''
   AND n.nspname <> 'information_schema'
   AND n.nspname !~ '^pg_'
   {extra}
