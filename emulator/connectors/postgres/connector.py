@@ -243,7 +243,8 @@ class PostgresConnector:
         opts = []
         if _bool(self.cfg.get("publish.via.partition.root")):
             opts.append(sql.SQL("publish_via_partition_root = true"))
-        if self.cfg.get("skipped.operations") is not None and self.skipped:
+        # only when the property is set: Debezium checks the configuration has the key, not its default
+        if "skipped.operations" in (getattr(self.cfg, "props", None) or {}) and self.skipped:
             ops = [n for op, n in (("c", "insert"), ("u", "update"), ("d", "delete"), ("t", "truncate"))
                    if op not in self.skipped]
             opts.append(sql.SQL("publish = {}").format(sql.Literal(",".join(ops))))
