@@ -232,7 +232,8 @@ def load_relation_table(conn: Any, rel: Any, cfg: TypeConfig, types: TypeRegistr
     ).fetchall()
     by_name = {r[5]: r for r in rows}
     reg = types if types is not None else registry_for(conn)
-    known = reg.resolve(conn, {c.type_oid for c in rel.columns}, refresh=True)
+    # types already known keep what was read first (enum labels included), as Debezium's TypeRegistry
+    known = reg.resolve(conn, {c.type_oid for c in rel.columns})
     names = {c.name for c in rel.columns}
     table = TableDef(
         rel.namespace,

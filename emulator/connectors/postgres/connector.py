@@ -20,7 +20,7 @@ from emulator.connect.json import Framed
 from emulator.connect.schema import BYTES, STRING, Schema
 from emulator.connectors.common import initial_statements
 from emulator.connectors.postgres import pgoutput as po
-from emulator.connectors.postgres.catalog import load_relation_table, load_table, load_tables
+from emulator.connectors.postgres.catalog import load_relation_table, load_table, load_tables, registry_for
 from emulator.connectors.postgres.replication import ReplicationError, ReplicationStream
 from emulator.connectors.postgres.source import (
     MESSAGE_KEY_SCHEMA,
@@ -312,6 +312,10 @@ class PostgresConnector:
     def run(self) -> None:
         start = time.monotonic()
         self.conn = self._connect()
+        # Debezium's TypeRegistry is read once at start: enum labels added later are not seen by the
+        # schemas of streamed changes (tests/data/pg/cases/enum_domain_ddl)
+        registry_for(self.conn).resolve(self.conn, [r[0] for r in self.conn.execute(
+            "SELECT oid FROM pg_catalog.pg_type WHERE typtype = 'e'").fetchall()])
         self._check_server()
         self._ensure_publication()
         self._autoset_replica_identity()
