@@ -70,9 +70,14 @@ class MariaDbServer:
     # -- lifecycle ---------------------------------------------------------------------------------
     def start(self) -> MariaDbServer:
         self.data.mkdir()
+        # a private tmpdir: servers started at the same moment share /tmp, and mariadb-install-db's
+        # temporary tables (#sql-temptable-<pid>-...) collided there ("Error on delete of ...")
+        tmpdir = self.base / "tmp"
+        tmpdir.mkdir()
         if self._as_mysql:
             shutil.chown(self.base, "mysql", "mysql")
             shutil.chown(self.data, "mysql", "mysql")
+            shutil.chown(tmpdir, "mysql", "mysql")
             os.chmod(self.base, 0o755)
         user = ["--user=mysql"] if self._as_mysql else []
         r = subprocess.run(
@@ -80,6 +85,7 @@ class MariaDbServer:
                 self.install_db,
                 "--no-defaults",
                 f"--datadir={self.data}",
+                f"--tmpdir={tmpdir}",
                 *user,
                 "--auth-root-authentication-method=normal",
                 "--skip-test-db",
@@ -95,6 +101,7 @@ class MariaDbServer:
                 self.mariadbd,
                 "--no-defaults",
                 f"--datadir={self.data}",
+                f"--tmpdir={tmpdir}",
                 f"--socket={self.socket}",
                 f"--port={self.port}",
                 "--bind-address=127.0.0.1",

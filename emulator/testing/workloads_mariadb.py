@@ -80,8 +80,13 @@ TYPES: list[tuple[str, list[str]]] = [
     ),
     ("TIMESTAMP(6) NULL DEFAULT NULL", ["'2024-02-29 13:45:30.123456'"]),
     ("YEAR", ["2024", "1901", "2155"]),
-    ("ENUM('a','b','c d')", ["'a'", "'c d'", "''"]),
+    ("ENUM('a','b','c d')", ["'a'", "'c d'", "!''"]),
     ("SET('x','y','z')", ["'x'", "'x,z'", "''"]),
+    ("POINT", ["ST_GeomFromText('POINT(1 2)')", "ST_GeomFromText('POINT(-1.5 0)', 4326)"]),
+    (
+        "GEOMETRY",
+        ["ST_GeomFromText('LINESTRING(0 0,1 1,2 5)')", "ST_GeomFromText('POLYGON((0 0,1 0,1 1,0 0))')"],
+    ),
     ("JSON", ['\'{"a": 1, "b": [true, null]}\'', "'[]'", "'\"s\"'"]),
 ]
 DEFAULTS = {
@@ -100,6 +105,8 @@ MODES: dict[str, list[str]] = {
     "time.precision.mode": ["adaptive_time_microseconds", "connect"],
     "bigint.unsigned.handling.mode": ["long", "precise"],
     "binary.handling.mode": ["bytes", "base64", "base64-url-safe", "hex"],
+    "datatype.propagate.source.type": [".+"],
+    "column.propagate.source.type": [r".+\.c[0-4]", r".+\.(id|v|n|a)"],
 }
 
 
@@ -385,6 +392,8 @@ SCENARIOS = {
 def generate(seed: int) -> str:
     rng = random.Random(seed)
     props = {k: rng.choice(v) for k, v in MODES.items() if rng.random() < 0.6}
+    if rng.random() < 0.2:
+        props["snapshot.mode"] = rng.choice(["no_data", "when_needed", "initial_only"])
     kinds = ["types"] + rng.sample([k for k in SCENARIOS if k != "types"], k=rng.randint(2, 4))
     scns = []
     for i, kind in enumerate(kinds):

@@ -336,7 +336,7 @@ class MySqlConnector:
         for c in t.columns:
             m = map_column(c, self.type_cfg)
             d = default_value(c, m)
-            schema = m.schema.with_(optional=c.optional, default=d)
+            schema = m.schema.with_(optional=c.optional or m.always_optional, default=d)
             cols.append(
                 ColumnDef(c.name, schema, m.convert, c.type_name, None, c.length, c.scale, m.snapshot_convert)
             )
@@ -548,11 +548,12 @@ class MySqlConnector:
             self.file, self.next_pos = file, pos
             self.gtids = self._new_gtid_set(gtid)
             self._pending_schema_change = None
-            self._snapshot_schema(server_cs, schema, file, pos, defer_last=data)
+            self._snapshot_schema(server_cs, schema, file, pos, defer_last=True)
             if data:
                 self._snapshot_data(snap, file, pos)
-                # no row read at all: the last schema change closes the snapshot (Debezium marks it "last")
-                self._flush_pending_schema_change("last")
+            # no row read at all (no_data, or empty tables): the last schema change closes the snapshot
+            # (Debezium marks it "last")
+            self._flush_pending_schema_change("last")
             self._q("COMMIT", conn=snap)
             if locked:
                 self._q("UNLOCK TABLES", conn=snap)

@@ -659,6 +659,14 @@ class DdlParser:
             raise DdlError(f"column {name} has no type")
         dtype = kind.this.name if hasattr(kind.this, "name") else str(kind.this)
         type_name, jdbc = _TYPES.get(dtype, (dtype, OTHER))
+        if dtype == "GEOMETRY":  # the spatial type as written (sqlglot only knows GEOMETRY)
+            m = re.search(
+                r"(?i)(?:^|[\s,(])`?" + re.escape(name) + r"`?\s+(POINT|LINESTRING|POLYGON|MULTIPOINT|"
+                r"MULTILINESTRING|MULTIPOLYGON|GEOMETRYCOLLECTION|GEOMCOLLECTION|GEOMETRY)\b",
+                self._text,
+            )
+            if m:
+                type_name = m.group(1).upper()
         synonym = self._written_type(name)
         if synonym is not None:
             syn_name, syn_jdbc = _SYNONYMS[synonym]
