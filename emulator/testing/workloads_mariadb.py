@@ -26,6 +26,7 @@ forms such as `ADD COLUMN IF NOT EXISTS`. The same seed always gives the same te
 from __future__ import annotations
 
 import random
+import re
 
 SIGNAL = (
     "CREATE TABLE debezium_signal (id VARCHAR(42) PRIMARY KEY, type VARCHAR(32) NOT NULL, "
@@ -190,31 +191,32 @@ def _alter(rng: random.Random, s: _Scn, t: str) -> None:
     s.pre.append(f"CREATE TABLE {t} (id INT NOT NULL PRIMARY KEY, v VARCHAR(20) DEFAULT 'd', n INT);")
     s.pre.append(f"INSERT INTO {t} VALUES (1, 'one', 1), (2, 'two', 2);")
     rid = 10
-    added: list[str] = []
+    cols = {"n": "n", "v": "v"}  # current names of the columns the ALTER forms refer to
     for k in range(rng.randint(4, 9)):
         a = rng.choice(ALTERS)
         name = f"a{k}"
-        if a.startswith(("CHANGE n2",)) and "n2" not in added:
-            continue
-        if "n " in a and "n2" in added and not a.startswith("CHANGE n2"):
-            continue
-        if a.startswith("CHANGE COLUMN n n2"):
-            if "n2" in added:
+        txt = a.format(n=name)
+        if txt.startswith("CHANGE COLUMN n n2"):
+            if cols["n"] != "n":
                 continue
-            added.append("n2")
-        elif a.startswith("CHANGE n2"):
-            added.remove("n2")
-        if a.startswith("RENAME COLUMN v TO"):
-            if "v2" in added:
+            cols["n"] = "n2"
+        elif txt.startswith("CHANGE n2"):
+            if cols["n"] != "n2":
                 continue
-            added.append("v2")
-        elif a.startswith("RENAME COLUMN v2"):
-            if "v2" not in added:
+            cols["n"] = "n"
+        elif txt.startswith("RENAME COLUMN v TO"):
+            if cols["v"] != "v":
                 continue
-            added.remove("v2")
-        if ("v" in a.split() or "(v)" in a) and "v2" in added:
+            cols["v"] = "v2"
+        elif txt.startswith("RENAME COLUMN v2"):
+            if cols["v"] != "v2":
+                continue
+            cols["v"] = "v"
+        elif (re.search(r"\bn\b", txt) and cols["n"] != "n") or (
+            re.search(r"\bv\b", txt) and cols["v"] != "v"
+        ):
             continue
-        s.stream.append(f"ALTER TABLE {t} {a.format(n=name)};")
+        s.stream.append(f"ALTER TABLE {t} {txt};")
         s.stream.append(f"INSERT INTO {t} (id) VALUES ({rid});")
         s.stream.append(f"UPDATE {t} SET id = {rid + 1} WHERE id = {rid};")
         rid += 5
