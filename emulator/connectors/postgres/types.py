@@ -1047,6 +1047,10 @@ def _identity(t: str) -> str:
     return t
 
 
+def _empty_string(_t: str) -> str:
+    return ""
+
+
 def _null_unless(cfg: TypeConfig) -> Converter:
     """pgoutput values of types ReplicationMessageColumnValueResolver has no case for (name) are
     null unless include.unknown.datatypes (then the text)."""
@@ -1699,10 +1703,15 @@ def column_def_ex(
         return None
     default = _default_value(pgtype, default_expr, m) if default_expr else None
     schema = m.schema.with_(optional=not not_null, default=default)
+    convert = m.convert
+    if not_null and pgtype.name == "name" and not cfg.include_unknown_datatypes:
+        # streamed `name` values resolve to null; a NOT NULL field then gets the converter's fallback
+        # "" (tests/data/pg/cases/name_not_null)
+        convert = _empty_string
     col = ColumnDef(
         name=name,
         schema=schema,
-        convert=m.convert,
+        convert=convert,
         type_name=pgtype.name,
         unavailable=_unavailable(m, cfg),
         length=m.length,
