@@ -26,11 +26,7 @@ CASES = Path(__file__).parent / "data" / "pg" / "cases"
 CASE_NAMES = sorted(d.name for d in CASES.iterdir() if (d / "golden.jsonl").is_file())
 
 # case name -> why the emulator still differs from the recording (strict: fixing it makes the test fail)
-KNOWN_DIFFERENCES: dict[str, str] = {
-    "unique_index_nullable_key": "incremental snapshot over a nullable key (a unique index on a nullable "
-    "column as the key): Debezium's chunk queries treat NULL as the greatest key (IS NULL predicates); the "
-    "emulator's max-key query returns NULL and reads nothing",
-}
+KNOWN_DIFFERENCES: dict[str, str] = {}
 
 QUIET_S = 4.0
 

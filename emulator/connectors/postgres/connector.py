@@ -828,12 +828,44 @@ class PostgresConnector:
             rows = list(cp.rows())
         return list(rows[0]) if rows else None
 
+    @staticmethod
+    def _lower_bound(key_cols: list[str], required: list[bool], values: list, inclusive_final: bool
+                     ) -> sql.Composable:
+        """Debezium's AbstractChunkQueryBuilder.addLowerBound for keys with nullable columns (NULL sorts
+        last in PostgreSQL): (k1 > ?) OR (k1 = ? AND k2 > ?) ..., where `> v` also takes NULL, `> NULL`
+        is false and `= NULL` is IS NULL."""
+        n = len(key_cols)
+        ors = []
+        for i in range(n):
+            ands = []
+            for j in range(i + 1):
+                last_j = i == j
+                op = "=" if not last_j else (">=" if i == n - 1 and inclusive_final else ">")
+                col, v = sql.Identifier(key_cols[j]), values[j]
+                if required[j] or (v is not None and not last_j):
+                    ands.append(sql.SQL("{} {} {}").format(col, sql.SQL(op), sql.Literal(v)))
+                elif v is not None:
+                    ands.append(sql.SQL("({} {} {} OR {} IS NULL)").format(col, sql.SQL(op), sql.Literal(v), col))
+                elif not last_j or (i == n - 1 and inclusive_final):
+                    ands.append(sql.SQL("{} IS NULL").format(col))
+                else:
+                    ands.append(sql.SQL("1 = 0"))
+            ors.append(sql.SQL("({})").format(sql.SQL(" AND ").join(ands)))
+        return sql.SQL("({})").format(sql.SQL(" OR ").join(ors))
+
     def _chunk_query(self, ct: CapturedTable, key_cols: list[str], after: list[str] | None, upto: list[str],
                      limit: int, condition: str | None) -> sql.Composable:
         t = ct.env.table
-        preds = [self._key_predicate(key_cols, "<=", upto)]
-        if after is not None:
-            preds.insert(0, self._key_predicate(key_cols, ">", after))
+        by_name = {c.name: c for c in t.columns}
+        required = [k not in by_name or not by_name[k].schema.optional for k in key_cols]
+        if all(required):
+            preds = [self._key_predicate(key_cols, "<=", upto)]
+            if after is not None:
+                preds.insert(0, self._key_predicate(key_cols, ">", after))
+        else:  # a nullable key column (a unique index as the key): row comparisons would drop NULLs
+            preds = [sql.SQL("NOT {}").format(self._lower_bound(key_cols, required, upto, False))]
+            if after is not None:
+                preds.insert(0, self._lower_bound(key_cols, required, after, False))
         if condition:
             preds.append(sql.SQL("({})").format(sql.SQL(condition)))
         return sql.SQL("COPY (SELECT {} FROM {} WHERE {} ORDER BY {} LIMIT {}) TO STDOUT").format(
