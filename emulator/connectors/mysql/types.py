@@ -96,9 +96,10 @@ CHARSET_CODECS = {
 
 
 def _connect_time_ms(us: int | None) -> int | None:
-    """Connect's Time is a time of day: a TIME outside 00:00:00..23:59:59.999 (negative, or the 24 h and
-    more MariaDB allows) comes out null, as recorded with time.precision.mode=connect."""
-    if us is None or not 0 <= us < 86_400_000_000:
+    """Connect's Time is a time of day: a TIME outside 00:00:00..24:00:00 (negative, or beyond 24 h as
+    MariaDB allows) comes out null; 24:00:00 itself is 86400000 (recorded with time.precision.mode=connect,
+    tests/data/mariadb/cases/time_connect_out_of_day)."""
+    if us is None or not 0 <= us <= 86_400_000_000:
         return None
     return us // 1000
 
