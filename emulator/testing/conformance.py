@@ -147,8 +147,12 @@ class Masker:
         return {"key": key, "value": value, "headers": out_headers}
 
 
-def compare(golden: dict[str, list[dict]], candidate: dict[str, list[dict]], mask_positions: bool = True,
-            max_report: int = 10) -> tuple[int, list[str]]:
+def compare(
+    golden: dict[str, list[dict]],
+    candidate: dict[str, list[dict]],
+    mask_positions: bool = True,
+    max_report: int = 10,
+) -> tuple[int, list[str]]:
     """-> (records compared, list of mismatch descriptions). Order within a topic matters."""
     mg, mc = Masker(mask_positions), Masker(mask_positions)
     problems: list[str] = []

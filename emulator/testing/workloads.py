@@ -139,6 +139,11 @@ PG_PROPS: list[tuple[str, list[str]]] = [
     ("publish.via.partition.root", ["false", "true"]),
     ("money.fraction.digits", ["2", "0"]),
     ("include.unknown.datatypes", ["false", "true"]),
+    ("skipped.operations", ["none", "t", "u", "d", "c,t"]),
+    ("column.exclude.list", ["", "public\\..*\\.c[13]_.*"]),
+    ("unavailable.value.placeholder", ["__debezium_unavailable_value", "__gone"]),
+    ("tombstones.on.delete", ["true", "false"]),
+    ("interval.handling.mode", ["numeric", "string"]),
 ]
 
 
@@ -207,6 +212,9 @@ class PgGen:
             f"BEGIN;\nINSERT INTO {tbl} VALUES {row(12)};\nUPDATE {tbl} SET id = 13 WHERE id = 3;\n"
             f"DELETE FROM {tbl} WHERE id = 10;\nCOMMIT;\n"
         ]
+        if r.random() < 0.3:
+            steps = [f"TRUNCATE {tbl};\nINSERT INTO {tbl} VALUES {row(20)};\n"]
+            stream[0] += steps[0]
         self.snapshot_tables.append(tbl)
         self.block(name, pre, stream)
 
@@ -269,6 +277,8 @@ class PgGen:
         self.block(name, pre, steps)
 
     def _lit(self, typ: str) -> str:
+        if typ.endswith("]"):
+            return next((vals[0] for t, vals in PG_TYPES if t == typ), "NULL")
         if typ.startswith(("integer", "bigint", "smallint")):
             return str(self.r.randint(1, 30000))
         if typ.startswith(("numeric", "double")):
