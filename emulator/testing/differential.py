@@ -572,7 +572,8 @@ def campaign(args: argparse.Namespace) -> int:
             save_case(r, out / "findings" / f"s{seed}_{name}")
     log(
         f"campaign {args.db} seed {args.seed}: {runs} workloads, {mismatches} with mismatches, "
-        f"{oracle_failures} the oracle could not record; findings in {out / 'findings'}"
+        f"{refusals} refused by the emulator at start, {oracle_failures} the oracle could not record; "
+        f"findings in {out / 'findings'}"
     )
     return 1 if mismatches else 0
 
