@@ -60,6 +60,7 @@ def test_generated_pg_workloads_run_on_postgres(seed):
     fresh server each)."""
     w = Workload.parse(generate("pg", seed))
     with PgServer() as pg:
+        pg.psql("CREATE PUBLICATION dbz_publication FOR ALL TABLES;")  # as the capture has it
         for part in [
             w.sections["pre"],
             *stream_steps(w.sections.get("stream", "")),
