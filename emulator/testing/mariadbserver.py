@@ -241,6 +241,9 @@ FLUSH PRIVILEGES;
             "database.server.id": "184054",
             "topic.prefix": "dbserver1",
             "schema.history.internal": "io.debezium.storage.file.history.FileSchemaHistory",
+            # tests share one server between many databases: by default (false) the snapshot would read
+            # and record the schema of every one of them, as Debezium does
+            "schema.history.internal.store.only.captured.databases.ddl": "true",
         }
         props.update(overrides)
         return props

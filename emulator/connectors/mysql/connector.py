@@ -527,7 +527,13 @@ class MySqlConnector:
             else:
                 file, pos, gtid = self._binlog_status(conn=snap)
             server_cs = self._q("SELECT @@character_set_server, @@collation_server", conn=snap)[0]
-            dbs = [r[0] for r in self._q("SHOW DATABASES", conn=snap) if self._db_included(r[0])]
+            # store.only.captured.databases.ddl=false (the default): the schema of every non-system
+            # database is read and recorded, captured or not (recorded: case otherdb_snapshot)
+            dbs = [
+                r[0]
+                for r in self._q("SHOW DATABASES", conn=snap)
+                if (self._db_included(r[0]) if self.store_only_captured_dbs else r[0] not in SYSTEM_DATABASES)
+            ]
             dbs.sort()
             schema: list[tuple[str, str, list[tuple[str, str]]]] = []
             for db in dbs:
@@ -632,7 +638,9 @@ class MySqlConnector:
                 ddl,
                 [_history_change(c) for c in changes if c.kind in ("CREATE", "ALTER", "DROP")],
             )
-            if self.include_schema_changes and self._schema_change_db_ok(db):
+            if self.include_schema_changes and (
+                not self.store_only_captured_dbs or self._schema_change_db_ok(db)
+            ):
                 src = source_block(
                     self.prefix, self.flavor.name, ts_us, "true", db, name, 0, None, file, pos, 0
                 )
