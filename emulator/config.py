@@ -651,7 +651,8 @@ PROPERTIES: tuple[PropertySpec, ...] = (
     _p("schema.history.internal.kafka.create.timeout.ms", LONG, 30000, BINLOG, min=1),
     _p("schema.history.internal.skip.unparseable.ddl", BOOL, False, BINLOG),
     _p("schema.history.internal.store.only.captured.tables.ddl", BOOL, False, BINLOG),
-    _p("schema.history.internal.store.only.captured.databases.ddl", BOOL, True, BINLOG),
+    # default false in 3.6.3: a MySqlConnector recording emits other databases' DDL (tests/data/mariadb/cases)
+    _p("schema.history.internal.store.only.captured.databases.ddl", BOOL, False, BINLOG),
     # ---- MongoDB
     _p("mongodb.connection.string", STRING, required=True, applies=MO),
     _p(
@@ -833,8 +834,8 @@ _audit("event.processing.failure.handling.mode", ("fail",))
 _audit("event.converting.failure.handling.mode", ("warn",))
 _audit("event.deserialization.failure.handling.mode", ("fail",))
 _audit("inconsistent.schema.handling.mode", ("fail",))
-_audit("schema.name.adjustment.mode", ("none",))
-_audit("field.name.adjustment.mode", ("none",))
+_audit("schema.name.adjustment.mode", ("none",), applies=BINLOG | MO, note="other values only on PostgreSQL")
+_audit("field.name.adjustment.mode", ("none",), applies=BINLOG | MO, note="other values only on PostgreSQL")
 _audit("source.struct.version", ("v2",))
 _audit("sourceinfo.struct.maker", _NOT_SUPPORTED)
 _audit("topic.naming.strategy", ("io.debezium.schema.schematopicnamingstrategy",), applies=PG)
@@ -843,8 +844,8 @@ _audit("guardrail.collections.max", ("0",))
 _audit("guardrail.collections.limit.action", ("warn",))
 _audit("include.schema.comments", ("false",))
 _audit("incremental.snapshot.allow.schema.changes", ("false",))
-_audit("column.propagate.source.type", _NOT_SUPPORTED)
-_audit("datatype.propagate.source.type", _NOT_SUPPORTED)
+_audit("column.propagate.source.type", _NOT_SUPPORTED, applies=MO)
+_audit("datatype.propagate.source.type", _NOT_SUPPORTED, applies=MO)
 _audit("table.ignore.builtin", ("true",))
 _audit("snapshot.isolation.mode", ("serializable",))
 _audit("snapshot.query.mode", ("select_all",))
@@ -889,14 +890,17 @@ _audit(
     note="PostgreSQL and MongoDB keep no schema history: a schema snapshot emits nothing",
     applies=PG | MO,
 )
-_audit("time.precision.mode", ("adaptive", "adaptive_time_microseconds", "connect"), applies=PG)
+_audit(
+    "time.precision.mode",
+    ("adaptive", "adaptive_time_microseconds", "connect", "isostring", "microseconds", "nanoseconds"),
+    applies=PG,
+)
 _audit("time.precision.mode", ("adaptive_time_microseconds", "connect"), applies=BINLOG)
 _audit("lsn.flush.mode", ("connector",), note="flush.lsn.source=false gives Debezium's manual mode")
 _audit("offset.mismatch.strategy", ("no_validation",))
 _audit("xmin.fetch.interval.ms", ("0",), note="source.xmin is always null")
 _audit("schema.refresh.mode", ("columns_diff",))
 _audit("slot.failover", ("false",))
-_audit("publish.via.partition.root", ("false",))
 _audit("database.sslfactory", _NOT_SUPPORTED)
 _audit("database.ssl.mode", ("disabled", "preferred"), applies=MY, note="no TLS to MySQL yet")
 _audit("database.ssl.mode", ("disable", "disabled", "preferred"), applies=MA, note="no TLS to MariaDB yet")

@@ -6,6 +6,7 @@ source block payload (a dict in schema field order); everything else here is Deb
 
 from __future__ import annotations
 
+import logging
 import time
 import uuid
 from collections.abc import Callable
@@ -48,31 +49,28 @@ def uuid7() -> str:
     return str(uuid.UUID(int=value))
 
 
-class DefaultsFramed(Framed):
-    """An envelope frame that prints a NULL `before`/`after` column as its schema default, as
-    JsonConverter does with `replace.null.with.default=true` (Connect's `Struct.get`). Only tables with
-    nullable columns that have a default use it."""
+log = logging.getLogger("emulator.envelope")
 
-    __slots__ = ("fills",)
 
-    def __init__(self, codec: JsonCodec, schema: Schema, fills: list[tuple[str, Any]]) -> None:
-        super().__init__(codec, schema)
-        self.fills = fills
+def _same(name: str) -> str:
+    return name
 
-    def encode(self, payload: Any) -> bytes:
-        for part in ("before", "after"):
-            row = payload.get(part)
-            if row:
-                copied = False
-                for name, default in self.fills:
-                    if name in row and row[name] is None:
-                        if not copied:
-                            row = dict(row)
-                            copied = True
-                        row[name] = default
-                if copied:
-                    payload = {**payload, part: row}
-        return self.head + _dumps(payload) + self.tail
+_TOPIC_OK = frozenset("._-ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+MAX_TOPIC_LENGTH = 249
+
+
+def sanitized_topic(name: str) -> str:
+    """Debezium's AbstractTopicNamingStrategy.sanitizedTopicName: every UTF-16 unit that is not
+    [A-Za-z0-9._-] becomes `_` (a character outside the BMP: two), cut to 249; "." and ".." replaced."""
+    if all(c in _TOPIC_OK for c in name) and len(name) <= MAX_TOPIC_LENGTH and name not in (".", ".."):
+        return name
+    out = "".join(c if c in _TOPIC_OK else ("__" if ord(c) > 0xFFFF else "_") for c in name)
+    if len(out) > MAX_TOPIC_LENGTH:
+        out = out[:MAX_TOPIC_LENGTH]
+    elif out in (".", ".."):
+        out = "_" * len(out)
+    log.warning("Topic '%s' name isn't a valid topic name, replacing it with '%s'.", name, out)
+    return out
 
 
 class EnvelopeSettings:
@@ -80,10 +78,15 @@ class EnvelopeSettings:
 
     def __init__(self, *, prefix: str, connector_name: str, source_schema: Schema,
                  key_schemas: bool = True, value_schemas: bool = True, header_schemas: bool = True,
-                 task_id: str = "0", delimiter: str = ".", replace_null_with_default: bool = True) -> None:
+                 task_id: str = "0", delimiter: str = ".", replace_null_with_default: bool = True,
+                 schema_name_adjuster: Callable[[str], str] | None = None,
+                 field_name_adjuster: Callable[[str], str] | None = None) -> None:
         self.prefix = prefix
-        # JsonConverter's replace.null.with.default: a NULL column with a default prints the default. The
-        # data plane asks for the plain nulls (its converters apply the defaults themselves).
+        # schema.name.adjustment.mode / field.name.adjustment.mode (emulator.naming); None: names as they are
+        self.schema_name_adjuster = schema_name_adjuster
+        self.field_name_adjuster = field_name_adjuster
+        # JsonConverter's replace.null.with.default (Connect's Struct.get): a NULL in a field whose schema
+        # has a default is printed as the default
         self.replace_null_with_default = replace_null_with_default
         self.connector_name = connector_name
         self.source_schema = source_schema
@@ -99,7 +102,7 @@ class EnvelopeSettings:
         ]
 
     def topic(self, *parts: str) -> str:
-        return self.delimiter.join((self.prefix, *parts))
+        return sanitized_topic(self.delimiter.join((self.prefix, *parts)))
 
 
 def row_builder(names: list[str], converters: list[Callable[[Any], Any]]) -> Callable[[list], dict[str, Any]]:
@@ -146,29 +149,36 @@ class TableEnvelope:
     __slots__ = ("table", "settings", "topic", "names", "converters", "snapshot_converters", "key_idx",
                  "key_names",
                  "key_schema", "value_schema", "envelope_schema", "key_frame", "value_frame",
-                 "unavailable", "_key_header_frame", "key_only", "null_fill", "_row", "_snapshot_row",
-                 "_key")
+                 "unavailable", "_key_header_frame", "key_only", "null_fill", "null_defaults", "_row",
+                 "_snapshot_row", "_key")
 
     def __init__(self, settings: EnvelopeSettings, table: TableDef, topic: str | None = None) -> None:
         self.table = table
         self.settings = settings
         self.topic = topic or settings.topic(table.namespace, table.name)
         cols = table.columns
-        self.names = [c.name for c in cols]
+        fa = settings.field_name_adjuster or _same
+        sa = settings.schema_name_adjuster or _same
+        # field names as printed (field.name.adjustment.mode); rows are dicts keyed by them
+        self.names = [fa(c.name) for c in cols]
         self.converters = [c.convert for c in cols]
         self.snapshot_converters = [c.snapshot_convert or c.convert for c in cols]
         self.unavailable = [c.unavailable for c in cols]
-        by_name = {c.name: c for c in cols}
-        self.key_names = list(table.key_columns)
+        by_name = {fa(c.name): c for c in cols}
+        self.key_names = [fa(k) for k in table.key_columns]
         self.key_idx = [self.names.index(k) for k in self.key_names]
-        self.key_schema = (struct(f"{self.topic}.Key", [(k, by_name[k].schema) for k in self.key_names])
+        self.key_schema = (struct(sa(f"{self.topic}.Key"), [(k, by_name[k].key_schema or by_name[k].schema)
+                                                            for k in self.key_names])
                            if self.key_names else None)
-        self.key_only = table.key_only
+        self.key_only = frozenset(fa(k) for k in table.key_only) if table.key_only else table.key_only
         # columns whose NULL is printed as a value (column.mask.with.N.chars masks NULL too)
-        self.null_fill = [(c.name, c.null_value) for c in cols if c.null_value is not None]
-        self.value_schema = struct(f"{self.topic}.Value", [(c.name, c.schema) for c in cols
-                                                           if c.name not in self.key_only], optional=True)
-        self.envelope_schema = struct(f"{self.topic}.Envelope", [
+        self.null_fill = [(fa(c.name), c.null_value) for c in cols if c.null_value is not None]
+        self.null_defaults = ([(n, c.schema.default) for n, c in zip(self.names, cols)
+                               if c.schema.default is not None and n not in self.key_only]
+                              if settings.replace_null_with_default else [])
+        self.value_schema = struct(sa(f"{self.topic}.Value"), [(n, c.schema) for n, c in zip(self.names, cols)
+                                                               if n not in self.key_only], optional=True)
+        self.envelope_schema = struct(sa(f"{self.topic}.Envelope"), [
             ("before", self.value_schema),
             ("after", self.value_schema),
             ("source", settings.source_schema),
@@ -179,10 +189,7 @@ class TableEnvelope:
             ("ts_ns", OPT_INT64),
         ], version=2)
         self.key_frame = Framed(settings.key_codec, self.key_schema) if self.key_schema else None
-        fills = ([(c.name, c.schema.default) for c in cols if c.schema.optional and c.schema.default is not None
-                  and c.name not in self.key_only] if settings.replace_null_with_default else [])
-        self.value_frame = (DefaultsFramed(settings.value_codec, self.envelope_schema, fills) if fills
-                            else Framed(settings.value_codec, self.envelope_schema))
+        self.value_frame = Framed(settings.value_codec, self.envelope_schema)
         self._key_header_frame = (Framed(settings.header_codec, self.key_schema)
                                   if self.key_schema else None)
         self._row = row_builder(self.names, self.converters)
@@ -220,6 +227,9 @@ class TableEnvelope:
         if self.key_only:  # rows carry excluded key columns only so the key can be taken from them
             before = self.value_part(before)
             after = self.value_part(after)
+        if self.null_defaults:
+            before = self._null_defaults(before)
+            after = self._null_defaults(after)
         ns = _time_ns()
         payload = {
             "before": before, "after": after, "source": source, "transaction": transaction, "op": op,
@@ -235,6 +245,19 @@ class TableEnvelope:
         kf = self.key_frame
         return Record(self.topic, kf.head + _dumps(key) + kf.tail, vf.head + _dumps(payload) + vf.tail,
                       headers)
+
+    def _null_defaults(self, row: dict | None) -> dict | None:
+        """NULLs of columns with a default as JsonConverter prints them (a copy: rows are kept for
+        TOAST and key-change bookkeeping with their real values)."""
+        if row is None:
+            return None
+        out = None
+        for name, default in self.null_defaults:
+            if row.get(name, default) is None:
+                if out is None:
+                    out = dict(row)
+                out[name] = default
+        return row if out is None else out
 
     def value_part(self, row: dict | None) -> dict | None:
         """The row as before/after show it (without key-only columns)."""

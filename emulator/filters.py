@@ -51,6 +51,9 @@ class Filters:
         self.msg_exclude = rx("message.prefix.exclude.list")
         self._table_cache: dict[tuple[str, str], bool] = {}
         self.column_transforms = _column_transforms(getattr(config, "props", {}) or {})
+        # column.propagate.source.type (<table>.<column>) / datatype.propagate.source.type (<table>.<type>)
+        self.propagate_cols = rx("column.propagate.source.type")
+        self.propagate_types = rx("datatype.propagate.source.type")
 
     @staticmethod
     def _parse_key_columns(value: str | None) -> list[tuple[Pattern, list[str]]]:
@@ -130,6 +133,30 @@ class Filters:
         """column.truncate.to.N.chars / column.mask.with.N.chars / column.mask.hash.*: string columns
         only, as in Debezium, which also marks the field schema (`truncateLength`, `masked`) and prints a
         masked NULL as the mask."""
+        if self.propagate_cols or self.propagate_types:
+            col = self._propagated(table_id, col, self._masked(table_id, col))
+            return col
+        return self._masked(table_id, col)
+
+    def _propagated(self, table_id: str, orig: ColumnDef, col: ColumnDef) -> ColumnDef:
+        """Debezium's PropagateSourceMetadataToSchemaParameter: the source type (upper case), length,
+        scale and column name as schema parameters, after the other column mappers' parameters."""
+        if not ((self.propagate_cols and _match_any(self.propagate_cols, f"{table_id}.{orig.name}"))
+                or (self.propagate_types and _match_any(self.propagate_types, f"{table_id}.{orig.type_name}"))):
+            return col
+        params = dict(col.schema.parameters or {})
+        params["__debezium.source.column.type"] = orig.type_name.upper()
+        length, scale = orig.source_size or (orig.length, orig.scale)
+        if length is not None:
+            params["__debezium.source.column.length"] = str(length)
+        if scale is not None:
+            params["__debezium.source.column.scale"] = str(scale)
+        params["__debezium.source.column.name"] = orig.name
+        return ColumnDef(col.name, col.schema.with_(parameters=params), col.convert, col.type_name,
+                         col.unavailable, col.length, col.scale, col.snapshot_convert, col.null_value,
+                         col.key_schema or orig.schema, col.source_size)
+
+    def _masked(self, table_id: str, col: ColumnDef) -> ColumnDef:
         if not self.column_transforms or col.schema.type != "string":
             return col
         full = f"{table_id}.{col.name}"

@@ -30,6 +30,11 @@ class ColumnDef:
     # pgoutput text for e.g. infinite dates), the snapshot's converter; None = same as `convert`
     snapshot_convert: Converter | None = None
     null_value: Any = None  # what NULL is printed as (None: null)
+    # the schema in the record key when it differs from the value's: Debezium's column mappers
+    # (propagate.source.type parameters, ...) shape only value fields
+    key_schema: Schema | None = None
+    # (length, scale) for column.propagate.source.type where they differ from `length`/`scale`
+    source_size: tuple[int | None, int | None] | None = None
 
 
 @dataclass(slots=True)

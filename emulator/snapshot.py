@@ -3,7 +3,8 @@
 Debezium (RelationalSnapshotChangeEventSource): the last row of the last table is `last`; otherwise the
 first row of the first table is `first`; otherwise a table's last row is `last_in_data_collection`, its
 first `first_in_data_collection`, and every other row `true`. "First/last table" are positions in the
-list of tables to snapshot, empty ones included.
+list of tables to snapshot, empty ones included; but the very last row emitted is always `last` (empty
+tables at the end).
 """
 
 from __future__ import annotations
@@ -86,5 +87,7 @@ def _run(tables, rows_of, emit, stopping, started, finished, metrics, ids) -> bo
         if metrics is not None:
             metrics.table_done(ids[ti], count)
     if held_table is not _END:
-        emit(held_table, held_row, held_mark)
+        # EventDispatcher's buffering receiver marks the snapshot's last record `last` even when it
+        # comes from an earlier table (the last tables were empty)
+        emit(held_table, held_row, "last")
     return True

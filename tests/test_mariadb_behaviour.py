@@ -241,7 +241,8 @@ def test_types_under_handling_modes(db, dbname, tmp_path):
     assert snap["d"] == "-12.500"
     assert base64.b64decode(snap["u"]) == (18446744073709551615).to_bytes(9, "big", signed=True)
     assert snap["b"] == "00ff"
-    assert snap["t"] == -(25 * 3600 * 1000) - 1  # connect Time: ms, floored as Duration.toMillis
+    # connect Time of a negative TIME: null (recorded: tests/data/mariadb/cases/time_connect_out_of_day)
+    assert snap["t"] is None
     assert snap["dt"] == 981173106789
     assert snap["ts"] == "2020-01-01T00:00:00.500000Z"
     assert snap["e"] == "y" and snap["s"] == "p,r"
@@ -367,12 +368,12 @@ def test_unparseable_ddl_fails_unless_skipped(db, dbname, tmp_path):
     try:
         emu.wait_for(lambda rs: any(r["topic"] == "p" for r in rs), 60, "snapshot")
         time.sleep(0.5)
-        db.sql("CREATE TABLE sv (a INT) WITH SYSTEM VERSIONING; INSERT INTO t VALUES (1)", dbname)
+        db.sql("CREATE TABLE sv (a INET6); INSERT INTO t VALUES (1)", dbname)
         emu.proc.wait(30)
     finally:
         emu.stop()
     assert emu.proc.returncode != 0
-    assert "CREATE TABLE sv (a INT) WITH SYSTEM VERSIONING" in emu.log_tail()
+    assert "CREATE TABLE sv (a INET6)" in emu.log_tail()
     p["schema.history.internal.skip.unparseable.ddl"] = "true"
     emu = EmulatorProcess(p, tmp_path, out=tmp_path / "o2").start()
     try:
@@ -840,7 +841,7 @@ def test_notifications_sink_channel(db, dbname):
         "Init TABLE_SCAN_COMPLETED",
         "Init IN_PROGRESS",
         "Init TABLE_SCAN_COMPLETED",
-        "a 7last_in_data_collection",
+        "a 7last",  # b is empty: the last row emitted is the snapshot's last (emulator/snapshot.py)
         "Init COMPLETED",
         "Incr STARTED",
     ], k

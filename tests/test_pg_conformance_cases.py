@@ -19,13 +19,13 @@ import pytest
 from conformance import compare, load_dir, load_golden, sections
 from emulator_proc import EmulatorProcess, snapshot_done
 
+from emulator.testing.differential import stream_steps
 from emulator.testing.pgserver import PgServer
 
 CASES = Path(__file__).parent / "data" / "pg" / "cases"
 CASE_NAMES = sorted(d.name for d in CASES.iterdir() if (d / "golden.jsonl").is_file())
 
-# case -> why the emulator is known to differ from the golden (strict: fixing it makes the test fail)
-# case name -> why the emulator still differs from the recording (none at the moment)
+# case name -> why the emulator still differs from the recording (strict: fixing it makes the test fail)
 KNOWN_DIFFERENCES: dict[str, str] = {}
 
 QUIET_S = 4.0
@@ -76,9 +76,10 @@ def replay(case: Path, tmp: Path) -> dict:
                 wait_slot_streaming(pg, emu, props.get("slot.name", "debezium"))
             else:
                 emu.wait_for(snapshot_done, 60, "the snapshot's last record")
-            pg.psql(work["stream"])
-            emu.wait_quiet(QUIET_S)
-            if "incremental" in work:
+            for step in stream_steps(work.get("stream", "")):  # `-- @quiet`: wait between steps
+                pg.psql(step)
+                emu.wait_quiet(QUIET_S)
+            if work.get("incremental", "").strip():
                 locker = pg.psql_async(work.get("incremental_locker") or "SELECT 1;")
                 pg.psql(work["incremental"])
                 assert locker.wait(60) == 0

@@ -626,7 +626,9 @@ def test_oracle_toast_placeholders(conn, name):
 # -------------------------------------------------------------------------------------------------
 # catalog behaviour
 # -------------------------------------------------------------------------------------------------
-def test_catalog_skips_generated_and_dropped_columns_and_reads_partitions(pg):
+def test_catalog_reads_generated_skips_dropped_columns_and_reads_partitions(pg):
+    """Generated columns are snapshot columns (Debezium's SELECT * reads them: the recorded case
+    generated_columns_root_isostring), without a default."""
     c = pg.connect()
     try:
         c.execute("CREATE SCHEMA cat")
@@ -646,9 +648,10 @@ def test_catalog_skips_generated_and_dropped_columns_and_reads_partitions(pg):
         c.close()
     assert [t.id for t in tables] == ["cat.g", "cat.p", "cat.p1"]
     g = tables[0]
-    assert g.column_names() == ["a", "d"]
+    assert g.column_names() == ["a", "b", "d"]
+    assert g.columns[1].schema.default is None
     assert g.key_columns == ["d", "a"]  # index order, not column order
-    assert isinstance(g.extra["oid"], int) and g.extra["typmods"] == [-1, -1]
+    assert isinstance(g.extra["oid"], int) and g.extra["typmods"] == [-1, -1, -1]
     assert tables[1].key_columns == ["id", "k"]
     assert [t.id for t in again] == [t.id for t in tables]
     assert any(t.name == "int4" for t in reg.types.values())

@@ -91,6 +91,7 @@ class MariaDbServer:
                 self.install_db,
                 "--no-defaults",
                 f"--datadir={self.data}",
+                f"--tmpdir={self.tmp}",
                 *user,
                 "--auth-root-authentication-method=normal",
                 "--skip-test-db",
@@ -252,6 +253,9 @@ FLUSH PRIVILEGES;
             "database.server.id": "184054",
             "topic.prefix": "dbserver1",
             "schema.history.internal": "io.debezium.storage.file.history.FileSchemaHistory",
+            # tests share one server between many databases: by default (false) the snapshot would read
+            # and record the schema of every one of them, as Debezium does
+            "schema.history.internal.store.only.captured.databases.ddl": "true",
         }
         props.update(overrides)
         return props

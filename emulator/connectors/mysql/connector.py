@@ -117,6 +117,7 @@ class MySqlConnector:
         self.include_schema_changes = _bool(get("include.schema.changes"), True)
         self.include_query = _bool(get("include.query"))
         self.skip_unparseable = _bool(get("schema.history.internal.skip.unparseable.ddl"))
+        self.store_only_captured_dbs = _bool(get("schema.history.internal.store.only.captured.databases.ddl"))
         self.inconsistent_mode = (get("inconsistent.schema.handling.mode") or "fail").lower()
         self.tx = TransactionMonitor(
             self.settings,
@@ -136,7 +137,12 @@ class MySqlConnector:
         self.schema_value_frame = Framed(self.settings.value_codec, self.flavor.schema_change_value)
         self.history = SchemaHistory(get("schema.history.internal.file.filename"), self.prefix)
         self.catalog = Catalog()
-        self.parser = DdlParser(self.catalog)
+        self.parser = DdlParser(
+            self.catalog,
+            keep_comments=_bool(get("include.schema.comments")),
+            mysql_grammar=not self.flavor.mariadb,
+        )
+        self._pending_schema_change: tuple | None = None
         self.gtid_includes = (
             config.regex_list("gtid.source.includes") if hasattr(config, "regex_list") else []
         )
@@ -335,7 +341,7 @@ class MySqlConnector:
         for c in t.columns:
             m = map_column(c, self.type_cfg)
             d = default_value(c, m)
-            schema = m.schema.with_(optional=c.optional, default=d)
+            schema = m.schema.with_(optional=c.optional or m.always_optional, default=d)
             cols.append(
                 ColumnDef(c.name, schema, m.convert, c.type_name, None, c.length, c.scale, m.snapshot_convert)
             )
@@ -526,7 +532,13 @@ class MySqlConnector:
             else:
                 file, pos, gtid = self._binlog_status(conn=snap)
             server_cs = self._q("SELECT @@character_set_server, @@collation_server", conn=snap)[0]
-            dbs = [r[0] for r in self._q("SHOW DATABASES", conn=snap) if self._db_included(r[0])]
+            # store.only.captured.databases.ddl=false (the default): the schema of every non-system
+            # database is read and recorded, captured or not (recorded: case otherdb_snapshot)
+            dbs = [
+                r[0]
+                for r in self._q("SHOW DATABASES", conn=snap)
+                if (self._db_included(r[0]) if self.store_only_captured_dbs else r[0] not in SYSTEM_DATABASES)
+            ]
             dbs.sort()
             schema: list[tuple[str, str, list[tuple[str, str]]]] = []
             for db in dbs:
@@ -546,9 +558,13 @@ class MySqlConnector:
                 locked = False
             self.file, self.next_pos = file, pos
             self.gtids = self._new_gtid_set(gtid)
-            self._snapshot_schema(server_cs, schema, file, pos)
+            self._pending_schema_change = None
+            self._snapshot_schema(server_cs, schema, file, pos, defer_last=True)
             if data:
                 self._snapshot_data(snap, file, pos)
+            # no row read at all (no_data, or empty tables): the last schema change closes the snapshot
+            # (Debezium marks it "last")
+            self._flush_pending_schema_change("last")
             self._q("COMMIT", conn=snap)
             if locked:
                 self._q("UNLOCK TABLES", conn=snap)
@@ -569,7 +585,17 @@ class MySqlConnector:
             self.gtids,
         )
 
-    def _snapshot_schema(self, server_cs: tuple, schema: list, file: str, pos: int) -> None:
+    def _flush_pending_schema_change(self, marker: str) -> None:
+        pending = getattr(self, "_pending_schema_change", None)
+        if pending is not None:
+            self._pending_schema_change = None
+            db, ddl, tcs, src, ts_ms = pending
+            src["snapshot"] = marker
+            self._emit_schema_change(db, ddl, tcs, src, ts_ms)
+
+    def _snapshot_schema(
+        self, server_cs: tuple, schema: list, file: str, pos: int, defer_last: bool = False
+    ) -> None:
         self.history.reset()
         self.catalog.tables.clear()
         self.catalog.db_charsets.clear()
@@ -617,11 +643,17 @@ class MySqlConnector:
                 ddl,
                 [_history_change(c) for c in changes if c.kind in ("CREATE", "ALTER", "DROP")],
             )
-            if self.include_schema_changes and self._schema_change_db_ok(db):
+            if self.include_schema_changes and (
+                not self.store_only_captured_dbs or self._schema_change_db_ok(db)
+            ):
                 src = source_block(
                     self.prefix, self.flavor.name, ts_us, "true", db, name, 0, None, file, pos, 0
                 )
-                self._emit_schema_change(db, ddl, tcs, src, ts_us // 1000)
+                # the last one waits: it is the snapshot's "last" record when no row follows
+                self._flush_pending_schema_change("true")
+                self._pending_schema_change = (db, ddl, tcs, src, ts_us // 1000)
+        if not defer_last:
+            self._flush_pending_schema_change("true")
 
     def _snapshot_data(self, snap: pymysql.Connection, file: str, pos: int) -> None:
         only = (
@@ -673,7 +705,13 @@ class MySqlConnector:
                     log.info("snapshot of %s: %d rows so far", t.id, n)
             log.info("snapshot of %s: %d rows", t.id, n)
 
-        emit_row = self._snapshot_emitter(0, None, file, pos)
+        emit_one = self._snapshot_emitter(0, None, file, pos)
+
+        def emit_row(ct: CapturedTable, after: dict, mark: str) -> None:
+            if self._pending_schema_change is not None:
+                self._flush_pending_schema_change("true")
+            emit_one(ct, after, mark)
+
         started, finished = self.notifier.snapshot_callbacks(
             [ct.data_collection for ct in tables], self.captured_table_ids(), lambda ct: ct.data_collection
         )
@@ -946,6 +984,14 @@ class MySqlConnector:
             position["gtids"] = str(self.gtids)
         if self.gtid:
             position["gtid"] = self.gtid
+        # one statement naming several tables (DROP TABLE a, b / RENAME TABLE a TO b, c TO d): each of its
+        # events carries all of them in source.table, in Debezium's (HashSet) order
+        names = [ch.table_name for ch in changes if ch.kind in ("CREATE", "ALTER", "DROP") and ch.table_name]
+        joined = (
+            _java_hashset_join([(ch.db, ch.table_name) for ch in changes if ch.table_name])
+            if len(names) > 1
+            else None
+        )
         for ch in changes:
             if ch.kind == "TRUNCATE":
                 self._truncate(ch)
@@ -959,10 +1005,16 @@ class MySqlConnector:
             if ch.kind == "DATABASE" and ch.ddl.upper().startswith("DROP"):
                 self.by_id = {k: v for k, v in self.by_id.items() if not k.startswith(ch.db + ".")}
                 self.schema_epoch += 1
+            # store.only.captured.databases.ddl: Debezium skips (history and topic) the statements of
+            # databases it does not capture; by default it keeps them all
+            if self.store_only_captured_dbs and not self._schema_change_db_ok(ch.db):
+                continue
             tcs = [_table_change(ch)] if ch.kind in ("CREATE", "ALTER", "DROP") else []
             self.history.append(position, ts_ms, ch.db, ch.ddl, [_history_change(ch)] if tcs else [])
-            if self.include_schema_changes and self._schema_change_db_ok(ch.db):
-                table = ch.table_name if ch.kind != "DATABASE" else None
+            if self.include_schema_changes:
+                table = joined or (
+                    "" if ch.kind == "OTHER" else ch.table_name if ch.kind != "DATABASE" else None
+                )
                 src = source_block(
                     self.prefix,
                     self.flavor.name,
@@ -1510,6 +1562,32 @@ def _table_change(ch: Change) -> dict:
     if ch.kind == "DROP" or ch.table is None:
         return {"type": ch.kind, "id": f'"{ch.db}"."{ch.table_name}"', "table": None}
     return {"type": ch.kind, "id": ch.table.quoted_id, "table": ch.table.change_payload()}
+
+
+def _java_string_hash(s: str) -> int:
+    h = 0
+    for unit in s.encode("utf-16-be").hex(" ", 2).split():  # UTF-16 code units, like Java's String.hashCode
+        h = (31 * h + int(unit, 16)) & 0xFFFFFFFF
+    return h
+
+
+def _java_hashset_join(tables: list[tuple[str, str]]) -> str:
+    """Table names joined with "," in the iteration order of a java.util.HashSet of Debezium TableIds
+    (hash of "db.table"): by bucket of the final capacity, then insertion order within a bucket."""
+    ids: list[tuple[str, str]] = []
+    for t in tables:
+        if t not in ids:
+            ids.append(t)
+    cap = 16
+    while len(ids) > cap * 3 // 4:
+        cap *= 2
+
+    def bucket(t: tuple[str, str]) -> int:
+        h = _java_string_hash(f"{t[0]}.{t[1]}")
+        return (h ^ (h >> 16)) & (cap - 1)
+
+    order = sorted(range(len(ids)), key=lambda i: (bucket(ids[i]), i))
+    return ",".join(ids[i][1] for i in order)
 
 
 def _history_change(ch: Change) -> dict:

@@ -348,6 +348,8 @@ def _literal_text(node: exp.Expression | None) -> str | None:
         return None
     if isinstance(node, exp.Literal):
         return str(node.this)
+    if isinstance(node, exp.BitString):  # b'101': Debezium keeps the digits (recorded)
+        return str(node.this)
     if isinstance(node, exp.Neg) and isinstance(node.this, exp.Literal):
         return "-" + str(node.this.this)
     if isinstance(node, exp.Boolean):
@@ -370,8 +372,16 @@ def _ident(node: Any) -> str:
 
 
 class DdlParser:
-    def __init__(self, catalog: Catalog) -> None:
+    def __init__(self, catalog: Catalog, keep_comments: bool = False, mysql_grammar: bool = False) -> None:
         self.catalog = catalog
+        # the MySqlConnector's parser (Debezium's MySQL grammar) and the MariaDbConnector's differ in a few
+        # statements; mysql_grammar selects the former's recorded behaviour
+        self.mysql_grammar = mysql_grammar
+        # include.schema.comments: without it Debezium's listeners skip every COMMENT (null in tableChanges)
+        self.keep_comments = keep_comments
+        # ALTER TABLE ... [DEFAULT] CHARSET=x: the MySQL grammar's ALTER listener ignores it (recorded with
+        # the MySqlConnector); the MariaDB connector's parser applies it
+        self.alter_sets_charset = not mysql_grammar
         self._text = ""
 
     # -- entry ------------------------------------------------------------------------------------------
@@ -415,6 +425,17 @@ class DdlParser:
         ):
             return []
         second = head[1].upper() if len(head) > 1 else ""
+        if self.mysql_grammar and word in ("CREATE", "DROP", "ALTER", "RENAME"):
+            obj = _object_kind(text)
+            # statements the MySqlConnector records as a bare schema change (no table change, source.table
+            # ""), as recorded: events, RENAME USER, CREATE/DROP INDEX, ALTER DATABASE
+            if (
+                obj == "EVENT"
+                or (word == "RENAME" and obj == "USER")
+                or obj == "INDEX"
+                or (word == "ALTER" and obj in ("DATABASE", "SCHEMA"))
+            ):
+                return [Change("OTHER", database or "", text)]
         if word in ("CREATE", "DROP", "ALTER") and second in (
             "USER",
             "ROLE",
@@ -448,6 +469,8 @@ class DdlParser:
         if m:
             return self._convert_charset(m.group(1), m.group(2).lower(), text, database)
         if word == "RENAME":
+            if second not in ("TABLE", "TABLES"):  # RENAME USER ...
+                return []
             return self._rename(text, database)
         if word == "USE":
             db = text.split(None, 1)[1].strip().strip("`")
@@ -456,18 +479,108 @@ class DdlParser:
             return [Change("DATABASE", database or "", text)]
         if word in ("INSERT", "UPDATE", "DELETE", "REPLACE", "SELECT"):
             return []
+        if word not in ("CREATE", "ALTER", "DROP", "TRUNCATE"):
+            # anything else a binlog QUERY event can carry (PREPARE, SIGNAL, a routine body...) leaves the
+            # table model alone; Debezium's grammar parses it and its listeners ignore it
+            return []
+        if word in ("CREATE", "ALTER", "DROP") and not _TABLE_OR_DB.match(text):
+            return []  # views, routines, triggers, events, servers, ... whatever the modifiers in front
         self._text = text
-        prepared = _SPATIAL.sub("GEOMETRY", text)
+        m = _PARTITION_MAINTENANCE.match(text)
+        if m:  # partition maintenance: the columns and keys stay; Debezium reports an unchanged ALTER
+            tref = sqlglot.parse_one(f"SELECT 1 FROM {m.group(1)}", read="mysql").find(exp.Table)
+            return self._touch(tref, text, database) if tref is not None else []
+        prepared = _strip_partitioning(_SPATIAL.sub("GEOMETRY", text))
+        prepared = _PERSISTENT.sub("STORED", prepared)
+        # MariaDB-only clauses that change nothing in the model (or that the model applies by itself)
+        prepared = _ALTER_MODIFIERS.sub("ALTER TABLE", prepared)
+        prepared = _WAIT.sub("", prepared)
+        prepared = _SYSTEM_VERSIONING.sub("", prepared)
+        prepared = _MODIFY_IF_EXISTS.sub(r"\1 ", prepared)
         try:
             stmts = sqlglot.parse(prepared, read="mysql")
         except (sqlglot.errors.ParseError, sqlglot.errors.TokenError) as e:
-            raise DdlError(f"cannot parse DDL statement {sql!r}: {str(e).splitlines()[0]}") from None
+            stmts = self._fallback(prepared)
+            if stmts is None:
+                raise DdlError(f"cannot parse DDL statement {sql!r}: {str(e).splitlines()[0]}") from None
         out: list[Change] = []
         for st in stmts:
             if st is None:
                 continue
             out.extend(self._statement(st, text, database))
         return out
+
+    def _fallback(self, text: str) -> list[exp.Expression] | None:
+        """A statement sqlglot rejects as a whole, parsed piece by piece: ALTER TABLE spec by spec, CREATE
+        TABLE element by element with its table options reduced to those the model keeps. A piece that
+        cannot touch columns or keys (an index, a check, a table option) is dropped when it does not
+        parse; one that can leaves the statement unparseable (None)."""
+        m = re.match(r"(?is)\s*(ALTER\s+(?:ONLINE\s+|IGNORE\s+)*TABLE\s+" + _NAME + r")\s+(.*)$", text)
+        if m:
+            head, specs = m.group(1), []
+            for spec in _split_top(m.group(2)):
+                g = re.match(r"(?is)\s*ADD\s+(?:COLUMN\s+)?\((.*)\)\s*$", spec)
+                if g and not re.match(
+                    r"(?is)\s*(INDEX|KEY|UNIQUE|PRIMARY|CONSTRAINT|FOREIGN|CHECK)\b", g.group(1)
+                ):
+                    specs.extend("ADD COLUMN " + c for c in _split_top(g.group(1)))
+                else:
+                    specs.append(spec)
+            actions: list[exp.Expression] = []
+            alter = None
+            for spec in specs:
+                try:
+                    one = sqlglot.parse_one(f"{head} {spec}", read="mysql")
+                except (sqlglot.errors.ParseError, sqlglot.errors.TokenError):
+                    one = None
+                if not isinstance(one, exp.Alter):
+                    if _COLUMN_SPEC.match(spec) or re.match(r"(?is)\s*(ADD|DROP)\s+PRIMARY\b", spec):
+                        return None
+                    continue
+                alter = alter or one
+                actions.extend(one.args.get("actions") or [])
+            if alter is None:  # only index/check/option specs, none sqlglot knows: the columns stay
+                tref = sqlglot.parse_one(f"SELECT 1 FROM {head.split(None, 2)[-1]}", read="mysql").find(
+                    exp.Table
+                )
+                if tref is None:
+                    return None
+                return [exp.Alter(this=tref, kind="TABLE", actions=[])]
+            alter.set("actions", actions)
+            return [alter]
+        m = re.match(
+            r"(?is)\s*(CREATE\s+(?:OR\s+REPLACE\s+)?(?:TEMPORARY\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?"
+            + _NAME
+            + r")\s*\((.*)$",
+            text,
+        )
+        if m:
+            head, rest = m.group(1), m.group(2)
+            close = _top_level_index(rest, re.compile(r"\)"))
+            if close < 0:
+                return None
+            body, options = rest[:close], rest[close + 1 :]
+            kept = []
+            for opt in re.finditer(
+                r"(?i)\b(?:DEFAULT\s+)?(CHARACTER\s+SET|CHARSET|COLLATE)\s*=?\s*(\w+)|\bCOMMENT\s*=?\s*('(?:[^']|'')*')",
+                options,
+            ):
+                kept.append(f"{opt.group(1)} {opt.group(2)}" if opt.group(1) else f"COMMENT {opt.group(3)}")
+            elements = []
+            for el in _split_top(body):
+                try:
+                    sqlglot.parse_one(f"{head} ({el})", read="mysql")
+                    elements.append(el)
+                except (sqlglot.errors.ParseError, sqlglot.errors.TokenError):
+                    if not re.match(
+                        r"(?is)\s*(INDEX|KEY|UNIQUE|FULLTEXT|SPATIAL|CONSTRAINT|FOREIGN|CHECK|PERIOD)\b", el
+                    ):
+                        return None
+            try:
+                return [sqlglot.parse_one(f"{head} ({', '.join(elements)}) {' '.join(kept)}", read="mysql")]
+            except (sqlglot.errors.ParseError, sqlglot.errors.TokenError):
+                return None
+        return None
 
     def _statement(self, st: exp.Expression, text: str, database: str | None) -> list[Change]:
         if isinstance(st, exp.Create):
@@ -546,6 +659,14 @@ class DdlParser:
             raise DdlError(f"column {name} has no type")
         dtype = kind.this.name if hasattr(kind.this, "name") else str(kind.this)
         type_name, jdbc = _TYPES.get(dtype, (dtype, OTHER))
+        if dtype == "GEOMETRY":  # the spatial type as written (sqlglot only knows GEOMETRY)
+            m = re.search(
+                r"(?i)(?:^|[\s,(])`?" + re.escape(name) + r"`?\s+(POINT|LINESTRING|POLYGON|MULTIPOINT|"
+                r"MULTILINESTRING|MULTIPOLYGON|GEOMETRYCOLLECTION|GEOMCOLLECTION|GEOMETRY)\b",
+                self._text,
+            )
+            if m:
+                type_name = m.group(1).upper()
         synonym = self._written_type(name)
         if synonym is not None:
             syn_name, syn_jdbc = _SYNONYMS[synonym]
@@ -609,9 +730,10 @@ class DdlParser:
                 if charset is None:
                     charset = _charset_of_collation(_ident(k.this))
             elif isinstance(k, exp.CommentColumnConstraint):
-                col.comment = _literal_text(k.this)
+                col.comment = _literal_text(k.this) if self.keep_comments else None
             elif isinstance(k, (exp.ComputedColumnConstraint, exp.GeneratedAsIdentityColumnConstraint)):
-                col.generated = True
+                # the MySQL grammar's listener leaves `generated` false on GENERATED ALWAYS AS (recorded)
+                col.generated = not self.mysql_grammar
         if base in CHAR_TYPES and base != "JSON":
             col.charset = charset or table_charset
         if col.default == "CURRENT_TIMESTAMP":
@@ -651,7 +773,7 @@ class DdlParser:
                 charset = _ident(p.this).lower()
             elif isinstance(p, exp.CollateProperty) and charset is None:
                 charset = _charset_of_collation(_ident(p.this))
-            elif isinstance(p, exp.SchemaCommentProperty):
+            elif isinstance(p, exp.SchemaCommentProperty) and self.keep_comments:
                 comment = _literal_text(p.this)
         if st.args.get("exists") and not st.args.get("replace") and self.catalog.get(db, name) is not None:
             return []
@@ -688,7 +810,7 @@ class DdlParser:
             if info["pk"]:
                 table.pk = [col.name]
             elif info["unique"]:
-                table.unique_keys.append([col.name])
+                _add_unique(table, [col.name])
             return
         if isinstance(item, exp.PrimaryKey):
             table.pk = [self._key_part(table, e) for e in item.expressions]
@@ -700,7 +822,7 @@ class DdlParser:
         if isinstance(item, exp.UniqueColumnConstraint):
             sch = item.this
             cols = sch.expressions if isinstance(sch, exp.Schema) else []
-            table.unique_keys.append([self._key_part(table, e) for e in cols])
+            _add_unique(table, [self._key_part(table, e) for e in cols])
             return
         if isinstance(item, exp.Constraint):
             for e in item.expressions:
@@ -772,7 +894,7 @@ class DdlParser:
             params = idx.args.get("params")
             cols = [self._key_part(table, c) for c in (params.args.get("columns") or [])] if params else []
             if cols:
-                table.unique_keys.append(cols)
+                _add_unique(table, cols)
         return [Change("ALTER", db, text, copy.deepcopy(table), name)]
 
     def _convert_charset(self, name: str, charset: str, text: str, database: str | None) -> list[Change]:
@@ -806,7 +928,8 @@ class DdlParser:
         if not m:
             raise DdlError(f"cannot parse DDL statement {text!r}")
         out = []
-        for pair in _split_top(m.group(1)):
+        pairs = _split_top(m.group(1))
+        for pair in pairs:
             parts = re.split(r"(?i)\s+TO\s+", pair.strip())
             if len(parts) != 2:
                 raise DdlError(f"cannot parse DDL statement {text!r}")
@@ -817,7 +940,9 @@ class DdlParser:
                 continue
             table.db, table.name = ndb, nname
             self.catalog.put(table)
-            out.append(Change("ALTER", ndb, text, copy.deepcopy(table), nname, (odb, oname)))
+            # several pairs: Debezium records one statement per pair
+            ddl = text if len(pairs) == 1 else "RENAME TABLE " + pair.strip()
+            out.append(Change("ALTER", ndb, ddl, copy.deepcopy(table), nname, (odb, oname)))
         return out
 
     def _alter_table(self, st: exp.Alter, text: str, database: str | None) -> list[Change]:
@@ -830,6 +955,8 @@ class DdlParser:
         charset = table.charset
         for action in st.args.get("actions") or []:
             if isinstance(action, exp.ColumnDef):
+                if action.args.get("exists") and table.column(_ident(action.this)) is not None:
+                    continue  # ADD COLUMN IF NOT EXISTS of a column that exists
                 self._table_element(table, action, charset, action.args.get("position"))
             elif isinstance(action, exp.Schema):  # ADD (col1 ..., col2 ...)
                 for e in action.expressions:
@@ -854,8 +981,8 @@ class DdlParser:
                         [new.name if k.lower() == old.name.lower() else k for k in uk]
                         for uk in table.unique_keys
                     ]
-                else:
-                    self._place(table, new, pos)
+                else:  # MODIFY/CHANGE [IF EXISTS] of a missing column: MariaDB changed nothing
+                    continue
                 if info["pk"]:
                     table.pk = [new.name]
                 if new.name in table.pk:
@@ -896,19 +1023,92 @@ class DdlParser:
             elif isinstance(action, exp.AddConstraint):
                 for e in action.expressions:
                     self._table_element(table, e, charset)
+            elif isinstance(action, exp.DropPrimaryKey):
+                table.pk = []
             elif isinstance(action, (exp.Command, exp.Var)):
                 s = action.sql("mysql") if isinstance(action, exp.Expression) else str(action)
                 if re.match(r"(?i)\s*DROP\s+PRIMARY\s+KEY", s):
                     table.pk = []
-        m = re.search(r"(?i)\bDROP\s+PRIMARY\s+KEY\b", text)
-        if m:
-            table.pk = []
         m = re.search(r"(?i)(?:DEFAULT\s+)?(?:CHARACTER\s+SET|CHARSET)\s*=?\s*(\w+)", text)
-        if m and not re.search(r"(?i)\b(ADD|MODIFY|CHANGE)\b", text):
+        if self.alter_sets_charset and m and not re.search(r"(?i)\b(ADD|MODIFY|CHANGE)\b", text):
             table.charset = m.group(1).lower()
         table.renumber()
         self.catalog.put(table)
         return [Change("ALTER", table.db, text, copy.deepcopy(table), table.name, previous)]
+
+
+_OBJECT = re.compile(
+    r"(?is)\s*(?:CREATE|ALTER|DROP|RENAME)\s+(?:OR\s+REPLACE\s+|DEFINER\s*=\s*(?:`[^`]*`|'[^']*'|[^\s@]+)"
+    r"(?:@(?:`[^`]*`|'[^']*'|\S+))?\s+|ALGORITHM\s*=\s*\w+\s+|SQL\s+SECURITY\s+\w+\s+|ONLINE\s+|OFFLINE\s+|"
+    r"IGNORE\s+|TEMPORARY\s+|UNIQUE\s+|FULLTEXT\s+|SPATIAL\s+|AGGREGATE\s+)*(\w+)"
+)
+
+
+def _object_kind(text: str) -> str:
+    """The kind of object a CREATE/ALTER/DROP/RENAME statement names (TABLE, INDEX, EVENT, USER, ...)."""
+    m = _OBJECT.match(text)
+    return m.group(1).upper() if m else ""
+
+
+# CREATE/ALTER/DROP statements that may touch the table model (after any modifiers MariaDB allows)
+_TABLE_OR_DB = re.compile(
+    r"(?is)\s*(?:CREATE|ALTER|DROP)\s+(?:OR\s+REPLACE\s+)?(?:ONLINE\s+|OFFLINE\s+|IGNORE\s+|TEMPORARY\s+)*"
+    r"(?:(?:UNIQUE|FULLTEXT|SPATIAL)\s+)?(?:TABLE|DATABASE|SCHEMA|INDEX)\b"
+)
+_NAME = r"(?:`(?:[^`]|``)+`|[\w$]+)(?:\s*\.\s*(?:`(?:[^`]|``)+`|[\w$]+))?"
+_PARTITION_MAINTENANCE = re.compile(
+    r"(?is)\s*ALTER\s+(?:ONLINE\s+|IGNORE\s+)*TABLE\s+(" + _NAME + r")\s+(?:(?:WAIT\s+\d+|NOWAIT)\s+)?"
+    r"(?:(?:ADD|DROP|REORGANIZE|TRUNCATE|COALESCE|EXCHANGE|ANALYZE|CHECK|OPTIMIZE|REBUILD|REPAIR|DISCARD|"
+    r"IMPORT|CONVERT)\s+PARTITION\b|REMOVE\s+PARTITIONING\b|PARTITION\s+BY\b)"
+)
+_ALTER_MODIFIERS = re.compile(r"(?is)^\s*ALTER\s+(?:(?:ONLINE|IGNORE)\s+)+TABLE\b")
+_WAIT = re.compile(r"(?i)\s+(?:WAIT\s+\d+|NOWAIT)\b(?=(?:[^'`\"]|'[^']*'|`[^`]*`|\"[^\"]*\")*$)")
+_SYSTEM_VERSIONING = re.compile(r"(?i)\s+WITH(?:OUT)?\s+SYSTEM\s+VERSIONING\b")
+_MODIFY_IF_EXISTS = re.compile(r"(?i)\b((?:MODIFY|CHANGE)(?:\s+COLUMN)?)\s+IF\s+EXISTS\s+")
+_PERSISTENT = re.compile(r"(?i)(?<=\))\s*\bPERSISTENT\b")
+_COLUMN_SPEC = re.compile(
+    r"(?is)\s*(?:ADD|DROP|MODIFY|CHANGE|RENAME|ALTER)\b(?!\s+(?:INDEX|KEY|UNIQUE|FULLTEXT|SPATIAL|"
+    r"FOREIGN|CONSTRAINT|CHECK|PARTITION|PERIOD|SYSTEM)\b)"
+)
+
+
+def _top_level_index(s: str, pattern: re.Pattern) -> int:
+    """Index of the first match of `pattern` outside quotes and parentheses, or -1."""
+    depth, q, i = 0, None, 0
+    while i < len(s):
+        ch = s[i]
+        if q:
+            if ch == q:
+                q = None
+        elif ch in "`'\"":
+            q = ch
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif depth == 0 and pattern.match(s, i) and (i == 0 or not (s[i - 1].isalnum() or s[i - 1] == "_")):
+            return i
+        i += 1
+    return -1
+
+
+_PARTITION_BY = re.compile(r"(?i)PARTITION\s+BY\b")
+
+
+def _strip_partitioning(text: str) -> str:
+    """CREATE/ALTER TABLE without its partitioning clause (it comes last and the model ignores it)."""
+    i = _top_level_index(text, _PARTITION_BY)
+    return text if i < 0 else text[:i].rstrip().rstrip(",")
+
+
+def _add_unique(table: Table, cols: list[str]) -> None:
+    """A UNIQUE key added to a table without a primary key becomes its primary key when all its columns
+    are NOT NULL (Debezium's parser does so at that moment; recorded with ALTER TABLE ... ADD UNIQUE KEY)."""
+    table.unique_keys.append(cols)
+    if not table.pk and cols:
+        found = [table.column(n) for n in cols]
+        if all(c is not None and not c.optional for c in found):
+            table.pk = [c.name for c in found]
 
 
 def _split_top(s: str) -> list[str]:

@@ -95,6 +95,15 @@ CHARSET_CODECS = {
 }
 
 
+def _connect_time_ms(us: int | None) -> int | None:
+    """Connect's Time is a time of day: a TIME outside 00:00:00..24:00:00 (negative, or beyond 24 h as
+    MariaDB allows) comes out null; 24:00:00 itself is 86400000 (recorded with time.precision.mode=connect,
+    tests/data/mariadb/cases/time_connect_out_of_day)."""
+    if us is None or not 0 <= us <= 86_400_000_000:
+        return None
+    return us // 1000
+
+
 def codec_of(charset: str | None) -> str:
     return CHARSET_CODECS.get((charset or "utf8mb4").lower(), "utf-8") or "utf-8"
 
@@ -254,6 +263,7 @@ class Mapped:
     schema: Schema
     convert: Converter
     snapshot_convert: Converter
+    always_optional: bool = False  # the field schema is optional whatever the column's NOT NULL
 
 
 def _int_type(base: str, unsigned: bool, cfg: TypeConfig) -> Mapped:
@@ -387,8 +397,8 @@ def map_column(col: Column, cfg: TypeConfig) -> Mapped:
         if cfg.time_precision_mode == "connect":
             return Mapped(
                 Schema("int32", name="org.apache.kafka.connect.data.Time", version=1),
-                lambda us: us // 1000,
-                lambda s: _text_time_us(s) // 1000,
+                conv := (_connect_time_ms if col.optional else _connect_time_ms_required(col.name)),
+                lambda s, c=conv: c(_text_time_us(s)),
             )
         return Mapped(Schema("int64", name="io.debezium.time.MicroTime", version=1), _identity, _text_time_us)
     if base == "DATETIME":
@@ -423,9 +433,21 @@ def map_column(col: Column, cfg: TypeConfig) -> Mapped:
             lambda v: 1900 + v if v < 256 else v,
             lambda s: int(s),
         )
+    if base == "POINT":
+        schema = connect_struct(
+            "io.debezium.data.geometry.Point",
+            [
+                ("x", Schema("double")),
+                ("y", Schema("double")),
+                ("wkb", Schema("bytes", optional=True)),
+                ("srid", Schema("int32", optional=True)),
+            ],
+            version=1,
+            doc="Geometry (POINT)",
+        )
+        return Mapped(schema, _point, _point)
     if base in (
         "GEOMETRY",
-        "POINT",
         "LINESTRING",
         "POLYGON",
         "MULTIPOINT",
@@ -440,13 +462,38 @@ def map_column(col: Column, cfg: TypeConfig) -> Mapped:
             version=1,
             doc="Geometry",
         )
-        return Mapped(schema, _geometry, _geometry)
+        # recorded: a GEOMETRY NOT NULL column still has an optional field schema (POINT NOT NULL does not)
+        return Mapped(schema, _geometry, _geometry, always_optional=True)
     # anything else: its text
     return Mapped(
         Schema("string"),
         lambda b: b.decode("utf-8", "replace") if isinstance(b, bytes) else str(b),
         lambda s: s.decode("utf-8", "replace") if isinstance(s, bytes) else s,
     )
+
+
+def _connect_time_ms_required(name: str) -> Callable[[int | None], int]:
+    """NOT NULL: the null Debezium makes of an out-of-day TIME fails Connect's validation and stops the
+    connector (recorded: the MySqlConnector ends there); the emulator stops likewise, naming the column."""
+
+    def conv(us: int | None) -> int:
+        ms = _connect_time_ms(us)
+        if ms is None:
+            raise ValueError(
+                f"column {name}: TIME value {us} us is outside a day and cannot be a required "
+                "org.apache.kafka.connect.data.Time (time.precision.mode=connect); Debezium stops here too"
+            )
+        return ms
+
+    return conv
+
+
+def _point(b: bytes) -> dict:
+    """MySQL's internal geometry (4-byte SRID + WKB) of a POINT -> io.debezium.data.geometry.Point."""
+    srid = int.from_bytes(b[:4], "little")
+    wkb = b[4:]
+    x, y = struct.unpack("<dd" if wkb[0] == 1 else ">dd", wkb[5:21])
+    return {"x": java_double(x), "y": java_double(y), "wkb": _b64(wkb).decode(), "srid": srid or None}
 
 
 def _geometry(b: bytes) -> dict:
@@ -490,6 +537,8 @@ def default_value(col: Column, mapped: Mapped) -> Any:
             t = text
             if t.lower().startswith("b'") and t.endswith("'"):
                 v = int(t[2:-1] or "0", 2)
+            elif t and set(t) <= {"0", "1"}:  # the digits of b'101', as the model keeps them
+                v = int(t, 2)
             else:
                 v = int(t)
             return mapped.convert(v)

@@ -4,6 +4,10 @@ Two round trips for any number of tables: one query for every column (with its d
 not-null flag and primary-key position) of all ordinary and partitioned tables in non-system schemas,
 and one recursive query for the types those columns use (array element and domain base types
 included, enum labels in sort order). Types are cached per connection in a `TypeRegistry`.
+
+Generated (STORED) columns are read like any other for the snapshot, as Debezium's SELECT * does, without
+a default (their generation expression is not one); pgoutput leaves them out of Relation messages, so
+streamed changes have none.
 """
 
 from __future__ import annotations
@@ -13,26 +17,32 @@ import weakref
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from emulator.connectors.postgres.types import PgType, TypeConfig, column_def_ex
+from emulator.connectors.postgres.types import PgType, TypeConfig, column_def_ex, source_length_scale
 from emulator.model import TableDef
 
 log = logging.getLogger(__name__)
 
-__all__ = ["TypeRegistry", "load_table", "load_tables"]
+__all__ = ["TypeRegistry", "load_relation_table", "load_table", "load_tables"]
 
 _COLUMNS_SQL = """
 SELECT c.oid, n.nspname, c.relname, c.relreplident,
        a.attnum, a.attname, a.atttypid, a.atttypmod, a.attnotnull,
-       pg_get_expr(d.adbin, d.adrelid) AS default_expr,
-       array_position(i.indkey::int2[], a.attnum) AS pk_pos
+       CASE WHEN a.attgenerated = '' THEN pg_get_expr(d.adbin, d.adrelid) END AS default_expr,
+       array_position(k.indkey::int2[], a.attnum) AS pk_pos
 FROM pg_catalog.pg_class c
 JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
 JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
 LEFT JOIN pg_catalog.pg_attrdef d ON d.adrelid = c.oid AND d.adnum = a.attnum
-LEFT JOIN pg_catalog.pg_index i ON i.indrelid = c.oid AND i.indisprimary
+LEFT JOIN LATERAL (
+    -- the key: the primary key, else (as Debezium's readPrimaryKeyOrUniqueIndexNames) the unique index
+    -- that sorts first by name, expression indexes left out
+    SELECT i.indkey FROM pg_catalog.pg_index i JOIN pg_catalog.pg_class ic ON ic.oid = i.indexrelid
+    WHERE i.indrelid = c.oid AND (i.indisprimary OR (i.indisunique AND 0 <> ALL (i.indkey::int2[])))
+    ORDER BY i.indisprimary DESC, ic.relname
+    LIMIT 1
+) k ON true
 WHERE c.relkind IN ('r', 'p')
   AND c.relpersistence <> 't'
-  AND a.attgenerated = ''
   AND n.nspname <> 'information_schema'
   AND n.nspname !~ '^pg_'
   {extra}
@@ -160,6 +170,7 @@ def _build_tables(
         col, snapshot_convert = got
         if snapshot_convert is not col.convert:
             col.snapshot_convert = snapshot_convert
+        col.source_size = source_length_scale(pgtype, typmod, stream=False)
         table.columns.append(col)
         table.extra["snapshot_convert"].append(snapshot_convert)
         table.extra["typmods"].append(typmod)
@@ -208,3 +219,60 @@ def load_table(
     known = reg.resolve(conn, {r[6] for r in rows}, refresh=True)
     tables = _build_tables(rows, known, cfg, None)
     return tables[0] if tables else None
+
+
+def load_relation_table(conn: Any, rel: Any, cfg: TypeConfig, types: TypeRegistry | None = None) -> TableDef:
+    """The table as a pgoutput Relation message describes it, the way Debezium's PgOutputMessageDecoder
+    builds it: columns, their order, type oids and typmods from the message (the schema in force at the
+    change's position); from the catalog, read now, only what the message lacks — NOT NULL (a column the
+    catalog no longer has is optional), the default expression and the key (the primary key, else the
+    first unique index), the key cut down to the message's columns."""
+    rows = conn.execute(
+        _COLUMNS_SQL.format(extra="AND n.nspname = %s AND c.relname = %s"), (rel.namespace, rel.name)
+    ).fetchall()
+    by_name = {r[5]: r for r in rows}
+    reg = types if types is not None else registry_for(conn)
+    # types already known keep what was read first (enum labels included), as Debezium's TypeRegistry
+    known = reg.resolve(conn, {c.type_oid for c in rel.columns})
+    names = {c.name for c in rel.columns}
+    table = TableDef(
+        rel.namespace,
+        rel.name,
+        [],
+        extra={
+            "oid": rel.oid,
+            "typmods": [],
+            "type_oids": [],
+            "snapshot_convert": [],
+            "replica_identity": rel.replica_identity,
+            "stream_keep": [],  # positions in the Relation's tuples of the columns kept
+        },
+    )
+    for pos, rc in enumerate(rel.columns):
+        r = by_name.get(rc.name)
+        pgtype = known.get(rc.type_oid)
+        got = None
+        if pgtype is not None:
+            got = column_def_ex(rc.name, pgtype, rc.typmod, bool(r and r[8]), r[9] if r else None, cfg)
+        if got is None:
+            log.warning(
+                "Column %s.%s.%s has unsupported type (oid %s%s); it is dropped",
+                rel.namespace,
+                rel.name,
+                rc.name,
+                rc.type_oid,
+                f", {pgtype.name}" if pgtype is not None else "",
+            )
+            continue
+        col, snapshot_convert = got
+        if snapshot_convert is not col.convert:
+            col.snapshot_convert = snapshot_convert
+        col.source_size = source_length_scale(pgtype, rc.typmod, stream=True)
+        table.columns.append(col)
+        table.extra["snapshot_convert"].append(snapshot_convert)
+        table.extra["typmods"].append(rc.typmod)
+        table.extra["type_oids"].append(rc.type_oid)
+        table.extra["stream_keep"].append(pos)
+    pk = sorted((r[10], r[5]) for r in rows if r[10] is not None)
+    table.key_columns = [name for _, name in pk if name in names]
+    return table

@@ -20,7 +20,7 @@ from emulator.connect.json import Framed
 from emulator.connect.schema import BYTES, STRING, Schema
 from emulator.connectors.common import initial_statements
 from emulator.connectors.postgres import pgoutput as po
-from emulator.connectors.postgres.catalog import load_table, load_tables
+from emulator.connectors.postgres.catalog import load_relation_table, load_table, load_tables, registry_for
 from emulator.connectors.postgres.replication import ReplicationError, ReplicationStream
 from emulator.connectors.postgres.source import (
     MESSAGE_KEY_SCHEMA,
@@ -35,6 +35,7 @@ from emulator.envelope import EnvelopeSettings, Heartbeat, TableEnvelope, Transa
 from emulator.filters import Filters, include_list_order
 from emulator.incremental import IncrementalSnapshot
 from emulator.model import TableDef
+from emulator.naming import field_name_adjuster, schema_name_adjuster
 from emulator.notifications import Notifier
 from emulator.records import Record
 from emulator.snapshot import run_snapshot
@@ -50,13 +51,33 @@ _FALLBACK = {"int8": 0, "int16": 0, "int32": 0, "int64": 0, "float": 0.0, "doubl
              "boolean": False, "string": "", "bytes": ""}
 
 
-def _fallback(schema: Schema) -> Any:
-    """What a NOT NULL column missing from an old-key tuple shows in `before` (Debezium fills the
-    schema default, else the type's zero)."""
+# the zero value Debezium's converters fall back to, as PostgreSQL text, for types whose fallback is not
+# the Connect type's zero (decimals as 0, zoned times at the epoch, hstore "{}", interval "P0Y...")
+_ZERO_TEXT = {
+    "numeric": "0", "money": "$0.00", "interval": "00:00:00", "timestamptz": "1970-01-01 00:00:00+00",
+    "timetz": "00:00:00+00", "hstore": "", "date": "1970-01-01", "time": "00:00:00",
+    "timestamp": "1970-01-01 00:00:00", "point": "(0,0)",
+}
+
+
+def _fallback(col) -> Any:
+    """What a column missing from an old-key tuple shows in `before`: NULL when optional, else the
+    schema default, else the value Debezium's converter falls back to for NULL."""
+    schema = col.schema
     if schema.optional:
         return None
     if schema.default is not None:
         return schema.default
+    if schema.type == "array":
+        return []
+    zero = _ZERO_TEXT.get(col.type_name)
+    if zero is not None:
+        try:
+            return col.convert(zero)
+        except Exception:  # noqa: BLE001 - a converter that cannot read the zero: the type's zero
+            pass
+    if schema.type == "map":
+        return {}
     return _FALLBACK.get(schema.type)
 
 
@@ -69,7 +90,7 @@ class CapturedTable:
         self.env = env
         self.keep = keep
         self.key_set = frozenset(env.key_idx)
-        self.fallbacks = [_fallback(c.schema) for c in env.table.columns]
+        self.fallbacks = [_fallback(c) for c in env.table.columns]
         self.data_collection = env.table.id
 
     def raw(self, values: list) -> list:
@@ -106,6 +127,8 @@ class PostgresConnector:
             header_schemas=_bool(get("header.converter.schemas.enable"), True),
             delimiter=get("topic.delimiter") or ".",
             replace_null_with_default=_bool(get("value.converter.replace.null.with.default"), True),
+            schema_name_adjuster=schema_name_adjuster(get("schema.name.adjustment.mode")),
+            field_name_adjuster=field_name_adjuster(get("field.name.adjustment.mode")),
         )
         self.filters = Filters(config, SYSTEM_SCHEMAS)
         self.tombstones = _bool(get("tombstones.on.delete"), True)
@@ -193,13 +216,14 @@ class PostgresConnector:
                 raise RuntimeError(f"publication {self.publication!r} does not exist and "
                                    "publication.autocreate.mode=disabled")
             return
+        with_ = self._publication_with()
         if mode == "all_tables":
             if not exists:
-                self.conn.execute(sql.SQL("CREATE PUBLICATION {} FOR ALL TABLES").format(name))
+                self.conn.execute(sql.SQL("CREATE PUBLICATION {} FOR ALL TABLES{}").format(name, with_))
             return
         if mode == "no_tables":
             if not exists:
-                self.conn.execute(sql.SQL("CREATE PUBLICATION {}").format(name))
+                self.conn.execute(sql.SQL("CREATE PUBLICATION {}{}").format(name, with_))
             return
         if mode == "filtered":
             tables = self._filtered_tables()
@@ -209,10 +233,24 @@ class PostgresConnector:
             if exists:
                 self.conn.execute(sql.SQL("ALTER PUBLICATION {} SET TABLE {}").format(name, tl))
             else:
-                self.conn.execute(sql.SQL("CREATE PUBLICATION {} FOR TABLE {}").format(name, tl))
+                self.conn.execute(sql.SQL("CREATE PUBLICATION {} FOR TABLE {}{}").format(name, tl, with_))
             return
         raise RuntimeError(f"publication.autocreate.mode {mode!r} is not one of all_tables, disabled, "
                            "filtered, no_tables")
+
+    def _publication_with(self) -> sql.Composable:
+        """The WITH clause Debezium creates its publication with: publish_via_partition_root (changes of
+        partitions published as the root table's), and `publish` without the operations that
+        skipped.operations names when it is set explicitly."""
+        opts = []
+        if _bool(self.cfg.get("publish.via.partition.root")):
+            opts.append(sql.SQL("publish_via_partition_root = true"))
+        # only when the property is set: Debezium checks the configuration has the key, not its default
+        if "skipped.operations" in (getattr(self.cfg, "props", None) or {}) and self.skipped:
+            ops = [n for op, n in (("c", "insert"), ("u", "update"), ("d", "delete"), ("t", "truncate"))
+                   if op not in self.skipped]
+            opts.append(sql.SQL("publish = {}").format(sql.Literal(",".join(ops))))
+        return sql.SQL(" WITH ({})").format(sql.SQL(", ").join(opts)) if opts else sql.SQL("")
 
     def _autoset_replica_identity(self) -> None:
         """replica.identity.autoset.values: `<table regex>:<DEFAULT|FULL|NOTHING|INDEX name>`, comma
@@ -276,6 +314,10 @@ class PostgresConnector:
     def run(self) -> None:
         start = time.monotonic()
         self.conn = self._connect()
+        # Debezium's TypeRegistry is read once at start: enum labels added later are not seen by the
+        # schemas of streamed changes (tests/data/pg/cases/enum_domain_ddl)
+        registry_for(self.conn).resolve(self.conn, [r[0] for r in self.conn.execute(
+            "SELECT oid FROM pg_catalog.pg_type WHERE typtype = 'e'").fetchall()])
         self._check_server()
         self._ensure_publication()
         self._autoset_replica_identity()
@@ -425,8 +467,7 @@ class PostgresConnector:
 
             def rows_of(ct: CapturedTable):
                 t = ct.env.table
-                cols = sql.SQL(", ").join(sql.Identifier(c.name) for c in t.columns)
-                q = sql.SQL("COPY {} ({}) TO STDOUT").format(sql.Identifier(t.namespace, t.name), cols)
+                q = _copy_table(t)
                 if t.id in overrides:
                     q = self._override_query(snap, t)
                 est = estimates.get(t.id, 0)
@@ -574,30 +615,22 @@ class PostgresConnector:
         if not self.filters.table_included(rel.namespace, rel.name):
             self.by_oid[rel.oid] = None
             return
-        td = load_table(self.conn, rel.namespace, rel.name, self.type_cfg)
-        if td is None:
-            log.warning("relation %s.%s is not readable in the catalog; skipping its changes",
-                        rel.namespace, rel.name)
-            self.by_oid[rel.oid] = None
-            return
-        by_name = {c.name: c for c in td.columns}
-        cols = []
-        for rc in rel.columns:
-            c = by_name.get(rc.name)
-            if c is None:
-                log.warning("column %s.%s from the stream is not in the catalog any more; dropped",
-                            td.id, rc.name)
-                continue
-            cols.append(c)
-        keep_stream = [i for i, rc in enumerate(rel.columns) if rc.name in by_name]
-        td = TableDef(td.namespace, td.name, cols, [k for k in td.key_columns if k in by_name], td.extra)
+        # the schema in force at this position is the Relation message's, not the catalog's now
+        td = load_relation_table(self.conn, rel, self.type_cfg)
+        stream_keep = td.extra["stream_keep"]
         old = self.by_id.get(td.id)
         ct = self._capture(td)
-        if len(keep_stream) != len(rel.columns):
+        if len(stream_keep) != len(rel.columns):
             inner = ct.keep
-            ct.keep = [keep_stream[i] for i in inner] if inner is not None else keep_stream
-        if old is not None and old.env.value_schema.to_json() == ct.env.value_schema.to_json() \
-                and old.keep == ct.keep:
+            ct.keep = [stream_keep[i] for i in inner] if inner is not None else stream_keep
+        if (
+            old is not None
+            and old.env.value_schema.to_json() == ct.env.value_schema.to_json()
+            and old.env.key_names == ct.env.key_names
+            and (old.env.key_schema.to_json() if old.env.key_schema else None)
+            == (ct.env.key_schema.to_json() if ct.env.key_schema else None)
+            and old.keep == ct.keep
+        ):
             ct = old  # unchanged: keep the precomputed frames
             self.by_id[td.id] = ct
         self.by_oid[rel.oid] = ct
@@ -817,12 +850,44 @@ class PostgresConnector:
                 rows = list(cp.rows())
         return list(rows[0]) if rows else None
 
+    @staticmethod
+    def _lower_bound(key_cols: list[str], required: list[bool], values: list, inclusive_final: bool
+                     ) -> sql.Composable:
+        """Debezium's AbstractChunkQueryBuilder.addLowerBound for keys with nullable columns (NULL sorts
+        last in PostgreSQL): (k1 > ?) OR (k1 = ? AND k2 > ?) ..., where `> v` also takes NULL, `> NULL`
+        is false and `= NULL` is IS NULL."""
+        n = len(key_cols)
+        ors = []
+        for i in range(n):
+            ands = []
+            for j in range(i + 1):
+                last_j = i == j
+                op = "=" if not last_j else (">=" if i == n - 1 and inclusive_final else ">")
+                col, v = sql.Identifier(key_cols[j]), values[j]
+                if required[j] or (v is not None and not last_j):
+                    ands.append(sql.SQL("{} {} {}").format(col, sql.SQL(op), sql.Literal(v)))
+                elif v is not None:
+                    ands.append(sql.SQL("({} {} {} OR {} IS NULL)").format(col, sql.SQL(op), sql.Literal(v), col))
+                elif not last_j or (i == n - 1 and inclusive_final):
+                    ands.append(sql.SQL("{} IS NULL").format(col))
+                else:
+                    ands.append(sql.SQL("1 = 0"))
+            ors.append(sql.SQL("({})").format(sql.SQL(" AND ").join(ands)))
+        return sql.SQL("({})").format(sql.SQL(" OR ").join(ors))
+
     def _chunk_query(self, ct: CapturedTable, key_cols: list[str], after: list[str] | None, upto: list[str],
                      limit: int, condition: Predicate | None) -> sql.Composable:
         t = ct.env.table
-        preds = [self._key_predicate(key_cols, "<=", upto)]
-        if after is not None:
-            preds.insert(0, self._key_predicate(key_cols, ">", after))
+        by_name = {c.name: c for c in t.columns}
+        required = [k not in by_name or not by_name[k].schema.optional for k in key_cols]
+        if all(required):
+            preds = [self._key_predicate(key_cols, "<=", upto)]
+            if after is not None:
+                preds.insert(0, self._key_predicate(key_cols, ">", after))
+        else:  # a nullable key column (a unique index as the key): row comparisons would drop NULLs
+            preds = [sql.SQL("NOT {}").format(self._lower_bound(key_cols, required, upto, False))]
+            if after is not None:
+                preds.insert(0, self._lower_bound(key_cols, required, after, False))
         if condition:  # generated from the checked tree, values escaped by the driver
             preds.append(sql.SQL("({})").format(sql.SQL(condition.render(sql_literal_pg(self.conn)))))
         return sql.SQL("COPY (SELECT {} FROM {} WHERE {} ORDER BY {} LIMIT {}) TO STDOUT").format(
@@ -993,9 +1058,7 @@ class PostgresConnector:
                 if stmt is not None:
                     q = self._override_query(snap, t, stmt.render(sql_literal_pg(snap)))
                 else:
-                    q = sql.SQL("COPY {} ({}) TO STDOUT").format(
-                        sql.Identifier(t.namespace, t.name),
-                        sql.SQL(", ").join(sql.Identifier(c.name) for c in t.columns))
+                    q = _copy_table(t)
                 n = 0
                 with snap.cursor().copy(q) as cp:
                     for row in cp.rows():
@@ -1058,6 +1121,13 @@ class PostgresConnector:
             except psycopg.Error as e:
                 log.warning("could not drop slot %s: %s", self.slot_name, e)
                 return
+
+
+def _copy_table(t: TableDef) -> sql.Composable:
+    """The snapshot read of a table. `COPY (SELECT ...)`, not `COPY table`: a partitioned table has no
+    rows of its own and only the SELECT form reads its partitions' (as Debezium's SELECT * does)."""
+    cols = sql.SQL(", ").join(sql.Identifier(c.name) for c in t.columns)
+    return sql.SQL("COPY (SELECT {} FROM {}) TO STDOUT").format(cols, sql.Identifier(t.namespace, t.name))
 
 
 def _ignore(msg: bytes, lsn: int) -> None:

