@@ -829,7 +829,6 @@ _audit(
 )
 
 # only the value Debezium uses by default (or the values the emulator implements)
-_audit("errors.tolerance", ("none",), note="a failing record stops the connector")
 _audit("event.processing.failure.handling.mode", ("fail",))
 _audit("event.converting.failure.handling.mode", ("warn",))
 _audit("event.deserialization.failure.handling.mode", ("fail",))
