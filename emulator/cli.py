@@ -26,7 +26,10 @@ def _run(args: argparse.Namespace) -> int:
 
     try:
         connector_class(config)
-    except ValueError as e:
+        from emulator.connect import dataplane
+
+        dataplane.build(config)  # transforms, predicates and converters: bad input before any connection
+    except ValueError as e:  # ConfigError included
         print(f"error: {e}", file=sys.stderr)
         return 2
     from emulator.preflight import ConnectError, check

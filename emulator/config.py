@@ -1520,6 +1520,8 @@ def _unknown_property(config: Config, name: str, kind: str) -> str | None:
         return None
     passthrough = name in _PASS_THROUGH_NAMES or name.startswith(_PASS_THROUGH_PREFIXES)
     if passthrough:
+        if name.startswith(("key.converter.", "value.converter.", "header.converter.")):
+            return None  # the converter's own options: emulator.connect.converters.build checks them
         # a near-miss of a known name under a pass-through prefix (database.hostnme) is still a typo
         near = difflib.get_close_matches(name, known, n=1, cutoff=0.9)
         if not near:

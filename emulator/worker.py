@@ -289,15 +289,16 @@ class Worker:
 
     # -- running a connector
     def validate(self, name: str, config: dict[str, str]) -> None:
-        """Connect's validation before a create or update: the configuration, then the connection."""
+        """Connect's validation before a create or update: the configuration (the connector's properties,
+        then its transforms, predicates and converters), then the connection."""
         cls = plugin_of(config)
-        infos = connect_validate.validate(cls, config, connect=self.check_connection)
+        infos = connect_validate.validate(cls, config, connect=False)
         if infos["error_count"]:
             raise HttpError(400, connect_validate.error_message(infos))
-        from emulator.connect.dataplane import validate_transforms
+        from emulator.connect import dataplane
 
         try:  # a bad SMT or converter option is a 400 at creation, as on Connect
-            validate_transforms(from_dict(config, source_format="connect-json"))
+            dataplane.build(from_dict(config, source_format="connect-json"))
         except (ConfigError, ValueError) as e:
             raise HttpError(
                 400,
@@ -305,6 +306,10 @@ class Worker:
                 f"{e}\nYou can also find the above list of errors at the endpoint "
                 "`/connector-plugins/{connectorType}/config/validate`",
             ) from None
+        if self.check_connection:
+            infos = connect_validate.validate(cls, config, connect=True)
+            if infos["error_count"]:
+                raise HttpError(400, connect_validate.error_message(infos))
 
     def make_runner(self, name: str, config: dict[str, str]):
         from emulator.runner import Runner
