@@ -1189,25 +1189,6 @@ S_ISOTIMESTAMP = _named(STRING, "io.debezium.time.IsoTimestamp")
 _ISO_DATE_INF_JDBC = {"infinity": "+292278994-08-16Z", "-infinity": "+292269055-12-02Z"}
 
 
-def _civil(days: int) -> tuple[int, int, int]:
-    """Proleptic Gregorian (year, month, day) of an epoch day, for any int (H. Hinnant's algorithm)."""
-    z = days + 719468
-    era = z // 146097
-    doe = z - era * 146097
-    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
-    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
-    mp = (5 * doy + 2) // 153
-    d = doy - (153 * mp + 2) // 5 + 1
-    m = mp + 3 if mp < 10 else mp - 9
-    return yoe + era * 400 + (m <= 2), m, d
-
-
-def _iso_year(y: int) -> str:
-    if y > 9999:
-        return f"+{y}"
-    return f"-{-y:04d}" if y < 0 else f"{y:04d}"
-
-
 def _iso_date(days: int) -> str:
     y, m, d = _civil(days)
     return f"{_iso_year(y)}-{m:02d}-{d:02d}Z"
