@@ -82,8 +82,9 @@ def write_atomic(path: str | Path, data: bytes) -> None:
     _fsync_dir(p.parent)
 
 
-def open_private(path: str | Path, flags: str = "ab", buffering: int = -1):
-    """`open(path, flags)` where a file it creates is 0600 (and its directory 0700)."""
+def open_private(path: str | Path, flags: str = "ab", buffering: int = -1, mode: int = FILE_MODE):
+    """`open(path, flags)` where a file it creates is 0600 (and its directory 0700); `mode` widens it where
+    the user configured that (see `shared_read_mode`)."""
     p = Path(path)
     private_dir(p.parent)
     os_flags = os.O_CREAT | (os.O_RDWR if "+" in flags or "r" in flags else os.O_WRONLY)
@@ -91,5 +92,15 @@ def open_private(path: str | Path, flags: str = "ab", buffering: int = -1):
         os_flags |= os.O_APPEND
     if "w" in flags:
         os_flags |= os.O_TRUNC
-    fd = os.open(p, os_flags, FILE_MODE)
+    fd = os.open(p, os_flags, mode)
+    if mode != FILE_MODE:
+        os.fchmod(fd, mode)  # past the umask: the directory's owner asked for readers
     return os.fdopen(fd, flags, buffering=buffering)
+
+
+def shared_read_mode(directory: str | Path) -> int:
+    """The mode for files created in `directory`: owner-only, unless the user made the directory readable
+    by its group or others (the "configured" route: e.g. a sink container reading the emulator's output
+    as another user), then readable by them too."""
+    dir_mode = os.stat(directory).st_mode
+    return FILE_MODE | (dir_mode & 0o044)

@@ -138,6 +138,8 @@ def test_sink_image_has_java_and_mirrors_a_snapshot(base_image, build_flags, pg,
     )
     cfg.write_text("".join(f"{k}={v}\n" for k, v in props.items()))
     events, data = tmp_path / "events", tmp_path / "data"
+    events.mkdir()
+    events.chmod(0o755)  # the sink image's user reads it: the output's files follow the directory's read bits
     subprocess.run(
         [sys.executable, "-m", "emulator", "run", str(cfg), "--out", str(events)],
         check=True,

@@ -67,6 +67,18 @@ def test_directory_output_is_owner_only(tmp_path) -> None:
     assert _mode(tmp_path / "out" / "t1.jsonl") == 0o600
 
 
+def test_directory_output_files_follow_a_readable_directory(tmp_path) -> None:
+    # the configured route: a directory the user made readable (a sink reading as another user) gets
+    # files readable by the same readers, never writable by them
+    d = tmp_path / "shared-out"
+    d.mkdir()
+    os.chmod(d, 0o750)
+    out = DirectoryOutput(d)
+    out.write(Record("t1", b'{"k":1}', b'{"v":1}'))
+    out.close()
+    assert _mode(d) == 0o750 and _mode(d / "t1.jsonl") == 0o640
+
+
 BAD_OFFSETS = {
     "garbage": b"\x00\x01not json",
     "empty": b"",

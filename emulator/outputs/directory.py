@@ -11,7 +11,7 @@ import orjson
 from emulator.connect.converters.registry import mock_scopes
 from emulator.outputs.base import Output
 from emulator.records import Record
-from emulator.statefiles import open_private, private_dir
+from emulator.statefiles import open_private, private_dir, shared_read_mode
 
 # Lines are flushed when the source goes idle, at each offset commit and when this buffer fills. With
 # 256 KiB (~55 records of 4.7 KB) a line's `write` costs ~30 % less CPU than with 64 KiB in a catch-up
@@ -22,6 +22,7 @@ BUFFER_BYTES = 1 << 18
 class DirectoryOutput(Output):
     def __init__(self, directory: str | Path) -> None:
         self.dir = private_dir(directory)  # created owner-only (an existing directory keeps its mode)
+        self.file_mode = shared_read_mode(self.dir)  # readers the directory's mode admits may read the files
         self.files: dict[str, BinaryIO] = {}
         self.unflushed: set[BinaryIO] = set()
         self.unsynced: set[BinaryIO] = set()
@@ -34,7 +35,7 @@ class DirectoryOutput(Output):
                 raise ValueError(f"topic name {topic!r} cannot be a file name")
             path = self.dir / f"{topic}.jsonl"
             _drop_partial_line(path)
-            f = open_private(path, "ab", buffering=BUFFER_BYTES)
+            f = open_private(path, "ab", buffering=BUFFER_BYTES, mode=self.file_mode)
             self.files[topic] = f
         return f
 
