@@ -104,6 +104,14 @@ def validate(cls: str, props: dict[str, str], *, connect: bool = True) -> dict[s
         problem = name_problem(name)
         if problem:
             errors.setdefault("name", []).append(f"Invalid value {name} for configuration name: {problem}")
+    if config is not None and not errors:
+        from emulator.connect import dataplane
+
+        try:  # transforms, predicates and converters: their options are part of the configuration
+            dataplane.build(config)
+        except ConfigError as e:
+            for prop, message in e.problems:
+                errors.setdefault(prop or "transforms", []).append(message)
     if config is not None and not errors and connect:
         from emulator.connect_check import problem as connect_problem
 

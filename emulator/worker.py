@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from emulator import connect_validate
-from emulator.config import CONNECTOR_CLASSES, ConfigError, from_dict
+from emulator.config import CONNECTOR_CLASSES, from_dict
 from emulator.statefiles import StateFileError, private_dir, write_atomic
 
 log = logging.getLogger("emulator.worker")
@@ -289,27 +289,12 @@ class Worker:
 
     # -- running a connector
     def validate(self, name: str, config: dict[str, str]) -> None:
-        """Connect's validation before a create or update: the configuration (the connector's properties,
-        then its transforms, predicates and converters), then the connection."""
+        """Connect's validation before a create or update: the configuration (transforms, predicates and
+        converters included), then the connection."""
         cls = plugin_of(config)
-        infos = connect_validate.validate(cls, config, connect=False)
+        infos = connect_validate.validate(cls, config, connect=self.check_connection)
         if infos["error_count"]:
             raise HttpError(400, connect_validate.error_message(infos))
-        from emulator.connect import dataplane
-
-        try:  # a bad SMT or converter option is a 400 at creation, as on Connect
-            dataplane.build(from_dict(config, source_format="connect-json"))
-        except (ConfigError, ValueError) as e:
-            raise HttpError(
-                400,
-                "Connector configuration is invalid and contains the following 1 error(s):\n"
-                f"{e}\nYou can also find the above list of errors at the endpoint "
-                "`/connector-plugins/{connectorType}/config/validate`",
-            ) from None
-        if self.check_connection:
-            infos = connect_validate.validate(cls, config, connect=True)
-            if infos["error_count"]:
-                raise HttpError(400, connect_validate.error_message(infos))
 
     def make_runner(self, name: str, config: dict[str, str]):
         from emulator.runner import Runner
