@@ -48,6 +48,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -135,6 +136,21 @@ class Workload:
 # ---------------------------------------------------------------------------------------------------
 class WorkloadError(capture.CaptureError):
     """The workload's SQL failed: the run says nothing about the capture."""
+
+
+def wait_until_streaming(cap: capture.Capture, ready: Callable[[], bool], what: str, timeout: float) -> None:
+    """Poll `ready` until the engine streams (its slot active, its binlog dump connected); fail at once if
+    the engine stopped, or after `timeout`. Then a second for its snapshot's last record to land."""
+    end = time.monotonic() + timeout
+    while not ready():
+        why = cap.ended()
+        if why:
+            raise capture.CaptureEnded(f"{cap.name} stopped while waiting for {what}: {why}")
+        if time.monotonic() > end:
+            raise capture.CaptureError(f"timed out after {timeout:g} s waiting for {what}")
+        time.sleep(0.1)
+    time.sleep(1.0)
+    cap.log.mark("snapshot_last_record")
 
 
 class Backend:
@@ -227,19 +243,12 @@ class PgBackend(Backend):
         slot = props.get("slot.name", "debezium")
         q = f"SELECT active FROM pg_replication_slots WHERE slot_name = '{slot}'"
         psql = shutil.which("psql") or str(pg.bindir / "psql")
-        end = time.monotonic() + timeout
-        while True:
+
+        def slot_active() -> bool:
             out = subprocess.run([psql, pg.dsn, "-X", "-At", "-c", q], capture_output=True, text=True)
-            if out.stdout.strip() == "t":
-                break
-            why = cap.ended()
-            if why:
-                raise capture.CaptureEnded(f"{cap.name} stopped while waiting for slot {slot}: {why}")
-            if time.monotonic() > end:
-                raise capture.CaptureError(f"timed out after {timeout:g} s waiting for slot {slot}")
-            time.sleep(0.1)
-        time.sleep(1.0)
-        cap.log.mark("snapshot_last_record")
+            return out.stdout.strip() == "t"
+
+        wait_until_streaming(cap, slot_active, f"slot {slot}", timeout)
 
     def facts(self) -> dict[str, Any]:
         from emulator.testing.pgserver import pg_bindir

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from emulator.testing import oracle_capture as capture
-from emulator.testing.differential import Backend, WorkloadError
+from emulator.testing.differential import Backend, WorkloadError, wait_until_streaming
 
 SPOOFED_VERSION = "5.7.19-10.11-MariaDB"
 DATABASE = "inventory"
@@ -85,23 +85,14 @@ class MariaDbBackend(Backend):
 
     def wait_streaming(self, db: Any, cap: capture.Capture, props: dict, timeout: float) -> None:
         """no_data: the connector streams once a binlog dump thread of its server id is connected."""
-        import time
 
-        end = time.monotonic() + timeout
-        while True:
+        def dump_connected() -> bool:
             rows = db.query(
                 "SELECT COUNT(*) FROM information_schema.processlist WHERE command LIKE 'Binlog Dump%'"
             )
-            if rows and rows[0][0] != "0":
-                break
-            why = cap.ended()
-            if why:
-                raise capture.CaptureEnded(f"{cap.name} stopped before streaming: {why}")
-            if time.monotonic() > end:
-                raise capture.CaptureError(f"timed out after {timeout:g} s waiting for the binlog dump")
-            time.sleep(0.1)
-        time.sleep(1.0)
-        cap.log.mark("snapshot_last_record")
+            return bool(rows) and rows[0][0] != "0"
+
+        wait_until_streaming(cap, dump_connected, "the binlog dump", timeout)
 
     def facts(self) -> dict[str, Any]:
         return {"server_version_override": SPOOFED_VERSION}
