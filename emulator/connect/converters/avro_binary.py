@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from emulator.connect.converters.errors import ConversionError
-from emulator.connect.converters.javatext import unscaled_bytes
+from emulator.connect.javatext import unscaled_bytes
 from emulator.connect.record import DECIMAL, default_value
 from emulator.connect.schema import Schema
 

@@ -19,8 +19,8 @@ from typing import Any
 import orjson
 
 from emulator.connect.converters.errors import ConversionError
-from emulator.connect.converters.javatext import decimal_text, float_text, unscaled_bytes
 from emulator.connect.javafloat import java_double
+from emulator.connect.javatext import decimal_text, float_text, unscaled_bytes
 from emulator.connect.record import DECIMAL, default_value
 from emulator.connect.schema import Schema
 

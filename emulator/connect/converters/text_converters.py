@@ -16,7 +16,7 @@ from decimal import Decimal
 from typing import Any
 
 from emulator.connect.converters.errors import ConversionError
-from emulator.connect.converters.javatext import (
+from emulator.connect.javatext import (
     MILLIS_PER_DAY,
     date_text,
     decimal_text,

@@ -51,7 +51,7 @@ from bson import (
 from bson.datetime_ms import DatetimeMS
 from bson.son import SON
 
-from emulator.connect.javafloat import _scientific
+from emulator.connect.javatext import double_text
 
 STRICT = "strict"
 RELAXED = "relaxed"
@@ -100,7 +100,7 @@ def java_double_text(f: float) -> str:
     if 1e-3 <= a < 1e7:
         r = repr(f)
         return r if ("." in r or "e" in r) else r + ".0"
-    return _scientific(f)
+    return double_text(f)
 
 
 def _date_ms(v: Any) -> int:
