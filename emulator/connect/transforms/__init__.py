@@ -10,9 +10,12 @@ from __future__ import annotations
 
 # importing the families fills REGISTRY / PREDICATES
 from emulator.connect.transforms import (  # noqa: F401, E402
+    cast,
     debezium_misc,
     fields,
+    flatten,
     headers,
+    mask,
     outbox,
     predicates,
     routing,

@@ -17,7 +17,7 @@ from emulator.connect.transforms.base import (
     require_map,
     require_struct,
 )
-from emulator.connect.transforms.fields import K, KeyOrValue, SchemaCache, _both
+from emulator.connect.transforms.keyvalue import K, KeyOrValue, SchemaCache, register_both
 
 _INT = re.compile(r"[+-]?\d+")
 _INT_TYPES = (("int8", 7), ("int16", 15), ("int32", 31), ("int64", 63))
@@ -158,4 +158,4 @@ class HeaderFromT(KeyOrValue):
         return n
 
 
-_both(HeaderFromT, K + "HeaderFrom")
+register_both(HeaderFromT, K + "HeaderFrom")

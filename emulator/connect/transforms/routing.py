@@ -3,14 +3,12 @@ PartitionRouting."""
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from decimal import Decimal
 from typing import Any
 
 from emulator.connect.record import ConnectRecord
 from emulator.connect.schema import Field, Schema
-from emulator.connect.transforms import murmur
 from emulator.connect.transforms.base import (
     Options,
     Transform,
@@ -22,6 +20,8 @@ from emulator.connect.transforms.base import (
     register,
     replace_first,
 )
+from emulator.connect.transforms.dateformat import simple_date_format
+from emulator.connect.transforms.murmur import hash_int, hash_string
 
 K = "org.apache.kafka.connect.transforms."
 D = "io.debezium.transforms."
@@ -51,37 +51,6 @@ class RegexRouter(Transform):
         return r if new is None else _retopic(r, new)
 
 
-# SimpleDateFormat letters TimestampRouter users put in timestamp.format
-_SDF = [("yyyy", "%Y"), ("yy", "%y"), ("MM", "%m"), ("dd", "%d"), ("HH", "%H"), ("mm", "%M"), ("ss", "%S")]
-
-
-def _sdf(fmt: str, ts_ms: int) -> str:
-    t = dt.datetime.fromtimestamp(ts_ms / 1000, tz=dt.UTC)
-    out, i = [], 0
-    while i < len(fmt):
-        if fmt[i] == "'":
-            j = fmt.find("'", i + 1)
-            j = len(fmt) if j < 0 else j
-            out.append(fmt[i + 1 : j] if j > i + 1 else "'")
-            i = j + 1
-            continue
-        for pat, code in _SDF:
-            if fmt.startswith(pat, i) and (i + len(pat) >= len(fmt) or fmt[i + len(pat)] != pat[0]):
-                out.append(t.strftime(code))
-                i += len(pat)
-                break
-        else:
-            if fmt.startswith("SSS", i):
-                out.append(f"{ts_ms % 1000:03d}")
-                i += 3
-            elif fmt[i].isalpha():
-                raise ValueError(fmt[i])
-            else:
-                out.append(fmt[i])
-                i += 1
-    return "".join(out)
-
-
 @register(K + "TimestampRouter")
 class TimestampRouter(Transform):
     def __init__(self, opts: Options) -> None:
@@ -89,7 +58,7 @@ class TimestampRouter(Transform):
         self.topic_format = opts.str("topic.format", "${topic}-${timestamp}")
         self.ts_format = opts.str("timestamp.format", "yyyyMMdd")
         try:
-            _sdf(self.ts_format, 0)
+            simple_date_format(self.ts_format, 0)
         except ValueError as e:
             raise opts.fail(
                 "timestamp.format",
@@ -100,7 +69,7 @@ class TimestampRouter(Transform):
     def apply(self, r: ConnectRecord) -> ConnectRecord | None:
         if r.timestamp is None:
             raise TransformError(f"Timestamp missing on record (topic {r.topic})")
-        ts = _sdf(self.ts_format, r.timestamp)
+        ts = simple_date_format(self.ts_format, r.timestamp)
         return _retopic(r, self.topic_format.replace("${topic}", r.topic).replace("${timestamp}", ts))
 
 
@@ -315,7 +284,7 @@ class PartitionRouting(Transform):
             if v is not None:
                 found = True
                 if self.murmur:
-                    h = murmur.hash_string(v) if isinstance(v, str) else murmur.hash_int(_java_hash(s, v))
+                    h = hash_string(v) if isinstance(v, str) else hash_int(_java_hash(s, v))
                 else:
                     h = _java_hash(s, v)
                 total = _int32(total + h)

@@ -2,7 +2,7 @@
 
 Connect values of the Kafka logical types are kept as JsonConverter prints them (Timestamp: epoch
 milliseconds, Date: epoch days, Time: milliseconds of the day). Strings are written with a
-`SimpleDateFormat` pattern in UTC (the letters of routing._sdf); parsing string timestamps is refused.
+`SimpleDateFormat` pattern in UTC (the letters of dateformat.simple_date_format); parsing string timestamps is refused.
 """
 
 from __future__ import annotations
@@ -12,8 +12,16 @@ from typing import Any
 from emulator.connect.record import ConnectRecord
 from emulator.connect.schema import Schema
 from emulator.connect.transforms.base import Options, TransformError, copy_basics, fget, require_map
-from emulator.connect.transforms.fields import DATE, TIME, TIMESTAMP, K, KeyOrValue, SchemaCache, _both
-from emulator.connect.transforms.routing import _sdf
+from emulator.connect.transforms.dateformat import simple_date_format
+from emulator.connect.transforms.keyvalue import (
+    DATE,
+    TIME,
+    TIMESTAMP,
+    K,
+    KeyOrValue,
+    SchemaCache,
+    register_both,
+)
 
 TYPES = ("string", "unix", "Date", "Time", "Timestamp")
 PRECISIONS = {"seconds": 1000, "milliseconds": 1, "microseconds": 1000, "nanoseconds": 1_000_000}
@@ -46,7 +54,7 @@ class TimestampConverterT(KeyOrValue):
             )
         if self.format.strip():
             try:
-                _sdf(self.format, 0)
+                simple_date_format(self.format, 0)
             except ValueError as e:
                 raise opts.fail(
                     "format",
@@ -98,7 +106,7 @@ class TimestampConverterT(KeyOrValue):
     def _from_ms(self, ms: int) -> Any:
         t = self.target
         if t == "string":
-            return _sdf(self.format, ms)
+            return simple_date_format(self.format, ms)
         if t == "unix":
             if self.precision == "seconds":
                 return _trunc_div(ms, 1000)
@@ -175,4 +183,4 @@ class TimestampConverterT(KeyOrValue):
         return s
 
 
-_both(TimestampConverterT, K + "TimestampConverter")
+register_both(TimestampConverterT, K + "TimestampConverter")
