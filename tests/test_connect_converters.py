@@ -59,6 +59,22 @@ def test_json_numeric_decimal_is_bigdecimal_tostring(text, scale, expected):
     assert conv.from_connect_data("t", None, dec_schema(scale), Decimal(text)) == expected
 
 
+def test_wide_decimals_keep_every_digit():
+    """numeric(38, 2) and wider: the 16-byte unscaled value of the wire form survives the data plane's
+    decode and both JsonConverter encodings (Decimal's default 28-digit context rounded it)."""
+    from emulator.connect.record import parse_json
+
+    unscaled = 12345678901234567890123456789012345678
+    wire = base64.b64encode(unscaled.to_bytes(16, "big", signed=True)).decode()
+    value = parse_json(dec_schema(2), wire)
+    assert str(value) == "123456789012345678901234567890123456.78"
+    assert JsonConverter(schemas_enable=False).from_connect_data("t", None, dec_schema(2), value) == (
+        b'"' + wire.encode() + b'"'
+    )
+    numeric = JsonConverter(schemas_enable=False, decimal_numeric=True)
+    assert numeric.from_connect_data("t", None, dec_schema(2), value) == b"123456789012345678901234567890123456.78"
+
+
 def test_json_floats_as_java_prints_them():
     conv = JsonConverter(schemas_enable=False)
     assert conv.from_connect_data("t", None, Schema("float"), 1.100000023841858) == b"1.1"

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import datetime as dt
 import struct
-from decimal import Decimal
+from decimal import MAX_EMAX, MAX_PREC, MIN_EMIN, Context, Decimal
 
 _INF = float("inf")
+# Decimal arithmetic without rounding: the default context keeps 28 digits, and PostgreSQL's numeric(38, s)
+# (or wider) values must come through exactly
+EXACT = Context(prec=MAX_PREC, Emax=MAX_EMAX, Emin=MIN_EMIN)
 _EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
 MILLIS_PER_DAY = 86_400_000
 
@@ -116,6 +119,6 @@ def util_date_text(millis: int) -> str:
 def unscaled_bytes(value: Decimal, scale: int) -> bytes:
     """Connect `Decimal.fromLogical`: the unscaled value's big-endian two's complement, minimal length
     (`BigInteger.toByteArray`)."""
-    n = int(value.scaleb(scale))
+    n = int(value.scaleb(scale, EXACT))
     length = ((n if n >= 0 else ~n).bit_length() // 8) + 1
     return n.to_bytes(length, "big", signed=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from emulator.connect.javatext import EXACT
 from emulator.connect.record import DECIMAL, ConnectRecord
 from emulator.connect.schema import Schema
 from emulator.connect.transforms.base import (
@@ -108,7 +109,7 @@ class MaskFieldT(KeyOrValue):
             if kind in _MASK_DEFAULT:
                 if kind == "BigDecimal" and schema is not None:
                     scale = int((schema.parameters or {}).get("scale", "0"))
-                    return Decimal(0).scaleb(-scale) if scale else Decimal(0)
+                    return Decimal(0).scaleb(-scale, EXACT) if scale else Decimal(0)
                 return _MASK_DEFAULT[kind]
             if kind == "List":
                 return []
