@@ -315,12 +315,8 @@ def _decoded_copy(src: Path, dst: Path, registry: dict | None) -> None:
 
 
 # case -> why the emulator still differs (strict xfail: a fix makes the test fail)
-KNOWN_DIFFERENCES = {
-    "mariadb_avro": "MySqlConnector on MariaDB: Debezium prints a TIMESTAMP(6) ZonedTimestamp without trailing "
-    "zeros ('...:00.5Z'), the emulator's MySQL connector with 6 digits (registry and all else equal)",
-    "mariadb_json_numeric": "the same TIMESTAMP(6) difference of the MySQL connector (all else equal)",
-    "mariadb_cloudevents": "the same TIMESTAMP(6) difference of the MySQL connector (all else equal)",
-}
+# (empty: the MySqlConnector's TIMESTAMP(6) snapshot text, '.5Z', is reproduced since issue 15)
+KNOWN_DIFFERENCES: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("case", CASES)

@@ -55,10 +55,8 @@ CASES = [
 CASES = [c for c in CASES if (DATA / f"{c}.jsonl").is_file()]
 
 # case -> why the emulator still differs from the recording (strict xfail: a fix makes the test fail)
-KNOWN_DIFFERENCES = {
-    "mariadb_unwrap": "MySqlConnector on MariaDB: Debezium prints a TIMESTAMP(6) ZonedTimestamp without "
-    "trailing zeros ('...:00.5Z'), the emulator's MySQL connector with 6 digits ('.500000Z')",
-}
+# (empty: mariadb_unwrap's TIMESTAMP(6) snapshot text, '.5Z', is reproduced since issue 15)
+KNOWN_DIFFERENCES: dict[str, str] = {}
 
 QUIET_S = 5.0
 

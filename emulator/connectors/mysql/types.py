@@ -46,6 +46,10 @@ class TypeConfig:
     bigint_unsigned_mode: str = "long"
     binary_mode: str = "bytes"
     time_precision_mode: str = "adaptive_time_microseconds"
+    # MySqlConnector snapshots read TIMESTAMP with Connector/J's getObject (a java.sql.Timestamp) and print it
+    # with ISO_OFFSET_DATE_TIME: the fraction without trailing zeros (.5, none for .000000); the binlog and
+    # the MariaDbConnector print the column's fsp digits
+    snapshot_timestamp_trimmed: bool = False
 
 
 CHARSET_CODECS = {
@@ -236,6 +240,14 @@ def zoned_iso(us: int, fsp: int) -> str:
     return base + "Z"
 
 
+def zoned_iso_trimmed(us: int) -> str:
+    """`ZonedTimestamp.toIsoString(java.sql.Timestamp)`: ISO_OFFSET_DATE_TIME, trailing fraction zeros cut."""
+    text = zoned_iso(us, 6)
+    if us % 1_000_000 == 0:
+        return text[:-8] + "Z"
+    return text[:-1].rstrip("0") + "Z"
+
+
 def _with_zero(conv: Converter, zero_value: Any) -> Converter:
     def f(v):
         if v is ZERO:
@@ -422,10 +434,11 @@ def map_column(col: Column, cfg: TypeConfig) -> Mapped:
         fsp = col.length or 0
         zero = None if col.optional else zoned_iso(0, fsp)
         conv = _with_zero(lambda us, f=fsp: zoned_iso(us, f), zero)
+        snap = _with_zero(zoned_iso_trimmed, zero) if cfg.snapshot_timestamp_trimmed else conv
         return Mapped(
             Schema("string", name="io.debezium.time.ZonedTimestamp", version=1),
             conv,
-            lambda s, c=conv: c(_text_datetime_us(s)),
+            lambda s, c=snap: c(_text_datetime_us(s)),
         )
     if base == "YEAR":
         return Mapped(
