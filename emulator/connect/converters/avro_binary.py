@@ -24,27 +24,45 @@ _pack_d = struct.Struct("<d").pack
 
 
 def write_long(out: bytearray, n: int) -> None:
-    n = (n << 1) ^ (n >> 63)
+    _varint(out, (n << 1) ^ (n >> 63))
+
+
+def _varint_loop(out: bytearray, n: int) -> None:
     while n > 0x7F:
         out.append((n & 0x7F) | 0x80)
         n >>= 7
     out.append(n)
+
+
+_HIGH: dict[int, bytes] = {}
 
 
 def _varint(out: bytearray, n: int) -> None:
-    """An already zigzagged value."""
-    while n > 0x7F:
-        out.append((n & 0x7F) | 0x80)
-        n >>= 7
-    out.append(n)
+    """An already zigzagged value. Large ones (timestamps in ms/us/ns, LSNs: 6-9 bytes, several per event)
+    are the low three 7-bit groups, then the varint of the rest, which changes rarely between events and is
+    kept (a byte-at-a-time loop costs ~3x more)."""
+    if n < 0x200000:
+        _varint_loop(out, n)
+        return
+    out += bytes(((n & 0x7F) | 0x80, (n >> 7 & 0x7F) | 0x80, (n >> 14 & 0x7F) | 0x80))
+    high = n >> 21
+    tail = _HIGH.get(high)
+    if tail is None:
+        b = bytearray()
+        _varint_loop(b, high)
+        tail = bytes(b)
+        if len(_HIGH) >= 4096:
+            _HIGH.clear()
+        _HIGH[high] = tail
+    out += tail
 
 
 def _w_long(out: bytearray, v: Any) -> None:
     n = (v << 1) ^ (v >> 63)
-    while n > 0x7F:
-        out.append((n & 0x7F) | 0x80)
-        n >>= 7
-    out.append(n)
+    if n < 128:
+        out.append(n)
+    else:
+        _varint(out, n)
 
 
 def _w_bool(out: bytearray, v: Any) -> None:
@@ -112,6 +130,12 @@ class AvroWriters:
     # -- generated writers: one Python function per top-level struct, fields inlined (the per-field
     # closures cost a call each; a change event has ~30 fields)
     def _generated(self, schema: Schema) -> Writer:
+        """Struct values carry every field of their schema, so the fields are read by subscript; a value
+        that lacks one (KeyError) is written again by the `.get` twin (a missing field reads as null)."""
+        safe = self._generated_body(schema, subscript=False)
+        return self._generated_body(schema, subscript=True, fallback=safe)
+
+    def _generated_body(self, schema: Schema, subscript: bool, fallback: Writer | None = None) -> Writer:
         env: dict[str, Any] = {
             "_varint": _varint,
             "_pack_f": _pack_f,
@@ -165,7 +189,8 @@ class AvroWriters:
             elif t == "struct":
                 for f in sch.fields or ():
                     y = var()
-                    lines.append(f"{ind}{y} = {x}.get({f.name!r})")
+                    read = f"{x}[{f.name!r}]" if subscript else f"{x}.get({f.name!r})"
+                    lines.append(f"{ind}{y} = {read}")
                     emit_field(ind, f.schema, y)
             else:  # arrays, maps: the generic writer of their schema
                 lines.append(f"{ind}{const(self._value_writer(sch))}(out, {x})")
@@ -191,7 +216,16 @@ class AvroWriters:
                 lines.append(f"{ind}    out.append(2)")
                 emit_value(ind + "    ", sch, x)
 
-        emit_value("    ", schema, "v")
+        if fallback is None:
+            emit_value("    ", schema, "v")
+        else:
+            env["_fallback"] = fallback
+            lines.append("    start = len(out)")
+            lines.append("    try:")
+            emit_value("        ", schema, "v")
+            lines.append("    except KeyError:")
+            lines.append("        del out[start:]")
+            lines.append("        _fallback(out, v)")
         exec(compile("\n".join(lines), f"<avro writer {schema.name}>", "exec"), env)  # noqa: S102
         return env["write"]
 
