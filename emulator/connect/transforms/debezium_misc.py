@@ -305,6 +305,7 @@ class TimezoneConverter(Transform):
             struct = value.get(part) if sf is not None else None
             if not isinstance(struct, dict) or (part == "source" and not per["source"]):
                 continue
+            struct = value[part] = dict(struct)  # a copy: record values share the connector's row dicts
             for f in sf.schema.fields:
                 name = f.schema.name
                 epoch = part == "source" and f.name in _EPOCH_FIELDS
@@ -336,7 +337,10 @@ class TimezoneConverter(Transform):
     def apply(self, r: ConnectRecord) -> ConnectRecord | None:
         if r.value is None or not is_envelope(r):
             return r
-        value = r.value
+        value = dict(r.value)  # changed parts are copies (_structs), never the record's own dicts
+        r = ConnectRecord(
+            r.topic, r.partition, r.key_schema, r.key, r.value_schema, value, r.headers, r.timestamp
+        )
         source = value.get("source")
         table = source.get("table") if isinstance(source, dict) else None
         if not self.include and not self.exclude:
