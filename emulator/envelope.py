@@ -22,7 +22,7 @@ from emulator.connect.schema import (
     struct,
 )
 from emulator.model import TableDef
-from emulator.records import Record
+from emulator.records import Record, StructuredRecord
 
 _dumps = orjson.dumps
 _time_ns = time.time_ns
@@ -80,8 +80,11 @@ class EnvelopeSettings:
                  key_schemas: bool = True, value_schemas: bool = True, header_schemas: bool = True,
                  task_id: str = "0", delimiter: str = ".", replace_null_with_default: bool = True,
                  schema_name_adjuster: Callable[[str], str] | None = None,
-                 field_name_adjuster: Callable[[str], str] | None = None) -> None:
+                 field_name_adjuster: Callable[[str], str] | None = None, structured: bool = False) -> None:
         self.prefix = prefix
+        # Kafka Connect's data plane runs (transforms / converters): table records go to it as their
+        # schemas and payloads (StructuredRecord), not as JSON text it would parse back
+        self.structured = structured
         # schema.name.adjustment.mode / field.name.adjustment.mode (emulator.naming); None: names as they are
         self.schema_name_adjuster = schema_name_adjuster
         self.field_name_adjuster = field_name_adjuster
@@ -144,13 +147,21 @@ def key_builder(key_names: list[str]) -> Callable[[dict[str, Any]], dict[str, An
 
 
 class TableEnvelope:
-    """Everything per table that does not change from row to row, and the record builders."""
+    """Everything per table that does not change from row to row, and the record builders.
+
+    With `settings.structured` the instance is a `StructuredTableEnvelope`: the same records, handed over in
+    their parts (nothing is serialized for the data plane to parse back)."""
 
     __slots__ = ("table", "settings", "topic", "names", "converters", "snapshot_converters", "key_idx",
                  "key_names",
                  "key_schema", "value_schema", "envelope_schema", "key_frame", "value_frame",
                  "unavailable", "_key_header_frame", "key_only", "null_fill", "null_defaults", "_row",
                  "_snapshot_row", "_key")
+
+    def __new__(cls, settings: EnvelopeSettings, table: TableDef, topic: str | None = None):
+        if cls is TableEnvelope and settings.structured:
+            cls = StructuredTableEnvelope
+        return object.__new__(cls)
 
     def __init__(self, settings: EnvelopeSettings, table: TableDef, topic: str | None = None) -> None:
         self.table = table
@@ -274,6 +285,40 @@ class TableEnvelope:
     def key_header(self, name: str, key: dict) -> tuple[str, bytes]:
         """`__debezium.oldkey` / `__debezium.newkey`: the other key, as the header converter prints it."""
         return (name, self._key_header_frame.encode(key))
+
+
+class StructuredTableEnvelope(TableEnvelope):
+    """`TableEnvelope` when the data plane runs: `change` / `tombstone` return `StructuredRecord`s carrying
+    the precomputed schemas and the payload dicts (the frames only serialize them if something asks)."""
+
+    __slots__ = ()
+
+    def change(self, op: str, before: dict | None, after: dict | None, source: dict,
+               transaction: dict | None, key: dict | None,
+               extra_headers: list[tuple[str, bytes]] | None = None) -> Record:
+        if self.key_only:
+            before = self.value_part(before)
+            after = self.value_part(after)
+        if self.null_defaults:
+            before = self._null_defaults(before)
+            after = self._null_defaults(after)
+        ns = _time_ns()
+        payload = {
+            "before": before, "after": after, "source": source, "transaction": transaction, "op": op,
+            "ts_ms": ns // 1_000_000, "ts_us": ns // 1_000, "ts_ns": ns,
+        }
+        headers = self.settings.context_headers
+        if extra_headers:
+            headers = extra_headers + headers
+        return StructuredRecord(self.topic, self.key_schema if key is not None else None, key,
+                                self.envelope_schema, payload, headers, (self.key_frame, self.value_frame))
+
+    def tombstone(self, key: dict | None, extra_headers: list[tuple[str, bytes]] | None = None) -> Record:
+        headers = self.settings.context_headers
+        if extra_headers:
+            headers = extra_headers + headers
+        return StructuredRecord(self.topic, self.key_schema if key is not None else None, key, None, None,
+                                headers, (self.key_frame, self.value_frame))
 
 
 class TransactionMonitor:

@@ -1,4 +1,9 @@
-"""The unit every output accepts: one Kafka record, already serialized."""
+"""The unit every output accepts: one Kafka record, already serialized.
+
+Two specialised forms exist only when Kafka Connect's data plane runs (transforms or non-default converters,
+`emulator/connect/dataplane.py`): `StructuredRecord`, what a table envelope hands the data plane (the schemas
+and JSON-ready payloads, no bytes made), and `ConvertedRecord`, what the data plane hands the outputs (the
+converters' bytes, with which of them are JSON text already known)."""
 
 from __future__ import annotations
 
@@ -20,6 +25,8 @@ def json_or_b64(raw: bytes | None) -> bytes:
     `StringConverter` text) as `{"b64": "..."}`, None as `null`."""
     if raw is None:
         return b"null"
+    if raw[:1] == b"\x00":  # Confluent's magic byte (Avro): never JSON text, spare the failed parse
+        return b'{"b64":"' + base64.b64encode(raw) + b'"}'
     try:
         orjson.loads(raw)
     except orjson.JSONDecodeError:
@@ -92,6 +99,84 @@ class Record:
 
     def __repr__(self) -> str:
         return f"Record({self.topic!r}, key={self.key!r:.80}, value={self.value!r:.120})"
+
+
+class StructuredRecord(Record):
+    """A record still in its parts: the key and value schemas (`emulator.connect.schema.Schema`) and their
+    JSON-ready payloads (what JsonConverter prints: decimals and bytes as base64 text, ...), so that the data
+    plane builds Connect values without parsing JSON. `key` / `value` bytes (JsonConverter with schemas, the
+    connector's internal form) are made only if something reads them; `frames` are the (key, value) `Framed`
+    encoders that make them."""
+
+    __slots__ = ("key_schema", "key_payload", "value_schema", "value_payload", "frames")
+
+    def __init__(self, topic: str, key_schema: Any, key_payload: Any, value_schema: Any, value_payload: Any,
+                 headers: list[tuple[str, bytes]] | None, frames: tuple[Any, Any]) -> None:
+        self.topic = topic
+        self.key_schema = key_schema
+        self.key_payload = key_payload
+        self.value_schema = value_schema
+        self.value_payload = value_payload
+        self.headers = headers
+        self.frames = frames
+        self.partition = None
+        self.binary = False
+
+    @property
+    def key(self) -> bytes | None:  # type: ignore[override]
+        return None if self.key_payload is None else self.frames[0].encode(self.key_payload)
+
+    @property
+    def value(self) -> bytes | None:  # type: ignore[override]
+        return None if self.value_payload is None else self.frames[1].encode(self.value_payload)
+
+
+_CONVERTED_HEADERS: dict[int, tuple[list, bytes]] = {}
+
+
+class ConvertedRecord(Record):
+    """The converters' bytes (`binary=True`: not necessarily JSON). `verbatim` has a bit per part whose
+    converter always writes JSON text (1 key, 2 value, 4 headers): the directory line copies those as they
+    are instead of checking them; 8: the headers are the default JsonConverter form (no header.converter
+    named), which the Kafka output turns into Kafka Connect's default SimpleHeaderConverter bytes."""
+
+    __slots__ = ("verbatim",)
+
+    def __init__(self, topic: str, key: bytes | None, value: bytes | None,
+                 headers: list[tuple[str, bytes | None]] | None, partition: int | None, verbatim: int) -> None:
+        self.topic = topic
+        self.key = key
+        self.value = value
+        self.headers = headers
+        self.partition = partition
+        self.binary = True
+        self.verbatim = verbatim
+
+    def line(self) -> bytes:
+        m = self.verbatim
+        k, v = self.key, self.value
+        parts = [b'{"key":', (b"null" if k is None else k) if m & 1 else json_or_b64(k), b',"value":',
+                 (b"null" if v is None else v) if m & 2 else json_or_b64(v)]
+        headers = self.headers
+        if headers:
+            cached = _CONVERTED_HEADERS.get(id(headers))
+            if cached is not None and cached[0] is headers:
+                parts.append(cached[1])
+            else:
+                if m & 4:
+                    tail = b",".join(b"[" + orjson.dumps(n) + b"," + (b"null" if h is None else h) + b"]"
+                                     for n, h in headers)
+                else:
+                    tail = b",".join(b"[" + orjson.dumps(n) + b"," + json_or_b64(h) + b"]" for n, h in headers)
+                tail = b',"headers":[' + tail + b"]"
+                if len(_CONVERTED_HEADERS) >= 64:  # the shared (converted context) lists are the hits
+                    _CONVERTED_HEADERS.clear()
+                _CONVERTED_HEADERS[id(headers)] = (headers, tail)
+                parts.append(tail)
+        if self.partition is not None:
+            parts.append(b',"partition":' + str(self.partition).encode())
+        parts.append(b"}\n")
+        return b"".join(parts)
 
 
 def _load_any(raw: bytes | None) -> Any:

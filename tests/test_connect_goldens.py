@@ -51,6 +51,8 @@ CASES = [
     "pg_outbox_options",
     "pg_unwrap_rwt",
     "mariadb_routing",
+    "pg_unwrap_wire_plain",  # the bench chain: unwrap + schemaless JSON, wire mode
+    "pg_unwrap_wire",  # wire mode (dataplane.py): values never decoded, JsonConverter prints them as they are
 ]
 CASES = [c for c in CASES if (DATA / f"{c}.jsonl").is_file()]
 
@@ -87,6 +89,9 @@ def _wait(cond, what: str, emu: EmulatorProcess, timeout: float = 90) -> None:
 
 def _props(meta: dict, work: Path) -> dict[str, str]:
     props = dict(meta["connector_config"])
+    # the recorder is Kafka Connect's worker: with no header converter named it used Connect's default, which
+    # the emulator's directory output applies only when named (its own default is the embedded engine's)
+    props.setdefault("header.converter", "org.apache.kafka.connect.storage.SimpleHeaderConverter")
     props["database.hostname"] = "127.0.0.1"
     props["offset.storage.file.filename"] = str(work / "offsets.dat")
     props.pop("offset.storage", None)

@@ -7,8 +7,10 @@ so every output and every config form gets the same result.
 
 When no transform is configured and the converters are exactly what the connectors already write (see
 `converters.build(...).fast_path`), there is no stage at all and records go straight to the output.
-Otherwise the connector writes JsonConverter bytes with schemas (its internal form, `internal_config`),
-which `from_json_record` turns back into the Connect model.
+Otherwise the connector runs with its internal form (`internal_config`: JsonConverter with schemas, BASE64
+decimals, nulls kept): table records arrive as `StructuredRecord`s (the envelope's precomputed schemas and
+the payload dicts, turned into Connect values by `from_structured` without any JSON), the rest (transaction
+metadata, heartbeats, schema changes, MongoDB events) as JsonConverter bytes that `from_json_record` parses.
 
 Failures on a record (a transform or converter raising) follow `errors.tolerance`: `none` stops the task
 with one line naming the transform; `all` skips the record and logs it.
@@ -22,9 +24,9 @@ from collections.abc import Callable
 
 from emulator.config import ConfigError
 from emulator.connect import converters
-from emulator.connect.record import ConnectRecord, from_json_record
+from emulator.connect.record import ConnectRecord, from_json_record, from_structured, from_structured_wire
 from emulator.connect.transforms import Stage, TransformConfigError, build_chain
-from emulator.records import Record
+from emulator.records import Record, StructuredRecord
 
 log = logging.getLogger("emulator.dataplane")
 
@@ -59,9 +61,22 @@ class DataPlane:
         self.log_errors = log_errors
         self.log_messages = log_messages
         self.skipped = 0
+        # wire mode: every transform leaves field values alone and key and value go through JsonConverters
+        # with BASE64 decimals, whose text for each value is its JSON-ready form: table records are neither
+        # decoded nor encoded again (only nulls: defaults, required fields)
+        wire = converters.wire_twin() if all(s.transform.wire_safe for s in stages) else None
+        self.wire_to_record: Callable[[ConnectRecord], Record] | None = wire.to_record if wire else None
 
     def apply(self, record: Record) -> Record | None:
-        cr = from_json_record(record)
+        to_record = self.to_record
+        if record.__class__ is StructuredRecord:
+            if self.wire_to_record is not None:
+                cr = from_structured_wire(record)
+                to_record = self.wire_to_record
+            else:
+                cr = from_structured(record)
+        else:
+            cr = from_json_record(record)
         for stage in self.stages:
             try:
                 cr = stage.apply(cr)
@@ -70,7 +85,7 @@ class DataPlane:
             if cr is None:
                 return None
         try:
-            return self.to_record(cr)
+            return to_record(cr)
         except Exception as e:  # noqa: BLE001
             return self._failed("converter", e, record)
 

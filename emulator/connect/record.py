@@ -13,14 +13,20 @@ with their `Schema`, headers `(name, schema, value)` and a timestamp. Values are
 A null struct field is kept as None even when its schema has a default (Connect's `getWithoutDefault`);
 whoever reads it with `Struct.get` semantics applies `default_value(schema)`.
 
-`from_json_record` turns what the connectors emit (JsonConverter bytes, schemas enabled, decimals as
-base64) back into this model. Per-table schema text repeats on every record, so parsed schemas and the
-value decoders built for them are cached by the schema bytes.
+`from_structured` builds it from what table envelopes hand the data plane (`StructuredRecord`: the
+precomputed schemas and JSON-ready payloads), with value decoders compiled once per schema object; nothing is
+parsed. `from_json_record` turns the other records (transaction metadata, heartbeats, schema changes,
+MongoDB events: JsonConverter bytes, schemas enabled, decimals as base64) back into this model; their schema
+text repeats on every record, so parsed schemas are cached by the schema bytes.
+
+Decoders never change the payloads they are given (the connectors keep row dicts for TOAST and key-change
+bookkeeping): a struct that needs decoding is copied.
 """
 
 from __future__ import annotations
 
 import base64
+from binascii import a2b_base64
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -28,8 +34,9 @@ from typing import Any
 
 import orjson
 
+from emulator.connect.javatext import EXACT
 from emulator.connect.schema import Field, Schema
-from emulator.records import Record
+from emulator.records import Record, StructuredRecord
 
 __all__ = [
     "DECIMAL",
@@ -38,6 +45,8 @@ __all__ = [
     "decoder",
     "default_value",
     "from_json_record",
+    "from_structured",
+    "from_structured_wire",
     "parse_json",
     "schema_from_json",
 ]
@@ -95,9 +104,17 @@ _DECODERS: dict[int, tuple[Schema, Decoder | None]] = {}
 _SPECIAL_FLOATS = {"NaN": float("nan"), "Infinity": float("inf"), "-Infinity": float("-inf")}
 
 
+_Fragment = orjson.Fragment
+
+
 def _float(v: Any) -> Any:
-    if v.__class__ is str:
+    c = v.__class__
+    if c is float:
+        return v
+    if c is str:
         return _SPECIAL_FLOATS[v]
+    if c is _Fragment:  # javafloat.java_double's pre-rendered Java text (1.0E10): read it as JSON does
+        return float(orjson.loads(orjson.dumps(v)))
     return float(v)
 
 
@@ -106,11 +123,12 @@ def _bytes(v: Any) -> Any:
 
 
 def _decimal(scale: int) -> Decoder:
+    exp = Decimal(1).scaleb(-scale, EXACT)
+
     def dec(v: Any) -> Decimal:
         if v.__class__ is str:  # decimal.format=BASE64: big-endian two's complement unscaled value
-            unscaled = int.from_bytes(base64.b64decode(v), "big", signed=True)
-            return Decimal(unscaled).scaleb(-scale)
-        return Decimal(str(v)).quantize(Decimal(1).scaleb(-scale))  # NUMERIC (JSON number)
+            return Decimal(int.from_bytes(a2b_base64(v), "big", signed=True)).scaleb(-scale, EXACT)
+        return Decimal(str(v)).quantize(exp, context=EXACT)  # NUMERIC (JSON number)
 
     return dec
 
@@ -132,6 +150,7 @@ def _build_decoder(schema: Schema) -> Decoder | None:
             return None
 
         def struct(v: dict) -> dict:
+            v = dict(v)  # never the caller's dict (see the module docstring)
             for n, d in todo:
                 x = v.get(n)
                 if x is not None:
@@ -237,11 +256,14 @@ _HEADER_LISTS: dict[int, tuple[list, list[Header]]] = {}
 
 
 def _headers(headers: list[tuple[str, bytes]] | None) -> list[Header]:
+    """The header list in the model; for a shared list (the context headers) the same list object each time:
+    transforms never change a record's list in place (they make a new one), and the converters cache
+    their output by its identity."""
     if not headers:
         return []
     cached = _HEADER_LISTS.get(id(headers))
     if cached is not None and cached[0] is headers:
-        return list(cached[1])
+        return cached[1]
     out: list[Header] = []
     for name, raw in headers:
         if raw is None or raw == b"null":
@@ -249,9 +271,105 @@ def _headers(headers: list[tuple[str, bytes]] | None) -> list[Header]:
         else:
             schema, value = _split(raw)
             out.append((name, schema, value))
-    if len(_HEADER_LISTS) < 64:  # shared lists (the context headers) are the ones worth keeping
-        _HEADER_LISTS[id(headers)] = (headers, out)
-    return list(out)
+    if len(_HEADER_LISTS) >= 64:  # shared lists (the context headers) are the hits; others churn
+        _HEADER_LISTS.clear()
+    _HEADER_LISTS[id(headers)] = (headers, out)
+    return out
+
+
+def _source_snapshot(value: Any) -> Any:
+    """Debezium never puts snapshot=false into the source struct (SnapshotRecord.FALSE.toSource() does
+    nothing): the value is null and JsonConverter prints the schema's default "false". A copy when changed."""
+    if value.__class__ is dict:
+        src = value.get("source")
+        if src.__class__ is dict and src.get("snapshot") == "false":
+            src = dict(src)
+            src["snapshot"] = None
+            value = dict(value)
+            value["source"] = src
+    return value
+
+
+_VALUE_PLANS: dict[int, tuple[Schema, Decoder]] = {}
+
+
+def _value_plan(schema: Schema, decode: bool = True) -> Decoder:
+    """Payload -> model value for a table record's value schema: the decoder, then the source fix-up."""
+    d = decoder(schema) if decode else None
+    snapshot = False
+    if schema.type == "struct":
+        src = next((f for f in schema.fields or () if f.name == "source"), None)
+        snapshot = (
+            src is not None
+            and src.schema.type == "struct"
+            and any(f.name == "snapshot" for f in src.schema.fields or ())
+        )
+    if d is None and not snapshot:
+        return lambda v: v
+    if not snapshot:
+        return d
+
+    def plan(v: Any) -> Any:
+        if d is not None:
+            v = d(v)
+        src = v.get("source")
+        if src is not None and src.get("snapshot") == "false":  # see _source_snapshot
+            src = dict(src)
+            src["snapshot"] = None
+            v = dict(v)
+            v["source"] = src
+        return v
+
+    return plan
+
+
+_WIRE_PLANS: dict[int, tuple[Schema, Decoder]] = {}
+
+
+def from_structured_wire(record: StructuredRecord) -> ConnectRecord:
+    """Like `from_structured`, the values left in their JSON-ready form (only the source fix-up): for a chain
+    of transforms that read no field values and JsonConverters that would print that form again."""
+    value_schema, value = record.value_schema, record.value_payload
+    if value is not None:
+        hit = _WIRE_PLANS.get(id(value_schema))
+        if hit is None or hit[0] is not value_schema:
+            hit = (value_schema, _value_plan(value_schema, decode=False))
+            _WIRE_PLANS[id(value_schema)] = hit
+        value = hit[1](value)
+    headers = record.headers
+    if headers:
+        hit = _HEADER_LISTS.get(id(headers))
+        headers = hit[1] if hit is not None and hit[0] is headers else _headers(headers)
+    else:
+        headers = []
+    key = record.key_payload
+    return ConnectRecord(
+        record.topic, None, record.key_schema if key is not None else None, key, value_schema, value, headers
+    )
+
+
+def from_structured(record: StructuredRecord) -> ConnectRecord:
+    """A table envelope's record in its parts -> a `ConnectRecord` (no JSON parsed)."""
+    key_schema, key = record.key_schema, record.key_payload
+    if key is not None:
+        hit = _DECODERS.get(id(key_schema))
+        d = hit[1] if hit is not None and hit[0] is key_schema else decoder(key_schema)
+        if d is not None:
+            key = d(key)
+    value_schema, value = record.value_schema, record.value_payload
+    if value is not None:
+        hit = _VALUE_PLANS.get(id(value_schema))
+        if hit is None or hit[0] is not value_schema:
+            hit = (value_schema, _value_plan(value_schema))
+            _VALUE_PLANS[id(value_schema)] = hit
+        value = hit[1](value)
+    headers = record.headers
+    if headers:
+        hit = _HEADER_LISTS.get(id(headers))
+        headers = hit[1] if hit is not None and hit[0] is headers else _headers(headers)
+    else:
+        headers = []
+    return ConnectRecord(record.topic, None, key_schema, key, value_schema, value, headers)
 
 
 def from_json_record(record: Record) -> ConnectRecord:
@@ -261,12 +379,7 @@ def from_json_record(record: Record) -> ConnectRecord:
         key_schema, key = _split(record.key)
     if record.value is not None:
         value_schema, value = _split(record.value)
-        if value.__class__ is dict:
-            src = value.get("source")
-            # Debezium never puts snapshot=false into the source struct (SnapshotRecord.FALSE.toSource()
-            # does nothing): the value is null and JsonConverter prints the schema's default "false"
-            if src.__class__ is dict and src.get("snapshot") == "false":
-                src["snapshot"] = None
+        value = _source_snapshot(value)
     return ConnectRecord(
         record.topic,
         getattr(record, "partition", None),

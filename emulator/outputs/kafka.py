@@ -401,8 +401,10 @@ class KafkaOutput(Output):
         if self.transactional_id and not self.in_txn:
             p.begin_transaction()
             self.in_txn = True
-        # data-plane records carry their header converter's bytes already; the others JsonConverter's
-        headers = (record.headers or None) if record.binary else self._headers(record.headers)
+        # data-plane records carry their header converter's bytes already (but the default JSON form, 8);
+        # the others JsonConverter's
+        converted = record.binary and not getattr(record, "verbatim", 0) & 8
+        headers = (record.headers or None) if converted else self._headers(record.headers)
         part = record.partition
         if part is None and topic == self.schema_topic:
             part = 0

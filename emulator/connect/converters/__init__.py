@@ -6,8 +6,13 @@ JsonConverter for Debezium Server's JSON header format) and returns the three co
 option this emulator does not reproduce exactly stops the start (exit 2) naming the property.
 
 `Converters.fast_path` tells whether the connectors' own JSON already is these converters' output
-(JsonConverter, BASE64 decimals, nulls replaced by defaults; the header converters the outputs handle
-today), so that nothing needs to run per record.
+(JsonConverter, BASE64 decimals, nulls replaced by defaults, JSON headers), so that nothing needs to run per
+record.
+
+Headers: a `header.converter` named in the configuration gives its bytes in every output. None named: the
+directory output and stdout get JsonConverter headers (the default of Debezium's embedded engine and of
+Debezium Server, which the recordings of tests/data/pg and tests/data/mariadb hold), the Kafka output
+SimpleHeaderConverter's (Kafka Connect's default) - with or without transforms.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from emulator.connect.converters.text_converters import (
     SimpleHeaderConverter,
     StringConverter,
 )
+from emulator.records import ConvertedRecord
 
 __all__ = ["ConversionError", "Converters", "build", "mock_dump", "SUPPORTED", "HEADER_SUPPORTED"]
 
@@ -69,7 +75,7 @@ _OPTIONS = {
     JSON: _JSON_OPTS,
     STRING: {"encoding", "converter.encoding"},
     BYTE_ARRAY: set(),
-    SIMPLE_HEADER: {"schemas.enable"},  # the JSON form of the headers in the directory output (fast path)
+    SIMPLE_HEADER: {"schemas.enable"},  # read by no one, as on Connect (a JsonConverter option left set)
     AVRO: _AVRO_OPTS,
     CLOUDEVENTS: _CE_OPTS,
 }
@@ -84,7 +90,20 @@ class Converters:
     value: Any
     header: Any
     fast_path: bool
+    # no header.converter named: JsonConverter headers, which the Kafka output converts to Connect's default
+    default_headers: bool = False
     _header_cache: dict = field(default_factory=dict, repr=False)
+    _header_lists: dict = field(default_factory=dict, repr=False)
+    verbatim: int = field(init=False, default=0)
+
+    def __post_init__(self) -> None:
+        # parts whose converter always writes JSON text (the directory line copies them unchecked)
+        self.verbatim = (
+            (1 if isinstance(self.key, JsonConverter) else 0)
+            | (2 if isinstance(self.value, JsonConverter) else 0)
+            | (4 if isinstance(self.header, JsonConverter) else 0)
+            | (8 if self.default_headers else 0)
+        )
 
     def convert(
         self,
@@ -98,7 +117,17 @@ class Converters:
         """Connect's `WorkerSourceTask.convertTransformedRecord`: headers one by one, then key, value."""
         out_h = None
         if headers:
-            out_h = [(n, self._header(topic, n, s, v)) for n, s, v in headers]
+            # a shared list (the context headers of every record) converts to one shared list
+            lists = self._header_lists
+            ck = (id(headers), topic)
+            hit = lists.get(ck)
+            if hit is not None and hit[0] is headers:
+                out_h = hit[1]
+            else:
+                out_h = [(n, self._header(topic, n, s, v)) for n, s, v in headers]
+                if len(lists) >= 64:
+                    lists.clear()
+                lists[ck] = (headers, out_h)
         return (
             self.key.from_connect_data(topic, None, key_schema, key),
             self.value.from_connect_data(topic, None, value_schema, value),
@@ -119,12 +148,28 @@ class Converters:
             return raw
         return self.header.from_connect_header(topic, name, schema, value)
 
-    def to_record(self, rec: Any) -> Any:
-        """A `ConnectRecord` -> the output `Record` (bytes may be non-JSON: `binary=True`)."""
-        from emulator.records import Record
+    def wire_twin(self) -> Converters | None:
+        """These converters for values in their JSON-ready form, or None unless key and value both are
+        JsonConverters with BASE64 decimals (headers are converted from Connect values as ever)."""
+        if not (isinstance(self.key, JsonConverter) and isinstance(self.value, JsonConverter)):
+            return None
+        key, value = self.key.wire_twin(), self.value.wire_twin()
+        if key is None or value is None:
+            return None
+        return Converters(
+            key,
+            value,
+            self.header,
+            self.fast_path,
+            self.default_headers,
+            self._header_cache,
+            self._header_lists,
+        )
 
+    def to_record(self, rec: Any) -> Any:
+        """A `ConnectRecord` -> the output `ConvertedRecord` (bytes may be non-JSON: `binary=True`)."""
         k, v, h = self.convert(rec.topic, rec.key_schema, rec.key, rec.value_schema, rec.value, rec.headers)
-        return Record(rec.topic, k, v, h, partition=rec.partition, binary=True)
+        return ConvertedRecord(rec.topic, k, v, h, rec.partition, self.verbatim)
 
 
 def _bool(name: str, value: str | None, default: bool) -> bool:
@@ -237,11 +282,17 @@ def _cloudevents(part: str, opts: dict[str, str]) -> CloudEventsConverter:
 def _one(config: Any, part: str) -> tuple[str, Any, bool]:
     """(class, converter, whether the connectors' JSON already is its output)."""
     name = f"{part}.converter"
-    cls = (config.get(name) or "").strip()
     props = config.props
-    if part == "header" and not cls:
-        cls = SIMPLE_HEADER
-    elif not cls:
+    if part == "header" and not (props.get(name) or "").strip():
+        # No class named: JsonConverter headers, the embedded engine's and Debezium Server's default (what
+        # the directory output and stdout write, with or without transforms); the Kafka output turns them
+        # into SimpleHeaderConverter's bytes, Kafka Connect's default (`Converters.default_headers`).
+        opts = _options(props, part)
+        _check_options(part, JSON, opts)
+        conv = _json(part, opts)
+        return JSON, conv, not conv.encoding.numeric and conv.encoding.replace_null
+    cls = (config.get(name) or "").strip()
+    if not cls:
         cls = JSON
     allowed = HEADER_SUPPORTED if part == "header" else SUPPORTED
     if cls not in allowed:
@@ -265,8 +316,8 @@ def _one(config: Any, part: str) -> tuple[str, Any, bool]:
         return cls, StringConverter(enc), False
     if cls == BYTE_ARRAY:
         return cls, ByteArrayConverter(), False
-    if cls == SIMPLE_HEADER:
-        return cls, SimpleHeaderConverter(), True
+    if cls == SIMPLE_HEADER:  # named: its bytes in every output, so the data plane makes them
+        return cls, SimpleHeaderConverter(), False
     if cls == AVRO:
         return cls, _avro(part, opts, part == "key"), False
     if part != "value":
@@ -282,4 +333,5 @@ def build(config: Any) -> Converters:
     _k_cls, key, k_fast = _one(config, "key")
     _v_cls, value, v_fast = _one(config, "value")
     _h_cls, header, h_fast = _one(config, "header")
-    return Converters(key, value, header, k_fast and v_fast and h_fast)
+    default_headers = not (config.props.get("header.converter") or "").strip()
+    return Converters(key, value, header, k_fast and v_fast and h_fast, default_headers)

@@ -41,11 +41,18 @@ def _float32(v: float) -> Any:
 
 
 class JsonEncoding:
-    """The compiled payload encoders of one converter configuration."""
+    """The compiled payload encoders of one converter configuration.
 
-    def __init__(self, numeric: bool, replace_null: bool) -> None:
+    `wire=True` (BASE64 decimals only): the values are still in their JSON-ready form (the data plane's
+    wire mode), which already is this converter's text for every leaf (base64 bytes and decimals, Java
+    doubles, ...): only nulls (defaults, required fields) need work."""
+
+    def __init__(self, numeric: bool, replace_null: bool, wire: bool = False) -> None:
+        if wire and numeric:
+            raise ValueError("wire values hold BASE64 decimals")
         self.numeric = numeric
         self.replace_null = replace_null
+        self.wire = wire
         self._cache: dict[int, tuple[Schema, Encoder | None, Any]] = {}
 
     # -- public
@@ -67,14 +74,19 @@ class JsonEncoding:
         enc = self._build(schema)
         dflt = None
         if self.replace_null and schema.default is not None:
-            d = default_value(schema)
-            dflt = d if enc is None or d is None else enc(d)
+            if self.wire:  # Schema.default is JSON-ready already
+                dflt = schema.default
+            else:
+                d = default_value(schema)
+                dflt = d if enc is None or d is None else enc(d)
         self._cache[id(schema)] = (schema, enc, dflt)
         return enc, dflt
 
     # -- building
     def _build(self, schema: Schema) -> Encoder | None:
         t = schema.type
+        if self.wire and t in ("bytes", "double", "float"):
+            return None
         if t == "bytes":
             if schema.name == DECIMAL:
                 scale = int((schema.parameters or {}).get("scale", "0"))
@@ -195,6 +207,16 @@ class JsonConverter:
         self.schemas_enable = schemas_enable
         self.encoding = JsonEncoding(decimal_numeric, replace_null_with_default)
         self._schema_json: dict[int, tuple[Schema, bytes]] = {}
+
+    def wire_twin(self) -> JsonConverter | None:
+        """The same converter for values in their JSON-ready form (None with NUMERIC decimals, whose text
+        differs from that form)."""
+        if self.encoding.numeric:
+            return None
+        twin = JsonConverter(self.schemas_enable, False, self.encoding.replace_null)
+        twin.encoding = JsonEncoding(False, self.encoding.replace_null, wire=True)
+        twin._schema_json = self._schema_json
+        return twin
 
     def schema_bytes(self, schema: Schema | None) -> bytes:
         if schema is None:

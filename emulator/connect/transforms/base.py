@@ -99,7 +99,13 @@ class Options:
 
 
 class Transform:
-    """One configured transformation. `apply` returns the new record, or None to drop it."""
+    """One configured transformation. `apply` returns the new record, or None to drop it.
+
+    `wire_safe`: the transform never reads a field's value (it routes, filters, moves whole structs or
+    headers by name), so it works as well on values still in their JSON-ready form (see
+    `emulator.connect.dataplane`, wire mode). False unless a class says otherwise."""
+
+    wire_safe = False
 
     def __init__(self, opts: Options) -> None:
         self.opts = opts

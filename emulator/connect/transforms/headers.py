@@ -80,6 +80,8 @@ class InsertHeader(Transform):
 
 @register(K + "DropHeaders")
 class DropHeaders(Transform):
+    wire_safe = True  # the topic / the whole record / header names only
+
     def __init__(self, opts: Options) -> None:
         super().__init__(opts)
         if opts.raw("headers") is None:

@@ -37,5 +37,7 @@ class RecordIsTombstone(Predicate):
 
 @register("org.apache.kafka.connect.transforms.Filter")
 class Filter(Transform):
+    wire_safe = True  # the topic / the whole record / header names only
+
     def apply(self, r: ConnectRecord) -> ConnectRecord | None:
         return None

@@ -35,6 +35,8 @@ def _retopic(r: ConnectRecord, topic: str) -> ConnectRecord:
 
 @register(K + "RegexRouter")
 class RegexRouter(Transform):
+    wire_safe = True  # the topic / the whole record / header names only
+
     def __init__(self, opts: Options) -> None:
         super().__init__(opts)
         self.regex = opts.regex("regex", required=True)

@@ -191,6 +191,12 @@ class ExtractNewRecordState(Transform):
         self._insert_cache: dict = {}
         self._fields_cache: dict = {}
         self.rewrite = self.mode in ("rewrite", "rewrite-with-tombstone")
+        # nothing but unwrapping: creates, updates and reads take the short way (`_plain_after`)
+        self._plain = not (
+            self.add_headers or self.add_fields or self.route_by_field or self.drop_header or self.rewrite
+        )
+        self._after_schemas: dict[int, tuple[Schema, Schema | None]] = {}
+        self.wire_safe = self._plain  # the short way moves the `after` struct whole, reading none of it
 
     # -- headers ----------------------------------------------------------------------------------
     def _make_headers(self, value: dict | None, schema: Schema | None) -> list:
@@ -205,9 +211,39 @@ class ExtractNewRecordState(Transform):
                 out.append((ref.new_field, s, ref.value(value, schema)))
         return out
 
+    def _plain_after(self, record: ConnectRecord) -> ConnectRecord | None:
+        """What `apply` gives for a create / update / read with no option that changes it: the `after`
+        struct under its schema made required (copySchemaBasics), or None to take the long way."""
+        env_schema = record.value_schema
+        hit = self._after_schemas.get(id(env_schema))
+        if hit is None or hit[0] is not env_schema:
+            f = field_of(env_schema, "after")
+            s = f.schema if f is not None and f.schema.type == "struct" and f.schema.default is None else None
+            hit = (env_schema, None if s is None else copy_basics(s, fields=list(s.fields)))
+            if len(self._after_schemas) > 256:
+                self._after_schemas.clear()
+            self._after_schemas[id(env_schema)] = hit
+        after = record.value.get("after")
+        if hit[1] is None or after.__class__ is not dict:
+            return None
+        return ConnectRecord(
+            record.topic,
+            record.partition,
+            record.key_schema,
+            record.key,
+            hit[1],
+            after,
+            record.headers,
+            record.timestamp,
+        )
+
     def apply(self, record: ConnectRecord) -> ConnectRecord | None:
         tombstone = record.value is None
         valid = is_envelope(record)
+        if self._plain and valid and not tombstone:
+            short = self._plain_after(record)
+            if short is not None:
+                return short
         if (valid or tombstone) and self.add_headers:
             extra = self._make_headers(record.value, record.value_schema)
             if extra:
@@ -295,6 +331,8 @@ class ExtractNewRecordState(Transform):
             hit = (schema, copy_basics(schema, fields=fields))
             self._fields_cache[key] = hit
         updated_schema = hit[1]
+        if not self.add_fields:  # the same fields (getWithoutDefault), the schema made required
+            return _with_value(new, updated_schema, value)
         out = {f.name: value.get(f.name) for f in schema.fields}
         for ref in self.add_fields:
             if ref.schema(orig_schema) is not None:

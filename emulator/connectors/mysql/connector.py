@@ -108,6 +108,7 @@ class MySqlConnector:
             header_schemas=_bool(get("header.converter.schemas.enable"), True),
             delimiter=get("topic.delimiter") or ".",
             replace_null_with_default=_bool(get("value.converter.replace.null.with.default"), True),
+            structured=engine.dataplane is not None,  # the data plane takes records in their parts
         )
         self.filters = Filters(config, SYSTEM_DATABASES)
         self.db_include = self.filters.ns_include

@@ -127,6 +127,7 @@ class PostgresConnector:
             header_schemas=_bool(get("header.converter.schemas.enable"), True),
             delimiter=get("topic.delimiter") or ".",
             replace_null_with_default=_bool(get("value.converter.replace.null.with.default"), True),
+            structured=engine.dataplane is not None,  # the data plane takes records in their parts
             schema_name_adjuster=schema_name_adjuster(get("schema.name.adjustment.mode")),
             field_name_adjuster=field_name_adjuster(get("field.name.adjustment.mode")),
         )
