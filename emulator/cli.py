@@ -28,7 +28,8 @@ def _run(args: argparse.Namespace) -> int:
         connector_class(config)
         from emulator.connect import dataplane
 
-        dataplane.build(config)  # transforms, predicates and converters: bad input before any connection
+        # transforms, predicates and converters: bad input before any connection; built once, for the Runner
+        plane = dataplane.build(config) or dataplane.NONE
     except ValueError as e:  # ConfigError included
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -66,7 +67,8 @@ def _run(args: argparse.Namespace) -> int:
 
         output = StdoutOutput(raw=args.raw)
     try:
-        runner = Runner(config, output, progress_interval_s=args.progress_interval or None, progress_bar=None)
+        runner = Runner(config, output, progress_interval_s=args.progress_interval or None, progress_bar=None,
+                        plane=plane)
     except (ConfigError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

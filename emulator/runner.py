@@ -101,7 +101,8 @@ class Runner:
     `errors.max.retries` times (-1: forever) with `retriable.restart.connector.wait.ms` between tries."""
 
     def __init__(self, config, output: Output, offsets: OffsetStore | None = None, *,
-                 progress_interval_s: float | None = 10.0, progress_bar: bool | None = False) -> None:
+                 progress_interval_s: float | None = 10.0, progress_bar: bool | None = False,
+                 plane=None) -> None:
         """`progress_interval_s`: log snapshot progress and streaming rate/lag that often (None: never);
         `progress_bar`: a live snapshot bar on stderr (None: when stderr is a terminal, as the CLI asks)."""
         self.config = config
@@ -110,7 +111,10 @@ class Runner:
             flush_ms = int(config.props.get("transaction.boundary.interval.ms") or 200)
         from emulator.connect import dataplane
 
-        plane = dataplane.build(config)  # ConfigError (exit 2) on a bad transform / converter option
+        if plane is None:  # the CLI passes the one it built (validated) already; None: build it here
+            plane = dataplane.build(config)  # ConfigError (exit 2) on a bad transform / converter option
+        elif plane is dataplane.NONE:
+            plane = None
         if plane is not None:  # the connector writes the internal form the data plane parses
             self.config = config = dataplane.internal_config(config)
         self.engine = Engine(output, offsets or offset_store(config, output), flush_ms, dataplane=plane)

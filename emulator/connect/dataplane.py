@@ -46,6 +46,10 @@ _INTERNAL = {
 }
 
 
+# what `build` found for a configuration that needs no data plane, when handed on (`Runner(plane=NONE)`)
+NONE = object()
+
+
 class DataPlaneError(Exception):
     """A record the task cannot deliver (errors.tolerance=none): one line for the user."""
 
@@ -57,15 +61,15 @@ class DataPlane:
         self.stages = stages
         self.converters = converters
         self.to_record: Callable[[ConnectRecord], Record] = converters.to_record
-        self.tolerate = tolerate
-        self.log_errors = log_errors
-        self.log_messages = log_messages
-        self.skipped = 0
         # wire mode: every transform leaves field values alone and key and value go through JsonConverters
         # with BASE64 decimals, whose text for each value is its JSON-ready form: table records are neither
         # decoded nor encoded again (only nulls: defaults, required fields)
         wire = converters.wire_twin() if all(s.transform.wire_safe for s in stages) else None
         self.wire_to_record: Callable[[ConnectRecord], Record] | None = wire.to_record if wire else None
+        self.tolerate = tolerate
+        self.log_errors = log_errors
+        self.log_messages = log_messages
+        self.skipped = 0
 
     def apply(self, record: Record) -> Record | None:
         to_record = self.to_record
