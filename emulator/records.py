@@ -16,8 +16,7 @@ _HEADERS: dict[int, tuple[list, bytes]] = {}
 
 
 def headers_json(headers: list[tuple[str, bytes]]) -> bytes:
-    return (b',"headers":[' + b",".join(b"[" + orjson.dumps(n) + b"," + h + b"]" for n, h in headers)
-            + b"]}\n")
+    return b',"headers":[' + b",".join(b"[" + orjson.dumps(n) + b"," + h + b"]" for n, h in headers) + b"]}\n"
 
 
 def json_or_b64(raw: bytes | None) -> bytes:
@@ -45,9 +44,15 @@ class Record:
 
     __slots__ = ("topic", "key", "value", "headers", "partition", "binary")
 
-    def __init__(self, topic: str, key: bytes | None, value: bytes | None,
-                 headers: list[tuple[str, bytes]] | None = None, partition: int | None = None,
-                 binary: bool = False) -> None:
+    def __init__(
+        self,
+        topic: str,
+        key: bytes | None,
+        value: bytes | None,
+        headers: list[tuple[str, bytes]] | None = None,
+        partition: int | None = None,
+        binary: bool = False,
+    ) -> None:
         self.topic = topic
         self.key = key
         self.value = value
@@ -70,14 +75,24 @@ class Record:
                     _HEADERS[id(headers)] = (headers, tail)
         else:
             tail = b"}\n"
-        return b"".join((b'{"key":', b"null" if self.key is None else self.key, b',"value":',
-                         b"null" if self.value is None else self.value, tail))
+        return b"".join(
+            (
+                b'{"key":',
+                b"null" if self.key is None else self.key,
+                b',"value":',
+                b"null" if self.value is None else self.value,
+                tail,
+            )
+        )
 
     def _line_general(self) -> bytes:
         parts = [b'{"key":', json_or_b64(self.key), b',"value":', json_or_b64(self.value)]
         if self.headers:
-            parts.append(b',"headers":[' + b",".join(b"[" + orjson.dumps(n) + b"," + json_or_b64(h) + b"]"
-                                                    for n, h in self.headers) + b"]")
+            parts.append(
+                b',"headers":['
+                + b",".join(b"[" + orjson.dumps(n) + b"," + json_or_b64(h) + b"]" for n, h in self.headers)
+                + b"]"
+            )
         if self.partition is not None:
             parts.append(b',"partition":' + str(self.partition).encode())
         parts.append(b"}\n")
@@ -88,8 +103,10 @@ class Record:
         if self.binary:
             load = _load_any
         else:
+
             def load(b: bytes | None) -> Any:
                 return orjson.loads(b) if b is not None else None
+
         d: dict[str, Any] = {"topic": self.topic, "key": load(self.key), "value": load(self.value)}
         if self.headers:
             d["headers"] = [[n, load(h)] for n, h in self.headers]
@@ -110,8 +127,16 @@ class StructuredRecord(Record):
 
     __slots__ = ("key_schema", "key_payload", "value_schema", "value_payload", "frames")
 
-    def __init__(self, topic: str, key_schema: Any, key_payload: Any, value_schema: Any, value_payload: Any,
-                 headers: list[tuple[str, bytes]] | None, frames: tuple[Any, Any]) -> None:
+    def __init__(
+        self,
+        topic: str,
+        key_schema: Any,
+        key_payload: Any,
+        value_schema: Any,
+        value_payload: Any,
+        headers: list[tuple[str, bytes]] | None,
+        frames: tuple[Any, Any],
+    ) -> None:
         self.topic = topic
         self.key_schema = key_schema
         self.key_payload = key_payload
@@ -142,8 +167,15 @@ class ConvertedRecord(Record):
 
     __slots__ = ("verbatim",)
 
-    def __init__(self, topic: str, key: bytes | None, value: bytes | None,
-                 headers: list[tuple[str, bytes | None]] | None, partition: int | None, verbatim: int) -> None:
+    def __init__(
+        self,
+        topic: str,
+        key: bytes | None,
+        value: bytes | None,
+        headers: list[tuple[str, bytes | None]] | None,
+        partition: int | None,
+        verbatim: int,
+    ) -> None:
         self.topic = topic
         self.key = key
         self.value = value
@@ -155,8 +187,12 @@ class ConvertedRecord(Record):
     def line(self) -> bytes:
         m = self.verbatim
         k, v = self.key, self.value
-        parts = [b'{"key":', (b"null" if k is None else k) if m & 1 else json_or_b64(k), b',"value":',
-                 (b"null" if v is None else v) if m & 2 else json_or_b64(v)]
+        parts = [
+            b'{"key":',
+            (b"null" if k is None else k) if m & 1 else json_or_b64(k),
+            b',"value":',
+            (b"null" if v is None else v) if m & 2 else json_or_b64(v),
+        ]
         headers = self.headers
         if headers:
             cached = _CONVERTED_HEADERS.get(id(headers))
@@ -164,10 +200,14 @@ class ConvertedRecord(Record):
                 parts.append(cached[1])
             else:
                 if m & 4:
-                    tail = b",".join(b"[" + orjson.dumps(n) + b"," + (b"null" if h is None else h) + b"]"
-                                     for n, h in headers)
+                    tail = b",".join(
+                        b"[" + orjson.dumps(n) + b"," + (b"null" if h is None else h) + b"]"
+                        for n, h in headers
+                    )
                 else:
-                    tail = b",".join(b"[" + orjson.dumps(n) + b"," + json_or_b64(h) + b"]" for n, h in headers)
+                    tail = b",".join(
+                        b"[" + orjson.dumps(n) + b"," + json_or_b64(h) + b"]" for n, h in headers
+                    )
                 tail = b',"headers":[' + tail + b"]"
                 if len(_CONVERTED_HEADERS) >= 64:  # the shared (converted context) lists are the hits
                     _CONVERTED_HEADERS.clear()

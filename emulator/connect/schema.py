@@ -29,8 +29,20 @@ class Schema:
     """One Kafka Connect schema. `default` holds the *JSON-ready* default value (already converted
     the way JsonConverter prints payloads), or `None` for no default."""
 
-    __slots__ = ("type", "optional", "name", "version", "doc", "parameters", "default", "fields",
-                 "items", "keys", "values", "_json")
+    __slots__ = (
+        "type",
+        "optional",
+        "name",
+        "version",
+        "doc",
+        "parameters",
+        "default",
+        "fields",
+        "items",
+        "keys",
+        "values",
+        "_json",
+    )
 
     def __init__(
         self,
@@ -99,10 +111,21 @@ class Schema:
         return orjson.dumps(self.to_json())
 
 
-def struct(name: str | None, fields: list[tuple[str, Schema]], optional: bool = False,
-           version: int | None = None, doc: str | None = None) -> Schema:
-    return Schema(STRUCT, optional=optional, name=name, version=version, doc=doc,
-                  fields=[Field(n, s) for n, s in fields])
+def struct(
+    name: str | None,
+    fields: list[tuple[str, Schema]],
+    optional: bool = False,
+    version: int | None = None,
+    doc: str | None = None,
+) -> Schema:
+    return Schema(
+        STRUCT,
+        optional=optional,
+        name=name,
+        version=version,
+        doc=doc,
+        fields=[Field(n, s) for n, s in fields],
+    )
 
 
 # Frequently used primitives.
