@@ -47,6 +47,7 @@ __all__ = [
     "from_json_record",
     "from_structured",
     "from_structured_wire",
+    "wire_float",
     "parse_json",
     "schema_from_json",
 ]
@@ -116,6 +117,9 @@ def _float(v: Any) -> Any:
     if c is _Fragment:  # javafloat.java_double's pre-rendered Java text (1.0E10): read it as JSON does
         return float(orjson.loads(orjson.dumps(v)))
     return float(v)
+
+
+wire_float = _float  # a float / double in its JSON-ready form -> the Python float
 
 
 def _bytes(v: Any) -> Any:

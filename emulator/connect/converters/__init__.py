@@ -150,8 +150,10 @@ class Converters:
 
     def wire_twin(self) -> Converters | None:
         """These converters for values in their JSON-ready form, or None unless key and value both are
-        JsonConverters with BASE64 decimals (headers are converted from Connect values as ever)."""
-        if not (isinstance(self.key, JsonConverter) and isinstance(self.value, JsonConverter)):
+        JsonConverters with BASE64 decimals or AvroConverters (headers are converted from Connect values as
+        ever)."""
+        kinds = (JsonConverter, AvroConverter)
+        if not (isinstance(self.key, kinds) and isinstance(self.value, kinds)):
             return None
         key, value = self.key.wire_twin(), self.value.wire_twin()
         if key is None or value is None:

@@ -10,12 +10,13 @@ are written as one block (count, items, 0); a string-keyed map in the order Java
 from __future__ import annotations
 
 import struct
+from binascii import a2b_base64
 from collections.abc import Callable
 from typing import Any
 
 from emulator.connect.converters.errors import ConversionError
 from emulator.connect.javatext import unscaled_bytes
-from emulator.connect.record import DECIMAL, default_value
+from emulator.connect.record import DECIMAL, default_value, wire_float
 from emulator.connect.schema import Schema
 
 Writer = Callable[[bytearray, Any], None]
@@ -83,6 +84,18 @@ def _w_string(out: bytearray, v: Any) -> None:
     out += b
 
 
+def _w_float_wire(out: bytearray, v: Any) -> None:
+    out += _pack_f(v if v.__class__ is float else wire_float(v))
+
+
+def _w_double_wire(out: bytearray, v: Any) -> None:
+    out += _pack_d(v if v.__class__ is float else wire_float(v))
+
+
+def _w_bytes_wire(out: bytearray, v: Any) -> None:
+    _w_bytes(out, a2b_base64(v))
+
+
 def _w_bytes(out: bytearray, v: Any) -> None:
     _w_long(out, len(v))
     out += v
@@ -112,8 +125,18 @@ def java_hashmap_order(keys: list[str]) -> list[str]:
 
 
 class AvroWriters:
-    def __init__(self) -> None:
+    """`wire=True`: the values are still JSON-ready (the data plane's wire mode): bytes and decimals as base64
+    text (the decimal's is its unscaled two's complement already), doubles possibly as "NaN" or Java text,
+    maps with non-string keys as [[k, v], ...]; defaults come from `Schema.default` (JSON-ready too)."""
+
+    def __init__(self, wire: bool = False) -> None:
+        self.wire = wire
         self._cache: dict[int, tuple[Schema, Writer]] = {}
+
+    def _default(self, schema: Schema) -> Any:
+        if schema.default is None:
+            return None
+        return schema.default if self.wire else default_value(schema)
 
     def writer(self, schema: Schema) -> Writer:
         hit = self._cache.get(id(schema))
@@ -141,8 +164,11 @@ class AvroWriters:
             "_pack_f": _pack_f,
             "_pack_d": _pack_d,
             "_unscaled": unscaled_bytes,
+            "_b64d": a2b_base64,
+            "_wf": wire_float,
             "ConversionError": ConversionError,
         }
+        wire = self.wire
         lines = ["def write(out, v):"]
         counter = [0]
 
@@ -173,12 +199,19 @@ class AvroWriters:
                 emit_long(ind, x)
             elif t == "boolean":
                 lines.append(f"{ind}out.append(1 if {x} else 0)")
+            elif t == "double" and wire:
+                lines.append(f"{ind}out += _pack_d({x} if {x}.__class__ is float else _wf({x}))")
+            elif t == "float" and wire:
+                lines.append(f"{ind}out += _pack_f({x} if {x}.__class__ is float else _wf({x}))")
             elif t == "double":
                 lines.append(f"{ind}out += _pack_d({x})")
             elif t == "float":
                 lines.append(f"{ind}out += _pack_f({x})")
             elif t == "string":
                 lines.append(f"{ind}b = {x}.encode()")
+                emit_len_bytes(ind, "b")
+            elif t == "bytes" and wire:  # base64 text; a decimal's is its unscaled value already
+                lines.append(f"{ind}b = _b64d({x})")
                 emit_len_bytes(ind, "b")
             elif t == "bytes" and sch.name == DECIMAL:
                 scale = int((sch.parameters or {}).get("scale", "0"))
@@ -196,7 +229,7 @@ class AvroWriters:
                 lines.append(f"{ind}{const(self._value_writer(sch))}(out, {x})")
 
         def emit_field(ind: str, sch: Schema, x: str) -> None:
-            dflt = default_value(sch) if sch.default is not None else None
+            dflt = self._default(sch)
             if not sch.optional:
                 if dflt is not None:
                     lines.append(f"{ind}if {x} is None: {x} = {const(dflt)}")
@@ -237,12 +270,14 @@ class AvroWriters:
         if t == "boolean":
             return _w_bool
         if t == "float":
-            return _w_float
+            return _w_float_wire if self.wire else _w_float
         if t == "double":
-            return _w_double
+            return _w_double_wire if self.wire else _w_double
         if t == "string":
             return _w_string
         if t == "bytes":
+            if self.wire:
+                return _w_bytes_wire
             if schema.name == DECIMAL:
                 scale = int((schema.parameters or {}).get("scale", "0"))
                 return lambda out, v: _w_bytes(out, unscaled_bytes(v, scale))
@@ -276,7 +311,7 @@ class AvroWriters:
             def emap(out: bytearray, v: Any) -> None:
                 if v:
                     _w_long(out, len(v))
-                    for k, x in v.items():
+                    for k, x in v.items() if isinstance(v, dict) else v:  # wire: [[k, v], ...]
                         kw(out, k)
                         vw(out, x)
                 out.append(0)
@@ -294,7 +329,7 @@ class AvroWriters:
 
     def _build(self, schema: Schema) -> Writer:
         inner = self._value_writer(schema)
-        dflt = default_value(schema) if schema.default is not None else None
+        dflt = self._default(schema)
         if not schema.optional:
             if dflt is None:
                 return _guarded(inner)

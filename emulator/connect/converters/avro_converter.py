@@ -42,6 +42,15 @@ class AvroConverter:
         # (topic, id(schema)) -> (schema, 5-byte header, writer)
         self._ready: dict[tuple[str, int], tuple[Schema, bytes, Any]] = {}
 
+    def wire_twin(self) -> AvroConverter:
+        """The same converter for values in their JSON-ready form (the data plane's wire mode)."""
+        twin = AvroConverter(
+            self.registry, self.is_key, self.strategy, self.auto_register, self.use_latest, True
+        )
+        twin.data = self.data
+        twin.writers = AvroWriters(wire=True)
+        return twin
+
     def subject(self, topic: str, avro: Avro) -> str:
         if self.strategy == TOPIC_NAME:
             return f"{topic}-key" if self.is_key else f"{topic}-value"
