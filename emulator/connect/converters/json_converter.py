@@ -158,6 +158,8 @@ class JsonEncoding:
                 if venc is None and vdflt is None and schema.values.optional:
                     return None
                 return lambda v: {k: vconv(x) for k, x in v.items()}
+            if self.wire:  # JSON-ready already as [[k, v], ...]
+                return lambda v: [[kconv(k), vconv(x)] for k, x in v]
             return lambda v: [[kconv(k), vconv(x)] for k, x in v.items()]
         return None
 
