@@ -355,3 +355,49 @@ def test_rest_worker_refuses_a_bad_transform_at_creation(tmp_path: Path) -> None
     with pytest.raises(HttpError) as e:
         w.validate("bad", config)
     assert e.value.code == 400 and "transforms.r.regex" in e.value.message
+
+
+# ------------------------------------------------------------------- headers: which converter (issue 15)
+
+# the header of every record as the two default header converters print it: JsonConverter with schemas (the
+# embedded engine's default; tests/data/pg/pg_public.jsonl) and SimpleHeaderConverter (Kafka Connect's
+# default; the connect recordings hold it as {"b64": base64("dbserver1")})
+_HEADER_JSON = b'{"schema":{"type":"string","optional":false},"payload":"dbserver1"}'
+_HEADER_SIMPLE_LINE = b'{"b64":"ZGJzZXJ2ZXIx"}'
+_KEY = b'{"schema":{"type":"struct","fields":[{"type":"int32","optional":false,"field":"id"}],"optional":false,"name":"k"},"payload":{"id":1}}'
+
+
+def _header_in_line(plane) -> bytes:
+    from emulator.records import Record
+
+    rec = Record(
+        "dbserver1.public.t", _KEY, None, [("__debezium.context.connectorLogicalName", _HEADER_JSON)]
+    )
+    line = plane.apply(rec).line()
+    start = line.index(b'"__debezium.context.connectorLogicalName",') + len(
+        b'"__debezium.context.connectorLogicalName",'
+    )
+    return line[start : line.index(b"]]", start)]
+
+
+def test_no_header_converter_named_directory_keeps_json_headers_with_transforms() -> None:
+    """Before issue 15 a transform switched the directory output's headers to SimpleHeaderConverter bytes;
+    with none named they are the embedded engine's JsonConverter form, transforms or not."""
+    plane = build(
+        **{
+            "transforms": "r",
+            "transforms.r.type": T + "RegexRouter",
+            "transforms.r.regex": "x",
+            "transforms.r.replacement": "y",
+        }
+    )
+    assert _header_in_line(plane) == _HEADER_JSON
+
+
+def test_named_simple_header_converter_is_honoured_without_transforms() -> None:
+    """header.converter=SimpleHeaderConverter named: its bytes, also with no transform (the directory output
+    used to write JSON then)."""
+    plane = build(**{"header.converter": "org.apache.kafka.connect.storage.SimpleHeaderConverter"})
+    assert plane is not None
+    assert _header_in_line(plane) == _HEADER_SIMPLE_LINE
+    assert build() is None  # nothing named, nothing else: still no stage at all
