@@ -62,8 +62,8 @@ class DataPlane:
         self.converters = converters
         self.to_record: Callable[[ConnectRecord], Record] = converters.to_record
         # wire mode: every transform leaves field values alone and key and value go through JsonConverters
-        # with BASE64 decimals, whose text for each value is its JSON-ready form: table records are neither
-        # decoded nor encoded again (only nulls: defaults, required fields)
+        # with BASE64 decimals (whose text for each value is its JSON-ready form) or AvroConverters (whose
+        # writers read that form): table records are never decoded into Connect values
         wire = converters.wire_twin() if all(s.transform.wire_safe for s in stages) else None
         self.wire_to_record: Callable[[ConnectRecord], Record] | None = wire.to_record if wire else None
         self.tolerate = tolerate
