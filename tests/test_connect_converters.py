@@ -72,7 +72,10 @@ def test_wide_decimals_keep_every_digit():
         b'"' + wire.encode() + b'"'
     )
     numeric = JsonConverter(schemas_enable=False, decimal_numeric=True)
-    assert numeric.from_connect_data("t", None, dec_schema(2), value) == b"123456789012345678901234567890123456.78"
+    assert (
+        numeric.from_connect_data("t", None, dec_schema(2), value)
+        == b"123456789012345678901234567890123456.78"
+    )
 
 
 def test_json_floats_as_java_prints_them():
