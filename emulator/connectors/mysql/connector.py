@@ -97,6 +97,7 @@ class MySqlConnector:
             bigint_unsigned_mode=(get("bigint.unsigned.handling.mode") or "long").lower(),
             binary_mode=(get("binary.handling.mode") or "bytes").lower(),
             time_precision_mode=tpm,
+            mariadb_connector=self.flavor.mariadb,
         )
         self.settings = EnvelopeSettings(
             prefix=self.prefix,
