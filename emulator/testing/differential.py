@@ -63,7 +63,11 @@ NO_SNAPSHOT_MODES = ("no_data", "never")
 BACKENDS: dict[str, str] = {
     "pg": "emulator.testing.differential:PgBackend",
     "mariadb": "emulator.testing.differential_mariadb:MariaDbBackend",
+    # the emulator as the MariaDbConnector vs Debezium's MySqlConnector recording, mapped
+    "mariadbconnector": "emulator.testing.differential_mariadb:MariaDbConnectorBackend",
 }
+# the generator each backend's workloads come from
+GENERATOR_OF = {"mariadbconnector": "mariadb"}
 
 
 def log(msg: str) -> None:
@@ -184,6 +188,16 @@ class Backend:
     def facts(self) -> dict[str, Any]:
         """Server version etc. for the .meta.json."""
         return {}
+
+    def emulator_sets(self) -> list[str]:
+        """KEY=VALUE over the recording's configuration for the emulator's run (e.g. another
+        connector.class whose output is compared with the recording mapped by `comparable`)."""
+        return []
+
+    def comparable(self, golden: dict, candidate: dict) -> tuple[dict, dict]:
+        """Both outputs (topic -> records) as they are compared; identity unless the emulator runs as
+        another connector than the recorded one."""
+        return golden, candidate
 
 
 class PgBackend(Backend):
@@ -329,7 +343,7 @@ def record(args: argparse.Namespace) -> int:
         out.mkdir(parents=True)
         cmd = [args.emulator_python or sys.executable, "-m", "emulator"]
         cap = capture.EmulatorCapture(rl, cmd, out, out.with_name(out.name + ".emulator.log"), workdir)
-    props = stopped = None
+    props = stopped = ended_early = None
     failure = None
     workload_error = False
     try:
@@ -351,6 +365,7 @@ def record(args: argparse.Namespace) -> int:
             except capture.CaptureError as e:
                 failure = str(e)
             finally:
+                ended_early = cap.ended()  # e.g. Debezium's connector stopped on a DDL it cannot parse
                 stopped = cap.stop()
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
@@ -363,6 +378,8 @@ def record(args: argparse.Namespace) -> int:
     }
     if failure:
         meta["failure"] = failure
+    if ended_early:
+        meta["ended_early"] = ended_early.split("\n")[0]
     if workload_error:
         meta["workload_error"] = True
     stem = str(out).removesuffix(".jsonl")
@@ -499,8 +516,10 @@ def diff(
         res.oracle_failure = meta["failure"]
         return res
     cand = workdir / "emulator"
+    be = backend(db)
+    sets_emu = [a for kv in be.emulator_sets() for a in ("--set", kv)]
     _run(
-        _record_cmd(sys.executable, db, "emulator", wl, cand, ["--config-from", str(meta_path)]),
+        _record_cmd(sys.executable, db, "emulator", wl, cand, ["--config-from", str(meta_path), *sets_emu]),
         workdir / "emulator.run.log",
         timeout,
     )
@@ -515,13 +534,18 @@ def diff(
     if meta.get("failure"):
         # Debezium stopped on its own mid-way (it is recorded as is): the emulator must stop likewise
         res.oracle_failure = None
-    be = backend(db)
-    res.compared, res.problems = compare(
-        load_golden(golden),
-        load_dir(cand) if cand.exists() else {},
+    if meta.get("ended_early") and run.get("exited_before_stop") and run.get("returncode") != 0:
+        res.emulator_failure = None  # both stopped; the records up to the stop are compared
+    elif meta.get("ended_early"):
+        res.problems.append(
+            f"Debezium stopped during the run ({meta['ended_early'][:200]}); the emulator went on"
+        )
+    res.compared, problems = compare(
+        *be.comparable(load_golden(golden), load_dir(cand) if cand.exists() else {}),
         mask_positions=be.mask_positions,
         max_report=50,
     )
+    res.problems += problems
     (workdir / "diff.txt").write_text(res.summary() + "\n" + "\n".join(res.problems) + "\n")
     return res
 
@@ -562,7 +586,7 @@ def campaign(args: argparse.Namespace) -> int:
     while time.monotonic() < deadline and (args.runs is None or runs < args.runs):
         seed = args.seed * 1000 + i
         i += 1
-        work = Workload.parse(gen.generate(args.db, seed))
+        work = Workload.parse(gen.generate(GENERATOR_OF.get(args.db, args.db), seed))
         rundir = out / f"run-{seed}"
         res = diff(args.db, work, rundir)
         runs += 1
