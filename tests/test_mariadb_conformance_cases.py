@@ -122,7 +122,9 @@ def test_cases_present():
 def test_case_matches_golden(name, tmp_path):
     case = CASES / name
     run = replay(case, tmp_path)
-    assert run["code"] == 0, run["log"]
+    # a recording where Debezium stopped mid-run (e.g. on DDL its grammar rejects): the emulator stops too
+    ended_early = json.loads((case / "golden.meta.json").read_text()).get("ended_early")
+    assert run["code"] == (1 if ended_early else 0), run["log"]
     golden = load_case_golden(case, tmp_path)
     compared, problems = compare(golden, load_dir(run["dir"]), mask_positions=True)
     print(f"{name}: {compared} records compared, {len(problems)} mismatches")
