@@ -110,3 +110,24 @@ def test_alter_table_charset_option_keeps_the_default_charset(parser):
 def test_unknown_column_type_is_a_clear_error(parser):
     with pytest.raises(DdlError, match="cannot parse DDL statement"):
         parser.apply("CREATE TABLE x (id INT PRIMARY KEY, i INET6)", "db")
+
+
+def test_uuid_is_a_mariadb_grammar_type_only():
+    """Debezium's MySQL grammar has no UUID type: the MySqlConnector stops on it (recorded, case
+    mysqlconnector_uuid_stops); the MariaDB grammar reads it."""
+    with pytest.raises(DdlError, match="UUID"):
+        DdlParser(Catalog(), mysql_grammar=True).apply("CREATE TABLE u (id INT PRIMARY KEY, u UUID)", "db")
+    p = DdlParser(Catalog(), mysql_grammar=False)
+    p.apply("CREATE TABLE u (id INT PRIMARY KEY, u UUID)", "db")
+    assert columns(p, "u") == [("id", "INT"), ("u", "UUID")]
+
+
+def test_uuid_column_is_refused_with_the_mariadb_connector():
+    from emulator.connectors.mysql.types import TypeConfig, UnsupportedColumn, map_column
+
+    p = DdlParser(Catalog(), mysql_grammar=False)
+    p.apply("CREATE TABLE u (id INT PRIMARY KEY, u UUID)", "db")
+    col = p.catalog.get("db", "u").columns[1]
+    with pytest.raises(UnsupportedColumn, match="connector.class") as e:
+        map_column(col, TypeConfig(mariadb_connector=True))
+    assert e.value.property == "connector.class"
