@@ -119,6 +119,44 @@ class Workload:
                 seen.setdefault(m.group(1))
         return list(seen)
 
+    def stream_units(self) -> list[str]:
+        """The stream section's statements (a statement ends at a line ending with `;`), in order;
+        directive lines (`-- @...`) are not units."""
+        units, cur = [], []
+        for line in self.sections.get("stream", "").splitlines(keepends=True):
+            if line.lstrip().startswith("-- @"):
+                continue
+            cur.append(line)
+            if line.rstrip().endswith(";"):
+                units.append("".join(cur))
+                cur = []
+        if "".join(cur).strip():
+            units.append("".join(cur))
+        return units
+
+    def with_stream(self, keep: list[str]) -> Workload:
+        """The workload with only the stream statements in `keep` (a sub-list of stream_units(), same
+        order); directive lines stay where they were."""
+        out, section, unit, pending = [], None, [], list(keep)
+        for line in self.text.splitlines(keepends=True):
+            m = SECTION.match(line)
+            if m:
+                section = m.group(1)
+                out.append(line)
+                continue
+            if section != "stream" or line.lstrip().startswith("-- @"):
+                out.append(line)
+                continue
+            unit.append(line)
+            if line.rstrip().endswith(";"):
+                text = "".join(unit)
+                unit = []
+                if pending and pending[0] == text:
+                    out.append(pending.pop(0))
+        if unit and pending and pending[0] == "".join(unit):
+            out.append(pending.pop(0))
+        return Workload.parse("".join(out))
+
     def only(self, keep: set[str]) -> Workload:
         """The workload with only the scenarios in `keep` (shared statements stay)."""
         out, cur = [], None
@@ -357,6 +395,9 @@ def record(args: argparse.Namespace) -> int:
             for kv in args.set:
                 k, _, v = kv.partition("=")
                 props[k] = v
+            if args.engine == "emulator" and (props.get("snapshot.mode") or "").lower() == "initial_only":
+                # the emulator exits 0 once the snapshot is done, where Debezium's task idles: same records
+                cap.exit_is_quiet = True
             try:
                 run_phases(be, server, cap, rl, work, props, args.snapshot_timeout)
             except WorkloadError as e:
@@ -550,16 +591,46 @@ def diff(
     return res
 
 
-def minimize(db: str, work: Workload, workdir: Path, sets=()) -> list[tuple[str, DiffResult]]:
-    """Each scenario alone; -> the scenarios that still mismatch on their own (with their result).
+def minimize(
+    db: str, work: Workload, workdir: Path, sets=(), budget: int = 8
+) -> list[tuple[str, DiffResult]]:
+    """Each scenario alone; -> the scenarios that still mismatch on their own (with their result), each
+    shrunk to fewer stream statements (`shrink`, at most `budget` more recordings per scenario).
     A mismatch no scenario shows alone is kept whole (returned under the name "all")."""
     found = []
     for name in work.scenarios():
-        r = diff(db, work.only({name}), workdir / name, sets)
+        alone = work.only({name})
+        r = diff(db, alone, workdir / name, sets)
         log(f"  scenario {name}: {r.summary()}")
         if r.mismatch:
-            found.append((name, r))
+            found.append((name, shrink(db, alone, r, workdir / f"{name}-shrink", sets, budget)))
     return found
+
+
+def shrink(db: str, work: Workload, res: DiffResult, workdir: Path, sets=(), budget: int = 8) -> DiffResult:
+    """Drop stream statements while the mismatch stays (ddmin over stream_units: remove one of n chunks,
+    n doubling when no chunk can go), at most `budget` recordings; -> the smallest mismatching run.
+    A candidate whose SQL fails or that Debezium cannot record does not count as reproducing."""
+    units = work.stream_units()
+    best, n, trial = res, 2, 0
+    while units and trial < budget:
+        n = min(n, len(units))
+        size = -(-len(units) // n)
+        for start in range(0, len(units), size):
+            if trial >= budget:
+                break
+            keep = units[:start] + units[start + size :]
+            trial += 1
+            r = diff(db, work.with_stream(keep), workdir / f"t{trial}", sets)
+            log(f"    shrink {trial}/{budget}: {len(keep)} of {len(units)} statements: {r.summary()}")
+            if r.mismatch and not r.oracle_failure:
+                units, best, n = keep, r, max(n - 1, 2)
+                break
+        else:
+            if n >= len(units):
+                break
+            n *= 2
+    return best
 
 
 def save_case(res: DiffResult, dest: Path) -> None:
@@ -600,7 +671,7 @@ def campaign(args: argparse.Namespace) -> int:
             shutil.rmtree(rundir / "emulator", ignore_errors=True)
             continue
         mismatches += 1
-        found = minimize(args.db, work, rundir / "min") if args.minimize else []
+        found = minimize(args.db, work, rundir / "min", budget=args.shrink_budget) if args.minimize else []
         for name, r in found or [("all", res)]:
             save_case(r, out / "findings" / f"s{seed}_{name}")
     log(
@@ -634,6 +705,7 @@ def main(argv: list[str] | None = None) -> int:
     d.add_argument("--golden", help="reuse this recording instead of running Debezium")
     d.add_argument("--keep", help="work directory (default: a temp dir, removed when equal)")
     d.add_argument("--minimize", action="store_true")
+    d.add_argument("--shrink-budget", type=int, default=8)
     c = sub.add_parser("campaign", help="generated workloads for a while")
     c.add_argument("--db", default="pg")
     c.add_argument("--minutes", type=float, default=10)
@@ -641,6 +713,9 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--seed", type=int, default=1)
     c.add_argument("--out", default="differential-runs")
     c.add_argument("--no-minimize", dest="minimize", action="store_false")
+    c.add_argument(
+        "--shrink-budget", type=int, default=8, help="recordings per mismatching scenario to drop statements"
+    )
     args = ap.parse_args(argv)
     if args.cmd == "record":
         return record(args)
@@ -657,7 +732,7 @@ def main(argv: list[str] | None = None) -> int:
     for p in res.problems[:20]:
         print("  " + p)
     if res.mismatch and args.minimize:
-        for name, r in minimize(args.db, work, keep / "min", args.set):
+        for name, r in minimize(args.db, work, keep / "min", args.set, args.shrink_budget):
             print(f"scenario {name}: {r.summary()}")
     if not res.mismatch and not res.oracle_failure and not args.keep:
         shutil.rmtree(keep, ignore_errors=True)
