@@ -627,9 +627,9 @@ class MySqlConnector:
             if fixed is None:
                 try:
                     changes = self.parser.apply(ddl, db or None)
-                except DdlError:
+                except DdlError as e:
                     if not self.skip_unparseable:
-                        raise
+                        raise DdlError(f"{e}; set schema.history.internal.skip.unparseable.ddl=true to skip it") from None
                     log.warning("skipping unparseable DDL %r", ddl)
                     changes = []
             else:
