@@ -68,6 +68,8 @@ BACKENDS: dict[str, str] = {
 }
 # the generator each backend's workloads come from
 GENERATOR_OF = {"mariadbconnector": "mariadb"}
+# a campaign's recordings are also replayed with these backends (the emulator as another connector)
+ALSO_REPLAY = {"mariadb": ("mariadbconnector",)}
 
 
 def log(msg: str) -> None:
@@ -485,6 +487,7 @@ class DiffResult:
     oracle_failure: str | None = None
     emulator_failure: str | None = None
     refused: str | None = None  # the emulator refused the configuration at start (exit 2): allowed
+    golden: Path | None = None  # Debezium's recording compared against (in workdir unless replayed)
 
     @property
     def mismatch(self) -> bool:
@@ -548,6 +551,7 @@ def diff(
         golden = workdir / "golden.jsonl"
         extra = [a for kv in sets for a in ("--set", kv)]
         _run(_record_cmd(oracle_python(), db, "debezium", wl, golden, extra), workdir / "oracle.log", timeout)
+    res.golden = golden
     meta_path = Path(str(golden).removesuffix(".jsonl") + ".meta.json")
     if not meta_path.exists():
         res.oracle_failure = f"no recording (see {workdir / 'oracle.log'})"
@@ -636,9 +640,10 @@ def shrink(db: str, work: Workload, res: DiffResult, workdir: Path, sets=(), bud
 def save_case(res: DiffResult, dest: Path) -> None:
     """A regression case as tests/data/<db>/cases/<name>/ lays them out."""
     dest.mkdir(parents=True, exist_ok=True)
+    golden = res.golden or res.workdir / "golden.jsonl"
     shutil.copy(res.workdir / "workload.sql", dest / "workload.sql")
-    shutil.copy(res.workdir / "golden.jsonl", dest / "golden.jsonl")
-    meta = json.loads((res.workdir / "golden.meta.json").read_text())
+    shutil.copy(golden, dest / "golden.jsonl")
+    meta = json.loads(Path(str(golden).removesuffix(".jsonl") + ".meta.json").read_text())
     meta.pop("timings_s_since_start", None)
     (dest / "golden.meta.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n")
     (dest / "diff.txt").write_text(res.summary() + "\n" + "\n".join(res.problems[:50]) + "\n")
@@ -652,7 +657,7 @@ def campaign(args: argparse.Namespace) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     deadline = time.monotonic() + args.minutes * 60
-    runs = mismatches = oracle_failures = refusals = 0
+    runs = mismatches = oracle_failures = refusals = other_mismatches = 0
     i = 0
     while time.monotonic() < deadline and (args.runs is None or runs < args.runs):
         seed = args.seed * 1000 + i
@@ -667,6 +672,15 @@ def campaign(args: argparse.Namespace) -> int:
             continue
         if res.refused:
             refusals += 1
+        for other in ALSO_REPLAY.get(args.db, ()):
+            # the same recording, the emulator as another connector (no second JVM run)
+            o = diff(other, work, rundir / other, golden=rundir / "golden.jsonl")
+            log(f"seed {seed} as {other}: {o.summary()}")
+            if o.mismatch:
+                other_mismatches += 1
+                save_case(o, out / "findings" / f"s{seed}_{other}")
+            else:
+                shutil.rmtree(rundir / other / "emulator", ignore_errors=True)
         if not res.mismatch:
             shutil.rmtree(rundir / "emulator", ignore_errors=True)
             continue
@@ -676,10 +690,11 @@ def campaign(args: argparse.Namespace) -> int:
             save_case(r, out / "findings" / f"s{seed}_{name}")
     log(
         f"campaign {args.db} seed {args.seed}: {runs} workloads, {mismatches} with mismatches, "
-        f"{refusals} refused by the emulator at start, {oracle_failures} the oracle could not record; "
-        f"findings in {out / 'findings'}"
+        f"{refusals} refused by the emulator at start, {oracle_failures} the oracle could not record"
+        + "".join(f"; as {o}: {other_mismatches} with mismatches" for o in ALSO_REPLAY.get(args.db, ()))
+        + f"; findings in {out / 'findings'}"
     )
-    return 1 if mismatches else 0
+    return 1 if mismatches or other_mismatches else 0
 
 
 def main(argv: list[str] | None = None) -> int:
