@@ -178,8 +178,7 @@ class Workload:
 # ---------------------------------------------------------------------------------------------------
 # backends
 # ---------------------------------------------------------------------------------------------------
-class WorkloadError(capture.CaptureError):
-    """The workload's SQL failed: the run says nothing about the capture."""
+WorkloadError = capture.WorkloadError  # the workload's SQL failed: the run says nothing about the capture
 
 
 def wait_until_streaming(cap: capture.Capture, ready: Callable[[], bool], what: str, timeout: float) -> None:

@@ -48,6 +48,12 @@ class CaptureEnded(CaptureError):
     """The capture stopped on its own while the phase runner was waiting for it."""
 
 
+class WorkloadError(CaptureError):
+    """The workload's SQL failed: the run says nothing about the capture. Defined here, not in
+    emulator.testing.differential: run as `python -m`, that module is `__main__`, and the backends' import
+    of it would make a second class the `except` in `record` does not catch."""
+
+
 def _source(value) -> dict:
     payload = value.get("payload") if isinstance(value, dict) else None
     src = payload.get("source") if isinstance(payload, dict) else None
