@@ -487,6 +487,7 @@ class DiffResult:
     emulator_failure: str | None = None
     refused: str | None = None  # the emulator refused the configuration at start (exit 2): allowed
     golden: Path | None = None  # Debezium's recording compared against (in workdir unless replayed)
+    both_stopped: bool = False  # Debezium stopped before its first record, and so did the emulator
 
     @property
     def mismatch(self) -> bool:
@@ -497,6 +498,10 @@ class DiffResult:
             return f"oracle failed: {self.oracle_failure}"
         if self.refused:
             return f"emulator refused the configuration: {self.refused}"
+        if self.both_stopped:
+            return (
+                "both stopped before Debezium's first record (Debezium's engine and the emulator, exit != 0)"
+            )
         s = f"{self.compared} records compared, {len(self.problems)} mismatches"
         if self.emulator_failure:
             s += f"; emulator failed: {self.emulator_failure}"
@@ -556,7 +561,12 @@ def diff(
         res.oracle_failure = f"no recording (see {workdir / 'oracle.log'})"
         return res
     meta = json.loads(meta_path.read_text())
-    if meta.get("workload_error") or (meta.get("failure") and not meta.get("records")):
+    # Debezium stopped before delivering anything (e.g. on a value it cannot convert in the snapshot: the
+    # batch in flight is lost): only "the emulator stops too" can be checked
+    stopped_empty = bool(
+        meta.get("ended_early") and not meta.get("records") and not meta.get("workload_error")
+    )
+    if meta.get("workload_error") or (meta.get("failure") and not meta.get("records") and not stopped_empty):
         res.oracle_failure = meta["failure"]
         return res
     cand = workdir / "emulator"
@@ -584,6 +594,15 @@ def diff(
         res.problems.append(
             f"Debezium stopped during the run ({meta['ended_early'][:200]}); the emulator went on"
         )
+    if stopped_empty:
+        if not (run.get("exited_before_stop") and run.get("returncode") not in (0, None)):
+            res.problems.append(
+                f"Debezium stopped without a record ({meta['ended_early'][:200]}); the emulator did not"
+            )
+        res.both_stopped = not res.problems
+        res.emulator_failure = None
+        (workdir / "diff.txt").write_text(res.summary() + "\n" + "\n".join(res.problems) + "\n")
+        return res
     res.compared, problems = compare(
         *be.comparable(load_golden(golden), load_dir(cand) if cand.exists() else {}),
         mask_positions=be.mask_positions,
