@@ -183,8 +183,6 @@ def test_unimplemented_properties_and_values_are_refused(prop: str, value: str) 
     "prop,value",
     [
         ("time.precision.mode", "isostring"),
-        ("field.name.adjustment.mode", "avro"),
-        ("schema.name.adjustment.mode", "avro_unicode"),
         ("database.ssl.mode", "required"),
         ("enable.time.adjuster", "false"),
         ("gtid.source.filter.dml.events", "false"),
@@ -209,6 +207,8 @@ def test_implemented_values_and_defaults_are_accepted() -> None:
         }
     )
     from_dict({**MARIA, "time.precision.mode": "connect", "database.ssl.mode": "disable"})
+    # implemented on the binlog connectors (tests/data/mariadb/cases/names_adjust_*)
+    from_dict({**MARIA, "field.name.adjustment.mode": "avro", "schema.name.adjustment.mode": "avro_unicode"})
 
 
 def test_the_cli_refuses_with_one_line(tmp_path) -> None:

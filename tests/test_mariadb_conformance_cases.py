@@ -102,6 +102,9 @@ def replay(case: Path, tmp: Path) -> dict:
             for step in stream_steps(work.sections.get("stream", "")):
                 db.sql(step, database=DATABASE)
                 emu.wait_quiet(QUIET_S)
+        except AssertionError:
+            if not (meta.get("ended_early") and emu.proc.poll() is not None):
+                raise  # (Debezium stopped mid-run: the emulator's stop is checked by the caller)
         finally:
             code = emu.stop()
     return {"dir": emu.out, "code": code, "log": emu.log_tail(60)}
@@ -122,8 +125,12 @@ def test_cases_present():
 def test_case_matches_golden(name, tmp_path):
     case = CASES / name
     run = replay(case, tmp_path)
-    assert run["code"] == 0, run["log"]
+    # a recording where Debezium stopped mid-run (e.g. on DDL its grammar rejects): the emulator stops too
+    ended_early = json.loads((case / "golden.meta.json").read_text()).get("ended_early")
+    assert run["code"] == (1 if ended_early else 0), run["log"]
     golden = load_case_golden(case, tmp_path)
+    if ended_early and not golden:
+        return  # Debezium stopped before delivering a record (its batch in flight is lost): stopping is all
     compared, problems = compare(golden, load_dir(run["dir"]), mask_positions=True)
     print(f"{name}: {compared} records compared, {len(problems)} mismatches")
     assert compared > 0

@@ -77,7 +77,6 @@ def test_statements_that_leave_the_model_alone(parser):
         "CREATE DEFINER=`root`@`localhost` PROCEDURE p1(IN x INT)\nBEGIN\n  INSERT INTO t VALUES (x, x);\nEND",
         "CREATE DEFINER=`root`@`localhost` TRIGGER tr BEFORE INSERT ON t FOR EACH ROW SET NEW.a = 1",
         "CREATE ALGORITHM=UNDEFINED DEFINER=`root`@`localhost` SQL SECURITY DEFINER VIEW v1 AS SELECT id FROM t",
-        "RENAME USER 'a'@'%' TO 'b'@'%'",
         "GRANT SELECT ON db.* TO 'b'@'%'",
         "CREATE ROLE r1",
         "SIGNAL SQLSTATE '45000'",
@@ -86,6 +85,49 @@ def test_statements_that_leave_the_model_alone(parser):
     assert columns(parser) == [("id", "INT"), ("a", "INT")]
 
 
+def test_bare_schema_changes_as_recorded_with_the_mysql_grammar(parser):
+    """No listener of either grammar signals these: Debezium's shared BinlogDatabaseSchema.parseDdl emits a
+    schema change with no table change (recorded with the MySqlConnector, case
+    ddl_routines_views_users_indexes)."""
+    for s in [
+        "RENAME USER 'a'@'%' TO 'b'@'%'",
+        "CREATE INDEX ix ON t (a)",
+        "ALTER DATABASE db CHARACTER SET latin1",
+        "CREATE EVENT e ON SCHEDULE EVERY 1 DAY DO DELETE FROM t",
+    ]:
+        assert [(c.kind, c.db, c.table) for c in parser.apply(s, "db")] == [("OTHER", "db", None)], s
+    assert columns(parser) == [("id", "INT"), ("a", "INT")]
+
+
+def test_alter_table_charset_option_keeps_the_default_charset(parser):
+    parser.apply("CREATE TABLE c (id INT PRIMARY KEY, s VARCHAR(5)) CHARSET=utf8mb4", "db")
+    parser.apply("ALTER TABLE c DEFAULT CHARSET=latin1", "db")
+    assert parser.catalog.get("db", "c").charset == "utf8mb4"
+    parser.apply("ALTER TABLE c CONVERT TO CHARACTER SET latin1", "db")
+    assert parser.catalog.get("db", "c").charset == "latin1"
+
+
 def test_unknown_column_type_is_a_clear_error(parser):
     with pytest.raises(DdlError, match="cannot parse DDL statement"):
         parser.apply("CREATE TABLE x (id INT PRIMARY KEY, i INET6)", "db")
+
+
+def test_uuid_is_a_mariadb_grammar_type_only():
+    """Debezium's MySQL grammar has no UUID type: the MySqlConnector stops on it (recorded, case
+    mysqlconnector_uuid_stops); the MariaDB grammar reads it."""
+    with pytest.raises(DdlError, match="UUID"):
+        DdlParser(Catalog(), mysql_grammar=True).apply("CREATE TABLE u (id INT PRIMARY KEY, u UUID)", "db")
+    p = DdlParser(Catalog(), mysql_grammar=False)
+    p.apply("CREATE TABLE u (id INT PRIMARY KEY, u UUID)", "db")
+    assert columns(p, "u") == [("id", "INT"), ("u", "UUID")]
+
+
+def test_uuid_column_is_refused_with_the_mariadb_connector():
+    from emulator.connectors.mysql.types import TypeConfig, UnsupportedColumn, map_column
+
+    p = DdlParser(Catalog(), mysql_grammar=False)
+    p.apply("CREATE TABLE u (id INT PRIMARY KEY, u UUID)", "db")
+    col = p.catalog.get("db", "u").columns[1]
+    with pytest.raises(UnsupportedColumn, match="connector.class") as e:
+        map_column(col, TypeConfig(mariadb_connector=True))
+    assert e.value.property == "connector.class"

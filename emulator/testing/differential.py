@@ -63,7 +63,13 @@ NO_SNAPSHOT_MODES = ("no_data", "never")
 BACKENDS: dict[str, str] = {
     "pg": "emulator.testing.differential:PgBackend",
     "mariadb": "emulator.testing.differential_mariadb:MariaDbBackend",
+    # the emulator as the MariaDbConnector vs Debezium's MySqlConnector recording, mapped
+    "mariadbconnector": "emulator.testing.differential_mariadb:MariaDbConnectorBackend",
 }
+# the generator each backend's workloads come from
+GENERATOR_OF = {"mariadbconnector": "mariadb"}
+# a campaign's recordings are also replayed with these backends (the emulator as another connector)
+ALSO_REPLAY = {"mariadb": ("mariadbconnector",)}
 
 
 def log(msg: str) -> None:
@@ -115,6 +121,44 @@ class Workload:
                 seen.setdefault(m.group(1))
         return list(seen)
 
+    def stream_units(self) -> list[str]:
+        """The stream section's statements (a statement ends at a line ending with `;`), in order;
+        directive lines (`-- @...`) are not units."""
+        units, cur = [], []
+        for line in self.sections.get("stream", "").splitlines(keepends=True):
+            if line.lstrip().startswith("-- @"):
+                continue
+            cur.append(line)
+            if line.rstrip().endswith(";"):
+                units.append("".join(cur))
+                cur = []
+        if "".join(cur).strip():
+            units.append("".join(cur))
+        return units
+
+    def with_stream(self, keep: list[str]) -> Workload:
+        """The workload with only the stream statements in `keep` (a sub-list of stream_units(), same
+        order); directive lines stay where they were."""
+        out, section, unit, pending = [], None, [], list(keep)
+        for line in self.text.splitlines(keepends=True):
+            m = SECTION.match(line)
+            if m:
+                section = m.group(1)
+                out.append(line)
+                continue
+            if section != "stream" or line.lstrip().startswith("-- @"):
+                out.append(line)
+                continue
+            unit.append(line)
+            if line.rstrip().endswith(";"):
+                text = "".join(unit)
+                unit = []
+                if pending and pending[0] == text:
+                    out.append(pending.pop(0))
+        if unit and pending and pending[0] == "".join(unit):
+            out.append(pending.pop(0))
+        return Workload.parse("".join(out))
+
     def only(self, keep: set[str]) -> Workload:
         """The workload with only the scenarios in `keep` (shared statements stay)."""
         out, cur = [], None
@@ -134,8 +178,7 @@ class Workload:
 # ---------------------------------------------------------------------------------------------------
 # backends
 # ---------------------------------------------------------------------------------------------------
-class WorkloadError(capture.CaptureError):
-    """The workload's SQL failed: the run says nothing about the capture."""
+WorkloadError = capture.WorkloadError  # the workload's SQL failed: the run says nothing about the capture
 
 
 def wait_until_streaming(cap: capture.Capture, ready: Callable[[], bool], what: str, timeout: float) -> None:
@@ -184,6 +227,16 @@ class Backend:
     def facts(self) -> dict[str, Any]:
         """Server version etc. for the .meta.json."""
         return {}
+
+    def emulator_sets(self) -> list[str]:
+        """KEY=VALUE over the recording's configuration for the emulator's run (e.g. another
+        connector.class whose output is compared with the recording mapped by `comparable`)."""
+        return []
+
+    def comparable(self, golden: dict, candidate: dict) -> tuple[dict, dict]:
+        """Both outputs (topic -> records) as they are compared; identity unless the emulator runs as
+        another connector than the recorded one."""
+        return golden, candidate
 
 
 class PgBackend(Backend):
@@ -329,7 +382,7 @@ def record(args: argparse.Namespace) -> int:
         out.mkdir(parents=True)
         cmd = [args.emulator_python or sys.executable, "-m", "emulator"]
         cap = capture.EmulatorCapture(rl, cmd, out, out.with_name(out.name + ".emulator.log"), workdir)
-    props = stopped = None
+    props = stopped = ended_early = None
     failure = None
     workload_error = False
     try:
@@ -343,6 +396,9 @@ def record(args: argparse.Namespace) -> int:
             for kv in args.set:
                 k, _, v = kv.partition("=")
                 props[k] = v
+            if args.engine == "emulator" and (props.get("snapshot.mode") or "").lower() == "initial_only":
+                # the emulator exits 0 once the snapshot is done, where Debezium's task idles: same records
+                cap.exit_is_quiet = True
             try:
                 run_phases(be, server, cap, rl, work, props, args.snapshot_timeout)
             except WorkloadError as e:
@@ -351,6 +407,7 @@ def record(args: argparse.Namespace) -> int:
             except capture.CaptureError as e:
                 failure = str(e)
             finally:
+                ended_early = cap.ended()  # e.g. Debezium's connector stopped on a DDL it cannot parse
                 stopped = cap.stop()
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
@@ -363,6 +420,8 @@ def record(args: argparse.Namespace) -> int:
     }
     if failure:
         meta["failure"] = failure
+    if ended_early:
+        meta["ended_early"] = ended_early.split("\n")[0]
     if workload_error:
         meta["workload_error"] = True
     stem = str(out).removesuffix(".jsonl")
@@ -427,6 +486,8 @@ class DiffResult:
     oracle_failure: str | None = None
     emulator_failure: str | None = None
     refused: str | None = None  # the emulator refused the configuration at start (exit 2): allowed
+    golden: Path | None = None  # Debezium's recording compared against (in workdir unless replayed)
+    both_stopped: bool = False  # Debezium stopped before its first record, and so did the emulator
 
     @property
     def mismatch(self) -> bool:
@@ -437,6 +498,10 @@ class DiffResult:
             return f"oracle failed: {self.oracle_failure}"
         if self.refused:
             return f"emulator refused the configuration: {self.refused}"
+        if self.both_stopped:
+            return (
+                "both stopped before Debezium's first record (Debezium's engine and the emulator, exit != 0)"
+            )
         s = f"{self.compared} records compared, {len(self.problems)} mismatches"
         if self.emulator_failure:
             s += f"; emulator failed: {self.emulator_failure}"
@@ -490,17 +555,25 @@ def diff(
         golden = workdir / "golden.jsonl"
         extra = [a for kv in sets for a in ("--set", kv)]
         _run(_record_cmd(oracle_python(), db, "debezium", wl, golden, extra), workdir / "oracle.log", timeout)
+    res.golden = golden
     meta_path = Path(str(golden).removesuffix(".jsonl") + ".meta.json")
     if not meta_path.exists():
         res.oracle_failure = f"no recording (see {workdir / 'oracle.log'})"
         return res
     meta = json.loads(meta_path.read_text())
-    if meta.get("workload_error") or (meta.get("failure") and not meta.get("records")):
+    # Debezium stopped before delivering anything (e.g. on a value it cannot convert in the snapshot: the
+    # batch in flight is lost): only "the emulator stops too" can be checked
+    stopped_empty = bool(
+        meta.get("ended_early") and not meta.get("records") and not meta.get("workload_error")
+    )
+    if meta.get("workload_error") or (meta.get("failure") and not meta.get("records") and not stopped_empty):
         res.oracle_failure = meta["failure"]
         return res
     cand = workdir / "emulator"
+    be = backend(db)
+    sets_emu = [a for kv in be.emulator_sets() for a in ("--set", kv)]
     _run(
-        _record_cmd(sys.executable, db, "emulator", wl, cand, ["--config-from", str(meta_path)]),
+        _record_cmd(sys.executable, db, "emulator", wl, cand, ["--config-from", str(meta_path), *sets_emu]),
         workdir / "emulator.run.log",
         timeout,
     )
@@ -515,35 +588,80 @@ def diff(
     if meta.get("failure"):
         # Debezium stopped on its own mid-way (it is recorded as is): the emulator must stop likewise
         res.oracle_failure = None
-    be = backend(db)
-    res.compared, res.problems = compare(
-        load_golden(golden),
-        load_dir(cand) if cand.exists() else {},
+    if meta.get("ended_early") and run.get("exited_before_stop") and run.get("returncode") != 0:
+        res.emulator_failure = None  # both stopped; the records up to the stop are compared
+    elif meta.get("ended_early"):
+        res.problems.append(
+            f"Debezium stopped during the run ({meta['ended_early'][:200]}); the emulator went on"
+        )
+    if stopped_empty:
+        if not (run.get("exited_before_stop") and run.get("returncode") not in (0, None)):
+            res.problems.append(
+                f"Debezium stopped without a record ({meta['ended_early'][:200]}); the emulator did not"
+            )
+        res.both_stopped = not res.problems
+        res.emulator_failure = None
+        (workdir / "diff.txt").write_text(res.summary() + "\n" + "\n".join(res.problems) + "\n")
+        return res
+    res.compared, problems = compare(
+        *be.comparable(load_golden(golden), load_dir(cand) if cand.exists() else {}),
         mask_positions=be.mask_positions,
         max_report=50,
     )
+    res.problems += problems
     (workdir / "diff.txt").write_text(res.summary() + "\n" + "\n".join(res.problems) + "\n")
     return res
 
 
-def minimize(db: str, work: Workload, workdir: Path, sets=()) -> list[tuple[str, DiffResult]]:
-    """Each scenario alone; -> the scenarios that still mismatch on their own (with their result).
+def minimize(
+    db: str, work: Workload, workdir: Path, sets=(), budget: int = 8
+) -> list[tuple[str, DiffResult]]:
+    """Each scenario alone; -> the scenarios that still mismatch on their own (with their result), each
+    shrunk to fewer stream statements (`shrink`, at most `budget` more recordings per scenario).
     A mismatch no scenario shows alone is kept whole (returned under the name "all")."""
     found = []
     for name in work.scenarios():
-        r = diff(db, work.only({name}), workdir / name, sets)
+        alone = work.only({name})
+        r = diff(db, alone, workdir / name, sets)
         log(f"  scenario {name}: {r.summary()}")
         if r.mismatch:
-            found.append((name, r))
+            found.append((name, shrink(db, alone, r, workdir / f"{name}-shrink", sets, budget)))
     return found
+
+
+def shrink(db: str, work: Workload, res: DiffResult, workdir: Path, sets=(), budget: int = 8) -> DiffResult:
+    """Drop stream statements while the mismatch stays (ddmin over stream_units: remove one of n chunks,
+    n doubling when no chunk can go), at most `budget` recordings; -> the smallest mismatching run.
+    A candidate whose SQL fails or that Debezium cannot record does not count as reproducing."""
+    units = work.stream_units()
+    best, n, trial = res, 2, 0
+    while units and trial < budget:
+        n = min(n, len(units))
+        size = -(-len(units) // n)
+        for start in range(0, len(units), size):
+            if trial >= budget:
+                break
+            keep = units[:start] + units[start + size :]
+            trial += 1
+            r = diff(db, work.with_stream(keep), workdir / f"t{trial}", sets)
+            log(f"    shrink {trial}/{budget}: {len(keep)} of {len(units)} statements: {r.summary()}")
+            if r.mismatch and not r.oracle_failure:
+                units, best, n = keep, r, max(n - 1, 2)
+                break
+        else:
+            if n >= len(units):
+                break
+            n *= 2
+    return best
 
 
 def save_case(res: DiffResult, dest: Path) -> None:
     """A regression case as tests/data/<db>/cases/<name>/ lays them out."""
     dest.mkdir(parents=True, exist_ok=True)
+    golden = res.golden or res.workdir / "golden.jsonl"
     shutil.copy(res.workdir / "workload.sql", dest / "workload.sql")
-    shutil.copy(res.workdir / "golden.jsonl", dest / "golden.jsonl")
-    meta = json.loads((res.workdir / "golden.meta.json").read_text())
+    shutil.copy(golden, dest / "golden.jsonl")
+    meta = json.loads(Path(str(golden).removesuffix(".jsonl") + ".meta.json").read_text())
     meta.pop("timings_s_since_start", None)
     (dest / "golden.meta.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n")
     (dest / "diff.txt").write_text(res.summary() + "\n" + "\n".join(res.problems[:50]) + "\n")
@@ -557,12 +675,12 @@ def campaign(args: argparse.Namespace) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     deadline = time.monotonic() + args.minutes * 60
-    runs = mismatches = oracle_failures = refusals = 0
+    runs = mismatches = oracle_failures = refusals = other_mismatches = 0
     i = 0
     while time.monotonic() < deadline and (args.runs is None or runs < args.runs):
         seed = args.seed * 1000 + i
         i += 1
-        work = Workload.parse(gen.generate(args.db, seed))
+        work = Workload.parse(gen.generate(GENERATOR_OF.get(args.db, args.db), seed))
         rundir = out / f"run-{seed}"
         res = diff(args.db, work, rundir)
         runs += 1
@@ -572,19 +690,29 @@ def campaign(args: argparse.Namespace) -> int:
             continue
         if res.refused:
             refusals += 1
+        for other in ALSO_REPLAY.get(args.db, ()):
+            # the same recording, the emulator as another connector (no second JVM run)
+            o = diff(other, work, rundir / other, golden=rundir / "golden.jsonl")
+            log(f"seed {seed} as {other}: {o.summary()}")
+            if o.mismatch:
+                other_mismatches += 1
+                save_case(o, out / "findings" / f"s{seed}_{other}")
+            else:
+                shutil.rmtree(rundir / other / "emulator", ignore_errors=True)
         if not res.mismatch:
             shutil.rmtree(rundir / "emulator", ignore_errors=True)
             continue
         mismatches += 1
-        found = minimize(args.db, work, rundir / "min") if args.minimize else []
+        found = minimize(args.db, work, rundir / "min", budget=args.shrink_budget) if args.minimize else []
         for name, r in found or [("all", res)]:
             save_case(r, out / "findings" / f"s{seed}_{name}")
     log(
         f"campaign {args.db} seed {args.seed}: {runs} workloads, {mismatches} with mismatches, "
-        f"{refusals} refused by the emulator at start, {oracle_failures} the oracle could not record; "
-        f"findings in {out / 'findings'}"
+        f"{refusals} refused by the emulator at start, {oracle_failures} the oracle could not record"
+        + "".join(f"; as {o}: {other_mismatches} with mismatches" for o in ALSO_REPLAY.get(args.db, ()))
+        + f"; findings in {out / 'findings'}"
     )
-    return 1 if mismatches else 0
+    return 1 if mismatches or other_mismatches else 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -610,6 +738,7 @@ def main(argv: list[str] | None = None) -> int:
     d.add_argument("--golden", help="reuse this recording instead of running Debezium")
     d.add_argument("--keep", help="work directory (default: a temp dir, removed when equal)")
     d.add_argument("--minimize", action="store_true")
+    d.add_argument("--shrink-budget", type=int, default=8)
     c = sub.add_parser("campaign", help="generated workloads for a while")
     c.add_argument("--db", default="pg")
     c.add_argument("--minutes", type=float, default=10)
@@ -617,6 +746,9 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--seed", type=int, default=1)
     c.add_argument("--out", default="differential-runs")
     c.add_argument("--no-minimize", dest="minimize", action="store_false")
+    c.add_argument(
+        "--shrink-budget", type=int, default=8, help="recordings per mismatching scenario to drop statements"
+    )
     args = ap.parse_args(argv)
     if args.cmd == "record":
         return record(args)
@@ -633,7 +765,7 @@ def main(argv: list[str] | None = None) -> int:
     for p in res.problems[:20]:
         print("  " + p)
     if res.mismatch and args.minimize:
-        for name, r in minimize(args.db, work, keep / "min", args.set):
+        for name, r in minimize(args.db, work, keep / "min", args.set, args.shrink_budget):
             print(f"scenario {name}: {r.summary()}")
     if not res.mismatch and not res.oracle_failure and not args.keep:
         shutil.rmtree(keep, ignore_errors=True)

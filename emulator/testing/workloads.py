@@ -131,7 +131,7 @@ PG_PROPS: list[tuple[str, list[str]]] = [
     ("hstore.handling.mode", ["json", "map"]),
     ("tombstones.on.delete", ["true", "false"]),
     ("provide.transaction.metadata", ["true", "false"]),
-    ("snapshot.mode", ["initial", "no_data", "always", "when_needed"]),
+    ("snapshot.mode", ["initial", "no_data", "always", "when_needed", "initial_only"]),
     ("column.propagate.source.type", ["", ".*"]),
     ("datatype.propagate.source.type", ["", ".+\\.(numeric|varchar|text|timestamp|_int4)"]),
     ("field.name.adjustment.mode", ["none", "avro", "avro_unicode"]),
@@ -499,7 +499,9 @@ def generate_pg(seed: int) -> str:
     picks = r.sample(SCENARIOS, k=r.randint(2, 4))
     for i, kind in enumerate(picks):
         getattr(g, kind)(f"s{i}_{kind}")
-    if props.get("snapshot.mode") not in ("no_data",) and g.snapshot_tables and r.random() < 0.3:
+    # an incremental snapshot needs streaming (initial_only stops after the initial snapshot)
+    streams = props.get("snapshot.mode") not in ("no_data", "initial_only")
+    if streams and g.snapshot_tables and r.random() < 0.3:
         t = r.choice(g.snapshot_tables)
         if '"' not in t:
             g.incremental.append(

@@ -68,3 +68,24 @@ def test_generated_pg_workloads_run_on_postgres(seed):
         ]:
             r = pg.psql(part, check=False)
             assert r.returncode == 0, f"seed {seed}: {r.stderr}"
+
+
+def test_stream_units_and_with_stream():
+    w = Workload.parse(TEXT + "INSERT INTO b\n  VALUES (2);\nINSERT INTO a VALUES (1);\n")
+    units = w.stream_units()
+    assert units == [
+        "INSERT INTO a VALUES (1);\n",
+        "INSERT INTO a VALUES (2);\n",
+        "INSERT INTO b VALUES (1);\n",
+        "INSERT INTO b\n  VALUES (2);\n",
+        "INSERT INTO a VALUES (1);\n",
+    ]
+    smaller = w.with_stream([units[1], units[3]])
+    assert smaller.stream_units() == [units[1], units[3]]
+    # directives stay: the scenario markers and the quiet step
+    assert smaller.scenarios() == ["a", "b"]
+    assert len(stream_steps(smaller.sections["stream"])) == 2
+    assert smaller.sections["pre"] == w.sections["pre"] and smaller.props == w.props
+    # duplicates: the last copy dropped
+    assert w.with_stream(units[:4]).stream_units() == units[:4]
+    assert w.with_stream([]).stream_units() == []

@@ -31,6 +31,7 @@ from emulator.envelope import EnvelopeSettings, Heartbeat, TableEnvelope, Transa
 from emulator.filters import Filters, include_list_order
 from emulator.incremental import IncrementalSnapshot
 from emulator.model import ColumnDef, TableDef
+from emulator.naming import field_name_adjuster, schema_name_adjuster
 from emulator.notifications import Notifier
 from emulator.records import Record
 from emulator.snapshot import run_snapshot
@@ -98,6 +99,7 @@ class MySqlConnector:
             binary_mode=(get("binary.handling.mode") or "bytes").lower(),
             time_precision_mode=tpm,
             snapshot_timestamp_trimmed=self.flavor.name == "mysql",
+            mariadb_connector=self.flavor.mariadb,
         )
         self.settings = EnvelopeSettings(
             prefix=self.prefix,
@@ -109,6 +111,8 @@ class MySqlConnector:
             delimiter=get("topic.delimiter") or ".",
             replace_null_with_default=_bool(get("value.converter.replace.null.with.default"), True),
             structured=engine.dataplane is not None,  # the data plane takes records in their parts
+            schema_name_adjuster=schema_name_adjuster(get("schema.name.adjustment.mode")),
+            field_name_adjuster=field_name_adjuster(get("field.name.adjustment.mode")),
         )
         self.filters = Filters(config, SYSTEM_DATABASES)
         self.db_include = self.filters.ns_include
@@ -366,10 +370,10 @@ class MySqlConnector:
         """The snapshot/chunk row parser of a captured table (its columns, in its SELECT order)."""
         base = {c.name: c.base_type for c in ct.table.columns}
         cols = []
-        for c in ct.env.table.columns:
+        for c, field in zip(ct.env.table.columns, ct.env.names):  # field: the name as printed
             conv = c.snapshot_convert or c.convert
             cols.append(
-                (c.name, None if conv is _identity else conv, base.get(c.name) in textrows.BINARY_TYPES)
+                (field, None if conv is _identity else conv, base.get(c.name) in textrows.BINARY_TYPES)
             )
         return textrows.compile_text_row_parser(cols)
 
@@ -625,9 +629,9 @@ class MySqlConnector:
             if fixed is None:
                 try:
                     changes = self.parser.apply(ddl, db or None)
-                except DdlError:
+                except DdlError as e:
                     if not self.skip_unparseable:
-                        raise
+                        raise DdlError(f"{e}; set schema.history.internal.skip.unparseable.ddl=true to skip it") from None
                     log.warning("skipping unparseable DDL %r", ddl)
                     changes = []
             else:
@@ -1091,7 +1095,8 @@ class MySqlConnector:
                 log.warning("%s; skipped", msg)
                 return None
             cols = ct.env.table.columns
-            by_name = {c.name: c for c in cols}
+            # outputs keyed by the field names as printed (field.name.adjustment.mode)
+            by_name = {c.name: (c, field) for c, field in zip(cols, ct.env.names)}
             outputs: list[Any] = []
             keep = ct.keep
             kept = set(keep) if keep is not None else None
@@ -1099,8 +1104,8 @@ class MySqlConnector:
                 if kept is not None and i not in kept:
                     outputs.append(None)
                     continue
-                cd = by_name[c.name]
-                outputs.append((cd.name, None if cd.convert is _identity else cd.convert))
+                cd, field = by_name[c.name]
+                outputs.append((field, None if cd.convert is _identity else cd.convert))
             dec = bl.compile_row_decoder(tm, outputs)
             ct.decoders[tm.key] = dec
         return dec

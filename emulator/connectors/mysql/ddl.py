@@ -374,14 +374,13 @@ def _ident(node: Any) -> str:
 class DdlParser:
     def __init__(self, catalog: Catalog, keep_comments: bool = False, mysql_grammar: bool = False) -> None:
         self.catalog = catalog
-        # the MySqlConnector's parser (Debezium's MySQL grammar) and the MariaDbConnector's differ in a few
-        # statements; mysql_grammar selects the former's recorded behaviour
+        # the MySqlConnector's parser (Debezium's MySQL grammar) or the MariaDbConnector's (MariaDB grammar).
+        # Their listeners signal the same events (Debezium 3.6: the same signal* calls per statement kind, the
+        # same BinlogDatabaseSchema.parseDdl), so the model below is one: recorded with the MySqlConnector,
+        # and read off the MariaDB listeners' source where it could not be recorded (docs/differential-mariadb.md)
         self.mysql_grammar = mysql_grammar
         # include.schema.comments: without it Debezium's listeners skip every COMMENT (null in tableChanges)
         self.keep_comments = keep_comments
-        # ALTER TABLE ... [DEFAULT] CHARSET=x: the MySQL grammar's ALTER listener ignores it (recorded with
-        # the MySqlConnector); the MariaDB connector's parser applies it
-        self.alter_sets_charset = not mysql_grammar
         self._text = ""
 
     # -- entry ------------------------------------------------------------------------------------------
@@ -425,10 +424,11 @@ class DdlParser:
         ):
             return []
         second = head[1].upper() if len(head) > 1 else ""
-        if self.mysql_grammar and word in ("CREATE", "DROP", "ALTER", "RENAME"):
+        if word in ("CREATE", "DROP", "ALTER", "RENAME"):
             obj = _object_kind(text)
-            # statements the MySqlConnector records as a bare schema change (no table change, source.table
-            # ""), as recorded: events, RENAME USER, CREATE/DROP INDEX, ALTER DATABASE
+            # statements recorded as a bare schema change (no table change, source.table ""): events, RENAME
+            # USER, CREATE/DROP INDEX, ALTER DATABASE. No listener of either grammar signals them, so
+            # BinlogDatabaseSchema.parseDdl emits SchemaChangeEvent.ofDatabase for both connectors
             if (
                 obj == "EVENT"
                 or (word == "RENAME" and obj == "USER")
@@ -659,6 +659,10 @@ class DdlParser:
             raise DdlError(f"column {name} has no type")
         dtype = kind.this.name if hasattr(kind.this, "name") else str(kind.this)
         type_name, jdbc = _TYPES.get(dtype, (dtype, OTHER))
+        if dtype == "UUID" and self.mysql_grammar:
+            # not a data type of Debezium's MySQL grammar: the MySqlConnector stops on it (recorded, case
+            # mysqlconnector_uuid_stops); only the MariaDB grammar has it
+            raise DdlError(f"column {name}: type UUID is not in the MySQL grammar of the MySqlConnector")
         if dtype == "GEOMETRY":  # the spatial type as written (sqlglot only knows GEOMETRY)
             m = re.search(
                 r"(?i)(?:^|[\s,(])`?" + re.escape(name) + r"`?\s+(POINT|LINESTRING|POLYGON|MULTIPOINT|"
@@ -732,8 +736,9 @@ class DdlParser:
             elif isinstance(k, exp.CommentColumnConstraint):
                 col.comment = _literal_text(k.this) if self.keep_comments else None
             elif isinstance(k, (exp.ComputedColumnConstraint, exp.GeneratedAsIdentityColumnConstraint)):
-                # the MySQL grammar's listener leaves `generated` false on GENERATED ALWAYS AS (recorded)
-                col.generated = not self.mysql_grammar
+                # `generated` stays false on GENERATED ALWAYS AS (recorded with the MySQL grammar; the MariaDB
+                # listener sets it only for AUTO_INCREMENT and SERIAL)
+                col.generated = False
         if base in CHAR_TYPES and base != "JSON":
             col.charset = charset or table_charset
         if col.default == "CURRENT_TIMESTAMP":
@@ -1029,9 +1034,8 @@ class DdlParser:
                 s = action.sql("mysql") if isinstance(action, exp.Expression) else str(action)
                 if re.match(r"(?i)\s*DROP\s+PRIMARY\s+KEY", s):
                     table.pk = []
-        m = re.search(r"(?i)(?:DEFAULT\s+)?(?:CHARACTER\s+SET|CHARSET)\s*=?\s*(\w+)", text)
-        if self.alter_sets_charset and m and not re.search(r"(?i)\b(ADD|MODIFY|CHANGE)\b", text):
-            table.charset = m.group(1).lower()
+        # a table option [DEFAULT] CHARSET=x leaves defaultCharsetName as is: recorded with the MySQL grammar;
+        # the MariaDB grammar's CreateTableParserListener has no table editor outside CREATE TABLE
         table.renumber()
         self.catalog.put(table)
         return [Change("ALTER", table.db, text, copy.deepcopy(table), table.name, previous)]
