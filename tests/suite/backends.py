@@ -170,7 +170,7 @@ class Backend:
 
     def signal(self, kind: str, data: dict | str | None, sid: str | None = None) -> None:
         payload = data if isinstance(data, str) or data is None else json.dumps(data)
-        self.execute(
+        self._write(
             f"INSERT INTO {self.qualified(SIGNAL_TABLE)} VALUES (%s, %s, %s)",
             (sid or f"sig-{time.monotonic_ns()}", kind, payload),
         )

@@ -72,11 +72,11 @@ class Run:
         if self.cap is not None:
             self.records.extend(self.cap.records(timeout=timeout))
 
-    def wait(self, pred: Callable[[list[dict]], bool], what: str, timeout: float = 60) -> list[dict]:
+    def wait(self, pred: Callable[[Run], bool], what: str, timeout: float = 60) -> list[dict]:
         deadline = time.monotonic() + timeout
         while True:
             self.pump(0.1)
-            if pred(self.records):
+            if pred(self):
                 return self.records
             if self.cap is not None and self.cap.error is not None:
                 raise AssertionError(f"capture failed waiting for {what}: {self.cap.error!r}")
