@@ -65,6 +65,7 @@ class Backend:
         self.prefix = self.ns
         self.tables: dict[str, tuple[str, ...]] = {}  # name -> key columns
         self._pending: list[tuple[str, Any]] | None = None  # writes of an open transaction()
+        self.processes: list[Any] = []  # CLI processes of the test (harness.CliRun)
 
     # -- availability and features ----------------------------------------------------------------------
     @classmethod
@@ -188,6 +189,12 @@ class Backend:
     def lose_position(self) -> None:
         """Make the position a stopped connector stored unavailable on the server."""
         raise NotImplementedError
+
+    def close(self) -> None:
+        """The test's end: kill what it left running, drop what it created."""
+        for p in self.processes:
+            p.kill()
+        self.cleanup()
 
     def cleanup(self) -> None:
         pass

@@ -75,4 +75,4 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
     server = request.getfixturevalue(_SERVERS[cls])
     b = cls(server, tmp_path)
     yield b
-    b.cleanup()
+    b.close()

@@ -118,3 +118,59 @@ class Run:
 def markers(records: list[dict]) -> list[str]:
     """`source.snapshot` of the snapshot reads, in order."""
     return [payload(r)["source"]["snapshot"] for r in records if op(r) == "r"]
+
+
+class CliRun:
+    """The connector as users run it, `python -m emulator run CONFIG --out DIR` (tests/emulator_proc.py):
+    every process of a test shares the backend's offsets and appends to the same output directory."""
+
+    def __init__(self, backend: Any, **overrides: Any) -> None:
+        self.backend = backend
+        self.props = backend.config(**overrides)
+        self.proc: Any = None
+
+    def start(self) -> CliRun:
+        from emulator_proc import EmulatorProcess
+
+        self.proc = EmulatorProcess(self.props, self.backend.workdir).start()
+        self.backend.processes.append(self.proc)  # killed at the test's end whatever happens
+        return self
+
+    def stop(self) -> int:
+        return self.proc.stop()
+
+    def kill(self) -> None:
+        self.proc.kill()
+
+    @property
+    def records(self) -> list[dict]:
+        return self.proc.records()
+
+    def wait(self, pred: Callable[[list[dict]], bool], what: str, timeout: float = 60) -> list[dict]:
+        return self.proc.wait_for(pred, timeout, what)
+
+    def ids(self, records: list[dict], table: str, *ops: str) -> list[Any]:
+        topic = self.backend.topic(table)
+        return [
+            self.backend.key(r)["id"]
+            for r in records
+            if r["topic"] == topic and r.get("value") is not None and (not ops or op(r) in ops)
+        ]
+
+    def barrier(self, timeout: float = 60) -> list[dict]:
+        """Every change committed before this call has been written out. The process may not be streaming
+        yet (the CLI returns at once): a new token goes in every 2 s until one arrives."""
+        b = self.backend
+        if BARRIER not in b.tables:
+            b.create_table(BARRIER, {"id": "int"})
+        deadline = time.monotonic() + timeout
+        tokens: set[int] = set()
+        while True:
+            token = next(_tokens)
+            tokens.add(token)
+            b.insert(BARRIER, {"id": token})
+            try:
+                return self.wait(lambda recs: bool(tokens & set(self.ids(recs, BARRIER, "c"))), "barrier", 2)
+            except AssertionError:
+                if time.monotonic() > deadline or self.proc.proc.poll() is not None:
+                    raise
