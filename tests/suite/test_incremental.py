@@ -50,7 +50,15 @@ def fill(backend, table: str, n: int) -> None:
 def test_concurrent_writes_and_a_restart_replay_to_the_table(backend):
     fill(backend, "items", 1000)
     run = Run(backend, **incremental_config(backend)).start()
-    writer = Writer(backend.session, backend.writer_sql("items"), keys=1100, delay=0.002)
+    topic = backend.topic("items")
+
+    def hot() -> int | None:  # aim part of the writes just past the last emitted read: the window in flight
+        for r in reversed(run.records[-200:]):
+            if r["topic"] == topic and payload(r) and payload(r)["op"] == "r":
+                return backend.key(r)["id"] + 8
+        return None
+
+    writer = Writer(backend.session, backend.writer_sql("items"), keys=1100, delay=0.002, hot=hot)
     writer.start()
     try:
         # paused after its first window, so that the stop below lands inside the snapshot whatever the timing

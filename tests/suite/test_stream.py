@@ -65,7 +65,7 @@ def test_primary_key_change_is_delete_tombstone_create_with_key_headers(backend)
     assert [op(r) for r in recs] == ["c", "d", None, "c"]
     _, d, tomb, c = recs
     assert [backend.key(r) for r in (d, tomb, c)] == [{"id": 1}, {"id": 1}, {"id": 2}]
-    assert header(d, "__debezium.newkey") == {"id": 2}
+    assert header(d, "__debezium.newkey") == {"id": 2} and header(tomb, "__debezium.newkey") == {"id": 2}
     assert header(c, "__debezium.oldkey") == {"id": 1}
     assert header(d, "__debezium.oldkey") is None and header(c, "__debezium.newkey") is None
     assert payload(d)["before"] == {"id": 1, "name": "a", "qty": 1} and payload(d)["after"] is None
