@@ -496,6 +496,7 @@ class MongoDb(Backend):
     def __init__(self, server: Any, workdir: Path) -> None:
         super().__init__(server, workdir)
         self.db = server[self.ns]
+        self._session: Any = None  # of an open transaction()
 
     def _base_config(self) -> dict[str, str]:
         return {
@@ -517,13 +518,23 @@ class MongoDb(Backend):
 
     def insert(self, table: str, *rows: dict) -> None:
         for row in rows:
-            self.db[table].insert_one(self._doc(row))
+            self.db[table].insert_one(self._doc(row), session=self._session)
 
     def update(self, table: str, key: dict, values: dict) -> None:
-        self.db[table].update_one({"_id": key["id"]}, {"$set": values})
+        self.db[table].update_one({"_id": key["id"]}, {"$set": values}, session=self._session)
 
     def delete(self, table: str, key: dict) -> None:
-        self.db[table].delete_one({"_id": key["id"]})
+        self.db[table].delete_one({"_id": key["id"]}, session=self._session)
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[Backend]:
+        """A multi-document transaction (replica sets)."""
+        with self.server.start_session() as session, session.start_transaction():
+            self._session = session
+            try:
+                yield self
+            finally:
+                self._session = None
 
     def truncate(self, table: str) -> None:
         raise NotImplementedError("MongoDB has no TRUNCATE")
@@ -540,8 +551,16 @@ class MongoDb(Backend):
         return out
 
     def key(self, record: dict) -> dict:
+        """A document key `{"id": "<_id as extended JSON>"}` as the id written; other keys (transaction,
+        heartbeat) as they are."""
         k = super().key(record)
-        return {"id": _plain(json.loads(k["id"]))}
+        if (
+            record["topic"].startswith(f"{self.prefix}.{self.ns}.")
+            and isinstance(k, dict)
+            and set(k) == {"id"}
+        ):
+            return {"id": _plain(json.loads(k["id"]))}
+        return k
 
     def cleanup(self) -> None:
         with contextlib.suppress(Exception):
