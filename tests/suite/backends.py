@@ -36,7 +36,7 @@ import itertools
 import json
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, ClassVar
 from urllib.parse import unquote, urlparse
@@ -114,12 +114,19 @@ class Backend:
         raise NotImplementedError
 
     def insert(self, table: str, *rows: dict) -> None:
-        for row in rows:
-            marks = ", ".join(["%s"] * len(row))
+        """One INSERT per 1000 rows of the same columns (bulk loads stay cheap), in order."""
+        i = 0
+        while i < len(rows):
+            cols = list(rows[i])
+            batch = [rows[i]]
+            while i + len(batch) < len(rows) and len(batch) < 1000 and list(rows[i + len(batch)]) == cols:
+                batch.append(rows[i + len(batch)])
+            one = "(" + ", ".join(["%s"] * len(cols)) + ")"
             self._write(
-                f"INSERT INTO {self.qualified(table)} ({', '.join(row)}) VALUES ({marks})",
-                tuple(row.values()),
+                f"INSERT INTO {self.qualified(table)} ({', '.join(cols)}) VALUES {', '.join([one] * len(batch))}",
+                tuple(v for row in batch for v in row.values()),
             )
+            i += len(batch)
 
     def update(self, table: str, key: dict, values: dict) -> None:
         sets = ", ".join(f"{c} = %s" for c in values)
@@ -131,6 +138,16 @@ class Backend:
     def delete(self, table: str, key: dict) -> None:
         where = " AND ".join(f"{c} = %s" for c in key)
         self._write(f"DELETE FROM {self.qualified(table)} WHERE {where}", tuple(key.values()))
+
+    def insert_each(self, table: str, rows: Iterable[dict]) -> None:
+        """Insert `rows` one transaction each, on one connection (a steady stream of small commits)."""
+        with contextlib.closing(self.session()) as c:
+            for row in rows:
+                marks = ", ".join(["%s"] * len(row))
+                c.execute(
+                    f"INSERT INTO {self.qualified(table)} ({', '.join(row)}) VALUES ({marks})",
+                    tuple(row.values()),
+                )
 
     def _write(self, sql: str, args: Any) -> None:
         if self._pending is not None:
@@ -525,6 +542,10 @@ class MongoDb(Backend):
 
     def delete(self, table: str, key: dict) -> None:
         self.db[table].delete_one({"_id": key["id"]}, session=self._session)
+
+    def insert_each(self, table: str, rows: Iterable[dict]) -> None:
+        for row in rows:
+            self.insert(table, row)
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[Backend]:

@@ -159,7 +159,7 @@ class CliRun:
 
     def barrier(self, timeout: float = 60) -> list[dict]:
         """Every change committed before this call has been written out. The process may not be streaming
-        yet (the CLI returns at once): a new token goes in every 2 s until one arrives."""
+        yet (the CLI returns at once): a new token goes in every 0.5 s until one arrives."""
         b = self.backend
         if BARRIER not in b.tables:
             b.create_table(BARRIER, {"id": "int"})
@@ -170,7 +170,9 @@ class CliRun:
             tokens.add(token)
             b.insert(BARRIER, {"id": token})
             try:
-                return self.wait(lambda recs: bool(tokens & set(self.ids(recs, BARRIER, "c"))), "barrier", 2)
+                return self.wait(
+                    lambda recs: bool(tokens & set(self.ids(recs, BARRIER, "c"))), "barrier", 0.5
+                )
             except AssertionError:
                 if time.monotonic() > deadline or self.proc.proc.poll() is not None:
                     raise
