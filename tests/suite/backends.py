@@ -27,6 +27,7 @@ Features (what a scenario may need):
   lazy_tx_begin     BEGIN only once a transaction has a captured change (PostgreSQL); binlog connectors
                     emit it at the GTID event, also for DDL and for transactions of skipped changes
   cli_restart       the CLI process can be killed and restarted on its offsets (kill -9 scenarios)
+  schema_change_topic   DDL records on the topic named after `topic.prefix` (binlog connectors)
 """
 
 from __future__ import annotations
@@ -330,6 +331,7 @@ class _Binlog(Backend):
             "truncate",
             "lose_position",
             "lost_position_fails",
+            "schema_change_topic",
             "signal_table",
             "sql_writer",
             "heartbeat",

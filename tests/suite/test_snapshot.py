@@ -155,3 +155,17 @@ def test_snapshot_include_collection_list_limits_the_snapshot_not_the_stream(bac
         run.wait_ids("b", "c", {3})
     assert sorted(run.ids("a", "r")) == [1, 2]
     assert run.ids("b", "r") == []
+
+
+@pytest.mark.needs("schema_change_topic")
+def test_no_data_records_the_schema_but_reads_no_rows(backend):
+    """spec-mysql-mariadb.md §9.1: `no_data` captures the schema of the captured tables (DDL on the schema
+    change topic, named after `topic.prefix`) and emits no READ events; then it streams."""
+    backend.create_table("t", {"id": "int"})
+    backend.insert("t", {"id": 1})
+    with Run(backend, **{"snapshot.mode": "no_data"}) as run:
+        backend.insert("t", {"id": 2})
+        run.wait_ids("t", "c", {2})
+    ddl = [payload(r)["ddl"] for r in run.records if r["topic"] == backend.prefix]
+    assert any("CREATE TABLE" in d and "`t`" in d for d in ddl), ddl
+    assert run.ids("t", "r") == [] and run.ids("t", "c") == [2]
