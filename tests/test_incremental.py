@@ -1,7 +1,9 @@
 """Incremental snapshots and signals, in the style of Debezium's incremental-snapshot ITs
-(AbstractIncrementalSnapshotTest): a real throwaway PostgreSQL, the connector in-process, a table of 1000
-rows read in chunks of 10 while a writer thread updates, deletes and inserts rows, a stop and restart in the
-middle. Every run checks the two properties that make an incremental snapshot correct:
+(AbstractIncrementalSnapshotTest): a real throwaway PostgreSQL, the connector in-process, tables read in
+chunks while a writer thread updates, deletes and inserts rows. The scenario every backend shares (1000 rows,
+a writer, a restart in the middle; pause/resume, stop-snapshot, the file channel) is in
+tests/suite/test_incremental.py and test_signals.py; what stays here is PostgreSQL's own or looks inside the
+window machine. Runs check the two properties that make an incremental snapshot correct:
 
 * replaying the emitted events (r/c/u upsert the key's row, d removes it) gives exactly the table;
 * no READ of a key comes after a streamed change of that key that is newer than the READ (rows carry a
@@ -22,7 +24,7 @@ import time
 
 import psycopg
 import pytest
-from incremental_checks import Run, Writer, assert_replay_equals, pg_writes, stop_after_key
+from incremental_checks import Run, Writer, assert_replay_equals, pg_writes
 
 from emulator.incremental import ConditionError, validate_blocking_filter, validate_condition
 from emulator.testing.pgserver import PgServer
@@ -105,46 +107,6 @@ def check_replay(run: Run, db: Db, table: str = "items", key_cols=("id",)) -> No
 
 
 # -- the IT-style concurrency test ----------------------------------------------------------------------------
-
-def test_concurrent_writes_and_a_restart_replay_to_the_table(pg, caplog):
-    caplog.set_level(logging.DEBUG, logger="emulator.incremental")
-    db = Db(pg, ITEMS_DDL)
-    run = Run(db, db.props()).start()
-    run.sync()
-    def hot() -> int | None:  # aim part of the writes at the chunk in flight: windows do get hit
-        key = run.cap.runner.connector.incremental.last_key
-        return int(key[0]) if key else None
-
-    writer = items_writer(db, hot=hot)
-    writer.start()
-    stop_after_key(run, 300)
-    try:
-        db.signal("execute-snapshot", {"data-collections": ["public.items"], "type": "incremental"}, "ad-hoc-1")
-        run.cap.thread.join(60)
-        assert not run.cap.thread.is_alive()
-        run.stop()
-        first_run_reads = len(run.reads("items"))
-        stored = run.offsets.load()
-        assert stored["incremental_snapshot_collections"][0]["incremental_snapshot_collections_id"] == \
-            "public.items"
-        resume_after = int(stored["incremental_snapshot_primary_key"][0])
-        assert int(stored["incremental_snapshot_maximum_key"][0]) >= 1000  # the writer adds keys up to 1100
-        mark = len(run.records)
-        time.sleep(0.3)  # the writer goes on while the connector is down
-        run.start()  # the pause is not kept across a restart (as in Debezium): the snapshot resumes
-        run.wait(lambda r: r.snapshot_done(), 120, "the end of the incremental snapshot")
-    finally:
-        writer.stop()
-    run.sync()
-    run.stop()
-    assert writer.ops > 200
-    later = [int(r["key"]["payload"]["id"]) for r in run.reads("items", since=mark)]
-    assert later and min(later) > resume_after, "the restart must resume after the last emitted chunk"
-    assert first_run_reads >= 200  # keys up to ~300, less the ones the writer deleted or had in a window
-    # the writer did hit open windows: buffered keys were dropped for newer streamed changes
-    assert any("from window" in m for m in caplog.messages)
-    check_replay(run, db)
-
 
 def test_updates_and_deletes_inside_a_window_drop_the_read(pg):
     """Deterministic window overlap (as the golden workload does it): the table is locked before the signal,
@@ -388,39 +350,6 @@ def _paused_after_first_window(db: Db, run: Run, tables: list[str]) -> None:
     run.wait(lambda r: r.connector.incremental.paused and r.connector.incremental.chunk_id is None, 30, "pause")
 
 
-def test_pause_and_resume(pg):
-    db = Db(pg, TWO_TABLES_DDL)
-    run = Run(db, db.props()).start()
-    run.sync()
-    _paused_after_first_window(db, run, ["public.t1"])
-    n = len(run.reads("t1"))
-    assert n == 10
-    time.sleep(1.0)
-    run.sync()
-    assert len(run.reads("t1")) == n  # nothing while paused
-    assert run.offsets.load() is not None
-    db.signal("resume-snapshot", {})
-    run.wait(lambda r: r.snapshot_done(), 30, "the snapshot")
-    run.stop()
-    assert [r["key"]["payload"]["id"] for r in run.reads("t1")] == list(range(1, 61))
-
-
-def test_stop_snapshot_all(pg):
-    db = Db(pg, TWO_TABLES_DDL)
-    run = Run(db, db.props()).start()
-    run.sync()
-    _paused_after_first_window(db, run, ["public.t1", "public.t2"])
-    db.signal("stop-snapshot", {"type": "incremental"})
-    db.signal("resume-snapshot", {})
-    run.sync()
-    time.sleep(0.5)
-    run.sync()
-    run.stop()
-    assert len(run.reads("t1")) == 10 and run.reads("t2") == []
-    assert run.snapshot_done()
-    assert "incremental_snapshot_collections" not in (run.offsets.load() or {})
-
-
 def test_stop_snapshot_of_one_collection(pg):
     db = Db(pg, TWO_TABLES_DDL + """
         CREATE TABLE public.t3 (id int PRIMARY KEY);
@@ -514,26 +443,6 @@ def test_filters_failing_in_the_database_are_not_fatal(pg, caplog):
     text = "\n".join(caplog.messages)
     assert "Incremental snapshot of table 'public.t1' failed and is skipped" in text
     assert "Error while executing requested blocking snapshot" in text
-
-
-def test_file_channel(pg, tmp_path, caplog):
-    caplog.set_level(logging.INFO, logger="emulator")
-    db = Db(pg, TWO_TABLES_DDL)
-    signals = tmp_path / "signals.jsonl"
-    run = Run(db, db.props(**{"signal.enabled.channels": "source,file", "signal.file": str(signals),
-                              "signal.poll.interval.ms": "100"})).start()
-    run.sync()
-    with open(signals, "a") as f:
-        f.write("this is not json\n")
-        f.write(json.dumps({"id": "f1", "type": "execute-snapshot",
-                            "data": {"data-collections": ["public.t2"], "type": "incremental"}}) + "\n")
-    run.wait(lambda r: r.snapshot_done() and len(r.reads("t2")) == 40, 30, "the file signal's snapshot")
-    assert signals.read_text() == ""  # processed lines leave the file, as in Debezium
-    # the source channel still works beside it
-    db.signal("execute-snapshot", {"data-collections": ["public.t1"]})
-    run.wait(lambda r: r.snapshot_done() and len(r.reads("t1")) == 60, 30, "the table signal's snapshot")
-    run.stop()
-    assert any("Skipped signal due to an error 'this is not json'" in m for m in caplog.messages)
 
 
 # -- watermarking variants -----------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """Incremental snapshots of the MariaDbConnector, in the style of Debezium's incremental-snapshot ITs
 (AbstractIncrementalSnapshotTest), the MariaDB half of tests/test_incremental.py: a real throwaway MariaDB,
-the connector in-process, a table of 1000 rows read in chunks of 10 while a writer thread updates, deletes
-and inserts rows, a stop and restart in the middle. Every run checks (tests/incremental_checks.py) that
+the connector in-process, tables read in chunks while a writer thread updates, deletes and inserts rows (the
+concurrent-writes-and-restart scenario of every backend is tests/suite/test_incremental.py). Runs check
+(tests/incremental_checks.py) that
 replaying the emitted events gives exactly the table and that no READ of a key comes after a newer streamed
 change of that key.
 """
@@ -10,7 +11,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import logging
 import random
 import threading
 import time
@@ -25,7 +25,6 @@ from incremental_checks import (
     Writer,
     assert_replay_equals,
     mariadb_writes,
-    stop_after_key,
 )
 
 from emulator.testing import mariadbserver
@@ -141,52 +140,6 @@ def wait_for_open_window(db: Db) -> None:
 
 
 # -- the IT-style concurrency test ----------------------------------------------------------------------------
-
-
-def test_concurrent_writes_and_a_restart_replay_to_the_table(server, tmp_path, caplog):
-    caplog.set_level(logging.DEBUG, logger="emulator.incremental")
-    db = Db(server, ITEMS_DDL, tmp_path)
-    run = Run(db, db.props()).start()
-    run.sync()
-
-    def hot() -> int | None:  # aim part of the writes at the chunk in flight: windows do get hit
-        key = run.connector.incremental.last_key
-        return int(key[0]) if key else None
-
-    writer = items_writer(db, hot=hot)
-    writer.start()
-    stop_after_key(run, 300)
-    try:
-        db.signal(
-            "execute-snapshot",
-            {"data-collections": [db.table_id("items")], "type": "incremental"},
-            "ad-hoc-1",
-        )
-        run.cap.thread.join(60)
-        assert not run.cap.thread.is_alive()
-        run.stop()
-        first_run_reads = len(run.reads("items"))
-        stored = run.offsets.load()
-        assert stored["incremental_snapshot_collections"][0][
-            "incremental_snapshot_collections_id"
-        ] == db.table_id("items")
-        resume_after = int(stored["incremental_snapshot_primary_key"][0])
-        assert int(stored["incremental_snapshot_maximum_key"][0]) >= 1000  # the writer adds keys up to 1100
-        mark = len(run.records)
-        time.sleep(0.3)  # the writer goes on while the connector is down
-        run.start()  # a new connector on the same offsets and schema history: the snapshot resumes
-        run.wait(lambda r: r.snapshot_done(), 120, "the end of the incremental snapshot")
-    finally:
-        writer.stop()
-    run.sync()
-    run.stop()
-    assert writer.ops > 200
-    later = [int(r["key"]["payload"]["id"]) for r in run.reads("items", since=mark)]
-    assert later and min(later) > resume_after, "the restart must resume after the last emitted chunk"
-    assert first_run_reads >= 200  # keys up to ~300, less the ones the writer deleted or had in a window
-    # the writer did hit open windows: buffered keys were dropped for newer streamed changes
-    assert any("from window" in m for m in caplog.messages)
-    check_replay(run, db)
 
 
 def test_updates_and_deletes_inside_a_window_drop_the_read(server, tmp_path):

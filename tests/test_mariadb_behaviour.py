@@ -153,33 +153,6 @@ def test_restart_resumes_after_committed_offset_without_duplicates(db, dbname, t
     assert payload(tx[0])["id"] == payload(data_records(recs)[0])["source"]["gtid"]
 
 
-def test_snapshot_modes(db, dbname, tmp_path):
-    db.sql("CREATE TABLE t (a INT PRIMARY KEY); INSERT INTO t VALUES (1), (2)", dbname)
-    # initial_only: snapshot, then the process ends by itself
-    w = tmp_path / "only"
-    w.mkdir()
-    emu = EmulatorProcess(props(db, w, dbname, **{"snapshot.mode": "initial_only"}), w).start()
-    emu.proc.wait(60)
-    assert emu.proc.returncode == 0, emu.log_tail()
-    assert [payload(r)["source"]["snapshot"] for r in data_records(emu.records())] == ["first", "last"]
-    # no_data: schema changes, no reads, then streaming
-    w = tmp_path / "nodata"
-    w.mkdir()
-    emu = EmulatorProcess(props(db, w, dbname, **{"snapshot.mode": "no_data"}), w).start()
-    try:
-        emu.wait_for(
-            lambda rs: any(r["topic"] == "p" and "CREATE TABLE" in payload(r)["ddl"] for r in rs),
-            60,
-            "schema",
-        )
-        time.sleep(0.5)
-        db.sql("INSERT INTO t VALUES (3)", dbname)
-        recs = emu.wait_for(lambda rs: len(data_records(rs)) >= 1, 30, "streamed row")
-    finally:
-        emu.stop()
-    assert [(payload(r)["op"], payload(r)["after"]) for r in data_records(recs)] == [("c", {"a": 3})]
-
-
 def test_include_query_and_server_checks(db, dbname, tmp_path):
     db.sql("CREATE TABLE t (a INT PRIMARY KEY)", dbname)
     emu = EmulatorProcess(props(db, tmp_path, dbname, **{"include.query": "true"}), tmp_path).start()
@@ -254,37 +227,6 @@ def test_types_under_handling_modes(db, dbname, tmp_path):
     assert schema["t"]["name"] == "org.apache.kafka.connect.data.Time" and schema["t"]["type"] == "int32"
     assert schema["u"]["parameters"] == {"scale": "0", "connect.decimal.precision": "20"}
     assert schema["b"]["type"] == "string"
-
-
-def test_purged_position_fails_unless_when_needed(tmp_path):
-    with mariadbserver.MariaDbServer() as db:
-        db.sql("CREATE DATABASE pd; CREATE TABLE pd.t (a INT PRIMARY KEY); INSERT INTO pd.t VALUES (1)")
-        p = props(db, tmp_path, "pd")
-        emu = EmulatorProcess(p, tmp_path).start()
-        try:
-            emu.wait_for(snapshot_done, 60, "snapshot")
-        finally:
-            assert emu.stop() == 0
-        db.sql("FLUSH BINARY LOGS; INSERT INTO pd.t VALUES (2)")
-        for _ in range(100):  # a binlog is purged only once its transactions are checkpointed
-            db.sql("FLUSH BINARY LOGS")
-            last = db.query("SHOW MASTER STATUS")[0][0]
-            db.sql(f"PURGE BINARY LOGS TO '{last}'")
-            if db.query("SHOW BINARY LOGS")[0][0] != "binlog.000001":
-                break
-            time.sleep(0.1)
-        assert db.query("SHOW BINARY LOGS")[0][0] != "binlog.000001"
-        emu = EmulatorProcess(p, tmp_path, out=tmp_path / "o2").start()
-        emu.proc.wait(60)
-        assert emu.proc.returncode != 0
-        assert "no longer available" in emu.log_tail()
-        p["snapshot.mode"] = "when_needed"
-        emu = EmulatorProcess(p, tmp_path, out=tmp_path / "o3").start()
-        try:
-            recs = emu.wait_for(snapshot_done, 60, "the new snapshot")
-        finally:
-            assert emu.stop() == 0
-        assert sorted(payload(r)["after"]["a"] for r in data_records(recs)) == [1, 2]
 
 
 def test_missing_history_and_recovery_mode(db, dbname, tmp_path):
