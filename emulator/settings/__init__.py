@@ -78,7 +78,7 @@ def settings_for(config: Any) -> Settings:
         return binlog_settings(config)
     if kind == "mongodb":
         return mongodb_settings(config)
-    from emulator.config import ConfigError
+    from emulator.settings.errors import ConfigError
 
     raise ConfigError(
         f"connector.class: unknown connector class {config.connector_class!r}", "connector.class"

@@ -36,7 +36,7 @@ def read(config: Any, name: str) -> Any:
     Integers, enums and strings without a value and without a default are ``None``; lists are tuples;
     regex lists are compiled (anchored, case-insensitive, as Debezium matches them).
     """
-    from emulator.config import BOOL, DOUBLE, ENUM, LIST, REGEX_LIST
+    from emulator.settings.spec import BOOL, DOUBLE, ENUM, LIST, REGEX_LIST
 
     spec = config.spec(name)
     kind = spec.type if spec is not None else None
@@ -98,7 +98,7 @@ def stripped(config: Any, name: str) -> str | None:
 
 def patterns(value: str | None) -> tuple[re.Pattern[str], ...]:
     """Debezium regex list text, compiled anchored and case-insensitive (for values not in the table)."""
-    from emulator.config import _compile_anchored, _split_regex_list
+    from emulator.settings.values import _compile_anchored, _split_regex_list
 
     if not value:
         return ()

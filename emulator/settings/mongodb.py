@@ -33,11 +33,11 @@ def _pipeline(config: Any, name: str) -> tuple[Any, ...]:
     try:
         stages = json.loads(text)
     except ValueError as exc:
-        from emulator.config import ConfigError
+        from emulator.settings.errors import ConfigError
 
         raise ConfigError(f"{name}: not a JSON array of pipeline stages: {exc}", name) from None
     if not isinstance(stages, list):
-        from emulator.config import ConfigError
+        from emulator.settings.errors import ConfigError
 
         raise ConfigError(f"{name}: not a JSON array of pipeline stages", name)
     return tuple(stages)

@@ -50,7 +50,7 @@ def _column_mappers(config: Any, _name: str) -> tuple[ColumnMapper, ...]:
             try:
                 hashlib.new(algo)
             except ValueError:
-                from emulator.config import ConfigError
+                from emulator.settings.errors import ConfigError
 
                 raise ConfigError(f"{name}: unknown hash algorithm {m_hash.group(2)!r}", name) from None
             out.append(ColumnMapper(name, "hash", (algo, m_hash.group(3).encode()), pats))
