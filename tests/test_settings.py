@@ -190,3 +190,13 @@ def test_fields_name_real_properties() -> None:
     for kind, base in BASES.items():
         for name in properties_of(settings_for(from_dict(base))):
             assert name in worker or property_spec(name) is not None or "<" in name, (kind, name)
+
+
+def test_built_once_per_config() -> None:
+    import dataclasses as dc
+
+    config = from_dict(PG)
+    assert settings_for(config) is settings_for(config)
+    changed = dc.replace(config, props={**config.props, "slot.name": "other"})
+    assert settings_for(changed).postgres.slot_name == "other"
+    assert settings_for(config).postgres.slot_name == "debezium"

@@ -62,7 +62,8 @@ __all__ = [
 
 
 def settings_for(config: Any) -> Settings:
-    """The typed settings of a validated :class:`~emulator.config.Config` (built once; pass them down).
+    """The typed settings of a validated :class:`~emulator.config.Config`, built on the first call and kept on
+    that Config, so every reader of one configuration shares one object (pass them down all the same).
 
     Raises :class:`~emulator.config.ConfigError` for the few values only a typed reading can reject
     (an unknown hash algorithm in ``column.mask.hash.*``, a ``cursor.pipeline`` that is not a JSON array).
@@ -71,13 +72,20 @@ def settings_for(config: Any) -> Settings:
     from emulator.settings.mongodb import mongodb_settings
     from emulator.settings.postgres import postgres_settings
 
+    cached = getattr(config, "_settings", None)
+    if cached is not None:
+        return cached
     kind = config.connector
+    settings: Settings | None = None
     if kind == "postgres":
-        return postgres_settings(config)
-    if kind in ("mysql", "mariadb"):
-        return binlog_settings(config)
-    if kind == "mongodb":
-        return mongodb_settings(config)
+        settings = postgres_settings(config)
+    elif kind in ("mysql", "mariadb"):
+        settings = binlog_settings(config)
+    elif kind == "mongodb":
+        settings = mongodb_settings(config)
+    if settings is not None:
+        config._settings = settings
+        return settings
     from emulator.settings.errors import ConfigError
 
     raise ConfigError(

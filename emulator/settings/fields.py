@@ -80,6 +80,8 @@ def properties_of(settings: Any) -> dict[str, str]:
             for each in (name, *f.metadata.get(ALSO, ())):
                 out.setdefault(each, f.name)
             continue
+        if not f.compare:
+            continue  # the Config kept for pass-through readers is not a settings group
         value = getattr(settings, f.name)
         if dataclasses.is_dataclass(value) and not isinstance(value, type):
             for p, path in properties_of(value).items():

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from emulator.settings.checks import _REMOVED_SNAPSHOT_MODES
 from emulator.settings.errors import ConfigError, _show
@@ -37,6 +38,8 @@ class Config:
     sink_props: dict[str, str] = field(default_factory=dict)
     source_format: str = "properties"
     raw: dict[str, str] = field(default_factory=dict)  # as written: config-provider references unresolved
+    # the typed settings, built once by emulator.settings.settings_for (dataclasses.replace starts anew)
+    _settings: Any = field(default=None, init=False, repr=False, compare=False)
 
     def __repr__(self) -> str:  # never a secret in a log line or a traceback
         shown = {k: ("********" if self._secret(k) else v) for k, v in self.props.items()}
