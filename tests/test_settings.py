@@ -49,8 +49,9 @@ def test_debezium_defaults_postgres() -> None:
     assert s.connector == "postgres"
     assert s.topics.prefix == "shop"
     assert s.topics.delimiter == "."
-    assert s.topics.heartbeat_prefix == "__debezium-heartbeat"
-    assert s.topics.transaction == "transaction"
+    assert s.heartbeat.topic_prefix == "__debezium-heartbeat"
+    assert s.tx.topic_suffix == "transaction"
+    assert s.topics.topic(s.tx.topic_suffix) == "shop.transaction"
     assert s.common.tombstones_on_delete is True
     assert s.common.skipped_operations == frozenset({"t"})
     assert s.snapshot.mode == "initial"

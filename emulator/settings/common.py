@@ -45,14 +45,17 @@ class Topics:
     delimiter: str = prop("topic.delimiter")
     naming_strategy: str = prop("topic.naming.strategy")
     cache_size: int = prop("topic.cache.size")
-    heartbeat_prefix: str = prop("topic.heartbeat.prefix")
-    transaction: str = prop("topic.transaction")
+
+    def topic(self, *names: str) -> str:
+        """``<topic.prefix>.<name>...`` joined by ``topic.delimiter`` (data, transaction topics)."""
+        return self.delimiter.join((self.prefix, *names))
 
 
 @dataclass(frozen=True, slots=True)
 class Heartbeat:
     interval_ms: int = prop("heartbeat.interval.ms")
     action_query: str | None = prop("heartbeat.action.query", parse=_stripped)  # relational connectors only
+    topic_prefix: str = prop("topic.heartbeat.prefix")  # the topic is <topic.heartbeat.prefix>.<topic.prefix>
 
     @property
     def enabled(self) -> bool:
@@ -62,7 +65,7 @@ class Heartbeat:
 @dataclass(frozen=True, slots=True)
 class TxMetadata:
     enabled: bool = prop("provide.transaction.metadata")
-    topic_suffix: str = prop("topic.transaction")
+    topic_suffix: str = prop("topic.transaction")  # the topic is <topic.prefix>.<topic.transaction>
 
 
 @dataclass(frozen=True, slots=True)
