@@ -245,3 +245,11 @@ def test_recorded_debezium_configs_give_their_values() -> None:
         ):
             if name in props:
                 assert number == int(props[name]), (where, name)
+
+
+def test_initial_statements_are_split_once() -> None:
+    """database.initial.statements: ';' separates, ';;' is a literal semicolon (Debezium's documentation)."""
+    s = settings_for(
+        from_dict({**PG, "database.initial.statements": "SET a = 1; SELECT ';;' ;;x;  ;SET b = 2"})
+    )
+    assert s.relational.initial_statements == ("SET a = 1", "SELECT ';' ;x", "SET b = 2")

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from emulator.settings.common import Patterns
-from emulator.settings.fields import prop, stripped
+from emulator.settings.fields import prop
 
 _TRUNCATE = re.compile(r"column\.truncate\.to\.(\d+)\.chars")
 _MASK = re.compile(r"column\.mask\.with\.(\d+)\.chars")
@@ -57,6 +57,33 @@ def _column_mappers(config: Any, _name: str) -> tuple[ColumnMapper, ...]:
     return tuple(out)
 
 
+def split_statements(value: str | None) -> tuple[str, ...]:
+    """``database.initial.statements``: ``;``-separated statements, ``;;`` standing for a literal semicolon
+    (Debezium's ``JdbcConfiguration`` parsing); blank statements dropped."""
+    if not value:
+        return ()
+    stmts: list[str] = []
+    cur: list[str] = []
+    i = 0
+    while i < len(value):
+        if value[i] == ";":
+            if value[i + 1 : i + 2] == ";":
+                cur.append(";")
+                i += 2
+                continue
+            stmts.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(value[i])
+        i += 1
+    stmts.append("".join(cur).strip())
+    return tuple(s for s in stmts if s)
+
+
+def _initial_statements(config: Any, name: str) -> tuple[str, ...]:
+    return split_statements(config.get(name))
+
+
 def _key_columns(config: Any, name: str) -> tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]:
     """``message.key.columns``: ``<table regex>:<col>,<col>;...`` (validated by the table's check)."""
     out = []
@@ -90,7 +117,7 @@ class Relational:
     user: str = prop("database.user")
     password: str | None = prop("database.password", secret=True)
     query_timeout_ms: int = prop("database.query.timeout.ms")
-    initial_statements: str | None = prop("database.initial.statements", parse=stripped)
+    initial_statements: tuple[str, ...] = prop("database.initial.statements", parse=_initial_statements)
     table_include: Patterns = prop("table.include.list")
     table_exclude: Patterns = prop("table.exclude.list")
     column_include: Patterns = prop("column.include.list")
