@@ -253,3 +253,14 @@ def test_initial_statements_are_split_once() -> None:
         from_dict({**PG, "database.initial.statements": "SET a = 1; SELECT ';;' ;;x;  ;SET b = 2"})
     )
     assert s.relational.initial_statements == ("SET a = 1", "SELECT ';' ;x", "SET b = 2")
+
+
+def test_replica_identity_autoset_values_are_typed() -> None:
+    s = settings_for(
+        from_dict({**PG, "replica.identity.autoset.values": "public.orders:FULL, inventory.*:index idx_key"})
+    )
+    full, index = s.postgres.replica_identity_autoset
+    assert (full.identity, full.index) == ("FULL", None) and full.pattern.fullmatch("PUBLIC.ORDERS")
+    assert (index.identity, index.index) == ("INDEX", "idx_key") and index.pattern.fullmatch(
+        "inventory.items"
+    )

@@ -30,7 +30,7 @@ from emulator.settings.common import (
     TxMetadata,
 )
 from emulator.settings.mongodb import MongoDb, MongoSettings
-from emulator.settings.postgres import Postgres, PostgresSettings
+from emulator.settings.postgres import Postgres, PostgresSettings, ReplicaIdentity
 from emulator.settings.relational import ColumnMapper, Relational
 
 __all__ = [
@@ -50,6 +50,7 @@ __all__ = [
     "Postgres",
     "PostgresSettings",
     "Relational",
+    "ReplicaIdentity",
     "SchemaHistory",
     "Settings",
     "Signals",
