@@ -264,3 +264,35 @@ def test_replica_identity_autoset_values_are_typed() -> None:
     assert (index.identity, index.index) == ("INDEX", "idx_key") and index.pattern.fullmatch(
         "inventory.items"
     )
+
+
+# Debezium defaults the emulator refuses on purpose, with the reason (docs/properties.md)
+REFUSED_DEFAULTS = {("postgres", "plugin.name"): "decoderbufs: the emulator decodes pgoutput only"}
+
+
+@pytest.mark.parametrize("kind", sorted(BASES))
+def test_writing_a_debezium_default_explicitly_is_accepted(kind: str) -> None:
+    """A user who writes a property's Debezium 3.6.3 default in the file gets what leaving it out gives:
+    never a refusal (regression: schema.history.internal.store.only.captured.databases.ddl=false, the
+    default, was refused while unset meant false)."""
+    refused = []
+    for spec in PROPERTIES:
+        if spec.pattern is not None or spec.default is None or callable(spec.default):
+            continue
+        if kind not in spec.applies or status_of(spec) == "refused" or (kind, spec.name) in REFUSED_DEFAULTS:
+            continue
+        try:
+            explicit = settings_for(from_dict({**BASES[kind], spec.name: spec.default}))
+        except ConfigError as exc:
+            refused.append(str(exc))
+            continue
+        implicit = settings_for(from_dict(BASES[kind]))
+        path = properties_of(implicit)[spec.name]
+        assert _at(explicit, path) == _at(implicit, path), spec.name
+    assert refused == []
+
+
+def _at(settings: object, path: str) -> object:
+    for part in path.split("."):
+        settings = getattr(settings, part)
+    return settings
