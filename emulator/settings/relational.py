@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from emulator.settings.common import Patterns
@@ -101,13 +103,15 @@ def _overrides(config: Any, name: str) -> tuple[str, ...]:
     return tuple(x.strip() for x in (config.get(name) or "").split(",") if x.strip())
 
 
-def _override_statements(config: Any, _name: str) -> dict[str, str]:
+def _override_statements(config: Any, _name: str) -> Mapping[str, str]:
     """``snapshot.select.statement.overrides.<table id>``: the statement per table id (``;`` dropped)."""
-    return {
-        key[len(_OVERRIDE) :]: value.strip().rstrip(";")
-        for key, value in config.props.items()
-        if key.startswith(_OVERRIDE) and value.strip()
-    }
+    return MappingProxyType(
+        {
+            key[len(_OVERRIDE) :]: value.strip().rstrip(";")
+            for key, value in config.props.items()
+            if key.startswith(_OVERRIDE) and value.strip()
+        }
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +143,7 @@ class Relational:
         also=("column.mask.with.<N>.chars", "column.mask.hash.<algorithm>.with.salt.<salt>"),
     )
     snapshot_select_overrides: tuple[str, ...] = prop("snapshot.select.statement.overrides", parse=_overrides)
-    snapshot_select_statements: dict[str, str] = prop(
+    snapshot_select_statements: Mapping[str, str] = prop(
         "snapshot.select.statement.overrides.<table>", parse=_override_statements
     )
     snapshot_locking_mode: str = prop("snapshot.locking.mode")
