@@ -143,13 +143,25 @@ def test_configured_values_are_typed() -> None:
     assert s.signals.data_collection == "public.signals"
 
 
-def test_bad_typed_values_are_one_line_config_errors() -> None:
-    with pytest.raises(ConfigError) as err:
-        settings_for(from_dict({**PG, "column.mask.hash.NOPE.with.salt.x": "public.t.c"}))
-    assert err.value.property == "column.mask.hash.NOPE.with.salt.x"
-    with pytest.raises(ConfigError) as err:
-        settings_for(from_dict({**MONGO, "cursor.pipeline": '{"$match": {}}'}))
-    assert err.value.property == "cursor.pipeline"
+def test_bad_typed_values_are_refused_by_validation() -> None:
+    """Refused at the front door (from_dict, so the CLI exits 2 before connecting), naming the property."""
+    for props, name in (
+        ({**PG, "column.mask.hash.NOPE.with.salt.x": "public.t.c"}, "column.mask.hash.NOPE.with.salt.x"),
+        ({**MONGO, "cursor.pipeline": '{"$match": {}}'}, "cursor.pipeline"),
+        ({**MONGO, "cursor.pipeline": "[{"}, "cursor.pipeline"),
+    ):
+        with pytest.raises(ConfigError) as err:
+            from_dict(props)
+        assert err.value.property == name
+        assert "\n" not in str(err.value)
+
+
+def test_column_mapper_lists_split_like_debezium() -> None:
+    """Strings.setOfRegex: a backslash-escaped comma belongs to the regex; matching is case-insensitive."""
+    s = settings_for(from_dict({**PG, "column.mask.with.3.chars": "public.t.a\\,b, PUBLIC.T.C"}))
+    (mapper,) = s.relational.column_mappers
+    assert [p.pattern for p in mapper.patterns] == ["public.t.a,b", "PUBLIC.T.C"]
+    assert mapper.patterns[1].fullmatch("public.t.c")
 
 
 def test_settings_are_frozen_and_hide_secrets() -> None:

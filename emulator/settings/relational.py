@@ -11,7 +11,9 @@ from types import MappingProxyType
 from typing import Any
 
 from emulator.settings.common import Patterns
+from emulator.settings.errors import ConfigError
 from emulator.settings.fields import prop
+from emulator.settings.values import _split_regex_list
 
 _TRUNCATE = re.compile(r"column\.truncate\.to\.(\d+)\.chars")
 _MASK = re.compile(r"column\.mask\.with\.(\d+)\.chars")
@@ -40,7 +42,8 @@ def _column_mappers(config: Any, _name: str) -> tuple[ColumnMapper, ...]:
         m_trunc, m_mask, m_hash = _TRUNCATE.fullmatch(name), _MASK.fullmatch(name), _HASH.fullmatch(name)
         if not (m_trunc or m_mask or m_hash):
             continue  # only these three properties hold regexes; other values (passwords...) are text
-        pats = tuple(re.compile(p.strip(), re.IGNORECASE) for p in str(value).split(",") if p.strip())
+        # Debezium's Strings.setOfRegex: RegExSplitter (``\\,`` a literal comma), case-insensitive, whole name
+        pats = tuple(re.compile(p, re.IGNORECASE) for p in _split_regex_list(name, str(value)))
         if not pats:
             continue
         if m_trunc:
@@ -52,8 +55,6 @@ def _column_mappers(config: Any, _name: str) -> tuple[ColumnMapper, ...]:
             try:
                 hashlib.new(algo)
             except ValueError:
-                from emulator.settings.errors import ConfigError
-
                 raise ConfigError(f"{name}: unknown hash algorithm {m_hash.group(2)!r}", name) from None
             out.append(ColumnMapper(name, "hash", (algo, m_hash.group(3).encode()), pats))
     return tuple(out)

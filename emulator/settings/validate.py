@@ -85,7 +85,9 @@ def from_dict(
     """Build and validate a :class:`Config` from connector properties (the in-process API).
 
     Non-string values are accepted (``True`` -> ``"true"``, ``5432`` -> ``"5432"``, lists are joined with
-    commas); ``None`` values are dropped.  Raises :class:`ConfigError`.
+    commas); ``None`` values are dropped.  The typed settings are built here too (and kept on the Config), so
+    the few values only a typed reading rejects are refused at every front door, before anything connects.
+    Raises :class:`ConfigError`.
     """
     clean: dict[str, str] = {}
     for key, value in props.items():
@@ -103,6 +105,9 @@ def from_dict(
     clean = resolve(clean, environ)  # ${file:...}, ${env:...}, ${directory:...} (config.providers)
     config = Config(props=clean, sink_type=sink_type, sink_props=sinks, source_format=source_format, raw=raw)
     _validate(config)
+    from emulator.settings import settings_for
+
+    settings_for(config)
     return config
 
 
