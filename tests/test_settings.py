@@ -149,6 +149,7 @@ def test_bad_typed_values_are_refused_by_validation() -> None:
         ({**PG, "column.mask.hash.NOPE.with.salt.x": "public.t.c"}, "column.mask.hash.NOPE.with.salt.x"),
         ({**MONGO, "cursor.pipeline": '{"$match": {}}'}, "cursor.pipeline"),
         ({**MONGO, "cursor.pipeline": "[{"}, "cursor.pipeline"),
+        ({**PG, "offset.storage.partitions": "many"}, "offset.storage.partitions"),
     ):
         with pytest.raises(ConfigError) as err:
             from_dict(props)
