@@ -309,3 +309,11 @@ def _at(settings: object, path: str) -> object:
     for part in path.split("."):
         settings = getattr(settings, part)
     return settings
+
+
+def test_config_stays_a_plain_dataclass() -> None:
+    """The cached settings are no field of Config: asdict and equality see the properties only."""
+    config = from_dict(PG)
+    assert "_settings" not in {f.name for f in dataclasses.fields(config)}
+    assert dataclasses.asdict(config)["props"]["topic.prefix"] == "shop"
+    assert config == from_dict(PG)

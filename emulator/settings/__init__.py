@@ -73,7 +73,7 @@ def settings_for(config: Any) -> Settings:
     from emulator.settings.mongodb import mongodb_settings
     from emulator.settings.postgres import postgres_settings
 
-    cached = getattr(config, "_settings", None)
+    cached = config.__dict__.get("_settings")
     if cached is not None:
         return cached
     kind = config.connector
@@ -85,7 +85,7 @@ def settings_for(config: Any) -> Settings:
     elif kind == "mongodb":
         settings = mongodb_settings(config)
     if settings is not None:
-        config._settings = settings
+        config.__dict__["_settings"] = settings
         return settings
     from emulator.settings.errors import ConfigError
 
