@@ -68,6 +68,7 @@ def test_debezium_defaults_postgres() -> None:
     # Kafka Connect worker defaults (WorkerConfig / StandaloneConfig)
     assert s.offsets.flush_interval_ms == 60000
     assert s.offsets.flush_timeout_ms == 5000
+    assert s.offsets.exactly_once is False  # exactly.once.source.support: disabled
     assert s.converters.key == "org.apache.kafka.connect.json.JsonConverter"
     assert s.converters.header == "org.apache.kafka.connect.storage.SimpleHeaderConverter"
     assert s.relational.port == 5432
@@ -200,6 +201,7 @@ def test_fields_name_real_properties() -> None:
         "offset.storage.partitions",
         "offset.storage.replication.factor",
         "transaction.boundary.interval.ms",
+        "exactly.once.source.support",
     }
     for kind, base in BASES.items():
         for name in properties_of(settings_for(from_dict(base))):
@@ -317,3 +319,9 @@ def test_config_stays_a_plain_dataclass() -> None:
     assert "_settings" not in {f.name for f in dataclasses.fields(config)}
     assert dataclasses.asdict(config)["props"]["topic.prefix"] == "shop"
     assert config == from_dict(PG)
+
+
+@pytest.mark.parametrize(("value", "expected"), [("enabled", True), (" Enabled ", True), ("disabled", False)])
+def test_exactly_once_source_support(value: str, expected: bool) -> None:
+    s = settings_for(from_dict({**PG, "exactly.once.source.support": value}))
+    assert s.offsets.exactly_once is expected
