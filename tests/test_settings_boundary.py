@@ -29,7 +29,6 @@ TO_CONVERT = frozenset(
         "emulator/notifications.py",
         "emulator/runner.py",
         "emulator/signals_kafka.py",
-        "emulator/filters.py",
         "emulator/api.py",
         "emulator/connect_check.py",
         "emulator/preflight.py",
