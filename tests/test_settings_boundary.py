@@ -29,7 +29,6 @@ TO_CONVERT = frozenset(
         "emulator/notifications.py",
         "emulator/runner.py",
         "emulator/signals_kafka.py",
-        "emulator/outputs/kafka.py",
         # the Connect data plane and the transform chain's alias lists (connect helper)
         "emulator/connect/dataplane.py",
         "emulator/connect/transforms/base.py",
