@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -52,12 +53,16 @@ def _first_line(e: BaseException) -> str:
     return text.splitlines()[0].strip() if text else type(e).__name__
 
 
+_USERINFO = re.compile(r"//[^/@]*@")
+
+
 def _describe_failure(config: Config, e: BaseException) -> str:
     """One line saying why the connector is not running, naming the database it tried to reach."""
     s = settings_for(config)
     db = getattr(s, "relational", None)  # MongoDB: the connection string names the servers
     if db is None:
-        where = s.mongodb.connection_string or "the database"
+        # the servers, without the user and password a connection string may carry
+        where = _USERINFO.sub("//", s.mongodb.connection_string or "") or "the database"
     else:
         where = f"{db.hostname}:{db.port}" if db.hostname else "the database"
     if _unreachable(e):
