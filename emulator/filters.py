@@ -104,8 +104,12 @@ class Filters:
         keep = [i for i, c in enumerate(table.columns) if c.name in key or c.name in included]
         key_only = frozenset(k for k in key if k not in included)
         columns = [self._transformed(table.id, table.columns[i]) for i in keep]
-        if len(keep) == len(table.columns) and key == table.key_columns and not key_only \
-                and all(a is b for a, b in zip(columns, table.columns)):
+        if (
+            len(keep) == len(table.columns)
+            and key == table.key_columns
+            and not key_only
+            and all(a is b for a, b in zip(columns, table.columns))
+        ):
             return table, None
         shaped = TableDef(table.namespace, table.name, columns, key, table.extra, key_only)
         return shaped, (keep if len(keep) != len(table.columns) else None)
@@ -122,8 +126,10 @@ class Filters:
     def _propagated(self, table_id: str, orig: ColumnDef, col: ColumnDef) -> ColumnDef:
         """Debezium's PropagateSourceMetadataToSchemaParameter: the source type (upper case), length,
         scale and column name as schema parameters, after the other column mappers' parameters."""
-        if not ((self.propagate_cols and _match_any(self.propagate_cols, f"{table_id}.{orig.name}"))
-                or (self.propagate_types and _match_any(self.propagate_types, f"{table_id}.{orig.type_name}"))):
+        if not (
+            (self.propagate_cols and _match_any(self.propagate_cols, f"{table_id}.{orig.name}"))
+            or (self.propagate_types and _match_any(self.propagate_types, f"{table_id}.{orig.type_name}"))
+        ):
             return col
         params = dict(col.schema.parameters or {})
         params["__debezium.source.column.type"] = orig.type_name.upper()
@@ -133,9 +139,19 @@ class Filters:
         if scale is not None:
             params["__debezium.source.column.scale"] = str(scale)
         params["__debezium.source.column.name"] = orig.name
-        return ColumnDef(col.name, col.schema.with_(parameters=params), col.convert, col.type_name,
-                         col.unavailable, col.length, col.scale, col.snapshot_convert, col.null_value,
-                         col.key_schema or orig.schema, col.source_size)
+        return ColumnDef(
+            col.name,
+            col.schema.with_(parameters=params),
+            col.convert,
+            col.type_name,
+            col.unavailable,
+            col.length,
+            col.scale,
+            col.snapshot_convert,
+            col.null_value,
+            col.key_schema or orig.schema,
+            col.source_size,
+        )
 
     def _masked(self, table_id: str, col: ColumnDef) -> ColumnDef:
         if not self.column_transforms or col.schema.type != "string":
@@ -150,16 +166,28 @@ class Filters:
                 convert, snap = _truncating(convert, arg), (_truncating(snap, arg) if snap else None)
                 params["truncateLength"] = str(arg)
             elif kind == "mask":
-                convert = snap = (lambda _v, m=arg: m)
+                convert = snap = lambda _v, m=arg: m
                 null_value = arg
                 params["masked"] = "true"
             else:  # hash
-                convert, snap = _hashing(convert, arg, col.length), (_hashing(snap, arg, col.length) if snap else None)
+                convert, snap = (
+                    _hashing(convert, arg, col.length),
+                    (_hashing(snap, arg, col.length) if snap else None),
+                )
                 params["masked"] = "true"
         if convert is col.convert:
             return col
-        return ColumnDef(col.name, col.schema.with_(parameters=params or None), convert, col.type_name,
-                         col.unavailable, col.length, col.scale, snap, null_value)
+        return ColumnDef(
+            col.name,
+            col.schema.with_(parameters=params or None),
+            convert,
+            col.type_name,
+            col.unavailable,
+            col.length,
+            col.scale,
+            snap,
+            null_value,
+        )
 
 
 def _truncating(conv: Callable, n: int) -> Callable:
@@ -194,7 +222,9 @@ def include_list_order(
     products before customers; mariadb_order).  `include_list`: the compiled patterns
     (`settings.relational.table_include`), or the property's text."""
     if include_list is None or isinstance(include_list, str):
-        include_list = [re.compile(p.strip(), re.IGNORECASE) for p in (include_list or "").split(",") if p.strip()]
+        include_list = [
+            re.compile(p.strip(), re.IGNORECASE) for p in (include_list or "").split(",") if p.strip()
+        ]
     patterns = list(include_list)
     if len(patterns) < 2:
         return items
