@@ -57,6 +57,17 @@ class TypeConfig:
 class UnsupportedColumn(ConfigError):
     """A column type the emulator cannot encode as this connector does: refused, not guessed."""
 
+    @classmethod
+    def from_settings(cls, s: Any) -> TypeConfig:
+        """The type modes of the connector's typed settings (emulator.settings.BinlogSettings)."""
+        r = s.relational
+        return cls(
+            r.decimal_handling_mode,
+            s.binlog.bigint_unsigned_handling_mode,
+            r.binary_handling_mode,
+            r.time_precision_mode,
+        )
+
 
 CHARSET_CODECS = {
     "utf8mb4": "utf-8",
