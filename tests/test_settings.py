@@ -357,12 +357,16 @@ def test_type_configs_from_settings() -> None:
     assert PgTypes.from_settings(settings_for(from_dict(pg))) == PgTypes(
         "string", "connect", "hex", "string", "map", 4, "?", True
     )
-    for base in (MYSQL, MARIADB):
+    for base, mariadb in ((MYSQL, False), (MARIADB, True)):
+        # the MySqlConnector prints snapshot TIMESTAMPs trimmed (java.sql.Timestamp); the MariaDbConnector
+        # has its own UUID type
         assert BinlogTypes.from_settings(settings_for(from_dict(base))) == BinlogTypes(
             decimal_mode="precise",
             bigint_unsigned_mode="long",
             binary_mode="bytes",
             time_precision_mode="adaptive_time_microseconds",
+            snapshot_timestamp_trimmed=not mariadb,
+            mariadb_connector=mariadb,
         )
     mysql = {
         **MYSQL,
@@ -372,5 +376,5 @@ def test_type_configs_from_settings() -> None:
         "time.precision.mode": "connect",
     }
     assert BinlogTypes.from_settings(settings_for(from_dict(mysql))) == BinlogTypes(
-        "double", "precise", "base64", "connect"
+        "double", "precise", "base64", "connect", snapshot_timestamp_trimmed=True
     )

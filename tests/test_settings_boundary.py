@@ -43,6 +43,10 @@ TO_CONVERT = frozenset(
 # as sent (an unset versus a blank name, the plugin a body names versus the URL's).  Each entry must still be
 # read (the test below fails when one is no longer needed).
 RAW_BY_DESIGN: dict[str, dict[str, str]] = {
+    "emulator/connect/converters/__init__.py": {
+        "header.converter": "whether the user named a header converter at all: unnamed, each output keeps its "
+        "own default (JSON to files, SimpleHeaderConverter to Kafka), which the default-filled setting hides",
+    },
     "emulator/connect_validate.py": {
         "connector.class": "the request names the plugin; validation builds the Config from it",
         "name": "Connect's name check needs the value as sent (blank, control characters), even when the "

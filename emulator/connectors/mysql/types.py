@@ -53,20 +53,24 @@ class TypeConfig:
     snapshot_timestamp_trimmed: bool = False
     mariadb_connector: bool = False  # connector.class=...MariaDbConnector (its own UUID type, see map_column)
 
-
-class UnsupportedColumn(ConfigError):
-    """A column type the emulator cannot encode as this connector does: refused, not guessed."""
-
     @classmethod
     def from_settings(cls, s: Any) -> TypeConfig:
         """The type modes of the connector's typed settings (emulator.settings.BinlogSettings)."""
         r = s.relational
+        mariadb = s.mariadb
         return cls(
             r.decimal_handling_mode,
             s.binlog.bigint_unsigned_handling_mode,
             r.binary_handling_mode,
             r.time_precision_mode,
+            snapshot_timestamp_trimmed=not mariadb,
+            mariadb_connector=mariadb,
         )
+
+
+class UnsupportedColumn(ConfigError):
+    """A column type the emulator cannot encode as this connector does: refused, not guessed."""
+
 
 
 CHARSET_CODECS = {
