@@ -17,6 +17,7 @@ import io
 import math
 import os
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -24,6 +25,7 @@ import orjson
 
 MAGIC = 0
 REGISTRY_FILE = "registry.json"
+FILE_WAIT_S = 30.0  # how long a schema id missing from registry.json is waited for
 _PRIMITIVE = {"int": "int32", "long": "int64", "float": "float", "double": "double", "boolean": "boolean"}
 _PRIMITIVE.update({"string": "string", "bytes": "bytes", "fixed": "bytes", "enum": "string"})
 _LOGICAL = {  # Avro logical types without a connect.name: Connect's own logical types
@@ -264,6 +266,11 @@ class Registry:
                     raise AvroError(f"schema registry {self.url}: schema id {sid}: {e}") from None
             else:
                 self._from_file()
+                # the emulator appends records before it rewrites registry.json (at its next commit)
+                deadline = time.monotonic() + FILE_WAIT_S
+                while sid not in self.texts and time.monotonic() < deadline:
+                    time.sleep(0.2)
+                    self._from_file()
         if sid not in self.texts:
             where = self.url or self.file or "no registry"
             raise AvroError(f"Avro schema id {sid} is not in the schema registry ({where})")

@@ -59,6 +59,7 @@ class TopicPlan:
     topic: str
     groups: list[Fp] = field(default_factory=list)
     fast: bool = False
+    events: bool = False
     why: str = ""
 
     @property
@@ -105,6 +106,11 @@ def _row_fields(tp: TopicPlan, g: Fp) -> list[dict]:
     if _is_doc(g.vschema):
         return [*tp.keyed()[0].kschema.get("fields", []), DOCUMENT]
     return _after_fields(g.vschema)
+
+
+def _key_schema(tp: TopicPlan) -> dict | None:
+    k = [g for g in tp.keyed() if g.kschema is not None]
+    return k[0].kschema if k else None
 
 
 def _toast_cols(tp: TopicPlan) -> dict[str, dict]:
@@ -164,19 +170,25 @@ def survey(df) -> dict[str, TopicPlan]:
 
 
 def classify(tp: TopicPlan, tables: str, opts: Options) -> None:
-    tp.fast, tp.why = False, ""
+    """`tp.fast`: decoded and reduced to the final row per key on executors (SCD type 1 with a key);
+    `tp.events`: every event decoded on executors, then written by `sink.history` (SCD type 2) or
+    `sink.keyless` (no key) from the decoded rows; neither: the driver path (`tp.why`)."""
+    tp.fast, tp.events, tp.why = False, False, ""
     ch, keyed = tp.changes(), tp.keyed()
-    if opts.scd != 1:
-        tp.why = "SCD type 2"
-    elif not ch:
+    nokey = any(g.kfp is None for g in keyed)
+    if not ch:
         tp.why = "no change events"
-    elif any(g.kfp is None for g in keyed):
-        tp.why = "no key"
+    elif not keyed:  # only truncates
+        tp.events = True
+    elif nokey and any(g.kfp is not None for g in keyed):
+        tp.why = "events with and without a key"
     elif len({g.kfp for g in keyed}) > 1:
         tp.why = "key schema changed"
-    elif keyed and any(f["type"] not in KEY_TYPES for f in keyed[0].kschema.get("fields", [])):
+    elif keyed and not nokey and any(f["type"] not in KEY_TYPES for f in keyed[0].kschema.get("fields", [])):
         tp.why = "key type"
-    elif any(g.placeholder for g in ch) and any(g.oldkey for g in ch):
+    elif nokey and (opts.scd != 1 or tp.doc):
+        tp.why = "no key"  # history needs a key (the writer says so); a document without a key: nothing
+    elif opts.scd == 1 and not nokey and any(g.placeholder for g in ch) and any(g.oldkey for g in ch):
         # the unchanged TOAST values of a key change's new row live under the old key
         tp.why = "TOAST placeholders with a key change"
     else:
@@ -187,10 +199,15 @@ def classify(tp: TopicPlan, tables: str, opts: Options) -> None:
             tp.why = str(e)
             return
         dt = open_table(os.path.join(tables, tp.topic))
-        if dt is not None and RID in table_schema(dt).names:
+        mirrored_by_key = dt is not None and RID not in table_schema(dt).names
+        if opts.scd == 1 and not nokey and dt is not None and not mirrored_by_key:
             tp.why = "table mirrored without a key"
-            return
-        tp.fast = True
+        elif opts.scd == 1 and nokey and mirrored_by_key:
+            tp.why = "table mirrored by its key"
+        elif opts.scd == 1 and not nokey:
+            tp.fast = True
+        else:
+            tp.events = True
 
 
 def slow_records(df, plans: list[TopicPlan]):
@@ -529,6 +546,121 @@ def apply_topic(
     st.applied[tp.topic] = len(src)
 
 
+STAGE_EV = STAGE1 + ", before string"
+
+
+def _image(text: Column, fields: list[dict]) -> Column:
+    """A payload image (JSON text) decoded into a struct of the sink's column types; null stays null."""
+    a = F.from_json(text, decode.physical({"type": "struct", "fields": fields}))
+    parts = [decode.convert(a.getField(f["field"]), f).alias(f["field"]) for f in fields]
+    return F.when(text.isNull(), F.lit(None)).otherwise(F.struct(*parts))
+
+
+def _events(df, tp: TopicPlan, g: Fp, keyless: bool) -> pa.Table:
+    """Every change event of one schema group, decoded on executors (rows, and before images of tables
+    without a key), as Arrow: what `sink.history` / `sink.keyless` need, without parsing JSON on the driver."""
+    p = F.from_json("vp", STAGE_EV)
+    ev = df.where((F.col("topic") == tp.topic) & (F.col("vfp") == g.vfp) & F.col("vp").isNotNull())
+    ev = ev.select("part", "pos", "kp", "hdr", p.alias("p")).where(
+        F.col("p.op").isin(*CHANGE_OPS) & ((F.col("p.op") == "d") | F.col("p.after").isNotNull())
+    )  # an update without its document (MongoDB) cannot be mirrored
+    src = F.col("p.source")
+    op = F.col("p.op")
+    cols = [
+        F.col("part"),
+        F.col("pos"),
+        op.alias("op"),
+        seq_expr(src, op).alias("seq"),
+        F.coalesce(F.col("p.ts_ms"), src.getField("ts_ms"), F.lit(0)).alias("ts"),
+    ]
+    after = F.when(op != "d", F.col("p.after"))
+    if keyless:
+        fields = _after_fields(g.vschema)
+        cols += [
+            _image(after, fields).alias("row"),
+            _image(F.when(op.isin("u", "d"), F.col("p.before")), fields).alias("before"),
+        ]
+    else:
+        ks = _key_schema(tp)
+        cols.append(
+            F.to_json(F.from_json("kp", _key_phys(ks, True)), {"ignoreNullFields": "false"}).alias("kc")
+        )
+        cols.append(F.when(F.col("hdr").contains("__debezium.oldkey"), F.col("hdr")).alias("hdr"))
+        if _is_doc(g.vschema):
+            k = F.from_json("kp", _key_phys(ks, False))
+            parts = [
+                decode.convert(k.getField(f["field"]), f).alias(f["field"]) for f in ks.get("fields", [])
+            ]
+            row = F.when(after.isNull(), F.lit(None)).otherwise(
+                F.struct(*parts, after.alias(DOCUMENT["field"]))
+            )
+        else:
+            row = _image(after, _after_fields(g.vschema))
+        cols.append(row.alias("row"))
+    return ev.select(*cols).toArrow()
+
+
+def _pyrows(col: pa.ChunkedArray, fields: list[dict]) -> list:
+    """Decoded images as the driver's decoder gives them: maps as dicts (Arrow gives pairs)."""
+    rows = col.to_pylist()
+    maps = [f["field"] for f in fields if f["type"] == "map"]
+    if maps:
+        for r in rows:
+            if r is not None:
+                for m in maps:
+                    if r.get(m) is not None:
+                        r[m] = dict(r[m])
+    return rows
+
+
+def topic_events(df, tp: TopicPlan, trunc: str | None, tables: str) -> TopicBatch:
+    """The topic's events decoded on executors, as the `TopicBatch` the table writers take."""
+    from sink.batch import Event
+    from sink.delta import canon
+
+    tb = TopicBatch()
+    keyed = tp.keyed()
+    keyless = any(g.kfp is None for g in keyed)
+    if not keyed:  # only truncates: the table says which writer
+        dt = open_table(os.path.join(tables, tp.topic))
+        keyless = dt is not None and RID in table_schema(dt).names
+    tb.keyless = keyless
+    ks = _key_schema(tp)
+    if ks is not None:
+        tb.key_cols = [f["field"] for f in ks.get("fields", [])]
+    for g in keyed:
+        fields = _row_fields(tp, g)
+        for f in fields:
+            tb.cols[f["field"]] = f
+        t = _events(df, tp, g, keyless)
+        if not len(t):
+            continue
+        cols = {c: t.column(c).to_pylist() for c in ("part", "pos", "op", "seq", "ts")}
+        rows = _pyrows(t.column("row"), fields)
+        if keyless:
+            befores = _pyrows(t.column("before"), fields)
+            for i, row in enumerate(rows):
+                tie = (cols["part"][i], cols["pos"][i])
+                tb.events.append(
+                    Event(cols["seq"][i], tie, cols["op"][i], None, row, cols["ts"][i], before=befores[i])
+                )
+            continue
+        kcs, hdrs = t.column("kc").to_pylist(), t.column("hdr").to_pylist()
+        for i, row in enumerate(rows):
+            oldkey = None
+            for h in orjson.loads(hdrs[i]) if hdrs[i] else ():
+                if h and h[0] == "__debezium.oldkey" and isinstance(h[1], dict):
+                    oldkey = canon(h[1].get("payload"))
+            tie = (cols["part"][i], cols["pos"][i])
+            tb.events.append(Event(cols["seq"][i], tie, cols["op"][i], kcs[i], row, cols["ts"][i], oldkey))
+    if ks is not None:
+        for f in ks.get("fields", []):
+            tb.cols.setdefault(f["field"], f)
+    if trunc is not None:
+        tb.events.append(Event(trunc, ("", -1), "t", None, None, 0))
+    return tb
+
+
 def run_batch(df, tables: str, app_id: str, batch_id: int, opts: Options) -> BatchStats:
     """The whole micro-batch: executor path for what it can do, driver path for the rest."""
     from sink.apply import apply_topics
@@ -542,9 +674,19 @@ def run_batch(df, tables: str, app_id: str, batch_id: int, opts: Options) -> Bat
         for tp in plans.values():
             classify(tp, tables, opts)
         fast = [tp for tp in sorted(plans.values(), key=lambda t: t.topic) if tp.fast]
-        slow = [tp for tp in sorted(plans.values(), key=lambda t: t.topic) if not tp.fast]
+        evs = [tp for tp in sorted(plans.values(), key=lambda t: t.topic) if tp.events]
+        slow = [tp for tp in sorted(plans.values(), key=lambda t: t.topic) if not tp.fast and not tp.events]
+        truncs = truncates(df, fast + evs)
+        if evs:
+            apply_topics(
+                tables,
+                {tp.topic: topic_events(df, tp, truncs.get(tp.topic), tables) for tp in evs},
+                app_id,
+                batch_id,
+                opts,
+                st,
+            )
         if fast:
-            truncs = truncates(df, fast)
             w = winners(df, fast, truncs) if any(tp.keyed() for tp in fast) else None
             many = w is not None and sum(len(tp.keyed()) for tp in fast) > 1
             if many:
@@ -560,7 +702,7 @@ def run_batch(df, tables: str, app_id: str, batch_id: int, opts: Options) -> Bat
             apply_topics(tables, collect(slow_records(df, slow)), app_id, batch_id, opts, st)
     finally:
         df.unpersist()
-    st.fast = [tp.topic for tp in fast]
+    st.fast = [tp.topic for tp in fast + evs]
     st.driver = {tp.topic: tp.why for tp in slow}
     return st
 
