@@ -32,7 +32,7 @@ PH_B64 = "X19kZWJleml1bV91bmF2YWlsYWJsZV92YWx1ZQ"  # the placeholder in a bytes 
 PLACEHOLDER_TEXTS = (PLACEHOLDER, PH_B64 + "==", f'["{PLACEHOLDER}"]', f'["{PH_B64}=="]')
 STAGE1 = (
     "op string, ts_ms long, source struct<connector string, sequence string, lsn long, file string, "
-    "pos long, row int, ts_ms long, ts_ns long>, after string"
+    "pos long, row int, ord int, ts_ms long, ts_ns long>, after string"
 )
 KEY_TYPES = {"int8", "int16", "int32", "int64", "string", "boolean", "bytes"}
 CHANGE_OPS = ("c", "u", "d", "r")
@@ -263,8 +263,19 @@ def seq_expr(src, op):
         F.coalesce(src.getField("ts_ms"), F.lit(0)) * 1_000_000
     )
     other = F.concat(h(ts, 20), phase)
+    # MongoDB: the cluster time (seconds, as ts_ms) and `ord`, the event's order within that second
+    mongo = F.concat(
+        h(F.coalesce(src.getField("ts_ms"), F.lit(0)), 16),
+        h(F.coalesce(src.getField("ord"), F.lit(0)), 8),
+        phase,
+    )
     conn = src.getField("connector")
-    return F.when(conn == "postgresql", pg).when(conn.isin("mysql", "mariadb"), my).otherwise(other)
+    return (
+        F.when(conn == "postgresql", pg)
+        .when(conn.isin("mysql", "mariadb"), my)
+        .when(conn == "mongodb", mongo)
+        .otherwise(other)
+    )
 
 
 def _key_phys(kschema: dict, sort: bool) -> T.StructType:
