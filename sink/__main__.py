@@ -1,4 +1,5 @@
-"""`python -m sink run --source DIR|kafka:HOST:PORT --tables DIR --checkpoint DIR [--once] [--master URL]`,
+"""`python -m sink run --source DIR|kafka:HOST:PORT --tables DIR --checkpoint DIR [--once] [--master URL]
+[--schema-registry-url URL]`,
 `python -m sink show TABLE [--history KEY]`. Errors are one line on stderr (the traceback with --debug)."""
 
 from __future__ import annotations
@@ -21,6 +22,12 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument(
         "--master",
         help="Spark master URL (default: what spark-submit / PYSPARK_SUBMIT_ARGS give, else local[*])",
+    )
+    r.add_argument(
+        "--schema-registry-url",
+        metavar="URL",
+        help="the schema registry of Avro records (AvroConverter's schema.registry.url); for the directory "
+        "output of a mock:// registry, its registry.json is read",
     )
     r.add_argument("--debug", action="store_true", help="tracebacks and Spark's warnings on errors")
     r.add_argument(
@@ -65,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
         from sink.apply import Options
         from sink.job import check_source, run
 
-        check_source(a.source)
+        check_source(a.source, a.schema_registry_url)
         if a.debug:
             os.environ.setdefault("DBZ_SINK_SPARK_LOG", "WARN")
         return run(
@@ -76,6 +83,7 @@ def main(argv: list[str] | None = None) -> int:
             trigger_ms=a.trigger_ms,
             opts=Options(tombstone_retention_s=a.tombstone_retention, scd=a.scd),
             master=a.master,
+            schema_registry_url=a.schema_registry_url,
         )
     except Exception as e:  # noqa: BLE001 - the CLI's front door: one line, the traceback only on request
         if a.debug:

@@ -18,18 +18,21 @@ from dataclasses import dataclass, field
 import orjson
 import pyarrow as pa
 import pyarrow.compute as pc
+from pyspark.sql import Column, Window
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from sink import decode, mirror, tombstones
 from sink.batch import BatchStats, Options, TopicBatch, tombstone_path
-from sink.delta import OP, RID, SEQ, already_applied, open_table, plan_columns, table_schema
+from sink.delta import OP, RID, SEQ, already_applied, commit, open_table, plan_columns, table_schema
 from sink.types import PLACEHOLDER
 
 PH_B64 = "X19kZWJleml1bV91bmF2YWlsYWJsZV92YWx1ZQ"  # the placeholder in a bytes column (base64)
+# a placeholder column's payload as `from_json` reads it as text: string, bytes, array of either
+PLACEHOLDER_TEXTS = (PLACEHOLDER, PH_B64 + "==", f'["{PLACEHOLDER}"]', f'["{PH_B64}=="]')
 STAGE1 = (
     "op string, ts_ms long, source struct<connector string, sequence string, lsn long, file string, "
-    "pos long, row int, ts_ms long, ts_ns long>, after string"
+    "pos long, row int, ord int, ts_ms long, ts_ns long>, after string"
 )
 KEY_TYPES = {"int8", "int16", "int32", "int64", "string", "boolean", "bytes"}
 CHANGE_OPS = ("c", "u", "d", "r")
@@ -47,6 +50,8 @@ class Fp:
     placeholder: bool
     truncate: bool
     first: tuple
+    ntrunc: int = 0  # truncate events in the group (a group of only truncates has no key)
+    oldkey: bool = False  # some record carries `__debezium.oldkey` (a key change)
 
 
 @dataclass
@@ -54,6 +59,7 @@ class TopicPlan:
     topic: str
     groups: list[Fp] = field(default_factory=list)
     fast: bool = False
+    events: bool = False
     why: str = ""
 
     @property
@@ -61,17 +67,62 @@ class TopicPlan:
         return sum(g.n for g in self.groups)
 
     def changes(self) -> list[Fp]:
-        return [g for g in self.groups if _after_fields(g.vschema) is not None]
+        return [g for g in self.groups if _after_fields(g.vschema) is not None or _is_doc(g.vschema)]
+
+    def keyed(self) -> list[Fp]:
+        """The change groups holding events of a key (not only truncates, which have none)."""
+        return [g for g in self.changes() if g.ntrunc < g.n]
+
+    @property
+    def doc(self) -> bool:
+        """MongoDB: `after` is the document as extended-JSON text; the row is the key and that text."""
+        return any(_is_doc(g.vschema) for g in self.changes())
 
 
-def _after_fields(vschema: dict | None) -> list[dict] | None:
+DOCUMENT = {"type": "string", "optional": True, "name": "io.debezium.data.Json", "field": "document"}
+
+
+def _envelope(vschema: dict | None) -> dict | None:
     if not vschema or vschema.get("type") != "struct":
         return None
     fields = {f["field"]: f for f in vschema.get("fields", [])}
-    a = fields.get("after")
-    if "op" not in fields or "source" not in fields or a is None or a.get("type") != "struct":
+    if "op" not in fields or "source" not in fields or "after" not in fields:
         return None
-    return a.get("fields", [])
+    return fields["after"]
+
+
+def _after_fields(vschema: dict | None) -> list[dict] | None:
+    a = _envelope(vschema)
+    return a.get("fields", []) if a is not None and a.get("type") == "struct" else None
+
+
+def _is_doc(vschema: dict | None) -> bool:
+    a = _envelope(vschema)
+    return a is not None and a.get("type") == "string"
+
+
+def _row_fields(tp: TopicPlan, g: Fp) -> list[dict]:
+    """The mirror's columns for one schema group: the `after` fields, or (MongoDB) the key and document."""
+    if _is_doc(g.vschema):
+        return [*tp.keyed()[0].kschema.get("fields", []), DOCUMENT]
+    return _after_fields(g.vschema)
+
+
+def _key_schema(tp: TopicPlan) -> dict | None:
+    k = [g for g in tp.keyed() if g.kschema is not None]
+    return k[0].kschema if k else None
+
+
+def _toast_cols(tp: TopicPlan) -> dict[str, dict]:
+    """Columns that can hold a TOAST placeholder (text, bytes, arrays of them), not key columns."""
+    keys = {f["field"] for g in tp.keyed()[:1] for f in g.kschema.get("fields", [])}
+    out: dict[str, dict] = {}
+    for g in tp.changes():
+        for f in _after_fields(g.vschema) or ():
+            t = f["items"]["type"] if f["type"] == "array" else f["type"]
+            if t in ("string", "bytes") and f["field"] not in keys:
+                out[f["field"]] = f
+    return out
 
 
 def survey(df) -> dict[str, TopicPlan]:
@@ -87,6 +138,8 @@ def survey(df) -> dict[str, TopicPlan]:
             F.max(F.coalesce(ph, F.lit(False))).alias("ph"),
             F.max(F.coalesce(tr, F.lit(False))).alias("tr"),
             F.min(F.struct("part", "pos")).alias("first"),
+            F.sum(F.coalesce(tr, F.lit(False)).cast("int")).alias("nt"),
+            F.max(F.coalesce(F.col("hdr").contains("__debezium.oldkey"), F.lit(False))).alias("hk"),
         )
         .collect()
     )
@@ -107,6 +160,8 @@ def survey(df) -> dict[str, TopicPlan]:
             bool(r.ph),
             bool(r.tr),
             (r.first.part, r.first.pos),
+            int(r.nt or 0),
+            bool(r.hk),
         )
         out.setdefault(r.topic, TopicPlan(r.topic)).groups.append(g)
     for tp in out.values():
@@ -115,34 +170,44 @@ def survey(df) -> dict[str, TopicPlan]:
 
 
 def classify(tp: TopicPlan, tables: str, opts: Options) -> None:
-    tp.fast, tp.why = False, ""
-    ch = tp.changes()
-    if opts.scd != 1:
-        tp.why = "SCD type 2"
-    elif not ch:
+    """`tp.fast`: decoded and reduced to the final row per key on executors (SCD type 1 with a key);
+    `tp.events`: every event decoded on executors, then written by `sink.history` (SCD type 2) or
+    `sink.keyless` (no key) from the decoded rows; neither: the driver path (`tp.why`)."""
+    tp.fast, tp.events, tp.why = False, False, ""
+    ch, keyed = tp.changes(), tp.keyed()
+    nokey = any(g.kfp is None for g in keyed)
+    if not ch:
         tp.why = "no change events"
-    elif any(g.truncate for g in tp.groups):
-        tp.why = "truncate"
-    elif any(g.placeholder for g in ch):
-        tp.why = "TOAST placeholders"
-    elif any(g.kfp is None for g in ch):
-        tp.why = "no key"
-    elif len({g.kfp for g in ch}) > 1:
+    elif not keyed:  # only truncates
+        tp.events = True
+    elif nokey and any(g.kfp is not None for g in keyed):
+        tp.why = "events with and without a key"
+    elif len({g.kfp for g in keyed}) > 1:
         tp.why = "key schema changed"
-    elif any(f["type"] not in KEY_TYPES for f in ch[0].kschema.get("fields", [])):
+    elif keyed and not nokey and any(f["type"] not in KEY_TYPES for f in keyed[0].kschema.get("fields", [])):
         tp.why = "key type"
+    elif nokey and (opts.scd != 1 or tp.doc):
+        tp.why = "no key"  # history needs a key (the writer says so); a document without a key: nothing
+    elif opts.scd == 1 and not nokey and any(g.placeholder for g in ch) and any(g.oldkey for g in ch):
+        # the unchanged TOAST values of a key change's new row live under the old key
+        tp.why = "TOAST placeholders with a key change"
     else:
         try:
-            for g in ch:
-                decode.physical({"type": "struct", "fields": _after_fields(g.vschema)})
+            for g in keyed:
+                decode.physical({"type": "struct", "fields": _row_fields(tp, g)})
         except decode.Unsupported as e:
             tp.why = str(e)
             return
         dt = open_table(os.path.join(tables, tp.topic))
-        if dt is not None and RID in table_schema(dt).names:
+        mirrored_by_key = dt is not None and RID not in table_schema(dt).names
+        if opts.scd == 1 and not nokey and dt is not None and not mirrored_by_key:
             tp.why = "table mirrored without a key"
-            return
-        tp.fast = True
+        elif opts.scd == 1 and nokey and mirrored_by_key:
+            tp.why = "table mirrored by its key"
+        elif opts.scd == 1 and not nokey:
+            tp.fast = True
+        else:
+            tp.events = True
 
 
 def slow_records(df, plans: list[TopicPlan]):
@@ -198,8 +263,19 @@ def seq_expr(src, op):
         F.coalesce(src.getField("ts_ms"), F.lit(0)) * 1_000_000
     )
     other = F.concat(h(ts, 20), phase)
+    # MongoDB: the cluster time (seconds, as ts_ms) and `ord`, the event's order within that second
+    mongo = F.concat(
+        h(F.coalesce(src.getField("ts_ms"), F.lit(0)), 16),
+        h(F.coalesce(src.getField("ord"), F.lit(0)), 8),
+        phase,
+    )
     conn = src.getField("connector")
-    return F.when(conn == "postgresql", pg).when(conn.isin("mysql", "mariadb"), my).otherwise(other)
+    return (
+        F.when(conn == "postgresql", pg)
+        .when(conn.isin("mysql", "mariadb"), my)
+        .when(conn == "mongodb", mongo)
+        .otherwise(other)
+    )
 
 
 def _key_phys(kschema: dict, sort: bool) -> T.StructType:
@@ -209,19 +285,80 @@ def _key_phys(kschema: dict, sort: bool) -> T.StructType:
     return T.StructType([T.StructField(f["field"], decode.physical(f), True) for f in fields])
 
 
-def winners(df, plans: list[TopicPlan]):
-    """Per (topic, key): the last change by source position, and the position of the key's last delete."""
-    fps = [g.vfp for tp in plans for g in tp.changes()]
+def truncates(df, plans: list[TopicPlan]) -> dict[str, str]:
+    """Per topic with truncate events in the batch: the position of its last one."""
+    tt = [tp.topic for tp in plans if any(g.truncate for g in tp.groups)]
+    if not tt:
+        return {}
+    p = F.from_json("vp", STAGE1)
+    ev = df.where(F.col("topic").isin(tt) & F.col("vp").contains('"op":"t"')).select("topic", p.alias("p"))
+    ev = ev.where(F.col("p.op") == "t").select("topic", seq_expr(F.col("p.source"), F.col("p.op")).alias("s"))
+    return {r.topic: r.s for r in ev.groupBy("topic").agg(F.max("s").alias("s")).collect()}
+
+
+def _per_topic(plans: list[TopicPlan], expr) -> Column | None:
+    out = None
+    for tp in plans:
+        e = expr(tp)
+        if e is None:
+            continue
+        out = (
+            F.when(F.col("topic") == tp.topic, e) if out is None else out.when(F.col("topic") == tp.topic, e)
+        )
+    return out
+
+
+def _ph_test(c: Column) -> Column:
+    """A raw payload text (`from_json` as string) that is Debezium's unavailable-value placeholder."""
+    return c.isin(*PLACEHOLDER_TEXTS)
+
+
+def _carried(ev, plans: list[TopicPlan]):
+    """TOAST carry-forward with window functions: per key in source order, each placeholder column gets the
+    last earlier image's value (text as in the payload) or, after a delete, null. `fill` maps column ->
+    struct(d: deleted since, v: text); no entry (null) means no earlier image in the batch: the driver
+    takes the value from the table."""
+    w = (
+        Window.partitionBy("topic", "kc")
+        .orderBy("seq", "part", "pos")
+        .rowsBetween(Window.unboundedPreceding, -1)
+    )
+    is_del = F.col("op") == "d"
+    fills = []
+    for tp in plans:
+        cols = _toast_cols(tp)
+        raw = F.from_json("after", T.StructType([T.StructField(c, T.StringType(), True) for c in cols]))
+        entries = []
+        for c in cols:
+            v = raw.getField(c)
+            mark = F.when(
+                is_del, F.struct(F.lit(True).alias("d"), F.lit(None).cast("string").alias("v"))
+            ).when(~_ph_test(v) | v.isNull(), F.struct(F.lit(False).alias("d"), v.alias("v")))
+            entries += [F.lit(c), F.last(mark, ignorenulls=True).over(w)]
+        fills.append((tp.topic, F.create_map(*entries)))
+    fill = None
+    for topic, e in fills:
+        fill = F.when(F.col("topic") == topic, e) if fill is None else fill.when(F.col("topic") == topic, e)
+    return ev.withColumn("fill", fill)
+
+
+def winners(df, plans: list[TopicPlan], truncs: dict[str, str]):
+    """Per (topic, key): the last change by source position, and the position of the key's last delete.
+    Events before a truncate of the batch are dropped first; TOAST placeholders are carried forward."""
+    fps = [g.vfp for tp in plans for g in tp.keyed()]
     ev = df.where(
-        F.col("topic").isin([tp.topic for tp in plans]) & F.col("vfp").isin(fps) & F.col("vp").isNotNull()
+        F.col("topic").isin([tp.topic for tp in plans if tp.keyed()])
+        & F.col("vfp").isin(fps)
+        & F.col("vp").isNotNull()
     )
     p = F.from_json("vp", STAGE1)
-    kc = None
-    for tp in plans:  # the key as canonical JSON (sorted fields), as the delete log and driver path key it
-        e = F.to_json(
-            F.from_json("kp", _key_phys(tp.changes()[0].kschema, True)), {"ignoreNullFields": "false"}
-        )
-        kc = F.when(F.col("topic") == tp.topic, e) if kc is None else kc.when(F.col("topic") == tp.topic, e)
+    # the key as canonical JSON (sorted fields), as the delete log and driver path key it
+    kc = _per_topic(
+        [tp for tp in plans if tp.keyed()],
+        lambda tp: F.to_json(
+            F.from_json("kp", _key_phys(tp.keyed()[0].kschema, True)), {"ignoreNullFields": "false"}
+        ),
+    )
     ev = ev.select("topic", kc.alias("kc"), "part", "pos", "vfp", "kp", p.alias("p"))
     src = F.col("p.source")
     ev = ev.select(
@@ -235,27 +372,64 @@ def winners(df, plans: list[TopicPlan]):
         seq_expr(src, F.col("p.op")).alias("seq"),
         F.col("p.after").alias("after"),
         F.coalesce(F.col("p.ts_ms"), src.getField("ts_ms"), F.lit(0)).alias("ts"),
-    ).where(F.col("op").isin(*CHANGE_OPS))
+    ).where(F.col("op").isin(*CHANGE_OPS) & ((F.col("op") == "d") | F.col("after").isNotNull()))
+    floor = _per_topic(
+        plans, lambda tp: F.col("seq") >= F.lit(truncs[tp.topic]) if tp.topic in truncs else None
+    )
+    if floor is not None:
+        ev = ev.where(floor.otherwise(F.lit(True)))
+    toast = [tp for tp in plans if any(g.placeholder for g in tp.changes()) and _toast_cols(tp)]
+    fill_t = T.MapType(
+        T.StringType(),
+        T.StructType([T.StructField("d", T.BooleanType()), T.StructField("v", T.StringType())]),
+    )
+    if toast:
+        names = [tp.topic for tp in toast]
+        rest = ev.where(~F.col("topic").isin(names)).withColumn("fill", F.lit(None).cast(fill_t))
+        ev = _carried(ev.where(F.col("topic").isin(names)), toast).unionByName(rest)
+    else:
+        ev = ev.withColumn("fill", F.lit(None).cast(fill_t))
     return ev.groupBy("topic", "kc").agg(
-        F.max(F.struct("seq", "part", "pos", "op", "vfp", "after", "kp", "ts")).alias("w"),
+        F.max_by(
+            F.struct("seq", "part", "pos", "op", "vfp", "after", "kp", "ts", "fill"),
+            F.struct("seq", "part", "pos"),
+        ).alias("w"),
         F.max(F.when(F.col("op") == "d", F.col("seq"))).alias("dseq"),
     )
 
 
 def _decoded(w, tp: TopicPlan, g: Fp) -> pa.Table:
-    """The winners of one schema group, decoded on executors, as Arrow."""
-    after = _after_fields(g.vschema)
-    kfields = tp.changes()[0].kschema.get("fields", [])
-    a = F.from_json("w.after", decode.physical({"type": "struct", "fields": after}))
-    k = F.from_json("w.kp", _key_phys(tp.changes()[0].kschema, False))
+    """The winners of one schema group, decoded on executors, as Arrow; `__unres` lists the columns whose
+    placeholder found no earlier image in the batch."""
+    kfields = tp.keyed()[0].kschema.get("fields", [])
+    k = F.from_json("w.kp", _key_phys(tp.keyed()[0].kschema, False))
     is_del = F.col("w.op") == "d"
-    cols = []
-    names = {f["field"] for f in after}
+    cols, unres = [], []
     knames = {f["field"]: f for f in kfields}
+    if _is_doc(g.vschema):
+        after, names = [], set()
+        cols.append(F.when(is_del, F.lit(None)).otherwise(F.col("w.after")).alias(DOCUMENT["field"]))
+    else:
+        after = _after_fields(g.vschema)
+        names = {f["field"] for f in after}
+    a = F.from_json("w.after", decode.physical({"type": "struct", "fields": after}))
+    toast = _toast_cols(tp) if g.placeholder or any(x.placeholder for x in tp.changes()) else {}
+    raw = F.from_json("w.after", T.StructType([T.StructField(c, T.StringType(), True) for c in toast]))
     for f in after:
         c = decode.convert(a.getField(f["field"]), f)
         if f["field"] in knames:
             c = F.when(is_del, decode.convert(k.getField(f["field"]), knames[f["field"]])).otherwise(c)
+        elif f["field"] in toast:
+            ph = _ph_test(raw.getField(f["field"]))
+            prev = F.col("w.fill").getItem(f["field"])
+            phys = decode.physical(f)
+            text = prev.getField("v")
+            val = text if isinstance(phys, T.StringType) else F.from_json(text, phys)
+            c = F.when(
+                ph & prev.isNotNull(),
+                F.when(prev.getField("d"), F.lit(None)).otherwise(decode.convert(val, f)),
+            ).otherwise(c)
+            unres.append(F.when(ph & prev.isNull() & ~is_del, F.lit(f["field"])))
         cols.append(c.alias(f["field"]))
     for f in kfields:
         if f["field"] not in names:
@@ -266,6 +440,9 @@ def _decoded(w, tp: TopicPlan, g: Fp) -> pa.Table:
         F.col("kc").alias("__kc"),
         F.col("dseq").alias("__dseq"),
         F.col("w.ts").alias("__ts"),
+        (
+            F.filter(F.array(*unres), lambda x: x.isNotNull()) if unres else F.lit(None).cast("array<string>")
+        ).alias("__unres"),
     ]
     sel = w.where((F.col("topic") == tp.topic) & (F.col("w.vfp") == g.vfp)).select(*cols, *meta)
     return sel.toArrow()
@@ -287,8 +464,32 @@ def _chunked(parts: list, typ: pa.DataType) -> pa.ChunkedArray:
     return pa.chunked_array(chunks, typ)
 
 
+def _fill_from_table(dt, key_cols: list[str], src: pa.Table, cols: list[str]) -> pa.Table:
+    """Placeholders with no earlier image in the batch take the table's value (bounded by the final rows);
+    when the table has no row either, the placeholder stays (the MERGE fills it when the base image comes)."""
+    unres = src.column("__unres").to_pylist()
+    need = {k: set(u) for k, u in zip(src.column("__kc").to_pylist(), unres) if u}
+    if not need or dt is None:
+        return src
+    prev = mirror._lookup(dt, key_cols, need)
+    for c in sorted({c for u in need.values() for c in u}):
+        vals = src.column(c).to_pylist()
+        for i, (k, u) in enumerate(zip(src.column("__kc").to_pylist(), unres)):
+            if u and c in u and k in prev:
+                vals[i] = prev[k].get(c)
+        src = src.set_column(src.column_names.index(c), c, pa.array(vals, src.schema.field(c).type))
+    return src
+
+
 def apply_topic(
-    w, tp: TopicPlan, tables: str, app_id: str, batch_id: int, opts: Options, st: BatchStats
+    w,
+    tp: TopicPlan,
+    tables: str,
+    app_id: str,
+    batch_id: int,
+    opts: Options,
+    st: BatchStats,
+    trunc: str | None,
 ) -> None:
     path = os.path.join(tables, tp.topic)
     tpath = tombstone_path(tables, tp.topic)
@@ -296,28 +497,39 @@ def apply_topic(
     if already_applied(dt, app_id, batch_id):
         st.skipped_replay.append(tp.topic)
         return
-    ch = tp.changes()
-    tb = TopicBatch()
-    tb.key_cols = [f["field"] for f in ch[0].kschema.get("fields", [])]
-    for g in ch:
-        for f in _after_fields(g.vschema):
-            tb.cols[f["field"]] = f
-    for f in ch[0].kschema.get("fields", []):
-        tb.cols.setdefault(f["field"], f)
-    parts = [_decoded(w, tp, g) for g in ch]
-    parts = [t for t in parts if len(t)]
+    keyed = tp.keyed()
+    parts = []
+    if keyed and w is not None:
+        parts = [t for t in (_decoded(w, tp, g) for g in keyed) if len(t)]
     if not parts:
+        if trunc is not None:
+            tombstones.write(tpath, {tombstones.TRUNCATE_KEY: trunc}, app_id, batch_id, opts.now_ms)
+            if dt is not None:  # only a truncate: delete what it supersedes
+                dt.delete(f"{SEQ} < '{trunc}'", commit_properties=commit(app_id, batch_id))
         st.applied[tp.topic] = 0
         return
+    tb = TopicBatch()
+    tb.key_cols = [f["field"] for f in keyed[0].kschema.get("fields", [])]
+    for g in keyed:
+        for f in _row_fields(tp, g):
+            tb.cols[f["field"]] = f
+    for f in keyed[0].kschema.get("fields", []):
+        tb.cols.setdefault(f["field"], f)
     plan = plan_columns(dt, tb.cols, tb.key_cols, [pa.field(SEQ, pa.string(), nullable=False)])
-    cols = {c: [] for c in [*plan.cols, SEQ, OP, "__kc", "__dseq", "__ts"]}
+    meta = (SEQ, OP, "__kc", "__dseq")
+    cols = {c: [] for c in [*plan.cols, *meta, "__ts", "__unres"]}
     for t in parts:
         for c in plan.cols:
             cols[c].append(_column(t, c, plan.schema.field(c).type, plan.defaults.get(c)))
-        for c in (SEQ, OP, "__kc", "__dseq"):
+        for c in meta:
             cols[c].append(t.column(c).cast(pa.string()))
         cols["__ts"].append(t.column("__ts").cast(pa.int64()))
-    types = {**{c: plan.schema.field(c).type for c in plan.cols}, "__ts": pa.int64()}
+        cols["__unres"].append(t.column("__unres").cast(pa.list_(pa.string())))
+    types = {
+        **{c: plan.schema.field(c).type for c in plan.cols},
+        "__ts": pa.int64(),
+        "__unres": pa.list_(pa.string()),
+    }
     src = pa.table({c: _chunked(v, types.get(c, pa.string())) for c, v in cols.items()})
     st.max_ts_ms = max(st.max_ts_ms, pc.max(src.column("__ts")).as_py() or 0)
 
@@ -325,19 +537,139 @@ def apply_topic(
     seqs = src.column(SEQ).to_pylist()
     dseqs = src.column("__dseq").to_pylist()
     old = tombstones.load(tpath, set(keys))
-    floor = old.get(tombstones.TRUNCATE_KEY)
+    floor = max((x for x in (old.get(tombstones.TRUNCATE_KEY), trunc) if x), default=None)
     keep = [s > old.get(k, "") and (floor is None or s >= floor) for k, s in zip(keys, seqs)]
     new_tombs = {k: d for k, d in zip(keys, dseqs) if d is not None and (floor is None or d >= floor)}
+    if trunc is not None:
+        new_tombs[tombstones.TRUNCATE_KEY] = trunc
     tombstones.write(tpath, new_tombs, app_id, batch_id, opts.now_ms)
-    src = src.filter(pa.array(keep, pa.bool_())).select([*plan.cols, SEQ, OP])
+    src = src.filter(pa.array(keep, pa.bool_()))
     if len(src) == 0:
+        if trunc is not None and dt is not None:
+            dt.delete(f"{SEQ} < '{trunc}'", commit_properties=commit(app_id, batch_id))
         st.applied[tp.topic] = 0
         return
+    src = _fill_from_table(dt, tb.key_cols, src, plan.cols).select([*plan.cols, SEQ, OP])
     src = src.cast(pa.schema([*plan.schema, pa.field(OP, pa.string())]))
     from sink.delta import create_or_evolve
 
-    mirror.merge(create_or_evolve(path, dt, plan), plan, tb.key_cols, src, None, app_id, batch_id)
+    mirror.merge(create_or_evolve(path, dt, plan), plan, tb.key_cols, src, trunc, app_id, batch_id)
     st.applied[tp.topic] = len(src)
+
+
+STAGE_EV = STAGE1 + ", before string"
+
+
+def _image(text: Column, fields: list[dict]) -> Column:
+    """A payload image (JSON text) decoded into a struct of the sink's column types; null stays null."""
+    a = F.from_json(text, decode.physical({"type": "struct", "fields": fields}))
+    parts = [decode.convert(a.getField(f["field"]), f).alias(f["field"]) for f in fields]
+    return F.when(text.isNull(), F.lit(None)).otherwise(F.struct(*parts))
+
+
+def _events(df, tp: TopicPlan, g: Fp, keyless: bool) -> pa.Table:
+    """Every change event of one schema group, decoded on executors (rows, and before images of tables
+    without a key), as Arrow: what `sink.history` / `sink.keyless` need, without parsing JSON on the driver."""
+    p = F.from_json("vp", STAGE_EV)
+    ev = df.where((F.col("topic") == tp.topic) & (F.col("vfp") == g.vfp) & F.col("vp").isNotNull())
+    ev = ev.select("part", "pos", "kp", "hdr", p.alias("p")).where(
+        F.col("p.op").isin(*CHANGE_OPS) & ((F.col("p.op") == "d") | F.col("p.after").isNotNull())
+    )  # an update without its document (MongoDB) cannot be mirrored
+    src = F.col("p.source")
+    op = F.col("p.op")
+    cols = [
+        F.col("part"),
+        F.col("pos"),
+        op.alias("op"),
+        seq_expr(src, op).alias("seq"),
+        F.coalesce(F.col("p.ts_ms"), src.getField("ts_ms"), F.lit(0)).alias("ts"),
+    ]
+    after = F.when(op != "d", F.col("p.after"))
+    if keyless:
+        fields = _after_fields(g.vschema)
+        cols += [
+            _image(after, fields).alias("row"),
+            _image(F.when(op.isin("u", "d"), F.col("p.before")), fields).alias("before"),
+        ]
+    else:
+        ks = _key_schema(tp)
+        cols.append(
+            F.to_json(F.from_json("kp", _key_phys(ks, True)), {"ignoreNullFields": "false"}).alias("kc")
+        )
+        cols.append(F.when(F.col("hdr").contains("__debezium.oldkey"), F.col("hdr")).alias("hdr"))
+        if _is_doc(g.vschema):
+            k = F.from_json("kp", _key_phys(ks, False))
+            parts = [
+                decode.convert(k.getField(f["field"]), f).alias(f["field"]) for f in ks.get("fields", [])
+            ]
+            row = F.when(after.isNull(), F.lit(None)).otherwise(
+                F.struct(*parts, after.alias(DOCUMENT["field"]))
+            )
+        else:
+            row = _image(after, _after_fields(g.vschema))
+        cols.append(row.alias("row"))
+    return ev.select(*cols).toArrow()
+
+
+def _pyrows(col: pa.ChunkedArray, fields: list[dict]) -> list:
+    """Decoded images as the driver's decoder gives them: maps as dicts (Arrow gives pairs)."""
+    rows = col.to_pylist()
+    maps = [f["field"] for f in fields if f["type"] == "map"]
+    if maps:
+        for r in rows:
+            if r is not None:
+                for m in maps:
+                    if r.get(m) is not None:
+                        r[m] = dict(r[m])
+    return rows
+
+
+def topic_events(df, tp: TopicPlan, trunc: str | None, tables: str) -> TopicBatch:
+    """The topic's events decoded on executors, as the `TopicBatch` the table writers take."""
+    from sink.batch import Event
+    from sink.delta import canon
+
+    tb = TopicBatch()
+    keyed = tp.keyed()
+    keyless = any(g.kfp is None for g in keyed)
+    if not keyed:  # only truncates: the table says which writer
+        dt = open_table(os.path.join(tables, tp.topic))
+        keyless = dt is not None and RID in table_schema(dt).names
+    tb.keyless = keyless
+    ks = _key_schema(tp)
+    if ks is not None:
+        tb.key_cols = [f["field"] for f in ks.get("fields", [])]
+    for g in keyed:
+        fields = _row_fields(tp, g)
+        for f in fields:
+            tb.cols[f["field"]] = f
+        t = _events(df, tp, g, keyless)
+        if not len(t):
+            continue
+        cols = {c: t.column(c).to_pylist() for c in ("part", "pos", "op", "seq", "ts")}
+        rows = _pyrows(t.column("row"), fields)
+        if keyless:
+            befores = _pyrows(t.column("before"), fields)
+            for i, row in enumerate(rows):
+                tie = (cols["part"][i], cols["pos"][i])
+                tb.events.append(
+                    Event(cols["seq"][i], tie, cols["op"][i], None, row, cols["ts"][i], before=befores[i])
+                )
+            continue
+        kcs, hdrs = t.column("kc").to_pylist(), t.column("hdr").to_pylist()
+        for i, row in enumerate(rows):
+            oldkey = None
+            for h in orjson.loads(hdrs[i]) if hdrs[i] else ():
+                if h and h[0] == "__debezium.oldkey" and isinstance(h[1], dict):
+                    oldkey = canon(h[1].get("payload"))
+            tie = (cols["part"][i], cols["pos"][i])
+            tb.events.append(Event(cols["seq"][i], tie, cols["op"][i], kcs[i], row, cols["ts"][i], oldkey))
+    if ks is not None:
+        for f in ks.get("fields", []):
+            tb.cols.setdefault(f["field"], f)
+    if trunc is not None:
+        tb.events.append(Event(trunc, ("", -1), "t", None, None, 0))
+    return tb
 
 
 def run_batch(df, tables: str, app_id: str, batch_id: int, opts: Options) -> BatchStats:
@@ -353,15 +685,26 @@ def run_batch(df, tables: str, app_id: str, batch_id: int, opts: Options) -> Bat
         for tp in plans.values():
             classify(tp, tables, opts)
         fast = [tp for tp in sorted(plans.values(), key=lambda t: t.topic) if tp.fast]
-        slow = [tp for tp in sorted(plans.values(), key=lambda t: t.topic) if not tp.fast]
+        evs = [tp for tp in sorted(plans.values(), key=lambda t: t.topic) if tp.events]
+        slow = [tp for tp in sorted(plans.values(), key=lambda t: t.topic) if not tp.fast and not tp.events]
+        truncs = truncates(df, fast + evs)
+        if evs:
+            apply_topics(
+                tables,
+                {tp.topic: topic_events(df, tp, truncs.get(tp.topic), tables) for tp in evs},
+                app_id,
+                batch_id,
+                opts,
+                st,
+            )
         if fast:
-            w = winners(df, fast)
-            many = sum(len(tp.changes()) for tp in fast) > 1
+            w = winners(df, fast, truncs) if any(tp.keyed() for tp in fast) else None
+            many = w is not None and sum(len(tp.keyed()) for tp in fast) > 1
             if many:
                 w = w.persist()
             try:
                 for tp in fast:
-                    apply_topic(w, tp, tables, app_id, batch_id, opts, st)
+                    apply_topic(w, tp, tables, app_id, batch_id, opts, st, truncs.get(tp.topic))
                     st.pruned += _prune(tables, tp.topic, opts)
             finally:
                 if many:
@@ -370,7 +713,7 @@ def run_batch(df, tables: str, app_id: str, batch_id: int, opts: Options) -> Bat
             apply_topics(tables, collect(slow_records(df, slow)), app_id, batch_id, opts, st)
     finally:
         df.unpersist()
-    st.fast = [tp.topic for tp in fast]
+    st.fast = [tp.topic for tp in fast + evs]
     st.driver = {tp.topic: tp.why for tp in slow}
     return st
 

@@ -57,7 +57,7 @@ def apply_topic(tables: str, topic: str, tb: TopicBatch, app_id: str, batch_id: 
     dt = open_table(path)
     if already_applied(dt, app_id, batch_id):
         return -1
-    if tb.keyless or not tb.key_cols:
+    if tb.keyless or (not tb.key_cols and any(e.op != "t" for e in tb.events)):
         opts.say(f"{topic}: SCD type 2 needs a key; the {len(tb.events)} events of this table are skipped")
         return 0
     if dt is not None and START not in table_schema(dt).names:

@@ -83,12 +83,19 @@ def _given_settings() -> set[str]:
     return out
 
 
-def check_source(source: str) -> None:
+def check_source(source: str, registry_url: str | None = None) -> None:
     """Refuse at once (one line, exit 2) what cannot work: a missing directory, an unreachable Kafka, files
-    whose first record is not a Debezium record."""
+    whose first record is not a Debezium record, Avro records without a schema registry."""
     from sink.errors import UsageError
 
+    if registry_url and not registry_url.startswith(("http://", "https://", "mock://")):
+        raise UsageError(f"--schema-registry-url {registry_url}: not an http(s):// or mock:// URL")
     if source.startswith("kafka:"):
+        if registry_url and registry_url.startswith("mock://"):
+            raise UsageError(
+                f"--schema-registry-url {registry_url}: a mock:// registry lives in the process that wrote the "
+                "records; reading Kafka needs the registry's http(s) URL"
+            )
         from confluent_kafka.admin import AdminClient
 
         bootstrap = source[len("kafka:") :]
@@ -127,6 +134,14 @@ def check_source(source: str) -> None:
                 '(expected the emulator\'s directory output, {"key": ..., "value": ...} per line)'
             )
         v = d["value"]
+        if any(isinstance(x, dict) and set(x) == {"b64"} for x in (d["key"], v)):
+            has_file = os.path.exists(os.path.join(source, "registry.json"))
+            if not has_file and not (registry_url and not registry_url.startswith("mock://")):
+                raise UsageError(
+                    f"{os.path.join(source, n)}: Avro records (AvroConverter) need their schema registry: "
+                    "--schema-registry-url URL (schema.registry.url), or registry.json in the directory"
+                )
+            continue
         if v is not None and not (isinstance(v, dict) and "payload" in v and "schema" in v):
             raise UsageError(
                 f"{os.path.join(source, n)}: line 1 has no Connect schema (the sink reads JsonConverter "
@@ -191,6 +206,7 @@ def run(
     opts=None,
     master: str | None = None,
     read_options: dict | None = None,
+    schema_registry_url: str | None = None,
 ) -> int:
     """Run the query; with `spark` given (tests), that session is used and left running. `opts`:
     sink.apply.Options (tombstone retention)."""
@@ -206,6 +222,8 @@ def run(
         reader = spark.readStream.format("dbz_kafka").option("bootstrap", source[len("kafka:") :])
     else:
         reader = spark.readStream.format("dbz_dir").option("path", os.path.abspath(source))
+    if schema_registry_url:
+        reader = reader.option("schemaRegistryUrl", schema_registry_url)
     for k, v in (read_options or {}).items():
         reader = reader.option(k, str(v))
     w = (

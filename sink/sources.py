@@ -42,6 +42,7 @@ class DirSource(DataSource):
             o["path"],
             int(o.get("maxBytesPerBatch", DEFAULT_BATCH_BYTES)),
             int(o.get("bytesPerPartition", DEFAULT_PART_BYTES)),
+            _avro(o, os.path.join(o["path"], "registry.json")),
         )
 
 
@@ -92,9 +93,21 @@ class FileRange(InputPartition):
         self.file, self.start, self.end = file, start, end
 
 
+def _avro(options, file: str | None):
+    """The Avro decoder for Confluent-framed records: the registry at `schemaRegistryUrl` (a `mock://` URL,
+    or none, means the directory output's registry.json)."""
+    from sink.avro import AvroDecoder
+
+    url = options.get("schemaRegistryUrl") or None
+    if url and url.startswith("mock://"):
+        url = None
+    return AvroDecoder(url, None if url else file)
+
+
 class DirReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
-    def __init__(self, path: str, max_bytes: int, part_bytes: int) -> None:
+    def __init__(self, path: str, max_bytes: int, part_bytes: int, avro=None) -> None:
         self.path = path
+        self.avro = avro
         self.max_bytes = max_bytes
         self.part_bytes = part_bytes
         self.target: dict[str, int] | None = None
@@ -143,7 +156,7 @@ class DirReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
     def read(self, partition: FileRange):
         name = os.path.basename(partition.file)
         topic = name[: -len(".jsonl")]
-        b = Batcher()
+        b = Batcher(self.avro)
         with open(partition.file, "rb") as fh:
             fh.seek(partition.start)
             left = partition.end - partition.start
@@ -182,6 +195,7 @@ class KafkaSource(DataSource):
             o.get("topicPattern", ""),
             int(o.get("maxRecordsPerBatch", DEFAULT_BATCH_RECORDS)),
             int(o.get("recordsPerPartition", DEFAULT_PART_RECORDS)),
+            _avro(o, None) if o.get("schemaRegistryUrl") else None,
         )
 
 
@@ -213,8 +227,9 @@ class OffsetRange(InputPartition):
 
 
 class KafkaReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
-    def __init__(self, bootstrap: str, pattern: str, max_records: int, part_records: int) -> None:
+    def __init__(self, bootstrap: str, pattern: str, max_records: int, part_records: int, avro=None) -> None:
         self.bootstrap = bootstrap
+        self.avro = avro
         self.pattern = pattern
         self.max_records = max_records
         self.part_records = part_records
@@ -291,7 +306,7 @@ class KafkaReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
 
         t, p = partition.tp.rsplit(":", 1)
         c = consumer(self.bootstrap)
-        b = Batcher()
+        b = Batcher(self.avro)
         try:
             c.assign([TopicPartition(t, int(p), partition.start)])
             done = False

@@ -9,6 +9,7 @@ re-serialized to the same split.
 
 from __future__ import annotations
 
+import base64
 import zlib
 
 import orjson
@@ -49,7 +50,8 @@ def fingerprint(schema: bytes) -> int:
 class Batcher:
     """Accumulates split records as columns; `flush` gives an Arrow RecordBatch."""
 
-    def __init__(self) -> None:
+    def __init__(self, avro=None) -> None:
+        self.avro = avro  # sink.avro.AvroDecoder: Confluent-framed Avro records (None: none expected)
         self.cols: list[list] = [[] for _ in _ARROW]
         self.rows = 0
         self.known: dict[bytes, int] = {}  # schema bytes -> fingerprint, this partition
@@ -106,13 +108,26 @@ class Batcher:
         """A directory-output line `{"key":K,"value":V[,"headers":[...]]}`."""
         split = _split_line(line)
         if split is None:
-            split = _parse_line(line)
+            split = _parse_line(line, self._binary)
         self._add(topic, part, pos, *split)
+
+    def _binary(self, data: bytes) -> tuple[bytes | None, bytes | None]:
+        """A converter's bytes that are not JSON text: Confluent-framed Avro, through the registry."""
+        from sink.avro import is_avro
+
+        if not is_avro(data):
+            raise ValueError("a record's key or value is binary but not Avro in Confluent's wire format")
+        if self.avro is None:
+            raise ValueError(
+                "Avro records (Confluent wire format) need the schema registry: --schema-registry-url "
+                "(schema.registry.url), or registry.json beside the directory output's files"
+            )
+        return self.avro.split(data)
 
     def add_record(self, topic: str, part: str, pos: int, key, value, headers) -> None:
         """A Kafka record's key and value bytes; only the `__debezium.oldkey` header is kept."""
-        ks, kp = _split_doc(key)
-        vs, vp = _split_doc(value)
+        ks, kp = self._binary(key) if key is not None and key[:1] == b"\x00" else _split_doc(key)
+        vs, vp = self._binary(value) if value is not None and value[:1] == b"\x00" else _split_doc(value)
         hdr = None
         for name, h in headers or ():
             if name == "__debezium.oldkey" and h and h[:1] == b"{":
@@ -131,6 +146,15 @@ def _split_doc(doc: bytes | None) -> tuple[bytes | None, bytes | None]:
     if isinstance(d, dict) and "schema" in d and "payload" in d:
         return orjson.dumps(d["schema"]), orjson.dumps(d["payload"])
     return None, orjson.dumps(d)  # schemaless: no schema to decode by
+
+
+def _doc(v, binary) -> tuple[bytes | None, bytes | None]:
+    """A key or value of a directory-output line: JSON, or `{"b64": ...}` (a converter's binary bytes)."""
+    if v is None:
+        return None, None
+    if isinstance(v, dict) and len(v) == 1 and isinstance(v.get("b64"), str) and binary is not None:
+        return binary(base64.b64decode(v["b64"]))
+    return _split_doc(orjson.dumps(v))
 
 
 def _split_line(line: bytes):
@@ -178,9 +202,9 @@ def _split_line(line: bytes):
     return ks, kp, vs, line[j + len(_PAY) : end - 2], None
 
 
-def _parse_line(line: bytes):
+def _parse_line(line: bytes, binary=None):
     d = orjson.loads(line)
-    ks, kp = _split_doc(None if d.get("key") is None else orjson.dumps(d["key"]))
-    vs, vp = _split_doc(None if d.get("value") is None else orjson.dumps(d["value"]))
+    ks, kp = _doc(d.get("key"), binary)
+    vs, vp = _doc(d.get("value"), binary)
     h = d.get("headers")
     return ks, kp, vs, vp, None if not h else orjson.dumps(h)
