@@ -45,11 +45,31 @@ def skipped_operations(value: str | None) -> frozenset[str]:
 
 
 class Dispatcher:
-    __slots__ = ("engine", "emit", "tx", "metrics", "skipped", "never_skip", "tombstones", "skip_unchanged",
-                 "eager_begin", "incremental", "signal_table")
+    __slots__ = (
+        "engine",
+        "emit",
+        "tx",
+        "metrics",
+        "skipped",
+        "never_skip",
+        "tombstones",
+        "skip_unchanged",
+        "eager_begin",
+        "incremental",
+        "signal_table",
+    )
 
-    def __init__(self, engine, tx: TransactionMonitor, *, skipped: frozenset[str], tombstones: bool,
-                 skip_unchanged: bool, never_skip: bool, eager_begin: bool = False) -> None:
+    def __init__(
+        self,
+        engine,
+        tx: TransactionMonitor,
+        *,
+        skipped: frozenset[str],
+        tombstones: bool,
+        skip_unchanged: bool,
+        never_skip: bool,
+        eager_begin: bool = False,
+    ) -> None:
         self.engine = engine
         # engine.emit is already the data plane's when transforms/converters are configured
         self.emit: Callable[[Record], None] = engine.emit
@@ -96,90 +116,98 @@ class Dispatcher:
         elif op == "t":
             m.truncates += 1
 
-    def change(self, env, dc: str, op: str, before: dict | None, after: dict | None, source: dict,
-               tx_id: str | None) -> None:
+    def change(
+        self, env, dc: str, op: str, before: dict | None, after: dict | None, source: dict, tx_id: str | None
+    ) -> None:
         """One admitted row change of a captured table. `tx_id` is None when no transaction block is due
         (metadata off, or outside a transaction); `dc` is the data collection (`schema.table`)."""
-        inc = self.incremental
-        m = self.metrics
         if op == "c":
-            key = env.key_of(after)
+            inc = self.incremental
             if dc == self.signal_table and inc is not None:
                 # Debezium processes a signal row before the row's own event: a window closed by it
                 # emits its reads first; a blocking snapshot then pauses the stream after the event
                 inc.on_signal_row(after)
-                self._one(env, dc, "c", None, after, source, tx_id, key, after)
+                self._record(env, dc, "c", None, after, source, tx_id, env.key_of(after), after)
                 if inc.deferred:
                     inc.run_deferred()
                 return
-            self._one(env, dc, "c", None, after, source, tx_id, key, after)
-            return
-        if op == "u":
+            self._record(env, dc, "c", None, after, source, tx_id, env.key_of(after), after)
+        elif op == "u":
             key = env.key_of(after)
             if before is not None:
                 old_key = env.key_of(before)
-                if old_key != key:
-                    self._key_change(env, dc, before, after, old_key, key, source, tx_id)
+                if old_key != key:  # RelationalChangeRecordEmitter: the key changed
+                    self._record(
+                        env,
+                        dc,
+                        "d",
+                        before,
+                        None,
+                        source,
+                        tx_id,
+                        old_key,
+                        before,
+                        [env.key_header(NEWKEY, key)],
+                    )
+                    self._record(
+                        env,
+                        dc,
+                        "c",
+                        None,
+                        after,
+                        source,
+                        tx_id,
+                        key,
+                        after,
+                        [env.key_header(OLDKEY, old_key)],
+                    )
                     return
                 if self.skip_unchanged and env.value_part(before) == env.value_part(after):
                     return  # Debezium: unchangedEventSkipped, not counted
-            self._one(env, dc, "u", before, after, source, tx_id, key, after)
-            return
-        # "d"
-        if not self.never_skip and "d" in self.skipped:
-            return
-        key = env.key_of(before)
-        m.deletes += 1
-        inc_on = inc is not None and inc.active
-        tx = self.tx
-        block = tx.event_block(tx_id, dc) if tx_id is not None else None
-        if inc_on:
-            inc.on_stream_event(dc, key, before, None)
-        emit = self.emit
-        emit(env.change("d", before, None, source, block, key))
-        if self.tombstones:
-            emit(env.tombstone(key))
+            self._record(env, dc, "u", before, after, source, tx_id, key, after)
+        else:
+            self._record(env, dc, "d", before, None, source, tx_id, env.key_of(before), before)
 
-    def _one(self, env, dc: str, op: str, before: dict | None, after: dict | None, source: dict,
-             tx_id: str | None, key: dict | None, row: dict | None) -> None:
+    def _record(
+        self,
+        env,
+        dc: str,
+        op: str,
+        before: dict | None,
+        after: dict | None,
+        source: dict,
+        tx_id: str | None,
+        key: dict | None,
+        row: dict | None,
+        headers: list[tuple[str, bytes]] | None = None,
+    ) -> None:
+        """One change record (and its tombstone): EventDispatcher's receiver. `row` is the image the
+        incremental window matches a surrogate key against (the before image for a delete)."""
         if not self.never_skip and op in self.skipped:
             return
         m = self.metrics
         if op == "c":
             m.creates += 1
-        else:
+        elif op == "u":
             m.updates += 1
+        else:
+            m.deletes += 1
         block = self.tx.event_block(tx_id, dc) if tx_id is not None else None
         inc = self.incremental
         if inc is not None and inc.active:
             inc.on_stream_event(dc, key, row, None)
-        self.emit(env.change(op, before, after, source, block, key))
-
-    def _key_change(self, env, dc: str, before: dict, after: dict, old_key: dict | None, new_key: dict | None,
-                    source: dict, tx_id: str | None) -> None:
-        """Debezium's RelationalChangeRecordEmitter for an UPDATE that changes the key."""
-        inc = self.incremental
-        inc_on = inc is not None and inc.active
         emit = self.emit
-        tx = self.tx
-        m = self.metrics
-        skip = not self.never_skip and self.skipped
-        if not (skip and "d" in skip):
-            m.deletes += 1
-            hdr = [env.key_header(NEWKEY, new_key)]
-            block = tx.event_block(tx_id, dc) if tx_id is not None else None
-            if inc_on:
-                inc.on_stream_event(dc, old_key, before, None)
-            emit(env.change("d", before, None, source, block, old_key, hdr))
-            if self.tombstones:
-                emit(env.tombstone(old_key, hdr))
-        if not (skip and "c" in skip):
-            m.creates += 1
-            hdr = [env.key_header(OLDKEY, old_key)]
-            block = tx.event_block(tx_id, dc) if tx_id is not None else None
-            if inc_on:
-                inc.on_stream_event(dc, new_key, after, None)
-            emit(env.change("c", None, after, source, block, new_key, hdr))
+        emit(env.change(op, before, after, source, block, key, headers))
+        if op == "d" and self.tombstones:
+            emit(env.tombstone(key, headers))
+
+    def document(self, dc: str, op: str, key: dict | None) -> None:
+        """A change whose record the connector builds itself (MongoDB's document envelope, written through
+        `emit` with its tombstone per `tombstones`): counted, and told to the incremental window."""
+        self._count_op(op)
+        inc = self.incremental
+        if inc is not None and inc.active:
+            inc.on_stream_event(dc, key)
 
     def truncate(self, env, dc: str, source: dict, tx_id: str | None) -> None:
         """TRUNCATE of one captured table: a record with no key (admit('t', ...) decided it is due)."""
