@@ -216,6 +216,14 @@ class Dispatcher:
         rec = env.change("t", None, None, source, block, None)
         self.emit(Record(rec.topic, None, rec.value, rec.headers))
 
+    def message(self, record: Record) -> None:
+        """A logical decoding message (PostgreSQL `pg_logical_emit_message`): its record as built."""
+        self.emit(record)
+
+    def schema_change(self, record: Record) -> None:
+        """A schema change event (binlog DDL on the `<topic.prefix>` topic): its record as built."""
+        self.emit(record)
+
     # -- transactions -----------------------------------------------------------------------------------------
     def begin(self, tx_id: str, ts_ms: int, eager: bool = False) -> None:
         """A source transaction starts. `eager`: BEGIN is written now (binlog), not with the first event."""

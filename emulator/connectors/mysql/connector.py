@@ -765,7 +765,7 @@ class MySqlConnector:
             "ddl": ddl,
             "tableChanges": table_changes,
         }
-        self.dispatcher.emit(
+        self.dispatcher.schema_change(
             Record(
                 self.prefix,
                 self.schema_key_frame.encode({"databaseName": db}),

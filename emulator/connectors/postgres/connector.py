@@ -669,7 +669,7 @@ class PostgresConnector:
         raw = ct.raw(values) if ct.keep is not None else values
         after = self._row_toast(ct, raw, None) if toast else env.row(raw)
         self.dispatcher.change(env, ct.data_collection, "c", None, after, self._src(env.table, lsn),
-                               self._tx_id(lsn))
+                               f"{self.xid}:{lsn}" if self.tx.enabled else None)
 
     def _row_toast(self, ct: CapturedTable, raw: list, old: dict | None) -> dict:
         env = ct.env
@@ -711,7 +711,7 @@ class PostgresConnector:
         raw = ct.raw(new_vals)
         after = self._row_toast(ct, raw, before) if toast else env.row(raw)
         self.dispatcher.change(env, ct.data_collection, "u", before, after, self._src(env.table, lsn),
-                               self._tx_id(lsn))
+                               f"{self.xid}:{lsn}" if self.tx.enabled else None)
 
     def _on_delete(self, msg: bytes, lsn: int) -> None:
         relid, kind, old_vals = po.parse_delete(msg)
@@ -721,7 +721,7 @@ class PostgresConnector:
         env = ct.env
         before = self._old_row(ct, kind, ct.raw(old_vals))
         self.dispatcher.change(env, ct.data_collection, "d", before, None, self._src(env.table, lsn),
-                               self._tx_id(lsn))
+                               f"{self.xid}:{lsn}" if self.tx.enabled else None)
 
     def _on_truncate(self, msg: bytes, lsn: int) -> None:
         relids, _options = po.parse_truncate(msg)
@@ -757,8 +757,8 @@ class PostgresConnector:
         ns = time.time_ns()
         value = {"op": "m", "ts_ms": ns // 1_000_000, "source": src, "transaction": block,
                  "message": {"prefix": prefix, "content": self._msg_content(content)}}
-        self.dispatcher.emit(Record(self.message_topic, self.msg_key_frame.encode({"prefix": prefix}),
-                                    self.msg_value_frame.encode(value)))
+        self.dispatcher.message(Record(self.message_topic, self.msg_key_frame.encode({"prefix": prefix}),
+                                       self.msg_value_frame.encode(value)))
 
     # -- incremental snapshot source ---------------------------------------------------------------------
     def captured_table_ids(self) -> list[str]:
