@@ -107,7 +107,7 @@ class _Window:
 
     def __init__(self, out: list) -> None:
         self.out = out
-        self.active = True
+        self.window_open = True  # what `active` reports
         self.deferred: list = []
 
     def on_stream_event(self, table_id, key, row=None, rec=None):

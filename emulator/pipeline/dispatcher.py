@@ -177,7 +177,7 @@ class Dispatcher:
                 row = before  # the image the window matches a surrogate key against
                 m.deletes += 1
             block = event_block(tx_id, dc) if tx_id is not None else None
-            if inc is not None and inc.active:
+            if inc is not None and inc.window_open:  # `active`, read without a property call per row
                 inc.on_stream_event(dc, key, row, None)
             emit(record(op, before, after, source, block, key, headers))
             if op == "d" and tombstones:
@@ -198,7 +198,7 @@ class Dispatcher:
         `emit` with its tombstone per `tombstones`): counted, and told to the incremental window."""
         self._count_op(op)
         inc = self.incremental
-        if inc is not None and inc.active:
+        if inc is not None and inc.window_open:
             inc.on_stream_event(dc, key)
 
     def truncate(self, env, dc: str, source: dict, tx_id: str | None) -> None:
