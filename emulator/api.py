@@ -23,10 +23,11 @@ from pathlib import Path
 from typing import Any
 
 from emulator.config import Config, from_dict, load_config
+from emulator.connectors.registry import POSTGRES, retriable
 from emulator.offsets import MemoryOffsetStore, OffsetStore
 from emulator.outputs.memory import QueueOutput
 from emulator.records import Record
-from emulator.runner import POSTGRES, Runner, offset_store, retriable
+from emulator.runner import Runner, offset_store
 
 log = logging.getLogger("emulator.api")
 

@@ -22,7 +22,7 @@ def _run(args: argparse.Namespace) -> int:
     except ConfigError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    from emulator.runner import connector_class
+    from emulator.connectors.registry import connector_class
 
     try:
         connector_class(config)

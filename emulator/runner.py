@@ -1,48 +1,18 @@
-"""Wiring: configuration -> connector + engine + output + offsets, and the run loop."""
+"""Wiring: configuration -> adapter + engine + output + offsets, and the retry loop around the coordinator
+(`emulator.pipeline.coordinator`), which runs the connector itself."""
 
 from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Any
 
+from emulator.connectors.registry import connector_class, partition_of
 from emulator.engine import Engine
 from emulator.offsets import FileOffsetStore, MemoryOffsetStore, OffsetStore
 from emulator.outputs.base import Output
+from emulator.pipeline.coordinator import Coordinator
 
 log = logging.getLogger("emulator")
-
-POSTGRES = "io.debezium.connector.postgresql.PostgresConnector"
-MYSQL = "io.debezium.connector.mysql.MySqlConnector"
-MARIADB = "io.debezium.connector.mariadb.MariaDbConnector"
-MONGODB = "io.debezium.connector.mongodb.MongoDbConnector"
-
-
-def connector_class(config) -> type:
-    cls = config.get("connector.class")
-    if cls == POSTGRES:
-        from emulator.connectors.postgres.connector import PostgresConnector
-
-        return PostgresConnector
-    if cls == MYSQL:
-        from emulator.connectors.mysql.connector import MySqlConnector
-
-        return MySqlConnector
-    if cls == MARIADB:
-        from emulator.connectors.mysql.connector import MariaDbConnector
-
-        return MariaDbConnector
-    if cls == MONGODB:
-        from emulator.connectors.mongodb.connector import MongoDbConnector
-
-        return MongoDbConnector
-    raise ValueError(f"connector.class {cls!r} is not supported yet")
-
-
-def partition_of(config) -> dict[str, Any]:
-    if config.get("connector.class") == MONGODB:
-        return {"server_id": config.get("topic.prefix")}
-    return {"server": config.get("topic.prefix")}
 
 
 def offset_store(config, output: Output | None = None) -> OffsetStore:
@@ -54,45 +24,30 @@ def offset_store(config, output: Output | None = None) -> OffsetStore:
     path = config.get("offset.storage.file.filename")
     if path:
         return FileOffsetStore(Path(path), partition_of(config))
-    log.warning("offset.storage.file.filename is not set: offsets are kept in memory only, "
-                "a restart begins anew")
+    log.warning(
+        "offset.storage.file.filename is not set: offsets are kept in memory only, a restart begins anew"
+    )
     return MemoryOffsetStore()
 
 
-def kafka_offset_store(config, output: Output | None, topic: str, bootstrap: str | None = None) -> OffsetStore:
+def kafka_offset_store(
+    config, output: Output | None, topic: str, bootstrap: str | None = None
+) -> OffsetStore:
     """`offset.storage.topic`: offsets in Kafka (the output's cluster, else `bootstrap.servers`)."""
     from emulator.offsets_kafka import KafkaOffsetStore
     from emulator.outputs.kafka import KafkaOutput, producer_settings
 
     conf = output.conf if isinstance(output, KafkaOutput) else producer_settings(config, bootstrap)
     name = config.get("name") or config.get("topic.prefix")
-    return KafkaOffsetStore(conf, topic, name, partition_of(config),
-                            partitions=int(config.props.get("offset.storage.partitions") or 25),
-                            replication_factor=int(config.props.get("offset.storage.replication.factor") or -1),
-                            output=output if isinstance(output, KafkaOutput) and output.transactional_id else None)
-
-
-def retriable(exc: BaseException) -> bool:
-    """Connection-level failures Kafka Connect would restart the task for (database restarted, network
-    cut); configuration and data errors are not."""
-    import psycopg
-
-    from emulator.connectors.postgres.replication import ReplicationError
-
-    if isinstance(exc, psycopg.OperationalError | ReplicationError | ConnectionError):
-        return True
-    try:
-        from pymongo.errors import ConnectionFailure
-
-        if isinstance(exc, ConnectionFailure):
-            return True
-    except ImportError:
-        pass
-    try:
-        import pymysql
-    except ImportError:
-        return False
-    return isinstance(exc, pymysql.err.OperationalError)
+    return KafkaOffsetStore(
+        conf,
+        topic,
+        name,
+        partition_of(config),
+        partitions=int(config.props.get("offset.storage.partitions") or 25),
+        replication_factor=int(config.props.get("offset.storage.replication.factor") or -1),
+        output=output if isinstance(output, KafkaOutput) and output.transactional_id else None,
+    )
 
 
 class Runner:
@@ -100,8 +55,15 @@ class Runner:
     failures restart the connector from its committed offsets, as Kafka Connect does, up to
     `errors.max.retries` times (-1: forever) with `retriable.restart.connector.wait.ms` between tries."""
 
-    def __init__(self, config, output: Output, offsets: OffsetStore | None = None, *,
-                 progress_interval_s: float | None = 10.0, progress_bar: bool | None = False) -> None:
+    def __init__(
+        self,
+        config,
+        output: Output,
+        offsets: OffsetStore | None = None,
+        *,
+        progress_interval_s: float | None = 10.0,
+        progress_bar: bool | None = False,
+    ) -> None:
         """`progress_interval_s`: log snapshot progress and streaming rate/lag that often (None: never);
         `progress_bar`: a live snapshot bar on stderr (None: when stderr is a terminal, as the CLI asks)."""
         self.config = config
@@ -131,18 +93,22 @@ class Runner:
         if self.progress_interval_s:
             from emulator.progress import ProgressReporter
 
-            reporter = ProgressReporter(self.metrics, self.progress_interval_s, self.progress_bar,
-                                        self.config.get("name") or self.config.get("topic.prefix") or "")
+            reporter = ProgressReporter(
+                self.metrics,
+                self.progress_interval_s,
+                self.progress_bar,
+                self.config.get("name") or self.config.get("topic.prefix") or "",
+            )
             reporter.start()
         try:
             while True:
                 try:
-                    self.connector.run()
+                    Coordinator(self.connector, self.config, self.engine).run()
                     return
                 except KeyboardInterrupt:
                     return
                 except Exception as e:
-                    if not retriable(e) or self.engine.stopping:
+                    if not self.connector.is_retriable(e) or self.engine.stopping:
                         raise
                     from emulator.preflight import fatal_cause
 
@@ -152,10 +118,14 @@ class Runner:
                     if self.max_retries >= 0 and retries >= self.max_retries:
                         raise
                     retries += 1
-                    log.warning("connector failed (%s: %s); restarting in %.1f s (retry %d of %s)",
-                                type(e).__name__, str(e).strip().splitlines()[0] if str(e).strip() else "",
-                                self.retry_wait_s, retries,
-                                self.max_retries if self.max_retries >= 0 else "unlimited")
+                    log.warning(
+                        "connector failed (%s: %s); restarting in %.1f s (retry %d of %s)",
+                        type(e).__name__,
+                        str(e).strip().splitlines()[0] if str(e).strip() else "",
+                        self.retry_wait_s,
+                        retries,
+                        self.max_retries if self.max_retries >= 0 else "unlimited",
+                    )
                     self._commit_after_failure(e)
                     self._close_connector()
                     if self.engine.stop_event.wait(self.retry_wait_s):

@@ -52,7 +52,7 @@ def _safe(name: str) -> str:
 
 
 def supported_classes() -> list[str]:
-    from emulator.runner import connector_class
+    from emulator.connectors.registry import connector_class
 
     class _Probe:
         def __init__(self, cls: str) -> None:
@@ -322,7 +322,8 @@ class Worker:
             raise
 
     def _offset_store(self, c: Connector):
-        from emulator.runner import kafka_offset_store, offset_store, partition_of
+        from emulator.connectors.registry import partition_of
+        from emulator.runner import kafka_offset_store, offset_store
 
         props = dict(c.config)
         props.setdefault(

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from emulator.config import load_config_text
-from emulator.runner import connector_class
+from emulator.connectors.registry import connector_class
 
 yaml = pytest.importorskip("yaml")
 

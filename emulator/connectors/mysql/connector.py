@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import re
 import time
+from contextlib import contextmanager
 from typing import Any
 
 import pymysql
@@ -32,6 +33,7 @@ from emulator.filters import Filters, include_list_order
 from emulator.incremental import IncrementalSnapshot
 from emulator.model import ColumnDef, TableDef
 from emulator.notifications import Notifier
+from emulator.pipeline.coordinator import SnapshotSession, blocking_snapshot
 from emulator.records import Record
 from emulator.snapshot import run_snapshot
 from emulator.sqlcondition import Predicate
@@ -85,11 +87,6 @@ class MySqlConnector:
         self.metrics = engine.metrics.streaming  # integer counters only (emulator.metrics)
         self.flavor = Flavor(self.FLAVOR)
         self.prefix = get("topic.prefix")
-        self.snapshot_mode = (get("snapshot.mode") or "initial").lower()
-        if self.snapshot_mode == "schema_only":
-            self.snapshot_mode = "no_data"
-        if self.snapshot_mode == "schema_only_recovery":
-            self.snapshot_mode = "recovery"
         self.locking_mode = (get("snapshot.locking.mode") or "minimal").lower()
         tpm = (get("time.precision.mode") or "adaptive_time_microseconds").lower()
         self.type_cfg = TypeConfig(
@@ -386,102 +383,42 @@ class MySqlConnector:
             if self._db_included(db) and self.filters.table_included(db, n)
         )
 
-    # -- main -----------------------------------------------------------------------------------------------
-    def run(self) -> None:
+    # -- adapter protocol (emulator.connectors.base) ------------------------------------------------------
+    HISTORIZED = True  # a schema history: no_data and recovery still read the tables' structure
+    ON_LOST_POSITION = "fail"
+
+    @staticmethod
+    def is_retriable(exc: BaseException) -> bool:
+        return isinstance(exc, pymysql.err.OperationalError | ConnectionError)
+
+    def connect(self) -> None:
         self.conn = self._connect()
         self._check_server()
-        stored = self.engine.offsets.load()
         self.catalog.server_charset = self._var("character_set_server") or "utf8mb4"
-        if self.snapshot_mode == "recovery":
-            # rebuild the schema history from the tables as they are now, then stream from the stored offset
-            log.info(
-                "snapshot.mode=recovery: rebuilding the schema history from the current table structures"
-            )
-            self._snapshot(data=False)
-            if stored is not None:
-                self._restore(stored, recover_history=False)
-        elif self._needs_snapshot(stored):
-            if stored is not None:
-                log.info("snapshot.mode=%s: taking a new snapshot", self.snapshot_mode)
-            self.notifier.initial("STARTED")
-            self._snapshot(data=self.snapshot_mode not in ("no_data",) and self._snapshot_data_wanted())
-            if self.engine.stopping:
-                return
-            self.notifier.initial("COMPLETED")
-        elif stored is not None:
-            if not self._position_available(stored):
-                raise RuntimeError(
-                    f"The connector is trying to read binlog starting at {stored.get('file')}:{stored.get('pos')} "
-                    f"(GTIDs {stored.get('gtids')}), but this is no longer available on the server. Reconfigure "
-                    "the connector to use a snapshot when needed (snapshot.mode=when_needed)."
-                )
-            self.notifier.initial("SKIPPED")
-            self._restore(stored)
-        else:
-            # no offset and no snapshot of data (no_data): the schema as it is now, streaming from here
-            self.notifier.initial("STARTED")
-            self._snapshot(data=False)
-            self.notifier.initial("COMPLETED")
-        self.engine.commit(force=True)
-        if not self._streams():
-            log.info("snapshot.mode=%s: not streaming; stopping", self.snapshot_mode)
-            return
-        delay = int(self.cfg.get("streaming.delay.ms") or 0) / 1000.0
-        if delay > 0 and self.engine.stop_event.wait(delay):
-            return
-        self._stream()
 
-    def _snapshot_data_wanted(self) -> bool:
-        if self.snapshot_mode == "configuration_based":
-            return _bool(self.cfg.get("snapshot.mode.configuration.based.snapshot.data"))
-        return True
+    def offset_state(self, stored: dict | None) -> tuple[bool, bool]:
+        return stored is not None, stored is not None and bool(stored.get("snapshot"))
 
-    def _streams(self) -> bool:
-        if self.snapshot_mode == "initial_only":
-            return False
-        if self.snapshot_mode == "configuration_based":
-            return _bool(self.cfg.get("snapshot.mode.configuration.based.start.stream"))
-        return True
-
-    def _position_available(self, stored: dict) -> bool:
+    def position_available(self, stored: dict) -> bool:
         files = {r[0] for r in self._q("SHOW BINARY LOGS")}
         return stored.get("file") in files
 
-    def _needs_snapshot(self, stored: dict | None) -> bool:
-        mode = self.snapshot_mode
-        completed = stored is not None and not stored.get("snapshot")
-        if mode == "always":
-            return True
-        if mode in ("initial", "initial_only"):
-            return not completed
-        if mode == "when_needed":
-            if not completed:
-                return True
-            if not self._position_available(stored):
-                log.warning(
-                    "the stored binlog position %s:%s is no longer on the server: new snapshot (when_needed)",
-                    stored.get("file"),
-                    stored.get("pos"),
-                )
-                return True
-            return False
-        if mode in ("no_data", "never"):
-            return False
-        if mode == "recovery":
-            return True
-        if mode == "configuration_based":
-            prefix = "snapshot.mode.configuration.based."
-            if (
-                _bool(self.cfg.get(prefix + "snapshot.on.data.error"))
-                and completed
-                and not self._position_available(stored)
-            ):
-                return True
-            return (
-                _bool(self.cfg.get(prefix + "snapshot.data"))
-                or _bool(self.cfg.get(prefix + "snapshot.schema"))
-            ) and not completed
-        raise RuntimeError(f"snapshot.mode {mode!r} is not supported")
+    def lost_position_message(self, stored: dict) -> str:
+        return (f"The connector is trying to read binlog starting at {stored.get('file')}:{stored.get('pos')} "
+                f"(GTIDs {stored.get('gtids')}), but this is no longer available on the server. Reconfigure "
+                "the connector to use a snapshot when needed (snapshot.mode=when_needed).")
+
+    def prepare(self, snapshot: bool) -> None:
+        return None
+
+    def snapshot(self, data: bool) -> None:
+        self._snapshot(data)
+
+    def restore(self, stored: dict, history: bool = True) -> None:
+        self._restore(stored, recover_history=history)
+
+    def stream_changes(self) -> None:
+        self._stream()
 
     def _restore(self, stored: dict, recover_history: bool = True) -> None:
         if not recover_history:
@@ -507,13 +444,9 @@ class MySqlConnector:
         if self.skip_events or self.skip_rows:
             # resume at the start of the interrupted transaction, skipping what was emitted
             self.tx_file, self.tx_pos = self.file, self.next_pos
-        self.incremental.restore(stored)
 
     # -- snapshot ----------------------------------------------------------------------------------------------
     def _snapshot(self, data: bool) -> None:
-        delay = int(self.cfg.get("snapshot.delay.ms") or 0) / 1000.0
-        if delay > 0 and self.engine.stop_event.wait(delay):
-            return
         start = time.monotonic()
         snap = self._connect()
         locked = False
@@ -1442,11 +1375,12 @@ class MySqlConnector:
 
     # execute-snapshot type blocking ---------------------------------------------------------------------
     def blocking_snapshot(self, tables: list[str], filters: dict[str, str]) -> None:
-        """Debezium's blocking snapshot: the stream waits (this runs after the signal's own event) while
-        the listed tables are read the way the initial snapshot reads them - op `r`, the snapshot markers
-        over the listed tables, no transaction block - then streaming resumes from where it was. `filters`
-        maps a table to the (validated) SELECT that replaces its full read. The source block carries the
-        stream's position at the signal."""
+        """`filters` maps a table to the (validated) SELECT that replaces its full read. The source block
+        carries the stream's position at the signal."""
+        blocking_snapshot(self, self.engine, self._blocking_session(tables, filters))
+
+    @contextmanager
+    def _blocking_session(self, tables: list[str], filters: dict[str, str]):
         cts = []
         for tid in sorted(set(tables)):
             if tid == self.signal_table:
@@ -1454,10 +1388,6 @@ class MySqlConnector:
             ct = self.table_by_id(tid)
             if ct is not None:
                 cts.append(ct)
-        log.info(
-            "blocking snapshot of %s: streaming paused",
-            ", ".join(c.data_collection for c in cts) or "no table",
-        )
         snap = self._connect()
         file, pos, sid, gtid = self.file, self._start, self._sid, self.gtid
         try:
@@ -1484,12 +1414,10 @@ class MySqlConnector:
                 log.info("blocking snapshot of %s: %d rows", t.id, n)
 
             emit_row = self._snapshot_emitter(sid, gtid, file, pos)
-            run_snapshot(cts, rows_of, emit_row, lambda: self.engine.stopping,
-                         metrics=self.engine.metrics.snapshot, table_id=lambda ct: ct.data_collection)
+            yield SnapshotSession(cts, rows_of, emit_row, lambda ct: ct.data_collection)
             self._q("COMMIT", conn=snap)
         finally:
             snap.close()
-        log.info("blocking snapshot done: streaming resumes")
 
     def read_source(self, ct: CapturedTable) -> dict:
         t = ct.env.table
