@@ -336,8 +336,11 @@ class _Engine:
     def __init__(self):
         import threading
 
+        from emulator.metrics import ConnectorMetrics
+
         self.heartbeat = None
         self.source = None
+        self.metrics = ConnectorMetrics()
         self.stop_event = threading.Event()
         self.stopping = False
 
@@ -364,7 +367,10 @@ def test_snapshot_decision(mode, stored, expected):
 
 
 def _lost_connector(mode):
+    from contextlib import contextmanager
+
     from emulator.connectors.mongodb.connector import HistoryLost
+    from emulator.pipeline.coordinator import SnapshotSession
 
     c = MongoDbConnector(_Cfg(**{"snapshot_mode": mode}), _Engine())
     calls = []
@@ -382,8 +388,13 @@ def _lost_connector(mode):
         if calls.count("stream") == 1:
             raise HistoryLost(286, mode)
 
+    @contextmanager
+    def snapshot_session(data):
+        calls.append("snapshot")
+        yield SnapshotSession([], iter, lambda *a: None, str)
+
     c.stream_changes = stream
-    c.snapshot = lambda data: calls.append("snapshot")
+    c.snapshot_session = snapshot_session
     return c, calls
 
 

@@ -10,6 +10,7 @@ Offsets are plain dicts in Debezium's own shape (what Kafka Connect stores); onl
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
 
@@ -23,7 +24,7 @@ class SourceAdapter(Protocol):
     """One connector's database side. The coordinator calls, in order:
 
     connect() -> offset_state(stored) -> [position_available(stored)] -> prepare(snapshot)
-    -> snapshot(data) | restore(stored) -> stream_changes() (until stop) -> close();
+    -> snapshot_session(data) | restore(stored) -> stream_changes() (until stop) -> close();
     `blocking_snapshot` from inside `stream_changes` (signals). `notifier` and `incremental` are the
     adapter's `emulator.notifications.Notifier` and incremental-snapshot machine."""
 
@@ -56,9 +57,11 @@ class SourceAdapter(Protocol):
         """The plan is known: set up what the snapshot or the stream needs first (PostgreSQL creates its
         replication slot here, exporting a snapshot when one will be taken)."""
 
-    def snapshot(self, data: bool) -> None:
-        """The initial snapshot (the schema, and the rows when `data`), from a consistent point that
-        becomes the streaming start position; read through `emulator.snapshot.run_snapshot`."""
+    def snapshot_session(self, data: bool) -> AbstractContextManager[Any]:
+        """The initial snapshot's consistent read (the schema, and the rows when `data`): a context
+        manager yielding an `emulator.pipeline.coordinator.SnapshotSession`, which the coordinator reads
+        through `emulator.snapshot.run_snapshot`. Its point becomes the streaming start position once the
+        session is `completed`."""
 
     def restore(self, stored: dict[str, Any], history: bool = True) -> None:
         """Take the position from stored offsets (`history`: also recover the schema history)."""

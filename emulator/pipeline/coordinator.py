@@ -19,20 +19,32 @@ from typing import Any
 
 from emulator.connectors.base import PositionLost
 from emulator.pipeline.snapshotter import ALWAYS, Mode, decide, mode_of
-from emulator.snapshot import run_snapshot
+from emulator.snapshot import marker, run_snapshot
 
 log = logging.getLogger("emulator.coordinator")
 
 
 @dataclass
 class SnapshotSession:
-    """What an adapter hands the coordinator for a snapshot read: the tables in order, their rows, and
-    how one row becomes a record (`emit(table, row, marker)`). `table_id` names a table for metrics."""
+    """What an adapter hands the coordinator for a snapshot read, from inside its consistent read (a
+    context manager that closes it): the tables in order, their rows, how one row becomes a record
+    (`emit(table, row, marker)`), and `table_id` naming a table for metrics and notifications.
+
+    Notifications: `captured` (every captured table id) makes the coordinator send Debezium's relational
+    IN_PROGRESS / TABLE_SCAN_COMPLETED; an adapter whose notifications differ (MongoDB) sets `started` /
+    `finished` itself. `completed` is set by the coordinator before the session closes: only a complete
+    read may become the streaming start position."""
 
     tables: Sequence[Any]
     rows_of: Callable[[Any], Iterable[Any]]
     emit: Callable[[Any, Any, str], None]
     table_id: Callable[[Any], str]
+    captured: Sequence[str] | None = None
+    estimates: dict[str, int] | None = None
+    started: Callable[[Any], None] | None = None
+    finished: Callable[[Any, int], None] | None = None
+    markers: Callable[[bool, bool, bool, bool], str] = marker
+    completed: bool = False
 
 
 class Coordinator:
@@ -101,7 +113,24 @@ class Coordinator:
             return False
         start = time.monotonic()
         a.notifier.initial("STARTED")
-        a.snapshot(data)
+        with a.snapshot_session(data) as s:
+            started, finished = s.started, s.finished
+            if s.captured is not None:
+                started, finished = a.notifier.snapshot_callbacks(
+                    [s.table_id(t) for t in s.tables], s.captured, s.table_id
+                )
+            s.completed = run_snapshot(
+                s.tables,
+                s.rows_of,
+                s.emit,
+                lambda: engine.stopping,
+                started,
+                finished,
+                engine.metrics.snapshot,
+                s.table_id,
+                s.estimates,
+                s.markers,
+            )
         if engine.stopping:
             engine.commit(force=True)
             return False
@@ -137,6 +166,7 @@ def blocking_snapshot(adapter, engine, session: AbstractContextManager[SnapshotS
             lambda: engine.stopping,
             metrics=engine.metrics.snapshot,
             table_id=s.table_id,
+            markers=s.markers,
         )
     if ok:
         log.info("blocking snapshot done (%d records); streaming resumes", emitted)

@@ -18,7 +18,7 @@ import json
 import logging
 import re
 import time
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 from typing import Any
 
 import bson
@@ -35,7 +35,6 @@ from emulator.envelope import EnvelopeSettings, Heartbeat, TransactionMonitor
 from emulator.incremental import IncrementalSnapshot, SignalError
 from emulator.notifications import Notifier
 from emulator.pipeline.coordinator import SnapshotSession, blocking_snapshot
-from emulator.snapshot import run_snapshot
 
 log = logging.getLogger("emulator.mongodb")
 
@@ -301,11 +300,10 @@ class MongoDbConnector:
         op_time = hello.get("operationTime") or (hello.get("$clusterTime") or {}).get("clusterTime")
         return token, op_time
 
-    def snapshot(self, data: bool) -> None:
+    @contextmanager
+    def snapshot_session(self, data: bool):
         """The change stream's current point first (streaming resumes exactly there), then every captured
-        collection read through `run_snapshot`; `initsync` marks the offsets until it completes."""
-        if not data:
-            return
+        collection; `initsync` marks the offsets until the coordinator read them all."""
         token, op_time = self._start_position()
         self.token = token
         self.sec, self.ord = (op_time.time, op_time.inc) if op_time is not None else (int(time.time()), 0)
@@ -322,19 +320,18 @@ class MongoDbConnector:
                 flt = self.cfg.get(f"snapshot.collection.filter.overrides.{name}")
                 if flt:
                     overrides[name] = bson_loads(flt)
-        session = self._snapshot_session(colls, overrides)
-        notify = self.notifier.enabled
-        started = finished = None
-        if notify:  # MongoDB's notifications name only the collection in progress / scanned
+        session = self._snapshot_session(colls if data else [], overrides)
+        if self.notifier.enabled:  # MongoDB's notifications name only the collection in progress / scanned
             def started(env):
                 self.notifier.initial("IN_PROGRESS", current_collection_in_progress=env.data_collection)
 
             def finished(env, _rows):
                 self.notifier.initial("TABLE_SCAN_COMPLETED", scanned_collection=env.data_collection,
                                       status="SUCCEEDED")
-        ok = run_snapshot(session.tables, session.rows_of, session.emit, lambda: self.engine.stopping, started,
-                          finished, self.engine.metrics.snapshot, session.table_id, markers=_mongo_marker)
-        if ok:
+
+            session.started, session.finished = started, finished
+        yield session
+        if session.completed:
             self.initsync = False
             self.engine.commit(force=True)
 
@@ -352,7 +349,7 @@ class MongoDbConnector:
             self._emit_read(env, doc, mark)
             tick()
 
-        return SnapshotSession(envs, rows_of, emit, lambda env: env.data_collection)
+        return SnapshotSession(envs, rows_of, emit, lambda env: env.data_collection, markers=_mongo_marker)
 
     def _emit_read(self, env: ev.CollectionEnvelope, doc: dict, marker: str) -> None:
         src = ev.source_block(self.prefix, env.db, env.coll, self.sec or 0, self.ord or 0, marker)

@@ -35,7 +35,6 @@ from emulator.model import ColumnDef, TableDef
 from emulator.notifications import Notifier
 from emulator.pipeline.coordinator import SnapshotSession, blocking_snapshot
 from emulator.records import Record
-from emulator.snapshot import run_snapshot
 from emulator.sqlcondition import Predicate
 
 log = logging.getLogger("emulator.mysql")
@@ -411,8 +410,8 @@ class MySqlConnector:
     def prepare(self, snapshot: bool) -> None:
         return None
 
-    def snapshot(self, data: bool) -> None:
-        self._snapshot(data)
+    def snapshot_session(self, data: bool):
+        return self._snapshot(data)
 
     def restore(self, stored: dict, history: bool = True) -> None:
         self._restore(stored, recover_history=history)
@@ -446,8 +445,13 @@ class MySqlConnector:
             self.tx_file, self.tx_pos = self.file, self.next_pos
 
     # -- snapshot ----------------------------------------------------------------------------------------------
-    def _snapshot(self, data: bool) -> None:
+    @contextmanager
+    def _snapshot(self, data: bool):
+        """The initial snapshot: under the global read lock (snapshot.locking.mode) the binlog position and
+        every table's structure (the schema history and the schema-change records, the last held back),
+        then the rows in a consistent-snapshot transaction, read by the coordinator."""
         start = time.monotonic()
+        session = None
         snap = self._connect()
         locked = False
         try:
@@ -493,8 +497,10 @@ class MySqlConnector:
             self.gtids = self._new_gtid_set(gtid)
             self._pending_schema_change = None
             self._snapshot_schema(server_cs, schema, file, pos, defer_last=True)
-            if data:
-                self._snapshot_data(snap, file, pos)
+            session = self._data_session(snap, file, pos, data)
+            yield session
+            if not session.completed:
+                return
             # no row read at all (no_data, or empty tables): the last schema change closes the snapshot
             # (Debezium marks it "last")
             self._flush_pending_schema_change("last")
@@ -507,7 +513,7 @@ class MySqlConnector:
                 snap.close()
             except Exception:  # noqa: BLE001
                 pass
-        if self.engine.stopping:
+        if session is None or not session.completed or self.engine.stopping:
             return
         self.snapshot_done = True
         log.info(
@@ -588,12 +594,16 @@ class MySqlConnector:
         if not defer_last:
             self._flush_pending_schema_change("true")
 
-    def _snapshot_data(self, snap: pymysql.Connection, file: str, pos: int) -> None:
+    def _data_session(self, snap: pymysql.Connection, file: str, pos: int, data: bool) -> SnapshotSession:
+        """The tables whose rows the snapshot reads (none without `data`), in include-list order or by
+        row count (snapshot.tables.order.by.row.count)."""
+        if not data:
+            return SnapshotSession([], iter, self._snapshot_emitter(0, None, file, pos), str, captured=[])
         only = (
             self.cfg.regex_list("snapshot.include.collection.list") if hasattr(self.cfg, "regex_list") else []
         )
         tables = []
-        for tid in self.captured_table_ids():
+        for tid in self.captured_table_ids() if data else ():
             if tid == self.signal_table:
                 continue
             if only and not any(p.fullmatch(tid) for p in only):
@@ -645,11 +655,8 @@ class MySqlConnector:
                 self._flush_pending_schema_change("true")
             emit_one(ct, after, mark)
 
-        started, finished = self.notifier.snapshot_callbacks(
-            [ct.data_collection for ct in tables], self.captured_table_ids(), lambda ct: ct.data_collection
-        )
-        run_snapshot(tables, rows_of, emit_row, lambda: self.engine.stopping, started, finished,
-                     self.engine.metrics.snapshot, lambda ct: ct.data_collection, counts)
+        return SnapshotSession(tables, rows_of, emit_row, lambda ct: ct.data_collection,
+                               captured=self.captured_table_ids(), estimates=counts)
 
     def _snapshot_emitter(self, server_id: int, gtid: str | None, file: str, pos: int):
         """`emit_row(ct, after, marker)` for initial and blocking snapshots: one source block per

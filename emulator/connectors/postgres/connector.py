@@ -40,7 +40,6 @@ from emulator.naming import field_name_adjuster, schema_name_adjuster
 from emulator.notifications import Notifier
 from emulator.pipeline.coordinator import SnapshotSession, blocking_snapshot
 from emulator.records import Record
-from emulator.snapshot import run_snapshot
 from emulator.sqlcondition import Predicate, sql_literal_pg
 
 log = logging.getLogger("emulator.postgres")
@@ -366,20 +365,6 @@ class PostgresConnector:
         elif not snapshot:
             self._start_lsn = self.slot["confirmed"] or self.slot["restart"] or 0
 
-    def snapshot(self, data: bool) -> None:
-        if not data:
-            return
-        start_lsn = self._snapshot(self._exported, self._start_lsn)
-        if start_lsn is None:  # stopped
-            return
-        slot = self.slot
-        if slot is not None and slot["confirmed"] is not None and slot["confirmed"] < start_lsn:
-            # no exported snapshot: changes racing the snapshot start may be in neither, so stream
-            # from what the slot still has (duplicates, never a gap), as Debezium's at-least-once
-            start_lsn = slot["confirmed"]
-            self.lsn_commit = start_lsn
-        self._start_lsn = start_lsn
-
     def restore(self, stored: dict, history: bool = True) -> None:
         self._start_lsn = stored.get("lsn_commit") or stored.get("lsn")
         self.lsn_commit = self._start_lsn
@@ -413,7 +398,14 @@ class PostgresConnector:
         return ct
 
     # -- snapshot ------------------------------------------------------------------------------------------
-    def _snapshot(self, exported: str | None, start_lsn: int | None) -> int | None:
+    def snapshot_session(self, data: bool):
+        """The initial snapshot's consistent read: the new slot's exported snapshot (or a serializable
+        deferrable transaction when the slot already existed), the captured tables in include-list order,
+        rows by COPY. Once the coordinator read it completely, its LSN is where streaming starts."""
+        return self._snapshot_session(self._exported, self._start_lsn)
+
+    @contextmanager
+    def _snapshot_session(self, exported: str | None, start_lsn: int | None):
         snap = psycopg.connect(self.conninfo, autocommit=True)
         try:
             if exported:
@@ -437,7 +429,6 @@ class PostgresConnector:
             seq = sequence(None, start_lsn)
             src = self.source
             emit = self.engine.emit
-            rows_done = {"n": 0}
 
             estimates = dict(
                 snap.execute(
@@ -466,7 +457,6 @@ class PostgresConnector:
                             next_log += 5
                             log.info("snapshot of %s: %d of about %d rows", t.id, n, max(est, n))
                 log.info("snapshot of %s: %d rows", t.id, n)
-                rows_done["n"] += n
 
             sources: dict[str, dict] = {}
 
@@ -481,19 +471,24 @@ class PostgresConnector:
                     sources[mark + t.id] = s
                 emit(env.change("r", None, after, s, None, key))
 
-            started, finished = self.notifier.snapshot_callbacks(
-                [t.id for t in tables], [t.id for t in loaded], lambda ct: ct.env.table.id)
-            ok = run_snapshot(captured, rows_of, emit_row, lambda: self.engine.stopping, started, finished,
-                              self.engine.metrics.snapshot, lambda ct: ct.env.table.id, estimates)
+            session = SnapshotSession(captured, rows_of, emit_row, lambda ct: ct.env.table.id,
+                                      captured=[t.id for t in loaded], estimates=estimates)
+            yield session
             snap.execute("COMMIT")
         finally:
             snap.close()
-        if not ok:  # stopped: no position, so nothing is saved and the next start snapshots again
-            return None
+        if not session.completed:  # stopped: no position, so nothing is saved and the next start snapshots again
+            return
         self.lsn_commit = start_lsn
         self.lsn_proc = start_lsn
         self.engine.commit(force=True)
-        return start_lsn
+        slot = self.slot
+        if slot is not None and slot["confirmed"] is not None and slot["confirmed"] < start_lsn:
+            # no exported snapshot: changes racing the snapshot start may be in neither, so stream
+            # from what the slot still has (duplicates, never a gap), as Debezium's at-least-once
+            start_lsn = slot["confirmed"]
+            self.lsn_commit = start_lsn
+        self._start_lsn = start_lsn
 
     def _override_query(self, snap: psycopg.Connection, t: TableDef, stmt: str | None = None) -> sql.Composable:
         """snapshot.select.statement.overrides.<schema>.<table> (or a blocking snapshot's filter): the
