@@ -35,6 +35,7 @@ from emulator.envelope import EnvelopeSettings, Heartbeat, TransactionMonitor
 from emulator.incremental import IncrementalSnapshot, SignalError
 from emulator.notifications import Notifier
 from emulator.pipeline.coordinator import SnapshotSession, blocking_snapshot
+from emulator.pipeline.dispatcher import Dispatcher, skipped_operations
 
 log = logging.getLogger("emulator.mongodb")
 
@@ -162,8 +163,11 @@ class MongoDbConnector:
         hb_ms = int(get("heartbeat.interval.ms") or 0)
         engine.heartbeat = (Heartbeat(self.settings, hb_ms, get("topic.heartbeat.prefix") or "__debezium-heartbeat")
                             if hb_ms > 0 else None)
-        self.translator = ev.Translator(self.settings, engine.emit,
-                                        tombstones=_bool(get("tombstones.on.delete"), True), tx=self.tx,
+        # MongoDB filters skipped operations in the change stream's pipeline (supportsOperationFiltering)
+        self.dispatcher = Dispatcher(engine, self.tx, skipped=skipped_operations(get("skipped.operations")), never_skip=True,
+                                     tombstones=_bool(get("tombstones.on.delete"), True), skip_unchanged=False)
+        self.translator = ev.Translator(self.settings, self.dispatcher.emit,
+                                        tombstones=self.dispatcher.tombstones, tx=self.tx,
                                         envelope_for=self.envelope_for)
         self.envelopes: dict[tuple[str, str], ev.CollectionEnvelope | None] = {}
         self.client = None
@@ -176,6 +180,8 @@ class MongoDbConnector:
         self.txn: int | None = None
         self.notifier = Notifier(config, self.settings, engine)
         self.incremental = MongoIncremental(self, config, engine)
+        self.dispatcher.attach(self.incremental, self.filters.signal)
+        self._op = "c"  # the operation of the change being translated (for the dispatcher's count)
         if self.scope == "collection" and self.incremental.channels == {"source"}:
             log.warning("capture.scope=collection disables the source signal channel")
             self.incremental.channels.discard("source")
@@ -353,7 +359,7 @@ class MongoDbConnector:
 
     def _emit_read(self, env: ev.CollectionEnvelope, doc: dict, marker: str) -> None:
         src = ev.source_block(self.prefix, env.db, env.coll, self.sec or 0, self.ord or 0, marker)
-        self.engine.emit(env.record("r", env.key(doc["_id"]), None, env.doc_json(doc), None, src, None))
+        self.dispatcher.emit(env.record("r", env.key(doc["_id"]), None, env.doc_json(doc), None, src, None))
 
     def blocking_snapshot(self, tables: list[str], filters: dict[str, str | None]) -> None:
         colls = [(db, coll) for db, _, coll in (t.partition(".") for t in tables)]
@@ -434,16 +440,19 @@ class MongoDbConnector:
         if ct is not None:
             self.sec, self.ord = ct.time, ct.inc
         self.lsid, self.txn = ev.session_of(change)
+        op = ev.OPS.get(change.get("operationType"))
+        if op is None or not self.dispatcher.admit(op, True):  # skipped.operations: the pipeline's filter
+            return
         full = f"{ns.get('db')}.{ns.get('coll')}"
-        if self.filters.signal and full == self.filters.signal and change.get("operationType") == "insert":
+        if self.filters.signal and full == self.filters.signal and op == "c":
             doc = change.get("fullDocument") or {}
             self.incremental.on_signal_row({"id": doc.get("_id"), "type": doc.get("type"),
                                             "data": doc.get("data")})
+        self._op = op
         self.translator.event(change, on_key=self._on_key)
 
     def _on_key(self, env: ev.CollectionEnvelope, key: dict) -> None:
-        if self.incremental.active:
-            self.incremental.on_stream_event(env.data_collection, {"_id": key["id"]})
+        self.dispatcher.document(env.data_collection, self._op, {"_id": key["id"]})
 
     # -- IncrementalSource ---------------------------------------------------------------------------------
     def captured_table_ids(self) -> list[str]:

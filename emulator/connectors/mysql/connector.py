@@ -34,6 +34,7 @@ from emulator.incremental import IncrementalSnapshot
 from emulator.model import ColumnDef, TableDef
 from emulator.notifications import Notifier
 from emulator.pipeline.coordinator import SnapshotSession, blocking_snapshot
+from emulator.pipeline.dispatcher import Dispatcher
 from emulator.records import Record
 from emulator.sqlcondition import Predicate
 
@@ -179,6 +180,16 @@ class MySqlConnector:
         self.streaming = False
         self.notifier = Notifier(config, self.settings, engine)
         self.incremental = IncrementalSnapshot(self, config, engine)
+        # the binlog connectors filter skipped operations where events are read (supportsOperationFiltering)
+        self.dispatcher = Dispatcher(
+            engine,
+            self.tx,
+            skipped=self.skipped,
+            tombstones=self.tombstones,
+            skip_unchanged=self.skip_unchanged,
+            never_skip=True,
+        )
+        self.dispatcher.attach(self.incremental, self.signal_table)
         self._in_ro_snapshot = False  # a read.only chunk's consistent-snapshot transaction is open
         self.table_ids: dict[int, _TableEntry] = {}
         self.tm_cache: dict[bytes, _TableEntry] = {}
@@ -694,7 +705,7 @@ class MySqlConnector:
             "ddl": ddl,
             "tableChanges": table_changes,
         }
-        self.engine.emit(
+        self.dispatcher.schema_change(
             Record(
                 self.prefix,
                 self.schema_key_frame.encode({"databaseName": db}),
@@ -811,9 +822,8 @@ class MySqlConnector:
     def _begin(self, tx_id: str) -> None:
         if not self.in_tx:
             self._begin_position()
-        self.tx.begin(tx_id, self.last_ts_ms)
-        if self.tx.enabled:
-            self.tx.touch()  # BEGIN is written when the transaction starts, captured changes or not
+        # BEGIN is written when the transaction starts, captured changes or not
+        self.dispatcher.begin(tx_id, self.last_ts_ms, eager=True)
 
     def _complete(self) -> None:
         if self.pos_gtid is not None and self.gtids is not None:
@@ -869,7 +879,7 @@ class MySqlConnector:
 
     def _on_xid(self, data: bytes, ev, checksum: int) -> None:
         if self.in_tx:
-            self.tx.end(self.tx.begin_id or "", self._ts * 1000)
+            self.dispatcher.commit(self.tx.begin_id or "", self._ts * 1000)
         self.metrics.committed(self.commit_ts_us // 1000 or self._ts * 1000, self.gtid or self.tx.begin_id)
         self._complete()
         self.query = None
@@ -894,7 +904,7 @@ class MySqlConnector:
             return
         if upper in ("COMMIT", "ROLLBACK") or upper.startswith("XA "):
             if self.in_tx and upper == "COMMIT":
-                self.tx.end(self.tx.begin_id or "", self._ts * 1000)
+                self.dispatcher.commit(self.tx.begin_id or "", self._ts * 1000)
                 self.metrics.committed(self.commit_ts_us // 1000 or self._ts * 1000, self.gtid)
             self._complete()
             return
@@ -971,21 +981,15 @@ class MySqlConnector:
                 self._emit_schema_change(ch.db, ch.ddl, tcs, src, ts_ms)
 
     def _truncate(self, ch: Change) -> None:
-        if "t" in self.skipped:
-            return
         ct = self._captured(ch.db, ch.table_name or "")
-        if ct is None:
+        if ct is None or not self.dispatcher.admit("t", True):
             return
-        self.metrics.truncates += 1
-        env = ct.env
-        src = self._src(ct, 0)
-        block = (
-            self.tx.event_block(self.tx.begin_id, ct.data_collection)
-            if self.tx.enabled and self.in_tx
-            else None
-        )
-        rec = env.change("t", None, None, src, block, None)
-        self.engine.emit(Record(rec.topic, None, rec.value, rec.headers))
+        self.dispatcher.truncate(ct.env, ct.data_collection, self._src(ct, 0), self._tx_id())
+
+    def _tx_id(self) -> str | None:
+        """The transaction block's id, or None when no block is due (metadata off, no transaction)."""
+        tx = self.tx
+        return tx.begin_id if tx.enabled and self.in_tx else None
 
     def _on_table_map(self, data: bytes, ev, checksum: int) -> None:
         key = data[26 : len(data) - checksum]
@@ -1079,8 +1083,8 @@ class MySqlConnector:
         if entry.epoch != self.schema_epoch:
             self._resolve(entry)
         dec = entry.dec
-        if dec is None:
-            self.metrics.filtered += 1  # a table not captured (one count per rows event)
+        if dec is None:  # a table not captured: one filtered event per rows event, as Debezium's binlog
+            self.dispatcher.admit("c" if etype in bl.WRITES else "u" if etype in bl.UPDATES else "d", False)
             return
         ct = entry.ct
         if not full:
@@ -1115,14 +1119,9 @@ class MySqlConnector:
             "thread": self.thread,
             "query": self.query,
         }
-        emit = self.engine.emit
-        tx = self.tx
-        txon = tx.enabled and self.in_tx and tx.begin_id is not None
-        inc = self.incremental
+        tx_id = self._tx_id()
+        change = self.dispatcher.change
         fill = env.null_fill
-        key_of = env.key_of
-        change = env.change
-        signal = tid == self.signal_table
         row = 0
         if etype in bl.WRITES:
             op = "c"
@@ -1130,7 +1129,8 @@ class MySqlConnector:
             op = "u"
         else:
             op = "d"
-        skip_op = op in self.skipped
+        if not self.dispatcher.admit(op, True):  # skipped.operations: the whole event, as Debezium's binlog
+            p = end
         while p < end:
             if op == "c":
                 before = None
@@ -1158,84 +1158,12 @@ class MySqlConnector:
                 src = base
             row += 1
             self.rows_done = row
-            if skip_op:
-                continue
-            if op == "c":
-                key = key_of(after)
-                rec = change("c", None, after, src, tx.event_block(tx.begin_id, tid) if txon else None, key)
-                if inc.active:
-                    inc.on_stream_event(tid, key, after, rec)
-                if signal:
-                    inc.on_signal_row(after)
-                    emit(rec)
-                    if inc.deferred:  # a blocking snapshot pauses the stream after this event
-                        inc.run_deferred()
-                    continue
-                emit(rec)
-            elif op == "u":
-                key = key_of(after)
-                old_key = key_of(before)
-                if old_key != key:
-                    m = self.metrics  # Debezium counts the delete and the create a key change emits
-                    m.updates -= 1
-                    m.deletes += 1
-                    m.creates += 1
-                    self._key_change(ct, before, after, old_key, key, src, txon)
-                    continue
-                if self.skip_unchanged and env._value_part(before) == env._value_part(after):
-                    continue
-                rec = change("u", before, after, src, tx.event_block(tx.begin_id, tid) if txon else None, key)
-                if inc.active:
-                    inc.on_stream_event(tid, key, after, rec)
-                emit(rec)
-            else:
-                key = key_of(before)
-                block = tx.event_block(tx.begin_id, tid) if txon else None
-                if inc.active:
-                    inc.on_stream_event(tid, key, None, None)
-                emit(change("d", before, None, src, block, key))
-                if self.tombstones:
-                    emit(env.tombstone(key))
-        m = self.metrics  # one addition per rows event, not per row
-        if op == "c":
-            m.creates += row - skip_rows
-        elif op == "u":
-            m.updates += row - skip_rows
-        else:
-            m.deletes += row - skip_rows
+            change(env, tid, op, before, after, src, tx_id)
         if self.in_tx:
             self.rows_done = 0
         else:
             self.next_pos = self._next
             self.query = None
-
-    def _key_change(
-        self,
-        ct: CapturedTable,
-        before: dict,
-        after: dict,
-        old_key: dict,
-        new_key: dict,
-        src: dict,
-        txon: bool,
-    ) -> None:
-        env = ct.env
-        tid = env.table.id
-        emit = self.engine.emit
-        tx = self.tx
-        if self.incremental.active:
-            self.incremental.on_stream_event(tid, old_key, None, None)
-            self.incremental.on_stream_event(tid, new_key, after, None)
-        if "d" not in self.skipped:
-            hdr = [env.key_header("__debezium.newkey", new_key)]
-            block = tx.event_block(tx.begin_id, tid) if txon else None
-            emit(env.change("d", before, None, src, block, old_key, hdr))
-            if self.tombstones:
-                emit(env.tombstone(old_key, hdr))
-        if "c" not in self.skipped:
-            hdr = [env.key_header("__debezium.oldkey", old_key)]
-            block = tx.event_block(tx.begin_id, tid) if txon else None
-            emit(env.change("c", None, after, src, block, new_key, hdr))
 
     # -- incremental snapshot source ---------------------------------------------------------------------------
     def max_key(self, ct: CapturedTable, key_cols: list[str], condition: Predicate | None) -> list | None:

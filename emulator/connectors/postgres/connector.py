@@ -39,6 +39,7 @@ from emulator.model import TableDef
 from emulator.naming import field_name_adjuster, schema_name_adjuster
 from emulator.notifications import Notifier
 from emulator.pipeline.coordinator import SnapshotSession, blocking_snapshot
+from emulator.pipeline.dispatcher import Dispatcher
 from emulator.records import Record
 from emulator.sqlcondition import Predicate, sql_literal_pg
 
@@ -177,6 +178,9 @@ class PostgresConnector:
         self._wal_geometry: tuple[int, int] | None = None
         self.notifier = Notifier(config, self.settings, engine)
         self.incremental = IncrementalSnapshot(self, config, engine)
+        self.dispatcher = Dispatcher(engine, self.tx, skipped=self.skipped, tombstones=self.tombstones,
+                                     skip_unchanged=self.skip_unchanged, never_skip=False, eager_begin=True)
+        self.dispatcher.attach(self.incremental, self.signal_table)
         engine.source = self
 
     # -- engine protocol ---------------------------------------------------------------------------------
@@ -568,11 +572,11 @@ class PostgresConnector:
         self.xid = xid
         self.ts_us = ts_us
         self.in_tx = True
-        self.tx.begin(f"{xid}:{lsn}", ts_us // 1000)
+        self.dispatcher.begin(f"{xid}:{lsn}", ts_us // 1000)
 
     def _on_commit(self, msg: bytes, lsn: int) -> None:
         _commit_lsn, end_lsn, ts_us = po.parse_commit(msg)
-        self.tx.end(f"{self.xid}:{lsn}", ts_us // 1000)
+        self.dispatcher.commit(f"{self.xid}:{lsn}", ts_us // 1000)
         self.metrics.committed(ts_us // 1000, self.xid, only_with_events=True)
         self.last_commit_lsn = lsn
         self.lsn_commit = end_lsn
@@ -619,17 +623,13 @@ class PostgresConnector:
     def _change_target(self, relid: int, op: str, lsn: int) -> CapturedTable | None:
         """Bookkeeping common to every row change; the captured table, or None when nothing is emitted."""
         self.lsn_proc = lsn
-        if op in self.skipped or (self.skip_until is not None and self._skip(lsn)):
+        if self.skip_until is not None and self._skip(lsn):
             return None
-        tx = self.tx
-        if tx.enabled and not tx.started:
-            tx.touch()  # Debezium opens the transaction for any change it reads, captured or not
-        return self.by_oid.get(relid)
+        ct = self.by_oid.get(relid)
+        return ct if self.dispatcher.admit(op, ct is not None) else None
 
-    def _block(self, lsn: int, data_collection: str) -> dict | None:
-        if not self.tx.enabled:
-            return None
-        return self.tx.event_block(f"{self.xid}:{lsn}", data_collection)
+    def _tx_id(self, lsn: int) -> str | None:
+        return f"{self.xid}:{lsn}" if self.tx.enabled else None
 
     def _skip(self, lsn: int) -> bool:
         su = self.skip_until
@@ -641,29 +641,14 @@ class PostgresConnector:
 
     def _on_insert(self, msg: bytes, lsn: int) -> None:
         relid, values, toast = po.parse_insert(msg)
-        m = self.metrics
-        m.creates += 1  # as Debezium: a filtered change counts as seen too
         ct = self._change_target(relid, "c", lsn)
         if ct is None:
-            m.filtered += 1
             return
         env = ct.env
         raw = ct.raw(values) if ct.keep is not None else values
         after = self._row_toast(ct, raw, None) if toast else env.row(raw)
-        key = env.key_of(after)
-        t = env.table
-        block = self._block(lsn, ct.data_collection)
-        rec = env.change("c", None, after, self._src(t, lsn), block, key)
-        if self.incremental.active:
-            self.incremental.on_stream_event(t.id, key, after, rec)
-        if t.id == self.signal_table:
-            # window reads go out right before the close row's own event, as Debezium does
-            self.incremental.on_signal_row(after)
-            self.engine.emit(rec)
-            if self.incremental.deferred:  # a blocking snapshot pauses the stream after this event
-                self.incremental.run_deferred()
-            return
-        self.engine.emit(rec)
+        self.dispatcher.change(env, ct.data_collection, "c", None, after, self._src(env.table, lsn),
+                               f"{self.xid}:{lsn}" if self.tx.enabled else None)
 
     def _row_toast(self, ct: CapturedTable, raw: list, old: dict | None) -> dict:
         env = ct.env
@@ -699,86 +684,34 @@ class PostgresConnector:
         # skipped updates are dropped whole, key changes included (as Debezium)
         ct = self._change_target(relid, "u", lsn)
         if ct is None:
-            self.metrics.updates += 1
-            self.metrics.filtered += 1
             return
         env = ct.env
-        t = env.table
         before = self._old_row(ct, old_kind, ct.raw(old_vals)) if old_vals is not None else None
         raw = ct.raw(new_vals)
         after = self._row_toast(ct, raw, before) if toast else env.row(raw)
-        key = env.key_of(after)
-        old_key = env.key_of(before) if before is not None else None
-        m = self.metrics
-        if old_key is not None and old_key != key:
-            m.deletes += 1  # Debezium counts a key change as the delete and the create it emits
-            m.creates += 1
-            self._key_change(ct, before, after, old_key, key, lsn)
-            return
-        m.updates += 1
-        if self.skip_unchanged and before is not None and env.value_part(before) == env.value_part(after):
-            return
-        block = self._block(lsn, ct.data_collection)
-        rec = env.change("u", before, after, self._src(t, lsn), block, key)
-        if self.incremental.active:
-            self.incremental.on_stream_event(t.id, key, after, rec)
-        self.engine.emit(rec)
-
-    def _key_change(self, ct: CapturedTable, before: dict, after: dict, old_key: dict, new_key: dict,
-                    lsn: int) -> None:
-        env = ct.env
-        t = env.table
-        emit = self.engine.emit
-        src = self._src(t, lsn)
-        if self.incremental.active:
-            self.incremental.on_stream_event(t.id, old_key, before, None)
-            self.incremental.on_stream_event(t.id, new_key, after, None)
-        if "d" not in self.skipped:
-            hdr = [env.key_header("__debezium.newkey", new_key)]
-            block = self._block(lsn, ct.data_collection)
-            emit(env.change("d", before, None, src, block, old_key, hdr))
-            if self.tombstones:
-                emit(env.tombstone(old_key, hdr))
-        if "c" not in self.skipped:
-            hdr = [env.key_header("__debezium.oldkey", old_key)]
-            block = self._block(lsn, ct.data_collection)
-            emit(env.change("c", None, after, src, block, new_key, hdr))
+        self.dispatcher.change(env, ct.data_collection, "u", before, after, self._src(env.table, lsn),
+                               f"{self.xid}:{lsn}" if self.tx.enabled else None)
 
     def _on_delete(self, msg: bytes, lsn: int) -> None:
         relid, kind, old_vals = po.parse_delete(msg)
-        m = self.metrics
-        m.deletes += 1
         ct = self._change_target(relid, "d", lsn)
         if ct is None:
-            m.filtered += 1
             return
         env = ct.env
-        t = env.table
         before = self._old_row(ct, kind, ct.raw(old_vals))
-        key = env.key_of(before)
-        block = self._block(lsn, ct.data_collection)
-        if self.incremental.active:
-            self.incremental.on_stream_event(t.id, key, before, None)
-        self.engine.emit(env.change("d", before, None, self._src(t, lsn), block, key))
-        if self.tombstones:
-            self.engine.emit(env.tombstone(key))
+        self.dispatcher.change(env, ct.data_collection, "d", before, None, self._src(env.table, lsn),
+                               f"{self.xid}:{lsn}" if self.tx.enabled else None)
 
     def _on_truncate(self, msg: bytes, lsn: int) -> None:
         relids, _options = po.parse_truncate(msg)
         self.lsn_proc = lsn
-        if "t" in self.skipped or self._skip(lsn):
+        if self._skip(lsn) or not self.dispatcher.admit("t", True):
             return
-        self.tx.touch()
         for relid in relids:
             ct = self.by_oid.get(relid)
-            if ct is None:
-                continue
-            self.metrics.truncates += 1
-            env = ct.env
-            t = env.table
-            block = self._block(lsn, ct.data_collection)
-            rec = env.change("t", None, None, self._src(t, lsn), block, None)
-            self.engine.emit(Record(rec.topic, None, rec.value, rec.headers))
+            if ct is not None:
+                self.dispatcher.truncate(ct.env, ct.data_collection, self._src(ct.env.table, lsn),
+                                         self._tx_id(lsn))
 
     def _on_message(self, msg: bytes, lsn: int) -> None:
         transactional, _msg_lsn, prefix, content = po.parse_message(msg)
@@ -792,7 +725,7 @@ class PostgresConnector:
             # Debezium counts each message under the Java identity of a per-message collection object
             collection = ("io.debezium.connector.postgresql.LogicalDecodingMessageMonitor$"
                           f"LogicalDecodingMessageId@{random.getrandbits(31):x}")
-            block = self._block(lsn, collection)
+            block = self.tx.event_block(f"{self.xid}:{lsn}", collection) if self.tx.enabled else None
         else:
             # no BEGIN/COMMIT around it: it is its own commit point
             self.last_commit_lsn = lsn
@@ -803,8 +736,8 @@ class PostgresConnector:
         ns = time.time_ns()
         value = {"op": "m", "ts_ms": ns // 1_000_000, "source": src, "transaction": block,
                  "message": {"prefix": prefix, "content": self._msg_content(content)}}
-        self.engine.emit(Record(self.message_topic, self.msg_key_frame.encode({"prefix": prefix}),
-                                self.msg_value_frame.encode(value)))
+        self.dispatcher.message(Record(self.message_topic, self.msg_key_frame.encode({"prefix": prefix}),
+                                       self.msg_value_frame.encode(value)))
 
     # -- incremental snapshot source ---------------------------------------------------------------------
     def captured_table_ids(self) -> list[str]:

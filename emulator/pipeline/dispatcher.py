@@ -1,0 +1,237 @@
+"""The one gate every change passes: Debezium's EventDispatcher for the three connectors.
+
+A connector decodes its log (pgoutput, binlog, change stream) and hands each row change here as neutral
+pieces — the table's envelope, the operation, the before/after rows, the source block — instead of
+building records itself. The dispatcher applies, in Debezium's order:
+
+  admit      skipped.operations dropped at the source (whole event, nothing counted); a change of a
+             table that is not captured counted as filtered; PostgreSQL opens the transaction here
+  change     signal-table insert → signals, synchronously (window reads go out right before the close
+             row's own event); skip.messages.without.change; transaction block; the incremental
+             snapshot window told about the key; key unchanged → one record, key changed → delete
+             (+`__debezium.newkey`) [+ tombstone] + create (+`__debezium.oldkey`); delete → tombstone
+             per `tombstones.on.delete`; the streaming metrics as Debezium counts them (onEvent)
+  emit       every record — snapshot and incremental reads, heartbeats, transaction BEGIN/END,
+             notifications, schema changes — goes to `engine.emit` (data plane when transforms or
+             converters are configured, then the output and the delivery bookkeeping)
+
+Per-event cost when a feature is off: a frozenset lookup for skipped operations, `tx_id is None`, one
+attribute for an active incremental snapshot and one string comparison for the signal table; the
+records are still built by `TableEnvelope`'s precomputed frames.
+
+`never_skip` is Debezium's `supportsOperationFiltering()`: the binlog and MongoDB connectors drop
+skipped operations where the events are read, so a key-changing UPDATE that is not skipped emits both
+its delete and its create; PostgreSQL's EventDispatcher checks each record, so `skipped.operations=d`
+drops the delete half of a key change and keeps the create.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from emulator.envelope import TransactionMonitor
+from emulator.metrics import StreamingMetrics
+from emulator.records import Record
+
+NEWKEY = "__debezium.newkey"
+OLDKEY = "__debezium.oldkey"
+
+
+def skipped_operations(value: str | None) -> frozenset[str]:
+    """`skipped.operations`: comma-separated c/u/d/t (Debezium's default "t"); "none" skips nothing."""
+    text = (value or "t").strip().lower()
+    return frozenset() if text == "none" else frozenset(s.strip() for s in text.split(",") if s.strip())
+
+
+class Dispatcher:
+    __slots__ = (
+        "engine",
+        "emit",
+        "tx",
+        "metrics",
+        "skipped",
+        "never_skip",
+        "tombstones",
+        "skip_unchanged",
+        "eager_begin",
+        "incremental",
+        "signal_table",
+    )
+
+    def __init__(
+        self,
+        engine,
+        tx: TransactionMonitor,
+        *,
+        skipped: frozenset[str],
+        tombstones: bool,
+        skip_unchanged: bool,
+        never_skip: bool,
+        eager_begin: bool = False,
+    ) -> None:
+        self.engine = engine
+        # engine.emit is already the data plane's when transforms/converters are configured
+        self.emit: Callable[[Record], None] = engine.emit
+        self.tx = tx
+        metrics = getattr(engine, "metrics", None)  # an engine stand-in without metrics gets its own
+        self.metrics = metrics.streaming if metrics is not None else StreamingMetrics()
+        self.skipped = skipped
+        self.never_skip = never_skip
+        self.tombstones = tombstones
+        self.skip_unchanged = skip_unchanged
+        # PostgreSQL writes BEGIN for any change read in the transaction, captured or not
+        self.eager_begin = eager_begin and tx.enabled
+        self.incremental: Any = None
+        self.signal_table: str | None = None
+
+    def attach(self, incremental: Any, signal_table: str | None) -> None:
+        """The incremental snapshot (created after the connector's envelope settings) and the signal table."""
+        self.incremental = incremental
+        self.signal_table = signal_table
+
+    # -- streaming changes ---------------------------------------------------------------------------------
+    def admit(self, op: str, captured: bool) -> bool:
+        """A change event was read: False when nothing is to be emitted for it (skipped operation, or a
+        table not captured — counted as filtered, with its operation, as Debezium's onFilteredEvent)."""
+        if op in self.skipped:
+            return False
+        if self.eager_begin:
+            self.tx.touch()
+        if not captured:
+            m = self.metrics
+            m.filtered += 1
+            self._count_op(op)
+            return False
+        return True
+
+    def _count_op(self, op: str) -> None:
+        m = self.metrics
+        if op == "c":
+            m.creates += 1
+        elif op == "u":
+            m.updates += 1
+        elif op == "d":
+            m.deletes += 1
+        elif op == "t":
+            m.truncates += 1
+
+    def change(
+        self, env, dc: str, op: str, before: dict | None, after: dict | None, source: dict, tx_id: str | None
+    ) -> None:
+        """One admitted row change of a captured table. `tx_id` is None when no transaction block is due
+        (metadata off, or outside a transaction); `dc` is the data collection (`schema.table`)."""
+        if op == "c":
+            inc = self.incremental
+            if dc == self.signal_table and inc is not None:
+                # Debezium processes a signal row before the row's own event: a window closed by it
+                # emits its reads first; a blocking snapshot then pauses the stream after the event
+                inc.on_signal_row(after)
+                self._record(env, dc, "c", None, after, source, tx_id, env.key_of(after), after)
+                if inc.deferred:
+                    inc.run_deferred()
+                return
+            self._record(env, dc, "c", None, after, source, tx_id, env.key_of(after), after)
+        elif op == "u":
+            key = env.key_of(after)
+            if before is not None:
+                old_key = env.key_of(before)
+                if old_key != key:  # RelationalChangeRecordEmitter: the key changed
+                    self._record(
+                        env,
+                        dc,
+                        "d",
+                        before,
+                        None,
+                        source,
+                        tx_id,
+                        old_key,
+                        before,
+                        [env.key_header(NEWKEY, key)],
+                    )
+                    self._record(
+                        env,
+                        dc,
+                        "c",
+                        None,
+                        after,
+                        source,
+                        tx_id,
+                        key,
+                        after,
+                        [env.key_header(OLDKEY, old_key)],
+                    )
+                    return
+                if self.skip_unchanged and env.value_part(before) == env.value_part(after):
+                    return  # Debezium: unchangedEventSkipped, not counted
+            self._record(env, dc, "u", before, after, source, tx_id, key, after)
+        else:
+            self._record(env, dc, "d", before, None, source, tx_id, env.key_of(before), before)
+
+    def _record(
+        self,
+        env,
+        dc: str,
+        op: str,
+        before: dict | None,
+        after: dict | None,
+        source: dict,
+        tx_id: str | None,
+        key: dict | None,
+        row: dict | None,
+        headers: list[tuple[str, bytes]] | None = None,
+    ) -> None:
+        """One change record (and its tombstone): EventDispatcher's receiver. `row` is the image the
+        incremental window matches a surrogate key against (the before image for a delete)."""
+        if not self.never_skip and op in self.skipped:
+            return
+        m = self.metrics
+        if op == "c":
+            m.creates += 1
+        elif op == "u":
+            m.updates += 1
+        else:
+            m.deletes += 1
+        block = self.tx.event_block(tx_id, dc) if tx_id is not None else None
+        inc = self.incremental
+        if inc is not None and inc.active:
+            inc.on_stream_event(dc, key, row, None)
+        emit = self.emit
+        emit(env.change(op, before, after, source, block, key, headers))
+        if op == "d" and self.tombstones:
+            emit(env.tombstone(key, headers))
+
+    def document(self, dc: str, op: str, key: dict | None) -> None:
+        """A change whose record the connector builds itself (MongoDB's document envelope, written through
+        `emit` with its tombstone per `tombstones`): counted, and told to the incremental window."""
+        self._count_op(op)
+        inc = self.incremental
+        if inc is not None and inc.active:
+            inc.on_stream_event(dc, key)
+
+    def truncate(self, env, dc: str, source: dict, tx_id: str | None) -> None:
+        """TRUNCATE of one captured table: a record with no key (admit('t', ...) decided it is due)."""
+        self.metrics.truncates += 1
+        block = self.tx.event_block(tx_id, dc) if tx_id is not None else None
+        rec = env.change("t", None, None, source, block, None)
+        self.emit(Record(rec.topic, None, rec.value, rec.headers))
+
+    def message(self, record: Record) -> None:
+        """A logical decoding message (PostgreSQL `pg_logical_emit_message`): its record as built."""
+        self.emit(record)
+
+    def schema_change(self, record: Record) -> None:
+        """A schema change event (binlog DDL on the `<topic.prefix>` topic): its record as built."""
+        self.emit(record)
+
+    # -- transactions -----------------------------------------------------------------------------------------
+    def begin(self, tx_id: str, ts_ms: int, eager: bool = False) -> None:
+        """A source transaction starts. `eager`: BEGIN is written now (binlog), not with the first event."""
+        tx = self.tx
+        tx.begin(tx_id, ts_ms)
+        if eager and tx.enabled:
+            tx.touch()
+
+    def commit(self, tx_id: str, ts_ms: int) -> None:
+        """The source transaction ended: END (when BEGIN was written)."""
+        self.tx.end(tx_id, ts_ms)
