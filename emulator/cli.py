@@ -25,7 +25,7 @@ def _run(args: argparse.Namespace) -> int:
     from emulator.connectors.registry import connector_class
 
     try:
-        connector_class(config)
+        connector_class(config.connector_class)
         from emulator.connect import dataplane
 
         dataplane.build(config)  # transforms, predicates and converters: bad input before any connection

@@ -6,24 +6,25 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from emulator.connectors.registry import connector_class, partition_of
+from emulator.connectors.registry import connector_class, partition_for
 from emulator.engine import Engine
 from emulator.offsets import FileOffsetStore, MemoryOffsetStore, OffsetStore
 from emulator.outputs.base import Output
 from emulator.pipeline.coordinator import Coordinator
+from emulator.settings import settings_for
 
 log = logging.getLogger("emulator")
 
 
 def offset_store(config, output: Output | None = None) -> OffsetStore:
-    topic = config.props.get("offset.storage.topic")
+    offsets = settings_for(config).offsets
+    topic = offsets.storage_topic
     from emulator.outputs.kafka import exactly_once
 
     if topic or exactly_once(config):
         return kafka_offset_store(config, output, topic or "connect-offsets")
-    path = config.get("offset.storage.file.filename")
-    if path:
-        return FileOffsetStore(Path(path), partition_of(config))
+    if offsets.file_filename:
+        return FileOffsetStore(Path(offsets.file_filename), partition_for(settings_for(config)))
     log.warning(
         "offset.storage.file.filename is not set: offsets are kept in memory only, a restart begins anew"
     )
@@ -38,14 +39,14 @@ def kafka_offset_store(
     from emulator.outputs.kafka import KafkaOutput, producer_settings
 
     conf = output.conf if isinstance(output, KafkaOutput) else producer_settings(config, bootstrap)
-    name = config.get("name") or config.get("topic.prefix")
+    s = settings_for(config)
     return KafkaOffsetStore(
         conf,
         topic,
-        name,
-        partition_of(config),
-        partitions=int(config.props.get("offset.storage.partitions") or 25),
-        replication_factor=int(config.props.get("offset.storage.replication.factor") or -1),
+        s.common.name or s.topics.prefix,
+        partition_for(s),
+        partitions=s.offsets.storage_partitions,
+        replication_factor=s.offsets.storage_replication_factor,
         output=output if isinstance(output, KafkaOutput) and output.transactional_id else None,
     )
 
@@ -67,25 +68,26 @@ class Runner:
         """`progress_interval_s`: log snapshot progress and streaming rate/lag that often (None: never);
         `progress_bar`: a live snapshot bar on stderr (None: when stderr is a terminal, as the CLI asks)."""
         self.config = config
-        flush_ms = int(config.get("offset.flush.interval.ms") or 1000)
+        s = settings_for(config)
+        flush_ms = s.offsets.flush_interval_ms
         if getattr(output, "transactional_id", None):  # exactly-once: a transaction per interval
-            flush_ms = int(config.props.get("transaction.boundary.interval.ms") or 200)
+            flush_ms = s.offsets.transaction_boundary_interval_ms
         from emulator.connect import dataplane
 
         plane = dataplane.build(config)  # ConfigError (exit 2) on a bad transform / converter option
         if plane is not None:  # the connector writes the internal form the data plane parses
             self.config = config = dataplane.internal_config(config)
+        self.settings = s = settings_for(config)
         self.engine = Engine(output, offsets or offset_store(config, output), flush_ms, dataplane=plane)
         self.metrics = self.engine.metrics
         self.metrics.configure(config)
-        self.cls = connector_class(config)
+        self.cls = connector_class(s.common.connector_class)
         self.connector = self.cls(config, self.engine)
         self.metrics.source = self.connector
         self.progress_interval_s = progress_interval_s
         self.progress_bar = progress_bar
-        max_retries = config.get("errors.max.retries")
-        self.max_retries = int(max_retries) if max_retries not in (None, "") else -1  # 0: no retry at all
-        self.retry_wait_s = int(config.get("retriable.restart.connector.wait.ms") or 10000) / 1000.0
+        self.max_retries = s.errors.max_retries  # -1: forever, 0: no retry at all
+        self.retry_wait_s = s.errors.retriable_restart_wait_ms / 1000.0
 
     def run(self) -> None:
         retries = 0
@@ -97,13 +99,13 @@ class Runner:
                 self.metrics,
                 self.progress_interval_s,
                 self.progress_bar,
-                self.config.get("name") or self.config.get("topic.prefix") or "",
+                self.settings.common.name or self.settings.topics.prefix or "",
             )
             reporter.start()
         try:
             while True:
                 try:
-                    Coordinator(self.connector, self.config, self.engine).run()
+                    Coordinator(self.connector, self.settings.snapshot, self.engine).run()
                     return
                 except KeyboardInterrupt:
                     return

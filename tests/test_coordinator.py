@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import threading
 from contextlib import contextmanager
+from types import SimpleNamespace
 
 import pytest
 
@@ -110,10 +111,22 @@ class Adapter:
             raise PositionLost("resume point gone")
 
 
-def run(mode, stored, adapter, **props):
-    props["snapshot.mode"] = mode
+def snapshot_settings(mode, **flags):
+    """The typed `snapshot` settings group's fields the coordinator reads (emulator.settings.Snapshot)."""
+    names = (
+        "snapshot_data",
+        "snapshot_schema",
+        "start_stream",
+        "snapshot_on_data_error",
+        "snapshot_on_schema_error",
+    )
+    cb = SimpleNamespace(**{n: flags.get(n, False) for n in names})
+    return SimpleNamespace(mode=mode, configuration_based=cb, delay_ms=0, streaming_delay_ms=0)
+
+
+def run(mode, stored, adapter, **flags):
     engine = Engine(stored)
-    Coordinator(adapter, props, engine).run()
+    Coordinator(adapter, snapshot_settings(mode, **flags), engine).run()
     return adapter.calls
 
 
@@ -253,10 +266,12 @@ def test_position_lost_in_the_stream():
 
 
 def test_configuration_based_follows_its_flags():
-    props = {"snapshot.mode.configuration.based.snapshot.data": "true"}
-    assert run("configuration_based", None, Adapter(), **props) == ["connect", "prepare True", *SNAPSHOT]
-    props["snapshot.mode.configuration.based.start.stream"] = "true"
-    assert run("configuration_based", None, Adapter(), **props) == [
+    assert run("configuration_based", None, Adapter(), snapshot_data=True) == [
+        "connect",
+        "prepare True",
+        *SNAPSHOT,
+    ]
+    assert run("configuration_based", None, Adapter(), snapshot_data=True, start_stream=True) == [
         "connect",
         "prepare True",
         *SNAPSHOT,
@@ -274,7 +289,7 @@ def test_a_stop_during_the_snapshot_ends_the_run():
         engine.stop_event.set()
 
     a._emit = stop_after_first
-    Coordinator(a, {"snapshot.mode": "initial"}, engine).run()
+    Coordinator(a, snapshot_settings("initial"), engine).run()
     assert a.calls == [
         "connect",
         "prepare True",

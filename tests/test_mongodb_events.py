@@ -399,9 +399,12 @@ def _lost_connector(mode):
 
 
 def _run(c):
+    from types import SimpleNamespace
+
     from emulator.pipeline.coordinator import Coordinator
 
-    Coordinator(c, c.cfg, c.engine).run()
+    snapshot = SimpleNamespace(mode=c.snapshot_mode, configuration_based=None, delay_ms=0, streaming_delay_ms=0)
+    Coordinator(c, snapshot, c.engine).run()
 
 
 def test_history_lost_fails_with_initial():
@@ -436,6 +439,6 @@ def test_offsets_carry_resume_token_and_session():
 def test_runner_registers_the_connector():
     from emulator.connectors.registry import connector_class, partition_of
 
-    cfg = _Cfg(**{"connector_class": "io.debezium.connector.mongodb.MongoDbConnector"})
-    assert connector_class(cfg) is MongoDbConnector
-    assert partition_of(cfg) == {"server_id": PREFIX}
+    cls = "io.debezium.connector.mongodb.MongoDbConnector"
+    assert connector_class(cls) is MongoDbConnector
+    assert partition_of(cls, PREFIX) == {"server_id": PREFIX}

@@ -28,7 +28,6 @@ TO_CONVERT = frozenset(
         "emulator/filters.py",
         "emulator/incremental.py",
         "emulator/notifications.py",
-        "emulator/runner.py",
         "emulator/signals_kafka.py",
         # the Connect data plane and the transform chain's alias lists (connect helper)
         "emulator/connect/dataplane.py",

@@ -5,6 +5,8 @@ Columns: offsets (none / in progress / done), position available, -> data, schem
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
 from emulator.pipeline.snapshotter import Plan, decide, mode_of
@@ -51,10 +53,14 @@ def test_mode_table(mode, offsets, available, plan):
 
 
 def _cb(**flags):
-    props = {
-        f"snapshot.mode.configuration.based.{k.replace('_', '.')}": str(v).lower() for k, v in flags.items()
-    }
-    return mode_of("configuration_based", props.get)
+    names = (
+        "snapshot_data",
+        "snapshot_schema",
+        "start_stream",
+        "snapshot_on_data_error",
+        "snapshot_on_schema_error",
+    )
+    return mode_of("configuration_based", SimpleNamespace(**{n: flags.get(n, False) for n in names}))
 
 
 def test_configuration_based_defaults_do_nothing():

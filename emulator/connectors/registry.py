@@ -32,23 +32,23 @@ CONNECTORS: dict[str, Entry] = {
 }
 
 
-def _entry(config) -> Entry:
-    cls = config.get("connector.class")
-    entry = CONNECTORS.get(cls)
+def connector_class(name: str | None) -> type:
+    """The adapter class for a `connector.class` value (ValueError naming it when unsupported)."""
+    entry = CONNECTORS.get(name or "")
     if entry is None:
-        raise ValueError(f"connector.class {cls!r} is not supported yet")
-    return entry
-
-
-def connector_class(config) -> type:
-    """The adapter class for `connector.class` (ValueError naming it when unsupported)."""
-    entry = _entry(config)
+        raise ValueError(f"connector.class {name!r} is not supported yet")
     return getattr(importlib.import_module(entry.module), entry.cls)
 
 
-def partition_of(config) -> dict[str, Any]:
-    entry = CONNECTORS.get(config.get("connector.class"))
-    return {entry.partition_key if entry is not None else "server": config.get("topic.prefix")}
+def partition_of(name: str | None, prefix: str | None) -> dict[str, Any]:
+    """The source partition of connector class `name` with `topic.prefix` `prefix`."""
+    entry = CONNECTORS.get(name or "")
+    return {entry.partition_key if entry is not None else "server": prefix}
+
+
+def partition_for(settings) -> dict[str, Any]:
+    """`partition_of` for typed settings (`emulator.settings.settings_for`)."""
+    return partition_of(settings.common.connector_class, settings.topics.prefix)
 
 
 def retriable(exc: BaseException) -> bool:

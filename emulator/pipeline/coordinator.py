@@ -48,14 +48,16 @@ class SnapshotSession:
 
 
 class Coordinator:
-    def __init__(self, adapter, config, engine) -> None:
+    """`snapshot`: the typed `emulator.settings.Snapshot` group (mode, its configuration_based flags,
+    snapshot.delay.ms, streaming.delay.ms)."""
+
+    def __init__(self, adapter, snapshot, engine) -> None:
         self.adapter = adapter
         self.engine = engine
-        get = config.get
-        self.mode_name = (get("snapshot.mode") or "initial").lower()
-        self.mode: Mode = mode_of(self.mode_name, get)
-        self.snapshot_delay_s = int(get("snapshot.delay.ms") or 0) / 1000.0
-        self.streaming_delay_s = int(get("streaming.delay.ms") or 0) / 1000.0
+        self.mode_name = (snapshot.mode or "initial").lower()
+        self.mode: Mode = mode_of(self.mode_name, snapshot.configuration_based)
+        self.snapshot_delay_s = max(snapshot.delay_ms or 0, 0) / 1000.0
+        self.streaming_delay_s = max(snapshot.streaming_delay_ms or 0, 0) / 1000.0
 
     def run(self) -> None:
         a, engine = self.adapter, self.engine

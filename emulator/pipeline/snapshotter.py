@@ -44,7 +44,6 @@ MODES: dict[str, Mode] = {
 # deprecated names Debezium 2.x still took; config.py rejects them with a hint, old offsets/tests may not
 ALIASES = {"never": "no_data", "schema_only": "no_data", "schema_only_recovery": "recovery"}
 CONFIGURATION_BASED = "configuration_based"
-_CB = "snapshot.mode.configuration.based."
 
 
 @dataclass(frozen=True)
@@ -64,22 +63,20 @@ class Plan:
         return self.data or self.schema
 
 
-def mode_of(name: str | None, config_get=None) -> Mode:
-    """The row for `snapshot.mode` (`config_get(key)` reads the configuration_based flags)."""
+def mode_of(name: str | None, configuration_based=None) -> Mode:
+    """The row for `snapshot.mode`; for configuration_based, the row its flags make
+    (`emulator.settings.ConfigurationBased`: snapshot_data, snapshot_schema, start_stream,
+    snapshot_on_data_error, snapshot_on_schema_error; all false when None)."""
     name = (name or "initial").lower()
     name = ALIASES.get(name, name)
     if name == CONFIGURATION_BASED:
-
-        def flag(key: str) -> bool:
-            v = config_get(_CB + key) if config_get is not None else None
-            return str(v).strip().lower() == "true" if v not in (None, "") else False
-
+        cb = configuration_based
         return Mode(
-            UNLESS_DONE if flag("snapshot.data") else NEVER,
-            UNLESS_DONE if flag("snapshot.schema") else NEVER,
-            flag("start.stream"),
-            flag("snapshot.on.data.error"),
-            flag("snapshot.on.schema.error"),
+            UNLESS_DONE if cb is not None and cb.snapshot_data else NEVER,
+            UNLESS_DONE if cb is not None and cb.snapshot_schema else NEVER,
+            bool(cb is not None and cb.start_stream),
+            bool(cb is not None and cb.snapshot_on_data_error),
+            bool(cb is not None and cb.snapshot_on_schema_error),
         )
     mode = MODES.get(name)
     if mode is None:
