@@ -36,6 +36,7 @@ from emulator.incremental import IncrementalSnapshot, SignalError
 from emulator.notifications import Notifier
 from emulator.pipeline.coordinator import SnapshotSession, blocking_snapshot
 from emulator.pipeline.dispatcher import Dispatcher, skipped_operations
+from emulator.settings import settings_for
 
 log = logging.getLogger("emulator.mongodb")
 
@@ -315,17 +316,13 @@ class MongoDbConnector:
         self.sec, self.ord = (op_time.time, op_time.inc) if op_time is not None else (int(time.time()), 0)
         self.initsync = True
         self.engine.commit(force=True)
-        only = self.cfg.get("snapshot.include.collection.list")
-        only_rx = [re.compile(x.strip(), re.IGNORECASE) for x in (only or "").split(",") if x.strip()]
+        typed = settings_for(self.cfg)
+        only_rx = typed.snapshot.include_collection_list
         colls = [c for c in self.captured_collections()
                  if not only_rx or any(r.fullmatch(f"{c[0]}.{c[1]}") for r in only_rx)]
-        overrides = {}
-        for name in (self.cfg.get("snapshot.collection.filter.overrides") or "").split(","):
-            name = name.strip()
-            if name:
-                flt = self.cfg.get(f"snapshot.collection.filter.overrides.{name}")
-                if flt:
-                    overrides[name] = bson_loads(flt)
+        queries = typed.mongodb.snapshot_filter_queries
+        overrides = {name: bson_loads(queries[name]) for name in typed.mongodb.snapshot_filter_collections
+                     if queries.get(name)}
         session = self._snapshot_session(colls if data else [], overrides)
         if self.notifier.enabled:  # MongoDB's notifications name only the collection in progress / scanned
             def started(env):
@@ -343,7 +340,7 @@ class MongoDbConnector:
 
     def _snapshot_session(self, colls, filters: dict[str, dict]) -> SnapshotSession:
         """Reads of `colls` (those with an envelope) with their filters; every record `true` but the last."""
-        fetch = int(self.cfg.get("snapshot.fetch.size") or 0)
+        fetch = settings_for(self.cfg).snapshot.fetch_size or 0
         envs = [env for env in (self.envelope_for(db, coll) for db, coll in colls) if env is not None]
         tick = self.engine.tick
 

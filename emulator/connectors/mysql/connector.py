@@ -36,6 +36,7 @@ from emulator.notifications import Notifier
 from emulator.pipeline.coordinator import SnapshotSession, blocking_snapshot
 from emulator.pipeline.dispatcher import Dispatcher
 from emulator.records import Record
+from emulator.settings import settings_for
 from emulator.sqlcondition import Predicate
 
 log = logging.getLogger("emulator.mysql")
@@ -610,11 +611,10 @@ class MySqlConnector:
         row count (snapshot.tables.order.by.row.count)."""
         if not data:
             return SnapshotSession([], iter, self._snapshot_emitter(0, None, file, pos), str, captured=[])
-        only = (
-            self.cfg.regex_list("snapshot.include.collection.list") if hasattr(self.cfg, "regex_list") else []
-        )
+        typed = settings_for(self.cfg)
+        only = typed.snapshot.include_collection_list
         tables = []
-        for tid in self.captured_table_ids() if data else ():
+        for tid in self.captured_table_ids():
             if tid == self.signal_table:
                 continue
             if only and not any(p.fullmatch(tid) for p in only):
@@ -623,7 +623,7 @@ class MySqlConnector:
             if ct is not None:
                 tables.append(ct)
         tables = include_list_order(tables, self.cfg.get("table.include.list"), lambda ct: ct.data_collection)
-        order = (self.cfg.get("snapshot.tables.order.by.row.count") or "disabled").lower()
+        order = typed.relational.snapshot_tables_order_by_row_count.lower()
         # the server's row estimates: progress and ETA, and the optional ordering
         counts = {
             f"{db}.{t}": int(n or 0)
@@ -633,18 +633,15 @@ class MySqlConnector:
         }
         if order in ("ascending", "descending") and tables:
             tables.sort(key=lambda ct: counts.get(ct.data_collection, 0), reverse=order == "descending")
-        overrides = {
-            x.strip()
-            for x in (self.cfg.get("snapshot.select.statement.overrides") or "").split(",")
-            if x.strip()
-        }
+        overrides = set(typed.relational.snapshot_select_overrides)
+        statements = typed.relational.snapshot_select_statements
 
         def rows_of(ct: CapturedTable):
             t = ct.env.table
             cols = ", ".join(_qi(c.name) for c in t.columns)
             sql = f"SELECT {cols} FROM {_qi(t.namespace)}.{_qi(t.name)}"
             if t.id in overrides:
-                stmt = (self.cfg.get(f"snapshot.select.statement.overrides.{t.id}") or "").strip().rstrip(";")
+                stmt = statements.get(t.id)
                 if stmt:
                     sql = f"SELECT {', '.join('q.' + _qi(c.name) for c in t.columns)} FROM ({stmt}) AS q"
             log.info("snapshot of %s: starting", t.id)

@@ -41,6 +41,7 @@ from emulator.notifications import Notifier
 from emulator.pipeline.coordinator import SnapshotSession, blocking_snapshot
 from emulator.pipeline.dispatcher import Dispatcher
 from emulator.records import Record
+from emulator.settings import settings_for
 from emulator.sqlcondition import Predicate, sql_literal_pg
 
 log = logging.getLogger("emulator.postgres")
@@ -358,7 +359,8 @@ class PostgresConnector:
         """The replication slot, created now if missing (exporting its snapshot when one will be taken)."""
         self.stream = ReplicationStream(self.conninfo, self.slot_name, self.publication,
                                         messages=self._server_version() >= 140000,
-                                        extra_params=_stream_params(self.cfg.get("slot.stream.params")))
+                                        extra_params=_stream_params(settings_for(self.cfg).postgres.slot_stream_params),
+                                        )
         self._exported = None
         self._start_lsn = None
         if self.slot is None:
@@ -421,8 +423,8 @@ class PostgresConnector:
                 start_lsn = po.lsn_to_int(snap.execute("SELECT pg_current_wal_lsn()::text").fetchone()[0])
             xid = snap.execute("SELECT txid_current()").fetchone()[0] if exported else None
             include = self.filters.table_included
-            snap_include = self.cfg.get("snapshot.include.collection.list")
-            only = _regex_list(snap_include)
+            typed = settings_for(self.cfg)
+            only = typed.snapshot.include_collection_list
             # the signal table is captured but, as in Debezium, never exported by the snapshot
             loaded = load_tables(snap, self.type_cfg, include)
             tables = [t for t in loaded
@@ -441,8 +443,7 @@ class PostgresConnector:
                 ).fetchall()
             )
 
-            overrides = {x.strip() for x in (self.cfg.get("snapshot.select.statement.overrides") or "")
-                         .split(",") if x.strip()}
+            overrides = set(typed.relational.snapshot_select_overrides)
 
             def rows_of(ct: CapturedTable):
                 t = ct.env.table
@@ -1041,12 +1042,6 @@ def _bool(value: str | None, default: bool = False) -> bool:
     if value is None or value == "":
         return default
     return str(value).strip().lower() == "true"
-
-
-def _regex_list(value: str | None):
-    import re
-
-    return [re.compile(p.strip()) for p in (value or "").split(",") if p.strip()]
 
 
 def _binary_encoder(mode: str):
