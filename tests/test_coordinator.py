@@ -130,6 +130,15 @@ def run(mode, stored, adapter, **flags):
     return adapter.calls
 
 
+# a completed snapshot's offsets: the position checked, no snapshot, the position restored
+RESTORE = [
+    "connect",
+    "position_available",
+    "prepare False",
+    "notify SKIPPED",
+    "restore history=True",
+    "incremental.restore",
+]
 SNAPSHOT = [
     "notify STARTED",
     "snapshot data=True",
@@ -151,12 +160,7 @@ def test_initial_without_offsets_snapshots_then_streams():
 
 def test_initial_with_offsets_restores_and_streams():
     assert run("initial", {"done": True}, Adapter()) == [
-        "connect",
-        "position_available",
-        "prepare False",
-        "notify SKIPPED",
-        "restore history=True",
-        "incremental.restore",
+        *RESTORE,
         "stream",
     ]
 
@@ -168,12 +172,7 @@ def test_initial_with_an_unfinished_snapshot_snapshots_again():
 def test_initial_only_does_not_stream():
     assert run("initial_only", None, Adapter()) == ["connect", "prepare True", *SNAPSHOT]
     assert run("initial_only", {"done": True}, Adapter()) == [
-        "connect",
-        "position_available",
-        "prepare False",
-        "notify SKIPPED",
-        "restore history=True",
-        "incremental.restore",
+        *RESTORE,
     ]
 
 
@@ -237,12 +236,7 @@ def test_lost_position_warns_where_the_connector_streams_on(caplog):
     a = Adapter(available=False)
     a.ON_LOST_POSITION = "warn"  # PostgreSQL: streams from what the slot still has
     assert run("initial", {"done": True}, a) == [
-        "connect",
-        "position_available",
-        "prepare False",
-        "notify SKIPPED",
-        "restore history=True",
-        "incremental.restore",
+        *RESTORE,
         "stream",
     ]
     assert "position gone" in caplog.text
@@ -253,12 +247,7 @@ def test_position_lost_in_the_stream():
         run("initial", {"done": True}, Adapter(lost_in_stream=True))
     calls = run("when_needed", {"done": True}, Adapter(lost_in_stream=True))
     assert calls == [
-        "connect",
-        "position_available",
-        "prepare False",
-        "notify SKIPPED",
-        "restore history=True",
-        "incremental.restore",
+        *RESTORE,
         "stream",
         *SNAPSHOT,
         "stream",
