@@ -44,6 +44,12 @@ class SourceAdapter(Protocol):
     def close(self) -> None:
         """Release everything `connect` and `stream_changes` opened; safe to call twice or after a failure."""
 
+    def captured_table_ids(self) -> list[str]:
+        """The ids (`schema.table`, `db.table`, `db.collection`) of the captured tables, as they are now."""
+
+    def table_by_id(self, table_id: str) -> Any:
+        """A captured table (its envelope) by id, loaded on demand; None when it is not captured."""
+
     def offset_state(self, stored: dict[str, Any] | None) -> tuple[bool, bool]:
         """(offsets exist, the snapshot they record was still in progress)."""
 
