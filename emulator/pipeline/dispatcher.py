@@ -116,90 +116,82 @@ class Dispatcher:
         elif op == "t":
             m.truncates += 1
 
+    def table(self, env, dc: str) -> Callable[..., None]:
+        """The change function of one table (`dc`, its `schema.table`): `change(op, before, after, source,
+        tx_id)` with everything that does not change from row to row bound once. Connectors keep it with
+        their captured table and call it per row; a new envelope (schema change) gets a new one.
+
+        Per row, in Debezium's order: a signal-table insert is processed first (the reads of a window it
+        closes go out before the row's own event; a blocking snapshot runs right after it); an UPDATE
+        that changes the key becomes delete (+`__debezium.newkey`) [+ tombstone] and create
+        (+`__debezium.oldkey`); skip.messages.without.change drops an UPDATE whose value columns are
+        equal (not counted); then the transaction block (`tx_id` None: none due), the incremental window
+        told the key (and the row image, for surrogate keys), the count (Debezium's onEvent), the record,
+        and a delete's tombstone per `tombstones.on.delete`."""
+        key_of = env.key_of
+        record = env.change
+        tombstone = env.tombstone
+        value_part = env.value_part
+        key_header = env.key_header
+        emit = self.emit
+        event_block = self.tx.event_block
+        m = self.metrics
+        inc = self.incremental
+        signal = inc is not None and self.signal_table is not None and dc == self.signal_table
+        # whole skipped events were dropped by admit(); PostgreSQL's EventDispatcher also checks each
+        # record, so there one half of a key change can be skipped
+        skip = frozenset() if self.never_skip else self.skipped
+        skip_unchanged = self.skip_unchanged
+        tombstones = self.tombstones
+
+        def change(
+            op: str,
+            before: dict | None,
+            after: dict | None,
+            source: dict,
+            tx_id: str | None,
+            headers: list[tuple[str, bytes]] | None = None,
+        ) -> None:
+            if op == "c":
+                key = key_of(after)
+                row = after
+                if signal:
+                    inc.on_signal_row(after)
+                m.creates += 1
+            elif op == "u":
+                key = key_of(after)
+                row = after
+                if before is not None:
+                    old_key = key_of(before)
+                    if old_key != key:
+                        if "d" not in skip:
+                            change("d", before, None, source, tx_id, [key_header(NEWKEY, key)])
+                        if "c" not in skip:
+                            change("c", None, after, source, tx_id, [key_header(OLDKEY, old_key)])
+                        return
+                    if skip_unchanged and value_part(before) == value_part(after):
+                        return
+                m.updates += 1
+            else:
+                key = key_of(before)
+                row = before  # the image the window matches a surrogate key against
+                m.deletes += 1
+            block = event_block(tx_id, dc) if tx_id is not None else None
+            if inc is not None and inc.active:
+                inc.on_stream_event(dc, key, row, None)
+            emit(record(op, before, after, source, block, key, headers))
+            if op == "d" and tombstones:
+                emit(tombstone(key, headers))
+            if signal and op == "c" and inc.deferred:
+                inc.run_deferred()
+
+        return change
+
     def change(
         self, env, dc: str, op: str, before: dict | None, after: dict | None, source: dict, tx_id: str | None
     ) -> None:
-        """One admitted row change of a captured table. `tx_id` is None when no transaction block is due
-        (metadata off, or outside a transaction); `dc` is the data collection (`schema.table`)."""
-        if op == "c":
-            inc = self.incremental
-            if dc == self.signal_table and inc is not None:
-                # Debezium processes a signal row before the row's own event: a window closed by it
-                # emits its reads first; a blocking snapshot then pauses the stream after the event
-                inc.on_signal_row(after)
-                self._record(env, dc, "c", None, after, source, tx_id, env.key_of(after), after)
-                if inc.deferred:
-                    inc.run_deferred()
-                return
-            self._record(env, dc, "c", None, after, source, tx_id, env.key_of(after), after)
-        elif op == "u":
-            key = env.key_of(after)
-            if before is not None:
-                old_key = env.key_of(before)
-                if old_key != key:  # RelationalChangeRecordEmitter: the key changed
-                    self._record(
-                        env,
-                        dc,
-                        "d",
-                        before,
-                        None,
-                        source,
-                        tx_id,
-                        old_key,
-                        before,
-                        [env.key_header(NEWKEY, key)],
-                    )
-                    self._record(
-                        env,
-                        dc,
-                        "c",
-                        None,
-                        after,
-                        source,
-                        tx_id,
-                        key,
-                        after,
-                        [env.key_header(OLDKEY, old_key)],
-                    )
-                    return
-                if self.skip_unchanged and env.value_part(before) == env.value_part(after):
-                    return  # Debezium: unchangedEventSkipped, not counted
-            self._record(env, dc, "u", before, after, source, tx_id, key, after)
-        else:
-            self._record(env, dc, "d", before, None, source, tx_id, env.key_of(before), before)
-
-    def _record(
-        self,
-        env,
-        dc: str,
-        op: str,
-        before: dict | None,
-        after: dict | None,
-        source: dict,
-        tx_id: str | None,
-        key: dict | None,
-        row: dict | None,
-        headers: list[tuple[str, bytes]] | None = None,
-    ) -> None:
-        """One change record (and its tombstone): EventDispatcher's receiver. `row` is the image the
-        incremental window matches a surrogate key against (the before image for a delete)."""
-        if not self.never_skip and op in self.skipped:
-            return
-        m = self.metrics
-        if op == "c":
-            m.creates += 1
-        elif op == "u":
-            m.updates += 1
-        else:
-            m.deletes += 1
-        block = self.tx.event_block(tx_id, dc) if tx_id is not None else None
-        inc = self.incremental
-        if inc is not None and inc.active:
-            inc.on_stream_event(dc, key, row, None)
-        emit = self.emit
-        emit(env.change(op, before, after, source, block, key, headers))
-        if op == "d" and self.tombstones:
-            emit(env.tombstone(key, headers))
+        """One change through a table function built for it (for callers off the per-row path)."""
+        self.table(env, dc)(op, before, after, source, tx_id)
 
     def document(self, dc: str, op: str, key: dict | None) -> None:
         """A change whose record the connector builds itself (MongoDB's document envelope, written through

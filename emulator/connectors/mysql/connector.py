@@ -61,7 +61,7 @@ class _TableEntry:
 
 
 class CapturedTable:
-    __slots__ = ("env", "keep", "data_collection", "decoders", "table", "ncols")
+    __slots__ = ("env", "keep", "data_collection", "decoders", "table", "ncols", "gate")
 
     def __init__(self, env: TableEnvelope, keep: list[int] | None, table: Table) -> None:
         self.env = env
@@ -70,6 +70,7 @@ class CapturedTable:
         self.decoders: dict[bytes, Any] = {}
         self.table = table
         self.ncols = len(table.columns)
+        self.gate: Any = None  # the dispatcher's change function for this table, made on first use
 
 
 def _bool(value: str | None, default: bool = False) -> bool:
@@ -1117,7 +1118,9 @@ class MySqlConnector:
             "query": self.query,
         }
         tx_id = self._tx_id()
-        change = self.dispatcher.change
+        change = ct.gate
+        if change is None:
+            change = ct.gate = self.dispatcher.table(env, tid)
         fill = env.null_fill
         row = 0
         if etype in bl.WRITES:
@@ -1128,6 +1131,8 @@ class MySqlConnector:
             op = "d"
         if not self.dispatcher.admit(op, True):  # skipped.operations: the whole event, as Debezium's binlog
             p = end
+        # the offsets read rows_done only at a commit inside the event, which only a signal row causes
+        track = tid == self.signal_table
         while p < end:
             if op == "c":
                 before = None
@@ -1142,7 +1147,6 @@ class MySqlConnector:
                 row += 1
                 self.rows_done = row
                 continue
-            self.last_row = row
             if fill:
                 if before is not None:
                     env.fill_nulls(before)
@@ -1154,11 +1158,16 @@ class MySqlConnector:
             else:
                 src = base
             row += 1
-            self.rows_done = row
-            change(env, tid, op, before, after, src, tx_id)
+            if track:
+                self.last_row = row - 1
+                self.rows_done = row
+            change(op, before, after, src, tx_id)
+        if row > skip_rows:
+            self.last_row = row - 1
         if self.in_tx:
             self.rows_done = 0
         else:
+            self.rows_done = row
             self.next_pos = self._next
             self.query = None
 

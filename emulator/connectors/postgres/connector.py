@@ -87,7 +87,7 @@ def _fallback(col) -> Any:
 class CapturedTable:
     """A table as the stream sees it: its envelope plus how to map pgoutput tuples onto it."""
 
-    __slots__ = ("env", "keep", "relation_names", "key_set", "fallbacks", "data_collection")
+    __slots__ = ("env", "keep", "relation_names", "key_set", "fallbacks", "data_collection", "gate")
 
     def __init__(self, env: TableEnvelope, keep: list[int] | None) -> None:
         self.env = env
@@ -95,6 +95,7 @@ class CapturedTable:
         self.key_set = frozenset(env.key_idx)
         self.fallbacks = [_fallback(c) for c in env.table.columns]
         self.data_collection = env.table.id
+        self.gate: Any = None  # the dispatcher's change function for this table, made on first use
 
     def raw(self, values: list) -> list:
         keep = self.keep
@@ -629,6 +630,10 @@ class PostgresConnector:
         ct = self.by_oid.get(relid)
         return ct if self.dispatcher.admit(op, ct is not None) else None
 
+    def _gate(self, ct: CapturedTable):
+        ct.gate = self.dispatcher.table(ct.env, ct.data_collection)
+        return ct.gate
+
     def _tx_id(self, lsn: int) -> str | None:
         return f"{self.xid}:{lsn}" if self.tx.enabled else None
 
@@ -648,8 +653,8 @@ class PostgresConnector:
         env = ct.env
         raw = ct.raw(values) if ct.keep is not None else values
         after = self._row_toast(ct, raw, None) if toast else env.row(raw)
-        self.dispatcher.change(env, ct.data_collection, "c", None, after, self._src(env.table, lsn),
-                               f"{self.xid}:{lsn}" if self.tx.enabled else None)
+        (ct.gate or self._gate(ct))("c", None, after, self._src(env.table, lsn),
+                                    f"{self.xid}:{lsn}" if self.tx.enabled else None)
 
     def _row_toast(self, ct: CapturedTable, raw: list, old: dict | None) -> dict:
         env = ct.env
@@ -690,8 +695,8 @@ class PostgresConnector:
         before = self._old_row(ct, old_kind, ct.raw(old_vals)) if old_vals is not None else None
         raw = ct.raw(new_vals)
         after = self._row_toast(ct, raw, before) if toast else env.row(raw)
-        self.dispatcher.change(env, ct.data_collection, "u", before, after, self._src(env.table, lsn),
-                               f"{self.xid}:{lsn}" if self.tx.enabled else None)
+        (ct.gate or self._gate(ct))("u", before, after, self._src(env.table, lsn),
+                                    f"{self.xid}:{lsn}" if self.tx.enabled else None)
 
     def _on_delete(self, msg: bytes, lsn: int) -> None:
         relid, kind, old_vals = po.parse_delete(msg)
@@ -700,8 +705,8 @@ class PostgresConnector:
             return
         env = ct.env
         before = self._old_row(ct, kind, ct.raw(old_vals))
-        self.dispatcher.change(env, ct.data_collection, "d", before, None, self._src(env.table, lsn),
-                               f"{self.xid}:{lsn}" if self.tx.enabled else None)
+        (ct.gate or self._gate(ct))("d", before, None, self._src(env.table, lsn),
+                                    f"{self.xid}:{lsn}" if self.tx.enabled else None)
 
     def _on_truncate(self, msg: bytes, lsn: int) -> None:
         relids, _options = po.parse_truncate(msg)
