@@ -14,6 +14,7 @@ import pytest
 from emulator.connectors.base import PositionLost
 from emulator.metrics import ConnectorMetrics
 from emulator.pipeline.coordinator import Coordinator, SnapshotSession
+from emulator.pipeline.snapshotter import NoOffsets
 
 
 class Offsets:
@@ -288,3 +289,11 @@ def test_a_stop_during_the_snapshot_ends_the_run():
         "read t1 1 first",
         "snapshot completed=False",
     ]
+
+
+def test_recovery_without_offsets_fails_before_reading():
+    a = Adapter()
+    a.HISTORIZED = True
+    with pytest.raises(NoOffsets, match="schema only recovery"):
+        run("recovery", None, a)
+    assert a.calls == ["connect"]

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from emulator.pipeline.snapshotter import Plan, decide, mode_of
+from emulator.pipeline.snapshotter import NoOffsets, Plan, decide, mode_of
 
 NONE, RUNNING, DONE = (False, False), (True, True), (True, False)
 
@@ -38,7 +38,6 @@ TABLE = [
     ("when_needed", DONE, False, Plan(True, True, True, reset=True)),
     # recovery (MySQL/MariaDB): the schema history rebuilt from the tables now, the stored position kept
     ("recovery", DONE, True, Plan(False, True, True)),
-    ("recovery", NONE, True, Plan(False, True, True)),
     ("schema_only_recovery", DONE, True, Plan(False, True, True)),
 ]
 
@@ -94,3 +93,11 @@ def test_snapshot_property():
 def test_unsupported_mode_named(name):
     with pytest.raises(ValueError, match=name):
         mode_of(name)
+
+
+def test_recovery_needs_offsets():
+    # real Debezium 3.6.3 (MySqlConnector, snapshot.mode=recovery, no offsets) fails the task at start with
+    # "Could not find existing redo log information while attempting schema only recovery snapshot"
+    with pytest.raises(NoOffsets, match="Could not find existing redo log information"):
+        decide(mode_of("recovery"), False, False)
+    assert decide(mode_of("recovery"), True, True) == Plan(False, True, True, reset=True)
