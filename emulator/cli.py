@@ -22,10 +22,10 @@ def _run(args: argparse.Namespace) -> int:
     except ConfigError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    from emulator.runner import connector_class
+    from emulator.connectors.registry import connector_class
 
     try:
-        connector_class(config)
+        connector_class(config.connector_class)
         from emulator.connect import dataplane
 
         dataplane.build(config)  # transforms, predicates and converters: bad input before any connection
@@ -149,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.cmd == "run":
             return _run(args)
         if args.cmd == "connect":
-            from emulator.worker import serve
+            from emulator.connect_server import serve
 
             return serve(args)
         if args.cmd == "status":

@@ -90,7 +90,8 @@ class Engine:
             self.output.flush()
             return
         if self.records != self._committed_records or force:
-            self.output.commit()
+            if self.output.commit() is False:  # offset.flush.timeout.ms passed: Connect retries next interval
+                return
             self._committed_records = self.records
         self.offsets.save(offset)
         src.committed(offset)

@@ -240,9 +240,7 @@ class IncrementalSnapshot:
         except (SignalError, ConditionError, re.error, TypeError, AttributeError):
             raise  # a malformed signal: logged and skipped by `signal`, the snapshot goes on
         except Exception as e:
-            from emulator.runner import retriable
-
-            if retriable(e):
+            if self.source.is_retriable(e):
                 raise
             first = str(e).strip().splitlines()[0] if str(e).strip() else ""
             log.error("%s failed (%s: %s); the incremental snapshot is stopped", what, type(e).__name__, first)
@@ -444,9 +442,7 @@ class IncrementalSnapshot:
             try:
                 fn()
             except Exception as e:
-                from emulator.runner import retriable
-
-                if retriable(e):
+                if self.source.is_retriable(e):
                     raise
                 first = str(e).strip().splitlines()[0] if str(e).strip() else ""
                 log.warning("Error while executing requested blocking snapshot (%s: %s); streaming resumes",
@@ -588,9 +584,7 @@ class IncrementalSnapshot:
                              self.max_key)
                 rows, mark = read(ct, key_cols, cond)
             except Exception as e:
-                from emulator.runner import retriable
-
-                if retriable(e):
+                if self.source.is_retriable(e):
                     raise
                 log.error("Incremental snapshot of table '%s' failed and is skipped: %s: %s", table_id,
                           type(e).__name__, str(e).strip().splitlines()[0] if str(e).strip() else "")

@@ -14,11 +14,11 @@ name any file.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import logging
 import os
-import sys
 import threading
 import traceback
 import urllib.parse
@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from emulator import connect_validate
-from emulator.config import CONNECTOR_CLASSES, from_dict
+from emulator.config import CONNECTOR_CLASSES, Config, from_dict
+from emulator.settings import settings_for
 from emulator.statefiles import StateFileError, private_dir, write_atomic
 
 log = logging.getLogger("emulator.worker")
@@ -52,19 +53,12 @@ def _safe(name: str) -> str:
 
 
 def supported_classes() -> list[str]:
-    from emulator.runner import connector_class
-
-    class _Probe:
-        def __init__(self, cls: str) -> None:
-            self.cls = cls
-
-        def get(self, name: str) -> str | None:
-            return self.cls if name == "connector.class" else None
+    from emulator.connectors.registry import connector_class
 
     out = []
     for cls in CONNECTOR_CLASSES:
         try:
-            connector_class(_Probe(cls))
+            connector_class(cls)
             out.append(cls)
         except Exception:  # noqa: BLE001 - not available in this build
             pass
@@ -111,7 +105,7 @@ def _state_problem(doc: Any) -> str | None:
 
 def plugin_of(config: dict[str, str]) -> str:
     """The connector class a configuration names; 400 as Connect answers when there is none or it is
-    not a plugin of this worker."""
+    not a plugin of this worker.  Reads the request's dict (raw by design): it runs before validation."""
     raw = config.get("connector.class")
     if raw is None or not raw.strip():
         raise HttpError(400, "Connector config contains no connector type")
@@ -296,17 +290,20 @@ class Worker:
         if infos["error_count"]:
             raise HttpError(400, connect_validate.error_message(infos))
 
+    def _connector_config(self, name: str, config: dict[str, str]) -> Config:
+        """The validated Config of a registered connector; without offset storage of its own (no file, no
+        topic, no exactly-once) its offsets go to a file of this worker's state directory."""
+        cfg = from_dict(dict(config), source_format="connect-json")
+        offsets = settings_for(cfg).offsets
+        if offsets.file_filename is None and offsets.storage_topic is None and not offsets.exactly_once:
+            path = str(self.state_dir / "offsets" / f"{_safe(name)}.json")
+            cfg = dataclasses.replace(cfg, props={**cfg.props, "offset.storage.file.filename": path})
+        return cfg
+
     def make_runner(self, name: str, config: dict[str, str]):
         from emulator.runner import Runner
 
-        props = dict(config)
-        if (
-            "offset.storage.file.filename" not in props
-            and "offset.storage.topic" not in props
-            and (props.get("exactly.once.source.support") or "").lower() != "enabled"
-        ):
-            props["offset.storage.file.filename"] = str(self.state_dir / "offsets" / f"{_safe(name)}.json")
-        cfg = from_dict(props, source_format="connect-json")
+        cfg = self._connector_config(name, config)
         if self.kafka:
             from emulator.outputs.kafka import kafka_output
 
@@ -322,18 +319,15 @@ class Worker:
             raise
 
     def _offset_store(self, c: Connector):
-        from emulator.runner import kafka_offset_store, offset_store, partition_of
+        from emulator.connectors.registry import partition_for
+        from emulator.runner import kafka_offset_store, offset_store
 
-        props = dict(c.config)
-        props.setdefault(
-            "offset.storage.file.filename", str(self.state_dir / "offsets" / f"{_safe(c.name)}.json")
-        )
-        cfg = from_dict(props, source_format="connect-json")
-        if cfg.props.get("offset.storage.topic"):
-            store = kafka_offset_store(cfg, None, cfg.props["offset.storage.topic"], self.kafka)
+        cfg = self._connector_config(c.name, c.config)
+        if topic := settings_for(cfg).offsets.storage_topic:
+            store = kafka_offset_store(cfg, None, topic, self.kafka)
         else:
             store = offset_store(cfg)
-        return store, partition_of(cfg)
+        return store, partition_for(settings_for(cfg))
 
     def offsets(self, name: str) -> list[dict[str, Any]]:
         store, partition = self._offset_store(self.get(name))
@@ -406,6 +400,7 @@ class Worker:
                 "You can also find the above list of errors at the endpoint "
                 "`/connector-plugins/{connectorType}/config/validate`",
             )
+        # the body as sent (raw by design): Connect refuses a body naming another connector before validating
         if "name" in config and str(config["name"]) != name:
             raise HttpError(
                 400,
@@ -474,33 +469,3 @@ class Worker:
     def shutdown(self) -> None:
         for c in list(self.connectors.values()):
             c.stop()
-
-
-def serve(args) -> int:
-    """`python -m emulator connect`: the worker on uvicorn until SIGTERM/SIGINT, then every connector
-    stopped (offsets committed)."""
-    import uvicorn
-
-    from emulator.rest_app import build_app, uvicorn_config
-
-    worker = Worker(
-        args.state, kafka=args.kafka, out=args.out, worker_id=f"{args.rest_host}:{args.rest_port}"
-    )
-    worker.progress_interval_s = getattr(args, "progress_interval", 10.0) or None
-    server = uvicorn.Server(uvicorn_config(build_app(worker), args.rest_host, args.rest_port))
-    try:
-        worker.load()
-    except StateFileError as e:
-        print(f"error: state file {e}", file=sys.stderr)
-        return 2
-    log.info(
-        "Kafka Connect REST API on http://%s:%d (%s)",
-        args.rest_host,
-        args.rest_port,
-        f"Kafka {args.kafka}" if args.kafka else f"directory {args.out}",
-    )
-    try:
-        server.run()
-    finally:
-        worker.shutdown()
-    return 0 if server.started else 1

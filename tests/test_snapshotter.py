@@ -5,9 +5,11 @@ Columns: offsets (none / in progress / done), position available, -> data, schem
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
-from emulator.pipeline.snapshotter import Plan, decide, mode_of
+from emulator.pipeline.snapshotter import NoOffsets, Plan, decide, mode_of
 
 NONE, RUNNING, DONE = (False, False), (True, True), (True, False)
 
@@ -36,7 +38,6 @@ TABLE = [
     ("when_needed", DONE, False, Plan(True, True, True, reset=True)),
     # recovery (MySQL/MariaDB): the schema history rebuilt from the tables now, the stored position kept
     ("recovery", DONE, True, Plan(False, True, True)),
-    ("recovery", NONE, True, Plan(False, True, True)),
     ("schema_only_recovery", DONE, True, Plan(False, True, True)),
 ]
 
@@ -51,10 +52,14 @@ def test_mode_table(mode, offsets, available, plan):
 
 
 def _cb(**flags):
-    props = {
-        f"snapshot.mode.configuration.based.{k.replace('_', '.')}": str(v).lower() for k, v in flags.items()
-    }
-    return mode_of("configuration_based", props.get)
+    names = (
+        "snapshot_data",
+        "snapshot_schema",
+        "start_stream",
+        "snapshot_on_data_error",
+        "snapshot_on_schema_error",
+    )
+    return mode_of("configuration_based", SimpleNamespace(**{n: flags.get(n, False) for n in names}))
 
 
 def test_configuration_based_defaults_do_nothing():
@@ -88,3 +93,11 @@ def test_snapshot_property():
 def test_unsupported_mode_named(name):
     with pytest.raises(ValueError, match=name):
         mode_of(name)
+
+
+def test_recovery_needs_offsets():
+    # real Debezium 3.6.3 (MySqlConnector, snapshot.mode=recovery, no offsets) fails the task at start with
+    # "Could not find existing redo log information while attempting schema only recovery snapshot"
+    with pytest.raises(NoOffsets, match="Could not find existing redo log information"):
+        decide(mode_of("recovery"), False, False)
+    assert decide(mode_of("recovery"), True, True) == Plan(False, True, True, reset=True)

@@ -29,6 +29,7 @@ class Mode:
     stream: bool
     on_data_error: bool  # a lost stored position takes a new snapshot instead of failing
     on_schema_error: bool = False  # a lost schema history is rebuilt (MySQL/MariaDB recovery)
+    needs_offsets: bool = False  # refused without stored offsets (Debezium's Snapshotter.validate)
 
 
 MODES: dict[str, Mode] = {
@@ -39,12 +40,22 @@ MODES: dict[str, Mode] = {
     # the schema of the captured tables is still read (binlog connectors need it to decode rows)
     "no_data": Mode(NEVER, UNLESS_DONE, True, False),
     # rebuild the schema history from the tables as they are now, keep the stored position
-    "recovery": Mode(NEVER, ALWAYS, True, False, True),
+    "recovery": Mode(NEVER, ALWAYS, True, False, True, needs_offsets=True),
 }
 # deprecated names Debezium 2.x still took; config.py rejects them with a hint, old offsets/tests may not
 ALIASES = {"never": "no_data", "schema_only": "no_data", "schema_only_recovery": "recovery"}
 CONFIGURATION_BASED = "configuration_based"
-_CB = "snapshot.mode.configuration.based."
+
+
+class NoOffsets(RuntimeError):
+    """The mode needs stored offsets and there are none (Debezium fails the task at start)."""
+
+
+# Debezium 3.6.3's message (RecoverySnapshotter.validate), recorded from a MySqlConnector start with
+# snapshot.mode=recovery and no offsets
+RECOVERY_WITHOUT_OFFSETS = (
+    "Could not find existing redo log information while attempting schema only recovery snapshot"
+)
 
 
 @dataclass(frozen=True)
@@ -64,22 +75,20 @@ class Plan:
         return self.data or self.schema
 
 
-def mode_of(name: str | None, config_get=None) -> Mode:
-    """The row for `snapshot.mode` (`config_get(key)` reads the configuration_based flags)."""
+def mode_of(name: str | None, configuration_based=None) -> Mode:
+    """The row for `snapshot.mode`; for configuration_based, the row its flags make
+    (`emulator.settings.ConfigurationBased`: snapshot_data, snapshot_schema, start_stream,
+    snapshot_on_data_error, snapshot_on_schema_error; all false when None)."""
     name = (name or "initial").lower()
     name = ALIASES.get(name, name)
     if name == CONFIGURATION_BASED:
-
-        def flag(key: str) -> bool:
-            v = config_get(_CB + key) if config_get is not None else None
-            return str(v).strip().lower() == "true" if v not in (None, "") else False
-
+        cb = configuration_based
         return Mode(
-            UNLESS_DONE if flag("snapshot.data") else NEVER,
-            UNLESS_DONE if flag("snapshot.schema") else NEVER,
-            flag("start.stream"),
-            flag("snapshot.on.data.error"),
-            flag("snapshot.on.schema.error"),
+            UNLESS_DONE if cb is not None and cb.snapshot_data else NEVER,
+            UNLESS_DONE if cb is not None and cb.snapshot_schema else NEVER,
+            bool(cb is not None and cb.start_stream),
+            bool(cb is not None and cb.snapshot_on_data_error),
+            bool(cb is not None and cb.snapshot_on_schema_error),
         )
     mode = MODES.get(name)
     if mode is None:
@@ -97,7 +106,9 @@ def _wanted(when: str, offset_exists: bool, in_progress: bool) -> bool:
 
 def decide(mode: Mode, offset_exists: bool, in_progress: bool, position_available: bool = True) -> Plan:
     """The plan for a start. `position_available` matters only for a completed snapshot's offsets
-    (callers may pass anything otherwise)."""
+    (callers may pass anything otherwise). NoOffsets when the mode cannot start without offsets."""
+    if mode.needs_offsets and not offset_exists:
+        raise NoOffsets(RECOVERY_WITHOUT_OFFSETS)
     done = offset_exists and not in_progress
     if done and not position_available and mode.data != ALWAYS:
         if mode.on_data_error:  # Debezium: offsets reset, then the snapshotter is asked again

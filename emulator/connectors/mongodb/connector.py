@@ -18,6 +18,7 @@ import json
 import logging
 import re
 import time
+from contextlib import contextmanager, nullcontext
 from typing import Any
 
 import bson
@@ -27,12 +28,15 @@ from bson.json_util import CANONICAL_JSON_OPTIONS
 from bson.json_util import dumps as bson_dumps
 from bson.json_util import loads as bson_loads
 
+from emulator.connectors.base import PositionLost
 from emulator.connectors.mongodb import events as ev
 from emulator.engine import Engine
 from emulator.envelope import EnvelopeSettings, Heartbeat, TransactionMonitor
 from emulator.incremental import IncrementalSnapshot, SignalError
 from emulator.notifications import Notifier
+from emulator.pipeline.coordinator import SnapshotSession, blocking_snapshot
 from emulator.pipeline.dispatcher import Dispatcher, skipped_operations
+from emulator.settings import settings_for
 
 log = logging.getLogger("emulator.mongodb")
 
@@ -128,6 +132,10 @@ def _decode_token(text: str | None) -> dict | None:
 
 def _id_token(v: Any) -> str:
     return bson_dumps(v, json_options=CANONICAL_JSON_OPTIONS)
+
+
+def _mongo_marker(first_table: bool, last_table: bool, first_row: bool, last_row: bool) -> str:
+    return "true"  # MongoDB marks only the snapshot's very last record (`last`, set by run_snapshot)
 
 
 class MongoDbConnector:
@@ -256,51 +264,39 @@ class MongoDbConnector:
         check_topology(hello, self.uri)
         return client
 
-    # -- run ---------------------------------------------------------------------------------------------------
-    def run(self) -> None:
-        self.client = self._connect()
-        stored = self.engine.offsets.load()
-        if stored:
-            self.sec, self.ord = stored.get("sec"), stored.get("ord")
-            self.token = _decode_token(stored.get("resume_token"))
-        if self._needs_snapshot(stored):
-            self._initial_snapshot()
-            if self.snapshot_mode == "initial_only" or self.engine.stopping:
-                self.engine.commit(force=True)
-                return
-        else:
-            self.notifier.initial("SKIPPED")
-            if stored:
-                self.incremental.restore(stored)
-        if self.snapshot_mode == "initial_only" and not stored:
-            return
-        self.engine.commit(force=True)
-        try:
-            self._stream()
-        except HistoryLost as e:
-            if self.snapshot_mode != "when_needed":
-                raise MongoConnectorError(
-                    f"Resume of change stream was not possible, as the resume point may no longer be in the "
-                    f"oplog (error {e.code}); snapshot.mode={self.snapshot_mode} does not take a new snapshot: "
-                    "use a new connector name / topic.prefix, delete the offsets, or set "
-                    "snapshot.mode=when_needed") from None
-            log.warning("resume point lost from the oplog (error %s): new snapshot (when_needed)", e.code)
-            self.token = None
-            self._initial_snapshot()
-            self.engine.commit(force=True)
-            self._stream()
+    # -- adapter protocol (emulator.connectors.base) ------------------------------------------------------
+    HISTORIZED = False
+    ON_LOST_POSITION = "fail"  # the loss shows only when the change stream opens (HistoryLost)
 
-    def _needs_snapshot(self, stored: dict | None) -> bool:
-        mode = self.snapshot_mode
-        if mode in ("no_data", "never"):
-            return False
-        if mode == "always":
+    @staticmethod
+    def is_retriable(exc: BaseException) -> bool:
+        if isinstance(exc, ConnectionError):
             return True
-        if mode == "configuration_based":
-            return _bool(self.cfg.get("snapshot.mode.configuration.based.snapshot.data")) and \
-                (not stored or bool(stored.get("initsync")))
-        # initial, initial_only, when_needed: no offset, or the previous snapshot did not finish
-        return not stored or bool(stored.get("initsync"))
+        from pymongo.errors import ConnectionFailure
+
+        return isinstance(exc, ConnectionFailure)
+
+    def connect(self) -> None:
+        self.client = self._connect()
+
+    def offset_state(self, stored: dict | None) -> tuple[bool, bool]:
+        return bool(stored), bool(stored) and bool(stored.get("initsync"))
+
+    def position_available(self, stored: dict) -> bool:
+        return True  # the oplog tells only when the change stream is opened (PositionLost from the stream)
+
+    def lost_position_message(self, stored: dict) -> str:
+        return "the stored resume point is no longer in the oplog"
+
+    def prepare(self, snapshot: bool) -> None:
+        return None
+
+    def restore(self, stored: dict, history: bool = True) -> None:
+        self.sec, self.ord = stored.get("sec"), stored.get("ord")
+        self.token = _decode_token(stored.get("resume_token"))
+
+    def stream_changes(self) -> None:
+        self._stream()
 
     def _start_position(self) -> tuple[dict | None, Timestamp | None]:
         """The stream's current resume token and operation time (what a snapshot starts from)."""
@@ -311,68 +307,61 @@ class MongoDbConnector:
         op_time = hello.get("operationTime") or (hello.get("$clusterTime") or {}).get("clusterTime")
         return token, op_time
 
-    def _initial_snapshot(self) -> None:
+    @contextmanager
+    def snapshot_session(self, data: bool):
+        """The change stream's current point first (streaming resumes exactly there), then every captured
+        collection; `initsync` marks the offsets until the coordinator read them all."""
         token, op_time = self._start_position()
         self.token = token
         self.sec, self.ord = (op_time.time, op_time.inc) if op_time is not None else (int(time.time()), 0)
         self.initsync = True
         self.engine.commit(force=True)
-        only = self.cfg.get("snapshot.include.collection.list")
-        only_rx = [re.compile(x.strip(), re.IGNORECASE) for x in (only or "").split(",") if x.strip()]
+        typed = settings_for(self.cfg)
+        only_rx = typed.snapshot.include_collection_list
         colls = [c for c in self.captured_collections()
                  if not only_rx or any(r.fullmatch(f"{c[0]}.{c[1]}") for r in only_rx)]
-        overrides = {}
-        for name in (self.cfg.get("snapshot.collection.filter.overrides") or "").split(","):
-            name = name.strip()
-            if name:
-                flt = self.cfg.get(f"snapshot.collection.filter.overrides.{name}")
-                if flt:
-                    overrides[name] = bson_loads(flt)
-        self.notifier.initial("STARTED")
-        self._snapshot_collections(colls, overrides, "true", last=True, notify=True)
-        if self.engine.stopping:
-            return
-        self.notifier.initial("COMPLETED")
-        self.initsync = False
-        self.engine.commit(force=True)
+        queries = typed.mongodb.snapshot_filter_queries
+        overrides = {name: bson_loads(queries[name]) for name in typed.mongodb.snapshot_filter_collections
+                     if queries.get(name)}
+        session = self._snapshot_session(colls if data else [], overrides)
+        if self.notifier.enabled:  # MongoDB's notifications name only the collection in progress / scanned
+            def started(env):
+                self.notifier.initial("IN_PROGRESS", current_collection_in_progress=env.data_collection)
 
-    def _snapshot_collections(self, colls, filters: dict[str, dict], marker: str, last: bool,
-                              notify: bool = False) -> None:
-        fetch = int(self.cfg.get("snapshot.fetch.size") or 0)
-        notify = notify and self.notifier.enabled
-        pending = None  # hold one record back so the final one can be marked `last`
-        for db, coll in colls:
-            env = self.envelope_for(db, coll)
-            if env is None:
-                continue
-            if notify:  # MongoDB's notifications name only the collection in progress / scanned
-                self.notifier.initial("IN_PROGRESS", current_collection_in_progress=f"{db}.{coll}")
-            cursor = self.client[db].get_collection(coll, codec_options=CODEC).find(
-                filters.get(f"{db}.{coll}") or {}, batch_size=fetch or 0)
-            for doc in cursor:
-                if self.engine.stopping:
-                    return
-                if pending is not None:
-                    self._emit_read(*pending, marker)
-                pending = (env, doc)
-                self.engine.tick()
-            if notify:
-                self.notifier.initial("TABLE_SCAN_COMPLETED", scanned_collection=f"{db}.{coll}",
+            def finished(env, _rows):
+                self.notifier.initial("TABLE_SCAN_COMPLETED", scanned_collection=env.data_collection,
                                       status="SUCCEEDED")
-        if pending is not None:
-            self._emit_read(*pending, "last" if last else marker)
+
+            session.started, session.finished = started, finished
+        yield session
+        if session.completed:
+            self.initsync = False
+            self.engine.commit(force=True)
+
+    def _snapshot_session(self, colls, filters: dict[str, dict]) -> SnapshotSession:
+        """Reads of `colls` (those with an envelope) with their filters; every record `true` but the last."""
+        fetch = settings_for(self.cfg).snapshot.fetch_size or 0
+        envs = [env for env in (self.envelope_for(db, coll) for db, coll in colls) if env is not None]
+        tick = self.engine.tick
+
+        def rows_of(env: ev.CollectionEnvelope):
+            return self.client[env.db].get_collection(env.coll, codec_options=CODEC).find(
+                filters.get(env.data_collection) or {}, batch_size=fetch or 0)
+
+        def emit(env: ev.CollectionEnvelope, doc: dict, mark: str) -> None:
+            self._emit_read(env, doc, mark)
+            tick()
+
+        return SnapshotSession(envs, rows_of, emit, lambda env: env.data_collection, markers=_mongo_marker)
 
     def _emit_read(self, env: ev.CollectionEnvelope, doc: dict, marker: str) -> None:
         src = ev.source_block(self.prefix, env.db, env.coll, self.sec or 0, self.ord or 0, marker)
         self.dispatcher.emit(env.record("r", env.key(doc["_id"]), None, env.doc_json(doc), None, src, None))
 
     def blocking_snapshot(self, tables: list[str], filters: dict[str, str | None]) -> None:
-        colls = []
-        for t in tables:
-            db, _, coll = t.partition(".")
-            if self.envelope_for(db, coll) is not None:
-                colls.append((db, coll))
-        self._snapshot_collections(colls, {t: bson_loads(f) for t, f in filters.items() if f}, "true", last=True)
+        colls = [(db, coll) for db, _, coll in (t.partition(".") for t in tables)]
+        session = self._snapshot_session(colls, {t: bson_loads(f) for t, f in filters.items() if f})
+        blocking_snapshot(self, self.engine, nullcontext(session))
 
     # -- streaming ---------------------------------------------------------------------------------------------
     def _pipeline(self) -> list[dict]:
@@ -417,7 +406,7 @@ class MongoDbConnector:
             stream = self._watch(self.token, at)
         except OperationFailure as e:
             if e.code in HISTORY_LOST:
-                raise HistoryLost(e.code) from None
+                raise HistoryLost(e.code, self.snapshot_mode) from None
             raise
         log.info("streaming from %s", "resume token" if self.token else f"operation time {at}")
         self.streaming = True  # the change stream is open: later changes are in it (Capture.start waits)
@@ -427,7 +416,7 @@ class MongoDbConnector:
                     change = stream.try_next()
                 except OperationFailure as e:
                     if e.code in HISTORY_LOST:
-                        raise HistoryLost(e.code) from None
+                        raise HistoryLost(e.code, self.snapshot_mode) from None
                     raise
                 if change is None:
                     self.token = stream.resume_token or self.token  # post-batch token: idle progress
@@ -506,9 +495,14 @@ class MongoDbConnector:
             self.client = None
 
 
-class HistoryLost(Exception):
-    def __init__(self, code: int) -> None:
-        super().__init__(f"change stream history lost (error {code})")
+class HistoryLost(PositionLost, MongoConnectorError):
+    """The change stream cannot resume: the coordinator snapshots again (when_needed) or fails with this."""
+
+    def __init__(self, code: int, mode: str = "initial") -> None:
+        super().__init__(
+            f"Resume of change stream was not possible, as the resume point may no longer be in the oplog "
+            f"(error {code}); snapshot.mode={mode} does not take a new snapshot: use a new connector name / "
+            "topic.prefix, delete the offsets, or set snapshot.mode=when_needed")
         self.code = code
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import re
 import time
+from contextlib import contextmanager
 from typing import Any
 
 import pymysql
@@ -32,9 +33,10 @@ from emulator.filters import Filters, include_list_order
 from emulator.incremental import IncrementalSnapshot
 from emulator.model import ColumnDef, TableDef
 from emulator.notifications import Notifier
+from emulator.pipeline.coordinator import SnapshotSession, blocking_snapshot
 from emulator.pipeline.dispatcher import Dispatcher
 from emulator.records import Record
-from emulator.snapshot import run_snapshot
+from emulator.settings import settings_for
 from emulator.sqlcondition import Predicate
 
 log = logging.getLogger("emulator.mysql")
@@ -87,11 +89,6 @@ class MySqlConnector:
         self.metrics = engine.metrics.streaming  # integer counters only (emulator.metrics)
         self.flavor = Flavor(self.FLAVOR)
         self.prefix = get("topic.prefix")
-        self.snapshot_mode = (get("snapshot.mode") or "initial").lower()
-        if self.snapshot_mode == "schema_only":
-            self.snapshot_mode = "no_data"
-        if self.snapshot_mode == "schema_only_recovery":
-            self.snapshot_mode = "recovery"
         self.locking_mode = (get("snapshot.locking.mode") or "minimal").lower()
         tpm = (get("time.precision.mode") or "adaptive_time_microseconds").lower()
         self.type_cfg = TypeConfig(
@@ -398,102 +395,42 @@ class MySqlConnector:
             if self._db_included(db) and self.filters.table_included(db, n)
         )
 
-    # -- main -----------------------------------------------------------------------------------------------
-    def run(self) -> None:
+    # -- adapter protocol (emulator.connectors.base) ------------------------------------------------------
+    HISTORIZED = True  # a schema history: no_data and recovery still read the tables' structure
+    ON_LOST_POSITION = "fail"
+
+    @staticmethod
+    def is_retriable(exc: BaseException) -> bool:
+        return isinstance(exc, pymysql.err.OperationalError | ConnectionError)
+
+    def connect(self) -> None:
         self.conn = self._connect()
         self._check_server()
-        stored = self.engine.offsets.load()
         self.catalog.server_charset = self._var("character_set_server") or "utf8mb4"
-        if self.snapshot_mode == "recovery":
-            # rebuild the schema history from the tables as they are now, then stream from the stored offset
-            log.info(
-                "snapshot.mode=recovery: rebuilding the schema history from the current table structures"
-            )
-            self._snapshot(data=False)
-            if stored is not None:
-                self._restore(stored, recover_history=False)
-        elif self._needs_snapshot(stored):
-            if stored is not None:
-                log.info("snapshot.mode=%s: taking a new snapshot", self.snapshot_mode)
-            self.notifier.initial("STARTED")
-            self._snapshot(data=self.snapshot_mode not in ("no_data",) and self._snapshot_data_wanted())
-            if self.engine.stopping:
-                return
-            self.notifier.initial("COMPLETED")
-        elif stored is not None:
-            if not self._position_available(stored):
-                raise RuntimeError(
-                    f"The connector is trying to read binlog starting at {stored.get('file')}:{stored.get('pos')} "
-                    f"(GTIDs {stored.get('gtids')}), but this is no longer available on the server. Reconfigure "
-                    "the connector to use a snapshot when needed (snapshot.mode=when_needed)."
-                )
-            self.notifier.initial("SKIPPED")
-            self._restore(stored)
-        else:
-            # no offset and no snapshot of data (no_data): the schema as it is now, streaming from here
-            self.notifier.initial("STARTED")
-            self._snapshot(data=False)
-            self.notifier.initial("COMPLETED")
-        self.engine.commit(force=True)
-        if not self._streams():
-            log.info("snapshot.mode=%s: not streaming; stopping", self.snapshot_mode)
-            return
-        delay = int(self.cfg.get("streaming.delay.ms") or 0) / 1000.0
-        if delay > 0 and self.engine.stop_event.wait(delay):
-            return
-        self._stream()
 
-    def _snapshot_data_wanted(self) -> bool:
-        if self.snapshot_mode == "configuration_based":
-            return _bool(self.cfg.get("snapshot.mode.configuration.based.snapshot.data"))
-        return True
+    def offset_state(self, stored: dict | None) -> tuple[bool, bool]:
+        return stored is not None, stored is not None and bool(stored.get("snapshot"))
 
-    def _streams(self) -> bool:
-        if self.snapshot_mode == "initial_only":
-            return False
-        if self.snapshot_mode == "configuration_based":
-            return _bool(self.cfg.get("snapshot.mode.configuration.based.start.stream"))
-        return True
-
-    def _position_available(self, stored: dict) -> bool:
+    def position_available(self, stored: dict) -> bool:
         files = {r[0] for r in self._q("SHOW BINARY LOGS")}
         return stored.get("file") in files
 
-    def _needs_snapshot(self, stored: dict | None) -> bool:
-        mode = self.snapshot_mode
-        completed = stored is not None and not stored.get("snapshot")
-        if mode == "always":
-            return True
-        if mode in ("initial", "initial_only"):
-            return not completed
-        if mode == "when_needed":
-            if not completed:
-                return True
-            if not self._position_available(stored):
-                log.warning(
-                    "the stored binlog position %s:%s is no longer on the server: new snapshot (when_needed)",
-                    stored.get("file"),
-                    stored.get("pos"),
-                )
-                return True
-            return False
-        if mode in ("no_data", "never"):
-            return False
-        if mode == "recovery":
-            return True
-        if mode == "configuration_based":
-            prefix = "snapshot.mode.configuration.based."
-            if (
-                _bool(self.cfg.get(prefix + "snapshot.on.data.error"))
-                and completed
-                and not self._position_available(stored)
-            ):
-                return True
-            return (
-                _bool(self.cfg.get(prefix + "snapshot.data"))
-                or _bool(self.cfg.get(prefix + "snapshot.schema"))
-            ) and not completed
-        raise RuntimeError(f"snapshot.mode {mode!r} is not supported")
+    def lost_position_message(self, stored: dict) -> str:
+        return (f"The connector is trying to read binlog starting at {stored.get('file')}:{stored.get('pos')} "
+                f"(GTIDs {stored.get('gtids')}), but this is no longer available on the server. Reconfigure "
+                "the connector to use a snapshot when needed (snapshot.mode=when_needed).")
+
+    def prepare(self, snapshot: bool) -> None:
+        return None
+
+    def snapshot_session(self, data: bool):
+        return self._snapshot(data)
+
+    def restore(self, stored: dict, history: bool = True) -> None:
+        self._restore(stored, recover_history=history)
+
+    def stream_changes(self) -> None:
+        self._stream()
 
     def _restore(self, stored: dict, recover_history: bool = True) -> None:
         if not recover_history:
@@ -519,14 +456,15 @@ class MySqlConnector:
         if self.skip_events or self.skip_rows:
             # resume at the start of the interrupted transaction, skipping what was emitted
             self.tx_file, self.tx_pos = self.file, self.next_pos
-        self.incremental.restore(stored)
 
     # -- snapshot ----------------------------------------------------------------------------------------------
-    def _snapshot(self, data: bool) -> None:
-        delay = int(self.cfg.get("snapshot.delay.ms") or 0) / 1000.0
-        if delay > 0 and self.engine.stop_event.wait(delay):
-            return
+    @contextmanager
+    def _snapshot(self, data: bool):
+        """The initial snapshot: under the global read lock (snapshot.locking.mode) the binlog position and
+        every table's structure (the schema history and the schema-change records, the last held back),
+        then the rows in a consistent-snapshot transaction, read by the coordinator."""
         start = time.monotonic()
+        session = None
         snap = self._connect()
         locked = False
         try:
@@ -572,8 +510,10 @@ class MySqlConnector:
             self.gtids = self._new_gtid_set(gtid)
             self._pending_schema_change = None
             self._snapshot_schema(server_cs, schema, file, pos, defer_last=True)
-            if data:
-                self._snapshot_data(snap, file, pos)
+            session = self._data_session(snap, file, pos, data)
+            yield session
+            if not session.completed:
+                return
             # no row read at all (no_data, or empty tables): the last schema change closes the snapshot
             # (Debezium marks it "last")
             self._flush_pending_schema_change("last")
@@ -586,7 +526,7 @@ class MySqlConnector:
                 snap.close()
             except Exception:  # noqa: BLE001
                 pass
-        if self.engine.stopping:
+        if session is None or not session.completed or self.engine.stopping:
             return
         self.snapshot_done = True
         log.info(
@@ -667,10 +607,13 @@ class MySqlConnector:
         if not defer_last:
             self._flush_pending_schema_change("true")
 
-    def _snapshot_data(self, snap: pymysql.Connection, file: str, pos: int) -> None:
-        only = (
-            self.cfg.regex_list("snapshot.include.collection.list") if hasattr(self.cfg, "regex_list") else []
-        )
+    def _data_session(self, snap: pymysql.Connection, file: str, pos: int, data: bool) -> SnapshotSession:
+        """The tables whose rows the snapshot reads (none without `data`), in include-list order or by
+        row count (snapshot.tables.order.by.row.count)."""
+        if not data:
+            return SnapshotSession([], iter, self._snapshot_emitter(0, None, file, pos), str, captured=[])
+        typed = settings_for(self.cfg)
+        only = typed.snapshot.include_collection_list
         tables = []
         for tid in self.captured_table_ids():
             if tid == self.signal_table:
@@ -681,7 +624,7 @@ class MySqlConnector:
             if ct is not None:
                 tables.append(ct)
         tables = include_list_order(tables, self.cfg.get("table.include.list"), lambda ct: ct.data_collection)
-        order = (self.cfg.get("snapshot.tables.order.by.row.count") or "disabled").lower()
+        order = typed.relational.snapshot_tables_order_by_row_count.lower()
         # the server's row estimates: progress and ETA, and the optional ordering
         counts = {
             f"{db}.{t}": int(n or 0)
@@ -691,18 +634,15 @@ class MySqlConnector:
         }
         if order in ("ascending", "descending") and tables:
             tables.sort(key=lambda ct: counts.get(ct.data_collection, 0), reverse=order == "descending")
-        overrides = {
-            x.strip()
-            for x in (self.cfg.get("snapshot.select.statement.overrides") or "").split(",")
-            if x.strip()
-        }
+        overrides = set(typed.relational.snapshot_select_overrides)
+        statements = typed.relational.snapshot_select_statements
 
         def rows_of(ct: CapturedTable):
             t = ct.env.table
             cols = ", ".join(_qi(c.name) for c in t.columns)
             sql = f"SELECT {cols} FROM {_qi(t.namespace)}.{_qi(t.name)}"
             if t.id in overrides:
-                stmt = (self.cfg.get(f"snapshot.select.statement.overrides.{t.id}") or "").strip().rstrip(";")
+                stmt = statements.get(t.id)
                 if stmt:
                     sql = f"SELECT {', '.join('q.' + _qi(c.name) for c in t.columns)} FROM ({stmt}) AS q"
             log.info("snapshot of %s: starting", t.id)
@@ -724,11 +664,8 @@ class MySqlConnector:
                 self._flush_pending_schema_change("true")
             emit_one(ct, after, mark)
 
-        started, finished = self.notifier.snapshot_callbacks(
-            [ct.data_collection for ct in tables], self.captured_table_ids(), lambda ct: ct.data_collection
-        )
-        run_snapshot(tables, rows_of, emit_row, lambda: self.engine.stopping, started, finished,
-                     self.engine.metrics.snapshot, lambda ct: ct.data_collection, counts)
+        return SnapshotSession(tables, rows_of, emit_row, lambda ct: ct.data_collection,
+                               captured=self.captured_table_ids(), estimates=counts)
 
     def _snapshot_emitter(self, server_id: int, gtid: str | None, file: str, pos: int):
         """`emit_row(ct, after, marker)` for initial and blocking snapshots: one source block per
@@ -1379,11 +1316,12 @@ class MySqlConnector:
 
     # execute-snapshot type blocking ---------------------------------------------------------------------
     def blocking_snapshot(self, tables: list[str], filters: dict[str, str]) -> None:
-        """Debezium's blocking snapshot: the stream waits (this runs after the signal's own event) while
-        the listed tables are read the way the initial snapshot reads them - op `r`, the snapshot markers
-        over the listed tables, no transaction block - then streaming resumes from where it was. `filters`
-        maps a table to the (validated) SELECT that replaces its full read. The source block carries the
-        stream's position at the signal."""
+        """`filters` maps a table to the (validated) SELECT that replaces its full read. The source block
+        carries the stream's position at the signal."""
+        blocking_snapshot(self, self.engine, self._blocking_session(tables, filters))
+
+    @contextmanager
+    def _blocking_session(self, tables: list[str], filters: dict[str, str]):
         cts = []
         for tid in sorted(set(tables)):
             if tid == self.signal_table:
@@ -1391,10 +1329,6 @@ class MySqlConnector:
             ct = self.table_by_id(tid)
             if ct is not None:
                 cts.append(ct)
-        log.info(
-            "blocking snapshot of %s: streaming paused",
-            ", ".join(c.data_collection for c in cts) or "no table",
-        )
         snap = self._connect()
         file, pos, sid, gtid = self.file, self._start, self._sid, self.gtid
         try:
@@ -1421,12 +1355,10 @@ class MySqlConnector:
                 log.info("blocking snapshot of %s: %d rows", t.id, n)
 
             emit_row = self._snapshot_emitter(sid, gtid, file, pos)
-            run_snapshot(cts, rows_of, emit_row, lambda: self.engine.stopping,
-                         metrics=self.engine.metrics.snapshot, table_id=lambda ct: ct.data_collection)
+            yield SnapshotSession(cts, rows_of, emit_row, lambda ct: ct.data_collection)
             self._q("COMMIT", conn=snap)
         finally:
             snap.close()
-        log.info("blocking snapshot done: streaming resumes")
 
     def read_source(self, ct: CapturedTable) -> dict:
         t = ct.env.table

@@ -11,6 +11,7 @@ import base64
 import logging
 import random
 import time
+from contextlib import contextmanager
 from typing import Any
 
 import psycopg
@@ -37,9 +38,10 @@ from emulator.incremental import IncrementalSnapshot
 from emulator.model import TableDef
 from emulator.naming import field_name_adjuster, schema_name_adjuster
 from emulator.notifications import Notifier
+from emulator.pipeline.coordinator import SnapshotSession, blocking_snapshot
 from emulator.pipeline.dispatcher import Dispatcher
 from emulator.records import Record
-from emulator.snapshot import run_snapshot
+from emulator.settings import settings_for
 from emulator.sqlcondition import Predicate, sql_literal_pg
 
 log = logging.getLogger("emulator.postgres")
@@ -157,6 +159,9 @@ class PostgresConnector:
         self.conninfo = _conninfo(config)
         self.conn: psycopg.Connection | None = None
         self.stream: ReplicationStream | None = None
+        self.slot: dict | None = None  # the replication slot's state at connect (None: there is none)
+        self._exported: str | None = None  # the new slot's exported snapshot, for the initial snapshot
+        self._start_lsn: int | None = None  # where streaming starts (slot, snapshot or stored offsets)
         self.by_oid: dict[int, CapturedTable | None] = {}
         self.by_id: dict[str, CapturedTable] = {}
         # position
@@ -315,9 +320,15 @@ class PostgresConnector:
         return {"confirmed": po.lsn_to_int(confirmed) if confirmed else None,
                 "restart": po.lsn_to_int(restart) if restart else None}
 
-    # -- main ----------------------------------------------------------------------------------------------
-    def run(self) -> None:
-        start = time.monotonic()
+    # -- adapter protocol (emulator.connectors.base) ----------------------------------------------------------
+    HISTORIZED = False
+    ON_LOST_POSITION = "warn"  # Debezium streams from what the slot still has (spec 2.12)
+
+    @staticmethod
+    def is_retriable(exc: BaseException) -> bool:
+        return isinstance(exc, psycopg.OperationalError | ReplicationError | ConnectionError)
+
+    def connect(self) -> None:
         self.conn = self._connect()
         # Debezium's TypeRegistry is read once at start: enum labels added later are not seen by the
         # schemas of streamed changes (tests/data/pg/cases/enum_domain_ddl)
@@ -326,95 +337,55 @@ class PostgresConnector:
         self._check_server()
         self._ensure_publication()
         self._autoset_replica_identity()
-        stored = self.engine.offsets.load()
-        slot = self._slot_state()
-        snapshot = self._needs_snapshot(stored, slot)
+        self.slot = self._slot_state()
+
+    def offset_state(self, stored: dict | None) -> tuple[bool, bool]:
+        # offsets are saved only once a snapshot has a position: no lsn_commit means it did not finish
+        return stored is not None, stored is not None and stored.get("lsn_commit") is None
+
+    def position_available(self, stored: dict) -> bool:
+        slot = self.slot
+        if slot is None:
+            return False
+        return slot["restart"] is None or stored["lsn_commit"] >= slot["restart"]
+
+    def lost_position_message(self, stored: dict) -> str:
+        if self.slot is None:
+            return (f"replication slot {self.slot_name} is gone: a new slot streams only changes made from now "
+                    "on (snapshot.mode=when_needed takes a new snapshot instead)")
+        return (f"stored LSN {po.int_to_lsn(stored['lsn_commit'])} is no longer available on the server; "
+                "streaming from what the slot still has (snapshot.mode=when_needed takes a new snapshot)")
+
+    def prepare(self, snapshot: bool) -> None:
+        """The replication slot, created now if missing (exporting its snapshot when one will be taken)."""
         self.stream = ReplicationStream(self.conninfo, self.slot_name, self.publication,
                                         messages=self._server_version() >= 140000,
-                                        extra_params=_stream_params(self.cfg.get("slot.stream.params")))
-        exported = None
-        start_lsn = None
-        if slot is None:
+                                        extra_params=_stream_params(settings_for(self.cfg).postgres.slot_stream_params),
+                                        )
+        self._exported = None
+        self._start_lsn = None
+        if self.slot is None:
             info = self.stream.create_slot(export_snapshot=snapshot)
-            exported = info.snapshot_name
-            start_lsn = info.consistent_point
-            log.info("created replication slot %s at %s", self.slot_name, po.int_to_lsn(start_lsn))
-        if snapshot:
-            if stored is not None:
-                log.info("snapshot.mode=%s: discarding stored offsets and taking a new snapshot",
-                         self.snapshot_mode)
-            self.notifier.initial("STARTED")
-            start_lsn = self._snapshot(exported, start_lsn)
-            self.notifier.initial("COMPLETED")
-            log.info("snapshot done in %.2f s", time.monotonic() - start)
-            if slot is not None and slot["confirmed"] is not None and slot["confirmed"] < start_lsn:
-                # no exported snapshot: changes racing the snapshot start may be in neither, so stream
-                # from what the slot still has (duplicates, never a gap), as Debezium's at-least-once
-                start_lsn = slot["confirmed"]
-                self.lsn_commit = start_lsn
-            if not self._streams() or self.engine.stopping:
-                self.engine.commit(force=True)
-                return
-        else:
-            self.notifier.initial("SKIPPED")
-            if stored is not None:
-                start_lsn = stored.get("lsn_commit") or stored.get("lsn")
-                self.lsn_commit = start_lsn
-                self.lsn_proc = stored.get("lsn_proc")
-                if stored.get("txId") is not None and self.lsn_proc is not None:
-                    self.skip_until = (stored["txId"], self.lsn_proc)
-                self.incremental.restore(stored)
-            elif slot is not None:
-                start_lsn = slot["confirmed"] or slot["restart"] or 0
-        if start_lsn is None:
-            start_lsn = 0
+            self._exported = info.snapshot_name
+            self._start_lsn = info.consistent_point
+            log.info("created replication slot %s at %s", self.slot_name, po.int_to_lsn(self._start_lsn))
+        elif not snapshot:
+            self._start_lsn = self.slot["confirmed"] or self.slot["restart"] or 0
+
+    def restore(self, stored: dict, history: bool = True) -> None:
+        self._start_lsn = stored.get("lsn_commit") or stored.get("lsn")
+        self.lsn_commit = self._start_lsn
+        self.lsn_proc = stored.get("lsn_proc")
+        if stored.get("txId") is not None and self.lsn_proc is not None:
+            self.skip_until = (stored["txId"], self.lsn_proc)
+
+    def stream_changes(self) -> None:
+        start_lsn = self._start_lsn or 0
         self.lsn_commit = self.lsn_commit or start_lsn
-        if not self._streams():
-            log.info("snapshot.mode=%s: nothing to snapshot and no streaming; stopping", self.snapshot_mode)
-            self.engine.commit(force=True)
-            return
-        self.engine.commit(force=True)
         self._stream(start_lsn)
 
     def _server_version(self) -> int:
         return self.conn.info.server_version
-
-    def _needs_snapshot(self, stored: dict | None, slot: dict | None) -> bool:
-        mode = self.snapshot_mode
-        if mode in ("no_data", "never"):
-            return False
-        if mode == "always":
-            return True
-        completed = stored is not None and stored.get("lsn_commit") is not None
-        if mode in ("initial", "initial_only"):
-            return not completed
-        if mode == "when_needed":
-            if not completed:
-                return True
-            if slot is None:
-                log.warning("replication slot %s is gone: taking a new snapshot (when_needed)", self.slot_name)
-                return True
-            if slot["restart"] is not None and stored["lsn_commit"] < slot["restart"]:
-                log.warning("stored LSN is no longer available on the server: new snapshot (when_needed)")
-                return True
-            return False
-        if mode == "configuration_based":
-            get = self.cfg.get
-            prefix = "snapshot.mode.configuration.based."
-            if _bool(get(prefix + "snapshot.on.data.error")) and stored is not None and (
-                    slot is None or (slot["restart"] is not None and stored.get("lsn_commit") is not None
-                                     and stored["lsn_commit"] < slot["restart"])):
-                return True
-            return _bool(get(prefix + "snapshot.data")) and not (
-                stored is not None and stored.get("lsn_commit") is not None)
-        raise RuntimeError(f"snapshot.mode {mode!r} is not supported")
-
-    def _streams(self) -> bool:
-        if self.snapshot_mode == "initial_only":
-            return False
-        if self.snapshot_mode == "configuration_based":
-            return _bool(self.cfg.get("snapshot.mode.configuration.based.start.stream"))
-        return True
 
     # -- tables --------------------------------------------------------------------------------------------
     def _capture(self, table: TableDef) -> CapturedTable:
@@ -434,7 +405,14 @@ class PostgresConnector:
         return ct
 
     # -- snapshot ------------------------------------------------------------------------------------------
-    def _snapshot(self, exported: str | None, start_lsn: int | None) -> int:
+    def snapshot_session(self, data: bool):
+        """The initial snapshot's consistent read: the new slot's exported snapshot (or a serializable
+        deferrable transaction when the slot already existed), the captured tables in include-list order,
+        rows by COPY. Once the coordinator read it completely, its LSN is where streaming starts."""
+        return self._snapshot_session(self._exported, self._start_lsn)
+
+    @contextmanager
+    def _snapshot_session(self, exported: str | None, start_lsn: int | None):
         snap = psycopg.connect(self.conninfo, autocommit=True)
         try:
             if exported:
@@ -446,8 +424,8 @@ class PostgresConnector:
                 start_lsn = po.lsn_to_int(snap.execute("SELECT pg_current_wal_lsn()::text").fetchone()[0])
             xid = snap.execute("SELECT txid_current()").fetchone()[0] if exported else None
             include = self.filters.table_included
-            snap_include = self.cfg.get("snapshot.include.collection.list")
-            only = _regex_list(snap_include)
+            typed = settings_for(self.cfg)
+            only = typed.snapshot.include_collection_list
             # the signal table is captured but, as in Debezium, never exported by the snapshot
             loaded = load_tables(snap, self.type_cfg, include)
             tables = [t for t in loaded
@@ -458,7 +436,6 @@ class PostgresConnector:
             seq = sequence(None, start_lsn)
             src = self.source
             emit = self.engine.emit
-            rows_done = {"n": 0}
 
             estimates = dict(
                 snap.execute(
@@ -467,8 +444,7 @@ class PostgresConnector:
                 ).fetchall()
             )
 
-            overrides = {x.strip() for x in (self.cfg.get("snapshot.select.statement.overrides") or "")
-                         .split(",") if x.strip()}
+            overrides = set(typed.relational.snapshot_select_overrides)
 
             def rows_of(ct: CapturedTable):
                 t = ct.env.table
@@ -487,7 +463,6 @@ class PostgresConnector:
                             next_log += 5
                             log.info("snapshot of %s: %d of about %d rows", t.id, n, max(est, n))
                 log.info("snapshot of %s: %d rows", t.id, n)
-                rows_done["n"] += n
 
             sources: dict[str, dict] = {}
 
@@ -502,19 +477,24 @@ class PostgresConnector:
                     sources[mark + t.id] = s
                 emit(env.change("r", None, after, s, None, key))
 
-            started, finished = self.notifier.snapshot_callbacks(
-                [t.id for t in tables], [t.id for t in loaded], lambda ct: ct.env.table.id)
-            ok = run_snapshot(captured, rows_of, emit_row, lambda: self.engine.stopping, started, finished,
-                              self.engine.metrics.snapshot, lambda ct: ct.env.table.id, estimates)
+            session = SnapshotSession(captured, rows_of, emit_row, lambda ct: ct.env.table.id,
+                                      captured=[t.id for t in loaded], estimates=estimates)
+            yield session
             snap.execute("COMMIT")
-            if not ok:
-                raise KeyboardInterrupt
         finally:
             snap.close()
+        if not session.completed:  # stopped: no position, so nothing is saved and the next start snapshots again
+            return
         self.lsn_commit = start_lsn
         self.lsn_proc = start_lsn
         self.engine.commit(force=True)
-        return start_lsn
+        slot = self.slot
+        if slot is not None and slot["confirmed"] is not None and slot["confirmed"] < start_lsn:
+            # no exported snapshot: changes racing the snapshot start may be in neither, so stream
+            # from what the slot still has (duplicates, never a gap), as Debezium's at-least-once
+            start_lsn = slot["confirmed"]
+            self.lsn_commit = start_lsn
+        self._start_lsn = start_lsn
 
     def _override_query(self, snap: psycopg.Connection, t: TableDef, stmt: str | None = None) -> sql.Composable:
         """snapshot.select.statement.overrides.<schema>.<table> (or a blocking snapshot's filter): the
@@ -964,15 +944,14 @@ class PostgresConnector:
 
     # execute-snapshot type blocking -------------------------------------------------------------------------
     def blocking_snapshot(self, tables: list[str], filters: dict[str, str]) -> None:
-        """Debezium's blocking snapshot: the stream waits (this runs in the streaming thread, after the
-        signal's own event) while the listed tables are read the way the initial snapshot reads them - op
-        `r`, markers first / first_in_data_collection / true / last_in_data_collection / last over the
-        listed tables, no transaction block - then streaming resumes. `filters` maps a table to the
-        (validated) SELECT that replaces its full read. The source block is the stream's position at the
-        signal (Debezium keeps the streaming offset for blocking snapshots); ts is the snapshot's time."""
-        wanted = set(tables)
+        """`filters` maps a table to the (validated) SELECT that replaces its full read. The source block
+        is the stream's position at the signal (Debezium keeps the streaming offset for blocking
+        snapshots); ts is the snapshot's time."""
+        blocking_snapshot(self, self.engine, self._blocking_session(set(tables), filters))
+
+    @contextmanager
+    def _blocking_session(self, wanted: set[str], filters: dict[str, str]):
         snap = psycopg.connect(self.conninfo, autocommit=True)
-        emitted = 0
         try:
             snap.execute("BEGIN ISOLATION LEVEL SERIALIZABLE, READ ONLY, DEFERRABLE")
             ts_us = snap.execute("SELECT (extract(epoch FROM now()) * 1000000)::bigint").fetchone()[0]
@@ -982,7 +961,6 @@ class PostgresConnector:
             for td in tds:
                 shaped, keep = self.filters.shape(td)
                 captured.append(CapturedTable(TableEnvelope(self.settings, shaped), keep))
-            log.info("blocking snapshot of %s: streaming paused", ", ".join(t.id for t in tds) or "no table")
             seq = sequence(self.last_commit_lsn, self.lsn_proc)
             src = self.source
             emit = self.engine.emit
@@ -1008,7 +986,6 @@ class PostgresConnector:
                 log.info("blocking snapshot of %s: %d rows", t.id, n)
 
             def emit_row(ct: CapturedTable, row, mark: str) -> None:
-                nonlocal emitted
                 env = ct.env
                 t = env.table
                 after = env.snapshot_row(row)
@@ -1017,17 +994,11 @@ class PostgresConnector:
                     s = src(ts_us, mark, seq, t.namespace, t.name, self.xid, self.lsn_proc)
                     sources[mark + t.id] = s
                 emit(env.change("r", None, after, s, None, env.key_of(after)))
-                emitted += 1
 
-            ok = run_snapshot(captured, rows_of, emit_row, lambda: self.engine.stopping,
-                              metrics=self.engine.metrics.snapshot, table_id=lambda ct: ct.env.table.id)
+            yield SnapshotSession(captured, rows_of, emit_row, lambda ct: ct.env.table.id)
             snap.execute("COMMIT")
         finally:
             snap.close()
-        if ok:
-            log.info("blocking snapshot done (%d records); streaming resumes", emitted)
-        else:
-            log.warning("blocking snapshot interrupted by a stop after %d records; send the signal again", emitted)
 
     # -- lifecycle -----------------------------------------------------------------------------------------
     def close(self) -> None:
@@ -1076,12 +1047,6 @@ def _bool(value: str | None, default: bool = False) -> bool:
     if value is None or value == "":
         return default
     return str(value).strip().lower() == "true"
-
-
-def _regex_list(value: str | None):
-    import re
-
-    return [re.compile(p.strip()) for p in (value or "").split(",") if p.strip()]
 
 
 def _binary_encoder(mode: str):
