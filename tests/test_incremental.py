@@ -24,7 +24,7 @@ import psycopg
 import pytest
 from incremental_checks import Run, Writer, assert_replay_equals, pg_writes, stop_after_key
 
-from emulator.incremental import ConditionError, validate_blocking_filter, validate_condition
+from emulator.incremental.conditions import ConditionError, validate_blocking_filter, validate_condition
 from emulator.testing.pgserver import PgServer
 
 SIGNAL_DDL = ("CREATE TABLE public.debezium_signal (id varchar(42) PRIMARY KEY, type varchar(32) NOT NULL, "

@@ -30,8 +30,10 @@ from bson.json_util import loads as bson_loads
 from emulator.connectors.mongodb import events as ev
 from emulator.engine import Engine
 from emulator.envelope import EnvelopeSettings, Heartbeat, TransactionMonitor
-from emulator.incremental import IncrementalSnapshot, SignalError
+from emulator.incremental.machine import IncrementalSnapshot
 from emulator.notifications import Notifier
+from emulator.signals.processor import SignalProcessor
+from emulator.signals.record import SignalError
 
 log = logging.getLogger("emulator.mongodb")
 
@@ -84,12 +86,13 @@ class Filters:
         return not any(r.fullmatch(full) for r in self.coll_exc)
 
 
-class MongoIncremental(IncrementalSnapshot):
-    """The shared layer with MongoDB's `additional-conditions`: a JSON query document per collection."""
+class QueryDocumentFilters:
+    """MongoDB's `additional-conditions` (and blocking-snapshot filters): a JSON query document per
+    collection, handed to the driver as a document (never evaluated as code); no surrogate keys."""
 
-    supports_surrogate_key = False
+    surrogate_keys = False
 
-    def _filter_text(self, flt: Any) -> str:
+    def text(self, flt: Any) -> str:
         text = flt if isinstance(flt, str) else json.dumps(flt)
         try:
             parsed = bson_loads(text) if text.strip() else {}
@@ -99,15 +102,14 @@ class MongoIncremental(IncrementalSnapshot):
             raise SignalError(f"filter {text!r} is not a JSON query document")
         return text
 
-    def _checked_condition(self, table_id: str, condition: str, ct: Any) -> str:
-        return condition  # already checked as a query document by _filter_text
+    def checked(self, table_id: str, condition: str, columns: list[str]) -> str:
+        return condition  # already checked as a query document by `text`
 
-    def _query_condition(self, table_id: str, condition: str, ct: Any) -> str:
-        return condition  # a query document, handed to the driver as one
+    def query(self, table_id: str, condition: str, columns: list[str]) -> str:
+        return condition
 
-    def _execute_blocking(self, sid: str, tables: list[str], matchers) -> None:
-        filters = {t: next((f for rx, f in matchers if rx.fullmatch(t)), None) for t in tables}
-        self.deferred.append(lambda: self.source.blocking_snapshot(tables, filters))
+    def blocking(self, table_id: str, flt: str, columns: list[str]) -> str:
+        return flt
 
 
 class _Captured:
@@ -168,10 +170,12 @@ class MongoDbConnector:
         self.lsid: str | None = None
         self.txn: int | None = None
         self.notifier = Notifier(config, self.settings, engine)
-        self.incremental = MongoIncremental(self, config, engine)
-        if self.scope == "collection" and self.incremental.channels == {"source"}:
+        self.incremental = IncrementalSnapshot(self, config, engine, filters=QueryDocumentFilters(),
+                                               retriable=self.is_retriable)
+        self.signals = SignalProcessor(self, config, engine, self.incremental)
+        if self.scope == "collection" and self.signals.channels == {"source"}:
             log.warning("capture.scope=collection disables the source signal channel")
-            self.incremental.channels.discard("source")
+            self.signals.channels.discard("source")
         engine.source = self
 
     # -- engine protocol -----------------------------------------------------------------------------------
@@ -425,14 +429,14 @@ class MongoDbConnector:
                     raise
                 if change is None:
                     self.token = stream.resume_token or self.token  # post-batch token: idle progress
-                    self.incremental.poll()
+                    self.signals.poll()
                     self.engine.idle()
                     if self.engine.stop_event.wait(poll_s if not self.incremental.running else 0.01):
                         break
                     continue
                 self.on_change(change)
                 self.token = change.get("_id") or self.token
-                self.incremental.run_deferred()
+                self.signals.run_deferred()
                 self.engine.tick()
 
     def on_change(self, change: dict) -> None:
@@ -445,7 +449,7 @@ class MongoDbConnector:
         full = f"{ns.get('db')}.{ns.get('coll')}"
         if self.filters.signal and full == self.filters.signal and change.get("operationType") == "insert":
             doc = change.get("fullDocument") or {}
-            self.incremental.on_signal_row({"id": doc.get("_id"), "type": doc.get("type"),
+            self.signals.on_signal_row({"id": doc.get("_id"), "type": doc.get("type"),
                                             "data": doc.get("data")})
         self.translator.event(change, on_key=self._on_key)
 
@@ -491,7 +495,18 @@ class MongoDbConnector:
     def read_source(self, ct: _Captured) -> dict:
         return ev.source_block(self.prefix, ct.env.db, ct.env.coll, self.sec or 0, self.ord or 0, "incremental")
 
+    def keep_alive(self) -> None:
+        return None  # the change stream needs nothing while a synchronous loop runs
+
+    @staticmethod
+    def is_retriable(exc: BaseException) -> bool:
+        """A connection-level failure: the runner restarts the connector from its offsets."""
+        from pymongo.errors import ConnectionFailure
+
+        return isinstance(exc, ConnectionFailure | ConnectionError)
+
     def close(self) -> None:
+        self.signals.close()
         if self.client is not None:
             self.client.close()
             self.client = None

@@ -29,12 +29,14 @@ from emulator.connectors.mysql.types import TypeConfig, _identity, default_value
 from emulator.engine import Engine
 from emulator.envelope import EnvelopeSettings, Heartbeat, TableEnvelope, TransactionMonitor
 from emulator.filters import Filters, include_list_order
-from emulator.incremental import IncrementalSnapshot
+from emulator.incremental.chunks import MySqlChunks
+from emulator.incremental.conditions import Predicate, SqlFilters
+from emulator.incremental.machine import IncrementalSnapshot
 from emulator.model import ColumnDef, TableDef
 from emulator.notifications import Notifier
 from emulator.records import Record
+from emulator.signals.processor import SignalProcessor
 from emulator.snapshot import run_snapshot
-from emulator.sqlcondition import Predicate
 
 log = logging.getLogger("emulator.mysql")
 
@@ -182,7 +184,9 @@ class MySqlConnector:
         self.snapshot_done = False
         self.streaming = False
         self.notifier = Notifier(config, self.settings, engine)
-        self.incremental = IncrementalSnapshot(self, config, engine)
+        self.incremental = IncrementalSnapshot(self, config, engine, filters=SqlFilters("mysql"),
+                                               retriable=self.is_retriable)
+        self.signals = SignalProcessor(self, config, engine, self.incremental)
         self._in_ro_snapshot = False  # a read.only chunk's consistent-snapshot transaction is open
         self.table_ids: dict[int, _TableEntry] = {}
         self.tm_cache: dict[bytes, _TableEntry] = {}
@@ -815,14 +819,14 @@ class MySqlConnector:
                 if self.heartbeat_query and engine.heartbeat and now >= hb_next:
                     hb_next = now + engine.heartbeat.interval_s
                     self._run_heartbeat_query()
-                self.incremental.poll()
+                self.signals.poll()
                 continue
             handle(etype, data, ev, checksum)
             engine.tick()
             busy += 1
             if busy >= 512:  # signals, resumed snapshots and deferred work also progress under load
                 busy = 0
-                self.incremental.poll()
+                self.signals.poll()
 
     def handle_event(self, etype: int, data: bytes, ev: Any, checksum: int) -> None:
         """One binlog event: `data` is the packet (OK byte, 19-byte header, body, checksum), `ev` the
@@ -1226,10 +1230,10 @@ class MySqlConnector:
                 if inc.active:
                     inc.on_stream_event(tid, key, after, rec)
                 if signal:
-                    inc.on_signal_row(after)
+                    self.signals.on_signal_row(after)
                     emit(rec)
-                    if inc.deferred:  # a blocking snapshot pauses the stream after this event
-                        inc.run_deferred()
+                    if self.signals.deferred:  # a blocking snapshot pauses the stream after this event
+                        self.signals.run_deferred()
                     continue
                 emit(rec)
             elif op == "u":
@@ -1298,21 +1302,15 @@ class MySqlConnector:
             emit(env.change("c", None, after, src, block, new_key, hdr))
 
     # -- incremental snapshot source ---------------------------------------------------------------------------
-    def max_key(self, ct: CapturedTable, key_cols: list[str], condition: Predicate | None) -> list | None:
-        t = ct.env.table
-        where = f" WHERE {self._condition_sql(condition)}" if condition else ""
-        order = ", ".join(f"{_qi(k)} DESC" for k in key_cols)
-        rows = self._read_only(
-            f"SELECT {', '.join(_qi(k) for k in key_cols)} FROM {_qi(t.namespace)}.{_qi(t.name)}"
-            f"{where} ORDER BY {order} LIMIT 1",
-            (),
-        )
-        return list(rows[0]) if rows else None
+    @staticmethod
+    def is_retriable(exc: BaseException) -> bool:
+        """A connection-level failure (server restarted, network cut): the runner restarts the connector
+        from its offsets; anything else stops an incremental snapshot, not the connector."""
+        return isinstance(exc, pymysql.err.OperationalError | ConnectionError)
 
-    def _condition_sql(self, condition: Predicate) -> str:
-        """A checked filter rendered with the session's own escaping, `%` doubled for PyMySQL's
-        parameter interpolation (the query always goes with an argument tuple)."""
-        return condition.render(self.conn.escape).replace("%", "%%")
+    def max_key(self, ct: CapturedTable, key_cols: list[str], condition: Predicate | None) -> list | None:
+        rows = self._read_only(*MySqlChunks.max_key(ct.env.table, key_cols, condition, self.conn.escape))
+        return list(rows[0]) if rows else None
 
     def _read_only(self, sql: str, args: Any) -> list[tuple]:
         """A chunk query in a read-only transaction (a filter can read, never write); inside the
@@ -1326,11 +1324,6 @@ class MySqlConnector:
             return rows
         return self._q(sql, args)
 
-    def _key_predicate(self, key_cols: list[str], op: str, values: list) -> tuple[str, list]:
-        cols = ", ".join(_qi(k) for k in key_cols)
-        marks = ", ".join(["%s"] * len(values))
-        return f"({cols}) {op} ({marks})", list(values)
-
     def read_chunk(
         self,
         ct: CapturedTable,
@@ -1338,24 +1331,10 @@ class MySqlConnector:
         after: list | None,
         upto: list,
         limit: int,
-        condition: str | None,
+        condition: Predicate | None,
     ) -> list[list]:
-        t = ct.env.table
-        preds, args = [], []
-        if after is not None:
-            s, a = self._key_predicate(key_cols, ">", after)
-            preds.append(s)
-            args += a
-        s, a = self._key_predicate(key_cols, "<=", upto)
-        preds.append(s)
-        args += a
-        if condition:  # generated from the checked tree, values escaped by the driver
-            preds.append(f"({self._condition_sql(condition)})")
-        sql = (
-            f"SELECT {', '.join(_qi(c.name) for c in t.columns)} FROM {_qi(t.namespace)}.{_qi(t.name)} "
-            f"WHERE {' AND '.join(preds)} ORDER BY {', '.join(_qi(k) for k in key_cols)} LIMIT {int(limit)}"
-        )
-        return [list(r) for r in self._read_only(sql, args)]
+        q = MySqlChunks.chunk(ct.env.table, key_cols, after, upto, limit, condition, self.conn.escape)
+        return [list(r) for r in self._read_only(*q)]
 
     def write_watermark(self, row_id: str, kind: str, data: str) -> None:
         if not self.signal_table:
@@ -1522,7 +1501,7 @@ class MySqlConnector:
                     c.close()
                 except Exception:  # noqa: BLE001
                     pass
-        self.incremental.close()
+        self.signals.close()
 
 
 class MariaDbConnector(MySqlConnector):
