@@ -108,8 +108,10 @@ def test_insert_insert_windows_drop_keys_changed_inside_them():
     m, source, engine = machine({1: "a", 2: "b", 3: "c", 4: "d", 5: "e"})
     m.start("sig-1", [state.entry("s.t", None, None)])
     # open row written, chunk 1..2 read up to the maximum key 5, close row written; nothing emitted yet
-    assert source.watermarks == [("write", "snapshot-window-open", "open"),
-                                 ("write", "snapshot-window-close", "close")]
+    assert source.watermarks == [
+        ("write", "snapshot-window-open", "open"),
+        ("write", "snapshot-window-close", "close"),
+    ]
     assert source.reads == [(None, [5], 2)]
     assert engine.emitted == [] and m.running
     # a change of key 2 before the window opens is older than the chunk: the read of 2 stays
@@ -129,8 +131,9 @@ def test_insert_insert_windows_drop_keys_changed_inside_them():
 
 
 def test_insert_delete_emits_each_chunk_at_once_and_leaves_no_rows():
-    m, source, engine = machine({1: "a", 2: "b", 3: "c"},
-                                **{"incremental.snapshot.watermarking.strategy": "insert_delete"})
+    m, source, engine = machine(
+        {1: "a", 2: "b", 3: "c"}, **{"incremental.snapshot.watermarking.strategy": "insert_delete"}
+    )
     m.start("sig-1", [state.entry("s.t", None, None)])
     assert [e[1] for e in engine.emitted] == [1, 2, 3]
     assert source.watermarks == [("write", "snapshot-window-open", "open"), ("delete", "open")] * 3
@@ -182,8 +185,15 @@ def test_pause_and_resume_hold_the_next_window():
 
 # -- layering -------------------------------------------------------------------------------------------------
 
-FORBIDDEN = ("emulator.runner", "emulator.connectors", "emulator.preflight", "emulator.api", "emulator.engine",
-             "emulator.pipeline", "emulator.worker")
+FORBIDDEN = (
+    "emulator.runner",
+    "emulator.connectors",
+    "emulator.preflight",
+    "emulator.api",
+    "emulator.engine",
+    "emulator.pipeline",
+    "emulator.worker",
+)
 
 
 def _imports(path: Path) -> set[str]:
