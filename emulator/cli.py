@@ -149,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.cmd == "run":
             return _run(args)
         if args.cmd == "connect":
-            from emulator.worker import serve
+            from emulator.connect_server import serve
 
             return serve(args)
         if args.cmd == "status":

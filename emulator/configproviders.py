@@ -42,7 +42,7 @@ _VAR = re.compile(r"\$\{([^}]*?):(([^}]*?):)?([^}]*?)\}")
 
 
 def _error(prop: str, message: str):
-    from emulator.config import ConfigError
+    from emulator.settings.errors import ConfigError
 
     return ConfigError(f"{prop}: {message}", prop)
 
@@ -99,7 +99,7 @@ class _Provider:
         if self.cls == FILE:
             values = self._files.get(str(p))
             if values is None:
-                from emulator.config import _decode, parse_properties
+                from emulator.settings.properties import _decode, parse_properties
 
                 try:
                     values = parse_properties(_decode(p.read_bytes()))

@@ -18,7 +18,6 @@ import hashlib
 import json
 import logging
 import os
-import sys
 import threading
 import traceback
 import urllib.parse
@@ -474,33 +473,3 @@ class Worker:
     def shutdown(self) -> None:
         for c in list(self.connectors.values()):
             c.stop()
-
-
-def serve(args) -> int:
-    """`python -m emulator connect`: the worker on uvicorn until SIGTERM/SIGINT, then every connector
-    stopped (offsets committed)."""
-    import uvicorn
-
-    from emulator.rest_app import build_app, uvicorn_config
-
-    worker = Worker(
-        args.state, kafka=args.kafka, out=args.out, worker_id=f"{args.rest_host}:{args.rest_port}"
-    )
-    worker.progress_interval_s = getattr(args, "progress_interval", 10.0) or None
-    server = uvicorn.Server(uvicorn_config(build_app(worker), args.rest_host, args.rest_port))
-    try:
-        worker.load()
-    except StateFileError as e:
-        print(f"error: state file {e}", file=sys.stderr)
-        return 2
-    log.info(
-        "Kafka Connect REST API on http://%s:%d (%s)",
-        args.rest_host,
-        args.rest_port,
-        f"Kafka {args.kafka}" if args.kafka else f"directory {args.out}",
-    )
-    try:
-        server.run()
-    finally:
-        worker.shutdown()
-    return 0 if server.started else 1

@@ -1,0 +1,93 @@
+"""Typed settings: frozen dataclasses built once from the validated Config and the PROPERTIES table.
+
+``settings_for(config)`` returns the connector's settings (:class:`PostgresSettings`,
+:class:`BinlogSettings` for MySQL and MariaDB, :class:`MongoSettings`), whose groups (``common``,
+``topics``, ``snapshot``, ``signals``, ``notifications``, ``incremental``, ``heartbeat``, ``tx``,
+``errors``, ``converters``, ``offsets``, ``tuning`` and the connector's own) name every property they read.
+Defaults come from the table only (Debezium 3.6.3's values); code reads ``settings.snapshot.mode``, never
+``config.get("snapshot.mode")``.  docs/ARCHITECTURE.md ("Settings") says where to add a property.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from emulator.settings.binlog import Binlog, BinlogSettings, SchemaHistory
+from emulator.settings.common import (
+    Common,
+    ConfigurationBased,
+    Converters,
+    Errors,
+    Heartbeat,
+    Incremental,
+    Notifications,
+    Offsets,
+    Settings,
+    Signals,
+    Snapshot,
+    Topics,
+    Tuning,
+    TxMetadata,
+)
+from emulator.settings.mongodb import MongoDb, MongoSettings
+from emulator.settings.postgres import Postgres, PostgresSettings
+from emulator.settings.relational import ColumnMapper, Relational
+
+__all__ = [
+    "Binlog",
+    "BinlogSettings",
+    "ColumnMapper",
+    "Common",
+    "ConfigurationBased",
+    "Converters",
+    "Errors",
+    "Heartbeat",
+    "Incremental",
+    "MongoDb",
+    "MongoSettings",
+    "Notifications",
+    "Offsets",
+    "Postgres",
+    "PostgresSettings",
+    "Relational",
+    "SchemaHistory",
+    "Settings",
+    "Signals",
+    "Snapshot",
+    "Topics",
+    "Tuning",
+    "TxMetadata",
+    "settings_for",
+]
+
+
+def settings_for(config: Any) -> Settings:
+    """The typed settings of a validated :class:`~emulator.config.Config`, built on the first call and kept on
+    that Config, so every reader of one configuration shares one object (pass them down all the same).
+
+    Raises :class:`~emulator.config.ConfigError` for the few values only a typed reading can reject
+    (an unknown hash algorithm in ``column.mask.hash.*``, a ``cursor.pipeline`` that is not a JSON array).
+    """
+    from emulator.settings.binlog import binlog_settings
+    from emulator.settings.mongodb import mongodb_settings
+    from emulator.settings.postgres import postgres_settings
+
+    cached = getattr(config, "_settings", None)
+    if cached is not None:
+        return cached
+    kind = config.connector
+    settings: Settings | None = None
+    if kind == "postgres":
+        settings = postgres_settings(config)
+    elif kind in ("mysql", "mariadb"):
+        settings = binlog_settings(config)
+    elif kind == "mongodb":
+        settings = mongodb_settings(config)
+    if settings is not None:
+        config._settings = settings
+        return settings
+    from emulator.settings.errors import ConfigError
+
+    raise ConfigError(
+        f"connector.class: unknown connector class {config.connector_class!r}", "connector.class"
+    )

@@ -1,0 +1,266 @@
+"""What the emulator does with each property: implemented, accepted with no effect on the records, or only
+some values (any other is refused at start); docs/properties.md is generated from it."""
+
+from __future__ import annotations
+
+from emulator.settings.spec import BINLOG, DATA_CONVERTERS, HEADER_CONVERTERS, MA, MO, MY, PG, PropertySpec
+
+# What the emulator does with each property (issue 12 item 5: no property accepted and ignored). Every row of
+# PROPERTIES is IMPLEMENTED (read by the code, identical to Debezium) unless listed here as
+#   * NO_EFFECT: accepted; it cannot change the records (tuning, metrics, logging, retries of failures the
+#     emulator does not have), so ignoring it is identical;
+#   * supported values: only these (lower-cased, trimmed) values are accepted, any other is refused at start;
+#     ``()`` refuses every value (the property is not supported at all).
+# Where a property is listed with connector kinds, the entry applies to those rows only.
+
+IMPLEMENTED = "implemented"
+NO_EFFECT = "no effect"
+REFUSED = "refused"
+
+_NOT_SUPPORTED: tuple[str, ...] = ()
+
+_AUDIT: dict[str, tuple[frozenset[str] | None, tuple[str, ...] | None, str, str]] = {}
+
+
+def _audit(
+    name: str,
+    supported: tuple[str, ...] | None = None,
+    effect: str = IMPLEMENTED,
+    note: str = "",
+    applies: frozenset[str] | None = None,
+) -> None:
+    _AUDIT[name if applies is None else f"{name}@{','.join(sorted(applies))}"] = (
+        applies,
+        supported,
+        effect,
+        note,
+    )
+
+
+# tuning, metrics, logging, connection upkeep: no effect on the records
+for _name in (
+    "tasks.max",
+    "errors.log.enable",
+    "errors.log.include.messages",
+    "errors.retry.timeout",
+    "errors.retry.delay.max.ms",
+    "max.queue.size",
+    "max.batch.size",
+    "max.queue.size.in.bytes",
+    "poll.interval.ms",
+    "query.fetch.size",
+    "snapshot.fetch.size",
+    "min.row.count.to.stream.results",
+    "binlog.buffer.size",
+    "connect.keep.alive",
+    "connect.keep.alive.interval.ms",
+    "database.query.timeout.ms",
+    "topic.cache.size",
+    "snapshot.lock.timeout.ms",
+    "snapshot.max.threads",
+    "custom.metric.tags",
+    "key.converter.schemas.cache.size",
+    "value.converter.schemas.cache.size",
+    "mongodb.heartbeat.frequency.ms",
+    "mongodb.poll.interval.ms",
+    "use.nongraceful.disconnect",
+    "database.server.id.offset",
+    "database.jdbc.driver",
+    "database.protocol",
+    "slot.max.retries",
+    "slot.retry.delay.ms",
+    "lsn.flush.timeout.ms",
+    "lsn.flush.timeout.action",
+    "signal.kafka.poll.timeout.ms",
+    "statistics.metrics.enabled",
+    "legacy.snapshot.max.threads",
+    "binlog.net.read.timeout",
+    "binlog.net.write.timeout",
+    "connect.max.attempts",
+    "schema.history.internal.memory.optimization",
+    "schema.history.internal.kafka.recovery.poll.interval.ms",
+    "schema.history.internal.kafka.recovery.attempts",
+    "schema.history.internal.kafka.query.timeout.ms",
+    "schema.history.internal.kafka.create.timeout.ms",
+    "offset.flush.timeout.ms",
+):
+    _audit(_name, effect=NO_EFFECT)
+_audit(
+    "schema.history.internal.kafka.topic",
+    effect=NO_EFFECT,
+    note="the emulator keeps the history in schema.history.internal.file.filename (or memory)",
+)
+_audit(
+    "schema.history.internal.kafka.bootstrap.servers",
+    effect=NO_EFFECT,
+    note="the emulator keeps the history in schema.history.internal.file.filename (or memory)",
+)
+_audit(
+    "schema.history.internal",
+    (
+        "io.debezium.storage.kafka.history.kafkaschemahistory",
+        "io.debezium.storage.file.history.fileschemahistory",
+        "io.debezium.relational.history.memoryschemahistory",
+    ),
+    note="history in schema.history.internal.file.filename when set, else in memory",
+)
+_audit(
+    "offset.storage",
+    (
+        "org.apache.kafka.connect.storage.fileoffsetbackingstore",
+        "org.apache.kafka.connect.storage.memoryoffsetbackingstore",
+        "org.apache.kafka.connect.storage.kafkaoffsetbackingstore",
+    ),
+    note="offsets in offset.storage.file.filename, offset.storage.topic, or memory",
+)
+
+# only the value Debezium uses by default (or the values the emulator implements)
+_audit("event.processing.failure.handling.mode", ("fail",))
+_audit("event.converting.failure.handling.mode", ("warn",))
+_audit("event.deserialization.failure.handling.mode", ("fail",))
+_audit("inconsistent.schema.handling.mode", ("fail",))
+_audit("schema.name.adjustment.mode", ("none",), applies=BINLOG | MO, note="other values only on PostgreSQL")
+_audit("field.name.adjustment.mode", ("none",), applies=BINLOG | MO, note="other values only on PostgreSQL")
+_audit("source.struct.version", ("v2",))
+_audit("sourceinfo.struct.maker", _NOT_SUPPORTED)
+_audit("topic.naming.strategy", ("io.debezium.schema.schematopicnamingstrategy",), applies=PG)
+_audit("topic.naming.strategy", ("io.debezium.schema.defaulttopicnamingstrategy",), applies=BINLOG | MO)
+_audit("guardrail.collections.max", ("0",))
+_audit("guardrail.collections.limit.action", ("warn",))
+_audit("include.schema.comments", ("false",))
+_audit("incremental.snapshot.allow.schema.changes", ("false",))
+_audit("column.propagate.source.type", _NOT_SUPPORTED, applies=MO)
+_audit("datatype.propagate.source.type", _NOT_SUPPORTED, applies=MO)
+_audit("table.ignore.builtin", ("true",))
+_audit("snapshot.isolation.mode", ("serializable",))
+_audit("snapshot.query.mode", ("select_all",))
+_audit("snapshot.query.mode.custom.name", _NOT_SUPPORTED)
+_audit("snapshot.mode.custom.name", _NOT_SUPPORTED)
+_audit("snapshot.locking.mode.custom.name", _NOT_SUPPORTED)
+_audit(
+    "snapshot.mode",
+    ("always", "initial", "initial_only", "no_data", "when_needed", "configuration_based"),
+    applies=PG,
+)
+_audit(  # configuration_based: the MongoDB connector does not honour start.stream / snapshot.on.data.error
+    "snapshot.mode", ("always", "initial", "initial_only", "no_data", "when_needed"), applies=MO
+)
+for _name in ("snapshot.delay.ms", "streaming.delay.ms"):  # a delay before reading changes no record
+    _audit(_name, effect=NO_EFFECT, note="read by the MySQL/MariaDB connectors only", applies=PG | MO)
+_audit("snapshot.tables.order.by.row.count", ("disabled",), applies=PG)
+_audit(
+    "unavailable.value.placeholder",
+    effect=NO_EFFECT,
+    note="binlog rows are full images: no value is ever unavailable",
+    applies=BINLOG,
+)
+_audit("skip.messages.without.change", ("false",), applies=MO)
+_audit("cursor.oversize.handling.mode", ("fail", "split"))
+_audit(
+    "snapshot.mode",
+    ("always", "initial", "initial_only", "no_data", "when_needed", "recovery", "configuration_based"),
+    applies=BINLOG,
+)
+_audit("snapshot.locking.mode", ("none",), applies=PG)
+_audit(
+    "snapshot.locking.mode",
+    ("minimal", "minimal_percona", "minimal_at_least_once", "extended", "none"),
+    applies=MY,
+)
+_audit("snapshot.locking.mode", ("minimal", "minimal_at_least_once", "extended", "none"), applies=MA)
+_audit("snapshot.mode.configuration.based.snapshot.on.schema.error", ("false",))
+_audit(
+    "snapshot.mode.configuration.based.snapshot.schema",
+    effect=NO_EFFECT,
+    note="PostgreSQL and MongoDB keep no schema history: a schema snapshot emits nothing",
+    applies=PG | MO,
+)
+_audit(
+    "time.precision.mode",
+    ("adaptive", "adaptive_time_microseconds", "connect", "isostring", "microseconds", "nanoseconds"),
+    applies=PG,
+)
+_audit("time.precision.mode", ("adaptive_time_microseconds", "connect"), applies=BINLOG)
+_audit("lsn.flush.mode", ("connector",), note="flush.lsn.source=false gives Debezium's manual mode")
+_audit("offset.mismatch.strategy", ("no_validation",))
+_audit("xmin.fetch.interval.ms", ("0",), note="source.xmin is always null")
+_audit("schema.refresh.mode", ("columns_diff",))
+_audit("slot.failover", ("false",))
+_audit("database.sslfactory", _NOT_SUPPORTED)
+_audit("database.ssl.mode", ("disabled", "preferred"), applies=MY, note="no TLS to MySQL yet")
+_audit("database.ssl.mode", ("disable", "disabled", "preferred"), applies=MA, note="no TLS to MariaDB yet")
+for _name in (
+    "database.ssl.keystore",
+    "database.ssl.keystore.password",
+    "database.ssl.truststore",
+    "database.ssl.truststore.password",
+    "mongodb.ssl.keystore",
+    "mongodb.ssl.keystore.password",
+    "mongodb.ssl.truststore",
+    "mongodb.ssl.truststore.password",
+    "mongodb.ssl.keystore.type",
+    "mongodb.ssl.truststore.type",
+    "post.processors",
+    "capture.start.op.time",
+    "custom.sanitize.pattern",
+    "database.connection.factory.class",
+    "topic.heartbeat.name",
+    "converters",
+):
+    _audit(_name, _NOT_SUPPORTED)
+_audit("enable.time.adjuster", ("true",))
+_audit("gtid.source.filter.dml.events", ("true",))
+_audit("gtid.ignore.on.recovery", _NOT_SUPPORTED)
+_audit("ddl.parser.type", ("antlr",), note="the emulator's own DDL parser, Debezium's antlr semantics")
+_audit("internal.mongodb.allow.offset.invalidation", ("false",))
+_audit(
+    "mongodb.authentication.class", ("io.debezium.connector.mongodb.connection.defaultmongodbauthprovider",)
+)
+_audit("cursor.oversize.skip.threshold", ("0",))
+_audit("signal.kafka.consumer.offset.commit.enabled", ("false",))
+_audit("kafka.consumer.offset.commit.enabled", ("false",))
+_audit("schema.history.internal.store.only.captured.tables.ddl", ("false",))
+_audit("schema.history.internal.store.only.captured.databases.ddl", ("true",))
+_audit("key.converter", tuple(c.lower() for c in DATA_CONVERTERS))
+_audit("value.converter", tuple(c.lower() for c in DATA_CONVERTERS))
+_audit("header.converter", tuple(c.lower() for c in HEADER_CONVERTERS))
+
+
+def _with_audit(spec: PropertySpec) -> PropertySpec:
+    import dataclasses
+
+    for key in (f"{spec.name}@{','.join(sorted(spec.applies))}", spec.name):
+        entry = _AUDIT.get(key)
+        if entry is None:
+            for k, v in _AUDIT.items():  # an entry for a subset of kinds that covers this row
+                if k.startswith(spec.name + "@") and v[0] is not None and spec.applies <= v[0]:
+                    entry = v
+                    break
+        if entry is not None:
+            _applies, supported, effect, note = entry
+            return dataclasses.replace(spec, supported=supported, effect=effect, note=note)
+    return spec
+
+
+def _split_by_audit(specs: tuple[PropertySpec, ...]) -> tuple[PropertySpec, ...]:
+    """Rows shared by several kinds whose audit differs per kind are split, one row per audited kind set."""
+    out: list[PropertySpec] = []
+    import dataclasses
+
+    for spec in specs:
+        parts = [v[0] for k, v in _AUDIT.items() if k.startswith(spec.name + "@") and v[0] is not None]
+        pieces = [spec.applies & a for a in parts if spec.applies & a]
+        rest = spec.applies - frozenset().union(*pieces) if pieces else spec.applies
+        if len(pieces) > 1 or (pieces and rest):
+            for a in pieces + ([rest] if rest else []):
+                out.append(_with_audit(dataclasses.replace(spec, applies=a)))
+        else:
+            out.append(_with_audit(spec))
+    return tuple(out)
+
+
+def status_of(spec: PropertySpec) -> str:
+    """IMPLEMENTED, NO_EFFECT or REFUSED, for the generated property table."""
+    if spec.supported == ():
+        return REFUSED
+    return spec.effect

@@ -1,0 +1,155 @@
+"""Value checks and computed defaults used by rows of the property table, and the allowed-value lists
+(snapshot modes, time precision, failure modes) several rows share."""
+
+from __future__ import annotations
+
+import re
+
+from emulator.settings.errors import _show
+from emulator.settings.spec import JSON_CONVERTER, SIMPLE_HEADER_CONVERTER, Check, ConfigView
+
+_TOPIC_NAME = re.compile(r"[a-zA-Z0-9_.\-]+")
+_SLOT_NAME = re.compile(r"[a-z0-9_]{1,63}")
+_JAVA_CLASS = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
+
+
+def _check_topic_prefix(_c: ConfigView, value: str) -> str | None:
+    if not _TOPIC_NAME.fullmatch(value):
+        return f"{_show(value)} has invalid characters: only alphanumerics, '-', '.' and '_' are allowed in a topic prefix"
+    return None
+
+
+def _check_slot_name(_c: ConfigView, value: str) -> str | None:
+    if not _SLOT_NAME.fullmatch(value):
+        return (
+            f"{_show(value)} is not a valid replication slot name: only lower-case letters, digits and '_', "
+            "at most 63 characters"
+        )
+    return None
+
+
+_SKIPPABLE_OPS = ("c", "u", "d", "t", "r")
+
+
+def _check_skipped_operations(_c: ConfigView, value: str) -> str | None:
+    items = [item.strip() for item in value.split(",")]
+    if value.strip() == "none":
+        return None
+    has_none = False
+    for item in items:
+        if item == "none":
+            has_none = True
+        elif item not in _SKIPPABLE_OPS:
+            return (
+                f"{_show(item)} is not an operation; allowed values: c (create), u (update), d (delete), "
+                "t (truncate), r (read), or none"
+            )
+    if has_none and any(item != "none" for item in items):
+        return "'none' cannot be combined with other operations"
+    return None
+
+
+def _check_metric_tags(_c: ConfigView, value: str) -> str | None:
+    for item in value.split(","):
+        item = item.strip()
+        if not item:
+            continue
+        key, sep, val = item.partition("=")
+        if not sep or not key.strip() or not val.strip():
+            return f"{_show(item)} is not a key=value pair (expected k1=v1,k2=v2)"
+    return None
+
+
+def _check_key_columns(_c: ConfigView, value: str) -> str | None:
+    """``<table regex>:<column>[,<column>...]`` entries separated by ``;``."""
+    for entry in value.split(";"):
+        entry = entry.strip()
+        if not entry:
+            continue
+        table, sep, cols = entry.rpartition(":")
+        if not sep or not table.strip() or not cols.strip():
+            return f"{_show(entry)} is not <table regex>:<column>[,<column>...]"
+        try:
+            re.compile(table.strip())
+        except re.error as exc:
+            return f"invalid regular expression {_show(table.strip())}: {exc}"
+    return None
+
+
+def _check_replica_identity(_c: ConfigView, value: str) -> str | None:
+    """``<table regex>:<DEFAULT|FULL|NOTHING|INDEX name>`` entries separated by ``,``."""
+    for entry in value.split(","):
+        entry = entry.strip()
+        if not entry:
+            continue
+        table, sep, ident = entry.rpartition(":")
+        ident = ident.strip().upper()
+        if not sep or not (ident in ("DEFAULT", "FULL", "NOTHING") or ident.startswith("INDEX ")):
+            return f"{_show(entry)} is not <table>:<DEFAULT|FULL|NOTHING|INDEX name>"
+        try:
+            re.compile(table.strip())
+        except re.error as exc:
+            return f"invalid regular expression {_show(table.strip())}: {exc}"
+    return None
+
+
+def _converter_check(allowed: tuple[str, ...]) -> Check:
+    def check(_c: ConfigView, value: str) -> str | None:
+        if value.strip() not in allowed:
+            return f"converter {_show(value.strip())} is not supported by this emulator; supported: {', '.join(allowed)}"
+        return None
+
+    return check
+
+
+def _signal_topic_default(c: ConfigView) -> str | None:
+    prefix = c.get("topic.prefix")
+    return f"{prefix}-signal" if prefix else None
+
+
+def _lsn_flush_mode_default(c: ConfigView) -> str | None:
+    flush = c.props.get("flush.lsn.source")
+    if flush is not None and flush.strip().lower() == "false":
+        return "manual"
+    return "connector"
+
+
+def _header_converter_default(c: ConfigView) -> str | None:
+    return JSON_CONVERTER if c.source_format == "debezium-server" else SIMPLE_HEADER_CONVERTER
+
+
+_SNAPSHOT_MODES_PG = (
+    "always",
+    "initial",
+    "initial_only",
+    "no_data",
+    "when_needed",
+    "configuration_based",
+    "custom",
+)
+_SNAPSHOT_MODES_BINLOG = (
+    "always",
+    "initial",
+    "initial_only",
+    "no_data",
+    "when_needed",
+    "recovery",
+    "configuration_based",
+    "custom",
+)
+_SNAPSHOT_MODES_MONGO = _SNAPSHOT_MODES_PG
+_REMOVED_SNAPSHOT_MODES = {
+    "never": "no_data",
+    "schema_only": "no_data",
+    "schema_only_recovery": "recovery",
+    "exported": "initial",
+}
+_TIME_PRECISION = (
+    "adaptive",
+    "adaptive_time_microseconds",
+    "connect",
+    "isostring",
+    "microseconds",
+    "nanoseconds",
+)
+_FAILURE_MODES = ("fail", "warn", "skip", "ignore")

@@ -1,0 +1,107 @@
+"""How a settings field names its property and how the property's value is read, once, from a Config.
+
+A field declared with :func:`prop` carries its property name in the dataclass field metadata; :func:`build`
+fills every such field from the validated :class:`~emulator.config.Config`, typed by the property's row in
+the PROPERTIES table (so the default, the type and the allowed values come from the table only).  A field
+that needs more than the table's type (a set of operations, parsed column mappers) passes ``parse``.
+The metadata is also what the coverage test reads: every implemented property is read by some field.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+PROPERTY = "property"  # field metadata key: the property name
+PARSE = "parse"  # field metadata key: (config, name) -> value, instead of the type's reader
+ALSO = "also"  # field metadata key: further properties the parse function reads (templated families)
+
+Parse = Callable[[Any, str], Any]
+
+
+def prop(name: str, *, parse: Parse | None = None, also: tuple[str, ...] = (), secret: bool = False) -> Any:
+    """A settings field read from property ``name`` (its table row gives the type and the default);
+    ``also`` names the other properties a ``parse`` function reads into the same field; a ``secret`` is
+    left out of ``repr`` (a settings object may reach a log line or a traceback)."""
+    return dataclasses.field(metadata={PROPERTY: name, PARSE: parse, ALSO: also}, repr=not secret)
+
+
+def read(config: Any, name: str) -> Any:
+    """The typed value of ``name`` for ``config``'s connector: the configured value or the table default.
+
+    Integers, enums and strings without a value and without a default are ``None``; lists are tuples;
+    regex lists are compiled (anchored, case-insensitive, as Debezium matches them).
+    """
+    from emulator.settings.spec import BOOL, DOUBLE, ENUM, LIST, REGEX_LIST
+
+    spec = config.spec(name)
+    kind = spec.type if spec is not None else None
+    if kind == LIST:
+        return tuple(config.list(name))
+    if kind == REGEX_LIST:
+        return tuple(config.regex_list(name))
+    value = config.get(name)
+    if value is None:
+        return None
+    if kind == BOOL:
+        return config.bool(name)
+    if kind in ("int", "short", "long"):
+        return config.int(name)
+    if kind == DOUBLE:
+        return float(value.strip().rstrip("dDfF"))
+    if kind == ENUM:
+        return config.enum(name)
+    return value
+
+
+def build(cls: type[T], config: Any, **given: Any) -> T:
+    """An instance of the settings dataclass ``cls``: its :func:`prop` fields read from ``config``, the
+    others passed in ``given`` (nested groups, derived values)."""
+    values = dict(given)
+    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+        name = f.metadata.get(PROPERTY)
+        if name is None or f.name in values:
+            continue
+        parse = f.metadata.get(PARSE)
+        values[f.name] = parse(config, name) if parse is not None else read(config, name)
+    return cls(**values)
+
+
+def properties_of(settings: Any) -> dict[str, str]:
+    """``{property name: field path}`` read by a settings instance, nested groups included."""
+    out: dict[str, str] = {}
+    for f in dataclasses.fields(settings):
+        name = f.metadata.get(PROPERTY)
+        if name is not None:
+            for each in (name, *f.metadata.get(ALSO, ())):
+                out.setdefault(each, f.name)
+            continue
+        if not f.compare:
+            continue  # the Config kept for pass-through readers is not a settings group
+        value = getattr(settings, f.name)
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            for p, path in properties_of(value).items():
+                out.setdefault(p, f"{f.name}.{path}")
+    return out
+
+
+def stripped(config: Any, name: str) -> str | None:
+    """A string property trimmed; blank is ``None`` (Debezium treats a blank value as unset)."""
+    value = config.get(name)
+    if value is None:
+        return None
+    value = value.strip()
+    return value or None
+
+
+def patterns(value: str | None) -> tuple[re.Pattern[str], ...]:
+    """Debezium regex list text, compiled anchored and case-insensitive (for values not in the table)."""
+    from emulator.settings.values import _compile_anchored, _split_regex_list
+
+    if not value:
+        return ()
+    return tuple(_compile_anchored("", item) for item in _split_regex_list("", value))

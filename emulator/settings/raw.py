@@ -1,0 +1,146 @@
+"""Config: the validated connector configuration as strings, with typed accessors that fall back to the
+table's Debezium 3.6.3 default.  Code outside emulator/settings reads typed settings instead
+(:func:`emulator.settings.settings_for`)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from emulator.settings.checks import _REMOVED_SNAPSHOT_MODES
+from emulator.settings.errors import ConfigError, _show
+from emulator.settings.spec import (
+    _CLASS_ALIASES,
+    _CONNECTOR_SIMPLE_NAMES,
+    _INT_RANGES,
+    ALL,
+    CONNECTOR_CLASSES,
+    LONG,
+    MONGODB,
+    PASSWORD,
+    PropertySpec,
+)
+from emulator.settings.table import _MONGO_LITERAL_LISTS, property_spec
+from emulator.settings.values import _compile_anchored, _parse_bool, _parse_int, _regex_items
+
+
+@dataclass
+class Config:
+    """A validated connector configuration.
+
+    ``props`` holds the connector properties as strings (unknown ones included), after format translation;
+    the typed accessors fall back to the Debezium 3.6.3 default of the configured connector.
+    """
+
+    props: dict[str, str]
+    sink_type: str | None = None
+    sink_props: dict[str, str] = field(default_factory=dict)
+    source_format: str = "properties"
+    raw: dict[str, str] = field(default_factory=dict)  # as written: config-provider references unresolved
+    # the typed settings, built once by emulator.settings.settings_for (dataclasses.replace starts anew)
+    _settings: Any = field(default=None, init=False, repr=False, compare=False)
+
+    def __repr__(self) -> str:  # never a secret in a log line or a traceback
+        shown = {k: ("********" if self._secret(k) else v) for k, v in self.props.items()}
+        return f"Config(connector={self.connector!r}, props={shown!r})"
+
+    def _secret(self, name: str) -> bool:
+        spec = self.spec(name)
+        return (
+            (spec is not None and spec.type == PASSWORD)
+            or "password" in name.lower()
+            or (
+                self.raw.get(name, self.props.get(name))
+                != self.props.get(name)  # resolved by a config provider
+            )
+        )
+
+    # -- identity
+
+    @property
+    def connector_class(self) -> str | None:
+        return self.props.get("connector.class")
+
+    @property
+    def connector(self) -> str | None:
+        """The connector kind: ``postgres``, ``mysql``, ``mariadb``, ``mongodb`` (``None`` if unknown)."""
+        cls = self.props.get("connector.class")
+        if cls is None:
+            return None
+        cls = cls.strip()
+        return CONNECTOR_CLASSES.get(cls) or CONNECTOR_CLASSES.get(_CLASS_ALIASES.get(cls, ""))
+
+    def spec(self, name: str) -> PropertySpec | None:
+        """The table row that applies to ``name`` for this connector, or ``None`` for an unknown property."""
+        return property_spec(name, self.connector)
+
+    # -- raw access
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.props
+
+    def get(self, name: str) -> str | None:
+        """The configured value, or the declared default (``None`` when neither exists)."""
+        if name in self.props:
+            return self.props[name]
+        spec = self.spec(name)
+        return spec.default_for(self) if spec is not None else None
+
+    def str(self, name: str) -> str | None:
+        return self.get(name)
+
+    def _require(self, name: str) -> str:
+        value = self.get(name)
+        if value is None:
+            raise ConfigError(f"{name}: no value is configured and the property has no default", name)
+        return value
+
+    def int(self, name: str) -> int:
+        spec = self.spec(name)
+        return _parse_int(name, self._require(name), spec.type if spec and spec.type in _INT_RANGES else LONG)
+
+    def bool(self, name: str) -> bool:
+        return _parse_bool(name, self._require(name))
+
+    def list(self, name: str) -> list[str]:
+        """Comma-separated items, trimmed, empty items dropped (``[]`` when unset)."""
+        value = self.get(name)
+        if value is None:
+            return []
+        return [item.strip() for item in value.split(",") if item.strip()]
+
+    def regex_list(self, name: str) -> list[re.Pattern[str]]:
+        """Debezium-style regex list: anchored at both ends and case-insensitive (so ``match``, ``fullmatch``
+        and ``search`` all mean "matches the whole name").  With MongoDB ``filters.match.mode=literal`` the
+        database/collection lists are literal, case-sensitive names."""
+        value = self.get(name)
+        if value is None:
+            return []
+        items = _regex_items(name, value)
+        if (
+            self.connector == MONGODB
+            and name in _MONGO_LITERAL_LISTS
+            and self.enum("filters.match.mode") == "literal"
+        ):
+            return [re.compile(rf"\A{re.escape(item)}\Z") for item in items]
+        return [_compile_anchored(name, item) for item in items]
+
+    def enum(self, name: str) -> str:
+        """The lower-cased value, checked against the allowed values of the property."""
+        value = self._require(name).strip().lower()
+        spec = self.spec(name)
+        if spec is not None and spec.allowed is not None and value not in spec.allowed:
+            raise ConfigError(_enum_message(self, name, value, spec), name)
+        return value
+
+
+def _enum_message(config: Config, name: str, value: str, spec: PropertySpec) -> str:
+    where = ""
+    if len(spec.applies) < len(ALL) and config.connector is not None:
+        where = f" for {_CONNECTOR_SIMPLE_NAMES[config.connector]}"
+    hint = ""
+    if name == "snapshot.mode" and value in _REMOVED_SNAPSHOT_MODES:
+        hint = f" ('{value}' was removed in Debezium 3.0; use '{_REMOVED_SNAPSHOT_MODES[value]}')"
+    allowed = ", ".join(spec.allowed or ())
+    return f"{name}: {_show(value)} is not a valid value{where}{hint}; allowed values: {allowed}"

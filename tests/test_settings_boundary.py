@@ -1,0 +1,147 @@
+"""No module outside emulator/settings (and the emulator.config shim) reads the raw configuration by property
+name: code reads typed settings (emulator.settings.settings_for).  A plain AST scan, so it needs no server.
+
+TO_CONVERT lists the modules that still read raw properties; it only shrinks (their owners convert them
+after merging the settings branch; the lead trims it at merge).  A module that starts reading raw
+properties fails the test, and so does a listed module that no longer does (remove it from the list).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from emulator.config import property_spec
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "emulator"
+
+# raw readers allowed by design: the settings package and the shim that re-exports it
+OWNERS = ("emulator/settings/", "emulator/config.py")
+
+TO_CONVERT = frozenset(
+    {
+        # the capture (coordinator / dispatcher / signals helpers adopt settings after merging)
+        "emulator/connectors/mongodb/connector.py",
+        "emulator/connectors/mysql/connector.py",
+        "emulator/connectors/postgres/connector.py",
+        "emulator/filters.py",
+        "emulator/incremental.py",
+        "emulator/notifications.py",
+        "emulator/runner.py",
+        "emulator/signals_kafka.py",
+        # the Connect data plane and the transform chain's alias lists (connect helper)
+        "emulator/connect/dataplane.py",
+        "emulator/connect/transforms/base.py",
+        # entry points, REST worker and outputs (their owners this session)
+        "emulator/api.py",
+        "emulator/connect_check.py",
+        "emulator/connect_validate.py",
+        "emulator/metrics.py",
+        "emulator/outputs/kafka.py",
+        "emulator/preflight.py",
+        "emulator/rest_app.py",
+        "emulator/status.py",
+        "emulator/worker.py",
+        # test harnesses that write Debezium configurations for the oracle (diff helper)
+        "emulator/testing/differential.py",
+        "emulator/testing/workloads.py",
+        "emulator/testing/workloads_mariadb.py",
+    }
+)
+
+_READERS = frozenset({"get", "int", "bool", "enum", "list", "regex_list", "str", "pop", "setdefault"})
+_CONFIG_WORDS = ("config", "cfg", "conf", "props", "properties")
+# a transform's or converter's own options (Options objects), which reuse some connector property names
+_OPTION_RECEIVERS = frozenset({"opts", "self.opts", "options"})
+
+
+def _is_property(node: ast.AST) -> str | None:
+    if (
+        isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and property_spec(node.value) is not None
+    ):
+        return node.value
+    return None
+
+
+def _configish(node: ast.AST) -> bool:
+    text = ast.unparse(node).lower()
+    return any(word in text for word in _CONFIG_WORDS)
+
+
+def raw_reads(source: str) -> list[tuple[int, str]]:
+    """``(line, property)`` for each read of a property by name: ``x.get("p")`` (and the Config typed
+    accessors), ``x["p"]`` and ``"p" in x``.  A dotted name is a property wherever it is read; a bare word
+    (``name``, ``transforms``) only when read from something called config/cfg/props."""
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _READERS:
+            receiver = node.func.value
+            if ast.unparse(receiver) in _OPTION_RECEIVERS:
+                continue
+            if node.args and (name := _is_property(node.args[0])):
+                if "." in name or _configish(receiver):
+                    found.append((node.lineno, name))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args:
+            # an alias of a reader: get = config.get; get("tombstones.on.delete")
+            if (name := _is_property(node.args[0])) and "." in name:
+                found.append((node.lineno, name))
+        elif isinstance(node, ast.Subscript) and (name := _is_property(node.slice)):
+            if "." in name or _configish(node.value):
+                found.append((node.lineno, name))
+        elif (
+            isinstance(node, ast.Compare)
+            and len(node.ops) == 1
+            and isinstance(node.ops[0], ast.In | ast.NotIn)
+        ):
+            if (name := _is_property(node.left)) and ("." in name or _configish(node.comparators[0])):
+                found.append((node.lineno, name))
+    return sorted(found)
+
+
+def _modules() -> dict[str, list[tuple[int, str]]]:
+    out = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        if rel.startswith(OWNERS):
+            continue
+        reads = raw_reads(path.read_text())
+        if reads:
+            out[rel] = reads
+    return out
+
+
+def test_the_scan_finds_raw_reads() -> None:
+    src = (
+        "def f(config, props, cfg):\n"
+        "    a = config.get('snapshot.mode')\n"
+        "    b = props['slot.name']\n"
+        "    c = 'tombstones.on.delete' in cfg.props\n"
+        "    d = cfg.bool('name')\n"
+        "    e = row.get('name')\n"
+        "    f = config.get('not.a.property')\n"
+        "    g = opts.enum('schema.name.adjustment.mode')\n"
+        "    get = config.get\n"
+        "    h = get('slot.drop.on.stop')\n"
+    )
+    assert raw_reads(src) == [
+        (2, "snapshot.mode"),
+        (3, "slot.name"),
+        (4, "tombstones.on.delete"),
+        (5, "name"),
+        (10, "slot.drop.on.stop"),
+    ]
+
+
+def test_no_raw_config_reads_outside_settings() -> None:
+    found = _modules()
+    new = {m: reads[:3] for m, reads in found.items() if m not in TO_CONVERT}
+    assert new == {}, "read typed settings (emulator.settings.settings_for) instead of the raw config"
+
+
+def test_the_allow_list_only_shrinks() -> None:
+    found = _modules()
+    converted = sorted(m for m in TO_CONVERT if m not in found)
+    assert converted == [], "these modules no longer read raw properties: remove them from TO_CONVERT"
