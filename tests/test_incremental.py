@@ -540,7 +540,8 @@ def test_file_channel(pg, tmp_path, caplog):
 def test_in_process_channel(pg):
     """Debezium's in-process channel: signals sent by the embedding program (Capture.signal)."""
     db = Db(pg, TWO_TABLES_DDL)
-    run = Run(db, db.props(**{"signal.enabled.channels": "in-process"})).start()
+    # slot.drop.on.stop: the module's server has 20 replication slots for all its tests
+    run = Run(db, db.props(**{"signal.enabled.channels": "in-process", "slot.drop.on.stop": "true"})).start()
     run.sync()
     sid = run.cap.signal("execute-snapshot", {"data-collections": ["public.t2"], "type": "incremental"})
     assert sid.startswith("in-process-")
@@ -555,7 +556,7 @@ def test_in_process_channel(pg):
 
 def test_in_process_channel_not_enabled(pg):
     db = Db(pg, TWO_TABLES_DDL)
-    run = Run(db, db.props()).start()
+    run = Run(db, db.props(**{"slot.drop.on.stop": "true"})).start()
     try:
         with pytest.raises(CaptureError, match="in-process"):
             run.cap.signal("log", {"message": "x"})

@@ -13,6 +13,7 @@ from pathlib import Path
 from emulator.incremental import state, watermarks
 from emulator.incremental.conditions import SqlFilters
 from emulator.incremental.machine import IncrementalSnapshot
+from emulator.settings import Incremental
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -88,10 +89,21 @@ class Engine:
         pass
 
 
-def machine(rows: dict[int, str], **props: str) -> tuple[IncrementalSnapshot, Source, Engine]:
-    config = {"incremental.snapshot.chunk.size": "2", "signal.data.collection": "s.signal", **props}
+def machine(
+    rows: dict[int, str], strategy: str = "insert_insert"
+) -> tuple[IncrementalSnapshot, Source, Engine]:
+    inc = Incremental(
+        chunk_size=2, watermarking_strategy=strategy, allow_schema_changes=False, read_only=False
+    )
     source, engine = Source(rows), Engine()
-    m = IncrementalSnapshot(source, config, engine, filters=SqlFilters("postgres"), retriable=lambda e: False)
+    m = IncrementalSnapshot(
+        source,
+        engine,
+        incremental=inc,
+        signal_table="s.signal",
+        filters=SqlFilters("postgres"),
+        retriable=lambda e: False,
+    )
     return m, source, engine
 
 
@@ -131,9 +143,7 @@ def test_insert_insert_windows_drop_keys_changed_inside_them():
 
 
 def test_insert_delete_emits_each_chunk_at_once_and_leaves_no_rows():
-    m, source, engine = machine(
-        {1: "a", 2: "b", 3: "c"}, **{"incremental.snapshot.watermarking.strategy": "insert_delete"}
-    )
+    m, source, engine = machine({1: "a", 2: "b", 3: "c"}, "insert_delete")
     m.start("sig-1", [state.entry("s.t", None, None)])
     assert [e[1] for e in engine.emitted] == [1, 2, 3]
     assert source.watermarks == [("write", "snapshot-window-open", "open"), ("delete", "open")] * 3

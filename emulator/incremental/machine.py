@@ -35,6 +35,7 @@ from typing import Any, Protocol
 from emulator.incremental import state, watermarks
 from emulator.incremental.conditions import ConditionError
 from emulator.notifications import INCREMENTAL as INCREMENTAL_AGGREGATE
+from emulator.settings.common import Incremental
 from emulator.signals.record import SignalError
 
 log = logging.getLogger("emulator.incremental")
@@ -65,19 +66,26 @@ class ChunkReader(Protocol):
 
 class IncrementalSnapshot:
     def __init__(
-        self, source: ChunkReader, config, engine, *, filters: Any, retriable: Callable[[BaseException], bool]
+        self,
+        source: ChunkReader,
+        engine,
+        *,
+        incremental: Incremental,
+        signal_table: str | None,
+        filters: Any,
+        retriable: Callable[[BaseException], bool],
     ) -> None:
-        get = config.get
+        """`incremental`: the typed `incremental.snapshot.*` / `read.only` settings; `signal_table`:
+        `signal.data.collection` (where the watermark rows go); `filters`: SqlFilters or the connector's own
+        policy (MongoDB query documents); `retriable`: the connector's judgement of an exception."""
         self.source = source
         self.engine = engine
-        self.filters = filters  # SqlFilters or the connector's own policy (MongoDB query documents)
+        self.filters = filters
         self.retriable = retriable
-        self.chunk_size = int(get("incremental.snapshot.chunk.size") or 1024)
-        if self.chunk_size <= 0:
-            self.chunk_size = 1024
-        self.signal_table = (get("signal.data.collection") or "").strip() or None
-        self.read_only = str(get("read.only") or "").strip().lower() == "true"
-        name = (get("incremental.snapshot.watermarking.strategy") or "insert_insert").lower()
+        self.chunk_size = incremental.chunk_size if incremental.chunk_size > 0 else 1024
+        self.signal_table = signal_table
+        self.read_only = bool(incremental.read_only)
+        name = (incremental.watermarking_strategy or "insert_insert").lower()
         self.strategy = watermarks.strategy_for(source, name, self.read_only)
         self.notifier = getattr(source, "notifier", None)
         # progress (state.py): tables still to do, current first: {id, condition, surrogate}

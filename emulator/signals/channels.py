@@ -24,6 +24,7 @@ import threading
 import time
 from typing import Any
 
+from emulator.settings.common import Signals
 from emulator.signals.record import SignalRecord
 
 log = logging.getLogger("emulator.signals")
@@ -144,25 +145,26 @@ class InProcessChannel:
 class KafkaChannel:
     name = KAFKA
 
-    def __init__(self, config, prefix: str) -> None:
+    def __init__(self, signals: Signals, prefix: str, props: dict[str, str]) -> None:
+        """`signals`: the typed `signal.*` settings; `props`: the raw properties, for the `signal.consumer.*`
+        pass-through to the consumer."""
         from confluent_kafka import OFFSET_END, Consumer, TopicPartition
 
-        get = config.get
         self.prefix = prefix
-        self.topic = get("signal.kafka.topic") or f"{prefix}-signal"
-        bootstrap = get("signal.kafka.bootstrap.servers")
+        self.topic = signals.kafka_topic or f"{prefix}-signal"
+        bootstrap = signals.kafka_bootstrap_servers
         if not bootstrap:
             raise ValueError(
                 "signal.kafka.bootstrap.servers is required when signal.enabled.channels includes kafka"
             )
-        self.commit = str(get("kafka.consumer.offset.commit.enabled") or "").lower() == "true"
+        self.commit = signals.kafka_consumer_offset_commit
         conf: dict[str, Any] = {
             "bootstrap.servers": bootstrap,
-            "group.id": get("signal.kafka.groupId") or "kafka-signal",
+            "group.id": signals.kafka_group_id or "kafka-signal",
             "enable.auto.commit": False,
             "auto.offset.reset": "earliest" if self.commit else "latest",
         }
-        for k, v in (getattr(config, "props", {}) or {}).items():
+        for k, v in props.items():
             if k.startswith("signal.consumer."):
                 conf[k[len("signal.consumer.") :]] = v
         self.consumer = Consumer(conf)

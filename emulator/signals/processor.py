@@ -17,6 +17,7 @@ from typing import Any
 
 from emulator.incremental import watermarks
 from emulator.incremental.machine import MALFORMED, IncrementalSnapshot
+from emulator.settings.common import Settings
 from emulator.signals import channels as ch
 from emulator.signals.actions import ACTIONS
 from emulator.signals.record import SignalError, SignalRecord
@@ -25,22 +26,21 @@ log = logging.getLogger("emulator.signals")
 
 
 class SignalProcessor:
-    def __init__(self, source: Any, config, engine, machine: IncrementalSnapshot) -> None:
-        get = config.get
-        self.source = source  # the connector: tables, blocking_snapshot, its retry judgement
+    def __init__(self, source: Any, settings: Settings, engine, machine: IncrementalSnapshot) -> None:
+        self.source = source  # the connector: tables, blocking_snapshot
         self.engine = engine
         self.machine = machine
-        self._config = config
-        names = get("signal.enabled.channels") or ch.SOURCE
-        self.channels = {c.strip().lower() for c in names.split(",") if c.strip()}
+        self.settings = settings
+        conf = settings.signals
+        self.channels = {c.strip().lower() for c in conf.enabled_channels if c.strip()} or {ch.SOURCE}
         for name in sorted(self.channels - set(ch.KNOWN)):
             log.warning(
                 "signal channel %r is not available in the emulator yet; its signals are not read", name
             )
         self.readers: list[Any] = []
         if ch.FILE in self.channels:
-            interval = max(int(get("signal.poll.interval.ms") or 5000), 1) / 1000.0
-            self.readers.append(ch.FileChannel(get("signal.file") or "file-signals.txt", interval))
+            interval = max(conf.poll_interval_ms or 5000, 1) / 1000.0
+            self.readers.append(ch.FileChannel(conf.file or "file-signals.txt", interval))
         self.in_process = ch.InProcessChannel() if ch.IN_PROCESS in self.channels else None
         if self.in_process is not None:
             self.readers.append(self.in_process)
@@ -71,7 +71,10 @@ class SignalProcessor:
     def _poll_kafka(self) -> None:
         if self.kafka is None:
             try:
-                self.kafka = ch.KafkaChannel(self._config, self._config.get("topic.prefix"))
+                s = self.settings
+                self.kafka = ch.KafkaChannel(
+                    s.signals, s.topics.prefix, getattr(s.config, "props", None) or {}
+                )
             except Exception as e:  # a missing broker must not stop the capture
                 log.error("Kafka signal channel unavailable: %s", e)
                 self.channels.discard(ch.KAFKA)

@@ -32,6 +32,7 @@ from emulator.engine import Engine
 from emulator.envelope import EnvelopeSettings, Heartbeat, TransactionMonitor
 from emulator.incremental.machine import IncrementalSnapshot
 from emulator.notifications import Notifier
+from emulator.settings import settings_for
 from emulator.signals.processor import SignalProcessor
 from emulator.signals.record import SignalError
 
@@ -170,9 +171,11 @@ class MongoDbConnector:
         self.lsid: str | None = None
         self.txn: int | None = None
         self.notifier = Notifier(config, self.settings, engine)
-        self.incremental = IncrementalSnapshot(self, config, engine, filters=QueryDocumentFilters(),
-                                               retriable=self.is_retriable)
-        self.signals = SignalProcessor(self, config, engine, self.incremental)
+        settings = settings_for(config)
+        self.incremental = IncrementalSnapshot(
+            self, engine, incremental=settings.incremental, signal_table=settings.signals.data_collection,
+            filters=QueryDocumentFilters(), retriable=self.is_retriable)
+        self.signals = SignalProcessor(self, settings, engine, self.incremental)
         if self.scope == "collection" and self.signals.channels == {"source"}:
             log.warning("capture.scope=collection disables the source signal channel")
             self.signals.channels.discard("source")

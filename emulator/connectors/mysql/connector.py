@@ -35,6 +35,7 @@ from emulator.incremental.machine import IncrementalSnapshot
 from emulator.model import ColumnDef, TableDef
 from emulator.notifications import Notifier
 from emulator.records import Record
+from emulator.settings import settings_for
 from emulator.signals.processor import SignalProcessor
 from emulator.snapshot import run_snapshot
 
@@ -184,9 +185,11 @@ class MySqlConnector:
         self.snapshot_done = False
         self.streaming = False
         self.notifier = Notifier(config, self.settings, engine)
-        self.incremental = IncrementalSnapshot(self, config, engine, filters=SqlFilters("mysql"),
-                                               retriable=self.is_retriable)
-        self.signals = SignalProcessor(self, config, engine, self.incremental)
+        settings = settings_for(config)
+        self.incremental = IncrementalSnapshot(
+            self, engine, incremental=settings.incremental, signal_table=settings.signals.data_collection,
+            filters=SqlFilters("mysql"), retriable=self.is_retriable)
+        self.signals = SignalProcessor(self, settings, engine, self.incremental)
         self._in_ro_snapshot = False  # a read.only chunk's consistent-snapshot transaction is open
         self.table_ids: dict[int, _TableEntry] = {}
         self.tm_cache: dict[bytes, _TableEntry] = {}

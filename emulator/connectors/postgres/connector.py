@@ -40,6 +40,7 @@ from emulator.model import TableDef
 from emulator.naming import field_name_adjuster, schema_name_adjuster
 from emulator.notifications import Notifier
 from emulator.records import Record
+from emulator.settings import settings_for
 from emulator.signals.processor import SignalProcessor
 from emulator.snapshot import run_snapshot
 
@@ -174,9 +175,11 @@ class PostgresConnector:
         self._ro_xids: set[int] = set()  # read.only: transactions streamed since the last chunk read
         self._wal_geometry: tuple[int, int] | None = None
         self.notifier = Notifier(config, self.settings, engine)
-        self.incremental = IncrementalSnapshot(self, config, engine, filters=SqlFilters("postgres"),
-                                               retriable=self.is_retriable)
-        self.signals = SignalProcessor(self, config, engine, self.incremental)
+        settings = settings_for(config)
+        self.incremental = IncrementalSnapshot(
+            self, engine, incremental=settings.incremental, signal_table=settings.signals.data_collection,
+            filters=SqlFilters("postgres"), retriable=self.is_retriable)
+        self.signals = SignalProcessor(self, settings, engine, self.incremental)
         engine.source = self
 
     # -- engine protocol ---------------------------------------------------------------------------------
