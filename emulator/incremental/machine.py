@@ -74,10 +74,12 @@ class IncrementalSnapshot:
         signal_table: str | None,
         filters: Any,
         retriable: Callable[[BaseException], bool],
+        notifier: Any = None,
     ) -> None:
         """`incremental`: the typed `incremental.snapshot.*` / `read.only` settings; `signal_table`:
         `signal.data.collection` (where the watermark rows go); `filters`: SqlFilters or the connector's own
-        policy (MongoDB query documents); `retriable`: the connector's judgement of an exception."""
+        policy (MongoDB query documents); `retriable`: the connector's judgement of an exception;
+        `notifier`: the connector's Notifier ("Incremental Snapshot" notifications), None for none."""
         self.source = source
         self.engine = engine
         self.filters = filters
@@ -87,7 +89,7 @@ class IncrementalSnapshot:
         self.read_only = bool(incremental.read_only)
         name = (incremental.watermarking_strategy or "insert_insert").lower()
         self.strategy = watermarks.strategy_for(source, name, self.read_only)
-        self.notifier = getattr(source, "notifier", None)
+        self.notifier = notifier
         # progress (state.py): tables still to do, current first: {id, condition, surrogate}
         self.queue: list[dict[str, Any]] = []
         self.last_key: list | None = None  # end of the chunk read last (the next chunk starts after it)

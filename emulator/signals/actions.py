@@ -38,8 +38,7 @@ def log_message(proc: SignalProcessor, sid: str, data: dict) -> None:
             "Logging signal '%s' has arrived but the requested field 'message' is missing from data", sid
         )
         return
-    src = getattr(proc.engine, "source", None)
-    off = src.offset() if src is not None else None
+    off = proc.source.offset()
     logging.getLogger("emulator.signal").info(str(message).replace("{}", str(off), 1))
 
 

@@ -174,7 +174,7 @@ class MongoDbConnector:
         settings = settings_for(config)
         self.incremental = IncrementalSnapshot(
             self, engine, incremental=settings.incremental, signal_table=settings.signals.data_collection,
-            filters=QueryDocumentFilters(), retriable=self.is_retriable)
+            filters=QueryDocumentFilters(), retriable=self.is_retriable, notifier=self.notifier)
         self.signals = SignalProcessor(self, settings, engine, self.incremental)
         if self.scope == "collection" and self.signals.channels == {"source"}:
             log.warning("capture.scope=collection disables the source signal channel")

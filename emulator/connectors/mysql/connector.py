@@ -188,7 +188,7 @@ class MySqlConnector:
         settings = settings_for(config)
         self.incremental = IncrementalSnapshot(
             self, engine, incremental=settings.incremental, signal_table=settings.signals.data_collection,
-            filters=SqlFilters("mysql"), retriable=self.is_retriable)
+            filters=SqlFilters("mysql"), retriable=self.is_retriable, notifier=self.notifier)
         self.signals = SignalProcessor(self, settings, engine, self.incremental)
         self._in_ro_snapshot = False  # a read.only chunk's consistent-snapshot transaction is open
         self.table_ids: dict[int, _TableEntry] = {}

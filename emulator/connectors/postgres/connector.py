@@ -178,7 +178,7 @@ class PostgresConnector:
         settings = settings_for(config)
         self.incremental = IncrementalSnapshot(
             self, engine, incremental=settings.incremental, signal_table=settings.signals.data_collection,
-            filters=SqlFilters("postgres"), retriable=self.is_retriable)
+            filters=SqlFilters("postgres"), retriable=self.is_retriable, notifier=self.notifier)
         self.signals = SignalProcessor(self, settings, engine, self.incremental)
         engine.source = self
 
