@@ -32,11 +32,8 @@ class SignalProcessor:
         self.machine = machine
         self.settings = settings
         conf = settings.signals
+        # names outside channels.KNOWN are refused at start (emulator/settings/checks.py)
         self.channels = {c.strip().lower() for c in conf.enabled_channels if c.strip()} or {ch.SOURCE}
-        for name in sorted(self.channels - set(ch.KNOWN)):
-            log.warning(
-                "signal channel %r is not available in the emulator yet; its signals are not read", name
-            )
         self.readers: list[Any] = []
         if ch.FILE in self.channels:
             interval = max(conf.poll_interval_ms or 5000, 1) / 1000.0
