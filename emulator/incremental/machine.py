@@ -120,11 +120,6 @@ class IncrementalSnapshot:
     def running(self) -> bool:
         return bool(self.queue)
 
-    @property
-    def waiting_for_stream(self) -> bool:
-        """read.only: a window waits for the stream to pass its watermark (check after commits)."""
-        return self.window_mark is not None
-
     def offset(self) -> dict | None:
         if not self.queue:
             return None

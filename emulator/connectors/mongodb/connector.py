@@ -460,7 +460,7 @@ class MongoDbConnector:
         if self.incremental.active:
             self.incremental.on_stream_event(env.data_collection, {"_id": key["id"]})
 
-    # -- IncrementalSource ---------------------------------------------------------------------------------
+    # -- ChunkReader (emulator/incremental/machine.py) and watermark writer -----------------------------------
     def captured_table_ids(self) -> list[str]:
         return [f"{d}.{c}" for d, c in self.captured_collections()]
 
