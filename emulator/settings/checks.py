@@ -33,9 +33,10 @@ _SIGNAL_CHANNELS = ("source", "file", "kafka", "in-process")
 
 
 def _check_signal_channels(_c: ConfigView, value: str) -> str | None:
+    available = ", ".join(_SIGNAL_CHANNELS)
     for item in (i.strip().lower() for i in value.split(",")):
         if item and item not in _SIGNAL_CHANNELS:
-            return f"channel {_show(item)} is not available in this emulator; available: " + ", ".join(_SIGNAL_CHANNELS)
+            return f"channel {_show(item)} is not available in this emulator; available: {available}"
     return None
 
 
