@@ -143,13 +143,26 @@ def test_configured_values_are_typed() -> None:
     assert s.signals.data_collection == "public.signals"
 
 
-def test_bad_typed_values_are_one_line_config_errors() -> None:
-    with pytest.raises(ConfigError) as err:
-        settings_for(from_dict({**PG, "column.mask.hash.NOPE.with.salt.x": "public.t.c"}))
-    assert err.value.property == "column.mask.hash.NOPE.with.salt.x"
-    with pytest.raises(ConfigError) as err:
-        settings_for(from_dict({**MONGO, "cursor.pipeline": '{"$match": {}}'}))
-    assert err.value.property == "cursor.pipeline"
+def test_bad_typed_values_are_refused_by_validation() -> None:
+    """Refused at the front door (from_dict, so the CLI exits 2 before connecting), naming the property."""
+    for props, name in (
+        ({**PG, "column.mask.hash.NOPE.with.salt.x": "public.t.c"}, "column.mask.hash.NOPE.with.salt.x"),
+        ({**MONGO, "cursor.pipeline": '{"$match": {}}'}, "cursor.pipeline"),
+        ({**MONGO, "cursor.pipeline": "[{"}, "cursor.pipeline"),
+        ({**PG, "offset.storage.partitions": "many"}, "offset.storage.partitions"),
+    ):
+        with pytest.raises(ConfigError) as err:
+            from_dict(props)
+        assert err.value.property == name
+        assert "\n" not in str(err.value)
+
+
+def test_column_mapper_lists_split_like_debezium() -> None:
+    """Strings.setOfRegex: a backslash-escaped comma belongs to the regex; matching is case-insensitive."""
+    s = settings_for(from_dict({**PG, "column.mask.with.3.chars": "public.t.a\\,b, PUBLIC.T.C"}))
+    (mapper,) = s.relational.column_mappers
+    assert [p.pattern for p in mapper.patterns] == ["public.t.a,b", "PUBLIC.T.C"]
+    assert mapper.patterns[1].fullmatch("public.t.c")
 
 
 def test_settings_are_frozen_and_hide_secrets() -> None:
@@ -245,3 +258,62 @@ def test_recorded_debezium_configs_give_their_values() -> None:
         ):
             if name in props:
                 assert number == int(props[name]), (where, name)
+
+
+def test_initial_statements_are_split_once() -> None:
+    """database.initial.statements: ';' separates, ';;' is a literal semicolon (Debezium's documentation)."""
+    s = settings_for(
+        from_dict({**PG, "database.initial.statements": "SET a = 1; SELECT ';;' ;;x;  ;SET b = 2"})
+    )
+    assert s.relational.initial_statements == ("SET a = 1", "SELECT ';' ;x", "SET b = 2")
+
+
+def test_replica_identity_autoset_values_are_typed() -> None:
+    s = settings_for(
+        from_dict({**PG, "replica.identity.autoset.values": "public.orders:FULL, inventory.*:index idx_key"})
+    )
+    full, index = s.postgres.replica_identity_autoset
+    assert (full.identity, full.index) == ("FULL", None) and full.pattern.fullmatch("PUBLIC.ORDERS")
+    assert (index.identity, index.index) == ("INDEX", "idx_key") and index.pattern.fullmatch(
+        "inventory.items"
+    )
+
+
+# Debezium defaults the emulator refuses on purpose, with the reason (docs/properties.md)
+REFUSED_DEFAULTS = {("postgres", "plugin.name"): "decoderbufs: the emulator decodes pgoutput only"}
+
+
+@pytest.mark.parametrize("kind", sorted(BASES))
+def test_writing_a_debezium_default_explicitly_is_accepted(kind: str) -> None:
+    """A user who writes a property's Debezium 3.6.3 default in the file gets what leaving it out gives:
+    never a refusal (regression: schema.history.internal.store.only.captured.databases.ddl=false, the
+    default, was refused while unset meant false)."""
+    refused = []
+    for spec in PROPERTIES:
+        if spec.pattern is not None or spec.default is None or callable(spec.default):
+            continue
+        if kind not in spec.applies or status_of(spec) == "refused" or (kind, spec.name) in REFUSED_DEFAULTS:
+            continue
+        try:
+            explicit = settings_for(from_dict({**BASES[kind], spec.name: spec.default}))
+        except ConfigError as exc:
+            refused.append(str(exc))
+            continue
+        implicit = settings_for(from_dict(BASES[kind]))
+        path = properties_of(implicit)[spec.name]
+        assert _at(explicit, path) == _at(implicit, path), spec.name
+    assert refused == []
+
+
+def _at(settings: object, path: str) -> object:
+    for part in path.split("."):
+        settings = getattr(settings, part)
+    return settings
+
+
+def test_config_stays_a_plain_dataclass() -> None:
+    """The cached settings are no field of Config: asdict and equality see the properties only."""
+    config = from_dict(PG)
+    assert "_settings" not in {f.name for f in dataclasses.fields(config)}
+    assert dataclasses.asdict(config)["props"]["topic.prefix"] == "shop"
+    assert config == from_dict(PG)

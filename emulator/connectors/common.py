@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from emulator.connect.schema import OPT_INT64, OPT_STRING, REQ_STRING, Schema
+from emulator.settings.relational import split_statements
 
 SNAPSHOT_ENUM = Schema(
     "string", optional=True, name="io.debezium.data.Enum", version=1,
@@ -25,20 +26,6 @@ SOURCE_HEAD = [
 
 
 def initial_statements(value: str | None) -> list[str]:
-    """`database.initial.statements`: `;`-separated statements, `;;` standing for a literal semicolon."""
-    if not value:
-        return []
-    stmts, cur, i = [], [], 0
-    while i < len(value):
-        if value[i] == ";":
-            if value[i + 1 : i + 2] == ";":
-                cur.append(";")
-                i += 2
-                continue
-            stmts.append("".join(cur).strip())
-            cur = []
-        else:
-            cur.append(value[i])
-        i += 1
-    stmts.append("".join(cur).strip())
-    return [s for s in stmts if s]
+    """`database.initial.statements` split into statements (settings.relational.initial_statements holds
+    them already split; this stays for the connectors until they read settings)."""
+    return list(split_statements(value))

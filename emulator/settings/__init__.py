@@ -30,7 +30,7 @@ from emulator.settings.common import (
     TxMetadata,
 )
 from emulator.settings.mongodb import MongoDb, MongoSettings
-from emulator.settings.postgres import Postgres, PostgresSettings
+from emulator.settings.postgres import Postgres, PostgresSettings, ReplicaIdentity
 from emulator.settings.relational import ColumnMapper, Relational
 
 __all__ = [
@@ -50,6 +50,7 @@ __all__ = [
     "Postgres",
     "PostgresSettings",
     "Relational",
+    "ReplicaIdentity",
     "SchemaHistory",
     "Settings",
     "Signals",
@@ -72,7 +73,7 @@ def settings_for(config: Any) -> Settings:
     from emulator.settings.mongodb import mongodb_settings
     from emulator.settings.postgres import postgres_settings
 
-    cached = getattr(config, "_settings", None)
+    cached = config.__dict__.get("_settings")
     if cached is not None:
         return cached
     kind = config.connector
@@ -84,7 +85,7 @@ def settings_for(config: Any) -> Settings:
     elif kind == "mongodb":
         settings = mongodb_settings(config)
     if settings is not None:
-        config._settings = settings
+        config.__dict__["_settings"] = settings
         return settings
     from emulator.settings.errors import ConfigError
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from emulator.settings.fields import prop, stripped
+from emulator.settings.values import _parse_int
 
 Patterns = tuple[re.Pattern[str], ...]
 
@@ -34,7 +35,7 @@ def _int_or(default: int) -> Any:
 
     def parse(config: Any, name: str) -> int:
         text = (config.props.get(name) or "").strip()
-        return int(text) if text else default
+        return _parse_int(name, text, "int") if text else default  # ConfigError naming the property
 
     return parse
 

@@ -14,6 +14,10 @@ import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from emulator.settings.spec import _INT_RANGES, BOOL, DOUBLE, ENUM, LIST, REGEX_LIST
+from emulator.settings.table import property_spec
+from emulator.settings.values import _compile_anchored, _parse_bool, _parse_int, _split_regex_list
+
 T = TypeVar("T")
 
 PROPERTY = "property"  # field metadata key: the property name
@@ -30,31 +34,32 @@ def prop(name: str, *, parse: Parse | None = None, also: tuple[str, ...] = (), s
     return dataclasses.field(metadata={PROPERTY: name, PARSE: parse, ALSO: also}, repr=not secret)
 
 
-def read(config: Any, name: str) -> Any:
+def read(config: Any, name: str, connector: str | None = None) -> Any:
     """The typed value of ``name`` for ``config``'s connector: the configured value or the table default.
 
     Integers, enums and strings without a value and without a default are ``None``; lists are tuples;
-    regex lists are compiled (anchored, case-insensitive, as Debezium matches them).
+    regex lists are compiled (anchored, case-insensitive, as Debezium matches them).  The configuration is
+    validated, so values parse; ``connector`` saves looking the connector kind up again for every field.
     """
-    from emulator.settings.spec import BOOL, DOUBLE, ENUM, LIST, REGEX_LIST
-
-    spec = config.spec(name)
+    spec = property_spec(name, connector if connector is not None else config.connector)
+    value = config.props.get(name)
+    if value is None and spec is not None:
+        value = spec.default_for(config)
     kind = spec.type if spec is not None else None
     if kind == LIST:
-        return tuple(config.list(name))
+        return tuple(item.strip() for item in value.split(",") if item.strip()) if value else ()
     if kind == REGEX_LIST:
-        return tuple(config.regex_list(name))
-    value = config.get(name)
+        return tuple(config.regex_list(name)) if value else ()
     if value is None:
         return None
     if kind == BOOL:
-        return config.bool(name)
-    if kind in ("int", "short", "long"):
-        return config.int(name)
+        return _parse_bool(name, value)
+    if kind in _INT_RANGES:
+        return _parse_int(name, value, kind)
     if kind == DOUBLE:
         return float(value.strip().rstrip("dDfF"))
     if kind == ENUM:
-        return config.enum(name)
+        return value.strip().lower()
     return value
 
 
@@ -62,12 +67,13 @@ def build(cls: type[T], config: Any, **given: Any) -> T:
     """An instance of the settings dataclass ``cls``: its :func:`prop` fields read from ``config``, the
     others passed in ``given`` (nested groups, derived values)."""
     values = dict(given)
+    connector = config.connector
     for f in dataclasses.fields(cls):  # type: ignore[arg-type]
         name = f.metadata.get(PROPERTY)
         if name is None or f.name in values:
             continue
         parse = f.metadata.get(PARSE)
-        values[f.name] = parse(config, name) if parse is not None else read(config, name)
+        values[f.name] = parse(config, name) if parse is not None else read(config, name, connector)
     return cls(**values)
 
 
@@ -100,8 +106,6 @@ def stripped(config: Any, name: str) -> str | None:
 
 def patterns(value: str | None) -> tuple[re.Pattern[str], ...]:
     """Debezium regex list text, compiled anchored and case-insensitive (for values not in the table)."""
-    from emulator.settings.values import _compile_anchored, _split_regex_list
-
     if not value:
         return ()
     return tuple(_compile_anchored("", item) for item in _split_regex_list("", value))

@@ -1,5 +1,25 @@
 """Configuration files: Java .properties, Kafka Connect JSON and Debezium Server application.properties,
-detected from the content, translated to connector properties and validated."""
+detected from the content, translated to connector properties and validated.
+
+Accepted inputs (detected from the content, see :func:`load_config`):
+
+* a Java ``.properties`` file, parsed with ``java.util.Properties.load`` semantics (:func:`parse_properties`):
+  ``=``/``:``/whitespace separators, ``#``/``!`` comments, ``\\`` line continuations, ``\\uXXXX`` (surrogate
+  pairs are combined), ``\\t \\n \\r \\f`` and ``\\x`` -> ``x``. Files are read as UTF-8 when they decode as
+  UTF-8 and as ISO-8859-1 otherwise, so both a Latin-1 file written for the JVM and a modern UTF-8 file give
+  the characters their author meant;
+* a Kafka Connect connector JSON, ``{"name": ..., "config": {...}}`` (the REST ``POST /connectors`` body) or
+  the bare config object (the ``PUT /connectors/<name>/config`` body).  Numbers and booleans are accepted and
+  turned into strings like Connect's Jackson mapping does;
+* a Debezium Server ``application.properties`` (any ``debezium.source.*`` or ``debezium.sink.type`` key):
+  ``debezium.source.X`` -> ``X``; ``debezium.sink.type`` -> :attr:`~emulator.settings.raw.Config.sink_type`;
+  ``debezium.sink.<type>.X`` -> :attr:`~emulator.settings.raw.Config.sink_props` ``X``;
+  ``debezium.format.{key,value,header}`` (``json``/``jsonbytearray``, ``cloudevents``, ``simplestring``,
+  ``binary``; headers ``json``) -> the ``{key,value,header}.converter`` class (see ``_SERVER_FORMATS``) and
+  ``debezium.format.<part>.X`` -> ``<part>.converter.X`` (so ``debezium.format.value.schemas.enable`` becomes
+  ``value.converter.schemas.enable``); ``debezium.transforms*`` / ``debezium.predicates*`` lose the
+  ``debezium.`` prefix.  Quarkus ``${ENV}`` / ``${ENV:default}`` references are expanded from the environment.
+  Quarkus profile keys (``%dev.…``) and other ``debezium.*`` / ``quarkus.*`` keys are ignored."""
 
 from __future__ import annotations
 

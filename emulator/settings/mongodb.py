@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from emulator.settings.common import Patterns, Settings, common_groups
@@ -16,13 +18,15 @@ def _names(config: Any, name: str) -> tuple[str, ...]:
     return tuple(x.strip() for x in (config.get(name) or "").split(",") if x.strip())
 
 
-def _filter_queries(config: Any, _name: str) -> dict[str, str]:
+def _filter_queries(config: Any, _name: str) -> Mapping[str, str]:
     """``snapshot.collection.filter.overrides.<db>.<collection>``: the filter per collection."""
-    return {
-        key[len(_FILTER_OVERRIDE) :]: value.strip()
-        for key, value in config.props.items()
-        if key.startswith(_FILTER_OVERRIDE) and value.strip()
-    }
+    return MappingProxyType(
+        {
+            key[len(_FILTER_OVERRIDE) :]: value.strip()
+            for key, value in config.props.items()
+            if key.startswith(_FILTER_OVERRIDE) and value.strip()
+        }
+    )
 
 
 def _pipeline(config: Any, name: str) -> tuple[Any, ...]:
@@ -76,7 +80,7 @@ class MongoDb:
     cursor_oversize_skip_threshold: int = prop("cursor.oversize.skip.threshold")
     cursor_max_await_time_ms: int = prop("cursor.max.await.time.ms")
     snapshot_filter_collections: tuple[str, ...] = prop("snapshot.collection.filter.overrides", parse=_names)
-    snapshot_filter_queries: dict[str, str] = prop(
+    snapshot_filter_queries: Mapping[str, str] = prop(
         "snapshot.collection.filter.overrides.<collection>", parse=_filter_queries
     )
 

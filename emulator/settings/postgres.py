@@ -2,12 +2,41 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from emulator.settings.common import Patterns, Settings, common_groups
 from emulator.settings.fields import build, prop, stripped
 from emulator.settings.relational import Relational
+
+
+@dataclass(frozen=True, slots=True)
+class ReplicaIdentity:
+    """One ``replica.identity.autoset.values`` entry: tables matching ``pattern`` (``<schema>.<table>``,
+    case-insensitive, whole name) get ``REPLICA IDENTITY <identity>`` (``DEFAULT``, ``FULL``, ``NOTHING``
+    or ``INDEX``, then ``index`` is the index name as written)."""
+
+    pattern: re.Pattern[str]
+    identity: str
+    index: str | None = None
+
+
+def _replica_identities(config: Any, name: str) -> tuple[ReplicaIdentity, ...]:
+    """Entries ``<table regex>:<DEFAULT|FULL|NOTHING|INDEX name>``, comma separated (checked by the table)."""
+    out = []
+    for entry in (config.get(name) or "").split(","):
+        entry = entry.strip()
+        if not entry:
+            continue
+        pattern, _, identity = entry.rpartition(":")
+        ident = identity.strip()
+        rx = re.compile(pattern.strip(), re.IGNORECASE)
+        if ident.upper().startswith("INDEX "):
+            out.append(ReplicaIdentity(rx, "INDEX", ident[6:].strip()))
+        else:
+            out.append(ReplicaIdentity(rx, ident.upper()))
+    return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +60,9 @@ class Postgres:
     publication_name: str = prop("publication.name")
     publication_autocreate_mode: str = prop("publication.autocreate.mode")
     publish_via_partition_root: bool = prop("publish.via.partition.root")
-    replica_identity_autoset_values: str | None = prop("replica.identity.autoset.values", parse=stripped)
+    replica_identity_autoset: tuple[ReplicaIdentity, ...] = prop(
+        "replica.identity.autoset.values", parse=_replica_identities
+    )
     schema_include: Patterns = prop("schema.include.list")
     schema_exclude: Patterns = prop("schema.exclude.list")
     message_prefix_include: Patterns = prop("message.prefix.include.list")

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
 from emulator.settings.checks import _REMOVED_SNAPSHOT_MODES
 from emulator.settings.errors import ConfigError, _show
@@ -30,7 +29,9 @@ class Config:
     """A validated connector configuration.
 
     ``props`` holds the connector properties as strings (unknown ones included), after format translation;
-    the typed accessors fall back to the Debezium 3.6.3 default of the configured connector.
+    the typed accessors fall back to the Debezium 3.6.3 default of the configured connector.  The typed
+    settings built from it (:func:`emulator.settings.settings_for`) are kept in the instance's ``__dict__``,
+    not as a field, so ``dataclasses.replace`` (new props) starts anew and ``asdict`` never follows them.
     """
 
     props: dict[str, str]
@@ -38,8 +39,6 @@ class Config:
     sink_props: dict[str, str] = field(default_factory=dict)
     source_format: str = "properties"
     raw: dict[str, str] = field(default_factory=dict)  # as written: config-provider references unresolved
-    # the typed settings, built once by emulator.settings.settings_for (dataclasses.replace starts anew)
-    _settings: Any = field(default=None, init=False, repr=False, compare=False)
 
     def __repr__(self) -> str:  # never a secret in a log line or a traceback
         shown = {k: ("********" if self._secret(k) else v) for k, v in self.props.items()}

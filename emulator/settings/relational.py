@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from emulator.settings.common import Patterns
-from emulator.settings.fields import prop, stripped
+from emulator.settings.errors import ConfigError
+from emulator.settings.fields import prop
+from emulator.settings.values import _split_regex_list
 
 _TRUNCATE = re.compile(r"column\.truncate\.to\.(\d+)\.chars")
 _MASK = re.compile(r"column\.mask\.with\.(\d+)\.chars")
@@ -38,7 +42,8 @@ def _column_mappers(config: Any, _name: str) -> tuple[ColumnMapper, ...]:
         m_trunc, m_mask, m_hash = _TRUNCATE.fullmatch(name), _MASK.fullmatch(name), _HASH.fullmatch(name)
         if not (m_trunc or m_mask or m_hash):
             continue  # only these three properties hold regexes; other values (passwords...) are text
-        pats = tuple(re.compile(p.strip(), re.IGNORECASE) for p in str(value).split(",") if p.strip())
+        # Debezium's Strings.setOfRegex: RegExSplitter (``\\,`` a literal comma), case-insensitive, whole name
+        pats = tuple(re.compile(p, re.IGNORECASE) for p in _split_regex_list(name, str(value)))
         if not pats:
             continue
         if m_trunc:
@@ -50,11 +55,36 @@ def _column_mappers(config: Any, _name: str) -> tuple[ColumnMapper, ...]:
             try:
                 hashlib.new(algo)
             except ValueError:
-                from emulator.settings.errors import ConfigError
-
                 raise ConfigError(f"{name}: unknown hash algorithm {m_hash.group(2)!r}", name) from None
             out.append(ColumnMapper(name, "hash", (algo, m_hash.group(3).encode()), pats))
     return tuple(out)
+
+
+def split_statements(value: str | None) -> tuple[str, ...]:
+    """``database.initial.statements``: ``;``-separated statements, ``;;`` standing for a literal semicolon
+    (Debezium's ``JdbcConfiguration`` parsing); blank statements dropped."""
+    if not value:
+        return ()
+    stmts: list[str] = []
+    cur: list[str] = []
+    i = 0
+    while i < len(value):
+        if value[i] == ";":
+            if value[i + 1 : i + 2] == ";":
+                cur.append(";")
+                i += 2
+                continue
+            stmts.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(value[i])
+        i += 1
+    stmts.append("".join(cur).strip())
+    return tuple(s for s in stmts if s)
+
+
+def _initial_statements(config: Any, name: str) -> tuple[str, ...]:
+    return split_statements(config.get(name))
 
 
 def _key_columns(config: Any, name: str) -> tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]:
@@ -74,13 +104,15 @@ def _overrides(config: Any, name: str) -> tuple[str, ...]:
     return tuple(x.strip() for x in (config.get(name) or "").split(",") if x.strip())
 
 
-def _override_statements(config: Any, _name: str) -> dict[str, str]:
+def _override_statements(config: Any, _name: str) -> Mapping[str, str]:
     """``snapshot.select.statement.overrides.<table id>``: the statement per table id (``;`` dropped)."""
-    return {
-        key[len(_OVERRIDE) :]: value.strip().rstrip(";")
-        for key, value in config.props.items()
-        if key.startswith(_OVERRIDE) and value.strip()
-    }
+    return MappingProxyType(
+        {
+            key[len(_OVERRIDE) :]: value.strip().rstrip(";")
+            for key, value in config.props.items()
+            if key.startswith(_OVERRIDE) and value.strip()
+        }
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +122,7 @@ class Relational:
     user: str = prop("database.user")
     password: str | None = prop("database.password", secret=True)
     query_timeout_ms: int = prop("database.query.timeout.ms")
-    initial_statements: str | None = prop("database.initial.statements", parse=stripped)
+    initial_statements: tuple[str, ...] = prop("database.initial.statements", parse=_initial_statements)
     table_include: Patterns = prop("table.include.list")
     table_exclude: Patterns = prop("table.exclude.list")
     column_include: Patterns = prop("column.include.list")
@@ -112,7 +144,7 @@ class Relational:
         also=("column.mask.with.<N>.chars", "column.mask.hash.<algorithm>.with.salt.<salt>"),
     )
     snapshot_select_overrides: tuple[str, ...] = prop("snapshot.select.statement.overrides", parse=_overrides)
-    snapshot_select_statements: dict[str, str] = prop(
+    snapshot_select_statements: Mapping[str, str] = prop(
         "snapshot.select.statement.overrides.<table>", parse=_override_statements
     )
     snapshot_locking_mode: str = prop("snapshot.locking.mode")

@@ -1,6 +1,36 @@
 """Validation of a configuration against the property table: required properties, types, allowed and
 supported values, unknown names (typos refused, Connect/worker pass-through accepted), cross-property
-rules; :func:`from_dict` is the in-process entry."""
+rules; :func:`from_dict` is the in-process entry.
+
+Validation uses the data-driven table :data:`~emulator.settings.table.PROPERTIES` (name, type, Debezium 3.6.3
+default, allowed values, required flag, connectors it applies to) and its audit
+(:data:`~emulator.settings.audit._AUDIT`: what the emulator implements - a property or value Debezium would
+apply but the emulator does not is refused at start, so no property is ever accepted and ignored;
+docs/properties.md is generated from both). Kafka Connect worker, client and pass-through properties
+(:data:`_PASS_THROUGH_PREFIXES`) and other Debezium connectors' properties are kept untouched in
+:attr:`~emulator.settings.raw.Config.props`, as Connect and Debezium accept them; any other unknown name is a
+typo and refused with the closest known name (difflib).
+
+Worker-level properties that users put in the same file are part of the table: ``offset.storage``,
+``offset.storage.file.filename``, ``offset.flush.interval.ms`` (default 60000, the Kafka Connect worker
+default and the Debezium embedded-engine/Debezium Server default), ``offset.flush.timeout.ms``, the
+``key``/``value``/``header`` converters (the classes in ``DATA_CONVERTERS`` / ``HEADER_CONVERTERS``; the
+header converter defaults to Connect's ``SimpleHeaderConverter``; Debezium Server defaults its header format
+to JSON, so for that source format to ``JsonConverter``) and their options, which
+:func:`emulator.connect.converters.build` checks (docs/converters.md).
+
+Deliberate choices, each one a place where real Debezium behaves the same way:
+
+* ``plugin.name`` defaults to ``decoderbufs`` in Debezium; the emulator only speaks ``pgoutput``, so an unset
+  or ``decoderbufs`` ``plugin.name`` is an error that says so.
+* snapshot modes are those of Debezium 3.x: ``never``, ``schema_only`` and ``schema_only_recovery`` were
+  removed in 3.0 and are rejected with a hint at their replacement.
+* ``skipped.operations`` accepts ``c, u, d, t`` and also ``r`` (Debezium 3.6 accepts it), or ``none`` alone.
+* ``*.include.list``/``*.exclude.list`` are split like Debezium's ``RegExSplitter`` (``\\,`` is a literal
+  comma) and compiled case-insensitively, anchored at both ends (Debezium uses ``Matcher.matches()``).
+* a Connect JSON whose ``config.name`` differs from its top-level ``name`` is rejected, as Connect's REST
+  API does.
+"""
 
 from __future__ import annotations
 
@@ -55,7 +85,9 @@ def from_dict(
     """Build and validate a :class:`Config` from connector properties (the in-process API).
 
     Non-string values are accepted (``True`` -> ``"true"``, ``5432`` -> ``"5432"``, lists are joined with
-    commas); ``None`` values are dropped.  Raises :class:`ConfigError`.
+    commas); ``None`` values are dropped.  The typed settings are built here too (and kept on the Config), so
+    the few values only a typed reading rejects are refused at every front door, before anything connects.
+    Raises :class:`ConfigError`.
     """
     clean: dict[str, str] = {}
     for key, value in props.items():
@@ -73,6 +105,9 @@ def from_dict(
     clean = resolve(clean, environ)  # ${file:...}, ${env:...}, ${directory:...} (config.providers)
     config = Config(props=clean, sink_type=sink_type, sink_props=sinks, source_format=source_format, raw=raw)
     _validate(config)
+    from emulator.settings import settings_for
+
+    settings_for(config)
     return config
 
 
