@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -27,6 +28,7 @@ from emulator.offsets import MemoryOffsetStore, OffsetStore
 from emulator.outputs.memory import QueueOutput
 from emulator.records import Record
 from emulator.runner import POSTGRES, Runner, offset_store, retriable
+from emulator.settings import settings_for
 
 log = logging.getLogger("emulator.api")
 
@@ -51,12 +53,18 @@ def _first_line(e: BaseException) -> str:
     return text.splitlines()[0].strip() if text else type(e).__name__
 
 
+_USERINFO = re.compile(r"//[^/@]*@")
+
+
 def _describe_failure(config: Config, e: BaseException) -> str:
     """One line saying why the connector is not running, naming the database it tried to reach."""
-    get = config.get
-    where = get("mongodb.connection.string") or (
-        f"{get('database.hostname')}:{get('database.port')}" if get("database.hostname") else "the database"
-    )
+    s = settings_for(config)
+    db = getattr(s, "relational", None)  # MongoDB: the connection string names the servers
+    if db is None:
+        # the servers, without the user and password a connection string may carry
+        where = _USERINFO.sub("//", s.mongodb.connection_string or "") or "the database"
+    else:
+        where = f"{db.hostname}:{db.port}" if db.hostname else "the database"
     if _unreachable(e):
         return f"cannot reach the database at {where}: {type(e).__name__}: {_first_line(e)}"
     return f"connector failed: {type(e).__name__}: {_first_line(e)}"
@@ -208,12 +216,11 @@ class Capture:
         self, config: Config | dict | str | Path, offsets: OffsetStore | None = None, cleanup: bool = False
     ) -> None:
         self.config = _config(config)
+        self.settings = settings_for(self.config)
         self.output = QueueOutput()
         if offsets is None:
             offsets = (
-                offset_store(self.config)
-                if self.config.get("offset.storage.file.filename")
-                else MemoryOffsetStore()
+                offset_store(self.config) if self.settings.offsets.file_filename else MemoryOffsetStore()
             )
         self.runner = _Runner(self.config, self.output, offsets)
         self.thread: threading.Thread | None = None
@@ -310,7 +317,7 @@ class Capture:
 
     # -- PostgreSQL objects a test created ---------------------------------------------------------------
     def _pg(self):
-        if self.config.get("connector.class") != POSTGRES:
+        if self.settings.common.connector_class != POSTGRES:
             return None
         import psycopg
 
@@ -319,8 +326,9 @@ class Capture:
         return psycopg.connect(_conninfo(self.config), autocommit=True)
 
     def _note_missing_pg_objects(self) -> None:
-        slot = self.config.get("slot.name") or "debezium"
-        pub = self.config.get("publication.name") or "dbz_publication"
+        if self.settings.connector != "postgres":
+            return
+        slot, pub = self.settings.postgres.slot_name, self.settings.postgres.publication_name
         try:
             conn = self._pg()
         except Exception:  # noqa: BLE001 - unreachable: start() reports it with the connector's words
@@ -396,8 +404,7 @@ class Capture:
 
     def topic(self, table: str) -> str:
         """The topic of `schema.table` (or `db.table`); a full topic name is returned as it is."""
-        prefix = self.config.get("topic.prefix")
-        delim = self.config.get("topic.delimiter") or "."
+        prefix, delim = self.settings.topics.prefix, self.settings.topics.delimiter
         return table if table.startswith(prefix + delim) else f"{prefix}{delim}{table}"
 
     def wait_for(

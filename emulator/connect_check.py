@@ -8,6 +8,8 @@ the reason instead of registering a connector that can only fail.
 
 from __future__ import annotations
 
+from emulator.settings import settings_for
+
 TIMEOUT_S = 5
 
 _HOST = {"mongodb": "mongodb.connection.string"}
@@ -34,7 +36,7 @@ def problem(config) -> tuple[str, str] | None:
 
 
 def _connect(kind: str | None, config) -> None:
-    get = config.get
+    s = settings_for(config)
     if kind == "postgres":
         import psycopg
 
@@ -44,19 +46,18 @@ def _connect(kind: str | None, config) -> None:
     elif kind in ("mysql", "mariadb"):
         import pymysql
 
+        db = s.relational
         pymysql.connect(
-            host=get("database.hostname") or "localhost",
-            port=int(get("database.port") or 3306),
-            user=get("database.user"),
-            password=get("database.password") or "",
+            host=db.hostname or "localhost",
+            port=db.port,
+            user=db.user,
+            password=db.password or "",
             connect_timeout=TIMEOUT_S,
         ).close()
     elif kind == "mongodb":
         import pymongo
 
-        client = pymongo.MongoClient(
-            get("mongodb.connection.string"), serverSelectionTimeoutMS=TIMEOUT_S * 1000
-        )
+        client = pymongo.MongoClient(s.mongodb.connection_string, serverSelectionTimeoutMS=TIMEOUT_S * 1000)
         try:
             client.admin.command("ping")
         finally:

@@ -90,6 +90,8 @@ def validate(cls: str, props: dict[str, str], *, connect: bool = True) -> dict[s
     (when the configuration is otherwise valid and `connect`) the connection check found."""
     errors: dict[str, list[str]] = {}
     config = None
+    # `props` is the request's own dict: the plugin it names and its `name` as sent are read raw (the typed
+    # settings exist only once validation succeeded; a blank name is Connect's error, not unset)
     try:
         config = from_dict(
             {**props, "connector.class": props.get("connector.class") or cls}, source_format="connect-json"

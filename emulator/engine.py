@@ -86,7 +86,8 @@ class Engine:
             self.output.flush()
             return
         if self._uncommitted or force:
-            self.output.commit()
+            if self.output.commit() is False:  # offset.flush.timeout.ms passed: Connect retries next interval
+                return
             self._uncommitted = False
         self.offsets.save(offset)
         src.committed(offset)

@@ -8,65 +8,46 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from emulator.model import ColumnDef, TableDef
+from emulator.settings import Settings, settings_for
 
 Pattern = re.Pattern[str]
 
 
-def _regexes(value: str | None) -> list[Pattern]:
-    if not value:
-        return []
-    out = []
-    for part in value.split(","):
-        part = part.strip()
-        if part:
-            out.append(re.compile(part))
-    return out
-
-
-def _match_any(patterns: list[Pattern], name: str) -> bool:
+def _match_any(patterns: Sequence[Pattern], name: str) -> bool:
     return any(p.fullmatch(name) for p in patterns)
 
 
 class Filters:
-    def __init__(self, config, system_namespaces: tuple[str, ...] = ()) -> None:
-        props = config.get
-        rx = getattr(config, "regex_list", None) or (lambda name: _regexes(props(name)))
-        self.ns_include = rx("schema.include.list") or rx("database.include.list")
-        self.ns_exclude = rx("schema.exclude.list") or rx("database.exclude.list")
-        self.table_include = rx("table.include.list")
-        self.table_exclude = rx("table.exclude.list")
-        self.col_include = rx("column.include.list")
-        self.col_exclude = rx("column.exclude.list")
-        self.system_namespaces = system_namespaces
-        self.key_columns = self._parse_key_columns(props("message.key.columns"))
-        self.signal_table = (props("signal.data.collection") or "").strip() or None
-        skipped = (props("skipped.operations") or "t").strip().lower()
-        self.skipped_ops = frozenset() if skipped == "none" else frozenset(
-            s.strip() for s in skipped.split(",") if s.strip())
-        self.msg_include = rx("message.prefix.include.list")
-        self.msg_exclude = rx("message.prefix.exclude.list")
-        self._table_cache: dict[tuple[str, str], bool] = {}
-        self.column_transforms = _column_transforms(getattr(config, "props", {}) or {})
-        # column.propagate.source.type (<table>.<column>) / datatype.propagate.source.type (<table>.<type>)
-        self.propagate_cols = rx("column.propagate.source.type")
-        self.propagate_types = rx("datatype.propagate.source.type")
+    """The table, column and message filters of a relational connector, read from its typed settings
+    (:func:`emulator.settings.settings_for`; a validated Config is turned into them)."""
 
-    @staticmethod
-    def _parse_key_columns(value: str | None) -> list[tuple[Pattern, list[str]]]:
-        out = []
-        for entry in (value or "").split(";"):
-            entry = entry.strip()
-            if not entry:
-                continue
-            table, _, cols = entry.rpartition(":")
-            if not table:
-                raise ValueError(f"message.key.columns entry {entry!r} is not <table regex>:<columns>")
-            out.append((re.compile(table.strip()), [c.strip() for c in cols.split(",") if c.strip()]))
-        return out
+    def __init__(self, settings: Any, system_namespaces: tuple[str, ...] = ()) -> None:
+        if not isinstance(settings, Settings):
+            settings = settings_for(settings)
+        rel = settings.relational
+        pg = getattr(settings, "postgres", None)  # schemas and logical decoding messages: PostgreSQL only
+        binlog = getattr(settings, "binlog", None)  # databases: MySQL and MariaDB
+        self.ns_include = list(pg.schema_include if pg else binlog.database_include)
+        self.ns_exclude = list(pg.schema_exclude if pg else binlog.database_exclude)
+        self.table_include = list(rel.table_include)
+        self.table_exclude = list(rel.table_exclude)
+        self.col_include = list(rel.column_include)
+        self.col_exclude = list(rel.column_exclude)
+        self.system_namespaces = system_namespaces
+        self.key_columns = [(pattern, list(cols)) for pattern, cols in rel.message_key_columns]
+        self.signal_table = settings.signals.data_collection
+        self.skipped_ops = settings.common.skipped_operations
+        self.msg_include = list(pg.message_prefix_include) if pg else []
+        self.msg_exclude = list(pg.message_prefix_exclude) if pg else []
+        self._table_cache: dict[tuple[str, str], bool] = {}
+        self.column_transforms = [(m.patterns, m.kind, m.arg) for m in rel.column_mappers]
+        # column.propagate.source.type (<table>.<column>) / datatype.propagate.source.type (<table>.<type>)
+        self.propagate_cols = list(rel.column_propagate_source_type)
+        self.propagate_types = list(rel.datatype_propagate_source_type)
 
     def table_included(self, namespace: str, table: str) -> bool:
         key = (namespace, table)
@@ -123,8 +104,12 @@ class Filters:
         keep = [i for i, c in enumerate(table.columns) if c.name in key or c.name in included]
         key_only = frozenset(k for k in key if k not in included)
         columns = [self._transformed(table.id, table.columns[i]) for i in keep]
-        if len(keep) == len(table.columns) and key == table.key_columns and not key_only \
-                and all(a is b for a, b in zip(columns, table.columns)):
+        if (
+            len(keep) == len(table.columns)
+            and key == table.key_columns
+            and not key_only
+            and all(a is b for a, b in zip(columns, table.columns))
+        ):
             return table, None
         shaped = TableDef(table.namespace, table.name, columns, key, table.extra, key_only)
         return shaped, (keep if len(keep) != len(table.columns) else None)
@@ -141,8 +126,10 @@ class Filters:
     def _propagated(self, table_id: str, orig: ColumnDef, col: ColumnDef) -> ColumnDef:
         """Debezium's PropagateSourceMetadataToSchemaParameter: the source type (upper case), length,
         scale and column name as schema parameters, after the other column mappers' parameters."""
-        if not ((self.propagate_cols and _match_any(self.propagate_cols, f"{table_id}.{orig.name}"))
-                or (self.propagate_types and _match_any(self.propagate_types, f"{table_id}.{orig.type_name}"))):
+        if not (
+            (self.propagate_cols and _match_any(self.propagate_cols, f"{table_id}.{orig.name}"))
+            or (self.propagate_types and _match_any(self.propagate_types, f"{table_id}.{orig.type_name}"))
+        ):
             return col
         params = dict(col.schema.parameters or {})
         params["__debezium.source.column.type"] = orig.type_name.upper()
@@ -152,9 +139,19 @@ class Filters:
         if scale is not None:
             params["__debezium.source.column.scale"] = str(scale)
         params["__debezium.source.column.name"] = orig.name
-        return ColumnDef(col.name, col.schema.with_(parameters=params), col.convert, col.type_name,
-                         col.unavailable, col.length, col.scale, col.snapshot_convert, col.null_value,
-                         col.key_schema or orig.schema, col.source_size)
+        return ColumnDef(
+            col.name,
+            col.schema.with_(parameters=params),
+            col.convert,
+            col.type_name,
+            col.unavailable,
+            col.length,
+            col.scale,
+            col.snapshot_convert,
+            col.null_value,
+            col.key_schema or orig.schema,
+            col.source_size,
+        )
 
     def _masked(self, table_id: str, col: ColumnDef) -> ColumnDef:
         if not self.column_transforms or col.schema.type != "string":
@@ -169,45 +166,28 @@ class Filters:
                 convert, snap = _truncating(convert, arg), (_truncating(snap, arg) if snap else None)
                 params["truncateLength"] = str(arg)
             elif kind == "mask":
-                convert = snap = (lambda _v, m=arg: m)
+                convert = snap = lambda _v, m=arg: m
                 null_value = arg
                 params["masked"] = "true"
             else:  # hash
-                convert, snap = _hashing(convert, arg, col.length), (_hashing(snap, arg, col.length) if snap else None)
+                convert, snap = (
+                    _hashing(convert, arg, col.length),
+                    (_hashing(snap, arg, col.length) if snap else None),
+                )
                 params["masked"] = "true"
         if convert is col.convert:
             return col
-        return ColumnDef(col.name, col.schema.with_(parameters=params or None), convert, col.type_name,
-                         col.unavailable, col.length, col.scale, snap, null_value)
-
-
-_TRUNCATE = re.compile(r"^column\.truncate\.to\.(\d+)\.chars$")
-_MASK = re.compile(r"^column\.mask\.with\.(\d+)\.chars$")
-_HASH = re.compile(r"^column\.mask\.hash\.(v2\.)?(.+?)\.with\.salt\.(.*)$")
-
-
-def _column_transforms(props: dict[str, str]) -> list[tuple[list[Pattern], str, Any]]:
-    out: list[tuple[list[Pattern], str, Any]] = []
-    for name, value in props.items():
-        if not name.startswith("column.") or not (
-            _TRUNCATE.match(name) or _MASK.match(name) or _HASH.match(name)
-        ):
-            continue  # only these three properties hold regexes; other values (passwords...) are text
-        patterns = [re.compile(p.strip(), re.IGNORECASE) for p in str(value).split(",") if p.strip()]
-        if not patterns:
-            continue
-        if m := _TRUNCATE.match(name):
-            out.append((patterns, "truncate", int(m.group(1))))
-        elif m := _MASK.match(name):
-            out.append((patterns, "mask", "*" * int(m.group(1))))
-        elif m := _HASH.match(name):
-            algo = m.group(2).replace("-", "").lower()
-            try:
-                hashlib.new(algo)
-            except ValueError:
-                raise ValueError(f"{name}: unknown hash algorithm {m.group(2)!r}") from None
-            out.append((patterns, "hash", (algo, m.group(3).encode())))
-    return out
+        return ColumnDef(
+            col.name,
+            col.schema.with_(parameters=params or None),
+            convert,
+            col.type_name,
+            col.unavailable,
+            col.length,
+            col.scale,
+            snap,
+            null_value,
+        )
 
 
 def _truncating(conv: Callable, n: int) -> Callable:
@@ -234,11 +214,18 @@ def _hashing(conv: Callable, spec: tuple[str, bytes], width: int | None) -> Call
     return masked
 
 
-def include_list_order(items: list, include_list: str | None, name: Callable[[Any], str]) -> list:
+def include_list_order(
+    items: list, include_list: Sequence[Pattern] | str | None, name: Callable[[Any], str]
+) -> list:
     """Debezium snapshots the tables in the order of `table.include.list` (the first pattern a table
     matches; case-insensitive), keeping the given order among tables of one pattern (pg_json_plain:
-    products before customers; mariadb_order)."""
-    patterns = [re.compile(p.strip(), re.IGNORECASE) for p in (include_list or "").split(",") if p.strip()]
+    products before customers; mariadb_order).  `include_list`: the compiled patterns
+    (`settings.relational.table_include`), or the property's text."""
+    if include_list is None or isinstance(include_list, str):
+        include_list = [
+            re.compile(p.strip(), re.IGNORECASE) for p in (include_list or "").split(",") if p.strip()
+        ]
+    patterns = list(include_list)
     if len(patterns) < 2:
         return items
 

@@ -18,6 +18,8 @@ import threading
 import time
 from typing import Any
 
+from emulator.settings import settings_for
+
 # Debezium's MBean domain suffix (`debezium.<plugin>`) per connector class
 PLUGINS = {
     "io.debezium.connector.postgresql.PostgresConnector": "postgres",
@@ -140,17 +142,13 @@ class ConnectorMetrics:
 
     @classmethod
     def for_config(cls, config) -> ConnectorMetrics:
-        def num(name: str, default: int) -> int:
-            try:
-                return int(config.get(name) or default)
-            except (TypeError, ValueError):
-                return default
-
+        """The identity and queue capacities of a validated Config's connector (its typed settings)."""
+        s = settings_for(config)
         return cls(
-            PLUGINS.get(config.get("connector.class") or "", ""),
-            config.get("topic.prefix") or "",
-            num("max.queue.size", 8192),
-            num("max.queue.size.in.bytes", 0),
+            PLUGINS.get(s.common.connector_class, s.connector),  # a class alias names the same plugin
+            s.topics.prefix or "",
+            s.tuning.max_queue_size,
+            s.tuning.max_queue_size_in_bytes,
         )
 
     def configure(self, config) -> None:

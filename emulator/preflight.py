@@ -19,6 +19,7 @@ import re
 from typing import Any
 
 from emulator.config import Config, ConfigError, from_dict
+from emulator.settings import settings_for
 
 __all__ = ["ConfigError", "ConnectError", "check", "fatal_cause"]
 
@@ -37,8 +38,8 @@ def _server(config: Config) -> str:
     )
     if config.connector == "mongodb":
         return kind
-    port = config.get("database.port") or ("5432" if config.connector == "postgres" else "3306")
-    return f"{kind} at {config.get('database.hostname')}:{port}"
+    db = settings_for(config).relational
+    return f"{kind} at {db.hostname}:{db.port}"
 
 
 def _first_line(exc: BaseException) -> str:
@@ -123,11 +124,13 @@ def fatal_cause(exc: BaseException, config: Config) -> ConnectError | None:
 
 
 def _classify(e: BaseException, config: Config) -> ConnectError | None:
-    user_raw = config.get("database.user") or "?"
+    s = settings_for(config)
+    db, pg = getattr(s, "relational", None), getattr(s, "postgres", None)  # neither for MongoDB
+    user_raw = (db.user if db is not None else None) or "?"
     values = {
         "user": f"user '{user_raw}'",
         "user_raw": user_raw,
-        "dbname": repr(config.get("database.dbname")),
+        "dbname": repr(pg.dbname if pg is not None else None),
     }
     if isinstance(e, ConnectError):
         return e if not e.transient else None
@@ -183,6 +186,7 @@ def _check_postgres(config: Config) -> None:
     from emulator.connectors.postgres.connector import _conninfo
 
     server = _server(config)
+    s = settings_for(config)
     try:
         conn = psycopg.connect(_conninfo(config), autocommit=True, connect_timeout=10)
     except psycopg.Error as e:
@@ -197,7 +201,7 @@ def _check_postgres(config: Config) -> None:
                     f"{server}: wal_level is {wal}, logical decoding needs logical; set "
                     "wal_level = logical in postgresql.conf and restart the server"
                 )
-            user = config.get("database.user")
+            user = s.relational.user
             superuser, replication = conn.execute(
                 "SELECT rolsuper, rolreplication FROM pg_roles WHERE rolname = current_user"
             ).fetchone()
@@ -206,9 +210,9 @@ def _check_postgres(config: Config) -> None:
                     f"{server}: user '{user}' may not stream changes (no REPLICATION attribute); "
                     f'ALTER ROLE "{user}" REPLICATION'
                 )
-            pub = config.get("publication.name") or "dbz_publication"
+            pub = s.postgres.publication_name
             exists = conn.execute("SELECT 1 FROM pg_publication WHERE pubname = %s", (pub,)).fetchone()
-            mode = (config.get("publication.autocreate.mode") or "all_tables").lower()
+            mode = s.postgres.publication_autocreate_mode
             if not exists:
                 if mode == "disabled":
                     raise ConnectError(
@@ -228,7 +232,7 @@ def _check_postgres(config: Config) -> None:
                     if not can:
                         raise ConnectError(
                             f"{server}: user '{user}' may not create publication '{pub}' (no CREATE privilege on "
-                            f'the database); GRANT CREATE ON DATABASE "{config.get("database.dbname")}" TO '
+                            f'the database); GRANT CREATE ON DATABASE "{s.postgres.dbname}" TO '
                             f'"{user}", or create the publication first'
                         )
     except psycopg.Error as e:
@@ -243,16 +247,17 @@ def _check_binlog(config: Config) -> None:
     import pymysql
 
     server = _server(config)
-    get = config.get
+    s = settings_for(config)
+    db = s.relational
     try:
         conn = pymysql.connect(
-            host=get("database.hostname") or "localhost",
-            port=int(get("database.port") or 3306),
-            user=get("database.user"),
-            password=(get("database.password") or "").encode("utf-8"),
+            host=db.hostname or "localhost",
+            port=db.port,
+            user=db.user,
+            password=(db.password or "").encode("utf-8"),
             charset="utf8mb4",
             autocommit=True,
-            connect_timeout=min(10, max(1, int(get("connect.timeout.ms") or 30000) // 1000)),
+            connect_timeout=min(10, max(1, s.binlog.connect_timeout_ms // 1000)),
         )
     except pymysql.err.MySQLError as e:
         raise fatal_cause(e, config) or ConnectError(
@@ -284,7 +289,7 @@ def _check_binlog(config: Config) -> None:
                 )
             cur.execute("SHOW GRANTS FOR CURRENT_USER()")
             grants = " ".join(str(r[0]) for r in cur.fetchall())
-            user = get("database.user")
+            user = db.user
             missing = [
                 p
                 for p, rx in (

@@ -213,6 +213,7 @@ def build_app(worker: Worker) -> Starlette:
         name = request.path_params["plugin"]
         config = _config_map(await _body(request))
         cls = connect_validate.plugin_class(name)
+        # the body as sent (raw by design): its class is compared with the URL's plugin before validation
         included = config.get("connector.class")
         if included is not None and connect_validate.plugin_class(str(included)) != cls:
             raise HttpError(400, f"Included connector type {included} does not match request type {name}")
@@ -255,7 +256,7 @@ def build_app(worker: Worker) -> Starlette:
             raise HttpError(400, "Connector config is null or not a JSON object")
         name = req.get("name")
         if name is None:
-            name = config.get("name")
+            name = config.get("name")  # the body as sent (raw by design): needed before validation
         if not isinstance(name, str):
             name = "" if name is None else str(name)
         name = name.strip()  # as ConnectorsResource.createConnector

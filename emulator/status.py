@@ -19,8 +19,10 @@ def serve_metrics(runner, config, host: str, port: int) -> threading.Thread:
     import uvicorn
 
     from emulator.rest_app import metrics_app, uvicorn_config
+    from emulator.settings import settings_for
 
-    name = config.get("name") or config.get("topic.prefix") or "connector"
+    s = settings_for(config)
+    name = s.common.name or s.topics.prefix or "connector"
 
     def state() -> str:
         return "UNASSIGNED" if runner.engine.stopping else "RUNNING"

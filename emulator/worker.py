@@ -14,6 +14,7 @@ name any file.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import logging
@@ -25,7 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from emulator import connect_validate
-from emulator.config import CONNECTOR_CLASSES, from_dict
+from emulator.config import CONNECTOR_CLASSES, Config, from_dict
+from emulator.settings import settings_for
 from emulator.statefiles import StateFileError, private_dir, write_atomic
 
 log = logging.getLogger("emulator.worker")
@@ -110,7 +112,7 @@ def _state_problem(doc: Any) -> str | None:
 
 def plugin_of(config: dict[str, str]) -> str:
     """The connector class a configuration names; 400 as Connect answers when there is none or it is
-    not a plugin of this worker."""
+    not a plugin of this worker.  Reads the request's dict (raw by design): it runs before validation."""
     raw = config.get("connector.class")
     if raw is None or not raw.strip():
         raise HttpError(400, "Connector config contains no connector type")
@@ -295,17 +297,20 @@ class Worker:
         if infos["error_count"]:
             raise HttpError(400, connect_validate.error_message(infos))
 
+    def _connector_config(self, name: str, config: dict[str, str]) -> Config:
+        """The validated Config of a registered connector; without offset storage of its own (no file, no
+        topic, no exactly-once) its offsets go to a file of this worker's state directory."""
+        cfg = from_dict(dict(config), source_format="connect-json")
+        offsets = settings_for(cfg).offsets
+        if offsets.file_filename is None and offsets.storage_topic is None and not offsets.exactly_once:
+            path = str(self.state_dir / "offsets" / f"{_safe(name)}.json")
+            cfg = dataclasses.replace(cfg, props={**cfg.props, "offset.storage.file.filename": path})
+        return cfg
+
     def make_runner(self, name: str, config: dict[str, str]):
         from emulator.runner import Runner
 
-        props = dict(config)
-        if (
-            "offset.storage.file.filename" not in props
-            and "offset.storage.topic" not in props
-            and (props.get("exactly.once.source.support") or "").lower() != "enabled"
-        ):
-            props["offset.storage.file.filename"] = str(self.state_dir / "offsets" / f"{_safe(name)}.json")
-        cfg = from_dict(props, source_format="connect-json")
+        cfg = self._connector_config(name, config)
         if self.kafka:
             from emulator.outputs.kafka import kafka_output
 
@@ -323,13 +328,9 @@ class Worker:
     def _offset_store(self, c: Connector):
         from emulator.runner import kafka_offset_store, offset_store, partition_of
 
-        props = dict(c.config)
-        props.setdefault(
-            "offset.storage.file.filename", str(self.state_dir / "offsets" / f"{_safe(c.name)}.json")
-        )
-        cfg = from_dict(props, source_format="connect-json")
-        if cfg.props.get("offset.storage.topic"):
-            store = kafka_offset_store(cfg, None, cfg.props["offset.storage.topic"], self.kafka)
+        cfg = self._connector_config(c.name, c.config)
+        if topic := settings_for(cfg).offsets.storage_topic:
+            store = kafka_offset_store(cfg, None, topic, self.kafka)
         else:
             store = offset_store(cfg)
         return store, partition_of(cfg)
@@ -405,6 +406,7 @@ class Worker:
                 "You can also find the above list of errors at the endpoint "
                 "`/connector-plugins/{connectorType}/config/validate`",
             )
+        # the body as sent (raw by design): Connect refuses a body naming another connector before validating
         if "name" in config and str(config["name"]) != name:
             raise HttpError(
                 400,

@@ -102,3 +102,19 @@ def test_dbz_capture_fixture_with_dsn(pg, dbz_capture):
     rec = cap.wait_for("dbserver1.public.orders", lambda r: _payload(r)["after"]["id"] == 200, timeout=30)
     assert _payload(rec)["op"] == "c"
     assert rec["key"]["payload"] == {"id": 200}
+
+
+def test_an_unreachable_mongodb_is_named_without_its_credentials() -> None:
+    from emulator.api import _describe_failure
+    from emulator.config import from_dict
+
+    config = from_dict(
+        {
+            "connector.class": "io.debezium.connector.mongodb.MongoDbConnector",
+            "topic.prefix": "m",
+            "mongodb.connection.string": "mongodb://bob:s3cret@h1:27017,h2/?replicaSet=rs0",
+        }
+    )
+    assert _describe_failure(config, ConnectionError("refused")) == (
+        "cannot reach the database at mongodb://h1:27017,h2/?replicaSet=rs0: ConnectionError: refused"
+    )

@@ -68,6 +68,7 @@ def test_debezium_defaults_postgres() -> None:
     # Kafka Connect worker defaults (WorkerConfig / StandaloneConfig)
     assert s.offsets.flush_interval_ms == 60000
     assert s.offsets.flush_timeout_ms == 5000
+    assert s.offsets.exactly_once is False  # exactly.once.source.support: disabled
     assert s.converters.key == "org.apache.kafka.connect.json.JsonConverter"
     assert s.converters.header == "org.apache.kafka.connect.storage.SimpleHeaderConverter"
     assert s.relational.port == 5432
@@ -200,6 +201,7 @@ def test_fields_name_real_properties() -> None:
         "offset.storage.partitions",
         "offset.storage.replication.factor",
         "transaction.boundary.interval.ms",
+        "exactly.once.source.support",
     }
     for kind, base in BASES.items():
         for name in properties_of(settings_for(from_dict(base))):
@@ -317,3 +319,58 @@ def test_config_stays_a_plain_dataclass() -> None:
     assert "_settings" not in {f.name for f in dataclasses.fields(config)}
     assert dataclasses.asdict(config)["props"]["topic.prefix"] == "shop"
     assert config == from_dict(PG)
+
+
+@pytest.mark.parametrize(("value", "expected"), [("enabled", True), (" Enabled ", True), ("disabled", False)])
+def test_exactly_once_source_support(value: str, expected: bool) -> None:
+    s = settings_for(from_dict({**PG, "exactly.once.source.support": value}))
+    assert s.offsets.exactly_once is expected
+
+
+def test_type_configs_from_settings() -> None:
+    """The connectors' TypeConfig built from settings: Debezium's defaults (the same as the dataclass's own,
+    written by hand here), and configured modes lower-cased."""
+    from emulator.connectors.mysql.types import TypeConfig as BinlogTypes
+    from emulator.connectors.postgres.types import TypeConfig as PgTypes
+
+    assert PgTypes.from_settings(settings_for(from_dict(PG))) == PgTypes(
+        decimal_handling_mode="precise",
+        time_precision_mode="adaptive",
+        binary_handling_mode="bytes",
+        interval_handling_mode="numeric",
+        hstore_handling_mode="json",
+        money_fraction_digits=2,
+        unavailable_value_placeholder="__debezium_unavailable_value",
+        include_unknown_datatypes=False,
+    )
+    pg = {
+        **PG,
+        "decimal.handling.mode": "STRING",
+        "time.precision.mode": "connect",
+        "binary.handling.mode": "hex",
+        "interval.handling.mode": "string",
+        "hstore.handling.mode": "map",
+        "money.fraction.digits": "4",
+        "unavailable.value.placeholder": "?",
+        "include.unknown.datatypes": "true",
+    }
+    assert PgTypes.from_settings(settings_for(from_dict(pg))) == PgTypes(
+        "string", "connect", "hex", "string", "map", 4, "?", True
+    )
+    for base in (MYSQL, MARIADB):
+        assert BinlogTypes.from_settings(settings_for(from_dict(base))) == BinlogTypes(
+            decimal_mode="precise",
+            bigint_unsigned_mode="long",
+            binary_mode="bytes",
+            time_precision_mode="adaptive_time_microseconds",
+        )
+    mysql = {
+        **MYSQL,
+        "decimal.handling.mode": "double",
+        "bigint.unsigned.handling.mode": "precise",
+        "binary.handling.mode": "base64",
+        "time.precision.mode": "connect",
+    }
+    assert BinlogTypes.from_settings(settings_for(from_dict(mysql))) == BinlogTypes(
+        "double", "precise", "base64", "connect"
+    )

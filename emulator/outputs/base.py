@@ -7,7 +7,8 @@ from emulator.records import Record
 
 class Output:
     """`write` may buffer; `flush` makes everything written so far visible to readers; `commit` returns
-    only once everything written so far is durable (offsets are saved right after it)."""
+    only once everything written so far is durable (offsets are saved right after it), or returns False
+    when it gave up waiting (Kafka: `offset.flush.timeout.ms`), and then the offsets are not saved."""
 
     def write(self, record: Record) -> None:
         raise NotImplementedError

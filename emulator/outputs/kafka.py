@@ -9,15 +9,19 @@
   the partitioning of the Java client that Kafka Connect uses;
 * topics are created on first use with Debezium's ``topic.creation.*`` settings (``default`` group and
   ``topic.creation.groups``) when they are given; otherwise the broker's auto-creation decides, as in Connect;
-* ``commit()`` returns only when every record written so far has a successful delivery report.  A failed
-  delivery never gets skipped: the output raises :class:`KafkaDeliveryError` (a ``ConnectionError``, so the
-  runner restarts the connector from its last saved offset after ``retriable.restart.connector.wait.ms``)
-  and keeps raising until :meth:`reset` is called by that restart.
+* ``commit()`` returns True once every record written so far has a successful delivery report, so the offsets
+  may be saved.  If that takes longer than ``offset.flush.timeout.ms`` (Connect's default 5000) it returns
+  False, as Kafka Connect's ``WorkerSourceTask.commitOffsets`` cancels that offset commit ("will try again on
+  next flush interval with latest offsets"): the records stay in flight, nothing fails, the offsets wait.
+  A failed delivery never gets skipped: the output raises :class:`KafkaDeliveryError` (a
+  ``ConnectionError``, so the runner restarts the connector from its last saved offset after
+  ``retriable.restart.connector.wait.ms``) and keeps raising until :meth:`reset` is called by that restart.
 
 Exactly-once mode (``exactly.once.source.support=enabled``, Kafka Connect's worker property): the producer is
 transactional; records and the offset record (see :class:`emulator.offsets_kafka.KafkaOffsetStore`) are
 committed in one Kafka transaction, so a ``read_committed`` consumer never sees records whose offset was not
-saved with them.
+saved with them.  ``offset.flush.timeout.ms`` has no effect there (as in Connect): the transaction commit waits
+up to the Java producer's ``max.block.ms`` default, and a timeout fails it.
 """
 
 from __future__ import annotations
@@ -33,10 +37,17 @@ from typing import Any
 
 from emulator.outputs.base import Output
 from emulator.records import Record
+from emulator.settings import settings_for
 
 log = logging.getLogger("emulator.kafka")
 
 SIMPLE_HEADER_CONVERTER = "org.apache.kafka.connect.storage.SimpleHeaderConverter"
+
+# The Java clients' defaults for what is not an offset commit: producer max.block.ms (transactions) and admin
+# default.api.timeout.ms (topic creation), both 60000 ms; Connect closes a task's producer with 30 s.
+CLIENT_TIMEOUT_S = 60.0
+CLOSE_TIMEOUT_S = 30.0
+FLUSH_TIMEOUT_MS = 5000  # offset.flush.timeout.ms without a configuration (the table's default with one)
 
 # Java-client producer settings that librdkafka does not know (or that the emulator fixes itself)
 _JAVA_ONLY = {
@@ -206,10 +217,8 @@ def producer_settings(config, bootstrap: str | None = None) -> dict[str, str]:
 
 
 def exactly_once(config) -> bool:
-    return (
-        config is not None
-        and (config.props.get("exactly.once.source.support") or "").strip().lower() == "enabled"
-    )
+    """``exactly.once.source.support=enabled`` (Kafka Connect's worker property)."""
+    return config is not None and settings_for(config).offsets.exactly_once
 
 
 class TopicCreation:
@@ -265,18 +274,20 @@ class KafkaOutput(Output):
     ) -> None:
         self.conf = dict(conf)
         self.config = config
-        props = config.props if config is not None else {}
+        s = settings_for(config) if config is not None else None
         if simple_headers is None:
-            simple_headers = config is not None and config.get("header.converter") == SIMPLE_HEADER_CONVERTER
+            simple_headers = s is not None and s.converters.header == SIMPLE_HEADER_CONVERTER
         self.simple_headers = simple_headers
         # the MySQL/MariaDB connectors send their schema-change events (topic = topic.prefix) to partition 0
         # (Debezium's SourceRecord partition), not through the partitioner
-        self.schema_topic = (
-            props.get("topic.prefix") if config is not None and config.connector in ("mysql", "mariadb") else None
+        self.schema_topic = s.topics.prefix if s is not None and s.connector in ("mysql", "mariadb") else None
+        # topic.creation.* is a family of worker options outside the table (read with the rest of it)
+        self.creation = (
+            topic_creation if topic_creation is not None else TopicCreation(config.props if config else {})
         )
-        self.creation = topic_creation if topic_creation is not None else TopicCreation(props)
         self.transactional_id = transactional_id
-        self.timeout_s = float(props.get("offset.flush.timeout.ms") or 60000) / 1000.0
+        self.timeout_s = CLIENT_TIMEOUT_S  # transactions and topic creation
+        self.flush_timeout_s = (s.offsets.flush_timeout_ms if s is not None else FLUSH_TIMEOUT_MS) / 1000.0
         self.known_topics: set[str] = set()
         self.failure: str | None = None
         self.pending = 0
@@ -432,18 +443,31 @@ class KafkaOutput(Output):
             self.producer.poll(0)
         self._check()
 
-    def commit(self) -> None:
-        """Every record written so far delivered (acks=all), or raise."""
-        deadline = time.monotonic() + max(self.timeout_s, 1.0)
-        while self.pending > 0:
-            self.producer.flush(0.5)
+    def commit(self) -> bool:
+        """True once every record written so far is delivered (acks=all): the offsets may be saved.  False
+        when ``offset.flush.timeout.ms`` passed first: Kafka Connect then cancels this offset commit and tries
+        again at the next flush interval; the records stay in flight and nothing fails.  A failed delivery
+        raises :class:`KafkaDeliveryError`.  Exactly-once (a transaction): up to the producer's
+        ``max.block.ms``, and a timeout fails, as the transaction commit does in Connect."""
+        txn = bool(self.transactional_id)
+        timeout = self.timeout_s if txn else self.flush_timeout_s
+        deadline = time.monotonic() + timeout
+        while self.pending > 0 and (left := deadline - time.monotonic()) > 0:
+            self.producer.flush(min(left, 0.5))
             self._check()
-            if self.pending > 0 and time.monotonic() > deadline:
-                self.failure = (
-                    self.failure or f"{self.pending} records not delivered within {self.timeout_s:.0f} s"
-                )
-                self._check()
         self._check()
+        if self.pending == 0:
+            return True
+        if txn:
+            self.failure = f"{self.pending} records not delivered within {timeout:g} s"
+            self._check()
+        log.warning(
+            "%d records not delivered within offset.flush.timeout.ms (%d ms): offsets not committed; "
+            "will try again on next flush interval with latest offsets",
+            self.pending,
+            round(timeout * 1000),
+        )
+        return False
 
     def produce_offset(self, topic: str, key: bytes, value: bytes | None) -> None:
         """Exactly-once: the offset record joins the open transaction (opened if needed)."""
@@ -469,7 +493,8 @@ class KafkaOutput(Output):
             return
         try:
             if self.failure is None:
-                self.commit()
+                if not self.commit():  # as Connect closes a task's producer: a last wait for the records
+                    self.producer.flush(CLOSE_TIMEOUT_S)
                 if self.in_txn:
                     self.commit_transaction()
         finally:
@@ -485,8 +510,7 @@ def kafka_output(config, bootstrap: str | None = None) -> KafkaOutput:
     conf = producer_settings(config, bootstrap)
     txn_id = None
     if exactly_once(config):
-        txn_id = (
-            config.props.get("transactional.id")
-            or f"dbz-emulator-{config.get('name') or config.get('topic.prefix')}"
-        )
+        s = settings_for(config)
+        # transactional.id: a producer option outside the table (pass-through), read raw like producer.*
+        txn_id = config.props.get("transactional.id") or f"dbz-emulator-{s.common.name or s.topics.prefix}"
     return KafkaOutput(conf, config=config, transactional_id=txn_id)

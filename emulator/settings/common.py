@@ -155,9 +155,14 @@ class Converters:
     value_schemas_cache_size: int = prop("value.converter.schemas.cache.size")
 
 
+def _enabled(config: Any, name: str) -> bool:
+    """``exactly.once.source.support`` (a worker property outside the table): ``enabled`` or not."""
+    return (config.props.get(name) or "").strip().lower() == "enabled"
+
+
 @dataclass(frozen=True, slots=True)
 class Offsets:
-    """Worker-level offset storage.  The last four are Kafka Connect worker properties outside the table
+    """Worker-level offset storage.  The last five are Kafka Connect worker properties outside the table
     (pass-through): their defaults are Connect's and the emulator's, written here once."""
 
     storage: str | None = prop("offset.storage", parse=_stripped)
@@ -168,6 +173,8 @@ class Offsets:
     storage_partitions: int = prop("offset.storage.partitions", parse=_int_or(25))
     storage_replication_factor: int = prop("offset.storage.replication.factor", parse=_int_or(-1))
     transaction_boundary_interval_ms: int = prop("transaction.boundary.interval.ms", parse=_int_or(200))
+    # exactly-once source support: records and offsets in one Kafka transaction (Connect's default: disabled)
+    exactly_once: bool = prop("exactly.once.source.support", parse=_enabled)
 
 
 @dataclass(frozen=True, slots=True)

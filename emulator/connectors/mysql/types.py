@@ -47,6 +47,17 @@ class TypeConfig:
     binary_mode: str = "bytes"
     time_precision_mode: str = "adaptive_time_microseconds"
 
+    @classmethod
+    def from_settings(cls, s: Any) -> TypeConfig:
+        """The type modes of the connector's typed settings (emulator.settings.BinlogSettings)."""
+        r = s.relational
+        return cls(
+            r.decimal_handling_mode,
+            s.binlog.bigint_unsigned_handling_mode,
+            r.binary_handling_mode,
+            r.time_precision_mode,
+        )
+
 
 CHARSET_CODECS = {
     "utf8mb4": "utf-8",

@@ -91,6 +91,21 @@ class TypeConfig:
     unavailable_value_placeholder: str = "__debezium_unavailable_value"
     include_unknown_datatypes: bool = False
 
+    @classmethod
+    def from_settings(cls, s: Any) -> TypeConfig:
+        """The type modes of the connector's typed settings (emulator.settings.PostgresSettings)."""
+        r, pg = s.relational, s.postgres
+        return cls(
+            r.decimal_handling_mode,
+            r.time_precision_mode,
+            r.binary_handling_mode,
+            pg.interval_handling_mode,
+            pg.hstore_handling_mode,
+            pg.money_fraction_digits,
+            r.unavailable_value_placeholder,
+            pg.include_unknown_datatypes,
+        )
+
 
 @dataclass(slots=True)
 class PgType:

