@@ -294,6 +294,22 @@ class Capture:
         if self._created:
             self._drop_created()
 
+    def signal(self, kind: str, data: Mapping[str, Any] | str | None = None, sid: str | None = None) -> str:
+        """Send a signal through the in-process channel (`signal.enabled.channels` must include
+        `in-process`), as Debezium's engine signaler does; the connector handles it at its next poll (a
+        signal sent while the connector restarts after a failure is lost). Returns the signal's id."""
+        from emulator.signals.record import SignalError
+
+        signals = getattr(self.runner.connector, "signals", None)
+        if signals is None:
+            raise CaptureError("the connector is not running")
+        sid = sid or f"in-process-{time.time_ns()}"
+        try:
+            signals.send(sid, kind, data)
+        except SignalError as e:
+            raise CaptureError(str(e)) from None
+        return sid
+
     def __enter__(self) -> Capture:
         return self.start()
 

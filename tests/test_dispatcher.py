@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from bson import Int64, Timestamp
 
+from emulator.config import from_dict
 from emulator.connect.schema import Schema
 from emulator.connectors.mongodb.connector import MongoDbConnector
 from emulator.engine import Engine
@@ -25,16 +26,16 @@ from emulator.pipeline.dispatcher import Dispatcher, skipped_operations
 TOPIC = "fulfillment.inventory.customers"
 
 
-class _Cfg:
-    def __init__(self, **props: str) -> None:
-        self.props = {
+def _cfg(**props: str):
+    """A validated MongoDB connector Config (the connector reads typed settings from it)."""
+    return from_dict(
+        {
+            "connector.class": "io.debezium.connector.mongodb.MongoDbConnector",
             "topic.prefix": "fulfillment",
             "mongodb.connection.string": "mongodb://x/?replicaSet=rs0",
             **props,
         }
-
-    def get(self, name: str):
-        return self.props.get(name)
+    )
 
 
 def _change(op: str, doc_id: int, inc: int, **extra) -> dict:
@@ -52,7 +53,7 @@ def _change(op: str, doc_id: int, inc: int, **extra) -> dict:
 def _stream(**props: str):
     records = []
     engine = Engine(CallbackOutput(records.append), MemoryOffsetStore())
-    c = MongoDbConnector(_Cfg(**props), engine)
+    c = MongoDbConnector(_cfg(**props), engine)
     doc = {"_id": Int64(1), "name": "a"}
     for e in (
         _change("insert", 1, 1, fullDocument=doc),
@@ -103,7 +104,8 @@ def test_skipped_operations_property():
 
 
 class _Window:
-    """Records what the dispatcher tells an incremental snapshot (the calls, in order)."""
+    """Records what the dispatcher tells the incremental window and the signal processor (the calls, in
+    order): one object plays both."""
 
     def __init__(self, out: list) -> None:
         self.out = out
@@ -139,7 +141,8 @@ def _relational(never_skip: bool, skipped: frozenset[str], tx: bool = False):
         skip_unchanged=True,
         never_skip=never_skip,
     )
-    d.attach(_Window(out), "s.signal")
+    w = _Window(out)
+    d.attach(w, w, "s.signal")
     return d, env, out, engine.metrics.streaming
 
 

@@ -56,6 +56,7 @@ class Dispatcher:
         "skip_unchanged",
         "eager_begin",
         "incremental",
+        "signals",
         "signal_table",
     )
 
@@ -82,12 +83,15 @@ class Dispatcher:
         self.skip_unchanged = skip_unchanged
         # PostgreSQL writes BEGIN for any change read in the transaction, captured or not
         self.eager_begin = eager_begin and tx.enabled
-        self.incremental: Any = None
+        self.incremental: Any = None  # the incremental snapshot's window machine
+        self.signals: Any = None  # the signal processor (source channel: rows of the signal table)
         self.signal_table: str | None = None
 
-    def attach(self, incremental: Any, signal_table: str | None) -> None:
-        """The incremental snapshot (created after the connector's envelope settings) and the signal table."""
+    def attach(self, incremental: Any, signals: Any, signal_table: str | None) -> None:
+        """The incremental snapshot's window machine and the signal processor (both created after the
+        connector's envelope settings), and the signal table (`signal.data.collection`)."""
         self.incremental = incremental
+        self.signals = signals
         self.signal_table = signal_table
 
     # -- streaming changes ---------------------------------------------------------------------------------
@@ -137,7 +141,8 @@ class Dispatcher:
         event_block = self.tx.event_block
         m = self.metrics
         inc = self.incremental
-        signal = inc is not None and self.signal_table is not None and dc == self.signal_table
+        sig = self.signals
+        signal = sig is not None and self.signal_table is not None and dc == self.signal_table
         # whole skipped events were dropped by admit(); PostgreSQL's EventDispatcher also checks each
         # record, so there one half of a key change can be skipped
         skip = frozenset() if self.never_skip else self.skipped
@@ -156,7 +161,7 @@ class Dispatcher:
                 key = key_of(after)
                 row = after
                 if signal:
-                    inc.on_signal_row(after)
+                    sig.on_signal_row(after)
                 m.creates += 1
             elif op == "u":
                 key = key_of(after)
@@ -182,8 +187,8 @@ class Dispatcher:
             emit(record(op, before, after, source, block, key, headers))
             if op == "d" and tombstones:
                 emit(tombstone(key, headers))
-            if signal and op == "c" and inc.deferred:
-                inc.run_deferred()
+            if signal and op == "c" and sig.deferred:
+                sig.run_deferred()
 
         return change
 

@@ -32,11 +32,13 @@ from emulator.connectors.base import PositionLost
 from emulator.connectors.mongodb import events as ev
 from emulator.engine import Engine
 from emulator.envelope import EnvelopeSettings, Heartbeat, TransactionMonitor
-from emulator.incremental import IncrementalSnapshot, SignalError
+from emulator.incremental.machine import IncrementalSnapshot
 from emulator.notifications import Notifier
 from emulator.pipeline.coordinator import SnapshotSession, blocking_snapshot
 from emulator.pipeline.dispatcher import Dispatcher, skipped_operations
 from emulator.settings import settings_for
+from emulator.signals.processor import SignalProcessor
+from emulator.signals.record import SignalError
 
 log = logging.getLogger("emulator.mongodb")
 
@@ -89,12 +91,13 @@ class Filters:
         return not any(r.fullmatch(full) for r in self.coll_exc)
 
 
-class MongoIncremental(IncrementalSnapshot):
-    """The shared layer with MongoDB's `additional-conditions`: a JSON query document per collection."""
+class QueryDocumentFilters:
+    """MongoDB's `additional-conditions` (and blocking-snapshot filters): a JSON query document per
+    collection, handed to the driver as a document (never evaluated as code); no surrogate keys."""
 
-    supports_surrogate_key = False
+    surrogate_keys = False
 
-    def _filter_text(self, flt: Any) -> str:
+    def text(self, flt: Any) -> str:
         text = flt if isinstance(flt, str) else json.dumps(flt)
         try:
             parsed = bson_loads(text) if text.strip() else {}
@@ -104,15 +107,14 @@ class MongoIncremental(IncrementalSnapshot):
             raise SignalError(f"filter {text!r} is not a JSON query document")
         return text
 
-    def _checked_condition(self, table_id: str, condition: str, ct: Any) -> str:
-        return condition  # already checked as a query document by _filter_text
+    def checked(self, table_id: str, condition: str, columns: list[str]) -> str:
+        return condition  # already checked as a query document by `text`
 
-    def _query_condition(self, table_id: str, condition: str, ct: Any) -> str:
-        return condition  # a query document, handed to the driver as one
+    def query(self, table_id: str, condition: str, columns: list[str]) -> str:
+        return condition
 
-    def _execute_blocking(self, sid: str, tables: list[str], matchers) -> None:
-        filters = {t: next((f for rx, f in matchers if rx.fullmatch(t)), None) for t in tables}
-        self.deferred.append(lambda: self.source.blocking_snapshot(tables, filters))
+    def blocking(self, table_id: str, flt: str, columns: list[str]) -> str:
+        return flt
 
 
 class _Captured:
@@ -180,12 +182,16 @@ class MongoDbConnector:
         self.lsid: str | None = None
         self.txn: int | None = None
         self.notifier = Notifier(config, self.settings, engine)
-        self.incremental = MongoIncremental(self, config, engine)
-        self.dispatcher.attach(self.incremental, self.filters.signal)
+        settings = settings_for(config)
+        self.incremental = IncrementalSnapshot(
+            self, engine, incremental=settings.incremental, signal_table=settings.signals.data_collection,
+            filters=QueryDocumentFilters(), retriable=self.is_retriable, notifier=self.notifier)
+        self.signals = SignalProcessor(self, settings, engine, self.incremental)
+        self.dispatcher.attach(self.incremental, self.signals, self.filters.signal)
         self._op = "c"  # the operation of the change being translated (for the dispatcher's count)
-        if self.scope == "collection" and self.incremental.channels == {"source"}:
+        if self.scope == "collection" and self.signals.channels == {"source"}:
             log.warning("capture.scope=collection disables the source signal channel")
-            self.incremental.channels.discard("source")
+            self.signals.channels.discard("source")
         engine.source = self
 
     # -- engine protocol -----------------------------------------------------------------------------------
@@ -267,14 +273,6 @@ class MongoDbConnector:
     # -- adapter protocol (emulator.connectors.base) ------------------------------------------------------
     HISTORIZED = False
     ON_LOST_POSITION = "fail"  # the loss shows only when the change stream opens (HistoryLost)
-
-    @staticmethod
-    def is_retriable(exc: BaseException) -> bool:
-        if isinstance(exc, ConnectionError):
-            return True
-        from pymongo.errors import ConnectionFailure
-
-        return isinstance(exc, ConnectionFailure)
 
     def connect(self) -> None:
         self.client = self._connect()
@@ -420,14 +418,14 @@ class MongoDbConnector:
                     raise
                 if change is None:
                     self.token = stream.resume_token or self.token  # post-batch token: idle progress
-                    self.incremental.poll()
+                    self.signals.poll()
                     self.engine.idle()
                     if self.engine.stop_event.wait(poll_s if not self.incremental.running else 0.01):
                         break
                     continue
                 self.on_change(change)
                 self.token = change.get("_id") or self.token
-                self.incremental.run_deferred()
+                self.signals.run_deferred()
                 self.engine.tick()
 
     def on_change(self, change: dict) -> None:
@@ -443,7 +441,7 @@ class MongoDbConnector:
         full = f"{ns.get('db')}.{ns.get('coll')}"
         if self.filters.signal and full == self.filters.signal and op == "c":
             doc = change.get("fullDocument") or {}
-            self.incremental.on_signal_row({"id": doc.get("_id"), "type": doc.get("type"),
+            self.signals.on_signal_row({"id": doc.get("_id"), "type": doc.get("type"),
                                             "data": doc.get("data")})
         self._op = op
         self.translator.event(change, on_key=self._on_key)
@@ -451,7 +449,7 @@ class MongoDbConnector:
     def _on_key(self, env: ev.CollectionEnvelope, key: dict) -> None:
         self.dispatcher.document(env.data_collection, self._op, {"_id": key["id"]})
 
-    # -- IncrementalSource ---------------------------------------------------------------------------------
+    # -- ChunkReader (emulator/incremental/machine.py) and watermark writer -----------------------------------
     def captured_table_ids(self) -> list[str]:
         return [f"{d}.{c}" for d, c in self.captured_collections()]
 
@@ -489,7 +487,18 @@ class MongoDbConnector:
     def read_source(self, ct: _Captured) -> dict:
         return ev.source_block(self.prefix, ct.env.db, ct.env.coll, self.sec or 0, self.ord or 0, "incremental")
 
+    def keep_alive(self) -> None:
+        return None  # the change stream needs nothing while a synchronous loop runs
+
+    @staticmethod
+    def is_retriable(exc: BaseException) -> bool:
+        """A connection-level failure: the runner restarts the connector from its offsets."""
+        from pymongo.errors import ConnectionFailure
+
+        return isinstance(exc, ConnectionFailure | ConnectionError)
+
     def close(self) -> None:
+        self.signals.close()
         if self.client is not None:
             self.client.close()
             self.client = None

@@ -30,14 +30,16 @@ from emulator.connectors.mysql.types import TypeConfig, _identity, default_value
 from emulator.engine import Engine
 from emulator.envelope import EnvelopeSettings, Heartbeat, TableEnvelope, TransactionMonitor
 from emulator.filters import Filters, include_list_order
-from emulator.incremental import IncrementalSnapshot
+from emulator.incremental.chunks import MySqlChunks
+from emulator.incremental.conditions import Predicate, SqlFilters
+from emulator.incremental.machine import IncrementalSnapshot
 from emulator.model import ColumnDef, TableDef
 from emulator.notifications import Notifier
 from emulator.pipeline.coordinator import SnapshotSession, blocking_snapshot
 from emulator.pipeline.dispatcher import Dispatcher
 from emulator.records import Record
 from emulator.settings import settings_for
-from emulator.sqlcondition import Predicate
+from emulator.signals.processor import SignalProcessor
 
 log = logging.getLogger("emulator.mysql")
 
@@ -181,7 +183,11 @@ class MySqlConnector:
         self.snapshot_done = False
         self.streaming = False
         self.notifier = Notifier(config, self.settings, engine)
-        self.incremental = IncrementalSnapshot(self, config, engine)
+        settings = settings_for(config)
+        self.incremental = IncrementalSnapshot(
+            self, engine, incremental=settings.incremental, signal_table=settings.signals.data_collection,
+            filters=SqlFilters("mysql"), retriable=self.is_retriable, notifier=self.notifier)
+        self.signals = SignalProcessor(self, settings, engine, self.incremental)
         # the binlog connectors filter skipped operations where events are read (supportsOperationFiltering)
         self.dispatcher = Dispatcher(
             engine,
@@ -191,7 +197,7 @@ class MySqlConnector:
             skip_unchanged=self.skip_unchanged,
             never_skip=True,
         )
-        self.dispatcher.attach(self.incremental, self.signal_table)
+        self.dispatcher.attach(self.incremental, self.signals, self.signal_table)
         self._in_ro_snapshot = False  # a read.only chunk's consistent-snapshot transaction is open
         self.table_ids: dict[int, _TableEntry] = {}
         self.tm_cache: dict[bytes, _TableEntry] = {}
@@ -398,10 +404,6 @@ class MySqlConnector:
     # -- adapter protocol (emulator.connectors.base) ------------------------------------------------------
     HISTORIZED = True  # a schema history: no_data and recovery still read the tables' structure
     ON_LOST_POSITION = "fail"
-
-    @staticmethod
-    def is_retriable(exc: BaseException) -> bool:
-        return isinstance(exc, pymysql.err.OperationalError | ConnectionError)
 
     def connect(self) -> None:
         self.conn = self._connect()
@@ -764,14 +766,14 @@ class MySqlConnector:
                 if self.heartbeat_query and engine.heartbeat and now >= hb_next:
                     hb_next = now + engine.heartbeat.interval_s
                     self._run_heartbeat_query()
-                self.incremental.poll()
+                self.signals.poll()
                 continue
             handle(etype, data, ev, checksum)
             engine.tick()
             busy += 1
             if busy >= 512:  # signals, resumed snapshots and deferred work also progress under load
                 busy = 0
-                self.incremental.poll()
+                self.signals.poll()
 
     def handle_event(self, etype: int, data: bytes, ev: Any, checksum: int) -> None:
         """One binlog event: `data` is the packet (OK byte, 19-byte header, body, checksum), `ev` the
@@ -1172,21 +1174,15 @@ class MySqlConnector:
             self.query = None
 
     # -- incremental snapshot source ---------------------------------------------------------------------------
-    def max_key(self, ct: CapturedTable, key_cols: list[str], condition: Predicate | None) -> list | None:
-        t = ct.env.table
-        where = f" WHERE {self._condition_sql(condition)}" if condition else ""
-        order = ", ".join(f"{_qi(k)} DESC" for k in key_cols)
-        rows = self._read_only(
-            f"SELECT {', '.join(_qi(k) for k in key_cols)} FROM {_qi(t.namespace)}.{_qi(t.name)}"
-            f"{where} ORDER BY {order} LIMIT 1",
-            (),
-        )
-        return list(rows[0]) if rows else None
+    @staticmethod
+    def is_retriable(exc: BaseException) -> bool:
+        """A connection-level failure (server restarted, network cut): the runner restarts the connector
+        from its offsets; anything else stops an incremental snapshot, not the connector."""
+        return isinstance(exc, pymysql.err.OperationalError | ConnectionError)
 
-    def _condition_sql(self, condition: Predicate) -> str:
-        """A checked filter rendered with the session's own escaping, `%` doubled for PyMySQL's
-        parameter interpolation (the query always goes with an argument tuple)."""
-        return condition.render(self.conn.escape).replace("%", "%%")
+    def max_key(self, ct: CapturedTable, key_cols: list[str], condition: Predicate | None) -> list | None:
+        rows = self._read_only(*MySqlChunks.max_key(ct.env.table, key_cols, condition, self.conn.escape))
+        return list(rows[0]) if rows else None
 
     def _read_only(self, sql: str, args: Any) -> list[tuple]:
         """A chunk query in a read-only transaction (a filter can read, never write); inside the
@@ -1200,11 +1196,6 @@ class MySqlConnector:
             return rows
         return self._q(sql, args)
 
-    def _key_predicate(self, key_cols: list[str], op: str, values: list) -> tuple[str, list]:
-        cols = ", ".join(_qi(k) for k in key_cols)
-        marks = ", ".join(["%s"] * len(values))
-        return f"({cols}) {op} ({marks})", list(values)
-
     def read_chunk(
         self,
         ct: CapturedTable,
@@ -1212,24 +1203,10 @@ class MySqlConnector:
         after: list | None,
         upto: list,
         limit: int,
-        condition: str | None,
+        condition: Predicate | None,
     ) -> list[list]:
-        t = ct.env.table
-        preds, args = [], []
-        if after is not None:
-            s, a = self._key_predicate(key_cols, ">", after)
-            preds.append(s)
-            args += a
-        s, a = self._key_predicate(key_cols, "<=", upto)
-        preds.append(s)
-        args += a
-        if condition:  # generated from the checked tree, values escaped by the driver
-            preds.append(f"({self._condition_sql(condition)})")
-        sql = (
-            f"SELECT {', '.join(_qi(c.name) for c in t.columns)} FROM {_qi(t.namespace)}.{_qi(t.name)} "
-            f"WHERE {' AND '.join(preds)} ORDER BY {', '.join(_qi(k) for k in key_cols)} LIMIT {int(limit)}"
-        )
-        return [list(r) for r in self._read_only(sql, args)]
+        q = MySqlChunks.chunk(ct.env.table, key_cols, after, upto, limit, condition, self.conn.escape)
+        return [list(r) for r in self._read_only(*q)]
 
     def write_watermark(self, row_id: str, kind: str, data: str) -> None:
         if not self.signal_table:
@@ -1391,7 +1368,7 @@ class MySqlConnector:
                     c.close()
                 except Exception:  # noqa: BLE001
                     pass
-        self.incremental.close()
+        self.signals.close()
 
 
 class MariaDbConnector(MySqlConnector):

@@ -34,7 +34,9 @@ from emulator.connectors.postgres.types import TypeConfig
 from emulator.engine import Engine
 from emulator.envelope import EnvelopeSettings, Heartbeat, TableEnvelope, TransactionMonitor
 from emulator.filters import Filters, include_list_order
-from emulator.incremental import IncrementalSnapshot
+from emulator.incremental.chunks import PostgresChunks
+from emulator.incremental.conditions import Predicate, SqlFilters, sql_literal_pg
+from emulator.incremental.machine import IncrementalSnapshot
 from emulator.model import TableDef
 from emulator.naming import field_name_adjuster, schema_name_adjuster
 from emulator.notifications import Notifier
@@ -42,7 +44,7 @@ from emulator.pipeline.coordinator import SnapshotSession, blocking_snapshot
 from emulator.pipeline.dispatcher import Dispatcher
 from emulator.records import Record
 from emulator.settings import settings_for
-from emulator.sqlcondition import Predicate, sql_literal_pg
+from emulator.signals.processor import SignalProcessor
 
 log = logging.getLogger("emulator.postgres")
 
@@ -179,10 +181,14 @@ class PostgresConnector:
         self._ro_xids: set[int] = set()  # read.only: transactions streamed since the last chunk read
         self._wal_geometry: tuple[int, int] | None = None
         self.notifier = Notifier(config, self.settings, engine)
-        self.incremental = IncrementalSnapshot(self, config, engine)
+        settings = settings_for(config)
+        self.incremental = IncrementalSnapshot(
+            self, engine, incremental=settings.incremental, signal_table=settings.signals.data_collection,
+            filters=SqlFilters("postgres"), retriable=self.is_retriable, notifier=self.notifier)
+        self.signals = SignalProcessor(self, settings, engine, self.incremental)
         self.dispatcher = Dispatcher(engine, self.tx, skipped=self.skipped, tombstones=self.tombstones,
                                      skip_unchanged=self.skip_unchanged, never_skip=False, eager_begin=True)
-        self.dispatcher.attach(self.incremental, self.signal_table)
+        self.dispatcher.attach(self.incremental, self.signals, self.signal_table)
         engine.source = self
 
     # -- engine protocol ---------------------------------------------------------------------------------
@@ -323,10 +329,6 @@ class PostgresConnector:
     # -- adapter protocol (emulator.connectors.base) ----------------------------------------------------------
     HISTORIZED = False
     ON_LOST_POSITION = "warn"  # Debezium streams from what the slot still has (spec 2.12)
-
-    @staticmethod
-    def is_retriable(exc: BaseException) -> bool:
-        return isinstance(exc, psycopg.OperationalError | ReplicationError | ConnectionError)
 
     def connect(self) -> None:
         self.conn = self._connect()
@@ -527,7 +529,7 @@ class PostgresConnector:
         }
         hb_next = time.monotonic()
         flush = engine.output.flush
-        incremental = self.incremental
+        signals = self.signals
         busy = 0
         while not engine.stopping:
             data = read(0.1, flush)
@@ -542,7 +544,7 @@ class PostgresConnector:
                 if self.heartbeat_query and engine.heartbeat and now >= hb_next:
                     hb_next = now + engine.heartbeat.interval_s
                     self._run_heartbeat_query()
-                self.incremental.poll()
+                self.signals.poll()
                 continue
             kind = data[0]
             if kind == 119:  # 'w'
@@ -556,7 +558,7 @@ class PostgresConnector:
             busy += 1
             if busy >= 512:  # signals, resumed snapshots and read-only windows also progress under load
                 busy = 0
-                incremental.poll()
+                signals.poll()
 
     def _confirmed(self) -> int:
         """What the server may forget: only what our committed offsets already cover."""
@@ -749,69 +751,24 @@ class PostgresConnector:
     def captured_table_ids(self) -> list[str]:
         return [f"{s}.{t}" for s, t in self._filtered_tables()]
 
-    def _key_predicate(self, key_cols: list[str], op: str, values: list[str]) -> sql.Composable:
-        cols = sql.SQL(", ").join(sql.Identifier(k) for k in key_cols)
-        vals = sql.SQL(", ").join(sql.Literal(v) for v in values)
-        return sql.SQL("({}) {} ({})").format(cols, sql.SQL(op), vals)
+    @staticmethod
+    def is_retriable(exc: BaseException) -> bool:
+        """A connection-level failure (server restarted, network cut): the runner restarts the connector
+        from its offsets; anything else stops an incremental snapshot, not the connector."""
+        return isinstance(exc, psycopg.OperationalError | ReplicationError | ConnectionError)
 
     def max_key(self, ct: CapturedTable, key_cols: list[str], condition: Predicate | None) -> list[str] | None:
-        t = ct.env.table
-        where = sql.SQL(" WHERE {}").format(sql.SQL(condition.render(sql_literal_pg(self.conn)))) \
-            if condition else sql.SQL("")
-        order = sql.SQL(", ").join(sql.SQL("{} DESC").format(sql.Identifier(k)) for k in key_cols)
-        q = sql.SQL("COPY (SELECT {} FROM {}{} ORDER BY {} LIMIT 1) TO STDOUT").format(
-            sql.SQL(", ").join(sql.Identifier(k) for k in key_cols), sql.Identifier(t.namespace, t.name),
-            where, order)
+        q = PostgresChunks.max_key(ct.env.table, key_cols, condition, sql_literal_pg(self.conn))
         with self.conn.transaction(), self.conn.cursor() as cur:
             cur.execute("SET TRANSACTION READ ONLY")  # a filter can read, never write
             with cur.copy(q) as cp:
                 rows = list(cp.rows())
         return list(rows[0]) if rows else None
 
-    @staticmethod
-    def _lower_bound(key_cols: list[str], required: list[bool], values: list, inclusive_final: bool
-                     ) -> sql.Composable:
-        """Debezium's AbstractChunkQueryBuilder.addLowerBound for keys with nullable columns (NULL sorts
-        last in PostgreSQL): (k1 > ?) OR (k1 = ? AND k2 > ?) ..., where `> v` also takes NULL, `> NULL`
-        is false and `= NULL` is IS NULL."""
-        n = len(key_cols)
-        ors = []
-        for i in range(n):
-            ands = []
-            for j in range(i + 1):
-                last_j = i == j
-                op = "=" if not last_j else (">=" if i == n - 1 and inclusive_final else ">")
-                col, v = sql.Identifier(key_cols[j]), values[j]
-                if required[j] or (v is not None and not last_j):
-                    ands.append(sql.SQL("{} {} {}").format(col, sql.SQL(op), sql.Literal(v)))
-                elif v is not None:
-                    ands.append(sql.SQL("({} {} {} OR {} IS NULL)").format(col, sql.SQL(op), sql.Literal(v), col))
-                elif not last_j or (i == n - 1 and inclusive_final):
-                    ands.append(sql.SQL("{} IS NULL").format(col))
-                else:
-                    ands.append(sql.SQL("1 = 0"))
-            ors.append(sql.SQL("({})").format(sql.SQL(" AND ").join(ands)))
-        return sql.SQL("({})").format(sql.SQL(" OR ").join(ors))
-
     def _chunk_query(self, ct: CapturedTable, key_cols: list[str], after: list[str] | None, upto: list[str],
                      limit: int, condition: Predicate | None) -> sql.Composable:
-        t = ct.env.table
-        by_name = {c.name: c for c in t.columns}
-        required = [k not in by_name or not by_name[k].schema.optional for k in key_cols]
-        if all(required):
-            preds = [self._key_predicate(key_cols, "<=", upto)]
-            if after is not None:
-                preds.insert(0, self._key_predicate(key_cols, ">", after))
-        else:  # a nullable key column (a unique index as the key): row comparisons would drop NULLs
-            preds = [sql.SQL("NOT {}").format(self._lower_bound(key_cols, required, upto, False))]
-            if after is not None:
-                preds.insert(0, self._lower_bound(key_cols, required, after, False))
-        if condition:  # generated from the checked tree, values escaped by the driver
-            preds.append(sql.SQL("({})").format(sql.SQL(condition.render(sql_literal_pg(self.conn)))))
-        return sql.SQL("COPY (SELECT {} FROM {} WHERE {} ORDER BY {} LIMIT {}) TO STDOUT").format(
-            sql.SQL(", ").join(sql.Identifier(c.name) for c in t.columns),
-            sql.Identifier(t.namespace, t.name), sql.SQL(" AND ").join(preds),
-            sql.SQL(", ").join(sql.Identifier(k) for k in key_cols), sql.Literal(limit))
+        return PostgresChunks.chunk(ct.env.table, key_cols, after, upto, limit, condition,
+                                    sql_literal_pg(self.conn))
 
     def _refresh_table(self, ct: CapturedTable) -> CapturedTable:
         """A column the chunk query names is gone (DDL not yet seen in the stream): read the table again."""
@@ -1006,7 +963,7 @@ class PostgresConnector:
             self.stream.close()
         if self.drop_slot_on_stop and self.conn is not None:
             self._drop_slot()
-        self.incremental.close()
+        self.signals.close()
         if self._wm_conn is not None:
             self._wm_conn.close()
         if self.conn is not None:
