@@ -21,7 +21,7 @@ from emulator.envelope import EnvelopeSettings, TableEnvelope, TransactionMonito
 from emulator.model import ColumnDef, TableDef
 from emulator.offsets import MemoryOffsetStore
 from emulator.outputs.memory import CallbackOutput
-from emulator.pipeline.dispatcher import Dispatcher, skipped_operations
+from emulator.pipeline.dispatcher import Dispatcher
 
 TOPIC = "fulfillment.inventory.customers"
 
@@ -89,12 +89,6 @@ def test_mongodb_skipped_deletes_and_no_tombstones():
     assert out == [(TOPIC, "u"), (TOPIC, "u")]
     out, _ = _stream(**{"tombstones.on.delete": "false"})
     assert out == [(TOPIC, "c"), (TOPIC, "u"), (TOPIC, "u"), (TOPIC, "d")]
-
-
-def test_skipped_operations_property():
-    assert skipped_operations(None) == {"t"}  # Debezium's default
-    assert skipped_operations("none") == frozenset()
-    assert skipped_operations(" c, U ,d") == {"c", "u", "d"}
 
 
 # -- the relational path: a TableEnvelope and a stand-in incremental snapshot -------------------------------

@@ -30,18 +30,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from emulator.envelope import TransactionMonitor
+from emulator.envelope import EnvelopeSettings, Heartbeat, TransactionMonitor
 from emulator.metrics import StreamingMetrics
 from emulator.records import Record
 
 NEWKEY = "__debezium.newkey"
 OLDKEY = "__debezium.oldkey"
-
-
-def skipped_operations(value: str | None) -> frozenset[str]:
-    """`skipped.operations`: comma-separated c/u/d/t (Debezium's default "t"); "none" skips nothing."""
-    text = (value or "t").strip().lower()
-    return frozenset() if text == "none" else frozenset(s.strip() for s in text.split(",") if s.strip())
 
 
 class Dispatcher:
@@ -86,6 +80,28 @@ class Dispatcher:
         self.incremental: Any = None  # the incremental snapshot's window machine
         self.signals: Any = None  # the signal processor (source channel: rows of the signal table)
         self.signal_table: str | None = None
+
+    @classmethod
+    def for_connector(
+        cls, engine, envelope: EnvelopeSettings, settings: Any, *, never_skip: bool, eager_begin: bool = False
+    ) -> Dispatcher:
+        """The dispatcher of one connector from its typed settings (emulator.settings): the transaction
+        monitor (`provide.transaction.metadata`, `topic.transaction`), the engine's heartbeat
+        (`heartbeat.interval.ms`, `topic.heartbeat.prefix`), `skipped.operations`,
+        `tombstones.on.delete` and `skip.messages.without.change`."""
+        tx = TransactionMonitor(envelope, engine.emit, settings.tx.enabled, settings.tx.topic_suffix)
+        hb = settings.heartbeat
+        engine.heartbeat = Heartbeat(envelope, hb.interval_ms, hb.topic_prefix) if hb.enabled else None
+        common = settings.common
+        return cls(
+            engine,
+            tx,
+            skipped=common.skipped_operations,
+            tombstones=common.tombstones_on_delete,
+            skip_unchanged=common.skip_messages_without_change,
+            never_skip=never_skip,
+            eager_begin=eager_begin,
+        )
 
     def attach(self, incremental: Any, signals: Any, signal_table: str | None) -> None:
         """The incremental snapshot's window machine and the signal processor (both created after the

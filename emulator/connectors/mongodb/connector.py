@@ -31,11 +31,11 @@ from bson.json_util import loads as bson_loads
 from emulator.connectors.base import PositionLost
 from emulator.connectors.mongodb import events as ev
 from emulator.engine import Engine
-from emulator.envelope import EnvelopeSettings, Heartbeat, TransactionMonitor
+from emulator.envelope import EnvelopeSettings
 from emulator.incremental.machine import IncrementalSnapshot
 from emulator.notifications import Notifier
 from emulator.pipeline.coordinator import SnapshotSession, blocking_snapshot
-from emulator.pipeline.dispatcher import Dispatcher, skipped_operations
+from emulator.pipeline.dispatcher import Dispatcher
 from emulator.settings import settings_for
 from emulator.signals.processor import SignalProcessor
 from emulator.signals.record import SignalError
@@ -161,14 +161,10 @@ class MongoDbConnector:
         self.filters = Filters(get)
         self.field_exclude = get("field.exclude.list")
         self.field_renames = get("field.renames")
-        self.tx = TransactionMonitor(self.settings, engine.emit, _bool(get("provide.transaction.metadata")),
-                                     get("topic.transaction") or "transaction")
-        hb_ms = int(get("heartbeat.interval.ms") or 0)
-        engine.heartbeat = (Heartbeat(self.settings, hb_ms, get("topic.heartbeat.prefix") or "__debezium-heartbeat")
-                            if hb_ms > 0 else None)
+        typed = settings_for(config)
         # MongoDB filters skipped operations in the change stream's pipeline (supportsOperationFiltering)
-        self.dispatcher = Dispatcher(engine, self.tx, skipped=skipped_operations(get("skipped.operations")), never_skip=True,
-                                     tombstones=_bool(get("tombstones.on.delete"), True), skip_unchanged=False)
+        self.dispatcher = Dispatcher.for_connector(engine, self.settings, typed, never_skip=True)
+        self.tx = self.dispatcher.tx
         self.translator = ev.Translator(self.settings, self.dispatcher.emit,
                                         tombstones=self.dispatcher.tombstones, tx=self.tx,
                                         envelope_for=self.envelope_for)
@@ -181,7 +177,7 @@ class MongoDbConnector:
         self.initsync = False
         self.lsid: str | None = None
         self.txn: int | None = None
-        self.notifier = Notifier(config, self.settings, engine)
+        self.notifier = Notifier(typed.notifications, self.settings, engine)
         settings = settings_for(config)
         self.incremental = IncrementalSnapshot(
             self, engine, incremental=settings.incremental, signal_table=settings.signals.data_collection,

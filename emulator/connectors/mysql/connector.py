@@ -28,7 +28,7 @@ from emulator.connectors.mysql.history import SchemaHistory
 from emulator.connectors.mysql.source import Flavor, source_block
 from emulator.connectors.mysql.types import TypeConfig, _identity, default_value, map_column
 from emulator.engine import Engine
-from emulator.envelope import EnvelopeSettings, Heartbeat, TableEnvelope, TransactionMonitor
+from emulator.envelope import EnvelopeSettings, TableEnvelope
 from emulator.filters import Filters, include_list_order
 from emulator.incremental.chunks import MySqlChunks
 from emulator.incremental.conditions import Predicate, SqlFilters
@@ -112,27 +112,16 @@ class MySqlConnector:
         self.filters = Filters(config, SYSTEM_DATABASES)
         self.db_include = self.filters.ns_include
         self.db_exclude = self.filters.ns_exclude
-        self.tombstones = _bool(get("tombstones.on.delete"), True)
-        self.skip_unchanged = _bool(get("skip.messages.without.change"))
-        self.skipped = self.filters.skipped_ops
         self.include_schema_changes = _bool(get("include.schema.changes"), True)
         self.include_query = _bool(get("include.query"))
         self.skip_unparseable = _bool(get("schema.history.internal.skip.unparseable.ddl"))
         self.store_only_captured_dbs = _bool(get("schema.history.internal.store.only.captured.databases.ddl"))
         self.inconsistent_mode = (get("inconsistent.schema.handling.mode") or "fail").lower()
-        self.tx = TransactionMonitor(
-            self.settings,
-            engine.emit,
-            _bool(get("provide.transaction.metadata")),
-            get("topic.transaction") or "transaction",
-        )
-        hb_ms = int(get("heartbeat.interval.ms") or 0)
-        engine.heartbeat = (
-            Heartbeat(self.settings, hb_ms, get("topic.heartbeat.prefix") or "__debezium-heartbeat")
-            if hb_ms > 0
-            else None
-        )
-        self.heartbeat_query = get("heartbeat.action.query")
+        typed = settings_for(config)
+        # the binlog connectors filter skipped operations where events are read (supportsOperationFiltering)
+        self.dispatcher = Dispatcher.for_connector(engine, self.settings, typed, never_skip=True)
+        self.tx = self.dispatcher.tx
+        self.heartbeat_query = typed.heartbeat.action_query
         self.server_id = int(get("database.server.id") or 0)
         self.schema_key_frame = Framed(self.settings.key_codec, self.flavor.schema_change_key)
         self.schema_value_frame = Framed(self.settings.value_codec, self.flavor.schema_change_value)
@@ -182,21 +171,12 @@ class MySqlConnector:
         self.last_row = 0
         self.snapshot_done = False
         self.streaming = False
-        self.notifier = Notifier(config, self.settings, engine)
+        self.notifier = Notifier(typed.notifications, self.settings, engine)
         settings = settings_for(config)
         self.incremental = IncrementalSnapshot(
             self, engine, incremental=settings.incremental, signal_table=settings.signals.data_collection,
             filters=SqlFilters("mysql"), retriable=self.is_retriable, notifier=self.notifier)
         self.signals = SignalProcessor(self, settings, engine, self.incremental)
-        # the binlog connectors filter skipped operations where events are read (supportsOperationFiltering)
-        self.dispatcher = Dispatcher(
-            engine,
-            self.tx,
-            skipped=self.skipped,
-            tombstones=self.tombstones,
-            skip_unchanged=self.skip_unchanged,
-            never_skip=True,
-        )
         self.dispatcher.attach(self.incremental, self.signals, self.signal_table)
         self._in_ro_snapshot = False  # a read.only chunk's consistent-snapshot transaction is open
         self.table_ids: dict[int, _TableEntry] = {}

@@ -32,7 +32,7 @@ from emulator.connectors.postgres.source import (
 )
 from emulator.connectors.postgres.types import TypeConfig
 from emulator.engine import Engine
-from emulator.envelope import EnvelopeSettings, Heartbeat, TableEnvelope, TransactionMonitor
+from emulator.envelope import EnvelopeSettings, TableEnvelope
 from emulator.filters import Filters, include_list_order
 from emulator.incremental.chunks import PostgresChunks
 from emulator.incremental.conditions import Predicate, SqlFilters, sql_literal_pg
@@ -137,17 +137,12 @@ class PostgresConnector:
             field_name_adjuster=field_name_adjuster(get("field.name.adjustment.mode")),
         )
         self.filters = Filters(config, SYSTEM_SCHEMAS)
-        self.tombstones = _bool(get("tombstones.on.delete"), True)
-        self.skip_unchanged = _bool(get("skip.messages.without.change"))
         self.skipped = self.filters.skipped_ops
         self.source = SourceBuilder(self.prefix, self.dbname)
-        self.tx = TransactionMonitor(self.settings, engine.emit,
-                                     _bool(get("provide.transaction.metadata"), False),
-                                     get("topic.transaction") or "transaction")
-        hb_ms = int(get("heartbeat.interval.ms") or 0)
-        engine.heartbeat = (Heartbeat(self.settings, hb_ms, get("topic.heartbeat.prefix") or "__debezium-heartbeat")
-                            if hb_ms > 0 else None)
-        self.heartbeat_query = get("heartbeat.action.query")
+        typed = settings_for(config)
+        self.dispatcher = Dispatcher.for_connector(engine, self.settings, typed, never_skip=False, eager_begin=True)
+        self.tx = self.dispatcher.tx
+        self.heartbeat_query = typed.heartbeat.action_query
         self.status_interval_s = int(get("status.update.interval.ms") or 10000) / 1000.0
         self.flush_lsn = _bool(get("flush.lsn.source"), True)
         self.drop_slot_on_stop = _bool(get("slot.drop.on.stop"), False)
@@ -180,14 +175,12 @@ class PostgresConnector:
         self._wm_conn: psycopg.Connection | None = None
         self._ro_xids: set[int] = set()  # read.only: transactions streamed since the last chunk read
         self._wal_geometry: tuple[int, int] | None = None
-        self.notifier = Notifier(config, self.settings, engine)
+        self.notifier = Notifier(typed.notifications, self.settings, engine)
         settings = settings_for(config)
         self.incremental = IncrementalSnapshot(
             self, engine, incremental=settings.incremental, signal_table=settings.signals.data_collection,
             filters=SqlFilters("postgres"), retriable=self.is_retriable, notifier=self.notifier)
         self.signals = SignalProcessor(self, settings, engine, self.incremental)
-        self.dispatcher = Dispatcher(engine, self.tx, skipped=self.skipped, tombstones=self.tombstones,
-                                     skip_unchanged=self.skip_unchanged, never_skip=False, eager_begin=True)
         self.dispatcher.attach(self.incremental, self.signals, self.signal_table)
         engine.source = self
 
