@@ -24,10 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from emulator.config import Config, from_dict, load_config
+from emulator.connectors.registry import POSTGRES, retriable
 from emulator.offsets import MemoryOffsetStore, OffsetStore
 from emulator.outputs.memory import QueueOutput
 from emulator.records import Record
-from emulator.runner import POSTGRES, Runner, offset_store, retriable
+from emulator.runner import Runner, offset_store
 from emulator.settings import settings_for
 
 log = logging.getLogger("emulator.api")
@@ -292,6 +293,22 @@ class Capture:
             self.thread.join(timeout)
         if self._created:
             self._drop_created()
+
+    def signal(self, kind: str, data: Mapping[str, Any] | str | None = None, sid: str | None = None) -> str:
+        """Send a signal through the in-process channel (`signal.enabled.channels` must include
+        `in-process`), as Debezium's engine signaler does; the connector handles it at its next poll (a
+        signal sent while the connector restarts after a failure is lost). Returns the signal's id."""
+        from emulator.signals.record import SignalError
+
+        signals = getattr(self.runner.connector, "signals", None)
+        if signals is None:
+            raise CaptureError("the connector is not running")
+        sid = sid or f"in-process-{time.time_ns()}"
+        try:
+            signals.send(sid, kind, data)
+        except SignalError as e:
+            raise CaptureError(str(e)) from None
+        return sid
 
     def __enter__(self) -> Capture:
         return self.start()

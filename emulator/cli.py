@@ -22,10 +22,10 @@ def _run(args: argparse.Namespace) -> int:
     except ConfigError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    from emulator.runner import connector_class
+    from emulator.connectors.registry import connector_class
 
     try:
-        connector_class(config)
+        connector_class(config.connector_class)
         from emulator.connect import dataplane
 
         # transforms, predicates and converters: bad input before any connection; built once, for the Runner

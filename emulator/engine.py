@@ -29,16 +29,22 @@ class Source(Protocol):
 
 
 class Engine:
-    def __init__(self, output: Output, offsets: OffsetStore, flush_interval_ms: int = 1000,
-                 heartbeat: Heartbeat | None = None, dataplane=None) -> None:
+    def __init__(
+        self,
+        output: Output,
+        offsets: OffsetStore,
+        flush_interval_ms: int = 1000,
+        heartbeat: Heartbeat | None = None,
+        dataplane=None,
+    ) -> None:
         self.output = output
         self.offsets = offsets
         self.flush_interval_s = max(flush_interval_ms, 0) / 1000.0
         self.heartbeat = heartbeat
         self.source: Source | None = None
         self.stop_event = threading.Event()
-        self.records = 0
-        self._uncommitted = False
+        self.records = 0  # written to the output
+        self._committed_records = 0  # `records` at the last output commit: more since means uncommitted
         self._last_commit = time.monotonic()
         self.listeners: list[Callable[[Record], None]] = []
         self.metrics = ConnectorMetrics()  # counters the connectors keep (emulator.metrics)
@@ -48,10 +54,9 @@ class Engine:
 
     def _emit_through_dataplane(self, record: Record) -> None:
         out = self.dataplane.apply(record)
-        if out is not None:
+        if out is not None:  # a record a transform dropped leaves nothing for the output to make durable
             self.output.write(out)
             self.records += 1
-        self._uncommitted = True
 
     @property
     def stopping(self) -> bool:
@@ -63,7 +68,6 @@ class Engine:
     def emit(self, record: Record) -> None:
         self.output.write(record)
         self.records += 1
-        self._uncommitted = True
 
     def tick(self) -> None:
         """Between two source messages: time-driven work (heartbeats, periodic commits)."""
@@ -85,10 +89,10 @@ class Engine:
         if offset is None:
             self.output.flush()
             return
-        if self._uncommitted or force:
+        if self.records != self._committed_records or force:
             if self.output.commit() is False:  # offset.flush.timeout.ms passed: Connect retries next interval
                 return
-            self._uncommitted = False
+            self._committed_records = self.records
         self.offsets.save(offset)
         src.committed(offset)
 

@@ -75,14 +75,14 @@ def java_hashmap_order(copied: list[str], added: Iterable[str] = ()) -> list[str
 class Notifier:
     """Builds and delivers notifications; a no-op unless a channel is enabled."""
 
-    def __init__(self, config, settings, engine) -> None:
-        get = config.get
-        raw = get("notification.enabled.channels") or ""
-        channels = {c.strip().lower() for c in str(raw).split(",") if c.strip()}
+    def __init__(self, notifications, settings, engine) -> None:
+        """`notifications`: the typed settings group (emulator.settings.Notifications: enabled channels,
+        sink topic); `settings`: the connector's EnvelopeSettings (converters, connector name)."""
+        channels = {c.strip().lower() for c in notifications.enabled_channels if c.strip()}
         for ch in channels - {"sink", "log"}:
             log.warning("notification channel %r is not available in the emulator; ignored", ch)
         self.to_log = "log" in channels
-        self.topic = (get("notification.sink.topic.name") or "").strip() or None
+        self.topic = notifications.sink_topic_name or None
         if "sink" in channels and self.topic is None:
             raise ValueError(
                 "notification.sink.topic.name: must be provided when the 'sink' notification channel is enabled"

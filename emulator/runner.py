@@ -1,98 +1,54 @@
-"""Wiring: configuration -> connector + engine + output + offsets, and the run loop."""
+"""Wiring: configuration -> adapter + engine + output + offsets, and the retry loop around the coordinator
+(`emulator.pipeline.coordinator`), which runs the connector itself."""
 
 from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Any
 
+from emulator.connectors.registry import connector_class, partition_for
 from emulator.engine import Engine
 from emulator.offsets import FileOffsetStore, MemoryOffsetStore, OffsetStore
 from emulator.outputs.base import Output
+from emulator.pipeline.coordinator import Coordinator
+from emulator.settings import settings_for
 
 log = logging.getLogger("emulator")
 
-POSTGRES = "io.debezium.connector.postgresql.PostgresConnector"
-MYSQL = "io.debezium.connector.mysql.MySqlConnector"
-MARIADB = "io.debezium.connector.mariadb.MariaDbConnector"
-MONGODB = "io.debezium.connector.mongodb.MongoDbConnector"
-
-
-def connector_class(config) -> type:
-    cls = config.get("connector.class")
-    if cls == POSTGRES:
-        from emulator.connectors.postgres.connector import PostgresConnector
-
-        return PostgresConnector
-    if cls == MYSQL:
-        from emulator.connectors.mysql.connector import MySqlConnector
-
-        return MySqlConnector
-    if cls == MARIADB:
-        from emulator.connectors.mysql.connector import MariaDbConnector
-
-        return MariaDbConnector
-    if cls == MONGODB:
-        from emulator.connectors.mongodb.connector import MongoDbConnector
-
-        return MongoDbConnector
-    raise ValueError(f"connector.class {cls!r} is not supported yet")
-
-
-def partition_of(config) -> dict[str, Any]:
-    if config.get("connector.class") == MONGODB:
-        return {"server_id": config.get("topic.prefix")}
-    return {"server": config.get("topic.prefix")}
-
 
 def offset_store(config, output: Output | None = None) -> OffsetStore:
-    topic = config.props.get("offset.storage.topic")
+    offsets = settings_for(config).offsets
+    topic = offsets.storage_topic
     from emulator.outputs.kafka import exactly_once
 
     if topic or exactly_once(config):
         return kafka_offset_store(config, output, topic or "connect-offsets")
-    path = config.get("offset.storage.file.filename")
-    if path:
-        return FileOffsetStore(Path(path), partition_of(config))
-    log.warning("offset.storage.file.filename is not set: offsets are kept in memory only, "
-                "a restart begins anew")
+    if offsets.file_filename:
+        return FileOffsetStore(Path(offsets.file_filename), partition_for(settings_for(config)))
+    log.warning(
+        "offset.storage.file.filename is not set: offsets are kept in memory only, a restart begins anew"
+    )
     return MemoryOffsetStore()
 
 
-def kafka_offset_store(config, output: Output | None, topic: str, bootstrap: str | None = None) -> OffsetStore:
+def kafka_offset_store(
+    config, output: Output | None, topic: str, bootstrap: str | None = None
+) -> OffsetStore:
     """`offset.storage.topic`: offsets in Kafka (the output's cluster, else `bootstrap.servers`)."""
     from emulator.offsets_kafka import KafkaOffsetStore
     from emulator.outputs.kafka import KafkaOutput, producer_settings
 
     conf = output.conf if isinstance(output, KafkaOutput) else producer_settings(config, bootstrap)
-    name = config.get("name") or config.get("topic.prefix")
-    return KafkaOffsetStore(conf, topic, name, partition_of(config),
-                            partitions=int(config.props.get("offset.storage.partitions") or 25),
-                            replication_factor=int(config.props.get("offset.storage.replication.factor") or -1),
-                            output=output if isinstance(output, KafkaOutput) and output.transactional_id else None)
-
-
-def retriable(exc: BaseException) -> bool:
-    """Connection-level failures Kafka Connect would restart the task for (database restarted, network
-    cut); configuration and data errors are not."""
-    import psycopg
-
-    from emulator.connectors.postgres.replication import ReplicationError
-
-    if isinstance(exc, psycopg.OperationalError | ReplicationError | ConnectionError):
-        return True
-    try:
-        from pymongo.errors import ConnectionFailure
-
-        if isinstance(exc, ConnectionFailure):
-            return True
-    except ImportError:
-        pass
-    try:
-        import pymysql
-    except ImportError:
-        return False
-    return isinstance(exc, pymysql.err.OperationalError)
+    s = settings_for(config)
+    return KafkaOffsetStore(
+        conf,
+        topic,
+        s.common.name or s.topics.prefix,
+        partition_for(s),
+        partitions=s.offsets.storage_partitions,
+        replication_factor=s.offsets.storage_replication_factor,
+        output=output if isinstance(output, KafkaOutput) and output.transactional_id else None,
+    )
 
 
 class Runner:
@@ -100,15 +56,23 @@ class Runner:
     failures restart the connector from its committed offsets, as Kafka Connect does, up to
     `errors.max.retries` times (-1: forever) with `retriable.restart.connector.wait.ms` between tries."""
 
-    def __init__(self, config, output: Output, offsets: OffsetStore | None = None, *,
-                 progress_interval_s: float | None = 10.0, progress_bar: bool | None = False,
-                 plane=None) -> None:
+    def __init__(
+        self,
+        config,
+        output: Output,
+        offsets: OffsetStore | None = None,
+        *,
+        progress_interval_s: float | None = 10.0,
+        progress_bar: bool | None = False,
+        plane=None,
+    ) -> None:
         """`progress_interval_s`: log snapshot progress and streaming rate/lag that often (None: never);
         `progress_bar`: a live snapshot bar on stderr (None: when stderr is a terminal, as the CLI asks)."""
         self.config = config
-        flush_ms = int(config.get("offset.flush.interval.ms") or 1000)
+        s = settings_for(config)
+        flush_ms = s.offsets.flush_interval_ms
         if getattr(output, "transactional_id", None):  # exactly-once: a transaction per interval
-            flush_ms = int(config.props.get("transaction.boundary.interval.ms") or 200)
+            flush_ms = s.offsets.transaction_boundary_interval_ms
         from emulator.connect import dataplane
 
         if plane is None:  # the CLI passes the one it built (validated) already; None: build it here
@@ -117,17 +81,17 @@ class Runner:
             plane = None
         if plane is not None:  # the connector writes the internal form the data plane parses
             self.config = config = dataplane.internal_config(config)
+        self.settings = s = settings_for(config)
         self.engine = Engine(output, offsets or offset_store(config, output), flush_ms, dataplane=plane)
         self.metrics = self.engine.metrics
         self.metrics.configure(config)
-        self.cls = connector_class(config)
+        self.cls = connector_class(s.common.connector_class)
         self.connector = self.cls(config, self.engine)
         self.metrics.source = self.connector
         self.progress_interval_s = progress_interval_s
         self.progress_bar = progress_bar
-        max_retries = config.get("errors.max.retries")
-        self.max_retries = int(max_retries) if max_retries not in (None, "") else -1  # 0: no retry at all
-        self.retry_wait_s = int(config.get("retriable.restart.connector.wait.ms") or 10000) / 1000.0
+        self.max_retries = s.errors.max_retries  # -1: forever, 0: no retry at all
+        self.retry_wait_s = s.errors.retriable_restart_wait_ms / 1000.0
 
     def run(self) -> None:
         retries = 0
@@ -135,18 +99,22 @@ class Runner:
         if self.progress_interval_s:
             from emulator.progress import ProgressReporter
 
-            reporter = ProgressReporter(self.metrics, self.progress_interval_s, self.progress_bar,
-                                        self.config.get("name") or self.config.get("topic.prefix") or "")
+            reporter = ProgressReporter(
+                self.metrics,
+                self.progress_interval_s,
+                self.progress_bar,
+                self.settings.common.name or self.settings.topics.prefix or "",
+            )
             reporter.start()
         try:
             while True:
                 try:
-                    self.connector.run()
+                    Coordinator(self.connector, self.settings.snapshot, self.engine).run()
                     return
                 except KeyboardInterrupt:
                     return
                 except Exception as e:
-                    if not retriable(e) or self.engine.stopping:
+                    if not self.connector.is_retriable(e) or self.engine.stopping:
                         raise
                     from emulator.preflight import fatal_cause
 
@@ -156,10 +124,14 @@ class Runner:
                     if self.max_retries >= 0 and retries >= self.max_retries:
                         raise
                     retries += 1
-                    log.warning("connector failed (%s: %s); restarting in %.1f s (retry %d of %s)",
-                                type(e).__name__, str(e).strip().splitlines()[0] if str(e).strip() else "",
-                                self.retry_wait_s, retries,
-                                self.max_retries if self.max_retries >= 0 else "unlimited")
+                    log.warning(
+                        "connector failed (%s: %s); restarting in %.1f s (retry %d of %s)",
+                        type(e).__name__,
+                        str(e).strip().splitlines()[0] if str(e).strip() else "",
+                        self.retry_wait_s,
+                        retries,
+                        self.max_retries if self.max_retries >= 0 else "unlimited",
+                    )
                     self._commit_after_failure(e)
                     self._close_connector()
                     if self.engine.stop_event.wait(self.retry_wait_s):

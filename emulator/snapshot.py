@@ -1,4 +1,4 @@
-"""The initial/blocking snapshot's `source.snapshot` markers, shared by relational connectors.
+"""The snapshot read loop every connector shares (initial, blocking) and its `source.snapshot` markers.
 
 Debezium (RelationalSnapshotChangeEventSource): the last row of the last table is `last`; otherwise the
 first row of the first table is `first`; otherwise a table's last row is `last_in_data_collection`, its
@@ -32,7 +32,8 @@ def run_snapshot(tables: Sequence[T], rows_of: Callable[[T], Iterable[Any]],
                  emit: Callable[[T, Any, str], None], stopping: Callable[[], bool] = lambda: False,
                  started: Callable[[T], None] | None = None,
                  finished: Callable[[T, int], None] | None = None, metrics: Any = None,
-                 table_id: Callable[[T], str] | None = None, estimates: dict[str, int] | None = None) -> bool:
+                 table_id: Callable[[T], str] | None = None, estimates: dict[str, int] | None = None,
+                 markers: Callable[[bool, bool, bool, bool], str] = marker) -> bool:
     """Feeds every row to `emit(table, row, marker)` with one row of look-ahead. Returns False if
     `stopping()` became true before the end.
 
@@ -41,20 +42,23 @@ def run_snapshot(tables: Sequence[T], rows_of: Callable[[T], Iterable[Any]],
     snapshot ends, so a table's `finished` (and the next table's `started`) come before its last row.
 
     `metrics` (an `emulator.metrics.SnapshotMetrics`, tables named by `table_id`) gets each table's start,
-    its row count every 256 rows and its end, and whether the snapshot completed."""
+    its row count every 256 rows and its end, and whether the snapshot completed.
+
+    `markers(first_table, last_table, first_row, last_row)` gives each row's `source.snapshot`: the
+    relational markers by default; MongoDB marks every row `true` (the very last is `last` either way)."""
     if metrics is None:
-        return _run(tables, rows_of, emit, stopping, started, finished, None, [])
+        return _run(tables, rows_of, emit, stopping, started, finished, None, [], markers)
     ids = [table_id(t) if table_id is not None else str(t) for t in tables]
     metrics.begin(ids, estimates)
     ok = False
     try:
-        ok = _run(tables, rows_of, emit, stopping, started, finished, metrics, ids)
+        ok = _run(tables, rows_of, emit, stopping, started, finished, metrics, ids, markers)
     finally:
         metrics.end(ok)
     return ok
 
 
-def _run(tables, rows_of, emit, stopping, started, finished, metrics, ids) -> bool:
+def _run(tables, rows_of, emit, stopping, started, finished, metrics, ids, marker) -> bool:
     n = len(tables)
     held_table: Any = _END  # three variables, not a tuple per row: this loop runs per snapshot row
     held_row: Any = None

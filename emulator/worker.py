@@ -53,19 +53,12 @@ def _safe(name: str) -> str:
 
 
 def supported_classes() -> list[str]:
-    from emulator.runner import connector_class
-
-    class _Probe:
-        def __init__(self, cls: str) -> None:
-            self.cls = cls
-
-        def get(self, name: str) -> str | None:
-            return self.cls if name == "connector.class" else None
+    from emulator.connectors.registry import connector_class
 
     out = []
     for cls in CONNECTOR_CLASSES:
         try:
-            connector_class(_Probe(cls))
+            connector_class(cls)
             out.append(cls)
         except Exception:  # noqa: BLE001 - not available in this build
             pass
@@ -326,14 +319,15 @@ class Worker:
             raise
 
     def _offset_store(self, c: Connector):
-        from emulator.runner import kafka_offset_store, offset_store, partition_of
+        from emulator.connectors.registry import partition_for
+        from emulator.runner import kafka_offset_store, offset_store
 
         cfg = self._connector_config(c.name, c.config)
         if topic := settings_for(cfg).offsets.storage_topic:
             store = kafka_offset_store(cfg, None, topic, self.kafka)
         else:
             store = offset_store(cfg)
-        return store, partition_of(cfg)
+        return store, partition_for(settings_for(cfg))
 
     def offsets(self, name: str) -> list[dict[str, Any]]:
         store, partition = self._offset_store(self.get(name))

@@ -144,8 +144,7 @@ class Run:
         )
 
     def snapshot_done(self) -> bool:
-        inc = self.connector.incremental
-        return not inc.running and not inc.deferred
+        return not self.connector.incremental.running and not self.connector.signals.deferred
 
     def stop(self) -> None:
         self.cap.stop()

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from emulator.config import load_config_text
-from emulator.runner import connector_class
+from emulator.connectors.registry import connector_class
 
 yaml = pytest.importorskip("yaml")
 
@@ -131,7 +131,7 @@ def test_registered_connectors_pass_validation(compose):
         doc = json.loads(path.read_text())
         assert set(doc) == {"name", "config"}
         config = load_config_text(path.read_text(), origin=str(path))
-        connector_class(config)  # a connector this emulator runs
+        connector_class(config.connector_class)  # a connector this emulator runs
         assert config.get("database.hostname") in services
         assert config.get("plugin.name") == "pgoutput"
 

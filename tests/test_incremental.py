@@ -26,7 +26,8 @@ import psycopg
 import pytest
 from incremental_checks import Run, Writer, assert_replay_equals, pg_writes
 
-from emulator.incremental import ConditionError, validate_blocking_filter, validate_condition
+from emulator.api import CaptureError
+from emulator.incremental.conditions import ConditionError, validate_blocking_filter, validate_condition
 from emulator.testing.pgserver import PgServer
 
 SIGNAL_DDL = ("CREATE TABLE public.debezium_signal (id varchar(42) PRIMARY KEY, type varchar(32) NOT NULL, "
@@ -443,6 +444,33 @@ def test_filters_failing_in_the_database_are_not_fatal(pg, caplog):
     text = "\n".join(caplog.messages)
     assert "Incremental snapshot of table 'public.t1' failed and is skipped" in text
     assert "Error while executing requested blocking snapshot" in text
+
+
+def test_in_process_channel(pg):
+    """Debezium's in-process channel: signals sent by the embedding program (Capture.signal)."""
+    db = Db(pg, TWO_TABLES_DDL)
+    # slot.drop.on.stop: the module's server has 20 replication slots for all its tests
+    run = Run(db, db.props(**{"signal.enabled.channels": "in-process", "slot.drop.on.stop": "true"})).start()
+    run.sync()
+    sid = run.cap.signal("execute-snapshot", {"data-collections": ["public.t2"], "type": "incremental"})
+    assert sid.startswith("in-process-")
+    run.wait(lambda r: r.snapshot_done() and len(r.reads("t2")) == 40, 30, "the in-process signal's snapshot")
+    # the source channel is not enabled: a signal-table row is no signal (its watermark rows still work)
+    db.signal("execute-snapshot", {"data-collections": ["public.t1"]})
+    run.cap.signal("execute-snapshot", json.dumps({"data-collections": ["public.t2"]}), "second")
+    run.wait(lambda r: r.snapshot_done() and len(r.reads("t2")) == 80, 30, "the second in-process snapshot")
+    run.stop()
+    assert run.reads("t1") == []
+
+
+def test_in_process_channel_not_enabled(pg):
+    db = Db(pg, TWO_TABLES_DDL)
+    run = Run(db, db.props(**{"slot.drop.on.stop": "true"})).start()
+    try:
+        with pytest.raises(CaptureError, match="in-process"):
+            run.cap.signal("log", {"message": "x"})
+    finally:
+        run.stop()
 
 
 # -- watermarking variants -----------------------------------------------------------------------------------

@@ -323,21 +323,24 @@ def test_filters():
     assert lit.collection_included("a", "b.c") and not lit.collection_included("a", "bxc")
 
 
-class _Cfg:
-    def __init__(self, **props):
-        self.props = {"topic.prefix": PREFIX, "mongodb.connection.string": "mongodb://x/?replicaSet=rs0",
-                      **{k.replace("_", "."): v for k, v in props.items()}}
+def _Cfg(**props):
+    """A validated connector Config (the connector reads typed settings from it)."""
+    from emulator.config import from_dict
 
-    def get(self, name):
-        return self.props.get(name)
+    return from_dict({"connector.class": "io.debezium.connector.mongodb.MongoDbConnector", "topic.prefix": PREFIX,
+                      "mongodb.connection.string": "mongodb://x/?replicaSet=rs0",
+                      **{k.replace("_", "."): v for k, v in props.items()}})
 
 
 class _Engine:
     def __init__(self):
         import threading
 
+        from emulator.metrics import ConnectorMetrics
+
         self.heartbeat = None
         self.source = None
+        self.metrics = ConnectorMetrics()
         self.stop_event = threading.Event()
         self.stopping = False
 
@@ -353,16 +356,20 @@ class _Engine:
     ("when_needed", None, True),
     ("when_needed", {"sec": 1, "ord": 1}, False),
     ("always", {"sec": 1, "ord": 1}, True),
-    ("no_data", None, False),
-    ("never", None, False),
+    ("no_data", None, False),  # 'never' is refused by the front door (removed in Debezium 3.0)
 ])
 def test_snapshot_decision(mode, stored, expected):
+    from emulator.pipeline.snapshotter import decide, mode_of
+
     c = MongoDbConnector(_Cfg(**{"snapshot_mode": mode}), _Engine())
-    assert c._needs_snapshot(stored) is expected
+    assert decide(mode_of(mode), *c.offset_state(stored)).data is expected
 
 
 def _lost_connector(mode):
+    from contextlib import contextmanager
+
     from emulator.connectors.mongodb.connector import HistoryLost
+    from emulator.pipeline.coordinator import SnapshotSession
 
     c = MongoDbConnector(_Cfg(**{"snapshot_mode": mode}), _Engine())
     calls = []
@@ -373,28 +380,42 @@ def _lost_connector(mode):
 
     c.engine.offsets = Offsets()
     c.engine.commit = lambda force=False: None
-    c._connect = lambda: object()
+    c.connect = lambda: None
 
     def stream():
         calls.append("stream")
         if calls.count("stream") == 1:
-            raise HistoryLost(286)
+            raise HistoryLost(286, mode)
 
-    c._stream = stream
-    c._initial_snapshot = lambda: calls.append("snapshot")
+    @contextmanager
+    def snapshot_session(data):
+        calls.append("snapshot")
+        yield SnapshotSession([], iter, lambda *a: None, str)
+
+    c.stream_changes = stream
+    c.snapshot_session = snapshot_session
     return c, calls
+
+
+def _run(c):
+    from types import SimpleNamespace
+
+    from emulator.pipeline.coordinator import Coordinator
+
+    snapshot = SimpleNamespace(mode=c.snapshot_mode, configuration_based=None, delay_ms=0, streaming_delay_ms=0)
+    Coordinator(c, snapshot, c.engine).run()
 
 
 def test_history_lost_fails_with_initial():
     c, calls = _lost_connector("initial")
     with pytest.raises(MongoConnectorError, match="error 286"):
-        c.run()
+        _run(c)
     assert calls == ["stream"]
 
 
 def test_history_lost_snapshots_with_when_needed():
     c, calls = _lost_connector("when_needed")
-    c.run()
+    _run(c)
     assert calls == ["stream", "snapshot", "stream"]
 
 
@@ -415,8 +436,8 @@ def test_offsets_carry_resume_token_and_session():
 
 
 def test_runner_registers_the_connector():
-    from emulator.runner import connector_class, partition_of
+    from emulator.connectors.registry import connector_class, partition_of
 
-    cfg = _Cfg(**{"connector_class": "io.debezium.connector.mongodb.MongoDbConnector"})
-    assert connector_class(cfg) is MongoDbConnector
-    assert partition_of(cfg) == {"server_id": PREFIX}
+    cls = "io.debezium.connector.mongodb.MongoDbConnector"
+    assert connector_class(cls) is MongoDbConnector
+    assert partition_of(cls, PREFIX) == {"server_id": PREFIX}

@@ -25,12 +25,11 @@ from emulator.offsets import MemoryOffsetStore  # noqa: E402
 from emulator.outputs.memory import CallbackOutput  # noqa: E402
 
 
-class Cfg:
-    def __init__(self, props):
-        self.props = props
+def Cfg(props):
+    """A validated connector Config (the connector reads typed settings from it)."""
+    from emulator.config import from_dict
 
-    def get(self, name):
-        return self.props.get(name)
+    return from_dict({"connector.class": "io.debezium.connector.mongodb.MongoDbConnector", **props})
 
 
 class Live:

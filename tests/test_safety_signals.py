@@ -270,7 +270,7 @@ def test_mariadb_injection_payloads_are_refused_and_legit_filters_work(maria, tm
 
 def test_condition_grammar_is_the_sources_own():
     """The same text means different things in the two grammars: each is checked and rendered with its own."""
-    from emulator.sqlcondition import ConditionError, check_condition
+    from emulator.incremental.conditions import ConditionError, check_condition
 
     cols = ["id", "name"]
     # MariaDB: a backslash escapes the quote, the whole thing is one string value

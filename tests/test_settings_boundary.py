@@ -25,10 +25,6 @@ TO_CONVERT = frozenset(
         "emulator/connectors/mongodb/connector.py",
         "emulator/connectors/mysql/connector.py",
         "emulator/connectors/postgres/connector.py",
-        "emulator/incremental.py",
-        "emulator/notifications.py",
-        "emulator/runner.py",
-        "emulator/signals_kafka.py",
         # the Connect data plane and the transform chain's alias lists (connect helper)
         "emulator/connect/dataplane.py",
         "emulator/connect/transforms/base.py",

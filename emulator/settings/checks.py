@@ -28,6 +28,18 @@ def _check_slot_name(_c: ConfigView, value: str) -> str | None:
     return None
 
 
+# emulator/signals/channels.py reads these; Debezium's `jmx` channel needs a JVM: refused, never ignored
+_SIGNAL_CHANNELS = ("source", "file", "kafka", "in-process")
+
+
+def _check_signal_channels(_c: ConfigView, value: str) -> str | None:
+    available = ", ".join(_SIGNAL_CHANNELS)
+    for item in (i.strip().lower() for i in value.split(",")):
+        if item and item not in _SIGNAL_CHANNELS:
+            return f"channel {_show(item)} is not available in this emulator; available: {available}"
+    return None
+
+
 _SKIPPABLE_OPS = ("c", "u", "d", "t", "r")
 
 

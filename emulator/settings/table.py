@@ -15,6 +15,7 @@ from emulator.settings.checks import (
     _check_key_columns,
     _check_metric_tags,
     _check_replica_identity,
+    _check_signal_channels,
     _check_skipped_operations,
     _check_slot_name,
     _check_topic_prefix,
@@ -117,7 +118,7 @@ PROPERTIES: tuple[PropertySpec, ...] = (
     # signals and notifications
     _p("signal.data.collection", STRING),
     _p("signal.poll.interval.ms", LONG, 5000, min=1),
-    _p("signal.enabled.channels", LIST, "source"),
+    _p("signal.enabled.channels", LIST, "source", check=_check_signal_channels),
     _p("signal.kafka.topic", STRING, _signal_topic_default),
     _p("signal.kafka.groupId", STRING, "kafka-signal"),
     _p("signal.kafka.bootstrap.servers", STRING),

@@ -18,6 +18,7 @@ import json
 import logging
 import re
 import time
+from contextlib import contextmanager, nullcontext
 from typing import Any
 
 import bson
@@ -27,11 +28,17 @@ from bson.json_util import CANONICAL_JSON_OPTIONS
 from bson.json_util import dumps as bson_dumps
 from bson.json_util import loads as bson_loads
 
+from emulator.connectors.base import PositionLost
 from emulator.connectors.mongodb import events as ev
 from emulator.engine import Engine
-from emulator.envelope import EnvelopeSettings, Heartbeat, TransactionMonitor
-from emulator.incremental import IncrementalSnapshot, SignalError
+from emulator.envelope import EnvelopeSettings
+from emulator.incremental.machine import IncrementalSnapshot
 from emulator.notifications import Notifier
+from emulator.pipeline.coordinator import SnapshotSession, blocking_snapshot
+from emulator.pipeline.dispatcher import Dispatcher
+from emulator.settings import settings_for
+from emulator.signals.processor import SignalProcessor
+from emulator.signals.record import SignalError
 
 log = logging.getLogger("emulator.mongodb")
 
@@ -84,12 +91,13 @@ class Filters:
         return not any(r.fullmatch(full) for r in self.coll_exc)
 
 
-class MongoIncremental(IncrementalSnapshot):
-    """The shared layer with MongoDB's `additional-conditions`: a JSON query document per collection."""
+class QueryDocumentFilters:
+    """MongoDB's `additional-conditions` (and blocking-snapshot filters): a JSON query document per
+    collection, handed to the driver as a document (never evaluated as code); no surrogate keys."""
 
-    supports_surrogate_key = False
+    surrogate_keys = False
 
-    def _filter_text(self, flt: Any) -> str:
+    def text(self, flt: Any) -> str:
         text = flt if isinstance(flt, str) else json.dumps(flt)
         try:
             parsed = bson_loads(text) if text.strip() else {}
@@ -99,15 +107,14 @@ class MongoIncremental(IncrementalSnapshot):
             raise SignalError(f"filter {text!r} is not a JSON query document")
         return text
 
-    def _checked_condition(self, table_id: str, condition: str, ct: Any) -> str:
-        return condition  # already checked as a query document by _filter_text
+    def checked(self, table_id: str, condition: str, columns: list[str]) -> str:
+        return condition  # already checked as a query document by `text`
 
-    def _query_condition(self, table_id: str, condition: str, ct: Any) -> str:
-        return condition  # a query document, handed to the driver as one
+    def query(self, table_id: str, condition: str, columns: list[str]) -> str:
+        return condition
 
-    def _execute_blocking(self, sid: str, tables: list[str], matchers) -> None:
-        filters = {t: next((f for rx, f in matchers if rx.fullmatch(t)), None) for t in tables}
-        self.deferred.append(lambda: self.source.blocking_snapshot(tables, filters))
+    def blocking(self, table_id: str, flt: str, columns: list[str]) -> str:
+        return flt
 
 
 class _Captured:
@@ -127,6 +134,10 @@ def _decode_token(text: str | None) -> dict | None:
 
 def _id_token(v: Any) -> str:
     return bson_dumps(v, json_options=CANONICAL_JSON_OPTIONS)
+
+
+def _mongo_marker(first_table: bool, last_table: bool, first_row: bool, last_row: bool) -> str:
+    return "true"  # MongoDB marks only the snapshot's very last record (`last`, set by run_snapshot)
 
 
 class MongoDbConnector:
@@ -150,13 +161,12 @@ class MongoDbConnector:
         self.filters = Filters(get)
         self.field_exclude = get("field.exclude.list")
         self.field_renames = get("field.renames")
-        self.tx = TransactionMonitor(self.settings, engine.emit, _bool(get("provide.transaction.metadata")),
-                                     get("topic.transaction") or "transaction")
-        hb_ms = int(get("heartbeat.interval.ms") or 0)
-        engine.heartbeat = (Heartbeat(self.settings, hb_ms, get("topic.heartbeat.prefix") or "__debezium-heartbeat")
-                            if hb_ms > 0 else None)
-        self.translator = ev.Translator(self.settings, engine.emit,
-                                        tombstones=_bool(get("tombstones.on.delete"), True), tx=self.tx,
+        typed = settings_for(config)
+        # MongoDB filters skipped operations in the change stream's pipeline (supportsOperationFiltering)
+        self.dispatcher = Dispatcher.for_connector(engine, self.settings, typed, never_skip=True)
+        self.tx = self.dispatcher.tx
+        self.translator = ev.Translator(self.settings, self.dispatcher.emit,
+                                        tombstones=self.dispatcher.tombstones, tx=self.tx,
                                         envelope_for=self.envelope_for)
         self.envelopes: dict[tuple[str, str], ev.CollectionEnvelope | None] = {}
         self.client = None
@@ -167,11 +177,17 @@ class MongoDbConnector:
         self.initsync = False
         self.lsid: str | None = None
         self.txn: int | None = None
-        self.notifier = Notifier(config, self.settings, engine)
-        self.incremental = MongoIncremental(self, config, engine)
-        if self.scope == "collection" and self.incremental.channels == {"source"}:
+        self.notifier = Notifier(typed.notifications, self.settings, engine)
+        settings = settings_for(config)
+        self.incremental = IncrementalSnapshot(
+            self, engine, incremental=settings.incremental, signal_table=settings.signals.data_collection,
+            filters=QueryDocumentFilters(), retriable=self.is_retriable, notifier=self.notifier)
+        self.signals = SignalProcessor(self, settings, engine, self.incremental)
+        self.dispatcher.attach(self.incremental, self.signals, self.filters.signal)
+        self._op = "c"  # the operation of the change being translated (for the dispatcher's count)
+        if self.scope == "collection" and self.signals.channels == {"source"}:
             log.warning("capture.scope=collection disables the source signal channel")
-            self.incremental.channels.discard("source")
+            self.signals.channels.discard("source")
         engine.source = self
 
     # -- engine protocol -----------------------------------------------------------------------------------
@@ -250,51 +266,31 @@ class MongoDbConnector:
         check_topology(hello, self.uri)
         return client
 
-    # -- run ---------------------------------------------------------------------------------------------------
-    def run(self) -> None:
-        self.client = self._connect()
-        stored = self.engine.offsets.load()
-        if stored:
-            self.sec, self.ord = stored.get("sec"), stored.get("ord")
-            self.token = _decode_token(stored.get("resume_token"))
-        if self._needs_snapshot(stored):
-            self._initial_snapshot()
-            if self.snapshot_mode == "initial_only" or self.engine.stopping:
-                self.engine.commit(force=True)
-                return
-        else:
-            self.notifier.initial("SKIPPED")
-            if stored:
-                self.incremental.restore(stored)
-        if self.snapshot_mode == "initial_only" and not stored:
-            return
-        self.engine.commit(force=True)
-        try:
-            self._stream()
-        except HistoryLost as e:
-            if self.snapshot_mode != "when_needed":
-                raise MongoConnectorError(
-                    f"Resume of change stream was not possible, as the resume point may no longer be in the "
-                    f"oplog (error {e.code}); snapshot.mode={self.snapshot_mode} does not take a new snapshot: "
-                    "use a new connector name / topic.prefix, delete the offsets, or set "
-                    "snapshot.mode=when_needed") from None
-            log.warning("resume point lost from the oplog (error %s): new snapshot (when_needed)", e.code)
-            self.token = None
-            self._initial_snapshot()
-            self.engine.commit(force=True)
-            self._stream()
+    # -- adapter protocol (emulator.connectors.base) ------------------------------------------------------
+    HISTORIZED = False
+    ON_LOST_POSITION = "fail"  # the loss shows only when the change stream opens (HistoryLost)
 
-    def _needs_snapshot(self, stored: dict | None) -> bool:
-        mode = self.snapshot_mode
-        if mode in ("no_data", "never"):
-            return False
-        if mode == "always":
-            return True
-        if mode == "configuration_based":
-            return _bool(self.cfg.get("snapshot.mode.configuration.based.snapshot.data")) and \
-                (not stored or bool(stored.get("initsync")))
-        # initial, initial_only, when_needed: no offset, or the previous snapshot did not finish
-        return not stored or bool(stored.get("initsync"))
+    def connect(self) -> None:
+        self.client = self._connect()
+
+    def offset_state(self, stored: dict | None) -> tuple[bool, bool]:
+        return bool(stored), bool(stored) and bool(stored.get("initsync"))
+
+    def position_available(self, stored: dict) -> bool:
+        return True  # the oplog tells only when the change stream is opened (PositionLost from the stream)
+
+    def lost_position_message(self, stored: dict) -> str:
+        return "the stored resume point is no longer in the oplog"
+
+    def prepare(self, snapshot: bool) -> None:
+        return None
+
+    def restore(self, stored: dict, history: bool = True) -> None:
+        self.sec, self.ord = stored.get("sec"), stored.get("ord")
+        self.token = _decode_token(stored.get("resume_token"))
+
+    def stream_changes(self) -> None:
+        self._stream()
 
     def _start_position(self) -> tuple[dict | None, Timestamp | None]:
         """The stream's current resume token and operation time (what a snapshot starts from)."""
@@ -305,68 +301,61 @@ class MongoDbConnector:
         op_time = hello.get("operationTime") or (hello.get("$clusterTime") or {}).get("clusterTime")
         return token, op_time
 
-    def _initial_snapshot(self) -> None:
+    @contextmanager
+    def snapshot_session(self, data: bool):
+        """The change stream's current point first (streaming resumes exactly there), then every captured
+        collection; `initsync` marks the offsets until the coordinator read them all."""
         token, op_time = self._start_position()
         self.token = token
         self.sec, self.ord = (op_time.time, op_time.inc) if op_time is not None else (int(time.time()), 0)
         self.initsync = True
         self.engine.commit(force=True)
-        only = self.cfg.get("snapshot.include.collection.list")
-        only_rx = [re.compile(x.strip(), re.IGNORECASE) for x in (only or "").split(",") if x.strip()]
+        typed = settings_for(self.cfg)
+        only_rx = typed.snapshot.include_collection_list
         colls = [c for c in self.captured_collections()
                  if not only_rx or any(r.fullmatch(f"{c[0]}.{c[1]}") for r in only_rx)]
-        overrides = {}
-        for name in (self.cfg.get("snapshot.collection.filter.overrides") or "").split(","):
-            name = name.strip()
-            if name:
-                flt = self.cfg.get(f"snapshot.collection.filter.overrides.{name}")
-                if flt:
-                    overrides[name] = bson_loads(flt)
-        self.notifier.initial("STARTED")
-        self._snapshot_collections(colls, overrides, "true", last=True, notify=True)
-        if self.engine.stopping:
-            return
-        self.notifier.initial("COMPLETED")
-        self.initsync = False
-        self.engine.commit(force=True)
+        queries = typed.mongodb.snapshot_filter_queries
+        overrides = {name: bson_loads(queries[name]) for name in typed.mongodb.snapshot_filter_collections
+                     if queries.get(name)}
+        session = self._snapshot_session(colls if data else [], overrides)
+        if self.notifier.enabled:  # MongoDB's notifications name only the collection in progress / scanned
+            def started(env):
+                self.notifier.initial("IN_PROGRESS", current_collection_in_progress=env.data_collection)
 
-    def _snapshot_collections(self, colls, filters: dict[str, dict], marker: str, last: bool,
-                              notify: bool = False) -> None:
-        fetch = int(self.cfg.get("snapshot.fetch.size") or 0)
-        notify = notify and self.notifier.enabled
-        pending = None  # hold one record back so the final one can be marked `last`
-        for db, coll in colls:
-            env = self.envelope_for(db, coll)
-            if env is None:
-                continue
-            if notify:  # MongoDB's notifications name only the collection in progress / scanned
-                self.notifier.initial("IN_PROGRESS", current_collection_in_progress=f"{db}.{coll}")
-            cursor = self.client[db].get_collection(coll, codec_options=CODEC).find(
-                filters.get(f"{db}.{coll}") or {}, batch_size=fetch or 0)
-            for doc in cursor:
-                if self.engine.stopping:
-                    return
-                if pending is not None:
-                    self._emit_read(*pending, marker)
-                pending = (env, doc)
-                self.engine.tick()
-            if notify:
-                self.notifier.initial("TABLE_SCAN_COMPLETED", scanned_collection=f"{db}.{coll}",
+            def finished(env, _rows):
+                self.notifier.initial("TABLE_SCAN_COMPLETED", scanned_collection=env.data_collection,
                                       status="SUCCEEDED")
-        if pending is not None:
-            self._emit_read(*pending, "last" if last else marker)
+
+            session.started, session.finished = started, finished
+        yield session
+        if session.completed:
+            self.initsync = False
+            self.engine.commit(force=True)
+
+    def _snapshot_session(self, colls, filters: dict[str, dict]) -> SnapshotSession:
+        """Reads of `colls` (those with an envelope) with their filters; every record `true` but the last."""
+        fetch = settings_for(self.cfg).snapshot.fetch_size or 0
+        envs = [env for env in (self.envelope_for(db, coll) for db, coll in colls) if env is not None]
+        tick = self.engine.tick
+
+        def rows_of(env: ev.CollectionEnvelope):
+            return self.client[env.db].get_collection(env.coll, codec_options=CODEC).find(
+                filters.get(env.data_collection) or {}, batch_size=fetch or 0)
+
+        def emit(env: ev.CollectionEnvelope, doc: dict, mark: str) -> None:
+            self._emit_read(env, doc, mark)
+            tick()
+
+        return SnapshotSession(envs, rows_of, emit, lambda env: env.data_collection, markers=_mongo_marker)
 
     def _emit_read(self, env: ev.CollectionEnvelope, doc: dict, marker: str) -> None:
         src = ev.source_block(self.prefix, env.db, env.coll, self.sec or 0, self.ord or 0, marker)
-        self.engine.emit(env.record("r", env.key(doc["_id"]), None, env.doc_json(doc), None, src, None))
+        self.dispatcher.emit(env.record("r", env.key(doc["_id"]), None, env.doc_json(doc), None, src, None))
 
     def blocking_snapshot(self, tables: list[str], filters: dict[str, str | None]) -> None:
-        colls = []
-        for t in tables:
-            db, _, coll = t.partition(".")
-            if self.envelope_for(db, coll) is not None:
-                colls.append((db, coll))
-        self._snapshot_collections(colls, {t: bson_loads(f) for t, f in filters.items() if f}, "true", last=True)
+        colls = [(db, coll) for db, _, coll in (t.partition(".") for t in tables)]
+        session = self._snapshot_session(colls, {t: bson_loads(f) for t, f in filters.items() if f})
+        blocking_snapshot(self, self.engine, nullcontext(session))
 
     # -- streaming ---------------------------------------------------------------------------------------------
     def _pipeline(self) -> list[dict]:
@@ -411,7 +400,7 @@ class MongoDbConnector:
             stream = self._watch(self.token, at)
         except OperationFailure as e:
             if e.code in HISTORY_LOST:
-                raise HistoryLost(e.code) from None
+                raise HistoryLost(e.code, self.snapshot_mode) from None
             raise
         log.info("streaming from %s", "resume token" if self.token else f"operation time {at}")
         self.streaming = True  # the change stream is open: later changes are in it (Capture.start waits)
@@ -421,18 +410,18 @@ class MongoDbConnector:
                     change = stream.try_next()
                 except OperationFailure as e:
                     if e.code in HISTORY_LOST:
-                        raise HistoryLost(e.code) from None
+                        raise HistoryLost(e.code, self.snapshot_mode) from None
                     raise
                 if change is None:
                     self.token = stream.resume_token or self.token  # post-batch token: idle progress
-                    self.incremental.poll()
+                    self.signals.poll()
                     self.engine.idle()
                     if self.engine.stop_event.wait(poll_s if not self.incremental.running else 0.01):
                         break
                     continue
                 self.on_change(change)
                 self.token = change.get("_id") or self.token
-                self.incremental.run_deferred()
+                self.signals.run_deferred()
                 self.engine.tick()
 
     def on_change(self, change: dict) -> None:
@@ -442,18 +431,21 @@ class MongoDbConnector:
         if ct is not None:
             self.sec, self.ord = ct.time, ct.inc
         self.lsid, self.txn = ev.session_of(change)
+        op = ev.OPS.get(change.get("operationType"))
+        if op is None or not self.dispatcher.admit(op, True):  # skipped.operations: the pipeline's filter
+            return
         full = f"{ns.get('db')}.{ns.get('coll')}"
-        if self.filters.signal and full == self.filters.signal and change.get("operationType") == "insert":
+        if self.filters.signal and full == self.filters.signal and op == "c":
             doc = change.get("fullDocument") or {}
-            self.incremental.on_signal_row({"id": doc.get("_id"), "type": doc.get("type"),
+            self.signals.on_signal_row({"id": doc.get("_id"), "type": doc.get("type"),
                                             "data": doc.get("data")})
+        self._op = op
         self.translator.event(change, on_key=self._on_key)
 
     def _on_key(self, env: ev.CollectionEnvelope, key: dict) -> None:
-        if self.incremental.active:
-            self.incremental.on_stream_event(env.data_collection, {"_id": key["id"]})
+        self.dispatcher.document(env.data_collection, self._op, {"_id": key["id"]})
 
-    # -- IncrementalSource ---------------------------------------------------------------------------------
+    # -- ChunkReader (emulator/incremental/machine.py) and watermark writer -----------------------------------
     def captured_table_ids(self) -> list[str]:
         return [f"{d}.{c}" for d, c in self.captured_collections()]
 
@@ -491,15 +483,31 @@ class MongoDbConnector:
     def read_source(self, ct: _Captured) -> dict:
         return ev.source_block(self.prefix, ct.env.db, ct.env.coll, self.sec or 0, self.ord or 0, "incremental")
 
+    def keep_alive(self) -> None:
+        return None  # the change stream needs nothing while a synchronous loop runs
+
+    @staticmethod
+    def is_retriable(exc: BaseException) -> bool:
+        """A connection-level failure: the runner restarts the connector from its offsets."""
+        from pymongo.errors import ConnectionFailure
+
+        return isinstance(exc, ConnectionFailure | ConnectionError)
+
     def close(self) -> None:
+        self.signals.close()
         if self.client is not None:
             self.client.close()
             self.client = None
 
 
-class HistoryLost(Exception):
-    def __init__(self, code: int) -> None:
-        super().__init__(f"change stream history lost (error {code})")
+class HistoryLost(PositionLost, MongoConnectorError):
+    """The change stream cannot resume: the coordinator snapshots again (when_needed) or fails with this."""
+
+    def __init__(self, code: int, mode: str = "initial") -> None:
+        super().__init__(
+            f"Resume of change stream was not possible, as the resume point may no longer be in the oplog "
+            f"(error {code}); snapshot.mode={mode} does not take a new snapshot: use a new connector name / "
+            "topic.prefix, delete the offsets, or set snapshot.mode=when_needed")
         self.code = code
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import re
 import time
+from contextlib import contextmanager
 from typing import Any
 
 import pymysql
@@ -27,15 +28,19 @@ from emulator.connectors.mysql.history import SchemaHistory
 from emulator.connectors.mysql.source import Flavor, source_block
 from emulator.connectors.mysql.types import TypeConfig, _identity, default_value, map_column
 from emulator.engine import Engine
-from emulator.envelope import EnvelopeSettings, Heartbeat, TableEnvelope, TransactionMonitor
+from emulator.envelope import EnvelopeSettings, TableEnvelope
 from emulator.filters import Filters, include_list_order
-from emulator.incremental import IncrementalSnapshot
+from emulator.incremental.chunks import MySqlChunks
+from emulator.incremental.conditions import Predicate, SqlFilters
+from emulator.incremental.machine import IncrementalSnapshot
 from emulator.model import ColumnDef, TableDef
 from emulator.naming import field_name_adjuster, schema_name_adjuster
 from emulator.notifications import Notifier
+from emulator.pipeline.coordinator import SnapshotSession, blocking_snapshot
+from emulator.pipeline.dispatcher import Dispatcher
 from emulator.records import Record
-from emulator.snapshot import run_snapshot
-from emulator.sqlcondition import Predicate
+from emulator.settings import settings_for
+from emulator.signals.processor import SignalProcessor
 
 log = logging.getLogger("emulator.mysql")
 
@@ -59,7 +64,7 @@ class _TableEntry:
 
 
 class CapturedTable:
-    __slots__ = ("env", "keep", "data_collection", "decoders", "table", "ncols")
+    __slots__ = ("env", "keep", "data_collection", "decoders", "table", "ncols", "gate")
 
     def __init__(self, env: TableEnvelope, keep: list[int] | None, table: Table) -> None:
         self.env = env
@@ -68,6 +73,7 @@ class CapturedTable:
         self.decoders: dict[bytes, Any] = {}
         self.table = table
         self.ncols = len(table.columns)
+        self.gate: Any = None  # the dispatcher's change function for this table, made on first use
 
 
 def _bool(value: str | None, default: bool = False) -> bool:
@@ -86,11 +92,6 @@ class MySqlConnector:
         self.metrics = engine.metrics.streaming  # integer counters only (emulator.metrics)
         self.flavor = Flavor(self.FLAVOR)
         self.prefix = get("topic.prefix")
-        self.snapshot_mode = (get("snapshot.mode") or "initial").lower()
-        if self.snapshot_mode == "schema_only":
-            self.snapshot_mode = "no_data"
-        if self.snapshot_mode == "schema_only_recovery":
-            self.snapshot_mode = "recovery"
         self.locking_mode = (get("snapshot.locking.mode") or "minimal").lower()
         tpm = (get("time.precision.mode") or "adaptive_time_microseconds").lower()
         self.type_cfg = TypeConfig(
@@ -117,27 +118,16 @@ class MySqlConnector:
         self.filters = Filters(config, SYSTEM_DATABASES)
         self.db_include = self.filters.ns_include
         self.db_exclude = self.filters.ns_exclude
-        self.tombstones = _bool(get("tombstones.on.delete"), True)
-        self.skip_unchanged = _bool(get("skip.messages.without.change"))
-        self.skipped = self.filters.skipped_ops
         self.include_schema_changes = _bool(get("include.schema.changes"), True)
         self.include_query = _bool(get("include.query"))
         self.skip_unparseable = _bool(get("schema.history.internal.skip.unparseable.ddl"))
         self.store_only_captured_dbs = _bool(get("schema.history.internal.store.only.captured.databases.ddl"))
         self.inconsistent_mode = (get("inconsistent.schema.handling.mode") or "fail").lower()
-        self.tx = TransactionMonitor(
-            self.settings,
-            engine.emit,
-            _bool(get("provide.transaction.metadata")),
-            get("topic.transaction") or "transaction",
-        )
-        hb_ms = int(get("heartbeat.interval.ms") or 0)
-        engine.heartbeat = (
-            Heartbeat(self.settings, hb_ms, get("topic.heartbeat.prefix") or "__debezium-heartbeat")
-            if hb_ms > 0
-            else None
-        )
-        self.heartbeat_query = get("heartbeat.action.query")
+        typed = settings_for(config)
+        # the binlog connectors filter skipped operations where events are read (supportsOperationFiltering)
+        self.dispatcher = Dispatcher.for_connector(engine, self.settings, typed, never_skip=True)
+        self.tx = self.dispatcher.tx
+        self.heartbeat_query = typed.heartbeat.action_query
         self.server_id = int(get("database.server.id") or 0)
         self.schema_key_frame = Framed(self.settings.key_codec, self.flavor.schema_change_key)
         self.schema_value_frame = Framed(self.settings.value_codec, self.flavor.schema_change_value)
@@ -187,8 +177,13 @@ class MySqlConnector:
         self.last_row = 0
         self.snapshot_done = False
         self.streaming = False
-        self.notifier = Notifier(config, self.settings, engine)
-        self.incremental = IncrementalSnapshot(self, config, engine)
+        self.notifier = Notifier(typed.notifications, self.settings, engine)
+        settings = settings_for(config)
+        self.incremental = IncrementalSnapshot(
+            self, engine, incremental=settings.incremental, signal_table=settings.signals.data_collection,
+            filters=SqlFilters("mysql"), retriable=self.is_retriable, notifier=self.notifier)
+        self.signals = SignalProcessor(self, settings, engine, self.incremental)
+        self.dispatcher.attach(self.incremental, self.signals, self.signal_table)
         self._in_ro_snapshot = False  # a read.only chunk's consistent-snapshot transaction is open
         self.table_ids: dict[int, _TableEntry] = {}
         self.tm_cache: dict[bytes, _TableEntry] = {}
@@ -392,102 +387,38 @@ class MySqlConnector:
             if self._db_included(db) and self.filters.table_included(db, n)
         )
 
-    # -- main -----------------------------------------------------------------------------------------------
-    def run(self) -> None:
+    # -- adapter protocol (emulator.connectors.base) ------------------------------------------------------
+    HISTORIZED = True  # a schema history: no_data and recovery still read the tables' structure
+    ON_LOST_POSITION = "fail"
+
+    def connect(self) -> None:
         self.conn = self._connect()
         self._check_server()
-        stored = self.engine.offsets.load()
         self.catalog.server_charset = self._var("character_set_server") or "utf8mb4"
-        if self.snapshot_mode == "recovery":
-            # rebuild the schema history from the tables as they are now, then stream from the stored offset
-            log.info(
-                "snapshot.mode=recovery: rebuilding the schema history from the current table structures"
-            )
-            self._snapshot(data=False)
-            if stored is not None:
-                self._restore(stored, recover_history=False)
-        elif self._needs_snapshot(stored):
-            if stored is not None:
-                log.info("snapshot.mode=%s: taking a new snapshot", self.snapshot_mode)
-            self.notifier.initial("STARTED")
-            self._snapshot(data=self.snapshot_mode not in ("no_data",) and self._snapshot_data_wanted())
-            if self.engine.stopping:
-                return
-            self.notifier.initial("COMPLETED")
-        elif stored is not None:
-            if not self._position_available(stored):
-                raise RuntimeError(
-                    f"The connector is trying to read binlog starting at {stored.get('file')}:{stored.get('pos')} "
-                    f"(GTIDs {stored.get('gtids')}), but this is no longer available on the server. Reconfigure "
-                    "the connector to use a snapshot when needed (snapshot.mode=when_needed)."
-                )
-            self.notifier.initial("SKIPPED")
-            self._restore(stored)
-        else:
-            # no offset and no snapshot of data (no_data): the schema as it is now, streaming from here
-            self.notifier.initial("STARTED")
-            self._snapshot(data=False)
-            self.notifier.initial("COMPLETED")
-        self.engine.commit(force=True)
-        if not self._streams():
-            log.info("snapshot.mode=%s: not streaming; stopping", self.snapshot_mode)
-            return
-        delay = int(self.cfg.get("streaming.delay.ms") or 0) / 1000.0
-        if delay > 0 and self.engine.stop_event.wait(delay):
-            return
-        self._stream()
 
-    def _snapshot_data_wanted(self) -> bool:
-        if self.snapshot_mode == "configuration_based":
-            return _bool(self.cfg.get("snapshot.mode.configuration.based.snapshot.data"))
-        return True
+    def offset_state(self, stored: dict | None) -> tuple[bool, bool]:
+        return stored is not None, stored is not None and bool(stored.get("snapshot"))
 
-    def _streams(self) -> bool:
-        if self.snapshot_mode == "initial_only":
-            return False
-        if self.snapshot_mode == "configuration_based":
-            return _bool(self.cfg.get("snapshot.mode.configuration.based.start.stream"))
-        return True
-
-    def _position_available(self, stored: dict) -> bool:
+    def position_available(self, stored: dict) -> bool:
         files = {r[0] for r in self._q("SHOW BINARY LOGS")}
         return stored.get("file") in files
 
-    def _needs_snapshot(self, stored: dict | None) -> bool:
-        mode = self.snapshot_mode
-        completed = stored is not None and not stored.get("snapshot")
-        if mode == "always":
-            return True
-        if mode in ("initial", "initial_only"):
-            return not completed
-        if mode == "when_needed":
-            if not completed:
-                return True
-            if not self._position_available(stored):
-                log.warning(
-                    "the stored binlog position %s:%s is no longer on the server: new snapshot (when_needed)",
-                    stored.get("file"),
-                    stored.get("pos"),
-                )
-                return True
-            return False
-        if mode in ("no_data", "never"):
-            return False
-        if mode == "recovery":
-            return True
-        if mode == "configuration_based":
-            prefix = "snapshot.mode.configuration.based."
-            if (
-                _bool(self.cfg.get(prefix + "snapshot.on.data.error"))
-                and completed
-                and not self._position_available(stored)
-            ):
-                return True
-            return (
-                _bool(self.cfg.get(prefix + "snapshot.data"))
-                or _bool(self.cfg.get(prefix + "snapshot.schema"))
-            ) and not completed
-        raise RuntimeError(f"snapshot.mode {mode!r} is not supported")
+    def lost_position_message(self, stored: dict) -> str:
+        return (f"The connector is trying to read binlog starting at {stored.get('file')}:{stored.get('pos')} "
+                f"(GTIDs {stored.get('gtids')}), but this is no longer available on the server. Reconfigure "
+                "the connector to use a snapshot when needed (snapshot.mode=when_needed).")
+
+    def prepare(self, snapshot: bool) -> None:
+        return None
+
+    def snapshot_session(self, data: bool):
+        return self._snapshot(data)
+
+    def restore(self, stored: dict, history: bool = True) -> None:
+        self._restore(stored, recover_history=history)
+
+    def stream_changes(self) -> None:
+        self._stream()
 
     def _restore(self, stored: dict, recover_history: bool = True) -> None:
         if not recover_history:
@@ -513,14 +444,15 @@ class MySqlConnector:
         if self.skip_events or self.skip_rows:
             # resume at the start of the interrupted transaction, skipping what was emitted
             self.tx_file, self.tx_pos = self.file, self.next_pos
-        self.incremental.restore(stored)
 
     # -- snapshot ----------------------------------------------------------------------------------------------
-    def _snapshot(self, data: bool) -> None:
-        delay = int(self.cfg.get("snapshot.delay.ms") or 0) / 1000.0
-        if delay > 0 and self.engine.stop_event.wait(delay):
-            return
+    @contextmanager
+    def _snapshot(self, data: bool):
+        """The initial snapshot: under the global read lock (snapshot.locking.mode) the binlog position and
+        every table's structure (the schema history and the schema-change records, the last held back),
+        then the rows in a consistent-snapshot transaction, read by the coordinator."""
         start = time.monotonic()
+        session = None
         snap = self._connect()
         locked = False
         try:
@@ -566,8 +498,10 @@ class MySqlConnector:
             self.gtids = self._new_gtid_set(gtid)
             self._pending_schema_change = None
             self._snapshot_schema(server_cs, schema, file, pos, defer_last=True)
-            if data:
-                self._snapshot_data(snap, file, pos)
+            session = self._data_session(snap, file, pos, data)
+            yield session
+            if not session.completed:
+                return
             # no row read at all (no_data, or empty tables): the last schema change closes the snapshot
             # (Debezium marks it "last")
             self._flush_pending_schema_change("last")
@@ -580,7 +514,7 @@ class MySqlConnector:
                 snap.close()
             except Exception:  # noqa: BLE001
                 pass
-        if self.engine.stopping:
+        if session is None or not session.completed or self.engine.stopping:
             return
         self.snapshot_done = True
         log.info(
@@ -661,10 +595,13 @@ class MySqlConnector:
         if not defer_last:
             self._flush_pending_schema_change("true")
 
-    def _snapshot_data(self, snap: pymysql.Connection, file: str, pos: int) -> None:
-        only = (
-            self.cfg.regex_list("snapshot.include.collection.list") if hasattr(self.cfg, "regex_list") else []
-        )
+    def _data_session(self, snap: pymysql.Connection, file: str, pos: int, data: bool) -> SnapshotSession:
+        """The tables whose rows the snapshot reads (none without `data`), in include-list order or by
+        row count (snapshot.tables.order.by.row.count)."""
+        if not data:
+            return SnapshotSession([], iter, self._snapshot_emitter(0, None, file, pos), str, captured=[])
+        typed = settings_for(self.cfg)
+        only = typed.snapshot.include_collection_list
         tables = []
         for tid in self.captured_table_ids():
             if tid == self.signal_table:
@@ -675,7 +612,7 @@ class MySqlConnector:
             if ct is not None:
                 tables.append(ct)
         tables = include_list_order(tables, self.cfg.get("table.include.list"), lambda ct: ct.data_collection)
-        order = (self.cfg.get("snapshot.tables.order.by.row.count") or "disabled").lower()
+        order = typed.relational.snapshot_tables_order_by_row_count.lower()
         # the server's row estimates: progress and ETA, and the optional ordering
         counts = {
             f"{db}.{t}": int(n or 0)
@@ -685,18 +622,15 @@ class MySqlConnector:
         }
         if order in ("ascending", "descending") and tables:
             tables.sort(key=lambda ct: counts.get(ct.data_collection, 0), reverse=order == "descending")
-        overrides = {
-            x.strip()
-            for x in (self.cfg.get("snapshot.select.statement.overrides") or "").split(",")
-            if x.strip()
-        }
+        overrides = set(typed.relational.snapshot_select_overrides)
+        statements = typed.relational.snapshot_select_statements
 
         def rows_of(ct: CapturedTable):
             t = ct.env.table
             cols = ", ".join(_qi(c.name) for c in t.columns)
             sql = f"SELECT {cols} FROM {_qi(t.namespace)}.{_qi(t.name)}"
             if t.id in overrides:
-                stmt = (self.cfg.get(f"snapshot.select.statement.overrides.{t.id}") or "").strip().rstrip(";")
+                stmt = statements.get(t.id)
                 if stmt:
                     sql = f"SELECT {', '.join('q.' + _qi(c.name) for c in t.columns)} FROM ({stmt}) AS q"
             log.info("snapshot of %s: starting", t.id)
@@ -718,11 +652,8 @@ class MySqlConnector:
                 self._flush_pending_schema_change("true")
             emit_one(ct, after, mark)
 
-        started, finished = self.notifier.snapshot_callbacks(
-            [ct.data_collection for ct in tables], self.captured_table_ids(), lambda ct: ct.data_collection
-        )
-        run_snapshot(tables, rows_of, emit_row, lambda: self.engine.stopping, started, finished,
-                     self.engine.metrics.snapshot, lambda ct: ct.data_collection, counts)
+        return SnapshotSession(tables, rows_of, emit_row, lambda ct: ct.data_collection,
+                               captured=self.captured_table_ids(), estimates=counts)
 
     def _snapshot_emitter(self, server_id: int, gtid: str | None, file: str, pos: int):
         """`emit_row(ct, after, marker)` for initial and blocking snapshots: one source block per
@@ -760,7 +691,7 @@ class MySqlConnector:
             "ddl": ddl,
             "tableChanges": table_changes,
         }
-        self.engine.emit(
+        self.dispatcher.schema_change(
             Record(
                 self.prefix,
                 self.schema_key_frame.encode({"databaseName": db}),
@@ -821,14 +752,14 @@ class MySqlConnector:
                 if self.heartbeat_query and engine.heartbeat and now >= hb_next:
                     hb_next = now + engine.heartbeat.interval_s
                     self._run_heartbeat_query()
-                self.incremental.poll()
+                self.signals.poll()
                 continue
             handle(etype, data, ev, checksum)
             engine.tick()
             busy += 1
             if busy >= 512:  # signals, resumed snapshots and deferred work also progress under load
                 busy = 0
-                self.incremental.poll()
+                self.signals.poll()
 
     def handle_event(self, etype: int, data: bytes, ev: Any, checksum: int) -> None:
         """One binlog event: `data` is the packet (OK byte, 19-byte header, body, checksum), `ev` the
@@ -877,9 +808,8 @@ class MySqlConnector:
     def _begin(self, tx_id: str) -> None:
         if not self.in_tx:
             self._begin_position()
-        self.tx.begin(tx_id, self.last_ts_ms)
-        if self.tx.enabled:
-            self.tx.touch()  # BEGIN is written when the transaction starts, captured changes or not
+        # BEGIN is written when the transaction starts, captured changes or not
+        self.dispatcher.begin(tx_id, self.last_ts_ms, eager=True)
 
     def _complete(self) -> None:
         if self.pos_gtid is not None and self.gtids is not None:
@@ -935,7 +865,7 @@ class MySqlConnector:
 
     def _on_xid(self, data: bytes, ev, checksum: int) -> None:
         if self.in_tx:
-            self.tx.end(self.tx.begin_id or "", self._ts * 1000)
+            self.dispatcher.commit(self.tx.begin_id or "", self._ts * 1000)
         self.metrics.committed(self.commit_ts_us // 1000 or self._ts * 1000, self.gtid or self.tx.begin_id)
         self._complete()
         self.query = None
@@ -960,7 +890,7 @@ class MySqlConnector:
             return
         if upper in ("COMMIT", "ROLLBACK") or upper.startswith("XA "):
             if self.in_tx and upper == "COMMIT":
-                self.tx.end(self.tx.begin_id or "", self._ts * 1000)
+                self.dispatcher.commit(self.tx.begin_id or "", self._ts * 1000)
                 self.metrics.committed(self.commit_ts_us // 1000 or self._ts * 1000, self.gtid)
             self._complete()
             return
@@ -1037,21 +967,15 @@ class MySqlConnector:
                 self._emit_schema_change(ch.db, ch.ddl, tcs, src, ts_ms)
 
     def _truncate(self, ch: Change) -> None:
-        if "t" in self.skipped:
-            return
         ct = self._captured(ch.db, ch.table_name or "")
-        if ct is None:
+        if ct is None or not self.dispatcher.admit("t", True):
             return
-        self.metrics.truncates += 1
-        env = ct.env
-        src = self._src(ct, 0)
-        block = (
-            self.tx.event_block(self.tx.begin_id, ct.data_collection)
-            if self.tx.enabled and self.in_tx
-            else None
-        )
-        rec = env.change("t", None, None, src, block, None)
-        self.engine.emit(Record(rec.topic, None, rec.value, rec.headers))
+        self.dispatcher.truncate(ct.env, ct.data_collection, self._src(ct, 0), self._tx_id())
+
+    def _tx_id(self) -> str | None:
+        """The transaction block's id, or None when no block is due (metadata off, no transaction)."""
+        tx = self.tx
+        return tx.begin_id if tx.enabled and self.in_tx else None
 
     def _on_table_map(self, data: bytes, ev, checksum: int) -> None:
         key = data[26 : len(data) - checksum]
@@ -1146,8 +1070,8 @@ class MySqlConnector:
         if entry.epoch != self.schema_epoch:
             self._resolve(entry)
         dec = entry.dec
-        if dec is None:
-            self.metrics.filtered += 1  # a table not captured (one count per rows event)
+        if dec is None:  # a table not captured: one filtered event per rows event, as Debezium's binlog
+            self.dispatcher.admit("c" if etype in bl.WRITES else "u" if etype in bl.UPDATES else "d", False)
             return
         ct = entry.ct
         if not full:
@@ -1182,14 +1106,11 @@ class MySqlConnector:
             "thread": self.thread,
             "query": self.query,
         }
-        emit = self.engine.emit
-        tx = self.tx
-        txon = tx.enabled and self.in_tx and tx.begin_id is not None
-        inc = self.incremental
+        tx_id = self._tx_id()
+        change = ct.gate
+        if change is None:
+            change = ct.gate = self.dispatcher.table(env, tid)
         fill = env.null_fill
-        key_of = env.key_of
-        change = env.change
-        signal = tid == self.signal_table
         row = 0
         if etype in bl.WRITES:
             op = "c"
@@ -1197,7 +1118,10 @@ class MySqlConnector:
             op = "u"
         else:
             op = "d"
-        skip_op = op in self.skipped
+        if not self.dispatcher.admit(op, True):  # skipped.operations: the whole event, as Debezium's binlog
+            p = end
+        # the offsets read rows_done only at a commit inside the event, which only a signal row causes
+        track = tid == self.signal_table
         while p < end:
             if op == "c":
                 before = None
@@ -1212,7 +1136,6 @@ class MySqlConnector:
                 row += 1
                 self.rows_done = row
                 continue
-            self.last_row = row
             if fill:
                 if before is not None:
                     env.fill_nulls(before)
@@ -1224,102 +1147,29 @@ class MySqlConnector:
             else:
                 src = base
             row += 1
-            self.rows_done = row
-            if skip_op:
-                continue
-            if op == "c":
-                key = key_of(after)
-                rec = change("c", None, after, src, tx.event_block(tx.begin_id, tid) if txon else None, key)
-                if inc.active:
-                    inc.on_stream_event(tid, key, after, rec)
-                if signal:
-                    inc.on_signal_row(after)
-                    emit(rec)
-                    if inc.deferred:  # a blocking snapshot pauses the stream after this event
-                        inc.run_deferred()
-                    continue
-                emit(rec)
-            elif op == "u":
-                key = key_of(after)
-                old_key = key_of(before)
-                if old_key != key:
-                    m = self.metrics  # Debezium counts the delete and the create a key change emits
-                    m.updates -= 1
-                    m.deletes += 1
-                    m.creates += 1
-                    self._key_change(ct, before, after, old_key, key, src, txon)
-                    continue
-                if self.skip_unchanged and env._value_part(before) == env._value_part(after):
-                    continue
-                rec = change("u", before, after, src, tx.event_block(tx.begin_id, tid) if txon else None, key)
-                if inc.active:
-                    inc.on_stream_event(tid, key, after, rec)
-                emit(rec)
-            else:
-                key = key_of(before)
-                block = tx.event_block(tx.begin_id, tid) if txon else None
-                if inc.active:
-                    inc.on_stream_event(tid, key, None, None)
-                emit(change("d", before, None, src, block, key))
-                if self.tombstones:
-                    emit(env.tombstone(key))
-        m = self.metrics  # one addition per rows event, not per row
-        if op == "c":
-            m.creates += row - skip_rows
-        elif op == "u":
-            m.updates += row - skip_rows
-        else:
-            m.deletes += row - skip_rows
+            if track:
+                self.last_row = row - 1
+                self.rows_done = row
+            change(op, before, after, src, tx_id)
+        if row > skip_rows:
+            self.last_row = row - 1
         if self.in_tx:
             self.rows_done = 0
         else:
+            self.rows_done = row
             self.next_pos = self._next
             self.query = None
 
-    def _key_change(
-        self,
-        ct: CapturedTable,
-        before: dict,
-        after: dict,
-        old_key: dict,
-        new_key: dict,
-        src: dict,
-        txon: bool,
-    ) -> None:
-        env = ct.env
-        tid = env.table.id
-        emit = self.engine.emit
-        tx = self.tx
-        if self.incremental.active:
-            self.incremental.on_stream_event(tid, old_key, None, None)
-            self.incremental.on_stream_event(tid, new_key, after, None)
-        if "d" not in self.skipped:
-            hdr = [env.key_header("__debezium.newkey", new_key)]
-            block = tx.event_block(tx.begin_id, tid) if txon else None
-            emit(env.change("d", before, None, src, block, old_key, hdr))
-            if self.tombstones:
-                emit(env.tombstone(old_key, hdr))
-        if "c" not in self.skipped:
-            hdr = [env.key_header("__debezium.oldkey", old_key)]
-            block = tx.event_block(tx.begin_id, tid) if txon else None
-            emit(env.change("c", None, after, src, block, new_key, hdr))
-
     # -- incremental snapshot source ---------------------------------------------------------------------------
-    def max_key(self, ct: CapturedTable, key_cols: list[str], condition: Predicate | None) -> list | None:
-        t = ct.env.table
-        where = f" WHERE {self._condition_sql(condition)}" if condition else ""
-        order = ", ".join(f"{_qi(k)} DESC" for k in key_cols)
-        rows = self._read_only(
-            f"SELECT {', '.join(_qi(k) for k in key_cols)} FROM {_qi(t.namespace)}.{_qi(t.name)}"
-            f"{where} ORDER BY {order} LIMIT 1",
-            (),
-        )
-        return list(rows[0]) if rows else None
+    @staticmethod
+    def is_retriable(exc: BaseException) -> bool:
+        """A connection-level failure (server restarted, network cut): the runner restarts the connector
+        from its offsets; anything else stops an incremental snapshot, not the connector."""
+        return isinstance(exc, pymysql.err.OperationalError | ConnectionError)
 
-    def _condition_sql(self, condition: Predicate) -> str:
-        """A checked filter rendered with the session's own escaping, `%` doubled for PyMySQL's
-        parameter interpolation (the query always goes with an argument tuple)."""
-        return condition.render(self.conn.escape).replace("%", "%%")
+    def max_key(self, ct: CapturedTable, key_cols: list[str], condition: Predicate | None) -> list | None:
+        rows = self._read_only(*MySqlChunks.max_key(ct.env.table, key_cols, condition, self.conn.escape))
+        return list(rows[0]) if rows else None
 
     def _read_only(self, sql: str, args: Any) -> list[tuple]:
         """A chunk query in a read-only transaction (a filter can read, never write); inside the
@@ -1333,11 +1183,6 @@ class MySqlConnector:
             return rows
         return self._q(sql, args)
 
-    def _key_predicate(self, key_cols: list[str], op: str, values: list) -> tuple[str, list]:
-        cols = ", ".join(_qi(k) for k in key_cols)
-        marks = ", ".join(["%s"] * len(values))
-        return f"({cols}) {op} ({marks})", list(values)
-
     def read_chunk(
         self,
         ct: CapturedTable,
@@ -1345,24 +1190,10 @@ class MySqlConnector:
         after: list | None,
         upto: list,
         limit: int,
-        condition: str | None,
+        condition: Predicate | None,
     ) -> list[list]:
-        t = ct.env.table
-        preds, args = [], []
-        if after is not None:
-            s, a = self._key_predicate(key_cols, ">", after)
-            preds.append(s)
-            args += a
-        s, a = self._key_predicate(key_cols, "<=", upto)
-        preds.append(s)
-        args += a
-        if condition:  # generated from the checked tree, values escaped by the driver
-            preds.append(f"({self._condition_sql(condition)})")
-        sql = (
-            f"SELECT {', '.join(_qi(c.name) for c in t.columns)} FROM {_qi(t.namespace)}.{_qi(t.name)} "
-            f"WHERE {' AND '.join(preds)} ORDER BY {', '.join(_qi(k) for k in key_cols)} LIMIT {int(limit)}"
-        )
-        return [list(r) for r in self._read_only(sql, args)]
+        q = MySqlChunks.chunk(ct.env.table, key_cols, after, upto, limit, condition, self.conn.escape)
+        return [list(r) for r in self._read_only(*q)]
 
     def write_watermark(self, row_id: str, kind: str, data: str) -> None:
         if not self.signal_table:
@@ -1449,11 +1280,12 @@ class MySqlConnector:
 
     # execute-snapshot type blocking ---------------------------------------------------------------------
     def blocking_snapshot(self, tables: list[str], filters: dict[str, str]) -> None:
-        """Debezium's blocking snapshot: the stream waits (this runs after the signal's own event) while
-        the listed tables are read the way the initial snapshot reads them - op `r`, the snapshot markers
-        over the listed tables, no transaction block - then streaming resumes from where it was. `filters`
-        maps a table to the (validated) SELECT that replaces its full read. The source block carries the
-        stream's position at the signal."""
+        """`filters` maps a table to the (validated) SELECT that replaces its full read. The source block
+        carries the stream's position at the signal."""
+        blocking_snapshot(self, self.engine, self._blocking_session(tables, filters))
+
+    @contextmanager
+    def _blocking_session(self, tables: list[str], filters: dict[str, str]):
         cts = []
         for tid in sorted(set(tables)):
             if tid == self.signal_table:
@@ -1461,10 +1293,6 @@ class MySqlConnector:
             ct = self.table_by_id(tid)
             if ct is not None:
                 cts.append(ct)
-        log.info(
-            "blocking snapshot of %s: streaming paused",
-            ", ".join(c.data_collection for c in cts) or "no table",
-        )
         snap = self._connect()
         file, pos, sid, gtid = self.file, self._start, self._sid, self.gtid
         try:
@@ -1491,12 +1319,10 @@ class MySqlConnector:
                 log.info("blocking snapshot of %s: %d rows", t.id, n)
 
             emit_row = self._snapshot_emitter(sid, gtid, file, pos)
-            run_snapshot(cts, rows_of, emit_row, lambda: self.engine.stopping,
-                         metrics=self.engine.metrics.snapshot, table_id=lambda ct: ct.data_collection)
+            yield SnapshotSession(cts, rows_of, emit_row, lambda ct: ct.data_collection)
             self._q("COMMIT", conn=snap)
         finally:
             snap.close()
-        log.info("blocking snapshot done: streaming resumes")
 
     def read_source(self, ct: CapturedTable) -> dict:
         t = ct.env.table
@@ -1529,7 +1355,7 @@ class MySqlConnector:
                     c.close()
                 except Exception:  # noqa: BLE001
                     pass
-        self.incremental.close()
+        self.signals.close()
 
 
 class MariaDbConnector(MySqlConnector):

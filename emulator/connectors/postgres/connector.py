@@ -11,6 +11,7 @@ import base64
 import logging
 import random
 import time
+from contextlib import contextmanager
 from typing import Any
 
 import psycopg
@@ -31,15 +32,19 @@ from emulator.connectors.postgres.source import (
 )
 from emulator.connectors.postgres.types import TypeConfig
 from emulator.engine import Engine
-from emulator.envelope import EnvelopeSettings, Heartbeat, TableEnvelope, TransactionMonitor
+from emulator.envelope import EnvelopeSettings, TableEnvelope
 from emulator.filters import Filters, include_list_order
-from emulator.incremental import IncrementalSnapshot
+from emulator.incremental.chunks import PostgresChunks
+from emulator.incremental.conditions import Predicate, SqlFilters, sql_literal_pg
+from emulator.incremental.machine import IncrementalSnapshot
 from emulator.model import TableDef
 from emulator.naming import field_name_adjuster, schema_name_adjuster
 from emulator.notifications import Notifier
+from emulator.pipeline.coordinator import SnapshotSession, blocking_snapshot
+from emulator.pipeline.dispatcher import Dispatcher
 from emulator.records import Record
-from emulator.snapshot import run_snapshot
-from emulator.sqlcondition import Predicate, sql_literal_pg
+from emulator.settings import settings_for
+from emulator.signals.processor import SignalProcessor
 
 log = logging.getLogger("emulator.postgres")
 
@@ -84,7 +89,7 @@ def _fallback(col) -> Any:
 class CapturedTable:
     """A table as the stream sees it: its envelope plus how to map pgoutput tuples onto it."""
 
-    __slots__ = ("env", "keep", "relation_names", "key_set", "fallbacks", "data_collection")
+    __slots__ = ("env", "keep", "relation_names", "key_set", "fallbacks", "data_collection", "gate")
 
     def __init__(self, env: TableEnvelope, keep: list[int] | None) -> None:
         self.env = env
@@ -92,6 +97,7 @@ class CapturedTable:
         self.key_set = frozenset(env.key_idx)
         self.fallbacks = [_fallback(c) for c in env.table.columns]
         self.data_collection = env.table.id
+        self.gate: Any = None  # the dispatcher's change function for this table, made on first use
 
     def raw(self, values: list) -> list:
         keep = self.keep
@@ -132,17 +138,12 @@ class PostgresConnector:
             field_name_adjuster=field_name_adjuster(get("field.name.adjustment.mode")),
         )
         self.filters = Filters(config, SYSTEM_SCHEMAS)
-        self.tombstones = _bool(get("tombstones.on.delete"), True)
-        self.skip_unchanged = _bool(get("skip.messages.without.change"))
         self.skipped = self.filters.skipped_ops
         self.source = SourceBuilder(self.prefix, self.dbname)
-        self.tx = TransactionMonitor(self.settings, engine.emit,
-                                     _bool(get("provide.transaction.metadata"), False),
-                                     get("topic.transaction") or "transaction")
-        hb_ms = int(get("heartbeat.interval.ms") or 0)
-        engine.heartbeat = (Heartbeat(self.settings, hb_ms, get("topic.heartbeat.prefix") or "__debezium-heartbeat")
-                            if hb_ms > 0 else None)
-        self.heartbeat_query = get("heartbeat.action.query")
+        typed = settings_for(config)
+        self.dispatcher = Dispatcher.for_connector(engine, self.settings, typed, never_skip=False, eager_begin=True)
+        self.tx = self.dispatcher.tx
+        self.heartbeat_query = typed.heartbeat.action_query
         self.status_interval_s = int(get("status.update.interval.ms") or 10000) / 1000.0
         self.flush_lsn = _bool(get("flush.lsn.source"), True)
         self.drop_slot_on_stop = _bool(get("slot.drop.on.stop"), False)
@@ -156,6 +157,9 @@ class PostgresConnector:
         self.conninfo = _conninfo(config)
         self.conn: psycopg.Connection | None = None
         self.stream: ReplicationStream | None = None
+        self.slot: dict | None = None  # the replication slot's state at connect (None: there is none)
+        self._exported: str | None = None  # the new slot's exported snapshot, for the initial snapshot
+        self._start_lsn: int | None = None  # where streaming starts (slot, snapshot or stored offsets)
         self.by_oid: dict[int, CapturedTable | None] = {}
         self.by_id: dict[str, CapturedTable] = {}
         # position
@@ -172,8 +176,13 @@ class PostgresConnector:
         self._wm_conn: psycopg.Connection | None = None
         self._ro_xids: set[int] = set()  # read.only: transactions streamed since the last chunk read
         self._wal_geometry: tuple[int, int] | None = None
-        self.notifier = Notifier(config, self.settings, engine)
-        self.incremental = IncrementalSnapshot(self, config, engine)
+        self.notifier = Notifier(typed.notifications, self.settings, engine)
+        settings = settings_for(config)
+        self.incremental = IncrementalSnapshot(
+            self, engine, incremental=settings.incremental, signal_table=settings.signals.data_collection,
+            filters=SqlFilters("postgres"), retriable=self.is_retriable, notifier=self.notifier)
+        self.signals = SignalProcessor(self, settings, engine, self.incremental)
+        self.dispatcher.attach(self.incremental, self.signals, self.signal_table)
         engine.source = self
 
     # -- engine protocol ---------------------------------------------------------------------------------
@@ -311,9 +320,11 @@ class PostgresConnector:
         return {"confirmed": po.lsn_to_int(confirmed) if confirmed else None,
                 "restart": po.lsn_to_int(restart) if restart else None}
 
-    # -- main ----------------------------------------------------------------------------------------------
-    def run(self) -> None:
-        start = time.monotonic()
+    # -- adapter protocol (emulator.connectors.base) ----------------------------------------------------------
+    HISTORIZED = False
+    ON_LOST_POSITION = "warn"  # Debezium streams from what the slot still has (spec 2.12)
+
+    def connect(self) -> None:
         self.conn = self._connect()
         # Debezium's TypeRegistry is read once at start: enum labels added later are not seen by the
         # schemas of streamed changes (tests/data/pg/cases/enum_domain_ddl)
@@ -322,95 +333,55 @@ class PostgresConnector:
         self._check_server()
         self._ensure_publication()
         self._autoset_replica_identity()
-        stored = self.engine.offsets.load()
-        slot = self._slot_state()
-        snapshot = self._needs_snapshot(stored, slot)
+        self.slot = self._slot_state()
+
+    def offset_state(self, stored: dict | None) -> tuple[bool, bool]:
+        # offsets are saved only once a snapshot has a position: no lsn_commit means it did not finish
+        return stored is not None, stored is not None and stored.get("lsn_commit") is None
+
+    def position_available(self, stored: dict) -> bool:
+        slot = self.slot
+        if slot is None:
+            return False
+        return slot["restart"] is None or stored["lsn_commit"] >= slot["restart"]
+
+    def lost_position_message(self, stored: dict) -> str:
+        if self.slot is None:
+            return (f"replication slot {self.slot_name} is gone: a new slot streams only changes made from now "
+                    "on (snapshot.mode=when_needed takes a new snapshot instead)")
+        return (f"stored LSN {po.int_to_lsn(stored['lsn_commit'])} is no longer available on the server; "
+                "streaming from what the slot still has (snapshot.mode=when_needed takes a new snapshot)")
+
+    def prepare(self, snapshot: bool) -> None:
+        """The replication slot, created now if missing (exporting its snapshot when one will be taken)."""
         self.stream = ReplicationStream(self.conninfo, self.slot_name, self.publication,
                                         messages=self._server_version() >= 140000,
-                                        extra_params=_stream_params(self.cfg.get("slot.stream.params")))
-        exported = None
-        start_lsn = None
-        if slot is None:
+                                        extra_params=_stream_params(settings_for(self.cfg).postgres.slot_stream_params),
+                                        )
+        self._exported = None
+        self._start_lsn = None
+        if self.slot is None:
             info = self.stream.create_slot(export_snapshot=snapshot)
-            exported = info.snapshot_name
-            start_lsn = info.consistent_point
-            log.info("created replication slot %s at %s", self.slot_name, po.int_to_lsn(start_lsn))
-        if snapshot:
-            if stored is not None:
-                log.info("snapshot.mode=%s: discarding stored offsets and taking a new snapshot",
-                         self.snapshot_mode)
-            self.notifier.initial("STARTED")
-            start_lsn = self._snapshot(exported, start_lsn)
-            self.notifier.initial("COMPLETED")
-            log.info("snapshot done in %.2f s", time.monotonic() - start)
-            if slot is not None and slot["confirmed"] is not None and slot["confirmed"] < start_lsn:
-                # no exported snapshot: changes racing the snapshot start may be in neither, so stream
-                # from what the slot still has (duplicates, never a gap), as Debezium's at-least-once
-                start_lsn = slot["confirmed"]
-                self.lsn_commit = start_lsn
-            if not self._streams() or self.engine.stopping:
-                self.engine.commit(force=True)
-                return
-        else:
-            self.notifier.initial("SKIPPED")
-            if stored is not None:
-                start_lsn = stored.get("lsn_commit") or stored.get("lsn")
-                self.lsn_commit = start_lsn
-                self.lsn_proc = stored.get("lsn_proc")
-                if stored.get("txId") is not None and self.lsn_proc is not None:
-                    self.skip_until = (stored["txId"], self.lsn_proc)
-                self.incremental.restore(stored)
-            elif slot is not None:
-                start_lsn = slot["confirmed"] or slot["restart"] or 0
-        if start_lsn is None:
-            start_lsn = 0
+            self._exported = info.snapshot_name
+            self._start_lsn = info.consistent_point
+            log.info("created replication slot %s at %s", self.slot_name, po.int_to_lsn(self._start_lsn))
+        elif not snapshot:
+            self._start_lsn = self.slot["confirmed"] or self.slot["restart"] or 0
+
+    def restore(self, stored: dict, history: bool = True) -> None:
+        self._start_lsn = stored.get("lsn_commit") or stored.get("lsn")
+        self.lsn_commit = self._start_lsn
+        self.lsn_proc = stored.get("lsn_proc")
+        if stored.get("txId") is not None and self.lsn_proc is not None:
+            self.skip_until = (stored["txId"], self.lsn_proc)
+
+    def stream_changes(self) -> None:
+        start_lsn = self._start_lsn or 0
         self.lsn_commit = self.lsn_commit or start_lsn
-        if not self._streams():
-            log.info("snapshot.mode=%s: nothing to snapshot and no streaming; stopping", self.snapshot_mode)
-            self.engine.commit(force=True)
-            return
-        self.engine.commit(force=True)
         self._stream(start_lsn)
 
     def _server_version(self) -> int:
         return self.conn.info.server_version
-
-    def _needs_snapshot(self, stored: dict | None, slot: dict | None) -> bool:
-        mode = self.snapshot_mode
-        if mode in ("no_data", "never"):
-            return False
-        if mode == "always":
-            return True
-        completed = stored is not None and stored.get("lsn_commit") is not None
-        if mode in ("initial", "initial_only"):
-            return not completed
-        if mode == "when_needed":
-            if not completed:
-                return True
-            if slot is None:
-                log.warning("replication slot %s is gone: taking a new snapshot (when_needed)", self.slot_name)
-                return True
-            if slot["restart"] is not None and stored["lsn_commit"] < slot["restart"]:
-                log.warning("stored LSN is no longer available on the server: new snapshot (when_needed)")
-                return True
-            return False
-        if mode == "configuration_based":
-            get = self.cfg.get
-            prefix = "snapshot.mode.configuration.based."
-            if _bool(get(prefix + "snapshot.on.data.error")) and stored is not None and (
-                    slot is None or (slot["restart"] is not None and stored.get("lsn_commit") is not None
-                                     and stored["lsn_commit"] < slot["restart"])):
-                return True
-            return _bool(get(prefix + "snapshot.data")) and not (
-                stored is not None and stored.get("lsn_commit") is not None)
-        raise RuntimeError(f"snapshot.mode {mode!r} is not supported")
-
-    def _streams(self) -> bool:
-        if self.snapshot_mode == "initial_only":
-            return False
-        if self.snapshot_mode == "configuration_based":
-            return _bool(self.cfg.get("snapshot.mode.configuration.based.start.stream"))
-        return True
 
     # -- tables --------------------------------------------------------------------------------------------
     def _capture(self, table: TableDef) -> CapturedTable:
@@ -430,7 +401,14 @@ class PostgresConnector:
         return ct
 
     # -- snapshot ------------------------------------------------------------------------------------------
-    def _snapshot(self, exported: str | None, start_lsn: int | None) -> int:
+    def snapshot_session(self, data: bool):
+        """The initial snapshot's consistent read: the new slot's exported snapshot (or a serializable
+        deferrable transaction when the slot already existed), the captured tables in include-list order,
+        rows by COPY. Once the coordinator read it completely, its LSN is where streaming starts."""
+        return self._snapshot_session(self._exported, self._start_lsn)
+
+    @contextmanager
+    def _snapshot_session(self, exported: str | None, start_lsn: int | None):
         snap = psycopg.connect(self.conninfo, autocommit=True)
         try:
             if exported:
@@ -442,8 +420,8 @@ class PostgresConnector:
                 start_lsn = po.lsn_to_int(snap.execute("SELECT pg_current_wal_lsn()::text").fetchone()[0])
             xid = snap.execute("SELECT txid_current()").fetchone()[0] if exported else None
             include = self.filters.table_included
-            snap_include = self.cfg.get("snapshot.include.collection.list")
-            only = _regex_list(snap_include)
+            typed = settings_for(self.cfg)
+            only = typed.snapshot.include_collection_list
             # the signal table is captured but, as in Debezium, never exported by the snapshot
             loaded = load_tables(snap, self.type_cfg, include)
             tables = [t for t in loaded
@@ -454,7 +432,6 @@ class PostgresConnector:
             seq = sequence(None, start_lsn)
             src = self.source
             emit = self.engine.emit
-            rows_done = {"n": 0}
 
             estimates = dict(
                 snap.execute(
@@ -463,8 +440,7 @@ class PostgresConnector:
                 ).fetchall()
             )
 
-            overrides = {x.strip() for x in (self.cfg.get("snapshot.select.statement.overrides") or "")
-                         .split(",") if x.strip()}
+            overrides = set(typed.relational.snapshot_select_overrides)
 
             def rows_of(ct: CapturedTable):
                 t = ct.env.table
@@ -483,7 +459,6 @@ class PostgresConnector:
                             next_log += 5
                             log.info("snapshot of %s: %d of about %d rows", t.id, n, max(est, n))
                 log.info("snapshot of %s: %d rows", t.id, n)
-                rows_done["n"] += n
 
             sources: dict[str, dict] = {}
 
@@ -498,19 +473,24 @@ class PostgresConnector:
                     sources[mark + t.id] = s
                 emit(env.change("r", None, after, s, None, key))
 
-            started, finished = self.notifier.snapshot_callbacks(
-                [t.id for t in tables], [t.id for t in loaded], lambda ct: ct.env.table.id)
-            ok = run_snapshot(captured, rows_of, emit_row, lambda: self.engine.stopping, started, finished,
-                              self.engine.metrics.snapshot, lambda ct: ct.env.table.id, estimates)
+            session = SnapshotSession(captured, rows_of, emit_row, lambda ct: ct.env.table.id,
+                                      captured=[t.id for t in loaded], estimates=estimates)
+            yield session
             snap.execute("COMMIT")
-            if not ok:
-                raise KeyboardInterrupt
         finally:
             snap.close()
+        if not session.completed:  # stopped: no position, so nothing is saved and the next start snapshots again
+            return
         self.lsn_commit = start_lsn
         self.lsn_proc = start_lsn
         self.engine.commit(force=True)
-        return start_lsn
+        slot = self.slot
+        if slot is not None and slot["confirmed"] is not None and slot["confirmed"] < start_lsn:
+            # no exported snapshot: changes racing the snapshot start may be in neither, so stream
+            # from what the slot still has (duplicates, never a gap), as Debezium's at-least-once
+            start_lsn = slot["confirmed"]
+            self.lsn_commit = start_lsn
+        self._start_lsn = start_lsn
 
     def _override_query(self, snap: psycopg.Connection, t: TableDef, stmt: str | None = None) -> sql.Composable:
         """snapshot.select.statement.overrides.<schema>.<table> (or a blocking snapshot's filter): the
@@ -543,7 +523,7 @@ class PostgresConnector:
         }
         hb_next = time.monotonic()
         flush = engine.output.flush
-        incremental = self.incremental
+        signals = self.signals
         busy = 0
         while not engine.stopping:
             data = read(0.1, flush)
@@ -558,7 +538,7 @@ class PostgresConnector:
                 if self.heartbeat_query and engine.heartbeat and now >= hb_next:
                     hb_next = now + engine.heartbeat.interval_s
                     self._run_heartbeat_query()
-                self.incremental.poll()
+                self.signals.poll()
                 continue
             kind = data[0]
             if kind == 119:  # 'w'
@@ -572,7 +552,7 @@ class PostgresConnector:
             busy += 1
             if busy >= 512:  # signals, resumed snapshots and read-only windows also progress under load
                 busy = 0
-                incremental.poll()
+                signals.poll()
 
     def _confirmed(self) -> int:
         """What the server may forget: only what our committed offsets already cover."""
@@ -590,11 +570,11 @@ class PostgresConnector:
         self.xid = xid
         self.ts_us = ts_us
         self.in_tx = True
-        self.tx.begin(f"{xid}:{lsn}", ts_us // 1000)
+        self.dispatcher.begin(f"{xid}:{lsn}", ts_us // 1000)
 
     def _on_commit(self, msg: bytes, lsn: int) -> None:
         _commit_lsn, end_lsn, ts_us = po.parse_commit(msg)
-        self.tx.end(f"{self.xid}:{lsn}", ts_us // 1000)
+        self.dispatcher.commit(f"{self.xid}:{lsn}", ts_us // 1000)
         self.metrics.committed(ts_us // 1000, self.xid, only_with_events=True)
         self.last_commit_lsn = lsn
         self.lsn_commit = end_lsn
@@ -641,17 +621,17 @@ class PostgresConnector:
     def _change_target(self, relid: int, op: str, lsn: int) -> CapturedTable | None:
         """Bookkeeping common to every row change; the captured table, or None when nothing is emitted."""
         self.lsn_proc = lsn
-        if op in self.skipped or (self.skip_until is not None and self._skip(lsn)):
+        if self.skip_until is not None and self._skip(lsn):
             return None
-        tx = self.tx
-        if tx.enabled and not tx.started:
-            tx.touch()  # Debezium opens the transaction for any change it reads, captured or not
-        return self.by_oid.get(relid)
+        ct = self.by_oid.get(relid)
+        return ct if self.dispatcher.admit(op, ct is not None) else None
 
-    def _block(self, lsn: int, data_collection: str) -> dict | None:
-        if not self.tx.enabled:
-            return None
-        return self.tx.event_block(f"{self.xid}:{lsn}", data_collection)
+    def _gate(self, ct: CapturedTable):
+        ct.gate = self.dispatcher.table(ct.env, ct.data_collection)
+        return ct.gate
+
+    def _tx_id(self, lsn: int) -> str | None:
+        return f"{self.xid}:{lsn}" if self.tx.enabled else None
 
     def _skip(self, lsn: int) -> bool:
         su = self.skip_until
@@ -663,29 +643,14 @@ class PostgresConnector:
 
     def _on_insert(self, msg: bytes, lsn: int) -> None:
         relid, values, toast = po.parse_insert(msg)
-        m = self.metrics
-        m.creates += 1  # as Debezium: a filtered change counts as seen too
         ct = self._change_target(relid, "c", lsn)
         if ct is None:
-            m.filtered += 1
             return
         env = ct.env
         raw = ct.raw(values) if ct.keep is not None else values
         after = self._row_toast(ct, raw, None) if toast else env.row(raw)
-        key = env.key_of(after)
-        t = env.table
-        block = self._block(lsn, ct.data_collection)
-        rec = env.change("c", None, after, self._src(t, lsn), block, key)
-        if self.incremental.active:
-            self.incremental.on_stream_event(t.id, key, after, rec)
-        if t.id == self.signal_table:
-            # window reads go out right before the close row's own event, as Debezium does
-            self.incremental.on_signal_row(after)
-            self.engine.emit(rec)
-            if self.incremental.deferred:  # a blocking snapshot pauses the stream after this event
-                self.incremental.run_deferred()
-            return
-        self.engine.emit(rec)
+        (ct.gate or self._gate(ct))("c", None, after, self._src(env.table, lsn),
+                                    f"{self.xid}:{lsn}" if self.tx.enabled else None)
 
     def _row_toast(self, ct: CapturedTable, raw: list, old: dict | None) -> dict:
         env = ct.env
@@ -721,86 +686,34 @@ class PostgresConnector:
         # skipped updates are dropped whole, key changes included (as Debezium)
         ct = self._change_target(relid, "u", lsn)
         if ct is None:
-            self.metrics.updates += 1
-            self.metrics.filtered += 1
             return
         env = ct.env
-        t = env.table
         before = self._old_row(ct, old_kind, ct.raw(old_vals)) if old_vals is not None else None
         raw = ct.raw(new_vals)
         after = self._row_toast(ct, raw, before) if toast else env.row(raw)
-        key = env.key_of(after)
-        old_key = env.key_of(before) if before is not None else None
-        m = self.metrics
-        if old_key is not None and old_key != key:
-            m.deletes += 1  # Debezium counts a key change as the delete and the create it emits
-            m.creates += 1
-            self._key_change(ct, before, after, old_key, key, lsn)
-            return
-        m.updates += 1
-        if self.skip_unchanged and before is not None and env.value_part(before) == env.value_part(after):
-            return
-        block = self._block(lsn, ct.data_collection)
-        rec = env.change("u", before, after, self._src(t, lsn), block, key)
-        if self.incremental.active:
-            self.incremental.on_stream_event(t.id, key, after, rec)
-        self.engine.emit(rec)
-
-    def _key_change(self, ct: CapturedTable, before: dict, after: dict, old_key: dict, new_key: dict,
-                    lsn: int) -> None:
-        env = ct.env
-        t = env.table
-        emit = self.engine.emit
-        src = self._src(t, lsn)
-        if self.incremental.active:
-            self.incremental.on_stream_event(t.id, old_key, before, None)
-            self.incremental.on_stream_event(t.id, new_key, after, None)
-        if "d" not in self.skipped:
-            hdr = [env.key_header("__debezium.newkey", new_key)]
-            block = self._block(lsn, ct.data_collection)
-            emit(env.change("d", before, None, src, block, old_key, hdr))
-            if self.tombstones:
-                emit(env.tombstone(old_key, hdr))
-        if "c" not in self.skipped:
-            hdr = [env.key_header("__debezium.oldkey", old_key)]
-            block = self._block(lsn, ct.data_collection)
-            emit(env.change("c", None, after, src, block, new_key, hdr))
+        (ct.gate or self._gate(ct))("u", before, after, self._src(env.table, lsn),
+                                    f"{self.xid}:{lsn}" if self.tx.enabled else None)
 
     def _on_delete(self, msg: bytes, lsn: int) -> None:
         relid, kind, old_vals = po.parse_delete(msg)
-        m = self.metrics
-        m.deletes += 1
         ct = self._change_target(relid, "d", lsn)
         if ct is None:
-            m.filtered += 1
             return
         env = ct.env
-        t = env.table
         before = self._old_row(ct, kind, ct.raw(old_vals))
-        key = env.key_of(before)
-        block = self._block(lsn, ct.data_collection)
-        if self.incremental.active:
-            self.incremental.on_stream_event(t.id, key, before, None)
-        self.engine.emit(env.change("d", before, None, self._src(t, lsn), block, key))
-        if self.tombstones:
-            self.engine.emit(env.tombstone(key))
+        (ct.gate or self._gate(ct))("d", before, None, self._src(env.table, lsn),
+                                    f"{self.xid}:{lsn}" if self.tx.enabled else None)
 
     def _on_truncate(self, msg: bytes, lsn: int) -> None:
         relids, _options = po.parse_truncate(msg)
         self.lsn_proc = lsn
-        if "t" in self.skipped or self._skip(lsn):
+        if self._skip(lsn) or not self.dispatcher.admit("t", True):
             return
-        self.tx.touch()
         for relid in relids:
             ct = self.by_oid.get(relid)
-            if ct is None:
-                continue
-            self.metrics.truncates += 1
-            env = ct.env
-            t = env.table
-            block = self._block(lsn, ct.data_collection)
-            rec = env.change("t", None, None, self._src(t, lsn), block, None)
-            self.engine.emit(Record(rec.topic, None, rec.value, rec.headers))
+            if ct is not None:
+                self.dispatcher.truncate(ct.env, ct.data_collection, self._src(ct.env.table, lsn),
+                                         self._tx_id(lsn))
 
     def _on_message(self, msg: bytes, lsn: int) -> None:
         transactional, _msg_lsn, prefix, content = po.parse_message(msg)
@@ -814,7 +727,7 @@ class PostgresConnector:
             # Debezium counts each message under the Java identity of a per-message collection object
             collection = ("io.debezium.connector.postgresql.LogicalDecodingMessageMonitor$"
                           f"LogicalDecodingMessageId@{random.getrandbits(31):x}")
-            block = self._block(lsn, collection)
+            block = self.tx.event_block(f"{self.xid}:{lsn}", collection) if self.tx.enabled else None
         else:
             # no BEGIN/COMMIT around it: it is its own commit point
             self.last_commit_lsn = lsn
@@ -825,76 +738,31 @@ class PostgresConnector:
         ns = time.time_ns()
         value = {"op": "m", "ts_ms": ns // 1_000_000, "source": src, "transaction": block,
                  "message": {"prefix": prefix, "content": self._msg_content(content)}}
-        self.engine.emit(Record(self.message_topic, self.msg_key_frame.encode({"prefix": prefix}),
-                                self.msg_value_frame.encode(value)))
+        self.dispatcher.message(Record(self.message_topic, self.msg_key_frame.encode({"prefix": prefix}),
+                                       self.msg_value_frame.encode(value)))
 
     # -- incremental snapshot source ---------------------------------------------------------------------
     def captured_table_ids(self) -> list[str]:
         return [f"{s}.{t}" for s, t in self._filtered_tables()]
 
-    def _key_predicate(self, key_cols: list[str], op: str, values: list[str]) -> sql.Composable:
-        cols = sql.SQL(", ").join(sql.Identifier(k) for k in key_cols)
-        vals = sql.SQL(", ").join(sql.Literal(v) for v in values)
-        return sql.SQL("({}) {} ({})").format(cols, sql.SQL(op), vals)
+    @staticmethod
+    def is_retriable(exc: BaseException) -> bool:
+        """A connection-level failure (server restarted, network cut): the runner restarts the connector
+        from its offsets; anything else stops an incremental snapshot, not the connector."""
+        return isinstance(exc, psycopg.OperationalError | ReplicationError | ConnectionError)
 
     def max_key(self, ct: CapturedTable, key_cols: list[str], condition: Predicate | None) -> list[str] | None:
-        t = ct.env.table
-        where = sql.SQL(" WHERE {}").format(sql.SQL(condition.render(sql_literal_pg(self.conn)))) \
-            if condition else sql.SQL("")
-        order = sql.SQL(", ").join(sql.SQL("{} DESC").format(sql.Identifier(k)) for k in key_cols)
-        q = sql.SQL("COPY (SELECT {} FROM {}{} ORDER BY {} LIMIT 1) TO STDOUT").format(
-            sql.SQL(", ").join(sql.Identifier(k) for k in key_cols), sql.Identifier(t.namespace, t.name),
-            where, order)
+        q = PostgresChunks.max_key(ct.env.table, key_cols, condition, sql_literal_pg(self.conn))
         with self.conn.transaction(), self.conn.cursor() as cur:
             cur.execute("SET TRANSACTION READ ONLY")  # a filter can read, never write
             with cur.copy(q) as cp:
                 rows = list(cp.rows())
         return list(rows[0]) if rows else None
 
-    @staticmethod
-    def _lower_bound(key_cols: list[str], required: list[bool], values: list, inclusive_final: bool
-                     ) -> sql.Composable:
-        """Debezium's AbstractChunkQueryBuilder.addLowerBound for keys with nullable columns (NULL sorts
-        last in PostgreSQL): (k1 > ?) OR (k1 = ? AND k2 > ?) ..., where `> v` also takes NULL, `> NULL`
-        is false and `= NULL` is IS NULL."""
-        n = len(key_cols)
-        ors = []
-        for i in range(n):
-            ands = []
-            for j in range(i + 1):
-                last_j = i == j
-                op = "=" if not last_j else (">=" if i == n - 1 and inclusive_final else ">")
-                col, v = sql.Identifier(key_cols[j]), values[j]
-                if required[j] or (v is not None and not last_j):
-                    ands.append(sql.SQL("{} {} {}").format(col, sql.SQL(op), sql.Literal(v)))
-                elif v is not None:
-                    ands.append(sql.SQL("({} {} {} OR {} IS NULL)").format(col, sql.SQL(op), sql.Literal(v), col))
-                elif not last_j or (i == n - 1 and inclusive_final):
-                    ands.append(sql.SQL("{} IS NULL").format(col))
-                else:
-                    ands.append(sql.SQL("1 = 0"))
-            ors.append(sql.SQL("({})").format(sql.SQL(" AND ").join(ands)))
-        return sql.SQL("({})").format(sql.SQL(" OR ").join(ors))
-
     def _chunk_query(self, ct: CapturedTable, key_cols: list[str], after: list[str] | None, upto: list[str],
                      limit: int, condition: Predicate | None) -> sql.Composable:
-        t = ct.env.table
-        by_name = {c.name: c for c in t.columns}
-        required = [k not in by_name or not by_name[k].schema.optional for k in key_cols]
-        if all(required):
-            preds = [self._key_predicate(key_cols, "<=", upto)]
-            if after is not None:
-                preds.insert(0, self._key_predicate(key_cols, ">", after))
-        else:  # a nullable key column (a unique index as the key): row comparisons would drop NULLs
-            preds = [sql.SQL("NOT {}").format(self._lower_bound(key_cols, required, upto, False))]
-            if after is not None:
-                preds.insert(0, self._lower_bound(key_cols, required, after, False))
-        if condition:  # generated from the checked tree, values escaped by the driver
-            preds.append(sql.SQL("({})").format(sql.SQL(condition.render(sql_literal_pg(self.conn)))))
-        return sql.SQL("COPY (SELECT {} FROM {} WHERE {} ORDER BY {} LIMIT {}) TO STDOUT").format(
-            sql.SQL(", ").join(sql.Identifier(c.name) for c in t.columns),
-            sql.Identifier(t.namespace, t.name), sql.SQL(" AND ").join(preds),
-            sql.SQL(", ").join(sql.Identifier(k) for k in key_cols), sql.Literal(limit))
+        return PostgresChunks.chunk(ct.env.table, key_cols, after, upto, limit, condition,
+                                    sql_literal_pg(self.conn))
 
     def _refresh_table(self, ct: CapturedTable) -> CapturedTable:
         """A column the chunk query names is gone (DDL not yet seen in the stream): read the table again."""
@@ -1027,15 +895,14 @@ class PostgresConnector:
 
     # execute-snapshot type blocking -------------------------------------------------------------------------
     def blocking_snapshot(self, tables: list[str], filters: dict[str, str]) -> None:
-        """Debezium's blocking snapshot: the stream waits (this runs in the streaming thread, after the
-        signal's own event) while the listed tables are read the way the initial snapshot reads them - op
-        `r`, markers first / first_in_data_collection / true / last_in_data_collection / last over the
-        listed tables, no transaction block - then streaming resumes. `filters` maps a table to the
-        (validated) SELECT that replaces its full read. The source block is the stream's position at the
-        signal (Debezium keeps the streaming offset for blocking snapshots); ts is the snapshot's time."""
-        wanted = set(tables)
+        """`filters` maps a table to the (validated) SELECT that replaces its full read. The source block
+        is the stream's position at the signal (Debezium keeps the streaming offset for blocking
+        snapshots); ts is the snapshot's time."""
+        blocking_snapshot(self, self.engine, self._blocking_session(set(tables), filters))
+
+    @contextmanager
+    def _blocking_session(self, wanted: set[str], filters: dict[str, str]):
         snap = psycopg.connect(self.conninfo, autocommit=True)
-        emitted = 0
         try:
             snap.execute("BEGIN ISOLATION LEVEL SERIALIZABLE, READ ONLY, DEFERRABLE")
             ts_us = snap.execute("SELECT (extract(epoch FROM now()) * 1000000)::bigint").fetchone()[0]
@@ -1045,7 +912,6 @@ class PostgresConnector:
             for td in tds:
                 shaped, keep = self.filters.shape(td)
                 captured.append(CapturedTable(TableEnvelope(self.settings, shaped), keep))
-            log.info("blocking snapshot of %s: streaming paused", ", ".join(t.id for t in tds) or "no table")
             seq = sequence(self.last_commit_lsn, self.lsn_proc)
             src = self.source
             emit = self.engine.emit
@@ -1071,7 +937,6 @@ class PostgresConnector:
                 log.info("blocking snapshot of %s: %d rows", t.id, n)
 
             def emit_row(ct: CapturedTable, row, mark: str) -> None:
-                nonlocal emitted
                 env = ct.env
                 t = env.table
                 after = env.snapshot_row(row)
@@ -1080,17 +945,11 @@ class PostgresConnector:
                     s = src(ts_us, mark, seq, t.namespace, t.name, self.xid, self.lsn_proc)
                     sources[mark + t.id] = s
                 emit(env.change("r", None, after, s, None, env.key_of(after)))
-                emitted += 1
 
-            ok = run_snapshot(captured, rows_of, emit_row, lambda: self.engine.stopping,
-                              metrics=self.engine.metrics.snapshot, table_id=lambda ct: ct.env.table.id)
+            yield SnapshotSession(captured, rows_of, emit_row, lambda ct: ct.env.table.id)
             snap.execute("COMMIT")
         finally:
             snap.close()
-        if ok:
-            log.info("blocking snapshot done (%d records); streaming resumes", emitted)
-        else:
-            log.warning("blocking snapshot interrupted by a stop after %d records; send the signal again", emitted)
 
     # -- lifecycle -----------------------------------------------------------------------------------------
     def close(self) -> None:
@@ -1098,7 +957,7 @@ class PostgresConnector:
             self.stream.close()
         if self.drop_slot_on_stop and self.conn is not None:
             self._drop_slot()
-        self.incremental.close()
+        self.signals.close()
         if self._wm_conn is not None:
             self._wm_conn.close()
         if self.conn is not None:
@@ -1139,12 +998,6 @@ def _bool(value: str | None, default: bool = False) -> bool:
     if value is None or value == "":
         return default
     return str(value).strip().lower() == "true"
-
-
-def _regex_list(value: str | None):
-    import re
-
-    return [re.compile(p.strip()) for p in (value or "").split(",") if p.strip()]
 
 
 def _binary_encoder(mode: str):

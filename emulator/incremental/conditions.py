@@ -23,6 +23,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from emulator.incremental.conditions_allowed import CAST_TYPES, FUNCTIONS, NODE_NAMES
+
 __all__ = ["ConditionError", "Predicate", "dialect_of", "check_condition", "check_select"]
 
 
@@ -38,327 +40,6 @@ def dialect_of(connector: str | None) -> str:
     return DIALECTS.get(connector or "postgres", "postgres")
 
 
-# Functions parsed as sqlglot.exp.Anonymous that may appear: pure scalar functions (and clock readers).
-# Regular expressions (a pathological pattern can burn the server's CPU) and functions that build huge
-# values (repeat, lpad, space) are left out on purpose: a signal must not be able to stall the database.
-# Everything absent - pg_sleep, sleep, benchmark, load_file, pg_read_file, lo_import, dblink,
-# query_to_xml, set_config, current_setting, nextval, get_lock, last_insert_id, ... - is refused.
-_COMMON_FUNCTIONS = frozenset(
-    {
-        "abs",
-        "ascii",
-        "ceil",
-        "ceiling",
-        "char_length",
-        "character_length",
-        "coalesce",
-        "concat",
-        "floor",
-        "greatest",
-        "least",
-        "left",
-        "length",
-        "lower",
-        "ltrim",
-        "md5",
-        "mod",
-        "nullif",
-        "power",
-        "replace",
-        "reverse",
-        "right",
-        "round",
-        "rtrim",
-        "sign",
-        "sqrt",
-        "substr",
-        "substring",
-        "trim",
-        "upper",
-        "now",
-        "date",
-        "octet_length",
-        "bit_length",
-        "position",
-        "extract",
-        "localtimestamp",
-        "localtime",
-    }
-)
-_FUNCTIONS = {
-    "postgres": _COMMON_FUNCTIONS
-    | {
-        "btrim",
-        "strpos",
-        "split_part",
-        "starts_with",
-        "date_part",
-        "age",
-        "to_char",
-        "to_date",
-        "to_timestamp",
-        "to_number",
-        "make_date",
-        "make_timestamp",
-        "trunc",
-        "div",
-        "initcap",
-        "jsonb_typeof",
-        "json_typeof",
-        "array_length",
-        "cardinality",
-        "isfinite",
-        "statement_timestamp",
-        "transaction_timestamp",
-        "clock_timestamp",
-        "timezone",
-        "chr",
-        "date_trunc",
-    },
-    "mysql": _COMMON_FUNCTIONS
-    | {
-        "ifnull",
-        "concat_ws",
-        "locate",
-        "instr",
-        "year",
-        "month",
-        "day",
-        "dayofmonth",
-        "dayofweek",
-        "dayofyear",
-        "hour",
-        "minute",
-        "second",
-        "week",
-        "quarter",
-        "date_format",
-        "str_to_date",
-        "curdate",
-        "curtime",
-        "current_date",
-        "current_time",
-        "current_timestamp",
-        "utc_timestamp",
-        "utc_date",
-        "unix_timestamp",
-        "from_unixtime",
-        "datediff",
-        "timestampdiff",
-        "timestampadd",
-        "to_days",
-        "from_days",
-        "last_day",
-        "hex",
-        "unhex",
-        "sha1",
-        "sha2",
-        "crc32",
-        "truncate",
-        "pow",
-        "char",
-        "ord",
-        "field",
-        "elt",
-        "json_extract",
-        "json_unquote",
-        "json_value",
-        "json_contains",
-        "json_length",
-        "json_type",
-        "conv",
-        "bin",
-        "oct",
-        "format",
-        "strcmp",
-        "lcase",
-        "ucase",
-        "mid",
-        "if",
-        "isnull",
-    },
-}
-
-# sqlglot node kinds a predicate may consist of (typed function nodes included: they are scalar built-ins)
-_NODE_NAMES = (
-    "Where",
-    "Paren",
-    "And",
-    "Or",
-    "Not",
-    "Xor",
-    "EQ",
-    "NEQ",
-    "GT",
-    "GTE",
-    "LT",
-    "LTE",
-    "NullSafeEQ",
-    "NullSafeNEQ",
-    "Is",
-    "Null",
-    "Boolean",
-    "Literal",
-    "Column",
-    "Identifier",
-    "In",
-    "Between",
-    "Like",
-    "ILike",
-    "Escape",
-    "Add",
-    "Sub",
-    "Mul",
-    "Div",
-    "IntDiv",
-    "Mod",
-    "Neg",
-    "Pow",
-    "DPipe",
-    "BitwiseAnd",
-    "BitwiseOr",
-    "BitwiseXor",
-    "BitwiseNot",
-    "BitwiseLeftShift",
-    "BitwiseRightShift",
-    "Cast",
-    "TryCast",
-    "DataType",
-    "DataTypeParam",
-    "Interval",
-    "Var",
-    "Tuple",
-    "Case",
-    "If",
-    "Lower",
-    "Upper",
-    "Length",
-    "Abs",
-    "Coalesce",
-    "Trim",
-    "Substring",
-    "Extract",
-    "TimestampTrunc",
-    "DateTrunc",
-    "CurrentDate",
-    "CurrentTimestamp",
-    "CurrentTime",
-    "Round",
-    "Floor",
-    "Ceil",
-    "Concat",
-    "ConcatWs",
-    "Greatest",
-    "Least",
-    "Nullif",
-    "Sqrt",
-    "Sign",
-    "Ln",
-    "Log",
-    "Exp",
-    "StrPosition",
-    "Left",
-    "Right",
-    "Initcap",
-    "MD5",
-    "Anonymous",
-    "JSONExtract",
-    "JSONExtractScalar",
-    "JSONBExtract",
-    "JSONBExtractScalar",
-    "JSONBContains",
-    "JSONPath",
-    "JSONPathKey",
-    "JSONPathRoot",
-    "JSONPathSubscript",
-    "DateAdd",
-    "DateSub",
-    "DateDiff",
-    "TimestampAdd",
-    "TimestampSub",
-    "TimestampDiff",
-    "Year",
-    "Month",
-    "Day",
-    "DayOfMonth",
-    "DayOfWeek",
-    "DayOfYear",
-    "Hour",
-    "Minute",
-    "Second",
-    "Week",
-    "Quarter",
-    "TimeToStr",
-    "StrToTime",
-    "StrToDate",
-    "UnixToTime",
-    "TimeStrToTime",
-    "TsOrDsToDate",
-    "Date",
-    "Hex",
-    "Unhex",
-    "SHA",
-    "SHA2",
-    "Reverse",
-    "Replace",
-    "Ascii",
-    "Chr",
-    "Array",
-    "ArrayContains",
-    "ArraySize",
-    "Bracket",
-    "AtTimeZone",
-    "Trunc",
-    "SafeDivide",
-    "CurrentDatetime",
-    "Unicode",
-)
-
-# plain scalar target types of CAST (no reg* lookups, no user-defined types whose input functions run code)
-_CAST_TYPES = frozenset(
-    {
-        "BIGINT",
-        "BIT",
-        "BOOLEAN",
-        "CHAR",
-        "DATE",
-        "DATETIME",
-        "DECIMAL",
-        "DOUBLE",
-        "FLOAT",
-        "INT",
-        "INTERVAL",
-        "JSON",
-        "JSONB",
-        "MEDIUMINT",
-        "NCHAR",
-        "NUMERIC",
-        "NVARCHAR",
-        "SMALLINT",
-        "TEXT",
-        "TIME",
-        "TIMESTAMP",
-        "TIMESTAMPTZ",
-        "TIMESTAMPLTZ",
-        "TIMETZ",
-        "TINYINT",
-        "UBIGINT",
-        "UINT",
-        "UMEDIUMINT",
-        "USMALLINT",
-        "UTINYINT",
-        "UUID",
-        "VARCHAR",
-        "BINARY",
-        "VARBINARY",
-        "BPCHAR",
-        "MONEY",
-        "YEAR",
-        "SIGNED",
-        "UNSIGNED",
-    }
-)
-
 _NUMBER = re.compile(r"[0-9]+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?|\.[0-9]+(?:[eE][+-]?[0-9]+)?")
 _MARK = "\x00"
 # inline text sqlglot renders itself (interval quantities, JSON path keys): nothing a quote could hide in
@@ -372,7 +53,7 @@ def _allowed_nodes() -> tuple:
     if _allowed is None:
         from sqlglot import exp
 
-        _allowed = tuple(c for c in (getattr(exp, n, None) for n in _NODE_NAMES) if isinstance(c, type))
+        _allowed = tuple(c for c in (getattr(exp, n, None) for n in NODE_NAMES) if isinstance(c, type))
     return _allowed
 
 
@@ -413,7 +94,7 @@ def _check_tree(node, columns: Iterable[str], table: tuple[str, str] | None, wha
     from sqlglot import exp
 
     allowed = _allowed_nodes()
-    functions = _FUNCTIONS[dialect]
+    functions = FUNCTIONS[dialect]
     exact, folded = _column_names(columns, dialect)
     for n in list(node.walk()):
         if n.comments:
@@ -449,7 +130,7 @@ def _check_tree(node, columns: Iterable[str], table: tuple[str, str] | None, wha
             raise ConditionError(f"{what} may not contain a subquery")
         if isinstance(n, exp.DataType):
             tname = n.this.name if hasattr(n.this, "name") else str(n.this)
-            if tname.upper() not in _CAST_TYPES:
+            if tname.upper() not in CAST_TYPES:
                 raise ConditionError(f"{what}: cast to {n.sql(dialect=dialect)} is not accepted")
         if isinstance(n, exp.Literal) and not n.is_string and not _NUMBER.fullmatch(str(n.this)):
             raise ConditionError(f"{what}: {n.this!r} is not a number")
@@ -644,3 +325,48 @@ def sql_literal_pg(conn: Any) -> Callable[[str], str]:
 def sql_literal_mysql(conn: Any) -> Callable[[str], str]:
     """PyMySQL: `Connection.escape` escapes for the session (NO_BACKSLASH_ESCAPES included)."""
     return lambda v: conn.escape(v)
+
+
+class SqlFilters:
+    """How a SQL source takes the filters of an execute-snapshot signal: `additional-conditions` are checked
+    predicates (rendered by the source with its driver's escaping), a blocking snapshot's filter a checked
+    SELECT. MongoDB supplies its own policy with the same methods (JSON query documents)."""
+
+    surrogate_keys = True  # `surrogate-key` chunks a keyless table by that column
+
+    def __init__(self, dialect: str) -> None:
+        self.dialect = dialect
+
+    def text(self, flt: Any) -> str:
+        """A filter as given in the signal, kept as text (checked per table later)."""
+        return str(flt)
+
+    def checked(self, table_id: str, condition: str, columns: list[str]) -> str:
+        """The filter for one table, checked now (a refused filter refuses the signal); the text is what the
+        offsets keep, as Debezium's do, and it is checked again when a chunk query is built from it."""
+        self.query(table_id, condition, columns)
+        return condition
+
+    def query(self, table_id: str, condition: str, columns: list[str]) -> Predicate:
+        """What the chunk queries get: the checked predicate (never the user's text)."""
+        schema, _, table = table_id.partition(".")
+        return check_condition(condition, columns, (schema, table), self.dialect)
+
+    def blocking(self, table_id: str, flt: str, columns: list[str]) -> Predicate:
+        schema, _, table = table_id.partition(".")
+        return check_select(flt, (schema, table), columns, self.dialect)
+
+
+def validate_condition(
+    condition: str, columns: list[str], table: tuple[str, str] | None = None, dialect: str = "postgres"
+) -> str:
+    """An `additional-conditions` filter checked for `dialect`; the SQL generated from the checked tree
+    (values shown as standard literals). Raises ConditionError."""
+    return str(check_condition(condition, columns, table, dialect))
+
+
+def validate_blocking_filter(
+    flt: str, table: tuple[str, str], columns: list[str], dialect: str = "postgres"
+) -> str:
+    """A blocking snapshot's filter (a SELECT of that table, or a predicate) checked for `dialect`."""
+    return str(check_select(flt, table, columns, dialect))

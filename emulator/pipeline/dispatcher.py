@@ -1,0 +1,250 @@
+"""The one gate every change passes: Debezium's EventDispatcher for the three connectors.
+
+A connector decodes its log (pgoutput, binlog, change stream) and hands each row change here as neutral
+pieces — the table's envelope, the operation, the before/after rows, the source block — instead of
+building records itself. The dispatcher applies, in Debezium's order:
+
+  admit      skipped.operations dropped at the source (whole event, nothing counted); a change of a
+             table that is not captured counted as filtered; PostgreSQL opens the transaction here
+  change     signal-table insert → signals, synchronously (window reads go out right before the close
+             row's own event); skip.messages.without.change; transaction block; the incremental
+             snapshot window told about the key; key unchanged → one record, key changed → delete
+             (+`__debezium.newkey`) [+ tombstone] + create (+`__debezium.oldkey`); delete → tombstone
+             per `tombstones.on.delete`; the streaming metrics as Debezium counts them (onEvent)
+  emit       every record — snapshot and incremental reads, heartbeats, transaction BEGIN/END,
+             notifications, schema changes — goes to `engine.emit` (data plane when transforms or
+             converters are configured, then the output and the delivery bookkeeping)
+
+Per-event cost when a feature is off: a frozenset lookup for skipped operations, `tx_id is None`, one
+attribute for an active incremental snapshot and one string comparison for the signal table; the
+records are still built by `TableEnvelope`'s precomputed frames.
+
+`never_skip` is Debezium's `supportsOperationFiltering()`: the binlog and MongoDB connectors drop
+skipped operations where the events are read, so a key-changing UPDATE that is not skipped emits both
+its delete and its create; PostgreSQL's EventDispatcher checks each record, so `skipped.operations=d`
+drops the delete half of a key change and keeps the create.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from emulator.envelope import EnvelopeSettings, Heartbeat, TransactionMonitor
+from emulator.metrics import StreamingMetrics
+from emulator.records import Record
+
+NEWKEY = "__debezium.newkey"
+OLDKEY = "__debezium.oldkey"
+
+
+class Dispatcher:
+    __slots__ = (
+        "engine",
+        "emit",
+        "tx",
+        "metrics",
+        "skipped",
+        "never_skip",
+        "tombstones",
+        "skip_unchanged",
+        "eager_begin",
+        "incremental",
+        "signals",
+        "signal_table",
+    )
+
+    def __init__(
+        self,
+        engine,
+        tx: TransactionMonitor,
+        *,
+        skipped: frozenset[str],
+        tombstones: bool,
+        skip_unchanged: bool,
+        never_skip: bool,
+        eager_begin: bool = False,
+    ) -> None:
+        self.engine = engine
+        # engine.emit is already the data plane's when transforms/converters are configured
+        self.emit: Callable[[Record], None] = engine.emit
+        self.tx = tx
+        metrics = getattr(engine, "metrics", None)  # an engine stand-in without metrics gets its own
+        self.metrics = metrics.streaming if metrics is not None else StreamingMetrics()
+        self.skipped = skipped
+        self.never_skip = never_skip
+        self.tombstones = tombstones
+        self.skip_unchanged = skip_unchanged
+        # PostgreSQL writes BEGIN for any change read in the transaction, captured or not
+        self.eager_begin = eager_begin and tx.enabled
+        self.incremental: Any = None  # the incremental snapshot's window machine
+        self.signals: Any = None  # the signal processor (source channel: rows of the signal table)
+        self.signal_table: str | None = None
+
+    @classmethod
+    def for_connector(
+        cls, engine, envelope: EnvelopeSettings, settings: Any, *, never_skip: bool, eager_begin: bool = False
+    ) -> Dispatcher:
+        """The dispatcher of one connector from its typed settings (emulator.settings): the transaction
+        monitor (`provide.transaction.metadata`, `topic.transaction`), the engine's heartbeat
+        (`heartbeat.interval.ms`, `topic.heartbeat.prefix`), `skipped.operations`,
+        `tombstones.on.delete` and `skip.messages.without.change`."""
+        tx = TransactionMonitor(envelope, engine.emit, settings.tx.enabled, settings.tx.topic_suffix)
+        hb = settings.heartbeat
+        engine.heartbeat = Heartbeat(envelope, hb.interval_ms, hb.topic_prefix) if hb.enabled else None
+        common = settings.common
+        return cls(
+            engine,
+            tx,
+            skipped=common.skipped_operations,
+            tombstones=common.tombstones_on_delete,
+            skip_unchanged=common.skip_messages_without_change,
+            never_skip=never_skip,
+            eager_begin=eager_begin,
+        )
+
+    def attach(self, incremental: Any, signals: Any, signal_table: str | None) -> None:
+        """The incremental snapshot's window machine and the signal processor (both created after the
+        connector's envelope settings), and the signal table (`signal.data.collection`)."""
+        self.incremental = incremental
+        self.signals = signals
+        self.signal_table = signal_table
+
+    # -- streaming changes ---------------------------------------------------------------------------------
+    def admit(self, op: str, captured: bool) -> bool:
+        """A change event was read: False when nothing is to be emitted for it (skipped operation, or a
+        table not captured — counted as filtered, with its operation, as Debezium's onFilteredEvent)."""
+        if op in self.skipped:
+            return False
+        if self.eager_begin:
+            self.tx.touch()
+        if not captured:
+            m = self.metrics
+            m.filtered += 1
+            self._count_op(op)
+            return False
+        return True
+
+    def _count_op(self, op: str) -> None:
+        m = self.metrics
+        if op == "c":
+            m.creates += 1
+        elif op == "u":
+            m.updates += 1
+        elif op == "d":
+            m.deletes += 1
+        elif op == "t":
+            m.truncates += 1
+
+    def table(self, env, dc: str) -> Callable[..., None]:
+        """The change function of one table (`dc`, its `schema.table`): `change(op, before, after, source,
+        tx_id)` with everything that does not change from row to row bound once. Connectors keep it with
+        their captured table and call it per row; a new envelope (schema change) gets a new one.
+
+        Per row, in Debezium's order: a signal-table insert is processed first (the reads of a window it
+        closes go out before the row's own event; a blocking snapshot runs right after it); an UPDATE
+        that changes the key becomes delete (+`__debezium.newkey`) [+ tombstone] and create
+        (+`__debezium.oldkey`); skip.messages.without.change drops an UPDATE whose value columns are
+        equal (not counted); then the transaction block (`tx_id` None: none due), the incremental window
+        told the key (and the row image, for surrogate keys), the count (Debezium's onEvent), the record,
+        and a delete's tombstone per `tombstones.on.delete`."""
+        key_of = env.key_of
+        record = env.change
+        tombstone = env.tombstone
+        value_part = env.value_part
+        key_header = env.key_header
+        emit = self.emit
+        event_block = self.tx.event_block
+        m = self.metrics
+        inc = self.incremental
+        sig = self.signals
+        signal = sig is not None and self.signal_table is not None and dc == self.signal_table
+        # whole skipped events were dropped by admit(); PostgreSQL's EventDispatcher also checks each
+        # record, so there one half of a key change can be skipped
+        skip = frozenset() if self.never_skip else self.skipped
+        skip_unchanged = self.skip_unchanged
+        tombstones = self.tombstones
+
+        def change(
+            op: str,
+            before: dict | None,
+            after: dict | None,
+            source: dict,
+            tx_id: str | None,
+            headers: list[tuple[str, bytes]] | None = None,
+        ) -> None:
+            if op == "c":
+                key = key_of(after)
+                row = after
+                if signal:
+                    sig.on_signal_row(after)
+                m.creates += 1
+            elif op == "u":
+                key = key_of(after)
+                row = after
+                if before is not None:
+                    old_key = key_of(before)
+                    if old_key != key:
+                        if "d" not in skip:
+                            change("d", before, None, source, tx_id, [key_header(NEWKEY, key)])
+                        if "c" not in skip:
+                            change("c", None, after, source, tx_id, [key_header(OLDKEY, old_key)])
+                        return
+                    if skip_unchanged and value_part(before) == value_part(after):
+                        return
+                m.updates += 1
+            else:
+                key = key_of(before)
+                row = before  # the image the window matches a surrogate key against
+                m.deletes += 1
+            block = event_block(tx_id, dc) if tx_id is not None else None
+            if inc is not None and inc.window_open:  # `active`, read without a property call per row
+                inc.on_stream_event(dc, key, row, None)
+            emit(record(op, before, after, source, block, key, headers))
+            if op == "d" and tombstones:
+                emit(tombstone(key, headers))
+            if signal and op == "c" and sig.deferred:
+                sig.run_deferred()
+
+        return change
+
+    def change(
+        self, env, dc: str, op: str, before: dict | None, after: dict | None, source: dict, tx_id: str | None
+    ) -> None:
+        """One change through a table function built for it (for callers off the per-row path)."""
+        self.table(env, dc)(op, before, after, source, tx_id)
+
+    def document(self, dc: str, op: str, key: dict | None) -> None:
+        """A change whose record the connector builds itself (MongoDB's document envelope, written through
+        `emit` with its tombstone per `tombstones`): counted, and told to the incremental window."""
+        self._count_op(op)
+        inc = self.incremental
+        if inc is not None and inc.window_open:
+            inc.on_stream_event(dc, key)
+
+    def truncate(self, env, dc: str, source: dict, tx_id: str | None) -> None:
+        """TRUNCATE of one captured table: a record with no key (admit('t', ...) decided it is due)."""
+        self.metrics.truncates += 1
+        block = self.tx.event_block(tx_id, dc) if tx_id is not None else None
+        rec = env.change("t", None, None, source, block, None)
+        self.emit(Record(rec.topic, None, rec.value, rec.headers))
+
+    def message(self, record: Record) -> None:
+        """A logical decoding message (PostgreSQL `pg_logical_emit_message`): its record as built."""
+        self.emit(record)
+
+    def schema_change(self, record: Record) -> None:
+        """A schema change event (binlog DDL on the `<topic.prefix>` topic): its record as built."""
+        self.emit(record)
+
+    # -- transactions -----------------------------------------------------------------------------------------
+    def begin(self, tx_id: str, ts_ms: int, eager: bool = False) -> None:
+        """A source transaction starts. `eager`: BEGIN is written now (binlog), not with the first event."""
+        tx = self.tx
+        tx.begin(tx_id, ts_ms)
+        if eager and tx.enabled:
+            tx.touch()
+
+    def commit(self, tx_id: str, ts_ms: int) -> None:
+        """The source transaction ended: END (when BEGIN was written)."""
+        self.tx.end(tx_id, ts_ms)
