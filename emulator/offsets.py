@@ -26,6 +26,7 @@ _OFFSET_FIELDS: dict[str, tuple[type, ...]] = {
     "lsn_proc": _INT,
     "ts_usec": _INT,
     "txId": _INT,
+    "messageType": _STR,
     # MySQL / MariaDB
     "file": _STR,
     "pos": _INT,

@@ -164,6 +164,7 @@ class PostgresConnector:
         # position
         self.lsn_commit: int | None = None  # end LSN of the last fully processed transaction
         self.lsn_proc: int | None = None  # LSN of the last processed change
+        self.proc_op: str | None = None  # what was processed at lsn_proc (B/C, c/u/d/t/m): the messageType
         self.last_commit_lsn: int | None = None  # for source.sequence: null until the first commit
         self.xid: int | None = None
         self.ts_us = 0
@@ -192,6 +193,8 @@ class PostgresConnector:
                                "lsn_proc": self.lsn_proc, "ts_usec": self.ts_us}
         if self.in_tx:
             off["txId"] = self.xid
+        if self.proc_op is not None:  # none before streaming (a snapshot's offset), as Debezium's
+            off["messageType"] = _MESSAGE_TYPE[self.proc_op]
         inc = self.incremental.offset()
         if inc:
             off.update(inc)
@@ -371,7 +374,10 @@ class PostgresConnector:
         self._start_lsn = stored.get("lsn_commit") or stored.get("lsn")
         self.lsn_commit = self._start_lsn
         self.lsn_proc = stored.get("lsn_proc")
-        if stored.get("txId") is not None and self.lsn_proc is not None:
+        self.proc_op = _MESSAGE_OP.get(stored.get("messageType"))
+        # after a BEGIN nothing of the transaction was processed: lsn_proc is the BEGIN's own LSN (as Debezium
+        # stores it), which the first change shares or follows, so nothing of it may be skipped
+        if stored.get("txId") is not None and self.lsn_proc is not None and stored.get("messageType") != "BEGIN":
             self.skip_until = (stored["txId"], self.lsn_proc)
 
     def stream_changes(self) -> None:
@@ -569,6 +575,8 @@ class PostgresConnector:
         self.xid = xid
         self.ts_us = ts_us
         self.in_tx = True
+        self.lsn_proc = lsn
+        self.proc_op = "B"
         self.dispatcher.begin(f"{xid}:{lsn}", ts_us // 1000)
 
     def _on_commit(self, msg: bytes, lsn: int) -> None:
@@ -578,6 +586,7 @@ class PostgresConnector:
         self.last_commit_lsn = lsn
         self.lsn_commit = end_lsn
         self.lsn_proc = lsn
+        self.proc_op = "C"
         self.in_tx = False
         if self.skip_until is not None and self.skip_until[0] == self.xid:
             self.skip_until = None
@@ -620,6 +629,7 @@ class PostgresConnector:
     def _change_target(self, relid: int, op: str, lsn: int) -> CapturedTable | None:
         """Bookkeeping common to every row change; the captured table, or None when nothing is emitted."""
         self.lsn_proc = lsn
+        self.proc_op = op
         if self.skip_until is not None and self._skip(lsn):
             return None
         ct = self.by_oid.get(relid)
@@ -706,6 +716,7 @@ class PostgresConnector:
     def _on_truncate(self, msg: bytes, lsn: int) -> None:
         relids, _options = po.parse_truncate(msg)
         self.lsn_proc = lsn
+        self.proc_op = "t"
         if self._skip(lsn) or not self.dispatcher.admit("t", True):
             return
         for relid in relids:
@@ -722,6 +733,7 @@ class PostgresConnector:
             if self._skip(lsn):
                 return
             self.lsn_proc = lsn
+            self.proc_op = "m"
             src = self.source(self.ts_us, "false", sequence(self.last_commit_lsn, lsn), "", "", self.xid, lsn)
             # Debezium counts each message under the Java identity of a per-message collection object
             collection = ("io.debezium.connector.postgresql.LogicalDecodingMessageMonitor$"
@@ -732,6 +744,7 @@ class PostgresConnector:
             self.last_commit_lsn = lsn
             if not self.in_tx:
                 self.lsn_proc = lsn
+                self.proc_op = "m"
             src = self.source(time.time_ns() // 1000, "false", sequence(lsn, lsn), "", "", None, lsn)
             block = None
         ns = time.time_ns()
@@ -987,6 +1000,12 @@ def _copy_table(t: TableDef) -> sql.Composable:
     rows of its own and only the SELECT form reads its partitions' (as Debezium's SELECT * does)."""
     cols = sql.SQL(", ").join(sql.Identifier(c.name) for c in t.columns)
     return sql.SQL("COPY (SELECT {} FROM {}) TO STDOUT").format(cols, sql.Identifier(t.namespace, t.name))
+
+
+# the offset's messageType: Debezium's ReplicationMessage.Operation name of what was processed at lsn_proc
+_MESSAGE_TYPE = {"B": "BEGIN", "C": "COMMIT", "c": "INSERT", "u": "UPDATE", "d": "DELETE", "t": "TRUNCATE",
+                 "m": "MESSAGE"}
+_MESSAGE_OP = {name: op for op, name in _MESSAGE_TYPE.items()}
 
 
 def _ignore(msg: bytes, lsn: int) -> None:
