@@ -91,3 +91,46 @@ def test_stop_after_begin_then_restart_emits_the_transaction(pg, concurrent):
         assert _ids(again, topic) == [2, 3]
     finally:
         again.stop()
+
+
+def _stop_after_records(cap: Capture, n: int) -> None:
+    """Stop the capture right after the message that brings the records it wrote from now on to `n`."""
+    engine = cap.runner.connector.engine
+    tick = engine.tick
+    start = engine.records
+
+    def hooked() -> None:
+        if engine.records - start >= n:
+            engine.stop()
+        tick()
+
+    engine.tick = hooked
+
+
+def test_stop_inside_a_multi_insert_then_restart_emits_the_rest(pg):
+    """COPY writes one WAL record for many rows: their changes share one LSN, so lsn_proc alone cannot say
+    how many of them were emitted before the stop."""
+    name = "multi_insert"
+    pg.psql(f"CREATE SCHEMA {name}; CREATE TABLE {name}.t (id int PRIMARY KEY);")
+    topic = f"{name}.{name}.t"
+    store = MemoryOffsetStore()
+    cap = Capture(_props(pg, name), offsets=store).start()
+    try:
+        pg.psql(f"INSERT INTO {name}.t VALUES (0);")
+        cap.wait_for(topic, lambda r: True, 30)
+        _stop_after_records(cap, 3)
+        with pg.connect() as a, a.cursor().copy(f"COPY {name}.t (id) FROM STDIN") as copy:
+            for i in range(1, 11):
+                copy.write_row((i,))
+        cap.thread.join(60)
+        assert not cap.thread.is_alive(), "the hook never stopped the capture"
+    finally:
+        cap.stop()
+    assert _ids(cap, topic) == [0, 1, 2, 3]
+    again = Capture(_props(pg, name), offsets=store).start()
+    try:
+        pg.psql(f"INSERT INTO {name}.t VALUES (11);")
+        again.wait_for(topic, lambda r: (Change.of(r).after or {}).get("id") == 11, 30)
+        assert _ids(again, topic) == list(range(4, 12))
+    finally:
+        again.stop()
