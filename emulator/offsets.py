@@ -27,6 +27,7 @@ _OFFSET_FIELDS: dict[str, tuple[type, ...]] = {
     "ts_usec": _INT,
     "txId": _INT,
     "messageType": _STR,
+    "lsn_events_processed": _INT,
     # MySQL / MariaDB
     "file": _STR,
     "pos": _INT,
