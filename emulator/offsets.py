@@ -26,6 +26,8 @@ _OFFSET_FIELDS: dict[str, tuple[type, ...]] = {
     "lsn_proc": _INT,
     "ts_usec": _INT,
     "txId": _INT,
+    "messageType": _STR,
+    "lsn_events_processed": _INT,
     # MySQL / MariaDB
     "file": _STR,
     "pos": _INT,

@@ -165,11 +165,14 @@ class PostgresConnector:
         # position
         self.lsn_commit: int | None = None  # end LSN of the last fully processed transaction
         self.lsn_proc: int | None = None  # LSN of the last processed change
+        self.proc_op: str | None = None  # what was processed at lsn_proc (B/C, c/u/d/t/m): the messageType
+        self.lsn_events = 0  # changes processed at lsn_proc: a multi-insert (COPY) decodes to many at one LSN
         self.last_commit_lsn: int | None = None  # for source.sequence: null until the first commit
         self.xid: int | None = None
         self.ts_us = 0
         self.streaming = False
-        self.skip_until: tuple[int, int] | None = None  # (xid, lsn) already emitted before a restart
+        # [xid, lsn, n] from a restart: changes of that transaction before lsn, and n at lsn, were emitted
+        self.skip_until: list[int] | None = None
         self.in_tx = False
         self.confirmed_lsn = 0
         self.signal_table = self.filters.signal_table
@@ -193,6 +196,10 @@ class PostgresConnector:
                                "lsn_proc": self.lsn_proc, "ts_usec": self.ts_us}
         if self.in_tx:
             off["txId"] = self.xid
+        if self.proc_op is not None:  # none before streaming (a snapshot's offset), as Debezium's
+            off["messageType"] = _MESSAGE_TYPE[self.proc_op]
+        if self.lsn_events > 1:  # the key later Debezium versions store; absent, one change per LSN
+            off["lsn_events_processed"] = self.lsn_events
         inc = self.incremental.offset()
         if inc:
             off.update(inc)
@@ -372,8 +379,12 @@ class PostgresConnector:
         self._start_lsn = stored.get("lsn_commit") or stored.get("lsn")
         self.lsn_commit = self._start_lsn
         self.lsn_proc = stored.get("lsn_proc")
-        if stored.get("txId") is not None and self.lsn_proc is not None:
-            self.skip_until = (stored["txId"], self.lsn_proc)
+        self.proc_op = _MESSAGE_OP.get(stored.get("messageType"))
+        self.lsn_events = stored.get("lsn_events_processed") or 0
+        # after a BEGIN nothing of the transaction was processed: lsn_proc is the BEGIN's own LSN (as Debezium
+        # stores it), which the first change shares or follows, so nothing of it may be skipped
+        if stored.get("txId") is not None and self.lsn_proc is not None and stored.get("messageType") != "BEGIN":
+            self.skip_until = [stored["txId"], self.lsn_proc, stored.get("lsn_events_processed") or 1]
 
     def stream_changes(self) -> None:
         start_lsn = self._start_lsn or 0
@@ -570,6 +581,9 @@ class PostgresConnector:
         self.xid = xid
         self.ts_us = ts_us
         self.in_tx = True
+        self.lsn_proc = lsn
+        self.proc_op = "B"
+        self.lsn_events = 0
         self.dispatcher.begin(f"{xid}:{lsn}", ts_us // 1000)
 
     def _on_commit(self, msg: bytes, lsn: int) -> None:
@@ -579,6 +593,7 @@ class PostgresConnector:
         self.last_commit_lsn = lsn
         self.lsn_commit = end_lsn
         self.lsn_proc = lsn
+        self.proc_op = "C"
         self.in_tx = False
         if self.skip_until is not None and self.skip_until[0] == self.xid:
             self.skip_until = None
@@ -620,7 +635,9 @@ class PostgresConnector:
 
     def _change_target(self, relid: int, op: str, lsn: int) -> CapturedTable | None:
         """Bookkeeping common to every row change; the captured table, or None when nothing is emitted."""
+        self.lsn_events = self.lsn_events + 1 if lsn == self.lsn_proc else 1
         self.lsn_proc = lsn
+        self.proc_op = op
         if self.skip_until is not None and self._skip(lsn):
             return None
         ct = self.by_oid.get(relid)
@@ -635,7 +652,14 @@ class PostgresConnector:
 
     def _skip(self, lsn: int) -> bool:
         su = self.skip_until
-        return su is not None and su[0] == self.xid and lsn <= su[1]
+        if su is None or su[0] != self.xid or lsn > su[1]:
+            return False
+        if lsn < su[1]:
+            return True
+        if su[2] > 0:  # one of the changes at the stored LSN that were emitted
+            su[2] -= 1
+            return True
+        return False
 
     def _src(self, t: TableDef, lsn: int) -> dict:
         return self.source(self.ts_us, "false", sequence(self.last_commit_lsn, lsn), t.namespace, t.name,
@@ -707,6 +731,8 @@ class PostgresConnector:
     def _on_truncate(self, msg: bytes, lsn: int) -> None:
         relids, _options = po.parse_truncate(msg)
         self.lsn_proc = lsn
+        self.proc_op = "t"
+        self.lsn_events = 1
         if self._skip(lsn) or not self.dispatcher.admit("t", True):
             return
         for relid in relids:
@@ -723,6 +749,8 @@ class PostgresConnector:
             if self._skip(lsn):
                 return
             self.lsn_proc = lsn
+            self.proc_op = "m"
+            self.lsn_events = 1
             src = self.source(self.ts_us, "false", sequence(self.last_commit_lsn, lsn), "", "", self.xid, lsn)
             # Debezium counts each message under the Java identity of a per-message collection object
             collection = ("io.debezium.connector.postgresql.LogicalDecodingMessageMonitor$"
@@ -733,6 +761,8 @@ class PostgresConnector:
             self.last_commit_lsn = lsn
             if not self.in_tx:
                 self.lsn_proc = lsn
+                self.proc_op = "m"
+                self.lsn_events = 1
             src = self.source(time.time_ns() // 1000, "false", sequence(lsn, lsn), "", "", None, lsn)
             block = None
         ns = time.time_ns()
@@ -988,6 +1018,12 @@ def _copy_table(t: TableDef) -> sql.Composable:
     rows of its own and only the SELECT form reads its partitions' (as Debezium's SELECT * does)."""
     cols = sql.SQL(", ").join(sql.Identifier(c.name) for c in t.columns)
     return sql.SQL("COPY (SELECT {} FROM {}) TO STDOUT").format(cols, sql.Identifier(t.namespace, t.name))
+
+
+# the offset's messageType: Debezium's ReplicationMessage.Operation name of what was processed at lsn_proc
+_MESSAGE_TYPE = {"B": "BEGIN", "C": "COMMIT", "c": "INSERT", "u": "UPDATE", "d": "DELETE", "t": "TRUNCATE",
+                 "m": "MESSAGE"}
+_MESSAGE_OP = {name: op for op, name in _MESSAGE_TYPE.items()}
 
 
 def _ignore(msg: bytes, lsn: int) -> None:
