@@ -26,10 +26,7 @@ CASES = Path(__file__).parent / "data" / "pg" / "cases"
 CASE_NAMES = sorted(d.name for d in CASES.iterdir() if (d / "golden.jsonl").is_file())
 
 # case name -> why the emulator still differs from the recording (strict: fixing it makes the test fail)
-KNOWN_DIFFERENCES: dict[str, str] = {
-    "float4_java17_tostring": "float32 printed with the shortest digits, Java 17's Float.toString (FloatingDecimal) "
-    "prints one more for ~11 % of bit patterns (docs/differential.md)",
-}
+KNOWN_DIFFERENCES: dict[str, str] = {}
 
 QUIET_S = 4.0
 

@@ -1,7 +1,8 @@
 """Java's `toString` of the values converters print as text: Double/Float, BigDecimal, java.util.Date.
 
 Kafka's converters print numbers through Jackson or `String.valueOf`, i.e. Java's `Double.toString` /
-`Float.toString` (shortest round-trip digits, scientific outside [1e-3, 1e7), `NaN`, `Infinity`) and
+`Float.toString` (JDK 17's digits, `jdk17_dtoa`: the shortest round-trip digits inside [1e-3, 1e7), not
+always outside, where the form is scientific; `NaN`, `Infinity`) and
 `BigDecimal.toString` (Python's `Decimal.__str__` follows the same rule: scientific once the adjusted
 exponent is below -6 or the scale is negative).
 """
@@ -12,6 +13,8 @@ import datetime as dt
 import struct
 from decimal import MAX_EMAX, MAX_PREC, MIN_EMIN, Context, Decimal
 
+from emulator.connect.jdk17_dtoa import double_bits_text, float_bits_text
+
 _INF = float("inf")
 # Decimal arithmetic without rounding: the default context keeps 28 digits, and PostgreSQL's numeric(38, s)
 # (or wider) values must come through exactly
@@ -20,67 +23,49 @@ _EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
 MILLIS_PER_DAY = 86_400_000
 
 
-def _java_text(sign: bool, digits: str, exp10: int) -> str:
-    """digits d1d2...dn (no leading zeros) times 10^(exp10 - n + 1): Java's rendering."""
-    digits = digits.rstrip("0") or "0"
-    if -3 <= exp10 < 7:
-        if exp10 >= 0:
-            intpart = digits[: exp10 + 1].ljust(exp10 + 1, "0")
-            frac = digits[exp10 + 1 :] or "0"
-        else:
-            intpart = "0"
-            frac = "0" * (-exp10 - 1) + digits
-        text = f"{intpart}.{frac}"
-    else:
-        text = f"{digits[0]}.{digits[1:] or '0'}E{exp10}"
-    return "-" + text if sign else text
-
-
-def _from_repr(r: str) -> str:
-    sign, digits, exp = Decimal(r).as_tuple()
-    ds = "".join(map(str, digits))
-    stripped = ds.lstrip("0")
-    if not stripped:
-        return "-0.0" if sign else "0.0"
-    return _java_text(bool(sign), stripped, exp + len(ds) - 1)
-
-
 def double_text(f: float) -> str:
-    """`Double.toString(f)`."""
-    if f != f:
-        return "NaN"
-    if f == _INF:
-        return "Infinity"
-    if f == -_INF:
-        return "-Infinity"
-    if f == 0.0:
-        return "-0.0" if str(f).startswith("-") else "0.0"
-    return _from_repr(repr(f))
+    """`Double.toString(f)` as JDK 17 prints it.
+
+    Inside [1e-3, 1e7) JDK 17's digits are the shortest round-trip digits (`repr`): a shortest candidate
+    never sits exactly on a half-ULP boundary there, and the loop finds it (checked against the JVM, see
+    scripts/javatext/); outside, its E-form digits are sometimes longer, so the port runs."""
+    a = abs(f)
+    if 1e-3 <= a < 1e7:
+        return repr(f)
+    return double_bits_text(_U64.unpack(_D64.pack(f))[0])
+
+
+_D64 = struct.Struct("<d")
+_U64 = struct.Struct("<Q")
+_F32 = struct.Struct("<f")
+_U32 = struct.Struct("<I")
 
 
 def _f32(x: float) -> float:
-    return struct.unpack("<f", struct.pack("<f", x))[0]
+    return _F32.unpack(_F32.pack(x))[0]
+
+
+def shortest_float_text(f: float) -> str:
+    """The shortest digits that round-trip as a float32 (Python's repr of the matching double)."""
+    target = _f32(f)
+    for p in range(0, 9):
+        cand = float(f"{target:.{p}e}")
+        if _f32(cand) == target:
+            return repr(cand)
+    return repr(target)
 
 
 def float_text(f: float) -> str:
-    """`Float.toString(f)` for a float32 value held in a Python float (shortest float32 digits)."""
+    """`Float.toString(f)` as JDK 17 prints it, for a float32 value held in a Python float: the shortest
+    float32 digits inside [1e-3, 1e7) (as for doubles), the JDK 17 port outside."""
     if f != f:
         return "NaN"
     if f in (_INF, -_INF):
         return "Infinity" if f > 0 else "-Infinity"
-    if f == 0.0:
-        return "-0.0" if str(f).startswith("-") else "0.0"
-    target = _f32(f)
-    r = repr(target)
-    for p in range(0, 9):
-        cand = f"{target:.{p}e}"
-        try:
-            if _f32(float(cand)) == target:
-                r = cand
-                break
-        except OverflowError:
-            continue
-    return _from_repr(r)
+    a = abs(f)
+    if 1e-3 <= a < 1e7:
+        return shortest_float_text(f)
+    return float_bits_text(_U32.unpack(_F32.pack(f))[0])
 
 
 def decimal_text(d: Decimal) -> str:

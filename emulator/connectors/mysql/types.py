@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from emulator.config import ConfigError
-from emulator.connect.javafloat import java_double
+from emulator.connect.javafloat import java_double, java_float_outlier
 from emulator.connect.schema import Schema
 from emulator.connect.schema import struct as connect_struct
 from emulator.connectors.mysql.ddl import Column
@@ -156,13 +156,11 @@ _INF = float("inf")
 
 
 def float32_json(f: float) -> Any:
-    """A float32 printed as Java's Float.toString: the shortest digits that round-trip as a float."""
-    if f != f or f == _INF or f == -_INF:
-        return java_double(f)
-    try:
-        packed = _F32.pack(f)
-    except OverflowError:
-        return java_double(f)
+    """A float32 printed as JDK 17's Float.toString: the shortest digits that round-trip as a float inside
+    [1e-3, 1e7), JDK 17's own (often longer) E-form digits outside."""
+    if not 1e-3 <= abs(f) < 1e7:
+        return java_float_outlier(f)
+    packed = _F32.pack(f)
     for p in (6, 7, 8, 9):
         s = f"{f:.{p}g}"
         v = float(s)

@@ -45,7 +45,8 @@ from dataclasses import dataclass
 from decimal import ROUND_DOWN, Decimal, InvalidOperation
 from typing import Any
 
-from emulator.connect.javafloat import java_double
+from emulator.connect.javafloat import java_double, java_float_outlier
+from emulator.connect.javatext import double_text
 from emulator.connect.schema import (
     ARRAY,
     BOOLEAN,
@@ -178,6 +179,16 @@ def _conv_float(t: str) -> Any:
     f = float(t)
     # Jackson prints doubles outside [1e-3, 1e7) in Java's scientific form (1.0E7)
     return f if 1e-3 <= abs(f) < 1e7 or f == 0.0 else java_double(f)
+
+
+def _conv_float4(t: str) -> Any:
+    s = _FLOAT_SPECIAL.get(t)
+    if s is not None:
+        return s
+    f = float(t)
+    # PG prints a real's shortest digits, which JDK 17's Float.toString prints too inside [1e-3, 1e7);
+    # outside, its E-form digits are often longer (1.17549435E-38), so they are rendered by the JDK 17 port
+    return f if 1e-3 <= abs(f) < 1e7 or f == 0.0 else java_float_outlier(_F32.unpack(_F32.pack(f))[0])
 
 
 def _float_json(f: float) -> Any:
@@ -1159,19 +1170,8 @@ _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?
 
 
 def _java_double_str(x: float) -> str:
-    """Double.toString(x) (shortest digits; plain in [1e-3, 1e7), else d.dddE[-]n)."""
-    if x != x:
-        return "NaN"
-    if x in (_INF, -_INF):
-        return "Infinity" if x > 0 else "-Infinity"
-    if x == 0:
-        return "-0.0" if math.copysign(1.0, x) < 0 else "0.0"
-    if 1e-3 <= abs(x) < 1e7:
-        return repr(x)
-    sign, digits, exp = Decimal(repr(x)).as_tuple()
-    ds = "".join(map(str, digits)).rstrip("0") or "0"
-    e10 = len(digits) + int(exp) - 1
-    return f"{'-' if sign else ''}{ds[0]}.{ds[1:] or '0'}E{e10}"
+    """Double.toString(x) on JDK 17 (plain in [1e-3, 1e7), else d.dddE[-]n)."""
+    return double_text(x)
 
 
 def _m_unknown(cfg: TypeConfig, name: str = "") -> _Mapping:
@@ -1329,7 +1329,7 @@ _BASE_TYPES: dict[str, Callable[[int, TypeConfig, PgType], _Mapping]] = {
     "int4": _m_int(S_INT32),
     "int8": _m_int(S_INT64),
     "oid": _m_int(S_INT64),
-    "float4": _m_float(S_FLOAT32),
+    "float4": lambda typmod, cfg, t: _Mapping(S_FLOAT32, _conv_float4),
     "float8": _m_float(S_FLOAT64),
     "bool": _m_bool,
     "numeric": _m_numeric,
@@ -1631,7 +1631,8 @@ def _default_raw_to_value(type_name: str, raw: str, m: _Mapping) -> Any:
     if type_name == "bool":
         return _java_parse_bool(raw)
     if type_name == "float4":
-        return _float_json(_java_float(raw))
+        f = _java_float(raw)
+        return f if 1e-3 <= abs(f) < 1e7 else java_float_outlier(_F32.unpack(_F32.pack(f))[0])
     if type_name == "float8":
         return _float_json(_java_double(raw))
     if type_name == "numeric":
