@@ -145,8 +145,7 @@ _audit(
 _audit(  # configuration_based: the MongoDB connector does not honour start.stream / snapshot.on.data.error
     "snapshot.mode", ("always", "initial", "initial_only", "no_data", "when_needed"), applies=MO
 )
-for _name in ("snapshot.delay.ms", "streaming.delay.ms"):  # a delay before reading changes no record
-    _audit(_name, effect=NO_EFFECT, note="read by the MySQL/MariaDB connectors only", applies=PG | MO)
+# snapshot.delay.ms, streaming.delay.ms: implemented for every connector (emulator/pipeline/coordinator.py)
 _audit("snapshot.tables.order.by.row.count", ("disabled",), applies=PG)
 _audit(
     "unavailable.value.placeholder",
