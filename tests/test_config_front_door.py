@@ -215,7 +215,9 @@ def test_the_cli_refuses_with_one_line(tmp_path) -> None:
     r = _run_cli(tmp_path, {**PG, "snapshot.isolation.mode": "read_committed"})
     assert r.returncode == 2
     lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: snapshot.isolation.mode: 'read_committed' is not supported")
+    assert len(lines) == 1 and lines[0].startswith(
+        "error: snapshot.isolation.mode: 'read_committed' is not supported"
+    )
 
 
 @pytest.mark.parametrize("value", ["jmx", "log,jmx", "sink,carrier-pigeon"])

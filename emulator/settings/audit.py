@@ -119,8 +119,18 @@ _audit("event.processing.failure.handling.mode", ("fail",))
 _audit("event.converting.failure.handling.mode", ("warn",))
 _audit("event.deserialization.failure.handling.mode", ("fail",))
 _audit("inconsistent.schema.handling.mode", ("fail",))
-_audit("schema.name.adjustment.mode", ("none",), applies=MO, note="other values only on PostgreSQL, MySQL, MariaDB")
-_audit("field.name.adjustment.mode", ("none",), applies=MO, note="other values only on PostgreSQL, MySQL, MariaDB")
+_audit(
+    "schema.name.adjustment.mode",
+    ("none",),
+    applies=MO,
+    note="other values only on PostgreSQL, MySQL, MariaDB",
+)
+_audit(
+    "field.name.adjustment.mode",
+    ("none",),
+    applies=MO,
+    note="other values only on PostgreSQL, MySQL, MariaDB",
+)
 _audit("source.struct.version", ("v2",))
 _audit("sourceinfo.struct.maker", _NOT_SUPPORTED)
 _audit("topic.naming.strategy", ("io.debezium.schema.schematopicnamingstrategy",), applies=PG)
