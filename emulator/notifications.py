@@ -78,9 +78,8 @@ class Notifier:
     def __init__(self, notifications, settings, engine) -> None:
         """`notifications`: the typed settings group (emulator.settings.Notifications: enabled channels,
         sink topic); `settings`: the connector's EnvelopeSettings (converters, connector name)."""
+        # names other than sink and log are refused at start (emulator/settings/checks.py)
         channels = {c.strip().lower() for c in notifications.enabled_channels if c.strip()}
-        for ch in channels - {"sink", "log"}:
-            log.warning("notification channel %r is not available in the emulator; ignored", ch)
         self.to_log = "log" in channels
         self.topic = notifications.sink_topic_name or None
         if "sink" in channels and self.topic is None:

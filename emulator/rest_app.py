@@ -2,153 +2,31 @@
 `ConnectorsResource`, `ConnectorPluginsResource`, `LoggingResource`) on Starlette and uvicorn, plus the
 emulator's metrics (`GET /connectors/{name}/metrics`, Prometheus `GET /metrics`).
 
-Hardening, because a worker faces whoever can reach its port: request bodies over `MAX_BODY` bytes get
-413, a request whose headers do not arrive within `HEADER_TIMEOUT_S` or whose body does not arrive within
-`BODY_TIMEOUT_S` gets 408 and is closed, every error is `{"error_code": N, "message": "..."}` (never HTML or
-plain text, malformed HTTP included), and worker operations run in threads so a slow request or a slow
-connector stop never holds up the others.
+The HTTP hardening (body and header limits and deadlines, JSON errors for malformed requests) is
+emulator/rest_http.py; worker operations run in threads so a slow request or a slow connector stop never
+holds up the others. The standalone runner's metrics endpoint is emulator/rest_metrics.py.
 """
 
 from __future__ import annotations
 
-import asyncio
-import json
 import logging
 import time
 from typing import Any
 
-import h11
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-from starlette.requests import ClientDisconnect, Request
+from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
-from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from emulator import connect_validate
+from emulator.rest_http import _REASONS, _body, _error, _LimitHeaders, uvicorn_config
 from emulator.worker import DEBEZIUM_VERSION, KAFKA_VERSION, HttpError, Worker, plugin_of, supported_classes
 
+__all__ = ["build_app", "uvicorn_config"]
+
 log = logging.getLogger("emulator.worker")
-
-MAX_BODY = 1 << 20  # 1 MiB: a connector config is a few KiB
-DRAIN_MAX = 8 << 20  # an oversized body is read and dropped up to this much before the 413
-MAX_HEADERS = 32 << 10  # request line and headers; h11 only bounds them while they are incomplete
-HEADER_TIMEOUT_S = 10.0
-BODY_TIMEOUT_S = 30.0
-
-
-def _error(code: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
-    return JSONResponse({"error_code": code, "message": message}, status_code=code, headers=headers)
-
-
-def _error_bytes(code: int, reason: str, message: str) -> bytes:
-    body = json.dumps({"error_code": code, "message": message}).encode()
-    return (
-        f"HTTP/1.1 {code} {reason}\r\ncontent-type: application/json\r\ncontent-length: {len(body)}\r\n"
-        "connection: close\r\n\r\n"
-    ).encode() + body
-
-
-class HardenedH11(H11Protocol):
-    """uvicorn's h11 protocol with a deadline for a request's headers (uvicorn has none: a client sending
-    half a request line would hold its connection for ever) and JSON bodies for malformed requests."""
-
-    header_timeout_s = HEADER_TIMEOUT_S
-
-    def connection_made(self, transport) -> None:  # noqa: ANN001
-        super().connection_made(transport)
-        self._header_timer = None
-        self._arm()
-
-    def _arm(self) -> None:
-        if self._header_timer is None:
-            self._header_timer = self.loop.call_later(self.header_timeout_s, self._headers_late, self.cycle)
-
-    def data_received(self, data: bytes) -> None:
-        if self.cycle is None or self.cycle.response_complete:
-            self._arm()  # a new request begins: its headers have the deadline
-        super().data_received(data)
-
-    def _headers_late(self, cycle) -> None:  # noqa: ANN001
-        self._header_timer = None
-        if self.transport.is_closing():
-            return
-        if self.cycle is cycle:  # no request line and headers since the timer started
-            log.debug(
-                "closing %s: request headers not received in %.0f s", self.client, self.header_timeout_s
-            )
-            self.transport.write(_error_bytes(408, "Request Timeout", "Request headers not received in time"))
-            self.transport.close()
-
-    def connection_lost(self, exc) -> None:  # noqa: ANN001
-        if self._header_timer is not None:
-            self._header_timer.cancel()
-            self._header_timer = None
-        super().connection_lost(exc)
-
-    def send_400_response(self, msg: str) -> None:
-        if self.conn.our_state in (h11.IDLE, h11.SEND_RESPONSE):
-            self.transport.write(_error_bytes(400, "Bad Request", msg))
-        self.transport.close()
-
-
-async def _body(request: Request) -> Any:
-    """The request's JSON body (None when empty), within MAX_BODY bytes and BODY_TIMEOUT_S.
-
-    An oversized body is read on and dropped up to DRAIN_MAX bytes (a client still sending would otherwise
-    see the connection reset instead of the 413); beyond that the connection is closed at once."""
-    length = request.headers.get("content-length")
-    too_big = f"Request body larger than {MAX_BODY} bytes"
-    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-        if length.isdigit() and int(length) <= DRAIN_MAX:
-            await _drain(request)
-        raise HttpError(413, too_big)
-    chunks: list[bytes] = []
-    size = 0
-
-    async def pull() -> bool:
-        nonlocal size
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > MAX_BODY:
-                return False
-            chunks.append(chunk)
-        return True
-
-    try:
-        complete = await asyncio.wait_for(pull(), BODY_TIMEOUT_S)
-    except TimeoutError:
-        raise HttpError(408, "Request body not received in time") from None
-    except ClientDisconnect:
-        raise HttpError(400, "The client closed the connection before sending the whole body") from None
-    if not complete:
-        chunks.clear()
-        await _drain(request, size)
-        raise HttpError(413, too_big)
-    raw = b"".join(chunks)
-    if not raw.strip():
-        return None
-    try:
-        return json.loads(raw)
-    except RecursionError:
-        raise HttpError(400, "Cannot deserialize request body: nested too deeply") from None
-    except ValueError as e:
-        raise HttpError(400, f"Cannot deserialize request body: {e}") from None
-
-
-async def _drain(request: Request, size: int = 0) -> None:
-    async def rest() -> None:
-        nonlocal size
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > DRAIN_MAX:
-                return
-
-    try:
-        await asyncio.wait_for(rest(), 5)
-    except (TimeoutError, RuntimeError, ClientDisconnect):  # RuntimeError: the stream was consumed already
-        pass
 
 
 def _flag(request: Request, name: str) -> bool:
@@ -485,41 +363,11 @@ def build_app(worker: Worker) -> Starlette:
     return _LimitHeaders(app)
 
 
-class _LimitHeaders:
-    """431 for oversized request headers, before any routing; a trailing slash is ignored."""
-
-    def __init__(self, app) -> None:  # noqa: ANN001
-        self.app = app
-
-    async def __call__(self, scope, receive, send) -> None:  # noqa: ANN001
-        if scope["type"] == "http":
-            path = scope["path"]
-            if len(path) > 1 and path.endswith("/"):  # Jersey serves `/connectors/` as `/connectors`
-                scope = {**scope, "path": path.rstrip("/") or "/"}
-            size = len(scope.get("raw_path") or b"") + len(scope.get("query_string") or b"")
-            size += sum(len(k) + len(v) for k, v in scope["headers"])
-            if size > MAX_HEADERS:
-                response = _error(
-                    431, f"Request headers larger than {MAX_HEADERS} bytes", {"Connection": "close"}
-                )
-                await response(scope, receive, send)
-                return
-        await self.app(scope, receive, send)
-
-
 _OTHER_PLUGINS = (
     ("org.apache.kafka.connect.json.JsonConverter", "converter"),
     ("org.apache.kafka.connect.json.JsonConverter", "header_converter"),
     ("org.apache.kafka.connect.storage.SimpleHeaderConverter", "header_converter"),
 )
-
-_REASONS = {
-    400: "Bad Request",
-    404: "Not Found",
-    405: "Method Not Allowed",
-    413: "Request Entity Too Large",
-    415: "Unsupported Media Type",
-}
 
 
 def _quote(name: str) -> str:
@@ -532,72 +380,3 @@ def _text(v: Any) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
     return str(v)
-
-
-def metrics_app(sources, name_of=None) -> Starlette:
-    """The standalone runner's metrics endpoint (`python -m emulator run --metrics-port`): Prometheus
-    `/metrics`, and `/connectors`, `/connectors/{name}/status|metrics` for `python -m emulator status`."""
-    from emulator.metrics_prometheus import CONTENT_TYPE, exposition, registry_for
-
-    def one(request: Request):
-        for name, m, state in sources():
-            if name == request.path_params["name"]:
-                return name, m, state
-        raise HttpError(404, f"Connector {request.path_params['name']} not found")
-
-    async def prometheus(request: Request) -> Response:
-        return Response(
-            exposition(registry_for(lambda: [m for _, m, _ in sources()])), media_type=CONTENT_TYPE
-        )
-
-    async def names(request: Request) -> Response:
-        return _json([n for n, _, _ in sources()])
-
-    async def status(request: Request) -> Response:
-        name, _, state = one(request)
-        return _json(
-            {
-                "name": name,
-                "connector": {"state": state(), "worker_id": "standalone"},
-                "tasks": [{"id": 0, "state": state(), "worker_id": "standalone"}],
-                "type": "source",
-            }
-        )
-
-    async def metrics(request: Request) -> Response:
-        name, m, _ = one(request)
-        return _json({"name": name, "plugin": m.plugin, "server": m.server, **m.as_dict()})
-
-    async def http_error(request: Request, exc: HttpError) -> Response:
-        return _error(exc.code, exc.message)
-
-    async def starlette_error(request: Request, exc: HTTPException) -> Response:
-        return _error(exc.status_code, f"HTTP {exc.status_code} {_REASONS.get(exc.status_code, exc.detail)}")
-
-    return Starlette(
-        routes=[
-            Route("/metrics", prometheus, methods=["GET"]),
-            Route("/connectors", names, methods=["GET"]),
-            Route("/connectors/{name}/status", status, methods=["GET"]),
-            Route("/connectors/{name}/metrics", metrics, methods=["GET"]),
-        ],
-        exception_handlers={HttpError: http_error, HTTPException: starlette_error},
-    )
-
-
-def uvicorn_config(app: Starlette, host: str, port: int):
-    import uvicorn
-
-    return uvicorn.Config(
-        app,
-        host=host,
-        port=port,
-        http=HardenedH11,
-        lifespan="off",
-        log_config=None,
-        access_log=False,
-        timeout_keep_alive=5,
-        timeout_graceful_shutdown=5,
-        h11_max_incomplete_event_size=64 * 1024,
-        server_header=False,
-    )

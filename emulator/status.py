@@ -18,7 +18,8 @@ def serve_metrics(runner, config, host: str, port: int) -> threading.Thread:
     """Serve `/metrics` and the JSON paths for one standalone connector from a daemon thread."""
     import uvicorn
 
-    from emulator.rest_app import metrics_app, uvicorn_config
+    from emulator.rest_http import uvicorn_config
+    from emulator.rest_metrics import metrics_app
     from emulator.settings import settings_for
 
     s = settings_for(config)

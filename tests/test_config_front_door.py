@@ -215,7 +215,35 @@ def test_the_cli_refuses_with_one_line(tmp_path) -> None:
     r = _run_cli(tmp_path, {**PG, "snapshot.isolation.mode": "read_committed"})
     assert r.returncode == 2
     lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: snapshot.isolation.mode: 'read_committed' is not supported")
+    assert len(lines) == 1 and lines[0].startswith(
+        "error: snapshot.isolation.mode: 'read_committed' is not supported"
+    )
+
+
+@pytest.mark.parametrize("value", ["jmx", "log,jmx", "sink,carrier-pigeon"])
+def test_an_unavailable_notification_channel_is_refused(value: str) -> None:
+    # Debezium 3.6.3 has sink, log and jmx; the emulator writes sink and log only
+    with pytest.raises(ConfigError) as err:
+        from_dict({**PG, "notification.enabled.channels": value, "notification.sink.topic.name": "n"})
+    bad = "jmx" if "jmx" in value else "carrier-pigeon"
+    assert err.value.property == "notification.enabled.channels"
+    assert str(err.value) == (
+        f"notification.enabled.channels: channel '{bad}' is not available in this emulator; available: sink, log"
+    )
+
+
+def test_the_cli_refuses_a_jmx_notification_channel_with_one_line(tmp_path) -> None:
+    r = _run_cli(tmp_path, {**PG, "notification.enabled.channels": "log,jmx"})
+    assert r.returncode == 2
+    assert r.stderr.strip().splitlines() == [
+        "error: notification.enabled.channels: channel 'jmx' is not available in this emulator; "
+        "available: sink, log"
+    ]
+
+
+def test_the_notification_channels_the_emulator_writes_are_accepted() -> None:
+    from_dict({**PG, "notification.enabled.channels": "log"})
+    from_dict({**PG, "notification.enabled.channels": " Sink , log ", "notification.sink.topic.name": "n"})
 
 
 # -- typos and pass-through ---------------------------------------------------------------------------------------

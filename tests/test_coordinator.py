@@ -297,3 +297,32 @@ def test_recovery_without_offsets_fails_before_reading():
     with pytest.raises(NoOffsets, match="schema only recovery"):
         run("recovery", None, a)
     assert a.calls == ["connect"]
+
+
+# snapshot.delay.ms / streaming.delay.ms: the coordinator waits for every connector (Debezium's
+# ChangeEventSourceCoordinator delays before the snapshot and before streaming); a stop during the wait
+# ends the run before the step. The engine here is already stopping, so the wait ends at once.
+def delayed(mode, adapter, delay_ms=0, streaming_delay_ms=0):
+    engine = Engine(None)
+    engine.stop_event.set()
+    settings = snapshot_settings(mode)
+    settings.delay_ms, settings.streaming_delay_ms = delay_ms, streaming_delay_ms
+    Coordinator(adapter, settings, engine).run()
+    return adapter.calls
+
+
+def test_a_stop_during_snapshot_delay_reads_nothing():
+    assert delayed("initial", Adapter(), delay_ms=600_000) == ["connect", "prepare True"]
+
+
+def test_a_stop_during_streaming_delay_does_not_stream():
+    assert delayed("no_data", Adapter(), streaming_delay_ms=600_000) == [
+        "connect",
+        "prepare False",
+        "notify SKIPPED",
+    ]
+
+
+def test_without_delays_a_stopping_engine_still_reaches_the_steps():
+    # the counterpart: what the two tests above would see if the delays were ignored
+    assert delayed("no_data", Adapter()) == ["connect", "prepare False", "notify SKIPPED", "stream"]

@@ -30,6 +30,7 @@ TO_CONVERT = frozenset(
         "emulator/connect/transforms/base.py",
         # test harnesses that write Debezium configurations for the oracle (diff helper)
         "emulator/testing/differential.py",
+        "emulator/testing/differential_pg.py",  # PgBackend, moved out of differential.py
         "emulator/testing/workloads.py",
     }
 )

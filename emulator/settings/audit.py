@@ -119,8 +119,18 @@ _audit("event.processing.failure.handling.mode", ("fail",))
 _audit("event.converting.failure.handling.mode", ("warn",))
 _audit("event.deserialization.failure.handling.mode", ("fail",))
 _audit("inconsistent.schema.handling.mode", ("fail",))
-_audit("schema.name.adjustment.mode", ("none",), applies=MO, note="other values only on PostgreSQL, MySQL, MariaDB")
-_audit("field.name.adjustment.mode", ("none",), applies=MO, note="other values only on PostgreSQL, MySQL, MariaDB")
+_audit(
+    "schema.name.adjustment.mode",
+    ("none",),
+    applies=MO,
+    note="other values only on PostgreSQL, MySQL, MariaDB",
+)
+_audit(
+    "field.name.adjustment.mode",
+    ("none",),
+    applies=MO,
+    note="other values only on PostgreSQL, MySQL, MariaDB",
+)
 _audit("source.struct.version", ("v2",))
 _audit("sourceinfo.struct.maker", _NOT_SUPPORTED)
 _audit("topic.naming.strategy", ("io.debezium.schema.schematopicnamingstrategy",), applies=PG)
@@ -145,8 +155,7 @@ _audit(
 _audit(  # configuration_based: the MongoDB connector does not honour start.stream / snapshot.on.data.error
     "snapshot.mode", ("always", "initial", "initial_only", "no_data", "when_needed"), applies=MO
 )
-for _name in ("snapshot.delay.ms", "streaming.delay.ms"):  # a delay before reading changes no record
-    _audit(_name, effect=NO_EFFECT, note="read by the MySQL/MariaDB connectors only", applies=PG | MO)
+# snapshot.delay.ms, streaming.delay.ms: implemented for every connector (emulator/pipeline/coordinator.py)
 _audit("snapshot.tables.order.by.row.count", ("disabled",), applies=PG)
 _audit(
     "unavailable.value.placeholder",

@@ -40,6 +40,18 @@ def _check_signal_channels(_c: ConfigView, value: str) -> str | None:
     return None
 
 
+# emulator/notifications.py writes these; Debezium's `jmx` channel needs a JVM: refused, never ignored
+_NOTIFICATION_CHANNELS = ("sink", "log")
+
+
+def _check_notification_channels(_c: ConfigView, value: str) -> str | None:
+    available = ", ".join(_NOTIFICATION_CHANNELS)
+    for item in (i.strip().lower() for i in value.split(",")):
+        if item and item not in _NOTIFICATION_CHANNELS:
+            return f"channel {_show(item)} is not available in this emulator; available: {available}"
+    return None
+
+
 _SKIPPABLE_OPS = ("c", "u", "d", "t", "r")
 
 

@@ -14,6 +14,7 @@ from emulator.settings.checks import (
     _TIME_PRECISION,
     _check_key_columns,
     _check_metric_tags,
+    _check_notification_channels,
     _check_replica_identity,
     _check_signal_channels,
     _check_skipped_operations,
@@ -126,7 +127,7 @@ PROPERTIES: tuple[PropertySpec, ...] = (
     _p("signal.kafka.consumer.offset.commit.enabled", BOOL, False),
     _p("kafka.consumer.offset.commit.enabled", BOOL, False),
     _p("signal.file", STRING, "file-signals.txt"),
-    _p("notification.enabled.channels", LIST),
+    _p("notification.enabled.channels", LIST, check=_check_notification_channels),
     _p("notification.sink.topic.name", STRING),
     # snapshots
     _e("snapshot.mode", _SNAPSHOT_MODES_PG, "initial", PG),

@@ -1,8 +1,9 @@
 """What each signal type does (Debezium's SignalAction implementations): `log`, `execute-snapshot`
 (`incremental` or `blocking`), `stop-snapshot`, `pause-snapshot`, `resume-snapshot`.
 
-An action gets the processor (its machine, its source, its deferred work) and the signal's id and parsed
-data. Anything wrong with the signal raises SignalError (or ConditionError for a refused filter); the
+An action gets the processor (its machine, its source, its deferred work; typed here as the small
+`SignalContext` protocol so this module never imports the processor that imports it) and the signal's id
+and parsed data. Anything wrong with the signal raises SignalError (or ConditionError for a refused filter); the
 processor logs it and skips the signal.
 
 `additional-conditions` filters are checked by the machine's filter policy (SQL: one boolean expression over
@@ -18,19 +19,27 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from emulator.incremental import state
 from emulator.incremental.conditions import ConditionError
 from emulator.signals.record import SignalError
 
 if TYPE_CHECKING:
-    from emulator.signals.processor import SignalProcessor
+    from emulator.incremental.machine import IncrementalSnapshot
 
 log = logging.getLogger("emulator.signals")
 
 
-def log_message(proc: SignalProcessor, sid: str, data: dict) -> None:
+class SignalContext(Protocol):
+    """What an action uses of the SignalProcessor."""
+
+    source: Any  # the connector: offset, captured_table_ids, table_by_id, blocking_snapshot
+    machine: IncrementalSnapshot
+    deferred: list[Callable[[], None]]
+
+
+def log_message(proc: SignalContext, sid: str, data: dict) -> None:
     """Debezium's Log action: the message, its first `{}` replaced by the connector's offset."""
     message = data.get("message")
     if not message:
@@ -49,7 +58,7 @@ def _snapshot_type(data: dict) -> str:
     return stype
 
 
-def expand(proc: SignalProcessor, names: list[str]) -> list[str]:
+def expand(proc: SignalContext, names: list[str]) -> list[str]:
     """Debezium's expandDataCollectionIds: each name is a regex over the captured tables' ids; a name
     matching nothing is kept as it is (and skipped, with a warning, when its turn comes)."""
     ids = proc.source.captured_table_ids()
@@ -63,7 +72,7 @@ def expand(proc: SignalProcessor, names: list[str]) -> list[str]:
     return out
 
 
-def execute_snapshot(proc: SignalProcessor, sid: str, data: dict) -> None:
+def execute_snapshot(proc: SignalContext, sid: str, data: dict) -> None:
     stype = _snapshot_type(data)
     names = data.get("data-collections")
     if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
@@ -122,7 +131,7 @@ def execute_snapshot(proc: SignalProcessor, sid: str, data: dict) -> None:
     machine.start(sid, entries)
 
 
-def _notify_refused(proc: SignalProcessor, sid: str, tables: list[str]) -> None:
+def _notify_refused(proc: SignalContext, sid: str, tables: list[str]) -> None:
     """A refused filter: the notifications Debezium sends when a table's chunk query fails (its scan
     completes with status SQL_EXCEPTION), without any query having run; a snapshot in progress goes on."""
     machine = proc.machine
@@ -147,7 +156,7 @@ def _notify_refused(proc: SignalProcessor, sid: str, tables: list[str]) -> None:
     machine.correlation_id = keep
 
 
-def _blocking(proc: SignalProcessor, sid: str, tables: list[str], matchers) -> None:
+def _blocking(proc: SignalContext, sid: str, tables: list[str], matchers) -> None:
     """A blocking snapshot runs once the signal's own event is out (Debezium pauses the stream after it)."""
     filters: dict[str, Any] = {}
     known = []
@@ -166,7 +175,7 @@ def _blocking(proc: SignalProcessor, sid: str, tables: list[str], matchers) -> N
     proc.deferred.append(lambda: run(known, filters))
 
 
-def stop_snapshot(proc: SignalProcessor, sid: str, data: dict) -> None:
+def stop_snapshot(proc: SignalContext, sid: str, data: dict) -> None:
     if _snapshot_type(data) == "blocking":
         log.warning("Stopping a blocking snapshot is not supported (signal '%s')", sid)
         return
@@ -184,15 +193,15 @@ def stop_snapshot(proc: SignalProcessor, sid: str, data: dict) -> None:
     machine.stop_tables([str(n) for n in names], set(expand(proc, [str(n) for n in names])), sid)
 
 
-def pause_snapshot(proc: SignalProcessor, sid: str, data: dict) -> None:
+def pause_snapshot(proc: SignalContext, sid: str, data: dict) -> None:
     proc.machine.pause(sid)
 
 
-def resume_snapshot(proc: SignalProcessor, sid: str, data: dict) -> None:
+def resume_snapshot(proc: SignalContext, sid: str, data: dict) -> None:
     proc.machine.resume(sid)
 
 
-ACTIONS: dict[str, Callable[[SignalProcessor, str, dict], None]] = {
+ACTIONS: dict[str, Callable[[SignalContext, str, dict], None]] = {
     "log": log_message,
     "execute-snapshot": execute_snapshot,
     "stop-snapshot": stop_snapshot,

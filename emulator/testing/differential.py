@@ -1,20 +1,7 @@
 """Differential testing: the same workload captured by real Debezium 3.6.3 and by the emulator, diffed.
 
-A *workload* is a SQL file in phases, split on `-- @section NAME` lines:
-
-  pre                 run before the capture starts (the initial snapshot reads it)
-  stream              run once the snapshot is done (or, with snapshot.mode no_data/never, once the
-                      capture streams)
-  incremental_locker  optional, run beside `incremental` (e.g. a table lock that makes the overlap of
-                      an incremental snapshot with concurrent changes deterministic)
-  incremental         optional signals (rows into the signal table); the run then waits for the first
-                      incremental-snapshot read
-
-Lines `-- @set KEY=VALUE` before the first section are connector properties over the backend's
-defaults. Inside a section, `-- @scenario NAME` starts a block that belongs to one scenario (statements
-before the first marker are shared); the minimizer keeps or drops whole scenarios, so a generator
-batches independent scenarios into one recording and a mismatch is narrowed down to the scenario that
-causes it.
+A *workload* is a SQL file in phases (`-- @section`, `-- @set`, `-- @scenario`, `-- @quiet`), parsed by
+emulator.testing.workload.
 
 The recording of one engine is `python -m emulator.testing.differential record --db DB --engine
 debezium|emulator ...` in a subprocess: with `--engine debezium` it runs in the oracle venv (the
@@ -41,7 +28,6 @@ import contextlib
 import importlib
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -55,13 +41,14 @@ from typing import Any
 
 from emulator.testing import oracle_capture as capture
 from emulator.testing.conformance import compare, load_dir, load_golden
+from emulator.testing.workload import Workload, stream_steps
 
 ROOT = Path(__file__).resolve().parents[2]
 QUIET_S = 6.0  # the recorders' "events stopped": no data records for this long
 NO_SNAPSHOT_MODES = ("no_data", "never")
 
 BACKENDS: dict[str, str] = {
-    "pg": "emulator.testing.differential:PgBackend",
+    "pg": "emulator.testing.differential_pg:PgBackend",
     "mariadb": "emulator.testing.differential_mariadb:MariaDbBackend",
     # the emulator as the MariaDbConnector vs Debezium's MySqlConnector recording, mapped
     "mariadbconnector": "emulator.testing.differential_mariadb:MariaDbConnectorBackend",
@@ -74,105 +61,6 @@ ALSO_REPLAY = {"mariadb": ("mariadbconnector",)}
 
 def log(msg: str) -> None:
     print(f"[differential {time.strftime('%H:%M:%S')}] {msg}", flush=True)
-
-
-# ---------------------------------------------------------------------------------------------------
-# workloads
-# ---------------------------------------------------------------------------------------------------
-SECTION = re.compile(r"^--\s*@section\s+(\S+)")
-SCENARIO = re.compile(r"^--\s*@scenario\s+(\S+)")
-SET = re.compile(r"^--\s*@set\s+([^=\s]+)=(.*)$")
-
-
-@dataclass
-class Workload:
-    text: str
-    sections: dict[str, str] = field(default_factory=dict)
-    props: dict[str, str] = field(default_factory=dict)
-
-    @classmethod
-    def parse(cls, text: str) -> Workload:
-        sections: dict[str, list[str]] = {}
-        props: dict[str, str] = {}
-        cur = None
-        for line in text.splitlines(keepends=True):
-            m = SECTION.match(line)
-            if m:
-                cur = m.group(1)
-                sections[cur] = []
-                continue
-            if cur is None:
-                s = SET.match(line.strip())
-                if s:
-                    props[s.group(1)] = s.group(2).strip()
-                continue
-            sections[cur].append(line)
-        return cls(text, {k: "".join(v) for k, v in sections.items()}, props)
-
-    @classmethod
-    def load(cls, path: Path) -> Workload:
-        return cls.parse(Path(path).read_text())
-
-    def scenarios(self) -> list[str]:
-        seen: dict[str, None] = {}
-        for line in self.text.splitlines():
-            m = SCENARIO.match(line)
-            if m:
-                seen.setdefault(m.group(1))
-        return list(seen)
-
-    def stream_units(self) -> list[str]:
-        """The stream section's statements (a statement ends at a line ending with `;`), in order;
-        directive lines (`-- @...`) are not units."""
-        units, cur = [], []
-        for line in self.sections.get("stream", "").splitlines(keepends=True):
-            if line.lstrip().startswith("-- @"):
-                continue
-            cur.append(line)
-            if line.rstrip().endswith(";"):
-                units.append("".join(cur))
-                cur = []
-        if "".join(cur).strip():
-            units.append("".join(cur))
-        return units
-
-    def with_stream(self, keep: list[str]) -> Workload:
-        """The workload with only the stream statements in `keep` (a sub-list of stream_units(), same
-        order); directive lines stay where they were."""
-        out, section, unit, pending = [], None, [], list(keep)
-        for line in self.text.splitlines(keepends=True):
-            m = SECTION.match(line)
-            if m:
-                section = m.group(1)
-                out.append(line)
-                continue
-            if section != "stream" or line.lstrip().startswith("-- @"):
-                out.append(line)
-                continue
-            unit.append(line)
-            if line.rstrip().endswith(";"):
-                text = "".join(unit)
-                unit = []
-                if pending and pending[0] == text:
-                    out.append(pending.pop(0))
-        if unit and pending and pending[0] == "".join(unit):
-            out.append(pending.pop(0))
-        return Workload.parse("".join(out))
-
-    def only(self, keep: set[str]) -> Workload:
-        """The workload with only the scenarios in `keep` (shared statements stay)."""
-        out, cur = [], None
-        for line in self.text.splitlines(keepends=True):
-            if SECTION.match(line):
-                cur = None
-                out.append(line)
-                continue
-            m = SCENARIO.match(line)
-            if m:
-                cur = m.group(1)
-            if cur is None or cur in keep:
-                out.append(line)
-        return Workload.parse("".join(out))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -239,77 +127,6 @@ class Backend:
         return golden, candidate
 
 
-class PgBackend(Backend):
-    name = "pg"
-
-    @contextlib.contextmanager
-    def server(self):
-        from emulator.testing.pgserver import PgServer
-
-        with PgServer() as pg:
-            yield pg
-
-    def base_props(self, pg: Any, workdir: Path) -> dict[str, str]:
-        return {
-            "name": "oracle-pg",
-            "connector.class": "io.debezium.connector.postgresql.PostgresConnector",
-            "offset.storage": "org.apache.kafka.connect.storage.FileOffsetBackingStore",
-            "offset.flush.interval.ms": "1000",
-            "key.converter": "org.apache.kafka.connect.json.JsonConverter",
-            "key.converter.schemas.enable": "true",
-            "value.converter": "org.apache.kafka.connect.json.JsonConverter",
-            "value.converter.schemas.enable": "true",
-            "header.converter": "org.apache.kafka.connect.json.JsonConverter",
-            "header.converter.schemas.enable": "true",
-            **self.local_props(pg, workdir),
-            "database.user": "postgres",
-            "database.password": "postgres",
-            "database.dbname": "postgres",
-            "topic.prefix": "dbserver1",
-            "plugin.name": "pgoutput",
-            "slot.name": "debezium",
-            "publication.name": "dbz_publication",
-            "snapshot.mode": "initial",
-            "provide.transaction.metadata": "true",
-            "signal.data.collection": "public.debezium_signal",
-            "heartbeat.interval.ms": "2000",
-            "incremental.snapshot.chunk.size": "5",
-            "skipped.operations": "none",
-        }
-
-    def local_props(self, pg: Any, workdir: Path) -> dict[str, str]:
-        return {
-            "database.hostname": "127.0.0.1",
-            "database.port": str(pg.port),
-            "offset.storage.file.filename": str(workdir / "offsets.dat"),
-        }
-
-    def run_sql(self, pg: Any, sql: str, wait: bool = True) -> subprocess.Popen | None:
-        if not wait:
-            return pg.psql_async(sql)
-        r = pg.psql(sql, check=False)
-        if r.returncode != 0:
-            raise WorkloadError(f"psql failed ({r.returncode}): {r.stderr.strip()[:500]}")
-        return None
-
-    def wait_streaming(self, pg: Any, cap: capture.Capture, props: dict, timeout: float) -> None:
-        slot = props.get("slot.name", "debezium")
-        q = f"SELECT active FROM pg_replication_slots WHERE slot_name = '{slot}'"
-        psql = shutil.which("psql") or str(pg.bindir / "psql")
-
-        def slot_active() -> bool:
-            out = subprocess.run([psql, pg.dsn, "-X", "-At", "-c", q], capture_output=True, text=True)
-            return out.stdout.strip() == "t"
-
-        wait_until_streaming(cap, slot_active, f"slot {slot}", timeout)
-
-    def facts(self) -> dict[str, Any]:
-        from emulator.testing.pgserver import pg_bindir
-
-        out = subprocess.run([str(pg_bindir() / "postgres"), "--version"], capture_output=True, text=True)
-        return {"postgres": out.stdout.strip()}
-
-
 def backend(name: str) -> Backend:
     try:
         spec = BACKENDS[name]
@@ -322,16 +139,6 @@ def backend(name: str) -> Backend:
 # ---------------------------------------------------------------------------------------------------
 # one recording (runs in the oracle venv for Debezium, in this python for the emulator)
 # ---------------------------------------------------------------------------------------------------
-QUIET = re.compile(r"^--\s*@quiet\s*$", re.M)
-
-
-def stream_steps(stream: str) -> list[str]:
-    """The stream section cut at `-- @quiet` lines: the recorder waits until the capture is quiet
-    between steps, so that catalog reads made when a change is processed (Debezium reads NOT NULL,
-    defaults and keys at its Relation message) do not see DDL of a later step."""
-    return [p for p in QUIET.split(stream) if p.strip()] or [""]
-
-
 def run_phases(
     be: Backend,
     server: Any,
