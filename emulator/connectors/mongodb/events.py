@@ -16,23 +16,15 @@ from typing import Any
 from emulator import DEBEZIUM_VERSION
 from emulator.connect.json import Framed
 from emulator.connect.schema import OPT_INT64, OPT_STRING, REQ_STRING, Schema, struct
+from emulator.connectors.common import SOURCE_HEAD
 from emulator.connectors.mongodb import extjson
-from emulator.connectors.postgres.source import SNAPSHOT_ENUM
 from emulator.envelope import TX_BLOCK, EnvelopeSettings, TransactionMonitor
 from emulator.records import Record
 
 JSON = Schema("string", optional=True, name="io.debezium.data.Json", version=1)
 
 SOURCE_SCHEMA = struct("io.debezium.connector.mongo.Source", [
-    ("version", REQ_STRING),
-    ("connector", REQ_STRING),
-    ("name", REQ_STRING),
-    ("ts_ms", Schema("int64")),
-    ("snapshot", SNAPSHOT_ENUM),
-    ("db", REQ_STRING),
-    ("sequence", OPT_STRING),
-    ("ts_us", OPT_INT64),
-    ("ts_ns", OPT_INT64),
+    *SOURCE_HEAD,
     ("collection", REQ_STRING),
     ("ord", Schema("int32")),
     ("lsid", OPT_STRING),
