@@ -2,7 +2,7 @@
 (AbstractIncrementalSnapshotTest): a real throwaway PostgreSQL, the connector in-process, tables read in
 chunks while a writer thread updates, deletes and inserts rows. The scenario every backend shares (1000 rows,
 a writer, a restart in the middle; pause/resume, stop-snapshot, the file channel) is in
-tests/suite/test_incremental.py and test_signals.py; what stays here is PostgreSQL's own or looks inside the
+tests/suite/test_incremental_snapshots.py and test_signals.py; what stays here is PostgreSQL's own or looks inside the
 window machine. Runs check the two properties that make an incremental snapshot correct:
 
 * replaying the emitted events (r/c/u upsert the key's row, d removes it) gives exactly the table;

@@ -1,7 +1,7 @@
 """Incremental snapshots of the MariaDbConnector, in the style of Debezium's incremental-snapshot ITs
 (AbstractIncrementalSnapshotTest), the MariaDB half of tests/test_incremental.py: a real throwaway MariaDB,
 the connector in-process, tables read in chunks while a writer thread updates, deletes and inserts rows (the
-concurrent-writes-and-restart scenario of every backend is tests/suite/test_incremental.py). Runs check
+concurrent-writes-and-restart scenario of every backend is tests/suite/test_incremental_snapshots.py). Runs check
 (tests/incremental_checks.py) that
 replaying the emitted events gives exactly the table and that no READ of a key comes after a newer streamed
 change of that key.
