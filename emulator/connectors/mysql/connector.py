@@ -5,6 +5,11 @@ mysql-replication). The table model comes from DDL (`ddl.py`), persisted in the 
 (`history.py`); rows become the neutral model and go through the shared envelope, transaction, heartbeat
 and incremental-snapshot code. The flavours differ in names, in how transactions and GTIDs appear in the
 binlog and in the SQL for the binlog position.
+
+This module wires the parts together (settings, connections, offsets, position, restart); the
+snapshot is in `snapshot.py`, the binlog event handlers in `stream.py`, DDL and schema history in
+`schema_changes.py`, the incremental/blocking snapshot surface in `chunk_source.py` (mixins of
+`MySqlConnector`), the per-table state in `captured.py`.
 """
 
 from __future__ import annotations
