@@ -24,6 +24,7 @@ TO_CONVERT = frozenset(
         # the capture (coordinator / dispatcher / signals helpers adopt settings after merging)
         "emulator/connectors/mongodb/connector.py",
         "emulator/connectors/mysql/connector.py",
+        "emulator/connectors/mysql/snapshot.py",
         "emulator/connectors/postgres/connector.py",
         # the Connect data plane and the transform chain's alias lists (connect helper)
         "emulator/connect/dataplane.py",

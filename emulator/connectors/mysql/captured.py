@@ -1,0 +1,41 @@
+"""Per-table state shared by the MySQL connector's parts: the captured table, the binlog table-map
+entry bound to it, the system databases never captured and SQL identifier quoting."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from emulator.connectors.mysql import binlog as bl
+from emulator.connectors.mysql.ddl import Table
+from emulator.envelope import TableEnvelope
+
+SYSTEM_DATABASES = ("mysql", "information_schema", "performance_schema", "sys")
+
+
+class _TableEntry:
+    """A table-map layout, bound to its captured table and row decoder for one schema epoch."""
+
+    __slots__ = ("tm", "epoch", "ct", "dec")
+
+    def __init__(self, tm: bl.TableMap) -> None:
+        self.tm = tm
+        self.epoch = -1
+        self.ct = None
+        self.dec = None
+
+
+class CapturedTable:
+    __slots__ = ("env", "keep", "data_collection", "decoders", "table", "ncols", "gate")
+
+    def __init__(self, env: TableEnvelope, keep: list[int] | None, table: Table) -> None:
+        self.env = env
+        self.keep = keep
+        self.data_collection = env.table.id
+        self.decoders: dict[bytes, Any] = {}
+        self.table = table
+        self.ncols = len(table.columns)
+        self.gate: Any = None  # the dispatcher's change function for this table, made on first use
+
+
+def _qi(name: str) -> str:
+    return "`" + name.replace("`", "``") + "`"

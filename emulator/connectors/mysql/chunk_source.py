@@ -1,0 +1,209 @@
+"""The MySQL connector as a chunk source for incremental snapshots (chunks, watermarks, keep-alive)
+and for blocking snapshots started by a signal.
+
+A mixin of MySqlConnector."""
+
+from __future__ import annotations
+
+import logging
+import time
+from contextlib import contextmanager
+from typing import Any
+
+import pymysql
+
+from emulator.connectors.mysql import textrows
+from emulator.connectors.mysql.captured import CapturedTable, _qi
+from emulator.connectors.mysql.gtid import MariaGtidSet, MySqlGtidSet
+from emulator.connectors.mysql.source import source_block
+from emulator.incremental.chunks import MySqlChunks
+from emulator.incremental.conditions import Predicate
+from emulator.pipeline.coordinator import SnapshotSession, blocking_snapshot
+
+log = logging.getLogger("emulator.mysql")
+
+
+class MySqlChunkSource:
+    """The MySQL connector as a chunk source for incremental snapshots (chunks, watermarks, keep-alive)"""
+
+    # -- incremental snapshot source ---------------------------------------------------------------------------
+    @staticmethod
+    def is_retriable(exc: BaseException) -> bool:
+        """A connection-level failure (server restarted, network cut): the runner restarts the connector
+        from its offsets; anything else stops an incremental snapshot, not the connector."""
+        return isinstance(exc, pymysql.err.OperationalError | ConnectionError)
+
+    def max_key(self, ct: CapturedTable, key_cols: list[str], condition: Predicate | None) -> list | None:
+        rows = self._read_only(*MySqlChunks.max_key(ct.env.table, key_cols, condition, self.conn.escape))
+        return list(rows[0]) if rows else None
+
+    def _read_only(self, sql: str, args: Any) -> list[tuple]:
+        """A chunk query in a read-only transaction (a filter can read, never write); inside the
+        consistent-snapshot transaction of a read.only chunk the query runs as it is."""
+        if self.conn.get_autocommit() and not self._in_ro_snapshot:
+            self._q("START TRANSACTION READ ONLY")
+            try:
+                rows = self._q(sql, args)
+            finally:
+                self._q("COMMIT")
+            return rows
+        return self._q(sql, args)
+
+    def read_chunk(
+        self,
+        ct: CapturedTable,
+        key_cols: list[str],
+        after: list | None,
+        upto: list,
+        limit: int,
+        condition: Predicate | None,
+    ) -> list[list]:
+        q = MySqlChunks.chunk(ct.env.table, key_cols, after, upto, limit, condition, self.conn.escape)
+        return [list(r) for r in self._read_only(*q)]
+
+    def write_watermark(self, row_id: str, kind: str, data: str) -> None:
+        if not self.signal_table:
+            raise ValueError("incremental snapshots need signal.data.collection (the watermark table)")
+        if self._wm_conn is None:
+            self._wm_conn = self._connect()
+        db, _, table = self.signal_table.partition(".")
+        self._q(
+            f"INSERT INTO {_qi(db)}.{_qi(table)} VALUES (%s, %s, %s)",
+            (row_id, kind, data),
+            conn=self._wm_conn,
+        )
+
+    # read.only=true: chunk reads with an executed-GTID-set watermark, nothing written -------------------
+    def read_chunk_with_watermark(
+        self,
+        ct: CapturedTable,
+        key_cols: list[str],
+        after: list | None,
+        upto: list,
+        limit: int,
+        condition: str | None,
+    ) -> tuple[list[list], MariaGtidSet | MySqlGtidSet | tuple[str, int]]:
+        """The chunk, read in a consistent-snapshot transaction, and its watermark: the executed GTID set
+        every transaction visible to the read belongs to. Once the stream has completed every transaction
+        of that set the window closes; until then every streamed change drops its key from the chunk.
+        MariaDB reports the snapshot's own GTID position (BINLOG_GTID_POS of binlog_snapshot_file/position:
+        exact, unlike gtid_binlog_pos, which runs ahead of commits becoming visible); MySQL's
+        gtid_executed is read right after the snapshot started - a superset of what it sees, which only
+        makes the window drop more reads. Without GTIDs (MySQL with gtid_mode=OFF) the watermark is the
+        binlog position, compared the same way."""
+        conn = self.conn
+        self._q("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ", conn=conn)
+        self._q("START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY", conn=conn)
+        self._in_ro_snapshot = True
+        try:
+            if self.mariadb_server:
+                file, pos, gtid = self._snapshot_position(conn)
+            else:
+                file, pos, gtid = self._binlog_status(conn=conn)
+            rows = self.read_chunk(ct, key_cols, after, upto, limit, condition)
+            self._q("COMMIT", conn=conn)
+        except BaseException:
+            self._q("ROLLBACK", conn=conn)
+            raise
+        finally:
+            self._in_ro_snapshot = False
+        mark = self._new_gtid_set(gtid) if gtid and self.gtids is not None else None
+        if not mark:
+            if not self._warned_position_watermark:
+                self._warned_position_watermark = True
+                log.warning("read-only incremental snapshot without GTIDs: windows use binlog positions")
+            return rows, (file, pos)
+        log.debug(
+            "read-only chunk of %s: window open until the stream has executed %s", ct.env.table.id, mark
+        )
+        return rows, mark
+
+    def watermark_passed(self, mark) -> bool:
+        if self.in_tx:
+            return False
+        if isinstance(mark, tuple):
+            return (self.file, self.next_pos) >= (mark[0], int(mark[1]))
+        return self.gtids is not None and self.gtids.contains_all(mark)
+
+    def delete_watermark(self, row_id: str) -> None:
+        """incremental.snapshot.watermarking.strategy=insert_delete: the open row is deleted again."""
+        if self._wm_conn is None:
+            self._wm_conn = self._connect()
+        db, _, table = (self.signal_table or "").partition(".")
+        self._q(
+            f"DELETE FROM {_qi(db)}.{_qi(table)} WHERE {_qi(self._signal_id_column())} = %s",
+            (row_id,),
+            conn=self._wm_conn,
+        )
+
+    def _signal_id_column(self) -> str:
+        db, _, table = (self.signal_table or "").partition(".")
+        t = self.catalog.get(db, table)
+        return t.columns[0].name if t is not None and t.columns else "id"
+
+    def keep_alive(self) -> None:
+        return None  # the binlog connection needs nothing while a synchronous loop runs
+
+    # execute-snapshot type blocking ---------------------------------------------------------------------
+    def blocking_snapshot(self, tables: list[str], filters: dict[str, str]) -> None:
+        """`filters` maps a table to the (validated) SELECT that replaces its full read. The source block
+        carries the stream's position at the signal."""
+        blocking_snapshot(self, self.engine, self._blocking_session(tables, filters))
+
+    @contextmanager
+    def _blocking_session(self, tables: list[str], filters: dict[str, str]):
+        cts = []
+        for tid in sorted(set(tables)):
+            if tid == self.signal_table:
+                continue
+            ct = self.table_by_id(tid)
+            if ct is not None:
+                cts.append(ct)
+        snap = self._connect()
+        file, pos, sid, gtid = self.file, self._start, self._sid, self.gtid
+        try:
+            self._q("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ", conn=snap)
+            self._q("START TRANSACTION WITH CONSISTENT SNAPSHOT", conn=snap)
+
+            def rows_of(ct: CapturedTable):
+                t = ct.env.table
+                stmt = filters.get(t.id)
+                if stmt:  # the checked SELECT, values escaped by the driver
+                    sql = (
+                        f"SELECT {', '.join('q.' + _qi(c.name) for c in t.columns)} "
+                        f"FROM ({stmt.render(snap.escape)}) AS q"
+                    )
+                else:
+                    sql = (
+                        f"SELECT {', '.join(_qi(c.name) for c in t.columns)} FROM {_qi(t.namespace)}."
+                        f"{_qi(t.name)}"
+                    )
+                n = 0
+                for row in textrows.stream_rows(snap, sql, self._text_parser(ct)):
+                    n += 1
+                    yield row
+                log.info("blocking snapshot of %s: %d rows", t.id, n)
+
+            emit_row = self._snapshot_emitter(sid, gtid, file, pos)
+            yield SnapshotSession(cts, rows_of, emit_row, lambda ct: ct.data_collection)
+            self._q("COMMIT", conn=snap)
+        finally:
+            snap.close()
+
+    def read_source(self, ct: CapturedTable) -> dict:
+        t = ct.env.table
+        return source_block(
+            self.prefix,
+            self.flavor.name,
+            time.time_ns() // 1000,
+            "incremental",
+            t.namespace,
+            t.name,
+            self._sid,
+            self.gtid,
+            self.file,
+            self._start,
+            0,
+            self.thread,
+            None,
+        )

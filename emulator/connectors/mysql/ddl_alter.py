@@ -1,0 +1,150 @@
+"""The ALTER forms of DDL: ALTER TABLE (columns, keys, charset conversion, renames) and RENAME
+TABLE, applied to the catalog.
+
+A mixin of DdlParser (ddl.py)."""
+
+from __future__ import annotations
+
+import copy
+import re
+
+from sqlglot import exp
+
+from emulator.connectors.mysql.ddl_model import Change, DdlError
+from emulator.connectors.mysql.ddl_text import (
+    _split_name,
+    _split_top,
+)
+from emulator.connectors.mysql.ddl_types import (
+    _ident,
+    _literal_text,
+)
+
+
+class AlterForms:
+    """DdlParser's ALTER TABLE and RENAME TABLE."""
+
+    def _convert_charset(self, name: str, charset: str, text: str, database: str | None) -> list[Change]:
+        db, tname = _split_name(name, database)
+        table = self.catalog.get(db, tname)
+        if table is None:
+            return []
+        table = copy.deepcopy(table)
+        table.charset = charset
+        for c in table.columns:
+            if c.charset is not None:
+                c.charset = charset
+        self.catalog.put(table)
+        return [Change("ALTER", db, text, copy.deepcopy(table), tname)]
+
+    def _rename(self, text: str, database: str | None) -> list[Change]:
+        m = re.match(r"(?is)\s*RENAME\s+TABLES?\s+(.*)$", text)
+        if not m:
+            raise DdlError(f"cannot parse DDL statement {text!r}")
+        out = []
+        pairs = _split_top(m.group(1))
+        for pair in pairs:
+            parts = re.split(r"(?i)\s+TO\s+", pair.strip())
+            if len(parts) != 2:
+                raise DdlError(f"cannot parse DDL statement {text!r}")
+            odb, oname = _split_name(parts[0], database)
+            ndb, nname = _split_name(parts[1], database)
+            table = self.catalog.remove(odb, oname)
+            if table is None:
+                continue
+            table.db, table.name = ndb, nname
+            self.catalog.put(table)
+            # several pairs: Debezium records one statement per pair
+            ddl = text if len(pairs) == 1 else "RENAME TABLE " + pair.strip()
+            out.append(Change("ALTER", ndb, ddl, copy.deepcopy(table), nname, (odb, oname)))
+        return out
+
+    def _alter_table(self, st: exp.Alter, text: str, database: str | None) -> list[Change]:
+        db, name = self._table_ref(st.this, database)
+        table = self.catalog.get(db, name)
+        if table is None:
+            return []
+        table = copy.deepcopy(table)
+        previous = None
+        charset = table.charset
+        for action in st.args.get("actions") or []:
+            if isinstance(action, exp.ColumnDef):
+                if action.args.get("exists") and table.column(_ident(action.this)) is not None:
+                    continue  # ADD COLUMN IF NOT EXISTS of a column that exists
+                self._table_element(table, action, charset, action.args.get("position"))
+            elif isinstance(action, exp.Schema):  # ADD (col1 ..., col2 ...)
+                for e in action.expressions:
+                    self._table_element(table, e, charset)
+            elif isinstance(action, exp.ModifyColumn):
+                cd = action.this
+                old_name = (
+                    _ident(action.args["rename_from"]) if action.args.get("rename_from") else _ident(cd.this)
+                )
+                old = table.column(old_name)
+                new, info = self._column(cd, 0, charset)
+                pos = cd.args.get("position") or action.args.get("position")
+                if old is not None:
+                    idx = table.columns.index(old)
+                    if pos is None:
+                        table.columns[idx] = new
+                    else:
+                        table.columns.pop(idx)
+                        self._place(table, new, pos)
+                    table.pk = [new.name if k.lower() == old.name.lower() else k for k in table.pk]
+                    table.unique_keys = [
+                        [new.name if k.lower() == old.name.lower() else k for k in uk]
+                        for uk in table.unique_keys
+                    ]
+                else:  # MODIFY/CHANGE [IF EXISTS] of a missing column: MariaDB changed nothing
+                    continue
+                if info["pk"]:
+                    table.pk = [new.name]
+                if new.name in table.pk:
+                    new.optional = False
+            elif isinstance(action, exp.RenameColumn):
+                old = table.column(_ident(action.this))
+                if old is not None:
+                    newname = _ident(action.args["to"])
+                    table.pk = [newname if k == old.name else k for k in table.pk]
+                    table.unique_keys = [
+                        [newname if k == old.name else k for k in uk] for uk in table.unique_keys
+                    ]
+                    old.name = newname
+            elif isinstance(action, exp.Drop):
+                kind = (action.args.get("kind") or "").upper()
+                for t in action.args.get("tables") or []:
+                    if kind in ("COLUMN", ""):
+                        c = table.column(_ident(t))
+                        if c is not None:
+                            table.columns.remove(c)
+                            table.pk = [k for k in table.pk if k != c.name]
+                            table.unique_keys = [uk for uk in table.unique_keys if c.name not in uk]
+                if kind == "PRIMARY KEY" or re.search(r"(?i)DROP\s+PRIMARY\s+KEY", action.sql("mysql")):
+                    table.pk = []
+            elif isinstance(action, exp.AlterColumn):
+                c = table.column(_ident(action.this))
+                if c is not None:
+                    if action.args.get("drop"):
+                        c.has_default, c.default = False, None
+                    elif action.args.get("default") is not None:
+                        c.has_default = True
+                        c.default = _literal_text(action.args["default"])
+            elif isinstance(action, exp.AlterRename):
+                ndb, nname = self._table_ref(action.this, db)
+                previous = (db, name)
+                self.catalog.remove(db, name)
+                table.db, table.name = ndb, nname
+            elif isinstance(action, exp.AddConstraint):
+                for e in action.expressions:
+                    self._table_element(table, e, charset)
+            elif isinstance(action, exp.DropPrimaryKey):
+                table.pk = []
+            elif isinstance(action, (exp.Command, exp.Var)):
+                s = action.sql("mysql") if isinstance(action, exp.Expression) else str(action)
+                if re.match(r"(?i)\s*DROP\s+PRIMARY\s+KEY", s):
+                    table.pk = []
+        # a table option [DEFAULT] CHARSET=x leaves defaultCharsetName as is: recorded with the MySQL grammar;
+        # the MariaDB grammar's CreateTableParserListener has no table editor outside CREATE TABLE
+        table.renumber()
+        self.catalog.put(table)
+        return [Change("ALTER", table.db, text, copy.deepcopy(table), table.name, previous)]

@@ -1,0 +1,113 @@
+"""Statement text classification and rewriting done before (or instead of) sqlglot: the kind of
+object a statement names, MariaDB modifiers sqlglot cannot parse, partitioning clauses, top-level
+splitting of lists and qualified names."""
+
+from __future__ import annotations
+
+import re
+
+from emulator.connectors.mysql.ddl_model import Table
+
+_OBJECT = re.compile(
+    r"(?is)\s*(?:CREATE|ALTER|DROP|RENAME)\s+(?:OR\s+REPLACE\s+|DEFINER\s*=\s*(?:`[^`]*`|'[^']*'|[^\s@]+)"
+    r"(?:@(?:`[^`]*`|'[^']*'|\S+))?\s+|ALGORITHM\s*=\s*\w+\s+|SQL\s+SECURITY\s+\w+\s+|ONLINE\s+|OFFLINE\s+|"
+    r"IGNORE\s+|TEMPORARY\s+|UNIQUE\s+|FULLTEXT\s+|SPATIAL\s+|AGGREGATE\s+)*(\w+)"
+)
+
+
+def _object_kind(text: str) -> str:
+    """The kind of object a CREATE/ALTER/DROP/RENAME statement names (TABLE, INDEX, EVENT, USER, ...)."""
+    m = _OBJECT.match(text)
+    return m.group(1).upper() if m else ""
+
+
+# CREATE/ALTER/DROP statements that may touch the table model (after any modifiers MariaDB allows)
+_TABLE_OR_DB = re.compile(
+    r"(?is)\s*(?:CREATE|ALTER|DROP)\s+(?:OR\s+REPLACE\s+)?(?:ONLINE\s+|OFFLINE\s+|IGNORE\s+|TEMPORARY\s+)*"
+    r"(?:(?:UNIQUE|FULLTEXT|SPATIAL)\s+)?(?:TABLE|DATABASE|SCHEMA|INDEX)\b"
+)
+_NAME = r"(?:`(?:[^`]|``)+`|[\w$]+)(?:\s*\.\s*(?:`(?:[^`]|``)+`|[\w$]+))?"
+_PARTITION_MAINTENANCE = re.compile(
+    r"(?is)\s*ALTER\s+(?:ONLINE\s+|IGNORE\s+)*TABLE\s+(" + _NAME + r")\s+(?:(?:WAIT\s+\d+|NOWAIT)\s+)?"
+    r"(?:(?:ADD|DROP|REORGANIZE|TRUNCATE|COALESCE|EXCHANGE|ANALYZE|CHECK|OPTIMIZE|REBUILD|REPAIR|DISCARD|"
+    r"IMPORT|CONVERT)\s+PARTITION\b|REMOVE\s+PARTITIONING\b|PARTITION\s+BY\b)"
+)
+_ALTER_MODIFIERS = re.compile(r"(?is)^\s*ALTER\s+(?:(?:ONLINE|IGNORE)\s+)+TABLE\b")
+_WAIT = re.compile(r"(?i)\s+(?:WAIT\s+\d+|NOWAIT)\b(?=(?:[^'`\"]|'[^']*'|`[^`]*`|\"[^\"]*\")*$)")
+_SYSTEM_VERSIONING = re.compile(r"(?i)\s+WITH(?:OUT)?\s+SYSTEM\s+VERSIONING\b")
+_MODIFY_IF_EXISTS = re.compile(r"(?i)\b((?:MODIFY|CHANGE)(?:\s+COLUMN)?)\s+IF\s+EXISTS\s+")
+_PERSISTENT = re.compile(r"(?i)(?<=\))\s*\bPERSISTENT\b")
+_COLUMN_SPEC = re.compile(
+    r"(?is)\s*(?:ADD|DROP|MODIFY|CHANGE|RENAME|ALTER)\b(?!\s+(?:INDEX|KEY|UNIQUE|FULLTEXT|SPATIAL|"
+    r"FOREIGN|CONSTRAINT|CHECK|PARTITION|PERIOD|SYSTEM)\b)"
+)
+
+
+def _top_level_index(s: str, pattern: re.Pattern) -> int:
+    """Index of the first match of `pattern` outside quotes and parentheses, or -1."""
+    depth, q, i = 0, None, 0
+    while i < len(s):
+        ch = s[i]
+        if q:
+            if ch == q:
+                q = None
+        elif ch in "`'\"":
+            q = ch
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif depth == 0 and pattern.match(s, i) and (i == 0 or not (s[i - 1].isalnum() or s[i - 1] == "_")):
+            return i
+        i += 1
+    return -1
+
+
+_PARTITION_BY = re.compile(r"(?i)PARTITION\s+BY\b")
+
+
+def _strip_partitioning(text: str) -> str:
+    """CREATE/ALTER TABLE without its partitioning clause (it comes last and the model ignores it)."""
+    i = _top_level_index(text, _PARTITION_BY)
+    return text if i < 0 else text[:i].rstrip().rstrip(",")
+
+
+def _add_unique(table: Table, cols: list[str]) -> None:
+    """A UNIQUE key added to a table without a primary key becomes its primary key when all its columns
+    are NOT NULL (Debezium's parser does so at that moment; recorded with ALTER TABLE ... ADD UNIQUE KEY)."""
+    table.unique_keys.append(cols)
+    if not table.pk and cols:
+        found = [table.column(n) for n in cols]
+        if all(c is not None and not c.optional for c in found):
+            table.pk = [c.name for c in found]
+
+
+def _split_top(s: str) -> list[str]:
+    out, depth, cur, q = [], 0, [], None
+    for ch in s:
+        if q:
+            cur.append(ch)
+            if ch == q:
+                q = None
+            continue
+        if ch in "`'\"":
+            q = ch
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            out.append("".join(cur))
+            cur = []
+            continue
+        cur.append(ch)
+    out.append("".join(cur))
+    return [x for x in out if x.strip()]
+
+
+def _split_name(s: str, database: str | None) -> tuple[str, str]:
+    parts = re.findall(r"`((?:[^`]|``)*)`|([^.\s`]+)", s.strip())
+    names = [(a.replace("``", "`") if a else b) for a, b in parts]
+    if len(names) >= 2:
+        return names[0], names[1]
+    return database or "", names[0] if names else s.strip()

@@ -1,0 +1,135 @@
+"""DDL type tables: java.sql.Types codes, sqlglot data types -> Debezium's type names and JDBC
+types, and the readers of sqlglot nodes (literals, identifiers, collations) the column parser uses."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from sqlglot import exp
+
+# java.sql.Types
+BIT, TINYINT, SMALLINT, INTEGER, BIGINT = -7, -6, 5, 4, -5
+FLOAT, REAL, DOUBLE, NUMERIC, DECIMAL = 6, 7, 8, 2, 3
+CHAR, VARCHAR, NCHAR, NVARCHAR = 1, 12, -15, -9
+DATE, TIME, TIMESTAMP, TIMESTAMP_TZ = 91, 92, 93, 2014
+BINARY, VARBINARY, BLOB, OTHER, BOOLEAN = -2, -3, 2004, 1111, 16
+
+
+# -- types ---------------------------------------------------------------------------------------------
+# sqlglot DataType -> (Debezium type name, JDBC type)
+_TYPES: dict[str, tuple[str, int]] = {
+    "TINYINT": ("TINYINT", SMALLINT),
+    "UTINYINT": ("TINYINT UNSIGNED", SMALLINT),
+    "SMALLINT": ("SMALLINT", SMALLINT),
+    "USMALLINT": ("SMALLINT UNSIGNED", SMALLINT),
+    "MEDIUMINT": ("MEDIUMINT", INTEGER),
+    "UMEDIUMINT": ("MEDIUMINT UNSIGNED", INTEGER),
+    "INT": ("INT", INTEGER),
+    "UINT": ("INT UNSIGNED", INTEGER),
+    "BIGINT": ("BIGINT", BIGINT),
+    "UBIGINT": ("BIGINT UNSIGNED", BIGINT),
+    "SERIAL": ("BIGINT UNSIGNED", BIGINT),
+    "BOOLEAN": ("BOOLEAN", BOOLEAN),
+    "DECIMAL": ("DECIMAL", DECIMAL),
+    "UDECIMAL": ("DECIMAL UNSIGNED", DECIMAL),
+    "DOUBLE": ("DOUBLE", DOUBLE),
+    "UDOUBLE": ("DOUBLE UNSIGNED", DOUBLE),
+    "FLOAT": ("FLOAT", FLOAT),
+    "UFLOAT": ("FLOAT UNSIGNED", FLOAT),
+    "BIT": ("BIT", BIT),
+    "CHAR": ("CHAR", CHAR),
+    "NCHAR": ("NCHAR", NCHAR),
+    "VARCHAR": ("VARCHAR", VARCHAR),
+    "NVARCHAR": ("NVARCHAR", NVARCHAR),
+    "TINYTEXT": ("TINYTEXT", VARCHAR),
+    "TEXT": ("TEXT", VARCHAR),
+    "MEDIUMTEXT": ("MEDIUMTEXT", VARCHAR),
+    "LONGTEXT": ("LONGTEXT", VARCHAR),
+    "BINARY": ("BINARY", BINARY),
+    "VARBINARY": ("VARBINARY", VARBINARY),
+    "TINYBLOB": ("TINYBLOB", BLOB),
+    "BLOB": ("BLOB", BLOB),
+    "MEDIUMBLOB": ("MEDIUMBLOB", BLOB),
+    "LONGBLOB": ("LONGBLOB", BLOB),
+    "DATE": ("DATE", DATE),
+    "TIME": ("TIME", TIME),
+    "DATETIME": ("DATETIME", TIMESTAMP),
+    "TIMESTAMP": ("TIMESTAMP", TIMESTAMP_TZ),
+    "TIMESTAMPTZ": ("TIMESTAMP", TIMESTAMP_TZ),
+    "YEAR": ("YEAR", INTEGER),
+    "ENUM": ("ENUM", CHAR),
+    "SET": ("SET", CHAR),
+    "JSON": ("JSON", OTHER),
+    "GEOMETRY": ("GEOMETRY", OTHER),
+    "UUID": ("UUID", OTHER),
+}
+# spellings Debezium keeps (its grammar's token) where sqlglot folds them into one type
+_SYNONYMS: dict[str, tuple[str, int]] = {
+    "INTEGER": ("INTEGER", INTEGER),
+    "BOOL": ("BOOL", BOOLEAN),
+    "NUMERIC": ("NUMERIC", NUMERIC),
+    "DEC": ("DEC", DECIMAL),
+    "FIXED": ("FIXED", DECIMAL),
+    "REAL": ("REAL", REAL),
+    "DOUBLE PRECISION": ("DOUBLE PRECISION", DOUBLE),
+}
+CHAR_TYPES = frozenset(
+    {
+        "CHAR",
+        "NCHAR",
+        "VARCHAR",
+        "NVARCHAR",
+        "TINYTEXT",
+        "TEXT",
+        "MEDIUMTEXT",
+        "LONGTEXT",
+        "ENUM",
+        "SET",
+        "JSON",
+    }
+)
+_TIME_TYPES = frozenset({"TIME", "DATETIME", "TIMESTAMP"})
+_SPATIAL = re.compile(
+    r"\b(POINT|LINESTRING|POLYGON|MULTIPOINT|MULTILINESTRING|MULTIPOLYGON|"
+    r"GEOMETRYCOLLECTION)\b(?=\s*(?:NOT\b|NULL\b|DEFAULT\b|COMMENT\b|SRID\b|,|\)|$))",
+    re.IGNORECASE,
+)
+
+
+def _charset_of_collation(collation: str) -> str:
+    c = collation.lower()
+    for cs in ("utf8mb4", "utf8mb3", "utf16le", "utf16", "utf32"):
+        if c.startswith(cs + "_"):
+            return cs
+    return c.split("_", 1)[0]
+
+
+def _literal_text(node: exp.Expression | None) -> str | None:
+    if node is None:
+        return None
+    if isinstance(node, exp.Null):
+        return None
+    if isinstance(node, exp.Literal):
+        return str(node.this)
+    if isinstance(node, exp.BitString):  # b'101': Debezium keeps the digits (recorded)
+        return str(node.this)
+    if isinstance(node, exp.Neg) and isinstance(node.this, exp.Literal):
+        return "-" + str(node.this.this)
+    if isinstance(node, exp.Boolean):
+        return "1" if node.this else "0"
+    if isinstance(node, (exp.CurrentTimestamp, exp.CurrentDate, exp.CurrentTime)):
+        return "CURRENT_TIMESTAMP"
+    if isinstance(node, exp.Paren):
+        return _literal_text(node.this)
+    return node.sql("mysql")
+
+
+def _ident(node: Any) -> str:
+    if isinstance(node, exp.Identifier):
+        return node.this
+    if isinstance(node, (exp.Column, exp.Var)):
+        return node.name
+    if isinstance(node, exp.Expression):
+        return node.name
+    return str(node)

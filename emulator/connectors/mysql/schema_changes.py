@@ -1,0 +1,178 @@
+"""The MySQL connector's schema changes: QUERY events parsed as DDL, applied to the table model,
+written to the schema history and emitted as schema-change events (and TRUNCATE).
+
+A mixin of MySqlConnector; the module functions build the history and event payloads the snapshot
+uses too."""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+from emulator.connectors.mysql.ddl import Change, DdlError
+from emulator.connectors.mysql.source import source_block
+
+_DML = re.compile(r"(?is)^\s*(INSERT|UPDATE|DELETE|REPLACE)\b")
+
+log = logging.getLogger("emulator.mysql")
+
+
+class MySqlSchemaChanges:
+    """The MySQL connector's schema changes: QUERY events parsed as DDL, applied to the table model,"""
+
+    def _on_query(self, data: bytes, ev, checksum: int) -> None:
+        if ev is None:
+            return
+        sql = ev.query.strip()
+        upper = sql[:16].upper()
+        db = ev.schema.decode("utf-8", "replace") if isinstance(ev.schema, bytes) else (ev.schema or "")
+        self.event_server_id = self._sid
+        if upper == "BEGIN" or upper.startswith("XA START"):
+            if self.flavor.mariadb:
+                if not self.in_tx:  # no GTID event before it (a server without GTIDs)
+                    self._begin(f"file={self.file},pos={self._start}")
+                return
+            if self.mariadb_server:
+                return
+            self.tx_standalone = False
+            self.thread = ev.slave_proxy_id
+            self._begin(self.gtid or f"file={self.file},pos={self._start}")
+            return
+        if upper in ("COMMIT", "ROLLBACK") or upper.startswith("XA "):
+            if self.in_tx and upper == "COMMIT":
+                self.dispatcher.commit(self.tx.begin_id or "", self._ts * 1000)
+                self.metrics.committed(self.commit_ts_us // 1000 or self._ts * 1000, self.gtid)
+            self._complete()
+            return
+        if _DML.match(sql):
+            log.warning("statement-based binlog event ignored (binlog_format must be ROW): %.200s", sql)
+            return
+        try:
+            changes = self.parser.apply(sql, db or None)
+        except DdlError as e:
+            if not self.skip_unparseable:
+                raise DdlError(
+                    f"{e} at {self.file}:{self._start}; set "
+                    "schema.history.internal.skip.unparseable.ddl=true to skip it"
+                ) from None
+            log.warning("skipping unparseable DDL at %s:%s: %r", self.file, self._start, sql)
+            changes = []
+        self._apply_changes(changes, db)
+        if self.in_tx and self.tx_standalone:
+            self._complete()
+        elif not self.in_tx:
+            self.next_pos = self._next
+
+    def _apply_changes(self, changes: list[Change], db: str) -> None:
+        ts_ms = self.commit_ts_us // 1000 if self.commit_ts_us else self._ts * 1000
+        position = {"file": self.file, "pos": self._start, "server_id": self._sid, "ts_sec": self._ts}
+        if self.gtids is not None:
+            position["gtids"] = str(self.gtids)
+        if self.gtid:
+            position["gtid"] = self.gtid
+        # one statement naming several tables (DROP TABLE a, b / RENAME TABLE a TO b, c TO d): each of its
+        # events carries all of them in source.table, in Debezium's (HashSet) order
+        names = [ch.table_name for ch in changes if ch.kind in ("CREATE", "ALTER", "DROP") and ch.table_name]
+        joined = (
+            _java_hashset_join([(ch.db, ch.table_name) for ch in changes if ch.table_name])
+            if len(names) > 1
+            else None
+        )
+        for ch in changes:
+            if ch.kind == "TRUNCATE":
+                self._truncate(ch)
+                continue
+            if ch.table_name:
+                self._invalidate(ch.db, ch.table_name)
+                if ch.kind == "ALTER":
+                    self.incremental.on_schema_change(f"{ch.db}.{ch.table_name}")
+            if ch.previous:
+                self._invalidate(*ch.previous)
+            if ch.kind == "DATABASE" and ch.ddl.upper().startswith("DROP"):
+                self.by_id = {k: v for k, v in self.by_id.items() if not k.startswith(ch.db + ".")}
+                self.schema_epoch += 1
+            # store.only.captured.databases.ddl: Debezium skips (history and topic) the statements of
+            # databases it does not capture; by default it keeps them all
+            if self.store_only_captured_dbs and not self._schema_change_db_ok(ch.db):
+                continue
+            tcs = [_table_change(ch)] if ch.kind in ("CREATE", "ALTER", "DROP") else []
+            self.history.append(position, ts_ms, ch.db, ch.ddl, [_history_change(ch)] if tcs else [])
+            if self.include_schema_changes:
+                table = joined or (
+                    "" if ch.kind == "OTHER" else ch.table_name if ch.kind != "DATABASE" else None
+                )
+                src = source_block(
+                    self.prefix,
+                    self.flavor.name,
+                    ts_ms * 1000,
+                    "false",
+                    ch.db,
+                    table,
+                    self._sid,
+                    self.gtid,
+                    self.file,
+                    self._start,
+                    self.last_row,
+                )
+                self._emit_schema_change(ch.db, ch.ddl, tcs, src, ts_ms)
+
+    def _truncate(self, ch: Change) -> None:
+        ct = self._captured(ch.db, ch.table_name or "")
+        if ct is None or not self.dispatcher.admit("t", True):
+            return
+        self.dispatcher.truncate(ct.env, ct.data_collection, self._src(ct, 0), self._tx_id())
+
+
+def _db_charset(create_db: str, server_cs: tuple) -> tuple[str, str]:
+    cs = re.search(r"(?i)CHARACTER SET (\w+)", create_db)
+    coll = re.search(r"(?i)COLLATE (\w+)", create_db)
+    charset = cs.group(1) if cs else server_cs[0]
+    collation = (
+        coll.group(1) if coll else (server_cs[1] if charset == server_cs[0] else f"{charset}_general_ci")
+    )
+    return charset, collation
+
+
+def _table_change(ch: Change) -> dict:
+    if ch.kind == "DROP" or ch.table is None:
+        return {"type": ch.kind, "id": f'"{ch.db}"."{ch.table_name}"', "table": None}
+    return {"type": ch.kind, "id": ch.table.quoted_id, "table": ch.table.change_payload()}
+
+
+def _java_string_hash(s: str) -> int:
+    h = 0
+    for unit in s.encode("utf-16-be").hex(" ", 2).split():  # UTF-16 code units, like Java's String.hashCode
+        h = (31 * h + int(unit, 16)) & 0xFFFFFFFF
+    return h
+
+
+def _java_hashset_join(tables: list[tuple[str, str]]) -> str:
+    """Table names joined with "," in the iteration order of a java.util.HashSet of Debezium TableIds
+    (hash of "db.table"): by bucket of the final capacity, then insertion order within a bucket."""
+    ids: list[tuple[str, str]] = []
+    for t in tables:
+        if t not in ids:
+            ids.append(t)
+    cap = 16
+    while len(ids) > cap * 3 // 4:
+        cap *= 2
+
+    def bucket(t: tuple[str, str]) -> int:
+        h = _java_string_hash(f"{t[0]}.{t[1]}")
+        return (h ^ (h >> 16)) & (cap - 1)
+
+    order = sorted(range(len(ids)), key=lambda i: (bucket(ids[i]), i))
+    return ",".join(ids[i][1] for i in order)
+
+
+def _history_change(ch: Change) -> dict:
+    d: dict[str, Any] = {
+        "type": ch.kind,
+        "id": ch.table.quoted_id if ch.table else f'"{ch.db}"."{ch.table_name}"',
+    }
+    if ch.previous:
+        d["previousId"] = f'"{ch.previous[0]}"."{ch.previous[1]}"'
+    if ch.table is not None and ch.kind != "DROP":
+        d["table"] = ch.table.to_json()
+    return d

@@ -1,0 +1,398 @@
+"""The MySQL connector's binlog stream: the reader, one handler per event type (rotate, GTID, XID,
+table map, rows), transaction boundaries and the source block of each row.
+
+A mixin of MySqlConnector; the handlers are bound once when the stream starts (`_stream`), so the
+split adds nothing to the per-event path."""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+import pymysql
+
+from emulator import DEBEZIUM_VERSION
+from emulator.connectors.mysql import binlog as bl
+from emulator.connectors.mysql.captured import CapturedTable, _TableEntry
+from emulator.connectors.mysql.source import source_block
+from emulator.connectors.mysql.types import _identity
+
+log = logging.getLogger("emulator.mysql")
+
+
+class MySqlBinlogStream:
+    """The MySQL connector's binlog stream: the reader, one handler per event type (rotate, GTID, XID,"""
+
+    # -- streaming -----------------------------------------------------------------------------------------
+    def _reader(self) -> bl.BinlogReader:
+        settings = dict(self._conn_settings())
+        settings["read_timeout"] = 60
+        kw: dict[str, Any] = {
+            "blocking": True,
+            "slave_heartbeat": 0.1,
+            "enable_logging": False,
+            "report_slave": None,
+        }
+        gset = self.gtids.filtered(self.gtid_includes, self.gtid_excludes) if self.gtids is not None else None
+        if gset is not None and self.mariadb_server:
+            # MariaDB: by GTID state (the completed transactions), also to resume inside a transaction: the
+            # server starts at its GTID event and the events already emitted are skipped
+            kw.update(
+                is_mariadb=True,
+                auto_position=str(gset),
+                annotate_rows_event=self.include_query and self.flavor.mariadb,
+            )
+        elif gset is not None and str(gset) and not (self.skip_events or self.skip_rows or self.tx_file):
+            kw.update(auto_position=str(gset))  # MySQL: COM_BINLOG_DUMP_GTID
+        else:
+            kw.update(
+                log_file=self.tx_file or self.file, log_pos=self.tx_pos or self.next_pos, resume_stream=True
+            )
+        return bl.BinlogReader(settings, self.server_id, mariadb_server=self.mariadb_server, **kw)
+
+    def _stream(self) -> None:
+        self.reader = self._reader()
+        self.reader.connect()
+        self.streaming = True
+        self.metrics.connected = True
+        log.info(
+            "streaming from %s:%s (gtids %s)",
+            self.tx_file or self.file,
+            self.tx_pos or self.next_pos,
+            self.gtids,
+        )
+        engine = self.engine
+        read = self.reader.read
+        handle = self.handle_event
+        checksum = 4 if self.reader.checksum else 0
+        hb_next = time.monotonic()
+        busy = 0
+        while not engine.stopping:
+            etype, data, ev = read()
+            if etype == bl.HEARTBEAT:
+                engine.idle()
+                now = time.monotonic()
+                if self.heartbeat_query and engine.heartbeat and now >= hb_next:
+                    hb_next = now + engine.heartbeat.interval_s
+                    self._run_heartbeat_query()
+                self.signals.poll()
+                continue
+            handle(etype, data, ev, checksum)
+            engine.tick()
+            busy += 1
+            if busy >= 512:  # signals, resumed snapshots and deferred work also progress under load
+                busy = 0
+                self.signals.poll()
+
+    def handle_event(self, etype: int, data: bytes, ev: Any, checksum: int) -> None:
+        """One binlog event: `data` is the packet (OK byte, 19-byte header, body, checksum), `ev` the
+        library's event object for events other than table maps and rows."""
+        ts, _t, sid, size, next_pos = bl._HEADER.unpack_from(data, 1)
+        self._ts = ts
+        self._sid = sid
+        self._start = next_pos - size if next_pos else 0
+        self._next = next_pos
+        if etype in bl.ROW_EVENTS:
+            self._on_rows(etype, data[20 : len(data) - checksum])
+        else:
+            h = self._handlers.get(etype)
+            if h is not None:
+                h(data, ev, checksum)
+        if ts:
+            self.last_ts_ms = ts * 1000
+
+    def _run_heartbeat_query(self) -> None:
+        try:
+            self._q(self.heartbeat_query)
+        except pymysql.err.MySQLError as e:
+            log.warning("heartbeat.action.query failed: %s", e)
+
+    # event handlers ------------------------------------------------------------------------------------
+    def _on_rotate(self, data: bytes, ev, checksum: int) -> None:
+        if ev is None:
+            return
+        if self._ts:  # a real rotation (not the stream's first, fake one): table ids restart
+            self.table_ids.clear()
+        elif ev.next_binlog == self.file and ev.position <= 4:
+            return  # GTID positioning: the fake rotation names the file, not the position we resume at
+        self.file = ev.next_binlog
+        self.next_pos = ev.position
+
+    def _begin_position(self) -> None:
+        """A transaction (or standalone DDL) starts here: the restart position until it completes."""
+        self.in_tx = True
+        self.tx_file, self.tx_pos = self.file, self._start
+        self.events_done = 0
+        self.rows_done = 0
+        if self.skip_gtid is not None and self.pos_gtid != self.skip_gtid:
+            self.skip_events = self.skip_rows = 0
+            self.skip_gtid = None
+
+    def _begin(self, tx_id: str) -> None:
+        if not self.in_tx:
+            self._begin_position()
+        # BEGIN is written when the transaction starts, captured changes or not
+        self.dispatcher.begin(tx_id, self.last_ts_ms, eager=True)
+
+    def _complete(self) -> None:
+        if self.pos_gtid is not None and self.gtids is not None:
+            self.gtids.add(self.pos_gtid)
+        self.in_tx = False
+        self.tx_file = self.tx_pos = None
+        self.next_pos = self._next
+        self.events_done = self.rows_done = 0
+        self.skip_events = self.skip_rows = 0
+        self.skip_gtid = None
+        self.thread = None
+        self.pos_gtid = None
+        self.commit_ts_us = 0
+        if not self.flavor.mariadb:
+            self.gtid = None
+        inc = self.incremental
+        if inc.read_only and inc.window_mark is not None:
+            inc.on_commit()
+
+    def _on_mariadb_gtid(self, data: bytes, ev, checksum: int) -> None:
+        if ev is None:
+            return
+        if self.in_tx:  # the previous group ended without COMMIT/XID (e.g. a rolled-back statement)
+            self._complete()
+        self.tx_standalone = bool(ev.flags & 1)
+        self.event_server_id = self._sid
+        self.pos_gtid = ev.gtid
+        self._begin_position()
+        if self.flavor.mariadb:
+            self.gtid = ev.gtid
+            self._begin(ev.gtid)
+        else:
+            self.gtid = None  # the MySQL connector does not read MariaDB GTID events: no transaction, no gtid
+
+    def _on_mysql_gtid(self, data: bytes, ev, checksum: int) -> None:
+        if ev is None:
+            return
+        self.event_server_id = self._sid
+        self.gtid = self.pos_gtid = ev.gtid
+        self.tx_standalone = True  # until a BEGIN follows (a DDL follows its GTID directly)
+        self._begin_position()
+        self.commit_ts_us = mysql_original_commit_us(data)
+
+    def _on_annotate(self, data: bytes, ev, checksum: int) -> None:
+        if ev is not None and self.include_query:
+            q = ev.sql_statement
+            self.query = q.decode("utf-8", "replace") if isinstance(q, bytes) else q
+
+    def _on_rows_query(self, data: bytes, ev, checksum: int) -> None:
+        if ev is not None and self.include_query:
+            q = ev.query
+            self.query = q.decode("utf-8", "replace") if isinstance(q, bytes) else q
+
+    def _on_xid(self, data: bytes, ev, checksum: int) -> None:
+        if self.in_tx:
+            self.dispatcher.commit(self.tx.begin_id or "", self._ts * 1000)
+        self.metrics.committed(self.commit_ts_us // 1000 or self._ts * 1000, self.gtid or self.tx.begin_id)
+        self._complete()
+        self.query = None
+
+    def _tx_id(self) -> str | None:
+        """The transaction block's id, or None when no block is due (metadata off, no transaction)."""
+        tx = self.tx
+        return tx.begin_id if tx.enabled and self.in_tx else None
+
+    def _on_table_map(self, data: bytes, ev, checksum: int) -> None:
+        key = data[26 : len(data) - checksum]
+        entry = self.tm_cache.get(key)
+        if entry is None:
+            entry = _TableEntry(bl.parse_table_map(data[20 : len(data) - checksum]))
+            if len(self.tm_cache) > 10000:
+                self.tm_cache.clear()
+            self.tm_cache[key] = entry
+        self.table_ids[int.from_bytes(data[20:26], "little")] = entry
+
+    def _src(self, ct: CapturedTable, row: int) -> dict:
+        t = ct.env.table
+        return source_block(
+            self.prefix,
+            self.flavor.name,
+            self.commit_ts_us or self._ts * 1_000_000,
+            "false",
+            t.namespace,
+            t.name,
+            self._sid,
+            self.gtid,
+            self.file,
+            self._start,
+            row,
+            self.thread,
+            self.query,
+        )
+
+    def _decoder(self, ct: CapturedTable, tm: bl.TableMap):
+        dec = ct.decoders.get(tm.key)
+        if dec is None:
+            n = len(tm.types)
+            if n != ct.ncols:
+                msg = (
+                    f"binlog row of {ct.data_collection} at {self.file}:{self._start} has {n} columns, the "
+                    f"schema has {ct.ncols}: the schema history does not match the binlog"
+                )
+                if self.inconsistent_mode == "fail":
+                    raise RuntimeError(msg + " (inconsistent.schema.handling.mode=fail)")
+                log.warning("%s; skipped", msg)
+                return None
+            cols = ct.env.table.columns
+            # outputs keyed by the field names as printed (field.name.adjustment.mode)
+            by_name = {c.name: (c, field) for c, field in zip(cols, ct.env.names)}
+            outputs: list[Any] = []
+            keep = ct.keep
+            kept = set(keep) if keep is not None else None
+            for i, c in enumerate(ct.table.columns):
+                if kept is not None and i not in kept:
+                    outputs.append(None)
+                    continue
+                cd, field = by_name[c.name]
+                outputs.append((field, None if cd.convert is _identity else cd.convert))
+            dec = bl.compile_row_decoder(tm, outputs)
+            ct.decoders[tm.key] = dec
+        return dec
+
+    def _resolve(self, entry: _TableEntry) -> None:
+        """(Re)bind a table map to its captured table and row decoder for the current schema."""
+        entry.epoch = self.schema_epoch
+        entry.ct = entry.dec = None
+        tm = entry.tm
+        ct = self._captured(tm.schema, tm.table)
+        if ct is None:
+            if (
+                (tm.schema, tm.table) not in self.catalog.tables
+                and self._db_included(tm.schema)
+                and self.filters.table_included(tm.schema, tm.table)
+            ):
+                msg = f"no schema for table {tm.schema}.{tm.table} at {self.file}:{self._start}"
+                if self.inconsistent_mode == "fail":
+                    raise RuntimeError(msg + " (inconsistent.schema.handling.mode=fail)")
+                log.warning("%s; its events are skipped", msg)
+            return
+        entry.ct = ct
+        entry.dec = self._decoder(ct, tm)
+
+    def _on_rows(self, etype: int, body: bytes) -> None:
+        table_id, p, n, full = bl.rows_body_start(body, etype)
+        entry = self.table_ids.get(table_id)
+        events_done = self.events_done
+        self.events_done = events_done + 1
+        skip_rows = 0
+        if self.skip_events or self.skip_rows:
+            if events_done < self.skip_events:
+                return
+            if events_done == self.skip_events:
+                skip_rows = self.skip_rows
+        if entry is None:
+            return
+        if entry.epoch != self.schema_epoch:
+            self._resolve(entry)
+        dec = entry.dec
+        if dec is None:  # a table not captured: one filtered event per rows event, as Debezium's binlog
+            self.dispatcher.admit("c" if etype in bl.WRITES else "u" if etype in bl.UPDATES else "d", False)
+            return
+        ct = entry.ct
+        if not full:
+            log.warning(
+                "rows event of %s at %s:%s without every column (binlog_row_image must be FULL); skipped",
+                ct.data_collection,
+                self.file,
+                self._start,
+            )
+            return
+        env = ct.env
+        end = len(body)
+        t = env.table
+        tid = ct.data_collection
+        ts_us = self.commit_ts_us or self._ts * 1_000_000
+        base = {
+            "version": DEBEZIUM_VERSION,
+            "connector": self.flavor.name,
+            "name": self.prefix,
+            "ts_ms": ts_us // 1000,
+            "snapshot": "false",
+            "db": t.namespace,
+            "sequence": None,
+            "ts_us": ts_us,
+            "ts_ns": ts_us * 1000,
+            "table": t.name,
+            "server_id": self._sid,
+            "gtid": self.gtid,
+            "file": self.file,
+            "pos": self._start,
+            "row": 0,
+            "thread": self.thread,
+            "query": self.query,
+        }
+        tx_id = self._tx_id()
+        change = ct.gate
+        if change is None:
+            change = ct.gate = self.dispatcher.table(env, tid)
+        fill = env.null_fill
+        row = 0
+        if etype in bl.WRITES:
+            op = "c"
+        elif etype in bl.UPDATES:
+            op = "u"
+        else:
+            op = "d"
+        if not self.dispatcher.admit(op, True):  # skipped.operations: the whole event, as Debezium's binlog
+            p = end
+        # the offsets read rows_done only at a commit inside the event, which only a signal row causes
+        track = tid == self.signal_table
+        while p < end:
+            if op == "c":
+                before = None
+                after, p = dec(body, p)
+            elif op == "u":
+                before, p = dec(body, p)
+                after, p = dec(body, p)
+            else:
+                after = None
+                before, p = dec(body, p)
+            if row < skip_rows:
+                row += 1
+                self.rows_done = row
+                continue
+            if fill:
+                if before is not None:
+                    env.fill_nulls(before)
+                if after is not None:
+                    env.fill_nulls(after)
+            if row:
+                src = base.copy()
+                src["row"] = row
+            else:
+                src = base
+            row += 1
+            if track:
+                self.last_row = row - 1
+                self.rows_done = row
+            change(op, before, after, src, tx_id)
+        if row > skip_rows:
+            self.last_row = row - 1
+        if self.in_tx:
+            self.rows_done = 0
+        else:
+            self.rows_done = row
+            self.next_pos = self._next
+            self.query = None
+
+
+def mysql_original_commit_us(data: bytes) -> int:
+    """The original_commit_timestamp of a MySQL (>= 8.0.1) GTID event, truncated to milliseconds, in µs;
+    0 when the event has none. Body: flags(1) sid(16) gno(8) lt_type(1) last_committed(8) sequence(8)
+    immediate_commit_timestamp(7, top bit: original follows) [original_commit_timestamp(7)]."""
+    body = data[20:]
+    if len(body) < 49 or body[25] != 2:
+        return 0
+    immediate = int.from_bytes(body[42:49], "little")
+    original = immediate
+    if immediate >> 55 and len(body) >= 56:
+        immediate &= (1 << 55) - 1
+        original = int.from_bytes(body[49:56], "little")
+    return original // 1000 * 1000
