@@ -1,7 +1,4 @@
-"""The type table: a PostgreSQL type (+ typmod, handling modes) -> its schema and converters.
-
-Long because the table is data: one `_m_*` builder per type family and `_BASE_TYPES` naming them
-by type name, with domain / array / enum resolution beside it."""
+"""The type table: a PostgreSQL type (+ typmod, handling modes) -> its schema and converters."""
 
 from __future__ import annotations
 
