@@ -26,6 +26,9 @@ TO_CONVERT = frozenset(
         "emulator/connectors/mysql/connector.py",
         "emulator/connectors/mysql/snapshot.py",
         "emulator/connectors/postgres/connector.py",
+        "emulator/connectors/postgres/conninfo.py",
+        "emulator/connectors/postgres/slot.py",
+        "emulator/connectors/postgres/snapshots.py",
         # the Connect data plane and the transform chain's alias lists (connect helper)
         "emulator/connect/dataplane.py",
         "emulator/connect/transforms/base.py",

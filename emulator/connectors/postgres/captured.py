@@ -1,0 +1,75 @@
+"""A captured table as the pgoutput stream sees it: its envelope, the pgoutput tuple -> row mapping, and the
+values a column missing from an old-key tuple shows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from emulator.envelope import TableEnvelope
+
+_FALLBACK = {
+    "int8": 0,
+    "int16": 0,
+    "int32": 0,
+    "int64": 0,
+    "float": 0.0,
+    "double": 0.0,
+    "boolean": False,
+    "string": "",
+    "bytes": "",
+}
+
+
+# the zero value Debezium's converters fall back to, as PostgreSQL text, for types whose fallback is not
+# the Connect type's zero (decimals as 0, zoned times at the epoch, hstore "{}", interval "P0Y...")
+_ZERO_TEXT = {
+    "numeric": "0",
+    "money": "$0.00",
+    "interval": "00:00:00",
+    "timestamptz": "1970-01-01 00:00:00+00",
+    "timetz": "00:00:00+00",
+    "hstore": "",
+    "date": "1970-01-01",
+    "time": "00:00:00",
+    "timestamp": "1970-01-01 00:00:00",
+    "point": "(0,0)",
+}
+
+
+def _fallback(col) -> Any:
+    """What a column missing from an old-key tuple shows in `before`: NULL when optional, else the
+    schema default, else the value Debezium's converter falls back to for NULL."""
+    schema = col.schema
+    if schema.optional:
+        return None
+    if schema.default is not None:
+        return schema.default
+    if schema.type == "array":
+        return []
+    zero = _ZERO_TEXT.get(col.type_name)
+    if zero is not None:
+        try:
+            return col.convert(zero)
+        except Exception:  # noqa: BLE001 - a converter that cannot read the zero: the type's zero
+            pass
+    if schema.type == "map":
+        return {}
+    return _FALLBACK.get(schema.type)
+
+
+class CapturedTable:
+    """A table as the stream sees it: its envelope plus how to map pgoutput tuples onto it."""
+
+    __slots__ = ("env", "keep", "relation_names", "key_set", "fallbacks", "data_collection", "gate")
+
+    def __init__(self, env: TableEnvelope, keep: list[int] | None) -> None:
+        self.env = env
+        self.keep = keep
+        self.key_set = frozenset(env.key_idx)
+        self.fallbacks = [_fallback(c) for c in env.table.columns]
+        self.data_collection = env.table.id
+        self.gate: Any = None  # the dispatcher's change function for this table, made on first use
+
+    def raw(self, values: list) -> list:
+        keep = self.keep
+        return values if keep is None else [values[i] for i in keep]

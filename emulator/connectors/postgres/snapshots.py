@@ -1,0 +1,221 @@
+"""Snapshot reads: the initial snapshot's consistent session (the slot's exported snapshot) and the
+blocking snapshot's session, rows by COPY (snapshot.select.statement.overrides honoured)."""
+
+from __future__ import annotations
+
+import logging
+import time
+from contextlib import contextmanager
+
+import psycopg
+from psycopg import sql
+
+from emulator.connectors.postgres import pgoutput as po
+from emulator.connectors.postgres.captured import CapturedTable
+from emulator.connectors.postgres.catalog import load_tables
+from emulator.connectors.postgres.source import (
+    sequence,
+)
+from emulator.envelope import TableEnvelope
+from emulator.filters import include_list_order
+from emulator.incremental.conditions import sql_literal_pg
+from emulator.model import TableDef
+from emulator.pipeline.coordinator import SnapshotSession, blocking_snapshot
+from emulator.settings import settings_for
+
+log = logging.getLogger("emulator.postgres")
+
+
+def _copy_table(t: TableDef) -> sql.Composable:
+    """The snapshot read of a table. `COPY (SELECT ...)`, not `COPY table`: a partitioned table has no
+    rows of its own and only the SELECT form reads its partitions' (as Debezium's SELECT * does)."""
+    cols = sql.SQL(", ").join(sql.Identifier(c.name) for c in t.columns)
+    return sql.SQL("COPY (SELECT {} FROM {}) TO STDOUT").format(cols, sql.Identifier(t.namespace, t.name))
+
+
+class SnapshotReads:
+    """Initial and blocking snapshot sessions (a mixin of PostgresConnector)."""
+
+    # -- snapshot ------------------------------------------------------------------------------------------
+    def snapshot_session(self, data: bool):
+        """The initial snapshot's consistent read: the new slot's exported snapshot (or a serializable
+        deferrable transaction when the slot already existed), the captured tables in include-list order,
+        rows by COPY. Once the coordinator read it completely, its LSN is where streaming starts."""
+        return self._snapshot_session(self._exported, self._start_lsn)
+
+    @contextmanager
+    def _snapshot_session(self, exported: str | None, start_lsn: int | None):
+        snap = psycopg.connect(self.conninfo, autocommit=True)
+        try:
+            if exported:
+                snap.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
+                snap.execute(sql.SQL("SET TRANSACTION SNAPSHOT {}").format(sql.Literal(exported)))
+            else:
+                snap.execute("BEGIN ISOLATION LEVEL SERIALIZABLE, READ ONLY, DEFERRABLE")
+            if start_lsn is None:
+                start_lsn = po.lsn_to_int(snap.execute("SELECT pg_current_wal_lsn()::text").fetchone()[0])
+            xid = snap.execute("SELECT txid_current()").fetchone()[0] if exported else None
+            include = self.filters.table_included
+            typed = settings_for(self.cfg)
+            only = typed.snapshot.include_collection_list
+            # the signal table is captured but, as in Debezium, never exported by the snapshot
+            loaded = load_tables(snap, self.type_cfg, include)
+            tables = [
+                t
+                for t in loaded
+                if t.id != self.signal_table and (not only or any(p.fullmatch(t.id) for p in only))
+            ]
+            tables = include_list_order(tables, self.cfg.get("table.include.list"), lambda t: t.id)
+            captured = [self._capture(t) for t in tables]
+            ts_us = time.time_ns() // 1000
+            seq = sequence(None, start_lsn)
+            src = self.source
+            emit = self.engine.emit
+
+            estimates = dict(
+                snap.execute(
+                    "SELECT n.nspname || '.' || c.relname, greatest(c.reltuples, 0)::bigint FROM pg_class c "
+                    "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind IN ('r', 'p')"
+                ).fetchall()
+            )
+
+            overrides = set(typed.relational.snapshot_select_overrides)
+
+            def rows_of(ct: CapturedTable):
+                t = ct.env.table
+                q = _copy_table(t)
+                if t.id in overrides:
+                    q = self._override_query(snap, t)
+                est = estimates.get(t.id, 0)
+                log.info("snapshot of %s: starting (about %d rows)", t.id, est)
+                n = 0
+                next_log = time.monotonic() + 5
+                with snap.cursor().copy(q) as cp:
+                    for row in cp.rows():
+                        n += 1
+                        yield row
+                        if not n & 4095 and time.monotonic() >= next_log:
+                            next_log += 5
+                            log.info("snapshot of %s: %d of about %d rows", t.id, n, max(est, n))
+                log.info("snapshot of %s: %d rows", t.id, n)
+
+            sources: dict[str, dict] = {}
+
+            def emit_row(ct: CapturedTable, row, mark: str) -> None:
+                env = ct.env
+                t = env.table
+                after = env.snapshot_row(row)
+                key = env.key_of(after)
+                s = sources.get(mark + t.id)
+                if s is None:
+                    s = src(ts_us, mark, seq, t.namespace, t.name, xid, start_lsn)
+                    sources[mark + t.id] = s
+                emit(env.change("r", None, after, s, None, key))
+
+            session = SnapshotSession(
+                captured,
+                rows_of,
+                emit_row,
+                lambda ct: ct.env.table.id,
+                captured=[t.id for t in loaded],
+                estimates=estimates,
+            )
+            yield session
+            snap.execute("COMMIT")
+        finally:
+            snap.close()
+        if (
+            not session.completed
+        ):  # stopped: no position, so nothing is saved and the next start snapshots again
+            return
+        self.lsn_commit = start_lsn
+        self.lsn_proc = start_lsn
+        self.engine.commit(force=True)
+        slot = self.slot
+        if slot is not None and slot["confirmed"] is not None and slot["confirmed"] < start_lsn:
+            # no exported snapshot: changes racing the snapshot start may be in neither, so stream
+            # from what the slot still has (duplicates, never a gap), as Debezium's at-least-once
+            start_lsn = slot["confirmed"]
+            self.lsn_commit = start_lsn
+        self._start_lsn = start_lsn
+
+    def _override_query(
+        self, snap: psycopg.Connection, t: TableDef, stmt: str | None = None
+    ) -> sql.Composable:
+        """snapshot.select.statement.overrides.<schema>.<table> (or a blocking snapshot's filter): the
+        user's SELECT, its columns mapped onto the table's by name (a column it does not return is NULL)."""
+        if stmt is None:
+            stmt = (self.cfg.get(f"snapshot.select.statement.overrides.{t.id}") or "").strip().rstrip(";")
+        if not stmt:
+            raise ValueError(
+                f"snapshot.select.statement.overrides.{t.id} is not set but the table is "
+                "listed in snapshot.select.statement.overrides"
+            )
+        cur = snap.execute(sql.SQL("SELECT * FROM ({}) AS q LIMIT 0").format(sql.SQL(stmt)))
+        returned = {d.name for d in cur.description}
+        cols = sql.SQL(", ").join(
+            sql.Identifier("q", c.name) if c.name in returned else sql.SQL("NULL") for c in t.columns
+        )
+        log.info("snapshot of %s uses the override: %s", t.id, stmt)
+        return sql.SQL("COPY (SELECT {} FROM ({}) AS q) TO STDOUT").format(cols, sql.SQL(stmt))
+
+    # execute-snapshot type blocking -------------------------------------------------------------------------
+    def blocking_snapshot(self, tables: list[str], filters: dict[str, str]) -> None:
+        """`filters` maps a table to the (validated) SELECT that replaces its full read. The source block
+        is the stream's position at the signal (Debezium keeps the streaming offset for blocking
+        snapshots); ts is the snapshot's time."""
+        blocking_snapshot(self, self.engine, self._blocking_session(set(tables), filters))
+
+    @contextmanager
+    def _blocking_session(self, wanted: set[str], filters: dict[str, str]):
+        snap = psycopg.connect(self.conninfo, autocommit=True)
+        try:
+            snap.execute("BEGIN ISOLATION LEVEL SERIALIZABLE, READ ONLY, DEFERRABLE")
+            ts_us = snap.execute("SELECT (extract(epoch FROM now()) * 1000000)::bigint").fetchone()[0]
+            tds = [
+                t
+                for t in load_tables(snap, self.type_cfg, self.filters.table_included)
+                if t.id in wanted and t.id != self.signal_table
+            ]
+            captured = []
+            for td in tds:
+                shaped, keep = self.filters.shape(td)
+                captured.append(CapturedTable(TableEnvelope(self.settings, shaped), keep))
+            seq = sequence(self.last_commit_lsn, self.lsn_proc)
+            src = self.source
+            emit = self.engine.emit
+            sources: dict[str, dict] = {}
+            stream = self.stream
+            next_status = [time.monotonic() + 1]
+
+            def rows_of(ct: CapturedTable):
+                t = ct.env.table
+                stmt = filters.get(t.id)
+                if stmt is not None:
+                    q = self._override_query(snap, t, stmt.render(sql_literal_pg(snap)))
+                else:
+                    q = _copy_table(t)
+                n = 0
+                with snap.cursor().copy(q) as cp:
+                    for row in cp.rows():
+                        n += 1
+                        yield row
+                        if not n & 1023 and stream is not None and time.monotonic() >= next_status[0]:
+                            next_status[0] = time.monotonic() + 1
+                            stream.send_status(self._confirmed())  # keep the walsender from timing out
+                log.info("blocking snapshot of %s: %d rows", t.id, n)
+
+            def emit_row(ct: CapturedTable, row, mark: str) -> None:
+                env = ct.env
+                t = env.table
+                after = env.snapshot_row(row)
+                s = sources.get(mark + t.id)
+                if s is None:
+                    s = src(ts_us, mark, seq, t.namespace, t.name, self.xid, self.lsn_proc)
+                    sources[mark + t.id] = s
+                emit(env.change("r", None, after, s, None, env.key_of(after)))
+
+            yield SnapshotSession(captured, rows_of, emit_row, lambda ct: ct.env.table.id)
+            snap.execute("COMMIT")
+        finally:
+            snap.close()

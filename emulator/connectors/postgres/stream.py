@@ -1,0 +1,324 @@
+"""The pgoutput stream: the replication loop, one handler per message type (bound once per stream),
+the position kept per change, and logical decoding messages."""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+
+import psycopg
+
+from emulator.connectors.postgres import pgoutput as po
+from emulator.connectors.postgres.captured import CapturedTable
+from emulator.connectors.postgres.catalog import load_relation_table
+from emulator.connectors.postgres.source import (
+    sequence,
+)
+from emulator.model import TableDef
+from emulator.records import Record
+
+log = logging.getLogger("emulator.postgres")
+
+
+UNCHANGED = po.UNCHANGED_TOAST
+
+
+# the offset's messageType: Debezium's ReplicationMessage.Operation name of what was processed at lsn_proc
+_MESSAGE_TYPE = {
+    "B": "BEGIN",
+    "C": "COMMIT",
+    "c": "INSERT",
+    "u": "UPDATE",
+    "d": "DELETE",
+    "t": "TRUNCATE",
+    "m": "MESSAGE",
+}
+
+
+_MESSAGE_OP = {name: op for op, name in _MESSAGE_TYPE.items()}
+
+
+def _ignore(msg: bytes, lsn: int) -> None:
+    return None
+
+
+class PgoutputStream:
+    """pgoutput decoding into the dispatcher (a mixin of PostgresConnector)."""
+
+    # -- streaming -----------------------------------------------------------------------------------------
+    def _stream(self, start_lsn: int) -> None:
+        stream = self.stream
+        stream.start(start_lsn)
+        self.streaming = True
+        self.metrics.connected = True
+        log.info("streaming from %s", po.int_to_lsn(start_lsn))
+        engine = self.engine
+        read = stream.read
+        handlers = {
+            ord("B"): self._on_begin,
+            ord("C"): self._on_commit,
+            ord("R"): self._on_relation,
+            ord("I"): self._on_insert,
+            ord("U"): self._on_update,
+            ord("D"): self._on_delete,
+            ord("T"): self._on_truncate,
+            ord("M"): self._on_message,
+            ord("Y"): _ignore,
+            ord("O"): _ignore,
+        }
+        hb_next = time.monotonic()
+        flush = engine.output.flush
+        signals = self.signals
+        busy = 0
+        while not engine.stopping:
+            data = read(0.1, flush)
+            if data is None:
+                if not self.in_tx and stream.server_wal_end > (self.lsn_commit or 0):
+                    # nothing of ours is in flight: everything up to the server's position is done
+                    self.lsn_commit = stream.server_wal_end
+                engine.idle()
+                now = time.monotonic()
+                if stream.status_due(self.status_interval_s):
+                    stream.send_status(self._confirmed())
+                if self.heartbeat_query and engine.heartbeat and now >= hb_next:
+                    hb_next = now + engine.heartbeat.interval_s
+                    self._run_heartbeat_query()
+                self.signals.poll()
+                continue
+            kind = data[0]
+            if kind == 119:  # 'w'
+                data = bytes(data)
+                data_start = po.parse_xlogdata_header(data)[0]
+                msg = data[25:]
+                handlers[msg[0]](msg, data_start)
+            elif kind == 107:  # 'k'
+                stream.handle_keepalive(data, self._confirmed())
+            engine.tick()
+            busy += 1
+            if busy >= 512:  # signals, resumed snapshots and read-only windows also progress under load
+                busy = 0
+                signals.poll()
+
+    def _confirmed(self) -> int:
+        """What the server may forget: only what our committed offsets already cover."""
+        return self.confirmed_lsn
+
+    def _run_heartbeat_query(self) -> None:
+        try:
+            self.conn.execute(self.heartbeat_query)
+        except psycopg.Error as e:
+            log.warning("heartbeat.action.query failed: %s", e)
+
+    # pgoutput handlers: (message bytes, XLogData start LSN) ------------------------------------------------
+    def _on_begin(self, msg: bytes, lsn: int) -> None:
+        _final, ts_us, xid = po.parse_begin(msg)
+        self.xid = xid
+        self.ts_us = ts_us
+        self.in_tx = True
+        self.lsn_proc = lsn
+        self.proc_op = "B"
+        self.lsn_events = 0
+        self.dispatcher.begin(f"{xid}:{lsn}", ts_us // 1000)
+
+    def _on_commit(self, msg: bytes, lsn: int) -> None:
+        _commit_lsn, end_lsn, ts_us = po.parse_commit(msg)
+        self.dispatcher.commit(f"{self.xid}:{lsn}", ts_us // 1000)
+        self.metrics.committed(ts_us // 1000, self.xid, only_with_events=True)
+        self.last_commit_lsn = lsn
+        self.lsn_commit = end_lsn
+        self.lsn_proc = lsn
+        self.proc_op = "C"
+        self.in_tx = False
+        if self.skip_until is not None and self.skip_until[0] == self.xid:
+            self.skip_until = None
+        inc = self.incremental
+        if inc.read_only:
+            xids = self._ro_xids
+            if len(xids) > 100_000:
+                xids.clear()
+            xids.add(self.xid)
+            if inc.window_mark is not None:
+                inc.on_commit()
+
+    def _on_relation(self, msg: bytes, lsn: int) -> None:
+        rel = po.parse_relation(msg)
+        if not self.filters.table_included(rel.namespace, rel.name):
+            self.by_oid[rel.oid] = None
+            return
+        # the schema in force at this position is the Relation message's, not the catalog's now
+        td = load_relation_table(self.conn, rel, self.type_cfg)
+        stream_keep = td.extra["stream_keep"]
+        old = self.by_id.get(td.id)
+        ct = self._capture(td)
+        if len(stream_keep) != len(rel.columns):
+            inner = ct.keep
+            ct.keep = [stream_keep[i] for i in inner] if inner is not None else stream_keep
+        if (
+            old is not None
+            and old.env.value_schema.to_json() == ct.env.value_schema.to_json()
+            and old.env.key_names == ct.env.key_names
+            and (old.env.key_schema.to_json() if old.env.key_schema else None)
+            == (ct.env.key_schema.to_json() if ct.env.key_schema else None)
+            and old.keep == ct.keep
+        ):
+            ct = old  # unchanged: keep the precomputed frames
+            self.by_id[td.id] = ct
+        self.by_oid[rel.oid] = ct
+        if old is not None and ct is not old and self.incremental.running:
+            self.incremental.on_schema_change(td.id)
+
+    def _change_target(self, relid: int, op: str, lsn: int) -> CapturedTable | None:
+        """Bookkeeping common to every row change; the captured table, or None when nothing is emitted."""
+        self.lsn_events = self.lsn_events + 1 if lsn == self.lsn_proc else 1
+        self.lsn_proc = lsn
+        self.proc_op = op
+        if self.skip_until is not None and self._skip(lsn):
+            return None
+        ct = self.by_oid.get(relid)
+        return ct if self.dispatcher.admit(op, ct is not None) else None
+
+    def _gate(self, ct: CapturedTable):
+        ct.gate = self.dispatcher.table(ct.env, ct.data_collection)
+        return ct.gate
+
+    def _tx_id(self, lsn: int) -> str | None:
+        return f"{self.xid}:{lsn}" if self.tx.enabled else None
+
+    def _skip(self, lsn: int) -> bool:
+        su = self.skip_until
+        if su is None or su[0] != self.xid or lsn > su[1]:
+            return False
+        if lsn < su[1]:
+            return True
+        if su[2] > 0:  # one of the changes at the stored LSN that were emitted
+            su[2] -= 1
+            return True
+        return False
+
+    def _src(self, t: TableDef, lsn: int) -> dict:
+        return self.source(
+            self.ts_us, "false", sequence(self.last_commit_lsn, lsn), t.namespace, t.name, self.xid, lsn
+        )
+
+    def _on_insert(self, msg: bytes, lsn: int) -> None:
+        relid, values, toast = po.parse_insert(msg)
+        ct = self._change_target(relid, "c", lsn)
+        if ct is None:
+            return
+        env = ct.env
+        raw = ct.raw(values) if ct.keep is not None else values
+        after = self._row_toast(ct, raw, None) if toast else env.row(raw)
+        (ct.gate or self._gate(ct))(
+            "c", None, after, self._src(env.table, lsn), f"{self.xid}:{lsn}" if self.tx.enabled else None
+        )
+
+    def _row_toast(self, ct: CapturedTable, raw: list, old: dict | None) -> dict:
+        env = ct.env
+        vals = []
+        for i, (conv, v) in enumerate(zip(env.converters, raw)):
+            if v is None:
+                vals.append(None)
+            elif v is UNCHANGED:
+                name = env.names[i]
+                if old is not None and old.get(name) is not None and old[name] != env.unavailable[i]:
+                    vals.append(old[name])
+                else:
+                    vals.append(env.unavailable[i])
+            else:
+                vals.append(conv(v))
+        return env.fill_nulls(dict(zip(env.names, vals)))
+
+    def _old_row(self, ct: CapturedTable, kind: str, raw: list) -> dict:
+        env = ct.env
+        if kind == "O":
+            return env.row(raw) if UNCHANGED not in raw else self._row_toast(ct, raw, None)
+        # 'K': only the replica-identity columns are sent; the rest are NULL in the tuple
+        vals = []
+        for i, (conv, v) in enumerate(zip(env.converters, raw)):
+            if v is None or v is UNCHANGED:
+                vals.append(ct.fallbacks[i])
+            else:
+                vals.append(conv(v))
+        return env.fill_nulls(dict(zip(env.names, vals)))
+
+    def _on_update(self, msg: bytes, lsn: int) -> None:
+        relid, old_vals, old_kind, new_vals, toast = po.parse_update(msg)
+        # skipped updates are dropped whole, key changes included (as Debezium)
+        ct = self._change_target(relid, "u", lsn)
+        if ct is None:
+            return
+        env = ct.env
+        before = self._old_row(ct, old_kind, ct.raw(old_vals)) if old_vals is not None else None
+        raw = ct.raw(new_vals)
+        after = self._row_toast(ct, raw, before) if toast else env.row(raw)
+        (ct.gate or self._gate(ct))(
+            "u", before, after, self._src(env.table, lsn), f"{self.xid}:{lsn}" if self.tx.enabled else None
+        )
+
+    def _on_delete(self, msg: bytes, lsn: int) -> None:
+        relid, kind, old_vals = po.parse_delete(msg)
+        ct = self._change_target(relid, "d", lsn)
+        if ct is None:
+            return
+        env = ct.env
+        before = self._old_row(ct, kind, ct.raw(old_vals))
+        (ct.gate or self._gate(ct))(
+            "d", before, None, self._src(env.table, lsn), f"{self.xid}:{lsn}" if self.tx.enabled else None
+        )
+
+    def _on_truncate(self, msg: bytes, lsn: int) -> None:
+        relids, _options = po.parse_truncate(msg)
+        self.lsn_proc = lsn
+        self.proc_op = "t"
+        self.lsn_events = 1
+        if self._skip(lsn) or not self.dispatcher.admit("t", True):
+            return
+        for relid in relids:
+            ct = self.by_oid.get(relid)
+            if ct is not None:
+                self.dispatcher.truncate(
+                    ct.env, ct.data_collection, self._src(ct.env.table, lsn), self._tx_id(lsn)
+                )
+
+    def _on_message(self, msg: bytes, lsn: int) -> None:
+        transactional, _msg_lsn, prefix, content = po.parse_message(msg)
+        if not self.filters.message_prefix_included(prefix):
+            return
+        if transactional:
+            if self._skip(lsn):
+                return
+            self.lsn_proc = lsn
+            self.proc_op = "m"
+            self.lsn_events = 1
+            src = self.source(self.ts_us, "false", sequence(self.last_commit_lsn, lsn), "", "", self.xid, lsn)
+            # Debezium counts each message under the Java identity of a per-message collection object
+            collection = (
+                "io.debezium.connector.postgresql.LogicalDecodingMessageMonitor$"
+                f"LogicalDecodingMessageId@{random.getrandbits(31):x}"
+            )
+            block = self.tx.event_block(f"{self.xid}:{lsn}", collection) if self.tx.enabled else None
+        else:
+            # no BEGIN/COMMIT around it: it is its own commit point
+            self.last_commit_lsn = lsn
+            if not self.in_tx:
+                self.lsn_proc = lsn
+                self.proc_op = "m"
+                self.lsn_events = 1
+            src = self.source(time.time_ns() // 1000, "false", sequence(lsn, lsn), "", "", None, lsn)
+            block = None
+        ns = time.time_ns()
+        value = {
+            "op": "m",
+            "ts_ms": ns // 1_000_000,
+            "source": src,
+            "transaction": block,
+            "message": {"prefix": prefix, "content": self._msg_content(content)},
+        }
+        self.dispatcher.message(
+            Record(
+                self.message_topic,
+                self.msg_key_frame.encode({"prefix": prefix}),
+                self.msg_value_frame.encode(value),
+            )
+        )

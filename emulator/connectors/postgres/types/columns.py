@@ -1,0 +1,57 @@
+"""The entry point: one column's `ColumnDef` (schema, converters, default) for the stream and the snapshot."""
+
+from __future__ import annotations
+
+from emulator.connectors.postgres.types.defaults import _default_value
+from emulator.connectors.postgres.types.mappings import _empty_string, _mapping
+from emulator.connectors.postgres.types.model import Converter, PgType, TypeConfig
+from emulator.connectors.postgres.types.toast import _unavailable
+from emulator.model import ColumnDef
+
+
+def column_def(
+    name: str,
+    pgtype: PgType,
+    typmod: int,
+    not_null: bool,
+    default_expr: str | None,
+    cfg: TypeConfig,
+) -> ColumnDef | None:
+    """The ColumnDef for one column, or None when the type is not supported (and
+    `include_unknown_datatypes` is off): the caller logs a warning and drops the column.
+
+    `convert` follows the pgoutput (streaming) path; see `column_def_ex` for the snapshot one."""
+    got = column_def_ex(name, pgtype, typmod, not_null, default_expr, cfg)
+    return None if got is None else got[0]
+
+
+def column_def_ex(
+    name: str,
+    pgtype: PgType,
+    typmod: int,
+    not_null: bool,
+    default_expr: str | None,
+    cfg: TypeConfig,
+) -> tuple[ColumnDef, Converter] | None:
+    """`column_def` plus the converter for the JDBC snapshot path (text from a query or COPY), which
+    differs from the pgoutput one for a few values: date +/-infinity, `name` columns."""
+    m = _mapping(pgtype, typmod, cfg)
+    if m is None:
+        return None
+    default = _default_value(pgtype, default_expr, m) if default_expr else None
+    schema = m.schema.with_(optional=not not_null, default=default)
+    convert = m.convert
+    if not_null and pgtype.name == "name" and not cfg.include_unknown_datatypes:
+        # streamed `name` values resolve to null; a NOT NULL field then gets the converter's fallback
+        # "" (tests/data/pg/cases/name_not_null)
+        convert = _empty_string
+    col = ColumnDef(
+        name=name,
+        schema=schema,
+        convert=convert,
+        type_name=pgtype.name,
+        unavailable=_unavailable(m, cfg),
+        length=m.length,
+        scale=m.scale,
+    )
+    return col, (m.snapshot_convert or m.convert)

@@ -1,0 +1,141 @@
+"""numeric / decimal / money text -> Debezium's decimal values per `decimal.handling.mode`."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from typing import Any
+
+from emulator.connectors.postgres.types.encoders import _FLOAT_SPECIAL, _b2a
+from emulator.connectors.postgres.types.model import Converter
+
+_DEC_RE = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\Z")
+
+
+def _parse_dec(t: str) -> tuple[int, int]:
+    """(unscaled, scale) of a plain decimal literal ("-12.340" -> (-12340, 3)); exponents allowed."""
+    if "e" in t or "E" in t:
+        sign, digits, exp = Decimal(t).as_tuple()
+        u = int("".join(map(str, digits)) or "0")
+        return (-u if sign else u), -exp
+    i = t.find(".")
+    if i < 0:
+        return int(t), 0
+    return int(t[:i] + t[i + 1 :] or "0"), len(t) - i - 1
+
+
+def _parse_java_bigdecimal(t: str) -> tuple[int, int]:
+    if not _DEC_RE.match(t):
+        raise ValueError(f"not a BigDecimal literal: {t!r}")
+    return _parse_dec(t)
+
+
+def _rescale(u: int, s: int, target: int) -> int:
+    """BigDecimal.setScale(target) (ROUND_UNNECESSARY): raises if digits would be lost."""
+    if target >= s:
+        return u * 10 ** (target - s)
+    q, r = divmod(u, 10 ** (s - target))
+    if r:
+        raise ArithmeticError("rounding necessary")
+    return q
+
+
+def _rescale_half_up(u: int, s: int, target: int) -> int:
+    if target >= s:
+        return u * 10 ** (target - s)
+    d = 10 ** (s - target)
+    q, r = divmod(abs(u), d)
+    if 2 * r >= d:
+        q += 1
+    return -q if u < 0 else q
+
+
+def _java_dec_str(u: int, s: int) -> str:
+    """java.math.BigDecimal.toString() (scientific notation when the exponent is small)."""
+    if s == 0:
+        return str(u)
+    digits = str(abs(u))
+    adjusted = len(digits) - 1 - s
+    if s > 0 and adjusted >= -6:
+        if len(digits) > s:
+            r = digits[:-s] + "." + digits[-s:]
+        else:
+            r = "0." + "0" * (s - len(digits)) + digits
+    else:
+        r = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
+        r += "E" + ("+" if adjusted >= 0 else "") + str(adjusted)
+    return "-" + r if u < 0 else r
+
+
+def _java_plain_str(u: int, s: int) -> str:
+    """java.math.BigDecimal.toPlainString()."""
+    if s <= 0:
+        return str(u * 10 ** (-s))
+    digits = str(abs(u))
+    if len(digits) > s:
+        r = digits[:-s] + "." + digits[-s:]
+    else:
+        r = "0." + "0" * (s - len(digits)) + digits
+    return "-" + r if u < 0 else r
+
+
+_DEC_SPECIAL_STRING = {"NaN": "NAN", "Infinity": "POSITIVE_INFINITY", "-Infinity": "NEGATIVE_INFINITY"}
+
+
+def _numeric_fixed_precise(scale: int) -> Converter:
+    def conv(t: str) -> Any:
+        if t[-1] > "9":  # NaN / Infinity / -Infinity: null (+ WARN upstream)
+            return None
+        i = t.find(".")
+        if i < 0:
+            u, s = int(t), 0
+        else:
+            u, s = int(t[:i] + t[i + 1 :]), len(t) - i - 1
+        if s != scale:
+            u = _rescale(u, s, scale)
+        n = (u.bit_length() if u >= 0 else (~u).bit_length()) // 8 + 1
+        return _b2a(u.to_bytes(n, "big", signed=True), newline=False).decode("ascii")
+
+    return conv
+
+
+def _numeric_variable_precise(t: str) -> Any:
+    if t[-1] > "9":
+        return None
+    i = t.find(".")
+    if i < 0:
+        u, s = int(t), 0
+    else:
+        frac = t[i + 1 :].rstrip("0")  # stripTrailingZeros, never below scale 0
+        u, s = int(t[:i] + frac), len(frac)
+    n = (u.bit_length() if u >= 0 else (~u).bit_length()) // 8 + 1
+    return {"scale": s, "value": _b2a(u.to_bytes(n, "big", signed=True), newline=False).decode("ascii")}
+
+
+def _numeric_double(t: str) -> Any:
+    s = _FLOAT_SPECIAL.get(t)
+    return float(t) if s is None else s
+
+
+def _numeric_string(scale: int | None) -> Converter:
+    def conv(t: str) -> Any:
+        sp = _DEC_SPECIAL_STRING.get(t)
+        if sp is not None:
+            return sp
+        u, s = _parse_dec(t)
+        if scale is not None and s != scale:
+            u = _rescale(u, s, scale)
+            s = scale
+        return _java_plain_str(u, s)
+
+    return conv
+
+
+_MONEY_STRIP = re.compile(r"[^0-9.]")
+
+
+def _parse_money(t: str) -> tuple[int, int]:
+    """PostgreSQL's locale-formatted money text ("$1,234.56", "-$0.99", "($5.00)") -> (unscaled, scale)."""
+    neg = t[:1] in ("-", "(")
+    u, s = _parse_dec(_MONEY_STRIP.sub("", t))
+    return (-u if neg else u), s
