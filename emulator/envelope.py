@@ -22,6 +22,7 @@ from emulator.connect.schema import (
     struct,
 )
 from emulator.model import TableDef
+from emulator.naming import field_name_adjuster, schema_name_adjuster
 from emulator.records import Record, StructuredRecord
 
 _dumps = orjson.dumps
@@ -104,6 +105,20 @@ class EnvelopeSettings:
                          ("connectorName", connector_name), ("runId", self.run_id))
         ]
 
+
+    @classmethod
+    def of(cls, s: Any, *, connector_name: str, source_schema: Schema, structured: bool = False
+           ) -> EnvelopeSettings:
+        """From a connector's typed settings (emulator.settings): what every adapter shares, read in one place."""
+        c = s.converters
+        return cls(
+            prefix=s.topics.prefix, connector_name=connector_name, source_schema=source_schema,
+            key_schemas=c.key_schemas_enable, value_schemas=c.value_schemas_enable,
+            header_schemas=c.header_schemas_enable, delimiter=s.topics.delimiter,
+            replace_null_with_default=c.value_replace_null_with_default, structured=structured,
+            schema_name_adjuster=schema_name_adjuster(s.common.schema_name_adjustment_mode),
+            field_name_adjuster=field_name_adjuster(s.common.field_name_adjustment_mode),
+        )
     def topic(self, *parts: str) -> str:
         return sanitized_topic(self.delimiter.join((self.prefix, *parts)))
 

@@ -152,16 +152,12 @@ class MongoDbConnector:
         self.full_update_type = (get("capture.mode.full.update.type") or "lookup").lower()
         self.scope = (get("capture.scope") or "deployment").lower()
         self.target = (get("capture.target") or "").strip() or None
-        self.settings = EnvelopeSettings(
-            prefix=self.prefix, connector_name="mongodb", source_schema=ev.SOURCE_SCHEMA,
-            key_schemas=_bool(get("key.converter.schemas.enable"), True),
-            value_schemas=_bool(get("value.converter.schemas.enable"), True),
-            header_schemas=_bool(get("header.converter.schemas.enable"), True),
-            delimiter=get("topic.delimiter") or ".")
+        typed = settings_for(config)
+        # MongoDB's name-adjustment modes are refused unless none (settings audit): no adjuster is built
+        self.settings = EnvelopeSettings.of(typed, connector_name="mongodb", source_schema=ev.SOURCE_SCHEMA)
         self.filters = Filters(get)
         self.field_exclude = get("field.exclude.list")
         self.field_renames = get("field.renames")
-        typed = settings_for(config)
         # MongoDB filters skipped operations in the change stream's pipeline (supportsOperationFiltering)
         self.dispatcher = Dispatcher.for_connector(engine, self.settings, typed, never_skip=True)
         self.tx = self.dispatcher.tx

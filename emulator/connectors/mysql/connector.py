@@ -40,7 +40,6 @@ from emulator.filters import Filters
 from emulator.incremental.conditions import SqlFilters
 from emulator.incremental.machine import IncrementalSnapshot
 from emulator.model import ColumnDef, TableDef
-from emulator.naming import field_name_adjuster, schema_name_adjuster
 from emulator.notifications import Notifier
 from emulator.pipeline.dispatcher import Dispatcher
 from emulator.settings import settings_for
@@ -70,27 +69,13 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
         self.flavor = Flavor(self.FLAVOR)
         self.prefix = get("topic.prefix")
         self.locking_mode = (get("snapshot.locking.mode") or "minimal").lower()
-        tpm = (get("time.precision.mode") or "adaptive_time_microseconds").lower()
-        self.type_cfg = TypeConfig(
-            decimal_mode=(get("decimal.handling.mode") or "precise").lower(),
-            bigint_unsigned_mode=(get("bigint.unsigned.handling.mode") or "long").lower(),
-            binary_mode=(get("binary.handling.mode") or "bytes").lower(),
-            time_precision_mode=tpm,
-            snapshot_timestamp_trimmed=self.flavor.name == "mysql",
-            mariadb_connector=self.flavor.mariadb,
-        )
-        self.settings = EnvelopeSettings(
-            prefix=self.prefix,
+        typed = settings_for(config)
+        self.type_cfg = TypeConfig.from_settings(typed)
+        self.settings = EnvelopeSettings.of(
+            typed,
             connector_name=self.flavor.name,
             source_schema=self.flavor.source_schema,
-            key_schemas=_bool(get("key.converter.schemas.enable"), True),
-            value_schemas=_bool(get("value.converter.schemas.enable"), True),
-            header_schemas=_bool(get("header.converter.schemas.enable"), True),
-            delimiter=get("topic.delimiter") or ".",
-            replace_null_with_default=_bool(get("value.converter.replace.null.with.default"), True),
             structured=engine.dataplane is not None,  # the data plane takes records in their parts
-            schema_name_adjuster=schema_name_adjuster(get("schema.name.adjustment.mode")),
-            field_name_adjuster=field_name_adjuster(get("field.name.adjustment.mode")),
         )
         self.filters = Filters(config, SYSTEM_DATABASES)
         self.db_include = self.filters.ns_include
@@ -100,7 +85,6 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
         self.skip_unparseable = _bool(get("schema.history.internal.skip.unparseable.ddl"))
         self.store_only_captured_dbs = _bool(get("schema.history.internal.store.only.captured.databases.ddl"))
         self.inconsistent_mode = (get("inconsistent.schema.handling.mode") or "fail").lower()
-        typed = settings_for(config)
         # the binlog connectors filter skipped operations where events are read (supportsOperationFiltering)
         self.dispatcher = Dispatcher.for_connector(engine, self.settings, typed, never_skip=True)
         self.tx = self.dispatcher.tx

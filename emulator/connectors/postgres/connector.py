@@ -43,7 +43,6 @@ from emulator.filters import Filters
 from emulator.incremental.conditions import SqlFilters
 from emulator.incremental.machine import IncrementalSnapshot
 from emulator.model import TableDef
-from emulator.naming import field_name_adjuster, schema_name_adjuster
 from emulator.notifications import Notifier
 from emulator.pipeline.dispatcher import Dispatcher
 from emulator.settings import settings_for
@@ -66,34 +65,17 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
         self.slot_name = get("slot.name") or "debezium"
         self.publication = get("publication.name") or "dbz_publication"
         self.snapshot_mode = (get("snapshot.mode") or "initial").lower()
-        self.type_cfg = TypeConfig(
-            decimal_handling_mode=(get("decimal.handling.mode") or "precise").lower(),
-            time_precision_mode=(get("time.precision.mode") or "adaptive").lower(),
-            binary_handling_mode=(get("binary.handling.mode") or "bytes").lower(),
-            interval_handling_mode=(get("interval.handling.mode") or "numeric").lower(),
-            hstore_handling_mode=(get("hstore.handling.mode") or "json").lower(),
-            money_fraction_digits=int(get("money.fraction.digits") or 2),
-            unavailable_value_placeholder=get("unavailable.value.placeholder")
-            or "__debezium_unavailable_value",
-            include_unknown_datatypes=_bool(get("include.unknown.datatypes")),
-        )
-        self.settings = EnvelopeSettings(
-            prefix=self.prefix,
+        typed = settings_for(config)
+        self.type_cfg = TypeConfig.from_settings(typed)
+        self.settings = EnvelopeSettings.of(
+            typed,
             connector_name="postgresql",
             source_schema=SOURCE_SCHEMA,
-            key_schemas=_bool(get("key.converter.schemas.enable"), True),
-            value_schemas=_bool(get("value.converter.schemas.enable"), True),
-            header_schemas=_bool(get("header.converter.schemas.enable"), True),
-            delimiter=get("topic.delimiter") or ".",
-            replace_null_with_default=_bool(get("value.converter.replace.null.with.default"), True),
             structured=engine.dataplane is not None,  # the data plane takes records in their parts
-            schema_name_adjuster=schema_name_adjuster(get("schema.name.adjustment.mode")),
-            field_name_adjuster=field_name_adjuster(get("field.name.adjustment.mode")),
         )
         self.filters = Filters(config, SYSTEM_SCHEMAS)
         self.skipped = self.filters.skipped_ops
         self.source = SourceBuilder(self.prefix, self.dbname)
-        typed = settings_for(config)
         self.dispatcher = Dispatcher.for_connector(
             engine, self.settings, typed, never_skip=False, eager_begin=True
         )
