@@ -32,12 +32,10 @@ from emulator.connectors.base import PositionLost
 from emulator.connectors.mongodb import events as ev
 from emulator.engine import Engine
 from emulator.envelope import EnvelopeSettings
-from emulator.incremental.machine import IncrementalSnapshot
-from emulator.notifications import Notifier
 from emulator.pipeline.coordinator import SnapshotSession, blocking_snapshot
 from emulator.pipeline.dispatcher import Dispatcher
+from emulator.pipeline.signalling import wire_signals
 from emulator.settings import settings_for
-from emulator.signals.processor import SignalProcessor
 from emulator.signals.record import SignalError
 
 log = logging.getLogger("emulator.mongodb")
@@ -173,13 +171,7 @@ class MongoDbConnector:
         self.initsync = False
         self.lsid: str | None = None
         self.txn: int | None = None
-        self.notifier = Notifier(typed.notifications, self.settings, engine)
-        settings = settings_for(config)
-        self.incremental = IncrementalSnapshot(
-            self, engine, incremental=settings.incremental, signal_table=settings.signals.data_collection,
-            filters=QueryDocumentFilters(), retriable=self.is_retriable, notifier=self.notifier)
-        self.signals = SignalProcessor(self, settings, engine, self.incremental)
-        self.dispatcher.attach(self.incremental, self.signals, self.filters.signal)
+        wire_signals(self, typed, engine, QueryDocumentFilters(), self.filters.signal)
         self._op = "c"  # the operation of the change being translated (for the dispatcher's count)
         if self.scope == "collection" and self.signals.channels == {"source"}:
             log.warning("capture.scope=collection disables the source signal channel")

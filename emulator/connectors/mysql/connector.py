@@ -38,12 +38,10 @@ from emulator.engine import Engine
 from emulator.envelope import EnvelopeSettings, TableEnvelope
 from emulator.filters import Filters
 from emulator.incremental.conditions import SqlFilters
-from emulator.incremental.machine import IncrementalSnapshot
 from emulator.model import ColumnDef, TableDef
-from emulator.notifications import Notifier
 from emulator.pipeline.dispatcher import Dispatcher
+from emulator.pipeline.signalling import wire_signals
 from emulator.settings import settings_for
-from emulator.signals.processor import SignalProcessor
 
 log = logging.getLogger("emulator.mysql")
 
@@ -138,19 +136,7 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
         self.last_row = 0
         self.snapshot_done = False
         self.streaming = False
-        self.notifier = Notifier(typed.notifications, self.settings, engine)
-        settings = settings_for(config)
-        self.incremental = IncrementalSnapshot(
-            self,
-            engine,
-            incremental=settings.incremental,
-            signal_table=settings.signals.data_collection,
-            filters=SqlFilters("mysql"),
-            retriable=self.is_retriable,
-            notifier=self.notifier,
-        )
-        self.signals = SignalProcessor(self, settings, engine, self.incremental)
-        self.dispatcher.attach(self.incremental, self.signals, self.signal_table)
+        wire_signals(self, typed, engine, SqlFilters("mysql"), self.signal_table)
         self._in_ro_snapshot = False  # a read.only chunk's consistent-snapshot transaction is open
         self.table_ids: dict[int, _TableEntry] = {}
         self.tm_cache: dict[bytes, _TableEntry] = {}

@@ -41,12 +41,10 @@ from emulator.engine import Engine
 from emulator.envelope import EnvelopeSettings, TableEnvelope
 from emulator.filters import Filters
 from emulator.incremental.conditions import SqlFilters
-from emulator.incremental.machine import IncrementalSnapshot
 from emulator.model import TableDef
-from emulator.notifications import Notifier
 from emulator.pipeline.dispatcher import Dispatcher
+from emulator.pipeline.signalling import wire_signals
 from emulator.settings import settings_for
-from emulator.signals.processor import SignalProcessor
 
 log = logging.getLogger("emulator.postgres")
 
@@ -116,19 +114,7 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
         self._wm_conn: psycopg.Connection | None = None
         self._ro_xids: set[int] = set()  # read.only: transactions streamed since the last chunk read
         self._wal_geometry: tuple[int, int] | None = None
-        self.notifier = Notifier(typed.notifications, self.settings, engine)
-        settings = settings_for(config)
-        self.incremental = IncrementalSnapshot(
-            self,
-            engine,
-            incremental=settings.incremental,
-            signal_table=settings.signals.data_collection,
-            filters=SqlFilters("postgres"),
-            retriable=self.is_retriable,
-            notifier=self.notifier,
-        )
-        self.signals = SignalProcessor(self, settings, engine, self.incremental)
-        self.dispatcher.attach(self.incremental, self.signals, self.signal_table)
+        wire_signals(self, typed, engine, SqlFilters("postgres"), self.signal_table)
         engine.source = self
 
     # -- engine protocol ---------------------------------------------------------------------------------
