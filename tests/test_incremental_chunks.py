@@ -1,4 +1,4 @@
-"""The chunk and maximum-key queries of emulator/incremental/chunks.py, as text: the shape Debezium's
+"""The chunk and maximum-key queries of emulator/incremental/chunks_{postgres,mysql}.py, as text: the shape Debezium's
 ChunkQueryBuilder gives them (rows after the last key and up to the maximum key, in key order, LIMIT the
 chunk size; a nullable key column bounded as AbstractChunkQueryBuilder.addLowerBound does). Expected SQL
 written by hand; the queries run against real servers in tests/test_incremental*.py and the
@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from emulator.incremental.chunks import MySqlChunks, PostgresChunks
+from emulator.incremental.chunks_mysql import MySqlChunks
+from emulator.incremental.chunks_postgres import PostgresChunks
 from emulator.incremental.conditions import check_condition
 
 

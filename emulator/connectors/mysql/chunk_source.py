@@ -16,7 +16,7 @@ from emulator.connectors.mysql import textrows
 from emulator.connectors.mysql.captured import CapturedTable, _qi
 from emulator.connectors.mysql.gtid import MariaGtidSet, MySqlGtidSet
 from emulator.connectors.mysql.source import source_block
-from emulator.incremental.chunks import MySqlChunks
+from emulator.incremental.chunks_mysql import MySqlChunks
 from emulator.incremental.conditions import Predicate
 from emulator.pipeline.coordinator import SnapshotSession, blocking_snapshot
 

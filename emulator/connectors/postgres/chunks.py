@@ -15,7 +15,7 @@ from emulator.connectors.postgres.catalog import load_table
 from emulator.connectors.postgres.source import (
     sequence,
 )
-from emulator.incremental.chunks import PostgresChunks
+from emulator.incremental.chunks_postgres import PostgresChunks
 from emulator.incremental.conditions import Predicate, sql_literal_pg
 
 log = logging.getLogger("emulator.postgres")
