@@ -93,7 +93,8 @@ class Engine:
             if self.output.commit() is False:  # offset.flush.timeout.ms passed: Connect retries next interval
                 return
             self._committed_records = self.records
-        self.offsets.save(offset)
+        if self.offsets.save(offset) is False:  # not stored in time: the source must not move past it
+            return
         src.committed(offset)
 
     def close(self) -> None:

@@ -76,7 +76,8 @@ class OffsetStore:
     def load(self) -> dict[str, Any] | None:
         raise NotImplementedError
 
-    def save(self, offset: dict[str, Any]) -> None:
+    def save(self, offset: dict[str, Any]) -> bool | None:
+        """Store `offset`; False when the write was given up (the next interval retries with a newer one)."""
         raise NotImplementedError
 
 

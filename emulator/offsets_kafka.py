@@ -7,8 +7,15 @@ created when missing with `cleanup.policy=compact`, `offset.storage.partitions` 
 
 `load()` reads the topic from the beginning up to the end of every partition (end-of-partition events come
 from fetch responses, so brokers whose ListOffsets is wrong are read correctly too) and keeps the last value
-for this connector's key.  `save()` produces and waits for the acknowledgement; in exactly-once mode it adds
-the offset record to the output's open transaction and commits that transaction.
+for this connector's key.  `save()` produces and waits for the acknowledgement at most
+`offset.flush.timeout.ms`; in exactly-once mode it adds the offset record to the output's open transaction
+and commits that transaction.
+
+An offset write that is not acknowledged in time, or fails, does not stop the connector: as Connect's
+`WorkerSourceTask.commitOffsets` does ("Timed out waiting to flush offsets to storage; will try again on next
+flush interval with latest offsets"), `save()` logs it and returns False, the connector is not told the
+offset is committed (PostgreSQL's slot stays where it was), and the next interval writes the latest offset.
+A record still in flight may land later; it is keyed like the next one, so compaction keeps the newer.
 """
 
 from __future__ import annotations
@@ -21,7 +28,6 @@ from typing import Any
 import orjson
 
 from emulator.offsets import OffsetStore
-from emulator.outputs.kafka import KafkaDeliveryError
 
 log = logging.getLogger("emulator.offsets")
 
@@ -46,6 +52,7 @@ class KafkaOffsetStore(OffsetStore):
         replication_factor: int = -1,
         output=None,
         timeout_s: float = 30.0,
+        flush_timeout_s: float = 5.0,
     ) -> None:
         self.conf = _client_conf(conf)
         self.topic = topic
@@ -55,7 +62,8 @@ class KafkaOffsetStore(OffsetStore):
         self.partitions = partitions
         self.replication_factor = replication_factor
         self.output = output  # a transactional KafkaOutput in exactly-once mode
-        self.timeout_s = timeout_s
+        self.timeout_s = timeout_s  # reading and creating the topic at start
+        self.flush_timeout_s = flush_timeout_s  # one offset write: offset.flush.timeout.ms (Connect's 5000)
         self._producer = None
         self._last: bytes | None = None
         self._failure: str | None = None
@@ -143,7 +151,7 @@ class KafkaOffsetStore(OffsetStore):
         if err is not None:
             self._failure = f"offset record to {self.topic} failed: {err.str()}"
 
-    def save(self, offset: dict[str, Any]) -> None:
+    def save(self, offset: dict[str, Any]) -> bool:
         blob = orjson.dumps(offset)
         out = self.output
         if out is not None and out.transactional_id:
@@ -151,9 +159,9 @@ class KafkaOffsetStore(OffsetStore):
                 out.produce_offset(self.topic, self.key, blob)
                 out.commit_transaction()
             self._last = blob
-            return
+            return True
         if blob == self._last:
-            return
+            return True
         if self._producer is None:
             from confluent_kafka import Producer
 
@@ -168,9 +176,18 @@ class KafkaOffsetStore(OffsetStore):
             )
         self._failure = None
         self._producer.produce(self.topic, blob, self.key, on_delivery=self._on_delivery)
-        left = self._producer.flush(self.timeout_s)
-        if self._failure is not None or left:
-            failure = self._failure or f"offset record to {self.topic} not acknowledged in {self.timeout_s} s"
-            self._producer = None  # a fresh producer next time
-            raise KafkaDeliveryError(failure)
+        left = self._producer.flush(self.flush_timeout_s)
+        if self._failure is not None:
+            log.error("%s; will try again on the next flush interval with the latest offset", self._failure)
+            self._producer = None  # a failed delivery can leave an idempotent producer fenced: a fresh one
+            return False
+        if left:
+            log.error(
+                "Timed out waiting to flush offsets to %s (offset.flush.timeout.ms %d ms); will try again on "
+                "the next flush interval with the latest offset",
+                self.topic,
+                self.flush_timeout_s * 1000,
+            )
+            return False
         self._last = blob
+        return True

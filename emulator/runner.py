@@ -47,6 +47,7 @@ def kafka_offset_store(
         partition_for(s),
         partitions=s.offsets.storage_partitions,
         replication_factor=s.offsets.storage_replication_factor,
+        flush_timeout_s=s.offsets.flush_timeout_ms / 1000.0,
         output=output if isinstance(output, KafkaOutput) and output.transactional_id else None,
     )
 

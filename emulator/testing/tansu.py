@@ -69,6 +69,32 @@ class TansuBroker:
                 self.proc.wait()
         self.proc = None
 
+    def pause(self) -> None:
+        """SIGSTOP the broker and wait until every one of its threads is stopped: the signal returns at once,
+        but on a loaded machine a thread may still run (and answer a request) until the kernel stops it."""
+        import os
+        import signal
+
+        os.kill(self.proc.pid, signal.SIGSTOP)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            states = []
+            for task in Path(f"/proc/{self.proc.pid}/task").iterdir():
+                try:
+                    states.append((task / "stat").read_text().rsplit(")", 1)[1].split()[0])
+                except OSError:
+                    continue  # a thread that just ended
+            if all(st in ("T", "t") for st in states):
+                return
+            time.sleep(0.001)
+        raise RuntimeError("tansu broker did not stop")
+
+    def resume(self) -> None:
+        import os
+        import signal
+
+        os.kill(self.proc.pid, signal.SIGCONT)
+
     def __enter__(self) -> TansuBroker:
         return self.start()
 
