@@ -21,6 +21,7 @@ from emulator.connect.schema import (
     Schema,
     struct,
 )
+from emulator.javahash import hashmap_order, table_size
 from emulator.model import TableDef
 from emulator.naming import field_name_adjuster, schema_name_adjuster
 from emulator.records import Record, StructuredRecord
@@ -336,6 +337,15 @@ class StructuredTableEnvelope(TableEnvelope):
                                 headers, (self.key_frame, self.value_frame))
 
 
+TX_ORDER_KEY = "transaction_data_collection_order_"  # offset keys of TransactionContext's per-collection counts
+
+
+def stored_tx_counts(offset: dict) -> dict[str, int]:
+    """The per-collection counts a stored offset carries for its open transaction (Debezium's keys)."""
+    n = len(TX_ORDER_KEY)
+    return {k[n:]: int(v) for k, v in offset.items() if k.startswith(TX_ORDER_KEY) and v is not None}
+
+
 class TransactionMonitor:
     """BEGIN/END records on `<prefix>.transaction` and the per-event `transaction` block.
 
@@ -366,6 +376,7 @@ class TransactionMonitor:
         self.started = False
         self.total = 0
         self.per_collection: dict[str, int] = {}
+        self._table = 16  # the HashMap's table size: it only grows over the connector's life
 
     def begin(self, tx_id: str, ts_ms: int) -> None:
         self.begin_id = tx_id
@@ -397,11 +408,34 @@ class TransactionMonitor:
 
     def end(self, tx_id: str, ts_ms: int) -> None:
         if self.enabled and self.started:
+            # Debezium's TransactionContext counts per collection in a HashMap: END lists them in its order
+            counts = self.per_collection
+            self._table = table_size(len(counts), self._table)  # clear() keeps the grown table
             self._write("END", tx_id, self.total,
-                        [{"data_collection": k, "event_count": v} for k, v in self.per_collection.items()],
+                        [{"data_collection": k, "event_count": counts[k]}
+                         for k in hashmap_order(counts, self._table)],
                         ts_ms)
         self.begin_id = None
         self.started = False
+
+    def resume(self, counts: dict[str, int]) -> None:
+        """A restart inside the open transaction (after some of its events were emitted): its BEGIN is not
+        written again and the orders go on from the stored counts, as Debezium's TransactionContext.load."""
+        if self.begin_id is None or not counts:
+            return
+        self.started = True
+        self.per_collection = dict(counts)
+        self.total = sum(counts.values())
+
+    def offset_keys(self, source_tx_id: str) -> dict[str, object]:
+        """What TransactionContext.store adds to the offset while events of a transaction were emitted:
+        `transaction_id` and `transaction_data_collection_order_<collection>` per collection."""
+        if not self.started:
+            return {}
+        keys: dict[str, object] = {"transaction_id": source_tx_id}
+        for k, v in self.per_collection.items():
+            keys[TX_ORDER_KEY + k] = v
+        return keys
 
     def _write(self, status: str, tx_id: str, count: int | None, collections: list | None,
                ts_ms: int) -> None:

@@ -15,6 +15,7 @@ from typing import Any
 
 from emulator.connect.json import Framed
 from emulator.connect.schema import MAP, REQ_INT64, REQ_STRING, Schema, struct
+from emulator.javahash import hashmap_order, table_size
 from emulator.records import Record
 
 log = logging.getLogger("emulator.notifications")
@@ -36,40 +37,19 @@ VALUE_SCHEMA = struct(
 )
 
 
-def _java_string_hash(s: str) -> int:
-    data = s.encode("utf-16-be")  # Java hashes UTF-16 code units
-    h = 0
-    for i in range(0, len(data), 2):
-        h = (31 * h + (data[i] << 8 | data[i + 1])) & 0xFFFFFFFF
-    return h
-
-
-def _table_size_for(n: int) -> int:
-    cap = 1
-    while cap < n:
-        cap <<= 1
-    return cap
-
-
 def java_hashmap_order(copied: list[str], added: Iterable[str] = ()) -> list[str]:
     """Iteration order of `m = new HashMap<>(mapOf(copied)); m.put(k)` for k in `added`: buckets by the
     spread String hash in the final table size, insertion order within a bucket (resizes keep it)."""
     keys = list(copied)
-    if keys:
-        cap = _table_size_for(int(len(keys) / 0.75 + 1.0))
-    else:
-        cap = 16  # first put on an empty map allocates the default table
+    cap = 16  # first put on an empty map allocates the default table
+    if keys:  # the copy constructor sizes the table for the copied map (tableSizeFor(n / 0.75 + 1))
+        cap = 1
+        while cap < int(len(keys) / 0.75 + 1.0):
+            cap <<= 1
     for k in added:
         if k not in keys:
             keys.append(k)
-    while len(keys) > cap * 0.75:
-        cap <<= 1
-
-    def bucket(k: str) -> int:
-        h = _java_string_hash(k)
-        return (h ^ (h >> 16)) & (cap - 1)
-
-    return [k for _, _, k in sorted((bucket(k), i, k) for i, k in enumerate(keys))]
+    return hashmap_order(keys, table_size(len(keys), cap))
 
 
 class Notifier:

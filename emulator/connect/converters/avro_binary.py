@@ -18,6 +18,7 @@ from emulator.connect.converters.errors import ConversionError
 from emulator.connect.javatext import unscaled_bytes
 from emulator.connect.record import DECIMAL, default_value, wire_float
 from emulator.connect.schema import Schema
+from emulator.javahash import hashmap_order, table_size
 
 Writer = Callable[[bytearray, Any], None]
 _pack_f = struct.Struct("<f").pack
@@ -101,27 +102,9 @@ def _w_bytes(out: bytearray, v: Any) -> None:
     out += v
 
 
-def _java_hash(s: str) -> int:
-    """`String.hashCode()` over UTF-16 code units."""
-    b = s.encode("utf-16-be")
-    h = 0
-    for i in range(0, len(b), 2):
-        h = (31 * h + (b[i] << 8 | b[i + 1])) & 0xFFFFFFFF
-    return h
-
-
 def java_hashmap_order(keys: list[str]) -> list[str]:
     """The iteration order of a `java.util.HashMap<String, ?>` filled with `keys` in this order."""
-    n = len(keys)
-    cap = 16
-    while n > cap * 0.75:
-        cap *= 2
-
-    def bucket(k: str) -> int:
-        h = _java_hash(k)
-        return (h ^ (h >> 16)) & (cap - 1)
-
-    return [k for _, _, k in sorted((bucket(k), i, k) for i, k in enumerate(keys))]
+    return hashmap_order(keys, table_size(len(keys)))
 
 
 class AvroWriters:

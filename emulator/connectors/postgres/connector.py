@@ -38,7 +38,7 @@ from emulator.connectors.postgres.source import (
 from emulator.connectors.postgres.stream import _MESSAGE_OP, _MESSAGE_TYPE, PgoutputStream
 from emulator.connectors.postgres.types import TypeConfig
 from emulator.engine import Engine
-from emulator.envelope import EnvelopeSettings, TableEnvelope
+from emulator.envelope import EnvelopeSettings, TableEnvelope, stored_tx_counts
 from emulator.filters import Filters
 from emulator.incremental.conditions import SqlFilters
 from emulator.model import TableDef
@@ -108,6 +108,7 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
         self.streaming = False
         # [xid, lsn, n] from a restart: changes of that transaction before lsn, and n at lsn, were emitted
         self.skip_until: list[int] | None = None
+        self._resume_tx: tuple[int, dict[str, int]] | None = None  # (xid, counts) of a restart inside it
         self.in_tx = False
         self.confirmed_lsn = 0
         self.signal_table = self.filters.signal_table
@@ -129,6 +130,8 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
         }
         if self.in_tx:
             off["txId"] = self.xid
+            if self.tx.started:  # the transaction context Debezium stores (and a restart inside it resumes)
+                off.update(self.tx.offset_keys(str(self.xid)))
         if self.proc_op is not None:  # none before streaming (a snapshot's offset), as Debezium's
             off["messageType"] = _MESSAGE_TYPE[self.proc_op]
         if self.lsn_events > 1:  # the key later Debezium versions store; absent, one change per LSN
@@ -234,6 +237,10 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
             and stored.get("messageType") != "BEGIN"
         ):
             self.skip_until = [stored["txId"], self.lsn_proc, stored.get("lsn_events_processed") or 1]
+            # its BEGIN record and first events were delivered: the restart goes on counting (Debezium's
+            # WAL locator skips the BEGIN message, and TransactionContext.load restores the counts)
+            if str(stored.get("transaction_id")) == str(stored["txId"]):
+                self._resume_tx = (stored["txId"], stored_tx_counts(stored))
 
     def stream_changes(self) -> None:
         start_lsn = self._start_lsn or 0

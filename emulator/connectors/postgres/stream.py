@@ -120,6 +120,10 @@ class PgoutputStream:
         self.proc_op = "B"
         self.lsn_events = 0
         self.dispatcher.begin(f"{xid}:{lsn}", ts_us // 1000)
+        if self._resume_tx is not None:
+            if self._resume_tx[0] == xid:
+                self.tx.resume(self._resume_tx[1])
+            self._resume_tx = None
 
     def _on_commit(self, msg: bytes, lsn: int) -> None:
         _commit_lsn, end_lsn, ts_us = po.parse_commit(msg)
