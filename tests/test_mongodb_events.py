@@ -66,7 +66,9 @@ def change(op, doc_id=ANNE_ID, sec=1558965508, inc=1, **extra):
     return e
 
 
-def src(sec=1558965508, inc=1, lsid=None, txn=None, wall=None, snapshot=None):
+def src(sec=1558965508, inc=1, lsid=None, txn=None, wall=None, snapshot="false"):
+    # streaming: Debezium's MongoDB SourceInfo.snapshot() is SnapshotRecord.FALSE outside the initial snapshot
+    # (debezium-connector-mongodb SourceInfo.java), printed "false"
     return {"version": DEBEZIUM_VERSION, "connector": "mongodb", "name": PREFIX, "ts_ms": sec * 1000,
             "snapshot": snapshot, "db": "inventory", "sequence": None, "ts_us": sec * 1_000_000,
             "ts_ns": sec * 1_000_000_000, "collection": "customers", "ord": inc, "lsid": lsid, "txnNumber": txn,

@@ -291,7 +291,7 @@ class Translator:
         tid = tx_id(lsid, txn)
         ts_ms = ct.time * 1000
         self.transaction_boundary(tid, ts_ms)
-        src = source_block(self.settings.prefix, env.db, env.coll, ct.time, ct.inc, None, lsid, txn, wall_ms(ev))
+        src = source_block(self.settings.prefix, env.db, env.coll, ct.time, ct.inc, "false", lsid, txn, wall_ms(ev))
         key = env.key(ev["documentKey"]["_id"])
         block = self.tx.event_block(tid, env.data_collection) if tid is not None else None
         before = env.doc_json(ev.get("fullDocumentBeforeChange"))
