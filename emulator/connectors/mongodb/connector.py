@@ -23,13 +23,14 @@ from typing import Any
 
 import bson
 from bson import Timestamp
-from bson.codec_options import DEFAULT_CODEC_OPTIONS, DatetimeConversion
+from bson.codec_options import DatetimeConversion
 from bson.json_util import CANONICAL_JSON_OPTIONS
 from bson.json_util import dumps as bson_dumps
 from bson.json_util import loads as bson_loads
 
 from emulator.connectors.base import PositionLost
 from emulator.connectors.mongodb import events as ev
+from emulator.connectors.mongodb.streams import SYSTEM_DATABASES, SourceError, open_source
 from emulator.engine import Engine
 from emulator.envelope import EnvelopeSettings
 from emulator.pipeline.coordinator import SnapshotSession, blocking_snapshot
@@ -40,12 +41,10 @@ from emulator.signals.record import SignalError
 
 log = logging.getLogger("emulator.mongodb")
 
-SYSTEM_DATABASES = frozenset({"admin", "local", "config"})
 HISTORY_LOST = frozenset({286, 260, 280})
-CODEC = DEFAULT_CODEC_OPTIONS.with_options(tz_aware=True, datetime_conversion=DatetimeConversion.DATETIME_AUTO)
 
 
-class MongoConnectorError(RuntimeError):
+class MongoConnectorError(SourceError):
     pass
 
 
@@ -163,6 +162,7 @@ class MongoDbConnector:
                                         tombstones=self.dispatcher.tombstones, tx=self.tx,
                                         envelope_for=self.envelope_for)
         self.envelopes: dict[tuple[str, str], ev.CollectionEnvelope | None] = {}
+        self.source: Any = None  # streams.ServerStreams or RecordedStreams (mongodb.connection.string)
         self.client = None
         # position
         self.sec: int | None = None
@@ -218,14 +218,8 @@ class MongoDbConnector:
         return True
 
     def captured_collections(self) -> list[tuple[str, str]]:
-        out = []
-        for db in sorted(self.client.list_database_names()):
-            if db in SYSTEM_DATABASES or not self.filters.db_included(db):
-                continue
-            for coll in sorted(self.client[db].list_collection_names(filter={"type": "collection"})):
-                if self.envelope_for(db, coll) is not None:
-                    out.append((db, coll))
-        return out
+        return [(db, coll) for db, coll in self.source.collections()
+                if self.filters.db_included(db) and self.envelope_for(db, coll) is not None]
 
     # -- connection --------------------------------------------------------------------------------------------
     def _connect(self):
@@ -259,7 +253,8 @@ class MongoDbConnector:
     ON_LOST_POSITION = "fail"  # the loss shows only when the change stream opens (HistoryLost)
 
     def connect(self) -> None:
-        self.client = self._connect()
+        self.source = open_source(self.uri, self._connect)
+        self.client = getattr(self.source, "client", None)
 
     def offset_state(self, stored: dict | None) -> tuple[bool, bool]:
         return bool(stored), bool(stored) and bool(stored.get("initsync"))
@@ -285,9 +280,7 @@ class MongoDbConnector:
         with self._watch(None, None) as stream:
             stream.try_next()
             token = stream.resume_token
-        hello = self.client.admin.command("hello")
-        op_time = hello.get("operationTime") or (hello.get("$clusterTime") or {}).get("clusterTime")
-        return token, op_time
+        return token, self.source.operation_time()
 
     @contextmanager
     def snapshot_session(self, data: bool):
@@ -327,8 +320,7 @@ class MongoDbConnector:
         tick = self.engine.tick
 
         def rows_of(env: ev.CollectionEnvelope):
-            return self.client[env.db].get_collection(env.coll, codec_options=CODEC).find(
-                filters.get(env.data_collection) or {}, batch_size=fetch or 0)
+            return self.source.find(env.db, env.coll, filters.get(env.data_collection) or {}, fetch or 0)
 
         def emit(env: ev.CollectionEnvelope, doc: dict, mark: str) -> None:
             self._emit_read(env, doc, mark)
@@ -369,15 +361,7 @@ class MongoDbConnector:
             kw["max_await_time_ms"] = mawait
         if self.cfg.get("cursor.oversize.handling.mode") == "split":
             kw["show_expanded_events"] = False
-        pipeline = self._pipeline()
-        if self.scope == "database":
-            target = self.client.get_database(self.target, codec_options=CODEC)
-        elif self.scope == "collection":
-            db, _, coll = self.target.partition(".")
-            target = self.client.get_database(db, codec_options=CODEC).get_collection(coll)
-        else:
-            target = self.client
-        return target.watch(pipeline, **kw)
+        return self.source.watch(self._pipeline(), self.scope, self.target, **kw)
 
     def _stream(self) -> None:
         from pymongo.errors import OperationFailure
@@ -443,7 +427,7 @@ class MongoDbConnector:
         return _Captured(env) if env is not None else None
 
     def _coll(self, ct: _Captured):
-        return self.client[ct.env.db].get_collection(ct.env.coll, codec_options=CODEC)
+        return self.source.collection(ct.env.db, ct.env.coll)
 
     def max_key(self, ct: _Captured, key_cols: list[str], condition: str | None) -> list | None:
         flt = bson_loads(condition) if condition else {}
@@ -462,11 +446,11 @@ class MongoDbConnector:
 
     def write_watermark(self, row_id: str, kind: str, data: str) -> None:
         db, _, coll = self.filters.signal.partition(".")
-        self.client[db][coll].insert_one({"_id": row_id, "type": kind, "payload": ""})
+        self.source.collection(db, coll).insert_one({"_id": row_id, "type": kind, "payload": ""})
 
     def delete_watermark(self, row_id: str) -> None:
         db, _, coll = self.filters.signal.partition(".")
-        self.client[db][coll].delete_one({"_id": row_id})
+        self.source.collection(db, coll).delete_one({"_id": row_id})
 
     def read_source(self, ct: _Captured) -> dict:
         return ev.source_block(self.prefix, ct.env.db, ct.env.coll, self.sec or 0, self.ord or 0, "incremental")
@@ -483,9 +467,9 @@ class MongoDbConnector:
 
     def close(self) -> None:
         self.signals.close()
-        if self.client is not None:
-            self.client.close()
-            self.client = None
+        if self.source is not None:
+            self.source.close()
+            self.source = self.client = None
 
 
 class HistoryLost(PositionLost, MongoConnectorError):
