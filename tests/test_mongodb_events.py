@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
+from types import SimpleNamespace
 
 import orjson
 import pytest
@@ -24,6 +25,7 @@ from emulator.connectors.mongodb.connector import (
     check_topology,
 )
 from emulator.envelope import EnvelopeSettings, TransactionMonitor
+from emulator.pipeline.dispatcher import Dispatcher
 
 PREFIX = "fulfillment"
 LSID = {"id": Binary(uuid.UUID("11111111-2222-3333-4444-555555555555").bytes, 4),
@@ -40,8 +42,10 @@ class Harness:
         self.records = []
         self.settings = EnvelopeSettings(prefix=PREFIX, connector_name="mongodb", source_schema=ev.SOURCE_SCHEMA)
         self.tx = TransactionMonitor(self.settings, self.records.append, tx_meta)
-        self.tr = ev.Translator(self.settings, self.records.append, tombstones=tombstones, tx=self.tx,
-                                envelope_for=self.env)
+        engine = SimpleNamespace(emit=self.records.append, metrics=None)
+        dispatcher = Dispatcher(engine, self.tx, skipped=frozenset(), tombstones=tombstones, skip_unchanged=False,
+                                never_skip=True)
+        self.tr = ev.Translator(self.settings, dispatcher, envelope_for=self.env)
         self.exclude, self.renames = exclude, renames
 
     def env(self, db, coll):

@@ -158,9 +158,7 @@ class MongoDbConnector:
         # MongoDB filters skipped operations in the change stream's pipeline (supportsOperationFiltering)
         self.dispatcher = Dispatcher.for_connector(engine, self.settings, typed, never_skip=True)
         self.tx = self.dispatcher.tx
-        self.translator = ev.Translator(self.settings, self.dispatcher.emit,
-                                        tombstones=self.dispatcher.tombstones, tx=self.tx,
-                                        envelope_for=self.envelope_for)
+        self.translator = ev.Translator(self.settings, self.dispatcher, envelope_for=self.envelope_for)
         self.envelopes: dict[tuple[str, str], ev.CollectionEnvelope | None] = {}
         self.source: Any = None  # streams.ServerStreams or RecordedStreams (mongodb.connection.string)
         self.client = None
@@ -172,7 +170,6 @@ class MongoDbConnector:
         self.lsid: str | None = None
         self.txn: int | None = None
         wire_signals(self, typed, engine, QueryDocumentFilters(), self.filters.signal)
-        self._op = "c"  # the operation of the change being translated (for the dispatcher's count)
         if self.scope == "collection" and self.signals.channels == {"source"}:
             log.warning("capture.scope=collection disables the source signal channel")
             self.signals.channels.discard("source")
@@ -411,11 +408,7 @@ class MongoDbConnector:
             doc = change.get("fullDocument") or {}
             self.signals.on_signal_row({"id": doc.get("_id"), "type": doc.get("type"),
                                             "data": doc.get("data")})
-        self._op = op
-        self.translator.event(change, on_key=self._on_key)
-
-    def _on_key(self, env: ev.CollectionEnvelope, key: dict) -> None:
-        self.dispatcher.document(env.data_collection, self._op, {"_id": key["id"]})
+        self.translator.event(change)
 
     # -- ChunkReader (emulator/incremental/machine.py) and watermark writer -----------------------------------
     def captured_table_ids(self) -> list[str]:
