@@ -176,12 +176,18 @@ class MongoDbConnector:
         engine.source = self
 
     # -- engine protocol -----------------------------------------------------------------------------------
-    def offset(self) -> dict[str, Any] | None:
+    def position(self) -> dict[str, Any] | None:
         if self.sec is None and self.token is None:
             return None
         off: dict[str, Any] = {"sec": self.sec or 0, "ord": self.ord or 0}
         if self.token is not None:
             off["resume_token"] = _encode_token(self.token)
+        return off
+
+    def offset(self) -> dict[str, Any] | None:
+        off = self.position()
+        if off is None:
+            return None
         if self.initsync:
             off["initsync"] = True
         if self.lsid is not None or self.txn is not None:
@@ -220,34 +226,30 @@ class MongoDbConnector:
 
     # -- connection --------------------------------------------------------------------------------------------
     def _connect(self):
-        import pymongo
-
-        if not self.uri:
-            raise MongoConnectorError("mongodb.connection.string is required")
-        kw: dict[str, Any] = {"document_class": dict, "tz_aware": True,
-                              "datetime_conversion": DatetimeConversion.DATETIME_AUTO,
-                              "connectTimeoutMS": int(self.cfg.get("mongodb.connect.timeout.ms") or 10000),
-                              "serverSelectionTimeoutMS":
-                                  int(self.cfg.get("mongodb.server.selection.timeout.ms") or 30000)}
-        sock = int(self.cfg.get("mongodb.socket.timeout.ms") or 0)
-        if sock:
-            kw["socketTimeoutMS"] = sock
-        user = self.cfg.get("mongodb.user")
-        if user and "@" not in self.uri.split("//", 1)[-1].split("/", 1)[0]:
-            kw.update(username=user, password=self.cfg.get("mongodb.password"),
-                      authSource=self.cfg.get("mongodb.authsource") or "admin")
-        if _bool(self.cfg.get("mongodb.ssl.enabled")):
-            kw["tls"] = True
-            if _bool(self.cfg.get("mongodb.ssl.invalid.hostname.allowed")):
-                kw["tlsAllowInvalidHostnames"] = True
-        client = pymongo.MongoClient(self.uri, **kw)
-        hello = client.admin.command("hello")
-        check_topology(hello, self.uri)
-        return client
+        return client_for(self.cfg)
 
     # -- adapter protocol (emulator.connectors.base) ------------------------------------------------------
     HISTORIZED = False
     ON_LOST_POSITION = "fail"  # the loss shows only when the change stream opens (HistoryLost)
+
+    @staticmethod
+    def check(config) -> None:
+        """The server is reachable with these credentials and is a replica set or sharded cluster (a
+        standalone server has no change streams); a recorded change stream's file exists."""
+        from pymongo.errors import OperationFailure, PyMongoError
+
+        from emulator.preflight import ConnectError
+
+        uri = config.get("mongodb.connection.string") or ""
+        where = uri.split("@")[-1]
+        try:
+            open_source(uri, lambda: client_for(config, selection_timeout_ms=10000)).close()
+        except SourceError as e:
+            raise ConnectError(str(e)) from None
+        except PyMongoError as e:  # an error the server answered (authentication) is not worth retrying
+            first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+            raise ConnectError(f"MongoDB at {where}: cannot connect ({first})",
+                               transient=not isinstance(e, OperationFailure)) from None
 
     def connect(self) -> None:
         self.source = open_source(self.uri, self._connect)
@@ -463,6 +465,46 @@ class MongoDbConnector:
         if self.source is not None:
             self.source.close()
             self.source = self.client = None
+
+
+def client_for(cfg, selection_timeout_ms: int | None = None):
+    """A pymongo client for the connector's properties, checked to be a replica set or sharded cluster
+    (`selection_timeout_ms`: at most this long to find a server, for the start-up check)."""
+    import pymongo
+
+    uri = cfg.get("mongodb.connection.string")
+    if not uri:
+        raise MongoConnectorError("mongodb.connection.string is required")
+    kw: dict[str, Any] = {
+        "document_class": dict,
+        "tz_aware": True,
+        "datetime_conversion": DatetimeConversion.DATETIME_AUTO,
+        "connectTimeoutMS": int(cfg.get("mongodb.connect.timeout.ms") or 10000),
+        "serverSelectionTimeoutMS": int(cfg.get("mongodb.server.selection.timeout.ms") or 30000),
+    }
+    if selection_timeout_ms is not None:
+        kw["serverSelectionTimeoutMS"] = min(kw["serverSelectionTimeoutMS"], selection_timeout_ms)
+    sock = int(cfg.get("mongodb.socket.timeout.ms") or 0)
+    if sock:
+        kw["socketTimeoutMS"] = sock
+    user = cfg.get("mongodb.user")
+    if user and "@" not in uri.split("//", 1)[-1].split("/", 1)[0]:
+        kw.update(
+            username=user,
+            password=cfg.get("mongodb.password"),
+            authSource=cfg.get("mongodb.authsource") or "admin",
+        )
+    if _bool(cfg.get("mongodb.ssl.enabled")):
+        kw["tls"] = True
+        if _bool(cfg.get("mongodb.ssl.invalid.hostname.allowed")):
+            kw["tlsAllowInvalidHostnames"] = True
+    client = pymongo.MongoClient(uri, **kw)
+    try:
+        check_topology(client.admin.command("hello"), uri)
+    except BaseException:
+        client.close()
+        raise
+    return client
 
 
 class HistoryLost(PositionLost, MongoConnectorError):

@@ -155,6 +155,13 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
 
     # -- engine protocol ------------------------------------------------------------------------------
     def offset(self) -> dict[str, Any] | None:
+        off = self.position()
+        inc = self.incremental.offset() if off is not None else None
+        if inc:
+            off.update(inc)
+        return off
+
+    def position(self) -> dict[str, Any] | None:
         if not self.file:
             return None
         off: dict[str, Any] = {}
@@ -178,9 +185,6 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
             off["snapshot"] = True
         else:
             off["snapshot_completed"] = True
-        inc = self.incremental.offset()
-        if inc:
-            off.update(inc)
         return off
 
     def committed(self, offset: dict[str, Any]) -> None:
@@ -343,6 +347,13 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
     # -- adapter protocol (emulator.connectors.base) ------------------------------------------------------
     HISTORIZED = True  # a schema history: no_data and recovery still read the tables' structure
     ON_LOST_POSITION = "fail"
+
+    @staticmethod
+    def check(config) -> None:
+        """The binlog on, ROW and FULL, and the replication privileges (emulator.preflight)."""
+        from emulator.preflight import check_binlog
+
+        check_binlog(config)
 
     def connect(self) -> None:
         self.conn = self._connect()

@@ -119,6 +119,13 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
 
     # -- engine protocol ---------------------------------------------------------------------------------
     def offset(self) -> dict[str, Any] | None:
+        off = self.position()
+        inc = self.incremental.offset() if off is not None else None
+        if inc:
+            off.update(inc)
+        return off
+
+    def position(self) -> dict[str, Any] | None:
         if self.lsn_commit is None and self.lsn_proc is None:
             return None
         off: dict[str, Any] = {
@@ -133,9 +140,6 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
             off["messageType"] = _MESSAGE_TYPE[self.proc_op]
         if self.lsn_events > 1:  # the key later Debezium versions store; absent, one change per LSN
             off["lsn_events_processed"] = self.lsn_events
-        inc = self.incremental.offset()
-        if inc:
-            off.update(inc)
         return off
 
     def committed(self, offset: dict[str, Any]) -> None:
@@ -161,6 +165,13 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
     # -- adapter protocol (emulator.connectors.base) ----------------------------------------------------------
     HISTORIZED = False
     ON_LOST_POSITION = "warn"  # Debezium streams from what the slot still has (spec 2.12)
+
+    @staticmethod
+    def check(config) -> None:
+        """wal_level, the REPLICATION attribute and the publication (emulator.preflight)."""
+        from emulator.preflight import check_postgres
+
+        check_postgres(config)
 
     def connect(self) -> None:
         self.conn = self._connect()
