@@ -21,6 +21,8 @@ Features (what a scenario may need):
   lost_position_fails   `initial` refuses to start from an unavailable position (binlog); without it the
                     connector warns and streams from what the server still has (PostgreSQL, spec §2.12)
   signal_table      source-channel signals through a table; incremental and blocking snapshots
+  blocking_snapshot     a blocking snapshot from a source-channel signal, without filters (also on a
+                    recorded MongoDB change stream, which has no incremental snapshots)
   sql_writer        the random writer of incremental_checks (SQL sessions)
   heartbeat         heartbeats on an idle database
   tx_metadata       BEGIN/END records on `<prefix>.transaction`
@@ -242,6 +244,7 @@ class Postgres(Backend):
             "truncate",
             "lose_position",
             "signal_table",
+            "blocking_snapshot",
             "sql_writer",
             "heartbeat",
             "relational_markers",
@@ -344,6 +347,7 @@ class _Binlog(Backend):
             "lost_position_fails",
             "schema_change_topic",
             "signal_table",
+            "blocking_snapshot",
             "sql_writer",
             "heartbeat",
             "relational_markers",
@@ -623,7 +627,9 @@ class MongoRecorded(MongoDb):
     stream is replaced; its decoding, snapshot, offsets and the pipeline are the ones a server run uses."""
 
     name = "mongodb-recorded"
-    features = frozenset({"tx_metadata", "heartbeat", "lose_position", "lost_position_fails"})
+    features = frozenset(
+        {"tx_metadata", "heartbeat", "lose_position", "lost_position_fails", "blocking_snapshot"}
+    )
     lost_position_error = "no longer be in the oplog"
 
     @classmethod
@@ -716,6 +722,15 @@ class MongoRecorded(MongoDb):
 
     def rows(self, table: str) -> list[dict]:
         return [self.image(dict(d)) for d in self.docs[table].values()]
+
+    def signal_table(self) -> str:
+        self.create_table(SIGNAL_TABLE, {"id": "text", "type": "text", "data": "text"})
+        return self.table_id(SIGNAL_TABLE)
+
+    def signal(self, kind: str, data: dict | str | None, sid: str | None = None) -> None:
+        """A signal document `{_id, type, data}` (Debezium's MongoDB signalling collection)."""
+        text = data if isinstance(data, str) or data is None else json.dumps(data)
+        self.insert(SIGNAL_TABLE, {"id": sid or f"sig-{time.monotonic_ns()}", "type": kind, "data": text})
 
     def lose_position(self) -> None:
         from bson.json_util import JSONOptions, loads
