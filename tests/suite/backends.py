@@ -648,7 +648,12 @@ class MongoRecorded(MongoDb):
         self._session: Any = None
 
     def _base_config(self) -> dict[str, str]:
-        return {**super()._base_config(), "mongodb.connection.string": self.path.as_uri()}
+        # a file is polled, not awaited: a short poll keeps each scenario near its own work
+        return {
+            **super()._base_config(),
+            "mongodb.connection.string": self.path.as_uri(),
+            "poll.interval.ms": "20",
+        }
 
     def _event(self, kind: str, coll: str, **fields: Any) -> None:
         from bson import Timestamp
