@@ -24,6 +24,7 @@ from emulator.connectors.mongodb.connector import (
     check_topology,
 )
 from emulator.envelope import EnvelopeSettings, TransactionMonitor
+from emulator.settings import settings_for
 
 PREFIX = "fulfillment"
 LSID = {"id": Binary(uuid.UUID("11111111-2222-3333-4444-555555555555").bytes, 4),
@@ -313,13 +314,13 @@ def test_standalone_server_is_refused():
 
 
 def test_filters():
-    get = {"database.include.list": "inventory", "collection.exclude.list": "inventory\\.secret.*"}.get
-    f = Filters(get)
+    f = Filters(settings_for(_Cfg(**{"database.include.list": "inventory",
+                                      "collection.exclude.list": "inventory\\.secret.*"})))
     assert f.collection_included("inventory", "customers")
     assert not f.collection_included("inventory", "secrets")
     assert not f.collection_included("other", "customers")
     assert not f.collection_included("admin", "x") and not f.collection_included("inventory", "system.views")
-    lit = Filters({"filters.match.mode": "literal", "collection.include.list": "a.b.c"}.get)
+    lit = Filters(settings_for(_Cfg(**{"filters.match.mode": "literal", "collection.include.list": "a.b.c"})))
     assert lit.collection_included("a", "b.c") and not lit.collection_included("a", "bxc")
 
 

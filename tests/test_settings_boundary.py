@@ -22,7 +22,6 @@ OWNERS = ("emulator/settings/", "emulator/config.py")
 TO_CONVERT = frozenset(
     {
         # the capture (coordinator / dispatcher / signals helpers adopt settings after merging)
-        "emulator/connectors/mongodb/connector.py",
         "emulator/connectors/mysql/connector.py",
         "emulator/connectors/mysql/snapshot.py",
         "emulator/connectors/postgres/connector.py",
