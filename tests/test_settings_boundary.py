@@ -24,10 +24,6 @@ TO_CONVERT = frozenset(
         # the capture (coordinator / dispatcher / signals helpers adopt settings after merging)
         "emulator/connectors/mysql/connector.py",
         "emulator/connectors/mysql/snapshot.py",
-        "emulator/connectors/postgres/connector.py",
-        "emulator/connectors/postgres/conninfo.py",
-        "emulator/connectors/postgres/slot.py",
-        "emulator/connectors/postgres/snapshots.py",
         # the Connect data plane and the transform chain's alias lists (connect helper)
         "emulator/connect/dataplane.py",
         "emulator/connect/transforms/base.py",

@@ -95,6 +95,27 @@ def properties_of(settings: Any) -> dict[str, str]:
     return out
 
 
+def int_or(default: int) -> Parse:
+    """A pass-through property (not in the table: a worker's or a JDBC driver's): its integer value, or
+    ``default`` (that program's own default) when unset or blank."""
+
+    def parse(config: Any, name: str) -> int:
+        text = (config.props.get(name) or "").strip()
+        return _parse_int(name, text, "int") if text else default  # ConfigError naming the property
+
+    return parse
+
+
+def blank_is_default(config: Any, name: str) -> str | None:
+    """A string property whose blank value means its table default (``publication.name`` left blank names
+    the default publication, never an empty one)."""
+    value = config.get(name)
+    if value:
+        return value
+    spec = property_spec(name, config.connector)
+    return spec.default_for(config) if spec is not None else None
+
+
 def stripped(config: Any, name: str) -> str | None:
     """A string property trimmed; blank is ``None`` (Debezium treats a blank value as unset)."""
     value = config.get(name)

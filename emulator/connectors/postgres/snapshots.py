@@ -21,7 +21,6 @@ from emulator.filters import include_list_order
 from emulator.incremental.conditions import sql_literal_pg
 from emulator.model import TableDef
 from emulator.pipeline.coordinator import SnapshotSession, blocking_snapshot
-from emulator.settings import settings_for
 
 log = logging.getLogger("emulator.postgres")
 
@@ -56,7 +55,7 @@ class SnapshotReads:
                 start_lsn = po.lsn_to_int(snap.execute("SELECT pg_current_wal_lsn()::text").fetchone()[0])
             xid = snap.execute("SELECT txid_current()").fetchone()[0] if exported else None
             include = self.filters.table_included
-            typed = settings_for(self.cfg)
+            typed = self.typed
             only = typed.snapshot.include_collection_list
             # the signal table is captured but, as in Debezium, never exported by the snapshot
             loaded = load_tables(snap, self.type_cfg, include)
@@ -65,7 +64,7 @@ class SnapshotReads:
                 for t in loaded
                 if t.id != self.signal_table and (not only or any(p.fullmatch(t.id) for p in only))
             ]
-            tables = include_list_order(tables, self.cfg.get("table.include.list"), lambda t: t.id)
+            tables = include_list_order(tables, typed.relational.table_include, lambda t: t.id)
             captured = [self._capture(t) for t in tables]
             ts_us = time.time_ns() // 1000
             seq = sequence(None, start_lsn)
@@ -145,7 +144,7 @@ class SnapshotReads:
         """snapshot.select.statement.overrides.<schema>.<table> (or a blocking snapshot's filter): the
         user's SELECT, its columns mapped onto the table's by name (a column it does not return is NULL)."""
         if stmt is None:
-            stmt = (self.cfg.get(f"snapshot.select.statement.overrides.{t.id}") or "").strip().rstrip(";")
+            stmt = self.typed.relational.snapshot_select_statements.get(t.id, "")
         if not stmt:
             raise ValueError(
                 f"snapshot.select.statement.overrides.{t.id} is not set but the table is "
