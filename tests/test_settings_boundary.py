@@ -22,8 +22,6 @@ OWNERS = ("emulator/settings/", "emulator/config.py")
 TO_CONVERT = frozenset(
     {
         # the capture (coordinator / dispatcher / signals helpers adopt settings after merging)
-        "emulator/connectors/mysql/connector.py",
-        "emulator/connectors/mysql/snapshot.py",
         # the Connect data plane and the transform chain's alias lists (connect helper)
         "emulator/connect/dataplane.py",
         "emulator/connect/transforms/base.py",

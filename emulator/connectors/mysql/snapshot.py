@@ -19,7 +19,6 @@ from emulator.connectors.mysql.source import source_block
 from emulator.filters import include_list_order
 from emulator.pipeline.coordinator import SnapshotSession
 from emulator.records import Record
-from emulator.settings import settings_for
 
 log = logging.getLogger("emulator.mysql")
 
@@ -191,7 +190,7 @@ class MySqlSnapshot:
         row count (snapshot.tables.order.by.row.count)."""
         if not data:
             return SnapshotSession([], iter, self._snapshot_emitter(0, None, file, pos), str, captured=[])
-        typed = settings_for(self.cfg)
+        typed = self.typed
         only = typed.snapshot.include_collection_list
         tables = []
         for tid in self.captured_table_ids():
@@ -202,7 +201,7 @@ class MySqlSnapshot:
             ct = self.table_by_id(tid)
             if ct is not None:
                 tables.append(ct)
-        tables = include_list_order(tables, self.cfg.get("table.include.list"), lambda ct: ct.data_collection)
+        tables = include_list_order(tables, typed.relational.table_include, lambda ct: ct.data_collection)
         order = typed.relational.snapshot_tables_order_by_row_count.lower()
         # the server's row estimates: progress and ETA, and the optional ordering
         counts = {
