@@ -23,8 +23,6 @@ TO_CONVERT = frozenset(
     {
         # the capture (coordinator / dispatcher / signals helpers adopt settings after merging)
         # the Connect data plane and the transform chain's alias lists (connect helper)
-        "emulator/connect/dataplane.py",
-        "emulator/connect/transforms/base.py",
         # test harnesses that write Debezium configurations for the oracle (diff helper)
         "emulator/testing/differential.py",
         "emulator/testing/differential_pg.py",  # PgBackend, moved out of differential.py

@@ -222,6 +222,12 @@ class Settings:
     tuning: Tuning
     config: Any = field(repr=False, compare=False)
 
+    def prefixed(self, prefix: str) -> dict[str, str]:
+        """The properties under ``prefix``, named without it: a transform's, predicate's or client's own
+        options (``transforms.<alias>.*``), which their owners read and check (Connect's semantics)."""
+        n = len(prefix)
+        return {k[n:]: v for k, v in self.config.props.items() if k.startswith(prefix)}
+
 
 def common_groups(config: Any) -> dict[str, Any]:
     """The groups every connector has, read from ``config`` (keyword arguments for a Settings class)."""
