@@ -19,6 +19,7 @@ from emulator.connectors.mysql.source import source_block
 from emulator.filters import include_list_order
 from emulator.pipeline.coordinator import SnapshotSession
 from emulator.records import Record
+from emulator.settings import settings_for
 
 log = logging.getLogger("emulator.mysql")
 
@@ -190,7 +191,7 @@ class MySqlSnapshot:
         row count (snapshot.tables.order.by.row.count)."""
         if not data:
             return SnapshotSession([], iter, self._snapshot_emitter(0, None, file, pos), str, captured=[])
-        typed = self.typed
+        typed = settings_for(self.cfg)
         only = typed.snapshot.include_collection_list
         tables = []
         for tid in self.captured_table_ids():

@@ -21,6 +21,7 @@ from emulator.filters import include_list_order
 from emulator.incremental.conditions import sql_literal_pg
 from emulator.model import TableDef
 from emulator.pipeline.coordinator import SnapshotSession, blocking_snapshot
+from emulator.settings import settings_for
 
 log = logging.getLogger("emulator.postgres")
 
@@ -55,7 +56,7 @@ class SnapshotReads:
                 start_lsn = po.lsn_to_int(snap.execute("SELECT pg_current_wal_lsn()::text").fetchone()[0])
             xid = snap.execute("SELECT txid_current()").fetchone()[0] if exported else None
             include = self.filters.table_included
-            typed = self.typed
+            typed = settings_for(self.cfg)
             only = typed.snapshot.include_collection_list
             # the signal table is captured but, as in Debezium, never exported by the snapshot
             loaded = load_tables(snap, self.type_cfg, include)
