@@ -24,7 +24,6 @@ from emulator.connectors.mongodb.connector import (
     check_topology,
 )
 from emulator.envelope import EnvelopeSettings, TransactionMonitor
-from emulator.settings import settings_for
 
 PREFIX = "fulfillment"
 LSID = {"id": Binary(uuid.UUID("11111111-2222-3333-4444-555555555555").bytes, 4),
@@ -314,6 +313,8 @@ def test_standalone_server_is_refused():
 
 
 def test_filters():
+    from emulator.settings import settings_for
+
     f = Filters(settings_for(_Cfg(**{"database.include.list": "inventory",
                                       "collection.exclude.list": "inventory\\.secret.*"})))
     assert f.collection_included("inventory", "customers")
