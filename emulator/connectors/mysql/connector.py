@@ -23,7 +23,7 @@ import pymysql
 from emulator.connect.json import Framed
 from emulator.connectors.mysql import binlog as bl
 from emulator.connectors.mysql import textrows
-from emulator.connectors.mysql.captured import SYSTEM_DATABASES, CapturedTable, _TableEntry
+from emulator.connectors.mysql.captured import SYSTEM_DATABASES, CapturedTable, TableEntry
 from emulator.connectors.mysql.chunk_source import MySqlChunkSource
 from emulator.connectors.mysql.ddl import Catalog, DdlParser, Table
 from emulator.connectors.mysql.gtid import MariaGtidSet, MySqlGtidSet
@@ -32,7 +32,7 @@ from emulator.connectors.mysql.schema_changes import MySqlSchemaChanges
 from emulator.connectors.mysql.snapshot import MySqlSnapshot
 from emulator.connectors.mysql.source import Flavor
 from emulator.connectors.mysql.stream import MySqlBinlogStream
-from emulator.connectors.mysql.types import TypeConfig, _identity, default_value, map_column
+from emulator.connectors.mysql.types import TypeConfig, default_value, identity, map_column
 from emulator.engine import Engine
 from emulator.envelope import EnvelopeSettings, TableEnvelope
 from emulator.filters import Filters
@@ -128,8 +128,8 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
         self.streaming = False
         wire_signals(self, typed, engine, SqlFilters("mysql"), self.signal_table)
         self._in_ro_snapshot = False  # a read.only chunk's consistent-snapshot transaction is open
-        self.table_ids: dict[int, _TableEntry] = {}
-        self.tm_cache: dict[bytes, _TableEntry] = {}
+        self.table_ids: dict[int, TableEntry] = {}
+        self.tm_cache: dict[bytes, TableEntry] = {}
         self._ts = self._sid = self._start = self._next = 0
         self._handlers = {
             bl.TABLE_MAP: self._on_table_map,
@@ -311,7 +311,7 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
         for c, field in zip(ct.env.table.columns, ct.env.names):  # field: the name as printed
             conv = c.snapshot_convert or c.convert
             cols.append(
-                (field, None if conv is _identity else conv, base.get(c.name) in textrows.BINARY_TYPES)
+                (field, None if conv is identity else conv, base.get(c.name) in textrows.BINARY_TYPES)
             )
         return textrows.compile_text_row_parser(cols)
 

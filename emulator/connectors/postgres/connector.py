@@ -34,7 +34,7 @@ from emulator.connectors.postgres.source import (
     SourceBuilder,
     message_value_schema,
 )
-from emulator.connectors.postgres.stream import _MESSAGE_OP, _MESSAGE_TYPE, PgoutputStream
+from emulator.connectors.postgres.stream import MESSAGE_OP, MESSAGE_TYPE, PgoutputStream
 from emulator.connectors.postgres.types import TypeConfig
 from emulator.engine import Engine
 from emulator.envelope import EnvelopeSettings, TableEnvelope
@@ -130,7 +130,7 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
         if self.in_tx:
             off["txId"] = self.xid
         if self.proc_op is not None:  # none before streaming (a snapshot's offset), as Debezium's
-            off["messageType"] = _MESSAGE_TYPE[self.proc_op]
+            off["messageType"] = MESSAGE_TYPE[self.proc_op]
         if self.lsn_events > 1:  # the key later Debezium versions store; absent, one change per LSN
             off["lsn_events_processed"] = self.lsn_events
         inc = self.incremental.offset()
@@ -224,7 +224,7 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
         self._start_lsn = stored.get("lsn_commit") or stored.get("lsn")
         self.lsn_commit = self._start_lsn
         self.lsn_proc = stored.get("lsn_proc")
-        self.proc_op = _MESSAGE_OP.get(stored.get("messageType"))
+        self.proc_op = MESSAGE_OP.get(stored.get("messageType"))
         self.lsn_events = stored.get("lsn_events_processed") or 0
         # after a BEGIN nothing of the transaction was processed: lsn_proc is the BEGIN's own LSN (as Debezium
         # stores it), which the first change shares or follows, so nothing of it may be skipped
