@@ -18,10 +18,6 @@ PACKAGE = ROOT / "emulator"
 # parser are one module each split in several files; the type-conversion work renames them in its own branch.
 PRIVATE_IMPORTS_TO_FIX: frozenset[tuple[str, str, str]] = frozenset(
     {
-        ("emulator.connectors.mongodb.events", "emulator.connectors.mongodb.extjson", "_date_ms"),
-        ("emulator.connectors.mysql.chunk_source", "emulator.connectors.mysql.captured", "_qi"),
-        ("emulator.connectors.mysql.connector", "emulator.connectors.mysql.captured", "_TableEntry"),
-        ("emulator.connectors.mysql.connector", "emulator.connectors.mysql.types", "_identity"),
         ("emulator.connectors.mysql.ddl", "emulator.connectors.mysql.ddl_text", "_ALTER_MODIFIERS"),
         ("emulator.connectors.mysql.ddl", "emulator.connectors.mysql.ddl_text", "_COLUMN_SPEC"),
         ("emulator.connectors.mysql.ddl", "emulator.connectors.mysql.ddl_text", "_MODIFY_IF_EXISTS"),
@@ -54,15 +50,6 @@ PRIVATE_IMPORTS_TO_FIX: frozenset[tuple[str, str, str]] = frozenset(
         ),
         ("emulator.connectors.mysql.ddl_columns", "emulator.connectors.mysql.ddl_types", "_ident"),
         ("emulator.connectors.mysql.ddl_columns", "emulator.connectors.mysql.ddl_types", "_literal_text"),
-        ("emulator.connectors.mysql.snapshot", "emulator.connectors.mysql.captured", "_qi"),
-        ("emulator.connectors.mysql.snapshot", "emulator.connectors.mysql.schema_changes", "_db_charset"),
-        ("emulator.connectors.mysql.snapshot", "emulator.connectors.mysql.schema_changes", "_history_change"),
-        ("emulator.connectors.mysql.snapshot", "emulator.connectors.mysql.schema_changes", "_table_change"),
-        ("emulator.connectors.mysql.stream", "emulator.connectors.mysql.binlog", "_HEADER"),
-        ("emulator.connectors.mysql.stream", "emulator.connectors.mysql.captured", "_TableEntry"),
-        ("emulator.connectors.mysql.stream", "emulator.connectors.mysql.types", "_identity"),
-        ("emulator.connectors.postgres.connector", "emulator.connectors.postgres.stream", "_MESSAGE_OP"),
-        ("emulator.connectors.postgres.connector", "emulator.connectors.postgres.stream", "_MESSAGE_TYPE"),
         ("emulator.connectors.postgres.types.binary", "emulator.connectors.postgres.types.encoders", "_b2a"),
         (
             "emulator.connectors.postgres.types.columns",
@@ -348,12 +335,6 @@ PRIVATE_IMPORTS_TO_FIX: frozenset[tuple[str, str, str]] = frozenset(
             "emulator.connectors.postgres.types.mappings",
             "_Mapping",
         ),
-        ("emulator.rest_app", "emulator.rest_http", "_LimitHeaders"),
-        ("emulator.rest_app", "emulator.rest_http", "_REASONS"),
-        ("emulator.rest_app", "emulator.rest_http", "_body"),
-        ("emulator.rest_app", "emulator.rest_http", "_error"),
-        ("emulator.rest_metrics", "emulator.rest_http", "_REASONS"),
-        ("emulator.rest_metrics", "emulator.rest_http", "_error"),
     }
 )
 
