@@ -99,3 +99,13 @@ def test_a_resume_token_the_recording_no_longer_holds_fails_the_start(tmp_path: 
     _write(stream, _event(7, "insert", fullDocument=ANNE))
     with pytest.raises(CaptureError, match="no longer be in the oplog"):
         Capture(_props(tmp_path, stream, **{"snapshot.mode": "initial"})).start()
+
+
+def test_a_user_pipeline_stage_is_refused_at_start(tmp_path: Path) -> None:
+    """A recorded stream cannot run aggregation stages: refused in one line naming cursor.pipeline, not
+    accepted and ignored."""
+    stream = tmp_path / "changestream.jsonl"
+    _write(stream, _event(0, "create"))
+    props = _props(tmp_path, stream, **{"cursor.pipeline": '[{"$project": {"fullDocument": 0}}]'})
+    with pytest.raises(CaptureError, match="cursor.pipeline stage"):
+        Capture(props).start()

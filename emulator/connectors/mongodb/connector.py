@@ -29,7 +29,7 @@ from bson.json_util import loads as bson_loads
 
 from emulator.connectors.base import PositionLost
 from emulator.connectors.mongodb import events as ev
-from emulator.connectors.mongodb.streams import SYSTEM_DATABASES, SourceError, open_source
+from emulator.connectors.mongodb.streams import SYSTEM_DATABASES, SourceError, open_source, operation_filter
 from emulator.engine import Engine
 from emulator.envelope import EnvelopeSettings
 from emulator.pipeline.coordinator import SnapshotSession, blocking_snapshot
@@ -243,6 +243,8 @@ class MongoDbConnector:
     def connect(self) -> None:
         self.source = open_source(self.uri, self._connect)
         self.client = getattr(self.source, "client", None)
+        if self.client is None:  # a recorded stream runs only the connector's own $match: refuse the rest now
+            operation_filter(self._pipeline())
 
     def offset_state(self, stored: dict | None) -> tuple[bool, bool]:
         return bool(stored), bool(stored) and bool(stored.get("initsync"))

@@ -129,7 +129,7 @@ class RecordedStreams:
         return sorted(seen)
 
     def watch(self, pipeline: list[dict], scope: str, target: str | None, **kw: Any) -> RecordedStream:
-        ops = _operation_filter(pipeline)
+        ops = operation_filter(pipeline)
         self._refresh()
         start = len(self.events)
         token, at = kw.get("resume_after"), kw.get("start_at_operation_time")
@@ -261,7 +261,7 @@ class RecordedStream:
         return out
 
 
-def _operation_filter(pipeline: list[dict]) -> frozenset[str] | None:
+def operation_filter(pipeline: list[dict]) -> frozenset[str] | None:
     """The connector's own `$match` on operationType; any other stage cannot run on a recording."""
     ops: frozenset[str] | None = None
     for stage in pipeline:
