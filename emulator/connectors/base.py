@@ -20,6 +20,16 @@ class PositionLost(RuntimeError):
     a new snapshot if the snapshot mode says so (`when_needed`), else fails with this message."""
 
 
+def with_progress(position: dict[str, Any] | None, incremental: Any) -> dict[str, Any] | None:
+    """An adapter's `offset()` from its `position()`: the incremental snapshot's progress added (none when
+    there is no position yet)."""
+    if position is not None:
+        progress = incremental.offset()
+        if progress:
+            position.update(progress)
+    return position
+
+
 class SourceAdapter(Protocol):
     """One connector's database side. The coordinator calls, in order:
 

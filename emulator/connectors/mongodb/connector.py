@@ -27,7 +27,7 @@ from bson.json_util import CANONICAL_JSON_OPTIONS
 from bson.json_util import dumps as bson_dumps
 from bson.json_util import loads as bson_loads
 
-from emulator.connectors.base import PositionLost
+from emulator.connectors.base import PositionLost, with_progress
 from emulator.connectors.mongodb import events as ev
 from emulator.connectors.mongodb.streams import SYSTEM_DATABASES, SourceError, open_source, operation_filter
 from emulator.engine import Engine
@@ -181,10 +181,7 @@ class MongoDbConnector:
         if self.lsid is not None or self.txn is not None:
             off["lsid"] = self.lsid
             off["txnNumber"] = self.txn
-        inc = self.incremental.offset()
-        if inc:
-            off.update(inc)
-        return off
+        return with_progress(off, self.incremental)
 
     def committed(self, offset: dict[str, Any]) -> None:
         pass

@@ -21,6 +21,7 @@ from typing import Any
 import pymysql
 
 from emulator.connect.json import Framed
+from emulator.connectors.base import with_progress
 from emulator.connectors.mysql import binlog as bl
 from emulator.connectors.mysql import textrows
 from emulator.connectors.mysql.captured import SYSTEM_DATABASES, CapturedTable, TableEntry
@@ -145,11 +146,7 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
 
     # -- engine protocol ------------------------------------------------------------------------------
     def offset(self) -> dict[str, Any] | None:
-        off = self.position()
-        inc = self.incremental.offset() if off is not None else None
-        if inc:
-            off.update(inc)
-        return off
+        return with_progress(self.position(), self.incremental)
 
     def position(self) -> dict[str, Any] | None:
         if not self.file:

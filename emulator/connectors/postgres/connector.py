@@ -20,6 +20,7 @@ import psycopg
 
 from emulator.connect.json import Framed
 from emulator.connect.schema import BYTES, STRING, Schema
+from emulator.connectors.base import with_progress
 from emulator.connectors.postgres import pgoutput as po
 from emulator.connectors.postgres.captured import CapturedTable
 from emulator.connectors.postgres.catalog import load_table, registry_for
@@ -119,11 +120,7 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
 
     # -- engine protocol ---------------------------------------------------------------------------------
     def offset(self) -> dict[str, Any] | None:
-        off = self.position()
-        inc = self.incremental.offset() if off is not None else None
-        if inc:
-            off.update(inc)
-        return off
+        return with_progress(self.position(), self.incremental)
 
     def position(self) -> dict[str, Any] | None:
         if self.lsn_commit is None and self.lsn_proc is None:
