@@ -206,8 +206,7 @@ class MongoDbConnector:
         return True
 
     def captured_collections(self) -> list[tuple[str, str]]:
-        return [(db, coll) for db, coll in self.source.collections()
-                if self.filters.db_included(db) and self.envelope_for(db, coll) is not None]
+        return [c for c in self.source.collections(self.filters.db_included) if self.envelope_for(*c) is not None]
 
     # -- connection --------------------------------------------------------------------------------------------
     def _connect(self):

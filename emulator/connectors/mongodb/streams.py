@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import unquote, urlparse
 
@@ -52,10 +53,12 @@ class ServerStreams:
     def __init__(self, client) -> None:
         self.client = client
 
-    def collections(self) -> list[tuple[str, str]]:
+    def collections(self, db_included: Callable[[str], bool]) -> list[tuple[str, str]]:
+        """(db, collection) of the databases `db_included` admits: excluded ones are never listed (the
+        connector's user may not be allowed to)."""
         out = []
         for db in sorted(self.client.list_database_names()):
-            if db in SYSTEM_DATABASES:
+            if db in SYSTEM_DATABASES or not db_included(db):
                 continue
             for coll in sorted(self.client[db].list_collection_names(filter={"type": "collection"})):
                 out.append((db, coll))
@@ -116,7 +119,7 @@ class RecordedStreams:
                 self.events.append(bson_loads(line, json_options=_LOAD))
         self._offset += end
 
-    def collections(self) -> list[tuple[str, str]]:
+    def collections(self, db_included: Callable[[str], bool]) -> list[tuple[str, str]]:
         self._refresh()
         seen: set[tuple[str, str]] = set()
         for e in self.events:
@@ -126,7 +129,7 @@ class RecordedStreams:
                     seen.discard((ns["db"], ns["coll"]))
                 else:
                     seen.add((ns["db"], ns["coll"]))
-        return sorted(seen)
+        return sorted(c for c in seen if db_included(c[0]))
 
     def watch(self, pipeline: list[dict], scope: str, target: str | None, **kw: Any) -> RecordedStream:
         ops = operation_filter(pipeline)
