@@ -174,21 +174,24 @@ def check(config: Config | dict[str, Any]) -> None:
     (a property) or ConnectError (the server; ``transient`` when it could not be reached)."""
     if not isinstance(config, Config):
         config = from_dict(config)
-    if config.connector == "postgres":
-        _check_postgres(config)
-    elif config.connector in ("mysql", "mariadb"):
-        _check_binlog(config)
+    from emulator.connectors.registry import connector_class
+
+    try:
+        adapter = connector_class(config.connector_class)
+    except ValueError:
+        return  # not a connector the emulator runs: the configuration's validation says so
+    adapter.check(config)  # the adapter's checks (emulator/connectors/base.py)
 
 
-def _check_postgres(config: Config) -> None:
+def check_postgres(config: Config) -> None:
     import psycopg
 
-    from emulator.connectors.postgres.connector import _conninfo
+    from emulator.connectors.postgres.conninfo import libpq_conninfo
 
     server = _server(config)
     s = settings_for(config)
     try:
-        conn = psycopg.connect(_conninfo(config), autocommit=True, connect_timeout=10)
+        conn = psycopg.connect(libpq_conninfo(config), autocommit=True, connect_timeout=10)
     except psycopg.Error as e:
         raise fatal_cause(e, config) or ConnectError(
             f"{server}: cannot connect ({_first_line(e)})", transient=True
@@ -243,7 +246,7 @@ _REPL_SLAVE = re.compile(r"\b(REPLICATION SLAVE|REPLICATION REPLICA|ALL PRIVILEG
 _REPL_CLIENT = re.compile(r"\b(REPLICATION CLIENT|BINLOG MONITOR|ALL PRIVILEGES|SUPER)\b", re.IGNORECASE)
 
 
-def _check_binlog(config: Config) -> None:
+def check_binlog(config: Config) -> None:
     import pymysql
 
     server = _server(config)

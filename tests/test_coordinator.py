@@ -6,7 +6,7 @@ spec-mysql-mariadb.md 9.1 and 14); the databases' own parts are covered by the c
 from __future__ import annotations
 
 import threading
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from types import SimpleNamespace
 
 import pytest
@@ -105,6 +105,12 @@ class Adapter:
 
     def restore(self, stored, history=True):
         self.calls.append(f"restore history={history}")
+
+    def position(self):
+        return None
+
+    def keep_alive(self):
+        self.calls.append("keep_alive")
 
     def stream_changes(self):
         self.calls.append("stream")
@@ -326,3 +332,18 @@ def test_a_stop_during_streaming_delay_does_not_stream():
 def test_without_delays_a_stopping_engine_still_reaches_the_steps():
     # the counterpart: what the two tests above would see if the delays were ignored
     assert delayed("no_data", Adapter()) == ["connect", "prepare False", "notify SKIPPED", "stream"]
+
+
+def test_blocking_snapshot_keeps_the_paused_stream_alive_every_1024_rows():
+    """The blocking snapshot runs on the stream's thread (the pause): 2500 rows read with the initial
+    snapshot's markers, and the paused stream told to keep alive after rows 1024 and 2048."""
+    from emulator.pipeline.coordinator import blocking_snapshot
+
+    a = Adapter(rows={"t1": list(range(2500))})
+    engine = Engine(None)
+    session = SnapshotSession(["t1"], lambda t: a.rows[t], a._emit, str)
+    blocking_snapshot(a, engine, nullcontext(session))
+    reads = [c for c in a.calls if c.startswith("read")]
+    assert len(reads) == 2500 and reads[0].endswith(" first") and reads[-1].endswith(" last")
+    assert a.calls.count("keep_alive") == 2
+    assert a.calls.index("keep_alive") == 1024  # after the 1024th read, not before it

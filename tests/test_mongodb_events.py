@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
+from types import SimpleNamespace
 
 import orjson
 import pytest
@@ -24,6 +25,7 @@ from emulator.connectors.mongodb.connector import (
     check_topology,
 )
 from emulator.envelope import EnvelopeSettings, TransactionMonitor
+from emulator.pipeline.dispatcher import Dispatcher
 
 PREFIX = "fulfillment"
 LSID = {"id": Binary(uuid.UUID("11111111-2222-3333-4444-555555555555").bytes, 4),
@@ -40,8 +42,10 @@ class Harness:
         self.records = []
         self.settings = EnvelopeSettings(prefix=PREFIX, connector_name="mongodb", source_schema=ev.SOURCE_SCHEMA)
         self.tx = TransactionMonitor(self.settings, self.records.append, tx_meta)
-        self.tr = ev.Translator(self.settings, self.records.append, tombstones=tombstones, tx=self.tx,
-                                envelope_for=self.env)
+        engine = SimpleNamespace(emit=self.records.append, metrics=None)
+        dispatcher = Dispatcher(engine, self.tx, skipped=frozenset(), tombstones=tombstones, skip_unchanged=False,
+                                never_skip=True)
+        self.tr = ev.Translator(self.settings, dispatcher, envelope_for=self.env)
         self.exclude, self.renames = exclude, renames
 
     def env(self, db, coll):
@@ -66,7 +70,9 @@ def change(op, doc_id=ANNE_ID, sec=1558965508, inc=1, **extra):
     return e
 
 
-def src(sec=1558965508, inc=1, lsid=None, txn=None, wall=None, snapshot=None):
+def src(sec=1558965508, inc=1, lsid=None, txn=None, wall=None, snapshot="false"):
+    # streaming: Debezium's MongoDB SourceInfo.snapshot() is SnapshotRecord.FALSE outside the initial snapshot
+    # (debezium-connector-mongodb SourceInfo.java), printed "false"
     return {"version": DEBEZIUM_VERSION, "connector": "mongodb", "name": PREFIX, "ts_ms": sec * 1000,
             "snapshot": snapshot, "db": "inventory", "sequence": None, "ts_us": sec * 1_000_000,
             "ts_ns": sec * 1_000_000_000, "collection": "customers", "ord": inc, "lsid": lsid, "txnNumber": txn,
@@ -313,13 +319,15 @@ def test_standalone_server_is_refused():
 
 
 def test_filters():
-    get = {"database.include.list": "inventory", "collection.exclude.list": "inventory\\.secret.*"}.get
-    f = Filters(get)
+    from emulator.settings import settings_for
+
+    f = Filters(settings_for(_Cfg(**{"database.include.list": "inventory",
+                                      "collection.exclude.list": "inventory\\.secret.*"})))
     assert f.collection_included("inventory", "customers")
     assert not f.collection_included("inventory", "secrets")
     assert not f.collection_included("other", "customers")
     assert not f.collection_included("admin", "x") and not f.collection_included("inventory", "system.views")
-    lit = Filters({"filters.match.mode": "literal", "collection.include.list": "a.b.c"}.get)
+    lit = Filters(settings_for(_Cfg(**{"filters.match.mode": "literal", "collection.include.list": "a.b.c"})))
     assert lit.collection_included("a", "b.c") and not lit.collection_included("a", "bxc")
 
 

@@ -202,6 +202,7 @@ def test_fields_name_real_properties() -> None:
         "offset.storage.replication.factor",
         "transaction.boundary.interval.ms",
         "exactly.once.source.support",
+        "database.connect.timeout.ms",  # a JDBC pass-through: libpq's connect_timeout
     }
     for kind, base in BASES.items():
         for name in properties_of(settings_for(from_dict(base))):

@@ -20,13 +20,29 @@ class PositionLost(RuntimeError):
     a new snapshot if the snapshot mode says so (`when_needed`), else fails with this message."""
 
 
+def with_progress(position: dict[str, Any] | None, incremental: Any) -> dict[str, Any] | None:
+    """An adapter's `offset()` from its `position()`: the incremental snapshot's progress added (none when
+    there is no position yet)."""
+    if position is not None:
+        progress = incremental.offset()
+        if progress:
+            position.update(progress)
+    return position
+
+
 class SourceAdapter(Protocol):
     """One connector's database side. The coordinator calls, in order:
 
-    connect() -> offset_state(stored) -> [position_available(stored)] -> prepare(snapshot)
-    -> snapshot_session(data) | restore(stored) -> stream_changes() (until stop) -> close();
+    [check(config), before anything runs: CLI, REST validation] -> connect() -> offset_state(stored)
+    -> [position_available(stored)] -> prepare(snapshot) -> snapshot_session(data) | restore(stored)
+    -> stream_changes() (until stop) -> close();
     `blocking_snapshot` from inside `stream_changes` (signals). `notifier` and `incremental` are the
-    adapter's `emulator.notifications.Notifier` and incremental-snapshot machine."""
+    adapter's `emulator.notifications.Notifier` and incremental-snapshot machine.
+
+    Pausing the stream: every adapter reads its log and runs signals on one thread, so a blocking snapshot
+    (`emulator.pipeline.coordinator.blocking_snapshot`) pauses the stream by running on that thread between
+    two events, and the stream resumes from the very next event when it returns; `keep_alive` is what the
+    paused stream needs meanwhile."""
 
     notifier: Any
     incremental: Any
@@ -37,6 +53,14 @@ class SourceAdapter(Protocol):
     # what a stored position that is gone does when the mode takes no new snapshot: "fail" (binlog,
     # MongoDB) or "warn" and stream from what the server still has (PostgreSQL's slot)
     ON_LOST_POSITION: str
+
+    @staticmethod
+    def check(config: Any) -> None:
+        """Can the connector start with `config` (an `emulator.config.Config`)? Connects the way the
+        connector will and checks what it needs there (replication rights, log settings, topology).
+        Raises `emulator.preflight.ConnectError`, one line naming the server, the cause and the fix
+        (`transient`: the server could not be reached, worth retrying). Called through
+        `emulator.preflight.check` by the CLI before it starts and by the REST validation."""
 
     def connect(self) -> None:
         """Open the connections and check the server's prerequisites (one message per problem)."""
@@ -78,8 +102,18 @@ class SourceAdapter(Protocol):
     def blocking_snapshot(self, tables: list[str], filters: dict[str, Any]) -> None:
         """A blocking snapshot of `tables` while the stream waits (called from inside `stream_changes`)."""
 
+    def position(self) -> dict[str, Any] | None:
+        """Where the stream would resume now, in the offsets' own keys (PostgreSQL `lsn`/`lsn_commit`/...,
+        binlog `file`/`pos`/`gtids`/..., MongoDB `sec`/`ord`/`resume_token`), without the incremental
+        snapshot's progress; None before any position is known."""
+
     def offset(self) -> dict[str, Any] | None:
-        """The position to store now (the engine saves it after the output made records durable)."""
+        """The position to store now (the engine saves it after the output made records durable):
+        `position()` plus the incremental snapshot's progress."""
+
+    def keep_alive(self) -> None:
+        """The stream is paused inside a long synchronous loop (incremental chunks, a blocking snapshot):
+        tell the server we are alive if it is due (PostgreSQL's standby status); cheap when not due."""
 
     def committed(self, offset: dict[str, Any]) -> None:
         """The output and offsets are durable up to `offset` (PostgreSQL confirms the LSN)."""

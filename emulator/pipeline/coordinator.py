@@ -94,6 +94,7 @@ class Coordinator:
             return
         if self.streaming_delay_s > 0 and engine.stop_event.wait(self.streaming_delay_s):
             return
+        log.info("streaming from %s", a.position() or "the server's current position")
         try:
             a.stream_changes()
         except PositionLost:
@@ -149,17 +150,23 @@ def blocking_snapshot(adapter, engine, session: AbstractContextManager[SnapshotS
     """Debezium's blocking snapshot (execute-snapshot, type blocking): the stream waits - this runs on the
     streaming thread, after the signal's own event - while the session's tables are read the way the
     initial snapshot reads them (op `r`, the snapshot markers over the listed tables, no transaction
-    block, no notifications); then the stream resumes from where it was."""
+    block, no notifications); then the stream resumes from where it was.
+
+    The pause is the adapter's one thread being here, between two events of its log; the paused stream
+    gets `adapter.keep_alive()` every 1024 rows (PostgreSQL's walsender must keep hearing from us)."""
     emitted = 0
+    keep_alive = adapter.keep_alive
     with session as s:
         names = ", ".join(s.table_id(t) for t in s.tables) or "no table"
-        log.info("blocking snapshot of %s: streaming paused", names)
+        log.info("blocking snapshot of %s: streaming paused at %s", names, adapter.position())
         emit = s.emit
 
         def counted(table, row, mark: str) -> None:
             nonlocal emitted
             emit(table, row, mark)
             emitted += 1
+            if not emitted & 1023:
+                keep_alive()
 
         ok = run_snapshot(
             s.tables,

@@ -214,13 +214,29 @@ class Dispatcher:
         """One change through a table function built for it (for callers off the per-row path)."""
         self.table(env, dc)(op, before, after, source, tx_id)
 
-    def document(self, dc: str, op: str, key: dict | None) -> None:
-        """A change whose record the connector builds itself (MongoDB's document envelope, written through
-        `emit` with its tombstone per `tombstones`): counted, and told to the incremental window."""
+    def document(
+        self,
+        env,
+        op: str,
+        key: dict,
+        before: str | None,
+        after: str | None,
+        update: dict | None,
+        source: dict,
+        tx_id: str | None,
+    ) -> None:
+        """A MongoDB change (its document envelope, `env.record`): counted, the transaction block, the
+        incremental window told the `_id`, the record, and a delete's tombstone per `tombstones.on.delete`
+        — the order `table()` keeps for row changes."""
         self._count_op(op)
+        dc = env.data_collection
+        block = self.tx.event_block(tx_id, dc) if tx_id is not None else None
         inc = self.incremental
         if inc is not None and inc.window_open:
-            inc.on_stream_event(dc, key)
+            inc.on_stream_event(dc, {"_id": key["id"]})
+        self.emit(env.record(op, key, before, after, update, source, block))
+        if op == "d" and self.tombstones:
+            self.emit(env.tombstone(key))
 
     def truncate(self, env, dc: str, source: dict, tx_id: str | None) -> None:
         """TRUNCATE of one captured table: a record with no key (admit('t', ...) decided it is due)."""

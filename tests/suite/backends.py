@@ -21,6 +21,8 @@ Features (what a scenario may need):
   lost_position_fails   `initial` refuses to start from an unavailable position (binlog); without it the
                     connector warns and streams from what the server still has (PostgreSQL, spec §2.12)
   signal_table      source-channel signals through a table; incremental and blocking snapshots
+  blocking_snapshot     a blocking snapshot from a source-channel signal, without filters (also on a
+                    recorded MongoDB change stream, which has no incremental snapshots)
   sql_writer        the random writer of incremental_checks (SQL sessions)
   heartbeat         heartbeats on an idle database
   tx_metadata       BEGIN/END records on `<prefix>.transaction`
@@ -28,11 +30,16 @@ Features (what a scenario may need):
                     emit it at the GTID event, also for DDL and for transactions of skipped changes
   cli_restart       the CLI process can be killed and restarted on its offsets (kill -9 scenarios)
   schema_change_topic   DDL records on the topic named after `topic.prefix` (binlog connectors)
+  configuration_based   snapshot.mode=configuration_based (MongoDB refuses it at start: the emulator does
+                    not implement it there)
+  relational_markers    snapshot reads marked first / first_in_data_collection / true /
+                    last_in_data_collection / last; MongoDB marks every read `true` but the very last
 """
 
 from __future__ import annotations
 
 import contextlib
+import datetime
 import itertools
 import json
 import os
@@ -41,6 +48,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, ClassVar
 from urllib.parse import unquote, urlparse
+
+from bson import Int64
 
 POSTGRES = "io.debezium.connector.postgresql.PostgresConnector"
 MYSQL = "io.debezium.connector.mysql.MySqlConnector"
@@ -58,6 +67,8 @@ class Backend:
     name: ClassVar[str]
     connector_class: ClassVar[str]
     features: ClassVar[frozenset[str]] = frozenset()
+    # what the one-line error says when `lost_position_fails` refuses a start (Debezium's own wording)
+    lost_position_error: ClassVar[str] = "no longer available"
 
     def __init__(self, server: Any, workdir: Path) -> None:
         self.server = server
@@ -233,8 +244,11 @@ class Postgres(Backend):
             "truncate",
             "lose_position",
             "signal_table",
+            "blocking_snapshot",
             "sql_writer",
             "heartbeat",
+            "relational_markers",
+            "configuration_based",
             "tx_metadata",
             "lazy_tx_begin",
             "cli_restart",
@@ -333,8 +347,11 @@ class _Binlog(Backend):
             "lost_position_fails",
             "schema_change_topic",
             "signal_table",
+            "blocking_snapshot",
             "sql_writer",
             "heartbeat",
+            "relational_markers",
+            "configuration_based",
             "tx_metadata",
             "cli_restart",
         }
@@ -521,7 +538,7 @@ class MongoDb(Backend):
         return {
             "name": "suite-mongodb",
             "connector.class": MONGODB,
-            "mongodb.connection.string": os.environ["MONGODB_URI"],
+            "mongodb.connection.string": os.environ.get("MONGODB_URI", ""),
             "topic.prefix": self.prefix,
             "database.include.list": self.ns,
             "capture.mode": "change_streams_update_full",
@@ -599,4 +616,141 @@ def _plain(v: Any) -> Any:
     return v
 
 
-ALL: tuple[type[Backend], ...] = (Postgres, MariaDbAsMySql, MariaDb, OracleMySql, MongoDb)
+class MongoRecorded(MongoDb):
+    """MongoDbConnector on a recorded change stream (`mongodb.connection.string=file:...`,
+    `emulator.connectors.mongodb.streams.RecordedStreams`): no server; each write appends the change event
+    a replica set's change stream delivers for it (MongoDB's documented event shape: resume token `_id`,
+    `operationType`, `clusterTime`, `wallTime`, `ns`, `documentKey`, `fullDocument` as `updateLookup`
+    returns it, `updateDescription`, pre-images, `lsid`/`txnNumber` in a transaction) to the file the
+    connector's change-stream reader tails. `lose_position` is the oplog rolling over: every event gets a
+    new resume token, so a stored one is gone (error 286). Only the connector's reading of the change
+    stream is replaced; its decoding, snapshot, offsets and the pipeline are the ones a server run uses."""
+
+    name = "mongodb-recorded"
+    features = frozenset(
+        {"tx_metadata", "heartbeat", "lose_position", "lost_position_fails", "blocking_snapshot"}
+    )
+    lost_position_error = "no longer be in the oplog"
+
+    @classmethod
+    def unavailable(cls) -> str | None:
+        return None
+
+    def __init__(self, server: Any, workdir: Path) -> None:
+        Backend.__init__(self, server, workdir)
+        self.path = workdir / "changestream.jsonl"
+        self.path.touch()
+        self.epoch = 1  # of the resume tokens; lose_position starts a new one
+        self.count = 0
+        self.docs: dict[str, dict[Any, dict]] = {}
+        self._tx: list[dict] | None = None
+        self._txn = 0
+        self._session: Any = None
+
+    def _base_config(self) -> dict[str, str]:
+        # a file is polled, not awaited: a short poll keeps each scenario near its own work
+        return {
+            **super()._base_config(),
+            "mongodb.connection.string": self.path.as_uri(),
+            "poll.interval.ms": "20",
+        }
+
+    def _event(self, kind: str, coll: str, **fields: Any) -> None:
+        from bson import Timestamp
+
+        self.count += 1
+        now = time.time()
+        event = {
+            "_id": {"_data": f"{self.epoch:04X}{self.count:012X}"},
+            "operationType": kind,
+            "clusterTime": Timestamp(int(now), self.count),
+            "wallTime": datetime.datetime.fromtimestamp(now, datetime.UTC),
+            "ns": {"db": self.ns, "coll": coll},
+            **fields,
+        }
+        if self._tx is not None:
+            event["lsid"], event["txnNumber"] = self._session, Int64(self._txn)
+            self._tx.append(event)
+        else:
+            self._append([event])
+
+    def _append(self, events: list[dict]) -> None:
+        from emulator.connectors.mongodb.streams import dumps
+
+        with open(self.path, "a") as f:  # one write: the reader never sees half a transaction
+            f.write("".join(dumps(e) + "\n" for e in events))
+
+    def create_table(self, name: str, columns: dict[str, str], key: tuple[str, ...] = ("id",)) -> None:
+        self.docs[name] = {}
+        self.tables[name] = key
+        self._event("create", name)
+
+    def insert(self, table: str, *rows: dict) -> None:
+        for row in rows:
+            doc = self._doc(row)
+            self.docs[table][doc["_id"]] = doc
+            self._event("insert", table, documentKey={"_id": doc["_id"]}, fullDocument=dict(doc))
+
+    def update(self, table: str, key: dict, values: dict) -> None:
+        old = self.docs[table][key["id"]]
+        new = {**old, **values}
+        self.docs[table][key["id"]] = new
+        update = {"updatedFields": dict(values), "removedFields": [], "truncatedArrays": []}
+        self._event(
+            "update",
+            table,
+            documentKey={"_id": key["id"]},
+            updateDescription=update,
+            fullDocument=dict(new),
+            fullDocumentBeforeChange=dict(old),
+        )
+
+    def delete(self, table: str, key: dict) -> None:
+        old = self.docs[table].pop(key["id"])
+        self._event("delete", table, documentKey={"_id": key["id"]}, fullDocumentBeforeChange=old)
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[Backend]:
+        """A multi-document transaction: its events share `lsid`/`txnNumber` and reach the file together."""
+        import uuid
+
+        from bson import Binary
+
+        self._txn += 1
+        self._session = {"id": Binary(uuid.uuid4().bytes, 4), "uid": Binary(bytes(32), 0)}
+        self._tx = []
+        try:
+            yield self
+            self._append(self._tx)
+        finally:
+            self._tx = None
+
+    def rows(self, table: str) -> list[dict]:
+        return [self.image(dict(d)) for d in self.docs[table].values()]
+
+    def signal_table(self) -> str:
+        self.create_table(SIGNAL_TABLE, {"id": "text", "type": "text", "data": "text"})
+        return self.table_id(SIGNAL_TABLE)
+
+    def signal(self, kind: str, data: dict | str | None, sid: str | None = None) -> None:
+        """A signal document `{_id, type, data}` (Debezium's MongoDB signalling collection)."""
+        text = data if isinstance(data, str) or data is None else json.dumps(data)
+        self.insert(SIGNAL_TABLE, {"id": sid or f"sig-{time.monotonic_ns()}", "type": kind, "data": text})
+
+    def lose_position(self) -> None:
+        from bson.json_util import JSONOptions, loads
+
+        from emulator.connectors.mongodb.streams import dumps
+
+        self.epoch += 1
+        opts = JSONOptions(document_class=dict, tz_aware=True)
+        events = [loads(line, json_options=opts) for line in self.path.read_text().splitlines() if line]
+        for e in events:
+            e["_id"] = {"_data": f"{self.epoch:04X}{e['_id']['_data'][4:]}"}
+        self.path.write_text("".join(dumps(e) + "\n" for e in events))
+
+    def cleanup(self) -> None:
+        pass
+
+
+ALL: tuple[type[Backend], ...] = (Postgres, MariaDbAsMySql, MariaDb, OracleMySql, MongoDb, MongoRecorded)

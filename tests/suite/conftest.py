@@ -14,7 +14,16 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parent.parent))
 
-from backends import ALL, Backend, MariaDb, MariaDbAsMySql, MongoDb, OracleMySql, Postgres  # noqa: E402
+from backends import (  # noqa: E402
+    ALL,
+    Backend,
+    MariaDb,
+    MariaDbAsMySql,
+    MongoDb,
+    MongoRecorded,
+    OracleMySql,
+    Postgres,
+)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -53,12 +62,18 @@ def _mongo_server():
     client.close()
 
 
+@pytest.fixture(scope="session")
+def _no_server():
+    return None  # a recorded change stream: the backend writes the file the connector reads
+
+
 _SERVERS = {
     Postgres: "_pg_server",
     MariaDbAsMySql: "_mariadb_server",
     MariaDb: "_mariadb_server",
     OracleMySql: "_mysql_server",
     MongoDb: "_mongo_server",
+    MongoRecorded: "_no_server",
 }
 
 

@@ -16,62 +16,48 @@ from __future__ import annotations
 import base64
 import json
 import logging
-import re
 import time
 from contextlib import contextmanager, nullcontext
 from typing import Any
 
 import bson
 from bson import Timestamp
-from bson.codec_options import DEFAULT_CODEC_OPTIONS, DatetimeConversion
+from bson.codec_options import DatetimeConversion
 from bson.json_util import CANONICAL_JSON_OPTIONS
 from bson.json_util import dumps as bson_dumps
 from bson.json_util import loads as bson_loads
 
-from emulator.connectors.base import PositionLost
+from emulator.connectors.base import PositionLost, with_progress
 from emulator.connectors.mongodb import events as ev
+from emulator.connectors.mongodb.streams import SYSTEM_DATABASES, SourceError, open_source, operation_filter
 from emulator.engine import Engine
 from emulator.envelope import EnvelopeSettings
 from emulator.pipeline.coordinator import SnapshotSession, blocking_snapshot
 from emulator.pipeline.dispatcher import Dispatcher
 from emulator.pipeline.signalling import wire_signals
-from emulator.settings import settings_for
+from emulator.settings import MongoSettings, settings_for
 from emulator.signals.record import SignalError
 
 log = logging.getLogger("emulator.mongodb")
 
-SYSTEM_DATABASES = frozenset({"admin", "local", "config"})
 HISTORY_LOST = frozenset({286, 260, 280})
-CODEC = DEFAULT_CODEC_OPTIONS.with_options(tz_aware=True, datetime_conversion=DatetimeConversion.DATETIME_AUTO)
 
 
-class MongoConnectorError(RuntimeError):
+class MongoConnectorError(SourceError):
     pass
 
 
-def _bool(value: Any, default: bool = False) -> bool:
-    if value is None:
-        return default
-    return str(value).strip().lower() == "true"
-
-
-def _regexes(value: str | None, literal: bool) -> list[re.Pattern]:
-    items = [x.strip() for x in (value or "").split(",") if x.strip()]
-    if literal:
-        return [re.compile(re.escape(x)) for x in items]
-    return [re.compile(x, re.IGNORECASE) for x in items]
-
-
 class Filters:
-    """database/collection include/exclude lists (anchored regexes, or literals with filters.match.mode)."""
+    """database/collection include/exclude lists: anchored case-insensitive regexes, or case-sensitive
+    literals with ``filters.match.mode=literal`` (the typed settings compile them either way)."""
 
-    def __init__(self, get) -> None:
-        literal = (get("filters.match.mode") or "regex").strip().lower() == "literal"
-        self.db_inc = _regexes(get("database.include.list"), literal)
-        self.db_exc = _regexes(get("database.exclude.list"), literal)
-        self.coll_inc = _regexes(get("collection.include.list"), literal)
-        self.coll_exc = _regexes(get("collection.exclude.list"), literal)
-        self.signal = (get("signal.data.collection") or "").strip() or None
+    def __init__(self, settings: MongoSettings) -> None:
+        mongo = settings.mongodb
+        self.db_inc = mongo.database_include
+        self.db_exc = mongo.database_exclude
+        self.coll_inc = mongo.collection_include
+        self.coll_exc = mongo.collection_exclude
+        self.signal = settings.signals.data_collection
 
     def db_included(self, db: str) -> bool:
         if db in SYSTEM_DATABASES:
@@ -140,29 +126,29 @@ def _mongo_marker(first_table: bool, last_table: bool, first_row: bool, last_row
 
 class MongoDbConnector:
     def __init__(self, config, engine: Engine) -> None:
-        get = config.get
-        self.cfg = config
-        self.engine = engine
-        self.prefix = get("topic.prefix")
-        self.uri = get("mongodb.connection.string")
-        self.snapshot_mode = (get("snapshot.mode") or "initial").lower()
-        self.capture_mode = (get("capture.mode") or "change_streams_update_full").lower()
-        self.full_update_type = (get("capture.mode.full.update.type") or "lookup").lower()
-        self.scope = (get("capture.scope") or "deployment").lower()
-        self.target = (get("capture.target") or "").strip() or None
         typed = settings_for(config)
+        mongo = typed.mongodb
+        self.cfg = config
+        self.typed = typed
+        self.engine = engine
+        self.prefix = typed.topics.prefix
+        self.uri = mongo.connection_string
+        self.snapshot_mode = typed.snapshot.mode
+        self.capture_mode = mongo.capture_mode
+        self.full_update_type = mongo.capture_mode_full_update_type
+        self.scope = mongo.capture_scope
+        self.target = mongo.capture_target
         # MongoDB's name-adjustment modes are refused unless none (settings audit): no adjuster is built
         self.settings = EnvelopeSettings.of(typed, connector_name="mongodb", source_schema=ev.SOURCE_SCHEMA)
-        self.filters = Filters(get)
-        self.field_exclude = get("field.exclude.list")
-        self.field_renames = get("field.renames")
+        self.filters = Filters(typed)
+        self.field_exclude = mongo.field_exclude_list
+        self.field_renames = mongo.field_renames
         # MongoDB filters skipped operations in the change stream's pipeline (supportsOperationFiltering)
         self.dispatcher = Dispatcher.for_connector(engine, self.settings, typed, never_skip=True)
         self.tx = self.dispatcher.tx
-        self.translator = ev.Translator(self.settings, self.dispatcher.emit,
-                                        tombstones=self.dispatcher.tombstones, tx=self.tx,
-                                        envelope_for=self.envelope_for)
+        self.translator = ev.Translator(self.settings, self.dispatcher, envelope_for=self.envelope_for)
         self.envelopes: dict[tuple[str, str], ev.CollectionEnvelope | None] = {}
+        self.source: Any = None  # streams.ServerStreams or RecordedStreams (mongodb.connection.string)
         self.client = None
         # position
         self.sec: int | None = None
@@ -172,28 +158,30 @@ class MongoDbConnector:
         self.lsid: str | None = None
         self.txn: int | None = None
         wire_signals(self, typed, engine, QueryDocumentFilters(), self.filters.signal)
-        self._op = "c"  # the operation of the change being translated (for the dispatcher's count)
         if self.scope == "collection" and self.signals.channels == {"source"}:
             log.warning("capture.scope=collection disables the source signal channel")
             self.signals.channels.discard("source")
         engine.source = self
 
     # -- engine protocol -----------------------------------------------------------------------------------
-    def offset(self) -> dict[str, Any] | None:
+    def position(self) -> dict[str, Any] | None:
         if self.sec is None and self.token is None:
             return None
         off: dict[str, Any] = {"sec": self.sec or 0, "ord": self.ord or 0}
         if self.token is not None:
             off["resume_token"] = _encode_token(self.token)
+        return off
+
+    def offset(self) -> dict[str, Any] | None:
+        off = self.position()
+        if off is None:
+            return None
         if self.initsync:
             off["initsync"] = True
         if self.lsid is not None or self.txn is not None:
             off["lsid"] = self.lsid
             off["txnNumber"] = self.txn
-        inc = self.incremental.offset()
-        if inc:
-            off.update(inc)
-        return off
+        return with_progress(off, self.incremental)
 
     def committed(self, offset: dict[str, Any]) -> None:
         pass
@@ -218,48 +206,41 @@ class MongoDbConnector:
         return True
 
     def captured_collections(self) -> list[tuple[str, str]]:
-        out = []
-        for db in sorted(self.client.list_database_names()):
-            if db in SYSTEM_DATABASES or not self.filters.db_included(db):
-                continue
-            for coll in sorted(self.client[db].list_collection_names(filter={"type": "collection"})):
-                if self.envelope_for(db, coll) is not None:
-                    out.append((db, coll))
-        return out
+        return [c for c in self.source.collections(self.filters.db_included) if self.envelope_for(*c) is not None]
 
     # -- connection --------------------------------------------------------------------------------------------
     def _connect(self):
-        import pymongo
-
-        if not self.uri:
-            raise MongoConnectorError("mongodb.connection.string is required")
-        kw: dict[str, Any] = {"document_class": dict, "tz_aware": True,
-                              "datetime_conversion": DatetimeConversion.DATETIME_AUTO,
-                              "connectTimeoutMS": int(self.cfg.get("mongodb.connect.timeout.ms") or 10000),
-                              "serverSelectionTimeoutMS":
-                                  int(self.cfg.get("mongodb.server.selection.timeout.ms") or 30000)}
-        sock = int(self.cfg.get("mongodb.socket.timeout.ms") or 0)
-        if sock:
-            kw["socketTimeoutMS"] = sock
-        user = self.cfg.get("mongodb.user")
-        if user and "@" not in self.uri.split("//", 1)[-1].split("/", 1)[0]:
-            kw.update(username=user, password=self.cfg.get("mongodb.password"),
-                      authSource=self.cfg.get("mongodb.authsource") or "admin")
-        if _bool(self.cfg.get("mongodb.ssl.enabled")):
-            kw["tls"] = True
-            if _bool(self.cfg.get("mongodb.ssl.invalid.hostname.allowed")):
-                kw["tlsAllowInvalidHostnames"] = True
-        client = pymongo.MongoClient(self.uri, **kw)
-        hello = client.admin.command("hello")
-        check_topology(hello, self.uri)
-        return client
+        return client_for(self.typed)
 
     # -- adapter protocol (emulator.connectors.base) ------------------------------------------------------
     HISTORIZED = False
     ON_LOST_POSITION = "fail"  # the loss shows only when the change stream opens (HistoryLost)
 
+    @staticmethod
+    def check(config) -> None:
+        """The server is reachable with these credentials and is a replica set or sharded cluster (a
+        standalone server has no change streams); a recorded change stream's file exists."""
+        from pymongo.errors import OperationFailure, PyMongoError
+
+        from emulator.preflight import ConnectError
+
+        typed = settings_for(config)
+        uri = typed.mongodb.connection_string or ""
+        where = uri.split("@")[-1]
+        try:
+            open_source(uri, lambda: client_for(typed, selection_timeout_ms=10000)).close()
+        except SourceError as e:
+            raise ConnectError(str(e)) from None
+        except PyMongoError as e:  # an error the server answered (authentication) is not worth retrying
+            first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+            raise ConnectError(f"MongoDB at {where}: cannot connect ({first})",
+                               transient=not isinstance(e, OperationFailure)) from None
+
     def connect(self) -> None:
-        self.client = self._connect()
+        self.source = open_source(self.uri, self._connect)
+        self.client = getattr(self.source, "client", None)
+        if self.client is None:  # a recorded stream runs only the connector's own $match: refuse the rest now
+            operation_filter(self._pipeline())
 
     def offset_state(self, stored: dict | None) -> tuple[bool, bool]:
         return bool(stored), bool(stored) and bool(stored.get("initsync"))
@@ -285,9 +266,7 @@ class MongoDbConnector:
         with self._watch(None, None) as stream:
             stream.try_next()
             token = stream.resume_token
-        hello = self.client.admin.command("hello")
-        op_time = hello.get("operationTime") or (hello.get("$clusterTime") or {}).get("clusterTime")
-        return token, op_time
+        return token, self.source.operation_time()
 
     @contextmanager
     def snapshot_session(self, data: bool):
@@ -298,7 +277,7 @@ class MongoDbConnector:
         self.sec, self.ord = (op_time.time, op_time.inc) if op_time is not None else (int(time.time()), 0)
         self.initsync = True
         self.engine.commit(force=True)
-        typed = settings_for(self.cfg)
+        typed = self.typed
         only_rx = typed.snapshot.include_collection_list
         colls = [c for c in self.captured_collections()
                  if not only_rx or any(r.fullmatch(f"{c[0]}.{c[1]}") for r in only_rx)]
@@ -322,13 +301,12 @@ class MongoDbConnector:
 
     def _snapshot_session(self, colls, filters: dict[str, dict]) -> SnapshotSession:
         """Reads of `colls` (those with an envelope) with their filters; every record `true` but the last."""
-        fetch = settings_for(self.cfg).snapshot.fetch_size or 0
+        fetch = self.typed.snapshot.fetch_size or 0
         envs = [env for env in (self.envelope_for(db, coll) for db, coll in colls) if env is not None]
         tick = self.engine.tick
 
         def rows_of(env: ev.CollectionEnvelope):
-            return self.client[env.db].get_collection(env.coll, codec_options=CODEC).find(
-                filters.get(env.data_collection) or {}, batch_size=fetch or 0)
+            return self.source.find(env.db, env.coll, filters.get(env.data_collection) or {}, fetch or 0)
 
         def emit(env: ev.CollectionEnvelope, doc: dict, mark: str) -> None:
             self._emit_read(env, doc, mark)
@@ -347,8 +325,8 @@ class MongoDbConnector:
 
     # -- streaming ---------------------------------------------------------------------------------------------
     def _pipeline(self) -> list[dict]:
-        user = json.loads(self.cfg.get("cursor.pipeline") or "[]")
-        order = (self.cfg.get("cursor.pipeline.order") or "internal_first").lower()
+        user = list(self.typed.mongodb.cursor_pipeline)  # parsed once (a JSON array) by the settings
+        order = self.typed.mongodb.cursor_pipeline_order
         internal = [{"$match": {"operationType": {"$in": ["insert", "update", "replace", "delete"]}}}]
         if order == "user_only":
             return user
@@ -364,26 +342,18 @@ class MongoDbConnector:
             kw["resume_after"] = token
         elif at is not None:
             kw["start_at_operation_time"] = at
-        mawait = int(self.cfg.get("cursor.max.await.time.ms") or 0)
+        mawait = self.typed.mongodb.cursor_max_await_time_ms
         if mawait:
             kw["max_await_time_ms"] = mawait
-        if self.cfg.get("cursor.oversize.handling.mode") == "split":
+        if self.typed.mongodb.cursor_oversize_handling_mode == "split":
             kw["show_expanded_events"] = False
-        pipeline = self._pipeline()
-        if self.scope == "database":
-            target = self.client.get_database(self.target, codec_options=CODEC)
-        elif self.scope == "collection":
-            db, _, coll = self.target.partition(".")
-            target = self.client.get_database(db, codec_options=CODEC).get_collection(coll)
-        else:
-            target = self.client
-        return target.watch(pipeline, **kw)
+        return self.source.watch(self._pipeline(), self.scope, self.target, **kw)
 
     def _stream(self) -> None:
         from pymongo.errors import OperationFailure
 
         at = Timestamp(self.sec, self.ord) if self.token is None and self.sec else None
-        poll_s = int(self.cfg.get("poll.interval.ms") or 500) / 1000.0
+        poll_s = self.typed.tuning.poll_interval_ms / 1000.0
         try:
             stream = self._watch(self.token, at)
         except OperationFailure as e:
@@ -427,11 +397,7 @@ class MongoDbConnector:
             doc = change.get("fullDocument") or {}
             self.signals.on_signal_row({"id": doc.get("_id"), "type": doc.get("type"),
                                             "data": doc.get("data")})
-        self._op = op
-        self.translator.event(change, on_key=self._on_key)
-
-    def _on_key(self, env: ev.CollectionEnvelope, key: dict) -> None:
-        self.dispatcher.document(env.data_collection, self._op, {"_id": key["id"]})
+        self.translator.event(change)
 
     # -- ChunkReader (emulator/incremental/machine.py) and watermark writer -----------------------------------
     def captured_table_ids(self) -> list[str]:
@@ -443,7 +409,7 @@ class MongoDbConnector:
         return _Captured(env) if env is not None else None
 
     def _coll(self, ct: _Captured):
-        return self.client[ct.env.db].get_collection(ct.env.coll, codec_options=CODEC)
+        return self.source.collection(ct.env.db, ct.env.coll)
 
     def max_key(self, ct: _Captured, key_cols: list[str], condition: str | None) -> list | None:
         flt = bson_loads(condition) if condition else {}
@@ -462,11 +428,11 @@ class MongoDbConnector:
 
     def write_watermark(self, row_id: str, kind: str, data: str) -> None:
         db, _, coll = self.filters.signal.partition(".")
-        self.client[db][coll].insert_one({"_id": row_id, "type": kind, "payload": ""})
+        self.source.collection(db, coll).insert_one({"_id": row_id, "type": kind, "payload": ""})
 
     def delete_watermark(self, row_id: str) -> None:
         db, _, coll = self.filters.signal.partition(".")
-        self.client[db][coll].delete_one({"_id": row_id})
+        self.source.collection(db, coll).delete_one({"_id": row_id})
 
     def read_source(self, ct: _Captured) -> dict:
         return ev.source_block(self.prefix, ct.env.db, ct.env.coll, self.sec or 0, self.ord or 0, "incremental")
@@ -483,9 +449,45 @@ class MongoDbConnector:
 
     def close(self) -> None:
         self.signals.close()
-        if self.client is not None:
-            self.client.close()
-            self.client = None
+        if self.source is not None:
+            self.source.close()
+            self.source = self.client = None
+
+
+def client_for(typed: MongoSettings, selection_timeout_ms: int | None = None):
+    """A pymongo client for the connector's typed settings, checked to be a replica set or sharded cluster
+    (`selection_timeout_ms`: at most this long to find a server, for the start-up check)."""
+    import pymongo
+
+    mongo = typed.mongodb
+    uri = mongo.connection_string
+    if not uri:
+        raise MongoConnectorError("mongodb.connection.string is required")
+    kw: dict[str, Any] = {
+        "document_class": dict,
+        "tz_aware": True,
+        "datetime_conversion": DatetimeConversion.DATETIME_AUTO,
+        "connectTimeoutMS": mongo.connect_timeout_ms,
+        "serverSelectionTimeoutMS": mongo.server_selection_timeout_ms,
+    }
+    if selection_timeout_ms is not None:
+        kw["serverSelectionTimeoutMS"] = min(kw["serverSelectionTimeoutMS"], selection_timeout_ms)
+    if mongo.socket_timeout_ms:
+        kw["socketTimeoutMS"] = mongo.socket_timeout_ms
+    user = mongo.user
+    if user and "@" not in uri.split("//", 1)[-1].split("/", 1)[0]:
+        kw.update(username=user, password=mongo.password, authSource=mongo.authsource or "admin")
+    if mongo.ssl_enabled:
+        kw["tls"] = True
+        if mongo.ssl_invalid_hostname_allowed:
+            kw["tlsAllowInvalidHostnames"] = True
+    client = pymongo.MongoClient(uri, **kw)
+    try:
+        check_topology(client.admin.command("hello"), uri)
+    except BaseException:
+        client.close()
+        raise
+    return client
 
 
 class HistoryLost(PositionLost, MongoConnectorError):

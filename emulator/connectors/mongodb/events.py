@@ -18,7 +18,7 @@ from emulator.connect.json import Framed
 from emulator.connect.schema import OPT_INT64, OPT_STRING, REQ_STRING, Schema, struct
 from emulator.connectors.common import SOURCE_HEAD
 from emulator.connectors.mongodb import extjson
-from emulator.envelope import TX_BLOCK, EnvelopeSettings, TransactionMonitor
+from emulator.envelope import TX_BLOCK, EnvelopeSettings
 from emulator.records import Record
 
 JSON = Schema("string", optional=True, name="io.debezium.data.Json", version=1)
@@ -251,18 +251,15 @@ def wall_ms(event: dict) -> int | None:
     w = event.get("wallTime")
     if w is None:
         return None
-    return extjson._date_ms(w)
+    return extjson.date_ms(w)
 
 
 class Translator:
-    """Turns change-stream events into records: data record (+ tombstone) and transaction metadata."""
+    """Turns change-stream events into the dispatcher's document changes and transaction boundaries."""
 
-    def __init__(self, settings: EnvelopeSettings, emit, *, tombstones: bool = True, tx: TransactionMonitor,
-                 envelope_for) -> None:
+    def __init__(self, settings: EnvelopeSettings, dispatcher, *, envelope_for) -> None:
         self.settings = settings
-        self.emit = emit
-        self.tombstones = tombstones
-        self.tx = tx
+        self.dispatcher = dispatcher  # emulator.pipeline.dispatcher.Dispatcher
         self.envelope_for = envelope_for  # (db, coll) -> CollectionEnvelope | None (not captured)
         self.open_tx: str | None = None
 
@@ -271,13 +268,13 @@ class Translator:
         if tid == self.open_tx:
             return
         if self.open_tx is not None:
-            self.tx.end(self.open_tx, ts_ms)
+            self.dispatcher.commit(self.open_tx, ts_ms)
             self.open_tx = None
         if tid is not None:
-            self.tx.begin(tid, ts_ms)
+            self.dispatcher.begin(tid, ts_ms)
             self.open_tx = tid
 
-    def event(self, ev: dict, on_key=None) -> CollectionEnvelope | None:
+    def event(self, ev: dict) -> CollectionEnvelope | None:
         """One change-stream event. Returns the envelope of the collection when a data record was written."""
         op = OPS.get(ev.get("operationType"))
         if op is None:
@@ -289,23 +286,13 @@ class Translator:
         ct = ev["clusterTime"]
         lsid, txn = session_of(ev)
         tid = tx_id(lsid, txn)
-        ts_ms = ct.time * 1000
-        self.transaction_boundary(tid, ts_ms)
-        src = source_block(self.settings.prefix, env.db, env.coll, ct.time, ct.inc, None, lsid, txn, wall_ms(ev))
-        key = env.key(ev["documentKey"]["_id"])
-        block = self.tx.event_block(tid, env.data_collection) if tid is not None else None
+        self.transaction_boundary(tid, ct.time * 1000)
+        src = source_block(self.settings.prefix, env.db, env.coll, ct.time, ct.inc, "false", lsid, txn, wall_ms(ev))
         before = env.doc_json(ev.get("fullDocumentBeforeChange"))
-        after = None
-        update = None
-        if op == "c":
-            after = env.doc_json(ev.get("fullDocument"))
-        elif op == "u":
+        after = update = None
+        if op != "d":
             after = env.doc_json(ev.get("fullDocument"))
             if ev.get("operationType") == "update":
                 update = env.update_description(ev.get("updateDescription"))
-        if on_key is not None:
-            on_key(env, key)
-        self.emit(env.record(op, key, before, after, update, src, block))
-        if op == "d" and self.tombstones:
-            self.emit(env.tombstone(key))
+        self.dispatcher.document(env, op, env.key(ev["documentKey"]["_id"]), before, after, update, src, tid)
         return env
