@@ -109,3 +109,15 @@ def test_a_user_pipeline_stage_is_refused_at_start(tmp_path: Path) -> None:
     props = _props(tmp_path, stream, **{"cursor.pipeline": '[{"$project": {"fullDocument": 0}}]'})
     with pytest.raises(CaptureError, match="cursor.pipeline stage"):
         Capture(props).start()
+
+
+@pytest.mark.parametrize("name", ["mongodb.user", "mongodb.ssl.enabled", "cursor.max.await.time.ms"])
+def test_server_only_properties_are_refused_with_a_recording(tmp_path: Path, name: str) -> None:
+    """A recording has no server to log in to, encrypt or wait on: such a property is refused at start
+    naming it, never accepted and ignored."""
+    from emulator.config import ConfigError, from_dict
+
+    stream = tmp_path / "changestream.jsonl"
+    _write(stream, _event(0, "create"))
+    with pytest.raises(ConfigError, match=name.replace(".", r"\.")):
+        from_dict(_props(tmp_path, stream, **{name: "1"}))

@@ -28,6 +28,30 @@ def check_slot_name(_c: ConfigView, value: str) -> str | None:
     return None
 
 
+# a recorded change stream (`mongodb.connection.string=file:...`, emulator/connectors/mongodb/streams.py) has no
+# server: what only a connection to one uses would be accepted and ignored, so setting it is refused
+_MONGODB_SERVER_ONLY = (
+    "mongodb.user",
+    "mongodb.password",
+    "mongodb.authsource",
+    "mongodb.authentication.class",
+    "mongodb.connect.timeout.ms",
+    "mongodb.heartbeat.frequency.ms",
+    "mongodb.socket.timeout.ms",
+    "mongodb.server.selection.timeout.ms",
+    "cursor.max.await.time.ms",
+)
+
+
+def check_mongodb_connection_string(c: ConfigView, value: str) -> str | None:
+    if not value.strip().startswith("file:"):
+        return None
+    for name in sorted(c.props):
+        if name in _MONGODB_SERVER_ONLY or name.startswith("mongodb.ssl."):
+            return f"a recorded change stream (file:) has no server: {name} cannot apply to it; remove it"
+    return None
+
+
 # emulator/signals/channels.py reads these; Debezium's `jmx` channel needs a JVM: refused, never ignored
 _SIGNAL_CHANNELS = ("source", "file", "kafka", "in-process")
 

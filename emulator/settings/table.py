@@ -14,6 +14,7 @@ from emulator.settings.checks import (
     TIME_PRECISION,
     check_key_columns,
     check_metric_tags,
+    check_mongodb_connection_string,
     check_notification_channels,
     check_replica_identity,
     check_signal_channels,
@@ -333,7 +334,7 @@ PROPERTIES: tuple[PropertySpec, ...] = (
     # default false in 3.6.3: a MySqlConnector recording emits other databases' DDL (tests/data/mariadb/cases)
     _p("schema.history.internal.store.only.captured.databases.ddl", BOOL, False, BINLOG),
     # ---- MongoDB
-    _p("mongodb.connection.string", STRING, required=True, applies=MO),
+    _p("mongodb.connection.string", STRING, required=True, applies=MO, check=check_mongodb_connection_string),
     _p(
         "mongodb.authentication.class",
         CLASS,
