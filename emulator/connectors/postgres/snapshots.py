@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 import time
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 
 import psycopg
 from psycopg import sql
@@ -21,9 +21,34 @@ from emulator.filters import include_list_order
 from emulator.incremental.conditions import sql_literal_pg
 from emulator.model import TableDef
 from emulator.pipeline.coordinator import SnapshotSession, blocking_snapshot
+from emulator.pipeline.snapshot_chunks import Chunk, ChunkReadAhead, legacy_markers, plan_table
 from emulator.settings import settings_for
 
 log = logging.getLogger("emulator.postgres")
+
+
+def _key_bound(t: TableDef, op: str, values: tuple) -> sql.Composable:
+    """Debezium's cascading key bound over a NOT NULL key, as one row comparison (the same order as
+    ORDER BY over the key's columns)."""
+    cols = sql.SQL(", ").join(sql.Identifier(k) for k in t.key_columns)
+    vals = sql.SQL(", ").join(sql.Literal(v) for v in values)
+    return sql.SQL("({}) {} ({})").format(cols, sql.SQL(op), vals)
+
+
+def _chunk_copy(t: TableDef, c: Chunk) -> sql.Composable:
+    """A chunk of snapshot.max.threads > 1 (SnapshotChunkQueryBuilder): the key range, in key order."""
+    preds = []
+    if c.lower is not None:
+        preds.append(_key_bound(t, ">=", c.lower))
+    if c.upper is not None:
+        preds.append(_key_bound(t, "<=" if c.upper_inclusive else "<", c.upper))
+    cols = sql.SQL(", ").join(sql.Identifier(col.name) for col in t.columns)
+    return sql.SQL("COPY (SELECT {} FROM {} WHERE {} ORDER BY {}) TO STDOUT").format(
+        cols,
+        sql.Identifier(t.namespace, t.name),
+        sql.SQL(" AND ").join(preds),
+        sql.SQL(", ").join(sql.Identifier(k) for k in t.key_columns),
+    )
 
 
 def _copy_table(t: TableDef) -> sql.Composable:
@@ -46,6 +71,7 @@ class SnapshotReads:
     @contextmanager
     def _snapshot_session(self, exported: str | None, start_lsn: int | None):
         snap = psycopg.connect(self.conninfo, autocommit=True)
+        stack = ExitStack()
         try:
             if exported:
                 snap.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
@@ -80,8 +106,16 @@ class SnapshotReads:
             )
 
             overrides = set(typed.relational.snapshot_select_overrides)
+            threads = max(1, typed.snapshot.max_threads or 1)
+            legacy = bool(typed.tuning.legacy_snapshot_max_threads)
+            if legacy:  # Debezium's table-per-thread pool: no more connections than tables
+                threads = max(1, min(threads, len(captured)))
+            markers = legacy_markers if legacy and threads > 1 else None
+            if threads > 1:
+                close, rows_of = self._parallel_reads(snap, exported, captured, overrides, threads, legacy)
+                stack.callback(close)
 
-            def rows_of(ct: CapturedTable):
+            def rows_of_one(ct: CapturedTable):
                 t = ct.env.table
                 q = _copy_table(t)
                 if t.id in overrides:
@@ -99,6 +133,8 @@ class SnapshotReads:
                             log.info("snapshot of %s: %d of about %d rows", t.id, n, max(est, n))
                 log.info("snapshot of %s: %d rows", t.id, n)
 
+            if threads == 1:
+                rows_of = rows_of_one
             sources: dict[str, dict] = {}
 
             def emit_row(ct: CapturedTable, row, mark: str) -> None:
@@ -120,9 +156,13 @@ class SnapshotReads:
                 captured=[t.id for t in loaded],
                 estimates=estimates,
             )
+            if markers is not None:
+                session.markers = markers
             yield session
+            stack.close()  # the readers first: they use `snap` too
             snap.execute("COMMIT")
         finally:
+            stack.close()
             snap.close()
         if (
             not session.completed
@@ -138,6 +178,106 @@ class SnapshotReads:
             start_lsn = slot["confirmed"]
             self.lsn_commit = start_lsn
         self._start_lsn = start_lsn
+
+    def _parallel_reads(self, snap, exported, captured, overrides, threads: int, legacy: bool):
+        """snapshot.max.threads > 1 (emulator.pipeline.snapshot_chunks): `threads` connections on the
+        snapshot (`snap` and threads-1 more importing it), the chunk plan made in the snapshot's transaction,
+        and rows_of(table) over the read-ahead."""
+        if exported is None:  # a slot that already existed: export this transaction's snapshot
+            exported = snap.execute("SELECT pg_export_snapshot()").fetchone()[0]
+        conns = [snap]
+        ahead = None
+        try:
+            for _ in range(threads - 1):
+                c = psycopg.connect(self.conninfo, autocommit=True)
+                conns.append(c)
+                c.execute("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                c.execute(sql.SQL("SET TRANSACTION SNAPSHOT {}").format(sql.Literal(exported)))
+            chunks: list[Chunk] = []
+            by_table: dict[str, list[int]] = {}
+            queries: list[sql.Composable] = []
+            for ct in captured:
+                t = ct.env.table
+                override = t.id in overrides
+                plain = self._override_query(snap, t) if override else _copy_table(t)
+                by_name = {c.name: c for c in t.columns}
+                keyed = (
+                    not legacy
+                    and not override
+                    and bool(t.key_columns)
+                    # a nullable key column (a unique index as the key): read as one chunk
+                    and all(k in by_name and not by_name[k].schema.optional for k in t.key_columns)
+                )
+                plan = plan_table(
+                    ct,
+                    keyed,
+                    lambda t=t: self._count(snap, t),
+                    lambda n, t=t: self._key_at(snap, t, n),
+                    lambda t=t: self._key_at(snap, t, None),
+                    threads,
+                )
+                by_table[t.id] = list(range(len(chunks), len(chunks) + len(plan)))
+                chunks.extend(plan)
+                queries.extend(
+                    plain if c.lower is None and c.upper is None else _chunk_copy(t, c) for c in plan
+                )
+            log.info(
+                "snapshot with %d connections: %d tables in %d chunks%s",
+                threads,
+                len(captured),
+                len(chunks),
+                " (legacy.snapshot.max.threads: one per table)" if legacy else "",
+            )
+
+            def read_chunk(worker: int, i: int):
+                with conns[worker].cursor().copy(queries[i]) as cp:
+                    yield from cp.rows()
+
+            ahead = ChunkReadAhead(chunks, read_chunk, threads)
+        except BaseException:
+            for c in conns[1:]:
+                c.close()
+            raise
+
+        def close() -> None:
+            ahead.close()
+            for c in conns[1:]:
+                c.close()
+
+        def rows_of(ct: CapturedTable):
+            t = ct.env.table
+            n = 0
+            log.info("snapshot of %s: starting", t.id)
+            for i in by_table[t.id]:
+                for row in ahead.rows(i):
+                    n += 1
+                    yield row
+            log.info("snapshot of %s: %d rows", t.id, n)
+
+        return close, rows_of
+
+    @staticmethod
+    def _count(snap: psycopg.Connection, t: TableDef) -> int:
+        q = sql.SQL("SELECT COUNT(1) FROM {}").format(sql.Identifier(t.namespace, t.name))
+        return int(snap.execute(q).fetchone()[0])
+
+    @staticmethod
+    def _key_at(snap: psycopg.Connection, t: TableDef, offset: int | None) -> tuple | None:
+        """The key at `offset` in key order (ChunkBoundaryCalculator), or the largest key (None); as the
+        text COPY prints it, so that the bounds compare like the values read."""
+        keys = sql.SQL(", ").join(sql.Identifier(k) for k in t.key_columns)
+        if offset is None:
+            order = sql.SQL(", ").join(sql.SQL("{} DESC").format(sql.Identifier(k)) for k in t.key_columns)
+            tail = sql.SQL("LIMIT 1")
+        else:
+            order = keys
+            tail = sql.SQL("OFFSET {} ROWS FETCH NEXT 1 ROWS ONLY").format(sql.Literal(offset))
+        q = sql.SQL("COPY (SELECT {} FROM {} ORDER BY {} {}) TO STDOUT").format(
+            keys, sql.Identifier(t.namespace, t.name), order, tail
+        )
+        with snap.cursor().copy(q) as cp:
+            rows = list(cp.rows())
+        return tuple(rows[0]) if rows else None
 
     def _override_query(
         self, snap: psycopg.Connection, t: TableDef, stmt: str | None = None
