@@ -13,7 +13,8 @@ chunks, the snapshot's last for every other table).
 
 The emulator emits one schedule of those threads: table after table, chunk after chunk, each chunk's rows
 in key order - so every record (markers included) is one Debezium emits, and the order is one it can emit.
-The N connections read ahead (`ChunkReadAhead`) while the caller emits.
+That sequence is a chunked table in key order whatever the cut, so the emulator cuts such tables into
+small pieces (`Piece`) that its N connections read ahead (`ChunkReadAhead`) while the caller emits.
 
 `legacy.snapshot.max.threads=true` is Debezium's older table-per-thread path: no chunks; with more than one
 connection (min(N, tables)) no table is "first" or "last", so the snapshot has no `first` record and only
@@ -50,45 +51,34 @@ def boundary_positions(rows: int, chunks: int) -> list[int]:
     return [i * size for i in range(1, chunks)]
 
 
+def chunked(rows: int, threads: int, multiplier: int = 1) -> bool:
+    """Whether Debezium cuts a keyed table of `rows` rows into chunks (then its records come in key order:
+    each chunk is read ORDER BY the key, and the chunks follow each other in key order)."""
+    return bool(boundary_positions(rows, chunk_count(rows, threads, multiplier)))
+
+
 @dataclass(frozen=True)
-class Chunk:
-    """One read: `table` (the caller's), `lower` (inclusive) / `upper` key values (exclusive, or inclusive
-    for the table's last chunk, `upper_inclusive`); both None: the table's plain snapshot query."""
+class Piece:
+    """One read of the emulator's plan: `table` (the caller's) and, for a chunked table, the key range
+    [lower, upper) (None: unbounded) read in key order; a table Debezium does not chunk is one piece with
+    both None, read by its plain snapshot query. Any cut of a chunked table gives the same sequence of
+    records (key order), so the pieces are cut small for the readers to share (not Debezium's chunks)."""
 
     table: Any
-    index: int
-    count: int
     lower: tuple | None = None
     upper: tuple | None = None
-    upper_inclusive: bool = False
+    ordered: bool = False
 
 
-def plan_table(
-    table: Any,
-    keyed: bool,
-    rows: Callable[[], int],
-    boundary: Callable[[int], tuple | None],
-    max_key: Callable[[], tuple | None],
-    threads: int,
-    multiplier: int = 1,
-) -> list[Chunk]:
-    """The chunks of one table. `rows()`, `boundary(offset)` and `max_key()` run the database's COUNT,
-    OFFSET and maximum-key queries (inside the snapshot's transaction); not asked for unkeyed tables."""
-    if not keyed:
-        return [Chunk(table, 0, 1)]
-    n = rows()
-    count = chunk_count(n, threads, multiplier)
-    bounds = [b for b in (boundary(p) for p in boundary_positions(n, count)) if b is not None]
-    if not bounds:
-        return [Chunk(table, 0, 1)]
-    top = max_key()
-    total = len(bounds) + 1
-    out = []
-    for i in range(total):
-        lower = bounds[i - 1] if i else None
-        upper = top if i == total - 1 else bounds[i]
-        out.append(Chunk(table, i, total, lower, upper, i == total - 1))
-    return out
+def batched(rows: Iterable[Any], size: int = 256) -> Iterator[list]:
+    batch: list = []
+    for row in rows:
+        batch.append(row)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
 
 def legacy_markers(first_table: bool, last_table: bool, first_row: bool, last_row: bool) -> str:
@@ -102,16 +92,15 @@ _DONE = object()
 class ChunkReadAhead:
     """Reads chunks on N connections ahead of the caller, who takes them in plan order.
 
-    `read(worker, i)` yields chunk i's rows on worker `worker`'s connection (0..N-1; each worker is one
+    `read(worker, i)` yields chunk i's rows in batches (lists) on worker `worker`'s connection (0..N-1; each worker is one
     thread, so one connection is never used by two threads). Chunks are handed to the workers in plan order
     and each chunk's rows go through its own bounded queue, so the caller, always draining the oldest
     unfinished chunk, can never wait on a worker that waits on it. A worker's error is raised to the caller
     at that chunk; `close()` stops the workers (they end at their next batch)."""
 
-    BATCH = 512
-    DEPTH = 16  # batches per chunk queue: ~8k rows read ahead per worker
+    DEPTH = 32  # batches per chunk queue (a few thousand rows read ahead per worker)
 
-    def __init__(self, chunks: list[Chunk], read: Callable[[int, int], Iterable[Any]], workers: int):
+    def __init__(self, chunks: list[Piece], read: Callable[[int, int], Iterable[Any]], workers: int):
         self.chunks = chunks
         self._read = read
         self._queues: list[queue.Queue] = [queue.Queue(self.DEPTH) for _ in chunks]
@@ -143,22 +132,16 @@ class ChunkReadAhead:
                 self._next = i + 1
             q = self._queues[i]
             try:
-                batch: list = []
-                for row in self._read(worker, i):
-                    batch.append(row)
-                    if len(batch) >= self.BATCH:
-                        if not self._put(q, batch):
-                            return
-                        batch = []
-                if batch and not self._put(q, batch):
-                    return
+                for batch in self._read(worker, i):
+                    if not self._put(q, batch):
+                        return
                 self._put(q, _DONE)
             except BaseException as e:  # handed to the caller, which raises it
                 self._put(q, e)
                 return
 
     def rows(self, i: int) -> Iterator[Any]:
-        """Chunk i's rows, in order."""
+        """Chunk i's rows (items), in order."""
         q = self._queues[i]
         while True:
             item = q.get()

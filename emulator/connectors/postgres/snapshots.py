@@ -21,10 +21,15 @@ from emulator.filters import include_list_order
 from emulator.incremental.conditions import sql_literal_pg
 from emulator.model import TableDef
 from emulator.pipeline.coordinator import SnapshotSession, blocking_snapshot
-from emulator.pipeline.snapshot_chunks import Chunk, ChunkReadAhead, legacy_markers, plan_table
+from emulator.pipeline.snapshot_chunks import ChunkReadAhead, Piece, batched, chunked, legacy_markers
+from emulator.pipeline.snapshot_workers import ForkedReaders, fork_available
+from emulator.records import Record
 from emulator.settings import settings_for
+from emulator.snapshot import marker
 
 log = logging.getLogger("emulator.postgres")
+
+PIECE_ROWS = 8192  # rows per read of a chunked table (<= a read-ahead queue, so no reader waits long)
 
 
 def _key_bound(t: TableDef, op: str, values: tuple) -> sql.Composable:
@@ -35,18 +40,20 @@ def _key_bound(t: TableDef, op: str, values: tuple) -> sql.Composable:
     return sql.SQL("({}) {} ({})").format(cols, sql.SQL(op), vals)
 
 
-def _chunk_copy(t: TableDef, c: Chunk) -> sql.Composable:
-    """A chunk of snapshot.max.threads > 1 (SnapshotChunkQueryBuilder): the key range, in key order."""
+def _chunk_copy(t: TableDef, lower: tuple | None, upper: tuple | None) -> sql.Composable:
+    """A piece of a chunked table (snapshot.max.threads > 1): [lower, upper) in key order, as Debezium's
+    SnapshotChunkQueryBuilder reads its chunks."""
     preds = []
-    if c.lower is not None:
-        preds.append(_key_bound(t, ">=", c.lower))
-    if c.upper is not None:
-        preds.append(_key_bound(t, "<=" if c.upper_inclusive else "<", c.upper))
+    if lower is not None:
+        preds.append(_key_bound(t, ">=", lower))
+    if upper is not None:
+        preds.append(_key_bound(t, "<", upper))
     cols = sql.SQL(", ").join(sql.Identifier(col.name) for col in t.columns)
-    return sql.SQL("COPY (SELECT {} FROM {} WHERE {} ORDER BY {}) TO STDOUT").format(
+    where = sql.SQL(" WHERE {}").format(sql.SQL(" AND ").join(preds)) if preds else sql.SQL("")
+    return sql.SQL("COPY (SELECT {} FROM {}{} ORDER BY {}) TO STDOUT").format(
         cols,
         sql.Identifier(t.namespace, t.name),
-        sql.SQL(" AND ").join(preds),
+        where,
         sql.SQL(", ").join(sql.Identifier(k) for k in t.key_columns),
     )
 
@@ -56,6 +63,50 @@ def _copy_table(t: TableDef) -> sql.Composable:
     rows of its own and only the SELECT form reads its partitions' (as Debezium's SELECT * does)."""
     cols = sql.SQL(", ").join(sql.Identifier(c.name) for c in t.columns)
     return sql.SQL("COPY (SELECT {} FROM {}) TO STDOUT").format(cols, sql.Identifier(t.namespace, t.name))
+
+
+def _renderer(captured: list[CapturedTable], markers, source_for):
+    """For forked readers: piece i's rows -> batches of (key, value) payload bytes (the schemas around them
+    are the parent's precomputed frames: less to send) built exactly as the
+    parent's emit_row would with the mark run_snapshot gives them (the same table position, first row of the
+    table's first piece), except each table's last row, sent as the row (a list) for the parent to build:
+    whether it is the snapshot's `last` depends on the tables after it."""
+    position = {ct.env.table.id: i for i, ct in enumerate(captured)}
+    n = len(captured)
+
+    def render(pieces: list[Piece], by_table: dict[str, list[int]], i: int, rows):
+        ct = pieces[i].table
+        env = ct.env
+        t = env.table
+        ti = position[t.id]
+        own = by_table[t.id]
+        first_table, last_table = ti == 0, ti == n - 1
+        first_row = i == own[0]
+        last_piece = i == own[-1]
+        snapshot_row, key_of, change = env.snapshot_row, env.key_of, env.snapshot_payloads
+        batch: list = []
+        held = None
+        for row in rows:
+            if held is not None:
+                after = snapshot_row(held)
+                mark = markers(first_table, last_table, first_row, False)
+                batch.append(change(after, source_for(t, mark), key_of(after)))
+                first_row = False
+                if len(batch) >= 256:
+                    yield batch
+                    batch = []
+            held = row
+        if held is not None:
+            if last_piece:
+                batch.append(list(held))
+            else:
+                after = snapshot_row(held)
+                mark = markers(first_table, last_table, first_row, False)
+                batch.append(change(after, source_for(t, mark), key_of(after)))
+        if batch:
+            yield batch
+
+    return render
 
 
 class SnapshotReads:
@@ -110,9 +161,26 @@ class SnapshotReads:
             legacy = bool(typed.tuning.legacy_snapshot_max_threads)
             if legacy:  # Debezium's table-per-thread pool: no more connections than tables
                 threads = max(1, min(threads, len(captured)))
-            markers = legacy_markers if legacy and threads > 1 else None
+            markers = legacy_markers if legacy and threads > 1 else marker
+            sources: dict[str, dict] = {}
+
+            def source_for(t: TableDef, mark: str) -> dict:
+                s = sources.get(mark + t.id)
+                if s is None:
+                    s = src(ts_us, mark, seq, t.namespace, t.name, xid, start_lsn)
+                    sources[mark + t.id] = s
+                return s
+
+            forked = (
+                threads > 1
+                and fork_available()
+                and all(type(ct.env) is TableEnvelope for ct in captured)  # records as bytes
+            )
             if threads > 1:
-                close, rows_of = self._parallel_reads(snap, exported, captured, overrides, threads, legacy)
+                render = _renderer(captured, markers, source_for) if forked else None
+                close, rows_of = self._parallel_reads(
+                    snap, exported, captured, overrides, threads, legacy, render
+                )
                 stack.callback(close)
 
             def rows_of_one(ct: CapturedTable):
@@ -135,29 +203,33 @@ class SnapshotReads:
 
             if threads == 1:
                 rows_of = rows_of_one
-            sources: dict[str, dict] = {}
 
             def emit_row(ct: CapturedTable, row, mark: str) -> None:
                 env = ct.env
-                t = env.table
                 after = env.snapshot_row(row)
-                key = env.key_of(after)
-                s = sources.get(mark + t.id)
-                if s is None:
-                    s = src(ts_us, mark, seq, t.namespace, t.name, xid, start_lsn)
-                    sources[mark + t.id] = s
-                emit(env.change("r", None, after, s, None, key))
+                emit(env.change("r", None, after, source_for(env.table, mark), None, env.key_of(after)))
+
+            def emit_forked(ct: CapturedTable, item, mark: str) -> None:
+                if type(item) is tuple:  # built by a reader with this very mark (_renderer)
+                    env = ct.env
+                    k, v = item
+                    vf = env.value_frame
+                    if k is not None:
+                        kf = env.key_frame
+                        k = kf.head + k + kf.tail
+                    emit(Record(env.topic, k, vf.head + v + vf.tail, env.settings.context_headers))
+                else:  # a table's last row: its mark is known here only (empty tables after it)
+                    emit_row(ct, item, mark)
 
             session = SnapshotSession(
                 captured,
                 rows_of,
-                emit_row,
+                emit_forked if forked else emit_row,
                 lambda ct: ct.env.table.id,
                 captured=[t.id for t in loaded],
                 estimates=estimates,
+                markers=markers,
             )
-            if markers is not None:
-                session.markers = markers
             yield session
             stack.close()  # the readers first: they use `snap` too
             snap.execute("COMMIT")
@@ -179,70 +251,94 @@ class SnapshotReads:
             self.lsn_commit = start_lsn
         self._start_lsn = start_lsn
 
-    def _parallel_reads(self, snap, exported, captured, overrides, threads: int, legacy: bool):
-        """snapshot.max.threads > 1 (emulator.pipeline.snapshot_chunks): `threads` connections on the
-        snapshot (`snap` and threads-1 more importing it), the chunk plan made in the snapshot's transaction,
-        and rows_of(table) over the read-ahead."""
+    def _parallel_reads(self, snap, exported, captured, overrides, threads: int, legacy: bool, render):
+        """snapshot.max.threads > 1 (emulator.pipeline.snapshot_chunks): the plan made in the snapshot's
+        transaction, `threads` readers on the same snapshot (forked workers that also build the records when
+        `render` is given, else threads on `snap` and threads-1 more connections), and rows_of(table) over
+        their read-ahead. -> (close, rows_of)."""
         if exported is None:  # a slot that already existed: export this transaction's snapshot
             exported = snap.execute("SELECT pg_export_snapshot()").fetchone()[0]
-        conns = [snap]
-        ahead = None
-        try:
-            for _ in range(threads - 1):
-                c = psycopg.connect(self.conninfo, autocommit=True)
-                conns.append(c)
-                c.execute("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-                c.execute(sql.SQL("SET TRANSACTION SNAPSHOT {}").format(sql.Literal(exported)))
-            chunks: list[Chunk] = []
-            by_table: dict[str, list[int]] = {}
-            queries: list[sql.Composable] = []
-            for ct in captured:
-                t = ct.env.table
-                override = t.id in overrides
-                plain = self._override_query(snap, t) if override else _copy_table(t)
-                by_name = {c.name: c for c in t.columns}
-                keyed = (
-                    not legacy
-                    and not override
-                    and bool(t.key_columns)
-                    # a nullable key column (a unique index as the key): read as one chunk
-                    and all(k in by_name and not by_name[k].schema.optional for k in t.key_columns)
-                )
-                plan = plan_table(
-                    ct,
-                    keyed,
-                    lambda t=t: self._count(snap, t),
-                    lambda n, t=t: self._key_at(snap, t, n),
-                    lambda t=t: self._key_at(snap, t, None),
-                    threads,
-                )
-                by_table[t.id] = list(range(len(chunks), len(chunks) + len(plan)))
-                chunks.extend(plan)
-                queries.extend(
-                    plain if c.lower is None and c.upper is None else _chunk_copy(t, c) for c in plan
-                )
-            log.info(
-                "snapshot with %d connections: %d tables in %d chunks%s",
-                threads,
-                len(captured),
-                len(chunks),
-                " (legacy.snapshot.max.threads: one per table)" if legacy else "",
+        pieces: list[Piece] = []
+        queries: list[sql.Composable] = []
+        by_table: dict[str, list[int]] = {}
+        for ct in captured:
+            t = ct.env.table
+            override = t.id in overrides
+            by_name = {c.name: c for c in t.columns}
+            keyed = (
+                not legacy
+                and not override
+                and bool(t.key_columns)
+                # a nullable key column (a unique index as the key): read as one piece, see docs
+                and all(k in by_name and not by_name[k].schema.optional for k in t.key_columns)
             )
+            start = len(pieces)
+            if keyed and chunked(self._count(snap, t), threads):
+                bounds = self._cuts(snap, t, PIECE_ROWS)
+                for lo, hi in zip([None, *bounds], [*bounds, None]):
+                    pieces.append(Piece(ct, lo, hi, True))
+                    queries.append(_chunk_copy(t, lo, hi))
+            else:
+                pieces.append(Piece(ct))
+                queries.append(self._override_query(snap, t) if override else _copy_table(t))
+            by_table[t.id] = list(range(start, len(pieces)))
+        log.info(
+            "snapshot with %d readers%s: %d tables in %d reads%s",
+            threads,
+            " (forked)" if render is not None else "",
+            len(captured),
+            len(pieces),
+            " (legacy.snapshot.max.threads: one per table)" if legacy else "",
+        )
 
-            def read_chunk(worker: int, i: int):
-                with conns[worker].cursor().copy(queries[i]) as cp:
-                    yield from cp.rows()
+        def open_connection() -> psycopg.Connection:
+            c = psycopg.connect(self.conninfo, autocommit=True)
+            c.execute("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            c.execute(sql.SQL("SET TRANSACTION SNAPSHOT {}").format(sql.Literal(exported)))
+            return c
 
-            ahead = ChunkReadAhead(chunks, read_chunk, threads)
-        except BaseException:
-            for c in conns[1:]:
-                c.close()
-            raise
+        if render is not None:
 
-        def close() -> None:
-            ahead.close()
-            for c in conns[1:]:
-                c.close()
+            def open_reader(w: int):
+                conn = open_connection()
+
+                def batches(i: int):
+                    with conn.cursor().copy(queries[i]) as cp:
+                        yield from render(pieces, by_table, i, cp.rows())
+
+                return batches
+
+            forked = ForkedReaders(threads, open_reader)
+            try:
+                ahead = ChunkReadAhead(pieces, forked.read, threads)
+            except BaseException:
+                forked.close()
+                raise
+
+            def close() -> None:
+                ahead.close()
+                forked.close()
+
+        else:
+            conns = [snap]
+            try:
+                for _ in range(threads - 1):
+                    conns.append(open_connection())
+
+                def read(w: int, i: int):
+                    with conns[w].cursor().copy(queries[i]) as cp:
+                        yield from batched(cp.rows())
+
+                ahead = ChunkReadAhead(pieces, read, threads)
+            except BaseException:
+                for c in conns[1:]:
+                    c.close()
+                raise
+
+            def close() -> None:
+                ahead.close()
+                for c in conns[1:]:
+                    c.close()
 
         def rows_of(ct: CapturedTable):
             t = ct.env.table
@@ -257,27 +353,21 @@ class SnapshotReads:
         return close, rows_of
 
     @staticmethod
+    def _cuts(snap: psycopg.Connection, t: TableDef, every: int) -> list[tuple]:
+        """Keys every `every` rows in key order (the first excluded): where a chunked table's pieces
+        start. One index scan; COPY's text, so that the bounds compare like the values read."""
+        keys = sql.SQL(", ").join(sql.Identifier(k) for k in t.key_columns)
+        q = sql.SQL(
+            "COPY (SELECT {} FROM (SELECT {}, row_number() OVER (ORDER BY {}) AS dbz__rn FROM {}) s "
+            "WHERE dbz__rn % {} = 1 AND dbz__rn > 1 ORDER BY dbz__rn) TO STDOUT"
+        ).format(keys, keys, keys, sql.Identifier(t.namespace, t.name), sql.Literal(every))
+        with snap.cursor().copy(q) as cp:
+            return [tuple(r) for r in cp.rows()]
+
+    @staticmethod
     def _count(snap: psycopg.Connection, t: TableDef) -> int:
         q = sql.SQL("SELECT COUNT(1) FROM {}").format(sql.Identifier(t.namespace, t.name))
         return int(snap.execute(q).fetchone()[0])
-
-    @staticmethod
-    def _key_at(snap: psycopg.Connection, t: TableDef, offset: int | None) -> tuple | None:
-        """The key at `offset` in key order (ChunkBoundaryCalculator), or the largest key (None); as the
-        text COPY prints it, so that the bounds compare like the values read."""
-        keys = sql.SQL(", ").join(sql.Identifier(k) for k in t.key_columns)
-        if offset is None:
-            order = sql.SQL(", ").join(sql.SQL("{} DESC").format(sql.Identifier(k)) for k in t.key_columns)
-            tail = sql.SQL("LIMIT 1")
-        else:
-            order = keys
-            tail = sql.SQL("OFFSET {} ROWS FETCH NEXT 1 ROWS ONLY").format(sql.Literal(offset))
-        q = sql.SQL("COPY (SELECT {} FROM {} ORDER BY {} {}) TO STDOUT").format(
-            keys, sql.Identifier(t.namespace, t.name), order, tail
-        )
-        with snap.cursor().copy(q) as cp:
-            rows = list(cp.rows())
-        return tuple(rows[0]) if rows else None
 
     def _override_query(
         self, snap: psycopg.Connection, t: TableDef, stmt: str | None = None
