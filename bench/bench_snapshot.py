@@ -4,8 +4,8 @@
 
 A throwaway PostgreSQL with bench_pg.py's `bench` table (M rows); per value of snapshot.max.threads a
 fresh `python -m emulator run CONFIG --out DIR` with snapshot.mode=initial_only (the process exits when
-the snapshot is complete): rows / (exit - start), the process's CPU (user+sys, children included) and the
-server's CPU over the run. The reference, same server, same run: a psycopg COPY of the same SELECT read
+the snapshot is complete): rows / (exit - start), the process's CPU (user+sys, forked readers included; and
+the main process's own, polled) and the server's CPU over the run. The reference, same server, same run: a psycopg COPY of the same SELECT read
 row by row (`rows()`, the parse the emulator does) and as raw bytes (`read()`). Each run's output is
 checked (M lines, the last `"snapshot":"last"`) and deleted. A benchmark, not a test: compare ratios
 within one run.
@@ -53,21 +53,29 @@ def raw_copy(pg: PgServer, rows: bool) -> tuple[float, float]:
         return time.monotonic() - t0, time.process_time() - c0
 
 
+_RUNS = iter(range(1, 1_000_000))
+
+
 def run_emulator(pg: PgServer, work: Path, m: int, threads: int) -> dict:
-    out = work / f"out-{threads}"
-    offsets = work / f"offsets-{threads}"
-    config = work / f"snapshot-{threads}.properties"
-    extra = {"snapshot.mode": "initial_only", "slot.name": f"bench{threads}_{os.getpid()}"}
+    run = next(_RUNS)
+    out = work / f"out-{run}"
+    offsets = work / f"offsets-{run}"
+    config = work / f"snapshot-{run}.properties"
+    extra = {"snapshot.mode": "initial_only", "slot.name": f"bench{run}_{os.getpid()}"}
     if threads > 1:
         extra["snapshot.max.threads"] = str(threads)
     write_properties(connector_props(pg, offsets, **extra), config)
-    log = (work / f"emulator-{threads}.log").open("wb")
+    log = (work / f"emulator-{run}.log").open("wb")
     pg_cpu0 = proc_cpu_s(pg.proc.pid, children=True) or 0.0
     c0 = children_cpu()
     t0 = time.monotonic()
     proc = subprocess.Popen(
         [sys.executable, "-m", "emulator", "run", str(config), "--out", str(out)], stdout=log, stderr=log
     )
+    own = 0.0  # the emulator process's own CPU (its threads; forked readers are its children)
+    while proc.poll() is None:
+        own = proc_cpu_s(proc.pid) or own
+        time.sleep(0.05)
     code = proc.wait()
     wall = time.monotonic() - t0
     cpu = children_cpu() - c0
@@ -84,6 +92,8 @@ def run_emulator(pg: PgServer, work: Path, m: int, threads: int) -> dict:
     marker = json.loads(last)["value"]["payload"]["source"]["snapshot"]
     size = topic.stat().st_size
     shutil.rmtree(out)
+    with pg.connect() as conn:  # the run's slot would hold WAL for nothing
+        conn.execute("SELECT pg_drop_replication_slot(%s)", (extra["slot.name"],))
     if lines != m or marker != "last":
         raise SystemExit(f"threads={threads}: {lines} lines, last marker {marker!r}")
     return {
@@ -92,6 +102,7 @@ def run_emulator(pg: PgServer, work: Path, m: int, threads: int) -> dict:
         "rows_per_s": round(m / wall),
         "cpu_s": round(cpu, 2),
         "cpu_us_per_row": round(cpu / m * 1e6, 1),
+        "main_cpu_us_per_row": round(own / m * 1e6, 1),
         "server_cpu_s": round(pg_cpu, 2),
         "bytes_per_row": round(size / m),
     }
@@ -132,7 +143,7 @@ def main() -> int:
                 results["runs"].append(r)
                 print(
                     f"emulator snapshot.max.threads={n}: {r['rows_per_s']:,} rows/s ({r['wall_s']} s, start to exit), "
-                    f"{r['cpu_us_per_row']} CPU-us/row ({r['cpu_s']} s), server {r['server_cpu_s']} CPU-s, "
+                    f"{r['cpu_us_per_row']} CPU-us/row ({r['cpu_s']} s; main process {r['main_cpu_us_per_row']}), server {r['server_cpu_s']} CPU-s, "
                     f"{r['bytes_per_row']} B/row",
                     flush=True,
                 )

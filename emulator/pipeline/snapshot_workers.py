@@ -10,8 +10,8 @@ The child inherits the parent's precomputed per-table envelopes by `fork` (nothi
 and bytes) and never touches the parent's connections, output or threads: it opens its own connection,
 and ends with `os._exit` (no atexit handlers, no flushing of inherited buffers).
 
-Protocol over one duplex pipe per worker: the parent sends a chunk index; the worker answers with batches
-(pickled lists of items) and an empty message at the chunk's end, or a pickled `WorkerError` and exits.
+Protocol over one pipe per worker: for each of its pieces, in order, pickled batches (lists of items) and an
+empty message at the piece's end; or a pickled `WorkerError`, and the worker exits.
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ import logging
 import multiprocessing
 import os
 import pickle
+import queue
+import threading
 import traceback
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
@@ -38,19 +40,30 @@ def fork_available() -> bool:
 
 
 class ForkedReaders:
-    """N worker processes. `open_reader(w)` runs in worker w once (open and prepare its connection) and
-    returns `batches(i)`: chunk i as an iterable of lists of items (rows or rendered records)."""
+    """N worker processes over a plan of `count` pieces: worker w takes pieces w, w+N, w+2N, ... in order
+    (the pieces of a large table are of equal size, so a fixed share balances). `open_reader(w)` runs in
+    worker w once (open or adopt its connection) and returns `batches(i)`: piece i as lists of items.
 
-    def __init__(self, workers: int, open_reader: Callable[[int], Callable[[int], Iterable[list]]]):
+    The parent reads `rows(i)` in plan order straight from the worker's pipe, in its own thread: reader
+    threads in the parent would take the GIL from it whenever its writes release it. The worker renders
+    ahead into a bounded queue that its sender thread writes to the pipe (up to `DEPTH` batches, more than
+    one piece), so while the parent drains one worker the others keep working."""
+
+    DEPTH = 48  # batches of 256: a whole piece (8192 rows) and a half
+
+    def __init__(
+        self, workers: int, count: int, open_reader: Callable[[int], Callable[[int], Iterable[list]]]
+    ):
         ctx = multiprocessing.get_context("fork")
+        self.workers = workers
         self._pipes = []
         self._procs = []
         try:
             for w in range(workers):
-                parent_end, child_end = ctx.Pipe(duplex=True)
+                parent_end, child_end = ctx.Pipe(duplex=False)
                 p = ctx.Process(
                     target=_serve,
-                    args=(w, child_end, open_reader),
+                    args=(w, workers, count, child_end, open_reader, self.DEPTH),
                     name=f"snapshot-reader-{w}",
                     daemon=True,
                 )
@@ -62,57 +75,66 @@ class ForkedReaders:
             self.close()
             raise
 
-    def read(self, worker: int, i: int) -> Iterator[list]:
-        """Chunk i's batches from worker `worker` (call from one thread per worker)."""
-        pipe = self._pipes[worker]
-        pipe.send_bytes(i.to_bytes(8, "little", signed=True))
+    def rows(self, i: int) -> Iterator[Any]:
+        """Piece i's items, in order (pieces must be asked in plan order)."""
+        recv = self._pipes[i % self.workers].recv_bytes
         loads = pickle.loads
         while True:
-            msg = pipe.recv_bytes()
+            msg = recv()
             if msg == _END:
                 return
             batch = loads(msg)
             if isinstance(batch, WorkerError):
                 raise batch
-            yield batch
+            yield from batch
 
     def close(self) -> None:
-        for pipe in self._pipes:
-            try:
-                pipe.send_bytes((-1).to_bytes(8, "little", signed=True))
-            except OSError:
-                pass
+        for pipe in self._pipes:  # a worker still writing gets EPIPE and ends
+            pipe.close()
         for p in self._procs:
-            p.join(timeout=5)
+            p.join(timeout=2)
             if p.is_alive():
                 p.kill()
                 p.join(timeout=5)
-        for pipe in self._pipes:
-            pipe.close()
         self._pipes, self._procs = [], []
 
 
-def _serve(w: int, pipe: Any, open_reader: Callable[[int], Callable[[int], Iterable[list]]]) -> None:
+def _serve(w: int, workers: int, count: int, pipe: Any, open_reader, depth: int) -> None:
+    out: queue.Queue = queue.Queue(depth)
+    failed = threading.Event()
+
+    def sender() -> None:
+        send = pipe.send_bytes
+        try:
+            while True:
+                msg = out.get()
+                if msg is None:
+                    return
+                send(msg)
+        except OSError:  # the parent closed its end (stopped, or failed elsewhere)
+            failed.set()
+            while out.get() is not None:  # unblock the renderer
+                pass
+
+    t = threading.Thread(target=sender, daemon=True)
+    t.start()
     code = 0
     try:
         batches = open_reader(w)
         dumps = pickle.dumps
-        send = pipe.send_bytes
-        while True:
-            i = int.from_bytes(pipe.recv_bytes(), "little", signed=True)
-            if i < 0:
-                break
+        for i in range(w, count, workers):
             for batch in batches(i):
-                send(dumps(batch, protocol=pickle.HIGHEST_PROTOCOL))
-            send(_END)
-    except EOFError:  # the parent went away
+                if failed.is_set():
+                    raise EOFError
+                out.put(dumps(batch, protocol=pickle.HIGHEST_PROTOCOL))
+            out.put(_END)
+    except EOFError:
         code = 1
     except BaseException as e:  # noqa: BLE001 - everything goes to the parent, which raises it
         code = 1
         text = "".join(traceback.format_exception_only(type(e), e)).strip()
-        try:
-            pipe.send_bytes(pickle.dumps(WorkerError(f"snapshot reader {w}: {text}")))
-        except OSError:
-            pass
+        out.put(pickle.dumps(WorkerError(f"snapshot reader {w}: {text}")))
     finally:
+        out.put(None)
+        t.join(timeout=30)
         os._exit(code)

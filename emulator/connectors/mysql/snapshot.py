@@ -498,16 +498,8 @@ class MySqlSnapshot:
 
                 return batches
 
-            forked = ForkedReaders(len(pool), open_reader)
-            try:
-                ahead = ChunkReadAhead(pieces, forked.read, len(pool))
-            except BaseException:
-                forked.close()
-                raise
-
-            def close() -> None:
-                ahead.close()
-                forked.close()
+            ahead = ForkedReaders(len(pool), len(pieces), open_reader)
+            close = ahead.close
 
         else:
             ahead = ChunkReadAhead(pieces, lambda w, i: batched(rows(pool[w], i)), len(pool))

@@ -308,16 +308,8 @@ class SnapshotReads:
 
                 return batches
 
-            forked = ForkedReaders(threads, open_reader)
-            try:
-                ahead = ChunkReadAhead(pieces, forked.read, threads)
-            except BaseException:
-                forked.close()
-                raise
-
-            def close() -> None:
-                ahead.close()
-                forked.close()
+            ahead = ForkedReaders(threads, len(pieces), open_reader)
+            close = ahead.close
 
         else:
             conns = [snap]
