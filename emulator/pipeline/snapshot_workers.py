@@ -21,6 +21,7 @@ import multiprocessing
 import os
 import pickle
 import queue
+import signal
 import threading
 import traceback
 from collections.abc import Callable, Iterable, Iterator
@@ -61,9 +62,11 @@ class ForkedReaders:
         try:
             for w in range(workers):
                 parent_end, child_end = ctx.Pipe(duplex=False)
+                # the child closes every parent end it inherits (its own and the earlier workers'): a parent
+                # that dies then leaves no reader on its pipe, and the worker's next write ends it (EPIPE)
                 p = ctx.Process(
                     target=_serve,
-                    args=(w, workers, count, child_end, open_reader, self.DEPTH),
+                    args=(w, workers, count, child_end, [*self._pipes, parent_end], open_reader, self.DEPTH),
                     name=f"snapshot-reader-{w}",
                     daemon=True,
                 )
@@ -99,7 +102,13 @@ class ForkedReaders:
         self._pipes, self._procs = [], []
 
 
-def _serve(w: int, workers: int, count: int, pipe: Any, open_reader, depth: int) -> None:
+def _serve(w: int, workers: int, count: int, pipe: Any, parent_ends: list, open_reader, depth: int) -> None:
+    for end in parent_ends:
+        end.close()
+    # the parent decides when a worker ends (it closes the pipe: EPIPE here), also on Ctrl-C or SIGTERM to the
+    # process group; the parent's own handlers must not run on the copies of its state
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     out: queue.Queue = queue.Queue(depth)
     failed = threading.Event()
 
