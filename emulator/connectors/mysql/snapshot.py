@@ -31,6 +31,29 @@ log = logging.getLogger("emulator.mysql")
 PIECE_ROWS = 8192  # rows per read of a chunked table (<= a read-ahead queue, so no reader waits long)
 
 
+def _not_null_key(t) -> bool:
+    """A key Debezium's chunks cut by; a nullable key column (a unique index as the key) makes the emulator
+    read the table as one chunk (docs/parallel-snapshot.md)."""
+    by_name = {c.name: c for c in t.columns}
+    return bool(t.key_columns) and all(k in by_name and not by_name[k].schema.optional for k in t.key_columns)
+
+
+def max_threads(cfg, tables: int) -> tuple[int, bool]:
+    """(readers, legacy): snapshot.max.threads, at most one per table with legacy.snapshot.max.threads."""
+    typed = settings_for(cfg)
+    threads = max(1, typed.snapshot.max_threads or 1)
+    legacy = bool(typed.tuning.legacy_snapshot_max_threads)
+    if legacy:  # Debezium's table-per-thread pool: no more connections than tables
+        threads = max(1, min(threads, tables))
+    return threads, legacy
+
+
+def key_ordered_select(t, cols: str) -> str:
+    """The plain read of a chunked table in key order (Debezium's chunks, one after the other)."""
+    keys = ", ".join(_qi(k) for k in t.key_columns)
+    return f"SELECT {cols} FROM {_qi(t.namespace)}.{_qi(t.name)} ORDER BY {keys}"
+
+
 def _cascade(conn: pymysql.Connection, keys: list[str], values: tuple, op: str, last: str) -> str:
     """Debezium's cascading key bound (CascadingOrBoundaryConditions): (k1 op v1) OR (k1 = v1 AND k2 op v2)
     ... OR (k1 = v1 AND ... AND kn last vn); `>`/`>=` is `key >= values` in key order, `<`/`<` is `key <
@@ -356,10 +379,7 @@ class MySqlSnapshot:
             log.info("snapshot of %s: %d rows", t.id, n)
 
         emit_one = self._snapshot_emitter(0, None, file, pos)
-        threads = max(1, typed.snapshot.max_threads or 1)
-        legacy = bool(typed.tuning.legacy_snapshot_max_threads)
-        if legacy:  # Debezium's table-per-thread pool: no more connections than tables
-            threads = max(1, min(threads, len(tables)))
+        threads, legacy = max_threads(self.cfg, len(tables))
         markers = legacy_markers if legacy and threads > 1 else marker
         forked = (
             bool(pool)
@@ -419,14 +439,7 @@ class MySqlSnapshot:
         for ct in tables:
             t = ct.env.table
             override = t.id in overrides and bool(statements.get(t.id))
-            by_name = {c.name: c for c in t.columns}
-            keyed = (
-                not legacy
-                and not override
-                and bool(t.key_columns)
-                # a nullable key column (a unique index as the key): read as one piece, see docs
-                and all(k in by_name and not by_name[k].schema.optional for k in t.key_columns)
-            )
+            keyed = not legacy and not override and _not_null_key(t)
             start = len(pieces)
             table_sql = f"{_qi(t.namespace)}.{_qi(t.name)}"
             cols = ", ".join(_qi(c.name) for c in t.columns)

@@ -32,6 +32,23 @@ log = logging.getLogger("emulator.postgres")
 PIECE_ROWS = 8192  # rows per read of a chunked table (<= a read-ahead queue, so no reader waits long)
 
 
+def _not_null_key(t: TableDef) -> bool:
+    """A key Debezium's chunks cut by; a nullable key column (a unique index as the key) makes the emulator
+    read the table as one chunk (docs/parallel-snapshot.md)."""
+    by_name = {c.name: c for c in t.columns}
+    return bool(t.key_columns) and all(k in by_name and not by_name[k].schema.optional for k in t.key_columns)
+
+
+def _max_threads(cfg, tables: int) -> tuple[int, bool]:
+    """(readers, legacy): snapshot.max.threads, at most one per table with legacy.snapshot.max.threads."""
+    typed = settings_for(cfg)
+    threads = max(1, typed.snapshot.max_threads or 1)
+    legacy = bool(typed.tuning.legacy_snapshot_max_threads)
+    if legacy:  # Debezium's table-per-thread pool: no more connections than tables
+        threads = max(1, min(threads, tables))
+    return threads, legacy
+
+
 def _key_bound(t: TableDef, op: str, values: tuple) -> sql.Composable:
     """Debezium's cascading key bound over a NOT NULL key, as one row comparison (the same order as
     ORDER BY over the key's columns)."""
@@ -157,10 +174,7 @@ class SnapshotReads:
             )
 
             overrides = set(typed.relational.snapshot_select_overrides)
-            threads = max(1, typed.snapshot.max_threads or 1)
-            legacy = bool(typed.tuning.legacy_snapshot_max_threads)
-            if legacy:  # Debezium's table-per-thread pool: no more connections than tables
-                threads = max(1, min(threads, len(captured)))
+            threads, legacy = _max_threads(self.cfg, len(captured))
             markers = legacy_markers if legacy and threads > 1 else marker
             sources: dict[str, dict] = {}
 
@@ -264,14 +278,7 @@ class SnapshotReads:
         for ct in captured:
             t = ct.env.table
             override = t.id in overrides
-            by_name = {c.name: c for c in t.columns}
-            keyed = (
-                not legacy
-                and not override
-                and bool(t.key_columns)
-                # a nullable key column (a unique index as the key): read as one piece, see docs
-                and all(k in by_name and not by_name[k].schema.optional for k in t.key_columns)
-            )
+            keyed = not legacy and not override and _not_null_key(t)
             start = len(pieces)
             if keyed and chunked(self._count(snap, t), threads):
                 bounds = self._cuts(snap, t, PIECE_ROWS)
@@ -409,12 +416,18 @@ class SnapshotReads:
             sources: dict[str, dict] = {}
             stream = self.stream
             next_status = [time.monotonic() + 1]
+            # Debezium's blocking snapshot is its snapshot source too: with snapshot.max.threads > 1 its
+            # chunked tables come in key order (read here on one connection), legacy has no `first`
+            threads, legacy = _max_threads(self.cfg, len(captured))
+            chunking = threads > 1 and not legacy
 
             def rows_of(ct: CapturedTable):
                 t = ct.env.table
                 stmt = filters.get(t.id)
                 if stmt is not None:
                     q = self._override_query(snap, t, stmt.render(sql_literal_pg(snap)))
+                elif chunking and _not_null_key(t) and chunked(self._count(snap, t), threads):
+                    q = _chunk_copy(t, None, None)
                 else:
                     q = _copy_table(t)
                 n = 0
@@ -437,7 +450,13 @@ class SnapshotReads:
                     sources[mark + t.id] = s
                 emit(env.change("r", None, after, s, None, env.key_of(after)))
 
-            yield SnapshotSession(captured, rows_of, emit_row, lambda ct: ct.env.table.id)
+            yield SnapshotSession(
+                captured,
+                rows_of,
+                emit_row,
+                lambda ct: ct.env.table.id,
+                markers=legacy_markers if legacy and threads > 1 else marker,
+            )
             snap.execute("COMMIT")
         finally:
             snap.close()
