@@ -32,6 +32,23 @@ from bench_pg import COLUMNS, DDL, ROW_EXPR, TABLE, connector_props, proc_cpu_s,
 from emulator.testing.pgserver import PgServer  # noqa: E402
 
 
+def tree_rss_mb(pid: int) -> float:
+    total = 0
+    pids = [str(pid)]
+    try:
+        pids += Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return 0.0
+    for p in pids:
+        try:
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except OSError:
+            pass
+    return total / 1024
+
+
 def children_cpu() -> float:
     r = resource.getrusage(resource.RUSAGE_CHILDREN)
     return r.ru_utime + r.ru_stime
@@ -73,8 +90,10 @@ def run_emulator(pg: PgServer, work: Path, m: int, threads: int) -> dict:
         [sys.executable, "-m", "emulator", "run", str(config), "--out", str(out)], stdout=log, stderr=log
     )
     own = 0.0  # the emulator process's own CPU (its threads; forked readers are its children)
+    rss = 0.0  # peak of the summed RSS of the process and its forked readers (shared pages counted twice)
     while proc.poll() is None:
         own = proc_cpu_s(proc.pid) or own
+        rss = max(rss, tree_rss_mb(proc.pid))
         time.sleep(0.05)
     code = proc.wait()
     wall = time.monotonic() - t0
@@ -103,6 +122,7 @@ def run_emulator(pg: PgServer, work: Path, m: int, threads: int) -> dict:
         "cpu_s": round(cpu, 2),
         "cpu_us_per_row": round(cpu / m * 1e6, 1),
         "main_cpu_us_per_row": round(own / m * 1e6, 1),
+        "peak_rss_mb": round(rss),
         "server_cpu_s": round(pg_cpu, 2),
         "bytes_per_row": round(size / m),
     }
@@ -144,7 +164,7 @@ def main() -> int:
                 print(
                     f"emulator snapshot.max.threads={n}: {r['rows_per_s']:,} rows/s ({r['wall_s']} s, start to exit), "
                     f"{r['cpu_us_per_row']} CPU-us/row ({r['cpu_s']} s; main process {r['main_cpu_us_per_row']}), server {r['server_cpu_s']} CPU-s, "
-                    f"{r['bytes_per_row']} B/row",
+                    f"{r['bytes_per_row']} B/row, peak RSS {r['peak_rss_mb']} MB (with readers)",
                     flush=True,
                 )
     if args.json:
