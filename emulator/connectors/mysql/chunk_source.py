@@ -15,7 +15,7 @@ import pymysql
 from emulator.connectors.mysql import textrows
 from emulator.connectors.mysql.captured import CapturedTable, _qi
 from emulator.connectors.mysql.gtid import MariaGtidSet, MySqlGtidSet
-from emulator.connectors.mysql.snapshot import _not_null_key, key_ordered_select, max_threads
+from emulator.connectors.mysql.snapshot import key_ordered_select, max_threads, not_null_key
 from emulator.connectors.mysql.source import source_block
 from emulator.incremental.chunks_mysql import MySqlChunks
 from emulator.incremental.conditions import Predicate
@@ -184,7 +184,7 @@ class MySqlChunkSource:
                         f"SELECT {', '.join(_qi(c.name) for c in t.columns)} FROM {_qi(t.namespace)}."
                         f"{_qi(t.name)}"
                     )
-                    if threads > 1 and not legacy and _not_null_key(t):
+                    if threads > 1 and not legacy and not_null_key(t):
                         count = self._q(f"SELECT COUNT(1) FROM {_qi(t.namespace)}.{_qi(t.name)}", conn=snap)
                         if chunked(int(count[0][0]), threads):
                             sql = key_ordered_select(t, ", ".join(_qi(c.name) for c in t.columns))

@@ -31,7 +31,7 @@ log = logging.getLogger("emulator.mysql")
 PIECE_ROWS = 8192  # rows per read of a chunked table (<= a read-ahead queue, so no reader waits long)
 
 
-def _not_null_key(t) -> bool:
+def not_null_key(t) -> bool:
     """A key Debezium's chunks cut by; a nullable key column (a unique index as the key) makes the emulator
     read the table as one chunk (docs/parallel-snapshot.md)."""
     by_name = {c.name: c for c in t.columns}
@@ -439,7 +439,7 @@ class MySqlSnapshot:
         for ct in tables:
             t = ct.env.table
             override = t.id in overrides and bool(statements.get(t.id))
-            keyed = not legacy and not override and _not_null_key(t)
+            keyed = not legacy and not override and not_null_key(t)
             start = len(pieces)
             table_sql = f"{_qi(t.namespace)}.{_qi(t.name)}"
             cols = ", ".join(_qi(c.name) for c in t.columns)
