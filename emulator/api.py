@@ -322,9 +322,9 @@ class Capture:
             return None
         import psycopg
 
-        from emulator.connectors.postgres.connector import _conninfo
+        from emulator.connectors.postgres.conninfo import libpq_conninfo
 
-        return psycopg.connect(_conninfo(self.config), autocommit=True)
+        return psycopg.connect(libpq_conninfo(self.config), autocommit=True)
 
     def _note_missing_pg_objects(self) -> None:
         if self.settings.connector != "postgres":

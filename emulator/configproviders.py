@@ -99,10 +99,10 @@ class _Provider:
         if self.cls == FILE:
             values = self._files.get(str(p))
             if values is None:
-                from emulator.settings.properties import _decode, parse_properties
+                from emulator.settings.properties import decode_properties_text, parse_properties
 
                 try:
-                    values = parse_properties(_decode(p.read_bytes()))
+                    values = parse_properties(decode_properties_text(p.read_bytes()))
                 except OSError as e:
                     raise _error(prop, f"{ref}: cannot read {path} ({e.strerror or e})") from None
                 self._files[str(p)] = values

@@ -40,9 +40,9 @@ def _connect(kind: str | None, config) -> None:
     if kind == "postgres":
         import psycopg
 
-        from emulator.connectors.postgres.connector import _conninfo
+        from emulator.connectors.postgres.conninfo import libpq_conninfo
 
-        psycopg.connect(_conninfo(config), connect_timeout=TIMEOUT_S).close()
+        psycopg.connect(libpq_conninfo(config), connect_timeout=TIMEOUT_S).close()
     elif kind in ("mysql", "mariadb"):
         import pymysql
 

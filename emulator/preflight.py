@@ -183,12 +183,12 @@ def check(config: Config | dict[str, Any]) -> None:
 def _check_postgres(config: Config) -> None:
     import psycopg
 
-    from emulator.connectors.postgres.connector import _conninfo
+    from emulator.connectors.postgres.conninfo import libpq_conninfo
 
     server = _server(config)
     s = settings_for(config)
     try:
-        conn = psycopg.connect(_conninfo(config), autocommit=True, connect_timeout=10)
+        conn = psycopg.connect(libpq_conninfo(config), autocommit=True, connect_timeout=10)
     except psycopg.Error as e:
         raise fatal_cause(e, config) or ConnectError(
             f"{server}: cannot connect ({_first_line(e)})", transient=True

@@ -21,7 +21,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from emulator import connect_validate
-from emulator.rest_http import _REASONS, _body, _error, _LimitHeaders, uvicorn_config
+from emulator.rest_http import REASONS, LimitHeaders, error_response, request_body, uvicorn_config
 from emulator.worker import DEBEZIUM_VERSION, KAFKA_VERSION, HttpError, Worker, plugin_of, supported_classes
 
 __all__ = ["build_app", "uvicorn_config"]
@@ -89,7 +89,7 @@ def build_app(worker: Worker) -> Starlette:
 
     async def plugin_validate(request: Request) -> Response:
         name = request.path_params["plugin"]
-        config = _config_map(await _body(request))
+        config = _config_map(await request_body(request))
         cls = connect_validate.plugin_class(name)
         # the body as sent (raw by design): its class is compared with the URL's plugin before validation
         included = config.get("connector.class")
@@ -126,7 +126,7 @@ def build_app(worker: Worker) -> Starlette:
         return _json(out)
 
     async def create(request: Request) -> Response:
-        req = await _body(request)
+        req = await request_body(request)
         if not isinstance(req, dict):
             raise HttpError(400, 'Request body must be a JSON object with "name" and "config"')
         config = req.get("config")
@@ -153,7 +153,7 @@ def build_app(worker: Worker) -> Starlette:
 
     async def put_config(request: Request) -> Response:
         name = connector_name(request)
-        config = _config_map(await _body(request))
+        config = _config_map(await request_body(request))
         created, c = await run_in_threadpool(lambda: worker.create(name, config, allow_update=True))
         if created:
             return _json(c.info(), 201, {"Location": f"/connectors/{_quote(name)}"})
@@ -161,7 +161,7 @@ def build_app(worker: Worker) -> Starlette:
 
     async def patch_config(request: Request) -> Response:
         name = connector_name(request)
-        patch = _config_map(await _body(request), "Connector config patch")
+        patch = _config_map(await request_body(request), "Connector config patch")
         worker.get(name)
         c = await run_in_threadpool(worker.patch, name, patch)
         return _json(c.info())
@@ -225,7 +225,7 @@ def build_app(worker: Worker) -> Starlette:
 
     async def alter_offsets(request: Request) -> Response:
         name = connector_name(request)
-        body = await _body(request)
+        body = await request_body(request)
         return _json(await run_in_threadpool(worker.alter_offsets, name, body))
 
     async def reset_offsets(request: Request) -> Response:
@@ -287,7 +287,7 @@ def build_app(worker: Worker) -> Starlette:
 
     async def set_logger(request: Request) -> Response:
         name = request.path_params["logger"]
-        body = _config_map(await _body(request), "Request body")
+        body = _config_map(await request_body(request), "Request body")
         level = body.get("level")
         if level is None:
             raise HttpError(400, "Desired 'level' parameter was not specified in request.")
@@ -311,18 +311,20 @@ def build_app(worker: Worker) -> Starlette:
 
     # -- errors: always Connect's JSON body
     async def http_error(request: Request, exc: HttpError) -> Response:
-        return _error(exc.code, exc.message, {"Connection": "close"} if exc.code in (408, 413) else None)
+        return error_response(
+            exc.code, exc.message, {"Connection": "close"} if exc.code in (408, 413) else None
+        )
 
     async def starlette_error(request: Request, exc: HTTPException) -> Response:
-        return _error(
+        return error_response(
             exc.status_code,
-            f"HTTP {exc.status_code} {_REASONS.get(exc.status_code, exc.detail)}",
+            f"HTTP {exc.status_code} {REASONS.get(exc.status_code, exc.detail)}",
             getattr(exc, "headers", None),
         )
 
     async def server_error(request: Request, exc: Exception) -> Response:
         log.error("REST %s %s failed: %s: %s", request.method, request.url.path, type(exc).__name__, exc)
-        return _error(500, f"{type(exc).__name__}: {exc}")
+        return error_response(500, f"{type(exc).__name__}: {exc}")
 
     c = "/connectors/{name}"
     routes = [
@@ -360,7 +362,7 @@ def build_app(worker: Worker) -> Starlette:
         routes=routes,
         exception_handlers={HttpError: http_error, HTTPException: starlette_error, Exception: server_error},
     )
-    return _LimitHeaders(app)
+    return LimitHeaders(app)
 
 
 _OTHER_PLUGINS = (

@@ -28,7 +28,7 @@ HEADER_TIMEOUT_S = 10.0
 BODY_TIMEOUT_S = 30.0
 
 
-def _error(code: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+def error_response(code: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
     return JSONResponse({"error_code": code, "message": message}, status_code=code, headers=headers)
 
 
@@ -83,7 +83,7 @@ class HardenedH11(H11Protocol):
         self.transport.close()
 
 
-async def _body(request: Request) -> Any:
+async def request_body(request: Request) -> Any:
     """The request's JSON body (None when empty), within MAX_BODY bytes and BODY_TIMEOUT_S.
 
     An oversized body is read on and dropped up to DRAIN_MAX bytes (a client still sending would otherwise
@@ -141,7 +141,7 @@ async def _drain(request: Request, size: int = 0) -> None:
         pass
 
 
-class _LimitHeaders:
+class LimitHeaders:
     """431 for oversized request headers, before any routing; a trailing slash is ignored."""
 
     def __init__(self, app) -> None:  # noqa: ANN001
@@ -155,7 +155,7 @@ class _LimitHeaders:
             size = len(scope.get("raw_path") or b"") + len(scope.get("query_string") or b"")
             size += sum(len(k) + len(v) for k, v in scope["headers"])
             if size > MAX_HEADERS:
-                response = _error(
+                response = error_response(
                     431, f"Request headers larger than {MAX_HEADERS} bytes", {"Connection": "close"}
                 )
                 await response(scope, receive, send)
@@ -163,7 +163,7 @@ class _LimitHeaders:
         await self.app(scope, receive, send)
 
 
-_REASONS = {
+REASONS = {
     400: "Bad Request",
     404: "Not Found",
     405: "Method Not Allowed",

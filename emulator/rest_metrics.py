@@ -10,7 +10,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from emulator.rest_http import _REASONS, _error
+from emulator.rest_http import REASONS, error_response
 from emulator.worker import HttpError
 
 
@@ -53,10 +53,12 @@ def metrics_app(sources, name_of=None) -> Starlette:
         return _json({"name": name, "plugin": m.plugin, "server": m.server, **m.as_dict()})
 
     async def http_error(request: Request, exc: HttpError) -> Response:
-        return _error(exc.code, exc.message)
+        return error_response(exc.code, exc.message)
 
     async def starlette_error(request: Request, exc: HTTPException) -> Response:
-        return _error(exc.status_code, f"HTTP {exc.status_code} {_REASONS.get(exc.status_code, exc.detail)}")
+        return error_response(
+            exc.status_code, f"HTTP {exc.status_code} {REASONS.get(exc.status_code, exc.detail)}"
+        )
 
     return Starlette(
         routes=[

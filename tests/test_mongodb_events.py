@@ -313,13 +313,15 @@ def test_standalone_server_is_refused():
 
 
 def test_filters():
-    get = {"database.include.list": "inventory", "collection.exclude.list": "inventory\\.secret.*"}.get
-    f = Filters(get)
+    from emulator.settings import settings_for
+
+    f = Filters(settings_for(_Cfg(**{"database.include.list": "inventory",
+                                      "collection.exclude.list": "inventory\\.secret.*"})))
     assert f.collection_included("inventory", "customers")
     assert not f.collection_included("inventory", "secrets")
     assert not f.collection_included("other", "customers")
     assert not f.collection_included("admin", "x") and not f.collection_included("inventory", "system.views")
-    lit = Filters({"filters.match.mode": "literal", "collection.include.list": "a.b.c"}.get)
+    lit = Filters(settings_for(_Cfg(**{"filters.match.mode": "literal", "collection.include.list": "a.b.c"})))
     assert lit.collection_included("a", "b.c") and not lit.collection_included("a", "bxc")
 
 

@@ -27,6 +27,7 @@ from emulator.connect import converters
 from emulator.connect.record import ConnectRecord, from_json_record, from_structured, from_structured_wire
 from emulator.connect.transforms import Stage, TransformConfigError, build_chain
 from emulator.records import Record, StructuredRecord
+from emulator.settings import settings_for
 
 log = logging.getLogger("emulator.dataplane")
 
@@ -117,29 +118,23 @@ class DataPlane:
 def build(config) -> DataPlane | None:
     """The data plane for this configuration, or None when records can go to the output untouched.
     Bad transform options raise `ConfigError` naming the property (exit 2)."""
-    props = config.props
+    settings = settings_for(config)
     try:
-        stages = build_chain(props)
+        stages = build_chain(settings)
     except TransformConfigError as e:
         raise ConfigError(str(e), e.name) from None
     conv = converters.build(config)
     if not stages and conv.fast_path:
         return None
-    tolerance = (props.get("errors.tolerance") or "none").strip().lower()
-    return DataPlane(
-        stages,
-        conv,
-        tolerance == "all",
-        _bool(props.get("errors.log.enable")),
-        _bool(props.get("errors.log.include.messages")),
-    )
+    errors = settings.errors
+    return DataPlane(stages, conv, errors.tolerance == "all", errors.log_enable, errors.log_include_messages)
 
 
 def validate_transforms(config) -> None:
     """The transform / predicate options alone (the REST worker's validation): `ConfigError` naming the
     property."""
     try:
-        build_chain(config.props)
+        build_chain(settings_for(config))
     except TransformConfigError as e:
         raise ConfigError(str(e), e.name) from None
 
@@ -152,7 +147,3 @@ def internal_config(config):
         del props[k]
     props.update(_INTERNAL)
     return dataclasses.replace(config, props=props)
-
-
-def _bool(value: str | None) -> bool:
-    return (value or "").strip().lower() == "true"

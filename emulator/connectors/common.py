@@ -1,9 +1,8 @@
-"""Pieces every connector shares: the common head of Debezium's source block and small property parsers."""
+"""Pieces every connector shares: the common head of Debezium's source block."""
 
 from __future__ import annotations
 
 from emulator.connect.schema import OPT_INT64, OPT_STRING, REQ_STRING, Schema
-from emulator.settings.relational import split_statements
 
 SNAPSHOT_ENUM = Schema(
     "string", optional=True, name="io.debezium.data.Enum", version=1,
@@ -23,9 +22,3 @@ SOURCE_HEAD = [
     ("ts_us", OPT_INT64),
     ("ts_ns", OPT_INT64),
 ]
-
-
-def initial_statements(value: str | None) -> list[str]:
-    """`database.initial.statements` split into statements (settings.relational.initial_statements holds
-    them already split; this stays for the connectors until they read settings)."""
-    return list(split_statements(value))

@@ -272,7 +272,7 @@ def _with_audit(spec: PropertySpec) -> PropertySpec:
     return spec
 
 
-def _split_by_audit(specs: tuple[PropertySpec, ...]) -> tuple[PropertySpec, ...]:
+def split_by_audit(specs: tuple[PropertySpec, ...]) -> tuple[PropertySpec, ...]:
     """Rows shared by several kinds whose audit differs per kind are split, one row per audited kind set."""
     out: list[PropertySpec] = []
     import dataclasses

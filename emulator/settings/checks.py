@@ -5,24 +5,24 @@ from __future__ import annotations
 
 import re
 
-from emulator.settings.errors import _show
+from emulator.settings.errors import show_value
 from emulator.settings.spec import JSON_CONVERTER, SIMPLE_HEADER_CONVERTER, Check, ConfigView
 
 _TOPIC_NAME = re.compile(r"[a-zA-Z0-9_.\-]+")
 _SLOT_NAME = re.compile(r"[a-z0-9_]{1,63}")
-_JAVA_CLASS = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
+JAVA_CLASS = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
 
 
-def _check_topic_prefix(_c: ConfigView, value: str) -> str | None:
+def check_topic_prefix(_c: ConfigView, value: str) -> str | None:
     if not _TOPIC_NAME.fullmatch(value):
-        return f"{_show(value)} has invalid characters: only alphanumerics, '-', '.' and '_' are allowed in a topic prefix"
+        return f"{show_value(value)} has invalid characters: only alphanumerics, '-', '.' and '_' are allowed in a topic prefix"
     return None
 
 
-def _check_slot_name(_c: ConfigView, value: str) -> str | None:
+def check_slot_name(_c: ConfigView, value: str) -> str | None:
     if not _SLOT_NAME.fullmatch(value):
         return (
-            f"{_show(value)} is not a valid replication slot name: only lower-case letters, digits and '_', "
+            f"{show_value(value)} is not a valid replication slot name: only lower-case letters, digits and '_', "
             "at most 63 characters"
         )
     return None
@@ -32,11 +32,11 @@ def _check_slot_name(_c: ConfigView, value: str) -> str | None:
 _SIGNAL_CHANNELS = ("source", "file", "kafka", "in-process")
 
 
-def _check_signal_channels(_c: ConfigView, value: str) -> str | None:
+def check_signal_channels(_c: ConfigView, value: str) -> str | None:
     available = ", ".join(_SIGNAL_CHANNELS)
     for item in (i.strip().lower() for i in value.split(",")):
         if item and item not in _SIGNAL_CHANNELS:
-            return f"channel {_show(item)} is not available in this emulator; available: {available}"
+            return f"channel {show_value(item)} is not available in this emulator; available: {available}"
     return None
 
 
@@ -44,18 +44,18 @@ def _check_signal_channels(_c: ConfigView, value: str) -> str | None:
 _NOTIFICATION_CHANNELS = ("sink", "log")
 
 
-def _check_notification_channels(_c: ConfigView, value: str) -> str | None:
+def check_notification_channels(_c: ConfigView, value: str) -> str | None:
     available = ", ".join(_NOTIFICATION_CHANNELS)
     for item in (i.strip().lower() for i in value.split(",")):
         if item and item not in _NOTIFICATION_CHANNELS:
-            return f"channel {_show(item)} is not available in this emulator; available: {available}"
+            return f"channel {show_value(item)} is not available in this emulator; available: {available}"
     return None
 
 
 _SKIPPABLE_OPS = ("c", "u", "d", "t", "r")
 
 
-def _check_skipped_operations(_c: ConfigView, value: str) -> str | None:
+def check_skipped_operations(_c: ConfigView, value: str) -> str | None:
     items = [item.strip() for item in value.split(",")]
     if value.strip() == "none":
         return None
@@ -65,7 +65,7 @@ def _check_skipped_operations(_c: ConfigView, value: str) -> str | None:
             has_none = True
         elif item not in _SKIPPABLE_OPS:
             return (
-                f"{_show(item)} is not an operation; allowed values: c (create), u (update), d (delete), "
+                f"{show_value(item)} is not an operation; allowed values: c (create), u (update), d (delete), "
                 "t (truncate), r (read), or none"
             )
     if has_none and any(item != "none" for item in items):
@@ -73,18 +73,18 @@ def _check_skipped_operations(_c: ConfigView, value: str) -> str | None:
     return None
 
 
-def _check_metric_tags(_c: ConfigView, value: str) -> str | None:
+def check_metric_tags(_c: ConfigView, value: str) -> str | None:
     for item in value.split(","):
         item = item.strip()
         if not item:
             continue
         key, sep, val = item.partition("=")
         if not sep or not key.strip() or not val.strip():
-            return f"{_show(item)} is not a key=value pair (expected k1=v1,k2=v2)"
+            return f"{show_value(item)} is not a key=value pair (expected k1=v1,k2=v2)"
     return None
 
 
-def _check_key_columns(_c: ConfigView, value: str) -> str | None:
+def check_key_columns(_c: ConfigView, value: str) -> str | None:
     """``<table regex>:<column>[,<column>...]`` entries separated by ``;``."""
     for entry in value.split(";"):
         entry = entry.strip()
@@ -92,15 +92,15 @@ def _check_key_columns(_c: ConfigView, value: str) -> str | None:
             continue
         table, sep, cols = entry.rpartition(":")
         if not sep or not table.strip() or not cols.strip():
-            return f"{_show(entry)} is not <table regex>:<column>[,<column>...]"
+            return f"{show_value(entry)} is not <table regex>:<column>[,<column>...]"
         try:
             re.compile(table.strip())
         except re.error as exc:
-            return f"invalid regular expression {_show(table.strip())}: {exc}"
+            return f"invalid regular expression {show_value(table.strip())}: {exc}"
     return None
 
 
-def _check_replica_identity(_c: ConfigView, value: str) -> str | None:
+def check_replica_identity(_c: ConfigView, value: str) -> str | None:
     """``<table regex>:<DEFAULT|FULL|NOTHING|INDEX name>`` entries separated by ``,``."""
     for entry in value.split(","):
         entry = entry.strip()
@@ -109,40 +109,40 @@ def _check_replica_identity(_c: ConfigView, value: str) -> str | None:
         table, sep, ident = entry.rpartition(":")
         ident = ident.strip().upper()
         if not sep or not (ident in ("DEFAULT", "FULL", "NOTHING") or ident.startswith("INDEX ")):
-            return f"{_show(entry)} is not <table>:<DEFAULT|FULL|NOTHING|INDEX name>"
+            return f"{show_value(entry)} is not <table>:<DEFAULT|FULL|NOTHING|INDEX name>"
         try:
             re.compile(table.strip())
         except re.error as exc:
-            return f"invalid regular expression {_show(table.strip())}: {exc}"
+            return f"invalid regular expression {show_value(table.strip())}: {exc}"
     return None
 
 
-def _converter_check(allowed: tuple[str, ...]) -> Check:
+def converter_check(allowed: tuple[str, ...]) -> Check:
     def check(_c: ConfigView, value: str) -> str | None:
         if value.strip() not in allowed:
-            return f"converter {_show(value.strip())} is not supported by this emulator; supported: {', '.join(allowed)}"
+            return f"converter {show_value(value.strip())} is not supported by this emulator; supported: {', '.join(allowed)}"
         return None
 
     return check
 
 
-def _signal_topic_default(c: ConfigView) -> str | None:
+def signal_topic_default(c: ConfigView) -> str | None:
     prefix = c.get("topic.prefix")
     return f"{prefix}-signal" if prefix else None
 
 
-def _lsn_flush_mode_default(c: ConfigView) -> str | None:
+def lsn_flush_mode_default(c: ConfigView) -> str | None:
     flush = c.props.get("flush.lsn.source")
     if flush is not None and flush.strip().lower() == "false":
         return "manual"
     return "connector"
 
 
-def _header_converter_default(c: ConfigView) -> str | None:
+def header_converter_default(c: ConfigView) -> str | None:
     return JSON_CONVERTER if c.source_format == "debezium-server" else SIMPLE_HEADER_CONVERTER
 
 
-_SNAPSHOT_MODES_PG = (
+SNAPSHOT_MODES_PG = (
     "always",
     "initial",
     "initial_only",
@@ -151,7 +151,7 @@ _SNAPSHOT_MODES_PG = (
     "configuration_based",
     "custom",
 )
-_SNAPSHOT_MODES_BINLOG = (
+SNAPSHOT_MODES_BINLOG = (
     "always",
     "initial",
     "initial_only",
@@ -161,14 +161,14 @@ _SNAPSHOT_MODES_BINLOG = (
     "configuration_based",
     "custom",
 )
-_SNAPSHOT_MODES_MONGO = _SNAPSHOT_MODES_PG
-_REMOVED_SNAPSHOT_MODES = {
+SNAPSHOT_MODES_MONGO = SNAPSHOT_MODES_PG
+REMOVED_SNAPSHOT_MODES = {
     "never": "no_data",
     "schema_only": "no_data",
     "schema_only_recovery": "recovery",
     "exported": "initial",
 }
-_TIME_PRECISION = (
+TIME_PRECISION = (
     "adaptive",
     "adaptive_time_microseconds",
     "connect",
@@ -176,4 +176,4 @@ _TIME_PRECISION = (
     "microseconds",
     "nanoseconds",
 )
-_FAILURE_MODES = ("fail", "warn", "skip", "ignore")
+FAILURE_MODES = ("fail", "warn", "skip", "ignore")

@@ -12,8 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from emulator.settings.fields import prop, stripped
-from emulator.settings.values import _parse_int
+from emulator.settings.fields import int_or, prop, stripped
 
 Patterns = tuple[re.Pattern[str], ...]
 
@@ -28,16 +27,6 @@ def _skipped_operations(config: Any, name: str) -> frozenset[str]:
 
 def _stripped(config: Any, name: str) -> str | None:
     return stripped(config, name)
-
-
-def _int_or(default: int) -> Any:
-    """A pass-through worker property (not in the table): its Kafka Connect default when unset or blank."""
-
-    def parse(config: Any, name: str) -> int:
-        text = (config.props.get(name) or "").strip()
-        return _parse_int(name, text, "int") if text else default  # ConfigError naming the property
-
-    return parse
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,9 +159,9 @@ class Offsets:
     flush_interval_ms: int = prop("offset.flush.interval.ms")
     flush_timeout_ms: int = prop("offset.flush.timeout.ms")
     storage_topic: str | None = prop("offset.storage.topic", parse=_stripped)
-    storage_partitions: int = prop("offset.storage.partitions", parse=_int_or(25))
-    storage_replication_factor: int = prop("offset.storage.replication.factor", parse=_int_or(-1))
-    transaction_boundary_interval_ms: int = prop("transaction.boundary.interval.ms", parse=_int_or(200))
+    storage_partitions: int = prop("offset.storage.partitions", parse=int_or(25))
+    storage_replication_factor: int = prop("offset.storage.replication.factor", parse=int_or(-1))
+    transaction_boundary_interval_ms: int = prop("transaction.boundary.interval.ms", parse=int_or(200))
     # exactly-once source support: records and offsets in one Kafka transaction (Connect's default: disabled)
     exactly_once: bool = prop("exactly.once.source.support", parse=_enabled)
 
@@ -202,6 +191,8 @@ class Common:
     predicates: tuple[str, ...] = prop("predicates")
     tombstones_on_delete: bool = prop("tombstones.on.delete")
     skipped_operations: frozenset[str] = prop("skipped.operations", parse=_skipped_operations)
+    # whether skipped.operations is set at all: Debezium's PostgreSQL publication checks the key, not the value
+    skipped_operations_set: bool = prop("skipped.operations", parse=lambda config, name: name in config.props)
     skip_messages_without_change: bool = prop("skip.messages.without.change")
     schema_name_adjustment_mode: str = prop("schema.name.adjustment.mode")
     field_name_adjustment_mode: str = prop("field.name.adjustment.mode")
@@ -230,6 +221,12 @@ class Settings:
     offsets: Offsets
     tuning: Tuning
     config: Any = field(repr=False, compare=False)
+
+    def prefixed(self, prefix: str) -> dict[str, str]:
+        """The properties under ``prefix``, named without it: a transform's, predicate's or client's own
+        options (``transforms.<alias>.*``), which their owners read and check (Connect's semantics)."""
+        n = len(prefix)
+        return {k[n:]: v for k, v in self.config.props.items() if k.startswith(prefix)}
 
 
 def common_groups(config: Any) -> dict[str, Any]:

@@ -7,7 +7,7 @@ def _one_line(text: str) -> str:
     return " ".join(str(text).split("\n")).replace("\r", " ")
 
 
-def _show(value: object) -> str:
+def show_value(value: object) -> str:
     """A value quoted for an error message, kept on one line."""
     text = str(value)
     text = text.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")

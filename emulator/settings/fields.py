@@ -14,9 +14,9 @@ import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from emulator.settings.spec import _INT_RANGES, BOOL, DOUBLE, ENUM, LIST, REGEX_LIST
+from emulator.settings.spec import BOOL, DOUBLE, ENUM, INT_RANGES, LIST, REGEX_LIST
 from emulator.settings.table import property_spec
-from emulator.settings.values import _compile_anchored, _parse_bool, _parse_int, _split_regex_list
+from emulator.settings.values import compile_anchored, parse_bool, parse_int, split_regex_list
 
 T = TypeVar("T")
 
@@ -53,9 +53,9 @@ def read(config: Any, name: str, connector: str | None = None) -> Any:
     if value is None:
         return None
     if kind == BOOL:
-        return _parse_bool(name, value)
-    if kind in _INT_RANGES:
-        return _parse_int(name, value, kind)
+        return parse_bool(name, value)
+    if kind in INT_RANGES:
+        return parse_int(name, value, kind)
     if kind == DOUBLE:
         return float(value.strip().rstrip("dDfF"))
     if kind == ENUM:
@@ -95,6 +95,27 @@ def properties_of(settings: Any) -> dict[str, str]:
     return out
 
 
+def int_or(default: int) -> Parse:
+    """A pass-through property (not in the table: a worker's or a JDBC driver's): its integer value, or
+    ``default`` (that program's own default) when unset or blank."""
+
+    def parse(config: Any, name: str) -> int:
+        text = (config.props.get(name) or "").strip()
+        return parse_int(name, text, "int") if text else default  # ConfigError naming the property
+
+    return parse
+
+
+def blank_is_default(config: Any, name: str) -> str | None:
+    """A string property whose blank value means its table default (``publication.name`` left blank names
+    the default publication, never an empty one)."""
+    value = config.get(name)
+    if value:
+        return value
+    spec = property_spec(name, config.connector)
+    return spec.default_for(config) if spec is not None else None
+
+
 def stripped(config: Any, name: str) -> str | None:
     """A string property trimmed; blank is ``None`` (Debezium treats a blank value as unset)."""
     value = config.get(name)
@@ -108,4 +129,4 @@ def patterns(value: str | None) -> tuple[re.Pattern[str], ...]:
     """Debezium regex list text, compiled anchored and case-insensitive (for values not in the table)."""
     if not value:
         return ()
-    return tuple(_compile_anchored("", item) for item in _split_regex_list("", value))
+    return tuple(compile_anchored("", item) for item in split_regex_list("", value))

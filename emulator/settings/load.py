@@ -29,8 +29,8 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
-from emulator.settings.errors import ConfigError, _show
-from emulator.settings.properties import _decode, parse_properties
+from emulator.settings.errors import ConfigError, show_value
+from emulator.settings.properties import decode_properties_text, parse_properties
 from emulator.settings.raw import Config
 from emulator.settings.spec import (
     BYTE_ARRAY_CONVERTER,
@@ -38,7 +38,7 @@ from emulator.settings.spec import (
     JSON_CONVERTER,
     STRING_CONVERTER,
 )
-from emulator.settings.validate import _stringify, from_dict
+from emulator.settings.validate import from_dict, stringify
 
 _SERVER_SOURCE = "debezium.source."
 _SERVER_SINK = "debezium.sink."
@@ -118,14 +118,15 @@ def _from_debezium_server(
         if fmt.strip().lower() not in _SERVER_FORMATS_SUPPORTED:
             name = f"debezium.format.{part}"
             raise ConfigError(
-                f"{name}: format {_show(fmt.strip())} is not supported by this emulator; supported: "
+                f"{name}: format {show_value(fmt.strip())} is not supported by this emulator; supported: "
                 + ", ".join(_SERVER_FORMATS_SUPPORTED),
                 name,
             )
         if part == "header" and fmt.strip().lower() not in ("json", "jsonbytearray"):
             name = "debezium.format.header"
             raise ConfigError(
-                f"{name}: format {_show(fmt.strip())} is not supported for headers; supported: json", name
+                f"{name}: format {show_value(fmt.strip())} is not supported for headers; supported: json",
+                name,
             )
         props[f"{part}.converter"] = _SERVER_FORMATS[fmt.strip().lower()]
     props.update(format_props)
@@ -152,17 +153,17 @@ def _from_connect_json(obj: object, origin: str) -> dict[str, str]:
                 f"{key}: a JSON {'object' if isinstance(value, dict) else 'array'} is not a valid value; Connect configuration values are strings",
                 key,
             )
-        text = _stringify(key, value)
+        text = stringify(key, value)
         if text is not None:
             props[key] = text
     if top_name is not None:
         if isinstance(top_name, dict | list):
             raise ConfigError(f"name: the connector name must be a string in {origin}", "name")
-        name = _stringify("name", top_name) or ""
+        name = stringify("name", top_name) or ""
         if "name" in props and props["name"] != name:
             raise ConfigError(
-                f"name: connector name configuration ({_show(props['name'])}) doesn't match the connector name "
-                f"({_show(name)})",
+                f"name: connector name configuration ({show_value(props['name'])}) doesn't match the connector name "
+                f"({show_value(name)})",
                 "name",
             )
         props["name"] = name
@@ -212,4 +213,4 @@ def load_config(path: str | Path, *, environ: Mapping[str, str] | None = None) -
         data = p.read_bytes()
     except OSError as exc:
         raise ConfigError(f"{p}: cannot read the configuration file: {exc.strerror or exc}") from None
-    return load_config_text(_decode(data), origin=str(p), environ=environ)
+    return load_config_text(decode_properties_text(data), origin=str(p), environ=environ)

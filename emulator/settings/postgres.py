@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from emulator.settings.common import Patterns, Settings, common_groups
-from emulator.settings.fields import build, prop, stripped
+from emulator.settings.fields import blank_is_default, build, int_or, prop, stripped
 from emulator.settings.relational import Relational
 
 
@@ -49,6 +49,8 @@ class Postgres:
     sslrootcert: str | None = prop("database.sslrootcert", parse=stripped)
     sslfactory: str | None = prop("database.sslfactory")
     tcp_keep_alive: bool = prop("database.tcpKeepAlive")
+    # a JDBC pass-through (not in the table): libpq's connect_timeout, in whole seconds (at least 1)
+    connect_timeout_ms: int = prop("database.connect.timeout.ms", parse=int_or(30000))
     connection_factory_class: str | None = prop("database.connection.factory.class")
     plugin_name: str = prop("plugin.name")
     slot_name: str = prop("slot.name")
@@ -57,7 +59,7 @@ class Postgres:
     slot_stream_params: str | None = prop("slot.stream.params", parse=stripped)
     slot_max_retries: int = prop("slot.max.retries")
     slot_retry_delay_ms: int = prop("slot.retry.delay.ms")
-    publication_name: str = prop("publication.name")
+    publication_name: str = prop("publication.name", parse=blank_is_default)
     publication_autocreate_mode: str = prop("publication.autocreate.mode")
     publish_via_partition_root: bool = prop("publish.via.partition.root")
     replica_identity_autoset: tuple[ReplicaIdentity, ...] = prop(

@@ -125,7 +125,7 @@ def parse_properties(text: str) -> dict[str, str]:
     return result
 
 
-def _decode(data: bytes) -> str:
+def decode_properties_text(data: bytes) -> str:
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:

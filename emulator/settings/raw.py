@@ -7,21 +7,21 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from emulator.settings.checks import _REMOVED_SNAPSHOT_MODES
-from emulator.settings.errors import ConfigError, _show
+from emulator.settings.checks import REMOVED_SNAPSHOT_MODES
+from emulator.settings.errors import ConfigError, show_value
 from emulator.settings.spec import (
-    _CLASS_ALIASES,
-    _CONNECTOR_SIMPLE_NAMES,
-    _INT_RANGES,
     ALL,
+    CLASS_ALIASES,
     CONNECTOR_CLASSES,
+    CONNECTOR_SIMPLE_NAMES,
+    INT_RANGES,
     LONG,
     MONGODB,
     PASSWORD,
     PropertySpec,
 )
-from emulator.settings.table import _MONGO_LITERAL_LISTS, property_spec
-from emulator.settings.values import _compile_anchored, _parse_bool, _parse_int, _regex_items
+from emulator.settings.table import MONGO_LITERAL_LISTS, property_spec
+from emulator.settings.values import compile_anchored, parse_bool, parse_int, regex_items
 
 
 @dataclass
@@ -68,7 +68,7 @@ class Config:
         if cls is None:
             return None
         cls = cls.strip()
-        return CONNECTOR_CLASSES.get(cls) or CONNECTOR_CLASSES.get(_CLASS_ALIASES.get(cls, ""))
+        return CONNECTOR_CLASSES.get(cls) or CONNECTOR_CLASSES.get(CLASS_ALIASES.get(cls, ""))
 
     def spec(self, name: str) -> PropertySpec | None:
         """The table row that applies to ``name`` for this connector, or ``None`` for an unknown property."""
@@ -97,10 +97,10 @@ class Config:
 
     def int(self, name: str) -> int:
         spec = self.spec(name)
-        return _parse_int(name, self._require(name), spec.type if spec and spec.type in _INT_RANGES else LONG)
+        return parse_int(name, self._require(name), spec.type if spec and spec.type in INT_RANGES else LONG)
 
     def bool(self, name: str) -> bool:
-        return _parse_bool(name, self._require(name))
+        return parse_bool(name, self._require(name))
 
     def list(self, name: str) -> list[str]:
         """Comma-separated items, trimmed, empty items dropped (``[]`` when unset)."""
@@ -116,30 +116,30 @@ class Config:
         value = self.get(name)
         if value is None:
             return []
-        items = _regex_items(name, value)
+        items = regex_items(name, value)
         if (
             self.connector == MONGODB
-            and name in _MONGO_LITERAL_LISTS
+            and name in MONGO_LITERAL_LISTS
             and self.enum("filters.match.mode") == "literal"
         ):
             return [re.compile(rf"\A{re.escape(item)}\Z") for item in items]
-        return [_compile_anchored(name, item) for item in items]
+        return [compile_anchored(name, item) for item in items]
 
     def enum(self, name: str) -> str:
         """The lower-cased value, checked against the allowed values of the property."""
         value = self._require(name).strip().lower()
         spec = self.spec(name)
         if spec is not None and spec.allowed is not None and value not in spec.allowed:
-            raise ConfigError(_enum_message(self, name, value, spec), name)
+            raise ConfigError(enum_message(self, name, value, spec), name)
         return value
 
 
-def _enum_message(config: Config, name: str, value: str, spec: PropertySpec) -> str:
+def enum_message(config: Config, name: str, value: str, spec: PropertySpec) -> str:
     where = ""
     if len(spec.applies) < len(ALL) and config.connector is not None:
-        where = f" for {_CONNECTOR_SIMPLE_NAMES[config.connector]}"
+        where = f" for {CONNECTOR_SIMPLE_NAMES[config.connector]}"
     hint = ""
-    if name == "snapshot.mode" and value in _REMOVED_SNAPSHOT_MODES:
-        hint = f" ('{value}' was removed in Debezium 3.0; use '{_REMOVED_SNAPSHOT_MODES[value]}')"
+    if name == "snapshot.mode" and value in REMOVED_SNAPSHOT_MODES:
+        hint = f" ('{value}' was removed in Debezium 3.0; use '{REMOVED_SNAPSHOT_MODES[value]}')"
     allowed = ", ".join(spec.allowed or ())
-    return f"{name}: {_show(value)} is not a valid value{where}{hint}; allowed values: {allowed}"
+    return f"{name}: {show_value(value)} is not a valid value{where}{hint}; allowed values: {allowed}"

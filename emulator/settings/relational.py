@@ -13,7 +13,7 @@ from typing import Any
 from emulator.settings.common import Patterns
 from emulator.settings.errors import ConfigError
 from emulator.settings.fields import prop
-from emulator.settings.values import _split_regex_list
+from emulator.settings.values import split_regex_list
 
 _TRUNCATE = re.compile(r"column\.truncate\.to\.(\d+)\.chars")
 _MASK = re.compile(r"column\.mask\.with\.(\d+)\.chars")
@@ -43,7 +43,7 @@ def _column_mappers(config: Any, _name: str) -> tuple[ColumnMapper, ...]:
         if not (m_trunc or m_mask or m_hash):
             continue  # only these three properties hold regexes; other values (passwords...) are text
         # Debezium's Strings.setOfRegex: RegExSplitter (``\\,`` a literal comma), case-insensitive, whole name
-        pats = tuple(re.compile(p, re.IGNORECASE) for p in _split_regex_list(name, str(value)))
+        pats = tuple(re.compile(p, re.IGNORECASE) for p in split_regex_list(name, str(value)))
         if not pats:
             continue
         if m_trunc:

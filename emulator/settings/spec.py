@@ -23,13 +23,13 @@ CONNECTOR_CLASSES: dict[str, str] = {
 """Known ``connector.class`` values and the connector kind each one selects."""
 
 # Kafka Connect also accepts a plugin's simple class name or that name without the "Connector" suffix.
-_CLASS_ALIASES: dict[str, str] = {}
+CLASS_ALIASES: dict[str, str] = {}
 for _fqcn in CONNECTOR_CLASSES:
     _simple = _fqcn.rsplit(".", 1)[1]
-    _CLASS_ALIASES[_simple] = _fqcn
-    _CLASS_ALIASES[_simple[: -len("Connector")]] = _fqcn
+    CLASS_ALIASES[_simple] = _fqcn
+    CLASS_ALIASES[_simple[: -len("Connector")]] = _fqcn
 
-_CONNECTOR_SIMPLE_NAMES = {
+CONNECTOR_SIMPLE_NAMES = {
     POSTGRES: "PostgresConnector",
     MYSQL: "MySqlConnector",
     MARIADB: "MariaDbConnector",
@@ -79,7 +79,7 @@ LIST = "list"
 REGEX_LIST = "regex-list"
 CLASS = "class"
 
-_INT_RANGES = {
+INT_RANGES = {
     SHORT: (-(2**15), 2**15 - 1),
     INT: (-(2**31), 2**31 - 1),
     LONG: (-(2**63), 2**63 - 1),
@@ -126,7 +126,7 @@ class PropertySpec:
         return self.default
 
 
-def _p(
+def prop_row(
     name: str, type: str, default: Default = None, applies: frozenset[str] = ALL, **kw: Any
 ) -> PropertySpec:
     if isinstance(default, bool):
@@ -139,7 +139,7 @@ def _p(
     return PropertySpec(name, type, default, allowed=allowed, applies=applies, **kw)
 
 
-def _e(
+def enum_row(
     name: str, allowed: Iterable[str], default: str | None, applies: frozenset[str] = ALL, **kw: Any
 ) -> PropertySpec:
-    return _p(name, ENUM, default, applies, allowed=tuple(allowed), **kw)
+    return prop_row(name, ENUM, default, applies, allowed=tuple(allowed), **kw)

@@ -5,25 +5,25 @@ from __future__ import annotations
 
 import re
 
-from emulator.settings.audit import _split_by_audit
+from emulator.settings.audit import split_by_audit
 from emulator.settings.checks import (
-    _FAILURE_MODES,
-    _SNAPSHOT_MODES_BINLOG,
-    _SNAPSHOT_MODES_MONGO,
-    _SNAPSHOT_MODES_PG,
-    _TIME_PRECISION,
-    _check_key_columns,
-    _check_metric_tags,
-    _check_notification_channels,
-    _check_replica_identity,
-    _check_signal_channels,
-    _check_skipped_operations,
-    _check_slot_name,
-    _check_topic_prefix,
-    _converter_check,
-    _header_converter_default,
-    _lsn_flush_mode_default,
-    _signal_topic_default,
+    FAILURE_MODES,
+    SNAPSHOT_MODES_BINLOG,
+    SNAPSHOT_MODES_MONGO,
+    SNAPSHOT_MODES_PG,
+    TIME_PRECISION,
+    check_key_columns,
+    check_metric_tags,
+    check_notification_channels,
+    check_replica_identity,
+    check_signal_channels,
+    check_skipped_operations,
+    check_slot_name,
+    check_topic_prefix,
+    converter_check,
+    header_converter_default,
+    lsn_flush_mode_default,
+    signal_topic_default,
 )
 from emulator.settings.spec import (
     BINLOG,
@@ -45,9 +45,11 @@ from emulator.settings.spec import (
     SHORT,
     STRING,
     PropertySpec,
-    _e,
-    _p,
 )
+
+# the table's rows are written with one-letter local names for the two row builders: a row per line
+from emulator.settings.spec import enum_row as _e
+from emulator.settings.spec import prop_row as _p
 
 PROPERTIES: tuple[PropertySpec, ...] = (
     # ---- Kafka Connect connector-level
@@ -66,13 +68,13 @@ PROPERTIES: tuple[PropertySpec, ...] = (
     _p("offset.storage.file.filename", STRING),
     _p("offset.flush.interval.ms", LONG, 60000, min=0),
     _p("offset.flush.timeout.ms", LONG, 5000, min=0),
-    _p("key.converter", CLASS, JSON_CONVERTER, check=_converter_check(DATA_CONVERTERS)),
-    _p("value.converter", CLASS, JSON_CONVERTER, check=_converter_check(DATA_CONVERTERS)),
+    _p("key.converter", CLASS, JSON_CONVERTER, check=converter_check(DATA_CONVERTERS)),
+    _p("value.converter", CLASS, JSON_CONVERTER, check=converter_check(DATA_CONVERTERS)),
     _p(
         "header.converter",
         CLASS,
-        _header_converter_default,
-        check=_converter_check(HEADER_CONVERTERS),
+        header_converter_default,
+        check=converter_check(HEADER_CONVERTERS),
     ),
     _p("key.converter.schemas.enable", BOOL, True),
     _p("value.converter.schemas.enable", BOOL, True),
@@ -84,7 +86,7 @@ PROPERTIES: tuple[PropertySpec, ...] = (
     _p("key.converter.schemas.cache.size", INT, 1000, min=0),
     _p("value.converter.schemas.cache.size", INT, 1000, min=0),
     # ---- common Debezium connector settings
-    _p("topic.prefix", STRING, required=True, check=_check_topic_prefix),
+    _p("topic.prefix", STRING, required=True, check=check_topic_prefix),
     _p("errors.max.retries", INT, -1),
     _p("retriable.restart.connector.wait.ms", LONG, 10000, min=1),
     _p("tombstones.on.delete", BOOL, True),
@@ -94,15 +96,15 @@ PROPERTIES: tuple[PropertySpec, ...] = (
     _p("poll.interval.ms", LONG, 500, min=1),
     _p("query.fetch.size", INT, 0, min=0),
     _p("provide.transaction.metadata", BOOL, False),
-    _e("event.processing.failure.handling.mode", _FAILURE_MODES, "fail"),
+    _e("event.processing.failure.handling.mode", FAILURE_MODES, "fail"),
     _e("event.converting.failure.handling.mode", ("fail", "warn", "skip"), "warn"),
     _p("converters", LIST),
     _p("post.processors", LIST),
-    _p("skipped.operations", LIST, "t", check=_check_skipped_operations),
+    _p("skipped.operations", LIST, "t", check=check_skipped_operations),
     _p("skip.messages.without.change", BOOL, False),
     _e("schema.name.adjustment.mode", ("none", "avro", "avro_unicode"), "none"),
     _e("field.name.adjustment.mode", ("none", "avro", "avro_unicode"), "none"),
-    _p("custom.metric.tags", LIST, check=_check_metric_tags),
+    _p("custom.metric.tags", LIST, check=check_metric_tags),
     _e("source.struct.version", ("v1", "v2"), "v2"),
     _p("sourceinfo.struct.maker", CLASS),
     _p("guardrail.collections.max", INT, 0, min=0),
@@ -119,20 +121,20 @@ PROPERTIES: tuple[PropertySpec, ...] = (
     # signals and notifications
     _p("signal.data.collection", STRING),
     _p("signal.poll.interval.ms", LONG, 5000, min=1),
-    _p("signal.enabled.channels", LIST, "source", check=_check_signal_channels),
-    _p("signal.kafka.topic", STRING, _signal_topic_default),
+    _p("signal.enabled.channels", LIST, "source", check=check_signal_channels),
+    _p("signal.kafka.topic", STRING, signal_topic_default),
     _p("signal.kafka.groupId", STRING, "kafka-signal"),
     _p("signal.kafka.bootstrap.servers", STRING),
     _p("signal.kafka.poll.timeout.ms", LONG, 100, min=0),
     _p("signal.kafka.consumer.offset.commit.enabled", BOOL, False),
     _p("kafka.consumer.offset.commit.enabled", BOOL, False),
     _p("signal.file", STRING, "file-signals.txt"),
-    _p("notification.enabled.channels", LIST, check=_check_notification_channels),
+    _p("notification.enabled.channels", LIST, check=check_notification_channels),
     _p("notification.sink.topic.name", STRING),
     # snapshots
-    _e("snapshot.mode", _SNAPSHOT_MODES_PG, "initial", PG),
-    _e("snapshot.mode", _SNAPSHOT_MODES_BINLOG, "initial", BINLOG),
-    _e("snapshot.mode", _SNAPSHOT_MODES_MONGO, "initial", MO),
+    _e("snapshot.mode", SNAPSHOT_MODES_PG, "initial", PG),
+    _e("snapshot.mode", SNAPSHOT_MODES_BINLOG, "initial", BINLOG),
+    _e("snapshot.mode", SNAPSHOT_MODES_MONGO, "initial", MO),
     _p("snapshot.mode.custom.name", STRING),
     _p("snapshot.mode.configuration.based.snapshot.data", BOOL, False),
     _p("snapshot.mode.configuration.based.snapshot.schema", BOOL, False),
@@ -190,13 +192,13 @@ PROPERTIES: tuple[PropertySpec, ...] = (
     _p("column.include.list", REGEX_LIST, applies=REL),
     _p("column.exclude.list", REGEX_LIST, applies=REL),
     _p("table.ignore.builtin", BOOL, True, REL),
-    _p("message.key.columns", STRING, applies=REL, check=_check_key_columns),
+    _p("message.key.columns", STRING, applies=REL, check=check_key_columns),
     _p("column.propagate.source.type", REGEX_LIST, applies=REL),
     _p("datatype.propagate.source.type", REGEX_LIST, applies=REL),
     _e("decimal.handling.mode", ("precise", "double", "string"), "precise", REL),
     _e("binary.handling.mode", ("bytes", "base64", "base64-url-safe", "hex"), "bytes", REL),
-    _e("time.precision.mode", _TIME_PRECISION, "adaptive", PG),
-    _e("time.precision.mode", _TIME_PRECISION, "adaptive_time_microseconds", BINLOG),
+    _e("time.precision.mode", TIME_PRECISION, "adaptive", PG),
+    _e("time.precision.mode", TIME_PRECISION, "adaptive_time_microseconds", BINLOG),
     _p("include.schema.comments", BOOL, False, REL),
     _p("unavailable.value.placeholder", STRING, "__debezium_unavailable_value", REL),
     # templated column transformations (regex lists of fully-qualified column names)
@@ -239,7 +241,7 @@ PROPERTIES: tuple[PropertySpec, ...] = (
     _p("database.sslfactory", STRING, applies=PG),
     _p("database.tcpKeepAlive", BOOL, True, PG),
     _e("plugin.name", ("decoderbufs", "pgoutput"), "decoderbufs", PG),
-    _p("slot.name", STRING, "debezium", PG, check=_check_slot_name),
+    _p("slot.name", STRING, "debezium", PG, check=check_slot_name),
     _p("slot.drop.on.stop", BOOL, False, PG),
     _p("slot.failover", BOOL, False, PG),
     _p("slot.stream.params", STRING, applies=PG),
@@ -248,14 +250,14 @@ PROPERTIES: tuple[PropertySpec, ...] = (
     _p("publication.name", STRING, "dbz_publication", PG),
     _e("publication.autocreate.mode", ("all_tables", "disabled", "filtered", "no_tables"), "all_tables", PG),
     _p("publish.via.partition.root", BOOL, False, PG),
-    _p("replica.identity.autoset.values", STRING, applies=PG, check=_check_replica_identity),
+    _p("replica.identity.autoset.values", STRING, applies=PG, check=check_replica_identity),
     _p("schema.include.list", REGEX_LIST, applies=PG),
     _p("schema.exclude.list", REGEX_LIST, applies=PG),
     _p("message.prefix.include.list", REGEX_LIST, applies=PG),
     _p("message.prefix.exclude.list", REGEX_LIST, applies=PG),
     _p("status.update.interval.ms", INT, 10000, PG, min=1),
     _p("flush.lsn.source", BOOL, True, PG),
-    _e("lsn.flush.mode", ("connector", "manual", "connector_and_driver"), _lsn_flush_mode_default, PG),
+    _e("lsn.flush.mode", ("connector", "manual", "connector_and_driver"), lsn_flush_mode_default, PG),
     _p("lsn.flush.timeout.ms", LONG, 30000, PG, min=1),
     _e("lsn.flush.timeout.action", ("fail", "warn", "ignore"), "fail", PG),
     _e(
@@ -312,8 +314,8 @@ PROPERTIES: tuple[PropertySpec, ...] = (
     _p("include.query", BOOL, False, BINLOG),
     _p("include.schema.changes", BOOL, True, BINLOG),
     _e("bigint.unsigned.handling.mode", ("long", "precise"), "long", BINLOG),
-    _e("event.deserialization.failure.handling.mode", _FAILURE_MODES, "fail", BINLOG),
-    _e("inconsistent.schema.handling.mode", _FAILURE_MODES, "fail", BINLOG),
+    _e("event.deserialization.failure.handling.mode", FAILURE_MODES, "fail", BINLOG),
+    _e("inconsistent.schema.handling.mode", FAILURE_MODES, "fail", BINLOG),
     _p("enable.time.adjuster", BOOL, True, BINLOG),
     _p("gtid.source.includes", REGEX_LIST, applies=BINLOG),
     _p("gtid.source.excludes", REGEX_LIST, applies=BINLOG),
@@ -396,7 +398,7 @@ PROPERTIES: tuple[PropertySpec, ...] = (
 """The property table: one row per property (and per connector kind where Debezium differs)."""
 
 
-PROPERTIES = _split_by_audit(PROPERTIES)
+PROPERTIES = split_by_audit(PROPERTIES)
 
 _BY_NAME: dict[str, list[PropertySpec]] = {}
 _TEMPLATED: list[PropertySpec] = []
@@ -406,7 +408,7 @@ for _spec in PROPERTIES:
     else:
         _BY_NAME.setdefault(_spec.name, []).append(_spec)
 
-_EXCLUSIVE_PAIRS: tuple[tuple[str, str], ...] = (
+EXCLUSIVE_PAIRS: tuple[tuple[str, str], ...] = (
     ("schema.include.list", "schema.exclude.list"),
     ("database.include.list", "database.exclude.list"),
     ("table.include.list", "table.exclude.list"),
@@ -416,7 +418,7 @@ _EXCLUSIVE_PAIRS: tuple[tuple[str, str], ...] = (
     ("gtid.source.includes", "gtid.source.excludes"),
 )
 
-_MONGO_LITERAL_LISTS = frozenset(
+MONGO_LITERAL_LISTS = frozenset(
     {"database.include.list", "database.exclude.list", "collection.include.list", "collection.exclude.list"}
 )
 

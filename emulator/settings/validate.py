@@ -36,29 +36,29 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from emulator.settings.checks import _JAVA_CLASS, _TIME_PRECISION
-from emulator.settings.errors import ConfigError, _show
-from emulator.settings.raw import Config, _enum_message
+from emulator.settings.checks import JAVA_CLASS, TIME_PRECISION
+from emulator.settings.errors import ConfigError, show_value
+from emulator.settings.raw import Config, enum_message
 from emulator.settings.spec import (
-    _CLASS_ALIASES,
-    _CONNECTOR_SIMPLE_NAMES,
-    _INT_RANGES,
     BINLOG,
     BOOL,
     CLASS,
+    CLASS_ALIASES,
     CONNECTOR_CLASSES,
+    CONNECTOR_SIMPLE_NAMES,
     DOUBLE,
     ENUM,
+    INT_RANGES,
     MONGODB,
     POSTGRES,
     REGEX_LIST,
     PropertySpec,
 )
-from emulator.settings.table import _EXCLUSIVE_PAIRS, _MONGO_LITERAL_LISTS, PROPERTIES, property_spec
-from emulator.settings.values import _DOUBLE_TEXT, _compile_anchored, _parse_bool, _parse_int, _regex_items
+from emulator.settings.table import EXCLUSIVE_PAIRS, MONGO_LITERAL_LISTS, PROPERTIES, property_spec
+from emulator.settings.values import DOUBLE_TEXT, compile_anchored, parse_bool, parse_int, regex_items
 
 
-def _stringify(name: str, value: object) -> str | None:
+def stringify(name: str, value: object) -> str | None:
     if value is None:
         return None
     if isinstance(value, bool):
@@ -68,7 +68,7 @@ def _stringify(name: str, value: object) -> str | None:
     if isinstance(value, int | float):
         return str(value)
     if isinstance(value, list | tuple):
-        return ",".join(str(_stringify(name, v)) for v in value if v is not None)
+        return ",".join(str(stringify(name, v)) for v in value if v is not None)
     raise ConfigError(
         f"{name}: a {type(value).__name__} is not a valid property value (expected a string)", name
     )
@@ -91,12 +91,12 @@ def from_dict(
     """
     clean: dict[str, str] = {}
     for key, value in props.items():
-        text = _stringify(str(key), value)
+        text = stringify(str(key), value)
         if text is not None:
             clean[str(key)] = text
     sinks: dict[str, str] = {}
     for key, value in (sink_props or {}).items():
-        text = _stringify(str(key), value)
+        text = stringify(str(key), value)
         if text is not None:
             sinks[str(key)] = text
     from emulator.configproviders import resolve
@@ -127,10 +127,10 @@ def _validate(config: Config) -> None:
             "connector.class",
         )
     cls = cls_raw.strip()
-    cls = _CLASS_ALIASES.get(cls, cls)
+    cls = CLASS_ALIASES.get(cls, cls)
     if cls not in CONNECTOR_CLASSES:
         raise ConfigError(
-            f"connector.class: unknown connector class {_show(cls_raw)}; allowed values: "
+            f"connector.class: unknown connector class {show_value(cls_raw)}; allowed values: "
             + ", ".join(CONNECTOR_CLASSES),
             "connector.class",
         )
@@ -144,7 +144,7 @@ def _validate(config: Config) -> None:
             if value is None or not value.strip():
                 fail(
                     spec.name,
-                    f"{spec.name}: a value is required for {_CONNECTOR_SIMPLE_NAMES[kind]} but none is configured",
+                    f"{spec.name}: a value is required for {CONNECTOR_SIMPLE_NAMES[kind]} but none is configured",
                 )
 
     # per-property type and value checks
@@ -169,7 +169,7 @@ def _validate(config: Config) -> None:
             fail(name, problem)
 
     # cross-property rules
-    for first, second in _EXCLUSIVE_PAIRS:
+    for first, second in EXCLUSIVE_PAIRS:
         if (
             props.get(first) is not None
             and props.get(second) is not None
@@ -210,7 +210,7 @@ def _validate(config: Config) -> None:
         fail(
             "time.precision.mode",
             "time.precision.mode: 'adaptive' is no longer supported by the MySQL and MariaDB connectors; "
-            "allowed values: " + ", ".join(v for v in _TIME_PRECISION if v != "adaptive"),
+            "allowed values: " + ", ".join(v for v in TIME_PRECISION if v != "adaptive"),
         )
 
     for mode_prop, name_prop in (
@@ -258,7 +258,7 @@ def _unsupported_value(name: str, value: str, spec: PropertySpec) -> str | None:
         return None
     if not spec.supported:
         return f"{name}: this property is not supported by this emulator; remove it (Debezium would apply it)"
-    return f"{name}: {_show(value.strip())} is not supported by this emulator; supported: " + ", ".join(
+    return f"{name}: {show_value(value.strip())} is not supported by this emulator; supported: " + ", ".join(
         spec.supported
     )
 
@@ -364,7 +364,7 @@ def _unknown_property(config: Config, name: str, kind: str) -> str | None:
         if not near:
             return None
         close = near
-    where = _CONNECTOR_SIMPLE_NAMES[kind]
+    where = CONNECTOR_SIMPLE_NAMES[kind]
     if close:
         return f"{name}: unknown property for {where}; did you mean {close[0]}?"
     return f"{name}: unknown property for {where} (not a Debezium 3.6 or Kafka Connect property)"
@@ -372,37 +372,37 @@ def _unknown_property(config: Config, name: str, kind: str) -> str | None:
 
 def _check_value(config: Config, name: str, value: str, spec: PropertySpec) -> None:
     type_ = spec.type
-    if type_ in _INT_RANGES:
-        number = _parse_int(name, value, type_)
+    if type_ in INT_RANGES:
+        number = parse_int(name, value, type_)
         if spec.min is not None and number < spec.min:
             raise ConfigError(f"{name}: {number} is too small; the minimum is {spec.min}", name)
     elif type_ == DOUBLE:
-        if not _DOUBLE_TEXT.fullmatch(value.strip()):
-            raise ConfigError(f"{name}: {_show(value)} is not a number", name)
+        if not DOUBLE_TEXT.fullmatch(value.strip()):
+            raise ConfigError(f"{name}: {show_value(value)} is not a number", name)
     elif type_ == BOOL:
-        _parse_bool(name, value)
+        parse_bool(name, value)
     elif type_ == ENUM:
         text = value.strip().lower()
         if spec.allowed is not None and text not in spec.allowed:
             if name == "plugin.name":
                 raise ConfigError(
-                    f"plugin.name: {_show(value)} is not a valid logical decoding plugin; this emulator supports "
+                    f"plugin.name: {show_value(value)} is not a valid logical decoding plugin; this emulator supports "
                     "pgoutput only (Debezium also accepts decoderbufs)",
                     name,
                 )
-            raise ConfigError(_enum_message(config, name, text, spec), name)
+            raise ConfigError(enum_message(config, name, text, spec), name)
     elif type_ == REGEX_LIST:
         literal = (
             config.connector == MONGODB
-            and name in _MONGO_LITERAL_LISTS
+            and name in MONGO_LITERAL_LISTS
             and (config.props.get("filters.match.mode") or "").strip().lower() == "literal"
         )
-        for item in _regex_items(name, value):
+        for item in regex_items(name, value):
             if not literal:
-                _compile_anchored(name, item)
+                compile_anchored(name, item)
     elif type_ == CLASS:
-        if not _JAVA_CLASS.fullmatch(value.strip()):
-            raise ConfigError(f"{name}: {_show(value)} is not a Java class name", name)
+        if not JAVA_CLASS.fullmatch(value.strip()):
+            raise ConfigError(f"{name}: {show_value(value)} is not a Java class name", name)
     if spec.check is not None:
         problem = spec.check(config, value)
         if problem:

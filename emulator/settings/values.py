@@ -5,36 +5,36 @@ from __future__ import annotations
 
 import re
 
-from emulator.settings.errors import ConfigError, _show
-from emulator.settings.spec import _INT_RANGES, LONG
+from emulator.settings.errors import ConfigError, show_value
+from emulator.settings.spec import INT_RANGES, LONG
 
 _INT_TEXT = re.compile(r"[+-]?[0-9]+")
-_DOUBLE_TEXT = re.compile(
+DOUBLE_TEXT = re.compile(
     r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?[dDfF]?|[+-]?(?:NaN|Infinity)"
 )
 
 
-def _parse_int(name: str, value: str, type_: str = LONG) -> int:
+def parse_int(name: str, value: str, type_: str = LONG) -> int:
     text = value.strip()
     if not _INT_TEXT.fullmatch(text):
-        raise ConfigError(f"{name}: {_show(value)} is not an integer", name)
+        raise ConfigError(f"{name}: {show_value(value)} is not an integer", name)
     number = int(text)
-    low, high = _INT_RANGES.get(type_, _INT_RANGES[LONG])
+    low, high = INT_RANGES.get(type_, INT_RANGES[LONG])
     if not low <= number <= high:
         raise ConfigError(f"{name}: {number} is out of range for a {type_} ({low}..{high})", name)
     return number
 
 
-def _parse_bool(name: str, value: str) -> bool:
+def parse_bool(name: str, value: str) -> bool:
     text = value.strip().lower()
     if text == "true":
         return True
     if text == "false":
         return False
-    raise ConfigError(f"{name}: {_show(value)} is not a boolean; allowed values: true, false", name)
+    raise ConfigError(f"{name}: {show_value(value)} is not a boolean; allowed values: true, false", name)
 
 
-def _split_regex_list(name: str, value: str) -> list[str]:
+def split_regex_list(name: str, value: str) -> list[str]:
     """Debezium's ``Strings.RegExSplitter``: split on commas not escaped by a backslash, trim, ``\\,`` -> ``,``."""
     parts: list[str] = []
     start = 0
@@ -44,7 +44,9 @@ def _split_regex_list(name: str, value: str) -> list[str]:
         c = value[i]
         if c == "\\":
             if i + 1 >= n:
-                raise ConfigError(f"{name}: unterminated escape sequence at the end of {_show(value)}", name)
+                raise ConfigError(
+                    f"{name}: unterminated escape sequence at the end of {show_value(value)}", name
+                )
             i += 2
             continue
         if c == ",":
@@ -63,7 +65,7 @@ def _split_regex_list(name: str, value: str) -> list[str]:
 _LEADING_FLAGS = re.compile(r"\A((?:\(\?[aiLmsux]+\))*)")
 
 
-def _compile_anchored(name: str, expression: str, flags: int = re.IGNORECASE) -> re.Pattern[str]:
+def compile_anchored(name: str, expression: str, flags: int = re.IGNORECASE) -> re.Pattern[str]:
     lead = _LEADING_FLAGS.match(expression)
     head = lead.group(1) if lead else ""
     body = expression[len(head) :]
@@ -71,8 +73,10 @@ def _compile_anchored(name: str, expression: str, flags: int = re.IGNORECASE) ->
         re.compile(expression, flags)  # errors then point into the user's own text
         return re.compile(rf"{head}\A(?:{body})\Z", flags)
     except re.error as exc:
-        raise ConfigError(f"{name}: invalid regular expression {_show(expression)}: {exc}", name) from None
+        raise ConfigError(
+            f"{name}: invalid regular expression {show_value(expression)}: {exc}", name
+        ) from None
 
 
-def _regex_items(name: str, value: str) -> list[str]:
-    return _split_regex_list(name, value)
+def regex_items(name: str, value: str) -> list[str]:
+    return split_regex_list(name, value)

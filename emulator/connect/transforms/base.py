@@ -8,6 +8,7 @@ from typing import Any
 
 from emulator.connect.record import ConnectRecord, default_value
 from emulator.connect.schema import STRUCT, Field, Schema
+from emulator.settings import Settings
 
 
 class TransformConfigError(Exception):
@@ -166,23 +167,15 @@ class Stage:
         return record
 
 
-def _split_list(value: str | None) -> list[str]:
-    if value is None or not value.strip():
-        return []
-    return [v.strip() for v in value.split(",") if v.strip()]
-
-
-def _sub_props(props: dict[str, str], prefix: str) -> dict[str, str]:
-    n = len(prefix)
-    return {k[n:]: v for k, v in props.items() if k.startswith(prefix)}
-
-
-def build_chain(props: dict[str, str]) -> list[Stage]:
-    """The configured chain in `transforms=` order, every option validated."""
+def build_chain(settings: Settings) -> list[Stage]:
+    """The configured chain in `transforms=` order, every option validated: the aliases from the typed
+    settings (``transforms``, ``predicates``), each alias's own options from its prefix."""
     predicates: dict[str, Predicate] = {}
-    for alias in _split_list(props.get("predicates")):
+    for alias in settings.common.predicates:
         type_key = f"predicates.{alias}.type"
-        cls_name = (props.get(type_key) or "").strip()
+        prefix = f"predicates.{alias}."
+        sub = settings.prefixed(prefix)
+        cls_name = (sub.get("type") or "").strip()
         if not cls_name:
             raise TransformConfigError(
                 type_key, f"a value is required for the predicate '{alias}' listed in predicates"
@@ -194,12 +187,11 @@ def build_chain(props: dict[str, str]) -> list[Stage]:
                 f"predicate class '{cls_name}' is not supported by this emulator; supported: "
                 + ", ".join(sorted(PREDICATES)),
             )
-        prefix = f"predicates.{alias}."
-        predicates[alias] = factory(Options(prefix, _sub_props(props, prefix)))
+        predicates[alias] = factory(Options(prefix, sub))
     stages: list[Stage] = []
-    for alias in _split_list(props.get("transforms")):
+    for alias in settings.common.transforms:
         prefix = f"transforms.{alias}."
-        sub = _sub_props(props, prefix)
+        sub = settings.prefixed(prefix)
         cls_name = (sub.get("type") or "").strip()
         if not cls_name:
             raise TransformConfigError(

@@ -16,7 +16,6 @@ from __future__ import annotations
 import base64
 import json
 import logging
-import re
 import time
 from contextlib import contextmanager, nullcontext
 from typing import Any
@@ -35,7 +34,7 @@ from emulator.envelope import EnvelopeSettings
 from emulator.pipeline.coordinator import SnapshotSession, blocking_snapshot
 from emulator.pipeline.dispatcher import Dispatcher
 from emulator.pipeline.signalling import wire_signals
-from emulator.settings import settings_for
+from emulator.settings import MongoSettings, settings_for
 from emulator.signals.record import SignalError
 
 log = logging.getLogger("emulator.mongodb")
@@ -49,29 +48,17 @@ class MongoConnectorError(RuntimeError):
     pass
 
 
-def _bool(value: Any, default: bool = False) -> bool:
-    if value is None:
-        return default
-    return str(value).strip().lower() == "true"
-
-
-def _regexes(value: str | None, literal: bool) -> list[re.Pattern]:
-    items = [x.strip() for x in (value or "").split(",") if x.strip()]
-    if literal:
-        return [re.compile(re.escape(x)) for x in items]
-    return [re.compile(x, re.IGNORECASE) for x in items]
-
-
 class Filters:
-    """database/collection include/exclude lists (anchored regexes, or literals with filters.match.mode)."""
+    """database/collection include/exclude lists: anchored case-insensitive regexes, or case-sensitive
+    literals with ``filters.match.mode=literal`` (the typed settings compile them either way)."""
 
-    def __init__(self, get) -> None:
-        literal = (get("filters.match.mode") or "regex").strip().lower() == "literal"
-        self.db_inc = _regexes(get("database.include.list"), literal)
-        self.db_exc = _regexes(get("database.exclude.list"), literal)
-        self.coll_inc = _regexes(get("collection.include.list"), literal)
-        self.coll_exc = _regexes(get("collection.exclude.list"), literal)
-        self.signal = (get("signal.data.collection") or "").strip() or None
+    def __init__(self, settings: MongoSettings) -> None:
+        mongo = settings.mongodb
+        self.db_inc = mongo.database_include
+        self.db_exc = mongo.database_exclude
+        self.coll_inc = mongo.collection_include
+        self.coll_exc = mongo.collection_exclude
+        self.signal = settings.signals.data_collection
 
     def db_included(self, db: str) -> bool:
         if db in SYSTEM_DATABASES:
@@ -140,22 +127,23 @@ def _mongo_marker(first_table: bool, last_table: bool, first_row: bool, last_row
 
 class MongoDbConnector:
     def __init__(self, config, engine: Engine) -> None:
-        get = config.get
-        self.cfg = config
-        self.engine = engine
-        self.prefix = get("topic.prefix")
-        self.uri = get("mongodb.connection.string")
-        self.snapshot_mode = (get("snapshot.mode") or "initial").lower()
-        self.capture_mode = (get("capture.mode") or "change_streams_update_full").lower()
-        self.full_update_type = (get("capture.mode.full.update.type") or "lookup").lower()
-        self.scope = (get("capture.scope") or "deployment").lower()
-        self.target = (get("capture.target") or "").strip() or None
         typed = settings_for(config)
+        mongo = typed.mongodb
+        self.cfg = config
+        self.typed = typed
+        self.engine = engine
+        self.prefix = typed.topics.prefix
+        self.uri = mongo.connection_string
+        self.snapshot_mode = typed.snapshot.mode
+        self.capture_mode = mongo.capture_mode
+        self.full_update_type = mongo.capture_mode_full_update_type
+        self.scope = mongo.capture_scope
+        self.target = mongo.capture_target
         # MongoDB's name-adjustment modes are refused unless none (settings audit): no adjuster is built
         self.settings = EnvelopeSettings.of(typed, connector_name="mongodb", source_schema=ev.SOURCE_SCHEMA)
-        self.filters = Filters(get)
-        self.field_exclude = get("field.exclude.list")
-        self.field_renames = get("field.renames")
+        self.filters = Filters(typed)
+        self.field_exclude = mongo.field_exclude_list
+        self.field_renames = mongo.field_renames
         # MongoDB filters skipped operations in the change stream's pipeline (supportsOperationFiltering)
         self.dispatcher = Dispatcher.for_connector(engine, self.settings, typed, never_skip=True)
         self.tx = self.dispatcher.tx
@@ -233,21 +221,19 @@ class MongoDbConnector:
 
         if not self.uri:
             raise MongoConnectorError("mongodb.connection.string is required")
+        mongo = self.typed.mongodb
         kw: dict[str, Any] = {"document_class": dict, "tz_aware": True,
                               "datetime_conversion": DatetimeConversion.DATETIME_AUTO,
-                              "connectTimeoutMS": int(self.cfg.get("mongodb.connect.timeout.ms") or 10000),
-                              "serverSelectionTimeoutMS":
-                                  int(self.cfg.get("mongodb.server.selection.timeout.ms") or 30000)}
-        sock = int(self.cfg.get("mongodb.socket.timeout.ms") or 0)
-        if sock:
-            kw["socketTimeoutMS"] = sock
-        user = self.cfg.get("mongodb.user")
+                              "connectTimeoutMS": mongo.connect_timeout_ms,
+                              "serverSelectionTimeoutMS": mongo.server_selection_timeout_ms}
+        if mongo.socket_timeout_ms:
+            kw["socketTimeoutMS"] = mongo.socket_timeout_ms
+        user = mongo.user
         if user and "@" not in self.uri.split("//", 1)[-1].split("/", 1)[0]:
-            kw.update(username=user, password=self.cfg.get("mongodb.password"),
-                      authSource=self.cfg.get("mongodb.authsource") or "admin")
-        if _bool(self.cfg.get("mongodb.ssl.enabled")):
+            kw.update(username=user, password=mongo.password, authSource=mongo.authsource or "admin")
+        if mongo.ssl_enabled:
             kw["tls"] = True
-            if _bool(self.cfg.get("mongodb.ssl.invalid.hostname.allowed")):
+            if mongo.ssl_invalid_hostname_allowed:
                 kw["tlsAllowInvalidHostnames"] = True
         client = pymongo.MongoClient(self.uri, **kw)
         hello = client.admin.command("hello")
@@ -298,7 +284,7 @@ class MongoDbConnector:
         self.sec, self.ord = (op_time.time, op_time.inc) if op_time is not None else (int(time.time()), 0)
         self.initsync = True
         self.engine.commit(force=True)
-        typed = settings_for(self.cfg)
+        typed = self.typed
         only_rx = typed.snapshot.include_collection_list
         colls = [c for c in self.captured_collections()
                  if not only_rx or any(r.fullmatch(f"{c[0]}.{c[1]}") for r in only_rx)]
@@ -322,7 +308,7 @@ class MongoDbConnector:
 
     def _snapshot_session(self, colls, filters: dict[str, dict]) -> SnapshotSession:
         """Reads of `colls` (those with an envelope) with their filters; every record `true` but the last."""
-        fetch = settings_for(self.cfg).snapshot.fetch_size or 0
+        fetch = self.typed.snapshot.fetch_size or 0
         envs = [env for env in (self.envelope_for(db, coll) for db, coll in colls) if env is not None]
         tick = self.engine.tick
 
@@ -347,8 +333,8 @@ class MongoDbConnector:
 
     # -- streaming ---------------------------------------------------------------------------------------------
     def _pipeline(self) -> list[dict]:
-        user = json.loads(self.cfg.get("cursor.pipeline") or "[]")
-        order = (self.cfg.get("cursor.pipeline.order") or "internal_first").lower()
+        user = list(self.typed.mongodb.cursor_pipeline)  # parsed once (a JSON array) by the settings
+        order = self.typed.mongodb.cursor_pipeline_order
         internal = [{"$match": {"operationType": {"$in": ["insert", "update", "replace", "delete"]}}}]
         if order == "user_only":
             return user
@@ -364,10 +350,10 @@ class MongoDbConnector:
             kw["resume_after"] = token
         elif at is not None:
             kw["start_at_operation_time"] = at
-        mawait = int(self.cfg.get("cursor.max.await.time.ms") or 0)
+        mawait = self.typed.mongodb.cursor_max_await_time_ms
         if mawait:
             kw["max_await_time_ms"] = mawait
-        if self.cfg.get("cursor.oversize.handling.mode") == "split":
+        if self.typed.mongodb.cursor_oversize_handling_mode == "split":
             kw["show_expanded_events"] = False
         pipeline = self._pipeline()
         if self.scope == "database":
@@ -383,7 +369,7 @@ class MongoDbConnector:
         from pymongo.errors import OperationFailure
 
         at = Timestamp(self.sec, self.ord) if self.token is None and self.sec else None
-        poll_s = int(self.cfg.get("poll.interval.ms") or 500) / 1000.0
+        poll_s = self.typed.tuning.poll_interval_ms / 1000.0
         try:
             stream = self._watch(self.token, at)
         except OperationFailure as e:

@@ -251,7 +251,7 @@ def wall_ms(event: dict) -> int | None:
     w = event.get("wallTime")
     if w is None:
         return None
-    return extjson._date_ms(w)
+    return extjson.date_ms(w)
 
 
 class Translator:

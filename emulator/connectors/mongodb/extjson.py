@@ -103,7 +103,7 @@ def java_double_text(f: float) -> str:
     return double_text(f)
 
 
-def _date_ms(v: Any) -> int:
+def date_ms(v: Any) -> int:
     if isinstance(v, DatetimeMS):
         return int(v)
     if v.tzinfo is None:
@@ -160,7 +160,7 @@ def value(v: Any, mode: str = STRICT) -> str:
     if isinstance(v, ObjectId):
         return _obj(("$oid", f'"{v}"'))
     if isinstance(v, _dt.datetime | DatetimeMS):
-        ms = _date_ms(v)
+        ms = date_ms(v)
         if mode == STRICT:
             return _obj(("$date", str(ms)))
         if 0 <= ms <= _MAX_MS:

@@ -56,7 +56,7 @@ T_TINY_BLOB, T_MEDIUM_BLOB, T_LONG_BLOB, T_BLOB, T_VAR_STRING, T_STRING, T_GEOME
     255,
 )
 
-_HEADER = struct.Struct("<IBIII")  # timestamp, type, server_id, event_size, log_pos (flags follow)
+HEADER = struct.Struct("<IBIII")  # timestamp, type, server_id, event_size, log_pos (flags follow)
 
 
 def lenenc(buf: bytes, p: int) -> tuple[int, int]:

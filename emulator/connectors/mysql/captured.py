@@ -12,7 +12,7 @@ from emulator.envelope import TableEnvelope
 SYSTEM_DATABASES = ("mysql", "information_schema", "performance_schema", "sys")
 
 
-class _TableEntry:
+class TableEntry:
     """A table-map layout, bound to its captured table and row decoder for one schema epoch."""
 
     __slots__ = ("tm", "epoch", "ct", "dec")
@@ -37,5 +37,5 @@ class CapturedTable:
         self.gate: Any = None  # the dispatcher's change function for this table, made on first use
 
 
-def _qi(name: str) -> str:
+def quote_id(name: str) -> str:
     return "`" + name.replace("`", "``") + "`"

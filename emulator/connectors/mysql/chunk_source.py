@@ -13,7 +13,7 @@ from typing import Any
 import pymysql
 
 from emulator.connectors.mysql import textrows
-from emulator.connectors.mysql.captured import CapturedTable, _qi
+from emulator.connectors.mysql.captured import CapturedTable, quote_id
 from emulator.connectors.mysql.gtid import MariaGtidSet, MySqlGtidSet
 from emulator.connectors.mysql.snapshot import key_ordered_select, max_threads, not_null_key
 from emulator.connectors.mysql.source import source_block
@@ -71,7 +71,7 @@ class MySqlChunkSource:
             self._wm_conn = self._connect()
         db, _, table = self.signal_table.partition(".")
         self._q(
-            f"INSERT INTO {_qi(db)}.{_qi(table)} VALUES (%s, %s, %s)",
+            f"INSERT INTO {quote_id(db)}.{quote_id(table)} VALUES (%s, %s, %s)",
             (row_id, kind, data),
             conn=self._wm_conn,
         )
@@ -134,7 +134,7 @@ class MySqlChunkSource:
             self._wm_conn = self._connect()
         db, _, table = (self.signal_table or "").partition(".")
         self._q(
-            f"DELETE FROM {_qi(db)}.{_qi(table)} WHERE {_qi(self._signal_id_column())} = %s",
+            f"DELETE FROM {quote_id(db)}.{quote_id(table)} WHERE {quote_id(self._signal_id_column())} = %s",
             (row_id,),
             conn=self._wm_conn,
         )
@@ -176,13 +176,13 @@ class MySqlChunkSource:
                 stmt = filters.get(t.id)
                 if stmt:  # the checked SELECT, values escaped by the driver
                     sql = (
-                        f"SELECT {', '.join('q.' + _qi(c.name) for c in t.columns)} "
+                        f"SELECT {', '.join('q.' + quote_id(c.name) for c in t.columns)} "
                         f"FROM ({stmt.render(snap.escape)}) AS q"
                     )
                 else:
                     sql = (
-                        f"SELECT {', '.join(_qi(c.name) for c in t.columns)} FROM {_qi(t.namespace)}."
-                        f"{_qi(t.name)}"
+                        f"SELECT {', '.join(quote_id(c.name) for c in t.columns)} FROM {quote_id(t.namespace)}."
+                        f"{quote_id(t.name)}"
                     )
                     if threads > 1 and not legacy and not_null_key(t):
                         count = self._q(f"SELECT COUNT(1) FROM {_qi(t.namespace)}.{_qi(t.name)}", conn=snap)

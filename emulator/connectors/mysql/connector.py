@@ -21,10 +21,9 @@ from typing import Any
 import pymysql
 
 from emulator.connect.json import Framed
-from emulator.connectors.common import initial_statements
 from emulator.connectors.mysql import binlog as bl
 from emulator.connectors.mysql import textrows
-from emulator.connectors.mysql.captured import SYSTEM_DATABASES, CapturedTable, _TableEntry
+from emulator.connectors.mysql.captured import SYSTEM_DATABASES, CapturedTable, TableEntry
 from emulator.connectors.mysql.chunk_source import MySqlChunkSource
 from emulator.connectors.mysql.ddl import Catalog, DdlParser, Table
 from emulator.connectors.mysql.gtid import MariaGtidSet, MySqlGtidSet
@@ -33,7 +32,7 @@ from emulator.connectors.mysql.schema_changes import MySqlSchemaChanges
 from emulator.connectors.mysql.snapshot import MySqlSnapshot
 from emulator.connectors.mysql.source import Flavor
 from emulator.connectors.mysql.stream import MySqlBinlogStream
-from emulator.connectors.mysql.types import TypeConfig, _identity, default_value, map_column
+from emulator.connectors.mysql.types import TypeConfig, default_value, identity, map_column
 from emulator.engine import Engine
 from emulator.envelope import EnvelopeSettings, TableEnvelope
 from emulator.filters import Filters
@@ -50,24 +49,19 @@ log = logging.getLogger("emulator.mysql")
 _TEXT_RESULTS = {k: v for k, v in pymysql.converters.conversions.items() if not isinstance(k, int)}
 
 
-def _bool(value: str | None, default: bool = False) -> bool:
-    if value is None or value == "":
-        return default
-    return str(value).strip().lower() == "true"
-
-
 class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySqlChunkSource):
     FLAVOR = "mysql"
 
     def __init__(self, config, engine: Engine) -> None:
+        typed = settings_for(config)
+        binlog = typed.binlog
         self.cfg = config
-        get = config.get
+        self.typed = typed
         self.engine = engine
         self.metrics = engine.metrics.streaming  # integer counters only (emulator.metrics)
         self.flavor = Flavor(self.FLAVOR)
-        self.prefix = get("topic.prefix")
-        self.locking_mode = (get("snapshot.locking.mode") or "minimal").lower()
-        typed = settings_for(config)
+        self.prefix = typed.topics.prefix
+        self.locking_mode = typed.relational.snapshot_locking_mode
         self.type_cfg = TypeConfig.from_settings(typed)
         self.settings = EnvelopeSettings.of(
             typed,
@@ -75,35 +69,31 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
             source_schema=self.flavor.source_schema,
             structured=engine.dataplane is not None,  # the data plane takes records in their parts
         )
-        self.filters = Filters(config, SYSTEM_DATABASES)
+        self.filters = Filters(typed, SYSTEM_DATABASES)
         self.db_include = self.filters.ns_include
         self.db_exclude = self.filters.ns_exclude
-        self.include_schema_changes = _bool(get("include.schema.changes"), True)
-        self.include_query = _bool(get("include.query"))
-        self.skip_unparseable = _bool(get("schema.history.internal.skip.unparseable.ddl"))
-        self.store_only_captured_dbs = _bool(get("schema.history.internal.store.only.captured.databases.ddl"))
-        self.inconsistent_mode = (get("inconsistent.schema.handling.mode") or "fail").lower()
+        self.include_schema_changes = binlog.include_schema_changes
+        self.include_query = binlog.include_query
+        self.skip_unparseable = typed.history.skip_unparseable_ddl
+        self.store_only_captured_dbs = typed.history.store_only_captured_databases_ddl
+        self.inconsistent_mode = binlog.inconsistent_schema_mode
         # the binlog connectors filter skipped operations where events are read (supportsOperationFiltering)
         self.dispatcher = Dispatcher.for_connector(engine, self.settings, typed, never_skip=True)
         self.tx = self.dispatcher.tx
         self.heartbeat_query = typed.heartbeat.action_query
-        self.server_id = int(get("database.server.id") or 0)
+        self.server_id = binlog.server_id or 0
         self.schema_key_frame = Framed(self.settings.key_codec, self.flavor.schema_change_key)
         self.schema_value_frame = Framed(self.settings.value_codec, self.flavor.schema_change_value)
-        self.history = SchemaHistory(get("schema.history.internal.file.filename"), self.prefix)
+        self.history = SchemaHistory(typed.history.file_filename, self.prefix)
         self.catalog = Catalog()
         self.parser = DdlParser(
             self.catalog,
-            keep_comments=_bool(get("include.schema.comments")),
+            keep_comments=typed.relational.include_schema_comments,
             mysql_grammar=not self.flavor.mariadb,
         )
         self._pending_schema_change: tuple | None = None
-        self.gtid_includes = (
-            config.regex_list("gtid.source.includes") if hasattr(config, "regex_list") else []
-        )
-        self.gtid_excludes = (
-            config.regex_list("gtid.source.excludes") if hasattr(config, "regex_list") else []
-        )
+        self.gtid_includes = list(binlog.gtid_source_includes)
+        self.gtid_excludes = list(binlog.gtid_source_excludes)
         self.signal_table = self.filters.signal_table
         self.by_id: dict[str, CapturedTable | None] = {}
         self.schema_epoch = 0
@@ -138,8 +128,8 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
         self.streaming = False
         wire_signals(self, typed, engine, SqlFilters("mysql"), self.signal_table)
         self._in_ro_snapshot = False  # a read.only chunk's consistent-snapshot transaction is open
-        self.table_ids: dict[int, _TableEntry] = {}
-        self.tm_cache: dict[bytes, _TableEntry] = {}
+        self.table_ids: dict[int, TableEntry] = {}
+        self.tm_cache: dict[bytes, TableEntry] = {}
         self._ts = self._sid = self._start = self._next = 0
         self._handlers = {
             bl.TABLE_MAP: self._on_table_map,
@@ -188,14 +178,14 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
 
     # -- connections ------------------------------------------------------------------------------------
     def _conn_settings(self) -> dict[str, Any]:
-        get = self.cfg.get
+        rel = self.typed.relational
         return {
-            "host": get("database.hostname") or "localhost",
-            "port": int(get("database.port") or 3306),
-            "user": get("database.user"),
+            "host": rel.hostname or "localhost",
+            "port": rel.port,
+            "user": rel.user,
             # PyMySQL would send a str password as Latin-1; the server (and Debezium's JDBC driver) use UTF-8
-            "password": (get("database.password") or "").encode("utf-8"),
-            "connect_timeout": max(1, int(get("connect.timeout.ms") or 30000) // 1000),
+            "password": (rel.password or "").encode("utf-8"),
+            "connect_timeout": max(1, self.typed.binlog.connect_timeout_ms // 1000),
         }
 
     def _connect(self) -> pymysql.Connection:
@@ -205,11 +195,11 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
             )
         except pymysql.err.OperationalError as e:
             raise ConnectionError(
-                f"cannot connect to {self.cfg.get('database.hostname')}:{self.cfg.get('database.port')}: {e}"
+                f"cannot connect to {self.typed.relational.hostname}:{self.typed.relational.port}: {e}"
             ) from e
         with conn.cursor() as cur:
             cur.execute("SET SESSION time_zone = '+00:00'")
-            for stmt in initial_statements(self.cfg.get("database.initial.statements")):
+            for stmt in self.typed.relational.initial_statements:
                 cur.execute(stmt)
         return conn
 
@@ -321,7 +311,7 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
         for c, field in zip(ct.env.table.columns, ct.env.names):  # field: the name as printed
             conv = c.snapshot_convert or c.convert
             cols.append(
-                (field, None if conv is _identity else conv, base.get(c.name) in textrows.BINARY_TYPES)
+                (field, None if conv is identity else conv, base.get(c.name) in textrows.BINARY_TYPES)
             )
         return textrows.compile_text_row_parser(cols)
 

@@ -96,8 +96,8 @@ class MySqlSchemaChanges:
             # databases it does not capture; by default it keeps them all
             if self.store_only_captured_dbs and not self._schema_change_db_ok(ch.db):
                 continue
-            tcs = [_table_change(ch)] if ch.kind in ("CREATE", "ALTER", "DROP") else []
-            self.history.append(position, ts_ms, ch.db, ch.ddl, [_history_change(ch)] if tcs else [])
+            tcs = [table_change(ch)] if ch.kind in ("CREATE", "ALTER", "DROP") else []
+            self.history.append(position, ts_ms, ch.db, ch.ddl, [history_change(ch)] if tcs else [])
             if self.include_schema_changes:
                 table = joined or (
                     "" if ch.kind == "OTHER" else ch.table_name if ch.kind != "DATABASE" else None
@@ -124,7 +124,7 @@ class MySqlSchemaChanges:
         self.dispatcher.truncate(ct.env, ct.data_collection, self._src(ct, 0), self._tx_id())
 
 
-def _db_charset(create_db: str, server_cs: tuple) -> tuple[str, str]:
+def db_charset(create_db: str, server_cs: tuple) -> tuple[str, str]:
     cs = re.search(r"(?i)CHARACTER SET (\w+)", create_db)
     coll = re.search(r"(?i)COLLATE (\w+)", create_db)
     charset = cs.group(1) if cs else server_cs[0]
@@ -134,7 +134,7 @@ def _db_charset(create_db: str, server_cs: tuple) -> tuple[str, str]:
     return charset, collation
 
 
-def _table_change(ch: Change) -> dict:
+def table_change(ch: Change) -> dict:
     if ch.kind == "DROP" or ch.table is None:
         return {"type": ch.kind, "id": f'"{ch.db}"."{ch.table_name}"', "table": None}
     return {"type": ch.kind, "id": ch.table.quoted_id, "table": ch.table.change_payload()}
@@ -166,7 +166,7 @@ def _java_hashset_join(tables: list[tuple[str, str]]) -> str:
     return ",".join(ids[i][1] for i in order)
 
 
-def _history_change(ch: Change) -> dict:
+def history_change(ch: Change) -> dict:
     d: dict[str, Any] = {
         "type": ch.kind,
         "id": ch.table.quoted_id if ch.table else f'"{ch.db}"."{ch.table_name}"',

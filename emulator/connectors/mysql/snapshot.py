@@ -12,9 +12,9 @@ from contextlib import contextmanager
 import pymysql
 
 from emulator.connectors.mysql import textrows
-from emulator.connectors.mysql.captured import SYSTEM_DATABASES, CapturedTable, _qi
+from emulator.connectors.mysql.captured import SYSTEM_DATABASES, CapturedTable, quote_id
 from emulator.connectors.mysql.ddl import Change, DdlError
-from emulator.connectors.mysql.schema_changes import _db_charset, _history_change, _table_change
+from emulator.connectors.mysql.schema_changes import db_charset, history_change, table_change
 from emulator.connectors.mysql.source import source_block
 from emulator.envelope import TableEnvelope
 from emulator.filters import include_list_order
@@ -174,12 +174,13 @@ class MySqlSnapshot:
                 names = sorted(
                     r[0]
                     for r in self._q(
-                        f"SHOW FULL TABLES IN {_qi(db)} WHERE Table_type = 'BASE TABLE'", conn=snap
+                        f"SHOW FULL TABLES IN {quote_id(db)} WHERE Table_type = 'BASE TABLE'", conn=snap
                     )
                 )
-                create_db = self._q(f"SHOW CREATE DATABASE {_qi(db)}", conn=snap)[0][1]
+                create_db = self._q(f"SHOW CREATE DATABASE {quote_id(db)}", conn=snap)[0][1]
                 tables = [
-                    (n, self._q(f"SHOW CREATE TABLE {_qi(db)}.{_qi(n)}", conn=snap)[0][1]) for n in names
+                    (n, self._q(f"SHOW CREATE TABLE {quote_id(db)}.{quote_id(n)}", conn=snap)[0][1])
+                    for n in names
                 ]
                 schema.append((db, create_db, tables))
             pool = self._snapshot_pool(data, locked)
@@ -255,7 +256,7 @@ class MySqlSnapshot:
             for name, _ in tables:
                 stmts.append((db, name, f"DROP TABLE IF EXISTS `{db}`.`{name}`", None))
         for db, create_db, tables in schema:
-            cs, coll = _db_charset(create_db, server_cs)
+            cs, coll = db_charset(create_db, server_cs)
             stmts.append((db, None, f"DROP DATABASE IF EXISTS `{db}`", []))
             stmts.append((db, None, f"CREATE DATABASE `{db}` CHARSET {cs} COLLATE {coll}", []))
             stmts.append((db, None, f"USE `{db}`", []))
@@ -278,14 +279,14 @@ class MySqlSnapshot:
                     if ddl.startswith(("CREATE DATABASE", "DROP DATABASE"))
                     else []
                 )
-            tcs = [_table_change(c) for c in changes if c.kind in ("CREATE", "ALTER", "DROP")]
+            tcs = [table_change(c) for c in changes if c.kind in ("CREATE", "ALTER", "DROP")]
             ts_us = time.time_ns() // 1000
             self.history.append(
                 position,
                 ts_us // 1000,
                 db,
                 ddl,
-                [_history_change(c) for c in changes if c.kind in ("CREATE", "ALTER", "DROP")],
+                [history_change(c) for c in changes if c.kind in ("CREATE", "ALTER", "DROP")],
             )
             if self.include_schema_changes and (
                 not self.store_only_captured_dbs or self._schema_change_db_ok(db)
@@ -344,7 +345,7 @@ class MySqlSnapshot:
             ct = self.table_by_id(tid)
             if ct is not None:
                 tables.append(ct)
-        tables = include_list_order(tables, self.cfg.get("table.include.list"), lambda ct: ct.data_collection)
+        tables = include_list_order(tables, typed.relational.table_include, lambda ct: ct.data_collection)
         order = typed.relational.snapshot_tables_order_by_row_count.lower()
         # the server's row estimates: progress and ETA, and the optional ordering
         counts = {
@@ -360,12 +361,12 @@ class MySqlSnapshot:
 
         def rows_of(ct: CapturedTable):
             t = ct.env.table
-            cols = ", ".join(_qi(c.name) for c in t.columns)
-            sql = f"SELECT {cols} FROM {_qi(t.namespace)}.{_qi(t.name)}"
+            cols = ", ".join(quote_id(c.name) for c in t.columns)
+            sql = f"SELECT {cols} FROM {quote_id(t.namespace)}.{quote_id(t.name)}"
             if t.id in overrides:
                 stmt = statements.get(t.id)
                 if stmt:
-                    sql = f"SELECT {', '.join('q.' + _qi(c.name) for c in t.columns)} FROM ({stmt}) AS q"
+                    sql = f"SELECT {', '.join('q.' + quote_id(c.name) for c in t.columns)} FROM ({stmt}) AS q"
             log.info("snapshot of %s: starting", t.id)
             parse = self._text_parser(ct)
             n = 0

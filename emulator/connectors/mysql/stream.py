@@ -14,9 +14,9 @@ import pymysql
 
 from emulator import DEBEZIUM_VERSION
 from emulator.connectors.mysql import binlog as bl
-from emulator.connectors.mysql.captured import CapturedTable, _TableEntry
+from emulator.connectors.mysql.captured import CapturedTable, TableEntry
 from emulator.connectors.mysql.source import source_block
-from emulator.connectors.mysql.types import _identity
+from emulator.connectors.mysql.types import identity
 
 log = logging.getLogger("emulator.mysql")
 
@@ -88,7 +88,7 @@ class MySqlBinlogStream:
     def handle_event(self, etype: int, data: bytes, ev: Any, checksum: int) -> None:
         """One binlog event: `data` is the packet (OK byte, 19-byte header, body, checksum), `ev` the
         library's event object for events other than table maps and rows."""
-        ts, _t, sid, size, next_pos = bl._HEADER.unpack_from(data, 1)
+        ts, _t, sid, size, next_pos = bl.HEADER.unpack_from(data, 1)
         self._ts = ts
         self._sid = sid
         self._start = next_pos - size if next_pos else 0
@@ -203,7 +203,7 @@ class MySqlBinlogStream:
         key = data[26 : len(data) - checksum]
         entry = self.tm_cache.get(key)
         if entry is None:
-            entry = _TableEntry(bl.parse_table_map(data[20 : len(data) - checksum]))
+            entry = TableEntry(bl.parse_table_map(data[20 : len(data) - checksum]))
             if len(self.tm_cache) > 10000:
                 self.tm_cache.clear()
             self.tm_cache[key] = entry
@@ -251,12 +251,12 @@ class MySqlBinlogStream:
                     outputs.append(None)
                     continue
                 cd, field = by_name[c.name]
-                outputs.append((field, None if cd.convert is _identity else cd.convert))
+                outputs.append((field, None if cd.convert is identity else cd.convert))
             dec = bl.compile_row_decoder(tm, outputs)
             ct.decoders[tm.key] = dec
         return dec
 
-    def _resolve(self, entry: _TableEntry) -> None:
+    def _resolve(self, entry: TableEntry) -> None:
         """(Re)bind a table map to its captured table and row decoder for the current schema."""
         entry.epoch = self.schema_epoch
         entry.ct = entry.dec = None

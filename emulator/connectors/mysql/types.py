@@ -276,7 +276,7 @@ def _with_zero(conv: Converter, zero_value: Any) -> Converter:
     return f
 
 
-def _identity(v):
+def identity(v):
     return v
 
 
@@ -305,7 +305,7 @@ def _int_type(base: str, unsigned: bool, cfg: TypeConfig) -> Mapped:
     else:
         ctype = "int64"
     if not unsigned:
-        return Mapped(Schema(ctype), _identity, int)
+        return Mapped(Schema(ctype), identity, int)
     bits = {"TINYINT": 8, "SMALLINT": 16, "MEDIUMINT": 24, "INT": 32, "INTEGER": 32, "BIGINT": 64}[base]
     mask = (1 << bits) - 1
     if bits < 64:
@@ -323,7 +323,7 @@ def _int_type(base: str, unsigned: bool, cfg: TypeConfig) -> Mapped:
         v = int(s)
         return v - (1 << 64) if v >= (1 << 63) else v
 
-    return Mapped(Schema("int64"), _identity, wrap)
+    return Mapped(Schema("int64"), identity, wrap)
 
 
 def map_column(col: Column, cfg: TypeConfig) -> Mapped:
@@ -382,12 +382,12 @@ def map_column(col: Column, cfg: TypeConfig) -> Mapped:
             def enum_conv(i, m=members):
                 return m[i - 1] if 0 < i <= len(m) else ""
 
-            return Mapped(schema, enum_conv, _identity)
+            return Mapped(schema, enum_conv, identity)
 
         def set_conv(mask, m=members):
             return ",".join(x for i, x in enumerate(m) if mask >> i & 1)
 
-        return Mapped(schema, set_conv, _identity)
+        return Mapped(schema, set_conv, identity)
     if base == "UUID" and cfg.mariadb_connector:
         # the MariaDbConnector maps UUID to io.debezium.data.Uuid, from the binlog's stored bytes (MariaDB
         # swaps the segments of some UUID versions) and from Connector/J's java.util.UUID in the snapshot;
@@ -412,10 +412,10 @@ def map_column(col: Column, cfg: TypeConfig) -> Mapped:
         "INET6",
     ):
         codec = codec_of(col.charset)
-        return Mapped(Schema("string"), _decoder(codec), _identity)
+        return Mapped(Schema("string"), _decoder(codec), identity)
     if base == "JSON":
         schema = Schema("string", name="io.debezium.data.Json", version=1)
-        return Mapped(schema, _json_binary_text, _identity)
+        return Mapped(schema, _json_binary_text, identity)
     if base in ("BINARY", "VARBINARY", "TINYBLOB", "BLOB", "MEDIUMBLOB", "LONGBLOB"):
         enc = _bytes_encoder(cfg.binary_mode)
         schema = Schema("bytes" if cfg.binary_mode == "bytes" else "string")
@@ -432,7 +432,7 @@ def map_column(col: Column, cfg: TypeConfig) -> Mapped:
             else "io.debezium.time.Date"
         )
         zero = None if col.optional else 0
-        conv = _with_zero(_identity, zero)
+        conv = _with_zero(identity, zero)
         return Mapped(Schema("int32", name=name, version=1), conv, lambda s, c=conv: c(_text_date(s)))
     if base == "TIME":
         if cfg.time_precision_mode == "connect":
@@ -441,7 +441,7 @@ def map_column(col: Column, cfg: TypeConfig) -> Mapped:
                 conv := (_connect_time_ms if col.optional else _connect_time_ms_required(col.name)),
                 lambda s, c=conv: c(_text_time_us(s)),
             )
-        return Mapped(Schema("int64", name="io.debezium.time.MicroTime", version=1), _identity, _text_time_us)
+        return Mapped(Schema("int64", name="io.debezium.time.MicroTime", version=1), identity, _text_time_us)
     if base == "DATETIME":
         fsp = col.length or 0
         zero = None if col.optional else 0
@@ -455,7 +455,7 @@ def map_column(col: Column, cfg: TypeConfig) -> Mapped:
             schema = Schema("int64", name="io.debezium.time.MicroTimestamp", version=1)
             scale = 1
         if scale == 1:
-            conv = _with_zero(_identity, zero)
+            conv = _with_zero(identity, zero)
         else:
             conv = _with_zero(lambda us: us // 1000, zero)
         return Mapped(schema, conv, lambda s, c=conv: c(_text_datetime_us(s)))

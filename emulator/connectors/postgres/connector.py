@@ -20,12 +20,11 @@ import psycopg
 
 from emulator.connect.json import Framed
 from emulator.connect.schema import BYTES, STRING, Schema
-from emulator.connectors.common import initial_statements
 from emulator.connectors.postgres import pgoutput as po
 from emulator.connectors.postgres.captured import CapturedTable
 from emulator.connectors.postgres.catalog import load_table, registry_for
 from emulator.connectors.postgres.chunks import ChunkSource
-from emulator.connectors.postgres.conninfo import _bool, _conninfo, _stream_params
+from emulator.connectors.postgres.conninfo import libpq_conninfo, stream_params
 from emulator.connectors.postgres.replication import ReplicationError, ReplicationStream
 from emulator.connectors.postgres.slot import SlotManagement
 from emulator.connectors.postgres.snapshots import SnapshotReads
@@ -35,7 +34,7 @@ from emulator.connectors.postgres.source import (
     SourceBuilder,
     message_value_schema,
 )
-from emulator.connectors.postgres.stream import _MESSAGE_OP, _MESSAGE_TYPE, PgoutputStream
+from emulator.connectors.postgres.stream import MESSAGE_OP, MESSAGE_TYPE, PgoutputStream
 from emulator.connectors.postgres.types import TypeConfig
 from emulator.engine import Engine
 from emulator.envelope import EnvelopeSettings, TableEnvelope
@@ -54,16 +53,17 @@ SNAPSHOT_MODES = ("initial", "always", "initial_only", "no_data", "never", "when
 
 class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManagement):
     def __init__(self, config, engine: Engine) -> None:
+        typed = settings_for(config)
+        pg = typed.postgres
         self.cfg = config
-        get = config.get
+        self.typed = typed
         self.engine = engine
         self.metrics = engine.metrics.streaming  # integer counters only (emulator.metrics)
-        self.prefix = get("topic.prefix")
-        self.dbname = get("database.dbname")
-        self.slot_name = get("slot.name") or "debezium"
-        self.publication = get("publication.name") or "dbz_publication"
-        self.snapshot_mode = (get("snapshot.mode") or "initial").lower()
-        typed = settings_for(config)
+        self.prefix = typed.topics.prefix
+        self.dbname = pg.dbname
+        self.slot_name = pg.slot_name
+        self.publication = pg.publication_name
+        self.snapshot_mode = typed.snapshot.mode
         self.type_cfg = TypeConfig.from_settings(typed)
         self.settings = EnvelopeSettings.of(
             typed,
@@ -71,7 +71,7 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
             source_schema=SOURCE_SCHEMA,
             structured=engine.dataplane is not None,  # the data plane takes records in their parts
         )
-        self.filters = Filters(config, SYSTEM_SCHEMAS)
+        self.filters = Filters(typed, SYSTEM_SCHEMAS)
         self.skipped = self.filters.skipped_ops
         self.source = SourceBuilder(self.prefix, self.dbname)
         self.dispatcher = Dispatcher.for_connector(
@@ -79,9 +79,9 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
         )
         self.tx = self.dispatcher.tx
         self.heartbeat_query = typed.heartbeat.action_query
-        self.status_interval_s = int(get("status.update.interval.ms") or 10000) / 1000.0
-        self.flush_lsn = _bool(get("flush.lsn.source"), True)
-        self.drop_slot_on_stop = _bool(get("slot.drop.on.stop"), False)
+        self.status_interval_s = pg.status_update_interval_ms / 1000.0
+        self.flush_lsn = pg.flush_lsn_source
+        self.drop_slot_on_stop = pg.slot_drop_on_stop
         self.message_topic = self.settings.topic("message")
         binary_mode = self.type_cfg.binary_handling_mode
         self._msg_content = _binary_encoder(binary_mode)
@@ -89,7 +89,7 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
         self.msg_key_frame = Framed(self.settings.key_codec, MESSAGE_KEY_SCHEMA)
         self.msg_value_frame = Framed(self.settings.value_codec, message_value_schema(content_schema))
 
-        self.conninfo = _conninfo(config)
+        self.conninfo = libpq_conninfo(typed)
         self.conn: psycopg.Connection | None = None
         self.stream: ReplicationStream | None = None
         self.slot: dict | None = None  # the replication slot's state at connect (None: there is none)
@@ -130,7 +130,7 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
         if self.in_tx:
             off["txId"] = self.xid
         if self.proc_op is not None:  # none before streaming (a snapshot's offset), as Debezium's
-            off["messageType"] = _MESSAGE_TYPE[self.proc_op]
+            off["messageType"] = MESSAGE_TYPE[self.proc_op]
         if self.lsn_events > 1:  # the key later Debezium versions store; absent, one change per LSN
             off["lsn_events_processed"] = self.lsn_events
         inc = self.incremental.offset()
@@ -147,7 +147,7 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
     # -- setup ---------------------------------------------------------------------------------------------
     def _connect(self) -> psycopg.Connection:
         conn = psycopg.connect(self.conninfo, autocommit=True)
-        for stmt in initial_statements(self.cfg.get("database.initial.statements")):
+        for stmt in self.typed.relational.initial_statements:
             conn.execute(stmt)
         return conn
 
@@ -208,7 +208,7 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
             self.slot_name,
             self.publication,
             messages=self._server_version() >= 140000,
-            extra_params=_stream_params(settings_for(self.cfg).postgres.slot_stream_params),
+            extra_params=stream_params(self.typed.postgres.slot_stream_params),
         )
         self._exported = None
         self._start_lsn = None
@@ -224,7 +224,7 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
         self._start_lsn = stored.get("lsn_commit") or stored.get("lsn")
         self.lsn_commit = self._start_lsn
         self.lsn_proc = stored.get("lsn_proc")
-        self.proc_op = _MESSAGE_OP.get(stored.get("messageType"))
+        self.proc_op = MESSAGE_OP.get(stored.get("messageType"))
         self.lsn_events = stored.get("lsn_events_processed") or 0
         # after a BEGIN nothing of the transaction was processed: lsn_proc is the BEGIN's own LSN (as Debezium
         # stores it), which the first change shares or follows, so nothing of it may be skipped

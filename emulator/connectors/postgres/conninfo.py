@@ -1,38 +1,41 @@
-"""The libpq connection string and replication-stream parameters from the connector configuration."""
+"""The libpq connection string and replication-stream parameters from the connector's typed settings."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import psycopg
 
-
-def _bool(value: str | None, default: bool = False) -> bool:
-    if value is None or value == "":
-        return default
-    return str(value).strip().lower() == "true"
+from emulator.settings import PostgresSettings, settings_for
 
 
-def _conninfo(cfg) -> str:
-    get = cfg.get
+def libpq_conninfo(settings: PostgresSettings | Any) -> str:
+    """The libpq connection string of a PostgreSQL connector (its typed settings, or a validated Config)."""
+    if not isinstance(settings, PostgresSettings):
+        settings = settings_for(settings)
+    rel, pg = settings.relational, settings.postgres
     parts = {
-        "host": get("database.hostname"),
-        "port": get("database.port") or "5432",
-        "user": get("database.user"),
-        "password": get("database.password"),
-        "dbname": get("database.dbname"),
-        "sslmode": get("database.sslmode") or "prefer",
-        "sslcert": get("database.sslcert"),
-        "sslkey": get("database.sslkey"),
-        "sslrootcert": get("database.sslrootcert"),
-        "sslpassword": get("database.sslpassword"),
+        "host": rel.hostname,
+        "port": str(rel.port),
+        "user": rel.user,
+        "password": rel.password,
+        "dbname": pg.dbname,
+        "sslmode": pg.sslmode,
+        "sslcert": pg.sslcert,
+        "sslkey": pg.sslkey,
+        "sslrootcert": pg.sslrootcert,
+        "sslpassword": pg.sslpassword,
         "application_name": "dbz-emulator",
-        "connect_timeout": str(max(1, int(get("database.connect.timeout.ms") or 30000) // 1000)),
+        "connect_timeout": str(max(1, pg.connect_timeout_ms // 1000)),
     }
-    if not _bool(get("database.tcpKeepAlive"), True):
+    if not pg.tcp_keep_alive:
         parts["keepalives"] = "0"
     return psycopg.conninfo.make_conninfo(**{k: v for k, v in parts.items() if v})
 
 
-def _stream_params(value: str | None) -> dict[str, str]:
+def stream_params(value: str | None) -> dict[str, str]:
+    """``slot.stream.params``: ``k=v`` pairs separated by ``;`` (passed to pgoutput as START_REPLICATION
+    options)."""
     out = {}
     for part in (value or "").split(";"):
         if "=" in part:

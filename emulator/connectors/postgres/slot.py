@@ -10,7 +10,6 @@ import psycopg
 from psycopg import sql
 
 from emulator.connectors.postgres import pgoutput as po
-from emulator.connectors.postgres.conninfo import _bool
 from emulator.connectors.postgres.replication import ReplicationError
 
 log = logging.getLogger("emulator.postgres")
@@ -20,7 +19,7 @@ class SlotManagement:
     """Publication, replica identity and slot management (a mixin of PostgresConnector)."""
 
     def _ensure_publication(self) -> None:
-        mode = (self.cfg.get("publication.autocreate.mode") or "all_tables").lower()
+        mode = self.typed.postgres.publication_autocreate_mode
         exists = self.conn.execute(
             "SELECT 1 FROM pg_publication WHERE pubname = %s", (self.publication,)
         ).fetchone()
@@ -60,10 +59,10 @@ class SlotManagement:
         partitions published as the root table's), and `publish` without the operations that
         skipped.operations names when it is set explicitly."""
         opts = []
-        if _bool(self.cfg.get("publish.via.partition.root")):
+        if self.typed.postgres.publish_via_partition_root:
             opts.append(sql.SQL("publish_via_partition_root = true"))
         # only when the property is set: Debezium checks the configuration has the key, not its default
-        if "skipped.operations" in (getattr(self.cfg, "props", None) or {}) and self.skipped:
+        if self.typed.common.skipped_operations_set and self.skipped:
             ops = [
                 n
                 for op, n in (("c", "insert"), ("u", "update"), ("d", "delete"), ("t", "truncate"))
@@ -75,30 +74,18 @@ class SlotManagement:
     def _autoset_replica_identity(self) -> None:
         """replica.identity.autoset.values: `<table regex>:<DEFAULT|FULL|NOTHING|INDEX name>`, comma
         separated; applied with ALTER TABLE at start, as Debezium does."""
-        value = self.cfg.get("replica.identity.autoset.values")
-        if not value:
+        entries = self.typed.postgres.replica_identity_autoset  # parsed and checked by the settings
+        if not entries:
             return
-        import re
-
         tables = self._filtered_tables()
-        for entry in value.split(","):
-            entry = entry.strip()
-            if not entry:
-                continue
-            pattern, sep, identity = entry.rpartition(":")
-            ident = identity.strip().upper()
-            if not sep or not (ident in ("DEFAULT", "FULL", "NOTHING") or ident.startswith("INDEX ")):
-                raise ValueError(
-                    f"replica.identity.autoset.values entry {entry!r} is not "
-                    "<table>:<DEFAULT|FULL|NOTHING|INDEX name>"
-                )
-            rx = re.compile(pattern.strip(), re.IGNORECASE)
-            if ident.startswith("INDEX "):
-                clause = sql.SQL("USING INDEX {}").format(sql.Identifier(identity.strip()[6:].strip()))
+        for entry in entries:
+            ident = entry.identity if entry.index is None else f"{entry.identity} {entry.index}"
+            if entry.index is not None:
+                clause = sql.SQL("USING INDEX {}").format(sql.Identifier(entry.index))
             else:
-                clause = sql.SQL(ident)
+                clause = sql.SQL(entry.identity)
             for schema, table in tables:
-                if rx.fullmatch(f"{schema}.{table}"):
+                if entry.pattern.fullmatch(f"{schema}.{table}"):
                     self.conn.execute(
                         sql.SQL("ALTER TABLE {} REPLICA IDENTITY {}").format(
                             sql.Identifier(schema, table), clause

@@ -159,7 +159,7 @@ class SnapshotReads:
                 for t in loaded
                 if t.id != self.signal_table and (not only or any(p.fullmatch(t.id) for p in only))
             ]
-            tables = include_list_order(tables, self.cfg.get("table.include.list"), lambda t: t.id)
+            tables = include_list_order(tables, typed.relational.table_include, lambda t: t.id)
             captured = [self._capture(t) for t in tables]
             ts_us = time.time_ns() // 1000
             seq = sequence(None, start_lsn)
@@ -374,7 +374,7 @@ class SnapshotReads:
         """snapshot.select.statement.overrides.<schema>.<table> (or a blocking snapshot's filter): the
         user's SELECT, its columns mapped onto the table's by name (a column it does not return is NULL)."""
         if stmt is None:
-            stmt = (self.cfg.get(f"snapshot.select.statement.overrides.{t.id}") or "").strip().rstrip(";")
+            stmt = self.typed.relational.snapshot_select_statements.get(t.id, "")
         if not stmt:
             raise ValueError(
                 f"snapshot.select.statement.overrides.{t.id} is not set but the table is "

@@ -25,7 +25,7 @@ UNCHANGED = po.UNCHANGED_TOAST
 
 
 # the offset's messageType: Debezium's ReplicationMessage.Operation name of what was processed at lsn_proc
-_MESSAGE_TYPE = {
+MESSAGE_TYPE = {
     "B": "BEGIN",
     "C": "COMMIT",
     "c": "INSERT",
@@ -36,7 +36,7 @@ _MESSAGE_TYPE = {
 }
 
 
-_MESSAGE_OP = {name: op for op, name in _MESSAGE_TYPE.items()}
+MESSAGE_OP = {name: op for op, name in MESSAGE_TYPE.items()}
 
 
 def _ignore(msg: bytes, lsn: int) -> None:
