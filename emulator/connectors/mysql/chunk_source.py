@@ -185,9 +185,11 @@ class MySqlChunkSource:
                         f"{quote_id(t.name)}"
                     )
                     if threads > 1 and not legacy and not_null_key(t):
-                        count = self._q(f"SELECT COUNT(1) FROM {_qi(t.namespace)}.{_qi(t.name)}", conn=snap)
+                        count = self._q(
+                            f"SELECT COUNT(1) FROM {quote_id(t.namespace)}.{quote_id(t.name)}", conn=snap
+                        )
                         if chunked(int(count[0][0]), threads):
-                            sql = key_ordered_select(t, ", ".join(_qi(c.name) for c in t.columns))
+                            sql = key_ordered_select(t, ", ".join(quote_id(c.name) for c in t.columns))
                 n = 0
                 for row in textrows.stream_rows(snap, sql, self._text_parser(ct)):
                     n += 1

@@ -50,8 +50,8 @@ def max_threads(cfg, tables: int) -> tuple[int, bool]:
 
 def key_ordered_select(t, cols: str) -> str:
     """The plain read of a chunked table in key order (Debezium's chunks, one after the other)."""
-    keys = ", ".join(_qi(k) for k in t.key_columns)
-    return f"SELECT {cols} FROM {_qi(t.namespace)}.{_qi(t.name)} ORDER BY {keys}"
+    keys = ", ".join(quote_id(k) for k in t.key_columns)
+    return f"SELECT {cols} FROM {quote_id(t.namespace)}.{quote_id(t.name)} ORDER BY {keys}"
 
 
 def _cascade(conn: pymysql.Connection, keys: list[str], values: tuple, op: str, last: str) -> str:
@@ -61,8 +61,8 @@ def _cascade(conn: pymysql.Connection, keys: list[str], values: tuple, op: str, 
     ors = []
     n = len(keys)
     for i in range(n):
-        ands = [f"{_qi(keys[j])} = {conn.escape(values[j])}" for j in range(i)]
-        ands.append(f"{_qi(keys[i])} {last if i == n - 1 else op} {conn.escape(values[i])}")
+        ands = [f"{quote_id(keys[j])} = {conn.escape(values[j])}" for j in range(i)]
+        ands.append(f"{quote_id(keys[i])} {last if i == n - 1 else op} {conn.escape(values[i])}")
         ors.append("(" + " AND ".join(ands) + ")")
     return "(" + " OR ".join(ors) + ")"
 
@@ -442,10 +442,10 @@ class MySqlSnapshot:
             override = t.id in overrides and bool(statements.get(t.id))
             keyed = not legacy and not override and not_null_key(t)
             start = len(pieces)
-            table_sql = f"{_qi(t.namespace)}.{_qi(t.name)}"
-            cols = ", ".join(_qi(c.name) for c in t.columns)
+            table_sql = f"{quote_id(t.namespace)}.{quote_id(t.name)}"
+            cols = ", ".join(quote_id(c.name) for c in t.columns)
             if keyed and chunked(int(self._q(f"SELECT COUNT(1) FROM {table_sql}", conn=snap)[0][0]), threads):
-                keys = ", ".join(_qi(k) for k in t.key_columns)
+                keys = ", ".join(quote_id(k) for k in t.key_columns)
                 cuts = [
                     tuple(r)
                     for r in self._q(
@@ -467,7 +467,7 @@ class MySqlSnapshot:
                 sql = f"SELECT {cols} FROM {table_sql}"
                 if override:
                     stmt = statements[t.id]
-                    sql = f"SELECT {', '.join('q.' + _qi(c.name) for c in t.columns)} FROM ({stmt}) AS q"
+                    sql = f"SELECT {', '.join('q.' + quote_id(c.name) for c in t.columns)} FROM ({stmt}) AS q"
                 pieces.append(Piece(ct))
                 queries.append(sql)
             by_table[t.id] = list(range(start, len(pieces)))
