@@ -192,9 +192,7 @@ class SnapshotReads:
             )
             if threads > 1:
                 render = _renderer(captured, markers, source_for) if forked else None
-                close, rows_of = self._parallel_reads(
-                    snap, exported, captured, overrides, threads, legacy, render
-                )
+                close, rows_of = self._parallel_reads(snap, captured, overrides, threads, legacy, render)
                 stack.callback(close)
 
             def rows_of_one(ct: CapturedTable):
@@ -265,13 +263,15 @@ class SnapshotReads:
             self.lsn_commit = start_lsn
         self._start_lsn = start_lsn
 
-    def _parallel_reads(self, snap, exported, captured, overrides, threads: int, legacy: bool, render):
+    def _parallel_reads(self, snap, captured, overrides, threads: int, legacy: bool, render):
         """snapshot.max.threads > 1 (emulator.pipeline.snapshot_chunks): the plan made in the snapshot's
         transaction, `threads` readers on the same snapshot (forked workers that also build the records when
         `render` is given, else threads on `snap` and threads-1 more connections), and rows_of(table) over
         their read-ahead. -> (close, rows_of)."""
-        if exported is None:  # a slot that already existed: export this transaction's snapshot
-            exported = snap.execute("SELECT pg_export_snapshot()").fetchone()[0]
+        # this transaction's snapshot (the slot's, or its own when the slot already existed), exported again:
+        # valid while the transaction lasts, where the slot's name ends with the replication connection's
+        # next command
+        exported = snap.execute("SELECT pg_export_snapshot()").fetchone()[0]
         pieces: list[Piece] = []
         queries: list[sql.Composable] = []
         by_table: dict[str, list[int]] = {}
