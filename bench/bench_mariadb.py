@@ -264,21 +264,33 @@ def stream_bench(rows: int, results: dict, debezium_python: str | None) -> None:
     shutil.rmtree(work, ignore_errors=True)
 
 
-def snapshot_bench(rows: int, results: dict) -> None:
+def snapshot_bench(rows: int, results: dict, threads: tuple[int, ...] = (1,)) -> None:
+    """One fresh engine per snapshot.max.threads value (`--snapshot-threads`); the first value's figures
+    keep their plain names, every value's are also under `..._threads_N`."""
     work = Path(tempfile.mkdtemp(prefix="bench-mariadb-snap-"))
     with MariaDbServer(extra_args=["--innodb-buffer-pool-size=512M"]) as db:
         db.sql("CREATE DATABASE benchdb")
         db.sql(TABLE, "benchdb")
         db.sql(LOAD, "benchdb")
         db.sql(f"CALL load_bench(1, {rows}, 0)", "benchdb")
-        e = Engine(props(db, work), work, "snapshot")
-        start = time.monotonic()
-        first, last, _ = e.wait_lines("bench.benchdb.bench", rows, 900)
-        rss = peak_rss_mb(e.proc.pid)
-        e.stop()
-        results["emulator_snapshot_rows_per_s"] = round(rows / (last - start))
-        results["emulator_snapshot_first_to_last_rows_per_s"] = round(rows / (last - first))
-        results["emulator_snapshot_peak_rss_mb"] = rss and round(rss)
+        for i, n in enumerate(threads):
+            run = work / f"threads-{n}-{i}"
+            run.mkdir()
+            e = Engine(props(db, run, **{"snapshot.max.threads": str(n)}), run, "snapshot")
+            start = time.monotonic()
+            first, last, _ = e.wait_lines("bench.benchdb.bench", rows, 900)
+            rss = peak_rss_mb(e.proc.pid)
+            e.stop()
+            figures = {
+                "emulator_snapshot_rows_per_s": round(rows / (last - start)),
+                "emulator_snapshot_first_to_last_rows_per_s": round(rows / (last - first)),
+                "emulator_snapshot_peak_rss_mb": rss and round(rss),
+            }
+            if i == 0:
+                results.update(figures)
+            results.update({f"{k}_threads_{n}": v for k, v in figures.items()})
+            print(f"snapshot.max.threads={n}: {figures}", flush=True)
+            shutil.rmtree(run, ignore_errors=True)
     shutil.rmtree(work, ignore_errors=True)
 
 
@@ -287,6 +299,13 @@ def main() -> int:
     ap.add_argument("--rows", type=int, default=200_000)
     ap.add_argument("--snapshot-rows", type=int, default=1_000_000)
     ap.add_argument("--only", choices=("stream", "snapshot"))
+    ap.add_argument(
+        "--snapshot-threads",
+        type=int,
+        nargs="+",
+        default=[1],
+        help="snapshot.max.threads values, one fresh engine each (default 1)",
+    )
     ap.add_argument("--json", help="also write the results to this file")
     ap.add_argument(
         "--debezium-venv",
@@ -310,7 +329,7 @@ def main() -> int:
         stream_bench(args.rows, results, py)
     if args.only != "stream":
         results["snapshot_rows"] = args.snapshot_rows
-        snapshot_bench(args.snapshot_rows, results)
+        snapshot_bench(args.snapshot_rows, results, tuple(args.snapshot_threads))
     width = max(len(k) for k in results)
     for k, v in results.items():
         print(f"{k:{width}}  {v}")

@@ -273,6 +273,20 @@ class TableEnvelope:
         return Record(self.topic, kf.head + _dumps(key) + kf.tail, vf.head + _dumps(payload) + vf.tail,
                       headers)
 
+    def snapshot_payloads(self, after: dict, source: dict, key: dict | None) -> tuple[bytes | None, bytes]:
+        """A snapshot read's key and value payloads as `change("r", None, after, source, None, key)` frames
+        them (without the frames: forked snapshot readers send these to the process that writes)."""
+        if self.key_only:
+            after = self.value_part(after)
+        if self.null_defaults:
+            after = self._null_defaults(after)
+        ns = _time_ns()
+        payload = {
+            "before": None, "after": after, "source": source, "transaction": None, "op": "r",
+            "ts_ms": ns // 1_000_000, "ts_us": ns // 1_000, "ts_ns": ns,
+        }
+        return (_dumps(key) if key is not None else None), _dumps(payload)
+
     def _null_defaults(self, row: dict | None) -> dict | None:
         """NULLs of columns with a default as JsonConverter prints them (a copy: rows are kept for
         TOAST and key-change bookkeeping with their real values)."""

@@ -379,3 +379,55 @@ def test_type_configs_from_settings() -> None:
     assert BinlogTypes.from_settings(settings_for(from_dict(mysql))) == BinlogTypes(
         "double", "precise", "base64", "connect", snapshot_timestamp_trimmed=True
     )
+
+
+def test_blank_publication_name_is_the_default_publication() -> None:
+    assert (
+        settings_for(from_dict({**PG, "publication.name": ""})).postgres.publication_name == "dbz_publication"
+    )
+    assert settings_for(from_dict({**PG, "publication.name": "pub_x"})).postgres.publication_name == "pub_x"
+
+
+def test_libpq_conninfo_from_settings() -> None:
+    from psycopg.conninfo import conninfo_to_dict
+
+    from emulator.connectors.postgres.conninfo import libpq_conninfo
+
+    unset = conninfo_to_dict(libpq_conninfo(settings_for(from_dict(PG))))
+    assert (unset["port"], unset["sslmode"], unset["connect_timeout"]) == ("5432", "prefer", "30")
+    assert "keepalives" not in unset
+    set_ = conninfo_to_dict(
+        libpq_conninfo(
+            from_dict({**PG, "database.connect.timeout.ms": "2500", "database.tcpKeepAlive": "false"})
+        )
+    )
+    assert (set_["connect_timeout"], set_["keepalives"]) == ("2", "0")
+    with pytest.raises(ConfigError, match=r"database\.connect\.timeout\.ms"):
+        settings_for(from_dict({**PG, "database.connect.timeout.ms": "soon"}))
+
+
+def test_skipped_operations_set_is_whether_the_key_is_configured() -> None:
+    assert settings_for(from_dict(PG)).common.skipped_operations_set is False
+    none = settings_for(from_dict({**PG, "skipped.operations": "none"})).common
+    assert none.skipped_operations_set is True and none.skipped_operations == frozenset()
+
+
+def test_prefixed_options_of_a_transform() -> None:
+    s = settings_for(
+        from_dict(
+            {
+                **PG,
+                "transforms": " unwrap , route",
+                "transforms.unwrap.type": "io.debezium.transforms.ExtractNewRecordState",
+                "transforms.unwrap.drop.tombstones": "false",
+                "transforms.route.type": "org.apache.kafka.connect.transforms.RegexRouter",
+                "transforms.route.regex": "(.*)",
+                "transforms.route.replacement": "$1",
+            }
+        )
+    )
+    assert s.common.transforms == ("unwrap", "route")
+    assert s.prefixed("transforms.unwrap.") == {
+        "type": "io.debezium.transforms.ExtractNewRecordState",
+        "drop.tombstones": "false",
+    }

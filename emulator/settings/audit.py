@@ -3,7 +3,17 @@ some values (any other is refused at start); docs/properties.md is generated fro
 
 from __future__ import annotations
 
-from emulator.settings.spec import BINLOG, DATA_CONVERTERS, HEADER_CONVERTERS, MA, MO, MY, PG, PropertySpec
+from emulator.settings.spec import (
+    BINLOG,
+    DATA_CONVERTERS,
+    HEADER_CONVERTERS,
+    MA,
+    MO,
+    MY,
+    PG,
+    REL,
+    PropertySpec,
+)
 
 # What the emulator does with each property (issue 12 item 5: no property accepted and ignored). Every row of
 # PROPERTIES is IMPLEMENTED (read by the code, identical to Debezium) unless listed here as
@@ -57,7 +67,6 @@ for _name in (
     "database.query.timeout.ms",
     "topic.cache.size",
     "snapshot.lock.timeout.ms",
-    "snapshot.max.threads",
     "custom.metric.tags",
     "key.converter.schemas.cache.size",
     "value.converter.schemas.cache.size",
@@ -73,7 +82,6 @@ for _name in (
     "lsn.flush.timeout.action",
     "signal.kafka.poll.timeout.ms",
     "statistics.metrics.enabled",
-    "legacy.snapshot.max.threads",
     "binlog.net.read.timeout",
     "binlog.net.write.timeout",
     "connect.max.attempts",
@@ -85,6 +93,20 @@ for _name in (
     "offset.flush.timeout.ms",
 ):
     _audit(_name, effect=NO_EFFECT)
+# the relational connectors read with N connections and emit what Debezium's chunked (or, legacy,
+# table-per-thread) parallel snapshot emits (docs/parallel-snapshot.md); MongoDB's records do not change
+_audit(
+    "snapshot.max.threads",
+    note="N readers, Debezium 3.6's chunk order and markers (docs/parallel-snapshot.md)",
+    applies=REL,
+)
+_audit(
+    "legacy.snapshot.max.threads",
+    note="table per reader, no `first` marker (docs/parallel-snapshot.md)",
+    applies=REL,
+)
+_audit("snapshot.max.threads", effect=NO_EFFECT, applies=MO)
+_audit("legacy.snapshot.max.threads", effect=NO_EFFECT, applies=MO)
 _audit(
     "schema.history.internal.kafka.topic",
     effect=NO_EFFECT,

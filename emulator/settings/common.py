@@ -178,7 +178,7 @@ class Tuning:
     query_fetch_size: int = prop("query.fetch.size")
     custom_metric_tags: tuple[str, ...] = prop("custom.metric.tags")
     statistics_metrics_enabled: bool = prop("statistics.metrics.enabled")
-    legacy_snapshot_max_threads: int | None = prop("legacy.snapshot.max.threads")
+    legacy_snapshot_max_threads: bool = prop("legacy.snapshot.max.threads")
 
 
 @dataclass(frozen=True, slots=True)

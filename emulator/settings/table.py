@@ -385,7 +385,7 @@ PROPERTIES: tuple[PropertySpec, ...] = (
     # ---- documented by Debezium 3.6, not emulated beyond their defaults (see the audit below)
     _p("statistics.metrics.enabled", BOOL, False),
     _p("topic.heartbeat.name", STRING),
-    _p("legacy.snapshot.max.threads", INT, None, REL | MO),
+    _p("legacy.snapshot.max.threads", BOOL, False, REL | MO),
     _p("database.connection.factory.class", CLASS, applies=PG),
     _p("binlog.net.read.timeout", LONG, None, BINLOG),
     _p("binlog.net.write.timeout", LONG, None, BINLOG),

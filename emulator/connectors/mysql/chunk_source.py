@@ -15,10 +15,13 @@ import pymysql
 from emulator.connectors.mysql import textrows
 from emulator.connectors.mysql.captured import CapturedTable, quote_id
 from emulator.connectors.mysql.gtid import MariaGtidSet, MySqlGtidSet
+from emulator.connectors.mysql.snapshot import key_ordered_select, max_threads, not_null_key
 from emulator.connectors.mysql.source import source_block
 from emulator.incremental.chunks_mysql import MySqlChunks
 from emulator.incremental.conditions import Predicate
 from emulator.pipeline.coordinator import SnapshotSession, blocking_snapshot
+from emulator.pipeline.snapshot_chunks import chunked, legacy_markers
+from emulator.snapshot import marker
 
 log = logging.getLogger("emulator.mysql")
 
@@ -164,6 +167,9 @@ class MySqlChunkSource:
         try:
             self._q("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ", conn=snap)
             self._q("START TRANSACTION WITH CONSISTENT SNAPSHOT", conn=snap)
+            # Debezium's blocking snapshot is its snapshot source too: with snapshot.max.threads > 1 its
+            # chunked tables come in key order (read here on one connection), legacy has no `first`
+            threads, legacy = max_threads(self.cfg, len(cts))
 
             def rows_of(ct: CapturedTable):
                 t = ct.env.table
@@ -178,6 +184,12 @@ class MySqlChunkSource:
                         f"SELECT {', '.join(quote_id(c.name) for c in t.columns)} FROM {quote_id(t.namespace)}."
                         f"{quote_id(t.name)}"
                     )
+                    if threads > 1 and not legacy and not_null_key(t):
+                        count = self._q(
+                            f"SELECT COUNT(1) FROM {quote_id(t.namespace)}.{quote_id(t.name)}", conn=snap
+                        )
+                        if chunked(int(count[0][0]), threads):
+                            sql = key_ordered_select(t, ", ".join(quote_id(c.name) for c in t.columns))
                 n = 0
                 for row in textrows.stream_rows(snap, sql, self._text_parser(ct)):
                     n += 1
@@ -185,7 +197,13 @@ class MySqlChunkSource:
                 log.info("blocking snapshot of %s: %d rows", t.id, n)
 
             emit_row = self._snapshot_emitter(sid, gtid, file, pos)
-            yield SnapshotSession(cts, rows_of, emit_row, lambda ct: ct.data_collection)
+            yield SnapshotSession(
+                cts,
+                rows_of,
+                emit_row,
+                lambda ct: ct.data_collection,
+                markers=legacy_markers if legacy and threads > 1 else marker,
+            )
             self._q("COMMIT", conn=snap)
         finally:
             snap.close()

@@ -27,26 +27,26 @@ from emulator.connectors.mysql.ddl_alter import AlterForms
 from emulator.connectors.mysql.ddl_columns import ColumnDefinitions
 from emulator.connectors.mysql.ddl_model import Catalog, Change, Column, DdlError, Table, parse_quoted_id
 from emulator.connectors.mysql.ddl_text import (
-    _ALTER_MODIFIERS,
-    _COLUMN_SPEC,
-    _MODIFY_IF_EXISTS,
-    _NAME,
-    _PARTITION_MAINTENANCE,
-    _PERSISTENT,
-    _SYSTEM_VERSIONING,
-    _TABLE_OR_DB,
-    _WAIT,
-    _add_unique,
-    _object_kind,
-    _split_top,
-    _strip_partitioning,
-    _top_level_index,
+    ALTER_MODIFIERS,
+    COLUMN_SPEC,
+    MODIFY_IF_EXISTS,
+    NAME_RE,
+    PARTITION_MAINTENANCE,
+    PERSISTENT,
+    SYSTEM_VERSIONING,
+    TABLE_OR_DB,
+    WAIT_RE,
+    add_unique,
+    object_kind,
+    split_top,
+    strip_partitioning,
+    top_level_index,
 )
 from emulator.connectors.mysql.ddl_types import (
-    _SPATIAL,
-    _charset_of_collation,
-    _ident,
-    _literal_text,
+    SPATIAL_TYPES,
+    charset_of_collation,
+    ident,
+    literal_text,
 )
 
 # re-exported: the rest of the connector and the tests import the model from here
@@ -109,7 +109,7 @@ class DdlParser(ColumnDefinitions, AlterForms):
             return []
         second = head[1].upper() if len(head) > 1 else ""
         if word in ("CREATE", "DROP", "ALTER", "RENAME"):
-            obj = _object_kind(text)
+            obj = object_kind(text)
             # statements recorded as a bare schema change (no table change, source.table ""): events, RENAME
             # USER, CREATE/DROP INDEX, ALTER DATABASE. No listener of either grammar signals them, so
             # BinlogDatabaseSchema.parseDdl emits SchemaChangeEvent.ofDatabase for both connectors
@@ -167,20 +167,20 @@ class DdlParser(ColumnDefinitions, AlterForms):
             # anything else a binlog QUERY event can carry (PREPARE, SIGNAL, a routine body...) leaves the
             # table model alone; Debezium's grammar parses it and its listeners ignore it
             return []
-        if word in ("CREATE", "ALTER", "DROP") and not _TABLE_OR_DB.match(text):
+        if word in ("CREATE", "ALTER", "DROP") and not TABLE_OR_DB.match(text):
             return []  # views, routines, triggers, events, servers, ... whatever the modifiers in front
         self._text = text
-        m = _PARTITION_MAINTENANCE.match(text)
+        m = PARTITION_MAINTENANCE.match(text)
         if m:  # partition maintenance: the columns and keys stay; Debezium reports an unchanged ALTER
             tref = sqlglot.parse_one(f"SELECT 1 FROM {m.group(1)}", read="mysql").find(exp.Table)
             return self._touch(tref, text, database) if tref is not None else []
-        prepared = _strip_partitioning(_SPATIAL.sub("GEOMETRY", text))
-        prepared = _PERSISTENT.sub("STORED", prepared)
+        prepared = strip_partitioning(SPATIAL_TYPES.sub("GEOMETRY", text))
+        prepared = PERSISTENT.sub("STORED", prepared)
         # MariaDB-only clauses that change nothing in the model (or that the model applies by itself)
-        prepared = _ALTER_MODIFIERS.sub("ALTER TABLE", prepared)
-        prepared = _WAIT.sub("", prepared)
-        prepared = _SYSTEM_VERSIONING.sub("", prepared)
-        prepared = _MODIFY_IF_EXISTS.sub(r"\1 ", prepared)
+        prepared = ALTER_MODIFIERS.sub("ALTER TABLE", prepared)
+        prepared = WAIT_RE.sub("", prepared)
+        prepared = SYSTEM_VERSIONING.sub("", prepared)
+        prepared = MODIFY_IF_EXISTS.sub(r"\1 ", prepared)
         try:
             stmts = sqlglot.parse(prepared, read="mysql")
         except (sqlglot.errors.ParseError, sqlglot.errors.TokenError) as e:
@@ -199,15 +199,15 @@ class DdlParser(ColumnDefinitions, AlterForms):
         TABLE element by element with its table options reduced to those the model keeps. A piece that
         cannot touch columns or keys (an index, a check, a table option) is dropped when it does not
         parse; one that can leaves the statement unparseable (None)."""
-        m = re.match(r"(?is)\s*(ALTER\s+(?:ONLINE\s+|IGNORE\s+)*TABLE\s+" + _NAME + r")\s+(.*)$", text)
+        m = re.match(r"(?is)\s*(ALTER\s+(?:ONLINE\s+|IGNORE\s+)*TABLE\s+" + NAME_RE + r")\s+(.*)$", text)
         if m:
             head, specs = m.group(1), []
-            for spec in _split_top(m.group(2)):
+            for spec in split_top(m.group(2)):
                 g = re.match(r"(?is)\s*ADD\s+(?:COLUMN\s+)?\((.*)\)\s*$", spec)
                 if g and not re.match(
                     r"(?is)\s*(INDEX|KEY|UNIQUE|PRIMARY|CONSTRAINT|FOREIGN|CHECK)\b", g.group(1)
                 ):
-                    specs.extend("ADD COLUMN " + c for c in _split_top(g.group(1)))
+                    specs.extend("ADD COLUMN " + c for c in split_top(g.group(1)))
                 else:
                     specs.append(spec)
             actions: list[exp.Expression] = []
@@ -218,7 +218,7 @@ class DdlParser(ColumnDefinitions, AlterForms):
                 except (sqlglot.errors.ParseError, sqlglot.errors.TokenError):
                     one = None
                 if not isinstance(one, exp.Alter):
-                    if _COLUMN_SPEC.match(spec) or re.match(r"(?is)\s*(ADD|DROP)\s+PRIMARY\b", spec):
+                    if COLUMN_SPEC.match(spec) or re.match(r"(?is)\s*(ADD|DROP)\s+PRIMARY\b", spec):
                         return None
                     continue
                 alter = alter or one
@@ -234,13 +234,13 @@ class DdlParser(ColumnDefinitions, AlterForms):
             return [alter]
         m = re.match(
             r"(?is)\s*(CREATE\s+(?:OR\s+REPLACE\s+)?(?:TEMPORARY\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?"
-            + _NAME
+            + NAME_RE
             + r")\s*\((.*)$",
             text,
         )
         if m:
             head, rest = m.group(1), m.group(2)
-            close = _top_level_index(rest, re.compile(r"\)"))
+            close = top_level_index(rest, re.compile(r"\)"))
             if close < 0:
                 return None
             body, options = rest[:close], rest[close + 1 :]
@@ -251,7 +251,7 @@ class DdlParser(ColumnDefinitions, AlterForms):
             ):
                 kept.append(f"{opt.group(1)} {opt.group(2)}" if opt.group(1) else f"COMMENT {opt.group(3)}")
             elements = []
-            for el in _split_top(body):
+            for el in split_top(body):
                 try:
                     sqlglot.parse_one(f"{head} ({el})", read="mysql")
                     elements.append(el)
@@ -281,7 +281,7 @@ class DdlParser(ColumnDefinitions, AlterForms):
             if kind == "TABLE":
                 return self._drop_table(st, text, database)
             if kind in ("DATABASE", "SCHEMA"):
-                db = st.this.name if st.this is not None else _ident((st.args.get("tables") or [None])[0])
+                db = st.this.name if st.this is not None else ident((st.args.get("tables") or [None])[0])
                 self.catalog.db_charsets.pop(db, None)
                 for key in [k for k in self.catalog.tables if k[0] == db]:
                     del self.catalog.tables[key]
@@ -325,7 +325,7 @@ class DdlParser(ColumnDefinitions, AlterForms):
             t = t.this
         db = t.args.get("db")
         name = t.name
-        dbname = _ident(db) if db is not None else (database or "")
+        dbname = ident(db) if db is not None else (database or "")
         return dbname, name
 
     def _touch(self, tref: exp.Table, text: str, database: str | None) -> list[Change]:
@@ -347,11 +347,11 @@ class DdlParser(ColumnDefinitions, AlterForms):
             if isinstance(p, exp.LikeProperty):
                 like = p.this
             elif isinstance(p, exp.CharacterSetProperty):
-                charset = _ident(p.this).lower()
+                charset = ident(p.this).lower()
             elif isinstance(p, exp.CollateProperty) and charset is None:
-                charset = _charset_of_collation(_ident(p.this))
+                charset = charset_of_collation(ident(p.this))
             elif isinstance(p, exp.SchemaCommentProperty) and self.keep_comments:
-                comment = _literal_text(p.this)
+                comment = literal_text(p.this)
         if st.args.get("exists") and not st.args.get("replace") and self.catalog.get(db, name) is not None:
             return []
         if like is not None:
@@ -379,14 +379,14 @@ class DdlParser(ColumnDefinitions, AlterForms):
         return [Change("CREATE", db, text, copy.deepcopy(table), name)]
 
     def _create_db(self, st: exp.Create, text: str) -> list[Change]:
-        db = _ident(st.this.this) if isinstance(st.this, exp.Table) else _ident(st.this)
+        db = ident(st.this.this) if isinstance(st.this, exp.Table) else ident(st.this)
         props = st.args.get("properties")
         charset = None
         for p in props.expressions if props else []:
             if isinstance(p, exp.CharacterSetProperty):
-                charset = _ident(p.this).lower()
+                charset = ident(p.this).lower()
             elif isinstance(p, exp.CollateProperty) and charset is None:
-                charset = _charset_of_collation(_ident(p.this))
+                charset = charset_of_collation(ident(p.this))
         if charset is None:
             m = re.search(r"(?i)\bCHARSET\s*=?\s*`?(\w+)|\bCHARACTER\s+SET\s*=?\s*`?(\w+)", text)
             if m:
@@ -394,7 +394,7 @@ class DdlParser(ColumnDefinitions, AlterForms):
             else:
                 m = re.search(r"(?i)\bCOLLATE\s*=?\s*`?(\w+)", text)
                 if m:
-                    charset = _charset_of_collation(m.group(1))
+                    charset = charset_of_collation(m.group(1))
         self.catalog.db_charsets[db] = charset or self.catalog.server_charset
         return [Change("DATABASE", db, text)]
 
@@ -411,7 +411,7 @@ class DdlParser(ColumnDefinitions, AlterForms):
             params = idx.args.get("params")
             cols = [self._key_part(table, c) for c in (params.args.get("columns") or [])] if params else []
             if cols:
-                _add_unique(table, cols)
+                add_unique(table, cols)
         return [Change("ALTER", db, text, copy.deepcopy(table), name)]
 
     # -- DROP / RENAME / ALTER ---------------------------------------------------------------------------

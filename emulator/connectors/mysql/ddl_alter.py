@@ -12,12 +12,12 @@ from sqlglot import exp
 
 from emulator.connectors.mysql.ddl_model import Change, DdlError
 from emulator.connectors.mysql.ddl_text import (
-    _split_name,
-    _split_top,
+    split_name,
+    split_top,
 )
 from emulator.connectors.mysql.ddl_types import (
-    _ident,
-    _literal_text,
+    ident,
+    literal_text,
 )
 
 
@@ -25,7 +25,7 @@ class AlterForms:
     """DdlParser's ALTER TABLE and RENAME TABLE."""
 
     def _convert_charset(self, name: str, charset: str, text: str, database: str | None) -> list[Change]:
-        db, tname = _split_name(name, database)
+        db, tname = split_name(name, database)
         table = self.catalog.get(db, tname)
         if table is None:
             return []
@@ -42,13 +42,13 @@ class AlterForms:
         if not m:
             raise DdlError(f"cannot parse DDL statement {text!r}")
         out = []
-        pairs = _split_top(m.group(1))
+        pairs = split_top(m.group(1))
         for pair in pairs:
             parts = re.split(r"(?i)\s+TO\s+", pair.strip())
             if len(parts) != 2:
                 raise DdlError(f"cannot parse DDL statement {text!r}")
-            odb, oname = _split_name(parts[0], database)
-            ndb, nname = _split_name(parts[1], database)
+            odb, oname = split_name(parts[0], database)
+            ndb, nname = split_name(parts[1], database)
             table = self.catalog.remove(odb, oname)
             if table is None:
                 continue
@@ -69,7 +69,7 @@ class AlterForms:
         charset = table.charset
         for action in st.args.get("actions") or []:
             if isinstance(action, exp.ColumnDef):
-                if action.args.get("exists") and table.column(_ident(action.this)) is not None:
+                if action.args.get("exists") and table.column(ident(action.this)) is not None:
                     continue  # ADD COLUMN IF NOT EXISTS of a column that exists
                 self._table_element(table, action, charset, action.args.get("position"))
             elif isinstance(action, exp.Schema):  # ADD (col1 ..., col2 ...)
@@ -78,7 +78,7 @@ class AlterForms:
             elif isinstance(action, exp.ModifyColumn):
                 cd = action.this
                 old_name = (
-                    _ident(action.args["rename_from"]) if action.args.get("rename_from") else _ident(cd.this)
+                    ident(action.args["rename_from"]) if action.args.get("rename_from") else ident(cd.this)
                 )
                 old = table.column(old_name)
                 new, info = self._column(cd, 0, charset)
@@ -102,9 +102,9 @@ class AlterForms:
                 if new.name in table.pk:
                     new.optional = False
             elif isinstance(action, exp.RenameColumn):
-                old = table.column(_ident(action.this))
+                old = table.column(ident(action.this))
                 if old is not None:
-                    newname = _ident(action.args["to"])
+                    newname = ident(action.args["to"])
                     table.pk = [newname if k == old.name else k for k in table.pk]
                     table.unique_keys = [
                         [newname if k == old.name else k for k in uk] for uk in table.unique_keys
@@ -114,7 +114,7 @@ class AlterForms:
                 kind = (action.args.get("kind") or "").upper()
                 for t in action.args.get("tables") or []:
                     if kind in ("COLUMN", ""):
-                        c = table.column(_ident(t))
+                        c = table.column(ident(t))
                         if c is not None:
                             table.columns.remove(c)
                             table.pk = [k for k in table.pk if k != c.name]
@@ -122,13 +122,13 @@ class AlterForms:
                 if kind == "PRIMARY KEY" or re.search(r"(?i)DROP\s+PRIMARY\s+KEY", action.sql("mysql")):
                     table.pk = []
             elif isinstance(action, exp.AlterColumn):
-                c = table.column(_ident(action.this))
+                c = table.column(ident(action.this))
                 if c is not None:
                     if action.args.get("drop"):
                         c.has_default, c.default = False, None
                     elif action.args.get("default") is not None:
                         c.has_default = True
-                        c.default = _literal_text(action.args["default"])
+                        c.default = literal_text(action.args["default"])
             elif isinstance(action, exp.AlterRename):
                 ndb, nname = self._table_ref(action.this, db)
                 previous = (db, name)

@@ -12,17 +12,17 @@ from sqlglot import exp
 
 from emulator.connectors.mysql.ddl_model import Column, DdlError, Table
 from emulator.connectors.mysql.ddl_text import (
-    _add_unique,
+    add_unique,
 )
 from emulator.connectors.mysql.ddl_types import (
-    _SYNONYMS,
-    _TYPES,
     CHAR_TYPES,
     DOUBLE,
     OTHER,
-    _charset_of_collation,
-    _ident,
-    _literal_text,
+    TYPE_SYNONYMS,
+    TYPES,
+    charset_of_collation,
+    ident,
+    literal_text,
 )
 
 
@@ -30,13 +30,13 @@ class ColumnDefinitions:
     """DdlParser's column and table-element parsing."""
 
     def _column(self, cd: exp.ColumnDef, position: int, table_charset: str | None) -> tuple[Column, dict]:
-        name = _ident(cd.this)
+        name = ident(cd.this)
         kind = cd.args.get("kind")
         info = {"pk": False, "unique": False}
         if kind is None:
             raise DdlError(f"column {name} has no type")
         dtype = kind.this.name if hasattr(kind.this, "name") else str(kind.this)
-        type_name, jdbc = _TYPES.get(dtype, (dtype, OTHER))
+        type_name, jdbc = TYPES.get(dtype, (dtype, OTHER))
         if dtype == "UUID" and self.mysql_grammar:
             # not a data type of Debezium's MySQL grammar: the MySqlConnector stops on it (recorded, case
             # mysqlconnector_uuid_stops); only the MariaDB grammar has it
@@ -51,7 +51,7 @@ class ColumnDefinitions:
                 type_name = m.group(1).upper()
         synonym = self._written_type(name)
         if synonym is not None:
-            syn_name, syn_jdbc = _SYNONYMS[synonym]
+            syn_name, syn_jdbc = TYPE_SYNONYMS[synonym]
             type_name = syn_name + (" UNSIGNED" if type_name.endswith(" UNSIGNED") else "")
             jdbc = syn_jdbc
         params = kind.expressions or []
@@ -59,7 +59,7 @@ class ColumnDefinitions:
         enum_values = None
         base = type_name.removesuffix(" UNSIGNED")
         if base in ("ENUM", "SET"):
-            members = [_literal_text(p) or "" for p in params]
+            members = [literal_text(p) or "" for p in params]
             enum_values = ["'" + m.replace("'", "''") + "'" for m in members]
             length = 1 if base == "ENUM" else max(0, len(members) * 2 - 1)
         else:
@@ -105,14 +105,14 @@ class ColumnDefinitions:
                 info["unique"] = True
             elif isinstance(k, exp.DefaultColumnConstraint):
                 col.has_default = True
-                col.default = _literal_text(k.this)
+                col.default = literal_text(k.this)
             elif isinstance(k, exp.CharacterSetColumnConstraint):
-                charset = _ident(k.this).lower()
+                charset = ident(k.this).lower()
             elif isinstance(k, exp.CollateColumnConstraint):
                 if charset is None:
-                    charset = _charset_of_collation(_ident(k.this))
+                    charset = charset_of_collation(ident(k.this))
             elif isinstance(k, exp.CommentColumnConstraint):
-                col.comment = _literal_text(k.this) if self.keep_comments else None
+                col.comment = literal_text(k.this) if self.keep_comments else None
             elif isinstance(k, (exp.ComputedColumnConstraint, exp.GeneratedAsIdentityColumnConstraint)):
                 # `generated` stays false on GENERATED ALWAYS AS (recorded with the MySQL grammar; the MariaDB
                 # listener sets it only for AUTO_INCREMENT and SERIAL)
@@ -150,7 +150,7 @@ class ColumnDefinitions:
             if info["pk"]:
                 table.pk = [col.name]
             elif info["unique"]:
-                _add_unique(table, [col.name])
+                add_unique(table, [col.name])
             return
         if isinstance(item, exp.PrimaryKey):
             table.pk = [self._key_part(table, e) for e in item.expressions]
@@ -162,7 +162,7 @@ class ColumnDefinitions:
         if isinstance(item, exp.UniqueColumnConstraint):
             sch = item.this
             cols = sch.expressions if isinstance(sch, exp.Schema) else []
-            _add_unique(table, [self._key_part(table, e) for e in cols])
+            add_unique(table, [self._key_part(table, e) for e in cols])
             return
         if isinstance(item, exp.Constraint):
             for e in item.expressions:
@@ -178,9 +178,9 @@ class ColumnDefinitions:
         if isinstance(e, exp.Ordered):
             e = e.this
         if isinstance(e, (exp.Anonymous, exp.Func)) and e.expressions:  # col(10) prefix
-            name = _ident(e.this) if not isinstance(e, exp.Anonymous) else str(e.this)
+            name = ident(e.this) if not isinstance(e, exp.Anonymous) else str(e.this)
         else:
-            name = _ident(e)
+            name = ident(e)
         c = table.column(name)
         return c.name if c is not None else name
 
@@ -192,7 +192,7 @@ class ColumnDefinitions:
         if where == "FIRST":
             table.columns.insert(0, col)
         elif where == "AFTER":
-            after = _ident(position.this)
+            after = ident(position.this)
             for i, c in enumerate(table.columns):
                 if c.name.lower() == after.lower():
                     table.columns.insert(i + 1, col)

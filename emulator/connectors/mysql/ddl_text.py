@@ -15,35 +15,35 @@ _OBJECT = re.compile(
 )
 
 
-def _object_kind(text: str) -> str:
+def object_kind(text: str) -> str:
     """The kind of object a CREATE/ALTER/DROP/RENAME statement names (TABLE, INDEX, EVENT, USER, ...)."""
     m = _OBJECT.match(text)
     return m.group(1).upper() if m else ""
 
 
 # CREATE/ALTER/DROP statements that may touch the table model (after any modifiers MariaDB allows)
-_TABLE_OR_DB = re.compile(
+TABLE_OR_DB = re.compile(
     r"(?is)\s*(?:CREATE|ALTER|DROP)\s+(?:OR\s+REPLACE\s+)?(?:ONLINE\s+|OFFLINE\s+|IGNORE\s+|TEMPORARY\s+)*"
     r"(?:(?:UNIQUE|FULLTEXT|SPATIAL)\s+)?(?:TABLE|DATABASE|SCHEMA|INDEX)\b"
 )
-_NAME = r"(?:`(?:[^`]|``)+`|[\w$]+)(?:\s*\.\s*(?:`(?:[^`]|``)+`|[\w$]+))?"
-_PARTITION_MAINTENANCE = re.compile(
-    r"(?is)\s*ALTER\s+(?:ONLINE\s+|IGNORE\s+)*TABLE\s+(" + _NAME + r")\s+(?:(?:WAIT\s+\d+|NOWAIT)\s+)?"
+NAME_RE = r"(?:`(?:[^`]|``)+`|[\w$]+)(?:\s*\.\s*(?:`(?:[^`]|``)+`|[\w$]+))?"
+PARTITION_MAINTENANCE = re.compile(
+    r"(?is)\s*ALTER\s+(?:ONLINE\s+|IGNORE\s+)*TABLE\s+(" + NAME_RE + r")\s+(?:(?:WAIT\s+\d+|NOWAIT)\s+)?"
     r"(?:(?:ADD|DROP|REORGANIZE|TRUNCATE|COALESCE|EXCHANGE|ANALYZE|CHECK|OPTIMIZE|REBUILD|REPAIR|DISCARD|"
     r"IMPORT|CONVERT)\s+PARTITION\b|REMOVE\s+PARTITIONING\b|PARTITION\s+BY\b)"
 )
-_ALTER_MODIFIERS = re.compile(r"(?is)^\s*ALTER\s+(?:(?:ONLINE|IGNORE)\s+)+TABLE\b")
-_WAIT = re.compile(r"(?i)\s+(?:WAIT\s+\d+|NOWAIT)\b(?=(?:[^'`\"]|'[^']*'|`[^`]*`|\"[^\"]*\")*$)")
-_SYSTEM_VERSIONING = re.compile(r"(?i)\s+WITH(?:OUT)?\s+SYSTEM\s+VERSIONING\b")
-_MODIFY_IF_EXISTS = re.compile(r"(?i)\b((?:MODIFY|CHANGE)(?:\s+COLUMN)?)\s+IF\s+EXISTS\s+")
-_PERSISTENT = re.compile(r"(?i)(?<=\))\s*\bPERSISTENT\b")
-_COLUMN_SPEC = re.compile(
+ALTER_MODIFIERS = re.compile(r"(?is)^\s*ALTER\s+(?:(?:ONLINE|IGNORE)\s+)+TABLE\b")
+WAIT_RE = re.compile(r"(?i)\s+(?:WAIT\s+\d+|NOWAIT)\b(?=(?:[^'`\"]|'[^']*'|`[^`]*`|\"[^\"]*\")*$)")
+SYSTEM_VERSIONING = re.compile(r"(?i)\s+WITH(?:OUT)?\s+SYSTEM\s+VERSIONING\b")
+MODIFY_IF_EXISTS = re.compile(r"(?i)\b((?:MODIFY|CHANGE)(?:\s+COLUMN)?)\s+IF\s+EXISTS\s+")
+PERSISTENT = re.compile(r"(?i)(?<=\))\s*\bPERSISTENT\b")
+COLUMN_SPEC = re.compile(
     r"(?is)\s*(?:ADD|DROP|MODIFY|CHANGE|RENAME|ALTER)\b(?!\s+(?:INDEX|KEY|UNIQUE|FULLTEXT|SPATIAL|"
     r"FOREIGN|CONSTRAINT|CHECK|PARTITION|PERIOD|SYSTEM)\b)"
 )
 
 
-def _top_level_index(s: str, pattern: re.Pattern) -> int:
+def top_level_index(s: str, pattern: re.Pattern) -> int:
     """Index of the first match of `pattern` outside quotes and parentheses, or -1."""
     depth, q, i = 0, None, 0
     while i < len(s):
@@ -66,13 +66,13 @@ def _top_level_index(s: str, pattern: re.Pattern) -> int:
 _PARTITION_BY = re.compile(r"(?i)PARTITION\s+BY\b")
 
 
-def _strip_partitioning(text: str) -> str:
+def strip_partitioning(text: str) -> str:
     """CREATE/ALTER TABLE without its partitioning clause (it comes last and the model ignores it)."""
-    i = _top_level_index(text, _PARTITION_BY)
+    i = top_level_index(text, _PARTITION_BY)
     return text if i < 0 else text[:i].rstrip().rstrip(",")
 
 
-def _add_unique(table: Table, cols: list[str]) -> None:
+def add_unique(table: Table, cols: list[str]) -> None:
     """A UNIQUE key added to a table without a primary key becomes its primary key when all its columns
     are NOT NULL (Debezium's parser does so at that moment; recorded with ALTER TABLE ... ADD UNIQUE KEY)."""
     table.unique_keys.append(cols)
@@ -82,7 +82,7 @@ def _add_unique(table: Table, cols: list[str]) -> None:
             table.pk = [c.name for c in found]
 
 
-def _split_top(s: str) -> list[str]:
+def split_top(s: str) -> list[str]:
     out, depth, cur, q = [], 0, [], None
     for ch in s:
         if q:
@@ -105,7 +105,7 @@ def _split_top(s: str) -> list[str]:
     return [x for x in out if x.strip()]
 
 
-def _split_name(s: str, database: str | None) -> tuple[str, str]:
+def split_name(s: str, database: str | None) -> tuple[str, str]:
     parts = re.findall(r"`((?:[^`]|``)*)`|([^.\s`]+)", s.strip())
     names = [(a.replace("``", "`") if a else b) for a, b in parts]
     if len(names) >= 2:

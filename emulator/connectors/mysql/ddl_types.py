@@ -18,7 +18,7 @@ BINARY, VARBINARY, BLOB, OTHER, BOOLEAN = -2, -3, 2004, 1111, 16
 
 # -- types ---------------------------------------------------------------------------------------------
 # sqlglot DataType -> (Debezium type name, JDBC type)
-_TYPES: dict[str, tuple[str, int]] = {
+TYPES: dict[str, tuple[str, int]] = {
     "TINYINT": ("TINYINT", SMALLINT),
     "UTINYINT": ("TINYINT UNSIGNED", SMALLINT),
     "SMALLINT": ("SMALLINT", SMALLINT),
@@ -65,7 +65,7 @@ _TYPES: dict[str, tuple[str, int]] = {
     "UUID": ("UUID", OTHER),
 }
 # spellings Debezium keeps (its grammar's token) where sqlglot folds them into one type
-_SYNONYMS: dict[str, tuple[str, int]] = {
+TYPE_SYNONYMS: dict[str, tuple[str, int]] = {
     "INTEGER": ("INTEGER", INTEGER),
     "BOOL": ("BOOL", BOOLEAN),
     "NUMERIC": ("NUMERIC", NUMERIC),
@@ -90,14 +90,14 @@ CHAR_TYPES = frozenset(
     }
 )
 _TIME_TYPES = frozenset({"TIME", "DATETIME", "TIMESTAMP"})
-_SPATIAL = re.compile(
+SPATIAL_TYPES = re.compile(
     r"\b(POINT|LINESTRING|POLYGON|MULTIPOINT|MULTILINESTRING|MULTIPOLYGON|"
     r"GEOMETRYCOLLECTION)\b(?=\s*(?:NOT\b|NULL\b|DEFAULT\b|COMMENT\b|SRID\b|,|\)|$))",
     re.IGNORECASE,
 )
 
 
-def _charset_of_collation(collation: str) -> str:
+def charset_of_collation(collation: str) -> str:
     c = collation.lower()
     for cs in ("utf8mb4", "utf8mb3", "utf16le", "utf16", "utf32"):
         if c.startswith(cs + "_"):
@@ -105,7 +105,7 @@ def _charset_of_collation(collation: str) -> str:
     return c.split("_", 1)[0]
 
 
-def _literal_text(node: exp.Expression | None) -> str | None:
+def literal_text(node: exp.Expression | None) -> str | None:
     if node is None:
         return None
     if isinstance(node, exp.Null):
@@ -121,11 +121,11 @@ def _literal_text(node: exp.Expression | None) -> str | None:
     if isinstance(node, (exp.CurrentTimestamp, exp.CurrentDate, exp.CurrentTime)):
         return "CURRENT_TIMESTAMP"
     if isinstance(node, exp.Paren):
-        return _literal_text(node.this)
+        return literal_text(node.this)
     return node.sql("mysql")
 
 
-def _ident(node: Any) -> str:
+def ident(node: Any) -> str:
     if isinstance(node, exp.Identifier):
         return node.this
     if isinstance(node, (exp.Column, exp.Var)):

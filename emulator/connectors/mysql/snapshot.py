@@ -16,12 +16,120 @@ from emulator.connectors.mysql.captured import SYSTEM_DATABASES, CapturedTable, 
 from emulator.connectors.mysql.ddl import Change, DdlError
 from emulator.connectors.mysql.schema_changes import db_charset, history_change, table_change
 from emulator.connectors.mysql.source import source_block
+from emulator.envelope import TableEnvelope
 from emulator.filters import include_list_order
 from emulator.pipeline.coordinator import SnapshotSession
+from emulator.pipeline.snapshot_chunks import ChunkReadAhead, Piece, batched, chunked, legacy_markers
+from emulator.pipeline.snapshot_workers import ForkedReaders, fork_available
 from emulator.records import Record
 from emulator.settings import settings_for
+from emulator.snapshot import marker
 
 log = logging.getLogger("emulator.mysql")
+
+
+PIECE_ROWS = 8192  # rows per read of a chunked table (<= a read-ahead queue, so no reader waits long)
+
+
+def not_null_key(t) -> bool:
+    """A key Debezium's chunks cut by; a nullable key column (a unique index as the key) makes the emulator
+    read the table as one chunk (docs/parallel-snapshot.md)."""
+    by_name = {c.name: c for c in t.columns}
+    return bool(t.key_columns) and all(k in by_name and not by_name[k].schema.optional for k in t.key_columns)
+
+
+def max_threads(cfg, tables: int) -> tuple[int, bool]:
+    """(readers, legacy): snapshot.max.threads, at most one per table with legacy.snapshot.max.threads."""
+    typed = settings_for(cfg)
+    threads = max(1, typed.snapshot.max_threads or 1)
+    legacy = bool(typed.tuning.legacy_snapshot_max_threads)
+    if legacy:  # Debezium's table-per-thread pool: no more connections than tables
+        threads = max(1, min(threads, tables))
+    return threads, legacy
+
+
+def key_ordered_select(t, cols: str) -> str:
+    """The plain read of a chunked table in key order (Debezium's chunks, one after the other)."""
+    keys = ", ".join(quote_id(k) for k in t.key_columns)
+    return f"SELECT {cols} FROM {quote_id(t.namespace)}.{quote_id(t.name)} ORDER BY {keys}"
+
+
+def _cascade(conn: pymysql.Connection, keys: list[str], values: tuple, op: str, last: str) -> str:
+    """Debezium's cascading key bound (CascadingOrBoundaryConditions): (k1 op v1) OR (k1 = v1 AND k2 op v2)
+    ... OR (k1 = v1 AND ... AND kn last vn); `>`/`>=` is `key >= values` in key order, `<`/`<` is `key <
+    values`. A form MySQL's range optimizer turns into index ranges."""
+    ors = []
+    n = len(keys)
+    for i in range(n):
+        ands = [f"{quote_id(keys[j])} = {conn.escape(values[j])}" for j in range(i)]
+        ands.append(f"{quote_id(keys[i])} {last if i == n - 1 else op} {conn.escape(values[i])}")
+        ors.append("(" + " AND ".join(ands) + ")")
+    return "(" + " OR ".join(ors) + ")"
+
+
+def _mysql_renderer(tables: list[CapturedTable], markers, prefix: str, name: str, file: str, pos: int):
+    """For forked readers: piece i's rows (`after` dicts) -> batches of (key, value) payload bytes built as
+    the parent's emitter would (_snapshot_emitter: a source block per mark, table and second) with the mark
+    run_snapshot gives them, except each table's last row, sent as the dict for the parent to emit (whether it
+    is the snapshot's `last` depends on the tables after it)."""
+    position = {ct.env.table.id: i for i, ct in enumerate(tables)}
+    n = len(tables)
+    sources: dict[tuple, dict] = {}
+
+    def source(t, mark: str) -> dict:
+        sec = int(time.time())
+        k = (mark, t.id, sec)
+        src = sources.get(k)
+        if src is None:
+            src = source_block(
+                prefix, name, sec * 1_000_000, mark, t.namespace, t.name, 0, None, file, pos, 0
+            )
+            sources.clear()
+            sources[k] = src
+        return src
+
+    def render(pieces: list[Piece], by_table: dict[str, list[int]], i: int, rows):
+        ct = pieces[i].table
+        env = ct.env
+        t = env.table
+        ti = position[t.id]
+        own = by_table[t.id]
+        first_table, last_table = ti == 0, ti == n - 1
+        first_row = i == own[0]
+        last_piece = i == own[-1]
+        key_of, payloads = env.key_of, env.snapshot_payloads
+        fill = env.fill_nulls if env.null_fill else None
+        batch: list = []
+        held = None
+        for row in rows:
+            if held is not None:
+                if fill is not None:
+                    fill(held)
+                batch.append(
+                    payloads(
+                        held, source(t, markers(first_table, last_table, first_row, False)), key_of(held)
+                    )
+                )
+                first_row = False
+                if len(batch) >= 256:
+                    yield batch
+                    batch = []
+            held = row
+        if held is not None:
+            if last_piece:
+                batch.append(held)
+            else:
+                if fill is not None:
+                    fill(held)
+                batch.append(
+                    payloads(
+                        held, source(t, markers(first_table, last_table, first_row, False)), key_of(held)
+                    )
+                )
+        if batch:
+            yield batch
+
+    return render
 
 
 class MySqlSnapshot:
@@ -35,6 +143,7 @@ class MySqlSnapshot:
         then the rows in a consistent-snapshot transaction, read by the coordinator."""
         start = time.monotonic()
         session = None
+        pool: list[pymysql.Connection] = []
         snap = self._connect()
         locked = False
         try:
@@ -74,6 +183,7 @@ class MySqlSnapshot:
                     for n in names
                 ]
                 schema.append((db, create_db, tables))
+            pool = self._snapshot_pool(data, locked)
             if locked and self.locking_mode != "extended":
                 self._q("UNLOCK TABLES", conn=snap)
                 locked = False
@@ -81,9 +191,10 @@ class MySqlSnapshot:
             self.gtids = self._new_gtid_set(gtid)
             self._pending_schema_change = None
             self._snapshot_schema(server_cs, schema, file, pos, defer_last=True)
-            session = self._data_session(snap, file, pos, data)
+            session = self._data_session(snap, file, pos, data, pool)
             try:
                 yield session
+                self._stop_readers()
             except Exception:
                 # a row read failed: Debezium had queued every schema change before reading rows, and its
                 # engine delivers what it polled before the failure (case snapshot_fails_first_row); the
@@ -100,10 +211,12 @@ class MySqlSnapshot:
                 self._q("UNLOCK TABLES", conn=snap)
                 locked = False
         finally:
-            try:
-                snap.close()
-            except Exception:  # noqa: BLE001
-                pass
+            self._stop_readers()  # before their connections close
+            for c in [*pool, snap]:
+                try:
+                    c.close()
+                except Exception:  # noqa: BLE001
+                    pass
         if session is None or not session.completed or self.engine.stopping:
             return
         self.snapshot_done = True
@@ -187,7 +300,36 @@ class MySqlSnapshot:
         if not defer_last:
             self._flush_pending_schema_change("true")
 
-    def _data_session(self, snap: pymysql.Connection, file: str, pos: int, data: bool) -> SnapshotSession:
+    def _stop_readers(self) -> None:
+        close = getattr(self, "_close_readers", None)
+        self._close_readers = None
+        if close is not None:
+            close()
+
+    def _snapshot_pool(self, data: bool, locked: bool) -> list[pymysql.Connection]:
+        """snapshot.max.threads > 1: the readers' connections, each in a consistent-snapshot transaction
+        started while the global read lock holds (so at the snapshot's binlog position). Without the lock
+        there is no common position: the pieces are read one after the other on the snapshot's connection."""
+        typed = settings_for(self.cfg)
+        threads = max(1, typed.snapshot.max_threads or 1)
+        if not data or threads == 1 or not locked:
+            return []
+        pool = []
+        try:
+            for _ in range(threads):
+                c = self._connect()
+                pool.append(c)
+                self._q("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ", conn=c)
+                self._q("START TRANSACTION WITH CONSISTENT SNAPSHOT", conn=c)
+        except BaseException:
+            for c in pool:
+                c.close()
+            raise
+        return pool
+
+    def _data_session(
+        self, snap: pymysql.Connection, file: str, pos: int, data: bool, pool: list | None = None
+    ) -> SnapshotSession:
         """The tables whose rows the snapshot reads (none without `data`), in include-list order or by
         row count (snapshot.tables.order.by.row.count)."""
         if not data:
@@ -238,10 +380,42 @@ class MySqlSnapshot:
             log.info("snapshot of %s: %d rows", t.id, n)
 
         emit_one = self._snapshot_emitter(0, None, file, pos)
+        threads, legacy = max_threads(self.cfg, len(tables))
+        markers = legacy_markers if legacy and threads > 1 else marker
+        forked = (
+            bool(pool)
+            and threads > 1
+            and fork_available()
+            and all(type(ct.env) is TableEnvelope for ct in tables)  # records as bytes
+        )
+        if threads > 1 and tables:
+            close, rows_of = self._parallel_reads(
+                snap,
+                pool or [],
+                tables,
+                overrides,
+                statements,
+                threads,
+                legacy,
+                markers if forked else None,
+                file,
+                pos,
+            )
+            self._close_readers = close
+        emit_record = self.engine.emit
 
-        def emit_row(ct: CapturedTable, after: dict, mark: str) -> None:
+        def emit_row(ct: CapturedTable, after, mark: str) -> None:
             if self._pending_schema_change is not None:
                 self._flush_pending_schema_change("true")
+            if type(after) is tuple:  # built by a forked reader with this very mark (_mysql_renderer)
+                env = ct.env
+                k, v = after
+                vf = env.value_frame
+                if k is not None:
+                    kf = env.key_frame
+                    k = kf.head + k + kf.tail
+                emit_record(Record(env.topic, k, vf.head + v + vf.tail, env.settings.context_headers))
+                return
             emit_one(ct, after, mark)
 
         return SnapshotSession(
@@ -251,7 +425,111 @@ class MySqlSnapshot:
             lambda ct: ct.data_collection,
             captured=self.captured_table_ids(),
             estimates=counts,
+            markers=markers,
         )
+
+    def _parallel_reads(
+        self, snap, pool, tables, overrides, statements, threads: int, legacy: bool, markers, file, pos
+    ):
+        """snapshot.max.threads > 1 (emulator.pipeline.snapshot_chunks): the plan, made in the snapshot's
+        transaction, read by the pool's connections (forked workers that also build the records when
+        `markers` is given, else threads), or on `snap` alone when there is no pool. -> (close, rows_of)."""
+        pieces: list[Piece] = []
+        queries: list[str] = []
+        by_table: dict[str, list[int]] = {}
+        for ct in tables:
+            t = ct.env.table
+            override = t.id in overrides and bool(statements.get(t.id))
+            keyed = not legacy and not override and not_null_key(t)
+            start = len(pieces)
+            table_sql = f"{quote_id(t.namespace)}.{quote_id(t.name)}"
+            cols = ", ".join(quote_id(c.name) for c in t.columns)
+            if keyed and chunked(int(self._q(f"SELECT COUNT(1) FROM {table_sql}", conn=snap)[0][0]), threads):
+                keys = ", ".join(quote_id(k) for k in t.key_columns)
+                cuts = [
+                    tuple(r)
+                    for r in self._q(
+                        f"SELECT {keys} FROM (SELECT {keys}, ROW_NUMBER() OVER (ORDER BY {keys}) AS dbz__rn "
+                        f"FROM {table_sql}) s WHERE dbz__rn % {PIECE_ROWS} = 1 AND dbz__rn > 1 ORDER BY dbz__rn",
+                        conn=snap,
+                    )
+                ]
+                for lo, hi in zip([None, *cuts], [*cuts, None]):
+                    preds = []
+                    if lo is not None:
+                        preds.append(_cascade(snap, t.key_columns, lo, ">", ">="))
+                    if hi is not None:
+                        preds.append(_cascade(snap, t.key_columns, hi, "<", "<"))
+                    where = f" WHERE {' AND '.join(preds)}" if preds else ""
+                    pieces.append(Piece(ct, lo, hi, True))
+                    queries.append(f"SELECT {cols} FROM {table_sql}{where} ORDER BY {keys}")
+            else:
+                sql = f"SELECT {cols} FROM {table_sql}"
+                if override:
+                    stmt = statements[t.id]
+                    sql = f"SELECT {', '.join('q.' + quote_id(c.name) for c in t.columns)} FROM ({stmt}) AS q"
+                pieces.append(Piece(ct))
+                queries.append(sql)
+            by_table[t.id] = list(range(start, len(pieces)))
+        parsers = {ct.env.table.id: self._text_parser(ct) for ct in tables}
+        log.info(
+            "snapshot with %d readers%s: %d tables in %d reads%s",
+            len(pool) or 1,
+            " (forked)" if markers is not None else "",
+            len(tables),
+            len(pieces),
+            " (legacy.snapshot.max.threads: one per table)" if legacy else "",
+        )
+
+        def rows(conn, i: int):
+            return textrows.stream_rows(conn, queries[i], parsers[pieces[i].table.env.table.id])
+
+        if not pool:
+            ahead = None
+
+            def close() -> None:
+                pass
+
+            def rows_of(ct: CapturedTable):
+                t = ct.env.table
+                log.info("snapshot of %s: starting", t.id)
+                n = 0
+                for i in by_table[t.id]:
+                    for row in rows(snap, i):
+                        n += 1
+                        yield row
+                log.info("snapshot of %s: %d rows", t.id, n)
+
+            return close, rows_of
+        if markers is not None:
+            render = _mysql_renderer(tables, markers, self.prefix, self.flavor.name, file, pos)
+
+            def open_reader(w: int):
+                conn = pool[w]  # inherited: the parent does not use it until the worker is gone
+
+                def batches(i: int):
+                    yield from render(pieces, by_table, i, rows(conn, i))
+
+                return batches
+
+            ahead = ForkedReaders(len(pool), len(pieces), open_reader)
+            close = ahead.close
+
+        else:
+            ahead = ChunkReadAhead(pieces, lambda w, i: batched(rows(pool[w], i)), len(pool))
+            close = ahead.close
+
+        def rows_of(ct: CapturedTable):
+            t = ct.env.table
+            n = 0
+            log.info("snapshot of %s: starting", t.id)
+            for i in by_table[t.id]:
+                for row in ahead.rows(i):
+                    n += 1
+                    yield row
+            log.info("snapshot of %s: %d rows", t.id, n)
+
+        return close, rows_of
 
     def _snapshot_emitter(self, server_id: int, gtid: str | None, file: str, pos: int):
         """`emit_row(ct, after, marker)` for initial and blocking snapshots: one source block per

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 import time
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 
 import psycopg
 from psycopg import sql
@@ -21,9 +21,58 @@ from emulator.filters import include_list_order
 from emulator.incremental.conditions import sql_literal_pg
 from emulator.model import TableDef
 from emulator.pipeline.coordinator import SnapshotSession, blocking_snapshot
+from emulator.pipeline.snapshot_chunks import ChunkReadAhead, Piece, batched, chunked, legacy_markers
+from emulator.pipeline.snapshot_workers import ForkedReaders, fork_available
+from emulator.records import Record
 from emulator.settings import settings_for
+from emulator.snapshot import marker
 
 log = logging.getLogger("emulator.postgres")
+
+PIECE_ROWS = 8192  # rows per read of a chunked table (<= a read-ahead queue, so no reader waits long)
+
+
+def _not_null_key(t: TableDef) -> bool:
+    """A key Debezium's chunks cut by; a nullable key column (a unique index as the key) makes the emulator
+    read the table as one chunk (docs/parallel-snapshot.md)."""
+    by_name = {c.name: c for c in t.columns}
+    return bool(t.key_columns) and all(k in by_name and not by_name[k].schema.optional for k in t.key_columns)
+
+
+def _max_threads(cfg, tables: int) -> tuple[int, bool]:
+    """(readers, legacy): snapshot.max.threads, at most one per table with legacy.snapshot.max.threads."""
+    typed = settings_for(cfg)
+    threads = max(1, typed.snapshot.max_threads or 1)
+    legacy = bool(typed.tuning.legacy_snapshot_max_threads)
+    if legacy:  # Debezium's table-per-thread pool: no more connections than tables
+        threads = max(1, min(threads, tables))
+    return threads, legacy
+
+
+def _key_bound(t: TableDef, op: str, values: tuple) -> sql.Composable:
+    """Debezium's cascading key bound over a NOT NULL key, as one row comparison (the same order as
+    ORDER BY over the key's columns)."""
+    cols = sql.SQL(", ").join(sql.Identifier(k) for k in t.key_columns)
+    vals = sql.SQL(", ").join(sql.Literal(v) for v in values)
+    return sql.SQL("({}) {} ({})").format(cols, sql.SQL(op), vals)
+
+
+def _chunk_copy(t: TableDef, lower: tuple | None, upper: tuple | None) -> sql.Composable:
+    """A piece of a chunked table (snapshot.max.threads > 1): [lower, upper) in key order, as Debezium's
+    SnapshotChunkQueryBuilder reads its chunks."""
+    preds = []
+    if lower is not None:
+        preds.append(_key_bound(t, ">=", lower))
+    if upper is not None:
+        preds.append(_key_bound(t, "<", upper))
+    cols = sql.SQL(", ").join(sql.Identifier(col.name) for col in t.columns)
+    where = sql.SQL(" WHERE {}").format(sql.SQL(" AND ").join(preds)) if preds else sql.SQL("")
+    return sql.SQL("COPY (SELECT {} FROM {}{} ORDER BY {}) TO STDOUT").format(
+        cols,
+        sql.Identifier(t.namespace, t.name),
+        where,
+        sql.SQL(", ").join(sql.Identifier(k) for k in t.key_columns),
+    )
 
 
 def _copy_table(t: TableDef) -> sql.Composable:
@@ -31,6 +80,50 @@ def _copy_table(t: TableDef) -> sql.Composable:
     rows of its own and only the SELECT form reads its partitions' (as Debezium's SELECT * does)."""
     cols = sql.SQL(", ").join(sql.Identifier(c.name) for c in t.columns)
     return sql.SQL("COPY (SELECT {} FROM {}) TO STDOUT").format(cols, sql.Identifier(t.namespace, t.name))
+
+
+def _renderer(captured: list[CapturedTable], markers, source_for):
+    """For forked readers: piece i's rows -> batches of (key, value) payload bytes (the schemas around them
+    are the parent's precomputed frames: less to send) built exactly as the
+    parent's emit_row would with the mark run_snapshot gives them (the same table position, first row of the
+    table's first piece), except each table's last row, sent as the row (a list) for the parent to build:
+    whether it is the snapshot's `last` depends on the tables after it."""
+    position = {ct.env.table.id: i for i, ct in enumerate(captured)}
+    n = len(captured)
+
+    def render(pieces: list[Piece], by_table: dict[str, list[int]], i: int, rows):
+        ct = pieces[i].table
+        env = ct.env
+        t = env.table
+        ti = position[t.id]
+        own = by_table[t.id]
+        first_table, last_table = ti == 0, ti == n - 1
+        first_row = i == own[0]
+        last_piece = i == own[-1]
+        snapshot_row, key_of, change = env.snapshot_row, env.key_of, env.snapshot_payloads
+        batch: list = []
+        held = None
+        for row in rows:
+            if held is not None:
+                after = snapshot_row(held)
+                mark = markers(first_table, last_table, first_row, False)
+                batch.append(change(after, source_for(t, mark), key_of(after)))
+                first_row = False
+                if len(batch) >= 256:
+                    yield batch
+                    batch = []
+            held = row
+        if held is not None:
+            if last_piece:
+                batch.append(list(held))
+            else:
+                after = snapshot_row(held)
+                mark = markers(first_table, last_table, first_row, False)
+                batch.append(change(after, source_for(t, mark), key_of(after)))
+        if batch:
+            yield batch
+
+    return render
 
 
 class SnapshotReads:
@@ -46,6 +139,7 @@ class SnapshotReads:
     @contextmanager
     def _snapshot_session(self, exported: str | None, start_lsn: int | None):
         snap = psycopg.connect(self.conninfo, autocommit=True)
+        stack = ExitStack()
         try:
             if exported:
                 snap.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
@@ -80,8 +174,28 @@ class SnapshotReads:
             )
 
             overrides = set(typed.relational.snapshot_select_overrides)
+            threads, legacy = _max_threads(self.cfg, len(captured))
+            markers = legacy_markers if legacy and threads > 1 else marker
+            sources: dict[str, dict] = {}
 
-            def rows_of(ct: CapturedTable):
+            def source_for(t: TableDef, mark: str) -> dict:
+                s = sources.get(mark + t.id)
+                if s is None:
+                    s = src(ts_us, mark, seq, t.namespace, t.name, xid, start_lsn)
+                    sources[mark + t.id] = s
+                return s
+
+            forked = (
+                threads > 1
+                and fork_available()
+                and all(type(ct.env) is TableEnvelope for ct in captured)  # records as bytes
+            )
+            if threads > 1:
+                render = _renderer(captured, markers, source_for) if forked else None
+                close, rows_of = self._parallel_reads(snap, captured, overrides, threads, legacy, render)
+                stack.callback(close)
+
+            def rows_of_one(ct: CapturedTable):
                 t = ct.env.table
                 q = _copy_table(t)
                 if t.id in overrides:
@@ -99,30 +213,40 @@ class SnapshotReads:
                             log.info("snapshot of %s: %d of about %d rows", t.id, n, max(est, n))
                 log.info("snapshot of %s: %d rows", t.id, n)
 
-            sources: dict[str, dict] = {}
+            if threads == 1:
+                rows_of = rows_of_one
 
             def emit_row(ct: CapturedTable, row, mark: str) -> None:
                 env = ct.env
-                t = env.table
                 after = env.snapshot_row(row)
-                key = env.key_of(after)
-                s = sources.get(mark + t.id)
-                if s is None:
-                    s = src(ts_us, mark, seq, t.namespace, t.name, xid, start_lsn)
-                    sources[mark + t.id] = s
-                emit(env.change("r", None, after, s, None, key))
+                emit(env.change("r", None, after, source_for(env.table, mark), None, env.key_of(after)))
+
+            def emit_forked(ct: CapturedTable, item, mark: str) -> None:
+                if type(item) is tuple:  # built by a reader with this very mark (_renderer)
+                    env = ct.env
+                    k, v = item
+                    vf = env.value_frame
+                    if k is not None:
+                        kf = env.key_frame
+                        k = kf.head + k + kf.tail
+                    emit(Record(env.topic, k, vf.head + v + vf.tail, env.settings.context_headers))
+                else:  # a table's last row: its mark is known here only (empty tables after it)
+                    emit_row(ct, item, mark)
 
             session = SnapshotSession(
                 captured,
                 rows_of,
-                emit_row,
+                emit_forked if forked else emit_row,
                 lambda ct: ct.env.table.id,
                 captured=[t.id for t in loaded],
                 estimates=estimates,
+                markers=markers,
             )
             yield session
+            stack.close()  # the readers first: they use `snap` too
             snap.execute("COMMIT")
         finally:
+            stack.close()
             snap.close()
         if (
             not session.completed
@@ -138,6 +262,111 @@ class SnapshotReads:
             start_lsn = slot["confirmed"]
             self.lsn_commit = start_lsn
         self._start_lsn = start_lsn
+
+    def _parallel_reads(self, snap, captured, overrides, threads: int, legacy: bool, render):
+        """snapshot.max.threads > 1 (emulator.pipeline.snapshot_chunks): the plan made in the snapshot's
+        transaction, `threads` readers on the same snapshot (forked workers that also build the records when
+        `render` is given, else threads on `snap` and threads-1 more connections), and rows_of(table) over
+        their read-ahead. -> (close, rows_of)."""
+        # this transaction's snapshot (the slot's, or its own when the slot already existed), exported again:
+        # valid while the transaction lasts, where the slot's name ends with the replication connection's
+        # next command
+        exported = snap.execute("SELECT pg_export_snapshot()").fetchone()[0]
+        pieces: list[Piece] = []
+        queries: list[sql.Composable] = []
+        by_table: dict[str, list[int]] = {}
+        for ct in captured:
+            t = ct.env.table
+            override = t.id in overrides
+            keyed = not legacy and not override and _not_null_key(t)
+            start = len(pieces)
+            if keyed and chunked(self._count(snap, t), threads):
+                bounds = self._cuts(snap, t, PIECE_ROWS)
+                for lo, hi in zip([None, *bounds], [*bounds, None]):
+                    pieces.append(Piece(ct, lo, hi, True))
+                    queries.append(_chunk_copy(t, lo, hi))
+            else:
+                pieces.append(Piece(ct))
+                queries.append(self._override_query(snap, t) if override else _copy_table(t))
+            by_table[t.id] = list(range(start, len(pieces)))
+        log.info(
+            "snapshot with %d readers%s: %d tables in %d reads%s",
+            threads,
+            " (forked)" if render is not None else "",
+            len(captured),
+            len(pieces),
+            " (legacy.snapshot.max.threads: one per table)" if legacy else "",
+        )
+
+        def open_connection() -> psycopg.Connection:
+            c = psycopg.connect(self.conninfo, autocommit=True)
+            c.execute("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            c.execute(sql.SQL("SET TRANSACTION SNAPSHOT {}").format(sql.Literal(exported)))
+            return c
+
+        if render is not None:
+
+            def open_reader(w: int):
+                conn = open_connection()
+
+                def batches(i: int):
+                    with conn.cursor().copy(queries[i]) as cp:
+                        yield from render(pieces, by_table, i, cp.rows())
+
+                return batches
+
+            ahead = ForkedReaders(threads, len(pieces), open_reader)
+            close = ahead.close
+
+        else:
+            conns = [snap]
+            try:
+                for _ in range(threads - 1):
+                    conns.append(open_connection())
+
+                def read(w: int, i: int):
+                    with conns[w].cursor().copy(queries[i]) as cp:
+                        yield from batched(cp.rows())
+
+                ahead = ChunkReadAhead(pieces, read, threads)
+            except BaseException:
+                for c in conns[1:]:
+                    c.close()
+                raise
+
+            def close() -> None:
+                ahead.close()
+                for c in conns[1:]:
+                    c.close()
+
+        def rows_of(ct: CapturedTable):
+            t = ct.env.table
+            n = 0
+            log.info("snapshot of %s: starting", t.id)
+            for i in by_table[t.id]:
+                for row in ahead.rows(i):
+                    n += 1
+                    yield row
+            log.info("snapshot of %s: %d rows", t.id, n)
+
+        return close, rows_of
+
+    @staticmethod
+    def _cuts(snap: psycopg.Connection, t: TableDef, every: int) -> list[tuple]:
+        """Keys every `every` rows in key order (the first excluded): where a chunked table's pieces
+        start. One index scan; COPY's text, so that the bounds compare like the values read."""
+        keys = sql.SQL(", ").join(sql.Identifier(k) for k in t.key_columns)
+        q = sql.SQL(
+            "COPY (SELECT {} FROM (SELECT {}, row_number() OVER (ORDER BY {}) AS dbz__rn FROM {}) s "
+            "WHERE dbz__rn % {} = 1 AND dbz__rn > 1 ORDER BY dbz__rn) TO STDOUT"
+        ).format(keys, keys, keys, sql.Identifier(t.namespace, t.name), sql.Literal(every))
+        with snap.cursor().copy(q) as cp:
+            return [tuple(r) for r in cp.rows()]
+
+    @staticmethod
+    def _count(snap: psycopg.Connection, t: TableDef) -> int:
+        q = sql.SQL("SELECT COUNT(1) FROM {}").format(sql.Identifier(t.namespace, t.name))
+        return int(snap.execute(q).fetchone()[0])
 
     def _override_query(
         self, snap: psycopg.Connection, t: TableDef, stmt: str | None = None
@@ -187,12 +416,18 @@ class SnapshotReads:
             sources: dict[str, dict] = {}
             stream = self.stream
             next_status = [time.monotonic() + 1]
+            # Debezium's blocking snapshot is its snapshot source too: with snapshot.max.threads > 1 its
+            # chunked tables come in key order (read here on one connection), legacy has no `first`
+            threads, legacy = _max_threads(self.cfg, len(captured))
+            chunking = threads > 1 and not legacy
 
             def rows_of(ct: CapturedTable):
                 t = ct.env.table
                 stmt = filters.get(t.id)
                 if stmt is not None:
                     q = self._override_query(snap, t, stmt.render(sql_literal_pg(snap)))
+                elif chunking and _not_null_key(t) and chunked(self._count(snap, t), threads):
+                    q = _chunk_copy(t, None, None)
                 else:
                     q = _copy_table(t)
                 n = 0
@@ -215,7 +450,13 @@ class SnapshotReads:
                     sources[mark + t.id] = s
                 emit(env.change("r", None, after, s, None, env.key_of(after)))
 
-            yield SnapshotSession(captured, rows_of, emit_row, lambda ct: ct.env.table.id)
+            yield SnapshotSession(
+                captured,
+                rows_of,
+                emit_row,
+                lambda ct: ct.env.table.id,
+                markers=legacy_markers if legacy and threads > 1 else marker,
+            )
             snap.execute("COMMIT")
         finally:
             snap.close()
