@@ -178,7 +178,7 @@ def test_parallel_snapshot_reads_keyed_tables_in_key_order(backend):
     """snapshot.max.threads=2 (Debezium 3.6's chunked snapshot, docs/parallel-snapshot.md): a keyed table of
     two or more rows comes in key order, whatever order the rows were written in, with the single-threaded
     markers; through the in-process API (the forked readers). MongoDB: no effect (collections in order)."""
-    if backend.name == "mongodb":
+    if backend.name.startswith("mongodb"):  # live and recorded
         pytest.skip("snapshot.max.threads changes no MongoDB record")
     for name in ("a", "b"):
         backend.create_table(name, {"id": "int"})
