@@ -416,11 +416,12 @@ def diff(
         res.emulator_failure = None
         (workdir / "diff.txt").write_text(res.summary() + "\n" + "\n".join(res.problems) + "\n")
         return res
-    gold, ours = load_golden(golden), load_dir(cand) if cand.exists() else {}
+    gold, ours = be.comparable(load_golden(golden), load_dir(cand) if cand.exists() else {})
     if both_ended and _stopped_on_a_value(workdir):
         res.lost_tail = drop_lost_batch(gold, ours)
     res.compared, problems = compare(
-        *be.comparable(gold, ours),
+        gold,
+        ours,
         mask_positions=be.mask_positions,
         max_report=50,
     )
