@@ -344,16 +344,23 @@ class MySqlBinlogStream:
             p = end
         # the offsets read rows_done only at a commit inside the event, which only a signal row causes
         track = tid == self.signal_table
+        # every row of the event is converted before any is dispatched: a value Debezium cannot convert
+        # (a required TIME outside a day) stops it before it emits any row of the event
+        # (tests/data/mariadb/cases/time_connect_required_fails_whole_event)
+        rows: list[tuple[Any, Any]] = []
+        add = rows.append
         while p < end:
             if op == "c":
-                before = None
                 after, p = dec(body, p)
+                add((None, after))
             elif op == "u":
                 before, p = dec(body, p)
                 after, p = dec(body, p)
+                add((before, after))
             else:
-                after = None
                 before, p = dec(body, p)
+                add((before, None))
+        for before, after in rows:
             if row < skip_rows:
                 row += 1
                 self.rows_done = row

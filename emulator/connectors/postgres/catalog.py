@@ -24,6 +24,11 @@ log = logging.getLogger(__name__)
 
 __all__ = ["TypeRegistry", "load_relation_table", "load_table", "load_tables"]
 
+# pgjdbc's getColumns names an integer column whose default calls nextval( by its serial pseudo-type, and
+# Debezium's snapshot schema takes that name (column/datatype.propagate.source.type); the Relation messages
+# of the stream carry the type oid, so streamed changes say INT4 again (tests/data/pg/cases/propagate_serial_*)
+_SERIAL_NAMES = {"int4": "serial", "int8": "bigserial", "int2": "smallserial"}
+
 _COLUMNS_SQL = """
 SELECT c.oid, n.nspname, c.relname, c.relreplident,
        a.attnum, a.attname, a.atttypid, a.atttypmod, a.attnotnull,
@@ -171,6 +176,8 @@ def _build_tables(
         if snapshot_convert is not col.convert:
             col.snapshot_convert = snapshot_convert
         col.source_size = source_length_scale(pgtype, typmod, stream=False)
+        if default_expr and pgtype.name in _SERIAL_NAMES and "nextval(" in default_expr:
+            col.type_name = _SERIAL_NAMES[pgtype.name]
         table.columns.append(col)
         table.extra["snapshot_convert"].append(snapshot_convert)
         table.extra["typmods"].append(typmod)
