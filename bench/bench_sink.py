@@ -5,7 +5,8 @@ Debezium 3.6.3 writes them): a snapshot of ROWS rows (`op: r`), then CHANGES cha
 keys (half of them on 1 % of the keys), 20 % inserts, 20 % deletes each followed by its tombstone.
 For each master (`local[1]`, `local[2]`): a fresh process on the snapshot (snapshot rows/s), then a fresh
 process on the changes appended to the same files (changes/s), each timed from process start to exit, with
-the peak RSS of the process tree (driver, JVM, Python workers); start → first batch on a 100-event input.
+the peak RSS of the process tree (driver, JVM, Python workers) and its peak PSS (pages shared by the forked
+Python workers counted once); start → first batch on a 100-event input.
 The reference in the same run: a minimal Spark-SQL job (text source, `from_json` of the whole record with the
 Connect schema, one aggregation per key, one delta-rs MERGE of the final rows), same input, same masters.
 The final tables of the sink and the reference are compared with each other and with the generator's model.
@@ -259,8 +260,21 @@ def gen_changes(path: Path, n: int, model: Model, seed: int = 1) -> dict[str, in
 # -- measuring a process ----------------------------------------------------------------------------------
 
 
-def _tree_rss(pid: int) -> int:
-    """RSS (bytes) of a process and all its descendants, from /proc."""
+def _pss(pid: int) -> int:
+    """Proportional set size (bytes): shared pages split between their users (pyspark's forked workers share
+    most of theirs, which the RSS sum counts once per worker)."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            for line in f:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+def _tree_rss(pid: int, pss: bool = False) -> int:
+    """RSS (bytes; PSS with `pss`) of a process and all its descendants, from /proc."""
     children: dict[int, list[int]] = {}
     rss: dict[int, int] = {}
     for d in os.listdir("/proc"):
@@ -277,7 +291,7 @@ def _tree_rss(pid: int) -> int:
     total, todo = 0, [pid]
     while todo:
         p = todo.pop()
-        total += rss.get(p, 0)
+        total += _pss(p) if pss and p in rss else rss.get(p, 0)
         todo.extend(children.get(p, []))
     return total
 
@@ -304,15 +318,16 @@ def timed(cmd: list[str], env: dict | None = None, marker: str = "batch 0:") -> 
 
     th = threading.Thread(target=pump, daemon=True)
     th.start()
-    peak = 0
+    peak = peak_pss = 0
     while p.poll() is None:
         peak = max(peak, _tree_rss(p.pid))
+        peak_pss = max(peak_pss, _tree_rss(p.pid, pss=True))
         time.sleep(0.25)
     th.join(5)
     err = p.stderr.read()
     if p.returncode != 0:
         raise SystemExit(f"{' '.join(cmd)} failed ({p.returncode}):\n{''.join(out)[-3000:]}\n{err[-3000:]}")
-    return {"s": time.time() - t0, "first": first[0], "rss": peak, "out": "".join(out)}
+    return {"s": time.time() - t0, "first": first[0], "rss": peak, "pss": peak_pss, "out": "".join(out)}
 
 
 def sink_cmd(src: Path, tables: Path, ck: Path, master: str) -> list[str]:
@@ -454,6 +469,7 @@ def main() -> None:
                 "snap_s": r1["s"],
                 "chg_s": r2["s"],
                 "rss": max(r0["rss"], r1["rss"], r2["rss"]),
+                "pss": max(r0["pss"], r1["pss"], r2["pss"]),
             }
             results.append(row)
             print(_fmt(row), f"; load {_load()}", flush=True)
@@ -471,16 +487,17 @@ def main() -> None:
                     "snap_s": q1["s"],
                     "chg_s": q2["s"],
                     "rss": max(q1["rss"], q2["rss"]),
+                    "pss": max(q1["pss"], q2["pss"]),
                 }
                 results.append(row)
                 print(_fmt(row), f"; load {_load()}", flush=True)
-        print("\n| run | snapshot rows/s (s) | changes/s (s) | start → first batch | peak RSS |")
+        print("\n| run | snapshot rows/s (s) | changes/s (s) | start → first batch | peak RSS (PSS) |")
         print("|---|---|---|---|---|")
         for r in results:
             first = "-" if r["first"] is None else f"{r['first']:.1f} s"
             print(
                 f"| {r['what']} | {r['snap']:,.0f} ({r['snap_s']:.1f}) | {r['chg']:,.0f} ({r['chg_s']:.1f}) | "
-                f"{first} | {r['rss'] / 2**30:.2f} GB |"
+                f"{first} | {r['rss'] / 2**30:.2f} GB ({r['pss'] / 2**30:.2f}) |"
             )
         by = {r["what"]: r for r in results}
         for m in a.masters.split(","):
@@ -504,7 +521,8 @@ def _fmt(r: dict) -> str:
     first = "-" if r["first"] is None else f"{r['first']:.1f} s"
     return (
         f"{r['what']}: snapshot {r['snap']:,.0f} rows/s ({r['snap_s']:.1f} s), changes {r['chg']:,.0f}/s "
-        f"({r['chg_s']:.1f} s), first batch {first}, peak RSS {r['rss'] / 2**30:.2f} GB"
+        f"({r['chg_s']:.1f} s), first batch {first}, peak RSS {r['rss'] / 2**30:.2f} GB "
+        f"(PSS {r['pss'] / 2**30:.2f} GB)"
     )
 
 
