@@ -16,8 +16,8 @@ import json
 import re
 from pathlib import Path
 
-TS_RE = re.compile(r"(^|_|^iodebezium)ts_?(ms|us|ns)$")
-LSN_RE = re.compile(r"(^|_|^iodebezium)lsn$")
+TS_RE = re.compile(r"(^|_|\.|^iodebezium)ts_?(ms|us|ns)$")  # "." : Flatten$Value with delimiter "."
+LSN_RE = re.compile(r"(^|_|\.|^iodebezium)lsn$")
 SEQ_KEYS = ("sequence", "iodebeziumsequence")
 HEARTBEAT_PREFIX = "__debezium-heartbeat"
 
@@ -53,10 +53,11 @@ def mask(x):
             if TS_RE.search(k):
                 out[k] = "<ts>"
                 continue
-            if LSN_RE.search(k) or k == "iodebeziumpos" or (k == "pos" and "file" in x):
+            # (flattened names too: `source.pos` beside `source.file`, `source_sequence`)
+            if LSN_RE.search(k) or k == "iodebeziumpos" or (k.endswith("pos") and k[:-3] + "file" in x):
                 out[k] = "<pos>"
                 continue
-            if k in SEQ_KEYS and isinstance(v, str):
+            if (k in SEQ_KEYS or k.endswith((".sequence", "_sequence"))) and isinstance(v, str):
                 out[k] = re.sub(r'"\d+"', '"<lsn>"', v)
                 continue
         out[k] = mask(v)

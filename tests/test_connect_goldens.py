@@ -53,6 +53,9 @@ CASES = [
     "mariadb_routing",
     "pg_unwrap_wire_plain",  # the bench chain: unwrap + schemaless JSON, wire mode
     "pg_unwrap_wire",  # wire mode (dataplane.py): values never decoded, JsonConverter prints them as they are
+    # differential_connect findings (emulator.testing.oracle_connect recordings)
+    "pg_tombstone_shared_headers",  # a delete's in-place headers reach its tombstone (shared_headers.py)
+    "pg_changed_tombstone_predicate",  # seed 3 trial 0: the same, seen through HasHeaderKey
 ]
 CASES = [c for c in CASES if (DATA / f"{c}.jsonl").is_file()]
 

@@ -23,7 +23,7 @@ import logging
 from collections.abc import Callable
 
 from emulator.config import ConfigError
-from emulator.connect import converters
+from emulator.connect import converters, fused, shared_headers
 from emulator.connect.record import ConnectRecord, from_json_record, from_structured, from_structured_wire
 from emulator.connect.transforms import Stage, TransformConfigError, build_chain
 from emulator.records import Record, StructuredRecord
@@ -70,6 +70,8 @@ class DataPlane:
         self.log_errors = log_errors
         self.log_messages = log_messages
         self.skipped = 0
+        self._leak: tuple[str, list] | None = None  # headers a delete leaves its tombstone (shared_headers)
+        fused.install(self, wire)  # the commonest chains in one step (emulator/connect/fused.py)
 
     def apply(self, record: Record) -> Record | None:
         to_record = self.to_record
@@ -81,13 +83,24 @@ class DataPlane:
                 cr = from_structured(record)
         else:
             cr = from_json_record(record)
+        leak, self._leak = self._leak, None
+        if leak is not None and cr.value is None and leak[0] == cr.topic:
+            cr = dataclasses.replace(cr, headers=[*cr.headers, *leak[1]])  # see shared_headers
+        shared, added = True, []
         for stage in self.stages:
+            before = cr
             try:
                 cr = stage.apply(cr)
             except Exception as e:  # noqa: BLE001 - Connect's RetryWithToleranceOperator catches everything
                 return self._failed(f"transforms.{stage.alias} ({stage.class_name})", e, record)
+            if shared and cr is not before:
+                shared = shared_headers.track(stage.transform, before, cr, added)
             if cr is None:
-                return None
+                break
+        if added:
+            self._leak = (record.topic, added)
+        if cr is None:
+            return None
         try:
             return to_record(cr)
         except Exception as e:  # noqa: BLE001
