@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from emulator.connect.converters.json_converter import JsonConverter
 from emulator.connect.record import _HEADER_LISTS
 from emulator.connect.record import _headers as connect_headers
 from emulator.connect.transforms.unwrap import ExtractNewRecordState
@@ -36,8 +37,34 @@ def plain_unwrap(plane: Any, wire: Any) -> Callable[[Record], Record | None] | N
         return None
     general = plane.apply
     after_schema = unwrap.plain_after_schema
-    convert = wire.convert
+    convert_headers = wire.convert_headers
     verbatim = wire.verbatim
+    json = isinstance(wire.key, JsonConverter) and isinstance(wire.value, JsonConverter)
+    if json:  # writers of one schema: f(value) -> bytes
+        key_writer, value_writer = wire.key.writer, wire.value.writer
+    else:  # Avro: the subject depends on the topic, f(topic, value) -> bytes
+        key_data, value_data = wire.key.from_connect_data, wire.value.from_connect_data
+
+        def key_writer(schema: Any) -> Callable[[str, Any], bytes]:
+            return lambda topic, v: key_data(topic, None, schema, v)
+
+        def value_writer(schema: Any) -> Callable[[str, Any], bytes]:
+            return lambda topic, v: value_data(topic, None, schema, v)
+
+    # id(envelope schema) -> (envelope schema, key schema, key writer, value writer or None: the long way)
+    plans: dict[int, tuple[Any, Any, Any, Any]] = {}
+
+    def plan(record: StructuredRecord) -> tuple[Any, Any, Any, Any]:
+        env_schema, key_schema = record.value_schema, record.key_schema
+        schema = after_schema(env_schema)
+        if schema is None:
+            p = (env_schema, key_schema, None, None)
+        else:
+            p = (env_schema, key_schema, key_writer(key_schema) if key_schema else None, value_writer(schema))
+        if len(plans) > 256:
+            plans.clear()
+        plans[id(env_schema)] = p
+        return p
 
     def apply(record: Record) -> Record | None:
         if record.__class__ is StructuredRecord:
@@ -45,8 +72,10 @@ def plain_unwrap(plane: Any, wire: Any) -> Callable[[Record], Record | None] | N
             if env is not None:
                 after = env.get("after")
                 if after.__class__ is dict:
-                    schema = after_schema(record.value_schema)
-                    if schema is not None:
+                    p = plans.get(id(record.value_schema))
+                    if p is None or p[0] is not record.value_schema or p[1] is not record.key_schema:
+                        p = plan(record)
+                    if p[3] is not None:
                         topic = record.topic
                         key = record.key_payload
                         headers = record.headers  # the connector's context headers: one shared list
@@ -55,11 +84,19 @@ def plain_unwrap(plane: Any, wire: Any) -> Callable[[Record], Record | None] | N
                             headers = (
                                 hit[1] if hit is not None and hit[0] is headers else connect_headers(headers)
                             )
+                            headers = convert_headers(topic, headers)
+                        else:
+                            headers = None
                         try:
-                            k, v, h = convert(topic, record.key_schema, key, schema, after, headers)
+                            if json:
+                                k = None if key is None else p[2](key)
+                                v = p[3](after)
+                            else:
+                                k = None if key is None else p[2](topic, key)
+                                v = p[3](topic, after)
                         except Exception:  # noqa: BLE001 - the general path reports it (errors.tolerance)
                             return general(record)
-                        return ConvertedRecord(topic, k, v, h, None, verbatim)
+                        return ConvertedRecord(topic, k, v, headers, None, verbatim)
         return general(record)
 
     return apply
