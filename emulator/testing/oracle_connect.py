@@ -48,6 +48,7 @@ QUIET_S = 5.0
 JSON_CONVERTER = "org.apache.kafka.connect.json.JsonConverter"
 SIMPLE_HEADER_CONVERTER = "org.apache.kafka.connect.storage.SimpleHeaderConverter"
 AVRO_CONVERTER = "io.confluent.connect.avro.AvroConverter"
+HEARTBEAT_PREFIX = capture.HEARTBEAT_PREFIX
 
 
 def log(msg: str) -> None:
@@ -201,18 +202,20 @@ class DataPlane:
 class ConnectLog(capture.RecordLog):
     """Lines (str) from Debezium, parsed dicts from the emulator; any record counts as activity."""
 
-    def add_line(self, line: str | None) -> None:
+    def add_line(self, line: str | None, topic: str) -> None:
         with self.lock:
             if line is not None:
                 self.records.append(line)
             self.mark("first_record")
-            self.last_data = time.monotonic()
+            if not topic.startswith(HEARTBEAT_PREFIX):  # heartbeats never stop: not "data"
+                self.last_data = time.monotonic()
 
     def add(self, rec: dict) -> None:
         with self.lock:
             self.records.append(rec)
             self.mark("first_record")
-            self.last_data = time.monotonic()
+            if not rec["topic"].startswith(HEARTBEAT_PREFIX):
+                self.last_data = time.monotonic()
 
 
 class ConnectDebeziumCapture(capture.DebeziumCapture):
@@ -245,6 +248,7 @@ class ConnectDebeziumCapture(capture.DebeziumCapture):
         try:
             for ev in records:
                 rec = ev.record()
+                raw_topic = str(rec.topic())
                 raw_part = rec.kafkaPartition()
                 raw_part = None if raw_part is None else int(raw_part)
                 try:
@@ -256,7 +260,7 @@ class ConnectDebeziumCapture(capture.DebeziumCapture):
                         raise
                     self.skipped += 1
                     line = None
-                self.log.add_line(line)
+                self.log.add_line(line, raw_topic)
         except Exception as e:  # noqa: BLE001 - errors.tolerance=none: the task stops
             self.errors.append(f"data plane: {e}")
             traceback.print_exc()
