@@ -18,6 +18,7 @@ from pathlib import Path
 
 TS_RE = re.compile(r"(^|_|\.|^iodebezium)ts_?(ms|us|ns)$")  # "." : Flatten$Value with delimiter "."
 LSN_RE = re.compile(r"(^|_|\.|^iodebezium)lsn$")
+TXID_RE = re.compile(r"^\d+:\d+$")
 SEQ_KEYS = ("sequence", "iodebeziumsequence")
 HEARTBEAT_PREFIX = "__debezium-heartbeat"
 
@@ -71,6 +72,9 @@ def mask(x):
             # (flattened names too: `source.pos` beside `source.file`, `source_sequence`)
             if LSN_RE.search(k) or k == "iodebeziumpos" or (k.endswith("pos") and k[:-3] + "file" in x):
                 out[k] = "<pos>"
+                continue
+            if k in ("id", "iodebeziumtxid") and isinstance(v, str) and TXID_RE.match(v):
+                out[k] = v.split(":")[0] + ":<lsn>"  # PostgreSQL transaction ids are txId:LSN
                 continue
             if (k in SEQ_KEYS or k.endswith((".sequence", "_sequence"))) and isinstance(v, str):
                 out[k] = re.sub(r'"\d+"', '"<lsn>"', v)
