@@ -48,3 +48,30 @@ def test_signature_ignores_numbers():
     a = Outcome("MISMATCH", "dbserver1.public.customers #6: .key: golden {} | candidate 1")
     b = Outcome("MISMATCH", "dbserver1.public.customers #7: .key: golden [] | candidate 2")
     assert signature(a) == signature(b)
+
+
+def test_insert_field_twice_fails_as_kafka():
+    """seed 4 trial 42: Kafka's InsertField builds the new schema with SchemaBuilder, which refuses a field
+    name the value already has; real Debezium's task stopped on the first record with that message
+    (pg_insert_field_duplicate.meta.json), the emulator had overwritten the field."""
+    import json
+    from pathlib import Path
+
+    from emulator.connect.record import ConnectRecord
+    from emulator.connect.schema import Field, Schema
+    from emulator.connect.transforms import build_chain
+
+    meta = json.loads(
+        (Path(__file__).parent / "data/connect/pg_insert_field_duplicate.meta.json").read_text()
+    )
+    expected = "Cannot create field because of field name duplication src_topic"
+    assert expected in meta["engine_error"] and meta["records"] == 0
+    props = {k: v for k, v in meta["connector_config"].items() if k.startswith(("transforms", "predicates"))}
+    stages = build_chain(props)
+    schema = Schema(
+        "struct", name="t.Value", optional=False, fields=[Field("id", Schema("int32", optional=False))]
+    )
+    rec = ConnectRecord("dbserver1.public.typed", None, None, None, schema, {"id": 1})
+    with pytest.raises(Exception, match=expected):
+        for stage in stages:
+            rec = stage.apply(rec)
