@@ -50,10 +50,15 @@ def test_signature_ignores_numbers():
     assert signature(a) == signature(b)
 
 
-def test_insert_field_twice_fails_as_kafka():
-    """seed 4 trial 42: Kafka's InsertField builds the new schema with SchemaBuilder, which refuses a field
-    name the value already has; real Debezium's task stopped on the first record with that message
-    (pg_insert_field_duplicate.meta.json), the emulator had overwritten the field."""
+@pytest.mark.parametrize(
+    ("case", "duplicate"),
+    [("pg_insert_field_duplicate", "src_topic"), ("pg_replace_field_duplicate", "__op")],
+)
+def test_a_field_name_twice_fails_as_kafka(case, duplicate):
+    """seed 4 trial 42 (InsertField$Value twice) and a ReplaceField rename onto an existing field: Kafka
+    builds the new schema with SchemaBuilder, which refuses a field name twice; real Debezium's task stopped
+    on the first record with that message (CASE.meta.json's engine_error), the emulator had overwritten the
+    field."""
     import json
     from pathlib import Path
 
@@ -61,17 +66,18 @@ def test_insert_field_twice_fails_as_kafka():
     from emulator.connect.schema import Field, Schema
     from emulator.connect.transforms import build_chain
 
-    meta = json.loads(
-        (Path(__file__).parent / "data/connect/pg_insert_field_duplicate.meta.json").read_text()
-    )
-    expected = "Cannot create field because of field name duplication src_topic"
+    meta = json.loads((Path(__file__).parent / f"data/connect/{case}.meta.json").read_text())
+    expected = f"Cannot create field because of field name duplication {duplicate}"
     assert expected in meta["engine_error"] and meta["records"] == 0
     props = {k: v for k, v in meta["connector_config"].items() if k.startswith(("transforms", "predicates"))}
-    stages = build_chain(props)
-    schema = Schema(
-        "struct", name="t.Value", optional=False, fields=[Field("id", Schema("int32", optional=False))]
+    stages = [s for s in build_chain(props) if not s.class_name.endswith("ExtractNewRecordState")]
+    fields = [Field("id", Schema("int32", optional=False)), Field("email", Schema("string", optional=True))]
+    if case == "pg_replace_field_duplicate":  # what unwrap's add.fields=op gave the chain
+        fields.append(Field("__op", Schema("string", optional=True)))
+    schema = Schema("struct", name="t.Value", optional=False, fields=fields)
+    rec = ConnectRecord(
+        "dbserver1.public.customers", None, None, None, schema, {"id": 1, "email": "x", "__op": "r"}
     )
-    rec = ConnectRecord("dbserver1.public.typed", None, None, None, schema, {"id": 1})
     with pytest.raises(Exception, match=expected):
         for stage in stages:
             rec = stage.apply(rec)

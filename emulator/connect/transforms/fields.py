@@ -166,12 +166,7 @@ class InsertFieldT(KeyOrValue):
             )
         if self.static is not None:
             fields.append(Field(self.static[0], OPT_STRING if self.static[1] else REQ_STRING))
-        seen: set[str] = set()
-        for f in fields:  # Kafka's SchemaBuilder.field refuses a name twice (a field the value already has)
-            if f.name in seen:
-                raise TransformError(f"Cannot create field because of field name duplication {f.name}")
-            seen.add(f.name)
-        return copy_basics(schema, fields=fields)
+        return copy_basics(schema, fields=fields)  # a name the value already has fails there, as in Kafka
 
 
 register_both(InsertFieldT, K + "InsertField")
