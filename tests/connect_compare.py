@@ -39,6 +39,7 @@ _TEXT_MASKS = (
     (re.compile(r"\b(ts_ms|ts_us|ts_ns|lsn|pos)=-?\d+"), r"\1=<x>"),
     (re.compile(r'"\d{5,}"'), '"<lsn>"'),
     (re.compile(r"\[B@[0-9a-f]+"), "[B@<identity>"),
+    (re.compile(r"\b(\d+):\d{5,}\b"), r"\1:<lsn>"),  # a PostgreSQL transaction id, txId:LSN
 )
 
 
