@@ -36,7 +36,7 @@ def _lines(path: Path):
 # StringConverter text (`Struct{...}`): the same run-dependent parts, and Java's identity hash of a byte[]
 # (`[B@1b6d3586`: differs between two runs of Debezium)
 _TEXT_MASKS = (
-    (re.compile(r"\b(ts_ms|ts_us|ts_ns|lsn|pos)=-?\d+"), r"\1=<x>"),
+    (re.compile(r"(\w*(?:ts_ms|ts_us|ts_ns|lsn|pos))=-?\d+"), r"\1=<x>"),  # also meta_source_ts_ms=
     (re.compile(r'"\d{5,}"'), '"<lsn>"'),
     (re.compile(r"\[B@[0-9a-f]+"), "[B@<identity>"),
     (re.compile(r"\b(\d+):\d{5,}\b"), r"\1:<lsn>"),  # a PostgreSQL transaction id, txId:LSN
