@@ -192,7 +192,8 @@ def t_replace_field(rng, ch: Chain):
     if mode == 0:
         o["exclude"] = ",".join(_subset(rng, pool))
     elif mode == 1:
-        o["renames"] = ",".join(f"{f}:{f}_x" for f in _subset(rng, pool))
+        # a prefix keeps the masks (ts_ms, lsn, ... are matched by how a name ends)
+        o["renames"] = ",".join(f"{f}:x_{f}" for f in _subset(rng, pool))
     else:
         o["include"] = ",".join(_subset(rng, pool))
     return o
