@@ -71,6 +71,7 @@ class DataPlane:
         self.log_errors = log_errors
         self.log_messages = log_messages
         self.skipped = 0
+        self.schema_topic: str | None = None  # set by `build` for the MySQL/MariaDB connectors
         self._leak: tuple[str, list] | None = None  # headers a delete leaves its tombstone (shared_headers)
         fused.install(self, wire)  # the commonest chains in one step (emulator/connect/fused.py)
 
@@ -84,6 +85,9 @@ class DataPlane:
                 cr = from_structured(record)
         else:
             cr = from_json_record(record)
+            # MySQL/MariaDB schema changes: Debezium's SourceRecord has partition 0 (InsertField partition.field)
+            if cr.topic == self.schema_topic:
+                cr.partition = 0
         leak, self._leak = self._leak, None
         if leak is not None and cr.value is None and leak[0] == cr.topic:
             cr = dataclasses.replace(cr, headers=[*cr.headers, *leak[1]])  # see shared_headers
@@ -102,6 +106,13 @@ class DataPlane:
             self._leak = (record.topic, added)
         if cr is None:
             return None
+        if (
+            cr.partition == 0
+            and record.topic == self.schema_topic
+            and record.__class__ is not StructuredRecord
+        ):
+            # still the connector's own partition, not a transform's: the output places the record
+            cr = dataclasses.replace(cr, partition=None)
         try:
             return to_record(cr)
         except Exception as e:  # noqa: BLE001
@@ -140,13 +151,16 @@ def build(config) -> DataPlane | None:
     if not stages and conv.fast_path:
         return None
     tolerance = (props.get("errors.tolerance") or "none").strip().lower()
-    return DataPlane(
+    plane = DataPlane(
         stages,
         conv,
         tolerance == "all",
         _bool(props.get("errors.log.enable")),
         _bool(props.get("errors.log.include.messages")),
     )
+    if any(c in (props.get("connector.class") or "").lower() for c in ("mysql", "mariadb")):
+        plane.schema_topic = (props.get("topic.prefix") or "").strip() or None
+    return plane
 
 
 def validate_transforms(config) -> None:
