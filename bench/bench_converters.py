@@ -69,11 +69,15 @@ def lines(path: Path) -> int:
         return 0
 
 
-def start(config: Path, out: Path, log: Path) -> subprocess.Popen:
+PROFILE: list[Path] = []  # --profile DIR: the measured runs under cProfile, DIR/<variant>.prof
+
+
+def start(config: Path, out: Path, log: Path, profile: Path | None = None) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
+    prof = ["-m", "cProfile", "-o", str(profile)] if profile else []
     with open(log, "ab") as f:
         return subprocess.Popen(
-            [sys.executable, "-m", "emulator", "run", str(config), "--out", str(out)],
+            [sys.executable, *prof, "-m", "emulator", "run", str(config), "--out", str(out)],
             stdout=f,
             stderr=subprocess.STDOUT,
             env=env,
@@ -127,7 +131,7 @@ def run_variant(pg: PgServer, name: str, rows: int, work: Path) -> dict:
     pg.psql(backlog_sql("insert", rows))
     topic = out / f"{TOPIC_PREFIX}.public.{TABLE}.jsonl"
     t0 = time.monotonic()
-    p = start(config, out, log)
+    p = start(config, out, log, PROFILE[0] / f"{name}.prof" if PROFILE else None)
     first = None
     cpu_first = 0.0
     while True:
@@ -171,7 +175,11 @@ def main() -> int:
     ap.add_argument("--variants", default="raw,unwrap,avro")
     ap.add_argument("--json", metavar="FILE")
     ap.add_argument("--keep", metavar="DIR", help="keep the output directories here")
+    ap.add_argument("--profile", metavar="DIR", help="run the measured starts under cProfile: DIR/<variant>.prof")
     args = ap.parse_args()
+    if args.profile:
+        PROFILE.append(Path(args.profile).resolve())
+        PROFILE[0].mkdir(parents=True, exist_ok=True)
     results = []
     with tempfile.TemporaryDirectory(prefix="bench-conv-") as tmp, PgServer() as pg:
         work = Path(args.keep) if args.keep else Path(tmp)

@@ -385,6 +385,7 @@ class TransactionMonitor:
         self.topic = settings.topic(topic_suffix)
         self.key_frame = Framed(settings.key_codec, self.KEY_SCHEMA)
         self.value_frame = Framed(settings.value_codec, self.VALUE_SCHEMA)
+        self.structured = settings.structured  # the data plane takes the parts (no JSON to parse back)
         self.begin_id: str | None = None
         self.begin_ts_ms = 0
         self.started = False
@@ -455,6 +456,10 @@ class TransactionMonitor:
                ts_ms: int) -> None:
         value = {"status": status, "id": tx_id, "event_count": count, "data_collections": collections,
                  "ts_ms": ts_ms}
+        if self.structured:
+            self.emit(StructuredRecord(self.topic, self.KEY_SCHEMA, {"id": tx_id}, self.VALUE_SCHEMA, value, None,
+                                       (self.key_frame, self.value_frame)))
+            return
         self.emit(Record(self.topic, self.key_frame.encode({"id": tx_id}), self.value_frame.encode(value)))
 
 
@@ -468,8 +473,11 @@ class Heartbeat:
                  topic_prefix: str = "__debezium-heartbeat") -> None:
         self.interval_s = interval_ms / 1000.0
         self.topic = f"{topic_prefix}.{settings.prefix}"
-        self.key = Framed(settings.key_codec, self.KEY_SCHEMA).encode({"serverName": settings.prefix})
+        self.key_frame = Framed(settings.key_codec, self.KEY_SCHEMA)
+        self.key_payload = {"serverName": settings.prefix}
+        self.key = self.key_frame.encode(self.key_payload)
         self.value_frame = Framed(settings.value_codec, self.VALUE_SCHEMA)
+        self.structured = settings.structured  # the data plane takes the parts
         self.next_due = time.monotonic() + self.interval_s if interval_ms > 0 else float("inf")
 
     def due(self, now: float) -> bool:
@@ -477,5 +485,9 @@ class Heartbeat:
 
     def record(self, now: float) -> Record:
         self.next_due = now + self.interval_s
-        return Record(self.topic, self.key, self.value_frame.encode({"ts_ms": time.time_ns() // 1_000_000}))
+        value = {"ts_ms": time.time_ns() // 1_000_000}
+        if self.structured:
+            return StructuredRecord(self.topic, self.KEY_SCHEMA, self.key_payload, self.VALUE_SCHEMA, value, None,
+                                    (self.key_frame, self.value_frame))
+        return Record(self.topic, self.key, self.value_frame.encode(value))
 

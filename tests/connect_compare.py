@@ -16,8 +16,9 @@ import json
 import re
 from pathlib import Path
 
-TS_RE = re.compile(r"(^|_|^iodebezium)ts_?(ms|us|ns)$")
-LSN_RE = re.compile(r"(^|_|^iodebezium)lsn$")
+TS_RE = re.compile(r"(^|_|\.|^iodebezium)ts_?(ms|us|ns)$")  # "." : Flatten$Value with delimiter "."
+LSN_RE = re.compile(r"(^|_|\.|^iodebezium)lsn$")
+TXID_RE = re.compile(r"^\d+:\d+$")
 SEQ_KEYS = ("sequence", "iodebeziumsequence")
 HEARTBEAT_PREFIX = "__debezium-heartbeat"
 
@@ -32,11 +33,27 @@ def _lines(path: Path):
             yield json.loads(line, parse_float=_num)
 
 
+# StringConverter text (`Struct{...}`): the same run-dependent parts, and Java's identity hash of a byte[]
+# (`[B@1b6d3586`: differs between two runs of Debezium)
+_TEXT_MASKS = (
+    (re.compile(r"(\w*(?:ts_ms|ts_us|ts_ns|lsn|pos))=-?\d+"), r"\1=<x>"),  # also meta_source_ts_ms=
+    (re.compile(r'"\d{5,}"'), '"<lsn>"'),
+    (re.compile(r"\[B@[0-9a-f]+"), "[B@<identity>"),
+    (re.compile(r"\b(\d+):\d{5,}\b"), r"\1:<lsn>"),  # a PostgreSQL transaction id, txId:LSN
+)
+
+
+def _mask_text(text: str) -> str:
+    for rx, repl in _TEXT_MASKS:
+        text = rx.sub(repl, text)
+    return text
+
+
 def _expand(v):
     if isinstance(v, dict) and set(v) == {"b64"}:
         raw = base64.b64decode(v["b64"])
         try:
-            return {"text": raw.decode("utf-8")}
+            return {"text": _mask_text(raw.decode("utf-8"))}
         except UnicodeDecodeError:
             return v
     return v
@@ -53,10 +70,14 @@ def mask(x):
             if TS_RE.search(k):
                 out[k] = "<ts>"
                 continue
-            if LSN_RE.search(k) or k == "iodebeziumpos" or (k == "pos" and "file" in x):
+            # (flattened names too: `source.pos` beside `source.file`, `source_sequence`)
+            if LSN_RE.search(k) or k == "iodebeziumpos" or (k.endswith("pos") and k[:-3] + "file" in x):
                 out[k] = "<pos>"
                 continue
-            if k in SEQ_KEYS and isinstance(v, str):
+            if k in ("id", "iodebeziumtxid") and isinstance(v, str) and TXID_RE.match(v):
+                out[k] = v.split(":")[0] + ":<lsn>"  # PostgreSQL transaction ids are txId:LSN
+                continue
+            if (k in SEQ_KEYS or k.endswith((".sequence", "_sequence"))) and isinstance(v, str):
                 out[k] = re.sub(r'"\d+"', '"<lsn>"', v)
                 continue
         out[k] = mask(v)

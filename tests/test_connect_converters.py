@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from avro_decode import decode, schemas_by_id
 from connect_compare import compare
-from test_connect_goldens import DATA, replay_mariadb, replay_pg
+from test_connect_goldens import DATA, expected_records, replay_mariadb, replay_pg
 
 from emulator.config import ConfigError, from_dict
 from emulator.connect.converters import build
@@ -330,9 +330,9 @@ def test_converter_recording(case: str, tmp_path: Path, request) -> None:
     if meta["db"] == "mariadb":
         if not mariadbserver.available():
             pytest.skip("mariadb server binaries not installed")
-        out = replay_mariadb(meta, tmp_path)
+        out = replay_mariadb(meta, tmp_path, expected_records(case))
     else:
-        out = replay_pg(meta, tmp_path)
+        out = replay_pg(meta, tmp_path, expected=expected_records(case))
     golden = DATA / f"{case}.jsonl"
     reg_path = DATA / f"{case}.registry.json"
     gold_reg = cand_reg = None

@@ -8,9 +8,10 @@ so every output and every config form gets the same result.
 When no transform is configured and the converters are exactly what the connectors already write (see
 `converters.build(...).fast_path`), there is no stage at all and records go straight to the output.
 Otherwise the connector runs with its internal form (`internal_config`: JsonConverter with schemas, BASE64
-decimals, nulls kept): table records arrive as `StructuredRecord`s (the envelope's precomputed schemas and
-the payload dicts, turned into Connect values by `from_structured` without any JSON), the rest (transaction
-metadata, heartbeats, schema changes, MongoDB events) as JsonConverter bytes that `from_json_record` parses.
+decimals, nulls kept): table records, transaction metadata and heartbeats of the relational connectors arrive as
+`StructuredRecord`s (precomputed schemas and the payload dicts, turned into Connect values by
+`from_structured` without any JSON), the rest (MySQL/MariaDB schema changes, MongoDB events) as
+JsonConverter bytes that `from_json_record` parses.
 
 Failures on a record (a transform or converter raising) follow `errors.tolerance`: `none` stops the task
 with one line naming the transform; `all` skips the record and logs it.
@@ -23,7 +24,7 @@ import logging
 from collections.abc import Callable
 
 from emulator.config import ConfigError
-from emulator.connect import converters
+from emulator.connect import converters, fused, shared_headers
 from emulator.connect.record import ConnectRecord, from_json_record, from_structured, from_structured_wire
 from emulator.connect.transforms import Stage, TransformConfigError, build_chain
 from emulator.records import Record, StructuredRecord
@@ -71,6 +72,9 @@ class DataPlane:
         self.log_errors = log_errors
         self.log_messages = log_messages
         self.skipped = 0
+        self.schema_topic: str | None = None  # set by `build` for the MySQL/MariaDB connectors
+        self._leak: tuple[str, list] | None = None  # headers a delete leaves its tombstone (shared_headers)
+        fused.install(self, wire)  # the commonest chains in one step (emulator/connect/fused.py)
 
     def apply(self, record: Record) -> Record | None:
         to_record = self.to_record
@@ -82,13 +86,34 @@ class DataPlane:
                 cr = from_structured(record)
         else:
             cr = from_json_record(record)
+            # MySQL/MariaDB schema changes: Debezium's SourceRecord has partition 0 (InsertField partition.field)
+            if cr.topic == self.schema_topic:
+                cr.partition = 0
+        leak, self._leak = self._leak, None
+        if leak is not None and cr.value is None and leak[0] == cr.topic:
+            cr = dataclasses.replace(cr, headers=[*cr.headers, *leak[1]])  # see shared_headers
+        shared, added = True, []
         for stage in self.stages:
+            before = cr
             try:
                 cr = stage.apply(cr)
             except Exception as e:  # noqa: BLE001 - Connect's RetryWithToleranceOperator catches everything
                 return self._failed(f"transforms.{stage.alias} ({stage.class_name})", e, record)
+            if shared and cr is not before:
+                shared = shared_headers.track(stage.transform, before, cr, added)
             if cr is None:
-                return None
+                break
+        if added:
+            self._leak = (record.topic, added)
+        if cr is None:
+            return None
+        if (
+            cr.partition == 0
+            and record.topic == self.schema_topic
+            and record.__class__ is not StructuredRecord
+        ):
+            # still the connector's own partition, not a transform's: the output places the record
+            cr = dataclasses.replace(cr, partition=None)
         try:
             return to_record(cr)
         except Exception as e:  # noqa: BLE001
@@ -127,7 +152,10 @@ def build(config) -> DataPlane | None:
     if not stages and conv.fast_path:
         return None
     errors = settings.errors
-    return DataPlane(stages, conv, errors.tolerance == "all", errors.log_enable, errors.log_include_messages)
+    plane = DataPlane(stages, conv, errors.tolerance == "all", errors.log_enable, errors.log_include_messages)
+    if config.connector in ("mysql", "mariadb"):  # schema-change records carry partition 0 into the chain
+        plane.schema_topic = settings.topics.prefix or None
+    return plane
 
 
 def validate_transforms(config) -> None:

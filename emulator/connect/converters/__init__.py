@@ -115,24 +115,28 @@ class Converters:
         headers: list[tuple[str, Any, Any]] | None,
     ) -> tuple[bytes | None, bytes | None, list[tuple[str, bytes | None]] | None]:
         """Connect's `WorkerSourceTask.convertTransformedRecord`: headers one by one, then key, value."""
-        out_h = None
-        if headers:
-            # a shared list (the context headers of every record) converts to one shared list
-            lists = self._header_lists
-            ck = (id(headers), topic)
-            hit = lists.get(ck)
-            if hit is not None and hit[0] is headers:
-                out_h = hit[1]
-            else:
-                out_h = [(n, self._header(topic, n, s, v)) for n, s, v in headers]
-                if len(lists) >= 64:
-                    lists.clear()
-                lists[ck] = (headers, out_h)
+        out_h = self.convert_headers(topic, headers) if headers else None
         return (
             self.key.from_connect_data(topic, None, key_schema, key),
             self.value.from_connect_data(topic, None, value_schema, value),
             out_h,
         )
+
+    def convert_headers(
+        self, topic: str, headers: list[tuple[str, Any, Any]]
+    ) -> list[tuple[str, bytes | None]]:
+        """The header converter on each header, in order; a shared list (the context headers of every
+        record) converts to one shared list."""
+        lists = self._header_lists
+        ck = (id(headers), topic)
+        hit = lists.get(ck)
+        if hit is not None and hit[0] is headers:
+            return hit[1]
+        out_h = [(n, self._header(topic, n, s, v)) for n, s, v in headers]
+        if len(lists) >= 64:
+            lists.clear()
+        lists[ck] = (headers, out_h)
+        return out_h
 
     def _header(self, topic: str, name: str, schema: Any, value: Any) -> bytes | None:
         """Header bytes, cached for scalar values (the context headers repeat on every record)."""

@@ -59,14 +59,19 @@ class CloudEventsConverter:
         hit = self._data_schemas.get(id(schema))
         if hit is not None and hit[0] is schema:
             return hit[1]
+        if not schema.name.endswith(".Envelope"):  # Envelope.isEnvelopeSchema: not a data change event
+            self._data_schemas[id(schema)] = (schema, None)
+            return None
         try:
             source = schema.field("source").schema
             before = schema.field("before").schema
             after = schema.field("after").schema
             schema.field("op")
-        except KeyError:
-            self._data_schemas[id(schema)] = (schema, None)
-            return None
+        except KeyError:  # an envelope a transform changed (ReplaceField renames): Debezium's record parser
+            raise ConversionError(
+                'Cannot invoke "org.apache.kafka.connect.data.Field.schema()" because the return value of '
+                '"org.apache.kafka.connect.data.Schema.field(String)" is null'
+            ) from None
         ns = (source.name or "").rsplit(".", 1)[0]
         kind = _ID_KINDS.get(ns)
         if kind is None:
@@ -92,6 +97,10 @@ class CloudEventsConverter:
     def from_connect_data(self, topic: str, headers: Any, schema: Schema | None, value: Any) -> bytes | None:
         if schema is None or value is None:
             return None
+        if schema.name is None:  # Envelope.isEnvelopeSchema(schema.name()) on Java 17
+            raise ConversionError('Cannot invoke "String.endsWith(String)" because "schemaName" is null')
+        if not schema.name.endswith(".Envelope"):
+            return None  # schema changes, heartbeats, transaction markers: not data change events
         if schema.type != "struct":
             raise ConversionError("CloudEventsConverter: mismatching schema")
         plan = self._plan(schema)

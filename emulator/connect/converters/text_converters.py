@@ -51,6 +51,13 @@ def _number_text(schema: Schema | None, value: Any) -> str | None:
 
 # ------------------------------------------------------------------------------------ StringConverter
 
+VARIABLE_SCALE_DECIMAL = "io.debezium.data.VariableScaleDecimal"
+
+
+def _byte_array_text(value: Any) -> str:
+    # Java prints byte[] as "[B@" + identity hash: not reproducible; see docs/converters.md
+    return "[B@" + format(hash(bytes(value)) & 0x7FFFFFFF, "x")
+
 
 def java_to_string(schema: Schema | None, value: Any) -> str:
     """`Object.toString()` of the Java object Connect would hold for this model value."""
@@ -64,15 +71,24 @@ def java_to_string(schema: Schema | None, value: Any) -> str:
     if text is not None:
         return text
     if isinstance(value, (bytes, bytearray, memoryview)):
-        # Java prints byte[] as "[B@" + identity hash: not reproducible; see docs/converters.md
-        return "[B@" + format(hash(bytes(value)) & 0x7FFFFFFF, "x")
+        if schema is not None and schema.name is None:
+            # the relational connectors hold a plain BYTES column as a ByteBuffer (Java's toString);
+            # byte[] (below) in a VariableScaleDecimal's value and a Bits
+            return f"java.nio.HeapByteBuffer[pos=0 lim={len(value)} cap={len(value)}]"
+        return _byte_array_text(value)
     if isinstance(value, list):
         item = schema.items if schema is not None else None
         return "[" + ", ".join(java_to_string(item, x) for x in value) + "]"
     if isinstance(value, dict):
         if schema is not None and schema.type == "struct":
+            vsd = schema.name == VARIABLE_SCALE_DECIMAL
             parts = [
-                f"{f.name}={java_to_string(f.schema, value.get(f.name))}"
+                f"{f.name}="
+                + (
+                    _byte_array_text(value[f.name])
+                    if vsd and f.name == "value"
+                    else java_to_string(f.schema, value.get(f.name))
+                )
                 for f in schema.fields or ()
                 if value.get(f.name) is not None
             ]

@@ -256,7 +256,14 @@ def copy_basics(
     schema: Schema, type_: str = STRUCT, fields: list[Field] | None = None, optional: bool = False
 ) -> Schema:
     """`SchemaUtil.copySchemaBasics(schema, SchemaBuilder.struct())` then fields: name, version, doc and
-    parameters are copied; optionality and the default are NOT (a fresh builder is required)."""
+    parameters are copied; optionality and the default are NOT (a fresh builder is required). A field name
+    given twice fails as `SchemaBuilder.field` does (InsertField / ReplaceField renames onto an existing field)."""
+    if fields and len({f.name for f in fields}) != len(fields):
+        seen: set[str] = set()
+        for f in fields:
+            if f.name in seen:
+                raise TransformError(f"Cannot create field because of field name duplication {f.name}")
+            seen.add(f.name)
     return Schema(
         type_,
         optional=optional,

@@ -166,7 +166,7 @@ class InsertFieldT(KeyOrValue):
             )
         if self.static is not None:
             fields.append(Field(self.static[0], OPT_STRING if self.static[1] else REQ_STRING))
-        return copy_basics(schema, fields=fields)
+        return copy_basics(schema, fields=fields)  # a name the value already has fails there, as in Kafka
 
 
 register_both(InsertFieldT, K + "InsertField")

@@ -166,6 +166,8 @@ def _extract(record: ConnectRecord, name: str) -> ConnectRecord:
 
 @register("io.debezium.transforms.ExtractNewRecordState")
 class ExtractNewRecordState(Transform):
+    in_place_headers = "adds, then a new record"  # emulator.connect.shared_headers
+
     def __init__(self, opts: Options) -> None:
         super().__init__(opts)
         self.mode = opts.enum("delete.tombstone.handling.mode", MODES, "tombstone")
@@ -211,10 +213,9 @@ class ExtractNewRecordState(Transform):
                 out.append((ref.new_field, s, ref.value(value, schema)))
         return out
 
-    def _plain_after(self, record: ConnectRecord) -> ConnectRecord | None:
-        """What `apply` gives for a create / update / read with no option that changes it: the `after`
-        struct under its schema made required (copySchemaBasics), or None to take the long way."""
-        env_schema = record.value_schema
+    def plain_after_schema(self, env_schema: Schema) -> Schema | None:
+        """The schema of the unwrapped value of a create / update / read under `env_schema` (its `after`
+        struct's made required, copySchemaBasics), or None when that struct has a default (the long way)."""
         hit = self._after_schemas.get(id(env_schema))
         if hit is None or hit[0] is not env_schema:
             f = field_of(env_schema, "after")
@@ -223,15 +224,23 @@ class ExtractNewRecordState(Transform):
             if len(self._after_schemas) > 256:
                 self._after_schemas.clear()
             self._after_schemas[id(env_schema)] = hit
+        return hit[1]
+
+    def _plain_after(self, record: ConnectRecord) -> ConnectRecord | None:
+        """What `apply` gives for a create / update / read with no option that changes it: the `after`
+        struct under its schema made required (copySchemaBasics), or None to take the long way."""
         after = record.value.get("after")
-        if hit[1] is None or after.__class__ is not dict:
+        if after.__class__ is not dict:
+            return None
+        schema = self.plain_after_schema(record.value_schema)
+        if schema is None:
             return None
         return ConnectRecord(
             record.topic,
             record.partition,
             record.key_schema,
             record.key,
-            hit[1],
+            schema,
             after,
             record.headers,
             record.timestamp,
@@ -407,6 +416,8 @@ def java_equals(a: Any, b: Any, top: bool = True) -> bool:
 
 @register("io.debezium.transforms.ExtractChangedRecordState")
 class ExtractChangedRecordState(Transform):
+    in_place_headers = "adds, same record"  # emulator.connect.shared_headers
+
     def __init__(self, opts: Options) -> None:
         super().__init__(opts)
         self.changed = opts.str("header.changed.name")

@@ -1,0 +1,102 @@
+"""Fused data-plane paths: the commonest chains done in one step, from the connector's parts to the bytes.
+
+Only the plain unwrap for now (`ExtractNewRecordState` with no option that changes a record, no predicate,
+key and value through wire-mode converters): a create / update / read table record goes from its
+`StructuredRecord` straight to a `ConvertedRecord` of the `after` payload under the unwrapped schema — no
+`ConnectRecord` made, no stage dispatch. It gives what the general
+path (`DataPlane.apply`: from_structured_wire, the stage, the converters) gives for them; everything else
+(deletes, tombstones, other record kinds, a converter that raises) takes that path.
+Why: the unwrap + schemaless JSON chain is most users' and must cost no more than the raw envelope.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from emulator.connect.converters.json_converter import JsonConverter
+from emulator.connect.record import _HEADER_LISTS
+from emulator.connect.record import _headers as connect_headers
+from emulator.connect.transforms.unwrap import ExtractNewRecordState
+from emulator.records import ConvertedRecord, Record, StructuredRecord
+
+
+def install(plane: Any, wire: Any) -> None:
+    """Give `plane` a fused `apply` where its configuration has one; `wire`: its wire-mode converters."""
+    fused = plain_unwrap(plane, wire)
+    if fused is not None:
+        plane.apply = fused
+
+
+def plain_unwrap(plane: Any, wire: Any) -> Callable[[Record], Record | None] | None:
+    stages = plane.stages
+    if wire is None or len(stages) != 1 or stages[0].predicate is not None:
+        return None
+    unwrap = stages[0].transform
+    if unwrap.__class__ is not ExtractNewRecordState or not unwrap.wire_safe:
+        return None
+    general = plane.apply
+    after_schema = unwrap.plain_after_schema
+    convert_headers = wire.convert_headers
+    verbatim = wire.verbatim
+    json = isinstance(wire.key, JsonConverter) and isinstance(wire.value, JsonConverter)
+    if json:  # writers of one schema: f(value) -> bytes
+        key_writer, value_writer = wire.key.writer, wire.value.writer
+    else:  # Avro: the subject depends on the topic, f(topic, value) -> bytes
+        key_data, value_data = wire.key.from_connect_data, wire.value.from_connect_data
+
+        def key_writer(schema: Any) -> Callable[[str, Any], bytes]:
+            return lambda topic, v: key_data(topic, None, schema, v)
+
+        def value_writer(schema: Any) -> Callable[[str, Any], bytes]:
+            return lambda topic, v: value_data(topic, None, schema, v)
+
+    # id(envelope schema) -> (envelope schema, key schema, key writer, value writer or None: the long way)
+    plans: dict[int, tuple[Any, Any, Any, Any]] = {}
+
+    def plan(record: StructuredRecord) -> tuple[Any, Any, Any, Any]:
+        env_schema, key_schema = record.value_schema, record.key_schema
+        schema = after_schema(env_schema)
+        if schema is None:
+            p = (env_schema, key_schema, None, None)
+        else:
+            p = (env_schema, key_schema, key_writer(key_schema) if key_schema else None, value_writer(schema))
+        if len(plans) > 256:
+            plans.clear()
+        plans[id(env_schema)] = p
+        return p
+
+    def apply(record: Record) -> Record | None:
+        if record.__class__ is StructuredRecord:
+            env = record.value_payload
+            if env is not None:
+                after = env.get("after")
+                if after.__class__ is dict:
+                    p = plans.get(id(record.value_schema))
+                    if p is None or p[0] is not record.value_schema or p[1] is not record.key_schema:
+                        p = plan(record)
+                    if p[3] is not None:
+                        topic = record.topic
+                        key = record.key_payload
+                        headers = record.headers  # the connector's context headers: one shared list
+                        if headers:
+                            hit = _HEADER_LISTS.get(id(headers))
+                            headers = (
+                                hit[1] if hit is not None and hit[0] is headers else connect_headers(headers)
+                            )
+                            headers = convert_headers(topic, headers)
+                        else:
+                            headers = None
+                        try:
+                            if json:
+                                k = None if key is None else p[2](key)
+                                v = p[3](after)
+                            else:
+                                k = None if key is None else p[2](topic, key)
+                                v = p[3](topic, after)
+                        except Exception:  # noqa: BLE001 - the general path reports it (errors.tolerance)
+                            return general(record)
+                        return ConvertedRecord(topic, k, v, headers, None, verbatim)
+        return general(record)
+
+    return apply

@@ -1,0 +1,83 @@
+"""The data-plane differential generator (emulator/testing/differential_connect.py) without the oracle: its
+draws are reproducible from (seed, trial) and are configurations the emulator accepts — a draw the
+emulator refused would waste a campaign trial on "refused" instead of comparing with Debezium. (The
+campaign itself needs the oracle venv and takes ~20 s a trial: scripts/differential_connect.sh.)"""
+
+from __future__ import annotations
+
+import pytest
+
+from emulator.config import ConfigError, from_dict
+from emulator.connect import dataplane
+from emulator.testing.differential_connect import draw, signature, without_transform
+
+
+def test_draws_are_reproducible():
+    assert draw(7, 3, "pg") == draw(7, 3, "pg")
+    assert draw(7, 3, "pg") != draw(7, 4, "pg")
+
+
+@pytest.mark.parametrize("db", ["pg", "mariadb"])
+def test_drawn_configurations_are_accepted(db):
+    refused = []
+    for trial in range(60):
+        props, _ = draw(1, trial, db)
+        config = from_dict({**props, "database.hostname": "127.0.0.1", "database.port": "5432"})
+        try:
+            dataplane.build(config)
+        except ConfigError as e:
+            refused.append(f"trial {trial}: {e}")
+    assert not refused, "\n".join(refused)
+
+
+def test_removing_a_transform_drops_its_unused_predicate():
+    props = {
+        "transforms": "a,b",
+        "transforms.a.type": "X",
+        "transforms.a.predicate": "p",
+        "transforms.b.type": "Y",
+        "predicates": "p",
+        "predicates.p.type": "Z",
+    }
+    assert without_transform(props, "a") == {"transforms": "b", "transforms.b.type": "Y"}
+
+
+def test_signature_ignores_numbers():
+    from emulator.testing.differential_connect import Outcome
+
+    a = Outcome("MISMATCH", "dbserver1.public.customers #6: .key: golden {} | candidate 1")
+    b = Outcome("MISMATCH", "dbserver1.public.customers #7: .key: golden [] | candidate 2")
+    assert signature(a) == signature(b)
+
+
+@pytest.mark.parametrize(
+    ("case", "duplicate"),
+    [("pg_insert_field_duplicate", "src_topic"), ("pg_replace_field_duplicate", "__op")],
+)
+def test_a_field_name_twice_fails_as_kafka(case, duplicate):
+    """seed 4 trial 42 (InsertField$Value twice) and a ReplaceField rename onto an existing field: Kafka
+    builds the new schema with SchemaBuilder, which refuses a field name twice; real Debezium's task stopped
+    on the first record with that message (CASE.meta.json's engine_error), the emulator had overwritten the
+    field."""
+    import json
+    from pathlib import Path
+
+    from emulator.connect.record import ConnectRecord
+    from emulator.connect.schema import Field, Schema
+    from emulator.connect.transforms import build_chain
+
+    meta = json.loads((Path(__file__).parent / f"data/connect/{case}.meta.json").read_text())
+    expected = f"Cannot create field because of field name duplication {duplicate}"
+    assert expected in meta["engine_error"] and meta["records"] == 0
+    props = {k: v for k, v in meta["connector_config"].items() if k.startswith(("transforms", "predicates"))}
+    stages = [s for s in build_chain(props) if not s.class_name.endswith("ExtractNewRecordState")]
+    fields = [Field("id", Schema("int32", optional=False)), Field("email", Schema("string", optional=True))]
+    if case == "pg_replace_field_duplicate":  # what unwrap's add.fields=op gave the chain
+        fields.append(Field("__op", Schema("string", optional=True)))
+    schema = Schema("struct", name="t.Value", optional=False, fields=fields)
+    rec = ConnectRecord(
+        "dbserver1.public.customers", None, None, None, schema, {"id": 1, "email": "x", "__op": "r"}
+    )
+    with pytest.raises(Exception, match=expected):
+        for stage in stages:
+            rec = stage.apply(rec)
