@@ -69,8 +69,11 @@ def test_a_field_name_twice_fails_as_kafka(case, duplicate):
     meta = json.loads((Path(__file__).parent / f"data/connect/{case}.meta.json").read_text())
     expected = f"Cannot create field because of field name duplication {duplicate}"
     assert expected in meta["engine_error"] and meta["records"] == 0
-    props = {k: v for k, v in meta["connector_config"].items() if k.startswith(("transforms", "predicates"))}
-    stages = [s for s in build_chain(props) if not s.class_name.endswith("ExtractNewRecordState")]
+    from emulator.config import from_dict
+    from emulator.settings import settings_for
+
+    settings = settings_for(from_dict({"database.hostname": "localhost", **meta["connector_config"]}))
+    stages = [s for s in build_chain(settings) if not s.class_name.endswith("ExtractNewRecordState")]
     fields = [Field("id", Schema("int32", optional=False)), Field("email", Schema("string", optional=True))]
     if case == "pg_replace_field_duplicate":  # what unwrap's add.fields=op gave the chain
         fields.append(Field("__op", Schema("string", optional=True)))
