@@ -96,8 +96,10 @@ def test_transaction_monitor_is_lazy_and_counts_per_collection():
                             {"id": "8:303", "total_order": 3, "data_collection_order": 2})
     end = orjson.loads(emitted[-1].value)["payload"]
     assert end["status"] == "END" and end["event_count"] == 3
-    assert end["data_collections"] == [{"data_collection": "s.a", "event_count": 2},
-                                       {"data_collection": "s.b", "event_count": 1}]
+    # Debezium counts in a java.util.HashMap: `new HashMap<>()` given s.a then s.b iterates s.b, s.a (checked
+    # with Java 17; tests/data/pg/tx_restart/end_order.jsonl is the recording of the same rule)
+    assert end["data_collections"] == [{"data_collection": "s.b", "event_count": 1},
+                                       {"data_collection": "s.a", "event_count": 2}]
 
 
 @pytest.mark.parametrize("schema,expected", [
