@@ -103,6 +103,21 @@ class EmulatorProcess:
             time.sleep(0.2)
         raise AssertionError(f"records never went quiet\n{self.log_tail()}")
 
+    def wait_counts(self, expected: dict[str, int], settle_s: float = 1.0, timeout: float = 90) -> list[dict]:
+        """Until every topic of `expected` (heartbeat topics aside) holds at least its count of records, then
+        until the records stop growing for `settle_s` (so an extra record still shows). Returns what is there
+        at `timeout` too: a comparison then names what is missing."""
+        deadline = time.monotonic() + timeout
+        want = {t: n for t, n in expected.items() if not t.startswith("__debezium-heartbeat")}
+        while time.monotonic() < deadline:
+            have: dict[str, int] = {}
+            for r in self.records():
+                have[r["topic"]] = have.get(r["topic"], 0) + 1
+            if all(have.get(t, 0) >= n for t, n in want.items()) or self.proc.poll() is not None:
+                return self.wait_quiet(settle_s, timeout=max(deadline - time.monotonic(), 2 * settle_s))
+            time.sleep(0.1)
+        return self.records()
+
     def stop(self, timeout: float = 30) -> int:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
