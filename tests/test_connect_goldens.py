@@ -60,7 +60,8 @@ CASES = [c for c in CASES if (DATA / f"{c}.jsonl").is_file()]
 # (empty: mariadb_unwrap's TIMESTAMP(6) snapshot text, '.5Z', is reproduced since issue 15)
 KNOWN_DIFFERENCES: dict[str, str] = {}
 
-QUIET_S = 5.0
+# the end of a replay: every topic holds the recording's count of records, then nothing more for this long
+FINAL_SETTLE_S = 1.0
 
 
 def sections(path: Path) -> dict[str, str]:
@@ -146,7 +147,7 @@ def replay_pg(meta: dict, work: Path, form: str = "properties") -> Path:
                 _wait(streaming, "the replication slot in use", emu)
             time.sleep(1.0)
             pg.psql(load["stream"])
-            emu.wait_quiet(QUIET_S)
+            emu.wait_counts(meta["topics"], FINAL_SETTLE_S)
         finally:
             code = emu.stop()
         assert code == 0, emu.log_tail()
@@ -171,7 +172,7 @@ def replay_mariadb(meta: dict, work: Path) -> Path:
             _wait(dumping, "a binlog dump thread", emu)
             time.sleep(1.0)
             db.sql(load["stream"], database="inventory")
-            emu.wait_quiet(QUIET_S)
+            emu.wait_counts(meta["topics"], FINAL_SETTLE_S)
         finally:
             code = emu.stop()
         assert code == 0, emu.log_tail()
