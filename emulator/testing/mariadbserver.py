@@ -41,7 +41,8 @@ def _template_datadir(install_db: str, as_mysql: bool) -> Path:
     global _template
     with _template_lock:
         if _template is None:
-            base = Path(tempfile.mkdtemp(prefix="dbzemu-mariadbtemplate-"))
+            _remove_orphans("dbzemu-mariadbtemplate-")
+            base = Path(tempfile.mkdtemp(prefix=f"dbzemu-mariadbtemplate-{os.getpid()}-"))
             atexit.register(shutil.rmtree, base, True)
             data, tmp = base / "data", base / "tmp"
             # a temp directory of its own: servers bootstrapping at once in a shared /tmp can collide on
@@ -70,6 +71,14 @@ def _template_datadir(install_db: str, as_mysql: bool) -> Path:
                 raise RuntimeError(f"mariadb-install-db failed: {r.stderr.strip() or r.stdout.strip()}")
             _template = data
         return _template
+
+
+def _remove_orphans(prefix: str) -> None:
+    """Templates of processes that were killed (atexit did not run): `<prefix><pid>-*` of a pid gone."""
+    for d in Path(tempfile.gettempdir()).glob(prefix + "*"):
+        pid = d.name[len(prefix) :].split("-", 1)[0]
+        if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+            shutil.rmtree(d, ignore_errors=True)
 
 
 def free_port() -> int:

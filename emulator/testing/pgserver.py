@@ -49,7 +49,8 @@ def _template_cluster(bindir: Path, as_pg: bool) -> Path:
     global _template
     with _template_lock:
         if _template is None:
-            base = Path(tempfile.mkdtemp(prefix="dbzemu-pgtemplate-"))
+            _remove_orphans("dbzemu-pgtemplate-")
+            base = Path(tempfile.mkdtemp(prefix=f"dbzemu-pgtemplate-{os.getpid()}-"))
             atexit.register(shutil.rmtree, base, True)
             data = base / "data"
             if as_pg:
@@ -61,6 +62,14 @@ def _template_cluster(bindir: Path, as_pg: bool) -> Path:
                 raise RuntimeError(f"initdb failed: {r.stderr.strip() or r.stdout.strip()}")
             _template = data
         return _template
+
+
+def _remove_orphans(prefix: str) -> None:
+    """Templates of processes that were killed (atexit did not run): `<prefix><pid>-*` of a pid gone."""
+    for d in Path(tempfile.gettempdir()).glob(prefix + "*"):
+        pid = d.name[len(prefix) :].split("-", 1)[0]
+        if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+            shutil.rmtree(d, ignore_errors=True)
 
 
 def free_port() -> int:
