@@ -3,4 +3,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-exec .venv/bin/python -m pytest -q "$@"
+# --durations: the slowest tests in every CI log, to keep the suite under its time limit
+exec .venv/bin/python -m pytest -q --durations=40 "$@"

@@ -77,6 +77,17 @@ class EmulatorProcess:
                     out.append(dict(json.loads(line), topic=topic))
         return out
 
+    def counts(self) -> dict[str, int]:
+        """Complete records per topic so far, heartbeat topics aside; lines counted, not parsed (the waits
+        below poll this, beside an emulator that needs the CPU)."""
+        out: dict[str, int] = {}
+        if self.out.exists():
+            for f in self.out.glob("*.jsonl"):
+                topic = f.name[: -len(".jsonl")]
+                if not topic.startswith("__debezium-heartbeat"):
+                    out[topic] = sum(1 for line in f.read_bytes().split(b"\n")[:-1] if line.strip())
+        return out
+
     def wait_for(self, pred: Callable[[list[dict]], bool], timeout: float, what: str) -> list[dict]:
         deadline = time.monotonic() + timeout
         while True:
@@ -95,13 +106,26 @@ class EmulatorProcess:
         deadline = time.monotonic() + timeout
         last, since = -1, time.monotonic()
         while time.monotonic() < deadline:
-            n = sum(1 for r in self.records() if not r["topic"].startswith("__debezium-heartbeat"))
+            n = sum(self.counts().values())
             if n != last:
                 last, since = n, time.monotonic()
             elif time.monotonic() - since >= quiet_s:
                 return self.records()
             time.sleep(0.2)
         raise AssertionError(f"records never went quiet\n{self.log_tail()}")
+
+    def wait_counts(self, expected: dict[str, int], settle_s: float = 1.0, timeout: float = 90) -> list[dict]:
+        """Until every topic of `expected` (heartbeat topics aside) holds at least its count of records, then
+        until the records stop growing for `settle_s` (so an extra record still shows). Returns what is there
+        at `timeout` too: a comparison then names what is missing."""
+        deadline = time.monotonic() + timeout
+        want = {t: n for t, n in expected.items() if not t.startswith("__debezium-heartbeat")}
+        while time.monotonic() < deadline:
+            have = self.counts()
+            if all(have.get(t, 0) >= n for t, n in want.items()) or self.proc.poll() is not None:
+                return self.wait_quiet(settle_s, timeout=max(deadline - time.monotonic(), 2 * settle_s))
+            time.sleep(0.1)
+        return self.records()
 
     def stop(self, timeout: float = 30) -> int:
         if self.proc.poll() is None:

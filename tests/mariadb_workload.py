@@ -54,8 +54,15 @@ def golden_props(db: MariaDbServer, work: Path, meta: str = "mariadb_public.meta
 
 
 def run_golden_workload(
-    db: MariaDbServer, work: Path, props: dict[str, str], quiet_s: float = 6.0, database: str = "inventory"
+    db: MariaDbServer,
+    work: Path,
+    props: dict[str, str],
+    quiet_s: float = 6.0,
+    database: str = "inventory",
+    expected: dict[str, int] | None = None,
 ) -> tuple[EmulatorProcess, int]:
+    """`expected` (the recording's record count per topic): the end is when every topic holds that many
+    and nothing more comes for a second, instead of the quiet wait."""
     chunks = parse_workload(DATA / "workload.sql")
     for phase, _sleep, _bg, sql in chunks:
         if phase == "snapshot":
@@ -75,7 +82,10 @@ def run_golden_workload(
                 db.sql(sql, database=database)
         for p in background:
             assert p.wait(60) == 0, "a background workload chunk failed"
-        emu.wait_quiet(quiet_s, timeout=120)
+        if expected is None:
+            emu.wait_quiet(quiet_s, timeout=120)
+        else:
+            emu.wait_counts(expected, 1.0)
     finally:
         code = emu.stop()
     return emu, code

@@ -63,6 +63,7 @@ CASES = [c for c in CASES if (DATA / f"{c}.jsonl").is_file()]
 # (empty: mariadb_unwrap's TIMESTAMP(6) snapshot text, '.5Z', is reproduced since issue 15)
 KNOWN_DIFFERENCES: dict[str, str] = {}
 
+# the end of a replay (settle): the recording's count of records, then 1 s of nothing; or this long of nothing
 QUIET_S = 5.0
 
 

@@ -593,6 +593,7 @@ def test_blocking_snapshot_and_insert_delete_incremental(db, dbname, tmp_path):
             30,
             "incremental reads",
         )
+        recs = emu.wait_quiet(1.0)  # every topic's file flushed, not only the one the wait looked at
     finally:
         assert emu.stop() == 0
     t = [payload(r) for r in data_records(recs, "t")]

@@ -36,7 +36,9 @@ def golden_run(request, tmp_path_factory):
     work = tmp_path_factory.mktemp(f"mariadb_{request.param}")
     with mariadbserver.MariaDbServer(version=version) as db:
         props = golden_props(db, work, f"{name}.meta.json")
-        emu, code = run_golden_workload(db, work, props)
+        golden = load_golden(DATA / f"{name}.jsonl")
+        expected = {topic: len(recs) for topic, recs in golden.items()}
+        emu, code = run_golden_workload(db, work, props, expected=expected)
         log = emu.log_tail(60)
     return {"name": name, "dir": emu.out, "code": code, "log": log}
 

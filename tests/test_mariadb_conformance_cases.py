@@ -6,7 +6,8 @@ Each case is a workload of emulator.testing.differential (`-- @section pre|strea
 record --db mariadb --engine debezium` made of it (Debezium's MySqlConnector against a MariaDB 10.11 whose
 version string is spoofed, see emulator/testing/differential_mariadb.py) and its `golden.meta.json`,
 whose `connector_config` is replayed here. The phases are the harness's: pre -> the emulator starts ->
-the snapshot's last record -> each stream step then a quiet wait -> SIGTERM. The whole output must
+the snapshot's last record -> each stream step then a quiet wait (after the last step: until every topic
+holds the recording's count of records and nothing more comes for FINAL_SETTLE_S) -> SIGTERM. The whole output must
 equal the recording after the masks of emulator.testing.conformance (binlog coordinates and GTIDs
 masked: the spoofed server writes no GTID events Debezium's MySqlConnector reads).
 
@@ -58,6 +59,7 @@ CASE_NAMES = sorted(d.name for d in CASES.iterdir() if golden_path(d).is_file())
 KNOWN_DIFFERENCES: dict[str, str] = {}
 
 QUIET_S = 4.0
+FINAL_SETTLE_S = 1.0
 
 
 def wait_binlog_dump(db: mariadbserver.MariaDbServer, emu: EmulatorProcess, timeout: float = 60) -> None:
@@ -78,7 +80,8 @@ def wait_binlog_dump(db: mariadbserver.MariaDbServer, emu: EmulatorProcess, time
     time.sleep(1.0)
 
 
-def replay(case: Path, tmp: Path) -> dict:
+def replay(case: Path, tmp: Path, expected: dict[str, int]) -> dict:
+    """`expected`: the recording's record count per topic, which ends the last step."""
     work = Workload.load(case / "workload.sql")
     meta = json.loads((case / "golden.meta.json").read_text())
     with mariadbserver.MariaDbServer(version=SPOOFED_VERSION) as db:
@@ -99,9 +102,13 @@ def replay(case: Path, tmp: Path) -> dict:
                 wait_binlog_dump(db, emu)
             else:
                 emu.wait_for(snapshot_done, 120, "the snapshot's last record")
-            for step in stream_steps(work.sections.get("stream", "")):
+            steps = stream_steps(work.sections.get("stream", ""))
+            for i, step in enumerate(steps):
                 db.sql(step, database=DATABASE)
-                emu.wait_quiet(QUIET_S)
+                if i == len(steps) - 1:
+                    emu.wait_counts(expected, FINAL_SETTLE_S)
+                else:
+                    emu.wait_quiet(QUIET_S)
         except AssertionError:
             if not (meta.get("ended_early") and emu.proc.poll() is not None):
                 raise  # (Debezium stopped mid-run: the emulator's stop is checked by the caller)
@@ -124,11 +131,11 @@ def test_cases_present():
 @pytest.mark.parametrize("name", [case_param(n) for n in CASE_NAMES])
 def test_case_matches_golden(name, tmp_path):
     case = CASES / name
-    run = replay(case, tmp_path)
+    golden = load_case_golden(case, tmp_path)
+    run = replay(case, tmp_path, {topic: len(recs) for topic, recs in golden.items()})
     # a recording where Debezium stopped mid-run (e.g. on DDL its grammar rejects): the emulator stops too
     ended_early = json.loads((case / "golden.meta.json").read_text()).get("ended_early")
     assert run["code"] == (1 if ended_early else 0), run["log"]
-    golden = load_case_golden(case, tmp_path)
     if ended_early and not golden:
         return  # Debezium stopped before delivering a record (its batch in flight is lost): stopping is all
     compared, problems = compare(golden, load_dir(run["dir"]), mask_positions=True)

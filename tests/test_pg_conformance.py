@@ -34,7 +34,9 @@ def golden_run(tmp_path_factory):
         try:
             emu.wait_for(snapshot_done, 60, "the snapshot's last record")
             pg.psql(work["stream"])
-            emu.wait_quiet(4)
+            # the stream's WAL sent to the emulator, then no new record for 1.5 s
+            pg.wait_slot_sent(golden_props(pg).get("slot.name", "debezium"), pg.wal_lsn())
+            emu.wait_quiet(1.5)
             locker = pg.psql_async(work["incremental_locker"])
             pg.psql(work["incremental"])
             assert locker.wait(60) == 0
@@ -42,7 +44,8 @@ def golden_run(tmp_path_factory):
                                         .get("snapshot") == "incremental"
                                         for r in rs if isinstance(r.get("value"), dict)),
                          60, "the first incremental read")
-            emu.wait_quiet(4)
+            golden = load_golden(DATA / "pg_public.jsonl")
+            emu.wait_counts({topic: len(recs) for topic, recs in golden.items()})  # then 1 s without more
         finally:
             code = emu.stop()
         log = emu.log_tail(60)

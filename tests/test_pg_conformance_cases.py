@@ -7,6 +7,10 @@ snapshot finished (the `"snapshot": "last"` record; with snapshot.mode=no_data t
 use plus a short settle) -> stream -> quiet -> incremental_locker beside incremental -> the first
 incremental read -> quiet -> SIGTERM. The whole output must equal the golden after the masks of
 tests/conformance.py.
+
+"Quiet" between phases is a barrier, not a fixed wait: the walsender has sent the WAL written so far, then
+no new record for STEP_SETTLE_S. The last phase ends as soon as every topic holds the golden's count of
+records and nothing more comes for FINAL_SETTLE_S (an extra record still fails the comparison).
 """
 
 from __future__ import annotations
@@ -28,7 +32,8 @@ CASE_NAMES = sorted(d.name for d in CASES.iterdir() if (d / "golden.jsonl").is_f
 # case name -> why the emulator still differs from the recording (strict: fixing it makes the test fail)
 KNOWN_DIFFERENCES: dict[str, str] = {}
 
-QUIET_S = 4.0
+STEP_SETTLE_S = 1.5
+FINAL_SETTLE_S = 1.0
 
 
 def case_props(case: Path, pg: PgServer) -> dict[str, str]:
@@ -65,26 +70,34 @@ def wait_slot_streaming(pg: PgServer, emu: EmulatorProcess, slot: str, timeout: 
     time.sleep(1.0)
 
 
-def replay(case: Path, tmp: Path) -> dict:
+def replay(case: Path, tmp: Path, expected: dict[str, int]) -> dict:
+    """`expected`: the golden's record count per topic, which ends the last phase."""
     work = sections(case / "workload.sql")
     with PgServer() as pg:
         pg.psql(work["pre"])
         props = case_props(case, pg)
+        slot = props.get("slot.name", "debezium")
         emu = EmulatorProcess(props, tmp).start()
         try:
             if props.get("snapshot.mode") == "no_data":
-                wait_slot_streaming(pg, emu, props.get("slot.name", "debezium"))
+                wait_slot_streaming(pg, emu, slot)
             else:
                 emu.wait_for(snapshot_done, 60, "the snapshot's last record")
-            for step in stream_steps(work.get("stream", "")):  # `-- @quiet`: wait between steps
+            incremental = work.get("incremental", "").strip()
+            steps = stream_steps(work.get("stream", ""))
+            for i, step in enumerate(steps):  # `-- @quiet`: wait between steps
                 pg.psql(step)
-                emu.wait_quiet(QUIET_S)
-            if work.get("incremental", "").strip():
+                if i == len(steps) - 1 and not incremental:
+                    emu.wait_counts(expected, FINAL_SETTLE_S)
+                else:
+                    pg.wait_slot_sent(slot, pg.wal_lsn())
+                    emu.wait_quiet(STEP_SETTLE_S)
+            if incremental:
                 locker = pg.psql_async(work.get("incremental_locker") or "SELECT 1;")
                 pg.psql(work["incremental"])
                 assert locker.wait(60) == 0
                 emu.wait_for(is_incremental_read, 60, "the first incremental read")
-                emu.wait_quiet(QUIET_S)
+                emu.wait_counts(expected, FINAL_SETTLE_S)
         finally:
             code = emu.stop()
     return {"dir": emu.out, "code": code, "log": emu.log_tail(60)}
@@ -104,9 +117,9 @@ def test_cases_present():
 @pytest.mark.parametrize("name", [case_param(n) for n in CASE_NAMES])
 def test_case_matches_golden(name, tmp_path):
     case = CASES / name
-    run = replay(case, tmp_path)
-    assert run["code"] == 0, run["log"]
     golden = load_golden(case / "golden.jsonl")
+    run = replay(case, tmp_path, {topic: len(recs) for topic, recs in golden.items()})
+    assert run["code"] == 0, run["log"]
     ours = load_dir(run["dir"])
     compared, problems = compare(golden, ours)
     print(f"{name}: {compared} records compared, {len(problems)} mismatches")
