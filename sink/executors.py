@@ -13,7 +13,6 @@ delta-rs MERGE (`sink.mirror.merge`). Every other topic takes the driver path (`
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 
 import orjson
 import pyarrow as pa
@@ -25,189 +24,28 @@ from pyspark.sql import types as T
 from sink import decode, mirror, tombstones
 from sink.batch import BatchStats, Options, TopicBatch, tombstone_path
 from sink.delta import OP, RID, SEQ, already_applied, commit, open_table, plan_columns, table_schema
+from sink.plan import (
+    DOCUMENT,
+    PH_B64,
+    Fp,
+    TopicPlan,
+    after_fields,
+    classify,
+    is_doc,
+    key_schema,
+    row_fields,
+    survey,
+    toast_cols,
+)
 from sink.types import PLACEHOLDER
 
-PH_B64 = "X19kZWJleml1bV91bmF2YWlsYWJsZV92YWx1ZQ"  # the placeholder in a bytes column (base64)
 # a placeholder column's payload as `from_json` reads it as text: string, bytes, array of either
 PLACEHOLDER_TEXTS = (PLACEHOLDER, PH_B64 + "==", f'["{PLACEHOLDER}"]', f'["{PH_B64}=="]')
 STAGE1 = (
     "op string, ts_ms long, source struct<connector string, sequence string, lsn long, file string, "
     "pos long, row int, ord int, ts_ms long, ts_ns long>, after string"
 )
-KEY_TYPES = {"int8", "int16", "int32", "int64", "string", "boolean", "bytes"}
 CHANGE_OPS = ("c", "u", "d", "r")
-
-
-@dataclass
-class Fp:
-    """One (topic, key schema, value schema) group of the batch."""
-
-    kfp: int | None
-    vfp: int | None
-    kschema: dict | None
-    vschema: dict | None
-    n: int
-    placeholder: bool
-    truncate: bool
-    first: tuple
-    ntrunc: int = 0  # truncate events in the group (a group of only truncates has no key)
-    oldkey: bool = False  # some record carries `__debezium.oldkey` (a key change)
-
-
-@dataclass
-class TopicPlan:
-    topic: str
-    groups: list[Fp] = field(default_factory=list)
-    fast: bool = False
-    events: bool = False
-    why: str = ""
-
-    @property
-    def records(self) -> int:
-        return sum(g.n for g in self.groups)
-
-    def changes(self) -> list[Fp]:
-        return [g for g in self.groups if _after_fields(g.vschema) is not None or _is_doc(g.vschema)]
-
-    def keyed(self) -> list[Fp]:
-        """The change groups holding events of a key (not only truncates, which have none)."""
-        return [g for g in self.changes() if g.ntrunc < g.n]
-
-    @property
-    def doc(self) -> bool:
-        """MongoDB: `after` is the document as extended-JSON text; the row is the key and that text."""
-        return any(_is_doc(g.vschema) for g in self.changes())
-
-
-DOCUMENT = {"type": "string", "optional": True, "name": "io.debezium.data.Json", "field": "document"}
-
-
-def _envelope(vschema: dict | None) -> dict | None:
-    if not vschema or vschema.get("type") != "struct":
-        return None
-    fields = {f["field"]: f for f in vschema.get("fields", [])}
-    if "op" not in fields or "source" not in fields or "after" not in fields:
-        return None
-    return fields["after"]
-
-
-def _after_fields(vschema: dict | None) -> list[dict] | None:
-    a = _envelope(vschema)
-    return a.get("fields", []) if a is not None and a.get("type") == "struct" else None
-
-
-def _is_doc(vschema: dict | None) -> bool:
-    a = _envelope(vschema)
-    return a is not None and a.get("type") == "string"
-
-
-def _row_fields(tp: TopicPlan, g: Fp) -> list[dict]:
-    """The mirror's columns for one schema group: the `after` fields, or (MongoDB) the key and document."""
-    if _is_doc(g.vschema):
-        return [*tp.keyed()[0].kschema.get("fields", []), DOCUMENT]
-    return _after_fields(g.vschema)
-
-
-def _key_schema(tp: TopicPlan) -> dict | None:
-    k = [g for g in tp.keyed() if g.kschema is not None]
-    return k[0].kschema if k else None
-
-
-def _toast_cols(tp: TopicPlan) -> dict[str, dict]:
-    """Columns that can hold a TOAST placeholder (text, bytes, arrays of them), not key columns."""
-    keys = {f["field"] for g in tp.keyed()[:1] for f in g.kschema.get("fields", [])}
-    out: dict[str, dict] = {}
-    for g in tp.changes():
-        for f in _after_fields(g.vschema) or ():
-            t = f["items"]["type"] if f["type"] == "array" else f["type"]
-            if t in ("string", "bytes") and f["field"] not in keys:
-                out[f["field"]] = f
-    return out
-
-
-def survey(df) -> dict[str, TopicPlan]:
-    """One pass over the (cached) batch: per topic its schema groups and what they contain."""
-    ph = F.col("vp").contains(PLACEHOLDER) | F.col("vp").contains(PH_B64)
-    tr = F.col("vp").contains('"op":"t"')
-    rows = (
-        df.groupBy("topic", "kfp", "vfp")
-        .agg(
-            F.first("kschema", ignorenulls=True).alias("ks"),
-            F.first("vschema", ignorenulls=True).alias("vs"),
-            F.count(F.lit(1)).alias("n"),
-            F.max(F.coalesce(ph, F.lit(False))).alias("ph"),
-            F.max(F.coalesce(tr, F.lit(False))).alias("tr"),
-            F.min(F.struct("part", "pos")).alias("first"),
-            F.sum(F.coalesce(tr, F.lit(False)).cast("int")).alias("nt"),
-            F.max(F.coalesce(F.col("hdr").contains("__debezium.oldkey"), F.lit(False))).alias("hk"),
-        )
-        .collect()
-    )
-    texts: dict[int, dict] = {}  # a schema's text is sent once per partition: with any group of its fp
-    for r in rows:
-        if r.ks is not None:
-            texts.setdefault(r.kfp, orjson.loads(r.ks))
-        if r.vs is not None:
-            texts.setdefault(r.vfp, orjson.loads(r.vs))
-    out: dict[str, TopicPlan] = {}
-    for r in rows:
-        g = Fp(
-            r.kfp,
-            r.vfp,
-            texts.get(r.kfp),
-            texts.get(r.vfp),
-            r.n,
-            bool(r.ph),
-            bool(r.tr),
-            (r.first.part, r.first.pos),
-            int(r.nt or 0),
-            bool(r.hk),
-        )
-        out.setdefault(r.topic, TopicPlan(r.topic)).groups.append(g)
-    for tp in out.values():
-        tp.groups.sort(key=lambda g: g.first)
-    return out
-
-
-def classify(tp: TopicPlan, tables: str, opts: Options) -> None:
-    """`tp.fast`: decoded and reduced to the final row per key on executors (SCD type 1 with a key);
-    `tp.events`: every event decoded on executors, then written by `sink.history` (SCD type 2) or
-    `sink.keyless` (no key) from the decoded rows; neither: the driver path (`tp.why`)."""
-    tp.fast, tp.events, tp.why = False, False, ""
-    ch, keyed = tp.changes(), tp.keyed()
-    nokey = any(g.kfp is None for g in keyed)
-    if not ch:
-        tp.why = "no change events"
-    elif not keyed:  # only truncates
-        tp.events = True
-    elif nokey and any(g.kfp is not None for g in keyed):
-        tp.why = "events with and without a key"
-    elif len({g.kfp for g in keyed}) > 1:
-        tp.why = "key schema changed"
-    elif keyed and not nokey and any(f["type"] not in KEY_TYPES for f in keyed[0].kschema.get("fields", [])):
-        tp.why = "key type"
-    elif nokey and (opts.scd != 1 or tp.doc):
-        tp.why = "no key"  # history needs a key (the writer says so); a document without a key: nothing
-    elif opts.scd == 1 and not nokey and any(g.placeholder for g in ch) and any(g.oldkey for g in ch):
-        # the unchanged TOAST values of a key change's new row live under the old key
-        tp.why = "TOAST placeholders with a key change"
-    else:
-        try:
-            for g in keyed:
-                decode.physical({"type": "struct", "fields": _row_fields(tp, g)})
-        except decode.Unsupported as e:
-            tp.why = str(e)
-            return
-        dt = open_table(os.path.join(tables, tp.topic))
-        mirrored_by_key = dt is not None and RID not in table_schema(dt).names
-        if opts.scd == 1 and not nokey and dt is not None and not mirrored_by_key:
-            tp.why = "table mirrored without a key"
-        elif opts.scd == 1 and nokey and mirrored_by_key:
-            tp.why = "table mirrored by its key"
-        elif opts.scd == 1 and not nokey:
-            tp.fast = True
-        else:
-            tp.events = True
 
 
 def slow_records(df, plans: list[TopicPlan]):
@@ -326,7 +164,7 @@ def _carried(ev, plans: list[TopicPlan]):
     is_del = F.col("op") == "d"
     fills = []
     for tp in plans:
-        cols = _toast_cols(tp)
+        cols = toast_cols(tp)
         raw = F.from_json("after", T.StructType([T.StructField(c, T.StringType(), True) for c in cols]))
         entries = []
         for c in cols:
@@ -378,7 +216,7 @@ def winners(df, plans: list[TopicPlan], truncs: dict[str, str]):
     )
     if floor is not None:
         ev = ev.where(floor.otherwise(F.lit(True)))
-    toast = [tp for tp in plans if any(g.placeholder for g in tp.changes()) and _toast_cols(tp)]
+    toast = [tp for tp in plans if any(g.placeholder for g in tp.changes()) and toast_cols(tp)]
     fill_t = T.MapType(
         T.StringType(),
         T.StructType([T.StructField("d", T.BooleanType()), T.StructField("v", T.StringType())]),
@@ -406,14 +244,14 @@ def _decoded(w, tp: TopicPlan, g: Fp) -> pa.Table:
     is_del = F.col("w.op") == "d"
     cols, unres = [], []
     knames = {f["field"]: f for f in kfields}
-    if _is_doc(g.vschema):
+    if is_doc(g.vschema):
         after, names = [], set()
         cols.append(F.when(is_del, F.lit(None)).otherwise(F.col("w.after")).alias(DOCUMENT["field"]))
     else:
-        after = _after_fields(g.vschema)
+        after = after_fields(g.vschema)
         names = {f["field"] for f in after}
     a = F.from_json("w.after", decode.physical({"type": "struct", "fields": after}))
-    toast = _toast_cols(tp) if g.placeholder or any(x.placeholder for x in tp.changes()) else {}
+    toast = toast_cols(tp) if g.placeholder or any(x.placeholder for x in tp.changes()) else {}
     raw = F.from_json("w.after", T.StructType([T.StructField(c, T.StringType(), True) for c in toast]))
     for f in after:
         c = decode.convert(a.getField(f["field"]), f)
@@ -511,7 +349,7 @@ def apply_topic(
     tb = TopicBatch()
     tb.key_cols = [f["field"] for f in keyed[0].kschema.get("fields", [])]
     for g in keyed:
-        for f in _row_fields(tp, g):
+        for f in row_fields(tp, g):
             tb.cols[f["field"]] = f
     for f in keyed[0].kschema.get("fields", []):
         tb.cols.setdefault(f["field"], f)
@@ -586,18 +424,18 @@ def _events(df, tp: TopicPlan, g: Fp, keyless: bool) -> pa.Table:
     ]
     after = F.when(op != "d", F.col("p.after"))
     if keyless:
-        fields = _after_fields(g.vschema)
+        fields = after_fields(g.vschema)
         cols += [
             _image(after, fields).alias("row"),
             _image(F.when(op.isin("u", "d"), F.col("p.before")), fields).alias("before"),
         ]
     else:
-        ks = _key_schema(tp)
+        ks = key_schema(tp)
         cols.append(
             F.to_json(F.from_json("kp", _key_phys(ks, True)), {"ignoreNullFields": "false"}).alias("kc")
         )
         cols.append(F.when(F.col("hdr").contains("__debezium.oldkey"), F.col("hdr")).alias("hdr"))
-        if _is_doc(g.vschema):
+        if is_doc(g.vschema):
             k = F.from_json("kp", _key_phys(ks, False))
             parts = [
                 decode.convert(k.getField(f["field"]), f).alias(f["field"]) for f in ks.get("fields", [])
@@ -606,7 +444,7 @@ def _events(df, tp: TopicPlan, g: Fp, keyless: bool) -> pa.Table:
                 F.struct(*parts, after.alias(DOCUMENT["field"]))
             )
         else:
-            row = _image(after, _after_fields(g.vschema))
+            row = _image(after, after_fields(g.vschema))
         cols.append(row.alias("row"))
     return ev.select(*cols).toArrow()
 
@@ -636,11 +474,11 @@ def topic_events(df, tp: TopicPlan, trunc: str | None, tables: str) -> TopicBatc
         dt = open_table(os.path.join(tables, tp.topic))
         keyless = dt is not None and RID in table_schema(dt).names
     tb.keyless = keyless
-    ks = _key_schema(tp)
+    ks = key_schema(tp)
     if ks is not None:
         tb.key_cols = [f["field"] for f in ks.get("fields", [])]
     for g in keyed:
-        fields = _row_fields(tp, g)
+        fields = row_fields(tp, g)
         for f in fields:
             tb.cols[f["field"]] = f
         t = _events(df, tp, g, keyless)
