@@ -156,3 +156,95 @@ class ChunkReadAhead:
         self._stop.set()
         for t in self._threads:
             t.join(timeout=5)
+
+
+PIECE_ROWS = 8192  # rows per read of a chunked table (<= a read-ahead queue, so no reader waits long)
+
+
+def not_null_key(t) -> bool:
+    """A key Debezium's chunks cut by; a nullable key column (a unique index as the key) makes the emulator
+    read the table as one chunk (docs/parallel-snapshot.md)."""
+    by_name = {c.name: c for c in t.columns}
+    return bool(t.key_columns) and all(k in by_name and not by_name[k].schema.optional for k in t.key_columns)
+
+
+def max_threads(cfg, tables: int) -> tuple[int, bool]:
+    """(readers, legacy): snapshot.max.threads, at most one per table with legacy.snapshot.max.threads."""
+    from emulator.settings import settings_for
+
+    typed = settings_for(cfg)
+    threads = max(1, typed.snapshot.max_threads or 1)
+    legacy = bool(typed.tuning.legacy_snapshot_max_threads)
+    if legacy:  # Debezium's table-per-thread pool: no more connections than tables
+        threads = max(1, min(threads, tables))
+    return threads, legacy
+
+
+def renderer(captured: list, markers, source_for, after_of, held_as):
+    """For forked readers: piece i's rows -> batches of (key, value) payload bytes (the schemas around them
+    are the parent's precomputed frames: less to send), built exactly as the parent's emit_row would with the
+    mark run_snapshot gives them (the same table position, first row of the table's first piece), except each
+    table's last row, sent as `held_as(row)` for the parent to build: whether it is the snapshot's `last`
+    depends on the tables after it.  `after_of(env)`: the connector's row -> `after` conversion of a table;
+    `source_for(table, mark)`: its source block."""
+    position = {ct.env.table.id: i for i, ct in enumerate(captured)}
+    n = len(captured)
+
+    def render(pieces: list[Piece], by_table: dict[str, list[int]], i: int, rows):
+        env = pieces[i].table.env
+        t = env.table
+        ti = position[t.id]
+        own = by_table[t.id]
+        first_table, last_table = ti == 0, ti == n - 1
+        first_row = i == own[0]
+        last_piece = i == own[-1]
+        to_after, key_of, payloads = after_of(env), env.key_of, env.snapshot_payloads
+        batch: list = []
+        held = None
+        for row in rows:
+            if held is not None:
+                after = to_after(held)
+                batch.append(
+                    payloads(
+                        after,
+                        source_for(t, markers(first_table, last_table, first_row, False)),
+                        key_of(after),
+                    )
+                )
+                first_row = False
+                if len(batch) >= 256:
+                    yield batch
+                    batch = []
+            held = row
+        if held is not None:
+            if last_piece:
+                batch.append(held_as(held))
+            else:
+                after = to_after(held)
+                batch.append(
+                    payloads(
+                        after,
+                        source_for(t, markers(first_table, last_table, first_row, False)),
+                        key_of(after),
+                    )
+                )
+        if batch:
+            yield batch
+
+    return render
+
+
+def table_rows(ahead, by_table: dict[str, list[int]], log):
+    """`rows_of(captured table)`: its pieces' rows from the read-ahead, in piece order, logged as a table."""
+
+    def rows_of(ct):
+        t = ct.env.table
+        n = 0
+        log.info("snapshot of %s: starting", t.id)
+        for i in by_table[t.id]:
+            for row in ahead.rows(i):
+                n += 1
+                yield row
+        log.info("snapshot of %s: %d rows", t.id, n)
+
+    return rows_of

@@ -15,12 +15,12 @@ import pymysql
 from emulator.connectors.mysql import textrows
 from emulator.connectors.mysql.captured import CapturedTable, quote_id
 from emulator.connectors.mysql.gtid import MariaGtidSet, MySqlGtidSet
-from emulator.connectors.mysql.snapshot import key_ordered_select, max_threads, not_null_key
+from emulator.connectors.mysql.snapshot import key_ordered_select
 from emulator.connectors.mysql.source import source_block
 from emulator.incremental.chunks_mysql import MySqlChunks
 from emulator.incremental.conditions import Predicate
 from emulator.pipeline.coordinator import SnapshotSession, blocking_snapshot
-from emulator.pipeline.snapshot_chunks import chunked, legacy_markers
+from emulator.pipeline.snapshot_chunks import chunked, legacy_markers, max_threads, not_null_key
 from emulator.snapshot import marker
 
 log = logging.getLogger("emulator.mysql")

@@ -19,33 +19,24 @@ from emulator.connectors.mysql.source import source_block
 from emulator.envelope import TableEnvelope
 from emulator.filters import include_list_order
 from emulator.pipeline.coordinator import SnapshotSession
-from emulator.pipeline.snapshot_chunks import ChunkReadAhead, Piece, batched, chunked, legacy_markers
+from emulator.pipeline.snapshot_chunks import (
+    PIECE_ROWS,
+    ChunkReadAhead,
+    Piece,
+    batched,
+    chunked,
+    legacy_markers,
+    max_threads,
+    not_null_key,
+    renderer,
+    table_rows,
+)
 from emulator.pipeline.snapshot_workers import ForkedReaders, fork_available
 from emulator.records import Record
 from emulator.settings import settings_for
 from emulator.snapshot import marker
 
 log = logging.getLogger("emulator.mysql")
-
-
-PIECE_ROWS = 8192  # rows per read of a chunked table (<= a read-ahead queue, so no reader waits long)
-
-
-def not_null_key(t) -> bool:
-    """A key Debezium's chunks cut by; a nullable key column (a unique index as the key) makes the emulator
-    read the table as one chunk (docs/parallel-snapshot.md)."""
-    by_name = {c.name: c for c in t.columns}
-    return bool(t.key_columns) and all(k in by_name and not by_name[k].schema.optional for k in t.key_columns)
-
-
-def max_threads(cfg, tables: int) -> tuple[int, bool]:
-    """(readers, legacy): snapshot.max.threads, at most one per table with legacy.snapshot.max.threads."""
-    typed = settings_for(cfg)
-    threads = max(1, typed.snapshot.max_threads or 1)
-    legacy = bool(typed.tuning.legacy_snapshot_max_threads)
-    if legacy:  # Debezium's table-per-thread pool: no more connections than tables
-        threads = max(1, min(threads, tables))
-    return threads, legacy
 
 
 def key_ordered_select(t, cols: str) -> str:
@@ -68,12 +59,8 @@ def _cascade(conn: pymysql.Connection, keys: list[str], values: tuple, op: str, 
 
 
 def _mysql_renderer(tables: list[CapturedTable], markers, prefix: str, name: str, file: str, pos: int):
-    """For forked readers: piece i's rows (`after` dicts) -> batches of (key, value) payload bytes built as
-    the parent's emitter would (_snapshot_emitter: a source block per mark, table and second) with the mark
-    run_snapshot gives them, except each table's last row, sent as the dict for the parent to emit (whether it
-    is the snapshot's `last` depends on the tables after it)."""
-    position = {ct.env.table.id: i for i, ct in enumerate(tables)}
-    n = len(tables)
+    """For forked readers (snapshot_chunks.renderer): the rows are `after` dicts already, filled as the
+    parent's emitter fills them; one source block per mark, table and second (_snapshot_emitter)."""
     sources: dict[tuple, dict] = {}
 
     def source(t, mark: str) -> dict:
@@ -88,48 +75,23 @@ def _mysql_renderer(tables: list[CapturedTable], markers, prefix: str, name: str
             sources[k] = src
         return src
 
-    def render(pieces: list[Piece], by_table: dict[str, list[int]], i: int, rows):
-        ct = pieces[i].table
-        env = ct.env
-        t = env.table
-        ti = position[t.id]
-        own = by_table[t.id]
-        first_table, last_table = ti == 0, ti == n - 1
-        first_row = i == own[0]
-        last_piece = i == own[-1]
-        key_of, payloads = env.key_of, env.snapshot_payloads
-        fill = env.fill_nulls if env.null_fill else None
-        batch: list = []
-        held = None
-        for row in rows:
-            if held is not None:
-                if fill is not None:
-                    fill(held)
-                batch.append(
-                    payloads(
-                        held, source(t, markers(first_table, last_table, first_row, False)), key_of(held)
-                    )
-                )
-                first_row = False
-                if len(batch) >= 256:
-                    yield batch
-                    batch = []
-            held = row
-        if held is not None:
-            if last_piece:
-                batch.append(held)
-            else:
-                if fill is not None:
-                    fill(held)
-                batch.append(
-                    payloads(
-                        held, source(t, markers(first_table, last_table, first_row, False)), key_of(held)
-                    )
-                )
-        if batch:
-            yield batch
+    return renderer(tables, markers, source, _filled_after, _same)
 
-    return render
+
+def _filled_after(env):
+    fill = env.fill_nulls if env.null_fill else None
+    if fill is None:
+        return _same
+
+    def filled(row: dict) -> dict:
+        fill(row)
+        return row
+
+    return filled
+
+
+def _same(row):
+    return row
 
 
 class MySqlSnapshot:
@@ -519,17 +481,7 @@ class MySqlSnapshot:
             ahead = ChunkReadAhead(pieces, lambda w, i: batched(rows(pool[w], i)), len(pool))
             close = ahead.close
 
-        def rows_of(ct: CapturedTable):
-            t = ct.env.table
-            n = 0
-            log.info("snapshot of %s: starting", t.id)
-            for i in by_table[t.id]:
-                for row in ahead.rows(i):
-                    n += 1
-                    yield row
-            log.info("snapshot of %s: %d rows", t.id, n)
-
-        return close, rows_of
+        return close, table_rows(ahead, by_table, log)
 
     def _snapshot_emitter(self, server_id: int, gtid: str | None, file: str, pos: int):
         """`emit_row(ct, after, marker)` for initial and blocking snapshots: one source block per

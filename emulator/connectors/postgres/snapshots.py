@@ -21,32 +21,24 @@ from emulator.filters import include_list_order
 from emulator.incremental.conditions import sql_literal_pg
 from emulator.model import TableDef
 from emulator.pipeline.coordinator import SnapshotSession, blocking_snapshot
-from emulator.pipeline.snapshot_chunks import ChunkReadAhead, Piece, batched, chunked, legacy_markers
+from emulator.pipeline.snapshot_chunks import (
+    PIECE_ROWS,
+    ChunkReadAhead,
+    Piece,
+    batched,
+    chunked,
+    legacy_markers,
+    max_threads,
+    not_null_key,
+    renderer,
+    table_rows,
+)
 from emulator.pipeline.snapshot_workers import ForkedReaders, fork_available
 from emulator.records import Record
 from emulator.settings import settings_for
 from emulator.snapshot import marker
 
 log = logging.getLogger("emulator.postgres")
-
-PIECE_ROWS = 8192  # rows per read of a chunked table (<= a read-ahead queue, so no reader waits long)
-
-
-def _not_null_key(t: TableDef) -> bool:
-    """A key Debezium's chunks cut by; a nullable key column (a unique index as the key) makes the emulator
-    read the table as one chunk (docs/parallel-snapshot.md)."""
-    by_name = {c.name: c for c in t.columns}
-    return bool(t.key_columns) and all(k in by_name and not by_name[k].schema.optional for k in t.key_columns)
-
-
-def _max_threads(cfg, tables: int) -> tuple[int, bool]:
-    """(readers, legacy): snapshot.max.threads, at most one per table with legacy.snapshot.max.threads."""
-    typed = settings_for(cfg)
-    threads = max(1, typed.snapshot.max_threads or 1)
-    legacy = bool(typed.tuning.legacy_snapshot_max_threads)
-    if legacy:  # Debezium's table-per-thread pool: no more connections than tables
-        threads = max(1, min(threads, tables))
-    return threads, legacy
 
 
 def _key_bound(t: TableDef, op: str, values: tuple) -> sql.Composable:
@@ -82,48 +74,8 @@ def _copy_table(t: TableDef) -> sql.Composable:
     return sql.SQL("COPY (SELECT {} FROM {}) TO STDOUT").format(cols, sql.Identifier(t.namespace, t.name))
 
 
-def _renderer(captured: list[CapturedTable], markers, source_for):
-    """For forked readers: piece i's rows -> batches of (key, value) payload bytes (the schemas around them
-    are the parent's precomputed frames: less to send) built exactly as the
-    parent's emit_row would with the mark run_snapshot gives them (the same table position, first row of the
-    table's first piece), except each table's last row, sent as the row (a list) for the parent to build:
-    whether it is the snapshot's `last` depends on the tables after it."""
-    position = {ct.env.table.id: i for i, ct in enumerate(captured)}
-    n = len(captured)
-
-    def render(pieces: list[Piece], by_table: dict[str, list[int]], i: int, rows):
-        ct = pieces[i].table
-        env = ct.env
-        t = env.table
-        ti = position[t.id]
-        own = by_table[t.id]
-        first_table, last_table = ti == 0, ti == n - 1
-        first_row = i == own[0]
-        last_piece = i == own[-1]
-        snapshot_row, key_of, change = env.snapshot_row, env.key_of, env.snapshot_payloads
-        batch: list = []
-        held = None
-        for row in rows:
-            if held is not None:
-                after = snapshot_row(held)
-                mark = markers(first_table, last_table, first_row, False)
-                batch.append(change(after, source_for(t, mark), key_of(after)))
-                first_row = False
-                if len(batch) >= 256:
-                    yield batch
-                    batch = []
-            held = row
-        if held is not None:
-            if last_piece:
-                batch.append(list(held))
-            else:
-                after = snapshot_row(held)
-                mark = markers(first_table, last_table, first_row, False)
-                batch.append(change(after, source_for(t, mark), key_of(after)))
-        if batch:
-            yield batch
-
-    return render
+def _snapshot_row(env):
+    return env.snapshot_row
 
 
 class SnapshotReads:
@@ -174,7 +126,7 @@ class SnapshotReads:
             )
 
             overrides = set(typed.relational.snapshot_select_overrides)
-            threads, legacy = _max_threads(self.cfg, len(captured))
+            threads, legacy = max_threads(self.cfg, len(captured))
             markers = legacy_markers if legacy and threads > 1 else marker
             sources: dict[str, dict] = {}
 
@@ -191,7 +143,7 @@ class SnapshotReads:
                 and all(type(ct.env) is TableEnvelope for ct in captured)  # records as bytes
             )
             if threads > 1:
-                render = _renderer(captured, markers, source_for) if forked else None
+                render = renderer(captured, markers, source_for, _snapshot_row, list) if forked else None
                 close, rows_of = self._parallel_reads(snap, captured, overrides, threads, legacy, render)
                 stack.callback(close)
 
@@ -222,7 +174,7 @@ class SnapshotReads:
                 emit(env.change("r", None, after, source_for(env.table, mark), None, env.key_of(after)))
 
             def emit_forked(ct: CapturedTable, item, mark: str) -> None:
-                if type(item) is tuple:  # built by a reader with this very mark (_renderer)
+                if type(item) is tuple:  # built by a reader with this very mark (renderer)
                     env = ct.env
                     k, v = item
                     vf = env.value_frame
@@ -278,7 +230,7 @@ class SnapshotReads:
         for ct in captured:
             t = ct.env.table
             override = t.id in overrides
-            keyed = not legacy and not override and _not_null_key(t)
+            keyed = not legacy and not override and not_null_key(t)
             start = len(pieces)
             if keyed and chunked(self._count(snap, t), threads):
                 bounds = self._cuts(snap, t, PIECE_ROWS)
@@ -339,17 +291,7 @@ class SnapshotReads:
                 for c in conns[1:]:
                     c.close()
 
-        def rows_of(ct: CapturedTable):
-            t = ct.env.table
-            n = 0
-            log.info("snapshot of %s: starting", t.id)
-            for i in by_table[t.id]:
-                for row in ahead.rows(i):
-                    n += 1
-                    yield row
-            log.info("snapshot of %s: %d rows", t.id, n)
-
-        return close, rows_of
+        return close, table_rows(ahead, by_table, log)
 
     @staticmethod
     def _cuts(snap: psycopg.Connection, t: TableDef, every: int) -> list[tuple]:
@@ -418,7 +360,7 @@ class SnapshotReads:
             next_status = [time.monotonic() + 1]
             # Debezium's blocking snapshot is its snapshot source too: with snapshot.max.threads > 1 its
             # chunked tables come in key order (read here on one connection), legacy has no `first`
-            threads, legacy = _max_threads(self.cfg, len(captured))
+            threads, legacy = max_threads(self.cfg, len(captured))
             chunking = threads > 1 and not legacy
 
             def rows_of(ct: CapturedTable):
@@ -426,7 +368,7 @@ class SnapshotReads:
                 stmt = filters.get(t.id)
                 if stmt is not None:
                     q = self._override_query(snap, t, stmt.render(sql_literal_pg(snap)))
-                elif chunking and _not_null_key(t) and chunked(self._count(snap, t), threads):
+                elif chunking and not_null_key(t) and chunked(self._count(snap, t), threads):
                     q = _chunk_copy(t, None, None)
                 else:
                     q = _copy_table(t)
