@@ -307,14 +307,6 @@ PRIVATE_IMPORTS_TO_FIX: frozenset[tuple[str, str, str]] = frozenset(
     }
 )
 
-# the same, in modules another branch adds (the Connect data-plane work: fused.py, differential_connect.py);
-# an entry whose importing module is not in this tree is skipped
-PRIVATE_IMPORTS_TO_FIX |= {
-    ("emulator.connect.fused", "emulator.connect.record", "_HEADER_LISTS"),
-    ("emulator.connect.fused", "emulator.connect.record", "_headers"),
-    ("emulator.testing.differential_connect", "emulator.testing.differential", "_run"),
-}
-
 
 def _is_module(dotted: str) -> bool:
     path = ROOT.joinpath(*dotted.split("."))

@@ -15,8 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from emulator.connect.converters.json_converter import JsonConverter
-from emulator.connect.record import _HEADER_LISTS
-from emulator.connect.record import _headers as connect_headers
+from emulator.connect.record import HEADER_LISTS, connect_headers
 from emulator.connect.transforms.unwrap import ExtractNewRecordState
 from emulator.records import ConvertedRecord, Record, StructuredRecord
 
@@ -80,7 +79,7 @@ def plain_unwrap(plane: Any, wire: Any) -> Callable[[Record], Record | None] | N
                         key = record.key_payload
                         headers = record.headers  # the connector's context headers: one shared list
                         if headers:
-                            hit = _HEADER_LISTS.get(id(headers))
+                            hit = HEADER_LISTS.get(id(headers))
                             headers = (
                                 hit[1] if hit is not None and hit[0] is headers else connect_headers(headers)
                             )

@@ -256,16 +256,16 @@ def _split(data: bytes) -> tuple[Schema | None, Any]:
     raise ValueError("the connector's record is not JsonConverter output with schemas enabled")
 
 
-_HEADER_LISTS: dict[int, tuple[list, list[Header]]] = {}
+HEADER_LISTS: dict[int, tuple[list, list[Header]]] = {}
 
 
-def _headers(headers: list[tuple[str, bytes]] | None) -> list[Header]:
+def connect_headers(headers: list[tuple[str, bytes]] | None) -> list[Header]:
     """The header list in the model; for a shared list (the context headers) the same list object each time:
     transforms never change a record's list in place (they make a new one), and the converters cache
     their output by its identity."""
     if not headers:
         return []
-    cached = _HEADER_LISTS.get(id(headers))
+    cached = HEADER_LISTS.get(id(headers))
     if cached is not None and cached[0] is headers:
         return cached[1]
     out: list[Header] = []
@@ -275,9 +275,9 @@ def _headers(headers: list[tuple[str, bytes]] | None) -> list[Header]:
         else:
             schema, value = _split(raw)
             out.append((name, schema, value))
-    if len(_HEADER_LISTS) >= 64:  # shared lists (the context headers) are the hits; others churn
-        _HEADER_LISTS.clear()
-    _HEADER_LISTS[id(headers)] = (headers, out)
+    if len(HEADER_LISTS) >= 64:  # shared lists (the context headers) are the hits; others churn
+        HEADER_LISTS.clear()
+    HEADER_LISTS[id(headers)] = (headers, out)
     return out
 
 
@@ -342,8 +342,8 @@ def from_structured_wire(record: StructuredRecord) -> ConnectRecord:
         value = hit[1](value)
     headers = record.headers
     if headers:
-        hit = _HEADER_LISTS.get(id(headers))
-        headers = hit[1] if hit is not None and hit[0] is headers else _headers(headers)
+        hit = HEADER_LISTS.get(id(headers))
+        headers = hit[1] if hit is not None and hit[0] is headers else connect_headers(headers)
     else:
         headers = []
     key = record.key_payload
@@ -369,8 +369,8 @@ def from_structured(record: StructuredRecord) -> ConnectRecord:
         value = hit[1](value)
     headers = record.headers
     if headers:
-        hit = _HEADER_LISTS.get(id(headers))
-        headers = hit[1] if hit is not None and hit[0] is headers else _headers(headers)
+        hit = HEADER_LISTS.get(id(headers))
+        headers = hit[1] if hit is not None and hit[0] is headers else connect_headers(headers)
     else:
         headers = []
     return ConnectRecord(record.topic, None, key_schema, key, value_schema, value, headers)
@@ -391,5 +391,5 @@ def from_json_record(record: Record) -> ConnectRecord:
         key,
         value_schema,
         value,
-        _headers(record.headers),
+        connect_headers(record.headers),
     )

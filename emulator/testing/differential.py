@@ -336,7 +336,7 @@ def _record_cmd(python: str, db: str, engine: str, workload: Path, out: Path, ex
     ]
 
 
-def _run(cmd: list[str], logfile: Path, timeout: float) -> int:
+def run_logged(cmd: list[str], logfile: Path, timeout: float) -> int:
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     with logfile.open("ab") as f:
         p = subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT, env=env, start_new_session=True)
@@ -364,7 +364,9 @@ def diff(
     if golden is None:
         golden = workdir / "golden.jsonl"
         extra = [a for kv in sets for a in ("--set", kv)]
-        _run(_record_cmd(oracle_python(), db, "debezium", wl, golden, extra), workdir / "oracle.log", timeout)
+        run_logged(
+            _record_cmd(oracle_python(), db, "debezium", wl, golden, extra), workdir / "oracle.log", timeout
+        )
     res.golden = golden
     meta_path = Path(str(golden).removesuffix(".jsonl") + ".meta.json")
     if not meta_path.exists():
@@ -382,7 +384,7 @@ def diff(
     cand = workdir / "emulator"
     be = backend(db)
     sets_emu = [a for kv in be.emulator_sets() for a in ("--set", kv)]
-    _run(
+    run_logged(
         _record_cmd(sys.executable, db, "emulator", wl, cand, ["--config-from", str(meta_path), *sets_emu]),
         workdir / "emulator.run.log",
         timeout,

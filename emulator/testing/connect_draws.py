@@ -1,0 +1,528 @@
+"""The draws of the data-plane campaign (emulator.testing.differential_connect): from (seed, trial), a chain
+of 1-4 transforms from issue 15's list with options from each one's documented values, predicates with
+`negate`, key / value / header converters and their options, and a few connector options. The generator
+follows the shape of the value along the chain (envelope, unwrapped row, outbox event, anything) so that most
+chains are ones a user would write; invalid ones remain possible on purpose.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+WORKLOADS = {"pg": ("pg_connect.sql", "pg_types_connect.sql"), "mariadb": ("mariadb_connect.sql",)}
+K = "org.apache.kafka.connect.transforms."
+D = "io.debezium.transforms."
+P = "org.apache.kafka.connect.transforms.predicates."
+JSON = "org.apache.kafka.connect.json.JsonConverter"
+STRING = "org.apache.kafka.connect.storage.StringConverter"
+SIMPLE = "org.apache.kafka.connect.storage.SimpleHeaderConverter"
+AVRO = "io.confluent.connect.avro.AvroConverter"
+CLOUDEVENTS = "io.debezium.converters.CloudEventsConverter"
+
+
+# ---------------------------------------------------------------------------------------------------
+# the generator
+# ---------------------------------------------------------------------------------------------------
+@dataclass
+class Chain:
+    """What the generator knows of the records at this point of the chain."""
+
+    db: str
+    value: str = "envelope"  # envelope | row | outbox | other
+    key: str = "struct"  # struct | other
+    headers: list[str] = field(default_factory=list)
+    tables: str = "tables"  # tables | outbox
+
+
+def _pick(rng: random.Random, *options):
+    return rng.choice(options)
+
+
+def _subset(rng: random.Random, items, lo: int = 1) -> list:
+    n = rng.randint(lo, len(items))
+    return rng.sample(list(items), n)
+
+
+def t_unwrap(rng, ch: Chain):
+    if ch.value != "envelope":
+        return None
+    o = {"type": D + "ExtractNewRecordState"}
+    if rng.random() < 0.7:
+        o["delete.tombstone.handling.mode"] = _pick(
+            rng, "tombstone", "drop", "rewrite", "rewrite-with-tombstone", "delete-to-tombstone"
+        )
+    if rng.random() < 0.6:
+        pool = ["op", "table", "source.ts_ms", "source.snapshot", "db", "ts_ms", "source.connector"]
+        pool += ["lsn", "schema", "txId"] if ch.db == "pg" else ["source.file", "source.pos"]
+        o["add.fields"] = ",".join(_subset(rng, pool))
+        if rng.random() < 0.3:
+            o["add.fields.prefix"] = _pick(rng, "_", "meta_", "__dbz_")
+    if rng.random() < 0.4:
+        hs = _subset(rng, ["op", "db", "table", "source.ts_ms"])
+        o["add.headers"] = ",".join(hs)
+        prefix = "__"
+        if rng.random() < 0.3:
+            prefix = o["add.headers.prefix"] = _pick(rng, "h_", "dbz.")
+        ch.headers += [prefix + h.replace(".", "_") for h in hs]
+    if rng.random() < 0.2:
+        o["replace.null.with.default"] = _pick(rng, "true", "false")
+    ch.value = "row"
+    return o
+
+
+def t_changed(rng, ch: Chain):
+    if ch.value != "envelope":
+        return None
+    o = {"type": D + "ExtractChangedRecordState"}
+    if rng.random() < 0.8:
+        o["header.changed.name"] = "Changed"
+        ch.headers.append("Changed")
+    if rng.random() < 0.5:
+        o["header.unchanged.name"] = "Unchanged"
+        ch.headers.append("Unchanged")
+    return o
+
+
+def t_outbox(rng, ch: Chain):
+    if ch.tables != "outbox" or ch.value != "envelope":
+        return None
+    o = {"type": D + "outbox.EventRouter"}
+    if rng.random() < 0.4:
+        o["table.fields.additional.placement"] = _pick(
+            rng, "type:header:eventType", "type:envelope:eventType", "aggregatetype:header", "type:partition"
+        )
+    if rng.random() < 0.3:
+        o["route.topic.replacement"] = _pick(rng, "outbox.${routedByValue}", "events.${routedByValue}.v1")
+    if rng.random() < 0.3:
+        o["table.expand.json.payload"] = "true"
+    if rng.random() < 0.2:
+        o["route.by.field"] = "type"
+    if rng.random() < 0.2:
+        o["route.tombstone.on.empty.payload"] = "true"
+    ch.value = "outbox"
+    ch.key = "other"
+    return o
+
+
+def t_regex_router(rng, ch: Chain):
+    regex, repl = _pick(
+        rng,
+        (r"dbserver1\.(public|inventory)\.(.*)", "cdc.$2"),
+        (r"dbserver1\.(.*)", "all_changes"),
+        (r".*orders_(.*)", "orders.$1"),
+    )
+    return {"type": K + "RegexRouter", "regex": regex, "replacement": repl}
+
+
+def t_logical_router(rng, ch: Chain):
+    if ch.key != "struct":
+        return None
+    o = {
+        "type": D + "ByLogicalTableRouter",
+        "topic.regex": r"(.*)orders_(.*)",
+        "topic.replacement": "$1orders_all",
+    }
+    if rng.random() < 0.3:
+        o["key.enforce.uniqueness"] = "false"
+    elif rng.random() < 0.4:
+        o["key.field.name"] = "shard"
+        if rng.random() < 0.5:
+            o["key.field.regex"] = r"(.*)orders_(.*)"
+            o["key.field.replacement"] = "$2"
+    return o
+
+
+def _value_fields(ch: Chain) -> list[str]:
+    return {"envelope": ["op", "ts_ms", "source", "before"], "row": ["id"]}.get(ch.value, [])
+
+
+def t_replace_field(rng, ch: Chain):
+    side = _pick(rng, "Value", "Value", "Key")
+    if side == "Value":
+        fields = {
+            "envelope": ["before", "source", "ts_ms", "transaction"],
+            "row": ["email", "note", "qty", "id"],
+        }
+        pool = fields.get(ch.value)
+        if not pool:
+            return None
+    else:
+        if ch.key != "struct":
+            return None
+        pool = ["id"]
+    o = {"type": K + f"ReplaceField${side}"}
+    mode = rng.randrange(3)
+    if mode == 0:
+        o["exclude"] = ",".join(_subset(rng, pool))
+    elif mode == 1:
+        # a prefix keeps the masks (ts_ms, lsn, ... are matched by how a name ends)
+        o["renames"] = ",".join(f"{f}:x_{f}" for f in _subset(rng, pool))
+    else:
+        o["include"] = ",".join(_subset(rng, pool))
+    return o
+
+
+def t_insert_field(rng, ch: Chain):
+    if ch.value not in ("envelope", "row"):
+        return None
+    o = {"type": K + "InsertField$Value"}
+    if rng.random() < 0.7:
+        o["static.field"] = "origin"
+        o["static.value"] = _pick(rng, "pg", "emulator", "x y")
+    if rng.random() < 0.6 or len(o) == 1:
+        o["topic.field"] = _pick(rng, "src_topic", "src_topic!")
+    if rng.random() < 0.3:
+        o["partition.field"] = "part"
+    return o
+
+
+def t_insert_header(rng, ch: Chain):
+    name = _pick(rng, "app", "origin")
+    ch.headers.append(name)
+    return {
+        "type": K + "InsertHeader",
+        "header": name,
+        "value.literal": _pick(rng, "dbz", "true", "42", "x_y"),
+    }
+
+
+def t_drop_headers(rng, ch: Chain):
+    if not ch.headers:
+        return None
+    gone = _subset(rng, ch.headers)
+    ch.headers = [h for h in ch.headers if h not in gone]
+    return {"type": K + "DropHeaders", "headers": ",".join(gone)}
+
+
+def t_header_from(rng, ch: Chain):
+    pool = {"envelope": ["op", "source"], "row": ["id"]}.get(ch.value)
+    if not pool:
+        return None
+    f = rng.choice(pool)
+    ch.headers.append(f"h_{f}")
+    op = _pick(rng, "copy", "move")
+    if op == "move":
+        ch.value = "other"
+    # Kafka's HeaderFrom fails on tombstones: most users guard it
+    guard = "tombstone" if rng.random() < 0.8 else None
+    return {"type": K + "HeaderFrom$Value", "fields": f, "headers": f"h_{f}", "operation": op, "_skip": guard}
+
+
+def t_header_to_value(rng, ch: Chain):
+    if not ch.headers or ch.value not in ("envelope", "row"):
+        return None
+    hs = _subset(rng, ch.headers)
+    o = {
+        "type": D + "HeaderToValue",
+        "headers": ",".join(hs),
+        "fields": ",".join(f"hv{i}" for i in range(len(hs))),
+        "operation": _pick(rng, "copy", "move"),
+    }
+    if o["operation"] == "move":
+        ch.headers = [h for h in ch.headers if h not in hs]
+    return o
+
+
+def t_value_to_key(rng, ch: Chain):
+    if ch.value != "row":
+        return None
+    ch.key = "struct"
+    guard = "tombstone" if rng.random() < 0.8 else None  # fails on tombstones, as HeaderFrom
+    return {"type": K + "ValueToKey", "fields": "id", "_skip": guard}
+
+
+def t_extract_field(rng, ch: Chain):
+    if rng.random() < 0.5 and ch.key == "struct":
+        ch.key = "other"
+        return {"type": K + "ExtractField$Key", "field": "id"}
+    if ch.value != "envelope":
+        return None
+    f = _pick(rng, "after", "source", "op")
+    ch.value = "row" if f == "after" else "other"
+    return {"type": K + "ExtractField$Value", "field": f}
+
+
+def t_hoist(rng, ch: Chain):
+    side = _pick(rng, "Key", "Value")
+    if side == "Key":
+        ch.key = "other"
+    else:
+        ch.value = "other"
+    return {"type": K + f"HoistField${side}", "field": "wrapped"}
+
+
+def t_flatten(rng, ch: Chain):
+    if ch.value == "other":
+        return None
+    ch.value = "other"
+    o = {"type": K + "Flatten$Value"}
+    if rng.random() < 0.5:
+        o["delimiter"] = _pick(rng, "_", "__")
+    return o
+
+
+def t_cast(rng, ch: Chain):
+    if rng.random() < 0.4 and ch.key == "struct":
+        return {"type": K + "Cast$Key", "spec": _pick(rng, "id:string", "id:int64", "id:float64")}
+    if ch.value != "row":
+        return None
+    spec = _pick(rng, "id:string", "id:int64", "id:float32", "id:boolean", "id:int16")
+    return {"type": K + "Cast$Value", "spec": spec}
+
+
+def t_mask(rng, ch: Chain):
+    if ch.value != "row":
+        return None
+    o = {"type": K + "MaskField$Value", "fields": _pick(rng, "id", "email", "first_name,email")}
+    if rng.random() < 0.5:
+        o["replacement"] = _pick(rng, "0", "***")
+    return o
+
+
+def t_schema_metadata(rng, ch: Chain):
+    o = {"type": K + "SetSchemaMetadata$" + _pick(rng, "Value", "Key")}
+    o["schema.name"] = _pick(rng, "com.example.Record", "Renamed")
+    if rng.random() < 0.5:
+        o["schema.version"] = str(rng.randint(1, 9))
+    return o
+
+
+def t_filter(rng, ch: Chain):
+    return {"type": K + "Filter"}  # only with a predicate (see draw_chain)
+
+
+def t_timezone(rng, ch: Chain):
+    if ch.value not in ("envelope", "row"):
+        return None
+    zone = _pick(rng, "Europe/Berlin", "+05:30", "America/New_York", "UTC", "Asia/Kolkata")
+    return {"type": D + "TimezoneConverter", "converted.timezone": zone}
+
+
+def t_timestamp_converter(rng, ch: Chain):
+    if ch.value != "row" or ch.db != "pg":
+        return None
+    o = {
+        "type": K + "TimestampConverter$Value",
+        "field": _pick(rng, "made_at", "created"),
+        "target.type": _pick(rng, "string", "unix", "Timestamp", "Date"),
+    }
+    if o["target.type"] == "string":
+        o["format"] = _pick(rng, "yyyy-MM-dd HH:mm:ss.SSS", "yyyy/MM/dd", "dd.MM.yy 'at' HH:mm")
+    if o["target.type"] == "unix" and rng.random() < 0.5:
+        o["unix.precision"] = _pick(rng, "seconds", "microseconds", "nanoseconds")
+    return o
+
+
+def t_partition_routing(rng, ch: Chain):
+    if ch.value != "envelope":
+        return None
+    o = {
+        "type": D + "partitions.PartitionRouting",
+        "partition.payload.fields": _pick(rng, "change.id", "source.table", "change.id,source.table"),
+        "partition.topic.num": str(rng.randint(2, 5)),
+    }
+    if rng.random() < 0.5:
+        o["partition.hash.function"] = _pick(rng, "java", "murmur")
+    return o
+
+
+def t_timestamp_router(rng, ch: Chain):
+    return {
+        "type": K + "TimestampRouter",
+        "topic.format": "${topic}-${timestamp}",
+        "timestamp.format": "yyyyMM",
+    }
+
+
+# (draw weight, generator); a generator returns None where it does not fit the chain so far
+TRANSFORMS = [
+    (6, t_unwrap),
+    (2, t_changed),
+    (4, t_outbox),
+    (3, t_regex_router),
+    (2, t_logical_router),
+    (3, t_replace_field),
+    (3, t_insert_field),
+    (2, t_insert_header),
+    (2, t_drop_headers),
+    (2, t_header_from),
+    (2, t_header_to_value),
+    (2, t_value_to_key),
+    (2, t_extract_field),
+    (1, t_hoist),
+    (2, t_flatten),
+    (2, t_cast),
+    (2, t_mask),
+    (1, t_schema_metadata),
+    (2, t_filter),
+    (2, t_timezone),
+    (2, t_timestamp_converter),
+    (2, t_partition_routing),
+    (1, t_timestamp_router),
+]
+SHAPE_CHANGING = {t_unwrap, t_outbox, t_header_from, t_value_to_key, t_extract_field, t_hoist, t_flatten}
+
+
+def draw_predicate(rng, ch: Chain) -> dict:
+    kind = rng.randrange(3)
+    if kind == 0:
+        return {
+            "type": P + "TopicNameMatches",
+            "pattern": _pick(rng, ".*customers", ".*orders.*", ".*products"),
+        }
+    if kind == 1:
+        return {"type": P + "HasHeaderKey", "name": rng.choice(ch.headers or ["app"])}
+    return {"type": P + "RecordIsTombstone"}
+
+
+def draw_chain(rng: random.Random, ch: Chain) -> dict[str, str]:
+    props: dict[str, str] = {}
+    aliases: list[str] = []
+    preds: list[str] = []
+    n = rng.choice((1, 1, 2, 2, 3, 4))
+    weights = [w for w, _ in TRANSFORMS]
+    tries = 0
+    while len(aliases) < n and tries < 50:
+        tries += 1
+        gen = rng.choices([g for _, g in TRANSFORMS], weights)[0]
+        before = Chain(ch.db, ch.value, ch.key, list(ch.headers), ch.tables)
+        opts = gen(rng, ch)
+        if opts is None:
+            continue
+        alias = f"t{len(aliases)}"
+        aliases.append(alias)
+        if opts.pop("_skip", None):  # not on tombstones
+            p = f"p{len(preds)}"
+            preds.append(p)
+            props[f"predicates.{p}.type"] = P + "RecordIsTombstone"
+            opts["predicate"] = p
+            opts["negate"] = "true"
+        elif gen is t_filter or rng.random() < 0.3:
+            p = f"p{len(preds)}"
+            preds.append(p)
+            for k, v in draw_predicate(rng, before).items():
+                props[f"predicates.{p}.{k}"] = v
+            opts["predicate"] = p
+            if rng.random() < 0.4:
+                opts["negate"] = "true"
+            if gen in SHAPE_CHANGING:  # applied to some records only: the shape is no longer known
+                ch.value = ch.key = "other"
+        for k, v in opts.items():
+            props[f"transforms.{alias}.{k}"] = v
+    if aliases:
+        props["transforms"] = ",".join(aliases)
+    if preds:
+        props["predicates"] = ",".join(preds)
+    return props
+
+
+def draw_converters(rng: random.Random, ch: Chain, scope: str) -> dict[str, str]:
+    props: dict[str, str] = {}
+
+    def json_conv(part: str) -> None:
+        props[f"{part}.converter"] = JSON
+        props[f"{part}.converter.schemas.enable"] = _pick(rng, "true", "false")
+        if part != "header" and rng.random() < 0.4:
+            props[f"{part}.converter.decimal.format"] = _pick(rng, "BASE64", "NUMERIC")
+        if part != "header" and rng.random() < 0.3:
+            props[f"{part}.converter.replace.null.with.default"] = _pick(rng, "true", "false")
+
+    def avro_conv(part: str) -> None:
+        props[f"{part}.converter"] = AVRO
+        props[f"{part}.converter.schema.registry.url"] = f"mock://{scope}"
+        if rng.random() < 0.25:
+            props[f"{part}.converter.connect.meta.data"] = "false"
+        if rng.random() < 0.2:
+            strategy = _pick(rng, "TopicRecordNameStrategy", "RecordNameStrategy")
+            props[f"{part}.converter.{part}.subject.name.strategy"] = (
+                f"io.confluent.kafka.serializers.subject.{strategy}"
+            )
+
+    r = rng.random()
+    if r < 0.55:
+        json_conv("key")
+    elif r < 0.7:
+        props["key.converter"] = STRING
+    else:
+        avro_conv("key")
+    r = rng.random()
+    if ch.value == "envelope" and not ch.headers and r < 0.15:
+        props["value.converter"] = CLOUDEVENTS
+        props["value.converter.serializer.type"] = "json"
+        props["value.converter.data.serializer.type"] = "json"
+        if rng.random() < 0.3:
+            props["value.converter.json.schemas.enable"] = "false"
+        if rng.random() < 0.3:
+            props["value.converter.extension.attributes.enable"] = "false"
+    elif r < 0.65:
+        json_conv("value")
+    elif r < 0.72:
+        props["value.converter"] = STRING
+    else:
+        avro_conv("value")
+    if rng.random() < 0.6:
+        props["header.converter"] = SIMPLE
+    else:
+        json_conv("header")
+    return props
+
+
+def base_props(db: str, tables: str) -> dict[str, str]:
+    if db == "pg":
+        props = {
+            "name": "connect-pg",
+            "connector.class": "io.debezium.connector.postgresql.PostgresConnector",
+            "offset.storage": "org.apache.kafka.connect.storage.FileOffsetBackingStore",
+            "offset.flush.interval.ms": "1000",
+            "database.user": "postgres",
+            "database.password": "postgres",
+            "database.dbname": "postgres",
+            "topic.prefix": "dbserver1",
+            "plugin.name": "pgoutput",
+            "slot.name": "debezium",
+            "publication.name": "dbz_publication",
+            "snapshot.mode": "initial",
+        }
+        ns = "public"
+    else:
+        props = {
+            "name": "connect-mariadb",
+            "connector.class": "io.debezium.connector.mysql.MySqlConnector",
+            "database.user": "debezium",  # emulator.testing.mariadbserver.USER
+            "database.server.id": "184054",
+            "topic.prefix": "dbserver1",
+            "database.include.list": "inventory",
+            "schema.history.internal": "io.debezium.storage.file.history.FileSchemaHistory",
+            "offset.storage": "org.apache.kafka.connect.storage.FileOffsetBackingStore",
+            "offset.flush.interval.ms": "1000",
+            "snapshot.mode": "initial",
+        }
+        ns = "inventory"
+    if tables == "outbox":
+        props["table.include.list"] = f"{ns}.outbox"
+    else:
+        names = ("customers", "products", "orders_2024", "orders_2025")
+        props["table.include.list"] = ",".join(f"{ns}.{t}" for t in names)
+    return props
+
+
+def draw(seed: int, trial: int, db: str) -> tuple[dict[str, str], str]:
+    """-> (the trial's properties, its workload's file name in tests/data/connect)."""
+    rng = random.Random(f"{seed}/{trial}/{db}")
+    workload = rng.choice(WORKLOADS[db])
+    tables = "outbox" if rng.random() < 0.2 else "tables"
+    ch = Chain(db, tables=tables)
+    props = base_props(db, tables)
+    if workload == "pg_types_connect.sql":
+        props.pop("table.include.list")  # its own tables
+        ch.tables = "types"
+    if rng.random() < 0.2:
+        props["decimal.handling.mode"] = _pick(rng, "double", "string")
+    if rng.random() < 0.15:
+        props["provide.transaction.metadata"] = "true"
+    if rng.random() < 0.15:
+        props["errors.tolerance"] = "all"
+    props.update(draw_chain(rng, ch))
+    props.update(draw_converters(rng, ch, f"s{seed}-{trial}"))
+    return props, workload
