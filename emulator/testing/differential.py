@@ -41,6 +41,7 @@ from typing import Any
 
 from emulator.testing import oracle_capture as capture
 from emulator.testing.conformance import compare, load_dir, load_golden
+from emulator.testing.lost_batch import drop_lost_batch, stopped_on_a_value
 from emulator.testing.workload import Workload, stream_steps
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -419,7 +420,7 @@ def diff(
         (workdir / "diff.txt").write_text(res.summary() + "\n" + "\n".join(res.problems) + "\n")
         return res
     gold, ours = be.comparable(load_golden(golden), load_dir(cand) if cand.exists() else {})
-    if both_ended and _stopped_on_a_value(workdir):
+    if both_ended and stopped_on_a_value(workdir):
         res.lost_tail = drop_lost_batch(gold, ours)
     res.compared, problems = compare(
         gold,
@@ -430,37 +431,6 @@ def diff(
     res.problems += problems
     (workdir / "diff.txt").write_text(res.summary() + "\n" + "\n".join(res.problems) + "\n")
     return res
-
-
-# The emulator's last line when it stops on a value Debezium's converter cannot make into a record (as a
-# required Connect Time outside a day): `error: ValueError: column ...; Debezium stops here too`.
-_STOPPED_ON_VALUE = "Debezium stops here too"
-# Debezium's ChangeEventQueue.poll gathers up to max.batch.size records (or poll.interval.ms) and, when the
-# producer failed meanwhile, throws instead of returning them: the records queued in the last window
-# before the failing value are never delivered. How many depends on timing (recorded: rows of an earlier
-# autocommit INSERT and of the same transaction lost, tests/differential/data/poll_batch_lost).
-_MAX_BATCH = 2048
-
-
-def _stopped_on_a_value(workdir: Path) -> bool:
-    log_file = workdir / "emulator.emulator.log"
-    lines = log_file.read_text(errors="replace").strip().splitlines() if log_file.exists() else []
-    return bool(lines) and _STOPPED_ON_VALUE in lines[-1]
-
-
-def drop_lost_batch(golden: dict[str, list[dict]], ours: dict[str, list[dict]]) -> int:
-    """Both engines stopped on a value neither can convert: the emulator delivered everything before it,
-    Debezium lost its last poll batch. Cut the emulator's records of each topic past Debezium's count (a
-    tail only: a record extra or missing earlier still shifts every later one and is reported) when
-    together they fit in one batch; -> how many were cut."""
-    extra = {t: len(rs) - len(golden.get(t, [])) for t, rs in ours.items() if not t.startswith("__debezium")}
-    extra = {t: n for t, n in extra.items() if n > 0}
-    total = sum(extra.values())
-    if not total or total > _MAX_BATCH:
-        return 0
-    for t, n in extra.items():
-        del ours[t][-n:]
-    return total
 
 
 def minimize(
