@@ -38,11 +38,11 @@ def apply_topics(
             st.skipped_replay.append(topic)
         else:
             st.applied[topic] = n
-        st.pruned += _prune(tables, topic, opts)
+        st.pruned += prune_if_due(tables, topic, opts)
     return st
 
 
-def _prune(tables: str, topic: str, opts: Options) -> int:
+def prune_if_due(tables: str, topic: str, opts: Options) -> int:
     """After the batch's own tombstone write (whose idempotency check must see that write's transaction),
     at most once a minute per topic: checking costs a Delta log read."""
     now = time.monotonic()

@@ -15,7 +15,7 @@ from pyspark.sql import Column
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
-from sink.types import _NTZ_NAMES, _PRIMITIVE, DECIMAL, VSD, ZONED_TS, spark_type
+from sink.types import DECIMAL, NTZ_NAMES, SPARK_PRIMITIVES, VSD, ZONED_TS, spark_type
 
 MIN_US, MAX_US = -62_135_596_800_000_000, 253_402_300_799_999_999  # Python's datetime range
 MIN_DAY, MAX_DAY = -719_162, 2_932_896
@@ -37,8 +37,8 @@ def physical(schema: dict) -> T.DataType:
         if schema["keys"]["type"] != "string":
             raise Unsupported("map with non-string keys (JsonConverter writes an array of pairs)")
         return T.MapType(T.StringType(), physical(schema["values"]), True)
-    if typ in _PRIMITIVE:  # logical types are read as their physical value, converted by `convert`
-        return _PRIMITIVE[typ]
+    if typ in SPARK_PRIMITIVES:  # logical types are read as their physical value, converted by `convert`
+        return SPARK_PRIMITIVES[typ]
     raise Unsupported(f"Connect type {typ!r}")
 
 
@@ -102,7 +102,7 @@ def convert(c: Column, schema: dict) -> Column:
     if isinstance(st, T.DateType):
         return F.date_from_unix_date(_clamp(c, MIN_DAY, MAX_DAY))
     if isinstance(st, T.TimestampNTZType):
-        unit = _NTZ_NAMES[name]
+        unit = NTZ_NAMES[name]
         if unit is None:  # nanoseconds: floor division
             return _clamped_ts(F.call_function("div", c - F.pmod(c, F.lit(1000)), F.lit(1000)))
         if unit == 1:

@@ -309,7 +309,7 @@ def _fill_from_table(dt, key_cols: list[str], src: pa.Table, cols: list[str]) ->
     need = {k: set(u) for k, u in zip(src.column("__kc").to_pylist(), unres) if u}
     if not need or dt is None:
         return src
-    prev = mirror._lookup(dt, key_cols, need)
+    prev = mirror.rows_by_key(dt, key_cols, need)
     for c in sorted({c for u in need.values() for c in u}):
         vals = src.column(c).to_pylist()
         for i, (k, u) in enumerate(zip(src.column("__kc").to_pylist(), unres)):
@@ -557,6 +557,6 @@ def run_batch(df, tables: str, app_id: str, batch_id: int, opts: Options) -> Bat
 
 
 def _prune(tables: str, topic: str, opts: Options) -> int:
-    from sink.apply import _prune as prune
+    from sink.apply import prune_if_due
 
-    return prune(tables, topic, opts)
+    return prune_if_due(tables, topic, opts)

@@ -149,7 +149,7 @@ def _fill_from_table(
     for e in final:
         if e.key in need and e.oldkey is not None:
             look[e.oldkey] = need[e.key]
-    prev = _lookup(dt, key_cols, look) if dt is not None else {}
+    prev = rows_by_key(dt, key_cols, look) if dt is not None else {}
     for e in final:
         if e.key in need and e.key not in prev and e.oldkey in prev:
             prev[e.key] = prev[e.oldkey]
@@ -164,7 +164,7 @@ def _key_value(keyrow: dict, c: str, f: dict | None):
     return decoder(f)(keyrow[c]) if f is not None else keyrow[c]
 
 
-def _lookup(dt: DeltaTable, key_cols: list[str], need: dict[str, set[str]]) -> dict[str, dict]:
+def rows_by_key(dt: DeltaTable, key_cols: list[str], need: dict[str, set[str]]) -> dict[str, dict]:
     cols = sorted({c for s in need.values() for c in s} | set(key_cols))
     k0 = key_cols[0]
     want = [orjson.loads(k)[k0] for k in need]

@@ -23,7 +23,7 @@ PLACEHOLDER_BYTES = PLACEHOLDER.encode()
 _EPOCH = dt.datetime(1970, 1, 1)
 _EPOCH_DATE = dt.date(1970, 1, 1)
 
-_PRIMITIVE: dict[str, T.DataType] = {
+SPARK_PRIMITIVES: dict[str, T.DataType] = {
     "int8": T.ByteType(),
     "int16": T.ShortType(),
     "int32": T.IntegerType(),
@@ -39,7 +39,7 @@ _PRIMITIVE: dict[str, T.DataType] = {
 
 # logical name -> Spark type (for names whose physical type alone would be wrong or too weak)
 _DATE_NAMES = {"io.debezium.time.Date", "org.apache.kafka.connect.data.Date"}
-_NTZ_NAMES = {
+NTZ_NAMES = {
     "io.debezium.time.Timestamp": 1_000,
     "io.debezium.time.MicroTimestamp": 1,
     "io.debezium.time.NanoTimestamp": None,
@@ -76,7 +76,7 @@ def spark_type(schema: dict) -> T.DataType:
         return T.StringType()  # any scale per value: kept exact as text (also NaN/Infinity)
     if name in _DATE_NAMES:
         return T.DateType()
-    if name in _NTZ_NAMES:
+    if name in NTZ_NAMES:
         return T.TimestampNTZType()
     if name == ZONED_TS:
         return T.TimestampType()
@@ -95,8 +95,8 @@ def spark_type(schema: dict) -> T.DataType:
         return T.MapType(
             spark_type(schema["keys"]), spark_type(schema["values"]), schema["values"].get("optional", True)
         )
-    if typ in _PRIMITIVE:
-        return _PRIMITIVE[typ]
+    if typ in SPARK_PRIMITIVES:
+        return SPARK_PRIMITIVES[typ]
     raise ValueError(f"unsupported Connect schema type {typ!r} ({name})")
 
 
@@ -169,7 +169,7 @@ def decoder(schema: dict) -> Callable[[Any], Any]:
     if isinstance(st, T.DateType):
         return _clamp(lambda v: _EPOCH_DATE + dt.timedelta(days=v), dt.date.min, dt.date.max)
     if isinstance(st, T.TimestampNTZType):
-        unit = _NTZ_NAMES[name]
+        unit = NTZ_NAMES[name]
         if unit is None:
             return _clamp(
                 lambda v: _EPOCH + dt.timedelta(microseconds=v // 1000), dt.datetime.min, dt.datetime.max
