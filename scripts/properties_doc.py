@@ -16,7 +16,7 @@ sys.path.insert(0, str(ROOT))
 
 from emulator.settings.audit import IMPLEMENTED, NO_EFFECT, REFUSED, status_of  # noqa: E402
 from emulator.settings.table import PROPERTIES  # noqa: E402
-from emulator.settings.validate import _PASS_THROUGH_NAMES, _PASS_THROUGH_PREFIXES  # noqa: E402
+from emulator.settings.validate import PASS_THROUGH_NAMES, PASS_THROUGH_PREFIXES  # noqa: E402
 
 OUT = ROOT / "docs" / "properties.md"
 KIND_NAMES = {"postgres": "PostgreSQL", "mysql": "MySQL", "mariadb": "MariaDB", "mongodb": "MongoDB"}
@@ -74,9 +74,9 @@ def render() -> str:
         "otherwise without effect on the records). Under these prefixes a name within one or two letters",
         "of a known property is still refused as a typo.",
         "",
-        "Names: " + ", ".join(f"`{n}`" for n in sorted(_PASS_THROUGH_NAMES)),
+        "Names: " + ", ".join(f"`{n}`" for n in sorted(PASS_THROUGH_NAMES)),
         "",
-        "Prefixes: " + ", ".join(f"`{p}`" for p in sorted(_PASS_THROUGH_PREFIXES)),
+        "Prefixes: " + ", ".join(f"`{p}`" for p in sorted(PASS_THROUGH_PREFIXES)),
         "",
         "A property of another Debezium connector (for example `slot.name` given to the MySQL connector) is",
         "ignored, as Debezium ignores it.",

@@ -7,7 +7,7 @@ default, allowed values, required flag, connectors it applies to) and its audit
 (:data:`~emulator.settings.audit._AUDIT`: what the emulator implements - a property or value Debezium would
 apply but the emulator does not is refused at start, so no property is ever accepted and ignored;
 docs/properties.md is generated from both). Kafka Connect worker, client and pass-through properties
-(:data:`_PASS_THROUGH_PREFIXES`) and other Debezium connectors' properties are kept untouched in
+(:data:`PASS_THROUGH_PREFIXES`) and other Debezium connectors' properties are kept untouched in
 :attr:`~emulator.settings.raw.Config.props`, as Connect and Debezium accept them; any other unknown name is a
 typo and refused with the closest known name (difflib).
 
@@ -266,7 +266,7 @@ def _unsupported_value(name: str, value: str, spec: PropertySpec) -> str | None:
 # Kafka Connect worker, client and pass-through properties: accepted as Connect accepts them. None of them
 # changes the records (clients' settings, storage of offsets and configs, REST, security of the worker),
 # or they are read where they matter (producer.*, offset.storage.*, topic.creation.*: emulator/outputs).
-_PASS_THROUGH_PREFIXES = (
+PASS_THROUGH_PREFIXES = (
     "producer.",
     "consumer.",
     "admin.",
@@ -319,7 +319,7 @@ _PASS_THROUGH_PREFIXES = (
     "admin.listeners",
     "snapshot.collection.filter.overrides.",
 )
-_PASS_THROUGH_NAMES = frozenset(
+PASS_THROUGH_NAMES = frozenset(
     {
         "bootstrap.servers",
         "group.id",
@@ -355,7 +355,7 @@ def _unknown_property(config: Config, name: str, kind: str) -> str | None:
         return None
     if property_spec(name) is not None:  # another connector's property: Debezium ignores it too
         return None
-    passthrough = name in _PASS_THROUGH_NAMES or name.startswith(_PASS_THROUGH_PREFIXES)
+    passthrough = name in PASS_THROUGH_NAMES or name.startswith(PASS_THROUGH_PREFIXES)
     if passthrough:
         if name.startswith(("key.converter.", "value.converter.", "header.converter.")):
             return None  # the converter's own options: emulator.connect.converters.build checks them
