@@ -26,7 +26,15 @@ _pack_d = struct.Struct("<d").pack
 
 
 def write_long(out: bytearray, n: int) -> None:
-    _varint(out, (n << 1) ^ (n >> 63))
+    _w_long(out, n)
+
+
+# Varints by table: 14 bits at a time. `_F14[i]`: the whole varint of i < 2**14 (1-2 bytes); `_C14[i]`: the
+# 14 bits of i as two groups with the continuation bit set (a varint's middle). Timestamps in ms/us/ns and
+# LSNs (5-9 bytes, several per change event) then cost two or three table reads, not a loop per byte.
+_F14 = [bytes((i,)) if i < 0x80 else bytes(((i & 0x7F) | 0x80, i >> 7)) for i in range(0x4000)]
+_C14 = [bytes(((i & 0x7F) | 0x80, (i >> 7) | 0x80)) for i in range(0x4000)]
+_HIGH: dict[int, bytes] = {}  # the varint of a value's bits above 28: changes rarely between events
 
 
 def _varint_loop(out: bytearray, n: int) -> None:
@@ -36,18 +44,10 @@ def _varint_loop(out: bytearray, n: int) -> None:
     out.append(n)
 
 
-_HIGH: dict[int, bytes] = {}
-
-
-def _varint(out: bytearray, n: int) -> None:
-    """An already zigzagged value. Large ones (timestamps in ms/us/ns, LSNs: 6-9 bytes, several per event)
-    are the low three 7-bit groups, then the varint of the rest, which changes rarely between events and is
-    kept (a byte-at-a-time loop costs ~3x more)."""
-    if n < 0x200000:
-        _varint_loop(out, n)
-        return
-    out += bytes(((n & 0x7F) | 0x80, (n >> 7 & 0x7F) | 0x80, (n >> 14 & 0x7F) | 0x80))
-    high = n >> 21
+def _varint_high(out: bytearray, m: int) -> None:
+    """The varint's tail from bit 14 on: `m` = an already zigzagged value >> 14, at least 2**14."""
+    out += _C14[m & 0x3FFF]
+    high = m >> 14
     tail = _HIGH.get(high)
     if tail is None:
         b = bytearray()
@@ -57,6 +57,19 @@ def _varint(out: bytearray, n: int) -> None:
             _HIGH.clear()
         _HIGH[high] = tail
     out += tail
+
+
+def _varint(out: bytearray, n: int) -> None:
+    """An already zigzagged value (>= 0)."""
+    if n < 0x4000:
+        out += _F14[n]
+        return
+    out += _C14[n & 0x3FFF]
+    m = n >> 14
+    if m < 0x4000:
+        out += _F14[m]
+    else:
+        _varint_high(out, m)
 
 
 def _w_long(out: bytearray, v: Any) -> None:
@@ -144,6 +157,9 @@ class AvroWriters:
     def _generated_body(self, schema: Schema, subscript: bool, fallback: Writer | None = None) -> Writer:
         env: dict[str, Any] = {
             "_varint": _varint,
+            "_vhigh": _varint_high,
+            "_F14": _F14,
+            "_C14": _C14,
             "_pack_f": _pack_f,
             "_pack_d": _pack_d,
             "_unscaled": unscaled_bytes,
@@ -167,12 +183,16 @@ class AvroWriters:
 
         def emit_long(ind: str, x: str) -> None:
             lines.append(f"{ind}n = ({x} << 1) ^ ({x} >> 63)")
-            lines.append(f"{ind}if n < 128: out.append(n)")
-            lines.append(f"{ind}else: _varint(out, n)")
+            lines.append(f"{ind}if n < 0x4000: out += _F14[n]")
+            lines.append(f"{ind}else:")
+            lines.append(f"{ind}    out += _C14[n & 0x3FFF]")
+            lines.append(f"{ind}    n >>= 14")
+            lines.append(f"{ind}    if n < 0x4000: out += _F14[n]")
+            lines.append(f"{ind}    else: _vhigh(out, n)")
 
         def emit_len_bytes(ind: str, b: str) -> None:
             lines.append(f"{ind}n = len({b}) << 1")
-            lines.append(f"{ind}if n < 128: out.append(n)")
+            lines.append(f"{ind}if n < 0x4000: out += _F14[n]")
             lines.append(f"{ind}else: _varint(out, n)")
             lines.append(f"{ind}out += {b}")
 
