@@ -44,19 +44,22 @@ def _varint_loop(out: bytearray, n: int) -> None:
     out.append(n)
 
 
+def _high(high: int) -> bytes:
+    """The varint of a value's bits from 28 on, kept in `_HIGH`."""
+    b = bytearray()
+    _varint_loop(b, high)
+    tail = bytes(b)
+    if len(_HIGH) >= 4096:
+        _HIGH.clear()
+    _HIGH[high] = tail
+    return tail
+
+
 def _varint_high(out: bytearray, m: int) -> None:
     """The varint's tail from bit 14 on: `m` = an already zigzagged value >> 14, at least 2**14."""
     out += _C14[m & 0x3FFF]
-    high = m >> 14
-    tail = _HIGH.get(high)
-    if tail is None:
-        b = bytearray()
-        _varint_loop(b, high)
-        tail = bytes(b)
-        if len(_HIGH) >= 4096:
-            _HIGH.clear()
-        _HIGH[high] = tail
-    out += tail
+    m >>= 14
+    out += _HIGH.get(m) or _high(m)
 
 
 def _varint(out: bytearray, n: int) -> None:
@@ -157,7 +160,8 @@ class AvroWriters:
     def _generated_body(self, schema: Schema, subscript: bool, fallback: Writer | None = None) -> Writer:
         env: dict[str, Any] = {
             "_varint": _varint,
-            "_vhigh": _varint_high,
+            "_HIGH": _HIGH,
+            "_high": _high,
             "_F14": _F14,
             "_C14": _C14,
             "_pack_f": _pack_f,
@@ -188,7 +192,10 @@ class AvroWriters:
             lines.append(f"{ind}    out += _C14[n & 0x3FFF]")
             lines.append(f"{ind}    n >>= 14")
             lines.append(f"{ind}    if n < 0x4000: out += _F14[n]")
-            lines.append(f"{ind}    else: _vhigh(out, n)")
+            lines.append(f"{ind}    else:")  # timestamps, LSNs: no call
+            lines.append(f"{ind}        out += _C14[n & 0x3FFF]")
+            lines.append(f"{ind}        n >>= 14")
+            lines.append(f"{ind}        out += _HIGH.get(n) or _high(n)")
 
         def emit_len_bytes(ind: str, b: str) -> None:
             lines.append(f"{ind}n = len({b}) << 1")
@@ -196,7 +203,7 @@ class AvroWriters:
             lines.append(f"{ind}else: _varint(out, n)")
             lines.append(f"{ind}out += {b}")
 
-        def emit_value(ind: str, sch: Schema, x: str) -> None:
+        def emit_value(ind: str, sch: Schema, x: str, memo: bool = False) -> None:
             t = sch.type
             if t in ("int8", "int16", "int32", "int64"):
                 emit_long(ind, x)
@@ -210,6 +217,15 @@ class AvroWriters:
                 lines.append(f"{ind}out += _pack_d({x})")
             elif t == "float":
                 lines.append(f"{ind}out += _pack_f({x})")
+            elif t == "string" and memo:  # the same str object event after event: its bytes kept
+                cell = const([(object(), b"")])  # one tuple, replaced whole (threads read it too)
+                lines.append(f"{ind}m = {cell}[0]")
+                lines.append(f"{ind}if {x} is m[0]: out += m[1]")
+                lines.append(f"{ind}else:")
+                lines.append(f"{ind}    s0 = len(out)")
+                lines.append(f"{ind}    b = {x}.encode()")
+                emit_len_bytes(ind + "    ", "b")
+                lines.append(f"{ind}    {cell}[0] = ({x}, bytes(out[s0:]))")
             elif t == "string":
                 lines.append(f"{ind}b = {x}.encode()")
                 emit_len_bytes(ind, "b")
@@ -223,15 +239,17 @@ class AvroWriters:
             elif t == "bytes":
                 emit_len_bytes(ind, x)
             elif t == "struct":
+                # the source block's strings (connector, name, db, table, ...) and the op repeat
+                source = (sch.name or "").endswith(".Source")
                 for f in sch.fields or ():
                     y = var()
                     read = f"{x}[{f.name!r}]" if subscript else f"{x}.get({f.name!r})"
                     lines.append(f"{ind}{y} = {read}")
-                    emit_field(ind, f.schema, y)
+                    emit_field(ind, f.schema, y, source or f.name == "op")
             else:  # arrays, maps: the generic writer of their schema
                 lines.append(f"{ind}{const(self._value_writer(sch))}(out, {x})")
 
-        def emit_field(ind: str, sch: Schema, x: str) -> None:
+        def emit_field(ind: str, sch: Schema, x: str, memo: bool = False) -> None:
             dflt = self._default(sch)
             if not sch.optional:
                 if dflt is not None:
@@ -241,16 +259,16 @@ class AvroWriters:
                         f"{ind}if {x} is None: raise ConversionError("
                         f"'AvroConverter: null value for a required field without default')"
                     )
-                emit_value(ind, sch, x)
+                emit_value(ind, sch, x, memo)
             elif dflt is not None:  # [T, "null"]
                 lines.append(f"{ind}if {x} is None: {x} = {const(dflt)}")
                 lines.append(f"{ind}out.append(0)")
-                emit_value(ind, sch, x)
+                emit_value(ind, sch, x, memo)
             else:  # ["null", T]
                 lines.append(f"{ind}if {x} is None: out.append(0)")
                 lines.append(f"{ind}else:")
                 lines.append(f"{ind}    out.append(2)")
-                emit_value(ind + "    ", sch, x)
+                emit_value(ind + "    ", sch, x, memo)
 
         if fallback is None:
             emit_value("    ", schema, "v")
