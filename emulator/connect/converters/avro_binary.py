@@ -118,6 +118,16 @@ def _w_bytes(out: bytearray, v: Any) -> None:
     out += v
 
 
+_INTS = ("int8", "int16", "int32", "int64")
+_REPEATING = ("op", "ts_ms")  # envelope fields whose value often repeats between events (see _generated)
+
+
+def _raises_on_none(schema: Schema, wire: bool) -> bool:
+    """Whether the generated code for a value of `schema` raises TypeError / AttributeError on None by itself."""
+    t = schema.type
+    return t in _INTS or t == "string" or (t == "bytes" and (wire or schema.name != DECIMAL))
+
+
 def java_hashmap_order(keys: list[str]) -> list[str]:
     """The iteration order of a `java.util.HashMap<String, ?>` filled with `keys` in this order."""
     return hashmap_order(keys, table_size(len(keys)))
@@ -205,7 +215,15 @@ class AvroWriters:
 
         def emit_value(ind: str, sch: Schema, x: str, memo: bool = False) -> None:
             t = sch.type
-            if t in ("int8", "int16", "int32", "int64"):
+            if t in _INTS and memo:  # a value that repeats between events (source timestamps, txId)
+                cell = const([(object(), b"")])  # one tuple, replaced whole (threads read it too)
+                lines.append(f"{ind}m = {cell}[0]")
+                lines.append(f"{ind}if {x} == m[0]: out += m[1]")
+                lines.append(f"{ind}else:")
+                lines.append(f"{ind}    s0 = len(out)")
+                emit_long(ind + "    ", x)
+                lines.append(f"{ind}    {cell}[0] = ({x}, bytes(out[s0:]))")
+            elif t in _INTS:
                 emit_long(ind, x)
             elif t == "boolean":
                 lines.append(f"{ind}out.append(1 if {x} else 0)")
@@ -239,13 +257,14 @@ class AvroWriters:
             elif t == "bytes":
                 emit_len_bytes(ind, x)
             elif t == "struct":
-                # the source block's strings (connector, name, db, table, ...) and the op repeat
+                # the source block (connector, name, db, table, the commit's timestamps and txId), the op
+                # and the event's ts_ms repeat from one event to the next: their bytes are kept
                 source = (sch.name or "").endswith(".Source")
                 for f in sch.fields or ():
                     y = var()
                     read = f"{x}[{f.name!r}]" if subscript else f"{x}.get({f.name!r})"
                     lines.append(f"{ind}{y} = {read}")
-                    emit_field(ind, f.schema, y, source or f.name == "op")
+                    emit_field(ind, f.schema, y, source or f.name in _REPEATING)
             else:  # arrays, maps: the generic writer of their schema
                 lines.append(f"{ind}{const(self._value_writer(sch))}(out, {x})")
 
@@ -254,7 +273,7 @@ class AvroWriters:
             if not sch.optional:
                 if dflt is not None:
                     lines.append(f"{ind}if {x} is None: {x} = {const(dflt)}")
-                else:
+                elif not (subscript and _raises_on_none(sch, wire)):  # else the .get twin says it
                     lines.append(
                         f"{ind}if {x} is None: raise ConversionError("
                         f"'AvroConverter: null value for a required field without default')"
@@ -277,7 +296,9 @@ class AvroWriters:
             lines.append("    start = len(out)")
             lines.append("    try:")
             emit_value("        ", schema, "v")
-            lines.append("    except KeyError:")
+            # a missing field, or a null in a required one (None << 1, None.encode(), ...): the .get twin
+            # writes the value, or raises the ConversionError
+            lines.append("    except (KeyError, TypeError, AttributeError):")
             lines.append("        del out[start:]")
             lines.append("        _fallback(out, v)")
         exec(compile("\n".join(lines), f"<avro writer {schema.name}>", "exec"), env)  # noqa: S102
