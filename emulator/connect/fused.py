@@ -127,10 +127,11 @@ def plain_avro(plane: Any, wire: Any) -> Callable[[Record], Record | None] | Non
     general = plane.apply
     convert_headers = wire.convert_headers
     verbatim = wire.verbatim
-    # id(value schema) -> [value schema, key schema, topic, key (header, writer) or None until a key is
-    # met, value (header, writer) or None until a value is met]; None for a schema the general path takes
-    plans: dict[int, list[Any] | None] = {}
-    unsafe: set[int] = set()
+    # id(value schema) -> its plan: [value schema, key schema, topic, key (schema, wire header, writer) or
+    # None until a key is met, the same for the value, the last headers list met and its converted form]
+    plans: dict[int, list[Any]] = {}
+    unsafe: set[int] = set()  # value schemas the general path takes (see _snapshot_default_false)
+    no_headers = (None, None)
 
     def apply(record: Record) -> Record | None:
         if record.__class__ is not StructuredRecord:
@@ -144,17 +145,23 @@ def plain_avro(plane: Any, wire: Any) -> Callable[[Record], Record | None] | Non
                 return general(record)
             if len(plans) > 256:
                 plans.clear()
-            p = plans[id(value_schema)] = [value_schema, record.key_schema, topic, None, None]
+            p = plans[id(value_schema)] = [value_schema, record.key_schema, topic, None, None, no_headers]
         headers = record.headers  # the connector's context headers: one shared list
         key = record.key_payload
         value = record.value_payload
         try:
             # Connect's order: headers, key, value (the registry gives ids in the order schemas are met)
             if headers:
-                hit = HEADER_LISTS.get(id(headers))
-                headers = convert_headers(
-                    topic, hit[1] if hit is not None and hit[0] is headers else connect_headers(headers)
-                )
+                last = p[5]
+                if last[0] is headers:
+                    headers = last[1]
+                else:
+                    hit = HEADER_LISTS.get(id(headers))
+                    converted = convert_headers(
+                        topic, hit[1] if hit is not None and hit[0] is headers else connect_headers(headers)
+                    )
+                    p[5] = (headers, converted)
+                    headers = converted
             else:
                 headers = None
             if key is None:
