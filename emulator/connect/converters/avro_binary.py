@@ -196,16 +196,19 @@ class AvroWriters:
             return f"x{counter[0]}"
 
         def emit_long(ind: str, x: str) -> None:
-            lines.append(f"{ind}n = ({x} << 1) ^ ({x} >> 63)")
+            # zigzag without the sign shift for the usual non-negative value; a value of 28 bits or more
+            # (timestamps, LSNs) split once: each operation on a multi-digit int allocates
+            lines.append(f"{ind}n = {x} << 1 if {x} >= 0 else ~({x} << 1)")
             lines.append(f"{ind}if n < 0x4000: out += _F14[n]")
-            lines.append(f"{ind}else:")
+            lines.append(f"{ind}elif n < 0x10000000:")
             lines.append(f"{ind}    out += _C14[n & 0x3FFF]")
-            lines.append(f"{ind}    n >>= 14")
-            lines.append(f"{ind}    if n < 0x4000: out += _F14[n]")
-            lines.append(f"{ind}    else:")  # timestamps, LSNs: no call
-            lines.append(f"{ind}        out += _C14[n & 0x3FFF]")
-            lines.append(f"{ind}        n >>= 14")
-            lines.append(f"{ind}        out += _HIGH.get(n) or _high(n)")
+            lines.append(f"{ind}    out += _F14[n >> 14]")
+            lines.append(f"{ind}else:")
+            lines.append(f"{ind}    lo = n & 0xFFFFFFF")
+            lines.append(f"{ind}    out += _C14[lo & 0x3FFF]")
+            lines.append(f"{ind}    out += _C14[lo >> 14]")
+            lines.append(f"{ind}    n >>= 28")
+            lines.append(f"{ind}    out += _HIGH.get(n) or _high(n)")
 
         def emit_len_bytes(ind: str, b: str) -> None:
             lines.append(f"{ind}n = len({b}) << 1")
