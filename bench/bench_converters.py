@@ -12,7 +12,8 @@ its CPU (also from the first record on, leaving out the start-up: imports, conne
 between variants are the result; absolute numbers depend on the machine's load.
 
 `unwrap` runs in the data plane's wire mode (a plain ExtractNewRecordState and JsonConverters: values are
-never decoded), `avro` decodes into Connect values and runs the generated Avro writers.
+never decoded, fused.plain_unwrap), `avro` the fused plain Avro path (fused.plain_avro: the JSON-ready payloads
+straight into the generated Avro writers, no Connect values).
 """
 
 from __future__ import annotations
@@ -175,7 +176,9 @@ def main() -> int:
     ap.add_argument("--variants", default="raw,unwrap,avro")
     ap.add_argument("--json", metavar="FILE")
     ap.add_argument("--keep", metavar="DIR", help="keep the output directories here")
-    ap.add_argument("--profile", metavar="DIR", help="run the measured starts under cProfile: DIR/<variant>.prof")
+    ap.add_argument(
+        "--profile", metavar="DIR", help="run the measured starts under cProfile: DIR/<variant>.prof"
+    )
     args = ap.parse_args()
     if args.profile:
         PROFILE.append(Path(args.profile).resolve())

@@ -10,7 +10,7 @@ When no transform is configured and the converters are exactly what the connecto
 Otherwise the connector runs with its internal form (`internal_config`: JsonConverter with schemas, BASE64
 decimals, nulls kept): table records, transaction metadata and heartbeats of the relational connectors arrive as
 `StructuredRecord`s (precomputed schemas and the payload dicts, turned into Connect values by
-`from_structured` without any JSON), the rest (MySQL/MariaDB schema changes, MongoDB events) as
+`from_structured` without any JSON), as do MySQL/MariaDB schema changes; the rest (MongoDB events) as
 JsonConverter bytes that `from_json_record` parses.
 
 Failures on a record (a transform or converter raising) follow `errors.tolerance`: `none` stops the task
@@ -86,9 +86,9 @@ class DataPlane:
                 cr = from_structured(record)
         else:
             cr = from_json_record(record)
-            # MySQL/MariaDB schema changes: Debezium's SourceRecord has partition 0 (InsertField partition.field)
-            if cr.topic == self.schema_topic:
-                cr.partition = 0
+        # MySQL/MariaDB schema changes: Debezium's SourceRecord has partition 0 (InsertField partition.field)
+        if cr.topic == self.schema_topic:
+            cr.partition = 0
         leak, self._leak = self._leak, None
         if leak is not None and cr.value is None and leak[0] == cr.topic:
             cr = dataclasses.replace(cr, headers=[*cr.headers, *leak[1]])  # see shared_headers
@@ -107,11 +107,7 @@ class DataPlane:
             self._leak = (record.topic, added)
         if cr is None:
             return None
-        if (
-            cr.partition == 0
-            and record.topic == self.schema_topic
-            and record.__class__ is not StructuredRecord
-        ):
+        if cr.partition == 0 and record.topic == self.schema_topic:
             # still the connector's own partition, not a transform's: the output places the record
             cr = dataclasses.replace(cr, partition=None)
         try:

@@ -1,6 +1,10 @@
 """Fused data-plane paths: the commonest chains done in one step, from the connector's parts to the bytes.
 
-Only the plain unwrap for now (`ExtractNewRecordState` with no option that changes a record, no predicate,
+`plain_avro`: no transform, key and value through AvroConverters: a table record (or transaction / heartbeat
+record) goes from its `StructuredRecord` to the Confluent wire bytes through the per-(topic, schema)
+generated writers, with no `ConnectRecord` and no converter dispatch.
+
+`plain_unwrap`: the plain unwrap (`ExtractNewRecordState` with no option that changes a record, no predicate,
 key and value through wire-mode converters): a create / update / read table record goes from its
 `StructuredRecord` straight to a `ConvertedRecord` of the `after` payload under the unwrapped schema — no
 `ConnectRecord` made, no stage dispatch. It gives what the general
@@ -14,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from emulator.connect.converters.avro_converter import AvroConverter
 from emulator.connect.converters.json_converter import JsonConverter
 from emulator.connect.record import HEADER_LISTS, connect_headers
 from emulator.connect.transforms.unwrap import ExtractNewRecordState
@@ -22,7 +27,7 @@ from emulator.records import ConvertedRecord, Record, StructuredRecord
 
 def install(plane: Any, wire: Any) -> None:
     """Give `plane` a fused `apply` where its configuration has one; `wire`: its wire-mode converters."""
-    fused = plain_unwrap(plane, wire)
+    fused = plain_unwrap(plane, wire) or plain_avro(plane, wire)
     if fused is not None:
         plane.apply = fused
 
@@ -97,5 +102,88 @@ def plain_unwrap(plane: Any, wire: Any) -> Callable[[Record], Record | None] | N
                             return general(record)
                         return ConvertedRecord(topic, k, v, headers, None, verbatim)
         return general(record)
+
+    return apply
+
+
+def _snapshot_default_false(schema: Any) -> bool:
+    """Whether the general path's source fix-up (`record._value_plan`: `source.snapshot` "false" -> null) leaves
+    the Avro bytes as they are: no such field, or one whose default is "false" (a null is written as it)."""
+    if schema is None or schema.type != "struct":  # None: a tombstone's
+        return True
+    src = next((f for f in schema.fields or () if f.name == "source"), None)
+    if src is None or src.schema.type != "struct":
+        return True
+    snap = next((f for f in src.schema.fields or () if f.name == "snapshot"), None)
+    return snap is None or snap.schema.default == "false"
+
+
+def plain_avro(plane: Any, wire: Any) -> Callable[[Record], Record | None] | None:
+    if wire is None or plane.stages:
+        return None
+    key_conv, value_conv = wire.key, wire.value
+    if key_conv.__class__ is not AvroConverter or value_conv.__class__ is not AvroConverter:
+        return None
+    general = plane.apply
+    convert_headers = wire.convert_headers
+    verbatim = wire.verbatim
+    # id(value schema) -> its plan: [value schema, key schema, topic, key (schema, wire header, writer) or
+    # None until a key is met, the same for the value, the last headers list met and its converted form]
+    plans: dict[int, list[Any]] = {}
+    unsafe: set[int] = set()  # value schemas the general path takes (see _snapshot_default_false)
+    no_headers = (None, None)
+
+    def apply(record: Record) -> Record | None:
+        if record.__class__ is not StructuredRecord:
+            return general(record)
+        value_schema = record.value_schema
+        topic = record.topic
+        p = plans.get(id(value_schema))
+        if p is None or p[0] is not value_schema or p[1] is not record.key_schema or p[2] != topic:
+            if id(value_schema) in unsafe or not _snapshot_default_false(value_schema):
+                unsafe.add(id(value_schema))
+                return general(record)
+            if len(plans) > 256:
+                plans.clear()
+            p = plans[id(value_schema)] = [value_schema, record.key_schema, topic, None, None, no_headers]
+        headers = record.headers  # the connector's context headers: one shared list
+        key = record.key_payload
+        value = record.value_payload
+        try:
+            # Connect's order: headers, key, value (the registry gives ids in the order schemas are met)
+            if headers:
+                last = p[5]
+                if last[0] is headers:
+                    headers = last[1]
+                else:
+                    hit = HEADER_LISTS.get(id(headers))
+                    converted = convert_headers(
+                        topic, hit[1] if hit is not None and hit[0] is headers else connect_headers(headers)
+                    )
+                    p[5] = (headers, converted)
+                    headers = converted
+            else:
+                headers = None
+            if key is None:
+                k = None
+            else:
+                kw = p[3]
+                if kw is None:
+                    kw = p[3] = key_conv.ready(topic, p[1])
+                out = bytearray(kw[1])
+                kw[2](out, key)
+                k = bytes(out)
+            if value is None:
+                v = None
+            else:
+                vw = p[4]
+                if vw is None:
+                    vw = p[4] = value_conv.ready(topic, value_schema)
+                out = bytearray(vw[1])
+                vw[2](out, value)
+                v = bytes(out)
+        except Exception:  # noqa: BLE001 - the general path reports it (errors.tolerance)
+            return general(record)
+        return ConvertedRecord(topic, k, v, headers, None, verbatim)
 
     return apply

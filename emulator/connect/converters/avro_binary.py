@@ -26,7 +26,15 @@ _pack_d = struct.Struct("<d").pack
 
 
 def write_long(out: bytearray, n: int) -> None:
-    _varint(out, (n << 1) ^ (n >> 63))
+    _w_long(out, n)
+
+
+# Varints by table: 14 bits at a time. `_F14[i]`: the whole varint of i < 2**14 (1-2 bytes); `_C14[i]`: the
+# 14 bits of i as two groups with the continuation bit set (a varint's middle). Timestamps in ms/us/ns and
+# LSNs (5-9 bytes, several per change event) then cost two or three table reads, not a loop per byte.
+_F14 = [bytes((i,)) if i < 0x80 else bytes(((i & 0x7F) | 0x80, i >> 7)) for i in range(0x4000)]
+_C14 = [bytes(((i & 0x7F) | 0x80, (i >> 7) | 0x80)) for i in range(0x4000)]
+_HIGH: dict[int, bytes] = {}  # the varint of a value's bits above 28: changes rarely between events
 
 
 def _varint_loop(out: bytearray, n: int) -> None:
@@ -36,27 +44,35 @@ def _varint_loop(out: bytearray, n: int) -> None:
     out.append(n)
 
 
-_HIGH: dict[int, bytes] = {}
+def _high(high: int) -> bytes:
+    """The varint of a value's bits from 28 on, kept in `_HIGH`."""
+    b = bytearray()
+    _varint_loop(b, high)
+    tail = bytes(b)
+    if len(_HIGH) >= 4096:
+        _HIGH.clear()
+    _HIGH[high] = tail
+    return tail
+
+
+def _varint_high(out: bytearray, m: int) -> None:
+    """The varint's tail from bit 14 on: `m` = an already zigzagged value >> 14, at least 2**14."""
+    out += _C14[m & 0x3FFF]
+    m >>= 14
+    out += _HIGH.get(m) or _high(m)
 
 
 def _varint(out: bytearray, n: int) -> None:
-    """An already zigzagged value. Large ones (timestamps in ms/us/ns, LSNs: 6-9 bytes, several per event)
-    are the low three 7-bit groups, then the varint of the rest, which changes rarely between events and is
-    kept (a byte-at-a-time loop costs ~3x more)."""
-    if n < 0x200000:
-        _varint_loop(out, n)
+    """An already zigzagged value (>= 0)."""
+    if n < 0x4000:
+        out += _F14[n]
         return
-    out += bytes(((n & 0x7F) | 0x80, (n >> 7 & 0x7F) | 0x80, (n >> 14 & 0x7F) | 0x80))
-    high = n >> 21
-    tail = _HIGH.get(high)
-    if tail is None:
-        b = bytearray()
-        _varint_loop(b, high)
-        tail = bytes(b)
-        if len(_HIGH) >= 4096:
-            _HIGH.clear()
-        _HIGH[high] = tail
-    out += tail
+    out += _C14[n & 0x3FFF]
+    m = n >> 14
+    if m < 0x4000:
+        out += _F14[m]
+    else:
+        _varint_high(out, m)
 
 
 def _w_long(out: bytearray, v: Any) -> None:
@@ -102,6 +118,16 @@ def _w_bytes(out: bytearray, v: Any) -> None:
     out += v
 
 
+_INTS = ("int8", "int16", "int32", "int64")
+_REPEATING = ("op", "ts_ms")  # envelope fields whose value often repeats between events (see _generated)
+
+
+def _raises_on_none(schema: Schema, wire: bool) -> bool:
+    """Whether the generated code for a value of `schema` raises TypeError / AttributeError on None by itself."""
+    t = schema.type
+    return t in _INTS or t == "string" or (t == "bytes" and (wire or schema.name != DECIMAL))
+
+
 def java_hashmap_order(keys: list[str]) -> list[str]:
     """The iteration order of a `java.util.HashMap<String, ?>` filled with `keys` in this order."""
     return hashmap_order(keys, table_size(len(keys)))
@@ -144,6 +170,10 @@ class AvroWriters:
     def _generated_body(self, schema: Schema, subscript: bool, fallback: Writer | None = None) -> Writer:
         env: dict[str, Any] = {
             "_varint": _varint,
+            "_HIGH": _HIGH,
+            "_high": _high,
+            "_F14": _F14,
+            "_C14": _C14,
             "_pack_f": _pack_f,
             "_pack_d": _pack_d,
             "_unscaled": unscaled_bytes,
@@ -166,19 +196,37 @@ class AvroWriters:
             return f"x{counter[0]}"
 
         def emit_long(ind: str, x: str) -> None:
-            lines.append(f"{ind}n = ({x} << 1) ^ ({x} >> 63)")
-            lines.append(f"{ind}if n < 128: out.append(n)")
-            lines.append(f"{ind}else: _varint(out, n)")
+            # zigzag without the sign shift for the usual non-negative value; a value of 28 bits or more
+            # (timestamps, LSNs) split once: each operation on a multi-digit int allocates
+            lines.append(f"{ind}n = {x} << 1 if {x} >= 0 else ~({x} << 1)")
+            lines.append(f"{ind}if n < 0x4000: out += _F14[n]")
+            lines.append(f"{ind}elif n < 0x10000000:")
+            lines.append(f"{ind}    out += _C14[n & 0x3FFF]")
+            lines.append(f"{ind}    out += _F14[n >> 14]")
+            lines.append(f"{ind}else:")
+            lines.append(f"{ind}    lo = n & 0xFFFFFFF")
+            lines.append(f"{ind}    out += _C14[lo & 0x3FFF]")
+            lines.append(f"{ind}    out += _C14[lo >> 14]")
+            lines.append(f"{ind}    n >>= 28")
+            lines.append(f"{ind}    out += _HIGH.get(n) or _high(n)")
 
         def emit_len_bytes(ind: str, b: str) -> None:
             lines.append(f"{ind}n = len({b}) << 1")
-            lines.append(f"{ind}if n < 128: out.append(n)")
+            lines.append(f"{ind}if n < 0x4000: out += _F14[n]")
             lines.append(f"{ind}else: _varint(out, n)")
             lines.append(f"{ind}out += {b}")
 
-        def emit_value(ind: str, sch: Schema, x: str) -> None:
+        def emit_value(ind: str, sch: Schema, x: str, memo: bool = False) -> None:
             t = sch.type
-            if t in ("int8", "int16", "int32", "int64"):
+            if t in _INTS and memo:  # a value that repeats between events (source timestamps, txId)
+                cell = const([(object(), b"")])  # one tuple, replaced whole (threads read it too)
+                lines.append(f"{ind}m = {cell}[0]")
+                lines.append(f"{ind}if {x} == m[0]: out += m[1]")
+                lines.append(f"{ind}else:")
+                lines.append(f"{ind}    s0 = len(out)")
+                emit_long(ind + "    ", x)
+                lines.append(f"{ind}    {cell}[0] = ({x}, bytes(out[s0:]))")
+            elif t in _INTS:
                 emit_long(ind, x)
             elif t == "boolean":
                 lines.append(f"{ind}out.append(1 if {x} else 0)")
@@ -190,6 +238,15 @@ class AvroWriters:
                 lines.append(f"{ind}out += _pack_d({x})")
             elif t == "float":
                 lines.append(f"{ind}out += _pack_f({x})")
+            elif t == "string" and memo:  # the same str object event after event: its bytes kept
+                cell = const([(object(), b"")])  # one tuple, replaced whole (threads read it too)
+                lines.append(f"{ind}m = {cell}[0]")
+                lines.append(f"{ind}if {x} is m[0]: out += m[1]")
+                lines.append(f"{ind}else:")
+                lines.append(f"{ind}    s0 = len(out)")
+                lines.append(f"{ind}    b = {x}.encode()")
+                emit_len_bytes(ind + "    ", "b")
+                lines.append(f"{ind}    {cell}[0] = ({x}, bytes(out[s0:]))")
             elif t == "string":
                 lines.append(f"{ind}b = {x}.encode()")
                 emit_len_bytes(ind, "b")
@@ -203,34 +260,37 @@ class AvroWriters:
             elif t == "bytes":
                 emit_len_bytes(ind, x)
             elif t == "struct":
+                # the source block (connector, name, db, table, the commit's timestamps and txId), the op
+                # and the event's ts_ms repeat from one event to the next: their bytes are kept
+                source = (sch.name or "").endswith(".Source")
                 for f in sch.fields or ():
                     y = var()
                     read = f"{x}[{f.name!r}]" if subscript else f"{x}.get({f.name!r})"
                     lines.append(f"{ind}{y} = {read}")
-                    emit_field(ind, f.schema, y)
+                    emit_field(ind, f.schema, y, source or f.name in _REPEATING)
             else:  # arrays, maps: the generic writer of their schema
                 lines.append(f"{ind}{const(self._value_writer(sch))}(out, {x})")
 
-        def emit_field(ind: str, sch: Schema, x: str) -> None:
+        def emit_field(ind: str, sch: Schema, x: str, memo: bool = False) -> None:
             dflt = self._default(sch)
             if not sch.optional:
                 if dflt is not None:
                     lines.append(f"{ind}if {x} is None: {x} = {const(dflt)}")
-                else:
+                elif not (subscript and _raises_on_none(sch, wire)):  # else the .get twin says it
                     lines.append(
                         f"{ind}if {x} is None: raise ConversionError("
                         f"'AvroConverter: null value for a required field without default')"
                     )
-                emit_value(ind, sch, x)
+                emit_value(ind, sch, x, memo)
             elif dflt is not None:  # [T, "null"]
                 lines.append(f"{ind}if {x} is None: {x} = {const(dflt)}")
                 lines.append(f"{ind}out.append(0)")
-                emit_value(ind, sch, x)
+                emit_value(ind, sch, x, memo)
             else:  # ["null", T]
                 lines.append(f"{ind}if {x} is None: out.append(0)")
                 lines.append(f"{ind}else:")
                 lines.append(f"{ind}    out.append(2)")
-                emit_value(ind + "    ", sch, x)
+                emit_value(ind + "    ", sch, x, memo)
 
         if fallback is None:
             emit_value("    ", schema, "v")
@@ -239,7 +299,9 @@ class AvroWriters:
             lines.append("    start = len(out)")
             lines.append("    try:")
             emit_value("        ", schema, "v")
-            lines.append("    except KeyError:")
+            # a missing field, or a null in a required one (None << 1, None.encode(), ...): the .get twin
+            # writes the value, or raises the ConversionError
+            lines.append("    except (KeyError, TypeError, AttributeError):")
             lines.append("        del out[start:]")
             lines.append("        _fallback(out, v)")
         exec(compile("\n".join(lines), f"<avro writer {schema.name}>", "exec"), env)  # noqa: S102

@@ -75,11 +75,8 @@ class AvroConverter:
             sid = self.registry.lookup(subject, text)
         return schema, b"\x00" + sid.to_bytes(4, "big"), self.writers.writer(schema)
 
-    def from_connect_data(self, topic: str, headers: Any, schema: Schema | None, value: Any) -> bytes | None:
-        if value is None:
-            return None
-        if schema is None:
-            raise ConversionError("AvroConverter: schemaless values are not emulated")
+    def ready(self, topic: str, schema: Schema) -> tuple[Schema, bytes, Any]:
+        """(schema, the 5-byte wire header with the schema id, the value writer), registered on first use."""
         key = (topic, id(schema))
         ready = self._ready.get(key)
         if ready is None or ready[0] is not schema:
@@ -87,6 +84,14 @@ class AvroConverter:
             if len(self._ready) > 4096:
                 self._ready.clear()
             self._ready[key] = ready
+        return ready
+
+    def from_connect_data(self, topic: str, headers: Any, schema: Schema | None, value: Any) -> bytes | None:
+        if value is None:
+            return None
+        if schema is None:
+            raise ConversionError("AvroConverter: schemaless values are not emulated")
+        ready = self.ready(topic, schema)
         out = bytearray(ready[1])
         ready[2](out, value)
         return bytes(out)

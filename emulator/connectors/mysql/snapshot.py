@@ -32,7 +32,7 @@ from emulator.pipeline.snapshot_chunks import (
     table_rows,
 )
 from emulator.pipeline.snapshot_workers import ForkedReaders, fork_available
-from emulator.records import Record
+from emulator.records import Record, StructuredRecord
 from emulator.settings import settings_for
 from emulator.snapshot import marker
 
@@ -519,11 +519,19 @@ class MySqlSnapshot:
             "ddl": ddl,
             "tableChanges": table_changes,
         }
-        self.dispatcher.schema_change(
-            Record(
+        key = {"databaseName": db}
+        if self.settings.structured:  # the data plane takes the parts (no JSON to parse back)
+            kf, vf = self.schema_key_frame, self.schema_value_frame
+            flavor = self.flavor
+            record: Record = StructuredRecord(
+                self.prefix, flavor.schema_change_key, key, flavor.schema_change_value, value,
+                self.settings.context_headers, (kf, vf),
+            )  # fmt: skip
+        else:
+            record = Record(
                 self.prefix,
-                self.schema_key_frame.encode({"databaseName": db}),
+                self.schema_key_frame.encode(key),
                 self.schema_value_frame.encode(value),
                 self.settings.context_headers,
             )
-        )
+        self.dispatcher.schema_change(record)
