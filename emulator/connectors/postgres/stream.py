@@ -22,6 +22,7 @@ log = logging.getLogger("emulator.postgres")
 
 
 UNCHANGED = po.UNCHANGED_TOAST
+_relid = po.relid_of
 
 
 # the offset's messageType: Debezium's ReplicationMessage.Operation name of what was processed at lsn_proc
@@ -169,8 +170,30 @@ class PgoutputStream:
             ct = old  # unchanged: keep the precomputed frames
             self.by_id[td.id] = ct
         self.by_oid[rel.oid] = ct
+        ct.parse_row = self._row_parser(ct, len(rel.columns))
         if old is not None and ct is not old and self.incremental.running:
             self.incremental.on_schema_change(td.id)
+
+    @staticmethod
+    def _row_parser(ct: CapturedTable, ncols: int):
+        """The table's one-pass TupleData -> row parser for this Relation's column count (None: too wide to
+        generate, the generic path serves)."""
+        env = ct.env
+        if ncols > 400:
+            return None
+        cols = ct.keep if ct.keep is not None else list(range(len(env.names)))
+        if len(cols) != len(env.names) or any(c >= ncols for c in cols):
+            return None
+        parse = po.row_parser(ncols, env.names, env.converters, cols)
+        if not env.null_fill:
+            return parse
+        fill = env.fill_nulls
+
+        def parse_filled(buf: bytes, pos: int) -> dict | None:
+            row = parse(buf, pos)
+            return None if row is None else fill(row)
+
+        return parse_filled
 
     def _change_target(self, relid: int, op: str, lsn: int) -> CapturedTable | None:
         """Bookkeeping common to every row change; the captured table, or None when nothing is emitted."""
@@ -206,13 +229,16 @@ class PgoutputStream:
         )
 
     def _on_insert(self, msg: bytes, lsn: int) -> None:
-        relid, values, toast = po.parse_insert(msg)
-        ct = self._change_target(relid, "c", lsn)
+        ct = self._change_target(_relid(msg), "c", lsn)
         if ct is None:
             return
         env = ct.env
-        raw = ct.raw(values) if ct.keep is not None else values
-        after = self._row_toast(ct, raw, None) if toast else env.row(raw)
+        parse_row = ct.parse_row
+        after = parse_row(msg, 6) if parse_row is not None else None  # byte 5 is 'N'
+        if after is None:  # unchanged TOAST, binary, another column count: the generic path
+            _relid_, values, toast = po.parse_insert(msg)
+            raw = ct.raw(values) if ct.keep is not None else values
+            after = self._row_toast(ct, raw, None) if toast else env.row(raw)
         (ct.gate or self._gate(ct))(
             "c", None, after, self._src(env.table, lsn), f"{self.xid}:{lsn}" if self.tx.enabled else None
         )
@@ -247,12 +273,24 @@ class PgoutputStream:
         return env.fill_nulls(dict(zip(env.names, vals)))
 
     def _on_update(self, msg: bytes, lsn: int) -> None:
-        relid, old_vals, old_kind, new_vals, toast = po.parse_update(msg)
         # skipped updates are dropped whole, key changes included (as Debezium)
-        ct = self._change_target(relid, "u", lsn)
+        ct = self._change_target(_relid(msg), "u", lsn)
         if ct is None:
             return
         env = ct.env
+        parse_row = ct.parse_row
+        if msg[5] == 78 and parse_row is not None:  # 'N': no old tuple (REPLICA IDENTITY DEFAULT, key same)
+            after = parse_row(msg, 6)
+            if after is not None:
+                (ct.gate or self._gate(ct))(
+                    "u",
+                    None,
+                    after,
+                    self._src(env.table, lsn),
+                    f"{self.xid}:{lsn}" if self.tx.enabled else None,
+                )
+                return
+        _relid_, old_vals, old_kind, new_vals, toast = po.parse_update(msg)
         before = self._old_row(ct, old_kind, ct.raw(old_vals)) if old_vals is not None else None
         raw = ct.raw(new_vals)
         after = self._row_toast(ct, raw, before) if toast else env.row(raw)
