@@ -118,13 +118,13 @@ def stages(conn: PostgresConnector, msgs: list[tuple[int, bytes]]) -> dict[str, 
     t = time.process_time()
     for lsn, m in ins:
         after = row(m, 6)
-        env.change("c", None, after, conn._src(env.table, lsn), None, env.key_of(after))
+        env.change("c", None, after, conn._src_of(ct, lsn), None, env.key_of(after))
     res["parse+row+envelope bytes"] = time.process_time() - t
     t = time.process_time()
     line = None
     for lsn, m in ins:
         after = row(m, 6)
-        line = env.change("c", None, after, conn._src(env.table, lsn), None, env.key_of(after)).line()
+        line = env.change("c", None, after, conn._src_of(ct, lsn), None, env.key_of(after)).line()
     res["... + line"] = time.process_time() - t
     assert line is not None
     return {k: v / n * 1e6 for k, v in res.items()}

@@ -69,6 +69,8 @@ class CapturedTable:
         "data_collection",
         "gate",
         "parse_row",
+        "src",
+        "src_epoch",
     )
 
     def __init__(self, env: TableEnvelope, keep: list[int] | None) -> None:
@@ -80,6 +82,9 @@ class CapturedTable:
         self.gate: Any = None  # the dispatcher's change function for this table, made on first use
         # pgoutput TupleData -> row in one pass (pgoutput.row_parser), made per Relation message
         self.parse_row: Any = None
+        # the source block of this table's changes in the current transaction, but for sequence and lsn
+        self.src: dict = {}
+        self.src_epoch = -1  # the stream's transaction count `src` was made in
 
     def raw(self, values: list) -> list:
         keep = self.keep

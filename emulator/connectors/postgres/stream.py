@@ -47,6 +47,8 @@ def _ignore(msg: bytes, lsn: int) -> None:
 class PgoutputStream:
     """pgoutput decoding into the dispatcher (a mixin of PostgresConnector)."""
 
+    tx_epoch = 0  # BEGINs seen: per-table source templates are valid for one transaction
+
     # -- streaming -----------------------------------------------------------------------------------------
     def _stream(self, start_lsn: int) -> None:
         stream = self.stream
@@ -116,6 +118,7 @@ class PgoutputStream:
         _final, ts_us, xid = po.parse_begin(msg)
         self.xid = xid
         self.ts_us = ts_us
+        self.tx_epoch += 1
         self.in_tx = True
         self.lsn_proc = lsn
         self.proc_op = "B"
@@ -228,6 +231,19 @@ class PgoutputStream:
             self.ts_us, "false", sequence(self.last_commit_lsn, lsn), t.namespace, t.name, self.xid, lsn
         )
 
+    def _src_of(self, ct: CapturedTable, lsn: int) -> dict:
+        """`_src(ct.env.table, lsn)` from the table's per-transaction template: a dict copy and two values
+        instead of building all seventeen fields per change."""
+        if ct.src_epoch != self.tx_epoch:
+            t = ct.env.table
+            ct.src = self.source(self.ts_us, "false", None, t.namespace, t.name, self.xid, None)
+            ct.src_epoch = self.tx_epoch
+        src = ct.src.copy()
+        lc = self.last_commit_lsn
+        src["sequence"] = f'["{lc}","{lsn}"]' if lc is not None else f'[null,"{lsn}"]'  # source.sequence
+        src["lsn"] = lsn
+        return src
+
     def _on_insert(self, msg: bytes, lsn: int) -> None:
         ct = self._change_target(_relid(msg), "c", lsn)
         if ct is None:
@@ -240,7 +256,7 @@ class PgoutputStream:
             raw = ct.raw(values) if ct.keep is not None else values
             after = self._row_toast(ct, raw, None) if toast else env.row(raw)
         (ct.gate or self._gate(ct))(
-            "c", None, after, self._src(env.table, lsn), f"{self.xid}:{lsn}" if self.tx.enabled else None
+            "c", None, after, self._src_of(ct, lsn), f"{self.xid}:{lsn}" if self.tx.enabled else None
         )
 
     def _row_toast(self, ct: CapturedTable, raw: list, old: dict | None) -> dict:
@@ -286,7 +302,7 @@ class PgoutputStream:
                     "u",
                     None,
                     after,
-                    self._src(env.table, lsn),
+                    self._src_of(ct, lsn),
                     f"{self.xid}:{lsn}" if self.tx.enabled else None,
                 )
                 return
@@ -295,7 +311,7 @@ class PgoutputStream:
         raw = ct.raw(new_vals)
         after = self._row_toast(ct, raw, before) if toast else env.row(raw)
         (ct.gate or self._gate(ct))(
-            "u", before, after, self._src(env.table, lsn), f"{self.xid}:{lsn}" if self.tx.enabled else None
+            "u", before, after, self._src_of(ct, lsn), f"{self.xid}:{lsn}" if self.tx.enabled else None
         )
 
     def _on_delete(self, msg: bytes, lsn: int) -> None:
@@ -303,10 +319,9 @@ class PgoutputStream:
         ct = self._change_target(relid, "d", lsn)
         if ct is None:
             return
-        env = ct.env
         before = self._old_row(ct, kind, ct.raw(old_vals))
         (ct.gate or self._gate(ct))(
-            "d", before, None, self._src(env.table, lsn), f"{self.xid}:{lsn}" if self.tx.enabled else None
+            "d", before, None, self._src_of(ct, lsn), f"{self.xid}:{lsn}" if self.tx.enabled else None
         )
 
     def _on_truncate(self, msg: bytes, lsn: int) -> None:
