@@ -14,7 +14,7 @@ import sys
 import time
 
 from emulator.connect.javatext import double_text, float_text
-from emulator.connectors.postgres.types import _conv_float4
+from emulator.connectors.postgres.types.encoders import conv_float4
 
 
 def _per_value(fn, values) -> float:
@@ -38,8 +38,8 @@ def main() -> None:
         ("double_text E-form", _per_value(double_text, eform_d)),
         ("float_text plain", _per_value(float_text, plain_f)),
         ("float_text E-form", _per_value(float_text, eform_f)),
-        ("PG real text plain", _per_value(_conv_float4, [repr(v) for v in plain_f])),
-        ("PG real text E-form", _per_value(_conv_float4, [repr(v) for v in eform_f])),
+        ("PG real text plain", _per_value(conv_float4, [repr(v) for v in plain_f])),
+        ("PG real text E-form", _per_value(conv_float4, [repr(v) for v in eform_f])),
     ]
     print(f"repr: {base * 1e6:.2f} us/value (= 1.0)")
     for name, t in rows:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from emulator.connectors.postgres.types.model import Converter
 
 
-def _parse_array(s: str) -> list:
+def parse_array(s: str) -> list:
     """PostgreSQL array_out text -> (nested) list of str/None."""
     if s[0] == "[":  # explicit bounds decoration "[0:1]={...}"
         s = s[s.index("=") + 1 :]
@@ -57,9 +57,9 @@ def _parse_array_level(s: str, i: int) -> tuple[list, int]:
     raise ValueError(f"unterminated array literal {s!r}")
 
 
-def _array_conv(elem: Converter) -> Converter:
+def array_converter(elem: Converter) -> Converter:
     def conv(t: str) -> list:
-        items = _parse_array(t)
+        items = parse_array(t)
         if t[1:2] == "{" or t[:1] == "[":  # multi-dimensional: the element converter gets a sub-array
             return [None if x is None or isinstance(x, list) else elem(x) for x in items]
         return [None if x is None else elem(x) for x in items]

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import re
 
-from emulator.connectors.postgres.types.encoders import _b2a
+from emulator.connectors.postgres.types.encoders import b2a
 
 _BYTEA_ESCAPE = re.compile(r"\\(\\|[0-7]{3})")
 
 
-def _bytea_bytes(t: str) -> bytes:
+def bytea_bytes(t: str) -> bytes:
     if t[:2] == "\\x":
         return bytes.fromhex(t[2:])
     # bytea_output = escape: printable ASCII verbatim, \\ and \ooo octal escapes
@@ -24,15 +24,15 @@ def _bytea_bytes(t: str) -> bytes:
     return bytes(out)
 
 
-def _bits_b64(t: str) -> str:
+def bits_b64(t: str) -> str:
     """Bit string -> BitSet.toByteArray(): the integer value, little-endian, minimal ("" when zero)."""
     if not t:
         return ""
     n = int(t, 2)
     if n == 0:
         return ""
-    return _b2a(n.to_bytes((n.bit_length() + 7) // 8, "little"), newline=False).decode("ascii")
+    return b2a(n.to_bytes((n.bit_length() + 7) // 8, "little"), newline=False).decode("ascii")
 
 
-def _bit_bool(t: str) -> bool:
+def bit_bool(t: str) -> bool:
     return "1" in t

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from emulator.connectors.postgres.types.defaults import _default_value
-from emulator.connectors.postgres.types.mappings import _empty_string, _mapping
+from emulator.connectors.postgres.types.defaults import default_value
+from emulator.connectors.postgres.types.mappings import empty_string, type_mapping
 from emulator.connectors.postgres.types.model import Converter, PgType, TypeConfig
-from emulator.connectors.postgres.types.toast import _unavailable
+from emulator.connectors.postgres.types.toast import unavailable_value
 from emulator.model import ColumnDef
 
 
@@ -35,22 +35,22 @@ def column_def_ex(
 ) -> tuple[ColumnDef, Converter] | None:
     """`column_def` plus the converter for the JDBC snapshot path (text from a query or COPY), which
     differs from the pgoutput one for a few values: date +/-infinity, `name` columns."""
-    m = _mapping(pgtype, typmod, cfg)
+    m = type_mapping(pgtype, typmod, cfg)
     if m is None:
         return None
-    default = _default_value(pgtype, default_expr, m) if default_expr else None
+    default = default_value(pgtype, default_expr, m) if default_expr else None
     schema = m.schema.with_(optional=not not_null, default=default)
     convert = m.convert
     if not_null and pgtype.name == "name" and not cfg.include_unknown_datatypes:
         # streamed `name` values resolve to null; a NOT NULL field then gets the converter's fallback
         # "" (tests/data/pg/cases/name_not_null)
-        convert = _empty_string
+        convert = empty_string
     col = ColumnDef(
         name=name,
         schema=schema,
         convert=convert,
         type_name=pgtype.name,
-        unavailable=_unavailable(m, cfg),
+        unavailable=unavailable_value(m, cfg),
         length=m.length,
         scale=m.scale,
     )

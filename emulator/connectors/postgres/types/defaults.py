@@ -11,11 +11,11 @@ from typing import Any
 from emulator.connect.schema import (
     BOOLEAN,
 )
-from emulator.connectors.postgres.types.encoders import _b64, _float4_outlier, _float_json
-from emulator.connectors.postgres.types.interval import _INT_RE, _java_double, _java_float
-from emulator.connectors.postgres.types.mappings import _Mapping
+from emulator.connectors.postgres.types.encoders import b64, float4_outlier, float_json
+from emulator.connectors.postgres.types.interval import INT_RE, parse_java_double, parse_java_float
+from emulator.connectors.postgres.types.mappings import TypeMapping
 from emulator.connectors.postgres.types.model import PgType
-from emulator.connectors.postgres.types.numeric import _java_plain_str, _parse_java_bigdecimal
+from emulator.connectors.postgres.types.numeric import java_plain_str, parse_java_bigdecimal
 
 # Debezium 3.6.3: FUNCTION_DEFAULT_PATTERN "^[(]?[A-Za-z0-9_.]+\((?:.+(?:, ?.+)*)?\)" (this is the same
 # language), LITERAL_DEFAULT_PATTERN "'([^']*(?:''[^']*)*)'", CURRENT_DATE_TIMES, TRIM_DATA_TYPES.
@@ -83,7 +83,7 @@ def _java_parse_bool(s: str) -> bool:
 
 
 def _java_parse_int(s: str, bits: int) -> int:
-    if not _INT_RE.match(s):
+    if not INT_RE.match(s):
         raise ValueError(s)
     n = int(s)
     if not -(1 << (bits - 1)) <= n < (1 << (bits - 1)):
@@ -122,7 +122,7 @@ _INT_BITS = {"int2": 16, "smallserial": 16, "int4": 32, "serial": 32, "int8": 64
 _EXCEPTIONS = (ValueError, ArithmeticError, KeyError, IndexError, InvalidOperation, OverflowError, TypeError)
 
 
-def _default_value(pgtype: PgType, expr: str, m: _Mapping) -> Any:
+def default_value(pgtype: PgType, expr: str, m: TypeMapping) -> Any:
     """The schema default (JSON-ready) for a column default expression (pg_get_expr), or None."""
     type_name = pgtype.name
     if pgtype.typtype == "e":
@@ -147,7 +147,7 @@ def _default_value(pgtype: PgType, expr: str, m: _Mapping) -> Any:
     return value
 
 
-def _default_raw_to_value(type_name: str, raw: str, m: _Mapping) -> Any:
+def _default_raw_to_value(type_name: str, raw: str, m: TypeMapping) -> Any:
     conv = m.convert
     schema = m.schema
     if type_name in _INT_BITS:
@@ -155,19 +155,19 @@ def _default_raw_to_value(type_name: str, raw: str, m: _Mapping) -> Any:
     if type_name == "bool":
         return _java_parse_bool(raw)
     if type_name == "float4":
-        f = _java_float(raw)
-        return f if 1e-3 <= abs(f) < 1e7 else _float4_outlier(f)
+        f = parse_java_float(raw)
+        return f if 1e-3 <= abs(f) < 1e7 else float4_outlier(f)
     if type_name == "float8":
-        return _float_json(_java_double(raw))
+        return float_json(parse_java_double(raw))
     if type_name == "numeric":
-        u, s = _parse_java_bigdecimal(raw)
-        return conv(_java_plain_str(u, s))
+        u, s = parse_java_bigdecimal(raw)
+        return conv(java_plain_str(u, s))
     if type_name == "bit":
         if len(raw) == 1:  # B'1' -> Boolean
             b = raw == "1"
             if schema.type == BOOLEAN:
                 return b
-            return _b64(b"\x01" if b else b"\x00")
+            return b64(b"\x01" if b else b"\x00")
         if schema.type == BOOLEAN:
             return int(raw, 2) != 0
         return conv(raw)

@@ -6,7 +6,7 @@ import re
 import struct as _struct
 from typing import Any
 
-from emulator.connectors.postgres.types.encoders import _jq
+from emulator.connectors.postgres.types.encoders import jq
 
 _HSTORE_PAIR = re.compile(r'"((?:[^"\\]|\\.)*)"=>(?:"((?:[^"\\]|\\.)*)"|(NULL))')
 _BACKSLASH_ESCAPE = re.compile(r"\\(.)", re.S)
@@ -130,14 +130,14 @@ def _rehash(
 def _hstore_json_from_pairs(pairs: list[tuple[str, str | None]]) -> str:
     return (
         "{"
-        + ",".join(_jq(k) + ":" + ("null" if v is None else _jq(v)) for k, v in _java_hashmap_order(pairs))
+        + ",".join(jq(k) + ":" + ("null" if v is None else jq(v)) for k, v in _java_hashmap_order(pairs))
         + "}"
     )
 
 
-def _hstore_json(t: str) -> str:
+def hstore_json(t: str) -> str:
     return _hstore_json_from_pairs(_hstore_parse(t))
 
 
-def _hstore_map(t: str) -> dict:
+def hstore_map(t: str) -> dict:
     return dict(_java_hashmap_order(_hstore_parse(t)))

@@ -7,16 +7,16 @@ import re
 import struct as _struct
 from decimal import ROUND_DOWN, Decimal
 
-from emulator.connectors.postgres.types.encoders import _INF
+from emulator.connectors.postgres.types.encoders import INF
 
 _DAYS_PER_MONTH_AVG = 365.25 / 12.0
-_INT_RE = re.compile(r"[+-]?\d+\Z")
+INT_RE = re.compile(r"[+-]?\d+\Z")
 
 
 def _java_int(s: str | None) -> int:
     if s is None:
         return 0  # nullSafeIntGet
-    if not _INT_RE.match(s):
+    if not INT_RE.match(s):
         raise ValueError(f"not an int: {s!r}")
     return int(s)
 
@@ -24,7 +24,7 @@ def _java_int(s: str | None) -> int:
 _JAVA_DOUBLE_RE = re.compile(r"[+-]?(?:NaN|Infinity|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)[fFdD]?\Z")
 
 
-def _java_double(s: str | None) -> float:
+def parse_java_double(s: str | None) -> float:
     """Double.parseDouble (decimal forms; hex floats are not supported)."""
     if s is None:
         return 0.0
@@ -36,15 +36,15 @@ def _java_double(s: str | None) -> float:
     return float(s)
 
 
-def _java_float(s: str) -> float:
+def parse_java_float(s: str) -> float:
     """Float.parseFloat, returned as the double whose shortest repr is Float.toString's digits."""
-    x = _java_double(s)
-    if x != x or x in (_INF, -_INF):
+    x = parse_java_double(s)
+    if x != x or x in (INF, -INF):
         return x
     try:
         f = _F32.unpack(_F32.pack(x))[0]
     except OverflowError:
-        return _INF if x > 0 else -_INF
+        return INF if x > 0 else -INF
     for p in range(1, 10):
         c = float(f"{f:.{p}g}")
         if _F32.unpack(_F32.pack(c))[0] == f:
@@ -95,7 +95,7 @@ def _interval_fields_tokenized(t: str) -> tuple[int, int, int, int, int, float]:
             minutes = _java_int(token[end_hours + 1 : end_hours + 3])
             end_minutes = token.find(":", end_hours + 1)
             if end_minutes != -1:
-                seconds = _java_double(token[end_minutes + 1 :])
+                seconds = parse_java_double(token[end_minutes + 1 :])
             if offset == 1:
                 hours, minutes, seconds = -hours, -minutes, -seconds
             value_token = None
@@ -111,7 +111,7 @@ def _interval_fields_tokenized(t: str) -> tuple[int, int, int, int, int, float]:
             elif token.startswith("min"):
                 minutes = _java_int(value_token)
             elif token.startswith("sec"):
-                seconds = _java_double(value_token)
+                seconds = parse_java_double(value_token)
     if verbose and t.endswith("ago"):
         years, months, days, hours, minutes, seconds = -years, -months, -days, -hours, -minutes, -seconds
     return years, months, days, hours, minutes, _pginterval_seconds(seconds)
@@ -150,7 +150,7 @@ def _pginterval_seconds(seconds: float) -> float:
     return whole + micros / 1_000_000
 
 
-def _interval_micros(t: str) -> int:
+def interval_micros(t: str) -> int:
     y, mo, d, h, mi, s = _interval_fields(t)
     ym = ((y * 12 + mo + 0x80000000) & 0xFFFFFFFF) - 0x80000000  # Java int arithmetic
     number_of_days = ym * _DAYS_PER_MONTH_AVG + d
@@ -165,7 +165,7 @@ def _interval_micros(t: str) -> int:
     return int(x)
 
 
-def _interval_iso(t: str) -> str:
+def interval_iso(t: str) -> str:
     y, mo, d, h, mi, s = _interval_fields(t)
     return f"P{y}Y{mo}M{d}DT{h}H{mi}M{_java_seconds_str(s)}S"
 

@@ -13,28 +13,28 @@ from emulator.connect.schema import (
     STRING,
     Schema,
 )
-from emulator.connectors.postgres.types.arrays import _array_conv, _parse_array
-from emulator.connectors.postgres.types.binary import _bit_bool, _bits_b64, _bytea_bytes
+from emulator.connectors.postgres.types.arrays import array_converter, parse_array
+from emulator.connectors.postgres.types.binary import bit_bool, bits_b64, bytea_bytes
 from emulator.connectors.postgres.types.encoders import (
-    _BIN_ENCODERS,
-    _b2a,
-    _b64,
-    _bigint_b64,
-    _conv_float,
-    _conv_float4,
+    BIN_ENCODERS,
+    b2a,
+    b64,
+    bigint_b64,
+    conv_float,
+    conv_float4,
 )
-from emulator.connectors.postgres.types.geometric import _geometry, _point
-from emulator.connectors.postgres.types.hstore import _hstore_json, _hstore_map
-from emulator.connectors.postgres.types.interval import _interval_iso, _interval_micros
+from emulator.connectors.postgres.types.geometric import geometry, point
+from emulator.connectors.postgres.types.hstore import hstore_json, hstore_map
+from emulator.connectors.postgres.types.interval import interval_iso, interval_micros
 from emulator.connectors.postgres.types.model import Converter, PgType, TypeConfig
 from emulator.connectors.postgres.types.numeric import (
-    _java_plain_str,
-    _numeric_double,
-    _numeric_fixed_precise,
-    _numeric_string,
-    _numeric_variable_precise,
-    _parse_money,
-    _rescale_half_up,
+    java_plain_str,
+    numeric_double,
+    numeric_fixed_precise,
+    numeric_string,
+    numeric_variable_precise,
+    parse_money,
+    rescale_half_up,
 )
 from emulator.connectors.postgres.types.schemas import (
     S_BOOL,
@@ -68,27 +68,27 @@ from emulator.connectors.postgres.types.schemas import (
     S_XML,
     S_ZONEDTIME,
     S_ZONEDTIMESTAMP,
-    _binary_schema,
-    _bits_schema,
-    _decimal_schema,
-    _enum_schema,
-    _named,
+    binary_schema,
+    bits_schema,
+    decimal_schema,
+    enum_schema,
+    named,
 )
 from emulator.connectors.postgres.types.temporal import (
-    _TS_INF_MS,
-    _TS_INF_US,
-    _civil,
-    _date_days,
-    _iso_year,
-    _time_micros,
-    _ts_micros,
-    _zoned_time,
-    _zoned_timestamp,
+    TS_INF_MS,
+    TS_INF_US,
+    civil,
+    date_days,
+    iso_year,
+    time_micros,
+    ts_micros,
+    zoned_time,
+    zoned_timestamp,
 )
 
 
 @dataclass(slots=True)
-class _Mapping:
+class TypeMapping:
     schema: Schema  # optional/default not yet applied
     convert: Converter
     length: int | None = None
@@ -97,7 +97,7 @@ class _Mapping:
     hstore: bool = False
     snapshot_convert: Converter | None = None  # when the JDBC snapshot path differs from pgoutput's
     element_convert: Converter | None = None  # as an array element (pgjdbc PgArray objects)
-    unavailable: Any = None  # TOAST placeholder kind: see _unavailable
+    unavailable: Any = None  # TOAST placeholder kind: see unavailable_value
 
 
 def _typmod_time_precision(typmod: int) -> int:
@@ -111,7 +111,7 @@ def _identity(t: str) -> str:
 _identity.is_identity = True  # row builders leave it uncalled (emulator.envelope.row_builder)
 
 
-def _empty_string(_t: str) -> str:
+def empty_string(_t: str) -> str:
     return ""
 
 
@@ -123,27 +123,27 @@ def _null_unless(cfg: TypeConfig) -> Converter:
     return lambda t: None
 
 
-def _m_int(schema: Schema) -> Callable[[int, TypeConfig, PgType], _Mapping]:
-    return lambda typmod, cfg, t: _Mapping(schema, int)
+def _m_int(schema: Schema) -> Callable[[int, TypeConfig, PgType], TypeMapping]:
+    return lambda typmod, cfg, t: TypeMapping(schema, int)
 
 
 def _m_string(schema: Schema = S_STRING):
-    def build(typmod: int, cfg: TypeConfig, t: PgType) -> _Mapping:
+    def build(typmod: int, cfg: TypeConfig, t: PgType) -> TypeMapping:
         length = typmod - 4 if typmod >= 4 and t.name in ("varchar", "bpchar") else None
-        return _Mapping(schema, _identity, length=length)
+        return TypeMapping(schema, _identity, length=length)
 
     return build
 
 
 def _m_float(schema: Schema):
-    return lambda typmod, cfg, t: _Mapping(schema, _conv_float)
+    return lambda typmod, cfg, t: TypeMapping(schema, conv_float)
 
 
-def _m_bool(typmod: int, cfg: TypeConfig, t: PgType) -> _Mapping:
-    return _Mapping(S_BOOL, "t".__eq__)
+def _m_bool(typmod: int, cfg: TypeConfig, t: PgType) -> TypeMapping:
+    return TypeMapping(S_BOOL, "t".__eq__)
 
 
-def _m_numeric(typmod: int, cfg: TypeConfig, t: PgType) -> _Mapping:
+def _m_numeric(typmod: int, cfg: TypeConfig, t: PgType) -> TypeMapping:
     if typmod >= 4:
         precision = ((typmod - 4) >> 16) & 0xFFFF
         scale = (((typmod - 4) & 0x7FF) ^ 1024) - 1024
@@ -151,53 +151,53 @@ def _m_numeric(typmod: int, cfg: TypeConfig, t: PgType) -> _Mapping:
         precision = scale = None
     mode = cfg.decimal_handling_mode
     if mode == "double":
-        return _Mapping(S_FLOAT64, _numeric_double, precision, scale)
+        return TypeMapping(S_FLOAT64, numeric_double, precision, scale)
     if mode == "string":
-        return _Mapping(S_STRING, _numeric_string(scale), precision, scale)
+        return TypeMapping(S_STRING, numeric_string(scale), precision, scale)
     if scale is None:
-        return _Mapping(S_VARIABLE_SCALE_DECIMAL, _numeric_variable_precise)
-    return _Mapping(_decimal_schema(scale, precision), _numeric_fixed_precise(scale), precision, scale)
+        return TypeMapping(S_VARIABLE_SCALE_DECIMAL, numeric_variable_precise)
+    return TypeMapping(decimal_schema(scale, precision), numeric_fixed_precise(scale), precision, scale)
 
 
-def _m_money(typmod: int, cfg: TypeConfig, t: PgType) -> _Mapping:
+def _m_money(typmod: int, cfg: TypeConfig, t: PgType) -> TypeMapping:
     digits = cfg.money_fraction_digits
     mode = cfg.decimal_handling_mode
     if mode == "double":
 
         def conv(t: str) -> Any:
-            u, s = _parse_money(t)
-            return float(_java_plain_str(u, s))
+            u, s = parse_money(t)
+            return float(java_plain_str(u, s))
 
-        return _Mapping(S_FLOAT64, conv)
+        return TypeMapping(S_FLOAT64, conv)
     if mode == "string":
 
         def conv(t: str) -> Any:
-            return _java_plain_str(*_parse_money(t))
+            return java_plain_str(*parse_money(t))
 
-        return _Mapping(S_STRING, conv)
+        return TypeMapping(S_STRING, conv)
 
     def conv(t: str) -> Any:
-        u, s = _parse_money(t)
-        return _bigint_b64(_rescale_half_up(u, s, digits))
+        u, s = parse_money(t)
+        return bigint_b64(rescale_half_up(u, s, digits))
 
-    return _Mapping(_decimal_schema(digits), conv, scale=digits)
+    return TypeMapping(decimal_schema(digits), conv, scale=digits)
 
 
-def _m_bytea(typmod: int, cfg: TypeConfig, t: PgType) -> _Mapping:
-    enc = _BIN_ENCODERS[cfg.binary_handling_mode]
-    if enc is _b64:
+def _m_bytea(typmod: int, cfg: TypeConfig, t: PgType) -> TypeMapping:
+    enc = BIN_ENCODERS[cfg.binary_handling_mode]
+    if enc is b64:
 
         def conv(t: str) -> str:
             if t[:2] == "\\x":
-                return _b2a(bytes.fromhex(t[2:]), newline=False).decode("ascii")
-            return _b64(_bytea_bytes(t))
+                return b2a(bytes.fromhex(t[2:]), newline=False).decode("ascii")
+            return b64(bytea_bytes(t))
 
     else:
 
         def conv(t: str) -> str:
-            return enc(_bytea_bytes(t))
+            return enc(bytea_bytes(t))
 
-    return _Mapping(_binary_schema(cfg), conv, unavailable="binary")
+    return TypeMapping(binary_schema(cfg), conv, unavailable="binary")
 
 
 _GEOMETRIC = frozenset({"box", "circle", "line", "lseg", "path", "polygon"})
@@ -209,15 +209,15 @@ def _java_double_str(x: float) -> str:
     return double_text(x)
 
 
-def _m_unknown(cfg: TypeConfig, name: str = "") -> _Mapping:
-    enc = _BIN_ENCODERS[cfg.binary_handling_mode]
+def _m_unknown(cfg: TypeConfig, name: str = "") -> TypeMapping:
+    enc = BIN_ENCODERS[cfg.binary_handling_mode]
     if name in _GEOMETRIC:  # pgoutput values are read as PGbox/PGpath/...: Java-formatted coordinates
 
         def conv(t: str) -> str:
             return enc(_NUMBER.sub(lambda m: _java_double_str(float(m.group())), t).encode("utf-8"))
 
-        return _Mapping(_binary_schema(cfg), conv, item_optional=False)
-    return _Mapping(_binary_schema(cfg), lambda t: enc(t.encode("utf-8")), item_optional=False)
+        return TypeMapping(binary_schema(cfg), conv, item_optional=False)
+    return TypeMapping(binary_schema(cfg), lambda t: enc(t.encode("utf-8")), item_optional=False)
 
 
 # pgjdbc turns date 'infinity' into java.sql.Date(DATE_POSITIVE_INFINITY ms); Debezium's epoch day of
@@ -227,21 +227,21 @@ _DATE_INF_JDBC = {"infinity": -622191234, "-infinity": -625821272}
 
 def _date_days_jdbc(t: str) -> int:
     v = _DATE_INF_JDBC.get(t)
-    return _date_days(t) if v is None else v
+    return date_days(t) if v is None else v
 
 
 # time.precision.mode=isostring: java.time's ISO text (fraction without trailing zeros, years beyond
 # 9999 with a sign) of the same values the other modes give as numbers, plus "Z"
-S_ISODATE = _named(STRING, "io.debezium.time.IsoDate")
-S_ISOTIME = _named(STRING, "io.debezium.time.IsoTime")
-S_ISOTIMESTAMP = _named(STRING, "io.debezium.time.IsoTimestamp")
+S_ISODATE = named(STRING, "io.debezium.time.IsoDate")
+S_ISOTIME = named(STRING, "io.debezium.time.IsoTime")
+S_ISOTIMESTAMP = named(STRING, "io.debezium.time.IsoTimestamp")
 # pgjdbc reads +-infinity dates as java.sql.Date(Long.MAX/MIN millis): these LocalDates
 _ISO_DATE_INF_JDBC = {"infinity": "+292278994-08-16Z", "-infinity": "+292269055-12-02Z"}
 
 
 def _iso_date(days: int) -> str:
-    y, m, d = _civil(days)
-    return f"{_iso_year(y)}-{m:02d}-{d:02d}Z"
+    y, m, d = civil(days)
+    return f"{iso_year(y)}-{m:02d}-{d:02d}Z"
 
 
 def _iso_tod(micros: int) -> str:
@@ -252,7 +252,7 @@ def _iso_tod(micros: int) -> str:
 
 
 def _iso_time(t: str) -> str:
-    return _iso_tod(_time_micros(t) % 86_400_000_000) + "Z"
+    return _iso_tod(time_micros(t) % 86_400_000_000) + "Z"
 
 
 def _iso_ts_micros(v: int) -> str:
@@ -261,35 +261,35 @@ def _iso_ts_micros(v: int) -> str:
 
 
 def _iso_date_stream(t: str) -> str:
-    return _iso_date(_date_days(t))
+    return _iso_date(date_days(t))
 
 
 def _iso_date_jdbc(t: str) -> str:
     v = _ISO_DATE_INF_JDBC.get(t)
-    return _iso_date(_date_days(t)) if v is None else v
+    return _iso_date(date_days(t)) if v is None else v
 
 
-def _m_date(typmod: int, cfg: TypeConfig, t: PgType) -> _Mapping:
+def _m_date(typmod: int, cfg: TypeConfig, t: PgType) -> TypeMapping:
     if cfg.time_precision_mode == "isostring":
-        return _Mapping(
+        return TypeMapping(
             S_ISODATE, _iso_date_stream, snapshot_convert=_iso_date_jdbc, element_convert=_iso_date_jdbc
         )
     schema = S_CONNECT_DATE if cfg.time_precision_mode == "connect" else S_DATE
-    return _Mapping(schema, _date_days, snapshot_convert=_date_days_jdbc, element_convert=_date_days_jdbc)
+    return TypeMapping(schema, date_days, snapshot_convert=_date_days_jdbc, element_convert=_date_days_jdbc)
 
 
-def _m_time(typmod: int, cfg: TypeConfig, t: PgType) -> _Mapping:
+def _m_time(typmod: int, cfg: TypeConfig, t: PgType) -> TypeMapping:
     p = _typmod_time_precision(typmod)
     mode = cfg.time_precision_mode
     if mode == "connect":
-        return _Mapping(S_CONNECT_TIME, lambda t: _time_micros(t) // 1000, scale=p)
+        return TypeMapping(S_CONNECT_TIME, lambda t: time_micros(t) // 1000, scale=p)
     if mode == "nanoseconds":
-        return _Mapping(S_NANOTIME, lambda t: _time_micros(t) * 1000, scale=p)
+        return TypeMapping(S_NANOTIME, lambda t: time_micros(t) * 1000, scale=p)
     if mode == "isostring":
-        return _Mapping(S_ISOTIME, _iso_time, scale=p)
+        return TypeMapping(S_ISOTIME, _iso_time, scale=p)
     if mode == "adaptive" and p <= 3:
-        return _Mapping(S_TIME, lambda t: _time_micros(t) // 1000, scale=p)
-    return _Mapping(S_MICROTIME, _time_micros, scale=p)
+        return TypeMapping(S_TIME, lambda t: time_micros(t) // 1000, scale=p)
+    return TypeMapping(S_MICROTIME, time_micros, scale=p)
 
 
 _I64_MIN, _I64_MAX = -(1 << 63), (1 << 63) - 1
@@ -301,72 +301,72 @@ def _ts_nanos(t: str) -> int | None:
     (Debezium's conversion overflows and gives no value)."""
     if t[0] > "9" or t[0] == "-":
         return _TS_INF_NS[t]
-    v = _ts_micros(t) * 1000
+    v = ts_micros(t) * 1000
     return v if _I64_MIN <= v <= _I64_MAX else None
 
 
-def _m_timestamp(typmod: int, cfg: TypeConfig, t: PgType) -> _Mapping:
+def _m_timestamp(typmod: int, cfg: TypeConfig, t: PgType) -> TypeMapping:
     p = _typmod_time_precision(typmod)
     if cfg.time_precision_mode == "nanoseconds":
-        return _Mapping(S_NANOTIMESTAMP, _ts_nanos, scale=p)
+        return TypeMapping(S_NANOTIMESTAMP, _ts_nanos, scale=p)
     if cfg.time_precision_mode == "isostring":
 
         def conv_iso(t: str) -> str:
-            return _iso_ts_micros(_TS_INF_US[t] if t[0] > "9" or t[0] == "-" else _ts_micros(t))
+            return _iso_ts_micros(TS_INF_US[t] if t[0] > "9" or t[0] == "-" else ts_micros(t))
 
-        return _Mapping(S_ISOTIMESTAMP, conv_iso, scale=p)
+        return TypeMapping(S_ISOTIMESTAMP, conv_iso, scale=p)
     if cfg.time_precision_mode == "connect" or (p <= 3 and cfg.time_precision_mode != "microseconds"):
         schema = S_CONNECT_TIMESTAMP if cfg.time_precision_mode == "connect" else S_TIMESTAMP
 
         def conv(t: str) -> int:
             if t[0] > "9" or t[0] == "-":  # [-]infinity
-                return _TS_INF_MS[t]
-            return _ts_micros(t) // 1000
+                return TS_INF_MS[t]
+            return ts_micros(t) // 1000
 
-        return _Mapping(schema, conv, scale=p)
+        return TypeMapping(schema, conv, scale=p)
 
     def conv_us(t: str) -> int:
         if t[0] > "9" or t[0] == "-":
-            return _TS_INF_US[t]
-        return _ts_micros(t)
+            return TS_INF_US[t]
+        return ts_micros(t)
 
-    return _Mapping(S_MICROTIMESTAMP, conv_us, scale=p)
+    return TypeMapping(S_MICROTIMESTAMP, conv_us, scale=p)
 
 
-def _m_timestamptz(typmod: int, cfg: TypeConfig, t: PgType) -> _Mapping:
+def _m_timestamptz(typmod: int, cfg: TypeConfig, t: PgType) -> TypeMapping:
     p = _typmod_time_precision(typmod)
-    return _Mapping(S_ZONEDTIMESTAMP, _zoned_timestamp(p), scale=p)
+    return TypeMapping(S_ZONEDTIMESTAMP, zoned_timestamp(p), scale=p)
 
 
-def _m_timetz(typmod: int, cfg: TypeConfig, t: PgType) -> _Mapping:
-    return _Mapping(S_ZONEDTIME, _zoned_time, scale=_typmod_time_precision(typmod))
+def _m_timetz(typmod: int, cfg: TypeConfig, t: PgType) -> TypeMapping:
+    return TypeMapping(S_ZONEDTIME, zoned_time, scale=_typmod_time_precision(typmod))
 
 
-def _m_interval(typmod: int, cfg: TypeConfig, t: PgType) -> _Mapping:
+def _m_interval(typmod: int, cfg: TypeConfig, t: PgType) -> TypeMapping:
     if cfg.interval_handling_mode == "string":
-        return _Mapping(S_INTERVAL, _interval_iso)
-    return _Mapping(S_MICRODURATION, _interval_micros)
+        return TypeMapping(S_INTERVAL, interval_iso)
+    return TypeMapping(S_MICRODURATION, interval_micros)
 
 
-def _m_bit(typmod: int, cfg: TypeConfig, t: PgType) -> _Mapping:
+def _m_bit(typmod: int, cfg: TypeConfig, t: PgType) -> TypeMapping:
     length = typmod if typmod >= 0 else (1 if t.name == "bit" else 2147483647)
     if length > 1:
-        return _Mapping(_bits_schema(length), _bits_b64, length=length)
-    return _Mapping(S_BOOL, _bit_bool, length=length)
+        return TypeMapping(bits_schema(length), bits_b64, length=length)
+    return TypeMapping(S_BOOL, bit_bool, length=length)
 
 
-def _m_hstore(typmod: int, cfg: TypeConfig, t: PgType) -> _Mapping:
+def _m_hstore(typmod: int, cfg: TypeConfig, t: PgType) -> TypeMapping:
     if cfg.hstore_handling_mode == "map":
-        return _Mapping(S_HSTORE_MAP, _hstore_map, hstore=True)
-    return _Mapping(S_JSON, _hstore_json, hstore=True)
+        return TypeMapping(S_HSTORE_MAP, hstore_map, hstore=True)
+    return TypeMapping(S_JSON, hstore_json, hstore=True)
 
 
-_BASE_TYPES: dict[str, Callable[[int, TypeConfig, PgType], _Mapping]] = {
+_BASE_TYPES: dict[str, Callable[[int, TypeConfig, PgType], TypeMapping]] = {
     "int2": _m_int(S_INT16),
     "int4": _m_int(S_INT32),
     "int8": _m_int(S_INT64),
     "oid": _m_int(S_INT64),
-    "float4": lambda typmod, cfg, t: _Mapping(S_FLOAT32, _conv_float4),
+    "float4": lambda typmod, cfg, t: TypeMapping(S_FLOAT32, conv_float4),
     "float8": _m_float(S_FLOAT64),
     "bool": _m_bool,
     "numeric": _m_numeric,
@@ -374,7 +374,7 @@ _BASE_TYPES: dict[str, Callable[[int, TypeConfig, PgType], _Mapping]] = {
     "text": _m_string(),
     "varchar": _m_string(),
     "bpchar": _m_string(),
-    "name": lambda typmod, cfg, t: _Mapping(S_STRING, _null_unless(cfg), snapshot_convert=_identity),
+    "name": lambda typmod, cfg, t: TypeMapping(S_STRING, _null_unless(cfg), snapshot_convert=_identity),
     "char": _m_string(),
     "citext": _m_string(),
     "inet": _m_string(),
@@ -393,7 +393,7 @@ _BASE_TYPES: dict[str, Callable[[int, TypeConfig, PgType], _Mapping]] = {
     "jsonb": _m_string(S_JSON),
     "xml": _m_string(S_XML),
     "ltree": _m_string(S_LTREE),
-    "tsvector": lambda typmod, cfg, t: _Mapping(S_TSVECTOR, _identity, item_optional=False),
+    "tsvector": lambda typmod, cfg, t: TypeMapping(S_TSVECTOR, _identity, item_optional=False),
     "bytea": _m_bytea,
     "date": _m_date,
     "time": _m_time,
@@ -404,9 +404,9 @@ _BASE_TYPES: dict[str, Callable[[int, TypeConfig, PgType], _Mapping]] = {
     "bit": _m_bit,
     "varbit": _m_bit,
     "hstore": _m_hstore,
-    "point": lambda typmod, cfg, t: _Mapping(S_POINT, _point),
-    "geometry": lambda typmod, cfg, t: _Mapping(S_GEOMETRY, _geometry),
-    "geography": lambda typmod, cfg, t: _Mapping(S_GEOGRAPHY, _geometry),
+    "point": lambda typmod, cfg, t: TypeMapping(S_POINT, point),
+    "geometry": lambda typmod, cfg, t: TypeMapping(S_GEOMETRY, geometry),
+    "geography": lambda typmod, cfg, t: TypeMapping(S_GEOGRAPHY, geometry),
 }
 
 # Array types Debezium explicitly maps to "no schema" (the column is dropped whatever the config).
@@ -425,19 +425,19 @@ def _root(t: PgType, typmod: int) -> tuple[PgType, int]:
     return t, typmod
 
 
-def _mapping(t: PgType, typmod: int, cfg: TypeConfig) -> _Mapping | None:
+def type_mapping(t: PgType, typmod: int, cfg: TypeConfig) -> TypeMapping | None:
     t, typmod = _root(t, typmod)
     if t.is_array():
         return _array_mapping(t, typmod, cfg)
     if t.typtype == "e":
-        return _Mapping(_enum_schema(t.enum_labels), _identity, item_optional=False)
+        return TypeMapping(enum_schema(t.enum_labels), _identity, item_optional=False)
     build = _BASE_TYPES.get(t.name)
     if build is not None:
         return build(typmod, cfg, t)
     return _m_unknown(cfg, t.name) if cfg.include_unknown_datatypes else None
 
 
-def _array_mapping(t: PgType, typmod: int, cfg: TypeConfig) -> _Mapping | None:
+def _array_mapping(t: PgType, typmod: int, cfg: TypeConfig) -> TypeMapping | None:
     elem = t.elem
     assert elem is not None
     if elem.name in _UNSUPPORTED_ARRAY_ELEMS:
@@ -445,21 +445,21 @@ def _array_mapping(t: PgType, typmod: int, cfg: TypeConfig) -> _Mapping | None:
     if elem.typtype == "d":  # Debezium cannot resolve domain element types
         em = _m_unknown(cfg) if cfg.include_unknown_datatypes else None
     else:
-        em = _mapping(elem, typmod, cfg)
+        em = type_mapping(elem, typmod, cfg)
     if em is None:
         return None
     items = em.schema.with_(optional=True) if em.item_optional else em.schema
     elem_conv = em.element_convert or em.snapshot_convert or em.convert  # PgArray: JDBC objects
-    conv = _array_conv(elem_conv)
+    conv = array_converter(elem_conv)
     if elem.name == "numeric":
         # pgjdbc's PgArray cannot make a BigDecimal of NaN: Debezium gets no array at all (null)
         # (tests/data/pg/cases/decimal_money_double)
         array_conv = conv
 
         def conv(s: str) -> Any:
-            return None if "NaN" in s and "NaN" in _parse_array(s) else array_conv(s)
+            return None if "NaN" in s and "NaN" in parse_array(s) else array_conv(s)
 
-    return _Mapping(
+    return TypeMapping(
         Schema(ARRAY, items=items),
         conv,
         unavailable=_ARRAY_TOAST.get(elem.name),

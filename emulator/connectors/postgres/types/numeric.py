@@ -6,7 +6,7 @@ import re
 from decimal import Decimal
 from typing import Any
 
-from emulator.connectors.postgres.types.encoders import _FLOAT_SPECIAL, _b2a
+from emulator.connectors.postgres.types.encoders import FLOAT_SPECIAL, b2a
 from emulator.connectors.postgres.types.model import Converter
 
 _DEC_RE = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\Z")
@@ -24,7 +24,7 @@ def _parse_dec(t: str) -> tuple[int, int]:
     return int(t[:i] + t[i + 1 :] or "0"), len(t) - i - 1
 
 
-def _parse_java_bigdecimal(t: str) -> tuple[int, int]:
+def parse_java_bigdecimal(t: str) -> tuple[int, int]:
     if not _DEC_RE.match(t):
         raise ValueError(f"not a BigDecimal literal: {t!r}")
     return _parse_dec(t)
@@ -40,7 +40,7 @@ def _rescale(u: int, s: int, target: int) -> int:
     return q
 
 
-def _rescale_half_up(u: int, s: int, target: int) -> int:
+def rescale_half_up(u: int, s: int, target: int) -> int:
     if target >= s:
         return u * 10 ** (target - s)
     d = 10 ** (s - target)
@@ -67,7 +67,7 @@ def _java_dec_str(u: int, s: int) -> str:
     return "-" + r if u < 0 else r
 
 
-def _java_plain_str(u: int, s: int) -> str:
+def java_plain_str(u: int, s: int) -> str:
     """java.math.BigDecimal.toPlainString()."""
     if s <= 0:
         return str(u * 10 ** (-s))
@@ -82,7 +82,7 @@ def _java_plain_str(u: int, s: int) -> str:
 _DEC_SPECIAL_STRING = {"NaN": "NAN", "Infinity": "POSITIVE_INFINITY", "-Infinity": "NEGATIVE_INFINITY"}
 
 
-def _numeric_fixed_precise(scale: int) -> Converter:
+def numeric_fixed_precise(scale: int) -> Converter:
     def conv(t: str) -> Any:
         if t[-1] > "9":  # NaN / Infinity / -Infinity: null (+ WARN upstream)
             return None
@@ -94,12 +94,12 @@ def _numeric_fixed_precise(scale: int) -> Converter:
         if s != scale:
             u = _rescale(u, s, scale)
         n = (u.bit_length() if u >= 0 else (~u).bit_length()) // 8 + 1
-        return _b2a(u.to_bytes(n, "big", signed=True), newline=False).decode("ascii")
+        return b2a(u.to_bytes(n, "big", signed=True), newline=False).decode("ascii")
 
     return conv
 
 
-def _numeric_variable_precise(t: str) -> Any:
+def numeric_variable_precise(t: str) -> Any:
     if t[-1] > "9":
         return None
     i = t.find(".")
@@ -109,15 +109,15 @@ def _numeric_variable_precise(t: str) -> Any:
         frac = t[i + 1 :].rstrip("0")  # stripTrailingZeros, never below scale 0
         u, s = int(t[:i] + frac), len(frac)
     n = (u.bit_length() if u >= 0 else (~u).bit_length()) // 8 + 1
-    return {"scale": s, "value": _b2a(u.to_bytes(n, "big", signed=True), newline=False).decode("ascii")}
+    return {"scale": s, "value": b2a(u.to_bytes(n, "big", signed=True), newline=False).decode("ascii")}
 
 
-def _numeric_double(t: str) -> Any:
-    s = _FLOAT_SPECIAL.get(t)
+def numeric_double(t: str) -> Any:
+    s = FLOAT_SPECIAL.get(t)
     return float(t) if s is None else s
 
 
-def _numeric_string(scale: int | None) -> Converter:
+def numeric_string(scale: int | None) -> Converter:
     def conv(t: str) -> Any:
         sp = _DEC_SPECIAL_STRING.get(t)
         if sp is not None:
@@ -126,7 +126,7 @@ def _numeric_string(scale: int | None) -> Converter:
         if scale is not None and s != scale:
             u = _rescale(u, s, scale)
             s = scale
-        return _java_plain_str(u, s)
+        return java_plain_str(u, s)
 
     return conv
 
@@ -134,7 +134,7 @@ def _numeric_string(scale: int | None) -> Converter:
 _MONEY_STRIP = re.compile(r"[^0-9.]")
 
 
-def _parse_money(t: str) -> tuple[int, int]:
+def parse_money(t: str) -> tuple[int, int]:
     """PostgreSQL's locale-formatted money text ("$1,234.56", "-$0.99", "($5.00)") -> (unscaled, scale)."""
     neg = t[:1] in ("-", "(")
     u, s = _parse_dec(_MONEY_STRIP.sub("", t))

@@ -23,7 +23,7 @@ from emulator.connect.schema import (
 from emulator.connectors.postgres.types.model import TypeConfig
 
 
-def _named(type_: str, name: str, params: dict[str, str] | None = None) -> Schema:
+def named(type_: str, name: str, params: dict[str, str] | None = None) -> Schema:
     return Schema(type_, name=name, version=1, parameters=params)
 
 
@@ -35,25 +35,25 @@ S_FLOAT64 = Schema(FLOAT64)
 S_BOOL = Schema(BOOLEAN)
 S_STRING = Schema(STRING)
 S_BYTES = Schema(BYTES)
-S_JSON = _named(STRING, "io.debezium.data.Json")
-S_UUID = _named(STRING, "io.debezium.data.Uuid")
-S_XML = _named(STRING, "io.debezium.data.Xml")
-S_LTREE = _named(STRING, "io.debezium.data.Ltree")
-S_TSVECTOR = _named(STRING, "io.debezium.data.Tsvector")
-S_DATE = _named(INT32, "io.debezium.time.Date")
-S_TIME = _named(INT32, "io.debezium.time.Time")
-S_MICROTIME = _named(INT64, "io.debezium.time.MicroTime")
-S_TIMESTAMP = _named(INT64, "io.debezium.time.Timestamp")
-S_MICROTIMESTAMP = _named(INT64, "io.debezium.time.MicroTimestamp")
-S_NANOTIME = _named(INT64, "io.debezium.time.NanoTime")
-S_NANOTIMESTAMP = _named(INT64, "io.debezium.time.NanoTimestamp")
-S_ZONEDTIME = _named(STRING, "io.debezium.time.ZonedTime")
-S_ZONEDTIMESTAMP = _named(STRING, "io.debezium.time.ZonedTimestamp")
-S_MICRODURATION = _named(INT64, "io.debezium.time.MicroDuration")
-S_INTERVAL = _named(STRING, "io.debezium.time.Interval")
-S_CONNECT_DATE = _named(INT32, "org.apache.kafka.connect.data.Date")
-S_CONNECT_TIME = _named(INT32, "org.apache.kafka.connect.data.Time")
-S_CONNECT_TIMESTAMP = _named(INT64, "org.apache.kafka.connect.data.Timestamp")
+S_JSON = named(STRING, "io.debezium.data.Json")
+S_UUID = named(STRING, "io.debezium.data.Uuid")
+S_XML = named(STRING, "io.debezium.data.Xml")
+S_LTREE = named(STRING, "io.debezium.data.Ltree")
+S_TSVECTOR = named(STRING, "io.debezium.data.Tsvector")
+S_DATE = named(INT32, "io.debezium.time.Date")
+S_TIME = named(INT32, "io.debezium.time.Time")
+S_MICROTIME = named(INT64, "io.debezium.time.MicroTime")
+S_TIMESTAMP = named(INT64, "io.debezium.time.Timestamp")
+S_MICROTIMESTAMP = named(INT64, "io.debezium.time.MicroTimestamp")
+S_NANOTIME = named(INT64, "io.debezium.time.NanoTime")
+S_NANOTIMESTAMP = named(INT64, "io.debezium.time.NanoTimestamp")
+S_ZONEDTIME = named(STRING, "io.debezium.time.ZonedTime")
+S_ZONEDTIMESTAMP = named(STRING, "io.debezium.time.ZonedTimestamp")
+S_MICRODURATION = named(INT64, "io.debezium.time.MicroDuration")
+S_INTERVAL = named(STRING, "io.debezium.time.Interval")
+S_CONNECT_DATE = named(INT32, "org.apache.kafka.connect.data.Date")
+S_CONNECT_TIME = named(INT32, "org.apache.kafka.connect.data.Time")
+S_CONNECT_TIMESTAMP = named(INT64, "org.apache.kafka.connect.data.Timestamp")
 S_VARIABLE_SCALE_DECIMAL = struct(
     "io.debezium.data.VariableScaleDecimal",
     [("scale", REQ_INT32), ("value", S_BYTES)],
@@ -75,20 +75,20 @@ S_GEOGRAPHY = struct(
 S_HSTORE_MAP = Schema(MAP, keys=REQ_STRING, values=OPT_STRING)
 
 
-def _decimal_schema(scale: int, precision: int | None = None) -> Schema:
+def decimal_schema(scale: int, precision: int | None = None) -> Schema:
     params = {"scale": str(scale)}
     if precision is not None:
         params["connect.decimal.precision"] = str(precision)
-    return _named(BYTES, "org.apache.kafka.connect.data.Decimal", params)
+    return named(BYTES, "org.apache.kafka.connect.data.Decimal", params)
 
 
-def _bits_schema(length: int) -> Schema:
-    return _named(BYTES, "io.debezium.data.Bits", {"length": str(length)})
+def bits_schema(length: int) -> Schema:
+    return named(BYTES, "io.debezium.data.Bits", {"length": str(length)})
 
 
-def _enum_schema(labels: tuple[str, ...]) -> Schema:
-    return _named(STRING, "io.debezium.data.Enum", {"allowed": ",".join(labels)})
+def enum_schema(labels: tuple[str, ...]) -> Schema:
+    return named(STRING, "io.debezium.data.Enum", {"allowed": ",".join(labels)})
 
 
-def _binary_schema(cfg: TypeConfig) -> Schema:
+def binary_schema(cfg: TypeConfig) -> Schema:
     return S_BYTES if cfg.binary_handling_mode == "bytes" else S_STRING

@@ -23,7 +23,7 @@ def _days(y: int, m: int, d: int) -> int:
     return era * 146097 + doe - 719468
 
 
-def _civil(days: int) -> tuple[int, int, int]:
+def civil(days: int) -> tuple[int, int, int]:
     if -719162 <= days <= 2932896:
         dd = _date.fromordinal(days + _EPOCH_ORD)
         return dd.year, dd.month, dd.day
@@ -38,7 +38,7 @@ def _civil(days: int) -> tuple[int, int, int]:
     return yoe + era * 400 + (m <= 2), m, d
 
 
-def _iso_year(y: int) -> str:
+def iso_year(y: int) -> str:
     """DateTimeFormatter.ISO_LOCAL_DATE year: 4 digits, '+' above 9999, '-' for BC (proleptic)."""
     if 0 <= y <= 9999:
         return f"{y:04d}"
@@ -55,8 +55,8 @@ _TIME_RE = re.compile(r"(\d\d?):(\d\d)(?::(\d\d)(?:\.(\d+))?)?\s*(Z|[+-]\d\d(?::
 # pgjdbc PGStatement.DATE_POSITIVE_INFINITY / DATE_NEGATIVE_INFINITY, read by Debezium as micros
 _TS_POS_INF_US = 9223372036825200000
 _TS_NEG_INF_US = -9223372036832400000
-_TS_INF_US = {"infinity": _TS_POS_INF_US, "-infinity": _TS_NEG_INF_US}
-_TS_INF_MS = {"infinity": _TS_POS_INF_US // 1000, "-infinity": _TS_NEG_INF_US // 1000}
+TS_INF_US = {"infinity": _TS_POS_INF_US, "-infinity": _TS_NEG_INF_US}
+TS_INF_MS = {"infinity": _TS_POS_INF_US // 1000, "-infinity": _TS_NEG_INF_US // 1000}
 # Debezium's POSITIVE/NEGATIVE_INFINITY_LOCAL_DATE: LocalDate.parse("-5877611-06-21"/"-5877611-06-22")
 _DATE_INF = {"infinity": _days(-5877611, 6, 21), "-infinity": _days(-5877611, 6, 22)}
 
@@ -87,7 +87,7 @@ _EPOCH_NAIVE = _dt.datetime(1970, 1, 1)
 _ONE_US = _dt.timedelta(microseconds=1)
 
 
-def _date_days(t: str) -> int:
+def date_days(t: str) -> int:
     if len(t) == 10:
         try:
             return _date_fromiso(t).toordinal() - _EPOCH_ORD
@@ -121,7 +121,7 @@ def _ts_parse(t: str) -> tuple[int, int | None]:
     return us, (None if off is None else _offset_seconds(off))
 
 
-def _ts_micros(t: str) -> int:
+def ts_micros(t: str) -> int:
     """timestamp (without time zone) text -> micros since epoch, read as UTC."""
     if t[-1] != "C":  # not BC
         try:
@@ -132,7 +132,7 @@ def _ts_micros(t: str) -> int:
     return us - (off or 0) * 1_000_000
 
 
-def _time_micros(t: str) -> int:
+def time_micros(t: str) -> int:
     """time text ("13:45:30.123456", "24:00:00", "00:00") -> micros of day."""
     try:
         x = _time_fromiso(t)
@@ -160,7 +160,7 @@ def _fmt_time_of_day(us: int, width: int | None) -> str:
     return out
 
 
-def _zoned_timestamp(width: int | None) -> Converter:
+def zoned_timestamp(width: int | None) -> Converter:
     """timestamptz text -> ZonedTimestamp (ISO-8601 in UTC); `width` = fraction digits (None: minimal)."""
     w = width if width is not None and 0 < width <= 9 else None
 
@@ -169,8 +169,8 @@ def _zoned_timestamp(width: int | None) -> Converter:
             return t
         local, off = _ts_parse(t)  # no offset in the text (defaults): UTC, as pgjdbc in a UTC JVM
         days, tod = divmod(local - (off or 0) * 1_000_000, _US_PER_DAY)
-        y, mo, d = _civil(days)
-        return f"{_iso_year(y)}-{mo:02d}-{d:02d}T{_fmt_time_of_day(tod, w)}Z"
+        y, mo, d = civil(days)
+        return f"{iso_year(y)}-{mo:02d}-{d:02d}T{_fmt_time_of_day(tod, w)}Z"
 
     if w is None:
 
@@ -195,7 +195,7 @@ def _zoned_timestamp(width: int | None) -> Converter:
     return conv
 
 
-def _zoned_time(t: str) -> str:
+def zoned_time(t: str) -> str:
     """timetz text -> ZonedTime: ISO_OFFSET_TIME of the value shifted to UTC."""
     try:
         x = _time_fromiso(t)
@@ -212,5 +212,5 @@ def _zoned_time(t: str) -> str:
         t = t[:i]
     else:
         off = 0
-    us = (_time_micros(t) - off * 1_000_000) % _US_PER_DAY
+    us = (time_micros(t) - off * 1_000_000) % _US_PER_DAY
     return _fmt_time_of_day(us, None) + "Z"

@@ -12,11 +12,11 @@ from emulator.connect.schema import (
     MAP,
     STRING,
 )
-from emulator.connectors.postgres.types.encoders import _b64, _jq
+from emulator.connectors.postgres.types.encoders import b64, jq
 from emulator.connectors.postgres.types.model import TypeConfig
 
 if TYPE_CHECKING:  # annotation only: the type table must not depend on its placeholders
-    from emulator.connectors.postgres.types.mappings import _Mapping
+    from emulator.connectors.postgres.types.mappings import TypeMapping
 
 
 def placeholder_bytes(cfg: TypeConfig) -> bytes:
@@ -26,7 +26,7 @@ def placeholder_bytes(cfg: TypeConfig) -> bytes:
     return p.encode("utf-8")
 
 
-def _unavailable(m: _Mapping, cfg: TypeConfig) -> Any:
+def unavailable_value(m: TypeMapping, cfg: TypeConfig) -> Any:
     """The JSON-ready value Debezium puts in place of an unchanged TOASTed column."""
     pb = placeholder_bytes(cfg)
     ps = pb.decode("utf-8", "replace")
@@ -34,7 +34,7 @@ def _unavailable(m: _Mapping, cfg: TypeConfig) -> Any:
     if m.hstore:
         if schema.type == MAP:
             return {ps: ps}
-        return "{" + _jq(ps) + ":" + _jq(ps) + "}"
+        return "{" + jq(ps) + ":" + jq(ps) + "}"
     if schema.type == ARRAY:
         kind = m.unavailable
         if kind == "strings":
@@ -46,16 +46,16 @@ def _unavailable(m: _Mapping, cfg: TypeConfig) -> Any:
         if kind == "uuid":
             return [str(_uuid.UUID(bytes=hashlib.md5(pb).digest(), version=3))]  # UUID.nameUUIDFromBytes
         if kind == "binary" and schema.items is not None and schema.items.type == BYTES:
-            return [_b64(pb)]
+            return [b64(pb)]
         return None
     if (
         m.unavailable == "binary"
     ):  # bytea: bytes mode -> the bytes, hex mode -> the string, base64 modes: null
         if cfg.binary_handling_mode == "bytes":
-            return _b64(pb)
+            return b64(pb)
         return ps if cfg.binary_handling_mode == "hex" else None
     if schema.type == STRING:
         return ps
     if schema.type == BYTES and schema.name is None:
-        return _b64(pb)
+        return b64(pb)
     return None
