@@ -25,6 +25,7 @@ UNCHANGED_TOAST = _Unchanged()
 _I16 = struct.Struct(">h").unpack_from
 _I32 = struct.Struct(">i").unpack_from
 _U32 = struct.Struct(">I").unpack_from
+U32 = _U32  # the stream's handlers read an Insert/Update/Delete's relation id (offset 1) with it
 _I64 = struct.Struct(">q").unpack_from
 _BEGIN = struct.Struct(">QqI").unpack_from
 _COMMIT = struct.Struct(">BQQq").unpack_from
@@ -311,8 +312,3 @@ def row_parser(n: int, names: list[str], converters: list, columns: list[int]):
     code = "\n".join(lines) + "\n"
     exec(compile(code, f"<pgoutput row of {n}>", "exec"), ns)  # noqa: S102 - names as repr()
     return ns["parse"]
-
-
-def relid_of(buf: bytes) -> int:
-    """The relation id of an Insert/Update/Delete message."""
-    return _U32(buf, 1)[0]

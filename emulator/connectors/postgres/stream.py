@@ -22,7 +22,7 @@ log = logging.getLogger("emulator.postgres")
 
 
 UNCHANGED = po.UNCHANGED_TOAST
-_relid = po.relid_of
+_U32 = po.U32
 
 
 # the offset's messageType: Debezium's ReplicationMessage.Operation name of what was processed at lsn_proc
@@ -198,15 +198,19 @@ class PgoutputStream:
 
         return parse_filled
 
-    def _change_target(self, relid: int, op: str, lsn: int) -> CapturedTable | None:
-        """Bookkeeping common to every row change; the captured table, or None when nothing is emitted."""
+    def _change_target(self, msg: bytes, op: str, lsn: int) -> CapturedTable | None:
+        """Bookkeeping common to every row change (`msg` an Insert/Update/Delete message); the captured
+        table, or None when nothing is emitted."""
         self.lsn_events = self.lsn_events + 1 if lsn == self.lsn_proc else 1
         self.lsn_proc = lsn
         self.proc_op = op
         if self.skip_until is not None and self._skip(lsn):
             return None
-        ct = self.by_oid.get(relid)
-        return ct if self.dispatcher.admit(op, ct is not None) else None
+        ct = self.by_oid.get(_U32(msg, 1)[0])  # the relation id
+        d = self.dispatcher
+        if ct is not None and not d.skipped and not d.eager_begin:
+            return ct  # what admit() answers then, without the call
+        return ct if d.admit(op, ct is not None) else None
 
     def _gate(self, ct: CapturedTable):
         ct.gate = self.dispatcher.table(ct.env, ct.data_collection)
@@ -245,7 +249,7 @@ class PgoutputStream:
         return src
 
     def _on_insert(self, msg: bytes, lsn: int) -> None:
-        ct = self._change_target(_relid(msg), "c", lsn)
+        ct = self._change_target(msg, "c", lsn)
         if ct is None:
             return
         env = ct.env
@@ -290,7 +294,7 @@ class PgoutputStream:
 
     def _on_update(self, msg: bytes, lsn: int) -> None:
         # skipped updates are dropped whole, key changes included (as Debezium)
-        ct = self._change_target(_relid(msg), "u", lsn)
+        ct = self._change_target(msg, "u", lsn)
         if ct is None:
             return
         env = ct.env
@@ -315,8 +319,8 @@ class PgoutputStream:
         )
 
     def _on_delete(self, msg: bytes, lsn: int) -> None:
-        relid, kind, old_vals = po.parse_delete(msg)
-        ct = self._change_target(relid, "d", lsn)
+        _relid_, kind, old_vals = po.parse_delete(msg)
+        ct = self._change_target(msg, "d", lsn)
         if ct is None:
             return
         before = self._old_row(ct, kind, ct.raw(old_vals))
