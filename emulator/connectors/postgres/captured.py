@@ -60,7 +60,18 @@ def _fallback(col) -> Any:
 class CapturedTable:
     """A table as the stream sees it: its envelope plus how to map pgoutput tuples onto it."""
 
-    __slots__ = ("env", "keep", "relation_names", "key_set", "fallbacks", "data_collection", "gate")
+    __slots__ = (
+        "env",
+        "keep",
+        "relation_names",
+        "key_set",
+        "fallbacks",
+        "data_collection",
+        "gate",
+        "parse_row",
+        "src",
+        "src_epoch",
+    )
 
     def __init__(self, env: TableEnvelope, keep: list[int] | None) -> None:
         self.env = env
@@ -69,6 +80,11 @@ class CapturedTable:
         self.fallbacks = [_fallback(c) for c in env.table.columns]
         self.data_collection = env.table.id
         self.gate: Any = None  # the dispatcher's change function for this table, made on first use
+        # pgoutput TupleData -> row in one pass (pgoutput.row_parser), made per Relation message
+        self.parse_row: Any = None
+        # the source block of this table's changes in the current transaction, but for sequence and lsn
+        self.src: dict = {}
+        self.src_epoch = -1  # the stream's transaction count `src` was made in
 
     def raw(self, values: list) -> list:
         keep = self.keep

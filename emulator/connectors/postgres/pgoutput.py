@@ -25,6 +25,7 @@ UNCHANGED_TOAST = _Unchanged()
 _I16 = struct.Struct(">h").unpack_from
 _I32 = struct.Struct(">i").unpack_from
 _U32 = struct.Struct(">I").unpack_from
+U32 = _U32  # the stream's handlers read an Insert/Update/Delete's relation id (offset 1) with it
 _I64 = struct.Struct(">q").unpack_from
 _BEGIN = struct.Struct(">QqI").unpack_from
 _COMMIT = struct.Struct(">BQQq").unpack_from
@@ -231,3 +232,83 @@ def lsn_to_int(text: str) -> int:
 
 def int_to_lsn(value: int) -> str:
     return f"{value >> 32:X}/{value & 0xFFFFFFFF:X}"
+
+
+# -- TupleData straight to a row -------------------------------------------------------------------------
+# The streaming path does not need the text values as a list: a parser generated once per captured table
+# reads a tuple's n columns and builds the `before`/`after` dict in the same pass. Per column it knows the
+# converter, so it skips what the generic path pays for: the list, the row builder's unpack, and the
+# decode of values whose converter reads bytes as well as text (`int`: PostgreSQL prints integers as
+# ASCII digits; boolean `"t".__eq__`: PostgreSQL prints exactly "t" or "f").
+
+_INT = "int"
+_BOOL = "bool"
+_TEXT = "text"
+_CONV = "conv"
+
+
+def _conv_kind(conv) -> str:
+    if conv is int:
+        return _INT
+    if getattr(conv, "is_identity", False):
+        return _TEXT
+    if getattr(conv, "__name__", None) == "__eq__" and getattr(conv, "__self__", None) == "t":
+        return _BOOL
+    return _CONV
+
+
+def row_parser(n: int, names: list[str], converters: list, columns: list[int]):
+    """`parse(buf, pos) -> row dict or None` for tuples of `n` columns: the row's field j is `names[j]`,
+    `converters[j]` of pgoutput column `columns[j]`; the other columns are skipped (column.exclude.list).
+    The dict has the same keys in the same order and the same values as the envelope's row builder on
+    `parse_tuple`'s values. None (nothing consumed) for what it does not handle: another column count, an
+    unchanged-TOAST or binary value; the caller then takes the generic path."""
+    field_of = {c: j for j, c in enumerate(columns)}
+    lines = [
+        "def parse(buf, start):",
+        f"    if _I16(buf, start)[0] != {n}:",
+        "        return None",
+        "    pos = start + 2",
+    ]
+    ns: dict = {"_I16": _I16, "_I32": _I32}
+    for i in range(n):
+        j = field_of.get(i)
+        if j is None:
+            lines += [
+                "    k = buf[pos]",
+                "    if k == 116:",
+                "        pos += 5 + _I32(buf, pos + 1)[0]",
+                "    elif k == 110:",
+                "        pos += 1",
+                "    else:",
+                "        return None",
+            ]
+            continue
+        conv = converters[j]
+        kind = _conv_kind(conv)
+        if kind == _INT:
+            value = "int(buf[s:pos])"
+        elif kind == _TEXT:
+            value = "buf[s:pos].decode()"
+        elif kind == _BOOL:
+            value = "pos - s == 1 and buf[s] == 116"
+        else:
+            ns[f"c{i}"] = conv
+            value = f"c{i}(buf[s:pos].decode())"
+        lines += [
+            "    k = buf[pos]",
+            "    if k == 116:",
+            "        s = pos + 5",
+            "        pos = s + _I32(buf, pos + 1)[0]",
+            f"        v{i} = {value}",
+            "    elif k == 110:",
+            f"        v{i} = None",
+            "        pos += 1",
+            "    else:",
+            "        return None",
+        ]
+    keys = ", ".join(f"{name!r}: v{c}" for name, c in zip(names, columns))
+    lines.append(f"    return {{{keys}}}")
+    code = "\n".join(lines) + "\n"
+    exec(compile(code, f"<pgoutput row of {n}>", "exec"), ns)  # noqa: S102 - names as repr()
+    return ns["parse"]

@@ -22,6 +22,7 @@ log = logging.getLogger("emulator.postgres")
 
 
 UNCHANGED = po.UNCHANGED_TOAST
+_U32 = po.U32
 
 
 # the offset's messageType: Debezium's ReplicationMessage.Operation name of what was processed at lsn_proc
@@ -45,6 +46,8 @@ def _ignore(msg: bytes, lsn: int) -> None:
 
 class PgoutputStream:
     """pgoutput decoding into the dispatcher (a mixin of PostgresConnector)."""
+
+    tx_epoch = 0  # BEGINs seen: per-table source templates are valid for one transaction
 
     # -- streaming -----------------------------------------------------------------------------------------
     def _stream(self, start_lsn: int) -> None:
@@ -115,6 +118,7 @@ class PgoutputStream:
         _final, ts_us, xid = po.parse_begin(msg)
         self.xid = xid
         self.ts_us = ts_us
+        self.tx_epoch += 1
         self.in_tx = True
         self.lsn_proc = lsn
         self.proc_op = "B"
@@ -169,18 +173,44 @@ class PgoutputStream:
             ct = old  # unchanged: keep the precomputed frames
             self.by_id[td.id] = ct
         self.by_oid[rel.oid] = ct
+        ct.parse_row = self._row_parser(ct, len(rel.columns))
         if old is not None and ct is not old and self.incremental.running:
             self.incremental.on_schema_change(td.id)
 
-    def _change_target(self, relid: int, op: str, lsn: int) -> CapturedTable | None:
-        """Bookkeeping common to every row change; the captured table, or None when nothing is emitted."""
+    @staticmethod
+    def _row_parser(ct: CapturedTable, ncols: int):
+        """The table's one-pass TupleData -> row parser for this Relation's column count (None: too wide to
+        generate, the generic path serves)."""
+        env = ct.env
+        if ncols > 400:
+            return None
+        cols = ct.keep if ct.keep is not None else list(range(len(env.names)))
+        if len(cols) != len(env.names) or any(c >= ncols for c in cols):
+            return None
+        parse = po.row_parser(ncols, env.names, env.converters, cols)
+        if not env.null_fill:
+            return parse
+        fill = env.fill_nulls
+
+        def parse_filled(buf: bytes, pos: int) -> dict | None:
+            row = parse(buf, pos)
+            return None if row is None else fill(row)
+
+        return parse_filled
+
+    def _change_target(self, msg: bytes, op: str, lsn: int) -> CapturedTable | None:
+        """Bookkeeping common to every row change (`msg` an Insert/Update/Delete message); the captured
+        table, or None when nothing is emitted."""
         self.lsn_events = self.lsn_events + 1 if lsn == self.lsn_proc else 1
         self.lsn_proc = lsn
         self.proc_op = op
         if self.skip_until is not None and self._skip(lsn):
             return None
-        ct = self.by_oid.get(relid)
-        return ct if self.dispatcher.admit(op, ct is not None) else None
+        ct = self.by_oid.get(_U32(msg, 1)[0])  # the relation id
+        d = self.dispatcher
+        if ct is not None and not d.skipped and not d.eager_begin:
+            return ct  # what admit() answers then, without the call
+        return ct if d.admit(op, ct is not None) else None
 
     def _gate(self, ct: CapturedTable):
         ct.gate = self.dispatcher.table(ct.env, ct.data_collection)
@@ -205,16 +235,32 @@ class PgoutputStream:
             self.ts_us, "false", sequence(self.last_commit_lsn, lsn), t.namespace, t.name, self.xid, lsn
         )
 
+    def _src_of(self, ct: CapturedTable, lsn: int) -> dict:
+        """`_src(ct.env.table, lsn)` from the table's per-transaction template: a dict copy and two values
+        instead of building all seventeen fields per change."""
+        if ct.src_epoch != self.tx_epoch:
+            t = ct.env.table
+            ct.src = self.source(self.ts_us, "false", None, t.namespace, t.name, self.xid, None)
+            ct.src_epoch = self.tx_epoch
+        src = ct.src.copy()
+        lc = self.last_commit_lsn
+        src["sequence"] = f'["{lc}","{lsn}"]' if lc is not None else f'[null,"{lsn}"]'  # source.sequence
+        src["lsn"] = lsn
+        return src
+
     def _on_insert(self, msg: bytes, lsn: int) -> None:
-        relid, values, toast = po.parse_insert(msg)
-        ct = self._change_target(relid, "c", lsn)
+        ct = self._change_target(msg, "c", lsn)
         if ct is None:
             return
         env = ct.env
-        raw = ct.raw(values) if ct.keep is not None else values
-        after = self._row_toast(ct, raw, None) if toast else env.row(raw)
+        parse_row = ct.parse_row
+        after = parse_row(msg, 6) if parse_row is not None else None  # byte 5 is 'N'
+        if after is None:  # unchanged TOAST, binary, another column count: the generic path
+            _relid_, values, toast = po.parse_insert(msg)
+            raw = ct.raw(values) if ct.keep is not None else values
+            after = self._row_toast(ct, raw, None) if toast else env.row(raw)
         (ct.gate or self._gate(ct))(
-            "c", None, after, self._src(env.table, lsn), f"{self.xid}:{lsn}" if self.tx.enabled else None
+            "c", None, after, self._src_of(ct, lsn), f"{self.xid}:{lsn}" if self.tx.enabled else None
         )
 
     def _row_toast(self, ct: CapturedTable, raw: list, old: dict | None) -> dict:
@@ -247,28 +293,39 @@ class PgoutputStream:
         return env.fill_nulls(dict(zip(env.names, vals)))
 
     def _on_update(self, msg: bytes, lsn: int) -> None:
-        relid, old_vals, old_kind, new_vals, toast = po.parse_update(msg)
         # skipped updates are dropped whole, key changes included (as Debezium)
-        ct = self._change_target(relid, "u", lsn)
+        ct = self._change_target(msg, "u", lsn)
         if ct is None:
             return
         env = ct.env
+        parse_row = ct.parse_row
+        if msg[5] == 78 and parse_row is not None:  # 'N': no old tuple (REPLICA IDENTITY DEFAULT, key same)
+            after = parse_row(msg, 6)
+            if after is not None:
+                (ct.gate or self._gate(ct))(
+                    "u",
+                    None,
+                    after,
+                    self._src_of(ct, lsn),
+                    f"{self.xid}:{lsn}" if self.tx.enabled else None,
+                )
+                return
+        _relid_, old_vals, old_kind, new_vals, toast = po.parse_update(msg)
         before = self._old_row(ct, old_kind, ct.raw(old_vals)) if old_vals is not None else None
         raw = ct.raw(new_vals)
         after = self._row_toast(ct, raw, before) if toast else env.row(raw)
         (ct.gate or self._gate(ct))(
-            "u", before, after, self._src(env.table, lsn), f"{self.xid}:{lsn}" if self.tx.enabled else None
+            "u", before, after, self._src_of(ct, lsn), f"{self.xid}:{lsn}" if self.tx.enabled else None
         )
 
     def _on_delete(self, msg: bytes, lsn: int) -> None:
-        relid, kind, old_vals = po.parse_delete(msg)
-        ct = self._change_target(relid, "d", lsn)
+        _relid_, kind, old_vals = po.parse_delete(msg)
+        ct = self._change_target(msg, "d", lsn)
         if ct is None:
             return
-        env = ct.env
         before = self._old_row(ct, kind, ct.raw(old_vals))
         (ct.gate or self._gate(ct))(
-            "d", before, None, self._src(env.table, lsn), f"{self.xid}:{lsn}" if self.tx.enabled else None
+            "d", before, None, self._src_of(ct, lsn), f"{self.xid}:{lsn}" if self.tx.enabled else None
         )
 
     def _on_truncate(self, msg: bytes, lsn: int) -> None:
