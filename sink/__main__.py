@@ -58,6 +58,7 @@ def main(argv: list[str] | None = None) -> int:
         "warm", help="write the driver JVM's class cache now (a first run starts this in the background)"
     )
     wm.add_argument("--quiet", action="store_true")
+    wm.add_argument("--background", action="store_true", help=argparse.SUPPRESS)
     wm.add_argument("--debug", action="store_true")
     sh = sub.add_parser("show", help="print a mirror or history table")
     sh.add_argument("table", help="the table's directory (under --tables)")
@@ -77,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
         if a.cmd == "warm":
             from sink.warm import warm
 
-            return warm(a.quiet)
+            return warm(a.quiet, a.background)
         from sink.apply import Options
         from sink.job import check_source, run
 

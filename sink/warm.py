@@ -5,7 +5,7 @@ Python process had ended (seconds, a minute on a busy machine) and a caller read
 Here a throwaway `sink run --once` on a few generated records (a create, an update with a TOAST-free row, a
 delete and its tombstone, a truncate: the classes of a whole micro-batch) dumps it; we wait for the whole
 process tree (the JVM holds the output pipe until it has written the archive) and then publish the file under
-its final name. A user's run that finds no archive starts this in the background, detached, once per key.
+its final name. A user's run that finds no archive starts this in the background (detached, `nice 10`) once per key.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import tempfile
 import orjson
 
 TOPIC = "warm.public.t"
+TIMEOUT_S = 900
 DEC = "org.apache.kafka.connect.data.Decimal"
 
 
@@ -113,9 +114,14 @@ def records() -> bytes:
     return "".join(out).encode()
 
 
-def warm(quiet: bool = False) -> int:
-    """Write the archive for this Java/Spark/submit-arguments key unless it exists; 0 when it exists after."""
+def warm(quiet: bool = False, background: bool = False) -> int:
+    """Write the archive for this Java/Spark/submit-arguments key unless it exists; 0 when it exists after.
+    `background`: started by a user's run, quiet and at a low priority (the user's next work comes first)."""
     from sink import jvm_cache
+
+    if background:
+        quiet = True
+        os.nice(10)  # here, not in a preexec_fn: the spawning sink has py4j threads
 
     final = jvm_cache.archive_path()
     if final is None:
@@ -151,7 +157,15 @@ def warm(quiet: bool = False) -> int:
         ]
         env = dict(os.environ, **{jvm_cache.DUMP_ENV: part})
         # reading the output to its end waits for the JVM too: it keeps the pipe open until it has dumped
-        p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        try:
+            p = subprocess.run(
+                cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=TIMEOUT_S
+            )
+        except subprocess.TimeoutExpired:  # never hold the lock for ever (its JVM exits with its parent)
+            jvm_cache.release(part)
+            if not quiet:
+                print(f"sink warm: the run took more than {TIMEOUT_S} s; no class cache written", flush=True)
+            return 1
     if p.returncode != 0 or not os.path.exists(part) or os.path.getsize(part) == 0:
         jvm_cache.release(part)
         if not quiet:
@@ -168,17 +182,20 @@ def warm_in_background() -> None:
     """After a user's run that found no archive: `sink warm` detached, at low priority, output discarded."""
     from sink import jvm_cache
 
-    if os.environ.get(jvm_cache.DUMP_ENV):
-        return  # this is warm's own run
+    if os.environ.get(jvm_cache.DUMP_ENV) or os.environ.get("PYSPARK_GATEWAY_PORT"):
+        return  # warm's own run; or a JVM we did not start (spark-submit), which gets no options of ours
+    from sink.job import _given_settings
+
+    if "spark.driver.extraJavaOptions" in _given_settings():
+        return  # the user's JVM options replace ours: the archive would not be used
     final = jvm_cache.archive_path()
     if final is None or os.path.exists(final) or jvm_cache.being_written(final):
         return
     subprocess.Popen(
-        [sys.executable, "-m", "sink", "warm", "--quiet"],
+        [sys.executable, "-m", "sink", "warm", "--background"],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,  # not killed with the caller's terminal or process group
-        preexec_fn=lambda: os.nice(10),
         close_fds=True,
     )
