@@ -7,6 +7,8 @@ import os
 import subprocess
 import sys
 
+import orjson
+
 from sink import jvm_cache
 
 
@@ -75,3 +77,24 @@ def test_off(monkeypatch):
     monkeypatch.setenv("DBZ_SINK_JVM_CACHE", "off")
     assert jvm_cache.archive_path() is None
     assert jvm_cache.java_options() == ""
+
+
+def test_warms_input_is_what_the_sink_reads(tmp_path):
+    from sink.job import check_source
+    from sink.split import _split_line
+    from sink.warm import TOPIC, records
+
+    (tmp_path / f"{TOPIC}.jsonl").write_bytes(records())
+    check_source(str(tmp_path))  # refuses (UsageError) what is not JsonConverter records with schemas
+    lines = records().splitlines()
+    ops = [orjson.loads(x)["value"] and orjson.loads(x)["value"]["payload"]["op"] for x in lines]
+    assert ops == ["r"] * 5 + ["u", "c", "d", None]  # written by hand: a snapshot, changes, a tombstone
+    assert all(
+        _split_line(x) is not None for x in lines
+    )  # the reader's fast path, as Debezium's layout takes
+
+
+def test_warm_with_the_cache_off_starts_nothing(tmp_path):
+    env = dict(os.environ, DBZ_SINK_JVM_CACHE="off")
+    p = subprocess.run([sys.executable, "-m", "sink", "warm"], env=env, capture_output=True, text=True)
+    assert p.returncode == 0 and "no class cache" in p.stdout
