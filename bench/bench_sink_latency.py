@@ -144,6 +144,7 @@ def _pct(xs: list[float], p: float) -> float:
 
 
 def run_once(commits: int, rate: float, trigger_ms: int, warmup: int, keep: bool) -> dict:
+    subprocess.run([sys.executable, "-m", "sink", "warm"], cwd=REPO, check=True)  # see bench_sink.py
     work = Path(tempfile.mkdtemp(prefix="bench-sink-lat-"))
     out, tables = work / "out", work / "tables"
     procs: list[subprocess.Popen] = []

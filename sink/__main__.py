@@ -1,6 +1,6 @@
 """`python -m sink run --source DIR|kafka:HOST:PORT --tables DIR --checkpoint DIR [--once] [--master URL]
 [--schema-registry-url URL]`,
-`python -m sink show TABLE [--history KEY]`. Errors are one line on stderr (the traceback with --debug)."""
+`python -m sink show TABLE [--history KEY]`, `python -m sink warm` (the JVM's class cache). Errors are one line on stderr (the traceback with --debug)."""
 
 from __future__ import annotations
 
@@ -54,6 +54,12 @@ def main(argv: list[str] | None = None) -> int:
         help="1 (default): tables mirror the source; 2: history tables, one row per version of each "
         "key with __START_AT / __END_AT (source positions)",
     )
+    wm = sub.add_parser(
+        "warm", help="write the driver JVM's class cache now (a first run starts this in the background)"
+    )
+    wm.add_argument("--quiet", action="store_true")
+    wm.add_argument("--background", action="store_true", help=argparse.SUPPRESS)
+    wm.add_argument("--debug", action="store_true")
     sh = sub.add_parser("show", help="print a mirror or history table")
     sh.add_argument("table", help="the table's directory (under --tables)")
     sh.add_argument(
@@ -69,13 +75,17 @@ def main(argv: list[str] | None = None) -> int:
             from sink.show import show
 
             return show(a.table, a.history, a.limit)
+        if a.cmd == "warm":
+            from sink.warm import warm
+
+            return warm(a.quiet, a.background)
         from sink.apply import Options
         from sink.job import check_source, run
 
         check_source(a.source, a.schema_registry_url)
         if a.debug:
             os.environ.setdefault("DBZ_SINK_SPARK_LOG", "WARN")
-        return run(
+        rc = run(
             a.source,
             a.tables,
             a.checkpoint,
@@ -85,6 +95,11 @@ def main(argv: list[str] | None = None) -> int:
             master=a.master,
             schema_registry_url=a.schema_registry_url,
         )
+        if rc == 0:
+            from sink.warm import warm_in_background
+
+            warm_in_background()  # a first run on this machine: the next start maps the class cache
+        return rc
     except Exception as e:  # noqa: BLE001 - the CLI's front door: one line, the traceback only on request
         if a.debug:
             raise

@@ -1,13 +1,14 @@
-"""The driver JVM's class cache: a CDS (class data sharing) archive of the classes Spark loaded last time.
+"""The driver JVM's class cache: a CDS (class data sharing) archive of the classes a Spark run loads.
 
 Starting Spark loads ~15k classes from 280 jars; on a busy 2-core machine that is most of the 10-20 s from
 process start to the first job. Java 17 can dump the classes a run loaded into an archive when the JVM exits
 (`-XX:ArchiveClassesAtExit`) and map it at the next start (`-XX:SharedArchiveFile`), which roughly halves the
 session start and the first job's class loading. The archive belongs to one Java and one Spark
 installation (the JVM refuses, silently here, an archive of another classpath), so its name carries a hash of
-both. The first run on a machine writes it (under a name of its own, adopted by the next start: two sinks
-starting together never write the same file); `DBZ_SINK_JVM_CACHE=off` turns it off, `DBZ_SINK_JVM_CACHE=DIR`
-moves it (default `$XDG_CACHE_HOME/dbz-sink`, else `~/.cache/dbz-sink`).
+both. A user's run never dumps (the dump kept its JVM alive after the run had ended): `python -m sink warm`
+(`sink.warm`) writes it with a throwaway run of its own, started in the background by the first user's run
+that finds none. `DBZ_SINK_JVM_CACHE=off` turns it off, `DBZ_SINK_JVM_CACHE=DIR` moves it (default
+`$XDG_CACHE_HOME/dbz-sink`, else `~/.cache/dbz-sink`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import os
 import shutil
 
 QUIET = "-Xlog:cds=off -Xlog:cds+dynamic=off"  # the dump's warnings would go to the sink's stdout
+DUMP_ENV = "DBZ_SINK_JVM_DUMP"  # set by `sink warm` for its own run: where that run's JVM dumps
 
 
 def _cache_dir() -> str | None:
@@ -50,6 +52,13 @@ def _key() -> str | None:
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
 
 
+def archive_path() -> str | None:
+    """The archive's file for this Java, Spark and submit arguments (None when the cache is off)."""
+    d = _cache_dir()
+    key = _key() if d else None
+    return None if d is None or key is None else os.path.join(d, f"spark-{key}.jsa")
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -60,41 +69,65 @@ def _alive(pid: int) -> bool:
     return True
 
 
+def _owner(lock: str) -> int | None:
+    try:
+        with open(lock) as f:
+            return int(f.read().strip() or 0)
+    except (OSError, ValueError):
+        return None
+
+
+def being_written(final: str) -> bool:
+    """A `sink warm` (alive) holds the archive's lock."""
+    pid = _owner(final + ".lock")
+    return pid is not None and _alive(pid)
+
+
+def claim(final: str) -> str | None:
+    """Take the archive's lock for this process; the dump's file name, or None when a live one holds it."""
+    lock = final + ".lock"
+    try:
+        os.makedirs(os.path.dirname(final), exist_ok=True)
+    except OSError:
+        return None
+    for _ in range(2):
+        try:
+            fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+        except FileExistsError:
+            pid = _owner(lock)
+            if pid is not None and _alive(pid):
+                return None
+            _remove(lock)  # its writer is gone (killed): take over
+            continue
+        except OSError:
+            return None
+        with os.fdopen(fd, "w") as f:
+            f.write(str(os.getpid()))
+        for stale in glob.glob(final + ".*.part"):  # dumps of killed writers
+            _remove(stale)
+        return f"{final}.{os.getpid()}.part"
+    return None
+
+
+def release(part: str) -> None:
+    _remove(part)
+    _remove(part.rsplit(".", 2)[0] + ".lock")
+
+
+def _remove(path: str) -> None:
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+
+
 def java_options() -> str:
-    """The JVM options that use the archive, or that write it when there is none yet ('' when off)."""
-    d = _cache_dir()
-    key = _key() if d else None
-    if d is None or key is None:
+    """The JVM options that map the archive ('' when there is none or the cache is off); in `sink warm`'s own
+    run, the option that dumps it."""
+    dump = os.environ.get(DUMP_ENV)
+    if dump:
+        return f"-XX:ArchiveClassesAtExit={dump} {QUIET}"
+    final = archive_path()
+    if final is None or not os.path.exists(final):
         return ""
-    final = os.path.join(d, f"spark-{key}.jsa")
-    if not os.path.exists(final):
-        # a finished dump of an earlier run becomes the archive: its process is gone and the JVM, which dumps
-        # as it exits after its Python parent, has not touched the file for a while
-        for part in sorted(glob.glob(final + ".*.part")):
-            if not _writing(part):
-                os.replace(part, final)
-                break
-    if os.path.exists(final):
-        for part in glob.glob(final + ".*.part"):  # a dump of a sink that started beside the first one
-            if not _writing(part):
-                os.remove(part)
-        return f"-XX:SharedArchiveFile={final} {QUIET}"
-    try:
-        os.makedirs(d, exist_ok=True)
-    except OSError:
-        return ""
-    if any(_writing(p) for p in glob.glob(final + ".*.part")):
-        return ""  # another sink is writing it
-    return f"-XX:ArchiveClassesAtExit={final}.{os.getpid()}.part {QUIET}"
-
-
-def _writing(part: str) -> bool:
-    """A dump named after a live process, or written to less than a minute ago."""
-    import time
-
-    pid = part.rsplit(".", 2)[-2]
-    try:
-        recent = time.time() - os.path.getmtime(part) < 60
-    except OSError:
-        return True
-    return recent or (pid.isdigit() and _alive(int(pid)))
+    return f"-XX:SharedArchiveFile={final} {QUIET}"

@@ -1,50 +1,100 @@
-"""sink.jvm_cache: which JVM options a start gets (no JVM started here; the archive's effect is measured by
-bench/bench_sink.py)."""
+"""sink.jvm_cache: which JVM options a start gets, and the lock `sink warm` writes the archive under (no JVM
+started here; the archive's effect is measured by bench/bench_sink.py)."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
-import time
+
+import orjson
 
 from sink import jvm_cache
 
 
 def _opts(tmp_path, monkeypatch) -> str:
     monkeypatch.setenv("DBZ_SINK_JVM_CACHE", str(tmp_path))
+    monkeypatch.delenv(jvm_cache.DUMP_ENV, raising=False)
     return jvm_cache.java_options()
 
 
-def test_first_start_writes_a_dump_named_after_its_process(tmp_path, monkeypatch):
-    o = _opts(tmp_path, monkeypatch)
-    assert o.startswith(f"-XX:ArchiveClassesAtExit={tmp_path}/spark-")
-    assert o.split()[0].endswith(f".jsa.{os.getpid()}.part")
-    assert "-Xlog:cds=off" in o  # the dump's warnings must not reach the sink's stdout
+def _dead_pid() -> int:
+    p = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True)
+    return int(p.stdout)
 
 
-def test_a_finished_dump_becomes_the_archive_and_is_used(tmp_path, monkeypatch):
-    part = _opts(tmp_path, monkeypatch).split()[0].split("=", 1)[1]
-    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True)
-    part = part.replace(f".{os.getpid()}.part", f".{int(dead.stdout)}.part")
-    with open(part, "wb") as f:
-        f.write(b"x" * 10)
-    old = time.time() - 120
-    os.utime(part, (old, old))
-    o = _opts(tmp_path, monkeypatch)
-    final = part.rsplit(".", 2)[0]
-    assert o.split()[0] == f"-XX:SharedArchiveFile={final}"
-    assert os.path.exists(final) and not os.path.exists(part)
-
-
-def test_a_dump_being_written_is_left_alone(tmp_path, monkeypatch):
-    part = _opts(tmp_path, monkeypatch).split()[0].split("=", 1)[1]
-    with open(part, "wb") as f:  # this process is alive: its JVM may still be writing
-        f.write(b"x")
+def test_a_users_run_never_dumps(tmp_path, monkeypatch):
+    # dumping at exit kept the first run's JVM alive after the run had ended: without an archive, no option
     assert _opts(tmp_path, monkeypatch) == ""
-    assert os.path.exists(part)
+    assert os.listdir(tmp_path) == []
+
+
+def test_an_archive_is_mapped(tmp_path, monkeypatch):
+    monkeypatch.setenv("DBZ_SINK_JVM_CACHE", str(tmp_path))
+    final = jvm_cache.archive_path()
+    assert final.startswith(f"{tmp_path}/spark-") and final.endswith(".jsa")
+    with open(final, "wb") as f:
+        f.write(b"x")
+    o = _opts(tmp_path, monkeypatch)
+    assert o.split()[0] == f"-XX:SharedArchiveFile={final}"
+    assert "-Xlog:cds=off" in o  # the JVM's CDS warnings must not reach the sink's stdout
+
+
+def test_warms_own_run_dumps_where_it_is_told(tmp_path, monkeypatch):
+    monkeypatch.setenv("DBZ_SINK_JVM_CACHE", str(tmp_path))
+    monkeypatch.setenv(jvm_cache.DUMP_ENV, str(tmp_path / "x.part"))
+    o = jvm_cache.java_options()
+    assert o.split()[0] == f"-XX:ArchiveClassesAtExit={tmp_path}/x.part"
+    assert "-Xlog:cds+dynamic=off" in o
+
+
+def test_one_writer_at_a_time(tmp_path, monkeypatch):
+    monkeypatch.setenv("DBZ_SINK_JVM_CACHE", str(tmp_path))
+    final = jvm_cache.archive_path()
+    part = jvm_cache.claim(final)
+    assert part == f"{final}.{os.getpid()}.part"
+    assert jvm_cache.being_written(final)
+    assert jvm_cache.claim(final) is None  # this process is alive: its dump may be under way
+    jvm_cache.release(part)
+    assert not jvm_cache.being_written(final)
+    assert not os.path.exists(final + ".lock")
+
+
+def test_a_killed_writers_lock_and_dump_are_taken_over(tmp_path, monkeypatch):
+    monkeypatch.setenv("DBZ_SINK_JVM_CACHE", str(tmp_path))
+    final = jvm_cache.archive_path()
+    dead = _dead_pid()
+    with open(final + ".lock", "w") as f:
+        f.write(str(dead))
+    with open(f"{final}.{dead}.part", "wb") as f:
+        f.write(b"half")
+    assert not jvm_cache.being_written(final)
+    assert jvm_cache.claim(final) == f"{final}.{os.getpid()}.part"
+    assert not os.path.exists(f"{final}.{dead}.part")
 
 
 def test_off(monkeypatch):
     monkeypatch.setenv("DBZ_SINK_JVM_CACHE", "off")
+    assert jvm_cache.archive_path() is None
     assert jvm_cache.java_options() == ""
+
+
+def test_warms_input_is_what_the_sink_reads(tmp_path):
+    from sink.job import check_source
+    from sink.split import _split_line
+    from sink.warm import TOPIC, records
+
+    (tmp_path / f"{TOPIC}.jsonl").write_bytes(records())
+    check_source(str(tmp_path))  # refuses (UsageError) what is not JsonConverter records with schemas
+    lines = records().splitlines()
+    ops = [orjson.loads(x)["value"] and orjson.loads(x)["value"]["payload"]["op"] for x in lines]
+    assert ops == ["r"] * 5 + ["u", "c", "d", None]  # written by hand: a snapshot, changes, a tombstone
+    assert all(
+        _split_line(x) is not None for x in lines
+    )  # the reader's fast path, as Debezium's layout takes
+
+
+def test_warm_with_the_cache_off_starts_nothing(tmp_path):
+    env = dict(os.environ, DBZ_SINK_JVM_CACHE="off")
+    p = subprocess.run([sys.executable, "-m", "sink", "warm"], env=env, capture_output=True, text=True)
+    assert p.returncode == 0 and "no class cache" in p.stdout
