@@ -40,7 +40,7 @@ def spark_session(app: str = "dbz-sink", master: str | None = None):
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     from pyspark.sql import SparkSession
 
-    given = _given_settings()
+    given = given_settings()
     b = SparkSession.builder.appName(app)
     if master:
         b = b.master(master)
@@ -73,7 +73,7 @@ def spark_session(app: str = "dbz-sink", master: str | None = None):
     return spark
 
 
-def _given_settings() -> set[str]:
+def given_settings() -> set[str]:
     """Setting names the user gave outside this program: PYSPARK_SUBMIT_ARGS (--conf k=v, --master) and
     $SPARK_CONF_DIR/spark-defaults.conf."""
     import shlex

@@ -184,9 +184,9 @@ def warm_in_background() -> None:
 
     if os.environ.get(jvm_cache.DUMP_ENV) or os.environ.get("PYSPARK_GATEWAY_PORT"):
         return  # warm's own run; or a JVM we did not start (spark-submit), which gets no options of ours
-    from sink.job import _given_settings
+    from sink.job import given_settings
 
-    if "spark.driver.extraJavaOptions" in _given_settings():
+    if "spark.driver.extraJavaOptions" in given_settings():
         return  # the user's JVM options replace ours: the archive would not be used
     final = jvm_cache.archive_path()
     if final is None or os.path.exists(final) or jvm_cache.being_written(final):
