@@ -84,3 +84,34 @@ def test_a_field_name_twice_fails_as_kafka(case, duplicate):
     with pytest.raises(Exception, match=expected):
         for stage in stages:
             rec = stage.apply(rec)
+
+
+def test_a_record_name_strategy_fails_a_primitive_schema_as_confluent():
+    """seed 6 trial 50 (tests/data/connect/pg_avro_record_strategy_primitive_key): a key made an int32 by
+    ExtractField$Key, written with key.subject.name.strategy=TopicRecordNameStrategy. Confluent's
+    RecordNameStrategy takes `AvroSchema.name()`, null for anything but a record, and fails the record; real
+    Debezium stopped there (CASE.meta.json's engine_error), the emulator had registered a subject `...-int`."""
+    import json
+    from pathlib import Path
+
+    from emulator.connect.converters.avro_converter import AvroConverter
+    from emulator.connect.converters.errors import ConversionError
+    from emulator.connect.schema import Schema
+
+    meta = json.loads(
+        (Path(__file__).parent / "data/connect/pg_avro_record_strategy_primitive_key.meta.json").read_text()
+    )
+    assert "Failed to serialize Avro data from topic dbserver1.public.customers" in meta["engine_error"]
+    strategy = meta["connector_config"]["key.converter.key.subject.name.strategy"]
+
+    from emulator.connect.converters.registry import MockRegistry
+
+    registry = MockRegistry("s6-50")
+    conv = AvroConverter(registry, True, strategy)
+    with pytest.raises(
+        ConversionError, match="Failed to serialize Avro data from topic dbserver1.public.customers"
+    ):
+        conv.ready("dbserver1.public.customers", Schema("int32", optional=False))
+    record_schema = Schema("struct", name="dbserver1.public.customers.Key", optional=False, fields=[])
+    conv.ready("dbserver1.public.customers", record_schema)  # a record's full name names the subject
+    assert list(registry.subjects) == ["dbserver1.public.customers-dbserver1.public.customers.Key"]

@@ -294,11 +294,16 @@ class AvroWriters:
 
         if fallback is None:
             emit_value("    ", schema, "v")
+            if len(lines) == 1:  # a record with no fields (ReplaceField can exclude every one) writes nothing
+                lines.append("    pass")
         else:
             env["_fallback"] = fallback
             lines.append("    start = len(out)")
             lines.append("    try:")
+            n = len(lines)
             emit_value("        ", schema, "v")
+            if len(lines) == n:  # a record with no fields writes nothing
+                lines.append("        pass")
             # a missing field, or a null in a required one (None << 1, None.encode(), ...): the .get twin
             # writes the value, or raises the ConversionError
             lines.append("    except (KeyError, TypeError, AttributeError):")
