@@ -16,12 +16,13 @@ import atexit
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import threading
 import time
 from pathlib import Path
+
+from emulator.testing.pgserver import free_port, remove_orphans
 
 USER, PASSWORD = "debezium", "dbz"
 
@@ -41,7 +42,7 @@ def _template_datadir(install_db: str, as_mysql: bool) -> Path:
     global _template
     with _template_lock:
         if _template is None:
-            _remove_orphans("dbzemu-mariadbtemplate-")
+            remove_orphans("dbzemu-mariadbtemplate-")
             base = Path(tempfile.mkdtemp(prefix=f"dbzemu-mariadbtemplate-{os.getpid()}-"))
             atexit.register(shutil.rmtree, base, True)
             data, tmp = base / "data", base / "tmp"
@@ -71,20 +72,6 @@ def _template_datadir(install_db: str, as_mysql: bool) -> Path:
                 raise RuntimeError(f"mariadb-install-db failed: {r.stderr.strip() or r.stdout.strip()}")
             _template = data
         return _template
-
-
-def _remove_orphans(prefix: str) -> None:
-    """Templates of processes that were killed (atexit did not run): `<prefix><pid>-*` of a pid gone."""
-    for d in Path(tempfile.gettempdir()).glob(prefix + "*"):
-        pid = d.name[len(prefix) :].split("-", 1)[0]
-        if pid.isdigit() and not Path(f"/proc/{pid}").exists():
-            shutil.rmtree(d, ignore_errors=True)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _which(*names: str) -> str:

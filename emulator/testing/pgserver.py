@@ -49,7 +49,7 @@ def _template_cluster(bindir: Path, as_pg: bool) -> Path:
     global _template
     with _template_lock:
         if _template is None:
-            _remove_orphans("dbzemu-pgtemplate-")
+            remove_orphans("dbzemu-pgtemplate-")
             base = Path(tempfile.mkdtemp(prefix=f"dbzemu-pgtemplate-{os.getpid()}-"))
             atexit.register(shutil.rmtree, base, True)
             data = base / "data"
@@ -64,7 +64,7 @@ def _template_cluster(bindir: Path, as_pg: bool) -> Path:
         return _template
 
 
-def _remove_orphans(prefix: str) -> None:
+def remove_orphans(prefix: str) -> None:
     """Templates of processes that were killed (atexit did not run): `<prefix><pid>-*` of a pid gone."""
     for d in Path(tempfile.gettempdir()).glob(prefix + "*"):
         pid = d.name[len(prefix) :].split("-", 1)[0]
