@@ -425,10 +425,12 @@ class TransactionMonitor:
         if self.enabled and self.started:
             # Debezium's TransactionContext counts per collection in a HashMap: END lists them in its order
             counts = self.per_collection
-            self._table = table_size(len(counts), self._table)  # clear() keeps the grown table
+            order = counts
+            if len(counts) > 1:  # one collection (the common case) has one order: no hashing per transaction
+                self._table = table_size(len(counts), self._table)  # clear() keeps the grown table
+                order = hashmap_order(counts, self._table)
             self._write("END", tx_id, self.total,
-                        [{"data_collection": k, "event_count": counts[k]}
-                         for k in hashmap_order(counts, self._table)],
+                        [{"data_collection": k, "event_count": counts[k]} for k in order],
                         ts_ms)
         self.begin_id = None
         self.started = False
