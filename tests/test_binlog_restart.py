@@ -16,6 +16,7 @@ inside the transaction whatever the machine's load.
 from __future__ import annotations
 
 import pytest
+from stop_hooks import stop_after_records
 
 from emulator.api import Capture
 from emulator.offsets import MemoryOffsetStore
@@ -33,20 +34,6 @@ ROWS = 1500  # per table: each INSERT ... SELECT spans many rows events
 def db():
     with mariadbserver.MariaDbServer() as server:
         yield server
-
-
-def stop_after_records(cap: Capture, n: int) -> None:
-    """Stop the capture right after the binlog event that brings the records it wrote from now on to `n`."""
-    engine = cap.runner.connector.engine
-    tick = engine.tick
-    start = engine.records
-
-    def hooked() -> None:
-        if engine.records - start >= n:
-            engine.stop()
-        tick()
-
-    engine.tick = hooked
 
 
 def _props(db, tmp_path, name: str) -> dict[str, str]:
