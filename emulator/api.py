@@ -57,7 +57,7 @@ def _first_line(e: BaseException) -> str:
 _USERINFO = re.compile(r"//[^/@]*@")
 
 
-def _describe_failure(config: Config, e: BaseException) -> str:
+def describe_failure(config: Config, e: BaseException) -> str:
     """One line saying why the connector is not running, naming the database it tried to reach."""
     s = settings_for(config)
     db = getattr(s, "relational", None)  # MongoDB: the connection string names the servers
@@ -264,10 +264,10 @@ class Capture:
         """Why the connector is not running: its final error, or the failure it is retrying after while it
         has never streamed (typically: the database is unreachable)."""
         if self.error is not None:
-            return _describe_failure(self.config, self.error)
+            return describe_failure(self.config, self.error)
         f = getattr(self.runner, "failure", None)
         if f is not None and not self._ever_streamed and not self.streaming:
-            return _describe_failure(self.config, f)
+            return describe_failure(self.config, f)
         return None
 
     def _wait_streaming(self, timeout: float) -> None:
@@ -385,7 +385,7 @@ class Capture:
         if rec is None:
             self._done = True
             if self.error is not None:
-                raise CaptureError(_describe_failure(self.config, self.error)) from self.error
+                raise CaptureError(describe_failure(self.config, self.error)) from self.error
             return None
         d = rec.to_dict()
         self.seen.append(d)
@@ -429,7 +429,7 @@ class Capture:
             if self._done:
                 break
         if self.error is not None:
-            raise CaptureError(_describe_failure(self.config, self.error)) from self.error
+            raise CaptureError(describe_failure(self.config, self.error)) from self.error
         arrived = [f"{r['topic']}: {_brief(r)}" for r in self.seen[-20:]]
         retrying = getattr(self.runner, "failure", None)
         note = (

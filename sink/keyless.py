@@ -90,7 +90,7 @@ def pending_path(tables: str, topic: str) -> str:
     return os.path.join(tables, PENDING, topic)
 
 
-def _load_pending(path: str, app_id: str, batch_id: int) -> tuple[list[_Delete], int | None]:
+def load_pending(path: str, app_id: str, batch_id: int) -> tuple[list[_Delete], int | None]:
     """The pending deletes as they were before this batch (a replayed batch that already wrote them reads
     the version before its own write: its commit is the table's last one, nothing else writes here)."""
     pt = open_table(path)
@@ -165,7 +165,7 @@ def apply_topic(tables: str, topic: str, tb: TopicBatch, app_id: str, batch_id: 
     floor = truncate_floor(trunc, tombstones.load(tpath, set()))
     evs = [e for e in evs if e.op != "t" and (floor is None or e.seq >= floor)]
     inserts, deletes = _changes(topic, evs, opts)
-    old_pending, _ = _load_pending(ppath, app_id, batch_id)
+    old_pending, _ = load_pending(ppath, app_id, batch_id)
     pending = [d for d in old_pending if floor is None or d.seq >= floor]
     dels = sorted(deletes + pending, key=lambda d: (d.seq, d.rid))
 

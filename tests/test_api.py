@@ -105,7 +105,7 @@ def test_dbz_capture_fixture_with_dsn(pg, dbz_capture):
 
 
 def test_an_unreachable_mongodb_is_named_without_its_credentials() -> None:
-    from emulator.api import _describe_failure
+    from emulator.api import describe_failure
     from emulator.config import from_dict
 
     config = from_dict(
@@ -115,6 +115,6 @@ def test_an_unreachable_mongodb_is_named_without_its_credentials() -> None:
             "mongodb.connection.string": "mongodb://bob:s3cret@h1:27017,h2/?replicaSet=rs0",
         }
     )
-    assert _describe_failure(config, ConnectionError("refused")) == (
+    assert describe_failure(config, ConnectionError("refused")) == (
         "cannot reach the database at mongodb://h1:27017,h2/?replicaSet=rs0: ConnectionError: refused"
     )

@@ -8,7 +8,7 @@ import pytest
 
 from emulator.connect.schema import Schema
 from emulator.connect.transforms.murmur import hash_int, hash_string
-from emulator.connect.transforms.routing import _int32, _java_hash, _java_string_hash
+from emulator.connect.transforms.routing import java_hash_code
 
 # (Java class, value as text, MurmurHash3.hash(value), value.hashCode())
 CASES = [
@@ -44,9 +44,9 @@ PARSE = {"Integer": int, "Long": int, "Boolean": lambda x: x == "true", "Double"
 @pytest.mark.parametrize(("cls", "text", "murmur", "java"), CASES)
 def test_hashes_match_debezium(cls: str, text: str, murmur: int, java: int) -> None:
     if cls == "String":
-        assert _int32(_java_string_hash(text)) == java
+        assert java_hash_code(None, text) == java
         assert hash_string(text) == murmur
     else:
-        code = _java_hash(SCHEMAS[cls], PARSE[cls](text))
+        code = java_hash_code(SCHEMAS[cls], PARSE[cls](text))
         assert code == java
         assert hash_int(code) == murmur

@@ -239,7 +239,7 @@ def test_datetime2_timestamp2_time2():
 
 
 def _enc_decimal(u, prec, scale):
-    dig2 = bl._DIG2BYTES
+    dig2 = (0, 1, 1, 2, 2, 3, 3, 4, 4, 4)  # MySQL's dig2bytes (strings/decimal.cc): bytes for 0-8 digits
     intg = prec - scale
     intg0, intg0x = divmod(intg, 9)
     frac0, frac0x = divmod(scale, 9)

@@ -182,17 +182,17 @@ def test_keyless_table_recorded_and_without_before_image(tmp_path):
 def test_keyless_pending_deletes_survive_a_replayed_batch(tmp_path):
     """Deletes that arrive before their row wait in the pending table. A batch replayed after a crash between
     its pending write and its table write reads the pending deletes as they were before it, not twice."""
-    from sink.keyless import _load_pending, pending_path
+    from sink.keyless import load_pending, pending_path
 
     recs = _no_pk_records()
     update, delete = recs[3], recs[4]
     apply_batch(str(tmp_path), [delete, update], "app", 0)  # both before their rows: two pending deletes
     ppath = pending_path(str(tmp_path), "dbserver1.inventory.no_pk")
-    pending, _ = _load_pending(ppath, "app", 1)
+    pending, _ = load_pending(ppath, "app", 1)
     assert len(pending) == 2
-    assert _load_pending(ppath, "app", 0)[0] == []  # batch 0 replayed: the state before its own write
+    assert load_pending(ppath, "app", 0)[0] == []  # batch 0 replayed: the state before its own write
     apply_batch(str(tmp_path), recs[:3], "app", 1)  # the rows arrive; the deletes find them
-    assert _load_pending(ppath, "app", 2)[0] == []
+    assert load_pending(ppath, "app", 2)[0] == []
     got = read_arrow(str(tmp_path / "dbserver1.inventory.no_pk")).to_pylist()
     assert sorted(got, key=repr) == [{"a": 2, "b": "TWO"}, {"a": 3, "b": "three"}]
 

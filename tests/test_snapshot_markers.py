@@ -5,7 +5,7 @@ expects from a live server). Expected values written by hand."""
 
 from __future__ import annotations
 
-from emulator.connectors.mongodb.connector import _mongo_marker
+from emulator.connectors.mongodb.connector import mongo_marker
 from emulator.snapshot import run_snapshot
 
 
@@ -44,7 +44,7 @@ def test_empty_last_table_still_ends_with_last():
 
 
 def test_mongodb_marks_every_read_true_but_the_last():
-    out, _ = _run({"db.c1": [1, 2], "db.c2": [3]}, markers=_mongo_marker)
+    out, _ = _run({"db.c1": [1, 2], "db.c2": [3]}, markers=mongo_marker)
     reads = [x for x in out if x[0] not in ("started", "finished")]
     assert reads == [("db.c1", 1, "true"), ("db.c1", 2, "true"), ("db.c2", 3, "last")]
 

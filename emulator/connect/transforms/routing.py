@@ -22,6 +22,7 @@ from emulator.connect.transforms.base import (
 )
 from emulator.connect.transforms.dateformat import simple_date_format
 from emulator.connect.transforms.murmur import hash_int, hash_string
+from emulator.javahash import string_hash
 
 K = "org.apache.kafka.connect.transforms."
 D = "io.debezium.transforms."
@@ -199,27 +200,18 @@ class ByLogicalTableRouter(Transform):
 # ------------------------------------------------------------------------------------ PartitionRouting
 
 
-def _java_string_hash(s: str) -> int:
-    """`String.hashCode()`: over UTF-16 code units."""
-    h = 0
-    data = s.encode("utf-16-le")
-    for i in range(0, len(data), 2):
-        h = (31 * h + (data[i] | data[i + 1] << 8)) & 0xFFFFFFFF
-    return h
-
-
 def _int32(x: int) -> int:
     x &= 0xFFFFFFFF
     return x - (1 << 32) if x >= 1 << 31 else x
 
 
-def _java_hash(schema: Schema | None, value: Any) -> int:
+def java_hash_code(schema: Schema | None, value: Any) -> int:
     """`Object.hashCode()` of a Connect value of this schema (PartitionRouting's `java` hash)."""
     t = schema.type if schema is not None else None
     if isinstance(value, bool):
         return 1231 if value else 1237
     if isinstance(value, str):
-        return _int32(_java_string_hash(value))
+        return _int32(string_hash(value))
     if isinstance(value, int) and t in ("int8", "int16", "int32"):
         return _int32(value)
     if isinstance(value, int) and t == "int64":
@@ -286,9 +278,9 @@ class PartitionRouting(Transform):
             if v is not None:
                 found = True
                 if self.murmur:
-                    h = hash_string(v) if isinstance(v, str) else hash_int(_java_hash(s, v))
+                    h = hash_string(v) if isinstance(v, str) else hash_int(java_hash_code(s, v))
                 else:
-                    h = _java_hash(s, v)
+                    h = java_hash_code(s, v)
                 total = _int32(total + h)
         if not found:
             return r

@@ -122,7 +122,7 @@ def _id_token(v: Any) -> str:
     return bson_dumps(v, json_options=CANONICAL_JSON_OPTIONS)
 
 
-def _mongo_marker(first_table: bool, last_table: bool, first_row: bool, last_row: bool) -> str:
+def mongo_marker(first_table: bool, last_table: bool, first_row: bool, last_row: bool) -> str:
     return "true"  # MongoDB marks only the snapshot's very last record (`last`, set by run_snapshot)
 
 
@@ -318,7 +318,7 @@ class MongoDbConnector:
             self._emit_read(env, doc, mark)
             tick()
 
-        return SnapshotSession(envs, rows_of, emit, lambda env: env.data_collection, markers=_mongo_marker)
+        return SnapshotSession(envs, rows_of, emit, lambda env: env.data_collection, markers=mongo_marker)
 
     def _emit_read(self, env: ev.CollectionEnvelope, doc: dict, marker: str) -> None:
         src = ev.source_block(self.prefix, env.db, env.coll, self.sec or 0, self.ord or 0, marker)
