@@ -44,6 +44,8 @@ _OFFSET_FIELDS: dict[str, tuple[type, ...]] = {
     "ord": _INT,
     "resume_token": _STR,
     "initsync": (bool,),
+    # transaction metadata (TransactionContext): also each `transaction_data_collection_order_<name>`, a count
+    "transaction_id": _STR,
     # incremental snapshots
     "incremental_snapshot_collections": (list,),
     "incremental_snapshot_primary_key": (list,),
@@ -52,11 +54,14 @@ _OFFSET_FIELDS: dict[str, tuple[type, ...]] = {
 }
 
 
+_TX_ORDER_KEY = "transaction_data_collection_order_"
+
+
 def offset_shape_problem(offset: dict[str, Any]) -> str | None:
     """What is wrong with a stored offset's shape, or None: a field the connectors read has the wrong JSON
     type (they would fail with an AttributeError or TypeError deep inside, or misread a position)."""
     for key, value in offset.items():
-        types = _OFFSET_FIELDS.get(key)
+        types = _OFFSET_FIELDS.get(key) or (_INT if key.startswith(_TX_ORDER_KEY) else None)
         if types is None or value is None:
             continue
         if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):

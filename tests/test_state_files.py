@@ -89,6 +89,15 @@ BAD_OFFSETS = {
         {"partition": {"server": "st"}, "offset": {"lsn": "0/16B3748", "lsn_commit": 1}}
     ).encode(),
     "other-partition": json.dumps({"partition": {"server": "another"}, "offset": {"lsn": 1}}).encode(),
+    "tx-count-a-string": json.dumps(
+        {
+            "partition": {"server": "st"},
+            "offset": {"lsn": 1, "transaction_data_collection_order_public.a": "7"},
+        }
+    ).encode(),
+    "tx-id-a-number": json.dumps(
+        {"partition": {"server": "st"}, "offset": {"lsn": 1, "transaction_id": 730}}
+    ).encode(),
     "bad-incremental": json.dumps(
         {"partition": {"server": "st"}, "offset": {"lsn": 1, "incremental_snapshot_collections": [7]}}
     ).encode(),
