@@ -192,6 +192,45 @@ def bare_reader(db: MariaDbServer, file: str, pos: int, n: int) -> float:
     return rows / dt
 
 
+def mariadb_binlog_reader(
+    db: MariaDbServer, file: str, pos: int, n: int, marker: bytes = b"### INSERT INTO"
+) -> float:
+    """`mariadb-binlog --read-from-remote-server --verbose --base64-output=decode-rows` over the backlog:
+    the server's own client decoding every row event into pseudo-SQL (`### INSERT INTO ...` and one line
+    per column), output to a pipe we only count. Rows per second from its start to its exit (it stops at
+    the end of the last binlog)."""
+    exe = shutil.which("mariadb-binlog") or shutil.which("mysqlbinlog")
+    if exe is None:
+        raise RuntimeError("mariadb-binlog not found")
+    cmd = [
+        exe,
+        "--read-from-remote-server",
+        "--host=127.0.0.1",
+        f"--port={db.port}",
+        f"--user={db.user}",
+        f"--password={db.password}",
+        f"--start-position={pos}",
+        "--to-last-log",
+        "--verbose",
+        "--base64-output=decode-rows",
+        file,
+    ]
+    t0 = time.monotonic()
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    rows = 0
+    assert p.stdout is not None
+    tail = b""
+    for chunk in iter(lambda: p.stdout.read(1 << 20), b""):
+        data = tail + chunk
+        rows += data.count(marker)
+        tail = data[-(len(marker) - 1) :]  # a marker split across two reads is counted once, in the next
+    p.wait()
+    dt = time.monotonic() - t0
+    if rows < n:
+        raise RuntimeError(f"mariadb-binlog read {rows} of {n} rows (exit {p.returncode})")
+    return rows / dt
+
+
 def peak_rss_mb(pid: int) -> float | None:
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -253,6 +292,11 @@ def stream_bench(rows: int, results: dict, debezium_python: str | None) -> None:
             results[f"{name}_restart_to_first_event_s"] = round(first - start, 2)
             results[f"{name}_insert_peak_rss_mb"] = rss and round(rss)
         results["bare_mysql_replication_rows_per_s"] = round(bare_reader(db, file, int(pos), rows))
+        results["mariadb_binlog_rows_per_s"] = round(mariadb_binlog_reader(db, file, int(pos), rows))
+        results["emulator_insert_to_mariadb_binlog"] = round(
+            results["emulator_insert_events_per_s"] / results["mariadb_binlog_rows_per_s"], 3
+        )
+        file2, pos2 = db.query("SHOW MASTER STATUS")[0][:2]
         db.sql(f"CALL load_bench(1, {rows}, 1)", "benchdb")
         for name, cfg, py in engines:
             e = Engine(cfg, work, f"{name}-updates", py)
@@ -261,6 +305,12 @@ def stream_bench(rows: int, results: dict, debezium_python: str | None) -> None:
             results[f"{name}_update_events_per_s"] = round((got - 1) / (last - first))
             if got != rows:
                 results[f"{name}_update_events_missing"] = rows - got
+        results["mariadb_binlog_update_rows_per_s"] = round(
+            mariadb_binlog_reader(db, file2, int(pos2), rows, b"### UPDATE ")
+        )
+        results["emulator_update_to_mariadb_binlog"] = round(
+            results["emulator_update_events_per_s"] / results["mariadb_binlog_update_rows_per_s"], 3
+        )
     shutil.rmtree(work, ignore_errors=True)
 
 
