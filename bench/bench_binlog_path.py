@@ -62,13 +62,15 @@ def connector(work: Path) -> MySqlConnector:
     return c
 
 
-def events(rows: int, update: bool) -> list[tuple]:
-    """(etype, packet, event object) for BEGIN, TABLE_MAP, rows, XID per PER_EVENT rows."""
+def events(rows: int, update: bool, per_event: int = PER_EVENT, per_tx: int = 1) -> list[tuple]:
+    """(etype, packet, event object): TABLE_MAP and a rows event per `per_event` rows, BEGIN and XID around
+    every `per_tx` rows events (1 row per event, 1000 events per transaction: a backlog of single-row
+    statements, as bench_mariadb.py writes)."""
     out, pos = [], 4
     tm = table_map(91, "inventory", "customers", CUSTOMER_TYPES, CUSTOMER_META)
     begin = SimpleNamespace(query="BEGIN", schema=b"inventory", slave_proxy_id=42)
-    for start in range(0, rows, PER_EVENT):
-        ids = range(start, min(start + PER_EVENT, rows))
+    for k, start in enumerate(range(0, rows, per_event)):
+        ids = range(start, min(start + per_event, rows))
         if update:
             body = rows_v2(
                 91,
@@ -84,12 +86,12 @@ def events(rows: int, update: bool) -> list[tuple]:
         else:
             body = rows_v2(91, 4, [customers_row(i, "Sarah", "Connor", "sarah@skynet.com") for i in ids])
             etype = bl.WRITE_V2
-        for et, b, ev in (
-            (bl.QUERY, b"", begin),
-            (bl.TABLE_MAP, tm, None),
-            (etype, body, None),
-            (bl.XID, b"", SimpleNamespace()),
-        ):
+        seq = [(bl.TABLE_MAP, tm, None), (etype, body, None)]
+        if k % per_tx == 0:
+            seq.insert(0, (bl.QUERY, b"", begin))
+        if k % per_tx == per_tx - 1 or start + per_event >= rows:
+            seq.append((bl.XID, b"", SimpleNamespace()))
+        for et, b, ev in seq:
             p = packet(et, b, pos)
             pos += len(p) - 1
             out.append((et, p, ev))
@@ -113,15 +115,18 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rows", type=int, default=50000)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--per-event", type=int, default=PER_EVENT, help="rows per rows event (default 10)")
+    ap.add_argument("--per-tx", type=int, default=1, help="rows events per transaction (default 1)")
     args = ap.parse_args(argv)
     for name, update in (("INSERT", False), ("UPDATE", True)):
-        evs = events(args.rows, update)
+        evs = events(args.rows, update, args.per_event, args.per_tx)
         best = float("inf")
         for _ in range(args.repeat):
             with tempfile.TemporaryDirectory() as tmp:
                 best = min(best, replay(connector(Path(tmp)), evs))
         print(
-            f"{name:<8} {best / args.rows * 1e6:8.2f} CPU-µs/row ({args.rows:,} rows, {PER_EVENT} per event)"
+            f"{name:<8} {best / args.rows * 1e6:8.2f} CPU-µs/row ({args.rows:,} rows, {args.per_event} per event, "
+            f"{args.per_tx} events per transaction)"
         )
     return 0
 
