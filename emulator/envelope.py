@@ -437,8 +437,9 @@ class TransactionMonitor:
 
     def resume(self, counts: dict[str, int]) -> None:
         """A restart inside the open transaction (after some of its events were emitted): its BEGIN is not
-        written again and the orders go on from the stored counts, as Debezium's TransactionContext.load."""
-        if self.begin_id is None or not counts:
+        written again and the orders go on from the stored counts (none when it stopped right after the
+        BEGIN), as Debezium's TransactionContext.load."""
+        if not self.enabled or self.begin_id is None:
             return
         self.started = True
         self.per_collection = dict(counts)

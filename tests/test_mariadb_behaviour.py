@@ -9,7 +9,10 @@ import time
 
 import pytest
 from emulator_proc import EmulatorProcess, snapshot_done
+from stop_hooks import stop_after_records
 
+from emulator.api import Capture
+from emulator.offsets import MemoryOffsetStore
 from emulator.testing import mariadbserver
 
 pytestmark = pytest.mark.skipif(
@@ -394,40 +397,37 @@ def test_in_process_capture(db, dbname):
 
 def test_stop_mid_transaction_resumes_exactly(db, dbname, tmp_path):
     """A clean stop in the middle of a large transaction: the offsets record the events and rows already
-    emitted, the restart resumes at the transaction's start and skips them: every row exactly once."""
+    emitted, the restart resumes at the transaction's start and skips them: every row exactly once.
+
+    The stop lands inside the transaction whatever the load: a hook on the engine's per-event tick stops the
+    capture once 1,000 of its rows are out (a stop timed from outside raced the capture under load)."""
+    rows = 5000
     db.sql("CREATE TABLE big (id INT PRIMARY KEY, pad VARCHAR(200))", dbname)
     p = props(db, tmp_path, dbname, **{"provide.transaction.metadata": "true"})
-    emu = EmulatorProcess(p, tmp_path).start()
+    del p["offset.storage.file.filename"]
+    store = MemoryOffsetStore()
+    topic = f"p.{dbname}.big"
+    cap = Capture(p, offsets=store).start()
     try:
-        emu.wait_for(lambda rs: any(r["topic"] == "p" for r in rs), 60, "snapshot")
-        time.sleep(0.5)
-        db.sql("INSERT INTO big SELECT seq, REPEAT('x', 200) FROM seq_1_to_30000", dbname)
-        topic_file = emu.out / f"p.{dbname}.big.jsonl"
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:  # cheap polling: stop as soon as part of it is out
-            if topic_file.exists() and topic_file.read_bytes().count(b"\n") >= 1000:
-                break
-            time.sleep(0.005)
+        stop_after_records(cap, 1000)
+        db.sql(f"INSERT INTO big SELECT seq, REPEAT('x', 200) FROM seq_1_to_{rows}", dbname)
+        cap.thread.join(60)
+        assert not cap.thread.is_alive(), "the hook never stopped the capture"
     finally:
-        assert emu.stop() == 0
-    first = data_records(emu.records())
-    assert len(first) < 30000, "the transaction was drained before the stop; make it bigger"
-    off = json.loads((tmp_path / "offsets.dat").read_text())["offset"]
+        cap.stop()
+    first = [c.after["id"] for c in cap.changes() if c.topic == topic]
+    assert 1000 <= len(first) < rows
+    off = store.load()
     assert off.get("event", 0) > 0
-    emu2 = EmulatorProcess(p, tmp_path, out=tmp_path / "o2").start()
-    rest = emu2.out / f"p.{dbname}.big.jsonl"
+    again = Capture(p, offsets=store).start()
     try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            if rest.exists() and rest.read_bytes().count(b"\n") >= 30000 - len(first):
-                break
-            time.sleep(0.05)
-        time.sleep(1.0)  # nothing more may come
+        again.wait_for(topic, lambda r: r["value"]["payload"]["after"]["id"] == rows, 60)
+        db.sql("INSERT INTO big VALUES (0, 'after')", dbname)  # nothing more of the transaction may come
+        again.wait_for(topic, lambda r: r["value"]["payload"]["after"]["id"] == 0, 60)
     finally:
-        assert emu2.stop() == 0
-    recs = emu2.records()
-    ids = [payload(r)["after"]["id"] for r in first + data_records(recs)]
-    assert sorted(ids) == list(range(1, 30001))
+        again.stop()
+    ids = first + [c.after["id"] for c in again.changes() if c.topic == topic]
+    assert ids == list(range(1, rows + 1)) + [0]
 
 
 WIDE = """CREATE TABLE w (

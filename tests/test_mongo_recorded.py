@@ -7,10 +7,12 @@ and a resume token the recording no longer holds.
 from __future__ import annotations
 
 import datetime as dt
+import json
+import uuid
 from pathlib import Path
 
 import pytest
-from bson import Int64, Timestamp
+from bson import Binary, Int64, Timestamp
 
 from emulator.api import Capture, CaptureError
 from emulator.connectors.mongodb.streams import dumps
@@ -121,3 +123,66 @@ def test_server_only_properties_are_refused_with_a_recording(tmp_path: Path, nam
     _write(stream, _event(0, "create"))
     with pytest.raises(ConfigError, match=name.replace(".", r"\.")):
         from_dict(_props(tmp_path, stream, **{name: "1"}))
+
+
+def test_transaction_context_is_stored_but_a_restart_begins_the_transaction_again(tmp_path: Path) -> None:
+    """MongoDbOffsetContext.getOffset stores TransactionContext's `transaction_id` and
+    `transaction_data_collection_order_<db.coll>`, but its Loader builds a new, empty TransactionContext
+    (Debezium 3.6.3's source and class file): a restart inside a transaction writes BEGIN again (same id) and
+    counts from 1; END counts only what the restart delivered. No event is lost or repeated."""
+    lsid = {
+        "id": Binary(uuid.UUID("11111111-2222-3333-4444-555555555555").bytes, 4),
+        "uid": Binary(b"\x00" * 32, 0),
+    }
+    txid = (
+        '{"id": {"$binary": "ERERESIiMzNERFVVVVVVVQ==","$type": "04"},'
+        '"uid": {"$binary": "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=","$type": "00"}}:3'
+    )
+    t = {"lsid": lsid, "txnNumber": Int64(3)}
+    stream = tmp_path / "changestream.jsonl"
+    _write(stream, _event(0, "create"))
+    props = _props(tmp_path, stream, **{"provide.transaction.metadata": "true"})
+    with Capture(props) as cap:
+        _write(
+            stream,
+            _event(1, "insert", fullDocument=ANNE, **t),
+            _event(
+                2,
+                "update",
+                fullDocument=ANNE,
+                updateDescription={"updatedFields": {}, "removedFields": []},
+                **t,
+            ),
+        )
+        _drain(cap, 2)
+    first = [r["value"]["payload"] for r in cap.seen if r["topic"] == "fulfillment.transaction"]
+    assert [(p["status"], p["id"]) for p in first] == [("BEGIN", txid)]
+    stored = json.loads((tmp_path / "offsets.json").read_text())["offset"]
+    assert stored["transaction_id"] == txid
+    assert stored["transaction_data_collection_order_inventory.customers"] == 2
+    assert stored["txnNumber"] == 3
+    # the transaction's last change arrives while the connector is down, then a change outside it
+    _write(stream, _event(3, "delete", **t), _event(4, "insert", fullDocument=ANNE))
+    with Capture(props) as cap:
+        _drain(cap, 3)  # the delete, its tombstone, the insert
+        cap.wait_for("fulfillment.transaction", lambda r: r["value"]["payload"]["status"] == "END", 10)
+    recs = [r for r in cap.seen if r["value"] is not None]
+    assert [
+        (r["topic"].rsplit(".", 1)[1], r["value"]["payload"].get("status") or r["value"]["payload"]["op"])
+        for r in recs
+    ] == [
+        ("transaction", "BEGIN"),
+        ("customers", "d"),
+        ("transaction", "END"),
+        ("customers", "c"),
+    ]
+    assert recs[0]["value"]["payload"]["id"] == txid
+    assert recs[1]["value"]["payload"]["transaction"] == {
+        "id": txid,
+        "total_order": 1,
+        "data_collection_order": 1,
+    }
+    assert recs[2]["value"]["payload"]["event_count"] == 1
+    assert recs[3]["value"]["payload"]["transaction"] is None
+    after = json.loads((tmp_path / "offsets.json").read_text())["offset"]
+    assert not any(k.startswith("transaction_") for k in after)

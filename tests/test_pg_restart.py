@@ -14,6 +14,7 @@ from pathlib import Path
 
 import orjson
 import pytest
+from stop_hooks import stop_after_records
 
 from emulator.api import Capture, Change
 from emulator.offsets import MemoryOffsetStore
@@ -96,20 +97,6 @@ def test_stop_after_begin_then_restart_emits_the_transaction(pg, concurrent):
         again.stop()
 
 
-def _stop_after_records(cap: Capture, n: int) -> None:
-    """Stop the capture right after the message that brings the records it wrote from now on to `n`."""
-    engine = cap.runner.connector.engine
-    tick = engine.tick
-    start = engine.records
-
-    def hooked() -> None:
-        if engine.records - start >= n:
-            engine.stop()
-        tick()
-
-    engine.tick = hooked
-
-
 def test_stop_inside_a_multi_insert_then_restart_emits_the_rest(pg):
     """COPY writes one WAL record for many rows: their changes share one LSN, so lsn_proc alone cannot say
     how many of them were emitted before the stop."""
@@ -121,7 +108,7 @@ def test_stop_inside_a_multi_insert_then_restart_emits_the_rest(pg):
     try:
         pg.psql(f"INSERT INTO {name}.t VALUES (0);")
         cap.wait_for(topic, lambda r: True, 30)
-        _stop_after_records(cap, 3)
+        stop_after_records(cap, 3)
         with pg.connect() as a, a.cursor().copy(f"COPY {name}.t (id) FROM STDIN") as copy:
             for i in range(1, 11):
                 copy.write_row((i,))
@@ -196,7 +183,7 @@ def test_stop_inside_a_transaction_then_restart_goes_on_counting(pg):
     cap = Capture(props, offsets=store).start()
     try:
         cap.wait_for("dbserver1.public.a", lambda r: True, 30)
-        _stop_after_records(cap, 700)
+        stop_after_records(cap, 700)
         pg.psql(
             "BEGIN; INSERT INTO public.a SELECT g, 'x' FROM generate_series(1, 1500) g;"
             "INSERT INTO public.b SELECT g, 'y' FROM generate_series(1, 1500) g; COMMIT;"

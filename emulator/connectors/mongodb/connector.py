@@ -7,8 +7,10 @@ A resume point gone from the oplog (error 286 ChangeStreamHistoryLost, 260 Inval
 connector, except with `snapshot.mode=when_needed`, which snapshots again and streams from the new point.
 
 Offsets: partition `{"server_id": <topic.prefix>}`; `sec`, `ord`, `resume_token` (base64 of the BSON token
-document), `initsync` during a snapshot, `lsid`/`txnNumber` inside a transaction, and the incremental
-snapshot's progress.
+document), `initsync` during a snapshot, `lsid`/`txnNumber` inside a transaction, with transaction metadata
+Debezium's `transaction_id` / `transaction_data_collection_order_<db.coll>` (stored, never loaded back: a
+restart inside a transaction writes its BEGIN again and counts from 1, as MongoDbOffsetContext.Loader), and
+the incremental snapshot's progress.
 """
 
 from __future__ import annotations
@@ -181,6 +183,10 @@ class MongoDbConnector:
         if self.lsid is not None or self.txn is not None:
             off["lsid"] = self.lsid
             off["txnNumber"] = self.txn
+        # TransactionContext.store (MongoDbOffsetContext.getOffset); its Loader does not read the keys back:
+        # a restart inside a transaction begins it again (as Debezium)
+        if self.tx.started and not self.initsync:
+            off.update(self.tx.offset_keys(self.tx.begin_id))
         return with_progress(off, self.incremental)
 
     def committed(self, offset: dict[str, Any]) -> None:

@@ -35,7 +35,7 @@ from emulator.connectors.mysql.source import Flavor
 from emulator.connectors.mysql.stream import MySqlBinlogStream
 from emulator.connectors.mysql.types import TypeConfig, default_value, identity, map_column
 from emulator.engine import Engine
-from emulator.envelope import EnvelopeSettings, TableEnvelope
+from emulator.envelope import EnvelopeSettings, TableEnvelope, stored_tx_counts
 from emulator.filters import Filters
 from emulator.incremental.conditions import SqlFilters
 from emulator.model import ColumnDef, TableDef
@@ -120,6 +120,8 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
         self.skip_events = 0
         self.skip_rows = 0
         self.skip_gtid: str | None = None
+        # (transaction id, counts) stored inside a transaction: its BEGIN was delivered, the restart goes on counting
+        self._resume_tx: tuple[str, dict[str, int]] | None = None
         self.last_ts_ms = 0
         self.event_server_id = 0
         self.thread: int | None = None
@@ -163,6 +165,8 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
                 off["transaction_gtid"] = self.pos_gtid
         else:
             off["file"], off["pos"] = self.file, self.next_pos
+        if self.tx.started:  # Debezium's TransactionContext.store (BinlogOffsetContext.getOffset)
+            off.update(self.tx.offset_keys(self.tx.begin_id))
         if self.gtids is not None:
             off["gtids"] = str(self.gtids)
         if self.event_server_id:
@@ -393,6 +397,10 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
         self.skip_events = int(stored.get("event") or 0)
         self.skip_rows = int(stored.get("row") or 0)
         self.skip_gtid = stored.get("transaction_gtid")
+        # TransactionContext.load: the transaction stays open with its counts until the binlog starts it again
+        # (Debezium 3.6.3's TransactionMonitor.transactionStartedEvent then writes no second BEGIN)
+        tx_id = stored.get("transaction_id")
+        self._resume_tx = (str(tx_id), stored_tx_counts(stored)) if tx_id is not None else None
         self.snapshot_done = True
         if self.skip_events or self.skip_rows:
             # resume at the start of the interrupted transaction, skipping what was emitted

@@ -132,6 +132,13 @@ class MySqlBinlogStream:
     def _begin(self, tx_id: str) -> None:
         if not self.in_tx:
             self._begin_position()
+        resumed = self._resume_tx
+        if resumed is not None:
+            self._resume_tx = None
+            if resumed[0] == tx_id:  # the transaction a restart stopped inside: its BEGIN was delivered
+                self.dispatcher.begin(tx_id, self.last_ts_ms)
+                self.tx.resume(resumed[1])
+                return
         # BEGIN is written when the transaction starts, captured changes or not
         self.dispatcher.begin(tx_id, self.last_ts_ms, eager=True)
 
