@@ -102,8 +102,8 @@ def main() -> None:
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="a Connect producer property for the Kafka runs (producer.NAME=VALUE), e.g. linger.ms=20, "
-        "compression.type=lz4; repeatable",
+        help="a Connect producer property (producer.NAME=VALUE), e.g. compression.type=lz4, linger.ms=20; "
+        "repeatable: adds a third output, `kafkax`, with them, next to the defaults",
     )
     args = ap.parse_args()
     extra = {}
@@ -111,7 +111,7 @@ def main() -> None:
         k, _, v = item.partition("=")
         extra[f"producer.{k.strip()}"] = v.strip()
     if extra:
-        print("Kafka runs with " + ", ".join(f"{k}={v}" for k, v in extra.items()), flush=True)
+        print("kafkax: Kafka with " + ", ".join(f"{k}={v}" for k, v in extra.items()), flush=True)
     n = args.rows
     work = Path(tempfile.mkdtemp(prefix="bench-kafka-"))
     results = []
@@ -122,13 +122,14 @@ def main() -> None:
                 "ts timestamptz DEFAULT now());"
                 f"INSERT INTO big SELECT g, 'name ' || g, g % 100, g / 7.0 FROM generate_series(1, {n}) g;"
             )
-            for label in ("directory", "kafka"):
+            labels = ["directory", "kafka"] + (["kafkax"] if extra else [])
+            for label in labels:
                 nm = f"snap_{label}"
                 dest = ["--out", str(work / nm)] if label == "directory" else ["--kafka", broker.bootstrap]
-                secs = run(pg, work, nm, "initial_only", dest, n, None, extra if label == "kafka" else None)
+                secs = run(pg, work, nm, "initial_only", dest, n, None, extra if label == "kafkax" else None)
                 results.append((f"snapshot {n} rows", label, secs))
             # stream: create the slots first, then the backlog, then start the emulators
-            for label in ("directory", "kafka"):
+            for label in labels:
                 pg.psql(
                     f"SELECT pg_create_logical_replication_slot('str_{label}', 'pgoutput');"
                     f"CREATE PUBLICATION str_{label}_pub FOR TABLE big;"
@@ -136,7 +137,7 @@ def main() -> None:
             pg.psql(
                 f"INSERT INTO big SELECT g, 'new ' || g, g % 100, g / 3.0 FROM generate_series({n + 1}, {2 * n}) g;"
             )
-            for label, dest, done in (
+            streams = [
                 (
                     "directory",
                     ["--out", str(work / "str_directory")],
@@ -147,9 +148,18 @@ def main() -> None:
                     ["--kafka", broker.bootstrap],
                     lambda: kafka_count(broker.bootstrap, "str_kafka.public.big") >= n,
                 ),
-            ):
+            ]
+            if extra:
+                streams.append(
+                    (
+                        "kafkax",
+                        ["--kafka", broker.bootstrap],
+                        lambda: kafka_count(broker.bootstrap, "str_kafkax.public.big") >= n,
+                    )
+                )
+            for label, dest, done in streams:
                 secs = run(
-                    pg, work, f"str_{label}", "no_data", dest, n, done, extra if label == "kafka" else None
+                    pg, work, f"str_{label}", "no_data", dest, n, done, extra if label == "kafkax" else None
                 )
                 results.append((f"stream {n} inserts", label, secs))
     finally:
@@ -157,6 +167,8 @@ def main() -> None:
     print(f"{'workload':<24} {'output':<10} {'seconds':>8} {'events/s':>10}")
     for w, label, secs in results:
         print(f"{w:<24} {label:<10} {secs:8.2f} {n / secs:10.0f}")
+    if extra:
+        print("kafkax: kafka with " + ", ".join(f"{k}={v}" for k, v in extra.items()))
 
 
 def _lines(path: Path) -> int:
