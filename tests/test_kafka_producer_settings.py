@@ -126,6 +126,14 @@ def test_what_would_change_records_or_partitions_is_refused():
     refused("producer.buffer.memory", **{"producer.buffer.memory": "lots"})
 
 
+def test_a_transactional_id_needs_connects_exactly_once_mode():
+    config = from_dict({**PG, "producer.transactional.id": "tx"})
+    with pytest.raises(ConfigError) as e:
+        producer_settings(config, transactional=False)
+    assert e.value.property == "producer.transactional.id"
+    assert "transactional.id" not in producer_settings(config, transactional=True)
+
+
 def test_debezium_server_form_and_its_string_serializer():
     config = load_config_text(
         "debezium.sink.type=kafka\n"

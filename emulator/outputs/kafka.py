@@ -462,7 +462,7 @@ class KafkaOutput(Output):
 
 
 def kafka_output(config, bootstrap: str | None = None) -> KafkaOutput:
-    conf = producer_settings(config, bootstrap)
+    conf = producer_settings(config, bootstrap, transactional=exactly_once(config))
     txn_id = None
     if exactly_once(config):
         s = settings_for(config)

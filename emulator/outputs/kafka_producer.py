@@ -101,9 +101,13 @@ def _gathered(config, bootstrap: str | None) -> tuple[dict[str, str], dict[str, 
     return conf, origin
 
 
-def producer_settings(config, bootstrap: str | None = None) -> dict[str, str]:
+def producer_settings(
+    config, bootstrap: str | None = None, transactional: bool | None = None
+) -> dict[str, str]:
     """librdkafka settings for the output's producer (module docstring); ConfigError naming the property
-    for what is refused."""
+    for what is refused. `transactional`: whether the output's producer is Connect's exactly-once one (its
+    transactional.id is the emulator's, as Connect sets its own); a user's `transactional.id` without it is
+    refused (the Java producer's sends fail without initTransactions)."""
     conf, origin = _gathered(config, bootstrap)
     server_form = config is not None and config.sink_type == "kafka"
 
@@ -138,6 +142,14 @@ def producer_settings(config, bootstrap: str | None = None) -> dict[str, str]:
             "partitioner.ignore.keys", f"{ignore_keys} is not supported by this emulator; supported: false"
         )
 
+    if transactional is not None and "transactional.id" in conf:
+        if not transactional:
+            raise refuse(
+                "transactional.id",
+                "a transactional producer needs exactly.once.source.support=enabled (Kafka Connect's worker "
+                "property); remove it",
+            )
+        del conf["transactional.id"]  # Connect's exactly-once task sets its own
     for name in [k for k in conf if k in NO_EFFECT]:
         log.info("producer setting %s: no effect on the records here", origin[name])
         del conf[name]
