@@ -466,6 +466,10 @@ def compile_row_decoder(tm: TableMap, outputs: list[tuple[str, Callable | None] 
             name, conv = out
             inline = getattr(conv, "inline", None)
             if inline is not None:
+                names = getattr(conv, "inline_globals", None)
+                if names:  # the expression's own names, made unique to this column
+                    g.update({f"_{k}{i}": v for k, v in names.items()})
+                    inline = inline.format(**{k: f"_{k}{i}" for k in names})
                 lines.append(f"{ind}{var} = {inline}")
             elif conv is not None:
                 g[f"c{i}"] = conv
