@@ -1,15 +1,17 @@
-"""`snapshot.max.threads` > 1: Debezium 3.6's chunked parallel snapshot, as a plan and a read-ahead.
+"""Debezium 3.6's chunked snapshot (`snapshot.max.threads` > 1, or a `snapshot.max.threads.multiplier` > 1
+even on one thread), as a plan and a read-ahead.
 
 Debezium (RelationalSnapshotChangeEventSource.createChunkedDataEvents, ChunkBoundaryCalculator,
 SnapshotChunkQueryBuilder): a pool of N connections on one consistent snapshot; every captured table is cut
-into chunks by its key - `SELECT COUNT(1)`, then N chunks of count/N rows, the boundaries read with
-`ORDER BY key OFFSET i*count/N`, the last chunk closed by the maximum key - and each chunk is read with
-`WHERE key >= lower AND key < upper ORDER BY key` (`<= max` for the last). A table without a key, with a
-snapshot.select.statement.overrides entry, or with fewer rows than chunks is one chunk read by the plain
-snapshot query. The N threads emit as they read: records of different tables and of different chunks of
-one table interleave, but the markers are those of the single-threaded snapshot over the rows in chunk
-order (the first record of the first table waits for nobody, every table's last record waits for its other
-chunks, the snapshot's last for every other table).
+into chunks by its key - `SELECT COUNT(1)`, then N x multiplier chunks of count/chunks rows, the boundaries
+read with `ORDER BY key OFFSET i*count/chunks`, the last chunk closed by the maximum key - and each chunk is
+read with `WHERE key >= lower AND key < upper ORDER BY key` (`<= max` for the last; a table cut into one
+chunk is still bounded by its maximum key, so in key order too). A table without a key or with a
+snapshot.select.statement.overrides entry is one chunk read by the plain snapshot query. The N threads emit
+as they read: records of different tables and of different chunks of one table interleave, but the markers
+are those of the single-threaded snapshot over the rows in chunk order (the first record of the first table
+waits for nobody, every table's last record waits for its other chunks, the snapshot's last for every other
+table).
 
 The emulator emits one schedule of those threads: table after table, chunk after chunk, each chunk's rows
 in key order - so every record (markers included) is one Debezium emits, and the order is one it can emit.
