@@ -16,11 +16,13 @@ import argparse
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
+sys.path.insert(0, str(HERE))
 
 from test_mysql_flavour import CUSTOMER_META, CUSTOMER_TYPES, customers_row, packet, rows_v2, table_map  # noqa: E402
 
@@ -62,13 +64,15 @@ def connector(work: Path) -> MySqlConnector:
     return c
 
 
-def events(rows: int, update: bool) -> list[tuple]:
-    """(etype, packet, event object) for BEGIN, TABLE_MAP, rows, XID per PER_EVENT rows."""
+def events(rows: int, update: bool, per_event: int = PER_EVENT, per_tx: int = 1) -> list[tuple]:
+    """(etype, packet, event object): TABLE_MAP and a rows event per `per_event` rows, BEGIN and XID around
+    every `per_tx` rows events (1 row per event, 1000 events per transaction: a backlog of single-row
+    statements, as bench_mariadb.py writes)."""
     out, pos = [], 4
     tm = table_map(91, "inventory", "customers", CUSTOMER_TYPES, CUSTOMER_META)
     begin = SimpleNamespace(query="BEGIN", schema=b"inventory", slave_proxy_id=42)
-    for start in range(0, rows, PER_EVENT):
-        ids = range(start, min(start + PER_EVENT, rows))
+    for k, start in enumerate(range(0, rows, per_event)):
+        ids = range(start, min(start + per_event, rows))
         if update:
             body = rows_v2(
                 91,
@@ -84,23 +88,80 @@ def events(rows: int, update: bool) -> list[tuple]:
         else:
             body = rows_v2(91, 4, [customers_row(i, "Sarah", "Connor", "sarah@skynet.com") for i in ids])
             etype = bl.WRITE_V2
-        for et, b, ev in (
-            (bl.QUERY, b"", begin),
-            (bl.TABLE_MAP, tm, None),
-            (etype, body, None),
-            (bl.XID, b"", SimpleNamespace()),
-        ):
+        seq = [(bl.TABLE_MAP, tm, None), (etype, body, None)]
+        if k % per_tx == 0:
+            seq.insert(0, (bl.QUERY, b"", begin))
+        if k % per_tx == per_tx - 1 or start + per_event >= rows:
+            seq.append((bl.XID, b"", SimpleNamespace()))
+        for et, b, ev in seq:
             p = packet(et, b, pos)
             pos += len(p) - 1
             out.append((et, p, ev))
     return out
 
 
-def replay(c: MySqlConnector, evs: list[tuple]) -> float:
+def mariadb_events(rows: int) -> tuple[list[tuple], list[tuple], Callable[[Path], MySqlConnector], int]:
+    """`--mariadb`: real packets, read once from a throwaway MariaDB with the emulator's own reader:
+    bench_mariadb.py's 11-column table, `rows` single-row INSERT statements then as many UPDATEs, 1000 per
+    transaction. -> (INSERT events, UPDATE events, connector factory, checksum length)."""
+    import bench_mariadb as bm
+
+    from emulator.testing.mariadbserver import MariaDbServer
+
+    checksum = [0]
+
+    def capture(db, file: str, pos: int) -> list[tuple]:
+        r = bl.BinlogReader(
+            {"host": "127.0.0.1", "port": db.port, "user": db.user, "passwd": db.password},
+            server_id=77,
+            blocking=False,
+            resume_stream=True,
+            log_file=file,
+            log_pos=pos,
+            enable_logging=False,
+            mariadb_server=True,
+        )
+        r.connect()
+        out, n = [], 0
+        while n < rows:
+            etype, data, ev = r.read()
+            out.append((etype, data, ev))
+            n += etype in bl.ROW_EVENTS
+        checksum[0] = 4 if r.checksum else 0
+        r.close()
+        return out
+
+    with MariaDbServer() as db:
+        db.sql("CREATE DATABASE benchdb")
+        db.sql(bm.TABLE, "benchdb")
+        db.sql(bm.LOAD, "benchdb")
+        f1, p1 = db.query("SHOW MASTER STATUS")[0][:2]
+        db.sql(f"CALL load_bench(1, {rows}, 0)", "benchdb")
+        f2, p2 = db.query("SHOW MASTER STATUS")[0][:2]
+        db.sql(f"CALL load_bench(1, {rows}, 1)", "benchdb")
+        inserts, updates = capture(db, f1, int(p1)), capture(db, f2, int(p2))
+        props = bm.props(db, Path("/nonexistent"))
+
+    def make(work: Path) -> MySqlConnector:
+        cfg = dict(props, **{"schema.history.internal.file.filename": str(work / "h.dat")})
+        p = work / "c.properties"
+        p.write_text("".join(f"{k}={v}\n" for k, v in cfg.items()))
+        c = MySqlConnector(load_config(str(p)), Engine(DirectoryOutput(work / "topics"), MemoryOffsetStore()))
+        c.mariadb_server = True
+        c.server_version = "10.11.0-MariaDB"
+        c.snapshot_done = True
+        c.file, c.next_pos = "binlog.000001", 4
+        c.parser.apply(bm.TABLE, "benchdb")
+        return c
+
+    return inserts, updates, make, checksum[0]
+
+
+def replay(c: MySqlConnector, evs: list[tuple], checksum: int = 0) -> float:
     handle, tick = c.handle_event, c.engine.tick
     t = time.process_time()
     for et, p, ev in evs:
-        handle(et, p, ev, 0)
+        handle(et, p, ev, checksum)
         tick()
     cpu = time.process_time() - t
     c.engine.output.flush()
@@ -113,16 +174,30 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rows", type=int, default=50000)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--per-event", type=int, default=PER_EVENT, help="rows per rows event (default 10)")
+    ap.add_argument("--per-tx", type=int, default=1, help="rows events per transaction (default 1)")
+    ap.add_argument(
+        "--mariadb",
+        action="store_true",
+        help="replay real packets of bench_mariadb.py's table read from a throwaway MariaDB instead",
+    )
     args = ap.parse_args(argv)
+    if args.mariadb:
+        inserts, updates, make, checksum = mariadb_events(args.rows)
+        shape = "1 per event, 1000 per transaction, bench_mariadb.py's 11-column table"
+    else:
+        make, checksum = connector, 0
+        shape = f"{args.per_event} per event, {args.per_tx} events per transaction"
     for name, update in (("INSERT", False), ("UPDATE", True)):
-        evs = events(args.rows, update)
+        if args.mariadb:
+            evs = updates if update else inserts
+        else:
+            evs = events(args.rows, update, args.per_event, args.per_tx)
         best = float("inf")
         for _ in range(args.repeat):
             with tempfile.TemporaryDirectory() as tmp:
-                best = min(best, replay(connector(Path(tmp)), evs))
-        print(
-            f"{name:<8} {best / args.rows * 1e6:8.2f} CPU-µs/row ({args.rows:,} rows, {PER_EVENT} per event)"
-        )
+                best = min(best, replay(make(Path(tmp)), evs, checksum))
+        print(f"{name:<8} {best / args.rows * 1e6:8.2f} CPU-µs/row ({args.rows:,} rows, {shape})")
     return 0
 
 

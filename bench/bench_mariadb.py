@@ -120,6 +120,8 @@ class Engine:
         self.proc = subprocess.Popen(
             cmd, stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT, start_new_session=True
         )
+        self.cpu_first: float | None = None
+        self.cpu_last: float | None = None
 
     def wait_lines(self, topic: str, n: int, timeout: float, quiet: float = 10.0) -> tuple[float, float, int]:
         """-> (time of the first line, time of the last, lines), monotonic: until `n` lines, or until a
@@ -141,8 +143,11 @@ class Engine:
                 c = data[:k].count(b"\n")
                 now = time.monotonic()
                 if c:
-                    first = first or now
+                    if first is None:
+                        first = now
+                        self.cpu_first = proc_cpu_s(self.proc.pid)
                     last = now
+                    self.cpu_last = proc_cpu_s(self.proc.pid)
                 count += c
                 if count >= n:
                     return first, now, count
@@ -152,6 +157,13 @@ class Engine:
                 raise RuntimeError(f"engine exited {self.proc.returncode}; see {self.log.name}")
             time.sleep(0.01)
         raise RuntimeError(f"timeout: {count} of {n} lines in {f}")
+
+    def cpu_us_per_event(self, events: int) -> float | None:
+        """CPU (user + system, all threads) the engine process used from its first record to its last,
+        per event: a figure other processes' load changes much less than the rate."""
+        if self.cpu_first is None or self.cpu_last is None or events <= 1:
+            return None
+        return round((self.cpu_last - self.cpu_first) * 1e6 / (events - 1), 1)
 
     def stop(self) -> None:
         if self.proc.poll() is None:
@@ -190,6 +202,54 @@ def bare_reader(db: MariaDbServer, file: str, pos: int, n: int) -> float:
     dt = time.monotonic() - t0
     r.close()
     return rows / dt
+
+
+def proc_cpu_s(pid: int) -> float | None:
+    """User + system CPU seconds of a live process (all its threads), from /proc/PID/stat."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def mariadb_binlog_reader(
+    db: MariaDbServer, file: str, pos: int, n: int, marker: bytes = b"### INSERT INTO"
+) -> tuple[float, float]:
+    """`mariadb-binlog --read-from-remote-server --verbose --base64-output=decode-rows` over the backlog:
+    the server's own client decoding every row event into pseudo-SQL (`### INSERT INTO ...` and one line
+    per column), output to a pipe we only count. -> (rows per second from its start to its exit (it stops
+    at the end of the last binlog), its CPU µs per row)."""
+    exe = shutil.which("mariadb-binlog") or shutil.which("mysqlbinlog")
+    if exe is None:
+        raise RuntimeError("mariadb-binlog not found")
+    cmd = [
+        exe,
+        "--read-from-remote-server",
+        "--host=127.0.0.1",
+        f"--port={db.port}",
+        f"--user={db.user}",
+        f"--password={db.password}",
+        f"--start-position={pos}",
+        "--to-last-log",
+        "--verbose",
+        "--base64-output=decode-rows",
+        file,
+    ]
+    t0 = time.monotonic()
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    rows = 0
+    assert p.stdout is not None
+    tail = b""
+    for chunk in iter(lambda: p.stdout.read(1 << 20), b""):
+        data = tail + chunk
+        rows += data.count(marker)
+        tail = data[-(len(marker) - 1) :]  # a marker split across two reads is counted once, in the next
+    _, status, usage = os.wait4(p.pid, 0)
+    dt = time.monotonic() - t0
+    if rows < n:
+        raise RuntimeError(f"mariadb-binlog read {rows} of {n} rows (exit status {status})")
+    return rows / dt, round((usage.ru_utime + usage.ru_stime) * 1e6 / rows, 1)
 
 
 def peak_rss_mb(pid: int) -> float | None:
@@ -252,15 +312,30 @@ def stream_bench(rows: int, results: dict, debezium_python: str | None) -> None:
                 results[f"{name}_insert_events_missing"] = rows - got
             results[f"{name}_restart_to_first_event_s"] = round(first - start, 2)
             results[f"{name}_insert_peak_rss_mb"] = rss and round(rss)
+            results[f"{name}_insert_cpu_us_per_event"] = e.cpu_us_per_event(got)
         results["bare_mysql_replication_rows_per_s"] = round(bare_reader(db, file, int(pos), rows))
+        rate, cpu = mariadb_binlog_reader(db, file, int(pos), rows)
+        results["mariadb_binlog_rows_per_s"] = round(rate)
+        results["mariadb_binlog_cpu_us_per_row"] = cpu
+        results["emulator_insert_to_mariadb_binlog"] = round(
+            results["emulator_insert_events_per_s"] / results["mariadb_binlog_rows_per_s"], 3
+        )
+        file2, pos2 = db.query("SHOW MASTER STATUS")[0][:2]
         db.sql(f"CALL load_bench(1, {rows}, 1)", "benchdb")
         for name, cfg, py in engines:
             e = Engine(cfg, work, f"{name}-updates", py)
             first, last, got = e.wait_lines("bench.benchdb.bench", rows, 900)
             e.stop()
             results[f"{name}_update_events_per_s"] = round((got - 1) / (last - first))
+            results[f"{name}_update_cpu_us_per_event"] = e.cpu_us_per_event(got)
             if got != rows:
                 results[f"{name}_update_events_missing"] = rows - got
+        rate, cpu = mariadb_binlog_reader(db, file2, int(pos2), rows, b"### UPDATE ")
+        results["mariadb_binlog_update_rows_per_s"] = round(rate)
+        results["mariadb_binlog_update_cpu_us_per_row"] = cpu
+        results["emulator_update_to_mariadb_binlog"] = round(
+            results["emulator_update_events_per_s"] / results["mariadb_binlog_update_rows_per_s"], 3
+        )
     shutil.rmtree(work, ignore_errors=True)
 
 

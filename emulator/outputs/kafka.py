@@ -5,8 +5,9 @@
   bytes already in the record; with Connect's default ``SimpleHeaderConverter`` they are what that converter
   writes (``Values.convertToString``: strings raw, structs as ``{"id":1}``-like text, see
   :func:`simple_header_bytes`);
-* an idempotent producer (``enable.idempotence=true``, ``acks=all``) with ``partitioner=murmur2_random``,
-  the partitioning of the Java client that Kafka Connect uses;
+* the producer's settings are the user's Connect / Debezium Server producer properties, honoured or refused
+  (:mod:`emulator.outputs.kafka_producer`): by default an idempotent producer with ``acks=all`` and
+  ``partitioner=murmur2_random``, the partitioning of the Java client that Kafka Connect uses;
 * topics are created on first use with Debezium's ``topic.creation.*`` settings (``default`` group and
   ``topic.creation.groups``) when they are given; otherwise the broker's auto-creation decides, as in Connect;
 * ``commit()`` returns True once every record written so far has a successful delivery report, so the offsets
@@ -36,6 +37,7 @@ from decimal import Decimal
 from typing import Any
 
 from emulator.outputs.base import Output
+from emulator.outputs.kafka_producer import producer_settings
 from emulator.records import Record
 from emulator.settings import settings_for
 
@@ -48,23 +50,6 @@ SIMPLE_HEADER_CONVERTER = "org.apache.kafka.connect.storage.SimpleHeaderConverte
 CLIENT_TIMEOUT_S = 60.0
 CLOSE_TIMEOUT_S = 30.0
 FLUSH_TIMEOUT_MS = 5000  # offset.flush.timeout.ms without a configuration (the table's default with one)
-
-# Java-client producer settings that librdkafka does not know (or that the emulator fixes itself)
-_JAVA_ONLY = {
-    "key.serializer",
-    "value.serializer",
-    "buffer.memory",
-    "max.block.ms",
-    "interceptor.classes",
-    "metric.reporters",
-    "partitioner.class",
-    "max.request.size",
-    "send.buffer.bytes",
-    "receive.buffer.bytes",
-    "metrics.num.samples",
-    "metrics.sample.window.ms",
-    "client.dns.lookup",
-}
 
 
 class KafkaDeliveryError(ConnectionError):
@@ -182,38 +167,6 @@ def simple_header_bytes(json_bytes: bytes) -> bytes | None:
 
 
 # ------------------------------------------------------------------------------------- configuration
-
-
-def producer_settings(config, bootstrap: str | None = None) -> dict[str, str]:
-    """librdkafka settings: `producer.*` (Kafka Connect worker), `producer.override.*` (connector) and
-    Debezium Server's `debezium.sink.kafka.producer.*`; `--kafka HOST:PORT` wins for bootstrap.servers."""
-    conf: dict[str, str] = {}
-    props = config.props if config is not None else {}
-    for prefix in ("producer.", "producer.override."):
-        for k, v in props.items():
-            if k.startswith(prefix):
-                rest = k[len(prefix) :]
-                if prefix == "producer." and rest.startswith("override."):
-                    continue
-                conf[rest] = v
-    if config is not None and config.sink_type == "kafka":
-        for k, v in config.sink_props.items():
-            if k.startswith("producer."):
-                conf[k[len("producer.") :]] = v
-    if bootstrap:
-        conf["bootstrap.servers"] = bootstrap
-    if "bootstrap.servers" not in conf and props.get("bootstrap.servers"):
-        conf["bootstrap.servers"] = props["bootstrap.servers"]
-    for k in list(conf):
-        if k in _JAVA_ONLY:
-            log.info("producer setting %s has no librdkafka equivalent; ignored", k)
-            del conf[k]
-    conf.setdefault("bootstrap.servers", "localhost:9092")
-    conf["enable.idempotence"] = "true"
-    conf["acks"] = "all"
-    conf.setdefault("partitioner", "murmur2_random")
-    conf.setdefault("linger.ms", "5")
-    return conf
 
 
 def exactly_once(config) -> bool:
@@ -509,7 +462,7 @@ class KafkaOutput(Output):
 
 
 def kafka_output(config, bootstrap: str | None = None) -> KafkaOutput:
-    conf = producer_settings(config, bootstrap)
+    conf = producer_settings(config, bootstrap, transactional=exactly_once(config))
     txn_id = None
     if exactly_once(config):
         s = settings_for(config)

@@ -1,15 +1,17 @@
-"""`snapshot.max.threads` > 1: Debezium 3.6's chunked parallel snapshot, as a plan and a read-ahead.
+"""Debezium 3.6's chunked snapshot (`snapshot.max.threads` > 1, or a `snapshot.max.threads.multiplier` > 1
+even on one thread), as a plan and a read-ahead.
 
 Debezium (RelationalSnapshotChangeEventSource.createChunkedDataEvents, ChunkBoundaryCalculator,
 SnapshotChunkQueryBuilder): a pool of N connections on one consistent snapshot; every captured table is cut
-into chunks by its key - `SELECT COUNT(1)`, then N chunks of count/N rows, the boundaries read with
-`ORDER BY key OFFSET i*count/N`, the last chunk closed by the maximum key - and each chunk is read with
-`WHERE key >= lower AND key < upper ORDER BY key` (`<= max` for the last). A table without a key, with a
-snapshot.select.statement.overrides entry, or with fewer rows than chunks is one chunk read by the plain
-snapshot query. The N threads emit as they read: records of different tables and of different chunks of
-one table interleave, but the markers are those of the single-threaded snapshot over the rows in chunk
-order (the first record of the first table waits for nobody, every table's last record waits for its other
-chunks, the snapshot's last for every other table).
+into chunks by its key - `SELECT COUNT(1)`, then N x multiplier chunks of count/chunks rows, the boundaries
+read with `ORDER BY key OFFSET i*count/chunks`, the last chunk closed by the maximum key - and each chunk is
+read with `WHERE key >= lower AND key < upper ORDER BY key` (`<= max` for the last; a table cut into one
+chunk is still bounded by its maximum key, so in key order too). A table without a key or with a
+snapshot.select.statement.overrides entry is one chunk read by the plain snapshot query. The N threads emit
+as they read: records of different tables and of different chunks of one table interleave, but the markers
+are those of the single-threaded snapshot over the rows in chunk order (the first record of the first table
+waits for nobody, every table's last record waits for its other chunks, the snapshot's last for every other
+table).
 
 The emulator emits one schedule of those threads: table after table, chunk after chunk, each chunk's rows
 in key order - so every record (markers included) is one Debezium emits, and the order is one it can emit.
@@ -31,30 +33,13 @@ from typing import Any
 from emulator.snapshot import marker
 
 
-def chunk_count(rows: int, threads: int, multiplier: int = 1) -> int:
-    """RelationalSnapshotChangeEventSource.calculateChunkCount."""
-    if rows <= 0:
-        return 1
-    desired = threads * multiplier
-    per_chunk = max(1, rows // desired)
-    return min(desired, max(1, rows // per_chunk))
-
-
-def boundary_positions(rows: int, chunks: int) -> list[int]:
-    """ChunkBoundaryCalculator.calculateBoundaries: the OFFSETs of the chunks' lower bounds (none: one
-    chunk)."""
-    if chunks <= 1 or rows <= 0:
-        return []
-    size = rows // chunks
-    if size == 0:
-        return []
-    return [i * size for i in range(1, chunks)]
-
-
 def chunked(rows: int, threads: int, multiplier: int = 1) -> bool:
-    """Whether Debezium cuts a keyed table of `rows` rows into chunks (then its records come in key order:
-    each chunk is read ORDER BY the key, and the chunks follow each other in key order)."""
-    return bool(boundary_positions(rows, chunk_count(rows, threads, multiplier)))
+    """Whether, on Debezium's chunked path, a keyed table of `rows` rows comes in key order: always when its
+    order can matter. Every chunk of a keyed table without an override is read ORDER BY the key - the one
+    chunk of a table cut into a single chunk too (ChunkBoundaryCalculator.createChunks bounds it by the
+    table's maximum key, SnapshotChunkQueryBuilder then adds the WHERE and the ORDER BY), which happens
+    with threads x multiplier = 1 for that table (a per-table multiplier elsewhere) or a single row."""
+    return rows > 1
 
 
 @dataclass(frozen=True)
@@ -166,6 +151,21 @@ def not_null_key(t) -> bool:
     read the table as one chunk (docs/parallel-snapshot.md)."""
     by_name = {c.name: c for c in t.columns}
     return bool(t.key_columns) and all(k in by_name and not by_name[k].schema.optional for k in t.key_columns)
+
+
+def chunked_path(cfg, threads: int, legacy: bool) -> bool:
+    """Whether Debezium plans the snapshot (RelationalSnapshotChangeEventSource.isUseNonChunkedSnapshots
+    false, or the legacy table-per-thread pool with more than one thread): with more than one thread, or -
+    unless legacy.snapshot.max.threads - a snapshot.max.threads.multiplier above 1, the global one or any
+    table's (`snapshot.max.threads.multiplier.<table id>`), even with one thread."""
+    if threads > 1:
+        return True
+    if legacy:
+        return False
+    from emulator.settings import settings_for
+
+    snap = settings_for(cfg).snapshot
+    return max((snap.max_threads_multiplier or 1, *snap.table_multipliers.values())) > 1
 
 
 def max_threads(cfg, tables: int) -> tuple[int, bool]:

@@ -106,6 +106,12 @@ _audit(
     applies=REL,
 )
 _audit("snapshot.max.threads", effect=NO_EFFECT, applies=MO)
+_audit(
+    "snapshot.max.threads.multiplier",
+    note="above 1 (or any table's): Debezium 3.6's chunked path, keyed tables in key order (docs/parallel-snapshot.md)",
+    applies=REL,
+)
+_audit("snapshot.max.threads.multiplier", effect=NO_EFFECT, applies=MO)
 _audit("legacy.snapshot.max.threads", effect=NO_EFFECT, applies=MO)
 _audit(
     "schema.history.internal.kafka.topic",

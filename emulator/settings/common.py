@@ -9,10 +9,14 @@ metadata, errors, converters, offsets (worker), and the tuning properties that c
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from emulator.settings.fields import int_or, prop, stripped
+from emulator.settings.spec import INT
+from emulator.settings.values import parse_int
 
 Patterns = tuple[re.Pattern[str], ...]
 
@@ -23,6 +27,20 @@ def _skipped_operations(config: Any, name: str) -> frozenset[str]:
     if text in ("", "none"):
         return frozenset()
     return frozenset(op.strip() for op in text.split(",") if op.strip())
+
+
+_MULTIPLIER = "snapshot.max.threads.multiplier."
+
+
+def _table_multipliers(config: Any, _name: str) -> Mapping[str, int]:
+    """``snapshot.max.threads.multiplier.<table id>``: a table's own multiplier (validated integers >= 1)."""
+    return MappingProxyType(
+        {
+            key[len(_MULTIPLIER) :]: parse_int(key, value, INT)
+            for key, value in config.props.items()
+            if key.startswith(_MULTIPLIER)
+        }
+    )
 
 
 def _stripped(config: Any, name: str) -> str | None:
@@ -78,6 +96,10 @@ class Snapshot:
     streaming_delay_ms: int = prop("streaming.delay.ms")
     fetch_size: int | None = prop("snapshot.fetch.size")
     max_threads: int = prop("snapshot.max.threads")
+    max_threads_multiplier: int = prop("snapshot.max.threads.multiplier")
+    table_multipliers: Mapping[str, int] = prop(
+        "snapshot.max.threads.multiplier.<table>", parse=_table_multipliers
+    )
     include_collection_list: Patterns = prop("snapshot.include.collection.list")
 
 

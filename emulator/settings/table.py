@@ -148,6 +148,7 @@ PROPERTIES: tuple[PropertySpec, ...] = (
     _p("snapshot.fetch.size", INT, None, BINLOG, min=0),
     _p("snapshot.fetch.size", INT, 0, MO, min=0),
     _p("snapshot.max.threads", INT, 1, min=1),
+    _p("snapshot.max.threads.multiplier", INT, 1, min=1),
     _p("snapshot.include.collection.list", REGEX_LIST),
     _e("snapshot.locking.mode", ("shared", "none", "custom"), "none", PG),
     _e(
@@ -220,6 +221,13 @@ PROPERTIES: tuple[PropertySpec, ...] = (
         REGEX_LIST,
         applies=REL,
         pattern=re.compile(r"column\.mask\.hash\.(?:v2\.)?[^.]+\.with\.salt\..+"),
+    ),
+    _p(
+        "snapshot.max.threads.multiplier.<table>",
+        INT,
+        applies=REL,
+        pattern=re.compile(r"snapshot\.max\.threads\.multiplier\..+"),
+        min=1,
     ),
     _p(
         "snapshot.select.statement.overrides.<table>",

@@ -466,6 +466,10 @@ def compile_row_decoder(tm: TableMap, outputs: list[tuple[str, Callable | None] 
             name, conv = out
             inline = getattr(conv, "inline", None)
             if inline is not None:
+                names = getattr(conv, "inline_globals", None)
+                if names:  # the expression's own names, made unique to this column
+                    g.update({f"_{k}{i}": v for k, v in names.items()})
+                    inline = inline.format(**{k: f"_{k}{i}" for k in names})
                 lines.append(f"{ind}{var} = {inline}")
             elif conv is not None:
                 g[f"c{i}"] = conv
@@ -489,12 +493,13 @@ def _full_bitmap(n: int) -> bytes:
     return b
 
 
-def rows_body_start(body: bytes, etype: int) -> tuple[int, int, int, bool]:
-    """-> (table id, position of the first row, column count, every column present)."""
-    table_id = int.from_bytes(body[0:6], "little")
-    p = 8
+def rows_body_start(body: bytes, etype: int, at: int = 0) -> tuple[int, int, int, bool]:
+    """-> (table id, position of the first row, column count, every column present), for a rows event
+    body starting at `at` in `body`."""
+    table_id = int.from_bytes(body[at : at + 6], "little")
+    p = at + 8
     if etype in V2:
-        p = 8 + (body[8] | body[9] << 8)
+        p += body[p] | body[p + 1] << 8
     n = body[p]
     if n < 251:
         p += 1

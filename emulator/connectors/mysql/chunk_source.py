@@ -20,7 +20,13 @@ from emulator.connectors.mysql.source import source_block
 from emulator.incremental.chunks_mysql import MySqlChunks
 from emulator.incremental.conditions import Predicate
 from emulator.pipeline.coordinator import SnapshotSession, blocking_snapshot
-from emulator.pipeline.snapshot_chunks import chunked, legacy_markers, max_threads, not_null_key
+from emulator.pipeline.snapshot_chunks import (
+    chunked,
+    chunked_path,
+    legacy_markers,
+    max_threads,
+    not_null_key,
+)
 from emulator.snapshot import marker
 
 log = logging.getLogger("emulator.mysql")
@@ -167,9 +173,10 @@ class MySqlChunkSource:
         try:
             self._q("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ", conn=snap)
             self._q("START TRANSACTION WITH CONSISTENT SNAPSHOT", conn=snap)
-            # Debezium's blocking snapshot is its snapshot source too: with snapshot.max.threads > 1 its
-            # chunked tables come in key order (read here on one connection), legacy has no `first`
+            # Debezium's blocking snapshot is its snapshot source too: on its chunked path (snapshot.max.threads
+            # or a multiplier > 1) its chunked tables come in key order (read here on one connection), legacy has no `first`
             threads, legacy = max_threads(self.cfg, len(cts))
+            chunking = chunked_path(self.cfg, threads, legacy) and not legacy
 
             def rows_of(ct: CapturedTable):
                 t = ct.env.table
@@ -184,7 +191,7 @@ class MySqlChunkSource:
                         f"SELECT {', '.join(quote_id(c.name) for c in t.columns)} FROM {quote_id(t.namespace)}."
                         f"{quote_id(t.name)}"
                     )
-                    if threads > 1 and not legacy and not_null_key(t):
+                    if chunking and not_null_key(t):
                         count = self._q(
                             f"SELECT COUNT(1) FROM {quote_id(t.namespace)}.{quote_id(t.name)}", conn=snap
                         )

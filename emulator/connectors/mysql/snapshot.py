@@ -25,6 +25,7 @@ from emulator.pipeline.snapshot_chunks import (
     Piece,
     batched,
     chunked,
+    chunked_path,
     legacy_markers,
     max_threads,
     not_null_key,
@@ -350,7 +351,7 @@ class MySqlSnapshot:
             and fork_available()
             and all(type(ct.env) is TableEnvelope for ct in tables)  # records as bytes
         )
-        if threads > 1 and tables:
+        if chunked_path(self.cfg, threads, legacy) and tables:
             close, rows_of = self._parallel_reads(
                 snap,
                 pool or [],
@@ -408,6 +409,11 @@ class MySqlSnapshot:
             cols = ", ".join(quote_id(c.name) for c in t.columns)
             if keyed and chunked(int(self._q(f"SELECT COUNT(1) FROM {table_sql}", conn=snap)[0][0]), threads):
                 keys = ", ".join(quote_id(k) for k in t.key_columns)
+                if not pool:  # one connection reads every piece: the table in key order is one read
+                    pieces.append(Piece(ct, None, None, True))
+                    queries.append(f"SELECT {cols} FROM {table_sql} ORDER BY {keys}")
+                    by_table[t.id] = list(range(start, len(pieces)))
+                    continue
                 cuts = [
                     tuple(r)
                     for r in self._q(

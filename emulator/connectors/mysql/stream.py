@@ -20,6 +20,12 @@ from emulator.connectors.mysql.types import identity
 
 log = logging.getLogger("emulator.mysql")
 
+# bound once: the per-event path reads them as module globals, not attributes of `bl`
+_header = bl.HEADER.unpack_from
+_rows_body_start = bl.rows_body_start
+_ROW_EVENTS = bl.ROW_EVENTS
+_OPS = {t: "c" for t in bl.WRITES} | {t: "u" for t in bl.UPDATES} | {bl.DELETE_V1: "d", bl.DELETE_V2: "d"}
+
 
 class MySqlBinlogStream:
     """The MySQL connector's binlog stream: the reader, one handler per event type (rotate, GTID, XID,"""
@@ -88,13 +94,13 @@ class MySqlBinlogStream:
     def handle_event(self, etype: int, data: bytes, ev: Any, checksum: int) -> None:
         """One binlog event: `data` is the packet (OK byte, 19-byte header, body, checksum), `ev` the
         library's event object for events other than table maps and rows."""
-        ts, _t, sid, size, next_pos = bl.HEADER.unpack_from(data, 1)
+        ts, _t, sid, size, next_pos = _header(data, 1)
         self._ts = ts
         self._sid = sid
         self._start = next_pos - size if next_pos else 0
         self._next = next_pos
-        if etype in bl.ROW_EVENTS:
-            self._on_rows(etype, data[20 : len(data) - checksum])
+        if etype in _ROW_EVENTS:
+            self._on_rows(etype, data, len(data) - checksum)
         else:
             h = self._handlers.get(etype)
             if h is not None:
@@ -283,8 +289,10 @@ class MySqlBinlogStream:
         entry.ct = ct
         entry.dec = self._decoder(ct, tm)
 
-    def _on_rows(self, etype: int, body: bytes) -> None:
-        table_id, p, n, full = bl.rows_body_start(body, etype)
+    def _on_rows(self, etype: int, body: bytes, end: int) -> None:
+        """A rows event: `body` is the whole packet, its rows end at `end` (before the checksum): the
+        decoders read it in place (no copy of the event body)."""
+        table_id, p, n, full = _rows_body_start(body, etype, 20)
         entry = self.table_ids.get(table_id)
         events_done = self.events_done
         self.events_done = events_done + 1
@@ -300,7 +308,7 @@ class MySqlBinlogStream:
             self._resolve(entry)
         dec = entry.dec
         if dec is None:  # a table not captured: one filtered event per rows event, as Debezium's binlog
-            self.dispatcher.admit("c" if etype in bl.WRITES else "u" if etype in bl.UPDATES else "d", False)
+            self.dispatcher.admit(_OPS[etype], False)
             return
         ct = entry.ct
         if not full:
@@ -312,7 +320,6 @@ class MySqlBinlogStream:
             )
             return
         env = ct.env
-        end = len(body)
         t = env.table
         tid = ct.data_collection
         ts_us = self.commit_ts_us or self._ts * 1_000_000
@@ -341,12 +348,7 @@ class MySqlBinlogStream:
             change = ct.gate = self.dispatcher.table(env, tid)
         fill = env.null_fill
         row = 0
-        if etype in bl.WRITES:
-            op = "c"
-        elif etype in bl.UPDATES:
-            op = "u"
-        else:
-            op = "d"
+        op = _OPS[etype]
         if not self.dispatcher.admit(op, True):  # skipped.operations: the whole event, as Debezium's binlog
             p = end
         # the offsets read rows_done only at a commit inside the event, which only a signal row causes

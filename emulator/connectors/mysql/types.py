@@ -14,6 +14,7 @@ binary.handling.mode (bytes/base64/base64-url-safe/hex), time.precision.mode
 from __future__ import annotations
 
 import base64
+import binascii
 import datetime as _dt
 import struct
 from collections.abc import Callable
@@ -151,6 +152,14 @@ def _unscaled_b64(u: int) -> str:
     return _b64(u.to_bytes(n, "big", signed=True)).decode()
 
 
+# The binlog row decoder inlines a converter's `inline` expression of the value `r` (no Python call per
+# value); `inline_globals` names what it uses, `{name}` in the expression (the decoder makes them unique).
+_unscaled_b64.inline = (
+    "{b2a}(r.to_bytes((r + (r < 0)).bit_length() // 8 + 1, 'big', signed=True), newline=False).decode()"
+)
+_unscaled_b64.inline_globals = {"b2a": binascii.b2a_base64}
+
+
 _F32 = struct.Struct("<f")
 _INF = float("inf")
 
@@ -267,17 +276,28 @@ def zoned_iso_trimmed(us: int) -> str:
     return text[:-1].rstrip("0") + "Z"
 
 
-def _with_zero(conv: Converter, zero_value: Any) -> Converter:
+def _with_zero(conv: Converter, zero_value: Any, inline: str | None = None) -> Converter:
+    """`conv`, except a zero date (ZERO) gives `zero_value`; `inline`: `conv` as an expression of `r`."""
+
     def f(v):
         if v is ZERO:
             return zero_value
         return conv(v)
 
+    f.inline = "({zero} if r is {ZERO} else " + (inline or "{conv}(r)") + ")"
+    f.inline_globals = {"zero": zero_value, "ZERO": ZERO, "conv": conv}
     return f
 
 
 def identity(v):
     return v
+
+
+def _nonzero(v) -> bool:
+    return v != 0
+
+
+_nonzero.inline = "r != 0"
 
 
 def _decoder(codec: str) -> Converter:
@@ -336,7 +356,7 @@ def map_column(col: Column, cfg: TypeConfig) -> Mapped:
     if base in ("TINYINT", "SMALLINT", "MEDIUMINT", "INT", "INTEGER", "BIGINT"):
         return _int_type(base, unsigned, cfg)
     if base in ("BOOLEAN", "BOOL"):
-        return Mapped(Schema("boolean"), lambda v: v != 0, lambda s: s.strip() not in ("0", ""))
+        return Mapped(Schema("boolean"), _nonzero, lambda s: s.strip() not in ("0", ""))
     if base in ("DECIMAL", "NUMERIC", "DEC", "FIXED"):
         scale = col.scale or 0
         if cfg.decimal_mode == "double":
@@ -432,7 +452,7 @@ def map_column(col: Column, cfg: TypeConfig) -> Mapped:
             else "io.debezium.time.Date"
         )
         zero = None if col.optional else 0
-        conv = _with_zero(identity, zero)
+        conv = _with_zero(identity, zero, "r")
         return Mapped(Schema("int32", name=name, version=1), conv, lambda s, c=conv: c(_text_date(s)))
     if base == "TIME":
         if cfg.time_precision_mode == "connect":
@@ -455,9 +475,9 @@ def map_column(col: Column, cfg: TypeConfig) -> Mapped:
             schema = Schema("int64", name="io.debezium.time.MicroTimestamp", version=1)
             scale = 1
         if scale == 1:
-            conv = _with_zero(identity, zero)
+            conv = _with_zero(identity, zero, "r")
         else:
-            conv = _with_zero(lambda us: us // 1000, zero)
+            conv = _with_zero(lambda us: us // 1000, zero, "r // 1000")
         return Mapped(schema, conv, lambda s, c=conv: c(_text_datetime_us(s)))
     if base == "TIMESTAMP":
         fsp = col.length or 0

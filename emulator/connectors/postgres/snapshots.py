@@ -27,6 +27,7 @@ from emulator.pipeline.snapshot_chunks import (
     Piece,
     batched,
     chunked,
+    chunked_path,
     legacy_markers,
     max_threads,
     not_null_key,
@@ -147,11 +148,16 @@ class SnapshotReads:
                 close, rows_of = self._parallel_reads(snap, captured, overrides, threads, legacy, render)
                 stack.callback(close)
 
+            # one thread on Debezium's chunked path (a snapshot.max.threads.multiplier > 1): keyed tables in key order
+            one_ordered = threads == 1 and chunked_path(self.cfg, threads, legacy)
+
             def rows_of_one(ct: CapturedTable):
                 t = ct.env.table
                 q = _copy_table(t)
                 if t.id in overrides:
                     q = self._override_query(snap, t)
+                elif one_ordered and not_null_key(t) and chunked(self._count(snap, t), threads):
+                    q = _chunk_copy(t, None, None)
                 est = estimates.get(t.id, 0)
                 log.info("snapshot of %s: starting (about %d rows)", t.id, est)
                 n = 0
@@ -358,10 +364,10 @@ class SnapshotReads:
             sources: dict[str, dict] = {}
             stream = self.stream
             next_status = [time.monotonic() + 1]
-            # Debezium's blocking snapshot is its snapshot source too: with snapshot.max.threads > 1 its
-            # chunked tables come in key order (read here on one connection), legacy has no `first`
+            # Debezium's blocking snapshot is its snapshot source too: on its chunked path (snapshot.max.threads
+            # or a multiplier > 1) its chunked tables come in key order (read here on one connection), legacy has no `first`
             threads, legacy = max_threads(self.cfg, len(captured))
-            chunking = threads > 1 and not legacy
+            chunking = chunked_path(self.cfg, threads, legacy) and not legacy
 
             def rows_of(ct: CapturedTable):
                 t = ct.env.table

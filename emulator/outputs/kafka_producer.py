@@ -1,0 +1,200 @@
+"""The producer's settings: Kafka Connect's (or Debezium Server's) producer properties, as librdkafka ones.
+
+Where they come from (later wins): Kafka Connect's worker `producer.*`, the connector's `producer.override.*`,
+Debezium Server's `debezium.sink.kafka.producer.*`, then `--kafka HOST:PORT` for `bootstrap.servers`.
+
+Every Java producer property (Kafka 4.x `ProducerConfig`) is one of:
+
+* the same name and meaning in librdkafka: passed as given (batching, compression, retries, timeouts,
+  security);
+* renamed: `max.request.size` -> `message.max.bytes` (and its Java default, 1048576, where librdkafka's
+  would be 1000000: a record Connect can send must not fail here), `send.buffer.bytes` /
+  `receive.buffer.bytes` -> `socket.*`, `buffer.memory` -> `queue.buffering.max.kbytes`, the codec's
+  `compression.<codec>.level` -> `compression.level`;
+* no effect on what is delivered (the Java client's own metrics, DNS, class loading, blocking): accepted;
+* refused (exit 2): what would change the records or their partitions and cannot be run here
+  (`partitioner.class`, `interceptor.classes`, `partitioner.ignore.keys=true`, a serializer other than
+  the byte array / string one), and settings the Java client itself rejects (idempotence with `acks`
+  other than `all` or more than 5 requests in flight).
+
+Delivery: acks=all (Connect's default) and librdkafka's idempotent producer (no duplicates or reordering on
+retries, up to 5 requests in flight; Connect's worker disables idempotence and sends one request at a time
+instead: the same records in the same order, without its possible retry duplicates). A user's
+`enable.idempotence`, `acks` and `max.in.flight.requests.per.connection` are honoured: `acks` other than
+`all`, or more than 5 in flight, turn idempotence off unless it was asked for (the Java client then fails:
+so do we). Names the Java client does not know are passed to librdkafka (its own settings, e.g.
+`message.timeout.ms`); one librdkafka does not know either fails the start (exit 2, librdkafka's message
+names it).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from emulator.settings.errors import ConfigError
+
+log = logging.getLogger("emulator.kafka")
+
+BYTE_ARRAY = "org.apache.kafka.common.serialization.ByteArraySerializer"
+STRING = "org.apache.kafka.common.serialization.StringSerializer"
+JAVA_MAX_REQUEST_SIZE = "1048576"  # ProducerConfig max.request.size default
+
+# Java name -> librdkafka name (values in the same unit)
+RENAMED = {
+    "max.request.size": "message.max.bytes",
+    "send.buffer.bytes": "socket.send.buffer.bytes",
+    "receive.buffer.bytes": "socket.receive.buffer.bytes",
+}
+
+# the Java client's own machinery: cannot change which records are delivered, in which order, or where
+NO_EFFECT = frozenset(
+    {
+        "max.block.ms",
+        "metrics.num.samples",
+        "metrics.sample.window.ms",
+        "metrics.recording.level",
+        "metric.reporters",
+        "auto.include.jmx.reporter",
+        "enable.metrics.push",
+        "client.dns.lookup",
+        "metadata.max.idle.ms",
+        "metadata.recovery.strategy",
+        "metadata.recovery.rebootstrap.trigger.ms",
+        "socket.connection.setup.timeout.max.ms",
+        "partitioner.adaptive.partitioning.enable",  # keyless records: a partition of the client's choice
+        "partitioner.availability.timeout.ms",
+        "security.providers",
+    }
+)
+
+CODEC_LEVELS = {
+    "compression.gzip.level": "gzip",
+    "compression.lz4.level": "lz4",
+    "compression.zstd.level": "zstd",
+}
+
+
+def _gathered(config, bootstrap: str | None) -> tuple[dict[str, str], dict[str, str]]:
+    """-> (settings by producer name, the property each came from)."""
+    conf: dict[str, str] = {}
+    origin: dict[str, str] = {}
+    props = config.props if config is not None else {}
+    for prefix in ("producer.", "producer.override."):
+        for k, v in props.items():
+            if k.startswith(prefix):
+                rest = k[len(prefix) :]
+                if prefix == "producer." and rest.startswith("override."):
+                    continue
+                conf[rest] = v.strip()
+                origin[rest] = k
+    if config is not None and config.sink_type == "kafka":
+        for k, v in config.sink_props.items():
+            if k.startswith("producer."):
+                conf[k[len("producer.") :]] = v.strip()
+                origin[k[len("producer.") :]] = f"debezium.sink.kafka.{k}"
+    if bootstrap:
+        conf["bootstrap.servers"] = bootstrap
+        origin["bootstrap.servers"] = "--kafka"
+    if "bootstrap.servers" not in conf and props.get("bootstrap.servers"):
+        conf["bootstrap.servers"] = props["bootstrap.servers"]
+        origin["bootstrap.servers"] = "bootstrap.servers"
+    return conf, origin
+
+
+def producer_settings(
+    config, bootstrap: str | None = None, transactional: bool | None = None
+) -> dict[str, str]:
+    """librdkafka settings for the output's producer (module docstring); ConfigError naming the property
+    for what is refused. `transactional`: whether the output's producer is Connect's exactly-once one (its
+    transactional.id is the emulator's, as Connect sets its own); a user's `transactional.id` without it is
+    refused (the Java producer's sends fail without initTransactions)."""
+    conf, origin = _gathered(config, bootstrap)
+    server_form = config is not None and config.sink_type == "kafka"
+
+    def refuse(name: str, why: str) -> ConfigError:
+        return ConfigError(f"{origin.get(name, name)}: {why}", origin.get(name, name))
+
+    def number(name: str) -> int:
+        try:
+            return int(conf[name])
+        except ValueError:
+            raise refuse(name, f"{conf[name]!r} is not an integer") from None
+
+    for name, allowed in (("key.serializer", (BYTE_ARRAY,)), ("value.serializer", (BYTE_ARRAY,))):
+        if server_form:  # Debezium Server sends the JSON text: a string or byte array serializer
+            allowed = (BYTE_ARRAY, STRING)
+        value = conf.pop(name, None)
+        if value is not None and value not in allowed:
+            raise refuse(name, f"{value} is not supported by this emulator; supported: {', '.join(allowed)}")
+    if conf.get("partitioner.class"):
+        raise refuse(
+            "partitioner.class",
+            "a Java partitioner cannot run here (the emulator partitions by murmur2 "
+            "of the key, Kafka's default); remove it",
+        )
+    conf.pop("partitioner.class", None)
+    if conf.get("interceptor.classes"):
+        raise refuse("interceptor.classes", "producer interceptors cannot run here; remove it")
+    conf.pop("interceptor.classes", None)
+    ignore_keys = conf.pop("partitioner.ignore.keys", "false").lower()
+    if ignore_keys != "false":
+        raise refuse(
+            "partitioner.ignore.keys", f"{ignore_keys} is not supported by this emulator; supported: false"
+        )
+
+    if transactional is not None and "transactional.id" in conf:
+        if not transactional:
+            raise refuse(
+                "transactional.id",
+                "a transactional producer needs exactly.once.source.support=enabled (Kafka Connect's worker "
+                "property); remove it",
+            )
+        del conf["transactional.id"]  # Connect's exactly-once task sets its own
+    for name in [k for k in conf if k in NO_EFFECT]:
+        log.info("producer setting %s: no effect on the records here", origin[name])
+        del conf[name]
+    codec = conf.get("compression.type", "none").lower()
+    for name, level_codec in CODEC_LEVELS.items():
+        level = conf.pop(name, None)
+        if level is not None and level_codec == codec:
+            conf["compression.level"] = level
+    if "buffer.memory" in conf:
+        conf["queue.buffering.max.kbytes"] = str(max(1, number("buffer.memory") // 1024))
+        del conf["buffer.memory"]
+    for java, rd in RENAMED.items():
+        if java in conf:
+            conf[rd] = conf.pop(java)
+    conf.setdefault("message.max.bytes", JAVA_MAX_REQUEST_SIZE)
+
+    # delivery: acks=all and idempotence unless the user's settings say otherwise (module docstring)
+    conf.setdefault("bootstrap.servers", "localhost:9092")
+    acks = conf.get("acks", "all").lower()
+    acks = "all" if acks == "-1" else acks
+    conf["acks"] = acks
+    idem = conf.get("enable.idempotence")
+    in_flight = (
+        number("max.in.flight.requests.per.connection")
+        if "max.in.flight.requests.per.connection" in conf
+        else None
+    )
+    if idem is None:
+        idem = "true" if acks == "all" and (in_flight is None or in_flight <= 5) else "false"
+        if idem == "false" and in_flight is None:
+            conf["max.in.flight.requests.per.connection"] = "1"  # Connect's worker default
+    elif idem.lower() == "true":
+        if acks != "all":
+            raise refuse(
+                "enable.idempotence",
+                f"idempotence needs acks=all (acks={acks}); the Java client refuses it too",
+            )
+        if in_flight is not None and in_flight > 5:
+            raise refuse(
+                "enable.idempotence",
+                f"idempotence allows at most 5 requests in flight ({in_flight}); the Java client refuses it too",
+            )
+    elif in_flight is None:
+        conf["max.in.flight.requests.per.connection"] = "1"  # Connect's worker default
+    conf["enable.idempotence"] = idem.lower()
+    conf.setdefault("partitioner", "murmur2_random")
+    conf.setdefault("linger.ms", "5")  # the Java producer's default since Kafka 4.0 (librdkafka's too)
+    return conf

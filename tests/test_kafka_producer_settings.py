@@ -1,0 +1,177 @@
+"""The Kafka output's producer settings from Connect's `producer.*` / `producer.override.*` and Debezium
+Server's `debezium.sink.kafka.producer.*` (emulator/outputs/kafka_producer.py): honoured, renamed to
+librdkafka's names, or refused naming the property. Expected values are written by hand from Kafka's
+ProducerConfig / Connect's Worker defaults and librdkafka's CONFIGURATION.md; the last test makes a real
+librdkafka producer of them (no broker needed to construct one)."""
+
+from __future__ import annotations
+
+import pytest
+
+from emulator.config import ConfigError, from_dict, load_config_text
+from emulator.outputs.kafka_producer import producer_settings
+
+PG = {
+    "connector.class": "io.debezium.connector.postgresql.PostgresConnector",
+    "topic.prefix": "dbserver1",
+    "database.hostname": "127.0.0.1",
+    "database.user": "postgres",
+    "database.dbname": "postgres",
+    "plugin.name": "pgoutput",
+}
+
+
+def settings(**props: str) -> dict[str, str]:
+    return producer_settings(from_dict({**PG, **props}))
+
+
+def refused(prop: str, **props: str) -> str:
+    with pytest.raises(ConfigError) as e:
+        settings(**props)
+    assert e.value.property == prop
+    assert str(e.value).startswith(prop + ":")
+    assert "\n" not in str(e.value)
+    return str(e.value)
+
+
+def test_defaults_acks_all_idempotent_murmur2_and_javas_request_size():
+    conf = settings()
+    assert conf == {
+        "bootstrap.servers": "localhost:9092",
+        "acks": "all",
+        "enable.idempotence": "true",
+        "partitioner": "murmur2_random",
+        "linger.ms": "5",
+        "message.max.bytes": "1048576",
+    }
+
+
+def test_batching_and_compression_are_passed_and_override_wins_over_worker():
+    conf = settings(
+        **{
+            "producer.linger.ms": "20",
+            "producer.batch.size": "262144",
+            "producer.compression.type": "zstd",
+            "producer.compression.zstd.level": "3",
+            "producer.compression.gzip.level": "9",  # not the codec in use: no effect
+            "producer.override.linger.ms": "50",
+        }
+    )
+    assert conf["linger.ms"] == "50"
+    assert conf["batch.size"] == "262144"
+    assert conf["compression.type"] == "zstd"
+    assert conf["compression.level"] == "3"
+    assert "compression.gzip.level" not in conf and "compression.zstd.level" not in conf
+
+
+def test_java_names_are_renamed_and_client_machinery_dropped():
+    conf = settings(
+        **{
+            "producer.max.request.size": "2097152",
+            "producer.send.buffer.bytes": "131072",
+            "producer.receive.buffer.bytes": "65536",
+            "producer.buffer.memory": "67108864",
+            "producer.max.block.ms": "1000",
+            "producer.metric.reporters": "x.Y",
+            "producer.client.dns.lookup": "use_all_dns_ips",
+            "producer.key.serializer": "org.apache.kafka.common.serialization.ByteArraySerializer",
+        }
+    )
+    assert conf["message.max.bytes"] == "2097152"
+    assert conf["socket.send.buffer.bytes"] == "131072"
+    assert conf["socket.receive.buffer.bytes"] == "65536"
+    assert conf["queue.buffering.max.kbytes"] == "65536"
+    for gone in ("max.request.size", "buffer.memory", "max.block.ms", "metric.reporters", "key.serializer"):
+        assert gone not in conf
+
+
+def test_acks_below_all_turns_idempotence_off_with_connects_one_request_in_flight():
+    conf = settings(**{"producer.acks": "1"})
+    assert (conf["acks"], conf["enable.idempotence"], conf["max.in.flight.requests.per.connection"]) == (
+        "1",
+        "false",
+        "1",
+    )
+    conf = settings(
+        **{"producer.enable.idempotence": "false", "producer.max.in.flight.requests.per.connection": "3"}
+    )
+    assert (conf["enable.idempotence"], conf["max.in.flight.requests.per.connection"]) == ("false", "3")
+    assert settings(**{"producer.acks": "-1"})["acks"] == "all"
+
+
+def test_what_the_java_client_rejects_is_refused():
+    assert "acks=all" in refused(
+        "producer.enable.idempotence", **{"producer.enable.idempotence": "true", "producer.acks": "1"}
+    )
+    refused(
+        "producer.override.enable.idempotence",
+        **{
+            "producer.override.enable.idempotence": "true",
+            "producer.max.in.flight.requests.per.connection": "6",
+        },
+    )
+
+
+def test_what_would_change_records_or_partitions_is_refused():
+    refused(
+        "producer.partitioner.class",
+        **{"producer.partitioner.class": "org.apache.kafka.clients.producer.RoundRobinPartitioner"},
+    )
+    refused("producer.override.interceptor.classes", **{"producer.override.interceptor.classes": "a.B"})
+    refused("producer.partitioner.ignore.keys", **{"producer.partitioner.ignore.keys": "true"})
+    refused(
+        "producer.value.serializer",
+        **{"producer.value.serializer": "org.apache.kafka.common.serialization.StringSerializer"},
+    )
+    refused("producer.buffer.memory", **{"producer.buffer.memory": "lots"})
+
+
+def test_a_transactional_id_needs_connects_exactly_once_mode():
+    config = from_dict({**PG, "producer.transactional.id": "tx"})
+    with pytest.raises(ConfigError) as e:
+        producer_settings(config, transactional=False)
+    assert e.value.property == "producer.transactional.id"
+    assert "transactional.id" not in producer_settings(config, transactional=True)
+
+
+def test_debezium_server_form_and_its_string_serializer():
+    config = load_config_text(
+        "debezium.sink.type=kafka\n"
+        "debezium.sink.kafka.producer.bootstrap.servers=127.0.0.1:9092\n"
+        "debezium.sink.kafka.producer.key.serializer=org.apache.kafka.common.serialization.StringSerializer\n"
+        "debezium.sink.kafka.producer.value.serializer=org.apache.kafka.common.serialization.StringSerializer\n"
+        "debezium.sink.kafka.producer.compression.type=lz4\n"
+        "debezium.source.connector.class=io.debezium.connector.postgresql.PostgresConnector\n"
+        "debezium.source.topic.prefix=dbserver1\n"
+        "debezium.source.database.hostname=127.0.0.1\n"
+        "debezium.source.database.user=postgres\n"
+        "debezium.source.database.dbname=postgres\n"
+        "debezium.source.plugin.name=pgoutput\n"
+    )
+    conf = producer_settings(config)
+    assert conf["bootstrap.servers"] == "127.0.0.1:9092"
+    assert conf["compression.type"] == "lz4"
+    assert "key.serializer" not in conf and "value.serializer" not in conf
+
+
+def test_librdkafka_accepts_every_name_produced():
+    from confluent_kafka import Producer
+
+    conf = settings(
+        **{
+            "producer.max.request.size": "2097152",
+            "producer.send.buffer.bytes": "131072",
+            "producer.receive.buffer.bytes": "65536",
+            "producer.buffer.memory": "67108864",
+            "producer.compression.type": "zstd",
+            "producer.compression.zstd.level": "3",
+            "producer.batch.size": "262144",
+            "producer.acks": "1",
+            "producer.retries": "5",
+            "producer.retry.backoff.ms": "50",
+            "producer.request.timeout.ms": "10000",
+            "producer.delivery.timeout.ms": "60000",
+            "producer.client.id": "x",
+        }
+    )
+    Producer(conf).flush(0)
