@@ -14,7 +14,8 @@ from emulator.connectors.mysql import binlog as bl
 from emulator.connectors.mysql.ddl import Catalog, DdlError, DdlParser
 from emulator.connectors.mysql.gtid import MariaGtidSet, MySqlGtidSet
 from emulator.connectors.mysql.history import SchemaHistory
-from emulator.connectors.mysql.types import ZERO, TypeConfig, default_value, float32_json, map_column
+from emulator.connectors.mysql.types import TypeConfig, default_value, map_column
+from emulator.connectors.mysql.values import ZERO, float32_json
 
 DATA = Path(__file__).parent / "data" / "mariadb"
 

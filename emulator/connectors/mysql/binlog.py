@@ -27,7 +27,7 @@ from pymysql.protocol import MysqlPacket
 from pymysqlreplication import BinLogStreamReader
 from pymysqlreplication.packet import BinLogPacketWrapper
 
-from emulator.connectors.mysql.types import ZERO, date_days
+from emulator.connectors.mysql.values import ZERO, date_days
 
 # event types
 ROTATE, FORMAT_DESCRIPTION, QUERY, XID, HEARTBEAT = 4, 15, 2, 16, 27

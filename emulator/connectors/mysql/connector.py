@@ -33,7 +33,8 @@ from emulator.connectors.mysql.schema_changes import MySqlSchemaChanges
 from emulator.connectors.mysql.snapshot import MySqlSnapshot
 from emulator.connectors.mysql.source import Flavor
 from emulator.connectors.mysql.stream import MySqlBinlogStream
-from emulator.connectors.mysql.types import TypeConfig, default_value, identity, map_column
+from emulator.connectors.mysql.types import TypeConfig, default_value, map_column
+from emulator.connectors.mysql.values import identity
 from emulator.engine import Engine
 from emulator.envelope import EnvelopeSettings, TableEnvelope, stored_tx_counts
 from emulator.filters import Filters

@@ -16,7 +16,7 @@ from emulator import DEBEZIUM_VERSION
 from emulator.connectors.mysql import binlog as bl
 from emulator.connectors.mysql.captured import CapturedTable, TableEntry
 from emulator.connectors.mysql.source import source_block
-from emulator.connectors.mysql.types import identity
+from emulator.connectors.mysql.values import identity
 
 log = logging.getLogger("emulator.mysql")
 

@@ -14,32 +14,39 @@ binary.handling.mode (bytes/base64/base64-url-safe/hex), time.precision.mode
 from __future__ import annotations
 
 import base64
-import binascii
-import datetime as _dt
 import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from emulator.config import ConfigError
-from emulator.connect.javafloat import java_double, java_float_outlier
+from emulator.connect.javafloat import java_double
 from emulator.connect.schema import Schema
 from emulator.connect.schema import struct as connect_struct
 from emulator.connectors.mysql.ddl import Column
+from emulator.connectors.mysql.values import (
+    ZERO,
+    Converter,
+    bytes_encoder,
+    connect_time_ms,
+    dec_plain,
+    dec_unscaled,
+    f32_text,
+    float32_json,
+    identity,
+    nonzero,
+    text_date,
+    text_datetime_us,
+    text_decoder,
+    text_time_us,
+    unscaled_b64,
+    with_zero,
+    zoned_iso,
+    zoned_iso_trimmed,
+)
 
-Converter = Callable[[Any], Any]
-
-
-class _Zero:
-    """A zero date/datetime/timestamp ('0000-00-00 ...') read from the binlog."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "ZERO"
-
-
-ZERO = _Zero()
+_b64 = base64.b64encode
+_F32 = struct.Struct("<f")
 
 
 @dataclass(slots=True)
@@ -71,7 +78,6 @@ class TypeConfig:
 
 class UnsupportedColumn(ConfigError):
     """A column type the emulator cannot encode as this connector does: refused, not guessed."""
-
 
 
 CHARSET_CODECS = {
@@ -121,191 +127,8 @@ CHARSET_CODECS = {
 }
 
 
-def _connect_time_ms(us: int | None) -> int | None:
-    """Connect's Time is a time of day: a TIME outside 00:00:00..24:00:00 (negative, or beyond 24 h as
-    MariaDB allows) comes out null; 24:00:00 itself is 86400000 (recorded with time.precision.mode=connect,
-    tests/data/mariadb/cases/time_connect_out_of_day)."""
-    if us is None or not 0 <= us <= 86_400_000_000:
-        return None
-    return us // 1000
-
-
 def codec_of(charset: str | None) -> str:
     return CHARSET_CODECS.get((charset or "utf8mb4").lower(), "utf-8") or "utf-8"
-
-
-# -- helpers ---------------------------------------------------------------------------------------------
-_b64 = base64.b64encode
-
-
-def _bytes_encoder(mode: str) -> Converter:
-    if mode == "hex":
-        return lambda b: b.hex()
-    if mode == "base64-url-safe":
-        return lambda b: base64.urlsafe_b64encode(b).decode()
-    return lambda b: _b64(b).decode()
-
-
-def _unscaled_b64(u: int) -> str:
-    """Java BigInteger.toByteArray (minimal two's complement, big-endian), base64."""
-    n = (u + (u < 0)).bit_length() // 8 + 1
-    return _b64(u.to_bytes(n, "big", signed=True)).decode()
-
-
-# The binlog row decoder inlines a converter's `inline` expression of the value `r` (no Python call per
-# value); `inline_globals` names what it uses, `{name}` in the expression (the decoder makes them unique).
-_unscaled_b64.inline = (
-    "{b2a}(r.to_bytes((r + (r < 0)).bit_length() // 8 + 1, 'big', signed=True), newline=False).decode()"
-)
-_unscaled_b64.inline_globals = {"b2a": binascii.b2a_base64}
-
-
-_F32 = struct.Struct("<f")
-_INF = float("inf")
-
-
-def float32_json(f: float) -> Any:
-    """A float32 printed as JDK 17's Float.toString: the shortest digits that round-trip as a float inside
-    [1e-3, 1e7), JDK 17's own (often longer) E-form digits outside."""
-    if not 1e-3 <= abs(f) < 1e7:
-        return java_float_outlier(f)
-    packed = _F32.pack(f)
-    for p in (6, 7, 8, 9):
-        s = f"{f:.{p}g}"
-        v = float(s)
-        if _F32.pack(v) == packed:
-            return java_double(v)
-    return java_double(f)
-
-
-def _f32_text(s: str) -> Any:
-    return float32_json(_F32.unpack(_F32.pack(float(s)))[0])
-
-
-def _dec_unscaled(text: str, scale: int) -> int:
-    t = text.strip()
-    neg = t.startswith("-")
-    if neg or t.startswith("+"):
-        t = t[1:]
-    whole, _, frac = t.partition(".")
-    frac = (frac + "0" * scale)[:scale] if scale else ""
-    u = int((whole or "0") + frac)
-    return -u if neg else u
-
-
-def _dec_plain(u: int, scale: int) -> str:
-    if scale <= 0:
-        return str(u)
-    s = str(abs(u)).rjust(scale + 1, "0")
-    return ("-" if u < 0 else "") + s[:-scale] + "." + s[-scale:]
-
-
-_EPOCH_ORD = _dt.date(1970, 1, 1).toordinal()
-
-
-def date_days(y: int, m: int, d: int) -> int:
-    return _dt.date(y, m, d).toordinal() - _EPOCH_ORD
-
-
-def _text_date(s: str) -> Any:
-    y, m, d = s[:10].split("-")
-    y, m, d = int(y), int(m), int(d)
-    if y == 0 or m == 0 or d == 0:
-        return ZERO
-    return date_days(y, m, d)
-
-
-def _text_frac_us(frac: str) -> int:
-    return int((frac + "000000")[:6]) if frac else 0
-
-
-_TEXT_DATES: dict[str, Any] = {}
-
-
-def _text_datetime_us(s: str) -> Any:
-    days = _TEXT_DATES.get(s[:10])
-    if days is None:
-        days = _text_date(s[:10])
-        if len(_TEXT_DATES) < 100_000:
-            _TEXT_DATES[s[:10]] = days
-    if days is ZERO:
-        return ZERO
-    if len(s) >= 19 and s[13] == ":" and s[16] == ":":
-        us = (days * 86400 + int(s[11:13]) * 3600 + int(s[14:16]) * 60 + int(s[17:19])) * 1_000_000
-        return us + (int((s[20:] + "000000")[:6]) if len(s) > 20 else 0)
-    rest = s[11:].strip()
-    hms, _, frac = rest.partition(".")
-    h, mi, se = (hms.split(":") + ["0", "0", "0"])[:3] if hms else ("0", "0", "0")
-    return ((days * 86400 + int(h) * 3600 + int(mi) * 60 + int(se)) * 1_000_000) + _text_frac_us(frac)
-
-
-def _text_time_us(s: str) -> int:
-    t = s.strip()
-    neg = t.startswith("-")
-    if neg:
-        t = t[1:]
-    hms, _, frac = t.partition(".")
-    parts = hms.split(":")
-    h = int(parts[0])
-    mi = int(parts[1]) if len(parts) > 1 else 0
-    se = int(parts[2]) if len(parts) > 2 else 0
-    us = (h * 3600 + mi * 60 + se) * 1_000_000 + _text_frac_us(frac)
-    return -us if neg else us
-
-
-def zoned_iso(us: int, fsp: int) -> str:
-    """UTC epoch microseconds -> Debezium's ZonedTimestamp text, `fsp` fractional digits."""
-    sec, frac = divmod(us, 1_000_000)
-    days, rem = divmod(sec, 86400)
-    d = _dt.date.fromordinal(days + _EPOCH_ORD)
-    h, rem = divmod(rem, 3600)
-    mi, se = divmod(rem, 60)
-    y = d.year
-    ys = f"{y:04d}" if y <= 9999 else f"+{y}"
-    base = f"{ys}-{d.month:02d}-{d.day:02d}T{h:02d}:{mi:02d}:{se:02d}"
-    if fsp > 0:
-        base += "." + f"{frac:06d}"[:fsp]
-    return base + "Z"
-
-
-def zoned_iso_trimmed(us: int) -> str:
-    """`ZonedTimestamp.toIsoString(java.sql.Timestamp)`: ISO_OFFSET_DATE_TIME, trailing fraction zeros cut."""
-    text = zoned_iso(us, 6)
-    if us % 1_000_000 == 0:
-        return text[:-8] + "Z"
-    return text[:-1].rstrip("0") + "Z"
-
-
-def _with_zero(conv: Converter, zero_value: Any, inline: str | None = None) -> Converter:
-    """`conv`, except a zero date (ZERO) gives `zero_value`; `inline`: `conv` as an expression of `r`."""
-
-    def f(v):
-        if v is ZERO:
-            return zero_value
-        return conv(v)
-
-    f.inline = "({zero} if r is {ZERO} else " + (inline or "{conv}(r)") + ")"
-    f.inline_globals = {"zero": zero_value, "ZERO": ZERO, "conv": conv}
-    return f
-
-
-def identity(v):
-    return v
-
-
-def _nonzero(v) -> bool:
-    return v != 0
-
-
-_nonzero.inline = "r != 0"
-
-
-def _decoder(codec: str) -> Converter:
-    def conv(b, c=codec):
-        return b.decode(c, "replace")
-
-    conv.inline = f"r.decode({codec!r}, 'replace')"  # the binlog row decoder inlines this expression
-    return conv
 
 
 # -- the mapping ------------------------------------------------------------------------------------------
@@ -337,7 +160,7 @@ def _int_type(base: str, unsigned: bool, cfg: TypeConfig) -> Mapped:
             version=1,
             parameters={"scale": "0", "connect.decimal.precision": "20"},
         )
-        return Mapped(schema, lambda v, m=mask: _unscaled_b64(v & m), lambda s: _unscaled_b64(int(s)))
+        return Mapped(schema, lambda v, m=mask: unscaled_b64(v & m), lambda s: unscaled_b64(int(s)))
 
     def wrap(s: str) -> int:
         v = int(s)
@@ -356,7 +179,7 @@ def map_column(col: Column, cfg: TypeConfig) -> Mapped:
     if base in ("TINYINT", "SMALLINT", "MEDIUMINT", "INT", "INTEGER", "BIGINT"):
         return _int_type(base, unsigned, cfg)
     if base in ("BOOLEAN", "BOOL"):
-        return Mapped(Schema("boolean"), _nonzero, lambda s: s.strip() not in ("0", ""))
+        return Mapped(Schema("boolean"), nonzero, lambda s: s.strip() not in ("0", ""))
     if base in ("DECIMAL", "NUMERIC", "DEC", "FIXED"):
         scale = col.scale or 0
         if cfg.decimal_mode == "double":
@@ -366,16 +189,16 @@ def map_column(col: Column, cfg: TypeConfig) -> Mapped:
         if cfg.decimal_mode == "string":
             return Mapped(
                 Schema("string"),
-                lambda u, sc=scale: _dec_plain(u, sc),
-                lambda s, sc=scale: _dec_plain(_dec_unscaled(s, sc), sc),
+                lambda u, sc=scale: dec_plain(u, sc),
+                lambda s, sc=scale: dec_plain(dec_unscaled(s, sc), sc),
             )
         params = {"scale": str(scale)}
         if col.length is not None:
             params["connect.decimal.precision"] = str(col.length)
         schema = Schema("bytes", name="org.apache.kafka.connect.data.Decimal", version=1, parameters=params)
-        return Mapped(schema, _unscaled_b64, lambda s, sc=scale: _unscaled_b64(_dec_unscaled(s, sc)))
+        return Mapped(schema, unscaled_b64, lambda s, sc=scale: unscaled_b64(dec_unscaled(s, sc)))
     if base in ("FLOAT", "REAL") and not (base == "FLOAT" and col.scale is not None):
-        return Mapped(Schema("float"), float32_json, _f32_text)
+        return Mapped(Schema("float"), float32_json, f32_text)
     if base == "FLOAT":  # FLOAT(M,D): a float32 value in a FLOAT64 field (Float.doubleValue())
         return Mapped(
             Schema("double"), java_double, lambda s: java_double(_F32.unpack(_F32.pack(float(s)))[0])
@@ -432,12 +255,12 @@ def map_column(col: Column, cfg: TypeConfig) -> Mapped:
         "INET6",
     ):
         codec = codec_of(col.charset)
-        return Mapped(Schema("string"), _decoder(codec), identity)
+        return Mapped(Schema("string"), text_decoder(codec), identity)
     if base == "JSON":
         schema = Schema("string", name="io.debezium.data.Json", version=1)
         return Mapped(schema, _json_binary_text, identity)
     if base in ("BINARY", "VARBINARY", "TINYBLOB", "BLOB", "MEDIUMBLOB", "LONGBLOB"):
-        enc = _bytes_encoder(cfg.binary_mode)
+        enc = bytes_encoder(cfg.binary_mode)
         schema = Schema("bytes" if cfg.binary_mode == "bytes" else "string")
         if base == "BINARY" and col.length:
             n = col.length
@@ -452,16 +275,16 @@ def map_column(col: Column, cfg: TypeConfig) -> Mapped:
             else "io.debezium.time.Date"
         )
         zero = None if col.optional else 0
-        conv = _with_zero(identity, zero, "r")
-        return Mapped(Schema("int32", name=name, version=1), conv, lambda s, c=conv: c(_text_date(s)))
+        conv = with_zero(identity, zero, "r")
+        return Mapped(Schema("int32", name=name, version=1), conv, lambda s, c=conv: c(text_date(s)))
     if base == "TIME":
         if cfg.time_precision_mode == "connect":
             return Mapped(
                 Schema("int32", name="org.apache.kafka.connect.data.Time", version=1),
-                conv := (_connect_time_ms if col.optional else _connect_time_ms_required(col.name)),
-                lambda s, c=conv: c(_text_time_us(s)),
+                conv := (connect_time_ms if col.optional else _connect_time_ms_required(col.name)),
+                lambda s, c=conv: c(text_time_us(s)),
             )
-        return Mapped(Schema("int64", name="io.debezium.time.MicroTime", version=1), identity, _text_time_us)
+        return Mapped(Schema("int64", name="io.debezium.time.MicroTime", version=1), identity, text_time_us)
     if base == "DATETIME":
         fsp = col.length or 0
         zero = None if col.optional else 0
@@ -475,19 +298,19 @@ def map_column(col: Column, cfg: TypeConfig) -> Mapped:
             schema = Schema("int64", name="io.debezium.time.MicroTimestamp", version=1)
             scale = 1
         if scale == 1:
-            conv = _with_zero(identity, zero, "r")
+            conv = with_zero(identity, zero, "r")
         else:
-            conv = _with_zero(lambda us: us // 1000, zero, "r // 1000")
-        return Mapped(schema, conv, lambda s, c=conv: c(_text_datetime_us(s)))
+            conv = with_zero(lambda us: us // 1000, zero, "r // 1000")
+        return Mapped(schema, conv, lambda s, c=conv: c(text_datetime_us(s)))
     if base == "TIMESTAMP":
         fsp = col.length or 0
         zero = None if col.optional else zoned_iso(0, fsp)
-        conv = _with_zero(lambda us, f=fsp: zoned_iso(us, f), zero)
-        snap = _with_zero(zoned_iso_trimmed, zero) if cfg.snapshot_timestamp_trimmed else conv
+        conv = with_zero(lambda us, f=fsp: zoned_iso(us, f), zero)
+        snap = with_zero(zoned_iso_trimmed, zero) if cfg.snapshot_timestamp_trimmed else conv
         return Mapped(
             Schema("string", name="io.debezium.time.ZonedTimestamp", version=1),
             conv,
-            lambda s, c=snap: c(_text_datetime_us(s)),
+            lambda s, c=snap: c(text_datetime_us(s)),
         )
     if base == "YEAR":
         return Mapped(
@@ -539,7 +362,7 @@ def _connect_time_ms_required(name: str) -> Callable[[int | None], int]:
     connector (recorded: the MySqlConnector ends there); the emulator stops likewise, naming the column."""
 
     def conv(us: int | None) -> int:
-        ms = _connect_time_ms(us)
+        ms = connect_time_ms(us)
         if ms is None:
             raise ValueError(
                 f"column {name}: TIME value {us} us is outside a day and cannot be a required "
@@ -607,7 +430,7 @@ def default_value(col: Column, mapped: Mapped) -> Any:
         if base == "ENUM" or base == "SET":
             return text
         if base == "TIMESTAMP":
-            us = _text_datetime_us(text)
+            us = text_datetime_us(text)
             if us is ZERO:
                 return None if col.optional else zoned_iso(0, 0)
             frac = us % 1_000_000

@@ -1,0 +1,210 @@
+"""MySQL/MariaDB value conversions shared by the type table (`types.py`) and the binlog row decoder: the text
+protocol's dates, times and decimals, Java's float and BigInteger forms, binary encodings, and the `inline`
+expressions the generated row decoder uses instead of a Python call per value."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import datetime as _dt
+import struct
+from collections.abc import Callable
+from typing import Any
+
+from emulator.connect.javafloat import java_double, java_float_outlier
+
+Converter = Callable[[Any], Any]
+
+
+class _Zero:
+    """A zero date/datetime/timestamp ('0000-00-00 ...') read from the binlog."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "ZERO"
+
+
+ZERO = _Zero()
+
+
+def connect_time_ms(us: int | None) -> int | None:
+    """Connect's Time is a time of day: a TIME outside 00:00:00..24:00:00 (negative, or beyond 24 h as
+    MariaDB allows) comes out null; 24:00:00 itself is 86400000 (recorded with time.precision.mode=connect,
+    tests/data/mariadb/cases/time_connect_out_of_day)."""
+    if us is None or not 0 <= us <= 86_400_000_000:
+        return None
+    return us // 1000
+
+
+_b64 = base64.b64encode
+
+
+def bytes_encoder(mode: str) -> Converter:
+    if mode == "hex":
+        return lambda b: b.hex()
+    if mode == "base64-url-safe":
+        return lambda b: base64.urlsafe_b64encode(b).decode()
+    return lambda b: _b64(b).decode()
+
+
+def unscaled_b64(u: int) -> str:
+    """Java BigInteger.toByteArray (minimal two's complement, big-endian), base64."""
+    n = (u + (u < 0)).bit_length() // 8 + 1
+    return _b64(u.to_bytes(n, "big", signed=True)).decode()
+
+
+# The binlog row decoder inlines a converter's `inline` expression of the value `r` (no Python call per
+# value); `inline_globals` names what it uses, `{name}` in the expression (the decoder makes them unique).
+unscaled_b64.inline = (
+    "{b2a}(r.to_bytes((r + (r < 0)).bit_length() // 8 + 1, 'big', signed=True), newline=False).decode()"
+)
+unscaled_b64.inline_globals = {"b2a": binascii.b2a_base64}
+
+
+_F32 = struct.Struct("<f")
+_INF = float("inf")
+
+
+def float32_json(f: float) -> Any:
+    """A float32 printed as JDK 17's Float.toString: the shortest digits that round-trip as a float inside
+    [1e-3, 1e7), JDK 17's own (often longer) E-form digits outside."""
+    if not 1e-3 <= abs(f) < 1e7:
+        return java_float_outlier(f)
+    packed = _F32.pack(f)
+    for p in (6, 7, 8, 9):
+        s = f"{f:.{p}g}"
+        v = float(s)
+        if _F32.pack(v) == packed:
+            return java_double(v)
+    return java_double(f)
+
+
+def f32_text(s: str) -> Any:
+    return float32_json(_F32.unpack(_F32.pack(float(s)))[0])
+
+
+def dec_unscaled(text: str, scale: int) -> int:
+    t = text.strip()
+    neg = t.startswith("-")
+    if neg or t.startswith("+"):
+        t = t[1:]
+    whole, _, frac = t.partition(".")
+    frac = (frac + "0" * scale)[:scale] if scale else ""
+    u = int((whole or "0") + frac)
+    return -u if neg else u
+
+
+def dec_plain(u: int, scale: int) -> str:
+    if scale <= 0:
+        return str(u)
+    s = str(abs(u)).rjust(scale + 1, "0")
+    return ("-" if u < 0 else "") + s[:-scale] + "." + s[-scale:]
+
+
+_EPOCH_ORD = _dt.date(1970, 1, 1).toordinal()
+
+
+def date_days(y: int, m: int, d: int) -> int:
+    return _dt.date(y, m, d).toordinal() - _EPOCH_ORD
+
+
+def text_date(s: str) -> Any:
+    y, m, d = s[:10].split("-")
+    y, m, d = int(y), int(m), int(d)
+    if y == 0 or m == 0 or d == 0:
+        return ZERO
+    return date_days(y, m, d)
+
+
+def text_frac_us(frac: str) -> int:
+    return int((frac + "000000")[:6]) if frac else 0
+
+
+_TEXT_DATES: dict[str, Any] = {}
+
+
+def text_datetime_us(s: str) -> Any:
+    days = _TEXT_DATES.get(s[:10])
+    if days is None:
+        days = text_date(s[:10])
+        if len(_TEXT_DATES) < 100_000:
+            _TEXT_DATES[s[:10]] = days
+    if days is ZERO:
+        return ZERO
+    if len(s) >= 19 and s[13] == ":" and s[16] == ":":
+        us = (days * 86400 + int(s[11:13]) * 3600 + int(s[14:16]) * 60 + int(s[17:19])) * 1_000_000
+        return us + (int((s[20:] + "000000")[:6]) if len(s) > 20 else 0)
+    rest = s[11:].strip()
+    hms, _, frac = rest.partition(".")
+    h, mi, se = (hms.split(":") + ["0", "0", "0"])[:3] if hms else ("0", "0", "0")
+    return ((days * 86400 + int(h) * 3600 + int(mi) * 60 + int(se)) * 1_000_000) + text_frac_us(frac)
+
+
+def text_time_us(s: str) -> int:
+    t = s.strip()
+    neg = t.startswith("-")
+    if neg:
+        t = t[1:]
+    hms, _, frac = t.partition(".")
+    parts = hms.split(":")
+    h = int(parts[0])
+    mi = int(parts[1]) if len(parts) > 1 else 0
+    se = int(parts[2]) if len(parts) > 2 else 0
+    us = (h * 3600 + mi * 60 + se) * 1_000_000 + text_frac_us(frac)
+    return -us if neg else us
+
+
+def zoned_iso(us: int, fsp: int) -> str:
+    """UTC epoch microseconds -> Debezium's ZonedTimestamp text, `fsp` fractional digits."""
+    sec, frac = divmod(us, 1_000_000)
+    days, rem = divmod(sec, 86400)
+    d = _dt.date.fromordinal(days + _EPOCH_ORD)
+    h, rem = divmod(rem, 3600)
+    mi, se = divmod(rem, 60)
+    y = d.year
+    ys = f"{y:04d}" if y <= 9999 else f"+{y}"
+    base = f"{ys}-{d.month:02d}-{d.day:02d}T{h:02d}:{mi:02d}:{se:02d}"
+    if fsp > 0:
+        base += "." + f"{frac:06d}"[:fsp]
+    return base + "Z"
+
+
+def zoned_iso_trimmed(us: int) -> str:
+    """`ZonedTimestamp.toIsoString(java.sql.Timestamp)`: ISO_OFFSET_DATE_TIME, trailing fraction zeros cut."""
+    text = zoned_iso(us, 6)
+    if us % 1_000_000 == 0:
+        return text[:-8] + "Z"
+    return text[:-1].rstrip("0") + "Z"
+
+
+def with_zero(conv: Converter, zero_value: Any, inline: str | None = None) -> Converter:
+    """`conv`, except a zero date (ZERO) gives `zero_value`; `inline`: `conv` as an expression of `r`."""
+
+    def f(v):
+        if v is ZERO:
+            return zero_value
+        return conv(v)
+
+    f.inline = "({zero} if r is {ZERO} else " + (inline or "{conv}(r)") + ")"
+    f.inline_globals = {"zero": zero_value, "ZERO": ZERO, "conv": conv}
+    return f
+
+
+def identity(v):
+    return v
+
+
+def nonzero(v) -> bool:
+    return v != 0
+
+
+nonzero.inline = "r != 0"
+
+
+def text_decoder(codec: str) -> Converter:
+    def conv(b, c=codec):
+        return b.decode(c, "replace")
+
+    conv.inline = f"r.decode({codec!r}, 'replace')"  # the binlog row decoder inlines this expression
+    return conv
