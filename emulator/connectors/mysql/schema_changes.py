@@ -12,6 +12,7 @@ from typing import Any
 
 from emulator.connectors.mysql.ddl import Change, DdlError
 from emulator.connectors.mysql.source import source_block
+from emulator.javahash import string_hash, table_size
 
 _DML = re.compile(r"(?is)^\s*(INSERT|UPDATE|DELETE|REPLACE)\b")
 
@@ -140,27 +141,15 @@ def table_change(ch: Change) -> dict:
     return {"type": ch.kind, "id": ch.table.quoted_id, "table": ch.table.change_payload()}
 
 
-def _java_string_hash(s: str) -> int:
-    h = 0
-    for unit in s.encode("utf-16-be").hex(" ", 2).split():  # UTF-16 code units, like Java's String.hashCode
-        h = (31 * h + int(unit, 16)) & 0xFFFFFFFF
-    return h
-
-
 def _java_hashset_join(tables: list[tuple[str, str]]) -> str:
     """Table names joined with "," in the iteration order of a java.util.HashSet of Debezium TableIds
-    (hash of "db.table"): by bucket of the final capacity, then insertion order within a bucket."""
-    ids: list[tuple[str, str]] = []
-    for t in tables:
-        if t not in ids:
-            ids.append(t)
-    cap = 16
-    while len(ids) > cap * 3 // 4:
-        cap *= 2
+    (hash of "db.table"; equal by their parts): by bucket of the final capacity, then insertion order."""
+    ids = list(dict.fromkeys(tables))
+    mask = table_size(len(ids)) - 1
 
     def bucket(t: tuple[str, str]) -> int:
-        h = _java_string_hash(f"{t[0]}.{t[1]}")
-        return (h ^ (h >> 16)) & (cap - 1)
+        h = string_hash(f"{t[0]}.{t[1]}")
+        return (h ^ (h >> 16)) & mask
 
     order = sorted(range(len(ids)), key=lambda i: (bucket(ids[i]), i))
     return ",".join(ids[i][1] for i in order)
