@@ -108,15 +108,17 @@ class Block:
 
 
 def split_block(
-    data: bytes, base: int, topic: str, part: str, slow: Batcher
+    data: bytes, base: int, topic: str, part: str, slow: Batcher, positions: np.ndarray | None = None
 ) -> tuple[pa.RecordBatch | None, list[int]]:
     """The block's fast-form lines as one RecordBatch of `sink.split.SCHEMA` (None if none), and the
-    other non-empty lines handed to `slow` (its `add_line`). `base`: the file offset of data[0]. Schema texts
-    are sent once per partition: `slow.sent` / `slow.known` are shared with the slow path."""
+    other non-empty lines handed to `slow` (its `add_line`). A line's position is `base` + its offset in
+    `data` (a file), or `positions[i]` for the i-th line (Kafka offsets). Schema texts are sent once per
+    partition: `slow.sent` / `slow.known` are shared with the slow path."""
     b = Block(data)
     if b.n == 0:
         return None, []
     s, e = b.starts, b.ends
+    pos = base + s if positions is None else positions
     last = b.byte(e - 1, b"}")
     is_k = last & b.has(s, _KEY)
     is_n = last & ~is_k & b.has(s, _NOKEY)
@@ -168,7 +170,7 @@ def split_block(
     for i in slow_rows:
         line = data[s[i] : e[i]]
         if line.strip():
-            slow.add_line(topic, part, base + int(s[i]), line)
+            slow.add_line(topic, part, int(pos[i]), line)
     rows = np.flatnonzero(fast)
     if len(rows) == 0:
         return None, slow_rows
@@ -177,7 +179,7 @@ def split_block(
     arrays = {
         "topic": pa.repeat(pa.scalar(topic, pa.string()), n),
         "part": pa.repeat(pa.scalar(part, pa.string()), n),
-        "pos": pa.array(base + s[rows], pa.int64()),
+        "pos": pa.array(pos[rows], pa.int64()),
         "kfp": kfp.take(sel),
         "kschema": _first_texts(b, ks_lo[rows], p1[rows], has_key[rows], kfp.take(sel), slow),
         "kp": b.views(kp_lo[rows], v[rows], has_key[rows]).cast(pa.string()),

@@ -231,6 +231,50 @@ def consumer(bootstrap: str):
     )
 
 
+class KafkaLines:
+    """Kafka records as directory-output lines (`{"key":K,"value":V[,"headers":[...]]}`), split a block at a
+    time by `sink.lines` with their offsets as positions; what a line cannot carry goes to the Batcher."""
+
+    def __init__(self, topic: str, tp: str, b: Batcher) -> None:
+        self.topic, self.tp, self.b = topic, tp, b
+        self.parts: list[bytes] = []
+        self.offsets: list[int] = []
+        self.size = 0
+
+    def add(self, offset: int, key, value, headers) -> None:
+        if (key is not None and (key[:1] == b"\x00" or b"\n" in key)) or (
+            value is not None and (value[:1] == b"\x00" or b"\n" in value)
+        ):
+            self.b.add_record(self.topic, self.tp, offset, key, value, headers)
+            return
+        hdr = b""
+        for name, h in headers or ():
+            if name == "__debezium.oldkey" and h and h[:1] == b"{" and b"\n" not in h:
+                hdr = b',"headers":[["__debezium.oldkey",' + h + b"]]"
+        line = b'{"key":%b,"value":%b%b}\n' % (
+            b"null" if key is None else key,
+            b"null" if value is None else value,
+            hdr,
+        )
+        self.parts.append(line)
+        self.offsets.append(offset)
+        self.size += len(line)
+
+    def flush(self):
+        if not self.parts:
+            return
+        import numpy as np
+
+        from sink.lines import split_block
+
+        data = b"".join(self.parts)
+        offsets = np.array(self.offsets, np.int64)
+        self.parts, self.offsets, self.size = [], [], 0
+        rb, _ = split_block(data, 0, self.topic, self.tp, self.b, offsets)
+        if rb is not None:
+            yield rb
+
+
 class OffsetRange(InputPartition):
     def __init__(self, tp: str, start: int, end: int) -> None:
         super().__init__((tp, start, end))
@@ -313,11 +357,14 @@ class KafkaReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         return parts
 
     def read(self, partition: OffsetRange):
+        """JsonConverter records are joined into directory-output lines and split a block at a time
+        (`sink.lines`); Avro (Confluent framing) and records whose bytes hold a newline, per record."""
         from confluent_kafka import KafkaError, TopicPartition
 
         t, p = partition.tp.rsplit(":", 1)
         c = consumer(self.bootstrap)
         b = Batcher(self.avro)
+        lines = KafkaLines(t, partition.tp, b)
         try:
             c.assign([TopicPartition(t, int(p), partition.start)])
             done = False
@@ -331,14 +378,17 @@ class KafkaReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
                     if m.offset() >= partition.end:
                         done = True
                         break
-                    b.add_record(t, partition.tp, m.offset(), m.key(), m.value(), m.headers())
+                    lines.add(m.offset(), m.key(), m.value(), m.headers())
                     if m.offset() >= partition.end - 1:
                         done = True
                         break
+                if lines.size >= READ_BLOCK:
+                    yield from lines.flush()
                 if b.full():
                     yield b.flush()
         finally:
             c.close()
+        yield from lines.flush()
         if b.rows:
             yield b.flush()
 

@@ -135,3 +135,30 @@ def test_many_lines_and_schema_versions():
         r["pos"] += 7
     assert norm(rows) == norm(expect)
     assert len(norm(rows)[1]) == 3
+
+
+def test_kafka_records_as_lines():
+    """Kafka records joined into lines give the per-record split (`Batcher.add_record`), offsets as positions;
+    Avro-framed records and bytes with a newline take the per-record path."""
+    from sink.sources import KafkaLines
+
+    p = b'{"after":{"id":1,"NAME":"k"},"op":"c"}'
+    kdoc = b'{"schema":' + KS + b',"payload":{"id":1}}'
+    vdoc = b'{"schema":' + VS + b',"payload":' + p + b"}"
+    oldkey = [("__debezium.context.x", b'"y"'), ("__debezium.oldkey", b'{"schema":null,"payload":{"id":0}}')]
+    records = [
+        (kdoc, vdoc, None),
+        (kdoc, None, None),
+        (kdoc, vdoc, oldkey),
+        (None, vdoc, [("other", b"{}")]),
+        (kdoc, b'{"schema": ' + VS + b', "payload": ' + p + b"}", None),  # another layout
+        (b'{"id":5}', b'{"a":\n1}', None),  # schemaless, a newline inside
+    ]
+    ref, b = Batcher(), Batcher()
+    lines = KafkaLines("t", "t:0", b)
+    for off, (k, v, h) in enumerate(records, start=40):
+        ref.add_record("t", "t:0", off, k, v, h)
+        lines.add(off, k, v, h)
+    got = [r for rb in lines.flush() for r in rb.to_pylist()] + b.flush().to_pylist()
+    assert norm(got) == norm(ref.flush().to_pylist())
+    assert sorted(r["pos"] for r in got) == list(range(40, 46))
