@@ -6,7 +6,7 @@ block of complete lines is split at once: the byte positions of the parts of eve
 a match past the line's end counts as not found), the parts become Arrow arrays by reference (binary-view
 arrays over the block, cast to strings), and the schema texts are fingerprinted per distinct text
 (`dictionary_encode`, then `sink.split.fingerprint` of the few distinct ones). The fast form is the one
-`sink.split._split_line` accepts, checked as strictly (a key schema naming a field "value", a value schema
+`sink.split.split_line` accepts, checked as strictly (a key schema naming a field "value", a value schema
 naming "headers", a "payload" name inside a schema: not fast); every other line goes through
 `sink.split.Batcher.add_line` (orjson, Avro).
 """
@@ -17,7 +17,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from sink.split import _ARROW, Batcher, fingerprint
+from sink.split import ARROW, Batcher, fingerprint
 
 _KEY = b'{"key":{"schema":'
 _NOKEY = b'{"key":null,"value":'
@@ -188,7 +188,7 @@ def split_block(
         "vp": b.views(vp_lo[rows], vp_hi[rows], has_val[rows]).cast(pa.string()),
         "hdr": b.views(hdr_lo[rows], e[rows] - 1, has_hdr[rows]).cast(pa.string()),
     }
-    return pa.RecordBatch.from_arrays([arrays[f.name] for f in _ARROW], schema=_ARROW), slow_rows
+    return pa.RecordBatch.from_arrays([arrays[f.name] for f in ARROW], schema=ARROW), slow_rows
 
 
 def _fingerprints(b: Block, lo, hi, valid, slow: Batcher, ambiguous) -> tuple[pa.Array, np.ndarray]:

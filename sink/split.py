@@ -19,7 +19,7 @@ SCHEMA = (
     "topic string, part string, pos long, kfp long, kschema string, kp string, "
     "vfp long, vschema string, vp string, hdr string"
 )
-_ARROW = pa.schema(
+ARROW = pa.schema(
     [
         ("topic", pa.string()),
         ("part", pa.string()),
@@ -52,7 +52,7 @@ class Batcher:
 
     def __init__(self, avro=None) -> None:
         self.avro = avro  # sink.avro.AvroDecoder: Confluent-framed Avro records (None: none expected)
-        self.cols: list[list] = [[] for _ in _ARROW]
+        self.cols: list[list] = [[] for _ in ARROW]
         self.rows = 0
         self.known: dict[bytes, int] = {}  # schema bytes -> fingerprint, this partition
         self.sent: set[int] = set()  # fingerprints whose text went out in this partition
@@ -62,10 +62,8 @@ class Batcher:
         return self.rows >= BATCH_ROWS
 
     def flush(self) -> pa.RecordBatch:
-        rb = pa.RecordBatch.from_arrays(
-            [pa.array(c, f.type) for c, f in zip(self.cols, _ARROW)], schema=_ARROW
-        )
-        self.cols = [[] for _ in _ARROW]
+        rb = pa.RecordBatch.from_arrays([pa.array(c, f.type) for c, f in zip(self.cols, ARROW)], schema=ARROW)
+        self.cols = [[] for _ in ARROW]
         self.rows = 0
         return rb
 
@@ -106,7 +104,7 @@ class Batcher:
 
     def add_line(self, topic: str, part: str, pos: int, line: bytes) -> None:
         """A directory-output line `{"key":K,"value":V[,"headers":[...]]}`."""
-        split = _split_line(line)
+        split = split_line(line)
         if split is None:
             split = _parse_line(line, self._binary)
         self._add(topic, part, pos, *split)
@@ -157,7 +155,7 @@ def _doc(v, binary) -> tuple[bytes | None, bytes | None]:
     return _split_doc(orjson.dumps(v))
 
 
-def _split_line(line: bytes):
+def split_line(line: bytes):
     """(kschema, kpayload, vschema, vpayload, headers) by byte search, or None when unsure."""
     if line.startswith(_KEY):
         j = line.find(_PAY, len(_KEY))

@@ -3,7 +3,7 @@ read only in the module that defines it.  A name another module needs is public 
 where it is used.  A plain AST scan of the product packages (``emulator/``, ``sink/``) and of the scripts and
 benchmarks that use them, so it needs no server.  There is no allow-list: the last crossings (the PostgreSQL
 type package, one module split in several files; four in the sink; two read by scripts/properties_doc.py)
-were made public.  Tests use public names too, but for the few in TESTS_ALLOWED.
+were made public.  Tests use public names too (TESTS_ALLOWED lists exceptions; none now).
 """
 
 from __future__ import annotations
@@ -15,10 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("emulator", "sink")  # whose private names stay private
 SCANNED = (*PACKAGES, "scripts", "bench")
 # (test module, defining module, name): private helpers a test still checks directly
-TESTS_ALLOWED = {
-    # the sink's per-record split step, being reworked for speed (sinkperf): made public after that
-    ("tests.test_sink_jvm_cache", "sink.split", "_split_line"),
-}
+TESTS_ALLOWED: set[tuple[str, str, str]] = set()
 
 
 def _is_module(dotted: str) -> bool:

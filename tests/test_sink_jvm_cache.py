@@ -81,7 +81,7 @@ def test_off(monkeypatch):
 
 def test_warms_input_is_what_the_sink_reads(tmp_path):
     from sink.job import check_source
-    from sink.split import _split_line
+    from sink.split import split_line
     from sink.warm import TOPIC, records
 
     (tmp_path / f"{TOPIC}.jsonl").write_bytes(records())
@@ -90,7 +90,7 @@ def test_warms_input_is_what_the_sink_reads(tmp_path):
     ops = [orjson.loads(x)["value"] and orjson.loads(x)["value"]["payload"]["op"] for x in lines]
     assert ops == ["r"] * 5 + ["u", "c", "d", None]  # written by hand: a snapshot, changes, a tombstone
     assert all(
-        _split_line(x) is not None for x in lines
+        split_line(x) is not None for x in lines
     )  # the reader's fast path, as Debezium's layout takes
 
 
