@@ -32,6 +32,25 @@ def install(plane: Any, wire: Any) -> None:
         plane.apply = fused
 
 
+def bytes_writer(conv: Any, topic: str, schema: Any) -> Callable[[Any], bytes]:
+    """`conv.from_connect_data(topic, None, schema, v)` for non-null values, its lookups (and an Avro schema's
+    registration) done now: JsonConverter's compiled writer, AvroConverter's wire header + generated writer,
+    any other converter through its own method."""
+    if conv.__class__ is JsonConverter:
+        return conv.writer(schema)
+    if conv.__class__ is AvroConverter:
+        _, head, write = conv.ready(topic, schema)
+
+        def avro(v: Any) -> bytes:
+            out = bytearray(head)
+            write(out, v)
+            return bytes(out)
+
+        return avro
+    data = conv.from_connect_data
+    return lambda v: data(topic, None, schema, v)
+
+
 def plain_unwrap(plane: Any, wire: Any) -> Callable[[Record], Record | None] | None:
     stages = plane.stages
     if wire is None or len(stages) != 1 or stages[0].predicate is not None:
@@ -43,31 +62,27 @@ def plain_unwrap(plane: Any, wire: Any) -> Callable[[Record], Record | None] | N
     after_schema = unwrap.plain_after_schema
     convert_headers = wire.convert_headers
     verbatim = wire.verbatim
-    json = isinstance(wire.key, JsonConverter) and isinstance(wire.value, JsonConverter)
-    if json:  # writers of one schema: f(value) -> bytes
-        key_writer, value_writer = wire.key.writer, wire.value.writer
-    else:  # Avro: the subject depends on the topic, f(topic, value) -> bytes
-        key_data, value_data = wire.key.from_connect_data, wire.value.from_connect_data
+    key_conv, value_conv = wire.key, wire.value
+    # id(envelope schema) -> its plan: [envelope schema, key schema, topic, the unwrapped value schema or
+    # None (the long way), key writer or None until a key is met, value writer or None until made, the last
+    # headers list met and its converted form]. Writers are made when first needed, after the record's
+    # headers are converted: Connect's order (headers, key, value) is the order a registry gives ids in.
+    plans: dict[int, list[Any]] = {}
+    no_headers = (None, None)
 
-        def key_writer(schema: Any) -> Callable[[str, Any], bytes]:
-            return lambda topic, v: key_data(topic, None, schema, v)
-
-        def value_writer(schema: Any) -> Callable[[str, Any], bytes]:
-            return lambda topic, v: value_data(topic, None, schema, v)
-
-    # id(envelope schema) -> (envelope schema, key schema, key writer, value writer or None: the long way)
-    plans: dict[int, tuple[Any, Any, Any, Any]] = {}
-
-    def plan(record: StructuredRecord) -> tuple[Any, Any, Any, Any]:
-        env_schema, key_schema = record.value_schema, record.key_schema
-        schema = after_schema(env_schema)
-        if schema is None:
-            p = (env_schema, key_schema, None, None)
-        else:
-            p = (env_schema, key_schema, key_writer(key_schema) if key_schema else None, value_writer(schema))
+    def plan(record: StructuredRecord) -> list[Any]:
+        env_schema = record.value_schema
         if len(plans) > 256:
             plans.clear()
-        plans[id(env_schema)] = p
+        p = plans[id(env_schema)] = [
+            env_schema,
+            record.key_schema,
+            record.topic,
+            after_schema(env_schema),
+            None,
+            None,
+            no_headers,
+        ]
         return p
 
     def apply(record: Record) -> Record | None:
@@ -76,28 +91,47 @@ def plain_unwrap(plane: Any, wire: Any) -> Callable[[Record], Record | None] | N
             if env is not None:
                 after = env.get("after")
                 if after.__class__ is dict:
+                    topic = record.topic
                     p = plans.get(id(record.value_schema))
-                    if p is None or p[0] is not record.value_schema or p[1] is not record.key_schema:
+                    if (
+                        p is None
+                        or p[0] is not record.value_schema
+                        or p[1] is not record.key_schema
+                        or p[2] != topic
+                    ):
                         p = plan(record)
-                    if p[3] is not None:
-                        topic = record.topic
+                    schema = p[3]
+                    if schema is not None:
                         key = record.key_payload
                         headers = record.headers  # the connector's context headers: one shared list
-                        if headers:
-                            hit = HEADER_LISTS.get(id(headers))
-                            headers = (
-                                hit[1] if hit is not None and hit[0] is headers else connect_headers(headers)
-                            )
-                            headers = convert_headers(topic, headers)
-                        else:
-                            headers = None
                         try:
-                            if json:
-                                k = None if key is None else p[2](key)
-                                v = p[3](after)
+                            if headers:
+                                last = p[6]
+                                if last[0] is headers:
+                                    headers = last[1]
+                                else:
+                                    hit = HEADER_LISTS.get(id(headers))
+                                    converted = convert_headers(
+                                        topic,
+                                        hit[1]
+                                        if hit is not None and hit[0] is headers
+                                        else connect_headers(headers),
+                                    )
+                                    p[6] = (headers, converted)
+                                    headers = converted
                             else:
-                                k = None if key is None else p[2](topic, key)
-                                v = p[3](topic, after)
+                                headers = None
+                            if key is None:
+                                k = None
+                            else:
+                                kw = p[4]
+                                if kw is None:
+                                    kw = p[4] = bytes_writer(key_conv, topic, p[1])
+                                k = kw(key)
+                            vw = p[5]
+                            if vw is None:
+                                vw = p[5] = bytes_writer(value_conv, topic, schema)
+                            v = vw(after)
                         except Exception:  # noqa: BLE001 - the general path reports it (errors.tolerance)
                             return general(record)
                         return ConvertedRecord(topic, k, v, headers, None, verbatim)
