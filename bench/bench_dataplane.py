@@ -124,7 +124,7 @@ def main() -> int:
         general = dataplane.build(
             from_dict({**props, **{k: v + "-g" for k, v in props.items() if "mock://" in v}})
         )
-        path = fused.apply.__qualname__.split(".")[0] if "apply" in vars(fused) else "none"
+        path = getattr(fused, "fused", None) or "none"
         f = measure(fused.apply, records, args.passes)
         g = measure(lambda r, p=general: DataPlane.apply(p, r), records, args.passes)
         print(

@@ -20,16 +20,23 @@ from typing import Any
 
 from emulator.connect.converters.avro_converter import AvroConverter
 from emulator.connect.converters.json_converter import JsonConverter
-from emulator.connect.record import HEADER_LISTS, connect_headers
+from emulator.connect.record import HEADER_LISTS, connect_headers, from_structured_wire
+from emulator.connect.transforms.base import field_of
 from emulator.connect.transforms.unwrap import ExtractNewRecordState
 from emulator.records import ConvertedRecord, Record, StructuredRecord
 
 
 def install(plane: Any, wire: Any) -> None:
-    """Give `plane` a fused `apply` where its configuration has one; `wire`: its wire-mode converters."""
-    fused = plain_unwrap(plane, wire) or plain_avro(plane, wire)
-    if fused is not None:
-        plane.apply = fused
+    """Give `plane` a fused `apply` where its configuration has one (`plane.fused`: which, for benches and
+    tests); `wire`: its wire-mode converters, or None."""
+    plane.fused = None
+    plane.general = plane.apply  # what a fused path hands a record it does not take (tests count them)
+    for path in (plain_unwrap, unwrap_fields, plain_avro):
+        fused = path(plane, wire)
+        if fused is not None:
+            plane.apply = fused
+            plane.fused = path.__name__
+            return
 
 
 def bytes_writer(conv: Any, topic: str, schema: Any) -> Callable[[Any], bytes]:
@@ -58,27 +65,145 @@ def plain_unwrap(plane: Any, wire: Any) -> Callable[[Record], Record | None] | N
     unwrap = stages[0].transform
     if unwrap.__class__ is not ExtractNewRecordState or not unwrap.wire_safe:
         return None
-    general = plane.apply
     after_schema = unwrap.plain_after_schema
+
+    def shape(record: StructuredRecord) -> tuple[Any, None] | None:
+        schema = after_schema(record.value_schema)
+        return None if schema is None else (schema, None)
+
+    return _unwrapping(plane, wire, shape)
+
+
+_WIRE_TYPES = frozenset(
+    ("int8", "int16", "int32", "int64", "string", "boolean")
+)  # JSON-ready = Connect value
+
+
+def unwrap_fields(plane: Any, _wire: Any = None) -> Callable[[Record], Record | None] | None:
+    """`ExtractNewRecordState` with `add.fields` and / or a rewrite mode (`__deleted`), alone, no predicate,
+    JsonConverters (BASE64 decimals) or AvroConverters for key and value: a create / update / read writes the
+    `after` payload (a null with a default filled in, as `replace.null.with.default` does) plus `__deleted`
+    and the added fields, in the field order of the schema the transform itself builds (asked once per
+    envelope schema). Only added fields whose values are the same in the JSON-ready and the Connect form
+    (ints, strings, booleans: source / transaction / top-level fields) are fused; others take the general
+    path, as do deletes, tombstones and everything else."""
+    stages = plane.stages
+    if len(stages) != 1 or stages[0].predicate is not None:
+        return None
+    unwrap = stages[0].transform
+    if unwrap.__class__ is not ExtractNewRecordState or unwrap.wire_safe:
+        return None
+    if unwrap.add_headers or unwrap.route_by_field is not None or unwrap.drop_header:
+        return None
+    wire = plane.converters.wire_twin()
+    if wire is None:
+        return None
+    rewrite = unwrap.rewrite
+    fill = rewrite and unwrap.replace_null  # InsertField's copy reads each field with Struct.get
+    refs = unwrap.add_fields
+    transform = unwrap.apply
+
+    def shape(record: StructuredRecord) -> tuple[Any, Callable[[dict, dict], dict]] | None:
+        env_schema = record.value_schema
+        if env_schema is None or not (env_schema.name or "").endswith(".Envelope"):
+            return None
+        after_field = field_of(env_schema, "after")
+        if (
+            after_field is None
+            or after_field.schema.type != "struct"
+            or after_field.schema.default is not None
+        ):
+            return None
+        try:  # the schema the transform gives a create / update / read of this envelope
+            out = transform(from_structured_wire(record))
+        except Exception:  # noqa: BLE001 - the general path reports it
+            return None
+        if out is None or out.topic != record.topic or out.value_schema is None:
+            return None
+        schema = out.value_schema
+        after_fields = after_field.schema.fields or ()
+        names = [f.name for f in after_fields]
+        defaults = (
+            [(f.name, f.schema.default) for f in after_fields if f.schema.default is not None] if fill else []
+        )
+        getters = []
+        for ref in refs:
+            try:
+                s = ref.schema(env_schema)
+            except Exception:  # noqa: BLE001 - a missing struct: the general path reports it
+                return None
+            if s is None:
+                continue  # no such field in this envelope: not added
+            if s.type not in _WIRE_TYPES:
+                return None
+            parent = env_schema if ref.struct is None else field_of(env_schema, ref.struct).schema
+            in_parent = ref.struct is not None and field_of(parent, ref.field) is not None
+            # the general path's source fix-up: Debezium's source struct holds no snapshot "false"
+            fix = in_parent and ref.struct == "source" and ref.field == "snapshot"
+            getters.append((ref.new_field, ref.struct, ref.field, in_parent, fix))
+        expected = [*names, *(["__deleted"] if rewrite else []), *(g[0] for g in getters)]
+        if [f.name for f in schema.fields or ()] != expected:  # the dict order JsonConverter prints
+            return None
+
+        def build(env: dict, after: dict) -> dict:
+            out = {n: after.get(n) for n in names}
+            for n, d in defaults:
+                if out[n] is None:
+                    out[n] = d  # Schema.default is JSON-ready: what the wire-mode converters take
+            if rewrite:
+                out["__deleted"] = "false"
+            for new, struct, name, in_parent, fix in getters:  # FieldReference.value
+                if struct is None:
+                    x = env.get(name)
+                else:
+                    parent = env.get(struct)
+                    if parent is None:
+                        x = None
+                    elif in_parent:
+                        x = parent.get(name)
+                        if fix and x == "false":
+                            x = None
+                    else:
+                        x = env.get(name)
+                out[new] = x
+            return out
+
+        return schema, build
+
+    return _unwrapping(plane, wire, shape)
+
+
+def _unwrapping(
+    plane: Any,
+    wire: Any,
+    shape: Callable[[StructuredRecord], tuple[Any, Callable[[dict, dict], dict] | None] | None],
+) -> Callable[[Record], Record | None]:
+    """The fused apply of an unwrapping chain: a create / update / read (a table record whose `after` is a
+    struct) written as the value `shape` gives for its envelope schema — (the value schema, a function
+    (envelope, after) -> value, or None for `after` itself), or None: the general path — with the key, under
+    the same topic; everything else through `plane.general`."""
     convert_headers = wire.convert_headers
     verbatim = wire.verbatim
     key_conv, value_conv = wire.key, wire.value
-    # id(envelope schema) -> its plan: [envelope schema, key schema, topic, the unwrapped value schema or
-    # None (the long way), key writer or None until a key is met, value writer or None until made, the last
-    # headers list met and its converted form]. Writers are made when first needed, after the record's
-    # headers are converted: Connect's order (headers, key, value) is the order a registry gives ids in.
+    # id(envelope schema) -> its plan: [envelope schema, key schema, topic, the value schema or None (the
+    # general path), the value builder or None, key writer or None until a key is met, value writer or None
+    # until made, the last headers list met and its converted form]. Writers are made when first needed,
+    # after the record's headers are converted: Connect's order (headers, key, value) is the order a
+    # registry gives ids in.
     plans: dict[int, list[Any]] = {}
     no_headers = (None, None)
 
     def plan(record: StructuredRecord) -> list[Any]:
         env_schema = record.value_schema
+        shaped = shape(record) or (None, None)
         if len(plans) > 256:
             plans.clear()
         p = plans[id(env_schema)] = [
             env_schema,
             record.key_schema,
             record.topic,
-            after_schema(env_schema),
+            shaped[0],
+            shaped[1],
             None,
             None,
             no_headers,
@@ -106,7 +231,7 @@ def plain_unwrap(plane: Any, wire: Any) -> Callable[[Record], Record | None] | N
                         headers = record.headers  # the connector's context headers: one shared list
                         try:
                             if headers:
-                                last = p[6]
+                                last = p[7]
                                 if last[0] is headers:
                                     headers = last[1]
                                 else:
@@ -117,25 +242,26 @@ def plain_unwrap(plane: Any, wire: Any) -> Callable[[Record], Record | None] | N
                                         if hit is not None and hit[0] is headers
                                         else connect_headers(headers),
                                     )
-                                    p[6] = (headers, converted)
+                                    p[7] = (headers, converted)
                                     headers = converted
                             else:
                                 headers = None
                             if key is None:
                                 k = None
                             else:
-                                kw = p[4]
+                                kw = p[5]
                                 if kw is None:
-                                    kw = p[4] = bytes_writer(key_conv, topic, p[1])
+                                    kw = p[5] = bytes_writer(key_conv, topic, p[1])
                                 k = kw(key)
-                            vw = p[5]
+                            vw = p[6]
                             if vw is None:
-                                vw = p[5] = bytes_writer(value_conv, topic, schema)
-                            v = vw(after)
+                                vw = p[6] = bytes_writer(value_conv, topic, schema)
+                            build = p[4]
+                            v = vw(after if build is None else build(env, after))
                         except Exception:  # noqa: BLE001 - the general path reports it (errors.tolerance)
-                            return general(record)
+                            return plane.general(record)
                         return ConvertedRecord(topic, k, v, headers, None, verbatim)
-        return general(record)
+        return plane.general(record)
 
     return apply
 
@@ -158,7 +284,6 @@ def plain_avro(plane: Any, wire: Any) -> Callable[[Record], Record | None] | Non
     key_conv, value_conv = wire.key, wire.value
     if key_conv.__class__ is not AvroConverter or value_conv.__class__ is not AvroConverter:
         return None
-    general = plane.apply
     convert_headers = wire.convert_headers
     verbatim = wire.verbatim
     # id(value schema) -> its plan: [value schema, key schema, topic, key (schema, wire header, writer) or
@@ -169,14 +294,14 @@ def plain_avro(plane: Any, wire: Any) -> Callable[[Record], Record | None] | Non
 
     def apply(record: Record) -> Record | None:
         if record.__class__ is not StructuredRecord:
-            return general(record)
+            return plane.general(record)
         value_schema = record.value_schema
         topic = record.topic
         p = plans.get(id(value_schema))
         if p is None or p[0] is not value_schema or p[1] is not record.key_schema or p[2] != topic:
             if id(value_schema) in unsafe or not _snapshot_default_false(value_schema):
                 unsafe.add(id(value_schema))
-                return general(record)
+                return plane.general(record)
             if len(plans) > 256:
                 plans.clear()
             p = plans[id(value_schema)] = [value_schema, record.key_schema, topic, None, None, no_headers]
@@ -217,7 +342,7 @@ def plain_avro(plane: Any, wire: Any) -> Callable[[Record], Record | None] | Non
                 vw[2](out, value)
                 v = bytes(out)
         except Exception:  # noqa: BLE001 - the general path reports it (errors.tolerance)
-            return general(record)
+            return plane.general(record)
         return ConvertedRecord(topic, k, v, headers, None, verbatim)
 
     return apply
