@@ -52,6 +52,13 @@ VARIANTS = {
     "unwrap-avro": {**UNWRAP, **AVRO},
     # ExtractNewRecordState + JsonConverter with schemas (fused.plain_unwrap, JSON writers)
     "unwrap-schemas": UNWRAP,
+    # the chain of Debezium's docs: rewrite (`__deleted`) and added fields, Avro (fused.unwrap_fields)
+    "unwrap-rewrite-avro": {
+        **UNWRAP,
+        **AVRO,
+        "transforms.unwrap.delete.tombstone.handling.mode": "rewrite",
+        "transforms.unwrap.add.fields": "op,table,lsn,source.ts_ms",
+    },
 }
 # the issue's done-when (issue 15): unwrap + schemaless JSON not slower than the raw envelope; Avro >= 50k ev/s
 AVRO_GOAL = 50_000

@@ -5,12 +5,16 @@ record) goes from its `StructuredRecord` to the Confluent wire bytes through the
 generated writers, with no `ConnectRecord` and no converter dispatch.
 
 `plain_unwrap`: the plain unwrap (`ExtractNewRecordState` with no option that changes a record, no predicate,
-key and value through wire-mode converters): a create / update / read table record goes from its
-`StructuredRecord` straight to a `ConvertedRecord` of the `after` payload under the unwrapped schema — no
-`ConnectRecord` made, no stage dispatch. It gives what the general
-path (`DataPlane.apply`: from_structured_wire, the stage, the converters) gives for them; everything else
-(deletes, tombstones, other record kinds, a converter that raises) takes that path.
-Why: the unwrap + schemaless JSON chain is most users' and must cost no more than the raw envelope.
+key and value through wire-mode converters: JsonConverters with BASE64 decimals, AvroConverters, or one of
+each): a create / update / read table record goes from its `StructuredRecord` straight to a
+`ConvertedRecord` of the `after` payload under the unwrapped schema — no `ConnectRecord` made, no stage
+dispatch. `unwrap_fields`: the same with `add.fields` and the rewrite modes (`__deleted`), the value built
+from the parts in the field order of the schema the transform itself makes.
+
+Each gives what the general path (`DataPlane.apply`: the record model, the stage, the converters) gives for
+the records it takes; everything else (deletes, tombstones, other record kinds, a converter that raises)
+goes to `plane.general`. tests/test_fused_paths.py replays captured records through both.
+Why: unwrap + JSON / Avro is most users' chain and must cost no more than the raw envelope.
 """
 
 from __future__ import annotations

@@ -15,8 +15,8 @@ whoever reads it with `Struct.get` semantics applies `default_value(schema)`.
 
 `from_structured` builds it from what table envelopes hand the data plane (`StructuredRecord`: the
 precomputed schemas and JSON-ready payloads), with value decoders compiled once per schema object; nothing is
-parsed. `from_json_record` turns the other records (schema changes, MongoDB events,
-anything not built by `emulator.envelope`: JsonConverter bytes, schemas enabled, decimals as base64) back into this model; their schema
+parsed. `from_json_record` turns the other records (anything handed over as JsonConverter bytes, schemas
+enabled, decimals as base64) back into this model; their schema
 text repeats on every record, so parsed schemas are cached by the schema bytes.
 
 Decoders never change the payloads they are given (the connectors keep row dicts for TOAST and key-change
