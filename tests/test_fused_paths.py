@@ -133,6 +133,11 @@ CHAINS = {
         },
         "unwrap_fields",
     ),
+    # the transform fills a null column's default (InsertField's copy), the converter would not
+    "unwrap_rewrite_defaults_filled_nulls_kept": (
+        {**UNWRAP, **REWRITE, "value.converter.replace.null.with.default": "false"},
+        "unwrap_fields",
+    ),
     "unwrap_fields_no_rewrite_json_key_avro_value": (
         {**UNWRAP, **AVRO_VALUE, "transforms.unwrap.add.fields": "op,source.lsn,txId"},
         "unwrap_fields",
