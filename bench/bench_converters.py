@@ -3,13 +3,20 @@
 default JsonConverter (the fast path) against the same backlog through `ExtractNewRecordState` + schemaless
 JSON, and through Confluent's AvroConverter (mock:// registry) for keys and values.
 
-    .venv/bin/python bench/bench_converters.py [--rows N] [--variants raw,unwrap,avro] [--json FILE]
+    .venv/bin/python bench/bench_converters.py [--rows N] [--variants raw,unwrap,avro,unwrap-avro]
+        [--trees THIS,OTHER] [--rounds R] [--json FILE]
 
 Per variant: a fresh bench table (bench_pg.py's shape) and slot; the emulator streams once to create its
 slot and offset, stops; N rows are inserted (1000-row transactions); the emulator starts again and the
 time from its start, and from its first record, to the N-th record in DIR/<topic>.jsonl is measured, with
 its CPU (also from the first record on, leaving out the start-up: imports, connection, slot). Ratios
 between variants are the result; absolute numbers depend on the machine's load.
+
+`--trees`: each variant also run by another checkout's emulator (before / after in one sitting, labelled
+@2...); the summary ends with the issue's done-when (issue 15): unwrap + schemaless JSON not slower than the
+raw envelope, process start -> last event; Avro >= 50k events/s (start -> last, first -> last, and per core
+of CPU). `unwrap-avro` / `unwrap-schemas` / `unwrap-rewrite-avro`: ExtractNewRecordState with AvroConverters,
+with JsonConverters with schemas, and with the rewrite mode and added fields plus AvroConverters.
 
 `unwrap` runs in the data plane's wire mode (a plain ExtractNewRecordState and JsonConverters: values are
 never decoded, fused.plain_unwrap), `avro` the fused plain Avro path (fused.plain_avro: the JSON-ready payloads
