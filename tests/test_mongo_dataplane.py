@@ -173,3 +173,56 @@ def test_parts_and_json_text_give_the_same_bytes(chain: str, monkeypatch: pytest
     parts = _run(chain, True, monkeypatch)
     assert len(text) >= 12  # 10 events, 2 tombstones (BEGIN and END, but where ExtractField skips them)
     assert parts == text
+
+
+def test_a_recorded_stream_through_a_transform_end_to_end(tmp_path) -> None:
+    """The runner, the data plane and the in-process output with MongoDB records in their parts: a
+    RegexRouter renames the topic, and the record is Debezium's documented customer 1004 example (the
+    values of tests/test_mongo_recorded.py) under the new name, its tombstone too."""
+    from emulator.api import Capture
+    from emulator.connectors.mongodb.streams import dumps
+
+    anne = {"_id": Int64(1004), "first_name": "Anne", "last_name": "Kretchmar", "email": "annek@noanswer.org"}
+    anne_json = (
+        '{"_id": {"$numberLong": "1004"},"first_name": "Anne","last_name": "Kretchmar",'
+        '"email": "annek@noanswer.org"}'
+    )
+    stream = tmp_path / "changestream.jsonl"
+
+    def event(n: int, kind: str, **fields) -> dict:
+        e = _change(n, kind, Int64(1004), **fields)
+        e["clusterTime"] = Timestamp(1558965508, n)
+        return e
+
+    create = event(0, "create")
+    del create["documentKey"]
+    stream.write_text(dumps(create) + "\n")
+    props = {
+        "connector.class": "io.debezium.connector.mongodb.MongoDbConnector",
+        "mongodb.connection.string": stream.as_uri(),
+        "topic.prefix": "fulfillment",
+        "snapshot.mode": "no_data",
+        "offset.storage.file.filename": str(tmp_path / "offsets.json"),
+        "offset.flush.interval.ms": "0",
+        "transforms": "route",
+        "transforms.route.type": "org.apache.kafka.connect.transforms.RegexRouter",
+        "transforms.route.regex": "fulfillment\\.(.*)",
+        "transforms.route.replacement": "renamed.$1",
+    }
+    with Capture(props) as cap:
+        with open(stream, "a") as f:
+            f.write(dumps(event(1, "insert", fullDocument=anne)) + "\n" + dumps(event(2, "delete")) + "\n")
+        out: list[dict] = []
+        for _ in range(100):
+            out += [r for r in cap.records(timeout=0.1) if r["topic"].startswith("renamed.")]
+            if len(out) >= 3:
+                break
+    assert [r["topic"] for r in out] == ["renamed.inventory.customers"] * 3
+    c, d, tombstone = out
+    assert c["key"]["payload"] == {"id": "1004"}
+    assert c["value"]["payload"]["after"] == anne_json and c["value"]["payload"]["op"] == "c"
+    assert (
+        c["value"]["payload"]["source"]["ord"] == 1 and c["value"]["payload"]["source"]["snapshot"] == "false"
+    )
+    assert d["value"]["payload"]["op"] == "d" and d["value"]["payload"]["after"] is None
+    assert tombstone["key"]["payload"] == {"id": "1004"} and tombstone["value"] is None
