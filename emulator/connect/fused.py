@@ -148,33 +148,37 @@ def unwrap_fields(plane: Any, _wire: Any = None) -> Callable[[Record], Record | 
         expected = [*names, *(["__deleted"] if rewrite else []), *(g[0] for g in getters)]
         if [f.name for f in schema.fields or ()] != expected:  # the dict order JsonConverter prints
             return None
-
-        def build(env: dict, after: dict) -> dict:
-            out = {n: after.get(n) for n in names}
-            for n, d in defaults:
-                if out[n] is None:
-                    out[n] = d  # Schema.default is JSON-ready: what the wire-mode converters take
-            if rewrite:
-                out["__deleted"] = "false"
-            for new, struct, name, in_parent, fix in getters:  # FieldReference.value
-                if struct is None:
-                    x = env.get(name)
-                else:
-                    parent = env.get(struct)
-                    if parent is None:
-                        x = None
-                    elif in_parent:
-                        x = parent.get(name)
-                        if fix and x == "false":
-                            x = None
-                    else:
-                        x = env.get(name)
-                out[new] = x
-            return out
-
-        return schema, build
+        return schema, _builder(names, defaults, rewrite, getters)
 
     return _unwrapping(plane, wire, shape)
+
+
+def _builder(
+    names: list[str], defaults: list[tuple[str, Any]], rewrite: bool, getters: list[tuple]
+) -> Callable[[dict, dict], dict]:
+    """`unwrap_fields`' value of a create / update / read, generated as one function per envelope schema (a
+    dict display and straight-line reads instead of loops over the fields; names as literals)."""
+    env: dict[str, Any] = {}
+    lines = ["def build(env, after):", "    g = after.get"]
+    lines.append("    out = {" + ", ".join(f"{n!r}: g({n!r})" for n in names) + "}")
+    for i, (n, d) in enumerate(defaults):  # Schema.default is JSON-ready: what the wire-mode converters take
+        env[f"_d{i}"] = d
+        lines.append(f"    if out[{n!r}] is None: out[{n!r}] = _d{i}")
+    if rewrite:
+        lines.append("    out['__deleted'] = 'false'")
+    for new, struct, name, in_parent, fix in getters:  # FieldReference.value
+        if struct is None:
+            lines.append(f"    out[{new!r}] = env.get({name!r})")
+            continue
+        lines.append(f"    p = env.get({struct!r})")
+        read = f"p.get({name!r})" if in_parent else f"env.get({name!r})"
+        lines.append(f"    x = None if p is None else {read}")
+        if fix:  # the general path's source fix-up: Debezium's source struct holds no snapshot "false"
+            lines.append("    if x == 'false': x = None")
+        lines.append(f"    out[{new!r}] = x")
+    lines.append("    return out")
+    exec(compile("\n".join(lines), "<unwrap_fields value>", "exec"), env)  # noqa: S102
+    return env["build"]
 
 
 def _unwrapping(
