@@ -56,6 +56,7 @@ CASES = [
     # differential_connect findings (emulator.testing.oracle_connect recordings)
     "pg_tombstone_shared_headers",  # a delete's in-place headers reach its tombstone (shared_headers.py)
     "pg_changed_tombstone_predicate",  # seed 3 trial 0: the same, seen through HasHeaderKey
+    "pg_partition_shared_headers",  # seed 7 trial 30: PartitionRouting keeps the shared headers object
 ]
 CASES = [c for c in CASES if (DATA / f"{c}.jsonl").is_file()]
 
