@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from emulator.connect.record import ConnectRecord
+from emulator.connect.record import ByteArray, ConnectRecord
 from emulator.connect.schema import Field, Schema
 from emulator.connect.transforms.base import (
     Options,
@@ -21,6 +21,7 @@ from emulator.connect.transforms.keyvalue import (
 
 # -------------------------------------------------------------------------------------------- Flatten
 
+VARIABLE_SCALE_DECIMAL = "io.debezium.data.VariableScaleDecimal"
 _FLAT = ("int8", "int16", "int32", "int64", "float", "double", "boolean", "string", "bytes", "array")
 
 
@@ -94,12 +95,16 @@ class FlattenT(KeyOrValue):
     def _values(self, schema: Schema, value: dict | None, prefix: str, out: dict) -> None:
         if value is None:
             return
+        vsd = schema.name == VARIABLE_SCALE_DECIMAL
         for f in schema.fields:
             name = self._name(prefix, f.name)
             if f.schema.type == "struct":
                 self._values(f.schema, value.get(f.name), name, out)
             else:
-                out[name] = fget(f, value)
+                v = fget(f, value)
+                if vsd and f.name == "value" and v is not None:
+                    v = ByteArray(v)  # still Debezium's byte[] (StringConverter prints [B@...)
+                out[name] = v
 
 
 register_both(FlattenT, K + "Flatten")
