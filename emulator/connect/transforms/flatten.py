@@ -21,7 +21,7 @@ from emulator.connect.transforms.keyvalue import (
 
 # -------------------------------------------------------------------------------------------- Flatten
 
-VARIABLE_SCALE_DECIMAL = "io.debezium.data.VariableScaleDecimal"
+DEBEZIUM_DATA = "io.debezium.data."
 _FLAT = ("int8", "int16", "int32", "int64", "float", "double", "boolean", "string", "bytes", "array")
 
 
@@ -95,14 +95,16 @@ class FlattenT(KeyOrValue):
     def _values(self, schema: Schema, value: dict | None, prefix: str, out: dict) -> None:
         if value is None:
             return
-        vsd = schema.name == VARIABLE_SCALE_DECIMAL
+        # Debezium's logical structs (VariableScaleDecimal's value, the geometries' wkb) hold byte[]; a
+        # table row's BYTES columns are ByteBuffers
+        logical = (schema.name or "").startswith(DEBEZIUM_DATA)
         for f in schema.fields:
             name = self._name(prefix, f.name)
             if f.schema.type == "struct":
                 self._values(f.schema, value.get(f.name), name, out)
             else:
                 v = fget(f, value)
-                if vsd and f.name == "value" and v is not None:
+                if logical and v.__class__ is bytes:
                     v = ByteArray(v)  # still Debezium's byte[] (StringConverter prints [B@...)
                 out[name] = v
 
