@@ -57,6 +57,8 @@ CASES = [
     "pg_tombstone_shared_headers",  # a delete's in-place headers reach its tombstone (shared_headers.py)
     "pg_changed_tombstone_predicate",  # seed 3 trial 0: the same, seen through HasHeaderKey
     "pg_partition_shared_headers",  # seed 7 trial 30: PartitionRouting keeps the shared headers object
+    "pg_timezone_shared_headers",  # ... and TimezoneConverter
+    "pg_header_to_value_shared_headers",  # ... and HeaderToValue copy
     "pg_flatten_vsd_string",  # seed 7 trial 32: a flattened VariableScaleDecimal value is a byte[]
 ]
 CASES = [c for c in CASES if (DATA / f"{c}.jsonl").is_file()]
