@@ -20,6 +20,7 @@ from connect_compare import compare
 from emulator_proc import EmulatorProcess
 
 from emulator.testing import mariadbserver
+from emulator.testing.oracle_connect import mock_scopes_of
 from emulator.testing.pgserver import PgServer
 
 DATA = Path(__file__).parent / "data" / "connect"
@@ -162,6 +163,11 @@ def replay_pg(meta: dict, work: Path, form: str = "properties", expected: int | 
         props["database.port"] = str(pg.port)
         slot = props.get("slot.name", "debezium")
         emu = EmulatorProcess(props, work)
+        if meta.get("preregistered"):  # subjects the registry held before the start (use.latest.version)
+            prereg = work / "preregistered.json"
+            prereg.write_text(json.dumps(meta["preregistered"]))
+            emu.module = ["-m", "emulator.testing.oracle_connect", "--preloaded-emulator", str(prereg)]
+            emu.module.append(",".join(mock_scopes_of(props)))
         text = as_form(props, form)
         if text is not None:
             emu.config.write_text(text)
