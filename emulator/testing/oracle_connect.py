@@ -197,6 +197,12 @@ class DataPlane:
             register_all(preregistered, [msr_client(scope) for scope in mock_scopes_of(props)], J)
         self.key_conv = converter("key", JSON_CONVERTER, True)
         self.value_conv = converter("value", JSON_CONVERTER, False)
+        header_cls = props.get("header.converter", SIMPLE_HEADER_CONVERTER)
+        if not J("org.apache.kafka.connect.storage.HeaderConverter").class_.isAssignableFrom(
+            J(header_cls).class_
+        ):
+            # Connect's ConnectorConfig validates header.converter as a HeaderConverter subclass
+            raise ValueError(f"header.converter: {header_cls} is not a HeaderConverter")
         self.header_conv = converter("header", SIMPLE_HEADER_CONVERTER, None)
         self.tolerate = (props.get("errors.tolerance") or "none").strip().lower() == "all"
         self.mock_scopes = mock_scopes_of(props)

@@ -43,7 +43,9 @@ SIMPLE_HEADER = "org.apache.kafka.connect.storage.SimpleHeaderConverter"
 AVRO = "io.confluent.connect.avro.AvroConverter"
 CLOUDEVENTS = "io.debezium.converters.CloudEventsConverter"
 SUPPORTED = (JSON, STRING, BYTE_ARRAY, AVRO, CLOUDEVENTS)
-HEADER_SUPPORTED = (JSON, STRING, BYTE_ARRAY, SIMPLE_HEADER, AVRO)
+# the HeaderConverters among them: Connect refuses a header.converter that is not one (AvroConverter and
+# CloudEventsConverter implement Converter only)
+HEADER_SUPPORTED = (JSON, STRING, BYTE_ARRAY, SIMPLE_HEADER)
 
 # options each converter reads (beyond `converter.type`); anything else set for it is refused
 _JSON_OPTS = {"schemas.enable", "schemas.cache.size", "decimal.format", "replace.null.with.default"}
@@ -305,6 +307,8 @@ def _one(config: Any, part: str) -> tuple[str, Any, bool]:
     if not cls:
         cls = JSON
     allowed = HEADER_SUPPORTED if part == "header" else SUPPORTED
+    if part == "header" and cls in (AVRO, CLOUDEVENTS):
+        raise ConfigError(f"{name}: {cls} is not a HeaderConverter (Kafka Connect refuses it)", name)
     if cls not in allowed:
         raise ConfigError(
             f"{name}: converter {cls!r} is not supported by this emulator; supported: {', '.join(allowed)}",
