@@ -91,13 +91,12 @@ CHAINS = {
     ),
     "unwrap_avro": ({**UNWRAP, **AVRO_KEY, **AVRO_VALUE}, "plain_unwrap"),
     "unwrap_json_key_avro_value": ({**UNWRAP, **AVRO_VALUE}, "plain_unwrap"),
-    "unwrap_avro_avro_headers": (
+    "unwrap_avro_string_headers": (
         {
             **UNWRAP,
             **AVRO_KEY,
             **AVRO_VALUE,
-            "header.converter": "io.confluent.connect.avro.AvroConverter",
-            "header.converter.schema.registry.url": "mock://{scope}",
+            "header.converter": "org.apache.kafka.connect.storage.StringConverter",
         },
         "plain_unwrap",
     ),
