@@ -48,11 +48,12 @@ class EmulatorProcess:
         write_properties(props, self.config)
         self.log_path = workdir / "emulator.log"
         self.proc: subprocess.Popen | None = None
+        self.module = ["-m", "emulator"]  # how the CLI is started (a wrapper module may go first)
 
     def start(self) -> EmulatorProcess:
         log = open(self.log_path, "ab")
         env = dict(os.environ)
-        self.proc = subprocess.Popen([sys.executable, "-m", "emulator", "run", str(self.config), "--out",
+        self.proc = subprocess.Popen([sys.executable, *self.module, "run", str(self.config), "--out",
                                       str(self.out)], stdout=log, stderr=subprocess.STDOUT,
                                      stdin=subprocess.DEVNULL, env=env, start_new_session=True)
         log.close()

@@ -253,6 +253,14 @@ PG = {
             },
             "value.converter.serializer.type",
         ),
+        # no HeaderConverter: Connect's ConnectorConfig refuses it (data-plane campaign seed 8)
+        (
+            {
+                "header.converter": "io.confluent.connect.avro.AvroConverter",
+                "header.converter.schema.registry.url": "mock://x",
+            },
+            "header.converter",
+        ),
     ],
 )
 def test_refused_converter_options_name_the_property(props, prop):

@@ -20,6 +20,7 @@ from connect_compare import compare
 from emulator_proc import EmulatorProcess
 
 from emulator.testing import mariadbserver
+from emulator.testing.oracle_connect import mock_scopes_of
 from emulator.testing.pgserver import PgServer
 
 DATA = Path(__file__).parent / "data" / "connect"
@@ -56,6 +57,10 @@ CASES = [
     # differential_connect findings (emulator.testing.oracle_connect recordings)
     "pg_tombstone_shared_headers",  # a delete's in-place headers reach its tombstone (shared_headers.py)
     "pg_changed_tombstone_predicate",  # seed 3 trial 0: the same, seen through HasHeaderKey
+    "pg_partition_shared_headers",  # seed 7 trial 30: PartitionRouting keeps the shared headers object
+    "pg_timezone_shared_headers",  # ... and TimezoneConverter
+    "pg_header_to_value_shared_headers",  # ... and HeaderToValue copy
+    "pg_flatten_vsd_string",  # seed 7 trial 32: a flattened VariableScaleDecimal value is a byte[]
 ]
 CASES = [c for c in CASES if (DATA / f"{c}.jsonl").is_file()]
 
@@ -158,6 +163,11 @@ def replay_pg(meta: dict, work: Path, form: str = "properties", expected: int | 
         props["database.port"] = str(pg.port)
         slot = props.get("slot.name", "debezium")
         emu = EmulatorProcess(props, work)
+        if meta.get("preregistered"):  # subjects the registry held before the start (use.latest.version)
+            prereg = work / "preregistered.json"
+            prereg.write_text(json.dumps(meta["preregistered"]))
+            emu.module = ["-m", "emulator.testing.oracle_connect", "--preloaded-emulator", str(prereg)]
+            emu.module.append(",".join(mock_scopes_of(props)))
         text = as_form(props, form)
         if text is not None:
             emu.config.write_text(text)

@@ -8,10 +8,10 @@ so every output and every config form gets the same result.
 When no transform is configured and the converters are exactly what the connectors already write (see
 `converters.build(...).fast_path`), there is no stage at all and records go straight to the output.
 Otherwise the connector runs with its internal form (`internal_config`: JsonConverter with schemas, BASE64
-decimals, nulls kept): table records, transaction metadata and heartbeats of the relational connectors arrive as
-`StructuredRecord`s (precomputed schemas and the payload dicts, turned into Connect values by
-`from_structured` without any JSON), as do MySQL/MariaDB schema changes; the rest (MongoDB events) as
-JsonConverter bytes that `from_json_record` parses.
+decimals, nulls kept): table records, transaction metadata and heartbeats arrive as `StructuredRecord`s
+(precomputed schemas and the payload dicts, turned into Connect values by `from_structured` without any
+JSON), as do MySQL/MariaDB schema changes and MongoDB events; anything else as JsonConverter bytes that
+`from_json_record` parses.
 
 Failures on a record (a transform or converter raising) follow `errors.tolerance`: `none` stops the task
 with one line naming the transform; `all` skips the record and logs it.

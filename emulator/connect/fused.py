@@ -5,12 +5,16 @@ record) goes from its `StructuredRecord` to the Confluent wire bytes through the
 generated writers, with no `ConnectRecord` and no converter dispatch.
 
 `plain_unwrap`: the plain unwrap (`ExtractNewRecordState` with no option that changes a record, no predicate,
-key and value through wire-mode converters): a create / update / read table record goes from its
-`StructuredRecord` straight to a `ConvertedRecord` of the `after` payload under the unwrapped schema — no
-`ConnectRecord` made, no stage dispatch. It gives what the general
-path (`DataPlane.apply`: from_structured_wire, the stage, the converters) gives for them; everything else
-(deletes, tombstones, other record kinds, a converter that raises) takes that path.
-Why: the unwrap + schemaless JSON chain is most users' and must cost no more than the raw envelope.
+key and value through wire-mode converters: JsonConverters with BASE64 decimals, AvroConverters, or one of
+each): a create / update / read table record goes from its `StructuredRecord` straight to a
+`ConvertedRecord` of the `after` payload under the unwrapped schema — no `ConnectRecord` made, no stage
+dispatch. `unwrap_fields`: the same with `add.fields` and the rewrite modes (`__deleted`), the value built
+from the parts in the field order of the schema the transform itself makes.
+
+Each gives what the general path (`DataPlane.apply`: the record model, the stage, the converters) gives for
+the records it takes; everything else (deletes, tombstones, other record kinds, a converter that raises)
+goes to `plane.general`. tests/test_fused_paths.py replays captured records through both.
+Why: unwrap + JSON / Avro is most users' chain and must cost no more than the raw envelope.
 """
 
 from __future__ import annotations
@@ -20,16 +24,42 @@ from typing import Any
 
 from emulator.connect.converters.avro_converter import AvroConverter
 from emulator.connect.converters.json_converter import JsonConverter
-from emulator.connect.record import HEADER_LISTS, connect_headers
+from emulator.connect.record import HEADER_LISTS, connect_headers, from_structured_wire
+from emulator.connect.transforms.base import field_of
 from emulator.connect.transforms.unwrap import ExtractNewRecordState
 from emulator.records import ConvertedRecord, Record, StructuredRecord
 
 
 def install(plane: Any, wire: Any) -> None:
-    """Give `plane` a fused `apply` where its configuration has one; `wire`: its wire-mode converters."""
-    fused = plain_unwrap(plane, wire) or plain_avro(plane, wire)
-    if fused is not None:
-        plane.apply = fused
+    """Give `plane` a fused `apply` where its configuration has one (`plane.fused`: which, for benches and
+    tests); `wire`: its wire-mode converters, or None."""
+    plane.fused = None
+    plane.general = plane.apply  # what a fused path hands a record it does not take (tests count them)
+    for path in (plain_unwrap, unwrap_fields, plain_avro):
+        fused = path(plane, wire)
+        if fused is not None:
+            plane.apply = fused
+            plane.fused = path.__name__
+            return
+
+
+def bytes_writer(conv: Any, topic: str, schema: Any) -> Callable[[Any], bytes]:
+    """`conv.from_connect_data(topic, None, schema, v)` for non-null values, its lookups (and an Avro schema's
+    registration) done now: JsonConverter's compiled writer, AvroConverter's wire header + generated writer,
+    any other converter through its own method."""
+    if conv.__class__ is JsonConverter:
+        return conv.writer(schema)
+    if conv.__class__ is AvroConverter:
+        _, head, write = conv.ready(topic, schema)
+
+        def avro(v: Any) -> bytes:
+            out = bytearray(head)
+            write(out, v)
+            return bytes(out)
+
+        return avro
+    data = conv.from_connect_data
+    return lambda v: data(topic, None, schema, v)
 
 
 def plain_unwrap(plane: Any, wire: Any) -> Callable[[Record], Record | None] | None:
@@ -39,35 +69,153 @@ def plain_unwrap(plane: Any, wire: Any) -> Callable[[Record], Record | None] | N
     unwrap = stages[0].transform
     if unwrap.__class__ is not ExtractNewRecordState or not unwrap.wire_safe:
         return None
-    general = plane.apply
     after_schema = unwrap.plain_after_schema
+
+    def shape(record: StructuredRecord) -> tuple[Any, None] | None:
+        schema = after_schema(record.value_schema)
+        return None if schema is None else (schema, None)
+
+    return _unwrapping(plane, wire, shape)
+
+
+_WIRE_TYPES = frozenset(
+    ("int8", "int16", "int32", "int64", "string", "boolean")
+)  # JSON-ready = Connect value
+
+
+def unwrap_fields(plane: Any, _wire: Any = None) -> Callable[[Record], Record | None] | None:
+    """`ExtractNewRecordState` with `add.fields` and / or a rewrite mode (`__deleted`), alone, no predicate,
+    JsonConverters (BASE64 decimals) or AvroConverters for key and value: a create / update / read writes the
+    `after` payload (a null with a default filled in, as `replace.null.with.default` does) plus `__deleted`
+    and the added fields, in the field order of the schema the transform itself builds (asked once per
+    envelope schema). Only added fields whose values are the same in the JSON-ready and the Connect form
+    (ints, strings, booleans: source / transaction / top-level fields) are fused; others take the general
+    path, as do deletes, tombstones and everything else."""
+    stages = plane.stages
+    if len(stages) != 1 or stages[0].predicate is not None:
+        return None
+    unwrap = stages[0].transform
+    if unwrap.__class__ is not ExtractNewRecordState or unwrap.wire_safe:
+        return None
+    if unwrap.add_headers or unwrap.route_by_field is not None or unwrap.drop_header:
+        return None
+    wire = plane.converters.wire_twin()
+    if wire is None:
+        return None
+    rewrite = unwrap.rewrite
+    fill = rewrite and unwrap.replace_null  # InsertField's copy reads each field with Struct.get
+    refs = unwrap.add_fields
+    transform = unwrap.apply
+
+    def shape(record: StructuredRecord) -> tuple[Any, Callable[[dict, dict], dict]] | None:
+        env_schema = record.value_schema
+        if env_schema is None or not (env_schema.name or "").endswith(".Envelope"):
+            return None
+        after_field = field_of(env_schema, "after")
+        if (
+            after_field is None
+            or after_field.schema.type != "struct"
+            or after_field.schema.default is not None
+        ):
+            return None
+        try:  # the schema the transform gives a create / update / read of this envelope
+            out = transform(from_structured_wire(record))
+        except Exception:  # noqa: BLE001 - the general path reports it
+            return None
+        if out is None or out.topic != record.topic or out.value_schema is None:
+            return None
+        schema = out.value_schema
+        after_fields = after_field.schema.fields or ()
+        names = [f.name for f in after_fields]
+        defaults = (
+            [(f.name, f.schema.default) for f in after_fields if f.schema.default is not None] if fill else []
+        )
+        getters = []
+        for ref in refs:
+            try:
+                s = ref.schema(env_schema)
+            except Exception:  # noqa: BLE001 - a missing struct: the general path reports it
+                return None
+            if s is None:
+                continue  # no such field in this envelope: not added
+            if s.type not in _WIRE_TYPES:
+                return None
+            parent = env_schema if ref.struct is None else field_of(env_schema, ref.struct).schema
+            in_parent = ref.struct is not None and field_of(parent, ref.field) is not None
+            # the general path's source fix-up: Debezium's source struct holds no snapshot "false"
+            fix = in_parent and ref.struct == "source" and ref.field == "snapshot"
+            getters.append((ref.new_field, ref.struct, ref.field, in_parent, fix))
+        expected = [*names, *(["__deleted"] if rewrite else []), *(g[0] for g in getters)]
+        if [f.name for f in schema.fields or ()] != expected:  # the dict order JsonConverter prints
+            return None
+        return schema, _builder(names, defaults, rewrite, getters)
+
+    return _unwrapping(plane, wire, shape)
+
+
+def _builder(
+    names: list[str], defaults: list[tuple[str, Any]], rewrite: bool, getters: list[tuple]
+) -> Callable[[dict, dict], dict]:
+    """`unwrap_fields`' value of a create / update / read, generated as one function per envelope schema (a
+    dict display and straight-line reads instead of loops over the fields; names as literals)."""
+    env: dict[str, Any] = {}
+    lines = ["def build(env, after):", "    g = after.get"]
+    lines.append("    out = {" + ", ".join(f"{n!r}: g({n!r})" for n in names) + "}")
+    for i, (n, d) in enumerate(defaults):  # Schema.default is JSON-ready: what the wire-mode converters take
+        env[f"_d{i}"] = d
+        lines.append(f"    if out[{n!r}] is None: out[{n!r}] = _d{i}")
+    if rewrite:
+        lines.append("    out['__deleted'] = 'false'")
+    for new, struct, name, in_parent, fix in getters:  # FieldReference.value
+        if struct is None:
+            lines.append(f"    out[{new!r}] = env.get({name!r})")
+            continue
+        lines.append(f"    p = env.get({struct!r})")
+        read = f"p.get({name!r})" if in_parent else f"env.get({name!r})"
+        lines.append(f"    x = None if p is None else {read}")
+        if fix:  # the general path's source fix-up: Debezium's source struct holds no snapshot "false"
+            lines.append("    if x == 'false': x = None")
+        lines.append(f"    out[{new!r}] = x")
+    lines.append("    return out")
+    exec(compile("\n".join(lines), "<unwrap_fields value>", "exec"), env)  # noqa: S102
+    return env["build"]
+
+
+def _unwrapping(
+    plane: Any,
+    wire: Any,
+    shape: Callable[[StructuredRecord], tuple[Any, Callable[[dict, dict], dict] | None] | None],
+) -> Callable[[Record], Record | None]:
+    """The fused apply of an unwrapping chain: a create / update / read (a table record whose `after` is a
+    struct) written as the value `shape` gives for its envelope schema — (the value schema, a function
+    (envelope, after) -> value, or None for `after` itself), or None: the general path — with the key, under
+    the same topic; everything else through `plane.general`."""
     convert_headers = wire.convert_headers
     verbatim = wire.verbatim
-    json = isinstance(wire.key, JsonConverter) and isinstance(wire.value, JsonConverter)
-    if json:  # writers of one schema: f(value) -> bytes
-        key_writer, value_writer = wire.key.writer, wire.value.writer
-    else:  # Avro: the subject depends on the topic, f(topic, value) -> bytes
-        key_data, value_data = wire.key.from_connect_data, wire.value.from_connect_data
+    key_conv, value_conv = wire.key, wire.value
+    # id(envelope schema) -> its plan: [envelope schema, key schema, topic, the value schema or None (the
+    # general path), the value builder or None, key writer or None until a key is met, value writer or None
+    # until made, the last headers list met and its converted form]. Writers are made when first needed,
+    # after the record's headers are converted: Connect's order (headers, key, value) is the order a
+    # registry gives ids in.
+    plans: dict[int, list[Any]] = {}
+    no_headers = (None, None)
 
-        def key_writer(schema: Any) -> Callable[[str, Any], bytes]:
-            return lambda topic, v: key_data(topic, None, schema, v)
-
-        def value_writer(schema: Any) -> Callable[[str, Any], bytes]:
-            return lambda topic, v: value_data(topic, None, schema, v)
-
-    # id(envelope schema) -> (envelope schema, key schema, key writer, value writer or None: the long way)
-    plans: dict[int, tuple[Any, Any, Any, Any]] = {}
-
-    def plan(record: StructuredRecord) -> tuple[Any, Any, Any, Any]:
-        env_schema, key_schema = record.value_schema, record.key_schema
-        schema = after_schema(env_schema)
-        if schema is None:
-            p = (env_schema, key_schema, None, None)
-        else:
-            p = (env_schema, key_schema, key_writer(key_schema) if key_schema else None, value_writer(schema))
+    def plan(record: StructuredRecord) -> list[Any]:
+        env_schema = record.value_schema
+        shaped = shape(record) or (None, None)
         if len(plans) > 256:
             plans.clear()
-        plans[id(env_schema)] = p
+        p = plans[id(env_schema)] = [
+            env_schema,
+            record.key_schema,
+            record.topic,
+            shaped[0],
+            shaped[1],
+            None,
+            None,
+            no_headers,
+        ]
         return p
 
     def apply(record: Record) -> Record | None:
@@ -76,32 +224,52 @@ def plain_unwrap(plane: Any, wire: Any) -> Callable[[Record], Record | None] | N
             if env is not None:
                 after = env.get("after")
                 if after.__class__ is dict:
+                    topic = record.topic
                     p = plans.get(id(record.value_schema))
-                    if p is None or p[0] is not record.value_schema or p[1] is not record.key_schema:
+                    if (
+                        p is None
+                        or p[0] is not record.value_schema
+                        or p[1] is not record.key_schema
+                        or p[2] != topic
+                    ):
                         p = plan(record)
-                    if p[3] is not None:
-                        topic = record.topic
+                    schema = p[3]
+                    if schema is not None:
                         key = record.key_payload
                         headers = record.headers  # the connector's context headers: one shared list
-                        if headers:
-                            hit = HEADER_LISTS.get(id(headers))
-                            headers = (
-                                hit[1] if hit is not None and hit[0] is headers else connect_headers(headers)
-                            )
-                            headers = convert_headers(topic, headers)
-                        else:
-                            headers = None
                         try:
-                            if json:
-                                k = None if key is None else p[2](key)
-                                v = p[3](after)
+                            if headers:
+                                last = p[7]
+                                if last[0] is headers:
+                                    headers = last[1]
+                                else:
+                                    hit = HEADER_LISTS.get(id(headers))
+                                    converted = convert_headers(
+                                        topic,
+                                        hit[1]
+                                        if hit is not None and hit[0] is headers
+                                        else connect_headers(headers),
+                                    )
+                                    p[7] = (headers, converted)
+                                    headers = converted
                             else:
-                                k = None if key is None else p[2](topic, key)
-                                v = p[3](topic, after)
+                                headers = None
+                            if key is None:
+                                k = None
+                            else:
+                                kw = p[5]
+                                if kw is None:
+                                    kw = p[5] = bytes_writer(key_conv, topic, p[1])
+                                k = kw(key)
+                            vw = p[6]
+                            if vw is None:
+                                vw = p[6] = bytes_writer(value_conv, topic, schema)
+                            build = p[4]
+                            v = vw(after if build is None else build(env, after))
                         except Exception:  # noqa: BLE001 - the general path reports it (errors.tolerance)
-                            return general(record)
+                            return plane.general(record)
                         return ConvertedRecord(topic, k, v, headers, None, verbatim)
-        return general(record)
+        return plane.general(record)
 
     return apply
 
@@ -124,7 +292,6 @@ def plain_avro(plane: Any, wire: Any) -> Callable[[Record], Record | None] | Non
     key_conv, value_conv = wire.key, wire.value
     if key_conv.__class__ is not AvroConverter or value_conv.__class__ is not AvroConverter:
         return None
-    general = plane.apply
     convert_headers = wire.convert_headers
     verbatim = wire.verbatim
     # id(value schema) -> its plan: [value schema, key schema, topic, key (schema, wire header, writer) or
@@ -135,14 +302,14 @@ def plain_avro(plane: Any, wire: Any) -> Callable[[Record], Record | None] | Non
 
     def apply(record: Record) -> Record | None:
         if record.__class__ is not StructuredRecord:
-            return general(record)
+            return plane.general(record)
         value_schema = record.value_schema
         topic = record.topic
         p = plans.get(id(value_schema))
         if p is None or p[0] is not value_schema or p[1] is not record.key_schema or p[2] != topic:
             if id(value_schema) in unsafe or not _snapshot_default_false(value_schema):
                 unsafe.add(id(value_schema))
-                return general(record)
+                return plane.general(record)
             if len(plans) > 256:
                 plans.clear()
             p = plans[id(value_schema)] = [value_schema, record.key_schema, topic, None, None, no_headers]
@@ -183,7 +350,7 @@ def plain_avro(plane: Any, wire: Any) -> Callable[[Record], Record | None] | Non
                 vw[2](out, value)
                 v = bytes(out)
         except Exception:  # noqa: BLE001 - the general path reports it (errors.tolerance)
-            return general(record)
+            return plane.general(record)
         return ConvertedRecord(topic, k, v, headers, None, verbatim)
 
     return apply

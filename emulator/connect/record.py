@@ -5,7 +5,8 @@ with their `Schema`, headers `(name, schema, value)` and a timestamp. Values are
 
 * struct -> dict in schema field order; map -> dict; array -> list;
 * int8..int64 -> int; float/double -> float (NaN and the infinities as real floats); boolean -> bool;
-  string -> str; bytes -> `bytes`;
+  string -> str; bytes -> `bytes` (`ByteArray` where a transform moved a value Connect holds as a Java
+  `byte[]` out of the struct that says so);
 * `org.apache.kafka.connect.data.Decimal` -> `decimal.Decimal` (scale from the schema's parameters);
 * everything else (Debezium logical types, Kafka Date/Time/Timestamp) -> the plain int/str that
   JsonConverter prints for it.
@@ -15,8 +16,8 @@ whoever reads it with `Struct.get` semantics applies `default_value(schema)`.
 
 `from_structured` builds it from what table envelopes hand the data plane (`StructuredRecord`: the
 precomputed schemas and JSON-ready payloads), with value decoders compiled once per schema object; nothing is
-parsed. `from_json_record` turns the other records (schema changes, MongoDB events,
-anything not built by `emulator.envelope`: JsonConverter bytes, schemas enabled, decimals as base64) back into this model; their schema
+parsed. `from_json_record` turns the other records (anything handed over as JsonConverter bytes, schemas
+enabled, decimals as base64) back into this model; their schema
 text repeats on every record, so parsed schemas are cached by the schema bytes.
 
 Decoders never change the payloads they are given (the connectors keep row dicts for TOAST and key-change
@@ -55,6 +56,14 @@ __all__ = [
 Header = tuple[str, Schema | None, Any]  # (name, schema, value)
 
 DECIMAL = "org.apache.kafka.connect.data.Decimal"
+
+
+class ByteArray(bytes):
+    """Bytes Connect holds as a Java `byte[]` under a plain BYTES schema: the `value` of Debezium's
+    VariableScaleDecimal once `Flatten` took it out of its struct. StringConverter prints a `byte[]` as
+    `[B@<hash>`; the relational connectors' own BYTES columns are ByteBuffers (`java.nio.HeapByteBuffer[...]`)."""
+
+    __slots__ = ()
 
 
 @dataclass(slots=True)

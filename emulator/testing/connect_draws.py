@@ -8,9 +8,20 @@ chains are ones a user would write; invalid ones remain possible on purpose.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-WORKLOADS = {"pg": ("pg_connect.sql", "pg_types_connect.sql"), "mariadb": ("mariadb_connect.sql",)}
+WORKLOADS = {
+    "pg": ("pg_connect.sql", "pg_types_connect.sql", "pg_more_connect.sql"),
+    "mariadb": ("mariadb_connect.sql", "mariadb_more_connect.sql"),
+}
+# per workload: (row columns the field transforms pick from, temporal columns for TimestampConverter)
+COLUMNS = {
+    "pg_connect.sql": (["email", "note", "qty", "id"], ["made_at", "created"]),
+    "pg_types_connect.sql": (["label", "num", "tags", "id"], ["ts", "day", "tstz"]),
+    "pg_more_connect.sql": (["kind", "price", "body", "id"], ["at_local", "day", "at_tz"]),
+    "mariadb_connect.sql": (["email", "note", "qty", "id"], ["made_at", "created", "stamped"]),
+    "mariadb_more_connect.sql": (["size", "amount", "txt", "id"], ["dt", "ts"]),
+}
 K = "org.apache.kafka.connect.transforms."
 D = "io.debezium.transforms."
 P = "org.apache.kafka.connect.transforms.predicates."
@@ -19,6 +30,8 @@ STRING = "org.apache.kafka.connect.storage.StringConverter"
 SIMPLE = "org.apache.kafka.connect.storage.SimpleHeaderConverter"
 AVRO = "io.confluent.connect.avro.AvroConverter"
 CLOUDEVENTS = "io.debezium.converters.CloudEventsConverter"
+# not a connector property: tells the harness to pre-register the mock registry's subjects (run_trial)
+PREREGISTER = "harness.preregister"
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -32,7 +45,9 @@ class Chain:
     value: str = "envelope"  # envelope | row | outbox | other
     key: str = "struct"  # struct | other
     headers: list[str] = field(default_factory=list)
-    tables: str = "tables"  # tables | outbox
+    tables: str = "tables"  # tables | outbox | all (the workload's own tables)
+    cols: list[str] = field(default_factory=lambda: list(COLUMNS["pg_connect.sql"][0]))
+    times: list[str] = field(default_factory=lambda: list(COLUMNS["pg_connect.sql"][1]))
 
 
 def _pick(rng: random.Random, *options):
@@ -142,7 +157,7 @@ def t_replace_field(rng, ch: Chain):
     if side == "Value":
         fields = {
             "envelope": ["before", "source", "ts_ms", "transaction"],
-            "row": ["email", "note", "qty", "id"],
+            "row": ch.cols,
         }
         pool = fields.get(ch.value)
         if not pool:
@@ -274,7 +289,7 @@ def t_cast(rng, ch: Chain):
 def t_mask(rng, ch: Chain):
     if ch.value != "row":
         return None
-    o = {"type": K + "MaskField$Value", "fields": _pick(rng, "id", "email", "first_name,email")}
+    o = {"type": K + "MaskField$Value", "fields": ",".join(_subset(rng, ch.cols[:3]))}
     if rng.random() < 0.5:
         o["replacement"] = _pick(rng, "0", "***")
     return o
@@ -300,11 +315,11 @@ def t_timezone(rng, ch: Chain):
 
 
 def t_timestamp_converter(rng, ch: Chain):
-    if ch.value != "row" or ch.db != "pg":
+    if ch.value != "row":
         return None
     o = {
         "type": K + "TimestampConverter$Value",
-        "field": _pick(rng, "made_at", "created"),
+        "field": rng.choice(ch.times),
         "target.type": _pick(rng, "string", "unix", "Timestamp", "Date"),
     }
     if o["target.type"] == "string":
@@ -325,6 +340,14 @@ def t_partition_routing(rng, ch: Chain):
     if rng.random() < 0.5:
         o["partition.hash.function"] = _pick(rng, "java", "murmur")
     return o
+
+
+def t_schema_change_filter(rng, ch: Chain):
+    """Debezium's SchemaChangeEventFilter: drops MySQL/MariaDB schema-change records of the listed kinds."""
+    if ch.db != "mariadb" and rng.random() < 0.8:  # PostgreSQL has no schema-change records
+        return None
+    kinds = _subset(rng, ["CREATE", "ALTER", "DROP", "TRUNCATE", "DATABASE"])
+    return {"type": D + "SchemaChangeEventFilter", "schema.change.event.exclude.list": ",".join(kinds)}
 
 
 def t_timestamp_router(rng, ch: Chain):
@@ -360,6 +383,7 @@ TRANSFORMS = [
     (2, t_timestamp_converter),
     (2, t_partition_routing),
     (1, t_timestamp_router),
+    (2, t_schema_change_filter),
 ]
 SHAPE_CHANGING = {t_unwrap, t_outbox, t_header_from, t_value_to_key, t_extract_field, t_hoist, t_flatten}
 
@@ -369,7 +393,9 @@ def draw_predicate(rng, ch: Chain) -> dict:
     if kind == 0:
         return {
             "type": P + "TopicNameMatches",
-            "pattern": _pick(rng, ".*customers", ".*orders.*", ".*products"),
+            "pattern": _pick(
+                rng, ".*customers", ".*orders.*", ".*products", ".*(events|gadgets)", "dbserver1"
+            ),
         }
     if kind == 1:
         return {"type": P + "HasHeaderKey", "name": rng.choice(ch.headers or ["app"])}
@@ -386,7 +412,7 @@ def draw_chain(rng: random.Random, ch: Chain) -> dict[str, str]:
     while len(aliases) < n and tries < 50:
         tries += 1
         gen = rng.choices([g for _, g in TRANSFORMS], weights)[0]
-        before = Chain(ch.db, ch.value, ch.key, list(ch.headers), ch.tables)
+        before = replace(ch, headers=list(ch.headers))
         opts = gen(rng, ch)
         if opts is None:
             continue
@@ -435,9 +461,21 @@ def draw_converters(rng: random.Random, ch: Chain, scope: str) -> dict[str, str]
             props[f"{part}.converter.connect.meta.data"] = "false"
         if rng.random() < 0.2:
             strategy = _pick(rng, "TopicRecordNameStrategy", "RecordNameStrategy")
-            props[f"{part}.converter.{part}.subject.name.strategy"] = (
+            side = "key" if part == "key" else "value"  # a header's AvroConverter is not a key one
+            props[f"{part}.converter.{side}.subject.name.strategy"] = (
                 f"io.confluent.kafka.serializers.subject.{strategy}"
             )
+        r = rng.random()
+        if r < 0.12:
+            # the subjects registered beforehand (the harness registers what an auto-registering run of
+            # Debezium registered: PREREGISTER) and the converter only looks them up
+            props[f"{part}.converter.auto.register.schemas"] = "false"
+            if rng.random() < 0.6:
+                props[f"{part}.converter.use.latest.version"] = "true"
+            if rng.random() < 0.85:
+                props[PREREGISTER] = "true"
+        elif r < 0.18:
+            props[f"{part}.converter.use.latest.version"] = "true"  # read only without auto.register
 
     r = rng.random()
     if r < 0.55:
@@ -450,9 +488,16 @@ def draw_converters(rng: random.Random, ch: Chain, scope: str) -> dict[str, str]
     if ch.value == "envelope" and not ch.headers and r < 0.15:
         props["value.converter"] = CLOUDEVENTS
         props["value.converter.serializer.type"] = "json"
-        props["value.converter.data.serializer.type"] = "json"
-        if rng.random() < 0.3:
-            props["value.converter.json.schemas.enable"] = "false"
+        if rng.random() < 0.4:
+            # Avro data: Debezium hands the `avro.`-prefixed options to its own AvroConverter
+            props["value.converter.data.serializer.type"] = "avro"
+            props["value.converter.avro.schema.registry.url"] = f"mock://{scope}"
+            if rng.random() < 0.2:
+                props["value.converter.avro.connect.meta.data"] = "false"
+        else:
+            props["value.converter.data.serializer.type"] = "json"
+            if rng.random() < 0.3:
+                props["value.converter.json.schemas.enable"] = "false"
         if rng.random() < 0.3:
             props["value.converter.extension.attributes.enable"] = "false"
     elif r < 0.65:
@@ -461,10 +506,13 @@ def draw_converters(rng: random.Random, ch: Chain, scope: str) -> dict[str, str]
         props["value.converter"] = STRING
     else:
         avro_conv("value")
-    if rng.random() < 0.6:
+    r = rng.random()
+    if r < 0.5:
         props["header.converter"] = SIMPLE
-    else:
+    elif r < 0.88:
         json_conv("header")
+    else:
+        props["header.converter"] = STRING  # (AvroConverter is no HeaderConverter: Connect refuses it)
     return props
 
 
@@ -512,11 +560,12 @@ def draw(seed: int, trial: int, db: str) -> tuple[dict[str, str], str]:
     rng = random.Random(f"{seed}/{trial}/{db}")
     workload = rng.choice(WORKLOADS[db])
     tables = "outbox" if rng.random() < 0.2 else "tables"
-    ch = Chain(db, tables=tables)
+    cols, times = COLUMNS[workload]
+    ch = Chain(db, tables=tables, cols=list(cols), times=list(times))
     props = base_props(db, tables)
-    if workload == "pg_types_connect.sql":
+    if workload not in ("pg_connect.sql", "mariadb_connect.sql"):
         props.pop("table.include.list")  # its own tables
-        ch.tables = "types"
+        ch.tables = "all"
     if rng.random() < 0.2:
         props["decimal.handling.mode"] = _pick(rng, "double", "string")
     if rng.random() < 0.15:

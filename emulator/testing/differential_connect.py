@@ -37,7 +37,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from emulator.testing.connect_draws import draw
+from emulator.testing.connect_draws import PREREGISTER, draw
 from emulator.testing.differential import ROOT, oracle_available, oracle_python, run_logged
 
 DATA = ROOT / "tests" / "data" / "connect"
@@ -59,12 +59,22 @@ class Outcome:
     problems: list[str] = field(default_factory=list)
 
 
-def _record(engine: str, db: str, workload: Path, props_file: Path, out: Path, logfile: Path) -> dict:
+def _record(
+    engine: str,
+    db: str,
+    workload: Path,
+    props_file: Path,
+    out: Path,
+    logfile: Path,
+    prereg: Path | None = None,
+) -> dict:
     python = oracle_python() if engine == "debezium" else sys.executable
     cmd = [python, "-m", "emulator.testing.oracle_connect", "--engine", engine, "--db", db]
     cmd += ["--workload", str(workload), "--props", str(props_file), "-o", str(out)]
     if engine == "emulator":
         cmd += ["--emulator-python", sys.executable]
+    if prereg is not None:
+        cmd += ["--preregister", str(prereg)]
     rc = run_logged(cmd, logfile, TRIAL_TIMEOUT_S)
     meta_path = Path(str(out).removesuffix(".jsonl") + ".meta.json")
     if rc != 0 or not meta_path.is_file():
@@ -101,16 +111,43 @@ def _compare(golden: Path, candidate: Path) -> tuple[int, list[str]]:
     return n, problems + diffs
 
 
+def _preregistration(props: dict, db: str, wl: Path, work: Path) -> Path:
+    """PREREGISTER: what real Debezium registers with auto-registering converters (the lookup options
+    removed), as a user's registry holds it from an earlier run -> WORK/preregister.json."""
+    auto = {
+        k: v
+        for k, v in props.items()
+        if not k.endswith((".auto.register.schemas", ".use.latest.version")) and k != PREREGISTER
+    }
+    first = work / "prereg"
+    first.mkdir(parents=True, exist_ok=True)
+    (first / "props.json").write_text(json.dumps(auto, indent=1))
+    _record("debezium", db, wl, first / "props.json", first / "golden.jsonl", first / "debezium.log")
+    reg = first / "golden.registry.json"
+    out = work / "preregister.json"
+    out.write_text(reg.read_text() if reg.is_file() else "{}")
+    return out
+
+
+def _failure_kind(engine: str, meta: dict) -> str:
+    """`start` (configuration refused before any record) or `record` (the task stopped on a record)."""
+    if engine == "debezium":
+        return "record" if "data plane:" in (meta.get("error") or "") else "start"
+    return "start" if meta.get("exit_code") == 2 else "record"
+
+
 def run_trial(props: dict, db: str, workload: str, work: Path) -> Outcome:
     work.mkdir(parents=True, exist_ok=True)
+    wl = DATA / workload
+    prereg = _preregistration(props, db, wl, work) if props.get(PREREGISTER) else None
+    props = {k: v for k, v in props.items() if k != PREREGISTER}
     props_file = work / "props.json"
     props_file.write_text(json.dumps(props, indent=1))
-    wl = DATA / workload
     golden, cand = work / "golden.jsonl", work / "emulator"
     metas: dict[str, dict] = {}
 
     def one(engine: str, out: Path) -> None:
-        metas[engine] = _record(engine, db, wl, props_file, out, work / f"{engine}.log")
+        metas[engine] = _record(engine, db, wl, props_file, out, work / f"{engine}.log", prereg)
 
     # both engines at once: each on its own throwaway server
     threads = [threading.Thread(target=one, args=a) for a in (("debezium", golden), ("emulator", cand))]
@@ -129,9 +166,16 @@ def run_trial(props: dict, db: str, workload: str, work: Path) -> Outcome:
             return Outcome("refused", line)
         return Outcome("both-fail", f"Debezium: {dbz['error'][:200]} | emulator refused: {line}")
     if not dbz["ok"] and not emu["ok"]:
-        return Outcome(
-            "both-fail", f"Debezium: {(dbz['error'] or '')[:200]} | emulator: {(emu['error'] or '')[-200:]}"
-        )
+        # both stopped: the kind of failure and the records each emitted before it must be the same
+        kinds = (_failure_kind("debezium", dbz), _failure_kind("emulator", emu))
+        both = f"Debezium ({kinds[0]}): {(dbz['error'] or '')[:200]} | emulator ({kinds[1]}): "
+        both += (emu["error"] or "")[-200:]
+        if kinds[0] != kinds[1]:
+            return Outcome("MISMATCH", f"both failed, differently: {both}")
+        n, problems = _compare(golden, cand) if golden.is_file() else (0, [])
+        if problems:
+            return Outcome("MISMATCH", f"both failed; before it: {problems[0][:240]}", n, problems)
+        return Outcome("both-fail", both, n)
     if not dbz["ok"]:
         return Outcome("MISMATCH", f"Debezium failed, the emulator did not: {(dbz['error'] or '')[:300]}")
     if not emu["ok"]:

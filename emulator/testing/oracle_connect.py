@@ -48,6 +48,7 @@ QUIET_S = 5.0
 JSON_CONVERTER = "org.apache.kafka.connect.json.JsonConverter"
 SIMPLE_HEADER_CONVERTER = "org.apache.kafka.connect.storage.SimpleHeaderConverter"
 AVRO_CONVERTER = "io.confluent.connect.avro.AvroConverter"
+CLOUDEVENTS_CONVERTER = "io.debezium.converters.CloudEventsConverter"
 HEARTBEAT_PREFIX = capture.HEARTBEAT_PREFIX
 
 
@@ -82,10 +83,56 @@ def encode_bytes(b) -> str:
     return json.dumps({"b64": base64.b64encode(raw).decode("ascii")})
 
 
+def mock_scopes_of(props: dict) -> list[str]:
+    return sorted(
+        {
+            str(v)[len("mock://") :]
+            for k, v in props.items()
+            if k.endswith("schema.registry.url") and str(v).startswith("mock://")
+        }
+    )
+
+
+def preregistration_order(registry: dict) -> list[tuple[str, str]]:
+    """A registry dump ({subject: [{version, id, schema}]}) -> (subject, schema text) in the order that
+    gives every schema its id again: by id, then by version."""
+    rows = [(v["id"], v["version"], subject, v["schema"]) for subject, vs in registry.items() for v in vs]
+    rows.sort(key=lambda r: r[:2])
+    return [
+        (subject, json.dumps(schema, separators=(",", ":"), ensure_ascii=False))
+        for *_, subject, schema in rows
+    ]
+
+
+def register_all(registry: dict, clients: list, J) -> None:
+    """Debezium's side: each mock scope's client registers the dump's schemas (Confluent's AvroSchema)."""
+    avro_schema = J("io.confluent.kafka.schemaregistry.avro.AvroSchema")
+    for client in clients:
+        for subject, text in preregistration_order(registry):
+            client.register(subject, avro_schema(text))
+
+
+def preloaded_emulator(argv: list[str]) -> int:
+    """`--preloaded-emulator REGISTRY.json SCOPES ARGS...`: the emulator's CLI (`python -m emulator ARGS`)
+    with the comma-separated mock:// scopes holding the dump's subjects first, as a user's registry would
+    before the connector starts (emulator side of PREREGISTER)."""
+    import orjson
+
+    from emulator.cli import main as emulator_main
+    from emulator.connect.converters.registry import mock_scope
+
+    registry = json.loads(Path(argv[0]).read_text())
+    for scope in [x for x in argv[1].split(",") if x]:
+        reg = mock_scope(scope)
+        for subject, text in preregistration_order(registry):
+            reg.register(subject, orjson.dumps(json.loads(text)).decode())
+    return emulator_main(argv[2:])
+
+
 class DataPlane:
     """Connect's TransformationChain and converters, built in the JVM from the connector properties."""
 
-    def __init__(self, props: dict):
+    def __init__(self, props: dict, preregistered: dict | None = None):
         import jpype
 
         J = jpype.JClass
@@ -113,16 +160,31 @@ class DataPlane:
             t.configure(jmap(cfg))
             self.stages.append((t, predicates[pred] if pred else None, negate))
 
+        def msr_client(scope: str):
+            return J("io.confluent.kafka.schemaregistry.testutil.MockSchemaRegistry").getClientForScope(scope)
+
         def converter(part: str, default: str, is_key: bool | None):
             cls = props.get(f"{part}.converter", default)
             cfg = prefixed(props, f"{part}.converter.")
             cfg["converter.type"] = part
             url = str(cfg.get("schema.registry.url", ""))
+            msr = J("io.confluent.kafka.schemaregistry.testutil.MockSchemaRegistry")
+            avro_cfg = prefixed(cfg, "avro.")
+            avro_url = str(avro_cfg.get("schema.registry.url", ""))
             if cls == AVRO_CONVERTER and url.startswith("mock://"):
                 # Confluent 7.0's AvroConverter rejects mock:// URLs; later versions map mock://SCOPE to
                 # this client, which configure() keeps when given to the constructor
-                msr = J("io.confluent.kafka.schemaregistry.testutil.MockSchemaRegistry")
                 c = J(cls)(msr.getClientForScope(url[len("mock://") :]))
+            elif (
+                cls == CLOUDEVENTS_CONVERTER
+                and str(cfg.get("data.serializer.type", "")).strip().lower() == "avro"
+                and avro_url.startswith("mock://")
+            ):
+                # CloudEventsConverter.configure makes its own AvroConverter from the `avro.` options
+                # (isKey false) unless one is given to its constructor: the same, on the mock scope
+                inner = J(AVRO_CONVERTER)(msr.getClientForScope(avro_url[len("mock://") :]))
+                inner.configure(jmap(avro_cfg), False)
+                c = J(cls)(inner)
             else:
                 c = J(cls)()
             if is_key is None:
@@ -131,17 +193,19 @@ class DataPlane:
                 c.configure(jmap(cfg), is_key)
             return c
 
+        if preregistered:
+            register_all(preregistered, [msr_client(scope) for scope in mock_scopes_of(props)], J)
         self.key_conv = converter("key", JSON_CONVERTER, True)
         self.value_conv = converter("value", JSON_CONVERTER, False)
+        header_cls = props.get("header.converter", SIMPLE_HEADER_CONVERTER)
+        if not J("org.apache.kafka.connect.storage.HeaderConverter").class_.isAssignableFrom(
+            J(header_cls).class_
+        ):
+            # Connect's ConnectorConfig validates header.converter as a HeaderConverter subclass
+            raise ValueError(f"header.converter: {header_cls} is not a HeaderConverter")
         self.header_conv = converter("header", SIMPLE_HEADER_CONVERTER, None)
         self.tolerate = (props.get("errors.tolerance") or "none").strip().lower() == "all"
-        self.mock_scopes = sorted(
-            {
-                v[len("mock://") :]
-                for k, v in props.items()
-                if k.endswith("schema.registry.url") and str(v).startswith("mock://")
-            }
-        )
+        self.mock_scopes = mock_scopes_of(props)
 
     def transform(self, rec):
         for t, pred, negate in self.stages:
@@ -222,6 +286,7 @@ class ConnectDebeziumCapture(capture.DebeziumCapture):
     """The embedded engine in Connect format, the data plane applied on the handler's thread."""
 
     skipped = 0  # records a transform or converter failed on, with errors.tolerance=all
+    preregistered: dict | None = None  # a registry dump registered in the mock scopes before the start
 
     def start(self, props: dict) -> None:
         import jpype
@@ -235,7 +300,7 @@ class ConnectDebeziumCapture(capture.DebeziumCapture):
             jvm_opts=[f"-Dlog4j2.configurationFile=file:{log4j}", "-Duser.timezone=UTC"],
             extra_classpaths=self.classpath or None,
         )
-        self.plane = DataPlane(props)  # an invalid transform/converter option throws here
+        self.plane = DataPlane(props, self.preregistered)  # an invalid option throws here
         engine_props = {k: v for k, v in props.items() if not is_dataplane_key(k)}
         fmt = jpype.JClass("io.debezium.embedded.Connect").class_
         self.engine = DebeziumEngine(
@@ -304,12 +369,17 @@ def record(args: argparse.Namespace) -> int:
     rl = ConnectLog()
     if args.engine == "debezium":
         cap: capture.Capture = ConnectDebeziumCapture(rl, workdir)
+        if args.preregister:
+            cap.preregistered = json.loads(Path(args.preregister).read_text())
         meta_path = Path(str(out).removesuffix(".jsonl") + ".meta.json")
     else:
         if out.exists():
             shutil.rmtree(out)
         out.mkdir(parents=True)
         cmd = [args.emulator_python or sys.executable, "-m", "emulator"]
+        if args.preregister:
+            cmd[2:] = ["emulator.testing.oracle_connect", "--preloaded-emulator", args.preregister]
+            cmd.append(",".join(mock_scopes_of(given)))
         cap = capture.EmulatorCapture(rl, cmd, out, out.with_name(out.name + ".emulator.log"), workdir)
         meta_path = out.with_name(out.name + ".meta.json")
     meta: dict = {"engine": args.engine, "db": args.db, "ok": False, "error": None, "exit_code": None}
@@ -360,6 +430,9 @@ def record(args: argparse.Namespace) -> int:
 
 
 def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--preloaded-emulator"]:
+        return preloaded_emulator(argv[1:])
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--engine", choices=("debezium", "emulator"), required=True)
     ap.add_argument("--db", choices=("pg", "mariadb"), required=True)
@@ -367,6 +440,7 @@ def main(argv=None) -> int:
     ap.add_argument("--props", required=True, help="JSON object of properties (without the run's own)")
     ap.add_argument("-o", "--out", required=True)
     ap.add_argument("--emulator-python", help="the emulator's python (default: this one)")
+    ap.add_argument("--preregister", help="a registry dump whose subjects the mock:// scopes hold at start")
     return record(ap.parse_args(argv))
 
 

@@ -43,7 +43,9 @@ SIMPLE_HEADER = "org.apache.kafka.connect.storage.SimpleHeaderConverter"
 AVRO = "io.confluent.connect.avro.AvroConverter"
 CLOUDEVENTS = "io.debezium.converters.CloudEventsConverter"
 SUPPORTED = (JSON, STRING, BYTE_ARRAY, AVRO, CLOUDEVENTS)
-HEADER_SUPPORTED = (JSON, STRING, BYTE_ARRAY, SIMPLE_HEADER, AVRO)
+# the HeaderConverters among them: Connect refuses a header.converter that is not one (AvroConverter and
+# CloudEventsConverter implement Converter only)
+HEADER_SUPPORTED = (JSON, STRING, BYTE_ARRAY, SIMPLE_HEADER)
 
 # options each converter reads (beyond `converter.type`); anything else set for it is refused
 _JSON_OPTS = {"schemas.enable", "schemas.cache.size", "decimal.format", "replace.null.with.default"}
@@ -195,8 +197,11 @@ def _options(props: dict[str, str], part: str) -> dict[str, str]:
 def _check_options(part: str, cls: str, opts: dict[str, str]) -> None:
     allowed = _OPTIONS[cls] | {"converter.type"}
     for k in opts:
+        if cls == CLOUDEVENTS and k.startswith("avro."):  # options of its Avro data converter
+            _check_options(f"{part}.converter.avro.", AVRO, {k[len("avro.") :]: opts[k]})
+            continue
         if k not in allowed:
-            name = f"{part}.converter.{k}"
+            name = f"{part}{k}" if part.endswith(".") else f"{part}.converter.{k}"
             raise ConfigError(
                 f"{name}: option not supported by this emulator for {cls.rsplit('.', 1)[-1]} "
                 f"(supported: {', '.join(sorted(_OPTIONS[cls])) or 'none'})",
@@ -219,34 +224,29 @@ def _json(part: str, opts: dict[str, str], header: bool = False) -> JsonConverte
 
 
 def _avro(part: str, opts: dict[str, str], is_key: bool) -> AvroConverter:
-    url_name = f"{part}.converter.schema.registry.url"
+    prefix = part if part.endswith(".") else f"{part}.converter."  # the options' property names
+    url_name = f"{prefix}schema.registry.url"
     url = (opts.get("schema.registry.url") or "").strip()
     if not url:
         raise ConfigError(
             f"{url_name}: AvroConverter needs a schema registry URL (mock://SCOPE for tests)", url_name
         )
-    if _bool(
-        f"{part}.converter.enhanced.avro.schema.support", opts.get("enhanced.avro.schema.support"), False
-    ):
-        name = f"{part}.converter.enhanced.avro.schema.support"
+    if _bool(f"{prefix}enhanced.avro.schema.support", opts.get("enhanced.avro.schema.support"), False):
+        name = f"{prefix}enhanced.avro.schema.support"
         raise ConfigError(f"{name}: true is not supported by this emulator", name)
     strategy_key = "key.subject.name.strategy" if is_key else "value.subject.name.strategy"
     strategy = (opts.get(strategy_key) or TOPIC_NAME).strip()
     if strategy not in STRATEGIES:
-        name = f"{part}.converter.{strategy_key}"
+        name = f"{prefix}{strategy_key}"
         raise ConfigError(f"{name}: {strategy!r} is not supported; supported: {', '.join(STRATEGIES)}", name)
     registry = _registry(url, opts)
     return AvroConverter(
         registry,
         is_key,
         strategy,
-        auto_register=_bool(
-            f"{part}.converter.auto.register.schemas", opts.get("auto.register.schemas"), True
-        ),
-        use_latest_version=_bool(
-            f"{part}.converter.use.latest.version", opts.get("use.latest.version"), False
-        ),
-        connect_meta_data=_bool(f"{part}.converter.connect.meta.data", opts.get("connect.meta.data"), True),
+        auto_register=_bool(f"{prefix}auto.register.schemas", opts.get("auto.register.schemas"), True),
+        use_latest_version=_bool(f"{prefix}use.latest.version", opts.get("use.latest.version"), False),
+        connect_meta_data=_bool(f"{prefix}connect.meta.data", opts.get("connect.meta.data"), True),
     )
 
 
@@ -280,8 +280,14 @@ def _cloudevents(part: str, opts: dict[str, str]) -> CloudEventsConverter:
     )
     if data_ser == "json":
         return CloudEventsConverter(_json(part, {k: v for k, v in json_opts.items() if v is not None}), ext)
-    url = (opts.get("schema.registry.url") or "").strip()
-    avro = _avro(part, {"schema.registry.url": url}, False)
+    # Debezium gives its AvroConverter the `avro.`-prefixed options (isKey false); a bare
+    # schema.registry.url is not read ("Need URL(s) for schema registry instances for CloudEvents")
+    avro_opts = {k[len("avro.") :]: v for k, v in opts.items() if k.startswith("avro.")}
+    url = (avro_opts.get("schema.registry.url") or "").strip()
+    if not url:
+        name = f"{part}.converter.avro.schema.registry.url"
+        raise ConfigError(f"{name}: CloudEventsConverter needs it for data.serializer.type=avro", name)
+    avro = _avro(f"{part}.converter.avro.", avro_opts, False)
     return CloudEventsConverter(avro, ext, registry_url=url.split(",")[0].strip())
 
 
@@ -301,6 +307,8 @@ def _one(config: Any, part: str) -> tuple[str, Any, bool]:
     if not cls:
         cls = JSON
     allowed = HEADER_SUPPORTED if part == "header" else SUPPORTED
+    if part == "header" and cls in (AVRO, CLOUDEVENTS):
+        raise ConfigError(f"{name}: {cls} is not a HeaderConverter (Kafka Connect refuses it)", name)
     if cls not in allowed:
         raise ConfigError(
             f"{name}: converter {cls!r} is not supported by this emulator; supported: {', '.join(allowed)}",

@@ -120,6 +120,9 @@ def _w_bytes(out: bytearray, v: Any) -> None:
 
 _INTS = ("int8", "int16", "int32", "int64")
 _REPEATING = ("op", "ts_ms")  # envelope fields whose value often repeats between events (see _generated)
+# source fields that change with every event (PostgreSQL's lsn / sequence, the binlog position and row,
+# MongoDB's ord, wallTime): kept encoded they would miss every time, costing a copy and a tuple each
+_PER_EVENT = frozenset(("lsn", "sequence", "pos", "row", "event", "ord", "wallTime"))
 
 
 def _raises_on_none(schema: Schema, wire: bool) -> bool:
@@ -267,7 +270,9 @@ class AvroWriters:
                     y = var()
                     read = f"{x}[{f.name!r}]" if subscript else f"{x}.get({f.name!r})"
                     lines.append(f"{ind}{y} = {read}")
-                    emit_field(ind, f.schema, y, source or f.name in _REPEATING)
+                    emit_field(
+                        ind, f.schema, y, (source and f.name not in _PER_EVENT) or f.name in _REPEATING
+                    )
             else:  # arrays, maps: the generic writer of their schema
                 lines.append(f"{ind}{const(self._value_writer(sch))}(out, {x})")
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from emulator.connect.converters.avro_anything import ANYTHING_NAME, ANYTHING_TEXT, write_anything
 from emulator.connect.converters.avro_binary import AvroWriters
 from emulator.connect.converters.avro_schema import Avro, AvroData
 from emulator.connect.converters.errors import ConversionError
@@ -50,6 +51,7 @@ class AvroConverter:
         self.writers = AvroWriters()
         # (topic, id(schema)) -> (schema, 5-byte header, writer)
         self._ready: dict[tuple[str, int], tuple[Schema, bytes, Any]] = {}
+        self._anything: dict[str, bytes] = {}  # topic -> the 5-byte header of schemaless values
 
     def wire_twin(self) -> AvroConverter:
         """The same converter for values in their JSON-ready form (the data plane's wire mode)."""
@@ -70,18 +72,35 @@ class AvroConverter:
         avro = self.data.avro(schema)
         text = avro.text()
         subject = self.subject(topic, avro)
+        sid = self._schema_id(subject, text)
+        return schema, b"\x00" + sid.to_bytes(4, "big"), self.writers.writer(schema)
+
+    def _schema_id(self, subject: str, text: str) -> int:
         if self.auto_register:
-            sid = self.registry.register(subject, text)
-        elif self.use_latest:
+            return self.registry.register(subject, text)
+        if self.use_latest:
             sid, latest = self.registry.latest(subject)
             if latest != text:
                 raise ConversionError(
                     f"AvroConverter: use.latest.version: the latest schema of {subject!r} differs from the "
                     "record's schema; writing with another schema is not emulated"
                 )
-        else:
-            sid = self.registry.lookup(subject, text)
-        return schema, b"\x00" + sid.to_bytes(4, "big"), self.writers.writer(schema)
+            return sid
+        return self.registry.lookup(subject, text)
+
+    def _schemaless(self, topic: str, value: Any) -> bytes:
+        """A value without a Connect schema: AvroData's fixed `Anything` record (avro_anything)."""
+        header = self._anything.get(topic)
+        if header is None:
+            if self.strategy == TOPIC_NAME:
+                subject = f"{topic}-key" if self.is_key else f"{topic}-value"
+            else:
+                subject = ANYTHING_NAME if self.strategy == RECORD_NAME else f"{topic}-{ANYTHING_NAME}"
+            sid = self._schema_id(subject, ANYTHING_TEXT)
+            header = self._anything[topic] = b"\x00" + sid.to_bytes(4, "big")
+        out = bytearray(header)
+        write_anything(out, value)
+        return bytes(out)
 
     def ready(self, topic: str, schema: Schema) -> tuple[Schema, bytes, Any]:
         """(schema, the 5-byte wire header with the schema id, the value writer), registered on first use."""
@@ -98,7 +117,7 @@ class AvroConverter:
         if value is None:
             return None
         if schema is None:
-            raise ConversionError("AvroConverter: schemaless values are not emulated")
+            return self._schemaless(topic, value)
         ready = self.ready(topic, schema)
         out = bytearray(ready[1])
         ready[2](out, value)

@@ -24,7 +24,7 @@ from emulator.connect.javatext import (
     float_text,
     util_date_text,
 )
-from emulator.connect.record import default_value
+from emulator.connect.record import ByteArray, default_value
 from emulator.connect.schema import Schema
 
 KAFKA_DATE = "org.apache.kafka.connect.data.Date"
@@ -71,7 +71,7 @@ def java_to_string(schema: Schema | None, value: Any) -> str:
     if text is not None:
         return text
     if isinstance(value, (bytes, bytearray, memoryview)):
-        if schema is not None and schema.name is None:
+        if schema is not None and schema.name is None and value.__class__ is not ByteArray:
             # the relational connectors hold a plain BYTES column as a ByteBuffer (Java's toString);
             # byte[] (below) in a VariableScaleDecimal's value and a Bits
             return f"java.nio.HeapByteBuffer[pos=0 lim={len(value)} cap={len(value)}]"

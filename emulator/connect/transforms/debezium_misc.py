@@ -57,6 +57,9 @@ class HeaderToValue(Transform):
         if any("." in f for f in self.fields):
             raise opts.fail("fields", "nested fields (dot notation) are not supported by this emulator")
         self.move = op == "move"
+        # copy: newRecord(..., record.headers()), the same object (emulator.connect.shared_headers); move: a
+        # new headers object without the moved ones
+        self.in_place_headers = None if self.move else "a new record, the same headers object"
         self.cache: dict[int, tuple[Schema, Schema]] = {}
 
     def apply(self, r: ConnectRecord) -> ConnectRecord | None:
@@ -181,6 +184,8 @@ def _offset_seconds(text: str) -> int:
 
 @register(D + "TimezoneConverter")
 class TimezoneConverter(Transform):
+    in_place_headers = "a new record, the same headers object"  # emulator.connect.shared_headers
+
     def __init__(self, opts: Options) -> None:
         super().__init__(opts)
         tz = opts.str("converted.timezone")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from emulator.connect.record import ConnectRecord
+from emulator.connect.record import ByteArray, ConnectRecord
 from emulator.connect.schema import Field, Schema
 from emulator.connect.transforms.base import (
     Options,
@@ -21,6 +21,7 @@ from emulator.connect.transforms.keyvalue import (
 
 # -------------------------------------------------------------------------------------------- Flatten
 
+DEBEZIUM_DATA = "io.debezium.data."
 _FLAT = ("int8", "int16", "int32", "int64", "float", "double", "boolean", "string", "bytes", "array")
 
 
@@ -94,12 +95,18 @@ class FlattenT(KeyOrValue):
     def _values(self, schema: Schema, value: dict | None, prefix: str, out: dict) -> None:
         if value is None:
             return
+        # Debezium's logical structs (VariableScaleDecimal's value, the geometries' wkb) hold byte[]; a
+        # table row's BYTES columns are ByteBuffers
+        logical = (schema.name or "").startswith(DEBEZIUM_DATA)
         for f in schema.fields:
             name = self._name(prefix, f.name)
             if f.schema.type == "struct":
                 self._values(f.schema, value.get(f.name), name, out)
             else:
-                out[name] = fget(f, value)
+                v = fget(f, value)
+                if logical and v.__class__ is bytes:
+                    v = ByteArray(v)  # still Debezium's byte[] (StringConverter prints [B@...)
+                out[name] = v
 
 
 register_both(FlattenT, K + "Flatten")

@@ -235,6 +235,8 @@ def java_hash_code(schema: Schema | None, value: Any) -> int:
 
 @register(D + "partitions.PartitionRouting")
 class PartitionRouting(Transform):
+    in_place_headers = "a new record, the same headers object"  # emulator.connect.shared_headers
+
     def __init__(self, opts: Options) -> None:
         super().__init__(opts)
         if opts.raw("partition.payload.fields") is None:

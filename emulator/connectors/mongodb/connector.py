@@ -141,7 +141,10 @@ class MongoDbConnector:
         self.scope = mongo.capture_scope
         self.target = mongo.capture_target
         # MongoDB's name-adjustment modes are refused unless none (settings audit): no adjuster is built
-        self.settings = EnvelopeSettings.of(typed, connector_name="mongodb", source_schema=ev.SOURCE_SCHEMA)
+        self.settings = EnvelopeSettings.of(
+            typed, connector_name="mongodb", source_schema=ev.SOURCE_SCHEMA,
+            structured=getattr(engine, "dataplane", None) is not None,  # the data plane takes the parts
+        )
         self.filters = Filters(typed)
         self.field_exclude = mongo.field_exclude_list
         self.field_renames = mongo.field_renames

@@ -19,7 +19,7 @@ from emulator.connect.schema import OPT_INT64, OPT_STRING, REQ_STRING, Schema, s
 from emulator.connectors.common import SOURCE_HEAD
 from emulator.connectors.mongodb import extjson
 from emulator.envelope import TX_BLOCK, EnvelopeSettings
-from emulator.records import Record
+from emulator.records import Record, StructuredRecord
 
 JSON = Schema("string", optional=True, name="io.debezium.data.Json", version=1)
 
@@ -176,6 +176,7 @@ class CollectionEnvelope:
         self.envelope_schema = struct(f"{self.topic}.Envelope", env_fields)
         self.key_frame = Framed(settings.key_codec, self.key_schema)
         self.value_frame = Framed(settings.value_codec, self.envelope_schema)
+        self.frames = (self.key_frame, self.value_frame)
 
     def doc_json(self, doc: dict | None) -> str | None:
         if doc is None:
@@ -194,10 +195,16 @@ class CollectionEnvelope:
             payload["ts_us"] = ns // 1000
             payload["ts_ns"] = ns
         payload["transaction"] = transaction
+        if self.settings.structured:  # the data plane runs: the parts, no JSON text it would parse back
+            return StructuredRecord(self.topic, self.key_schema, key, self.envelope_schema, payload,
+                                    self.settings.context_headers, self.frames)
         return Record(self.topic, self.key_frame.encode(key), self.value_frame.encode(payload),
                       self.settings.context_headers)
 
     def tombstone(self, key: dict) -> Record:
+        if self.settings.structured:
+            return StructuredRecord(self.topic, self.key_schema, key, None, None, self.settings.context_headers,
+                                    self.frames)
         return Record(self.topic, self.key_frame.encode(key), None, self.settings.context_headers)
 
     # -- shared incremental layer ------------------------------------------------------------------------
