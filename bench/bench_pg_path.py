@@ -27,6 +27,7 @@ from bench_pg import COLUMNS, DDL, ROW_EXPR, TABLE, backlog_sql  # noqa: E402
 
 from emulator.config import from_dict  # noqa: E402
 from emulator.connectors.postgres import pgoutput as po  # noqa: E402
+from emulator.connectors.postgres import stream  # noqa: E402
 from emulator.connectors.postgres.connector import PostgresConnector  # noqa: E402
 from emulator.engine import Engine  # noqa: E402
 from emulator.offsets import MemoryOffsetStore  # noqa: E402
@@ -88,10 +89,15 @@ def replay(conn: PostgresConnector, msgs: list[tuple[int, bytes]]) -> tuple[floa
     }
     tick = conn.engine.tick
     events = sum(1 for _, m in msgs if m[0] in (73, 85, 68))
+    batch = getattr(stream, "BATCH", 1)  # the loop ticks once per BATCH messages while the socket has more
+    busy = 0
     t = time.process_time()
     for lsn, msg in msgs:
         handlers[msg[0]](msg, lsn)
-        tick()
+        busy += 1
+        if busy >= batch:
+            busy = 0
+            tick()
     cpu = time.process_time() - t
     conn.engine.output.flush()
     return cpu, events

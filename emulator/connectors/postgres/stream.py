@@ -7,6 +7,7 @@ import logging
 import random
 import time
 
+import orjson
 import psycopg
 
 from emulator.connectors.postgres import pgoutput as po
@@ -23,6 +24,16 @@ log = logging.getLogger("emulator.postgres")
 
 UNCHANGED = po.UNCHANGED_TOAST
 _U32 = po.U32
+_XLOG_START = po.XLOG_START  # an XLogData message's start LSN (offset 1)
+
+# Messages handled between two engine ticks (heartbeats, periodic commits) and signal polls when the socket
+# never runs dry; otherwise both run whenever the reader waits. 256 messages: well under 10 ms in a catch-up.
+BATCH = 256
+
+# never a real LSN: marks where `lsn` goes in a source-block template
+_LSN_MARK = 18446744073709551615
+_LSN_MARK_TEXT = b"%d" % _LSN_MARK
+_Fragment = orjson.Fragment
 
 
 # the offset's messageType: Debezium's ReplicationMessage.Operation name of what was processed at lsn_proc
@@ -71,11 +82,14 @@ class PgoutputStream:
             ord("O"): _ignore,
         }
         hb_next = time.monotonic()
-        flush = engine.output.flush
+        idle = engine.idle
+        tick = engine.tick
+        stopping = engine.stop_event.is_set
         signals = self.signals
         busy = 0
-        while not engine.stopping:
-            data = read(0.1, flush)
+        while not stopping():
+            # before blocking on the socket (libpq's buffer drained): flush and the time-driven work
+            data = read(0.1, idle)
             if data is None:
                 if not self.in_tx and stream.server_wal_end > (self.lsn_commit or 0):
                     # nothing of ours is in flight: everything up to the server's position is done
@@ -92,15 +106,14 @@ class PgoutputStream:
             kind = data[0]
             if kind == 119:  # 'w'
                 data = bytes(data)
-                data_start = po.parse_xlogdata_header(data)[0]
                 msg = data[25:]
-                handlers[msg[0]](msg, data_start)
+                handlers[msg[0]](msg, _XLOG_START(data, 1)[0])
             elif kind == 107:  # 'k'
                 stream.handle_keepalive(data, self._confirmed())
-            engine.tick()
             busy += 1
-            if busy >= 512:  # signals, resumed snapshots and read-only windows also progress under load
+            if busy >= BATCH:  # the buffer never drained: time-driven work, signals, resumed snapshots
                 busy = 0
+                tick()
                 signals.poll()
 
     def _confirmed(self) -> int:
@@ -208,8 +221,8 @@ class PgoutputStream:
             return None
         ct = self.by_oid.get(_U32(msg, 1)[0])  # the relation id
         d = self.dispatcher
-        if ct is not None and not d.skipped and not d.eager_begin:
-            return ct  # what admit() answers then, without the call
+        if ct is not None and not d.eager_begin and op not in d.skipped:
+            return ct  # what admit() answers then, without the call (skipped.operations defaults to 't')
         return ct if d.admit(op, ct is not None) else None
 
     def _gate(self, ct: CapturedTable):
@@ -235,18 +248,35 @@ class PgoutputStream:
             self.ts_us, "false", sequence(self.last_commit_lsn, lsn), t.namespace, t.name, self.xid, lsn
         )
 
-    def _src_of(self, ct: CapturedTable, lsn: int) -> dict:
-        """`_src(ct.env.table, lsn)` from the table's per-transaction template: a dict copy and two values
-        instead of building all seventeen fields per change."""
+    def _src_of(self, ct: CapturedTable, lsn: int) -> dict | orjson.Fragment:
+        """`_src(ct.env.table, lsn)` from the table's per-transaction template. Without the data plane the
+        template is the block's JSON with two places for the LSN (an orjson Fragment: the envelope's
+        serializer copies it verbatim); with it, a dict copy and two values."""
         if ct.src_epoch != self.tx_epoch:
-            t = ct.env.table
-            ct.src = self.source(self.ts_us, "false", None, t.namespace, t.name, self.xid, None)
-            ct.src_epoch = self.tx_epoch
-        src = ct.src.copy()
+            self._src_template(ct)
+        tmpl = ct.src
+        if tmpl.__class__ is bytes:
+            return _Fragment(tmpl % (lsn, lsn))
+        src = tmpl.copy()
         lc = self.last_commit_lsn
         src["sequence"] = f'["{lc}","{lsn}"]' if lc is not None else f'[null,"{lsn}"]'  # source.sequence
         src["lsn"] = lsn
         return src
+
+    def _src_template(self, ct: CapturedTable) -> None:
+        """The source block of `ct`'s changes in this transaction (`tx_epoch`) but for the LSN: as JSON
+        bytes with `%d` at the LSN's two places (in `sequence` and `lsn`), or a dict for the data plane
+        (which takes payloads as dicts) and for names that happen to contain the marker."""
+        t = ct.env.table
+        ct.src_epoch = self.tx_epoch
+        src = self.source(self.ts_us, "false", None, t.namespace, t.name, self.xid, None)
+        if not self.settings.structured:
+            marked = dict(src, sequence=sequence(self.last_commit_lsn, _LSN_MARK), lsn=_LSN_MARK)
+            raw = orjson.dumps(marked)
+            if raw.count(_LSN_MARK_TEXT) == 2:
+                ct.src = raw.replace(b"%", b"%%").replace(_LSN_MARK_TEXT, b"%d")
+                return
+        ct.src = src
 
     def _on_insert(self, msg: bytes, lsn: int) -> None:
         ct = self._change_target(msg, "c", lsn)
@@ -362,6 +392,7 @@ class PgoutputStream:
         else:
             # no BEGIN/COMMIT around it: it is its own commit point
             self.last_commit_lsn = lsn
+            self.tx_epoch += 1  # source templates carry the last commit LSN (`sequence`)
             if not self.in_tx:
                 self.lsn_proc = lsn
                 self.proc_op = "m"
