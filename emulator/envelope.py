@@ -27,6 +27,7 @@ from emulator.naming import field_name_adjuster, schema_name_adjuster
 from emulator.records import Record, StructuredRecord
 
 _dumps = orjson.dumps
+_join = b"".join
 _time_ns = time.time_ns
 
 TX_BLOCK = struct("event.block", [
@@ -265,13 +266,13 @@ class TableEnvelope:
         headers = self.settings.context_headers
         if extra_headers:
             headers = extra_headers + headers
-        # Framed.encode inlined: two calls fewer per event
+        # Framed.encode inlined: two calls fewer per event; one join copies the ~4 KB schema head once
         vf = self.value_frame
+        value = _join((vf.head, _dumps(payload), vf.tail))
         if key is None:
-            return Record(self.topic, None, vf.head + _dumps(payload) + vf.tail, headers)
+            return Record(self.topic, None, value, headers)
         kf = self.key_frame
-        return Record(self.topic, kf.head + _dumps(key) + kf.tail, vf.head + _dumps(payload) + vf.tail,
-                      headers)
+        return Record(self.topic, _join((kf.head, _dumps(key), kf.tail)), value, headers)
 
     def snapshot_payloads(self, after: dict, source: dict, key: dict | None) -> tuple[bytes | None, bytes]:
         """A snapshot read's key and value payloads as `change("r", None, after, source, None, key)` frames

@@ -26,10 +26,6 @@ UNCHANGED = po.UNCHANGED_TOAST
 _U32 = po.U32
 _XLOG_START = po.XLOG_START  # an XLogData message's start LSN (offset 1)
 
-# Messages handled between two engine ticks (heartbeats, periodic commits) and signal polls when the socket
-# never runs dry; otherwise both run whenever the reader waits. 256 messages: well under 10 ms in a catch-up.
-BATCH = 256
-
 # never a real LSN: marks where `lsn` goes in a source-block template
 _LSN_MARK = 18446744073709551615
 _LSN_MARK_TEXT = b"%d" % _LSN_MARK
@@ -82,14 +78,12 @@ class PgoutputStream:
             ord("O"): _ignore,
         }
         hb_next = time.monotonic()
-        idle = engine.idle
-        tick = engine.tick
+        flush = engine.output.flush
         stopping = engine.stop_event.is_set
         signals = self.signals
         busy = 0
         while not stopping():
-            # before blocking on the socket (libpq's buffer drained): flush and the time-driven work
-            data = read(0.1, idle)
+            data = read(0.1, flush)
             if data is None:
                 if not self.in_tx and stream.server_wal_end > (self.lsn_commit or 0):
                     # nothing of ours is in flight: everything up to the server's position is done
@@ -104,16 +98,15 @@ class PgoutputStream:
                 self.signals.poll()
                 continue
             kind = data[0]
-            if kind == 119:  # 'w'
-                data = bytes(data)
-                msg = data[25:]
-                handlers[msg[0]](msg, _XLOG_START(data, 1)[0])
+            if kind == 119:  # 'w': the message after the 25-byte header, copied once out of the buffer
+                handlers[data[25]](bytes(data[25:]), _XLOG_START(data, 1)[0])
             elif kind == 107:  # 'k'
                 stream.handle_keepalive(data, self._confirmed())
+            # per message, looked up each time: the stop points of tests/test_pg_restart.py hook it
+            engine.tick()
             busy += 1
-            if busy >= BATCH:  # the buffer never drained: time-driven work, signals, resumed snapshots
+            if busy >= 512:  # signals, resumed snapshots and read-only windows also progress under load
                 busy = 0
-                tick()
                 signals.poll()
 
     def _confirmed(self) -> int:
