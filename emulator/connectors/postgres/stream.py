@@ -29,7 +29,6 @@ _XLOG_START = po.XLOG_START  # an XLogData message's start LSN (offset 1)
 # never a real LSN: marks where `lsn` goes in a source-block template
 _LSN_MARK = 18446744073709551615
 _LSN_MARK_TEXT = b"%d" % _LSN_MARK
-_Fragment = orjson.Fragment
 
 
 # the offset's messageType: Debezium's ReplicationMessage.Operation name of what was processed at lsn_proc
@@ -241,15 +240,15 @@ class PgoutputStream:
             self.ts_us, "false", sequence(self.last_commit_lsn, lsn), t.namespace, t.name, self.xid, lsn
         )
 
-    def _src_of(self, ct: CapturedTable, lsn: int) -> dict | orjson.Fragment:
+    def _src_of(self, ct: CapturedTable, lsn: int) -> dict | bytes:
         """`_src(ct.env.table, lsn)` from the table's per-transaction template. Without the data plane the
-        template is the block's JSON with two places for the LSN (an orjson Fragment: the envelope's
-        serializer copies it verbatim); with it, a dict copy and two values."""
+        template is the block's JSON with two places for the LSN (`TableEnvelope.change` puts such bytes
+        into the value as they are); with it, a dict copy and two values."""
         if ct.src_epoch != self.tx_epoch:
             self._src_template(ct)
         tmpl = ct.src
         if tmpl.__class__ is bytes:
-            return _Fragment(tmpl % (lsn, lsn))
+            return tmpl % (lsn, lsn)
         src = tmpl.copy()
         lc = self.last_commit_lsn
         src["sequence"] = f'["{lc}","{lsn}"]' if lc is not None else f'[null,"{lsn}"]'  # source.sequence
