@@ -330,20 +330,30 @@ class PgoutputStream:
         return env.fill_nulls(dict(zip(env.names, vals)))
 
     def _on_update(self, msg: bytes, lsn: int) -> None:
-        # skipped updates are dropped whole, key changes included (as Debezium)
-        ct = self._change_target(msg, "u", lsn)
-        if ct is None:
+        # skipped updates are dropped whole, key changes included (as Debezium); _change_target inlined
+        # as in _on_insert
+        self.lsn_events = self.lsn_events + 1 if lsn == self.lsn_proc else 1
+        self.lsn_proc = lsn
+        self.proc_op = "u"
+        if self.skip_until is not None and self._skip(lsn):
+            return
+        ct = self.by_oid.get(_U32(msg, 1)[0])  # the relation id
+        d = self.dispatcher
+        if (ct is None or d.eager_begin or "u" in d.skipped) and (
+            not d.admit("u", ct is not None) or ct is None
+        ):
             return
         env = ct.env
         parse_row = ct.parse_row
         if msg[5] == 78 and parse_row is not None:  # 'N': no old tuple (REPLICA IDENTITY DEFAULT, key same)
             after = parse_row(msg, 6)
             if after is not None:
+                tmpl = ct.src if ct.src_epoch == self.tx_epoch else self._src_template(ct)
                 (ct.gate or self._gate(ct))(
                     "u",
                     None,
                     after,
-                    self._src_of(ct, lsn),
+                    tmpl % (lsn, lsn) if tmpl.__class__ is bytes else self._src_dict(tmpl, lsn),
                     f"{self.xid}:{lsn}" if self.tx.enabled else None,
                 )
                 return
