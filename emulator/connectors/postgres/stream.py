@@ -81,8 +81,11 @@ class PgoutputStream:
         stopping = engine.stop_event.is_set
         signals = self.signals
         busy = 0
+        get = stream.pgconn.get_copy_data  # what `read` does first, without its call per message
         while not stopping():
-            data = read(0.1, flush)
+            n, data = get(1)
+            if n <= 0:  # nothing buffered (read waits, flushing first), or the end (read raises)
+                data = read(0.1, flush)
             if data is None:
                 if not self.in_tx and stream.server_wal_end > (self.lsn_commit or 0):
                     # nothing of ours is in flight: everything up to the server's position is done
