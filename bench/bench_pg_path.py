@@ -8,11 +8,14 @@ the socket read is the code `python -m emulator run` runs; the reference for the
 `bench_pg.py`'s bare CopyData reader. A benchmark, not a test.
 
     .venv/bin/python bench/bench_pg_path.py --rows 20000 --repeat 5
+    valgrind --tool=callgrind --dump-before=getppid --callgrind-out-file=/tmp/cg.out \
+        .venv/bin/python bench/bench_pg_path.py --rows 3000 --callgrind-markers   # /tmp/cg.out.2 / events
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 import time
@@ -100,7 +103,9 @@ def replay(conn: PostgresConnector, msgs: list[tuple[int, bytes]]) -> tuple[floa
 def stages(conn: PostgresConnector, msgs: list[tuple[int, bytes]]) -> dict[str, float]:
     """CPU µs per INSERT event of each stage alone (cumulative: each includes the ones before). `parse`
     is the generic TupleData -> list parser (the fallback); the handlers parse straight to the row
-    (`CapturedTable.parse_row`), which is `parse+row`."""
+    (`CapturedTable.parse_row`), which is `parse+row`. `output write` is the directory output's `write`
+    instead of `line` (the line, the buffered file and the kernel's share); the rest of INSERT's figure
+    is the handlers' and the dispatcher's bookkeeping."""
     ct = next(iter(conn.by_id.values()))
     env = ct.env
     row = ct.parse_row
@@ -127,16 +132,50 @@ def stages(conn: PostgresConnector, msgs: list[tuple[int, bytes]]) -> dict[str, 
         line = env.change("c", None, after, conn._src_of(ct, lsn), None, env.key_of(after)).line()
     res["... + line"] = time.process_time() - t
     assert line is not None
+    write = conn.engine.output.write
+    t = time.process_time()
+    for lsn, m in ins:
+        after = row(m, 6)
+        write(env.change("c", None, after, conn._src_of(ct, lsn), None, env.key_of(after)))
+    conn.engine.output.flush()
+    res["... + output write (file)"] = time.process_time() - t
     return {k: v / n * 1e6 for k, v in res.items()}
+
+
+def marked_replay(pg: PgServer, tmp: Path, ins: list, upd: list) -> int:
+    """Instruction counts per event without other load's noise: the messages once to warm up (Relation
+    messages, generated parsers), then again, Relation messages left out, between two `os.getppid()`
+    calls. `valgrind --tool=callgrind --dump-before=getppid` writes the part between them to `<out>.2`;
+    its total divided by the events printed here is the figure."""
+    conn = connector(pg, tmp)
+    replay(conn, ins)
+    replay(conn, upd)
+    ins = [m for m in ins if m[1][0] != 82]
+    upd = [m for m in upd if m[1][0] != 82]
+    os.getppid()
+    n = replay(conn, ins)[1] + replay(conn, upd)[1]
+    os.getppid()
+    conn.engine.output.close()
+    conn.conn.close()
+    print(f"marked replay: {n} events")
+    return 0
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rows", type=int, default=20000)
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument(
+        "--callgrind-markers",
+        action="store_true",
+        help="only replay (warm), then replay again between two os.getppid() calls: run under "
+        "`valgrind --tool=callgrind --dump-before=getppid` and the second dump holds that replay alone",
+    )
     args = ap.parse_args(argv)
     with PgServer() as pg, tempfile.TemporaryDirectory(prefix="bench-pg-path-") as tmp:
         ins, upd = record(pg, args.rows)
+        if args.callgrind_markers:
+            return marked_replay(pg, Path(tmp), ins, upd)
         print(
             f"recorded {len(ins):,} + {len(upd):,} pgoutput messages ({COLUMNS.count(',') + 2} columns; "
             f"row {ROW_EXPR[:20]}...)"

@@ -34,6 +34,11 @@ from emulator.envelope import EnvelopeSettings, Heartbeat, TransactionMonitor
 from emulator.metrics import StreamingMetrics
 from emulator.records import Record
 
+
+def _no_key(row: dict | None) -> None:
+    return None
+
+
 NEWKEY = "__debezium.newkey"
 OLDKEY = "__debezium.oldkey"
 
@@ -148,7 +153,7 @@ class Dispatcher:
         equal (not counted); then the transaction block (`tx_id` None: none due), the incremental window
         told the key (and the row image, for surrogate keys), the count (Debezium's onEvent), the record,
         and a delete's tombstone per `tombstones.on.delete`."""
-        key_of = env.key_of
+        key_of = env._key or _no_key  # env.key_of without its own call per row
         record = env.change
         tombstone = env.tombstone
         value_part = env.value_part

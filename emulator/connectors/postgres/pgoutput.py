@@ -30,6 +30,7 @@ _I64 = struct.Struct(">q").unpack_from
 _BEGIN = struct.Struct(">QqI").unpack_from
 _COMMIT = struct.Struct(">BQQq").unpack_from
 _XLOG = struct.Struct(">QQq").unpack_from
+XLOG_START = struct.Struct(">Q").unpack_from  # an XLogData message's start LSN alone (offset 1)
 _KEEPALIVE = struct.Struct(">QqB").unpack_from
 
 
