@@ -9,6 +9,12 @@ both. A user's run never dumps (the dump kept its JVM alive after the run had en
 (`sink.warm`) writes it with a throwaway run of its own, started in the background by the first user's run
 that finds none. `DBZ_SINK_JVM_CACHE=off` turns it off, `DBZ_SINK_JVM_CACHE=DIR` moves it (default
 `$XDG_CACHE_HOME/dbz-sink`, else `~/.cache/dbz-sink`).
+
+Each archive is ~170 MB and a new key (another Java, Spark, or PYSPARK_SUBMIT_ARGS) adds one, so `sink warm`
+prunes after publishing: it keeps the new archive and the most recently used others up to `MAX_ARCHIVES` in
+all (a run that maps an archive marks it used), and removes the rest, each only when no process maps it.
+Keeping more than the current key's avoids two configurations in use on one machine evicting each other's
+archive at every run (each eviction costs a minute of `sink warm`).
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import shutil
 
 QUIET = "-Xlog:cds=off -Xlog:cds+dynamic=off"  # the dump's warnings would go to the sink's stdout
 DUMP_ENV = "DBZ_SINK_JVM_DUMP"  # set by `sink warm` for its own run: where that run's JVM dumps
+MAX_ARCHIVES = 2  # archives kept in the cache directory after `sink warm` published one (~170 MB each)
 
 
 def _cache_dir() -> str | None:
@@ -130,4 +137,62 @@ def java_options() -> str:
     final = archive_path()
     if final is None or not os.path.exists(final):
         return ""
+    try:
+        os.utime(final)  # marks it used: pruning keeps the most recently used archives
+    except OSError:
+        pass
     return f"-XX:SharedArchiveFile={final} {QUIET}"
+
+
+def mapped_paths() -> set[str]:
+    """Files mapped by the processes we can see (a JVM maps its archive for its whole life)."""
+    out: set[str] = set()
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/maps") as f:
+                for line in f:
+                    if line.endswith(".jsa\n") or ".jsa (deleted)" in line:
+                        out.add(line.split(None, 5)[-1].strip())
+        except OSError:
+            continue
+    return out
+
+
+def prune(keep: str, limit: int = MAX_ARCHIVES) -> list[str]:
+    """Remove archives of other keys beyond the `limit` most recently used (`keep`, the one just written,
+    always stays) and leftovers of killed writers; never an archive a live process maps. The removed paths."""
+    d = os.path.dirname(keep)
+    try:
+        names = os.listdir(d)
+    except OSError:
+        return []
+    others = []
+    for n in names:
+        p = os.path.join(d, n)
+        if n.startswith("spark-") and n.endswith(".jsa") and p != keep:
+            try:
+                others.append((os.stat(p).st_mtime, p))
+            except OSError:
+                continue
+    others.sort(reverse=True)
+    doomed = [p for _, p in others[max(0, limit - 1) :]]
+    removed = []
+    if doomed:
+        busy = mapped_paths()
+        for p in doomed:
+            if p not in busy and not being_written(p):
+                _remove(p)
+                removed.append(p)
+    for n in names:  # locks and partial dumps whose writer is gone
+        p = os.path.join(d, n)
+        if n.endswith(".jsa.lock") and not being_written(p[: -len(".lock")]):
+            _remove(p)
+            removed.append(p)
+        elif n.endswith(".part"):
+            pid = n.rsplit(".", 2)[-2]
+            if pid.isdigit() and not _alive(int(pid)):
+                _remove(p)
+                removed.append(p)
+    return removed
