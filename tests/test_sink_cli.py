@@ -74,6 +74,25 @@ def test_input_that_is_not_debezium(tmp_path):
     assert r.returncode == 2 and "no Connect schema" in _one_line(r)
 
 
+def test_a_record_that_is_not_debeziums_fails_the_batch_with_one_line(tmp_path):
+    """Line 1 passes the start check; a later line that is JSON but not a directory-output record fails the
+    micro-batch on the executor that reads it: one line naming the file and the line's byte offset (not the
+    PythonException wrapper, nor the JVM launcher's warnings), exit 1, nothing committed."""
+    from sink.warm import TOPIC, records
+
+    src = tmp_path / "in"
+    src.mkdir()
+    lines = records().splitlines(keepends=True)
+    lines[3] = b'{"id": 7, "total": 5}\n'
+    (src / f"{TOPIC}.jsonl").write_bytes(b"".join(lines))
+    r = _run(str(src), tmp_path)
+    assert r.returncode == 1, r.stdout + r.stderr
+    at = sum(len(x) for x in lines[:3])
+    assert f"{TOPIC}.jsonl at byte {at}: not a Debezium record" in _one_line(r)
+    assert "batch 0:" not in r.stdout
+    assert not list((tmp_path / "c" / "commits").iterdir())  # the batch is not marked done
+
+
 def test_debug_shows_the_traceback(tmp_path):
     r = _run(str(tmp_path / "nope"), tmp_path, "--debug")
     assert r.returncode != 0 and "Traceback" in r.stderr and "UsageError" in r.stderr
