@@ -10,7 +10,7 @@ both. A user's run never dumps (the dump kept its JVM alive after the run had en
 that finds none. `DBZ_SINK_JVM_CACHE=off` turns it off, `DBZ_SINK_JVM_CACHE=DIR` moves it (default
 `$XDG_CACHE_HOME/dbz-sink`, else `~/.cache/dbz-sink`).
 
-Each archive is ~170 MB and a new key (another Java, Spark, or PYSPARK_SUBMIT_ARGS) adds one, so `sink warm`
+Each archive is ~170 MB and a new key (another Java, Spark, or driver classpath) adds one, so `sink warm`
 prunes after publishing: it keeps the new archive and the most recently used others up to `MAX_ARCHIVES` in
 all (a run that maps an archive marks it used), and removes the rest, each only when no process maps it.
 Keeping more than the current key's avoids two configurations in use on one machine evicting each other's
@@ -45,8 +45,38 @@ def _java() -> str | None:
     return os.path.realpath(java) if java and os.path.exists(java) else None
 
 
+# submit arguments that change the driver's classpath (what a dynamic archive is bound to); others, such as
+# `--conf spark.executor.memory=2g`, share the archive instead of each writing one of ~170 MB
+_CLASSPATH_ARGS = ("--jars", "--packages", "--repositories", "--exclude-packages", "--driver-class-path")
+_CLASSPATH_CONFS = (
+    "spark.jars",
+    "spark.jars.packages",
+    "spark.jars.repositories",
+    "spark.jars.excludes",
+    "spark.driver.extraClassPath",
+    "spark.driver.userClassPathFirst",
+)
+
+
+def classpath_args(submit_args: str) -> list[str]:
+    """The classpath-changing part of PYSPARK_SUBMIT_ARGS."""
+    import shlex
+
+    args = shlex.split(submit_args)
+    out = []
+    for i, a in enumerate(args):
+        flag, eq, val = a.partition("=")
+        if flag in _CLASSPATH_ARGS:
+            out.append(f"{flag}={val if eq else (args[i + 1] if i + 1 < len(args) else '')}")
+        elif flag == "--conf":
+            kv = val if eq else (args[i + 1] if i + 1 < len(args) else "")
+            if kv.split("=", 1)[0] in _CLASSPATH_CONFS:
+                out.append(f"--conf={kv}")
+    return out
+
+
 def _key() -> str | None:
-    """What the archive depends on: the Java binary, the Spark jars, the submit arguments."""
+    """What the archive depends on: the Java binary, the Spark jars, the classpath's submit arguments."""
     import pyspark
 
     java = _java()
@@ -55,12 +85,13 @@ def _key() -> str | None:
     jars = os.path.join(os.path.dirname(pyspark.__file__), "jars")
     st = os.stat(java)
     parts = [java, str(st.st_size), str(st.st_mtime_ns), pyspark.__version__, jars]
-    parts += [os.environ.get(k, "") for k in ("PYSPARK_SUBMIT_ARGS", "SPARK_HOME", "SPARK_CONF_DIR")]
+    parts += classpath_args(os.environ.get("PYSPARK_SUBMIT_ARGS", ""))
+    parts += [os.environ.get(k, "") for k in ("SPARK_HOME", "SPARK_CONF_DIR")]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
 
 
 def archive_path() -> str | None:
-    """The archive's file for this Java, Spark and submit arguments (None when the cache is off)."""
+    """The archive's file for this Java, Spark and driver classpath (None when the cache is off)."""
     d = _cache_dir()
     key = _key() if d else None
     return None if d is None or key is None else os.path.join(d, f"spark-{key}.jsa")

@@ -160,3 +160,24 @@ def test_prune_never_removes_a_mapped_archive_nor_a_live_writers_dump(tmp_path):
     jvm_cache.release(part)
     jvm_cache.prune(new, limit=1)  # no longer mapped
     assert os.listdir(tmp_path) == ["spark-new.jsa"]
+
+
+def test_only_classpath_arguments_make_another_archive(tmp_path, monkeypatch):
+    monkeypatch.setenv("DBZ_SINK_JVM_CACHE", str(tmp_path))
+    monkeypatch.delenv("PYSPARK_SUBMIT_ARGS", raising=False)
+    plain = jvm_cache.archive_path()
+    monkeypatch.setenv(
+        "PYSPARK_SUBMIT_ARGS", "--conf spark.executor.memory=2g --master local[1] pyspark-shell"
+    )
+    assert jvm_cache.archive_path() == plain  # the driver loads the same classes
+    for args in (
+        "--jars /opt/x.jar pyspark-shell",
+        "--jars=/opt/x.jar pyspark-shell",
+        "--packages io.delta:delta-spark_2.13:4.0.0 pyspark-shell",
+        "--conf spark.driver.extraClassPath=/opt/y.jar pyspark-shell",
+    ):
+        monkeypatch.setenv("PYSPARK_SUBMIT_ARGS", args)
+        assert jvm_cache.archive_path() != plain, args
+    x = jvm_cache.archive_path()
+    monkeypatch.setenv("PYSPARK_SUBMIT_ARGS", "--conf spark.driver.extraClassPath=/opt/z.jar pyspark-shell")
+    assert jvm_cache.archive_path() != x
