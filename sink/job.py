@@ -62,6 +62,8 @@ def spark_session(app: str = "dbz-sink", master: str | None = None):
             opts.append(f"-Dlog4j2.configurationFile=file:{conf}")
         if any(opts):
             b = b.config("spark.driver.extraJavaOptions", " ".join(o for o in opts if o))
+    for kv in filter(None, os.environ.get("XX_CONF", "").split(",")):  # XXX temporary experiment
+        b = b.config(*kv.split("=", 1))
     spark = b.config("spark.sql.session.timeZone", "UTC").getOrCreate()
     if "spark.sql.shuffle.partitions" not in given:
         spark.conf.set("spark.sql.shuffle.partitions", str(max(1, spark.sparkContext.defaultParallelism)))
@@ -171,7 +173,51 @@ def _app_id(checkpoint: str) -> str:
         return "dbz-sink-" + json.load(f)["id"]
 
 
-def make_batch_fn(tables: str, checkpoint: str, source: str, log=print, opts=None):
+# Python processes that only plan a query: they look up data sources, create ours and plan its reads before
+# the first micro-batch, then stay idle in the JVM's worker pools for the rest of the run (a daemon and a worker
+# each, ~375 MB RSS of a run's ~1.6 GB). The JVM starts a daemon again if a later query needs one (it restarts a
+# daemon it cannot reach), so ending them once the first batch is planned costs nothing.
+PLANNERS = (
+    b"pyspark.sql.worker.lookup_data_sources",
+    b"pyspark.sql.worker.create_data_source",
+    b"pyspark.sql.worker.plan_data_source_read",
+)
+
+
+def end_planners(jvm_pid: int) -> int:
+    """SIGTERM the planning workers' daemons among the JVM's children (each ends its workers); how many."""
+    import signal as sig
+
+    n = 0
+    try:
+        pids = [d for d in os.listdir("/proc") if d.isdigit()]
+    except OSError:  # no /proc: nothing to free
+        return 0
+    for d in pids:
+        try:
+            with open(f"/proc/{d}/stat", "rb") as f:
+                if int(f.read().rsplit(b")", 1)[1].split()[1]) != jvm_pid:
+                    continue
+            with open(f"/proc/{d}/cmdline", "rb") as f:
+                args = f.read().split(b"\0")
+        except (OSError, ValueError, IndexError):
+            continue
+        if b"pyspark.daemon" in args and any(a in PLANNERS for a in args):
+            try:
+                os.kill(int(d), sig.SIGTERM)
+                n += 1
+            except OSError:
+                pass
+    return n
+
+
+def _jvm_pid(spark) -> int | None:
+    """The driver JVM's pid when this process started it (not under spark-submit)."""
+    proc = getattr(getattr(spark.sparkContext, "_gateway", None), "proc", None)
+    return proc.pid if proc is not None else None
+
+
+def make_batch_fn(tables: str, checkpoint: str, source: str, log=print, opts=None, jvm_pid=None):
     from sink.apply import Options
     from sink.executors import run_batch
 
@@ -185,6 +231,8 @@ def make_batch_fn(tables: str, checkpoint: str, source: str, log=print, opts=Non
         t0 = time.time()
         if state["app"] is None:
             state["app"] = _app_id(checkpoint)
+            if jvm_pid is not None:  # the query is planned: its planning workers are done
+                end_planners(jvm_pid)
         st = run_batch(batch_df, tables, state["app"], batch_id, opts)
         now = time.time()
         state["records"] += st.records
@@ -227,8 +275,10 @@ def run(
 ) -> int:
     """Run the query; with `spark` given (tests), that session is used and left running. `opts`:
     sink.apply.Options (tombstone retention)."""
+    jvm_pid = None
     if spark is None:
         spark = spark_session(master=master)
+        jvm_pid = _jvm_pid(spark)
     else:
         from sink.sources import DirSource, KafkaSource
 
@@ -245,7 +295,7 @@ def run(
         reader = reader.option(k, str(v))
     w = (
         reader.load()
-        .writeStream.foreachBatch(make_batch_fn(tables, checkpoint, source, log, opts))
+        .writeStream.foreachBatch(make_batch_fn(tables, checkpoint, source, log, opts, jvm_pid))
         .option("checkpointLocation", checkpoint)
     )
     w = w.trigger(availableNow=True) if once else w.trigger(processingTime=f"{trigger_ms} milliseconds")
