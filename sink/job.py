@@ -62,8 +62,6 @@ def spark_session(app: str = "dbz-sink", master: str | None = None):
             opts.append(f"-Dlog4j2.configurationFile=file:{conf}")
         if any(opts):
             b = b.config("spark.driver.extraJavaOptions", " ".join(o for o in opts if o))
-    for kv in filter(None, os.environ.get("XX_CONF", "").split(",")):  # XXX temporary experiment
-        b = b.config(*kv.split("=", 1))
     spark = b.config("spark.sql.session.timeZone", "UTC").getOrCreate()
     if "spark.sql.shuffle.partitions" not in given:
         spark.conf.set("spark.sql.shuffle.partitions", str(max(1, spark.sparkContext.defaultParallelism)))
