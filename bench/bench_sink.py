@@ -296,8 +296,33 @@ def _tree_rss(pid: int, pss: bool = False) -> int:
     return total
 
 
+def _tree_cpu(pid: int, seen: dict[int, float]) -> None:
+    """seen[pid] = user + system CPU seconds (its own and its reaped children's) of pid and its descendants."""
+    tick = os.sysconf("SC_CLK_TCK")
+    children: dict[int, list[int]] = {}
+    cpu: dict[int, float] = {}
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/stat") as f:
+                parts = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(parts[1]), []).append(int(d))
+        cpu[int(d)] = sum(int(x) for x in parts[11:15]) / tick
+    todo = [pid]
+    while todo:
+        q = todo.pop()
+        if q in cpu:
+            seen[q] = cpu[q]
+        todo.extend(children.get(q, []))
+
+
 def timed(cmd: list[str], env: dict | None = None, marker: str = "batch 0:") -> dict:
-    """Run cmd; wall time start → exit, start → first line containing `marker`, peak RSS of the tree."""
+    """Run cmd; wall time start → exit, start → first line containing `marker`, peak RSS of the tree, and
+    the CPU seconds of the tree (JVM, Python workers: sampled from /proc with the RSS, each process's last
+    sample; steadier than wall time on a loaded machine)."""
     t0 = time.time()
     p = subprocess.Popen(
         cmd,
@@ -319,15 +344,25 @@ def timed(cmd: list[str], env: dict | None = None, marker: str = "batch 0:") -> 
     th = threading.Thread(target=pump, daemon=True)
     th.start()
     peak = peak_pss = 0
+    cpu_seen: dict[int, float] = {}
     while p.poll() is None:
+        _tree_cpu(p.pid, cpu_seen)
         peak = max(peak, _tree_rss(p.pid))
         peak_pss = max(peak_pss, _tree_rss(p.pid, pss=True))
         time.sleep(0.25)
     th.join(5)
+    cpu = sum(cpu_seen.values())
     err = p.stderr.read()
     if p.returncode != 0:
         raise SystemExit(f"{' '.join(cmd)} failed ({p.returncode}):\n{''.join(out)[-3000:]}\n{err[-3000:]}")
-    return {"s": time.time() - t0, "first": first[0], "rss": peak, "pss": peak_pss, "out": "".join(out)}
+    return {
+        "s": time.time() - t0,
+        "first": first[0],
+        "rss": peak,
+        "pss": peak_pss,
+        "cpu": cpu,
+        "out": "".join(out),
+    }
 
 
 def sink_cmd(src: Path, tables: Path, ck: Path, master: str) -> list[str]:
@@ -473,6 +508,9 @@ def main() -> None:
                 "chg": a.changes / r2["s"],
                 "snap_s": r1["s"],
                 "chg_s": r2["s"],
+                "snap_cpu": r1["cpu"],
+                "chg_cpu": r2["cpu"],
+                "first_cpu": r0["cpu"],
                 "rss": max(r0["rss"], r1["rss"], r2["rss"]),
                 "pss": max(r0["pss"], r1["pss"], r2["pss"]),
             }
@@ -491,17 +529,24 @@ def main() -> None:
                     "chg": a.changes / q2["s"],
                     "snap_s": q1["s"],
                     "chg_s": q2["s"],
+                    "snap_cpu": q1["cpu"],
+                    "chg_cpu": q2["cpu"],
+                    "first_cpu": None,
                     "rss": max(q1["rss"], q2["rss"]),
                     "pss": max(q1["pss"], q2["pss"]),
                 }
                 results.append(row)
                 print(_fmt(row), f"; load {_load()}", flush=True)
-        print("\n| run | snapshot rows/s (s) | changes/s (s) | start → first batch | peak RSS (PSS) |")
+        print(
+            "\n| run | snapshot rows/s (s; CPU s) | changes/s (s; CPU s) | start → first batch (CPU s) "
+            "| peak RSS (PSS) |"
+        )
         print("|---|---|---|---|---|")
         for r in results:
-            first = "-" if r["first"] is None else f"{r['first']:.1f} s"
+            first = "-" if r["first"] is None else f"{r['first']:.1f} s ({r['first_cpu']:.1f})"
             print(
-                f"| {r['what']} | {r['snap']:,.0f} ({r['snap_s']:.1f}) | {r['chg']:,.0f} ({r['chg_s']:.1f}) | "
+                f"| {r['what']} | {r['snap']:,.0f} ({r['snap_s']:.1f}; {r['snap_cpu']:.1f}) | "
+                f"{r['chg']:,.0f} ({r['chg_s']:.1f}; {r['chg_cpu']:.1f}) | "
                 f"{first} | {r['rss'] / 2**30:.2f} GB ({r['pss'] / 2**30:.2f}) |"
             )
         by = {r["what"]: r for r in results}
@@ -525,8 +570,8 @@ def main() -> None:
 def _fmt(r: dict) -> str:
     first = "-" if r["first"] is None else f"{r['first']:.1f} s"
     return (
-        f"{r['what']}: snapshot {r['snap']:,.0f} rows/s ({r['snap_s']:.1f} s), changes {r['chg']:,.0f}/s "
-        f"({r['chg_s']:.1f} s), first batch {first}, peak RSS {r['rss'] / 2**30:.2f} GB "
+        f"{r['what']}: snapshot {r['snap']:,.0f} rows/s ({r['snap_s']:.1f} s, CPU {r['snap_cpu']:.1f} s), "
+        f"changes {r['chg']:,.0f}/s ({r['chg_s']:.1f} s, CPU {r['chg_cpu']:.1f} s), first batch {first}, peak RSS {r['rss'] / 2**30:.2f} GB "
         f"(PSS {r['pss'] / 2**30:.2f} GB)"
     )
 

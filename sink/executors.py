@@ -74,8 +74,29 @@ def slow_records(df, plans: list[TopicPlan]):
         yield topic, k, v, (part, pos), None if hdr is None else loads(hdr)
 
 
-def seq_expr(src, op):
-    """`sink.position.seq` as a Spark expression."""
+# the `source` struct's Connect name -> the connector value its records carry (`sink.position.seq` branches)
+SOURCE_CONNECTORS = {
+    "io.debezium.connector.postgresql.Source": "postgresql",
+    "io.debezium.connector.mysql.Source": "mysql",
+    "io.debezium.connector.mariadb.Source": "mariadb",
+    "io.debezium.connector.mongodb.Source": "mongodb",
+}
+
+
+def connector_of(plans: list[TopicPlan]) -> str | None:
+    """The one connector of these topics' change events, by their value schemas' `source` struct name, or None
+    (several, or one `seq_expr` has no branch for): then the expression decides per row."""
+    names = set()
+    for tp in plans:
+        for g in tp.changes():
+            src = [f for f in g.vschema.get("fields", []) if f.get("field") == "source"]
+            names.add(SOURCE_CONNECTORS.get(src[0].get("name")) if src else None)
+    return names.pop() if len(names) == 1 else None
+
+
+def seq_expr(src, op, connector: str | None = None):
+    """`sink.position.seq` as a Spark expression; with `connector` known (all rows' source struct says which),
+    only its branch (a quarter of the generated code to compile and run)."""
 
     def h(x, w):
         return F.lpad(F.lower(F.hex(x)), w, "0")
@@ -107,6 +128,12 @@ def seq_expr(src, op):
         h(F.coalesce(src.getField("ord"), F.lit(0)), 8),
         phase,
     )
+    if connector == "postgresql":
+        return pg
+    if connector in ("mysql", "mariadb"):
+        return my
+    if connector == "mongodb":
+        return mongo
     conn = src.getField("connector")
     return (
         F.when(conn == "postgresql", pg)
@@ -130,7 +157,8 @@ def truncates(df, plans: list[TopicPlan]) -> dict[str, str]:
         return {}
     p = F.from_json("vp", STAGE1)
     ev = df.where(F.col("topic").isin(tt) & F.col("vp").contains('"op":"t"')).select("topic", p.alias("p"))
-    ev = ev.where(F.col("p.op") == "t").select("topic", seq_expr(F.col("p.source"), F.col("p.op")).alias("s"))
+    seq = seq_expr(F.col("p.source"), F.col("p.op"), connector_of(plans))
+    ev = ev.where(F.col("p.op") == "t").select("topic", seq.alias("s"))
     return {r.topic: r.s for r in ev.groupBy("topic").agg(F.max("s").alias("s")).collect()}
 
 
@@ -207,7 +235,7 @@ def winners(df, plans: list[TopicPlan], truncs: dict[str, str]):
         "vfp",
         "kp",
         F.col("p.op").alias("op"),
-        seq_expr(src, F.col("p.op")).alias("seq"),
+        seq_expr(src, F.col("p.op"), connector_of(plans)).alias("seq"),
         F.col("p.after").alias("after"),
         F.coalesce(F.col("p.ts_ms"), src.getField("ts_ms"), F.lit(0)).alias("ts"),
     ).where(F.col("op").isin(*CHANGE_OPS) & ((F.col("op") == "d") | F.col("after").isNotNull()))
@@ -419,7 +447,7 @@ def _events(df, tp: TopicPlan, g: Fp, keyless: bool) -> pa.Table:
         F.col("part"),
         F.col("pos"),
         op.alias("op"),
-        seq_expr(src, op).alias("seq"),
+        seq_expr(src, op, connector_of([tp])).alias("seq"),
         F.coalesce(F.col("p.ts_ms"), src.getField("ts_ms"), F.lit(0)).alias("ts"),
     ]
     after = F.when(op != "d", F.col("p.after"))
