@@ -113,23 +113,33 @@ def check_source(source: str, registry_url: str | None = None) -> None:
                 f"--schema-registry-url {registry_url}: a mock:// registry lives in the process that wrote the "
                 "records; reading Kafka needs the registry's http(s) URL"
             )
+        from confluent_kafka import KafkaError
         from confluent_kafka.admin import AdminClient
 
         bootstrap = source[len("kafka:") :]
-        errors: list[str] = []
+        errors: list = []
         admin = AdminClient(
             {
                 "bootstrap.servers": bootstrap,
                 "socket.timeout.ms": 5000,
                 "log_level": 0,
-                "error_cb": lambda e: errors.append(str(e)),
+                "error_cb": errors.append,
             }
         )
-        try:
-            admin.list_topics(timeout=10)
-        except Exception as e:
-            raise UsageError(f"Kafka at {bootstrap} is unreachable ({errors[0] if errors else e})") from None
-        return
+        # up to 10 s, but a refused connection is reported within a second: give up once every broker has been
+        # down for 2 s (a broker that is still starting gets that long) instead of waiting out the 10 s
+        start = time.monotonic()
+        while True:
+            try:
+                admin.list_topics(timeout=0.5)
+                return
+            except Exception as e:
+                admin.poll(0)  # serves error_cb
+                waited = time.monotonic() - start
+                down = any(x.code() == KafkaError._ALL_BROKERS_DOWN for x in errors)
+                if waited >= 10 or (down and waited >= 2):
+                    first = errors[0].str() if errors else str(e)
+                    raise UsageError(f"Kafka at {bootstrap} is unreachable ({first})") from None
     if not os.path.isdir(source):
         raise UsageError(f"--source {source}: no such directory (the emulator's --out directory)")
     import orjson
