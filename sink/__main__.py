@@ -85,6 +85,8 @@ def main(argv: list[str] | None = None) -> int:
         check_source(a.source, a.schema_registry_url)
         if a.debug:
             os.environ.setdefault("DBZ_SINK_SPARK_LOG", "WARN")
+        else:
+            quiet_children()
         rc = run(
             a.source,
             a.tables,
@@ -107,6 +109,20 @@ def main(argv: list[str] | None = None) -> int:
 
         print(f"sink: error: {one_line(e)}", file=sys.stderr, flush=True)
         return 2 if isinstance(e, UsageError) else 1
+
+
+def quiet_children() -> None:
+    """Processes started from here on (the JVM, and the Python workers whose output it relays) write their
+    stderr to /dev/null: the JVM's launcher prints warnings that its log configuration cannot silence
+    (`Using incubator modules`, the PySpark shell's `Setting default log level`), which broke the one-line
+    error. The sink's own lines keep the real stderr (`sys.stderr` is moved to a copy of it); --debug keeps
+    everything."""
+    sys.stderr.flush()
+    err = os.dup(2)
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 2)
+    os.close(null)
+    sys.stderr = os.fdopen(err, "w", buffering=1, encoding=sys.stderr.encoding, errors="backslashreplace")
 
 
 def duration(text: str) -> float:

@@ -12,6 +12,7 @@ class UsageError(Exception):
 
 _WRAPPERS = (
     "STREAM_FAILED",
+    "An exception was thrown from the Python worker",  # an executor's Python error: its own line follows
     "FOREACH_BATCH_USER_FUNCTION_ERROR",
     "An exception was raised by the Python Proxy",
 )

@@ -137,11 +137,17 @@ class DirReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         return end
 
     def _cut(self, f: str, s: int, limit: int) -> int:
+        # backwards from the limit in 64 KB steps: reading the whole budget (256 MB) made this process hold it
         with open(os.path.join(self.path, f), "rb") as fh:
-            fh.seek(s)
-            data = fh.read(limit - s)
-        i = data.rfind(b"\n")
-        return s + i + 1 if i >= 0 else s
+            pos = limit
+            while pos > s:
+                step = min(pos - s, 1 << 16)
+                fh.seek(pos - step)
+                i = fh.read(step).rfind(b"\n")
+                if i >= 0:
+                    return pos - step + i + 1
+                pos -= step
+        return s
 
     def partitions(self, start: dict, end: dict):
         parts = []

@@ -106,7 +106,10 @@ class Batcher:
         """A directory-output line `{"key":K,"value":V[,"headers":[...]]}`."""
         split = split_line(line)
         if split is None:
-            split = _parse_line(line, self._binary)
+            try:
+                split = _parse_line(line, self._binary)
+            except ValueError as e:  # orjson's JSONDecodeError too; names where, for the one-line error
+                raise ValueError(f"{part} at byte {pos}: not a Debezium record ({e})") from None
         self._add(topic, part, pos, *split)
 
     def _binary(self, data: bytes) -> tuple[bytes | None, bytes | None]:
@@ -202,6 +205,8 @@ def split_line(line: bytes):
 
 def _parse_line(line: bytes, binary=None):
     d = orjson.loads(line)
+    if not (isinstance(d, dict) and "key" in d and "value" in d):
+        raise ValueError('expected the directory output\'s {"key": ..., "value": ...}')
     ks, kp = _doc(d.get("key"), binary)
     vs, vp = _doc(d.get("value"), binary)
     h = d.get("headers")

@@ -173,8 +173,11 @@ def warm(quiet: bool = False, background: bool = False) -> int:
         return 1
     os.replace(part, final)
     jvm_cache.release(part)  # the lock
+    removed = jvm_cache.prune(final)
     if not quiet:
         print(f"sink warm: wrote {final} ({os.path.getsize(final) / 2**20:.0f} MB)", flush=True)
+        for p in removed:
+            print(f"sink warm: removed {p}", flush=True)
     return 0
 
 

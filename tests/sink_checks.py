@@ -123,6 +123,9 @@ class SparkStandalone:
             SPARK_HOME=str(self.home),
             SPARK_LOCAL_IP="127.0.0.1",
             SPARK_DAEMON_MEMORY="256m",
+            # the master and workers only schedule: the optimizing compiler and G1's threads cost seconds of
+            # CPU at their start and give nothing back in a short test
+            SPARK_DAEMON_JAVA_OPTS="-XX:TieredStopAtLevel=1 -XX:+UseSerialGC",
             PYSPARK_PYTHON=sys.executable,
             PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
         )
@@ -168,7 +171,8 @@ class SparkStandalone:
             "0",
         )
         self._wait(m, "I have been elected leader")
-        for i in range(self.workers):
+        logs = []
+        for i in range(self.workers):  # started together, then waited for
             w = self._start(
                 f"worker{i}",
                 "org.apache.spark.deploy.worker.Worker",
@@ -184,6 +188,8 @@ class SparkStandalone:
                 "--work-dir",
                 str(self.work / f"w{i}"),
             )
+            logs.append(w)
+        for w in logs:
             self._wait(w, "Successfully registered with master")
         return self
 

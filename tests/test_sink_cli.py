@@ -4,6 +4,7 @@ seconds), the traceback only with --debug; `python -m sink show` prints a mirror
 from __future__ import annotations
 
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -74,6 +75,25 @@ def test_input_that_is_not_debezium(tmp_path):
     assert r.returncode == 2 and "no Connect schema" in _one_line(r)
 
 
+def test_a_record_that_is_not_debeziums_fails_the_batch_with_one_line(tmp_path):
+    """Line 1 passes the start check; a later line that is JSON but not a directory-output record fails the
+    micro-batch on the executor that reads it: one line naming the file and the line's byte offset (not the
+    PythonException wrapper, nor the JVM launcher's warnings), exit 1, nothing committed."""
+    from sink.warm import TOPIC, records
+
+    src = tmp_path / "in"
+    src.mkdir()
+    lines = records().splitlines(keepends=True)
+    lines[3] = b'{"id": 7, "total": 5}\n'
+    (src / f"{TOPIC}.jsonl").write_bytes(b"".join(lines))
+    r = _run(str(src), tmp_path)
+    assert r.returncode == 1, r.stdout + r.stderr
+    at = sum(len(x) for x in lines[:3])
+    assert f"{TOPIC}.jsonl at byte {at}: not a Debezium record" in _one_line(r)
+    assert "batch 0:" not in r.stdout
+    assert not list((tmp_path / "c" / "commits").iterdir())  # the batch is not marked done
+
+
 def test_debug_shows_the_traceback(tmp_path):
     r = _run(str(tmp_path / "nope"), tmp_path, "--debug")
     assert r.returncode != 0 and "Traceback" in r.stderr and "UsageError" in r.stderr
@@ -111,3 +131,33 @@ def test_show_mirror_and_history(tmp_path):
         assert after["email"] in line and line.split()[0] == "1004"
     r = _sink("show", str(tmp_path / "m" / "dbserver1.inventory.customers"), "--history", "1004")
     assert r.returncode == 2 and "needs a history table" in _one_line(r)
+
+
+def test_only_the_planning_workers_daemons_are_ended():
+    """`sink run` ends the JVM's idle query-planning daemons (children of the JVM whose arguments name a planning
+    worker module); the executors' worker daemon and processes of other parents are left alone."""
+    from sink.job import end_planners
+
+    def child(*args: str) -> subprocess.Popen:
+        return subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)", *args])
+
+    planners = [
+        child("-m", "pyspark.daemon", m)
+        for m in (
+            "pyspark.sql.worker.lookup_data_sources",
+            "pyspark.sql.worker.create_data_source",
+            "pyspark.sql.worker.plan_data_source_read",
+        )
+    ]
+    worker = child("-m", "pyspark.daemon", "pyspark.worker")
+    runner = child("-m", "pyspark.sql.streaming.python_streaming_source_runner")
+    try:  # Popen returns after the exec: their command lines are in /proc
+        assert end_planners(os.getpid() + 10**7) == 0  # another parent's children: none
+        assert end_planners(os.getpid()) == 3
+        for p in planners:
+            assert p.wait(10) == -15  # SIGTERM
+        assert worker.poll() is None and runner.poll() is None
+    finally:
+        for p in [*planners, worker, runner]:
+            p.kill()
+            p.wait()

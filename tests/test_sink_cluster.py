@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -42,16 +44,35 @@ def _tables(path: Path) -> dict[str, list[str]]:
 def test_standalone_cluster_gives_the_same_tables_as_local_mode(tmp_path):
     src = tmp_path / "in"
     _directory_output(src)
+    t0 = time.time()
     local = run_sink(src, tmp_path / "local", tmp_path / "ck-local", None, "--master", "local[2]")
+    t1 = time.time()
     assert local.returncode == 0, local.stdout[-2000:] + local.stderr[-2000:]
+    # the micro-batch's line (one batch: the input is far below a batch's bytes): every record read but the
+    # heartbeats (no table; skipped before they are counted), the tables written, the lag behind the newest
+    # event's ts_ms as the wall clock stood when the batch ended
+    lines = [json.loads(x) for x in DATA.read_text().splitlines()]
+    lines = [r for r in lines if not r["topic"].startswith("__debezium-heartbeat")]
+    newest = max(r["value"]["payload"]["ts_ms"] for r in lines if r["value"])
+    m = re.search(
+        r"^batch 0: (\d+) records read, \d+ changes applied to (\d+) tables .*lag behind newest source ts "
+        r"(\d+) ms",
+        local.stdout,
+        re.M,
+    )
+    assert m, local.stdout
+    assert int(m[1]) == len(lines) and int(m[2]) == len(topics(str(tmp_path / "local")))
+    assert (t0 * 1000 - newest) <= int(m[3]) <= (t1 * 1000 - newest)
     with SparkStandalone(tmp_path / "cluster") as cluster:
         env = {
             "PYTHONPATH": os.pathsep.join(
                 [str(Path(__file__).parent.parent), os.environ.get("PYTHONPATH", "")]
             ),
             "SPARK_LOCAL_IP": "127.0.0.1",
-            # settings the way users give them to pyspark: the workers offer 768 MB each
-            "PYSPARK_SUBMIT_ARGS": "--conf spark.executor.memory=512m pyspark-shell",
+            # settings the way users give them to pyspark: the workers offer 768 MB each; the executors of a
+            # short run start cheaper with the C1 compiler and the serial collector (as the sink's local mode)
+            "PYSPARK_SUBMIT_ARGS": "--conf spark.executor.memory=512m --conf "
+            "'spark.executor.extraJavaOptions=-XX:TieredStopAtLevel=1 -XX:+UseSerialGC' pyspark-shell",
         }
         r = run_sink(
             src, tmp_path / "remote", tmp_path / "ck-remote", env, "--master", cluster.url, timeout=600

@@ -98,3 +98,86 @@ def test_warm_with_the_cache_off_starts_nothing(tmp_path):
     env = dict(os.environ, DBZ_SINK_JVM_CACHE="off")
     p = subprocess.run([sys.executable, "-m", "sink", "warm"], env=env, capture_output=True, text=True)
     assert p.returncode == 0 and "no class cache" in p.stdout
+
+
+def _archive(path, age_s: float) -> str:
+    with open(path, "wb") as f:
+        f.write(b"jsa")
+    t = os.path.getmtime(path) - age_s
+    os.utime(path, (t, t))
+    return str(path)
+
+
+def test_prune_keeps_the_new_archive_and_the_most_recently_used(tmp_path, monkeypatch):
+    monkeypatch.setenv("DBZ_SINK_JVM_CACHE", str(tmp_path))
+    new = _archive(tmp_path / "spark-new.jsa", 0)
+    old = _archive(tmp_path / "spark-old.jsa", 3000)
+    older = _archive(tmp_path / "spark-older.jsa", 2000)  # but used just now (below): it stays
+    _archive(tmp_path / "spark-oldest.jsa", 4000)
+    monkeypatch.setattr(jvm_cache, "archive_path", lambda: older)
+    assert jvm_cache.java_options().startswith(f"-XX:SharedArchiveFile={older}")  # marks it used
+    removed = jvm_cache.prune(new, limit=2)
+    assert sorted(os.listdir(tmp_path)) == ["spark-new.jsa", "spark-older.jsa"]
+    assert sorted(removed) == sorted([old, str(tmp_path / "spark-oldest.jsa")])
+
+
+def test_prune_never_removes_a_mapped_archive_nor_a_live_writers_dump(tmp_path):
+    new = _archive(tmp_path / "spark-new.jsa", 0)
+    mapped = _archive(tmp_path / "spark-mapped.jsa", 5000)
+    # a process that maps the file, as a running JVM maps its archive for its whole life
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import mmap, sys; f = open(sys.argv[1], 'rb'); m = mmap.mmap(f.fileno(), 0, prot=mmap.PROT_READ);"
+            " print('mapped', flush=True); sys.stdin.read()",
+            mapped,
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "mapped"
+        # a live writer (this process) of another key, and the leftovers of a killed one
+        live = str(tmp_path / "spark-live.jsa")
+        part = jvm_cache.claim(live)
+        with open(part, "wb") as f:  # its JVM's dump under way
+            f.write(b"dumping")
+        dead = _dead_pid()
+        with open(tmp_path / "spark-gone.jsa.lock", "w") as f:
+            f.write(str(dead))
+        with open(tmp_path / f"spark-gone.jsa.{dead}.part", "wb") as f:
+            f.write(b"half")
+        jvm_cache.prune(new, limit=1)
+        left = sorted(os.listdir(tmp_path))
+        assert left == sorted(
+            ["spark-new.jsa", "spark-mapped.jsa", "spark-live.jsa.lock", os.path.basename(part)]
+        ), left
+    finally:
+        holder.stdin.close()
+        holder.wait(10)
+    jvm_cache.release(part)
+    jvm_cache.prune(new, limit=1)  # no longer mapped
+    assert os.listdir(tmp_path) == ["spark-new.jsa"]
+
+
+def test_only_classpath_arguments_make_another_archive(tmp_path, monkeypatch):
+    monkeypatch.setenv("DBZ_SINK_JVM_CACHE", str(tmp_path))
+    monkeypatch.delenv("PYSPARK_SUBMIT_ARGS", raising=False)
+    plain = jvm_cache.archive_path()
+    monkeypatch.setenv(
+        "PYSPARK_SUBMIT_ARGS", "--conf spark.executor.memory=2g --master local[1] pyspark-shell"
+    )
+    assert jvm_cache.archive_path() == plain  # the driver loads the same classes
+    for args in (
+        "--jars /opt/x.jar pyspark-shell",
+        "--jars=/opt/x.jar pyspark-shell",
+        "--packages io.delta:delta-spark_2.13:4.0.0 pyspark-shell",
+        "--conf spark.driver.extraClassPath=/opt/y.jar pyspark-shell",
+    ):
+        monkeypatch.setenv("PYSPARK_SUBMIT_ARGS", args)
+        assert jvm_cache.archive_path() != plain, args
+    x = jvm_cache.archive_path()
+    monkeypatch.setenv("PYSPARK_SUBMIT_ARGS", "--conf spark.driver.extraClassPath=/opt/z.jar pyspark-shell")
+    assert jvm_cache.archive_path() != x
