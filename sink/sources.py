@@ -129,9 +129,9 @@ class DirReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
             if e <= s or budget <= 0:
                 continue
             if e - s > budget:
-                e = self._cut(f, s, s + budget)
-                if e <= s:
-                    continue
+                cut = self._cut(f, s, s + budget)
+                # one line longer than the budget: taken whole, else no batch would ever get past it
+                e = cut if cut > s else _next_line(os.path.join(self.path, f), s + 1, e)
             budget -= e - s
             end[f] = e
         return end
