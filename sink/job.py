@@ -249,7 +249,7 @@ def make_batch_fn(tables: str, checkpoint: str, source: str, log=print, opts=Non
         msg = (
             f"batch {batch_id}: {st.records} records read, {sum(max(0, n) for n in st.applied.values())} "
             f"changes applied to {len(st.applied)} tables in {el:.2f} s ({st.records / el:.0f} records/s); "
-            f"lag behind newest source ts {lag}; total {state['records']} records"
+            f"lag behind newest event ts {lag}; total {state['records']} records"
         )
         if st.fast or st.driver:
             msg += f"; executors: {len(st.fast)} tables"

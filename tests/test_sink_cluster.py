@@ -55,7 +55,7 @@ def test_standalone_cluster_gives_the_same_tables_as_local_mode(tmp_path):
     lines = [r for r in lines if not r["topic"].startswith("__debezium-heartbeat")]
     newest = max(r["value"]["payload"]["ts_ms"] for r in lines if r["value"])
     m = re.search(
-        r"^batch 0: (\d+) records read, \d+ changes applied to (\d+) tables .*lag behind newest source ts "
+        r"^batch 0: (\d+) records read, \d+ changes applied to (\d+) tables .*lag behind newest event ts "
         r"(\d+) ms",
         local.stdout,
         re.M,
