@@ -1,0 +1,209 @@
+"""The two suites: streaming (small snapshot, INSERT and UPDATE catch-up, latency) and the big snapshot."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+
+from emulator.testing.pgserver import PgServer
+
+from .catchup import drain, raw_drain
+from .engines import EngineKind, EngineRun
+from .latency import latency
+from .log import BenchError, say
+from .options import Options
+from .procstats import Noise, wait_quiet
+from .server import drop_slot, run_sql, wait_slot_inactive
+from .tail import Tail, last_record, wait_lines
+from .workload import (
+    COLUMNS,
+    DDL,
+    ROW_EXPR,
+    SMALL_ROWS,
+    SMALL_TABLE,
+    TABLE,
+    backlog_sql,
+    connector_props,
+    topic_file,
+    write_properties,
+)
+
+OFFSET_FLUSH_WAIT_S = 1.5  # > offset.flush.interval.ms, before a planned stop
+
+
+def stream_suite(kind: EngineKind, workdir: Path, opts: Options, res: dict) -> None:
+    """Small snapshot (start -> first event), INSERT backlog drain, UPDATE backlog drain, latency.
+    Fills res as it goes (what was measured before an error is kept)."""
+    n = opts.rows_stream
+    with PgServer() as pg:
+        run_sql(
+            pg,
+            DDL + f"CREATE TABLE {SMALL_TABLE} (id int PRIMARY KEY, label text NOT NULL);"
+            f"INSERT INTO {SMALL_TABLE} SELECT g, 'row ' || g FROM generate_series(1, {SMALL_ROWS}) g;",
+        )
+        config = workdir / f"{kind.name}-stream.properties"
+        write_properties(
+            connector_props(pg, workdir / f"{kind.name}-stream.offsets", **{"snapshot.mode": "initial"}),
+            config,
+        )
+        pg_pid = pg.proc.pid
+
+        def restart(run: EngineRun, tag: str) -> tuple[EngineRun, Tail]:
+            """After a backlog: a new engine (process), its topic file tailed from where it ends now."""
+            if kind.restart_in_process:
+                tail = Tail(topic_file(run.out, TABLE))
+                tail.skip_existing()
+                run.resume()
+                return run, tail
+            run = EngineRun(kind, config, workdir, tag).start()
+            return run, Tail(topic_file(run.out, TABLE))
+
+        def stop_for_backlog(run: EngineRun) -> None:
+            time.sleep(OFFSET_FLUSH_WAIT_S)
+            if kind.restart_in_process:
+                run.pause(60)
+            else:
+                finish_run(run, opts)
+            # The server may take a moment to notice the old replication connection is gone; an engine
+            # started before that finds the slot active (Debezium then retries after slot.retry.delay.ms,
+            # 10 s), which is not what the catch-up measures.
+            wait_slot_inactive(pg)
+
+        def write_backlog(what: str) -> None:
+            t = time.monotonic()
+            run_sql(pg, backlog_sql(what, n))
+            say(
+                f"{kind.label}: wrote {n:,} {what.upper()}s in {(n + 999) // 1000} transactions "
+                f"({time.monotonic() - t:.1f} s)"
+            )
+            wait_quiet(opts.quiet_wait_s)
+
+        # 1. snapshot of an empty table + a 20-row one, then one streamed sentinel row
+        wait_quiet(opts.quiet_wait_s)
+        run = EngineRun(kind, config, workdir, "stream" if kind.restart_in_process else "small").start()
+        try:
+            small = Tail(topic_file(run.out, SMALL_TABLE))
+            wait_lines(run, small, SMALL_ROWS, "small snapshot", opts.stall_s, 120)
+            res["small"] = {"start_to_first_s": round(small.first_t - run.t0, 3)}
+            say(
+                f"{kind.label}: small snapshot: process start -> first record "
+                f"{res['small']['start_to_first_s']} s"
+            )
+            run_sql(pg, f"INSERT INTO {SMALL_TABLE} VALUES (0, 'sentinel')")
+            wait_lines(
+                run, small, SMALL_ROWS + 1, "streaming the sentinel row", opts.stall_s, 120, expect_op="c"
+            )
+            res["small"]["peak_rss_mb"] = peak_rss(run)
+            stop_for_backlog(run)
+
+            # 2. INSERT backlog, written while no engine runs; then a new engine drains it
+            write_backlog("insert")
+            if opts.raw_reader:
+                res["raw_insert"] = raw_drain(pg, n, "c", "INSERT catch-up")
+            run, tail = restart(run, "insert")
+            noise = Noise(pg_pid, run.proc.pid)
+            res["stream_insert"] = drain(run, tail, n, "c", "INSERT catch-up", opts, noise)
+            res["stream_insert"]["peak_rss_mb"] = peak_rss(run)
+            stop_for_backlog(run)
+
+            # 3. UPDATE backlog of the same rows; the engine then stays up for the latency test
+            write_backlog("update")
+            if opts.raw_reader:
+                res["raw_update"] = raw_drain(pg, n, "u", "UPDATE catch-up")
+            run, tail = restart(run, "update")
+            noise = Noise(pg_pid, run.proc.pid)
+            res["stream_update"] = drain(run, tail, n, "u", "UPDATE catch-up", opts, noise)
+            res["stream_update"]["peak_rss_mb"] = peak_rss(run)
+
+            # 4. commit -> event latency, the engine idle and streaming
+            if opts.latency_s > 0:
+                time.sleep(1.0)
+                wait_quiet(opts.quiet_wait_s)
+                res["latency"] = latency(run, tail, pg, opts.latency_s, opts)
+                res["latency"]["peak_rss_mb"] = peak_rss(run)
+        finally:
+            finish_run(run, opts)
+
+
+def snapshot_suite(kinds: list[EngineKind], workdir: Path, opts: Options, results: dict) -> None:
+    """M rows loaded before the start; snapshot.mode=initial; until the M-th record."""
+    m = opts.rows_snapshot
+    with PgServer() as pg:
+        t = time.monotonic()
+        run_sql(
+            pg,
+            DDL + f"INSERT INTO {TABLE} ({COLUMNS}) SELECT {ROW_EXPR} FROM generate_series(1, {m}) g;"
+            f"VACUUM (ANALYZE) {TABLE}; CHECKPOINT;",
+        )
+        say(f"snapshot: loaded {m:,} rows ({time.monotonic() - t:.1f} s)")
+        for kind in kinds:
+            try:
+                config = workdir / f"{kind.name}-snapshot.properties"
+                write_properties(
+                    connector_props(
+                        pg, workdir / f"{kind.name}-snapshot.offsets", **{"snapshot.mode": "initial"}
+                    ),
+                    config,
+                )
+                wait_quiet(opts.quiet_wait_s)
+                run = EngineRun(kind, config, workdir, "snapshot").start()
+                try:
+                    noise = Noise(pg.proc.pid, run.proc.pid)
+                    tail = Tail(topic_file(run.out, TABLE))
+                    t_end = wait_lines(run, tail, m, f"snapshot of {m:,} rows", opts.stall_s, 120 + m / 500)
+                    cpu = run.cpu_s()
+                    last = last_record(tail).get("source", {}).get("snapshot")
+                    r = {
+                        "rows": m,
+                        "start_to_first_s": round(tail.first_t - run.t0, 3),
+                        "start_to_last_s": round(t_end - run.t0, 3),
+                        "rate_start_last": round(m / (t_end - run.t0)),
+                        "rate_first_last": round(m / max(t_end - tail.first_t, 1e-3)),
+                        "cpu_s": round(cpu, 2),
+                        "cpu_ms_per_1k": round(cpu / m * 1e6, 1),
+                        "bytes_per_record": round((tail.pos - tail.start_pos) / max(tail.lines, 1)),
+                        "last_record_snapshot": last,
+                        "other_cpu_s": noise.other_cpu_s(),
+                    }
+                    r["peak_rss_mb"] = peak_rss(run)
+                    results.setdefault(kind.name, {})["snapshot"] = r
+                    say(
+                        f"{kind.label}: snapshot: {m:,} rows, start->last {r['start_to_last_s']} s = "
+                        f"{r['rate_start_last']:,} rows/s (first->last {r['rate_first_last']:,}), "
+                        f"start->first {r['start_to_first_s']} s, {r['cpu_ms_per_1k']} CPU-ms/1k, "
+                        f"peak RSS {r['peak_rss_mb']} MB"
+                    )
+                    if last != "last":
+                        say(
+                            f"{kind.label}: snapshot: the {m:,}th record has source.snapshot={last!r}, "
+                            "not 'last'"
+                        )
+                finally:
+                    finish_run(run, opts)
+            except BenchError as e:
+                record_error(results, kind, "snapshot", e)
+            finally:
+                drop_slot(pg)
+
+
+def peak_rss(run: EngineRun) -> float | None:
+    run.sample_rss()
+    return None if run.peak_rss_mb is None else round(run.peak_rss_mb, 1)
+
+
+def finish_run(run: EngineRun, opts: Options) -> None:
+    """Stop the engine; remove its output (GBs) unless --keep."""
+    if run.stopped:
+        return
+    rc = run.stop()
+    if rc not in (0, None):
+        say(f"{run.kind.label} ({run.tag}) exited with code {rc} after SIGTERM (expected 0){run.log_tail(5)}")
+    if not opts.keep:
+        shutil.rmtree(run.out, ignore_errors=True)
+
+
+def record_error(results: dict, kind: EngineKind, phase: str, e: Exception) -> None:
+    msg = str(e)
+    say(f"ERROR in {phase} ({kind.label}): {msg}")
+    results.setdefault(kind.name, {}).setdefault("errors", {})[phase] = msg.splitlines()[0]
