@@ -183,3 +183,62 @@ def test_schemaless_values_are_written_as_confluents_anything_record():
     assert enc(2**40) == bytes(5) + b"\x02\x80\x80\x80\x80\x80\x40" + bytes(3)  # long: zigzag 2**41
     assert enc(["x"]) == bytes(7) + b"\x02\x02" + enc("x") + b"\x00" + bytes(1)
     assert enc({"k": None}) == bytes(8) + b"\x02\x02" + enc("k") + bytes(9) + b"\x00"
+
+
+def test_unwrap_of_a_delete_without_before_fails_as_debezium():
+    """seed 11 trial 8 (tests/data/connect/pg_unwrap_no_before_fails): with `before` excluded by ReplaceField,
+    Debezium's ExtractNewRecordState asks Kafka's ExtractField for `before` on a delete and fails the record
+    ('Unknown field: before', CASE.meta.json's engine_error); the emulator had dropped it as a truncate."""
+    import json
+    from pathlib import Path
+
+    from emulator.connect.record import ConnectRecord
+    from emulator.connect.schema import Field, Schema
+    from emulator.connect.transforms import build_chain
+    from emulator.settings import settings_for
+
+    meta = json.loads(
+        (Path(__file__).parent / "data/connect/pg_unwrap_no_before_fails.meta.json").read_text()
+    )
+    assert "Unknown field: before" in meta["engine_error"] and meta["records"] > 0
+    settings = settings_for(from_dict({"database.hostname": "localhost", **meta["connector_config"]}))
+    stages = build_chain(settings)
+    row = Schema(
+        "struct",
+        name="dbserver1.public.events.Value",
+        optional=True,
+        fields=[Field("id", Schema("int64", optional=False))],
+    )
+    text = Schema("string", optional=True)
+    source = Schema(
+        "struct",
+        name="io.debezium.connector.postgresql.Source",
+        optional=False,
+        fields=[Field(n, text) for n in ("connector", "db", "schema", "table", "snapshot")]
+        + [Field("ts_ms", Schema("int64", optional=False))],
+    )
+    env = Schema(
+        "struct",
+        name="dbserver1.public.events.Envelope",
+        optional=False,
+        fields=[
+            Field("before", row),
+            Field("after", row),
+            Field("source", source),
+            Field("op", Schema("string", optional=False)),
+            Field("ts_ms", Schema("int64", optional=True)),
+        ],
+    )
+    src = {
+        "connector": "postgresql",
+        "db": "postgres",
+        "schema": "public",
+        "table": "events",
+        "snapshot": "false",
+        "ts_ms": 1,
+    }
+    delete = {"before": {"id": 2}, "after": None, "source": src, "op": "d", "ts_ms": 1}
+    rec = ConnectRecord("dbserver1.public.events", None, None, None, env, delete)
+    with pytest.raises(Exception, match="Unknown field: before"):
+        for stage in stages:
+            rec = stage.apply(rec)
