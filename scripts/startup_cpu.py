@@ -74,6 +74,10 @@ def one_run(pg: PgServer, tree: Path, work: Path, n: int) -> tuple[float, float]
     finally:
         p.terminate()
         p.wait(10)
+    for _ in range(100):  # the server has 10 slots: each run's goes when its walsender has ended
+        if pg.psql(f"SELECT pg_drop_replication_slot('st{n}')", check=False).returncode == 0:
+            break
+        time.sleep(0.1)
     if first is None or streaming is None:
         raise SystemExit(f"no first record / streaming line: {log.read_text()[-2000:]}")
     return first / 1e6, streaming / 1e6
@@ -97,8 +101,6 @@ def main() -> int:
                 got = one_run(pg, t, Path(tmp), n)
                 if r:  # the first round writes byte-code and warms the page cache
                     res[t].append(got)
-        for i in range(n):
-            pg.psql(f"SELECT pg_drop_replication_slot('st{i + 1}')", check=False)
     print(f"load {os.getloadavg()[0]:.2f}")
     for t, rs in res.items():
         f = [a for a, _ in rs]
