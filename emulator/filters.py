@@ -6,7 +6,6 @@ level are mutually exclusive (config validation enforces that); key columns are 
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -205,6 +204,8 @@ def _truncating(conv: Callable, n: int) -> Callable:
 
 
 def _hashing(conv: Callable, spec: tuple[str, bytes], width: int | None) -> Callable:
+    import hashlib  # here: only column.mask.hash.* needs OpenSSL's digests (importing them costs a start ~6 ms)
+
     algo, salt = spec
 
     def masked(v):

@@ -24,7 +24,7 @@ import logging
 from collections.abc import Callable
 
 from emulator.config import ConfigError
-from emulator.connect import converters, fused, shared_headers
+from emulator.connect import converters, shared_headers
 from emulator.connect.record import ConnectRecord, from_json_record, from_structured, from_structured_wire
 from emulator.connect.transforms import Stage, TransformConfigError, build_chain
 from emulator.records import Record, StructuredRecord
@@ -74,7 +74,11 @@ class DataPlane:
         self.skipped = 0
         self.schema_topic: str | None = None  # set by `build` for the MySQL/MariaDB connectors
         self._leak: tuple[str, list] | None = None  # headers a delete leaves its tombstone (shared_headers)
-        fused.install(self, wire)  # the commonest chains in one step (emulator/connect/fused.py)
+        # the commonest chains in one step; imported here, as a start without a data plane needs none of it
+        # (it imports the AvroConverter's writers)
+        from emulator.connect import fused
+
+        fused.install(self, wire)
 
     def apply(self, record: Record) -> Record | None:
         to_record = self.to_record

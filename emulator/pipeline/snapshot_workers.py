@@ -17,7 +17,6 @@ empty message at the piece's end; or a pickled `WorkerError`, and the worker exi
 from __future__ import annotations
 
 import logging
-import multiprocessing
 import os
 import pickle
 import queue
@@ -37,6 +36,8 @@ class WorkerError(RuntimeError):
 
 
 def fork_available() -> bool:
+    import multiprocessing  # here: a snapshot with snapshot.max.threads 1 forks no reader (~5 ms a start)
+
     return "fork" in multiprocessing.get_all_start_methods()
 
 
@@ -55,6 +56,8 @@ class ForkedReaders:
     def __init__(
         self, workers: int, count: int, open_reader: Callable[[int], Callable[[int], Iterable[list]]]
     ):
+        import multiprocessing
+
         ctx = multiprocessing.get_context("fork")
         self.workers = workers
         self._pipes = []

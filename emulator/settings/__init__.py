@@ -10,9 +10,8 @@ Defaults come from the table only (Debezium 3.6.3's values); code reads ``settin
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from emulator.settings.binlog import Binlog, BinlogSettings, SchemaHistory
 from emulator.settings.common import (
     Common,
     ConfigurationBased,
@@ -29,9 +28,34 @@ from emulator.settings.common import (
     Tuning,
     TxMetadata,
 )
-from emulator.settings.mongodb import MongoDb, MongoSettings
 from emulator.settings.postgres import Postgres, PostgresSettings, ReplicaIdentity
 from emulator.settings.relational import ColumnMapper, Relational
+
+if TYPE_CHECKING:
+    from emulator.settings.binlog import Binlog, BinlogSettings, SchemaHistory
+    from emulator.settings.mongodb import MongoDb, MongoSettings
+
+# the other connectors' settings modules, imported when one of their names is first read (a PostgreSQL start
+# never builds their dataclasses)
+_LAZY = {
+    "Binlog": "binlog",
+    "BinlogSettings": "binlog",
+    "SchemaHistory": "binlog",
+    "MongoDb": "mongodb",
+    "MongoSettings": "mongodb",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f"emulator.settings.{module}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "Binlog",
@@ -69,8 +93,6 @@ def settings_for(config: Any) -> Settings:
     Raises :class:`~emulator.config.ConfigError` for the few values only a typed reading can reject
     (an unknown hash algorithm in ``column.mask.hash.*``, a ``cursor.pipeline`` that is not a JSON array).
     """
-    from emulator.settings.binlog import binlog_settings
-    from emulator.settings.mongodb import mongodb_settings
     from emulator.settings.postgres import postgres_settings
 
     cached = config.__dict__.get("_settings")
@@ -81,8 +103,12 @@ def settings_for(config: Any) -> Settings:
     if kind == "postgres":
         settings = postgres_settings(config)
     elif kind in ("mysql", "mariadb"):
+        from emulator.settings.binlog import binlog_settings
+
         settings = binlog_settings(config)
     elif kind == "mongodb":
+        from emulator.settings.mongodb import mongodb_settings
+
         settings = mongodb_settings(config)
     if settings is not None:
         config.__dict__["_settings"] = settings

@@ -262,14 +262,26 @@ _audit("value.converter", tuple(c.lower() for c in DATA_CONVERTERS))
 _audit("header.converter", tuple(c.lower() for c in HEADER_CONVERTERS))
 
 
-def _with_audit(spec: PropertySpec) -> PropertySpec:
+def _by_kinds() -> dict[str, list[tuple[frozenset[str], tuple]]]:
+    """``{property name: [(kind set, entry), ...]}`` of the per-kind audit entries, in audit order: built once
+    per split, so a row looks its entries up instead of scanning the whole audit (254 rows x 125 entries)."""
+    out: dict[str, list[tuple[frozenset[str], tuple]]] = {}
+    for key, entry in _AUDIT.items():
+        name, at, _kinds = key.partition("@")
+        if at and entry[0] is not None:
+            out.setdefault(name, []).append((entry[0], entry))
+    return out
+
+
+def _with_audit(spec: PropertySpec, by_kinds: dict[str, list[tuple[frozenset[str], tuple]]]) -> PropertySpec:
     import dataclasses
 
     for key in (f"{spec.name}@{','.join(sorted(spec.applies))}", spec.name):
         entry = _AUDIT.get(key)
         if entry is None:
-            for k, v in _AUDIT.items():  # an entry for a subset of kinds that covers this row
-                if k.startswith(spec.name + "@") and v[0] is not None and spec.applies <= v[0]:
+            # an entry for a subset of kinds that covers this row
+            for kinds, v in by_kinds.get(spec.name, ()):
+                if spec.applies <= kinds:
                     entry = v
                     break
         if entry is not None:
@@ -283,15 +295,16 @@ def split_by_audit(specs: tuple[PropertySpec, ...]) -> tuple[PropertySpec, ...]:
     out: list[PropertySpec] = []
     import dataclasses
 
+    by_kinds = _by_kinds()
     for spec in specs:
-        parts = [v[0] for k, v in _AUDIT.items() if k.startswith(spec.name + "@") and v[0] is not None]
+        parts = [kinds for kinds, _entry in by_kinds.get(spec.name, ())]
         pieces = [spec.applies & a for a in parts if spec.applies & a]
         rest = spec.applies - frozenset().union(*pieces) if pieces else spec.applies
         if len(pieces) > 1 or (pieces and rest):
             for a in pieces + ([rest] if rest else []):
-                out.append(_with_audit(dataclasses.replace(spec, applies=a)))
+                out.append(_with_audit(dataclasses.replace(spec, applies=a), by_kinds))
         else:
-            out.append(_with_audit(spec))
+            out.append(_with_audit(spec, by_kinds))
     return tuple(out)
 
 

@@ -18,12 +18,11 @@ SimpleHeaderConverter's (Kafka Connect's default) - with or without transforms.
 from __future__ import annotations
 
 import codecs
+import sys
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from emulator.config import ConfigError
-from emulator.connect.converters.avro_converter import STRATEGIES, TOPIC_NAME, AvroConverter
-from emulator.connect.converters.cloudevents import CloudEventsConverter
 from emulator.connect.converters.errors import ConversionError
 from emulator.connect.converters.json_converter import JsonConverter
 from emulator.connect.converters.registry import RealRegistry, mock_dump, mock_scope
@@ -33,6 +32,12 @@ from emulator.connect.converters.text_converters import (
     StringConverter,
 )
 from emulator.records import ConvertedRecord
+
+if TYPE_CHECKING:  # imported when configured (their writers' tables cost a start without them ~8 ms)
+    from emulator.connect.converters.avro_converter import AvroConverter
+    from emulator.connect.converters.cloudevents import CloudEventsConverter
+
+_AVRO_MODULE = "emulator.connect.converters.avro_converter"
 
 __all__ = ["ConversionError", "Converters", "build", "mock_dump", "SUPPORTED", "HEADER_SUPPORTED"]
 
@@ -158,8 +163,7 @@ class Converters:
         """These converters for values in their JSON-ready form, or None unless key and value both are
         JsonConverters with BASE64 decimals or AvroConverters (headers are converted from Connect values as
         ever)."""
-        kinds = (JsonConverter, AvroConverter)
-        if not (isinstance(self.key, kinds) and isinstance(self.value, kinds)):
+        if not (_wire_kind(self.key) and _wire_kind(self.value)):
             return None
         key, value = self.key.wire_twin(), self.value.wire_twin()
         if key is None or value is None:
@@ -223,7 +227,17 @@ def _json(part: str, opts: dict[str, str], header: bool = False) -> JsonConverte
     )
 
 
+def _wire_kind(converter: Any) -> bool:
+    """A JsonConverter or an AvroConverter (none exists unless its module was imported by `_avro`)."""
+    if isinstance(converter, JsonConverter):
+        return True
+    avro = sys.modules.get(_AVRO_MODULE)
+    return avro is not None and isinstance(converter, avro.AvroConverter)
+
+
 def _avro(part: str, opts: dict[str, str], is_key: bool) -> AvroConverter:
+    from emulator.connect.converters.avro_converter import STRATEGIES, TOPIC_NAME, AvroConverter
+
     prefix = part if part.endswith(".") else f"{part}.converter."  # the options' property names
     url_name = f"{prefix}schema.registry.url"
     url = (opts.get("schema.registry.url") or "").strip()
@@ -260,6 +274,8 @@ def _registry(url: str, opts: dict[str, str]) -> Any:
 
 
 def _cloudevents(part: str, opts: dict[str, str]) -> CloudEventsConverter:
+    from emulator.connect.converters.cloudevents import CloudEventsConverter
+
     ser = (opts.get("serializer.type") or "json").strip().lower()
     if ser != "json":
         name = f"{part}.converter.serializer.type"

@@ -8,20 +8,9 @@ validated there, so a bad one stops the start with a one-line message naming `tr
 
 from __future__ import annotations
 
-# importing the families fills REGISTRY / PREDICATES
-from emulator.connect.transforms import (  # noqa: F401, E402
-    cast,
-    debezium_misc,
-    fields,
-    flatten,
-    headers,
-    mask,
-    outbox,
-    predicates,
-    routing,
-    timestamps,
-    unwrap,
-)
+from typing import Any
+
+from emulator.connect.transforms import base
 from emulator.connect.transforms.base import (
     PREDICATES,
     REGISTRY,
@@ -29,8 +18,33 @@ from emulator.connect.transforms.base import (
     Stage,
     Transform,
     TransformConfigError,
-    build_chain,
 )
+
+
+def _load_families() -> None:
+    """Importing the families fills REGISTRY / PREDICATES: done by the first chain that names a transform or
+    a predicate, so a start with neither imports none of them."""
+    from emulator.connect.transforms import (  # noqa: F401
+        cast,
+        debezium_misc,
+        fields,
+        flatten,
+        headers,
+        mask,
+        outbox,
+        predicates,
+        routing,
+        timestamps,
+        unwrap,
+    )
+
+
+def build_chain(settings: Any) -> list[Stage]:
+    """:func:`~emulator.connect.transforms.base.build_chain`, the families imported when it needs them."""
+    if settings.common.transforms or settings.common.predicates:
+        _load_families()
+    return base.build_chain(settings)
+
 
 __all__ = [
     "PREDICATES",

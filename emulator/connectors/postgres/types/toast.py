@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import uuid as _uuid
 from typing import TYPE_CHECKING, Any
 
@@ -44,6 +43,8 @@ def unavailable_value(m: TypeMapping, cfg: TypeConfig) -> Any:
                 return None  # connect mode: the ints are no java.util.Date
             return [b - 256 if b > 127 else b for b in pb]  # Java (int) of each signed byte
         if kind == "uuid":
+            import hashlib  # here: a start without uuid[] columns needs none of OpenSSL's digests
+
             return [str(_uuid.UUID(bytes=hashlib.md5(pb).digest(), version=3))]  # UUID.nameUUIDFromBytes
         if kind == "binary" and schema.items is not None and schema.items.type == BYTES:
             return [b64(pb)]
