@@ -216,10 +216,13 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="bench-conv-") as tmp, PgServer() as pg:
         work = Path(args.keep) if args.keep else Path(tmp)
         work.mkdir(parents=True, exist_ok=True)
-        for _ in range(args.rounds):
+        for rnd in range(args.rounds):
+            # each round its own outputs and offsets: a topic file of an earlier round already holds `rows`
+            rwork = work / f"round{rnd + 1}" if args.rounds > 1 else work
+            rwork.mkdir(parents=True, exist_ok=True)
             for name in args.variants.split(","):
                 for i, tree in enumerate(trees):
-                    r = run_variant(pg, name.strip(), args.rows, work, tree, f"@{i + 1}" if i else "")
+                    r = run_variant(pg, name.strip(), args.rows, rwork, tree, f"@{i + 1}" if i else "")
                     runs.setdefault(r["variant"], []).append(r)
     results = [median(rs) for rs in runs.values()]
     if args.rounds > 1:
