@@ -231,7 +231,8 @@ def t_header_to_value(rng, ch: Chain):
     o = {
         "type": D + "HeaderToValue",
         "headers": ",".join(hs),
-        "fields": ",".join(f"hv{i}" for i in range(len(hs))),
+        # the header's name as the field's suffix keeps the masks (a moved __source_ts_ms still ends in ts_ms)
+        "fields": ",".join(f"hv{i}{h}" for i, h in enumerate(hs)),
         "operation": _pick(rng, "copy", "move"),
     }
     if o["operation"] == "move":
