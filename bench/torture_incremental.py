@@ -104,18 +104,23 @@ class PgTarget:
             return cur.fetchall() if cur.description else []
 
     def create(self, rows: int) -> None:
-        for sql in (f"CREATE TABLE debezium_signal {SIGNAL_COLUMNS}",
-                    "CREATE TABLE marker (id int PRIMARY KEY)",
-                    "CREATE TABLE items (id int PRIMARY KEY, v bigint NOT NULL, note text)",
-                    "ALTER TABLE items REPLICA IDENTITY FULL"):
+        for sql in (
+            f"CREATE TABLE debezium_signal {SIGNAL_COLUMNS}",
+            "CREATE TABLE marker (id int PRIMARY KEY)",
+            "CREATE TABLE items (id int PRIMARY KEY, v bigint NOT NULL, note text)",
+            "ALTER TABLE items REPLICA IDENTITY FULL",
+        ):
             self.query(sql)
         self.query("INSERT INTO items SELECT i, i, 'n' || i FROM generate_series(1, %s) i", (rows,))
 
     def props(self, work: Path) -> dict[str, str]:
-        return self.server.connector_properties(**{
-            "slot.name": "torture", "publication.name": "torture_pub",
-            "table.include.list": "public.items,public.debezium_signal,public.marker",
-        })
+        return self.server.connector_properties(
+            **{
+                "slot.name": "torture",
+                "publication.name": "torture_pub",
+                "table.include.list": "public.items,public.debezium_signal,public.marker",
+            }
+        )
 
     def stream_client(self) -> int | None:
         """The process streaming to the emulator: a new one after each restart."""
@@ -153,23 +158,31 @@ class MariaDbTarget:
 
     def create(self, rows: int) -> None:
         db = self.schema
-        self.server.sql(f"CREATE DATABASE {db}; GRANT INSERT, UPDATE, DELETE ON {db}.* TO 'debezium'@'127.0.0.1'")
-        for sql in (f"CREATE TABLE debezium_signal {SIGNAL_COLUMNS}",
-                    "CREATE TABLE marker (id int PRIMARY KEY)",
-                    "CREATE TABLE items (id int PRIMARY KEY, v bigint NOT NULL, note text)",
-                    f"INSERT INTO items SELECT seq, seq, CONCAT('n', seq) FROM seq_1_to_{int(rows)}"):
+        self.server.sql(
+            f"CREATE DATABASE {db}; GRANT INSERT, UPDATE, DELETE ON {db}.* TO 'debezium'@'127.0.0.1'"
+        )
+        for sql in (
+            f"CREATE TABLE debezium_signal {SIGNAL_COLUMNS}",
+            "CREATE TABLE marker (id int PRIMARY KEY)",
+            "CREATE TABLE items (id int PRIMARY KEY, v bigint NOT NULL, note text)",
+            f"INSERT INTO items SELECT seq, seq, CONCAT('n', seq) FROM seq_1_to_{int(rows)}",
+        ):
             self.query(sql)
 
     def props(self, work: Path) -> dict[str, str]:
         db = self.schema
-        return self.server.connector_properties(**{
-            "database.include.list": db,
-            "table.include.list": f"{db}.items,{db}.debezium_signal,{db}.marker",
-            "schema.history.internal.file.filename": str(work / "schema-history.dat"),
-        })
+        return self.server.connector_properties(
+            **{
+                "database.include.list": db,
+                "table.include.list": f"{db}.items,{db}.debezium_signal,{db}.marker",
+                "schema.history.internal.file.filename": str(work / "schema-history.dat"),
+            }
+        )
 
     def stream_client(self) -> int | None:
-        row = self.query("SELECT MAX(ID) FROM information_schema.PROCESSLIST WHERE COMMAND LIKE 'Binlog Dump%'")
+        row = self.query(
+            "SELECT MAX(ID) FROM information_schema.PROCESSLIST WHERE COMMAND LIKE 'Binlog Dump%'"
+        )
         return row[0][0] if row else None
 
     def writes(self) -> WriterSql:
@@ -193,9 +206,14 @@ class Emulator:
 
     def start(self) -> None:
         with open(self.log, "ab") as log:
-            self.proc = subprocess.Popen([sys.executable, "-m", "emulator", "run", str(self.config), "--out",
-                                          str(self.out)], cwd=REPO, stdout=log, stderr=subprocess.STDOUT,
-                                         stdin=subprocess.DEVNULL, start_new_session=True)
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "emulator", "run", str(self.config), "--out", str(self.out)],
+                cwd=REPO,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+            )
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
@@ -255,7 +273,9 @@ class Tail:
         if last >= 0:
             line = data[data.rfind(b"\n", 0, last) + 1 : data.find(b"\n", last)]
             try:
-                self.max_read_id = max(self.max_read_id, orjson.loads(line)["value"]["payload"]["after"]["id"])
+                self.max_read_id = max(
+                    self.max_read_id, orjson.loads(line)["value"]["payload"]["after"]["id"]
+                )
             except (orjson.JSONDecodeError, KeyError, TypeError):
                 pass  # a torn line (kill -9 mid-write): counted by `records`
 
@@ -291,8 +311,9 @@ def wait(pred, timeout: float, what: str, emu: Emulator | None = None) -> None:
     deadline = time.monotonic() + timeout
     while not pred():
         if emu is not None and not emu.alive():
-            raise SystemExit(f"the emulator exited ({emu.proc.returncode}) while waiting for {what}; "
-                             f"see {emu.log}")
+            raise SystemExit(
+                f"the emulator exited ({emu.proc.returncode}) while waiting for {what}; see {emu.log}"
+            )
         if time.monotonic() > deadline:
             raise SystemExit(f"timeout waiting for {what}")
         time.sleep(0.05)
@@ -319,7 +340,9 @@ def count_lines(path: Path, n: int, timeout: float, emu: Emulator) -> tuple[floa
         if lines >= n:
             return first, time.monotonic()
         if not emu.alive() and not data:
-            raise SystemExit(f"the emulator exited ({emu.proc.returncode}) at {lines} of {n} lines; see {emu.log}")
+            raise SystemExit(
+                f"the emulator exited ({emu.proc.returncode}) at {lines} of {n} lines; see {emu.log}"
+            )
         if time.monotonic() > deadline:
             raise SystemExit(f"timeout: {lines} of {n} lines")
         time.sleep(0.005)
@@ -337,42 +360,61 @@ def measure_rates(rows: int, chunk: int) -> int:
             c.execute(f"INSERT INTO {TABLE} ({COLUMNS}) SELECT {ROW_EXPR} FROM generate_series(1, {rows}) g")
             c.execute(f"VACUUM (ANALYZE) {TABLE}")
             c.execute("CHECKPOINT")
-            c.execute("CREATE TABLE debezium_signal (id varchar(42) PRIMARY KEY, type varchar(32) NOT NULL, "
-                      "data varchar(2048))")
+            c.execute(
+                "CREATE TABLE debezium_signal (id varchar(42) PRIMARY KEY, type varchar(32) NOT NULL, "
+                "data varchar(2048))"
+            )
         for mode in ("initial", "incremental"):
             out = work / f"out-{mode}"
             config = work / f"{mode}.properties"
-            props_file(config, pg.connector_properties(**{
-                "topic.prefix": "rate", "slot.name": f"rate_{mode}", "publication.name": f"rate_{mode}",
-                "snapshot.mode": "initial_only" if mode == "initial" else "no_data",
-                "signal.data.collection": "public.debezium_signal",
-                "incremental.snapshot.chunk.size": str(chunk),
-                "offset.storage.file.filename": str(work / f"{mode}.offsets"),
-            }))
+            props_file(
+                config,
+                pg.connector_properties(
+                    **{
+                        "topic.prefix": "rate",
+                        "slot.name": f"rate_{mode}",
+                        "publication.name": f"rate_{mode}",
+                        "snapshot.mode": "initial_only" if mode == "initial" else "no_data",
+                        "signal.data.collection": "public.debezium_signal",
+                        "incremental.snapshot.chunk.size": str(chunk),
+                        "offset.storage.file.filename": str(work / f"{mode}.offsets"),
+                    }
+                ),
+            )
             emu = Emulator(config, out, work / f"{mode}.log")
             topic = out / f"rate.public.{TABLE}.jsonl"
             try:
                 t0 = time.monotonic()
                 emu.start()
                 if mode == "incremental":
+
                     def streaming(slot=f"rate_{mode}") -> bool:
                         with psycopg.connect(pg.dsn, autocommit=True) as c:
-                            return bool(c.execute("SELECT 1 FROM pg_replication_slots WHERE slot_name = %s "
-                                                  "AND active", (slot,)).fetchone())
+                            return bool(
+                                c.execute(
+                                    "SELECT 1 FROM pg_replication_slots WHERE slot_name = %s AND active",
+                                    (slot,),
+                                ).fetchone()
+                            )
 
                     wait(streaming, 60, "the emulator to stream", emu)
                     time.sleep(0.5)
                     with psycopg.connect(pg.dsn, autocommit=True) as c:
                         t0 = time.monotonic()
-                        c.execute("INSERT INTO debezium_signal VALUES ('rate', 'execute-snapshot', %s)",
-                                  (json.dumps({"data-collections": [f"public.{TABLE}"]}),))
+                        c.execute(
+                            "INSERT INTO debezium_signal VALUES ('rate', 'execute-snapshot', %s)",
+                            (json.dumps({"data-collections": [f"public.{TABLE}"]}),),
+                        )
                 first, last = count_lines(topic, rows, 600, emu)
             finally:
                 emu.stop() if mode == "incremental" else emu.proc.wait(60)
                 emu.kill9()
             results[mode] = (rows / (last - t0), rows / max(last - first, 1e-3), last - t0)
-            print(f"{mode:>11}: {results[mode][2]:.2f} s = {results[mode][0]:,.0f} rows/s "
-                  f"(first -> last line {results[mode][1]:,.0f} rows/s)", flush=True)
+            print(
+                f"{mode:>11}: {results[mode][2]:.2f} s = {results[mode][0]:,.0f} rows/s "
+                f"(first -> last line {results[mode][1]:,.0f} rows/s)",
+                flush=True,
+            )
     import shutil
 
     shutil.rmtree(work, ignore_errors=True)
@@ -383,8 +425,12 @@ def measure_rates(rows: int, chunk: int) -> int:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--db", default="postgres", choices=sorted(TARGETS),
-                    help="the throwaway server and connector (default postgres)")
+    ap.add_argument(
+        "--db",
+        default="postgres",
+        choices=sorted(TARGETS),
+        help="the throwaway server and connector (default postgres)",
+    )
     ap.add_argument("--rows", type=int, default=10_000)
     ap.add_argument("--kills", type=int, default=5)
     # small chunks: ~1000 windows of a few ms each, so the kills land inside windows and the snapshot
@@ -392,12 +438,20 @@ def main() -> int:
     ap.add_argument("--chunk-size", type=int, default=10)
     ap.add_argument("--strategy", default="insert_insert", choices=("insert_insert", "insert_delete"))
     ap.add_argument("--seed", type=int, default=None)
-    ap.add_argument("--max-kill-delay", type=float, default=0.1,
-                    help="each kill comes 0..this many seconds after the run has read past its random key")
+    ap.add_argument(
+        "--max-kill-delay",
+        type=float,
+        default=0.1,
+        help="each kill comes 0..this many seconds after the run has read past its random key",
+    )
     ap.add_argument("--keep", metavar="DIR", help="keep the output, offsets and logs in DIR")
-    ap.add_argument("--rate", type=int, metavar="ROWS",
-                    help="measure incremental vs initial snapshot rows/s on ROWS rows instead (PostgreSQL; "
-                         "chunk size defaults to 1024 there)")
+    ap.add_argument(
+        "--rate",
+        type=int,
+        metavar="ROWS",
+        help="measure incremental vs initial snapshot rows/s on ROWS rows instead (PostgreSQL; "
+        "chunk size defaults to 1024 there)",
+    )
     args = ap.parse_args()
     if args.rate:
         if args.db != "postgres":
@@ -407,8 +461,11 @@ def main() -> int:
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
     rnd = random.Random(seed)
     target = TARGETS[args.db]()
-    print(f"seed {seed}: {target.label}, {args.rows} rows, chunk size {args.chunk_size}, {args.kills} kill -9, "
-          f"{args.strategy}", flush=True)
+    print(
+        f"seed {seed}: {target.label}, {args.rows} rows, chunk size {args.chunk_size}, {args.kills} kill -9, "
+        f"{args.strategy}",
+        flush=True,
+    )
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="torture-inc-"))
     work.mkdir(parents=True, exist_ok=True)
     out = work / "out"
@@ -418,18 +475,28 @@ def main() -> int:
         target.create(args.rows)
         config = work / "connector.properties"
         props = target.props(work)
-        props.update({
-            "topic.prefix": PREFIX, "snapshot.mode": "no_data",
-            "signal.data.collection": f"{target.schema}.debezium_signal",
-            "incremental.snapshot.chunk.size": str(args.chunk_size),
-            "incremental.snapshot.watermarking.strategy": args.strategy,
-            "offset.storage.file.filename": str(offsets), "offset.flush.interval.ms": "100",
-        })
+        props.update(
+            {
+                "topic.prefix": PREFIX,
+                "snapshot.mode": "no_data",
+                "signal.data.collection": f"{target.schema}.debezium_signal",
+                "incremental.snapshot.chunk.size": str(args.chunk_size),
+                "incremental.snapshot.watermarking.strategy": args.strategy,
+                "offset.storage.file.filename": str(offsets),
+                "offset.flush.interval.ms": "100",
+            }
+        )
         props_file(config, props)
         emu = Emulator(config, out, work / "emulator.log")
         tail = Tail(out / f"{PREFIX}.{target.schema}.items.jsonl")
-        writer = Writer(target.session, target.writes(), keys=int(args.rows * 1.2), seed=seed,
-                        mix=(0.53, 0.73, 0.98), tx_sizes=(2, 5))
+        writer = Writer(
+            target.session,
+            target.writes(),
+            keys=int(args.rows * 1.2),
+            seed=seed,
+            mix=(0.53, 0.73, 0.98),
+            tx_sizes=(2, 5),
+        )
         try:
             result = torture(args, rnd, target, emu, tail, writer, offsets, out, started)
         finally:  # never leave a running emulator or writer behind, whatever happened
@@ -456,8 +523,10 @@ def torture(args, rnd, target, emu, tail, writer, offsets, out, started):
 
     wait(streaming, 60, "the emulator to stream", emu)
     writer.start()
-    target.query("INSERT INTO debezium_signal VALUES ('torture-1', 'execute-snapshot', %s)",
-                 (json.dumps({"data-collections": [f"{target.schema}.items"], "type": "incremental"}),))
+    target.query(
+        "INSERT INTO debezium_signal VALUES ('torture-1', 'execute-snapshot', %s)",
+        (json.dumps({"data-collections": [f"{target.schema}.items"], "type": "incremental"}),),
+    )
     # kill moments: a random time after each (re)start has begun streaming; committed progress is
     # offsets every 100 ms, so each run moves the snapshot on a little and dies somewhere in it
     kills = []
@@ -469,7 +538,7 @@ def torture(args, rnd, target, emu, tail, writer, offsets, out, started):
         return seen_running[0] and running is False
 
     def started_reading() -> bool:  # committed offsets show it, or reads appear (insert_delete may
-        tail.poll()                 # finish within one offset interval)
+        tail.poll()  # finish within one offset interval)
         return over() or seen_running[0] or tail.reads > 0
 
     run_reads = 0  # READ lines in the output when the current run started
@@ -495,10 +564,16 @@ def torture(args, rnd, target, emu, tail, writer, offsets, out, started):
         resume = state.get("incremental_snapshot_primary_key")
         running = bool(state.get("incremental_snapshot_collections"))
         kills.append((n, running, resume))
-        print(f"[{time.monotonic() - started:6.2f} s] kill -9 #{n} (this run: {tail.reads - run_reads} READs, "
-              f"up to key {tail.max_read_id}); committed offsets: "
-              + (f"snapshot in progress, resume after key {resume[0] if resume else None}" if running
-                 else "no snapshot in progress"), flush=True)
+        print(
+            f"[{time.monotonic() - started:6.2f} s] kill -9 #{n} (this run: {tail.reads - run_reads} READs, "
+            f"up to key {tail.max_read_id}); committed offsets: "
+            + (
+                f"snapshot in progress, resume after key {resume[0] if resume else None}"
+                if running
+                else "no snapshot in progress"
+            ),
+            flush=True,
+        )
         time.sleep(rnd.uniform(0, 1.0))  # the writer goes on while the emulator is down
         tail.new_run()
         run_reads = tail.reads
@@ -521,8 +596,9 @@ def torture(args, rnd, target, emu, tail, writer, offsets, out, started):
     wait(marker_seen, 300, "the marker row's event", emu)
     code = emu.stop()
     tail.poll()
-    table = keyed(({"id": r[0], "v": r[1], "note": r[2]} for r in target.query("SELECT id, v, note FROM items")),
-                  ["id"])
+    table = keyed(
+        ({"id": r[0], "v": r[1], "note": r[2]} for r in target.query("SELECT id, v, note FROM items")), ["id"]
+    )
     return kills, writer, tail, table, code
 
 
@@ -534,15 +610,23 @@ def report(args, work, started, kills, writer, tail, table, code) -> int:
     ops = [r["value"]["payload"]["op"] for r in records if r.get("value")]
     reads = ops.count("r")
     streamed = len(ops) - reads
-    distinct_reads = len({record_key(r) for r in records if r.get("value") and r["value"]["payload"]["op"] == "r"})
+    distinct_reads = len(
+        {record_key(r) for r in records if r.get("value") and r["value"]["payload"]["op"] == "r"}
+    )
     in_progress = sum(1 for k in kills if k[1])
-    print(f"\n{args.kills} kill -9 (with the snapshot in progress in the committed offsets at {in_progress}); "
-          f"writer: {writer.ops} operations ({writer.failed} key moves onto a taken key rolled back); "
-          f"{time.monotonic() - started:.1f} s")
-    print(f"emitted for items: {len(records)} records ({reads} READs of {distinct_reads} keys, "
-          f"{streamed} streamed changes), {tail.bad} unreadable lines; final SIGTERM exit code {code}")
-    print(f"table: {len(table)} rows; replay: {len(got)} rows; missing {len(missing)}, extra {len(extra)}, "
-          f"different {len(differ)}; READs after a newer streamed change: {len(stale)}")
+    print(
+        f"\n{args.kills} kill -9 (with the snapshot in progress in the committed offsets at {in_progress}); "
+        f"writer: {writer.ops} operations ({writer.failed} key moves onto a taken key rolled back); "
+        f"{time.monotonic() - started:.1f} s"
+    )
+    print(
+        f"emitted for items: {len(records)} records ({reads} READs of {distinct_reads} keys, "
+        f"{streamed} streamed changes), {tail.bad} unreadable lines; final SIGTERM exit code {code}"
+    )
+    print(
+        f"table: {len(table)} rows; replay: {len(got)} rows; missing {len(missing)}, extra {len(extra)}, "
+        f"different {len(differ)}; READs after a newer streamed change: {len(stale)}"
+    )
     for k in missing[:5]:
         print(f"  missing {dict(k)}: table {table[k]}")
     for k in extra[:5]:
@@ -555,11 +639,16 @@ def report(args, work, started, kills, writer, tail, table, code) -> int:
         # a SIGKILL can cut the output's write(2) at a page boundary; the next run appends to the fragment,
         # which turns that line (and the first record appended after it) unreadable. The replay above
         # skipped it: if a record had been lost that way, it would show as a difference.
-        print(f"WARNING: {tail.bad} unreadable line(s) in the output: a kill -9 cut a write and the restarted "
-              "emulator appended to the fragment (emulator/outputs/directory.py keeps a partial last line)")
+        print(
+            f"WARNING: {tail.bad} unreadable line(s) in the output: a kill -9 cut a write and the restarted "
+            "emulator appended to the fragment (emulator/outputs/directory.py keeps a partial last line)"
+        )
     ok = not missing and not extra and not differ and not stale
-    print("RESULT: replayed events " + ("EQUAL the table" if ok else "DIFFER from the table")
-          + ("" if args.keep else f" (work dir {work} removed)" if ok else f" (work dir {work} kept)"))
+    print(
+        "RESULT: replayed events "
+        + ("EQUAL the table" if ok else "DIFFER from the table")
+        + ("" if args.keep else f" (work dir {work} removed)" if ok else f" (work dir {work} kept)")
+    )
     if ok and not args.keep:
         import shutil
 

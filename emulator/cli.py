@@ -59,16 +59,19 @@ def _run(args: argparse.Namespace) -> int:
             print(f"error: Kafka output: {e}", file=sys.stderr)
             return 2
     elif config.sink_type and config.sink_type != "stdout":
-        print(f"error: debezium.sink.type={config.sink_type} is not supported (kafka is; or use --out DIR)",
-              file=sys.stderr)
+        print(
+            f"error: debezium.sink.type={config.sink_type} is not supported (kafka is; or use --out DIR)",
+            file=sys.stderr,
+        )
         return 2
     else:
         from emulator.outputs.stdout import StdoutOutput
 
         output = StdoutOutput(raw=args.raw)
     try:
-        runner = Runner(config, output, progress_interval_s=args.progress_interval or None, progress_bar=None,
-                        plane=plane)
+        runner = Runner(
+            config, output, progress_interval_s=args.progress_interval or None, progress_bar=None, plane=plane
+        )
     except (ConfigError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -106,8 +109,9 @@ def _one_line(e: BaseException) -> str:
 
 def _debug_flags(p: argparse.ArgumentParser, default: object = False) -> None:
     p.add_argument("-v", "--verbose", action="store_true", default=default, help="debug logging")
-    p.add_argument("--debug", action="store_true", default=default,
-                   help="debug logging, and the traceback with an error")
+    p.add_argument(
+        "--debug", action="store_true", default=default, help="debug logging, and the traceback with an error"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -117,36 +121,68 @@ def main(argv: list[str] | None = None) -> int:
     sub = ap.add_subparsers(dest="cmd", required=True)
     run = sub.add_parser("run", help="run one connector")
     _debug_flags(run, argparse.SUPPRESS)
-    run.add_argument("config", help=".properties, Kafka Connect JSON, or Debezium Server application.properties")
+    run.add_argument(
+        "config", help=".properties, Kafka Connect JSON, or Debezium Server application.properties"
+    )
     dest = run.add_mutually_exclusive_group()
     dest.add_argument("--out", metavar="DIR", help="write DIR/<topic>.jsonl")
     dest.add_argument("--stdout", action="store_true", help="print records (the default)")
     dest.add_argument("--kafka", metavar="HOST:PORT", help="produce to Kafka")
-    run.add_argument("--raw", "--full", dest="raw", action="store_true",
-                     help="with --stdout: the records as JSON, not readable lines with decoded values")
-    run.add_argument("--metrics-port", type=int, metavar="PORT",
-                     help="serve Prometheus /metrics (and the connector's metrics as JSON) on PORT")
+    run.add_argument(
+        "--raw",
+        "--full",
+        dest="raw",
+        action="store_true",
+        help="with --stdout: the records as JSON, not readable lines with decoded values",
+    )
+    run.add_argument(
+        "--metrics-port",
+        type=int,
+        metavar="PORT",
+        help="serve Prometheus /metrics (and the connector's metrics as JSON) on PORT",
+    )
     run.add_argument("--metrics-host", default="127.0.0.1", metavar="ADDR", help="address for --metrics-port")
-    run.add_argument("--progress-interval", type=float, default=10.0, metavar="SECONDS",
-                     help="log snapshot progress and streaming rate/lag this often (10; 0: never)")
+    run.add_argument(
+        "--progress-interval",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="log snapshot progress and streaming rate/lag this often (10; 0: never)",
+    )
     conn = sub.add_parser("connect", help="Kafka Connect REST worker: connectors registered over HTTP")
     _debug_flags(conn, argparse.SUPPRESS)
     conn.add_argument("--rest-port", type=int, default=8083, metavar="PORT", help="REST port (8083)")
-    conn.add_argument("--rest-host", default="127.0.0.1", metavar="ADDR",
-                      help="address to bind (127.0.0.1; 0.0.0.0 in a container)")
+    conn.add_argument(
+        "--rest-host",
+        default="127.0.0.1",
+        metavar="ADDR",
+        help="address to bind (127.0.0.1; 0.0.0.0 in a container)",
+    )
     cdest = conn.add_mutually_exclusive_group(required=True)
     cdest.add_argument("--kafka", metavar="HOST:PORT", help="produce to Kafka")
     cdest.add_argument("--out", metavar="DIR", help="write DIR/<connector>/<topic>.jsonl")
-    conn.add_argument("--state", required=True, metavar="DIR",
-                      help="connector configs, states and (by default) offsets; survives restarts")
-    conn.add_argument("--progress-interval", type=float, default=10.0, metavar="SECONDS",
-                      help="log each connector's snapshot progress and streaming rate/lag this often (10; 0: never)")
+    conn.add_argument(
+        "--state",
+        required=True,
+        metavar="DIR",
+        help="connector configs, states and (by default) offsets; survives restarts",
+    )
+    conn.add_argument(
+        "--progress-interval",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="log each connector's snapshot progress and streaming rate/lag this often (10; 0: never)",
+    )
     st = sub.add_parser("status", help="snapshot progress, streaming lag and metrics of a running worker")
     st.add_argument("--url", default="http://127.0.0.1:8083", help="the worker (or run --metrics-port) URL")
     st.add_argument("connector", nargs="*", help="only these connectors")
     args = ap.parse_args(argv)
-    logging.basicConfig(level=logging.DEBUG if args.verbose or args.debug else logging.INFO, stream=sys.stderr,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose or args.debug else logging.INFO,
+        stream=sys.stderr,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
     try:
         if args.cmd == "run":
             return _run(args)
@@ -168,7 +204,9 @@ def main(argv: list[str] | None = None) -> int:
 
         # bad input (a property, a corrupted offsets/history file): 2; a failure (e.g. ConnectError): 1
         code = 2 if isinstance(e, ConfigError | StateFileError) else 1
-        print(f"error: {_one_line(e)}" + ("" if args.debug else " (--debug for the traceback)"), file=sys.stderr)
+        print(
+            f"error: {_one_line(e)}" + ("" if args.debug else " (--debug for the traceback)"), file=sys.stderr
+        )
         return code
 
 

@@ -70,23 +70,30 @@ def main(argv: list[str] | None = None) -> int:
     with PgServer() as pg:
         pg.psql(SETUP)
         config = work / "demo.properties"
-        config.write_text("\n".join([
-            "name=demo",
-            "connector.class=io.debezium.connector.postgresql.PostgresConnector",
-            "plugin.name=pgoutput",
-            "database.hostname=127.0.0.1",
-            f"database.port={pg.port}",
-            "database.user=postgres",
-            "database.password=postgres",
-            "database.dbname=postgres",
-            "topic.prefix=dbserver1",
-            "provide.transaction.metadata=true",
-            f"offset.storage.file.filename={work / 'offsets.json'}",
-            "offset.flush.interval.ms=1000",
-        ]) + "\n")
+        config.write_text(
+            "\n".join(
+                [
+                    "name=demo",
+                    "connector.class=io.debezium.connector.postgresql.PostgresConnector",
+                    "plugin.name=pgoutput",
+                    "database.hostname=127.0.0.1",
+                    f"database.port={pg.port}",
+                    "database.user=postgres",
+                    "database.password=postgres",
+                    "database.dbname=postgres",
+                    "topic.prefix=dbserver1",
+                    "provide.transaction.metadata=true",
+                    f"offset.storage.file.filename={work / 'offsets.json'}",
+                    "offset.flush.interval.ms=1000",
+                ]
+            )
+            + "\n"
+        )
         print(f"demo: python -m emulator run {config} --out {out}", flush=True)
-        proc = subprocess.Popen([sys.executable, "-m", "emulator", "run", str(config), "--out", str(out)],
-                                stderr=open(work / "emulator.log", "wb"))
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "emulator", "run", str(config), "--out", str(out)],
+            stderr=open(work / "emulator.log", "wb"),
+        )
         try:
             _wait(out, lambda rs: sum(_op(r) == "r" for r in rs) == 2, 60, proc)
             pg.psql(CHANGES)
@@ -106,8 +113,10 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  {r['topic']:34} tombstone key={r['key']['payload']}")
             else:
                 p = v["payload"]
-                print(f"  {r['topic']:34} op={p['op']} before={json.dumps(p['before'])} "
-                      f"after={json.dumps(p['after'])}")
+                print(
+                    f"  {r['topic']:34} op={p['op']} before={json.dumps(p['before'])} "
+                    f"after={json.dumps(p['after'])}"
+                )
         ops = [_op(r) for r in data]
         expected = ["r", "r", "c", "u", "d", None]
         ok = ops == expected and code == 0
@@ -124,8 +133,19 @@ def main(argv: list[str] | None = None) -> int:
 def _sink(pg: PgServer, out: Path, work: Path) -> bool:
     """The pipeline's other half: the Spark sink turns the change events into a mirror table."""
     tables, ckpt = work / "tables", work / "checkpoint"
-    argv = [sys.executable, "-m", "sink", "run", "--source", str(out), "--tables", str(tables),
-            "--checkpoint", str(ckpt), "--once"]
+    argv = [
+        sys.executable,
+        "-m",
+        "sink",
+        "run",
+        "--source",
+        str(out),
+        "--tables",
+        str(tables),
+        "--checkpoint",
+        str(ckpt),
+        "--once",
+    ]
     print(f"demo: python -m sink run --source {out} --tables {tables} --checkpoint {ckpt} --once", flush=True)
     r = subprocess.run(argv, capture_output=True, text=True)
     if r.returncode != 0:
@@ -142,8 +162,11 @@ def _sink(pg: PgServer, out: Path, work: Path) -> bool:
     for row in mirror:
         print(f"  {row}")
     same = mirror == source
-    print("demo: mirror table equals SELECT * of the source" if same
-          else f"demo: mirror differs from the source {source}")
+    print(
+        "demo: mirror table equals SELECT * of the source"
+        if same
+        else f"demo: mirror differs from the source {source}"
+    )
     return same
 
 

@@ -13,10 +13,10 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from emulator.envelope import Heartbeat
 from emulator.metrics import ConnectorMetrics
 from emulator.offsets import OffsetStore
 from emulator.outputs.base import Output
+from emulator.pipeline.heartbeat import Heartbeat
 from emulator.records import Record
 
 log = logging.getLogger("emulator.engine")

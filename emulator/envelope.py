@@ -21,7 +21,6 @@ from emulator.connect.schema import (
     Schema,
     struct,
 )
-from emulator.javahash import hashmap_order, table_size
 from emulator.model import TableDef
 from emulator.naming import field_name_adjuster, schema_name_adjuster
 from emulator.records import Record, StructuredRecord
@@ -30,17 +29,23 @@ _dumps = orjson.dumps
 _join = b"".join
 _time_ns = time.time_ns
 
-TX_BLOCK = struct("event.block", [
-    ("id", REQ_STRING),
-    ("total_order", Schema("int64")),
-    ("data_collection_order", Schema("int64")),
-], optional=True, version=1)
+TX_BLOCK = struct(
+    "event.block",
+    [
+        ("id", REQ_STRING),
+        ("total_order", Schema("int64")),
+        ("data_collection_order", Schema("int64")),
+    ],
+    optional=True,
+    version=1,
+)
 
 HEADER_STRING = Schema("string")
 
 # an envelope payload as orjson prints the dict `TableEnvelope.change` builds, for parts serialized apart
-_PAYLOAD_FORMAT = (b'{"before":%b,"after":%b,"source":%b,"transaction":%b,"op":%b,'
-                   b'"ts_ms":%d,"ts_us":%d,"ts_ns":%d}')
+_PAYLOAD_FORMAT = (
+    b'{"before":%b,"after":%b,"source":%b,"transaction":%b,"op":%b,"ts_ms":%d,"ts_us":%d,"ts_ns":%d}'
+)
 _OP_JSON = {op: orjson.dumps(op) for op in ("c", "u", "d", "r", "t")}
 
 
@@ -63,6 +68,7 @@ log = logging.getLogger("emulator.envelope")
 def _same(name: str) -> str:
     return name
 
+
 _TOPIC_OK = frozenset("._-ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
 MAX_TOPIC_LENGTH = 249
 
@@ -84,11 +90,22 @@ def sanitized_topic(name: str) -> str:
 class EnvelopeSettings:
     """What every envelope of one connector shares: names, converters, headers, source schema."""
 
-    def __init__(self, *, prefix: str, connector_name: str, source_schema: Schema,
-                 key_schemas: bool = True, value_schemas: bool = True, header_schemas: bool = True,
-                 task_id: str = "0", delimiter: str = ".", replace_null_with_default: bool = True,
-                 schema_name_adjuster: Callable[[str], str] | None = None,
-                 field_name_adjuster: Callable[[str], str] | None = None, structured: bool = False) -> None:
+    def __init__(
+        self,
+        *,
+        prefix: str,
+        connector_name: str,
+        source_schema: Schema,
+        key_schemas: bool = True,
+        value_schemas: bool = True,
+        header_schemas: bool = True,
+        task_id: str = "0",
+        delimiter: str = ".",
+        replace_null_with_default: bool = True,
+        schema_name_adjuster: Callable[[str], str] | None = None,
+        field_name_adjuster: Callable[[str], str] | None = None,
+        structured: bool = False,
+    ) -> None:
         self.prefix = prefix
         # Kafka Connect's data plane runs (transforms / converters): table records go to it as their
         # schemas and payloads (StructuredRecord), not as JSON text it would parse back
@@ -108,24 +125,34 @@ class EnvelopeSettings:
         self.run_id = uuid7()
         self.context_headers: list[tuple[str, bytes]] = [
             (f"__debezium.context.{n}", self.header_codec.encode(HEADER_STRING, v))
-            for n, v in (("connectorLogicalName", prefix), ("taskId", task_id),
-                         ("connectorName", connector_name), ("runId", self.run_id))
+            for n, v in (
+                ("connectorLogicalName", prefix),
+                ("taskId", task_id),
+                ("connectorName", connector_name),
+                ("runId", self.run_id),
+            )
         ]
 
-
     @classmethod
-    def of(cls, s: Any, *, connector_name: str, source_schema: Schema, structured: bool = False
-           ) -> EnvelopeSettings:
+    def of(
+        cls, s: Any, *, connector_name: str, source_schema: Schema, structured: bool = False
+    ) -> EnvelopeSettings:
         """From a connector's typed settings (emulator.settings): what every adapter shares, read in one place."""
         c = s.converters
         return cls(
-            prefix=s.topics.prefix, connector_name=connector_name, source_schema=source_schema,
-            key_schemas=c.key_schemas_enable, value_schemas=c.value_schemas_enable,
-            header_schemas=c.header_schemas_enable, delimiter=s.topics.delimiter,
-            replace_null_with_default=c.value_replace_null_with_default, structured=structured,
+            prefix=s.topics.prefix,
+            connector_name=connector_name,
+            source_schema=source_schema,
+            key_schemas=c.key_schemas_enable,
+            value_schemas=c.value_schemas_enable,
+            header_schemas=c.header_schemas_enable,
+            delimiter=s.topics.delimiter,
+            replace_null_with_default=c.value_replace_null_with_default,
+            structured=structured,
             schema_name_adjuster=schema_name_adjuster(s.common.schema_name_adjustment_mode),
             field_name_adjuster=field_name_adjuster(s.common.field_name_adjustment_mode),
         )
+
     def topic(self, *parts: str) -> str:
         return sanitized_topic(self.delimiter.join((self.prefix, *parts)))
 
@@ -154,8 +181,10 @@ def row_builder(names: list[str], converters: list[Callable[[Any], Any]]) -> Cal
             ns[f"c{i}"] = conv
             parts.append(f"{name!r}: None if v{i} is None else c{i}(v{i})")
     unpack = ", ".join(f"v{i}" for i in range(n)) + ","
-    code = (f"def row(raw):\n    if len(raw) != {n}:\n        return _generic(raw)\n"
-            f"    {unpack} = raw\n    return {{{', '.join(parts)}}}\n")
+    code = (
+        f"def row(raw):\n    if len(raw) != {n}:\n        return _generic(raw)\n"
+        f"    {unpack} = raw\n    return {{{', '.join(parts)}}}\n"
+    )
     exec(compile(code, f"<row builder {n} columns>", "exec"), ns)  # noqa: S102 - names as repr()
     return ns["row"]
 
@@ -174,11 +203,30 @@ class TableEnvelope:
     With `settings.structured` the instance is a `StructuredTableEnvelope`: the same records, handed over in
     their parts (nothing is serialized for the data plane to parse back)."""
 
-    __slots__ = ("table", "settings", "topic", "names", "converters", "snapshot_converters", "key_idx",
-                 "key_names",
-                 "key_schema", "value_schema", "envelope_schema", "key_frame", "value_frame",
-                 "unavailable", "_key_header_frame", "key_only", "null_fill", "null_defaults", "_row",
-                 "_snapshot_row", "_key", "_value_format")
+    __slots__ = (
+        "table",
+        "settings",
+        "topic",
+        "names",
+        "converters",
+        "snapshot_converters",
+        "key_idx",
+        "key_names",
+        "key_schema",
+        "value_schema",
+        "envelope_schema",
+        "key_frame",
+        "value_frame",
+        "unavailable",
+        "_key_header_frame",
+        "key_only",
+        "null_fill",
+        "null_defaults",
+        "_row",
+        "_snapshot_row",
+        "_key",
+        "_value_format",
+    )
 
     def __new__(cls, settings: EnvelopeSettings, table: TableDef, topic: str | None = None):
         if cls is TableEnvelope and settings.structured:
@@ -200,37 +248,54 @@ class TableEnvelope:
         by_name = {fa(c.name): c for c in cols}
         self.key_names = [fa(k) for k in table.key_columns]
         self.key_idx = [self.names.index(k) for k in self.key_names]
-        self.key_schema = (struct(sa(f"{self.topic}.Key"), [(k, by_name[k].key_schema or by_name[k].schema)
-                                                            for k in self.key_names])
-                           if self.key_names else None)
+        self.key_schema = (
+            struct(
+                sa(f"{self.topic}.Key"),
+                [(k, by_name[k].key_schema or by_name[k].schema) for k in self.key_names],
+            )
+            if self.key_names
+            else None
+        )
         self.key_only = frozenset(fa(k) for k in table.key_only) if table.key_only else table.key_only
         # columns whose NULL is printed as a value (column.mask.with.N.chars masks NULL too)
         self.null_fill = [(fa(c.name), c.null_value) for c in cols if c.null_value is not None]
-        self.null_defaults = ([(n, c.schema.default) for n, c in zip(self.names, cols)
-                               if c.schema.default is not None and n not in self.key_only]
-                              if settings.replace_null_with_default else [])
-        self.value_schema = struct(sa(f"{self.topic}.Value"), [(n, c.schema) for n, c in zip(self.names, cols)
-                                                               if n not in self.key_only], optional=True)
-        self.envelope_schema = struct(sa(f"{self.topic}.Envelope"), [
-            ("before", self.value_schema),
-            ("after", self.value_schema),
-            ("source", settings.source_schema),
-            ("transaction", TX_BLOCK),
-            ("op", REQ_STRING),
-            ("ts_ms", OPT_INT64),
-            ("ts_us", OPT_INT64),
-            ("ts_ns", OPT_INT64),
-        ], version=2)
+        self.null_defaults = (
+            [
+                (n, c.schema.default)
+                for n, c in zip(self.names, cols)
+                if c.schema.default is not None and n not in self.key_only
+            ]
+            if settings.replace_null_with_default
+            else []
+        )
+        self.value_schema = struct(
+            sa(f"{self.topic}.Value"),
+            [(n, c.schema) for n, c in zip(self.names, cols) if n not in self.key_only],
+            optional=True,
+        )
+        self.envelope_schema = struct(
+            sa(f"{self.topic}.Envelope"),
+            [
+                ("before", self.value_schema),
+                ("after", self.value_schema),
+                ("source", settings.source_schema),
+                ("transaction", TX_BLOCK),
+                ("op", REQ_STRING),
+                ("ts_ms", OPT_INT64),
+                ("ts_us", OPT_INT64),
+                ("ts_ns", OPT_INT64),
+            ],
+            version=2,
+        )
         self.key_frame = Framed(settings.key_codec, self.key_schema) if self.key_schema else None
         self.value_frame = Framed(settings.value_codec, self.envelope_schema)
-        self._key_header_frame = (Framed(settings.header_codec, self.key_schema)
-                                  if self.key_schema else None)
+        self._key_header_frame = Framed(settings.header_codec, self.key_schema) if self.key_schema else None
         self._row = row_builder(self.names, self.converters)
         self._snapshot_row = row_builder(self.names, self.snapshot_converters)
         self._key = key_builder(self.key_names) if self.key_names else None
         # the whole value as one bytes format, for a source block that comes serialized (`change`)
         vf = self.value_frame
-        self._value_format = (vf.head.replace(b"%", b"%%") + _PAYLOAD_FORMAT + vf.tail.replace(b"%", b"%%"))
+        self._value_format = vf.head.replace(b"%", b"%%") + _PAYLOAD_FORMAT + vf.tail.replace(b"%", b"%%")
 
     # -- rows ----------------------------------------------------------------------------------------
     def row(self, raw: list) -> dict[str, Any]:
@@ -257,9 +322,16 @@ class TableEnvelope:
         return self.key_frame.encode(key) if key is not None else None
 
     # -- records -------------------------------------------------------------------------------------
-    def change(self, op: str, before: dict | None, after: dict | None, source: dict,
-               transaction: dict | None, key: dict | None,
-               extra_headers: list[tuple[str, bytes]] | None = None) -> Record:
+    def change(
+        self,
+        op: str,
+        before: dict | None,
+        after: dict | None,
+        source: dict,
+        transaction: dict | None,
+        key: dict | None,
+        extra_headers: list[tuple[str, bytes]] | None = None,
+    ) -> Record:
         if self.key_only:  # rows carry excluded key columns only so the key can be taken from them
             before = self.value_part(before)
             after = self.value_part(after)
@@ -272,16 +344,28 @@ class TableEnvelope:
             headers = extra_headers + headers
         if source.__class__ is bytes:  # the block as JSON already (the pgoutput stream's template)
             value = self._value_format % (
-                b"null" if before is None else _dumps(before), b"null" if after is None else _dumps(after),
-                source, b"null" if transaction is None else _dumps(transaction), _OP_JSON[op],
-                ns // 1_000_000, ns // 1_000, ns)
+                b"null" if before is None else _dumps(before),
+                b"null" if after is None else _dumps(after),
+                source,
+                b"null" if transaction is None else _dumps(transaction),
+                _OP_JSON[op],
+                ns // 1_000_000,
+                ns // 1_000,
+                ns,
+            )
             if key is None:
                 return Record(self.topic, None, value, headers)
             kf = self.key_frame
             return Record(self.topic, _join((kf.head, _dumps(key), kf.tail)), value, headers)
         payload = {
-            "before": before, "after": after, "source": source, "transaction": transaction, "op": op,
-            "ts_ms": ns // 1_000_000, "ts_us": ns // 1_000, "ts_ns": ns,
+            "before": before,
+            "after": after,
+            "source": source,
+            "transaction": transaction,
+            "op": op,
+            "ts_ms": ns // 1_000_000,
+            "ts_us": ns // 1_000,
+            "ts_ns": ns,
         }
         # Framed.encode inlined: two calls fewer per event; one join copies the ~4 KB schema head once
         vf = self.value_frame
@@ -300,8 +384,14 @@ class TableEnvelope:
             after = self._null_defaults(after)
         ns = _time_ns()
         payload = {
-            "before": None, "after": after, "source": source, "transaction": None, "op": "r",
-            "ts_ms": ns // 1_000_000, "ts_us": ns // 1_000, "ts_ns": ns,
+            "before": None,
+            "after": after,
+            "source": source,
+            "transaction": None,
+            "op": "r",
+            "ts_ms": ns // 1_000_000,
+            "ts_us": ns // 1_000,
+            "ts_ns": ns,
         }
         return (_dumps(key) if key is not None else None), _dumps(payload)
 
@@ -341,9 +431,16 @@ class StructuredTableEnvelope(TableEnvelope):
 
     __slots__ = ()
 
-    def change(self, op: str, before: dict | None, after: dict | None, source: dict,
-               transaction: dict | None, key: dict | None,
-               extra_headers: list[tuple[str, bytes]] | None = None) -> Record:
+    def change(
+        self,
+        op: str,
+        before: dict | None,
+        after: dict | None,
+        source: dict,
+        transaction: dict | None,
+        key: dict | None,
+        extra_headers: list[tuple[str, bytes]] | None = None,
+    ) -> Record:
         if self.key_only:
             before = self.value_part(before)
             after = self.value_part(after)
@@ -352,163 +449,38 @@ class StructuredTableEnvelope(TableEnvelope):
             after = self._null_defaults(after)
         ns = _time_ns()
         payload = {
-            "before": before, "after": after, "source": source, "transaction": transaction, "op": op,
-            "ts_ms": ns // 1_000_000, "ts_us": ns // 1_000, "ts_ns": ns,
+            "before": before,
+            "after": after,
+            "source": source,
+            "transaction": transaction,
+            "op": op,
+            "ts_ms": ns // 1_000_000,
+            "ts_us": ns // 1_000,
+            "ts_ns": ns,
         }
         headers = self.settings.context_headers
         if extra_headers:
             headers = extra_headers + headers
-        return StructuredRecord(self.topic, self.key_schema if key is not None else None, key,
-                                self.envelope_schema, payload, headers, (self.key_frame, self.value_frame))
+        return StructuredRecord(
+            self.topic,
+            self.key_schema if key is not None else None,
+            key,
+            self.envelope_schema,
+            payload,
+            headers,
+            (self.key_frame, self.value_frame),
+        )
 
     def tombstone(self, key: dict | None, extra_headers: list[tuple[str, bytes]] | None = None) -> Record:
         headers = self.settings.context_headers
         if extra_headers:
             headers = extra_headers + headers
-        return StructuredRecord(self.topic, self.key_schema if key is not None else None, key, None, None,
-                                headers, (self.key_frame, self.value_frame))
-
-
-TX_ORDER_KEY = "transaction_data_collection_order_"  # offset keys of TransactionContext's per-collection counts
-
-
-def stored_tx_counts(offset: dict) -> dict[str, int]:
-    """The per-collection counts a stored offset carries for its open transaction (Debezium's keys)."""
-    n = len(TX_ORDER_KEY)
-    return {k[n:]: int(v) for k, v in offset.items() if k.startswith(TX_ORDER_KEY) and v is not None}
-
-
-class TransactionMonitor:
-    """BEGIN/END records on `<prefix>.transaction` and the per-event `transaction` block.
-
-    BEGIN is written lazily with the first captured event, so a transaction whose changes are all
-    filtered out produces nothing (as Debezium)."""
-
-    KEY_SCHEMA = struct("io.debezium.connector.common.TransactionMetadataKey",
-                        [("id", REQ_STRING)], version=1)
-    VALUE_SCHEMA = struct("io.debezium.connector.common.TransactionMetadataValue", [
-        ("status", REQ_STRING),
-        ("id", REQ_STRING),
-        ("event_count", OPT_INT64),
-        ("data_collections", Schema("array", optional=True, items=struct("event.collection", [
-            ("data_collection", REQ_STRING), ("event_count", Schema("int64"))],
-            optional=True, version=1))),
-        ("ts_ms", Schema("int64")),
-    ], version=1)
-
-    def __init__(self, settings: EnvelopeSettings, emit: Callable[[Record], None], enabled: bool,
-                 topic_suffix: str = "transaction") -> None:
-        self.enabled = enabled
-        self.emit = emit
-        self.topic = settings.topic(topic_suffix)
-        self.key_frame = Framed(settings.key_codec, self.KEY_SCHEMA)
-        self.value_frame = Framed(settings.value_codec, self.VALUE_SCHEMA)
-        self.structured = settings.structured  # the data plane takes the parts (no JSON to parse back)
-        self.begin_id: str | None = None
-        self.begin_ts_ms = 0
-        self.started = False
-        self.total = 0
-        self.per_collection: dict[str, int] = {}
-        self._table = 16  # the HashMap's table size: it only grows over the connector's life
-
-    def begin(self, tx_id: str, ts_ms: int) -> None:
-        self.begin_id = tx_id
-        self.begin_ts_ms = ts_ms
-        self.started = False
-        self.total = 0
-        self.per_collection = {}
-
-    def touch(self) -> None:
-        """A change was read in this transaction (captured or not): BEGIN is due."""
-        if self.enabled and self.begin_id is not None and not self.started:
-            self.started = True
-            self._write("BEGIN", self.begin_id, None, None, self.begin_ts_ms)
-
-    @property
-    def in_transaction(self) -> bool:
-        return self.begin_id is not None
-
-    def event_block(self, event_tx_id: str, data_collection: str) -> dict | None:
-        if not self.enabled or self.begin_id is None:
-            return None
-        if not self.started:
-            self.started = True
-            self._write("BEGIN", self.begin_id, None, None, self.begin_ts_ms)
-        self.total += 1
-        n = self.per_collection.get(data_collection, 0) + 1
-        self.per_collection[data_collection] = n
-        return {"id": event_tx_id, "total_order": self.total, "data_collection_order": n}
-
-    def end(self, tx_id: str, ts_ms: int) -> None:
-        if self.enabled and self.started:
-            # Debezium's TransactionContext counts per collection in a HashMap: END lists them in its order
-            counts = self.per_collection
-            order = counts
-            if len(counts) > 1:  # one collection (the common case) has one order: no hashing per transaction
-                self._table = table_size(len(counts), self._table)  # clear() keeps the grown table
-                order = hashmap_order(counts, self._table)
-            self._write("END", tx_id, self.total,
-                        [{"data_collection": k, "event_count": counts[k]} for k in order],
-                        ts_ms)
-        self.begin_id = None
-        self.started = False
-
-    def resume(self, counts: dict[str, int]) -> None:
-        """A restart inside the open transaction (after some of its events were emitted): its BEGIN is not
-        written again and the orders go on from the stored counts (none when it stopped right after the
-        BEGIN), as Debezium's TransactionContext.load."""
-        if not self.enabled or self.begin_id is None:
-            return
-        self.started = True
-        self.per_collection = dict(counts)
-        self.total = sum(counts.values())
-
-    def offset_keys(self, source_tx_id: str) -> dict[str, object]:
-        """What TransactionContext.store adds to the offset while events of a transaction were emitted:
-        `transaction_id` and `transaction_data_collection_order_<collection>` per collection."""
-        if not self.started:
-            return {}
-        keys: dict[str, object] = {"transaction_id": source_tx_id}
-        for k, v in self.per_collection.items():
-            keys[TX_ORDER_KEY + k] = v
-        return keys
-
-    def _write(self, status: str, tx_id: str, count: int | None, collections: list | None,
-               ts_ms: int) -> None:
-        value = {"status": status, "id": tx_id, "event_count": count, "data_collections": collections,
-                 "ts_ms": ts_ms}
-        if self.structured:
-            self.emit(StructuredRecord(self.topic, self.KEY_SCHEMA, {"id": tx_id}, self.VALUE_SCHEMA, value, None,
-                                       (self.key_frame, self.value_frame)))
-            return
-        self.emit(Record(self.topic, self.key_frame.encode({"id": tx_id}), self.value_frame.encode(value)))
-
-
-class Heartbeat:
-    KEY_SCHEMA = struct("io.debezium.connector.common.ServerNameKey", [("serverName", REQ_STRING)],
-                        version=1)
-    VALUE_SCHEMA = struct("io.debezium.connector.common.Heartbeat", [("ts_ms", Schema("int64"))],
-                          version=1)
-
-    def __init__(self, settings: EnvelopeSettings, interval_ms: int,
-                 topic_prefix: str = "__debezium-heartbeat") -> None:
-        self.interval_s = interval_ms / 1000.0
-        self.topic = f"{topic_prefix}.{settings.prefix}"
-        self.key_frame = Framed(settings.key_codec, self.KEY_SCHEMA)
-        self.key_payload = {"serverName": settings.prefix}
-        self.key = self.key_frame.encode(self.key_payload)
-        self.value_frame = Framed(settings.value_codec, self.VALUE_SCHEMA)
-        self.structured = settings.structured  # the data plane takes the parts
-        self.next_due = time.monotonic() + self.interval_s if interval_ms > 0 else float("inf")
-
-    def due(self, now: float) -> bool:
-        return now >= self.next_due
-
-    def record(self, now: float) -> Record:
-        self.next_due = now + self.interval_s
-        value = {"ts_ms": time.time_ns() // 1_000_000}
-        if self.structured:
-            return StructuredRecord(self.topic, self.KEY_SCHEMA, self.key_payload, self.VALUE_SCHEMA, value, None,
-                                    (self.key_frame, self.value_frame))
-        return Record(self.topic, self.key, self.value_frame.encode(value))
-
+        return StructuredRecord(
+            self.topic,
+            self.key_schema if key is not None else None,
+            key,
+            None,
+            None,
+            headers,
+            (self.key_frame, self.value_frame),
+        )

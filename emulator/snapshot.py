@@ -28,12 +28,18 @@ def marker(first_table: bool, last_table: bool, first_row: bool, last_row: bool)
     return "true"
 
 
-def run_snapshot(tables: Sequence[T], rows_of: Callable[[T], Iterable[Any]],
-                 emit: Callable[[T, Any, str], None], stopping: Callable[[], bool] = lambda: False,
-                 started: Callable[[T], None] | None = None,
-                 finished: Callable[[T, int], None] | None = None, metrics: Any = None,
-                 table_id: Callable[[T], str] | None = None, estimates: dict[str, int] | None = None,
-                 markers: Callable[[bool, bool, bool, bool], str] = marker) -> bool:
+def run_snapshot(
+    tables: Sequence[T],
+    rows_of: Callable[[T], Iterable[Any]],
+    emit: Callable[[T, Any, str], None],
+    stopping: Callable[[], bool] = lambda: False,
+    started: Callable[[T], None] | None = None,
+    finished: Callable[[T, int], None] | None = None,
+    metrics: Any = None,
+    table_id: Callable[[T], str] | None = None,
+    estimates: dict[str, int] | None = None,
+    markers: Callable[[bool, bool, bool, bool], str] = marker,
+) -> bool:
     """Feeds every row to `emit(table, row, marker)` with one row of look-ahead. Returns False if
     `stopping()` became true before the end.
 

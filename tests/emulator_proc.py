@@ -53,9 +53,14 @@ class EmulatorProcess:
     def start(self) -> EmulatorProcess:
         log = open(self.log_path, "ab")
         env = dict(os.environ)
-        self.proc = subprocess.Popen([sys.executable, *self.module, "run", str(self.config), "--out",
-                                      str(self.out)], stdout=log, stderr=subprocess.STDOUT,
-                                     stdin=subprocess.DEVNULL, env=env, start_new_session=True)
+        self.proc = subprocess.Popen(
+            [sys.executable, *self.module, "run", str(self.config), "--out", str(self.out)],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            env=env,
+            start_new_session=True,
+        )
         log.close()
         return self
 
@@ -96,8 +101,9 @@ class EmulatorProcess:
             if pred(recs):
                 return recs
             if self.proc.poll() is not None:
-                raise AssertionError(f"emulator exited ({self.proc.returncode}) waiting for {what}:\n"
-                                     f"{self.log_tail()}")
+                raise AssertionError(
+                    f"emulator exited ({self.proc.returncode}) waiting for {what}:\n{self.log_tail()}"
+                )
             if time.monotonic() > deadline:
                 raise AssertionError(f"timeout waiting for {what}; {len(recs)} records:\n{self.log_tail()}")
             time.sleep(0.1)
@@ -146,5 +152,8 @@ class EmulatorProcess:
 
 
 def snapshot_done(recs: list[dict]) -> bool:
-    return any((r.get("value") or {}).get("payload", {}).get("source", {}).get("snapshot") == "last"
-               for r in recs if isinstance(r.get("value"), dict))
+    return any(
+        (r.get("value") or {}).get("payload", {}).get("source", {}).get("snapshot") == "last"
+        for r in recs
+        if isinstance(r.get("value"), dict)
+    )

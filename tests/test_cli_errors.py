@@ -95,4 +95,6 @@ def test_connector_failure_is_one_line_and_debug_shows_the_traceback(tmp_path, p
     line = _error_line(r)
     assert "no_such_column" in line and line.endswith("(--debug for the traceback)")
     r = _run("run", cfg, "--out", str(tmp_path / "out2"), "--debug")
-    assert r.returncode == 1 and "Traceback (most recent call last)" in r.stderr and "no_such_column" in r.stderr
+    assert (
+        r.returncode == 1 and "Traceback (most recent call last)" in r.stderr and "no_such_column" in r.stderr
+    )

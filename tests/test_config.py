@@ -701,7 +701,12 @@ ERROR_CASES = [
         "converters",
         ("not supported",),
     ),
-    ("transform-type-missing", with_(PG, transforms="unwrap"), "transforms.unwrap.type", ("a value is required",)),
+    (
+        "transform-type-missing",
+        with_(PG, transforms="unwrap"),
+        "transforms.unwrap.type",
+        ("a value is required",),
+    ),
     ("mongo-scope-target", with_(MONGO, capture__scope="database"), "capture.target", ("capture.scope",)),
     ("class-name", with_(PG, topic__naming__strategy="not a class"), "topic.naming.strategy", ("class",)),
 ]

@@ -17,11 +17,12 @@ from emulator.config import from_dict
 from emulator.connect.schema import Schema
 from emulator.connectors.mongodb.connector import MongoDbConnector
 from emulator.engine import Engine
-from emulator.envelope import EnvelopeSettings, TableEnvelope, TransactionMonitor
+from emulator.envelope import EnvelopeSettings, TableEnvelope
 from emulator.model import ColumnDef, TableDef
 from emulator.offsets import MemoryOffsetStore
 from emulator.outputs.memory import CallbackOutput
 from emulator.pipeline.dispatcher import Dispatcher
+from emulator.pipeline.transactions import TransactionMonitor
 
 TOPIC = "fulfillment.inventory.customers"
 

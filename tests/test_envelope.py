@@ -10,7 +10,9 @@ import pytest
 
 from emulator.connect.schema import Schema, struct
 from emulator.connectors.postgres.source import MESSAGE_KEY_SCHEMA, SOURCE_SCHEMA, message_value_schema
-from emulator.envelope import EnvelopeSettings, Heartbeat, TransactionMonitor, uuid7
+from emulator.envelope import EnvelopeSettings, uuid7
+from emulator.pipeline.heartbeat import Heartbeat
+from emulator.pipeline.transactions import TransactionMonitor
 from emulator.records import Record
 
 GOLDEN = [json.loads(x) for x in (Path(__file__).parent / "data/pg/pg_public.jsonl").read_text().splitlines()]
@@ -25,7 +27,9 @@ def exact(a) -> str:
 
 
 def settings(**kw) -> EnvelopeSettings:
-    return EnvelopeSettings(prefix="dbserver1", connector_name="postgresql", source_schema=SOURCE_SCHEMA, **kw)
+    return EnvelopeSettings(
+        prefix="dbserver1", connector_name="postgresql", source_schema=SOURCE_SCHEMA, **kw
+    )
 
 
 def test_source_schema_is_debeziums():
@@ -49,7 +53,9 @@ def test_heartbeat_schemas():
 def test_message_schemas():
     rec = first("dbserver1.message")
     assert exact(MESSAGE_KEY_SCHEMA.to_json()) == exact(rec["key"]["schema"])
-    assert exact(message_value_schema(Schema("bytes", optional=True)).to_json()) == exact(rec["value"]["schema"])
+    assert exact(message_value_schema(Schema("bytes", optional=True)).to_json()) == exact(
+        rec["value"]["schema"]
+    )
 
 
 def test_context_headers_match_golden_shape():
@@ -75,7 +81,13 @@ def test_schemas_disabled_gives_bare_payload():
     tx.event_block("1:11", "public.t")
     tx.end("1:12", 6)
     begin = orjson.loads(emitted[0].value)
-    assert begin == {"status": "BEGIN", "id": "1:10", "event_count": None, "data_collections": None, "ts_ms": 5}
+    assert begin == {
+        "status": "BEGIN",
+        "id": "1:10",
+        "event_count": None,
+        "data_collections": None,
+        "ts_ms": 5,
+    }
     assert orjson.loads(emitted[0].key) == {"id": "1:10"}
     assert orjson.loads(s.context_headers[0][1]) == "dbserver1"
 
@@ -91,30 +103,64 @@ def test_transaction_monitor_is_lazy_and_counts_per_collection():
     b2 = tx.event_block("8:302", "s.b")
     b3 = tx.event_block("8:303", "s.a")
     tx.end("8:400", 4)
-    assert (b1, b2, b3) == ({"id": "8:301", "total_order": 1, "data_collection_order": 1},
-                            {"id": "8:302", "total_order": 2, "data_collection_order": 1},
-                            {"id": "8:303", "total_order": 3, "data_collection_order": 2})
+    assert (b1, b2, b3) == (
+        {"id": "8:301", "total_order": 1, "data_collection_order": 1},
+        {"id": "8:302", "total_order": 2, "data_collection_order": 1},
+        {"id": "8:303", "total_order": 3, "data_collection_order": 2},
+    )
     end = orjson.loads(emitted[-1].value)["payload"]
     assert end["status"] == "END" and end["event_count"] == 3
     # Debezium counts in a java.util.HashMap: `new HashMap<>()` given s.a then s.b iterates s.b, s.a (checked
     # with Java 17; tests/data/pg/tx_restart/end_order.jsonl is the recording of the same rule)
-    assert end["data_collections"] == [{"data_collection": "s.b", "event_count": 1},
-                                       {"data_collection": "s.a", "event_count": 2}]
+    assert end["data_collections"] == [
+        {"data_collection": "s.b", "event_count": 1},
+        {"data_collection": "s.a", "event_count": 2},
+    ]
 
 
-@pytest.mark.parametrize("schema,expected", [
-    (Schema("int32", optional=False, default=0), {"type": "int32", "optional": False, "default": 0}),
-    (Schema("bytes", optional=True, name="org.apache.kafka.connect.data.Decimal", version=1,
-            parameters={"scale": "3"}, default="Bdw="),
-     {"type": "bytes", "optional": True, "name": "org.apache.kafka.connect.data.Decimal", "version": 1,
-      "parameters": {"scale": "3"}, "default": "Bdw="}),
-    (Schema("map", optional=True, keys=Schema("string"), values=Schema("string", optional=True)),
-     {"type": "map", "keys": {"type": "string", "optional": False},
-      "values": {"type": "string", "optional": True}, "optional": True}),
-    (struct("x", [("a", Schema("string"))], doc="d"),
-     {"type": "struct", "fields": [{"type": "string", "optional": False, "field": "a"}], "optional": False,
-      "name": "x", "doc": "d"}),
-])
+@pytest.mark.parametrize(
+    "schema,expected",
+    [
+        (Schema("int32", optional=False, default=0), {"type": "int32", "optional": False, "default": 0}),
+        (
+            Schema(
+                "bytes",
+                optional=True,
+                name="org.apache.kafka.connect.data.Decimal",
+                version=1,
+                parameters={"scale": "3"},
+                default="Bdw=",
+            ),
+            {
+                "type": "bytes",
+                "optional": True,
+                "name": "org.apache.kafka.connect.data.Decimal",
+                "version": 1,
+                "parameters": {"scale": "3"},
+                "default": "Bdw=",
+            },
+        ),
+        (
+            Schema("map", optional=True, keys=Schema("string"), values=Schema("string", optional=True)),
+            {
+                "type": "map",
+                "keys": {"type": "string", "optional": False},
+                "values": {"type": "string", "optional": True},
+                "optional": True,
+            },
+        ),
+        (
+            struct("x", [("a", Schema("string"))], doc="d"),
+            {
+                "type": "struct",
+                "fields": [{"type": "string", "optional": False, "field": "a"}],
+                "optional": False,
+                "name": "x",
+                "doc": "d",
+            },
+        ),
+    ],
+)
 def test_jsonconverter_schema_key_order(schema, expected):
     assert exact(schema.to_json()) == exact(expected)
 

@@ -30,8 +30,10 @@ from emulator.api import CaptureError
 from emulator.incremental.conditions import ConditionError, validate_blocking_filter, validate_condition
 from emulator.testing.pgserver import PgServer
 
-SIGNAL_DDL = ("CREATE TABLE public.debezium_signal (id varchar(42) PRIMARY KEY, type varchar(32) NOT NULL, "
-              "data varchar(2048) NULL);")
+SIGNAL_DDL = (
+    "CREATE TABLE public.debezium_signal (id varchar(42) PRIMARY KEY, type varchar(32) NOT NULL, "
+    "data varchar(2048) NULL);"
+)
 _n = itertools.count(1)
 
 
@@ -50,7 +52,9 @@ class Db:
         with pg.connect() as c:
             c.execute(f"CREATE DATABASE {self.name}")
         self.dsn = f"postgresql://postgres@127.0.0.1:{pg.port}/{self.name}"
-        self.run((SIGNAL_DDL if signal_table else "") + "CREATE TABLE public.marker (id int PRIMARY KEY);" + ddl)
+        self.run(
+            (SIGNAL_DDL if signal_table else "") + "CREATE TABLE public.marker (id int PRIMARY KEY);" + ddl
+        )
 
     def connect(self) -> psycopg.Connection:
         return psycopg.connect(self.dsn, autocommit=True)
@@ -65,16 +69,24 @@ class Db:
 
     def signal(self, kind: str, data: dict | str | None, sid: str | None = None) -> None:
         payload = data if isinstance(data, str) or data is None else json.dumps(data)
-        self.run("INSERT INTO public.debezium_signal VALUES (%s, %s, %s)",
-                 (sid or f"sig-{time.monotonic_ns()}", kind, payload))
+        self.run(
+            "INSERT INTO public.debezium_signal VALUES (%s, %s, %s)",
+            (sid or f"sig-{time.monotonic_ns()}", kind, payload),
+        )
 
     def props(self, **extra: str) -> dict[str, str]:
-        props = self.pg.connector_properties(**{
-            "database.dbname": self.name, "topic.prefix": self.name, "slot.name": self.name,
-            "publication.name": f"{self.name}_pub", "snapshot.mode": "no_data",
-            "signal.data.collection": "public.debezium_signal", "incremental.snapshot.chunk.size": "10",
-            "offset.flush.interval.ms": "200",
-        })
+        props = self.pg.connector_properties(
+            **{
+                "database.dbname": self.name,
+                "topic.prefix": self.name,
+                "slot.name": self.name,
+                "publication.name": f"{self.name}_pub",
+                "snapshot.mode": "no_data",
+                "signal.data.collection": "public.debezium_signal",
+                "incremental.snapshot.chunk.size": "10",
+                "offset.flush.interval.ms": "200",
+            }
+        )
         props.update(extra)
         return {k: v for k, v in props.items() if v is not None}
 
@@ -109,6 +121,7 @@ def check_replay(run: Run, db: Db, table: str = "items", key_cols=("id",)) -> No
 
 # -- the IT-style concurrency test ----------------------------------------------------------------------------
 
+
 def test_updates_and_deletes_inside_a_window_drop_the_read(pg):
     """Deterministic window overlap (as the golden workload does it): the table is locked before the signal,
     so the chunk query waits right after the open row; the changes committed then are inside the window."""
@@ -134,13 +147,22 @@ def test_updates_and_deletes_inside_a_window_drop_the_read(pg):
     assert 2 not in read_ids and 5 not in read_ids
     assert len(read_ids) == 998 and read_ids == sorted(read_ids)
     topic = db.topic("items")
-    streamed = [(r["value"]["payload"]["op"], r["key"]["payload"]["id"]) for r in run.records
-                if r["topic"] == topic and r["value"] and r["value"]["payload"]["op"] in "ud"]
+    streamed = [
+        (r["value"]["payload"]["op"], r["key"]["payload"]["id"])
+        for r in run.records
+        if r["topic"] == topic and r["value"] and r["value"]["payload"]["op"] in "ud"
+    ]
     assert streamed == [("u", 2), ("d", 5)]
-    first_read = next(i for i, r in enumerate(run.records) if r["topic"] == topic and r["value"]
-                      and r["value"]["payload"]["op"] == "r")
-    last_change = max(i for i, r in enumerate(run.records) if r["topic"] == topic and r["value"]
-                      and r["value"]["payload"]["op"] in "ud")
+    first_read = next(
+        i
+        for i, r in enumerate(run.records)
+        if r["topic"] == topic and r["value"] and r["value"]["payload"]["op"] == "r"
+    )
+    last_change = max(
+        i
+        for i, r in enumerate(run.records)
+        if r["topic"] == topic and r["value"] and r["value"]["payload"]["op"] in "ud"
+    )
     assert last_change < first_read  # the window's reads come at its close
     src = run.reads("items")[0]["value"]["payload"]["source"]
     assert src["snapshot"] == "incremental" and src["txId"] is None and src["lsn"] is None
@@ -149,13 +171,17 @@ def test_updates_and_deletes_inside_a_window_drop_the_read(pg):
 
 # -- keys -----------------------------------------------------------------------------------------------------
 
+
 def test_composite_primary_key(pg):
-    db = Db(pg, """
+    db = Db(
+        pg,
+        """
         CREATE SEQUENCE public.ver;
         CREATE TABLE public.pairs (a int, b text, v bigint NOT NULL, PRIMARY KEY (a, b));
         ALTER TABLE public.pairs REPLICA IDENTITY FULL;
         INSERT INTO public.pairs SELECT i / 7, 'k' || (i % 7), nextval('public.ver') FROM generate_series(0, 299) i;
-    """)
+    """,
+    )
     run = Run(db, db.props(**{"incremental.snapshot.chunk.size": "9"})).start()
     run.sync()
     stop = threading.Event()
@@ -170,8 +196,11 @@ def test_composite_primary_key(pg):
                 elif rnd.random() < 0.5:
                     c.execute("DELETE FROM public.pairs WHERE a = %s AND b = %s", (a, b))
                 else:
-                    c.execute("INSERT INTO public.pairs VALUES (%s, %s, nextval('ver')) ON CONFLICT (a, b) "
-                              "DO UPDATE SET v = excluded.v", (a, b))
+                    c.execute(
+                        "INSERT INTO public.pairs VALUES (%s, %s, nextval('ver')) ON CONFLICT (a, b) "
+                        "DO UPDATE SET v = excluded.v",
+                        (a, b),
+                    )
 
     t = threading.Thread(target=write, daemon=True)
     t.start()
@@ -190,12 +219,15 @@ def test_composite_primary_key(pg):
 
 def test_table_without_primary_key_is_skipped_with_a_warning(pg, caplog):
     caplog.set_level(logging.INFO, logger="emulator")
-    db = Db(pg, """
+    db = Db(
+        pg,
+        """
         CREATE TABLE public.nokey (x int, y text);
         INSERT INTO public.nokey SELECT i, 'y' FROM generate_series(1, 30) i;
         CREATE TABLE public.withkey (id int PRIMARY KEY);
         INSERT INTO public.withkey SELECT generate_series(1, 25);
-    """)
+    """,
+    )
     run = Run(db, db.props()).start()
     run.sync()
     db.signal("execute-snapshot", {"data-collections": ["public.nokey", "public.withkey"]})
@@ -204,19 +236,24 @@ def test_table_without_primary_key_is_skipped_with_a_warning(pg, caplog):
     run.stop()
     assert run.reads("nokey") == []
     assert len(run.reads("withkey")) == 25
-    assert any("Incremental snapshot for table 'public.nokey' skipped cause the table has no primary keys" in m
-               for m in caplog.messages)
+    assert any(
+        "Incremental snapshot for table 'public.nokey' skipped cause the table has no primary keys" in m
+        for m in caplog.messages
+    )
 
 
 def test_surrogate_key(pg):
     """`surrogate-key`: chunks follow that column (here the reverse of the primary key); a keyless table
     can be snapshotted by one too."""
-    db = Db(pg, """
+    db = Db(
+        pg,
+        """
         CREATE TABLE public.sk (id int PRIMARY KEY, seq int UNIQUE NOT NULL, note text);
         INSERT INTO public.sk SELECT i, 1000 - i, 'n' FROM generate_series(1, 45) i;
         CREATE TABLE public.loose (seq int NOT NULL, note text);
         INSERT INTO public.loose SELECT i, 'x' FROM generate_series(1, 23) i;
-    """)
+    """,
+    )
     run = Run(db, db.props(**{"incremental.snapshot.chunk.size": "10"})).start()
     run.sync()
     db.signal("execute-snapshot", {"data-collections": ["public.sk", "public.loose"], "surrogate-key": "seq"})
@@ -232,20 +269,30 @@ def test_surrogate_key(pg):
 
 # -- filters ----------------------------------------------------------------------------------------------------
 
+
 def test_additional_conditions(pg):
-    db = Db(pg, """
+    db = Db(
+        pg,
+        """
         CREATE TABLE public.products (id int PRIMARY KEY, color text, quantity int);
         INSERT INTO public.products SELECT i, CASE WHEN i % 3 = 0 THEN 'blue' ELSE 'red' END, i
           FROM generate_series(1, 90) i;
         CREATE TABLE public.other (id int PRIMARY KEY);
         INSERT INTO public.other SELECT generate_series(1, 12);
-    """)
+    """,
+    )
     run = Run(db, db.props(**{"incremental.snapshot.chunk.size": "4"})).start()
     run.sync()
-    db.signal("execute-snapshot", {
-        "data-collections": ["public.products", "public.other"], "type": "INCREMENTAL",
-        "additional-conditions": [{"data-collection": "PUBLIC.PRODUCTS",
-                                   "filter": "color = 'blue' AND quantity > 10"}]})
+    db.signal(
+        "execute-snapshot",
+        {
+            "data-collections": ["public.products", "public.other"],
+            "type": "INCREMENTAL",
+            "additional-conditions": [
+                {"data-collection": "PUBLIC.PRODUCTS", "filter": "color = 'blue' AND quantity > 10"}
+            ],
+        },
+    )
     run.wait(lambda r: r.snapshot_done(), 30, "the snapshot")
     # the pre-2.5 single `additional-condition` applies to every listed table
     db.signal("execute-snapshot", {"data-collections": ["public.other"], "additional-condition": "id <= 3"})
@@ -275,25 +322,37 @@ INJECTIONS = [
 
 def test_additional_conditions_injection_is_refused_and_nothing_runs(pg, caplog):
     caplog.set_level(logging.INFO, logger="emulator")
-    db = Db(pg, """
+    db = Db(
+        pg,
+        """
         CREATE TABLE public.victim (id int PRIMARY KEY);
         INSERT INTO public.victim SELECT generate_series(1, 20);
-    """)
+    """,
+    )
     run = Run(db, db.props()).start()
     run.sync()
     with db.connect() as c:
-        pid = c.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s AND application_name = "
-                        "'dbz-emulator' LIMIT 1", (db.name,)).fetchone()
+        pid = c.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = %s AND application_name = "
+            "'dbz-emulator' LIMIT 1",
+            (db.name,),
+        ).fetchone()
     for flt in INJECTIONS:
-        db.signal("execute-snapshot", {"data-collections": ["public.victim"],
-                                       "additional-conditions": [{"data-collection": "public.victim",
-                                                                  "filter": flt}]})
+        db.signal(
+            "execute-snapshot",
+            {
+                "data-collections": ["public.victim"],
+                "additional-conditions": [{"data-collection": "public.victim", "filter": flt}],
+            },
+        )
     run.sync()
     assert run.snapshot_done()
     run.stop()
     assert run.reads("victim") == []
     assert db.query("SELECT count(*) FROM public.victim") == [(20,)]
-    assert db.query("SELECT count(*) FROM public.debezium_signal WHERE type LIKE 'snapshot-window%'") == [(0,)]
+    assert db.query("SELECT count(*) FROM public.debezium_signal WHERE type LIKE 'snapshot-window%'") == [
+        (0,)
+    ]
     refused = [m for m in caplog.messages if "ignored" in m and "filter" in m]
     assert len(refused) == len(INJECTIONS), refused
     assert pid is not None  # the connector's session was not terminated by a filter
@@ -302,32 +361,45 @@ def test_additional_conditions_injection_is_refused_and_nothing_runs(pg, caplog)
 def test_condition_validation_unit():
     cols = ["id", "color", "quantity", "ts", "Name", "data"]
     ok = {  # columns come out as the table's real names, quoted: what runs names exactly what was checked
-        "color = 'blue' AND quantity > 10": "\"color\" = 'blue' AND \"quantity\" > 10",
-        "id % 2 = 0": "\"id\" % 2 = 0",
+        "color = 'blue' AND quantity > 10": '"color" = \'blue\' AND "quantity" > 10',
+        "id % 2 = 0": '"id" % 2 = 0',
         "lower(color) LIKE 'b%'": "LOWER(\"color\") LIKE 'b%'",
         "ts > now() - interval '1 day'": "\"ts\" > CURRENT_TIMESTAMP - INTERVAL '1 DAY'",
-        "id IN (1, 2, 3)": "\"id\" IN (1, 2, 3)",
+        "id IN (1, 2, 3)": '"id" IN (1, 2, 3)',
         "\"Name\" = 'x'": "\"Name\" = 'x'",
-        "quantity::int BETWEEN 1 AND 5": "CAST(\"quantity\" AS INT) BETWEEN 1 AND 5",
-        "color IS NOT NULL": "\"color\" IS NOT NULL",
-        "products.id > 3": "\"id\" > 3",
+        "quantity::int BETWEEN 1 AND 5": 'CAST("quantity" AS INT) BETWEEN 1 AND 5',
+        "color IS NOT NULL": '"color" IS NOT NULL',
+        "products.id > 3": '"id" > 3',
         "color = 'it''s'": "\"color\" = 'it''s'",
         "data->>'k' = 'v'": "\"data\" ->> 'k' = 'v'",
     }
     for text, sql in ok.items():
         assert validate_condition(text, cols, ("public", "products")) == sql
-    for bad in INJECTIONS + ["name = 'x'", "other.id > 1", "lo_import('/etc/passwd') > 0", "*",
-                             "set_config('a', 'b', false) = 'b'", "id > (SELECT max(id) FROM t)"]:
+    for bad in INJECTIONS + [
+        "name = 'x'",
+        "other.id > 1",
+        "lo_import('/etc/passwd') > 0",
+        "*",
+        "set_config('a', 'b', false) = 'b'",
+        "id > (SELECT max(id) FROM t)",
+    ]:
         with pytest.raises(ConditionError):
             validate_condition(bad, cols, ("public", "products"))
     t = ("public", "products")
-    assert validate_blocking_filter("SELECT * FROM public.products WHERE id > 3 ORDER BY id DESC", t, cols) == \
-        'SELECT * FROM "public"."products" WHERE "id" > 3 ORDER BY "id" DESC'
+    assert (
+        validate_blocking_filter("SELECT * FROM public.products WHERE id > 3 ORDER BY id DESC", t, cols)
+        == 'SELECT * FROM "public"."products" WHERE "id" > 3 ORDER BY "id" DESC'
+    )
     assert validate_blocking_filter("id > 3", t, cols) == 'SELECT * FROM "public"."products" WHERE "id" > 3'
-    for bad in ["SELECT * FROM public.other", "SELECT * FROM public.products; DROP TABLE x",
-                "SELECT * FROM public.products JOIN public.x ON true", "SELECT pg_sleep(1) FROM public.products",
-                "SELECT * FROM public.products FOR UPDATE", "SELECT * FROM (SELECT 1) q",
-                "WITH x AS (DELETE FROM public.products RETURNING *) SELECT * FROM x"]:
+    for bad in [
+        "SELECT * FROM public.other",
+        "SELECT * FROM public.products; DROP TABLE x",
+        "SELECT * FROM public.products JOIN public.x ON true",
+        "SELECT pg_sleep(1) FROM public.products",
+        "SELECT * FROM public.products FOR UPDATE",
+        "SELECT * FROM (SELECT 1) q",
+        "WITH x AS (DELETE FROM public.products RETURNING *) SELECT * FROM x",
+    ]:
         with pytest.raises(ConditionError):
             validate_blocking_filter(bad, t, cols)
 
@@ -345,17 +417,25 @@ TWO_TABLES_DDL = """
 def _paused_after_first_window(db: Db, run: Run, tables: list[str]) -> None:
     n = time.monotonic_ns()
     with db.connect() as c, c.transaction():  # both rows in one transaction: the pause lands before the close
-        c.execute("INSERT INTO public.debezium_signal VALUES (%s, 'execute-snapshot', %s)",
-                  (f"go-{n}", json.dumps({"data-collections": tables})))
+        c.execute(
+            "INSERT INTO public.debezium_signal VALUES (%s, 'execute-snapshot', %s)",
+            (f"go-{n}", json.dumps({"data-collections": tables})),
+        )
         c.execute("INSERT INTO public.debezium_signal VALUES (%s, 'pause-snapshot', '{}')", (f"hold-{n}",))
-    run.wait(lambda r: r.connector.incremental.paused and r.connector.incremental.chunk_id is None, 30, "pause")
+    run.wait(
+        lambda r: r.connector.incremental.paused and r.connector.incremental.chunk_id is None, 30, "pause"
+    )
 
 
 def test_stop_snapshot_of_one_collection(pg):
-    db = Db(pg, TWO_TABLES_DDL + """
+    db = Db(
+        pg,
+        TWO_TABLES_DDL
+        + """
         CREATE TABLE public.t3 (id int PRIMARY KEY);
         INSERT INTO public.t3 SELECT generate_series(1, 15);
-    """)
+    """,
+    )
     run = Run(db, db.props()).start()
     run.sync()
     _paused_after_first_window(db, run, ["public.t1", "public.t2", "public.t3"])
@@ -429,13 +509,22 @@ def test_filters_failing_in_the_database_are_not_fatal(pg, caplog):
     db = Db(pg, TWO_TABLES_DDL)
     run = Run(db, db.props()).start()
     run.sync()
-    db.signal("execute-snapshot", {"data-collections": ["public.t1", "public.t2"],
-                                   "additional-conditions": [{"data-collection": "public.t1",
-                                                              "filter": "id > 'abc'"}]})
+    db.signal(
+        "execute-snapshot",
+        {
+            "data-collections": ["public.t1", "public.t2"],
+            "additional-conditions": [{"data-collection": "public.t1", "filter": "id > 'abc'"}],
+        },
+    )
     run.wait(lambda r: r.snapshot_done() and len(r.reads("t2")) == 40, 30, "t2 after the failing t1")
-    db.signal("execute-snapshot", {"type": "blocking", "data-collections": ["public.t1"],
-                                   "additional-conditions": [{"data-collection": "public.t1",
-                                                              "filter": "id > 'abc'"}]})
+    db.signal(
+        "execute-snapshot",
+        {
+            "type": "blocking",
+            "data-collections": ["public.t1"],
+            "additional-conditions": [{"data-collection": "public.t1", "filter": "id > 'abc'"}],
+        },
+    )
     db.run("INSERT INTO public.t1 VALUES (500, 'streamed')")
     run.sync()
     run.stop()
@@ -475,6 +564,7 @@ def test_in_process_channel_not_enabled(pg):
 
 # -- watermarking variants -----------------------------------------------------------------------------------
 
+
 def test_insert_delete_watermarks(pg):
     """insert_delete: the open row is deleted at the close, nothing is left in the signal table."""
     db = Db(pg, ITEMS_DDL)
@@ -490,8 +580,11 @@ def test_insert_delete_watermarks(pg):
     run.sync()
     run.stop()
     assert db.query("SELECT id FROM public.debezium_signal") == [("del-1",)]
-    sig = [(r["value"]["payload"]["op"], r["key"]["payload"]["id"]) for r in run.records
-           if r["topic"] == db.topic("debezium_signal") and r["value"]]
+    sig = [
+        (r["value"]["payload"]["op"], r["key"]["payload"]["id"])
+        for r in run.records
+        if r["topic"] == db.topic("debezium_signal") and r["value"]
+    ]
     opens = [k for op, k in sig if op == "c" and k.endswith("-open")]
     assert len(opens) >= 80 and not any(k.endswith("-close") for _, k in sig)
     assert sorted(k for op, k in sig if op == "d") == sorted(opens)
@@ -504,27 +597,41 @@ def test_read_only_watermarks(pg, tmp_path):
     signal table at all; signals come from the file, windows from pg_current_snapshot() and the WAL."""
     db = Db(pg, ITEMS_DDL + "CREATE PUBLICATION ro_pub FOR ALL TABLES;", signal_table=False)
     signals = tmp_path / "signals.jsonl"
-    props = db.props(**{
-        "read.only": "true", "signal.data.collection": None, "signal.enabled.channels": "file",
-        "signal.file": str(signals), "signal.poll.interval.ms": "100", "publication.name": "ro_pub",
-        "publication.autocreate.mode": "disabled",
-        "database.initial.statements": "SET default_transaction_read_only = on",
-    })
+    props = db.props(
+        **{
+            "read.only": "true",
+            "signal.data.collection": None,
+            "signal.enabled.channels": "file",
+            "signal.file": str(signals),
+            "signal.poll.interval.ms": "100",
+            "publication.name": "ro_pub",
+            "publication.autocreate.mode": "disabled",
+            "database.initial.statements": "SET default_transaction_read_only = on",
+        }
+    )
     run = Run(db, props).start()
     run.sync()
     writer = items_writer(db, seed=5, delay=0.001)
     writer.start()
     try:
-        signals.write_text(json.dumps({"id": "ro-1", "type": "execute-snapshot",
-                                       "data": {"data-collections": ["public.items"]}}) + "\n")
+        signals.write_text(
+            json.dumps(
+                {"id": "ro-1", "type": "execute-snapshot", "data": {"data-collections": ["public.items"]}}
+            )
+            + "\n"
+        )
         run.wait(lambda r: len(r.reads("items")) > 0, 30, "the first read")
         run.wait(lambda r: r.snapshot_done(), 120, "the snapshot")
     finally:
         writer.stop()
     run.sync()
     # a quiet table: windows close on the stream's idle position (keepalives), not on new changes
-    signals.write_text(json.dumps({"id": "ro-2", "type": "execute-snapshot",
-                                   "data": {"data-collections": ["public.marker"]}}) + "\n")
+    signals.write_text(
+        json.dumps(
+            {"id": "ro-2", "type": "execute-snapshot", "data": {"data-collections": ["public.marker"]}}
+        )
+        + "\n"
+    )
     run.wait(lambda r: r.snapshot_done() and len(r.reads("marker")) >= 1, 30, "the quiet table's snapshot")
     run.stop()
     assert run.cap.error is None
@@ -535,31 +642,57 @@ def test_read_only_watermarks(pg, tmp_path):
 
 # -- blocking snapshots ----------------------------------------------------------------------------------------
 
+
 def test_blocking_snapshot(pg):
     db = Db(pg, TWO_TABLES_DDL + "CREATE TABLE public.t0 (id int PRIMARY KEY);")
     run = Run(db, db.props()).start()
     run.sync()
     with db.connect() as c:
         c.execute("BEGIN")
-        c.execute("INSERT INTO public.debezium_signal VALUES ('block-1', 'execute-snapshot', %s)", (json.dumps({
-            "type": "blocking", "data-collections": ["public.t[0-2]"],
-            "additional-conditions": [{"data-collection": "public.t2",
-                                       "filter": "SELECT * FROM public.t2 WHERE id > 30 ORDER BY id DESC"}]}),))
+        c.execute(
+            "INSERT INTO public.debezium_signal VALUES ('block-1', 'execute-snapshot', %s)",
+            (
+                json.dumps(
+                    {
+                        "type": "blocking",
+                        "data-collections": ["public.t[0-2]"],
+                        "additional-conditions": [
+                            {
+                                "data-collection": "public.t2",
+                                "filter": "SELECT * FROM public.t2 WHERE id > 30 ORDER BY id DESC",
+                            }
+                        ],
+                    }
+                ),
+            ),
+        )
         c.execute("INSERT INTO public.t1 VALUES (1000, 'same tx')")
         c.execute("COMMIT")
     db.run("INSERT INTO public.t2 VALUES (0, 'after')")  # outside the filter, whenever it commits
     run.sync()
-    db.signal("execute-snapshot", {"type": "blocking", "data-collections": ["public.t1"],
-                                   "additional-conditions": [{"data-collection": "public.t1",
-                                                              "filter": "id <= 2"}]}, "block-2")
+    db.signal(
+        "execute-snapshot",
+        {
+            "type": "blocking",
+            "data-collections": ["public.t1"],
+            "additional-conditions": [{"data-collection": "public.t1", "filter": "id <= 2"}],
+        },
+        "block-2",
+    )
     run.sync()
     run.stop()
     t1 = db.topic("t1")
     t2 = db.topic("t2")
     recs = [r for r in run.records if r["topic"] in (t1, t2, db.topic("debezium_signal")) and r["value"]]
-    kinds = [(r["topic"].rsplit(".", 1)[1], r["value"]["payload"]["op"],
-              r["value"]["payload"]["source"]["snapshot"]) for r in recs]
-    first = kinds[:1 + 61 + 10]
+    kinds = [
+        (
+            r["topic"].rsplit(".", 1)[1],
+            r["value"]["payload"]["op"],
+            r["value"]["payload"]["source"]["snapshot"],
+        )
+        for r in recs
+    ]
+    first = kinds[: 1 + 61 + 10]
     assert first[0] == ("debezium_signal", "c", "false")  # the signal's own event comes first
     reads = first[1:]
     assert [k[0] for k in reads] == ["t1"] * 61 + ["t2"] * 10  # the empty t0 counts as the first table
@@ -567,8 +700,11 @@ def test_blocking_snapshot(pg):
     assert marks[0] == "first_in_data_collection" and marks[60] == "last_in_data_collection"
     assert set(marks[1:60]) == {"true"} and marks[61] == "first_in_data_collection"
     assert marks[-1] == "last" and set(marks[62:-1]) == {"true"}
-    t2_ids = [r["value"]["payload"]["after"]["id"] for r in recs if r["topic"] == t2
-              and r["value"]["payload"]["op"] == "r"][:10]
+    t2_ids = [
+        r["value"]["payload"]["after"]["id"]
+        for r in recs
+        if r["topic"] == t2 and r["value"]["payload"]["op"] == "r"
+    ][:10]
     assert t2_ids == list(range(40, 30, -1))
     # the change in the signal's transaction (and the later one) is streamed after the snapshot
     assert kinds[1 + 71] == ("t1", "c", "false") and kinds[1 + 72] == ("t2", "c", "false")
@@ -581,6 +717,7 @@ def test_blocking_snapshot(pg):
 
 
 # -- schema changes ------------------------------------------------------------------------------------------
+
 
 def test_schema_change_during_a_window_reads_the_chunk_again(pg, caplog):
     caplog.set_level(logging.INFO, logger="emulator")
@@ -609,7 +746,7 @@ def test_schema_change_during_a_window_reads_the_chunk_again(pg, caplog):
     run.wait(lambda r: r.snapshot_done() and len(r.reads("items", since=mark)) >= 1000, 60, "the second one")
     run.sync()
     run.stop()
-    first = run.reads("items")[:len(run.reads("items")) - len(run.reads("items", since=mark))]
+    first = run.reads("items")[: len(run.reads("items")) - len(run.reads("items", since=mark))]
     assert len(first) == 1000
     assert all(r["value"]["payload"]["after"].get("extra") == "x" for r in first)
     # the re-read window opened after the update of 7: 7 is read again, with its new value (checked below)
@@ -629,8 +766,10 @@ def test_offsets_keep_progress(pg):
     _paused_after_first_window(db, run, ["public.t1", "public.t2"])
     run.stop()
     off = run.offsets.load()
-    assert [c["incremental_snapshot_collections_id"] for c in off["incremental_snapshot_collections"]] == \
-        ["public.t1", "public.t2"]
+    assert [c["incremental_snapshot_collections_id"] for c in off["incremental_snapshot_collections"]] == [
+        "public.t1",
+        "public.t2",
+    ]
     assert off["incremental_snapshot_primary_key"] == ["10"]
     assert off["incremental_snapshot_maximum_key"] == ["60"]
     run.start()

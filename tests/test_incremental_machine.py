@@ -42,7 +42,6 @@ class Table:
 class Source:
     """The connector side: an in-memory table, the watermark rows written, the chunk reads asked for."""
 
-
     def __init__(self, rows: dict[int, str]) -> None:
         self.table = Table(rows)
         self.watermarks: list[tuple[str, str]] = []  # (kind, row id suffix)

@@ -26,35 +26,46 @@ from emulator.connectors.mongodb.connector import (
     MongoDbConnector,
     check_topology,
 )
-from emulator.envelope import EnvelopeSettings, TransactionMonitor
+from emulator.envelope import EnvelopeSettings
 from emulator.pipeline.dispatcher import Dispatcher
+from emulator.pipeline.transactions import TransactionMonitor
 
 PREFIX = "fulfillment"
-LSID = {"id": Binary(uuid.UUID("11111111-2222-3333-4444-555555555555").bytes, 4),
-        "uid": Binary(b"\x00" * 32, 0)}
-LSID_JSON = ('{"id": {"$binary": "ERERESIiMzNERFVVVVVVVQ==","$type": "04"},'
-             '"uid": {"$binary": "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=","$type": "00"}}')
+LSID = {
+    "id": Binary(uuid.UUID("11111111-2222-3333-4444-555555555555").bytes, 4),
+    "uid": Binary(b"\x00" * 32, 0),
+}
+LSID_JSON = (
+    '{"id": {"$binary": "ERERESIiMzNERFVVVVVVVQ==","$type": "04"},'
+    '"uid": {"$binary": "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=","$type": "00"}}'
+)
 ANNE = {"_id": Int64(1004), "first_name": "Anne", "last_name": "Kretchmar", "email": "annek@noanswer.org"}
-ANNE_JSON = ('{"_id": {"$numberLong": "1004"},"first_name": "Anne","last_name": "Kretchmar",'
-             '"email": "annek@noanswer.org"}')
+ANNE_JSON = (
+    '{"_id": {"$numberLong": "1004"},"first_name": "Anne","last_name": "Kretchmar",'
+    '"email": "annek@noanswer.org"}'
+)
 
 
 class Harness:
     def __init__(self, tx_meta=False, tombstones=True, exclude=None, renames=None):
         self.records = []
-        self.settings = EnvelopeSettings(prefix=PREFIX, connector_name="mongodb", source_schema=ev.SOURCE_SCHEMA)
+        self.settings = EnvelopeSettings(
+            prefix=PREFIX, connector_name="mongodb", source_schema=ev.SOURCE_SCHEMA
+        )
         self.tx = TransactionMonitor(self.settings, self.records.append, tx_meta)
         engine = SimpleNamespace(emit=self.records.append, metrics=None)
-        dispatcher = Dispatcher(engine, self.tx, skipped=frozenset(), tombstones=tombstones, skip_unchanged=False,
-                                never_skip=True)
+        dispatcher = Dispatcher(
+            engine, self.tx, skipped=frozenset(), tombstones=tombstones, skip_unchanged=False, never_skip=True
+        )
         self.tr = ev.Translator(self.settings, dispatcher, envelope_for=self.env)
         self.exclude, self.renames = exclude, renames
 
     def env(self, db, coll):
         if db != "inventory":
             return None
-        return ev.CollectionEnvelope(self.settings, db, coll, ev.field_filter_for(self.exclude, self.renames,
-                                                                                   db, coll))
+        return ev.CollectionEnvelope(
+            self.settings, db, coll, ev.field_filter_for(self.exclude, self.renames, db, coll)
+        )
 
     def feed(self, *events):
         for e in events:
@@ -66,8 +77,13 @@ ANNE_ID = Int64(1004)
 
 
 def change(op, doc_id=ANNE_ID, sec=1558965508, inc=1, **extra):
-    e = {"_id": {"_data": "8262"}, "operationType": op, "clusterTime": Timestamp(sec, inc),
-         "ns": {"db": "inventory", "coll": "customers"}, "documentKey": {"_id": doc_id}}
+    e = {
+        "_id": {"_data": "8262"},
+        "operationType": op,
+        "clusterTime": Timestamp(sec, inc),
+        "ns": {"db": "inventory", "coll": "customers"},
+        "documentKey": {"_id": doc_id},
+    }
     e.update(extra)
     return e
 
@@ -75,28 +91,58 @@ def change(op, doc_id=ANNE_ID, sec=1558965508, inc=1, **extra):
 def src(sec=1558965508, inc=1, lsid=None, txn=None, wall=None, snapshot="false"):
     # streaming: Debezium's MongoDB SourceInfo.snapshot() is SnapshotRecord.FALSE outside the initial snapshot
     # (debezium-connector-mongodb SourceInfo.java), printed "false"
-    return {"version": DEBEZIUM_VERSION, "connector": "mongodb", "name": PREFIX, "ts_ms": sec * 1000,
-            "snapshot": snapshot, "db": "inventory", "sequence": None, "ts_us": sec * 1_000_000,
-            "ts_ns": sec * 1_000_000_000, "collection": "customers", "ord": inc, "lsid": lsid, "txnNumber": txn,
-            "wallTime": wall}
+    return {
+        "version": DEBEZIUM_VERSION,
+        "connector": "mongodb",
+        "name": PREFIX,
+        "ts_ms": sec * 1000,
+        "snapshot": snapshot,
+        "db": "inventory",
+        "sequence": None,
+        "ts_us": sec * 1_000_000,
+        "ts_ns": sec * 1_000_000_000,
+        "collection": "customers",
+        "ord": inc,
+        "lsid": lsid,
+        "txnNumber": txn,
+        "wallTime": wall,
+    }
 
 
 # -- schemas ------------------------------------------------------------------------------------------------
 
+
 def test_key_and_envelope_schemas():
     rec = Harness().feed(change("insert", fullDocument=ANNE))[0]
     assert rec["topic"] == "fulfillment.inventory.customers"
-    assert rec["key"] == {"schema": {"type": "struct", "fields": [{"type": "string", "optional": False,
-                                                                   "field": "id"}],
-                                     "optional": False, "name": "fulfillment.inventory.customers.Key"},
-                          "payload": {"id": "1004"}}
+    assert rec["key"] == {
+        "schema": {
+            "type": "struct",
+            "fields": [{"type": "string", "optional": False, "field": "id"}],
+            "optional": False,
+            "name": "fulfillment.inventory.customers.Key",
+        },
+        "payload": {"id": "1004"},
+    }
     schema = rec["value"]["schema"]
     assert schema["name"] == "fulfillment.inventory.customers.Envelope"
-    assert [f["field"] for f in schema["fields"]] == ["before", "after", "updateDescription", "source", "op",
-                                                      "ts_ms", "transaction"]
+    assert [f["field"] for f in schema["fields"]] == [
+        "before",
+        "after",
+        "updateDescription",
+        "source",
+        "op",
+        "ts_ms",
+        "transaction",
+    ]
     before = schema["fields"][0]
-    assert before == {"type": "string", "optional": True, "name": "io.debezium.data.Json", "version": 1,
-                      "field": "before"}
+    assert before == {
+        "type": "string",
+        "optional": True,
+        "name": "io.debezium.data.Json",
+        "version": 1,
+        "field": "before",
+    }
     ud = schema["fields"][2]
     assert ud["name"] == "io.debezium.connector.mongodb.changestream.updatedescription"
     assert [f["field"] for f in ud["fields"]] == ["removedFields", "updatedFields", "truncatedArrays"]
@@ -104,9 +150,22 @@ def test_key_and_envelope_schemas():
     assert [f["field"] for f in ud["fields"][2]["items"]["fields"]] == ["field", "size"]
     source = schema["fields"][3]
     assert source["name"] == "io.debezium.connector.mongo.Source"
-    assert [f["field"] for f in source["fields"]] == ["version", "connector", "name", "ts_ms", "snapshot", "db",
-                                                      "sequence", "ts_us", "ts_ns", "collection", "ord", "lsid",
-                                                      "txnNumber", "wallTime"]
+    assert [f["field"] for f in source["fields"]] == [
+        "version",
+        "connector",
+        "name",
+        "ts_ms",
+        "snapshot",
+        "db",
+        "sequence",
+        "ts_us",
+        "ts_ns",
+        "collection",
+        "ord",
+        "lsid",
+        "txnNumber",
+        "wallTime",
+    ]
     assert source["fields"][4]["name"] == "io.debezium.data.Enum"
     assert source["fields"][4]["default"] == "false"
     assert source["fields"][10] == {"type": "int32", "optional": False, "field": "ord"}
@@ -116,15 +175,19 @@ def test_key_and_envelope_schemas():
 
 # -- keys (digest §3.5) ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("id_value,expected", [
-    (1234, "1234"),
-    (Int64(1234), "1234"),
-    (12.34, "12.34"),
-    ("1234", '"1234"'),
-    ({"hi": "kafka", "nums": [10.0, 100.0, 1000.0]}, '{"hi": "kafka","nums": [10.0, 100.0, 1000.0]}'),
-    (ObjectId("596e275826f08b2730779e1f"), '{"$oid": "596e275826f08b2730779e1f"}'),
-    (Binary(b"kafka", 0), '{"$binary": {"base64": "a2Fma2E=","subType": "00"}}'),
-])
+
+@pytest.mark.parametrize(
+    "id_value,expected",
+    [
+        (1234, "1234"),
+        (Int64(1234), "1234"),
+        (12.34, "12.34"),
+        ("1234", '"1234"'),
+        ({"hi": "kafka", "nums": [10.0, 100.0, 1000.0]}, '{"hi": "kafka","nums": [10.0, 100.0, 1000.0]}'),
+        (ObjectId("596e275826f08b2730779e1f"), '{"$oid": "596e275826f08b2730779e1f"}'),
+        (Binary(b"kafka", 0), '{"$binary": {"base64": "a2Fma2E=","subType": "00"}}'),
+    ],
+)
 def test_key_payload(id_value, expected):
     rec = Harness().feed(change("insert", doc_id=id_value, fullDocument={"_id": id_value}))[0]
     assert rec["key"]["payload"] == {"id": expected}
@@ -132,24 +195,45 @@ def test_key_payload(id_value, expected):
 
 # -- extended JSON (STRICT for documents) -------------------------------------------------------------------
 
+
 def test_strict_values():
-    doc = {"i": 1, "l": Int64(5), "big": 2**40, "d": 1.5, "e": 1.0e7, "s": 1.0e-4, "nan": float("nan"),
-           "dec": Decimal128("1.50"), "dt": dt.datetime(2019, 5, 27, 13, 58, 28, tzinfo=dt.UTC),
-           "oid": ObjectId("596e275826f08b2730779e1f"), "uuid": Binary(uuid.UUID(int=0).bytes, 4),
-           "ts": Timestamp(1, 2), "re": Regex("^a", "i"), "min": MinKey(), "max": MaxKey(),
-           "t": True, "n": None, "arr": [1, "x", {"a": 1}], "empty": {}, "none": []}
+    doc = {
+        "i": 1,
+        "l": Int64(5),
+        "big": 2**40,
+        "d": 1.5,
+        "e": 1.0e7,
+        "s": 1.0e-4,
+        "nan": float("nan"),
+        "dec": Decimal128("1.50"),
+        "dt": dt.datetime(2019, 5, 27, 13, 58, 28, tzinfo=dt.UTC),
+        "oid": ObjectId("596e275826f08b2730779e1f"),
+        "uuid": Binary(uuid.UUID(int=0).bytes, 4),
+        "ts": Timestamp(1, 2),
+        "re": Regex("^a", "i"),
+        "min": MinKey(),
+        "max": MaxKey(),
+        "t": True,
+        "n": None,
+        "arr": [1, "x", {"a": 1}],
+        "empty": {},
+        "none": [],
+    }
     assert extjson.dumps(doc) == (
         '{"i": 1,"l": {"$numberLong": "5"},"big": {"$numberLong": "1099511627776"},"d": 1.5,"e": 1.0E7,'
         '"s": 1.0E-4,"nan": NaN,"dec": {"$numberDecimal": "1.50"},"dt": {"$date": 1558965508000},'
         '"oid": {"$oid": "596e275826f08b2730779e1f"},'
         '"uuid": {"$binary": "AAAAAAAAAAAAAAAAAAAAAA==","$type": "04"},"ts": {"$timestamp": {"t": 1,"i": 2}},'
         '"re": {"$regex": "^a","$options": "i"},"min": {"$minKey": 1},"max": {"$maxKey": 1},"t": true,'
-        '"n": null,"arr": [1, "x", {"a": 1}],"empty": {},"none": []}')
+        '"n": null,"arr": [1, "x", {"a": 1}],"empty": {},"none": []}'
+    )
 
 
 def test_relaxed_values():
-    assert extjson.value(dt.datetime(2019, 5, 27, 13, 58, 28, 123000, tzinfo=dt.UTC), extjson.RELAXED) == \
-        '{"$date": "2019-05-27T13:58:28.123Z"}'
+    assert (
+        extjson.value(dt.datetime(2019, 5, 27, 13, 58, 28, 123000, tzinfo=dt.UTC), extjson.RELAXED)
+        == '{"$date": "2019-05-27T13:58:28.123Z"}'
+    )
     assert extjson.value(float("inf"), extjson.RELAXED) == '{"$numberDouble": "Infinity"}'
     assert extjson.value(Int64(7), extjson.RELAXED) == "7"
 
@@ -163,6 +247,7 @@ def test_string_escapes_like_the_java_writer():
 
 # -- ops and capture modes (digest §3.3, §3.6) --------------------------------------------------------------
 
+
 def test_insert_matches_documented_example():
     rec = Harness().feed(change("insert", fullDocument=ANNE))[0]
     p = rec["value"]["payload"]
@@ -173,20 +258,29 @@ def test_insert_matches_documented_example():
     assert isinstance(p["ts_ms"], int)
 
 
-UPDATE_DESC = {"updatedFields": {"first_name": "Anne Marie"}, "removedFields": ["email"],
-               "truncatedArrays": [{"field": "tags", "newSize": 1}]}
+UPDATE_DESC = {
+    "updatedFields": {"first_name": "Anne Marie"},
+    "removedFields": ["email"],
+    "truncatedArrays": [{"field": "tags", "newSize": 1}],
+}
 ANNE_MARIE = {**ANNE, "first_name": "Anne Marie"}
 ANNE_MARIE_JSON = ANNE_JSON.replace('"Anne"', '"Anne Marie"')
-EXPECTED_UD = {"removedFields": ["email"], "updatedFields": '{"first_name": "Anne Marie"}',
-               "truncatedArrays": [{"field": "tags", "size": 1}]}
+EXPECTED_UD = {
+    "removedFields": ["email"],
+    "updatedFields": '{"first_name": "Anne Marie"}',
+    "truncatedArrays": [{"field": "tags", "size": 1}],
+}
 
 
-@pytest.mark.parametrize("mode,has_after,has_before", [
-    ("change_streams", False, False),
-    ("change_streams_update_full", True, False),
-    ("change_streams_with_pre_image", False, True),
-    ("change_streams_update_full_with_pre_image", True, True),
-])
+@pytest.mark.parametrize(
+    "mode,has_after,has_before",
+    [
+        ("change_streams", False, False),
+        ("change_streams_update_full", True, False),
+        ("change_streams_with_pre_image", False, True),
+        ("change_streams_update_full_with_pre_image", True, True),
+    ],
+)
 def test_update_per_capture_mode(mode, has_after, has_before):
     # what the server sends for each mode (fullDocument: updateLookup; fullDocumentBeforeChange: whenAvailable)
     extra = {"updateDescription": UPDATE_DESC}
@@ -202,11 +296,19 @@ def test_update_per_capture_mode(mode, has_after, has_before):
 
 
 def test_update_lookup_of_deleted_document_gives_null_after():
-    p = Harness().feed(change("update", fullDocument=None, updateDescription={
-        "updatedFields": {"n": Int64(2)}, "removedFields": []}))[0]["value"]["payload"]
+    p = Harness().feed(
+        change(
+            "update",
+            fullDocument=None,
+            updateDescription={"updatedFields": {"n": Int64(2)}, "removedFields": []},
+        )
+    )[0]["value"]["payload"]
     assert p["after"] is None
-    assert p["updateDescription"] == {"removedFields": None, "updatedFields": '{"n": {"$numberLong": "2"}}',
-                                      "truncatedArrays": None}
+    assert p["updateDescription"] == {
+        "removedFields": None,
+        "updatedFields": '{"n": {"$numberLong": "2"}}',
+        "truncatedArrays": None,
+    }
 
 
 def test_replace_is_an_update_without_update_description():
@@ -252,38 +354,59 @@ def test_wall_time_in_source():
 
 # -- transactions (digest §1.5, §3.9) ------------------------------------------------------------------------
 
+
 def test_transaction_metadata():
     h = Harness(tx_meta=True)
     t = {"lsid": LSID, "txnNumber": Int64(3)}
-    recs = h.feed(change("insert", inc=1, fullDocument=ANNE, **t),
-                  change("update", inc=2, fullDocument=ANNE_MARIE, updateDescription=UPDATE_DESC, **t),
-                  change("insert", doc_id=Int64(1005), inc=3, sec=1558965509, fullDocument={"_id": Int64(1005)}))
+    recs = h.feed(
+        change("insert", inc=1, fullDocument=ANNE, **t),
+        change("update", inc=2, fullDocument=ANNE_MARIE, updateDescription=UPDATE_DESC, **t),
+        change("insert", doc_id=Int64(1005), inc=3, sec=1558965509, fullDocument={"_id": Int64(1005)}),
+    )
     txid = LSID_JSON + ":3"
     topics = [r["topic"] for r in recs]
-    assert topics == ["fulfillment.transaction", "fulfillment.inventory.customers",
-                      "fulfillment.inventory.customers", "fulfillment.transaction",
-                      "fulfillment.inventory.customers"]
+    assert topics == [
+        "fulfillment.transaction",
+        "fulfillment.inventory.customers",
+        "fulfillment.inventory.customers",
+        "fulfillment.transaction",
+        "fulfillment.inventory.customers",
+    ]
     begin = recs[0]
     assert begin["key"]["payload"] == {"id": txid}
-    assert begin["value"]["payload"] == {"status": "BEGIN", "id": txid, "event_count": None,
-                                         "data_collections": None, "ts_ms": 1558965508000}
+    assert begin["value"]["payload"] == {
+        "status": "BEGIN",
+        "id": txid,
+        "event_count": None,
+        "data_collections": None,
+        "ts_ms": 1558965508000,
+    }
     p1, p2 = recs[1]["value"]["payload"], recs[2]["value"]["payload"]
     assert p1["transaction"] == {"id": txid, "total_order": 1, "data_collection_order": 1}
     assert p2["transaction"] == {"id": txid, "total_order": 2, "data_collection_order": 2}
     assert p1["source"] == src(lsid=LSID_JSON, txn=3)
     end = recs[3]["value"]["payload"]
-    assert end == {"status": "END", "id": txid, "event_count": 2,
-                   "data_collections": [{"data_collection": "inventory.customers", "event_count": 2}],
-                   "ts_ms": 1558965509000}
+    assert end == {
+        "status": "END",
+        "id": txid,
+        "event_count": 2,
+        "data_collections": [{"data_collection": "inventory.customers", "event_count": 2}],
+        "ts_ms": 1558965509000,
+    }
     assert recs[4]["value"]["payload"]["transaction"] is None
 
 
 def test_consecutive_transactions_close_each_other():
     h = Harness(tx_meta=True)
-    recs = h.feed(change("insert", fullDocument=ANNE, lsid=LSID, txnNumber=Int64(1)),
-                  change("insert", fullDocument=ANNE, lsid=LSID, txnNumber=Int64(2)))
-    statuses = [(r["value"]["payload"].get("status"), r["value"]["payload"].get("id"))
-                for r in recs if r["topic"] == "fulfillment.transaction"]
+    recs = h.feed(
+        change("insert", fullDocument=ANNE, lsid=LSID, txnNumber=Int64(1)),
+        change("insert", fullDocument=ANNE, lsid=LSID, txnNumber=Int64(2)),
+    )
+    statuses = [
+        (r["value"]["payload"].get("status"), r["value"]["payload"].get("id"))
+        for r in recs
+        if r["topic"] == "fulfillment.transaction"
+    ]
     assert statuses == [("BEGIN", LSID_JSON + ":1"), ("END", LSID_JSON + ":1"), ("BEGIN", LSID_JSON + ":2")]
 
 
@@ -297,21 +420,34 @@ def test_transaction_fields_without_metadata_topic():
 
 # -- field.exclude.list / field.renames ------------------------------------------------------------------------
 
+
 def test_field_exclude_and_rename():
-    h = Harness(exclude="inventory.customers.email,*.*.address.zip",
-                renames="inventory.customers.last_name:surname")
+    h = Harness(
+        exclude="inventory.customers.email,*.*.address.zip", renames="inventory.customers.last_name:surname"
+    )
     doc = {**ANNE, "address": {"zip": "1", "city": "X"}}
-    recs = h.feed(change("insert", fullDocument=doc),
-                  change("update", updateDescription={"updatedFields": {"email": "a", "address.zip": "2",
-                                                                        "last_name": "K"},
-                                                      "removedFields": ["email", "last_name"]}))
+    recs = h.feed(
+        change("insert", fullDocument=doc),
+        change(
+            "update",
+            updateDescription={
+                "updatedFields": {"email": "a", "address.zip": "2", "last_name": "K"},
+                "removedFields": ["email", "last_name"],
+            },
+        ),
+    )
     assert recs[0]["value"]["payload"]["after"] == (
-        '{"_id": {"$numberLong": "1004"},"first_name": "Anne","surname": "Kretchmar","address": {"city": "X"}}')
+        '{"_id": {"$numberLong": "1004"},"first_name": "Anne","surname": "Kretchmar","address": {"city": "X"}}'
+    )
     assert recs[1]["value"]["payload"]["updateDescription"] == {
-        "removedFields": ["surname"], "updatedFields": '{"surname": "K"}', "truncatedArrays": None}
+        "removedFields": ["surname"],
+        "updatedFields": '{"surname": "K"}',
+        "truncatedArrays": None,
+    }
 
 
 # -- connection, filters, snapshot decisions ---------------------------------------------------------------
+
 
 def test_standalone_server_is_refused():
     with pytest.raises(MongoConnectorError, match="standalone server"):
@@ -323,8 +459,11 @@ def test_standalone_server_is_refused():
 def test_filters():
     from emulator.settings import settings_for
 
-    f = Filters(settings_for(_Cfg(**{"database.include.list": "inventory",
-                                      "collection.exclude.list": "inventory\\.secret.*"})))
+    f = Filters(
+        settings_for(
+            _Cfg(**{"database.include.list": "inventory", "collection.exclude.list": "inventory\\.secret.*"})
+        )
+    )
     assert f.collection_included("inventory", "customers")
     assert not f.collection_included("inventory", "secrets")
     assert not f.collection_included("other", "customers")
@@ -337,9 +476,14 @@ def _Cfg(**props):
     """A validated connector Config (the connector reads typed settings from it)."""
     from emulator.config import from_dict
 
-    return from_dict({"connector.class": "io.debezium.connector.mongodb.MongoDbConnector", "topic.prefix": PREFIX,
-                      "mongodb.connection.string": "mongodb://x/?replicaSet=rs0",
-                      **{k.replace("_", "."): v for k, v in props.items()}})
+    return from_dict(
+        {
+            "connector.class": "io.debezium.connector.mongodb.MongoDbConnector",
+            "topic.prefix": PREFIX,
+            "mongodb.connection.string": "mongodb://x/?replicaSet=rs0",
+            **{k.replace("_", "."): v for k, v in props.items()},
+        }
+    )
 
 
 class _Engine:
@@ -358,16 +502,19 @@ class _Engine:
         pass
 
 
-@pytest.mark.parametrize("mode,stored,expected", [
-    ("initial", None, True),
-    ("initial", {"sec": 1, "ord": 1}, False),
-    ("initial", {"sec": 1, "ord": 1, "initsync": True}, True),  # interrupted snapshot restarts
-    ("initial_only", None, True),
-    ("when_needed", None, True),
-    ("when_needed", {"sec": 1, "ord": 1}, False),
-    ("always", {"sec": 1, "ord": 1}, True),
-    ("no_data", None, False),  # 'never' is refused by the front door (removed in Debezium 3.0)
-])
+@pytest.mark.parametrize(
+    "mode,stored,expected",
+    [
+        ("initial", None, True),
+        ("initial", {"sec": 1, "ord": 1}, False),
+        ("initial", {"sec": 1, "ord": 1, "initsync": True}, True),  # interrupted snapshot restarts
+        ("initial_only", None, True),
+        ("when_needed", None, True),
+        ("when_needed", {"sec": 1, "ord": 1}, False),
+        ("always", {"sec": 1, "ord": 1}, True),
+        ("no_data", None, False),  # 'never' is refused by the front door (removed in Debezium 3.0)
+    ],
+)
 def test_snapshot_decision(mode, stored, expected):
     from emulator.pipeline.snapshotter import decide, mode_of
 
@@ -412,7 +559,9 @@ def _run(c):
 
     from emulator.pipeline.coordinator import Coordinator
 
-    snapshot = SimpleNamespace(mode=c.snapshot_mode, configuration_based=None, delay_ms=0, streaming_delay_ms=0)
+    snapshot = SimpleNamespace(
+        mode=c.snapshot_mode, configuration_based=None, delay_ms=0, streaming_delay_ms=0
+    )
     Coordinator(c, snapshot, c.engine).run()
 
 

@@ -1,6 +1,6 @@
 """Live MongoDB suite: runs against `MONGODB_URI` (a replica set or mongos), skipped otherwise.
 
-    MONGODB_URI='mongodb://localhost:27017/?replicaSet=rs0' .venv/bin/pytest tests/test_mongodb_live.py -rs
+MONGODB_URI='mongodb://localhost:27017/?replicaSet=rs0' .venv/bin/pytest tests/test_mongodb_live.py -rs
 """
 
 from __future__ import annotations
@@ -14,8 +14,10 @@ import pytest
 
 URI = os.environ.get("MONGODB_URI")
 pytestmark = pytest.mark.skipif(
-    not URI, reason="MONGODB_URI is not set: the live MongoDB suite needs a replica set or sharded cluster "
-                    "(e.g. MONGODB_URI='mongodb://localhost:27017/?replicaSet=rs0')")
+    not URI,
+    reason="MONGODB_URI is not set: the live MongoDB suite needs a replica set or sharded cluster "
+    "(e.g. MONGODB_URI='mongodb://localhost:27017/?replicaSet=rs0')",
+)
 
 if URI:
     import pymongo
@@ -37,10 +39,17 @@ class Live:
         from emulator.connectors.mongodb.connector import MongoDbConnector
 
         self.records = []
-        props = {"topic.prefix": "live", "mongodb.connection.string": URI, "database.include.list": db,
-                 "signal.data.collection": f"{db}.signals", "provide.transaction.metadata": "true",
-                 "capture.mode": "change_streams_update_full", "poll.interval.ms": "50",
-                 "incremental.snapshot.chunk.size": "2", **extra}
+        props = {
+            "topic.prefix": "live",
+            "mongodb.connection.string": URI,
+            "database.include.list": db,
+            "signal.data.collection": f"{db}.signals",
+            "provide.transaction.metadata": "true",
+            "capture.mode": "change_streams_update_full",
+            "poll.interval.ms": "50",
+            "incremental.snapshot.chunk.size": "2",
+            **extra,
+        }
         self.engine = Engine(CallbackOutput(self.records.append), offsets or MemoryOffsetStore(), 100)
         self.conn = MongoDbConnector(Cfg(props), self.engine)
         self.thread = threading.Thread(target=self.conn.run, daemon=True)
@@ -56,8 +65,11 @@ class Live:
         self.conn.close()
 
     def values(self, topic_suffix):
-        return [r.to_dict()["value"]["payload"] for r in list(self.records)
-                if r.topic.endswith(topic_suffix) and r.value is not None]
+        return [
+            r.to_dict()["value"]["payload"]
+            for r in list(self.records)
+            if r.topic.endswith(topic_suffix) and r.value is not None
+        ]
 
     def wait(self, pred, timeout=20.0):
         end = time.monotonic() + timeout
@@ -131,10 +143,21 @@ def test_incremental_snapshot_with_additional_condition(db):
     coll.insert_many([{"_id": i, "color": "blue" if i % 2 else "red"} for i in range(1, 8)])
     with Live(name, **{"snapshot.mode": "no_data"}) as live:
         time.sleep(0.5)
-        client[name].signals.insert_one({"type": "execute-snapshot", "data": {
-            "data-collections": [f"{name}.customers"], "type": "incremental",
-            "additional-conditions": [{"data-collection": f"{name}.customers", "filter": '{"color": "blue"}'}]}})
+        client[name].signals.insert_one(
+            {
+                "type": "execute-snapshot",
+                "data": {
+                    "data-collections": [f"{name}.customers"],
+                    "type": "incremental",
+                    "additional-conditions": [
+                        {"data-collection": f"{name}.customers", "filter": '{"color": "blue"}'}
+                    ],
+                },
+            }
+        )
         live.wait(lambda: len([v for v in live.values(".customers") if v["op"] == "r"]) >= 4)
         reads = [v for v in live.values(".customers") if v["op"] == "r"]
         assert all(v["source"]["snapshot"] == "incremental" for v in reads)
-        assert sorted(v["after"] for v in reads) == sorted(f'{{"_id": {i},"color": "blue"}}' for i in (1, 3, 5, 7))
+        assert sorted(v["after"] for v in reads) == sorted(
+            f'{{"_id": {i},"color": "blue"}}' for i in (1, 3, 5, 7)
+        )

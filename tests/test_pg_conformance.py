@@ -40,10 +40,16 @@ def golden_run(tmp_path_factory):
             locker = pg.psql_async(work["incremental_locker"])
             pg.psql(work["incremental"])
             assert locker.wait(60) == 0
-            emu.wait_for(lambda rs: any((r.get("value") or {}).get("payload", {}).get("source", {})
-                                        .get("snapshot") == "incremental"
-                                        for r in rs if isinstance(r.get("value"), dict)),
-                         60, "the first incremental read")
+            emu.wait_for(
+                lambda rs: any(
+                    (r.get("value") or {}).get("payload", {}).get("source", {}).get("snapshot")
+                    == "incremental"
+                    for r in rs
+                    if isinstance(r.get("value"), dict)
+                ),
+                60,
+                "the first incremental read",
+            )
             golden = load_golden(DATA / "pg_public.jsonl")
             emu.wait_counts({topic: len(recs) for topic, recs in golden.items()})  # then 1 s without more
         finally:
@@ -56,8 +62,13 @@ def test_exit_zero_after_sigterm(golden_run):
     assert golden_run["code"] == 0, golden_run["log"]
 
 
-GOLDEN_TOPICS = sorted({json.loads(x)["topic"] for x in (DATA / "pg_public.jsonl").read_text().splitlines()
-                        if x.strip() and not x.startswith('{"topic": "__debezium-heartbeat')})
+GOLDEN_TOPICS = sorted(
+    {
+        json.loads(x)["topic"]
+        for x in (DATA / "pg_public.jsonl").read_text().splitlines()
+        if x.strip() and not x.startswith('{"topic": "__debezium-heartbeat')
+    }
+)
 
 
 @pytest.mark.parametrize("topic", GOLDEN_TOPICS)

@@ -89,9 +89,7 @@ def test_warms_input_is_what_the_sink_reads(tmp_path):
     lines = records().splitlines()
     ops = [orjson.loads(x)["value"] and orjson.loads(x)["value"]["payload"]["op"] for x in lines]
     assert ops == ["r"] * 5 + ["u", "c", "d", None]  # written by hand: a snapshot, changes, a tombstone
-    assert all(
-        split_line(x) is not None for x in lines
-    )  # the reader's fast path, as Debezium's layout takes
+    assert all(split_line(x) is not None for x in lines)  # the reader's fast path, as Debezium's layout takes
 
 
 def test_warm_with_the_cache_off_starts_nothing(tmp_path):

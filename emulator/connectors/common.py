@@ -5,8 +5,13 @@ from __future__ import annotations
 from emulator.connect.schema import OPT_INT64, OPT_STRING, REQ_STRING, Schema
 
 SNAPSHOT_ENUM = Schema(
-    "string", optional=True, name="io.debezium.data.Enum", version=1,
-    parameters={"allowed": "true,first,first_in_data_collection,last_in_data_collection,last,false,incremental"},
+    "string",
+    optional=True,
+    name="io.debezium.data.Enum",
+    version=1,
+    parameters={
+        "allowed": "true,first,first_in_data_collection,last_in_data_collection,last,false,incremental"
+    },
     default="false",
 )
 

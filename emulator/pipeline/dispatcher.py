@@ -30,8 +30,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from emulator.envelope import EnvelopeSettings, Heartbeat, TransactionMonitor
+from emulator.envelope import EnvelopeSettings
 from emulator.metrics import StreamingMetrics
+from emulator.pipeline.heartbeat import Heartbeat
+from emulator.pipeline.transactions import TransactionMonitor
 from emulator.records import Record
 
 

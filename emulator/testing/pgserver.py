@@ -56,8 +56,21 @@ def _template_cluster(bindir: Path, as_pg: bool) -> Path:
             if as_pg:
                 shutil.chown(base, "postgres", "postgres")
             kw = {"user": "postgres", "group": "postgres"} if as_pg else {}
-            r = subprocess.run([str(bindir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust",
-                                "--encoding=UTF8", "--locale=C.UTF-8"], capture_output=True, text=True, **kw)
+            r = subprocess.run(
+                [
+                    str(bindir / "initdb"),
+                    "-D",
+                    str(data),
+                    "-U",
+                    "postgres",
+                    "--auth=trust",
+                    "--encoding=UTF8",
+                    "--locale=C.UTF-8",
+                ],
+                capture_output=True,
+                text=True,
+                **kw,
+            )
             if r.returncode != 0:
                 raise RuntimeError(f"initdb failed: {r.stderr.strip() or r.stdout.strip()}")
             _template = data
@@ -99,15 +112,24 @@ class PgServer:
         subprocess.run(["cp", "-a", str(template), str(self.data)], check=True)  # -a: owner and modes kept
         (self.data / "pg_hba.conf").write_text(
             "local all all trust\nlocal replication all trust\n"
-            "host all all 127.0.0.1/32 trust\nhost replication all 127.0.0.1/32 trust\n")
+            "host all all 127.0.0.1/32 trust\nhost replication all 127.0.0.1/32 trust\n"
+        )
         for _ in range(5):
             self.port = free_port()
             conf = {
-                "listen_addresses": "'127.0.0.1'", "port": str(self.port),
-                "unix_socket_directories": f"'{self.base}'", "wal_level": "logical",
-                "max_replication_slots": "20", "max_wal_senders": "20", "max_connections": "60",
-                "fsync": "off", "synchronous_commit": "off", "full_page_writes": "off",
-                "timezone": "'UTC'", "log_timezone": "'UTC'", **self.extra_conf,
+                "listen_addresses": "'127.0.0.1'",
+                "port": str(self.port),
+                "unix_socket_directories": f"'{self.base}'",
+                "wal_level": "logical",
+                "max_replication_slots": "20",
+                "max_wal_senders": "20",
+                "max_connections": "60",
+                "fsync": "off",
+                "synchronous_commit": "off",
+                "full_page_writes": "off",
+                "timezone": "'UTC'",
+                "log_timezone": "'UTC'",
+                **self.extra_conf,
             }
             with open(self.data / "postgresql.auto.conf", "w") as f:
                 f.writelines(f"{k} = {v}\n" for k, v in conf.items())
@@ -116,8 +138,9 @@ class PgServer:
                 shutil.chown(self.data / "pg_hba.conf", "postgres", "postgres")
             log = open(self.base / "server.log", "ab")
             kw = {"user": "postgres", "group": "postgres"} if self._as_pg else {}
-            self.proc = subprocess.Popen([str(self.bindir / "postgres"), "-D", str(self.data)],
-                                         stdout=log, stderr=log, **kw)
+            self.proc = subprocess.Popen(
+                [str(self.bindir / "postgres"), "-D", str(self.data)], stdout=log, stderr=log, **kw
+            )
             log.close()
             if self._wait_ready():
                 return self
@@ -129,8 +152,10 @@ class PgServer:
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 return False
-            r = subprocess.run([str(self.bindir / "pg_isready"), "-q", "-h", "127.0.0.1", "-p",
-                                str(self.port)], capture_output=True)
+            r = subprocess.run(
+                [str(self.bindir / "pg_isready"), "-q", "-h", "127.0.0.1", "-p", str(self.port)],
+                capture_output=True,
+            )
             if r.returncode == 0:
                 return True
             time.sleep(0.05)
@@ -174,13 +199,21 @@ class PgServer:
     def psql(self, sql: str, check: bool = True) -> subprocess.CompletedProcess:
         """Run a script through psql (statements autocommit unless BEGIN/COMMIT), as users do."""
         psql = shutil.which("psql") or str(self.bindir / "psql")
-        return subprocess.run([psql, self.dsn, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-o", "/dev/null"],
-                              input=sql, text=True, capture_output=True, check=check)
+        return subprocess.run(
+            [psql, self.dsn, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-o", "/dev/null"],
+            input=sql,
+            text=True,
+            capture_output=True,
+            check=check,
+        )
 
     def psql_async(self, sql: str) -> subprocess.Popen:
         psql = shutil.which("psql") or str(self.bindir / "psql")
-        p = subprocess.Popen([psql, self.dsn, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-o", "/dev/null"],
-                             stdin=subprocess.PIPE, text=True)
+        p = subprocess.Popen(
+            [psql, self.dsn, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-o", "/dev/null"],
+            stdin=subprocess.PIPE,
+            text=True,
+        )
         p.stdin.write(sql)
         p.stdin.close()
         return p

@@ -142,7 +142,9 @@ class MongoDbConnector:
         self.target = mongo.capture_target
         # MongoDB's name-adjustment modes are refused unless none (settings audit): no adjuster is built
         self.settings = EnvelopeSettings.of(
-            typed, connector_name="mongodb", source_schema=ev.SOURCE_SCHEMA,
+            typed,
+            connector_name="mongodb",
+            source_schema=ev.SOURCE_SCHEMA,
             structured=getattr(engine, "dataplane", None) is not None,  # the data plane takes the parts
         )
         self.filters = Filters(typed)
@@ -202,8 +204,9 @@ class MongoDbConnector:
             return self.envelopes[k]
         env = None
         if self._in_scope(*k) and self.filters.collection_included(*k):
-            env = ev.CollectionEnvelope(self.settings, k[0], k[1],
-                                        ev.field_filter_for(self.field_exclude, self.field_renames, *k))
+            env = ev.CollectionEnvelope(
+                self.settings, k[0], k[1], ev.field_filter_for(self.field_exclude, self.field_renames, *k)
+            )
         self.envelopes[k] = env
         return env
 
@@ -215,7 +218,9 @@ class MongoDbConnector:
         return True
 
     def captured_collections(self) -> list[tuple[str, str]]:
-        return [c for c in self.source.collections(self.filters.db_included) if self.envelope_for(*c) is not None]
+        return [
+            c for c in self.source.collections(self.filters.db_included) if self.envelope_for(*c) is not None
+        ]
 
     # -- connection --------------------------------------------------------------------------------------------
     def _connect(self):
@@ -242,8 +247,9 @@ class MongoDbConnector:
             raise ConnectError(str(e)) from None
         except PyMongoError as e:  # an error the server answered (authentication) is not worth retrying
             first = (str(e).strip().splitlines() or [type(e).__name__])[0]
-            raise ConnectError(f"MongoDB at {where}: cannot connect ({first})",
-                               transient=not isinstance(e, OperationFailure)) from None
+            raise ConnectError(
+                f"MongoDB at {where}: cannot connect ({first})", transient=not isinstance(e, OperationFailure)
+            ) from None
 
     def connect(self) -> None:
         self.source = open_source(self.uri, self._connect)
@@ -288,19 +294,27 @@ class MongoDbConnector:
         self.engine.commit(force=True)
         typed = self.typed
         only_rx = typed.snapshot.include_collection_list
-        colls = [c for c in self.captured_collections()
-                 if not only_rx or any(r.fullmatch(f"{c[0]}.{c[1]}") for r in only_rx)]
+        colls = [
+            c
+            for c in self.captured_collections()
+            if not only_rx or any(r.fullmatch(f"{c[0]}.{c[1]}") for r in only_rx)
+        ]
         queries = typed.mongodb.snapshot_filter_queries
-        overrides = {name: bson_loads(queries[name]) for name in typed.mongodb.snapshot_filter_collections
-                     if queries.get(name)}
+        overrides = {
+            name: bson_loads(queries[name])
+            for name in typed.mongodb.snapshot_filter_collections
+            if queries.get(name)
+        }
         session = self._snapshot_session(colls if data else [], overrides)
         if self.notifier.enabled:  # MongoDB's notifications name only the collection in progress / scanned
+
             def started(env):
                 self.notifier.initial("IN_PROGRESS", current_collection_in_progress=env.data_collection)
 
             def finished(env, _rows):
-                self.notifier.initial("TABLE_SCAN_COMPLETED", scanned_collection=env.data_collection,
-                                      status="SUCCEEDED")
+                self.notifier.initial(
+                    "TABLE_SCAN_COMPLETED", scanned_collection=env.data_collection, status="SUCCEEDED"
+                )
 
             session.started, session.finished = started, finished
         yield session
@@ -404,8 +418,9 @@ class MongoDbConnector:
         full = f"{ns.get('db')}.{ns.get('coll')}"
         if self.filters.signal and full == self.filters.signal and op == "c":
             doc = change.get("fullDocument") or {}
-            self.signals.on_signal_row({"id": doc.get("_id"), "type": doc.get("type"),
-                                            "data": doc.get("data")})
+            self.signals.on_signal_row(
+                {"id": doc.get("_id"), "type": doc.get("type"), "data": doc.get("data")}
+            )
         self.translator.event(change)
 
     # -- ChunkReader (emulator/incremental/machine.py) and watermark writer -----------------------------------
@@ -425,8 +440,15 @@ class MongoDbConnector:
         doc = next(iter(self._coll(ct).find(flt, {"_id": 1}).sort("_id", -1).limit(1)), None)
         return None if doc is None else [_id_token(doc["_id"])]
 
-    def read_chunk(self, ct: _Captured, key_cols: list[str], after: list | None, upto: list, limit: int,
-                   condition: str | None) -> list[list]:
+    def read_chunk(
+        self,
+        ct: _Captured,
+        key_cols: list[str],
+        after: list | None,
+        upto: list,
+        limit: int,
+        condition: str | None,
+    ) -> list[list]:
         rng: dict[str, Any] = {"$lte": bson_loads(upto[0])}
         if after is not None:
             rng["$gt"] = bson_loads(after[0])
@@ -444,7 +466,9 @@ class MongoDbConnector:
         self.source.collection(db, coll).delete_one({"_id": row_id})
 
     def read_source(self, ct: _Captured) -> dict:
-        return ev.source_block(self.prefix, ct.env.db, ct.env.coll, self.sec or 0, self.ord or 0, "incremental")
+        return ev.source_block(
+            self.prefix, ct.env.db, ct.env.coll, self.sec or 0, self.ord or 0, "incremental"
+        )
 
     def keep_alive(self) -> None:
         return None  # the change stream needs nothing while a synchronous loop runs
@@ -506,7 +530,8 @@ class HistoryLost(PositionLost, MongoConnectorError):
         super().__init__(
             f"Resume of change stream was not possible, as the resume point may no longer be in the oplog "
             f"(error {code}); snapshot.mode={mode} does not take a new snapshot: use a new connector name / "
-            "topic.prefix, delete the offsets, or set snapshot.mode=when_needed")
+            "topic.prefix, delete the offsets, or set snapshot.mode=when_needed"
+        )
         self.code = code
 
 
@@ -517,5 +542,7 @@ def check_topology(hello: dict, uri: str = "") -> str:
     if hello.get("setName"):
         return "replica_set"
     where = uri.split("@")[-1] if uri else "the server"
-    raise MongoConnectorError(f"MongoDB at {where} is a standalone server: change streams need a replica set "
-                              "or a sharded cluster (start mongod with --replSet and run rs.initiate())")
+    raise MongoConnectorError(
+        f"MongoDB at {where} is a standalone server: change streams need a replica set "
+        "or a sharded cluster (start mongod with --replSet and run rs.initiate())"
+    )

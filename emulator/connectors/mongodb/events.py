@@ -23,23 +23,35 @@ from emulator.records import Record, StructuredRecord
 
 JSON = Schema("string", optional=True, name="io.debezium.data.Json", version=1)
 
-SOURCE_SCHEMA = struct("io.debezium.connector.mongo.Source", [
-    *SOURCE_HEAD,
-    ("collection", REQ_STRING),
-    ("ord", Schema("int32")),
-    ("lsid", OPT_STRING),
-    ("txnNumber", OPT_INT64),
-    ("wallTime", OPT_INT64),
-], version=1)
+SOURCE_SCHEMA = struct(
+    "io.debezium.connector.mongo.Source",
+    [
+        *SOURCE_HEAD,
+        ("collection", REQ_STRING),
+        ("ord", Schema("int32")),
+        ("lsid", OPT_STRING),
+        ("txnNumber", OPT_INT64),
+        ("wallTime", OPT_INT64),
+    ],
+    version=1,
+)
 
-TRUNCATED_ARRAY = struct("io.debezium.connector.mongodb.changestream.truncatedarray", [
-    ("field", REQ_STRING), ("size", Schema("int32"))], version=1)
+TRUNCATED_ARRAY = struct(
+    "io.debezium.connector.mongodb.changestream.truncatedarray",
+    [("field", REQ_STRING), ("size", Schema("int32"))],
+    version=1,
+)
 
-UPDATE_DESCRIPTION = struct("io.debezium.connector.mongodb.changestream.updatedescription", [
-    ("removedFields", Schema("array", optional=True, items=REQ_STRING)),
-    ("updatedFields", JSON),
-    ("truncatedArrays", Schema("array", optional=True, items=TRUNCATED_ARRAY)),
-], optional=True, version=1)
+UPDATE_DESCRIPTION = struct(
+    "io.debezium.connector.mongodb.changestream.updatedescription",
+    [
+        ("removedFields", Schema("array", optional=True, items=REQ_STRING)),
+        ("updatedFields", JSON),
+        ("truncatedArrays", Schema("array", optional=True, items=TRUNCATED_ARRAY)),
+    ],
+    optional=True,
+    version=1,
+)
 
 OPS = {"insert": "c", "update": "u", "replace": "u", "delete": "d"}
 
@@ -47,15 +59,38 @@ OPS = {"insert": "c", "update": "u", "replace": "u", "delete": "d"}
 ENVELOPE_TS_US_NS = False
 
 
-def source_block(prefix: str, db: str, coll: str, sec: int, inc: int, snapshot: str | None = None,
-                 lsid: str | None = None, txn: int | None = None, wall_ms: int | None = None) -> dict:
+def source_block(
+    prefix: str,
+    db: str,
+    coll: str,
+    sec: int,
+    inc: int,
+    snapshot: str | None = None,
+    lsid: str | None = None,
+    txn: int | None = None,
+    wall_ms: int | None = None,
+) -> dict:
     ts_ms = sec * 1000
-    return {"version": DEBEZIUM_VERSION, "connector": "mongodb", "name": prefix, "ts_ms": ts_ms,
-            "snapshot": snapshot, "db": db, "sequence": None, "ts_us": ts_ms * 1000, "ts_ns": ts_ms * 1_000_000,
-            "collection": coll, "ord": inc, "lsid": lsid, "txnNumber": txn, "wallTime": wall_ms or None}
+    return {
+        "version": DEBEZIUM_VERSION,
+        "connector": "mongodb",
+        "name": prefix,
+        "ts_ms": ts_ms,
+        "snapshot": snapshot,
+        "db": db,
+        "sequence": None,
+        "ts_us": ts_ms * 1000,
+        "ts_ns": ts_ms * 1_000_000,
+        "collection": coll,
+        "ord": inc,
+        "lsid": lsid,
+        "txnNumber": txn,
+        "wallTime": wall_ms or None,
+    }
 
 
 # -- field.exclude.list / field.renames -----------------------------------------------------------------------
+
 
 def _pattern(part: str) -> str:
     return ".*" if part == "*" else re.escape(part)
@@ -76,12 +111,12 @@ class FieldFilter:
         """None: excluded; else the (possibly renamed) path. Array indices in paths are skipped."""
         plain = tuple(p for p in path if not p.isdigit())
         for ex in self.excludes:
-            if plain[:len(ex)] == ex:
+            if plain[: len(ex)] == ex:
                 return None
         out = list(path)
         for old, new in self.renames:
             # rename when `old` is a prefix of the plain path: replace its last element at that depth
-            if plain[:len(old)] == old:
+            if plain[: len(old)] == old:
                 depth, seen = -1, 0
                 for i, p in enumerate(path):
                     if not p.isdigit():
@@ -153,6 +188,7 @@ def field_filter_for(exclude: str | None, renames: str | None, db: str, coll: st
 
 # -- per-collection envelope ----------------------------------------------------------------------------------
 
+
 class CollectionEnvelope:
     """Schemas and record builders of one collection. `names`/`key_names`/`snapshot_row`/`change` make it
     usable by the shared incremental-snapshot layer (rows are `[_id token, document]`)."""
@@ -168,8 +204,14 @@ class CollectionEnvelope:
         self.fields = fields
         self.topic = settings.topic(db, coll)
         self.key_schema = struct(f"{self.topic}.Key", [("id", REQ_STRING)])
-        env_fields = [("before", JSON), ("after", JSON), ("updateDescription", UPDATE_DESCRIPTION),
-                      ("source", settings.source_schema), ("op", OPT_STRING), ("ts_ms", OPT_INT64)]
+        env_fields = [
+            ("before", JSON),
+            ("after", JSON),
+            ("updateDescription", UPDATE_DESCRIPTION),
+            ("source", settings.source_schema),
+            ("op", OPT_STRING),
+            ("ts_ms", OPT_INT64),
+        ]
         if ENVELOPE_TS_US_NS:
             env_fields += [("ts_us", OPT_INT64), ("ts_ns", OPT_INT64)]
         env_fields.append(("transaction", TX_BLOCK))
@@ -186,25 +228,51 @@ class CollectionEnvelope:
     def key(self, id_value: Any) -> dict:
         return {"id": extjson.key_string(id_value)}
 
-    def record(self, op: str, key: dict, before: str | None, after: str | None, update: dict | None,
-               source: dict, transaction: dict | None) -> Record:
+    def record(
+        self,
+        op: str,
+        key: dict,
+        before: str | None,
+        after: str | None,
+        update: dict | None,
+        source: dict,
+        transaction: dict | None,
+    ) -> Record:
         ns = time.time_ns()
-        payload = {"before": before, "after": after, "updateDescription": update, "source": source, "op": op,
-                   "ts_ms": ns // 1_000_000}
+        payload = {
+            "before": before,
+            "after": after,
+            "updateDescription": update,
+            "source": source,
+            "op": op,
+            "ts_ms": ns // 1_000_000,
+        }
         if ENVELOPE_TS_US_NS:
             payload["ts_us"] = ns // 1000
             payload["ts_ns"] = ns
         payload["transaction"] = transaction
         if self.settings.structured:  # the data plane runs: the parts, no JSON text it would parse back
-            return StructuredRecord(self.topic, self.key_schema, key, self.envelope_schema, payload,
-                                    self.settings.context_headers, self.frames)
-        return Record(self.topic, self.key_frame.encode(key), self.value_frame.encode(payload),
-                      self.settings.context_headers)
+            return StructuredRecord(
+                self.topic,
+                self.key_schema,
+                key,
+                self.envelope_schema,
+                payload,
+                self.settings.context_headers,
+                self.frames,
+            )
+        return Record(
+            self.topic,
+            self.key_frame.encode(key),
+            self.value_frame.encode(payload),
+            self.settings.context_headers,
+        )
 
     def tombstone(self, key: dict) -> Record:
         if self.settings.structured:
-            return StructuredRecord(self.topic, self.key_schema, key, None, None, self.settings.context_headers,
-                                    self.frames)
+            return StructuredRecord(
+                self.topic, self.key_schema, key, None, None, self.settings.context_headers, self.frames
+            )
         return Record(self.topic, self.key_frame.encode(key), None, self.settings.context_headers)
 
     # -- shared incremental layer ------------------------------------------------------------------------
@@ -212,11 +280,25 @@ class CollectionEnvelope:
         doc = raw[1]
         return {"_id": extjson.key_string(doc["_id"]), "__document": doc}
 
-    def change(self, op: str, before: Any, after: dict | None, source: dict, transaction: dict | None,
-               key: dict | None) -> Record:
+    def change(
+        self,
+        op: str,
+        before: Any,
+        after: dict | None,
+        source: dict,
+        transaction: dict | None,
+        key: dict | None,
+    ) -> Record:
         doc = after["__document"] if after else None
-        return self.record(op, {"id": key["_id"]} if key else self.key(doc["_id"]), None, self.doc_json(doc),
-                           None, source, transaction)
+        return self.record(
+            op,
+            {"id": key["_id"]} if key else self.key(doc["_id"]),
+            None,
+            self.doc_json(doc),
+            None,
+            source,
+            transaction,
+        )
 
     def update_description(self, ud: dict | None) -> dict | None:
         if ud is None:
@@ -229,18 +311,20 @@ class CollectionEnvelope:
             name = f.dotted(t["field"])
             if name is not None:
                 truncated.append({"field": name, "size": int(t["newSize"])})
-        return {"removedFields": removed or None,
-                "updatedFields": None if updated is None else extjson.dumps(f.updated(updated), extjson.STRICT),
-                "truncatedArrays": truncated or None}
+        return {
+            "removedFields": removed or None,
+            "updatedFields": None if updated is None else extjson.dumps(f.updated(updated), extjson.STRICT),
+            "truncatedArrays": truncated or None,
+        }
 
 
 # -- change-stream events --------------------------------------------------------------------------------------
 
+
 def session_of(event: dict) -> tuple[str | None, int | None]:
     lsid = event.get("lsid")
     txn = event.get("txnNumber")
-    return (None if lsid is None else extjson.dumps(lsid, extjson.STRICT),
-            None if txn is None else int(txn))
+    return (None if lsid is None else extjson.dumps(lsid, extjson.STRICT), None if txn is None else int(txn))
 
 
 def tx_id(lsid: str | None, txn: int | None) -> str | None:
@@ -294,7 +378,9 @@ class Translator:
         lsid, txn = session_of(ev)
         tid = tx_id(lsid, txn)
         self.transaction_boundary(tid, ct.time * 1000)
-        src = source_block(self.settings.prefix, env.db, env.coll, ct.time, ct.inc, "false", lsid, txn, wall_ms(ev))
+        src = source_block(
+            self.settings.prefix, env.db, env.coll, ct.time, ct.inc, "false", lsid, txn, wall_ms(ev)
+        )
         before = env.doc_json(ev.get("fullDocumentBeforeChange"))
         after = update = None
         if op != "d":

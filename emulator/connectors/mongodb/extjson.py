@@ -56,8 +56,29 @@ from emulator.connect.javatext import double_text
 STRICT = "strict"
 RELAXED = "relaxed"
 
-_RAW_CATEGORIES = frozenset({"Lu", "Ll", "Lt", "Lo", "Nd", "Nl", "No", "Zs", "Pc", "Pd", "Ps", "Pe", "Pi",
-                             "Pf", "Po", "Sm", "Sc", "Sk", "So"})
+_RAW_CATEGORIES = frozenset(
+    {
+        "Lu",
+        "Ll",
+        "Lt",
+        "Lo",
+        "Nd",
+        "Nl",
+        "No",
+        "Zs",
+        "Pc",
+        "Pd",
+        "Ps",
+        "Pe",
+        "Pi",
+        "Pf",
+        "Po",
+        "Sm",
+        "Sc",
+        "Sk",
+        "So",
+    }
+)
 _NAMED = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _ESC_CACHE: dict[str, str] = {}
 _EPOCH = _dt.datetime(1970, 1, 1, tzinfo=_dt.UTC)
@@ -73,7 +94,7 @@ def _char(c: str) -> str:
         out = named
     elif ord(c) > 0xFFFF:  # Java sees two surrogate halves: both escaped
         units = c.encode("utf-16-be")
-        out = "".join(f"\\u{int.from_bytes(units[i:i + 2], 'big'):04x}" for i in (0, 2))
+        out = "".join(f"\\u{int.from_bytes(units[i : i + 2], 'big'):04x}" for i in (0, 2))
     elif unicodedata.category(c) in _RAW_CATEGORIES:
         out = c
     else:
@@ -206,8 +227,14 @@ def _re_flags(flags: int) -> str:
     import re
 
     out = ""
-    for f, ch in ((re.IGNORECASE, "i"), (re.LOCALE, "l"), (re.MULTILINE, "m"), (re.DOTALL, "s"),
-                  (re.UNICODE, "u"), (re.VERBOSE, "x")):
+    for f, ch in (
+        (re.IGNORECASE, "i"),
+        (re.LOCALE, "l"),
+        (re.MULTILINE, "m"),
+        (re.DOTALL, "s"),
+        (re.UNICODE, "u"),
+        (re.VERBOSE, "x"),
+    ):
         if flags & f:
             out += ch
     return out

@@ -36,12 +36,13 @@ from emulator.connectors.mysql.stream import MySqlBinlogStream
 from emulator.connectors.mysql.types import TypeConfig, default_value, map_column
 from emulator.connectors.mysql.values import identity
 from emulator.engine import Engine
-from emulator.envelope import EnvelopeSettings, TableEnvelope, stored_tx_counts
+from emulator.envelope import EnvelopeSettings, TableEnvelope
 from emulator.filters import Filters
 from emulator.incremental.conditions import SqlFilters
 from emulator.model import ColumnDef, TableDef
 from emulator.pipeline.dispatcher import Dispatcher
 from emulator.pipeline.signalling import wire_signals
+from emulator.pipeline.transactions import stored_tx_counts
 from emulator.settings import settings_for
 
 log = logging.getLogger("emulator.mysql")

@@ -38,12 +38,13 @@ from emulator.connectors.postgres.source import (
 from emulator.connectors.postgres.stream import MESSAGE_OP, MESSAGE_TYPE, PgoutputStream
 from emulator.connectors.postgres.types import TypeConfig
 from emulator.engine import Engine
-from emulator.envelope import EnvelopeSettings, TableEnvelope, stored_tx_counts
+from emulator.envelope import EnvelopeSettings, TableEnvelope
 from emulator.filters import Filters
 from emulator.incremental.conditions import SqlFilters
 from emulator.model import TableDef
 from emulator.pipeline.dispatcher import Dispatcher
 from emulator.pipeline.signalling import wire_signals
+from emulator.pipeline.transactions import stored_tx_counts
 from emulator.settings import settings_for
 
 log = logging.getLogger("emulator.postgres")

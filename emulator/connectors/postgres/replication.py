@@ -40,8 +40,14 @@ def _literal(value: str) -> str:
 
 
 class ReplicationStream:
-    def __init__(self, conninfo: str, slot: str, publication: str, messages: bool = True,
-                 extra_params: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        conninfo: str,
+        slot: str,
+        publication: str,
+        messages: bool = True,
+        extra_params: dict[str, str] | None = None,
+    ) -> None:
         self.conninfo = conninfo
         self.slot = slot
         self.publication = publication
@@ -65,8 +71,7 @@ class ReplicationStream:
         tmp = " TEMPORARY" if temporary else ""
         res = self._exec(f"CREATE_REPLICATION_SLOT {_ident(self.slot)}{tmp} LOGICAL pgoutput {opts}")
         snap = res.get_value(0, 2)
-        return SlotInfo(self.slot, lsn_to_int(res.get_value(0, 1).decode()),
-                        snap.decode() if snap else None)
+        return SlotInfo(self.slot, lsn_to_int(res.get_value(0, 1).decode()), snap.decode() if snap else None)
 
     def start(self, start_lsn: int) -> None:
         params = {"proto_version": "1", "publication_names": self.publication}

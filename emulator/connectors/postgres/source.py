@@ -6,32 +6,47 @@ from emulator import DEBEZIUM_VERSION
 from emulator.connect.schema import OPT_INT64, OPT_STRING, REQ_STRING, Schema, struct
 from emulator.connectors.common import SNAPSHOT_ENUM, SOURCE_HEAD  # noqa: F401 - SNAPSHOT_ENUM re-exported
 
-SOURCE_SCHEMA = struct("io.debezium.connector.postgresql.Source", [
-    *SOURCE_HEAD,
-    ("schema", REQ_STRING),
-    ("table", REQ_STRING),
-    ("txId", OPT_INT64),
-    ("lsn", OPT_INT64),
-    ("xmin", OPT_INT64),
-    ("origin", OPT_STRING),
-    ("origin_lsn", OPT_INT64),
-], version=1)
+SOURCE_SCHEMA = struct(
+    "io.debezium.connector.postgresql.Source",
+    [
+        *SOURCE_HEAD,
+        ("schema", REQ_STRING),
+        ("table", REQ_STRING),
+        ("txId", OPT_INT64),
+        ("lsn", OPT_INT64),
+        ("xmin", OPT_INT64),
+        ("origin", OPT_STRING),
+        ("origin_lsn", OPT_INT64),
+    ],
+    version=1,
+)
 
-MESSAGE_KEY_SCHEMA = struct("io.debezium.connector.postgresql.MessageKey", [("prefix", OPT_STRING)],
-                            version=1)
+MESSAGE_KEY_SCHEMA = struct(
+    "io.debezium.connector.postgresql.MessageKey", [("prefix", OPT_STRING)], version=1
+)
 
 
 def message_value_schema(content: Schema) -> Schema:
     from emulator.envelope import TX_BLOCK
 
-    return struct("io.debezium.connector.postgresql.MessageValue", [
-        ("op", REQ_STRING),
-        ("ts_ms", OPT_INT64),
-        ("source", SOURCE_SCHEMA),
-        ("transaction", TX_BLOCK),
-        ("message", struct("io.debezium.connector.postgresql.Message",
-                           [("prefix", OPT_STRING), ("content", content)], version=1)),
-    ], version=1)
+    return struct(
+        "io.debezium.connector.postgresql.MessageValue",
+        [
+            ("op", REQ_STRING),
+            ("ts_ms", OPT_INT64),
+            ("source", SOURCE_SCHEMA),
+            ("transaction", TX_BLOCK),
+            (
+                "message",
+                struct(
+                    "io.debezium.connector.postgresql.Message",
+                    [("prefix", OPT_STRING), ("content", content)],
+                    version=1,
+                ),
+            ),
+        ],
+        version=1,
+    )
 
 
 class SourceBuilder:
@@ -43,13 +58,33 @@ class SourceBuilder:
         self.name = name
         self.db = db
 
-    def __call__(self, ts_us: int, snapshot: str, sequence: str | None, schema: str, table: str,
-                 tx_id: int | None, lsn: int | None) -> dict:
+    def __call__(
+        self,
+        ts_us: int,
+        snapshot: str,
+        sequence: str | None,
+        schema: str,
+        table: str,
+        tx_id: int | None,
+        lsn: int | None,
+    ) -> dict:
         return {
-            "version": DEBEZIUM_VERSION, "connector": "postgresql", "name": self.name,
-            "ts_ms": ts_us // 1000, "snapshot": snapshot, "db": self.db, "sequence": sequence,
-            "ts_us": ts_us, "ts_ns": ts_us * 1000, "schema": schema, "table": table, "txId": tx_id,
-            "lsn": lsn, "xmin": None, "origin": None, "origin_lsn": None,
+            "version": DEBEZIUM_VERSION,
+            "connector": "postgresql",
+            "name": self.name,
+            "ts_ms": ts_us // 1000,
+            "snapshot": snapshot,
+            "db": self.db,
+            "sequence": sequence,
+            "ts_us": ts_us,
+            "ts_ns": ts_us * 1000,
+            "schema": schema,
+            "table": table,
+            "txId": tx_id,
+            "lsn": lsn,
+            "xmin": None,
+            "origin": None,
+            "origin_lsn": None,
         }
 
 

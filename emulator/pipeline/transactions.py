@@ -1,0 +1,173 @@
+"""Transaction metadata, written once for every connector: BEGIN/END records on `<prefix>.transaction`, the
+per-event `transaction` block, and the counts a stored offset carries for an open transaction (Debezium's
+TransactionMonitor and TransactionContext)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from emulator.connect.json import Framed
+from emulator.connect.schema import (
+    OPT_INT64,
+    REQ_STRING,
+    Schema,
+    struct,
+)
+from emulator.envelope import EnvelopeSettings
+from emulator.javahash import hashmap_order, table_size
+from emulator.records import Record, StructuredRecord
+
+TX_ORDER_KEY = (
+    "transaction_data_collection_order_"  # offset keys of TransactionContext's per-collection counts
+)
+
+
+def stored_tx_counts(offset: dict) -> dict[str, int]:
+    """The per-collection counts a stored offset carries for its open transaction (Debezium's keys)."""
+    n = len(TX_ORDER_KEY)
+    return {k[n:]: int(v) for k, v in offset.items() if k.startswith(TX_ORDER_KEY) and v is not None}
+
+
+class TransactionMonitor:
+    """BEGIN/END records on `<prefix>.transaction` and the per-event `transaction` block.
+
+    BEGIN is written lazily with the first captured event, so a transaction whose changes are all
+    filtered out produces nothing (as Debezium)."""
+
+    KEY_SCHEMA = struct(
+        "io.debezium.connector.common.TransactionMetadataKey", [("id", REQ_STRING)], version=1
+    )
+    VALUE_SCHEMA = struct(
+        "io.debezium.connector.common.TransactionMetadataValue",
+        [
+            ("status", REQ_STRING),
+            ("id", REQ_STRING),
+            ("event_count", OPT_INT64),
+            (
+                "data_collections",
+                Schema(
+                    "array",
+                    optional=True,
+                    items=struct(
+                        "event.collection",
+                        [("data_collection", REQ_STRING), ("event_count", Schema("int64"))],
+                        optional=True,
+                        version=1,
+                    ),
+                ),
+            ),
+            ("ts_ms", Schema("int64")),
+        ],
+        version=1,
+    )
+
+    def __init__(
+        self,
+        settings: EnvelopeSettings,
+        emit: Callable[[Record], None],
+        enabled: bool,
+        topic_suffix: str = "transaction",
+    ) -> None:
+        self.enabled = enabled
+        self.emit = emit
+        self.topic = settings.topic(topic_suffix)
+        self.key_frame = Framed(settings.key_codec, self.KEY_SCHEMA)
+        self.value_frame = Framed(settings.value_codec, self.VALUE_SCHEMA)
+        self.structured = settings.structured  # the data plane takes the parts (no JSON to parse back)
+        self.begin_id: str | None = None
+        self.begin_ts_ms = 0
+        self.started = False
+        self.total = 0
+        self.per_collection: dict[str, int] = {}
+        self._table = 16  # the HashMap's table size: it only grows over the connector's life
+
+    def begin(self, tx_id: str, ts_ms: int) -> None:
+        self.begin_id = tx_id
+        self.begin_ts_ms = ts_ms
+        self.started = False
+        self.total = 0
+        self.per_collection = {}
+
+    def touch(self) -> None:
+        """A change was read in this transaction (captured or not): BEGIN is due."""
+        if self.enabled and self.begin_id is not None and not self.started:
+            self.started = True
+            self._write("BEGIN", self.begin_id, None, None, self.begin_ts_ms)
+
+    @property
+    def in_transaction(self) -> bool:
+        return self.begin_id is not None
+
+    def event_block(self, event_tx_id: str, data_collection: str) -> dict | None:
+        if not self.enabled or self.begin_id is None:
+            return None
+        if not self.started:
+            self.started = True
+            self._write("BEGIN", self.begin_id, None, None, self.begin_ts_ms)
+        self.total += 1
+        n = self.per_collection.get(data_collection, 0) + 1
+        self.per_collection[data_collection] = n
+        return {"id": event_tx_id, "total_order": self.total, "data_collection_order": n}
+
+    def end(self, tx_id: str, ts_ms: int) -> None:
+        if self.enabled and self.started:
+            # Debezium's TransactionContext counts per collection in a HashMap: END lists them in its order
+            counts = self.per_collection
+            order = counts
+            if len(counts) > 1:  # one collection (the common case) has one order: no hashing per transaction
+                self._table = table_size(len(counts), self._table)  # clear() keeps the grown table
+                order = hashmap_order(counts, self._table)
+            self._write(
+                "END",
+                tx_id,
+                self.total,
+                [{"data_collection": k, "event_count": counts[k]} for k in order],
+                ts_ms,
+            )
+        self.begin_id = None
+        self.started = False
+
+    def resume(self, counts: dict[str, int]) -> None:
+        """A restart inside the open transaction (after some of its events were emitted): its BEGIN is not
+        written again and the orders go on from the stored counts (none when it stopped right after the
+        BEGIN), as Debezium's TransactionContext.load."""
+        if not self.enabled or self.begin_id is None:
+            return
+        self.started = True
+        self.per_collection = dict(counts)
+        self.total = sum(counts.values())
+
+    def offset_keys(self, source_tx_id: str) -> dict[str, object]:
+        """What TransactionContext.store adds to the offset while events of a transaction were emitted:
+        `transaction_id` and `transaction_data_collection_order_<collection>` per collection."""
+        if not self.started:
+            return {}
+        keys: dict[str, object] = {"transaction_id": source_tx_id}
+        for k, v in self.per_collection.items():
+            keys[TX_ORDER_KEY + k] = v
+        return keys
+
+    def _write(
+        self, status: str, tx_id: str, count: int | None, collections: list | None, ts_ms: int
+    ) -> None:
+        value = {
+            "status": status,
+            "id": tx_id,
+            "event_count": count,
+            "data_collections": collections,
+            "ts_ms": ts_ms,
+        }
+        if self.structured:
+            self.emit(
+                StructuredRecord(
+                    self.topic,
+                    self.KEY_SCHEMA,
+                    {"id": tx_id},
+                    self.VALUE_SCHEMA,
+                    value,
+                    None,
+                    (self.key_frame, self.value_frame),
+                )
+            )
+            return
+        self.emit(Record(self.topic, self.key_frame.encode({"id": tx_id}), self.value_frame.encode(value)))
