@@ -1,4 +1,5 @@
-"""The style gate the guide names: `ruff check` and `ruff format --check` over the code (pyproject's settings).
+"""The style gate: `ruff check` and `ruff format --check` over the code (pyproject's settings; ruff pinned there, since
+another version formats differently).
 Formatting drifted in 23 files while nothing checked it; now a drift fails here, naming the files."""
 
 from __future__ import annotations
