@@ -309,6 +309,7 @@ class Writer(threading.Thread):
         self.halt = threading.Event()
         self.ops = 0
         self.failed = 0
+        self.touched: set[int] = set()  # every key a statement named (a row not in it was never changed)
         self.error: BaseException | None = None
 
     def _key(self) -> int:
@@ -326,6 +327,7 @@ class Writer(threading.Thread):
         k = self._key()
         x = self.rnd.random()
         sql = self.sql
+        self.touched.add(k)
         if x < self.mix[0]:
             c.execute(sql.update, (next(self.versions), k))
         elif x < self.mix[1]:
@@ -333,7 +335,9 @@ class Writer(threading.Thread):
         elif x < self.mix[2]:
             c.execute(sql.upsert, (k, next(self.versions)))
         else:  # a primary-key change: d (old key) + c (new key) in the stream
-            c.execute(sql.move, (self.rnd.randint(1, self.keys), next(self.versions), k))
+            to = self.rnd.randint(1, self.keys)
+            self.touched.add(to)
+            c.execute(sql.move, (to, next(self.versions), k))
         self.ops += 1
 
     def run(self) -> None:
