@@ -24,7 +24,7 @@ from typing import Any
 
 from emulator.connect.converters.avro_converter import AvroConverter
 from emulator.connect.converters.json_converter import JsonConverter
-from emulator.connect.record import HEADER_LISTS, connect_headers, from_structured_wire
+from emulator.connect.record import connect_headers, from_structured_wire
 from emulator.connect.transforms.base import field_of
 from emulator.connect.transforms.unwrap import ExtractNewRecordState
 from emulator.records import ConvertedRecord, Record, StructuredRecord
@@ -243,13 +243,7 @@ def _unwrapping(
                                 if last[0] is headers:
                                     headers = last[1]
                                 else:
-                                    hit = HEADER_LISTS.get(id(headers))
-                                    converted = convert_headers(
-                                        topic,
-                                        hit[1]
-                                        if hit is not None and hit[0] is headers
-                                        else connect_headers(headers),
-                                    )
+                                    converted = convert_headers(topic, connect_headers(headers))
                                     p[7] = (headers, converted)
                                     headers = converted
                             else:
@@ -323,10 +317,7 @@ def plain_avro(plane: Any, wire: Any) -> Callable[[Record], Record | None] | Non
                 if last[0] is headers:
                     headers = last[1]
                 else:
-                    hit = HEADER_LISTS.get(id(headers))
-                    converted = convert_headers(
-                        topic, hit[1] if hit is not None and hit[0] is headers else connect_headers(headers)
-                    )
+                    converted = convert_headers(topic, connect_headers(headers))
                     p[5] = (headers, converted)
                     headers = converted
             else:
