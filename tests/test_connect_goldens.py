@@ -20,7 +20,7 @@ from connect_compare import compare
 from emulator_proc import EmulatorProcess
 
 from emulator.testing import mariadbserver
-from emulator.testing.oracle_connect import mock_scopes_of
+from emulator.testing.oracle_connect import mock_scopes_of, sections_of
 from emulator.testing.pgserver import PgServer
 
 DATA = Path(__file__).parent / "data" / "connect"
@@ -70,18 +70,6 @@ KNOWN_DIFFERENCES: dict[str, str] = {}
 
 # the end of a replay (settle): the recording's count of records, then 1 s of nothing; or this long of nothing
 QUIET_S = 5.0
-
-
-def sections(path: Path) -> dict[str, str]:
-    out: dict[str, list[str]] = {}
-    current = None
-    for line in path.read_text().splitlines():
-        if line.strip().startswith("-- @section"):
-            current = line.split()[2]
-            out[current] = []
-        elif current is not None:
-            out[current].append(line)
-    return {k: "\n".join(v) + "\n" for k, v in out.items()}
 
 
 def _wait(cond, what: str, emu: EmulatorProcess, timeout: float = 90) -> None:
@@ -156,7 +144,7 @@ def settle(emu: EmulatorProcess, expected: int | None, timeout: float = 120) -> 
 
 
 def replay_pg(meta: dict, work: Path, form: str = "properties", expected: int | None = None) -> Path:
-    load = sections(DATA / meta["workload"])
+    load = sections_of(DATA / meta["workload"])
     with PgServer() as pg:
         pg.psql(load["pre"])
         props = _props(meta, work)
@@ -192,7 +180,7 @@ def replay_pg(meta: dict, work: Path, form: str = "properties", expected: int | 
 
 
 def replay_mariadb(meta: dict, work: Path, expected: int | None = None) -> Path:
-    load = sections(DATA / meta["workload"])
+    load = sections_of(DATA / meta["workload"])
     with mariadbserver.MariaDbServer() as db:
         db.sql(load["pre"])
         props = _props(meta, work)

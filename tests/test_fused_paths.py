@@ -26,6 +26,7 @@ from emulator.offsets import MemoryOffsetStore
 from emulator.outputs.memory import CallbackOutput
 from emulator.records import StructuredRecord
 from emulator.runner import Runner
+from emulator.testing.oracle_connect import sections_of
 from emulator.testing.pgserver import PgServer
 
 DATA = Path(__file__).parent / "data" / "connect"
@@ -155,18 +156,6 @@ CHAINS = {
 }
 
 
-def _sections(path: Path) -> dict[str, str]:
-    out: dict[str, list[str]] = {}
-    current = None
-    for line in path.read_text().splitlines():
-        if line.strip().startswith("-- @section"):
-            current = line.split()[2]
-            out[current] = []
-        elif current is not None:
-            out[current].append(line)
-    return {k: "\n".join(v) + "\n" for k, v in out.items()}
-
-
 def _slot_active(pg: PgServer) -> bool:
     with pg.connect() as c:
         row = c.execute("SELECT active FROM pg_replication_slots WHERE slot_name = %s", (SLOT,)).fetchone()
@@ -182,7 +171,7 @@ def _the_end(record) -> bool:
 def captured() -> list:
     """What the PostgreSQL connector hands the data plane for the workload (StructuredRecords, and the
     transaction markers)."""
-    workloads = [_sections(DATA / "pg_connect.sql"), _sections(DATA / "pg_more_connect.sql")]
+    workloads = [sections_of(DATA / "pg_connect.sql"), sections_of(DATA / "pg_more_connect.sql")]
     records: list = []
     with PgServer() as pg:
         pg.psql("".join(w["pre"] for w in workloads) + BULK_PRE)
