@@ -13,10 +13,11 @@ from pathlib import Path
 import pytest
 from connect_compare import compare
 from emulator_proc import EmulatorProcess, write_properties
-from test_connect_goldens import DATA, replay_pg, sections
+from test_connect_goldens import DATA, replay_pg
 
 from emulator.config import ConfigError, from_dict
 from emulator.connect import dataplane
+from emulator.testing.oracle_connect import sections_of
 from emulator.testing.pgserver import PgServer
 
 BASE = {
@@ -185,7 +186,7 @@ def test_cli_exits_2_with_one_line(tmp_path: Path) -> None:
 
 
 def _orders_2025_only(pg: PgServer, tmp: Path, extra: dict) -> EmulatorProcess:
-    load = sections(DATA / "pg_connect.sql")
+    load = sections_of(DATA / "pg_connect.sql")
     pg.psql(load["pre"])
     props = {
         **BASE,
@@ -321,7 +322,7 @@ def test_converter_failure_stops_the_task_where_connect_stopped(tmp_path: Path) 
     (pg_extract_v2_fail); with errors.tolerance=none the emulator stops there too, exit code 1."""
     meta = json.loads((DATA / "pg_extract_v2_fail.meta.json").read_text())
     assert meta["engine_error"] and meta["records"] == 2
-    load = sections(DATA / meta["workload"])
+    load = sections_of(DATA / meta["workload"])
     with PgServer() as pg:
         pg.psql(load["pre"])
         props = dict(
