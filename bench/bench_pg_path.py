@@ -101,14 +101,17 @@ def replay(conn: PostgresConnector, msgs: list[tuple[int, bytes]]) -> tuple[floa
 
 
 def stages(conn: PostgresConnector, msgs: list[tuple[int, bytes]]) -> dict[str, float]:
-    """CPU µs per INSERT event of each stage alone (cumulative: each includes the ones before). `parse`
-    is the generic TupleData -> list parser (the fallback); the handlers parse straight to the row
-    (`CapturedTable.parse_row`), which is `parse+row`. `output write` is the directory output's `write`
-    instead of `line` (the line, the buffered file and the kernel's share); the rest of INSERT's figure
-    is the handlers' and the dispatcher's bookkeeping."""
+    """CPU µs per INSERT event of each stage alone (cumulative: each includes the ones before). `parse` is
+    the generic TupleData -> list parser (the fallback); `parse+row (dict)` the per-table parser to the row
+    dict (`CapturedTable.parse_row`), which the handlers use when the row is needed as a dict; without the
+    data plane they parse straight to the JSON of `after` and the key (`CapturedTable.parse_json`), which
+    is `parse -> JSON`. `output write` is the directory output's `write` instead of `line` (the line, the
+    buffered file and the kernel's share); the rest of INSERT's figure is the handlers' and the
+    dispatcher's bookkeeping."""
     ct = next(iter(conn.by_id.values()))
     env = ct.env
     row = ct.parse_row
+    pj = ct.parse_json
     ins = [(lsn, m) for lsn, m in msgs if m[0] == 73]
     n = len(ins)
     res = {}
@@ -119,24 +122,36 @@ def stages(conn: PostgresConnector, msgs: list[tuple[int, bytes]]) -> dict[str, 
     t = time.process_time()
     for _, m in ins:
         row(m, 6)
-    res["parse+row"] = time.process_time() - t
+    res["parse+row (dict)"] = time.process_time() - t
+    if pj is None:  # the dict path (data plane)
+
+        def record(lsn: int, m: bytes):
+            after = row(m, 6)
+            return env.change("c", None, after, conn._src_of(ct, lsn), None, env.key_of(after))
+    else:
+        t = time.process_time()
+        for _, m in ins:
+            pj(m, 6)
+        res["parse -> JSON"] = time.process_time() - t
+
+        def record(lsn: int, m: bytes):
+            after, key = pj(m, 6)
+            return env.change_json("c", after, conn._src_of(ct, lsn), None, key)
+
     t = time.process_time()
     for lsn, m in ins:
-        after = row(m, 6)
-        env.change("c", None, after, conn._src_of(ct, lsn), None, env.key_of(after))
-    res["parse+row+envelope bytes"] = time.process_time() - t
+        record(lsn, m)
+    res["... + envelope bytes"] = time.process_time() - t
     t = time.process_time()
     line = None
     for lsn, m in ins:
-        after = row(m, 6)
-        line = env.change("c", None, after, conn._src_of(ct, lsn), None, env.key_of(after)).line()
+        line = record(lsn, m).line()
     res["... + line"] = time.process_time() - t
     assert line is not None
     write = conn.engine.output.write
     t = time.process_time()
     for lsn, m in ins:
-        after = row(m, 6)
-        write(env.change("c", None, after, conn._src_of(ct, lsn), None, env.key_of(after)))
+        write(record(lsn, m))
     conn.engine.output.flush()
     res["... + output write (file)"] = time.process_time() - t
     return {k: v / n * 1e6 for k, v in res.items()}

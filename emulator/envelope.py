@@ -46,6 +46,10 @@ HEADER_STRING = Schema("string")
 _PAYLOAD_FORMAT = (
     b'{"before":%b,"after":%b,"source":%b,"transaction":%b,"op":%b,"ts_ms":%d,"ts_us":%d,"ts_ns":%d}'
 )
+# the same with no `before` and the op in place of %%OP (`TableEnvelope.change_json`)
+_AFTER_FORMAT = (
+    b'{"before":null,"after":%b,"source":%b,"transaction":%b,"op":%%OP,"ts_ms":%d,"ts_us":%d,"ts_ns":%d}'
+)
 _OP_JSON = {op: orjson.dumps(op) for op in ("c", "u", "d", "r", "t")}
 
 
@@ -226,6 +230,7 @@ class TableEnvelope:
         "_snapshot_row",
         "_key",
         "_value_format",
+        "_after_formats",
     )
 
     def __new__(cls, settings: EnvelopeSettings, table: TableDef, topic: str | None = None):
@@ -296,6 +301,13 @@ class TableEnvelope:
         # the whole value as one bytes format, for a source block that comes serialized (`change`)
         vf = self.value_frame
         self._value_format = vf.head.replace(b"%", b"%%") + _PAYLOAD_FORMAT + vf.tail.replace(b"%", b"%%")
+        # ... and for `change_json`: no `before`, the op in place
+        self._after_formats = {
+            op: vf.head.replace(b"%", b"%%")
+            + _AFTER_FORMAT.replace(b"%%OP", _OP_JSON[op])
+            + vf.tail.replace(b"%", b"%%")
+            for op in ("c", "u")
+        }
 
     # -- rows ----------------------------------------------------------------------------------------
     def row(self, raw: list) -> dict[str, Any]:
@@ -374,6 +386,41 @@ class TableEnvelope:
             return Record(self.topic, None, value, headers)
         kf = self.key_frame
         return Record(self.topic, _join((kf.head, _dumps(key), kf.tail)), value, headers)
+
+    def json_fields(self) -> tuple[list[tuple[str, int, bytes, bytes | None]], list | None]:
+        """The fields of `after` and of the key as `change` prints them, for a row given as JSON text
+        (`change_json`): per field (name, index into `names`, its JSON when NULL, its constant JSON or
+        None). A NULL shows the column's default in `after` (replace.null.with.default), `null` in the key;
+        a masked column shows the mask in both; key-only columns are left out of `after`."""
+        fill = {name: _dumps(v) for name, v in self.null_fill}
+        defaults = {name: _dumps(v) for name, v in self.null_defaults}
+        value = [
+            (name, j, defaults.get(name, b"null"), fill.get(name))
+            for j, name in enumerate(self.names)
+            if not self.key_only or name not in self.key_only
+        ]
+        if not self.key_names:
+            return value, None
+        return value, [(k, j, b"null", fill.get(k)) for k, j in zip(self.key_names, self.key_idx)]
+
+    def change_json(
+        self, op: str, after: bytes, source: bytes, transaction: dict | None, key: bytes | None
+    ) -> Record:
+        """`change(op, None, row, source, transaction, key)` (op "c" or "u") for `after` and `key` given as
+        the JSON `orjson.dumps` prints for them (`json_fields`) and `source` as JSON: one format."""
+        ns = _time_ns()
+        value = self._after_formats[op] % (
+            after,
+            source,
+            b"null" if transaction is None else _dumps(transaction),
+            ns // 1_000_000,
+            ns // 1_000,
+            ns,
+        )
+        if key is None:
+            return Record(self.topic, None, value, self.settings.context_headers)
+        kf = self.key_frame
+        return Record(self.topic, _join((kf.head, key, kf.tail)), value, self.settings.context_headers)
 
     def snapshot_payloads(self, after: dict, source: dict, key: dict | None) -> tuple[bytes | None, bytes]:
         """A snapshot read's key and value payloads as `change("r", None, after, source, None, key)` frames

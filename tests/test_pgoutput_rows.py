@@ -61,3 +61,59 @@ def test_what_it_does_not_handle_is_none():
     binary = tuple_data(b"1", b"t", b"x") + b"b\x00\x00\x00\x01y"
     binary = b"\x00\x04" + binary[2:]
     assert parse(binary, 0) is None
+
+
+# -- straight to JSON (`pgoutput.row_json_parser`): the bytes orjson prints for the row dict, by hand ---------
+
+
+def ident(t: str) -> str:
+    return t
+
+
+ident.is_identity = True  # as the text types' converter (left uncalled, decoded and printed)
+
+
+JCONVS = [int, "t".__eq__, ident, upper]
+VALUE = [
+    ("id", 0, b"null", None),
+    ("flag", 1, b"null", None),
+    ("name", 2, b"null", None),
+    ("code", 3, b"null", None),
+]
+
+
+def test_json_every_kind_of_column_escapes_and_null():
+    parse = po.row_json_parser(4, JCONVS, [0, 1, 2, 3], VALUE, [("id", 0, b"null", None)])
+    msg = b"I\x00\x00\x00\x07N" + tuple_data(b"-42", b"t", 'h\xe9 "q"\\\n\x01'.encode(), b"ab")
+    assert parse(msg, 6) == (
+        b'{"id":-42,"flag":true,"name":"h\xc3\xa9 \\"q\\"\\\\\\n\\u0001","code":"AB"}',
+        b'{"id":-42}',
+    )
+    msg = b"I\x00\x00\x00\x07N" + tuple_data(b"7", b"f", None, None)
+    assert parse(msg, 6) == (b'{"id":7,"flag":false,"name":null,"code":null}', b'{"id":7}')
+
+
+def test_json_defaults_masks_key_only_and_excluded_columns():
+    # relation columns: id, secret (excluded), flag, name, code; row fields id, flag, name, code
+    value = [
+        ("flag", 1, b"false", None),  # NULL prints the column's default (replace.null.with.default)
+        ("name", 2, b"null", b'"****"'),  # masked: the mask whatever the value
+        ("code", 3, b'"dflt"', None),
+    ]  # id: key only (message.key.columns of a column left out of the value)
+    key = [("id", 0, b"null", None), ("code", 3, b"null", None)]  # the key shows NULL as null
+    parse = po.row_json_parser(5, JCONVS, [0, 2, 3, 4], value, key)
+    msg = tuple_data(b"5", b"pw", None, b"alice", None)
+    assert parse(msg, 0) == (b'{"flag":false,"name":"****","code":"dflt"}', b'{"id":5,"code":null}')
+    msg = tuple_data(b"6", b"pw", b"t", None, b"x")
+    assert parse(msg, 0) == (b'{"flag":true,"name":"****","code":"X"}', b'{"id":6,"code":"X"}')
+
+
+def test_json_no_key_and_a_percent_in_a_name():
+    parse = po.row_json_parser(1, [int], [0], [("a%d", 0, b"null", None)], None)
+    assert parse(tuple_data(b"3"), 0) == (b'{"a%d":3}', None)
+
+
+def test_json_what_it_does_not_handle_is_none():
+    parse = po.row_json_parser(4, JCONVS, [0, 1, 2, 3], VALUE, None)
+    assert parse(tuple_data(b"1", b"t", "u", b"x"), 0) is None  # unchanged TOAST
+    assert parse(tuple_data(b"1", b"t", b"x"), 0) is None  # another column count

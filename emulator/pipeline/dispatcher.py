@@ -215,6 +215,32 @@ class Dispatcher:
 
         return change
 
+    def table_json(self, env, dc: str) -> Callable[..., bool] | None:
+        """`table()`'s change function for an INSERT or an UPDATE without old row whose `after` and key come
+        as JSON text (`env.change_json`): `change(op, (after, key), source, tx_id) -> False` when it cannot
+        take it (an incremental snapshot window is open: that needs the row; the caller then goes through
+        `table()`). None for the signal table (its rows are read)."""
+        if self.signals is not None and self.signal_table is not None and dc == self.signal_table:
+            return None
+        record = env.change_json
+        emit = self.emit
+        event_block = self.tx.event_block
+        m = self.metrics
+        inc = self.incremental
+
+        def change(op: str, row: tuple[bytes, bytes | None], source: bytes, tx_id: str | None) -> bool:
+            if inc is not None and inc.window_open:
+                return False
+            after, key = row
+            if op == "c":
+                m.creates += 1
+            else:
+                m.updates += 1
+            emit(record(op, after, source, event_block(tx_id, dc) if tx_id is not None else None, key))
+            return True
+
+        return change
+
     def change(
         self, env, dc: str, op: str, before: dict | None, after: dict | None, source: dict, tx_id: str | None
     ) -> None:

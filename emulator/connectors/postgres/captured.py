@@ -72,6 +72,8 @@ class CapturedTable:
         "data_collection",
         "gate",
         "parse_row",
+        "parse_json",
+        "gate_json",
         "src",
         "src_epoch",
     )
@@ -85,6 +87,10 @@ class CapturedTable:
         self.gate: Any = None  # the dispatcher's change function for this table, made on first use
         # pgoutput TupleData -> row in one pass (pgoutput.row_parser), made per Relation message
         self.parse_row: Any = None
+        # ... straight to the JSON of `after` and the key (pgoutput.row_json_parser) and the dispatcher's
+        # change function for that form; None where the row is needed as a dict (data plane, signal table)
+        self.parse_json: Any = None
+        self.gate_json: Any = None
         # the source block of this table's changes in the current transaction, but for sequence and lsn
         self.src: dict = {}
         self.src_epoch = -1  # the stream's transaction count `src` was made in

@@ -10,6 +10,8 @@ from __future__ import annotations
 import struct
 from typing import NamedTuple
 
+import orjson
+
 PG_EPOCH_US = 946_684_800_000_000  # 2000-01-01 in µs since the Unix epoch
 
 
@@ -312,4 +314,116 @@ def row_parser(n: int, names: list[str], converters: list, columns: list[int]):
     lines.append(f"    return {{{keys}}}")
     code = "\n".join(lines) + "\n"
     exec(compile(code, f"<pgoutput row of {n}>", "exec"), ns)  # noqa: S102 - names as repr()
+    return ns["parse"]
+
+
+# -- TupleData straight to JSON --------------------------------------------------------------------------
+# When the envelope is serialized here (no data plane), a streamed INSERT or UPDATE does not need the row as
+# a dict at all: a parser generated per captured table turns the tuple into the JSON text of `after` and of
+# the key, the bytes orjson would print from the dict. PostgreSQL's text form of an integer already is its
+# JSON (ASCII digits and a sign), a boolean is `t`/`f`; every other value goes through its converter (text:
+# none) and `orjson.dumps` on its own, as it would inside the dict. No dict is built or serialized, and
+# key and value share the fragments. (Text checked for characters JSON escapes and put between quotes as it
+# is was slower here than decode + dumps: the regex search costs more than both.)
+
+
+class JsonField(NamedTuple):
+    """One field of the `after` or key JSON: its name as printed, the row field it shows (`j`, an index into
+    the envelope's names/converters), its JSON when NULL, and its constant JSON (a masked column) or None."""
+
+    name: str
+    j: int
+    null_json: bytes
+    fixed: bytes | None
+
+
+def _fmt_of(fields: list[JsonField], var) -> tuple[bytes, list[str]]:
+    """`{"name":%b,...}` with the fixed fragments in place, and the variable of each %b."""
+    parts = []
+    args = []
+    for f in fields:
+        head = orjson.dumps(f.name).replace(b"%", b"%%") + b":"
+        if f.fixed is not None:
+            parts.append(head + f.fixed.replace(b"%", b"%%"))
+        else:
+            parts.append(head + b"%b")
+            args.append(var(f))
+    return b"{" + b",".join(parts) + b"}", args
+
+
+def row_json_parser(n: int, converters: list, columns: list[int], value: list, key: list | None):
+    """`parse(buf, pos) -> (after JSON, key JSON or None)` for tuples of `n` columns: row field j is
+    `converters[j]` of pgoutput column `columns[j]`; `value` and `key` list the JSON objects' fields in order
+    (`JsonField`s, or tuples of their four values: `TableEnvelope.json_fields`).
+    The bytes are those `orjson.dumps` prints for the dict `row_parser` makes (with the envelope's NULL
+    defaults and masks applied). None (nothing consumed) where `row_parser` answers None."""
+    field_of = {c: j for j, c in enumerate(columns)}
+    value = [JsonField(*f) for f in value]
+    key = [JsonField(*f) for f in key or ()]
+    used = {f.j for f in value + key if f.fixed is None}
+    value_null = {f.j: f.null_json for f in value if f.fixed is None}
+    # a key field whose NULL prints otherwise in `after` (a default: only the value shows it) gets its own
+    split = {f.j for f in key if f.fixed is None and value_null.get(f.j, b"null") != b"null"}
+    ns: dict = {"_I16": _I16, "_I32": _I32, "_dumps": orjson.dumps}
+    lines = [
+        "def parse(buf, start):",
+        f"    if _I16(buf, start)[0] != {n}:",
+        "        return None",
+        "    pos = start + 2",
+    ]
+    for i in range(n):
+        j = field_of.get(i)
+        if j is None or j not in used:
+            lines += [
+                "    k = buf[pos]",
+                "    if k == 116:",
+                "        pos += 5 + _I32(buf, pos + 1)[0]",
+                "    elif k == 110:",
+                "        pos += 1",
+                "    else:",
+                "        return None",
+            ]
+            continue
+        kind = _conv_kind(converters[j])
+        if kind == _INT:
+            value_expr = ["        v{j} = buf[s:pos]"]
+        elif kind == _TEXT:
+            value_expr = ["        v{j} = _dumps(buf[s:pos].decode())"]
+        elif kind == _BOOL:
+            value_expr = ["        v{j} = b'true' if pos - s == 1 and buf[s] == 116 else b'false'"]
+        else:
+            ns[f"c{j}"] = converters[j]
+            value_expr = ["        v{j} = _dumps(c{j}(buf[s:pos].decode()))"]
+        ns[f"n{j}"] = value_null.get(j, b"null")
+        lines += [
+            "    k = buf[pos]",
+            "    if k == 116:",
+            "        s = pos + 5",
+            "        pos = s + _I32(buf, pos + 1)[0]",
+            *(x.format(j=j) for x in value_expr),
+        ]
+        if j in split:
+            lines.append(f"        k{j} = v{j}")
+        lines += [
+            "    elif k == 110:",
+            f"        v{j} = n{j}",
+        ]
+        if j in split:
+            lines.append(f"        k{j} = b'null'")
+        lines += [
+            "        pos += 1",
+            "    else:",
+            "        return None",
+        ]
+    vfmt, vargs = _fmt_of(value, lambda f: f"v{f.j}")
+    ns["VFMT"] = vfmt
+    after = f"VFMT % ({''.join(a + ', ' for a in vargs)})"
+    if key:
+        kfmt, kargs = _fmt_of(key, lambda f: f"k{f.j}" if f.j in split else f"v{f.j}")
+        ns["KFMT"] = kfmt
+        lines.append(f"    return {after}, KFMT % ({''.join(a + ', ' for a in kargs)})")
+    else:
+        lines.append(f"    return {after}, None")
+    code = "\n".join(lines) + "\n"
+    exec(compile(code, f"<pgoutput JSON row of {n}>", "exec"), ns)  # noqa: S102 - names as constants
     return ns["parse"]

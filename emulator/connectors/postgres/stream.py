@@ -182,6 +182,11 @@ class PgoutputStream:
             self.by_id[td.id] = ct
         self.by_oid[rel.oid] = ct
         ct.parse_row = self._row_parser(ct, len(rel.columns))
+        ct.parse_json = ct.gate_json = None
+        if ct.parse_row is not None and not self.settings.structured:
+            ct.gate_json = self.dispatcher.table_json(ct.env, ct.data_collection)
+            if ct.gate_json is not None:
+                ct.parse_json = self._json_parser(ct, len(rel.columns))
         if old is not None and ct is not old and self.incremental.running:
             self.incremental.on_schema_change(td.id)
 
@@ -205,6 +210,14 @@ class PgoutputStream:
             return None if row is None else fill(row)
 
         return parse_filled
+
+    @staticmethod
+    def _json_parser(ct: CapturedTable, ncols: int):
+        """The table's one-pass TupleData -> (`after` JSON, key JSON) parser (`_row_parser`'s conditions)."""
+        env = ct.env
+        cols = ct.keep if ct.keep is not None else list(range(len(env.names)))
+        value, key = env.json_fields()
+        return po.row_json_parser(ncols, env.converters, cols, value, key)
 
     def _change_target(self, msg: bytes, op: str, lsn: int) -> CapturedTable | None:
         """Bookkeeping common to every row change (`msg` an Insert/Update/Delete message); the captured
@@ -288,6 +301,15 @@ class PgoutputStream:
             not d.admit("c", ct is not None) or ct is None
         ):
             return
+        parse_json = ct.parse_json
+        if parse_json is not None:  # the row as JSON text, no dict (the bytes source template then)
+            row = parse_json(msg, 6)  # byte 5 is 'N'
+            if row is not None:
+                tmpl = ct.src if ct.src_epoch == self.tx_epoch else self._src_template(ct)
+                if tmpl.__class__ is bytes and ct.gate_json(
+                    "c", row, tmpl % (lsn, lsn), f"{self.xid}:{lsn}" if self.tx.enabled else None
+                ):
+                    return
         parse_row = ct.parse_row
         after = parse_row(msg, 6) if parse_row is not None else None  # byte 5 is 'N'
         if after is None:  # unchanged TOAST, binary, another column count: the generic path
@@ -349,6 +371,15 @@ class PgoutputStream:
         env = ct.env
         parse_row = ct.parse_row
         if msg[5] == 78 and parse_row is not None:  # 'N': no old tuple (REPLICA IDENTITY DEFAULT, key same)
+            parse_json = ct.parse_json
+            if parse_json is not None:  # as in _on_insert
+                row = parse_json(msg, 6)
+                if row is not None:
+                    tmpl = ct.src if ct.src_epoch == self.tx_epoch else self._src_template(ct)
+                    if tmpl.__class__ is bytes and ct.gate_json(
+                        "u", row, tmpl % (lsn, lsn), f"{self.xid}:{lsn}" if self.tx.enabled else None
+                    ):
+                        return
             after = parse_row(msg, 6)
             if after is not None:
                 tmpl = ct.src if ct.src_epoch == self.tx_epoch else self._src_template(ct)
