@@ -117,3 +117,21 @@ def test_json_what_it_does_not_handle_is_none():
     parse = po.row_json_parser(4, JCONVS, [0, 1, 2, 3], VALUE, None)
     assert parse(tuple_data(b"1", b"t", "u", b"x"), 0) is None  # unchanged TOAST
     assert parse(tuple_data(b"1", b"t", b"x"), 0) is None  # another column count
+
+
+def test_json_of_timestamptz_and_numeric_from_bytes():
+    from emulator.connectors.postgres.types.numeric import numeric_fixed_precise
+    from emulator.connectors.postgres.types.temporal import zoned_timestamp
+
+    ts = zoned_timestamp(6).json
+    assert ts(b"2024-01-01 00:00:01+00") == b'"2024-01-01T00:00:01.000000Z"'
+    assert ts(b"2024-01-01 00:00:01.5+00") == b'"2024-01-01T00:00:01.500000Z"'
+    assert ts(b"2024-01-01 00:00:01.123456+00") == b'"2024-01-01T00:00:01.123456Z"'
+    assert zoned_timestamp(3).json(b"2024-01-01 00:00:01.123456+00") == b'"2024-01-01T00:00:01.123Z"'
+    assert ts(b"2024-01-01 02:00:01+02") == b'"2024-01-01T00:00:01.000000Z"'  # not UTC: the converter
+    assert ts(b"infinity") == b'"infinity"'
+    num = numeric_fixed_precise(2).json
+    assert num(b"1.25") == b'"fQ=="'  # unscaled 125 = 0x7d
+    assert num(b"-1.5") == b'"/2o="'  # -150, rescaled to the column's scale
+    assert num(b"3") == b'"ASw="'  # 300
+    assert num(b"NaN") == b"null"

@@ -391,6 +391,9 @@ def row_json_parser(n: int, converters: list, columns: list[int], value: list, k
             value_expr = ["        v{j} = _dumps(buf[s:pos].decode())"]
         elif kind == _BOOL:
             value_expr = ["        v{j} = b'true' if pos - s == 1 and buf[s] == 116 else b'false'"]
+        elif getattr(converters[j], "json", None) is not None:  # the converter's own bytes -> JSON
+            ns[f"c{j}"] = converters[j].json
+            value_expr = ["        v{j} = c{j}(buf[s:pos])"]
         else:
             ns[f"c{j}"] = converters[j]
             value_expr = ["        v{j} = _dumps(c{j}(buf[s:pos].decode()))"]

@@ -5,11 +5,14 @@ from __future__ import annotations
 import datetime as _dt
 import re
 
+import orjson
+
 from emulator.connectors.postgres.types.model import Converter
 
 _EPOCH_ORD = 719163  # date(1970, 1, 1).toordinal()
 _date = _dt.date
 _US_PER_DAY = 86_400_000_000
+_dumps = orjson.dumps
 
 
 def _days(y: int, m: int, d: int) -> int:
@@ -191,6 +194,26 @@ def zoned_timestamp(width: int | None) -> Converter:
                     return t[:10] + "T" + t[11:19] + "." + (t[20:-3] + zeros)[:w] + "Z"
                 return t[:10] + "T" + t[11:19] + "." + zeros + "Z"
             return slow(t)
+
+        # the value's JSON straight from the text's bytes (pgoutput.row_json_parser): `orjson.dumps(conv(t))`
+        # for a UTC text, in one format instead of a decode, five slices and concatenations and a dumps
+        pad = [b'"%b.' + b"0" * w + b'Z"'] + [b'"%b' + b"0" * (w - k) + b'Z"' for k in range(1, w + 1)]
+
+        def json(b: bytes) -> bytes:
+            n = len(b)
+            if b[-3:] == b"+00" and n >= 22 and b[4] == 45 and b[10] == 32:
+                if n == 22:  # no fraction
+                    return pad[0] % b[:19].replace(b" ", b"T", 1)
+                if b[19] == 46:  # "." and 1-6 digits
+                    k = n - 23
+                    return (
+                        pad[k] % b[: n - 3].replace(b" ", b"T", 1)
+                        if k < w
+                        else b'"%bZ"' % b[: 20 + w].replace(b" ", b"T", 1)
+                    )
+            return _dumps(conv(b.decode()))
+
+        conv.json = json
 
     return conv
 
