@@ -135,3 +135,21 @@ def test_json_of_timestamptz_and_numeric_from_bytes():
     assert num(b"-1.5") == b'"/2o="'  # -150, rescaled to the column's scale
     assert num(b"3") == b'"ASw="'  # 300
     assert num(b"NaN") == b"null"
+
+
+def test_wide_tuples_with_nulls_anywhere():
+    # columns followed by four or more are read with their length in one unpack: NULLs there and at the end
+    names = [f"c{i}" for i in range(8)]
+    parse = po.row_parser(8, names, [int] * 8, list(range(8)))
+    jparse = po.row_json_parser(
+        8, [int] * 8, list(range(8)), [(c, i, b"null", None) for i, c in enumerate(names)], None
+    )
+    for cols in (
+        (None, b"1", None, None, b"22", None, None, None),
+        (b"0", None, None, None, None, None, None, b"7"),
+        (None,) * 8,
+    ):
+        msg = tuple_data(*cols)
+        assert parse(msg, 0) == {c: None if v is None else int(v) for c, v in zip(names, cols)}
+        text = ",".join(f'"{c}":{"null" if v is None else v.decode()}' for c, v in zip(names, cols))
+        assert jparse(msg, 0) == (("{" + text + "}").encode(), None)

@@ -260,6 +260,15 @@ def _conv_kind(conv) -> str:
     return _CONV
 
 
+# A column's kind byte and, for 't', its length, read by one unpack (one call and tuple instead of an index
+# and a call). A NULL ('n') is one byte, so the 4 bytes read after it belong to the next columns: only
+# columns followed by at least four more (a byte each at least) are read this way, the message may end
+# right after the last.
+_KIND_LEN = struct.Struct(">Bi").unpack_from
+_KIND = {True: "    k, ln = _KL(buf, pos)", False: "    k = buf[pos]"}
+_LEN = {True: "ln", False: "_I32(buf, pos + 1)[0]"}
+
+
 def row_parser(n: int, names: list[str], converters: list, columns: list[int]):
     """`parse(buf, pos) -> row dict or None` for tuples of `n` columns: the row's field j is `names[j]`,
     `converters[j]` of pgoutput column `columns[j]`; the other columns are skipped (column.exclude.list).
@@ -273,14 +282,14 @@ def row_parser(n: int, names: list[str], converters: list, columns: list[int]):
         "        return None",
         "    pos = start + 2",
     ]
-    ns: dict = {"_I16": _I16, "_I32": _I32}
+    ns: dict = {"_I16": _I16, "_I32": _I32, "_KL": _KIND_LEN}
     for i in range(n):
         j = field_of.get(i)
         if j is None:
             lines += [
-                "    k = buf[pos]",
+                _KIND[i < n - 4],
                 "    if k == 116:",
-                "        pos += 5 + _I32(buf, pos + 1)[0]",
+                f"        pos += 5 + {_LEN[i < n - 4]}",
                 "    elif k == 110:",
                 "        pos += 1",
                 "    else:",
@@ -299,10 +308,10 @@ def row_parser(n: int, names: list[str], converters: list, columns: list[int]):
             ns[f"c{i}"] = conv
             value = f"c{i}(buf[s:pos].decode())"
         lines += [
-            "    k = buf[pos]",
+            _KIND[i < n - 4],
             "    if k == 116:",
             "        s = pos + 5",
-            "        pos = s + _I32(buf, pos + 1)[0]",
+            f"        pos = s + {_LEN[i < n - 4]}",
             f"        v{i} = {value}",
             "    elif k == 110:",
             f"        v{i} = None",
@@ -364,7 +373,7 @@ def row_json_parser(n: int, converters: list, columns: list[int], value: list, k
     value_null = {f.j: f.null_json for f in value if f.fixed is None}
     # a key field whose NULL prints otherwise in `after` (a default: only the value shows it) gets its own
     split = {f.j for f in key if f.fixed is None and value_null.get(f.j, b"null") != b"null"}
-    ns: dict = {"_I16": _I16, "_I32": _I32, "_dumps": orjson.dumps}
+    ns: dict = {"_I16": _I16, "_I32": _I32, "_KL": _KIND_LEN, "_dumps": orjson.dumps}
     lines = [
         "def parse(buf, start):",
         f"    if _I16(buf, start)[0] != {n}:",
@@ -375,9 +384,9 @@ def row_json_parser(n: int, converters: list, columns: list[int], value: list, k
         j = field_of.get(i)
         if j is None or j not in used:
             lines += [
-                "    k = buf[pos]",
+                _KIND[i < n - 4],
                 "    if k == 116:",
-                "        pos += 5 + _I32(buf, pos + 1)[0]",
+                f"        pos += 5 + {_LEN[i < n - 4]}",
                 "    elif k == 110:",
                 "        pos += 1",
                 "    else:",
@@ -399,10 +408,10 @@ def row_json_parser(n: int, converters: list, columns: list[int], value: list, k
             value_expr = ["        v{j} = _dumps(c{j}(buf[s:pos].decode()))"]
         ns[f"n{j}"] = value_null.get(j, b"null")
         lines += [
-            "    k = buf[pos]",
+            _KIND[i < n - 4],
             "    if k == 116:",
             "        s = pos + 5",
-            "        pos = s + _I32(buf, pos + 1)[0]",
+            f"        pos = s + {_LEN[i < n - 4]}",
             *(x.format(j=j) for x in value_expr),
         ]
         if j in split:
