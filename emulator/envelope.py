@@ -23,7 +23,7 @@ from emulator.connect.schema import (
 )
 from emulator.model import TableDef
 from emulator.naming import field_name_adjuster, schema_name_adjuster
-from emulator.records import Record, StructuredRecord
+from emulator.records import Record, StructuredRecord, headers_json
 
 _dumps = orjson.dumps
 _join = b"".join
@@ -301,11 +301,24 @@ class TableEnvelope:
         # the whole value as one bytes format, for a source block that comes serialized (`change`)
         vf = self.value_frame
         self._value_format = vf.head.replace(b"%", b"%%") + _PAYLOAD_FORMAT + vf.tail.replace(b"%", b"%%")
-        # ... and for `change_json`: no `before`, the op in place
+        # ... and for `change_json` the whole directory line: key, value with no `before` and the op in place,
+        # the context headers; the value's start and the distance of its end from the line's end
+        hs = settings.context_headers
+        tail = headers_json(hs) if hs else b"}\n"
+        kf = self.key_frame
+        key_part = kf.head.replace(b"%", b"%%") + b"%b" + kf.tail.replace(b"%", b"%%") if kf else b"null"
         self._after_formats = {
-            op: vf.head.replace(b"%", b"%%")
-            + _AFTER_FORMAT.replace(b"%%OP", _OP_JSON[op])
-            + vf.tail.replace(b"%", b"%%")
+            op: (
+                b'{"key":'
+                + key_part
+                + b',"value":'
+                + vf.head.replace(b"%", b"%%")
+                + _AFTER_FORMAT.replace(b"%%OP", _OP_JSON[op])
+                + vf.tail.replace(b"%", b"%%")
+                + tail.replace(b"%", b"%%"),
+                7 + len(kf.head) + len(kf.tail) + 9 if kf else 7 + 4 + 9,
+                len(tail),
+            )
             for op in ("c", "u")
         }
 
@@ -407,20 +420,16 @@ class TableEnvelope:
         self, op: str, after: bytes, source: bytes, transaction: dict | None, key: bytes | None
     ) -> Record:
         """`change(op, None, row, source, transaction, key)` (op "c" or "u") for `after` and `key` given as
-        the JSON `orjson.dumps` prints for them (`json_fields`) and `source` as JSON: one format."""
+        the JSON `orjson.dumps` prints for them (`json_fields`) and `source` as JSON: one format makes the
+        record's directory line, key and value are cut out of it when asked (`LineRecord`)."""
         ns = _time_ns()
-        value = self._after_formats[op] % (
-            after,
-            source,
-            b"null" if transaction is None else _dumps(transaction),
-            ns // 1_000_000,
-            ns // 1_000,
-            ns,
-        )
+        fmt, vstart, vtail = self._after_formats[op]
+        tx = b"null" if transaction is None else _dumps(transaction)
         if key is None:
-            return Record(self.topic, None, value, self.settings.context_headers)
-        kf = self.key_frame
-        return Record(self.topic, _join((kf.head, key, kf.tail)), value, self.settings.context_headers)
+            line = fmt % (after, source, tx, ns // 1_000_000, ns // 1_000, ns)
+            return LineRecord(self.topic, line, 0, vstart, vtail, self.settings.context_headers)
+        line = fmt % (key, after, source, tx, ns // 1_000_000, ns // 1_000, ns)
+        return LineRecord(self.topic, line, len(key), vstart + len(key), vtail, self.settings.context_headers)
 
     def snapshot_payloads(self, after: dict, source: dict, key: dict | None) -> tuple[bytes | None, bytes]:
         """A snapshot read's key and value payloads as `change("r", None, after, source, None, key)` frames
@@ -470,6 +479,35 @@ class TableEnvelope:
     def key_header(self, name: str, key: dict) -> tuple[str, bytes]:
         """`__debezium.oldkey` / `__debezium.newkey`: the other key, as the header converter prints it."""
         return (name, self._key_header_frame.encode(key))
+
+
+class LineRecord(Record):
+    """A `Record` made as its directory line (`TableEnvelope.change_json`): `{"key":K,"value":V,"headers":...}`
+    in one format, with no bytes of its own for the key and the value until something reads them (the Kafka
+    output; the directory output writes the line as it is). Never binary, no partition."""
+
+    __slots__ = ("_line", "_klen", "_vstart", "_vtail")
+
+    def __init__(self, topic: str, line: bytes, klen: int, vstart: int, vtail: int, headers) -> None:
+        self.topic = topic
+        self._line = line
+        self._klen = klen  # the key's payload length; 0: no key (the line shows null)
+        self._vstart = vstart
+        self._vtail = vtail
+        self.headers = headers
+        self.partition = None
+        self.binary = False
+
+    @property
+    def key(self) -> bytes | None:  # type: ignore[override]
+        return self._line[7 : self._vstart - 9] if self._klen else None
+
+    @property
+    def value(self) -> bytes:  # type: ignore[override]
+        return self._line[self._vstart : len(self._line) - self._vtail]
+
+    def line(self) -> bytes:
+        return self._line
 
 
 class StructuredTableEnvelope(TableEnvelope):
