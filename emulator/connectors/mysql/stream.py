@@ -265,14 +265,13 @@ class MySqlBinlogStream:
                     continue
                 cd, field = by_name[c.name]
                 outputs.append((field, None if cd.convert is identity else cd.convert))
-            dec = bl.compile_row_decoder(tm, outputs)
-            ct.decoders[tm.key] = dec
+            dec = ct.decoders[tm.key] = bl.compile_row_decoders(tm, outputs)
         return dec
 
     def _resolve(self, entry: TableEntry) -> None:
         """(Re)bind a table map to its captured table and row decoder for the current schema."""
         entry.epoch = self.schema_epoch
-        entry.ct = entry.dec = None
+        entry.ct = entry.dec = entry.dec2 = None
         tm = entry.tm
         ct = self._captured(tm.schema, tm.table)
         if ct is None:
@@ -286,8 +285,10 @@ class MySqlBinlogStream:
                     raise RuntimeError(msg + " (inconsistent.schema.handling.mode=fail)")
                 log.warning("%s; its events are skipped", msg)
             return
-        entry.ct = ct
-        entry.dec = self._decoder(ct, tm)
+        decs = self._decoder(ct, tm)
+        if decs is not None:
+            entry.ct = ct
+            entry.dec, entry.dec2 = decs
 
     def _on_rows(self, etype: int, body: bytes, end: int) -> None:
         """A rows event: `body` is the whole packet, its rows end at `end` (before the checksum): the
@@ -363,8 +364,7 @@ class MySqlBinlogStream:
                 after, p = dec(body, p)
                 add((None, after))
             elif op == "u":
-                before, p = dec(body, p)
-                after, p = dec(body, p)
+                before, after, p = entry.dec2(body, p)
                 add((before, after))
             else:
                 before, p = dec(body, p)
