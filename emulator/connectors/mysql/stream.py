@@ -24,6 +24,7 @@ log = logging.getLogger("emulator.mysql")
 _header = bl.HEADER.unpack_from
 _rows_body_start = bl.rows_body_start
 _ROW_EVENTS = bl.ROW_EVENTS
+_TABLE_MAP = bl.TABLE_MAP
 _OPS = {t: "c" for t in bl.WRITES} | {t: "u" for t in bl.UPDATES} | {bl.DELETE_V1: "d", bl.DELETE_V2: "d"}
 
 
@@ -85,7 +86,8 @@ class MySqlBinlogStream:
                 self.signals.poll()
                 continue
             handle(etype, data, ev, checksum)
-            engine.tick()
+            if etype != _TABLE_MAP:  # a table map's rows event follows it at once
+                engine.tick()
             busy += 1
             if busy >= 512:  # signals, resumed snapshots and deferred work also progress under load
                 busy = 0
@@ -94,6 +96,9 @@ class MySqlBinlogStream:
     def handle_event(self, etype: int, data: bytes, ev: Any, checksum: int) -> None:
         """One binlog event: `data` is the packet (OK byte, 19-byte header, body, checksum), `ev` the
         library's event object for events other than table maps and rows."""
+        if etype == _TABLE_MAP:  # its rows event follows at once and sets the position and time
+            self._on_table_map(data, ev, checksum)
+            return
         ts, _t, sid, size, next_pos = _header(data, 1)
         self._ts = ts
         self._sid = sid
