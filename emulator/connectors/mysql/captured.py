@@ -27,7 +27,7 @@ class TableEntry:
 
 
 class CapturedTable:
-    __slots__ = ("env", "keep", "data_collection", "decoders", "table", "ncols", "gate")
+    __slots__ = ("env", "keep", "data_collection", "decoders", "table", "ncols", "gate", "src", "src_key")
 
     def __init__(self, env: TableEnvelope, keep: list[int] | None, table: Table) -> None:
         self.env = env
@@ -37,6 +37,10 @@ class CapturedTable:
         self.table = table
         self.ncols = len(table.columns)
         self.gate: Any = None  # the dispatcher's change function for this table, made on first use
+        # the source block of its rows but for `pos` and `row` (MySqlBinlogStream._src_template), and what
+        # it was made for
+        self.src: Any = None
+        self.src_key: tuple | None = None
 
 
 def quote_id(name: str) -> str:
