@@ -76,8 +76,12 @@ class MySqlBinlogStream:
         checksum = 4 if self.reader.checksum else 0
         hb_next = time.monotonic()
         busy = 0
-        while not engine.stopping:
+        stopping = engine.stop_event.is_set  # engine.stopping without the property call per event
+        while not stopping():
             etype, data, ev = read()
+            while etype == _TABLE_MAP:  # its rows event follows at once: no stop check or tick between
+                handle(etype, data, ev, checksum)
+                etype, data, ev = read()
             if etype == bl.HEARTBEAT:
                 engine.idle()
                 now = time.monotonic()
@@ -87,8 +91,7 @@ class MySqlBinlogStream:
                 self.signals.poll()
                 continue
             handle(etype, data, ev, checksum)
-            if etype != _TABLE_MAP:  # a table map's rows event follows it at once
-                engine.tick()
+            engine.tick()  # looked up each time: tests hook it (tests/stop_hooks.py)
             busy += 1
             if busy >= 512:  # signals, resumed snapshots and deferred work also progress under load
                 busy = 0
@@ -331,14 +334,18 @@ class MySqlBinlogStream:
         key = (ts_us, self._sid, self.gtid, self.file, self.thread, self.query)
         src = ct.src if ct.src_key == key else self._src_template(ct, key)
         pos = self._start
-        tx_id = self._tx_id()
+        tx = self.tx
+        tx_id = tx.begin_id if tx.enabled and self.in_tx else None  # self._tx_id() inlined
+        d = self.dispatcher
         change = ct.gate
         if change is None:
-            change = ct.gate = self.dispatcher.table(ct.env, ct.data_collection)
+            change = ct.gate = d.table(ct.env, ct.data_collection)
         # every row of the event is converted before any is dispatched: a value Debezium cannot convert
         # (a required TIME outside a day) stops it before it emits any row of the event
-        # (tests/data/mariadb/cases/time_connect_required_fails_whole_event)
-        if not self.dispatcher.admit(op, True) or p >= end:  # skipped.operations: the whole event, as binlog
+        # (tests/data/mariadb/cases/time_connect_required_fails_whole_event).
+        # skipped.operations drops the whole event, as Debezium's binlog reader (admit() is True, with
+        # nothing to do, unless the BEGIN is eager or the operation skipped)
+        if ((d.eager_begin or op in d.skipped) and not d.admit(op, True)) or p >= end:
             rows: Any = ()
         else:
             if op == "u":
