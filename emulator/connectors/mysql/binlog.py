@@ -41,6 +41,7 @@ ROW_EVENTS = frozenset({WRITE_V1, UPDATE_V1, DELETE_V1, WRITE_V2, UPDATE_V2, DEL
 WRITES = frozenset({WRITE_V1, WRITE_V2})
 UPDATES = frozenset({UPDATE_V1, UPDATE_V2})
 V2 = frozenset({WRITE_V2, UPDATE_V2, DELETE_V2})
+_RAW_EVENTS = ROW_EVENTS | {TABLE_MAP}  # read() returns these as packets
 
 # column types
 T_DECIMAL, T_TINY, T_SHORT, T_LONG, T_FLOAT, T_DOUBLE, T_NULL, T_TIMESTAMP = 0, 1, 2, 3, 4, 5, 6, 7
@@ -724,7 +725,7 @@ class BinlogReader(BinLogStreamReader):
         super().__init__(*args, **kw)
         self._ctl = _Ctl("mariadb" if mariadb_server else "mysql")
         self.checksum = False
-        self._rfile = None
+        self._read = None  # the connection's buffered socket file's read
 
     def connect(self) -> None:
         self._BinLogStreamReader__connect_to_stream()
@@ -736,17 +737,17 @@ class BinlogReader(BinLogStreamReader):
         Packets are read straight from the connection's buffered socket file (pymysql's per-packet
         object and sequence bookkeeping cost more than the decoding of a small row event); the library's
         packet class is built only for the events its classes decode."""
-        rf = self._rfile
-        if rf is None:
-            rf = self._rfile = self._stream_connection._rfile
+        read = self._read
+        if read is None:
+            read = self._read = self._stream_connection._rfile.read
         try:
-            hdr = rf.read(4)
+            hdr = read(4)
             n = hdr[0] | hdr[1] << 8 | hdr[2] << 16
-            data = rf.read(n)
+            data = read(n)
             while n == 0xFFFFFF:
-                hdr = rf.read(4)
+                hdr = read(4)
                 n = hdr[0] | hdr[1] << 8 | hdr[2] << 16
-                data += rf.read(n)
+                data += read(n)
         except (OSError, IndexError) as e:
             raise ConnectionError(f"binlog connection lost: {e!r}") from e
         if len(data) < 20:
@@ -756,7 +757,7 @@ class BinlogReader(BinLogStreamReader):
                 MysqlPacket(data, "utf8").raise_for_error()
             raise ConnectionError("the server ended the binlog stream")
         etype = data[5]
-        if etype in ROW_EVENTS or etype == TABLE_MAP:
+        if etype in _RAW_EVENTS:
             return etype, data, None
         if data[0] == 0xFF:
             MysqlPacket(data, "utf8").raise_for_error()
