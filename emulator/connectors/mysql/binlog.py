@@ -349,6 +349,17 @@ def _decimal_code(prec: int, scale: int) -> list[str]:
     ]
 
 
+def _prefixed(k: int) -> list[str]:
+    """A value after its `k`-byte little-endian length: `n` is where it ends (fewer additions per value)."""
+    if k == 1:
+        length = "b[p]"
+    elif k == 2:
+        length = "(b[p] | b[p + 1] << 8)"
+    else:
+        length = f"int.from_bytes(b[p:p + {k}], 'little')"
+    return [f"n = p + {k} + {length}", f"r = b[p + {k}:n]", "p = n"]
+
+
 def _column_code(t: int, meta: int, i: int) -> list[str]:
     """Lines decoding column `i` from `b` at `p` into `r`, advancing `p`."""
     if t == T_TINY:
@@ -370,9 +381,7 @@ def _column_code(t: int, meta: int, i: int) -> list[str]:
     if t == T_NULL:
         return ["r = None"]
     if t in (T_VARCHAR, T_VAR_STRING):
-        if meta < 256:
-            return ["n = b[p]", "r = b[p + 1:p + 1 + n]", "p += 1 + n"]
-        return ["n = b[p] | b[p + 1] << 8", "r = b[p + 2:p + 2 + n]", "p += 2 + n"]
+        return _prefixed(1 if meta < 256 else 2)
     if t in (T_STRING, T_ENUM, T_SET):
         real, length = meta >> 8, meta & 0xFF
         if real and (real & 0x30) != 0x30:
@@ -382,12 +391,9 @@ def _column_code(t: int, meta: int, i: int) -> list[str]:
             return [f"r = int.from_bytes(b[p:p + {length}], 'little')", f"p += {length}"]
         if real == T_SET:
             return [f"r = int.from_bytes(b[p:p + {length}], 'little')", f"p += {length}"]
-        if length > 255:
-            return ["n = b[p] | b[p + 1] << 8", "r = b[p + 2:p + 2 + n]", "p += 2 + n"]
-        return ["n = b[p]", "r = b[p + 1:p + 1 + n]", "p += 1 + n"]
+        return _prefixed(2 if length > 255 else 1)
     if t in (T_BLOB, T_TINY_BLOB, T_MEDIUM_BLOB, T_LONG_BLOB, T_GEOMETRY, T_JSON):
-        k = meta or {T_TINY_BLOB: 1, T_BLOB: 2, T_MEDIUM_BLOB: 3, T_LONG_BLOB: 4}.get(t, 4)
-        return [f"n = int.from_bytes(b[p:p + {k}], 'little')", f"r = b[p + {k}:p + {k} + n]", f"p += {k} + n"]
+        return _prefixed(meta or {T_TINY_BLOB: 1, T_BLOB: 2, T_MEDIUM_BLOB: 3, T_LONG_BLOB: 4}.get(t, 4))
     if t == T_NEWDECIMAL:
         prec, scale = meta >> 8, meta & 0xFF
         return _decimal_code(prec, scale)
@@ -395,6 +401,13 @@ def _column_code(t: int, meta: int, i: int) -> list[str]:
         return ["r = _date(b[p] | b[p + 1] << 8 | b[p + 2] << 16)", "p += 3"]
     if t == T_TIME2:
         return [f"r = _time2(b, p, {meta})", f"p += {3 + frac_bytes(meta)}"]
+    if t == T_DATETIME2 and frac_bytes(meta) == 3:  # 8 bytes: one big-endian unpack for both parts
+        return [
+            "x = _QB(b, p)[0]",
+            "r = _dtc(x >> 24)",
+            "if r is not _ZERO: r += x & 16777215",
+            "p += 8",
+        ]
     if t == T_DATETIME2:
         fb = frac_bytes(meta)
         frac = {
@@ -430,6 +443,7 @@ _GLOBALS = {
     "_q": _S["q"].unpack_from,
     "_f": _S["f"].unpack_from,
     "_d": _S["d"].unpack_from,
+    "_QB": struct.Struct(">Q").unpack_from,
     "_dec": decode_decimal,
     "_date": decode_date,
     "_time2": decode_time2,
