@@ -13,19 +13,21 @@ SYSTEM_DATABASES = ("mysql", "information_schema", "performance_schema", "sys")
 
 
 class TableEntry:
-    """A table-map layout, bound to its captured table and row decoder for one schema epoch."""
+    """A table-map layout, bound to its captured table and row decoders (one image; an UPDATE's two) for one
+    schema epoch."""
 
-    __slots__ = ("tm", "epoch", "ct", "dec")
+    __slots__ = ("tm", "epoch", "ct", "dec", "dec2")
 
     def __init__(self, tm: bl.TableMap) -> None:
         self.tm = tm
         self.epoch = -1
         self.ct = None
         self.dec = None
+        self.dec2 = None
 
 
 class CapturedTable:
-    __slots__ = ("env", "keep", "data_collection", "decoders", "table", "ncols", "gate")
+    __slots__ = ("env", "keep", "data_collection", "decoders", "table", "ncols", "gate", "src", "src_key")
 
     def __init__(self, env: TableEnvelope, keep: list[int] | None, table: Table) -> None:
         self.env = env
@@ -35,6 +37,10 @@ class CapturedTable:
         self.table = table
         self.ncols = len(table.columns)
         self.gate: Any = None  # the dispatcher's change function for this table, made on first use
+        # the source block of its rows but for `pos` and `row` (MySqlBinlogStream._src_template), and what
+        # it was made for
+        self.src: Any = None
+        self.src_key: tuple | None = None
 
 
 def quote_id(name: str) -> str:

@@ -10,9 +10,9 @@ import logging
 import time
 from typing import Any
 
+import orjson
 import pymysql
 
-from emulator import DEBEZIUM_VERSION
 from emulator.connectors.mysql import binlog as bl
 from emulator.connectors.mysql.captured import CapturedTable, TableEntry
 from emulator.connectors.mysql.source import source_block
@@ -24,6 +24,8 @@ log = logging.getLogger("emulator.mysql")
 _header = bl.HEADER.unpack_from
 _rows_body_start = bl.rows_body_start
 _ROW_EVENTS = bl.ROW_EVENTS
+_TABLE_MAP = bl.TABLE_MAP
+_POS_ROW = b'"pos":0,"row":0'
 _OPS = {t: "c" for t in bl.WRITES} | {t: "u" for t in bl.UPDATES} | {bl.DELETE_V1: "d", bl.DELETE_V2: "d"}
 
 
@@ -74,8 +76,12 @@ class MySqlBinlogStream:
         checksum = 4 if self.reader.checksum else 0
         hb_next = time.monotonic()
         busy = 0
-        while not engine.stopping:
+        stopping = engine.stop_event.is_set  # engine.stopping without the property call per event
+        while not stopping():
             etype, data, ev = read()
+            while etype == _TABLE_MAP:  # its rows event follows at once: no stop check or tick between
+                handle(etype, data, ev, checksum)
+                etype, data, ev = read()
             if etype == bl.HEARTBEAT:
                 engine.idle()
                 now = time.monotonic()
@@ -85,7 +91,7 @@ class MySqlBinlogStream:
                 self.signals.poll()
                 continue
             handle(etype, data, ev, checksum)
-            engine.tick()
+            engine.tick()  # looked up each time: tests hook it (tests/stop_hooks.py)
             busy += 1
             if busy >= 512:  # signals, resumed snapshots and deferred work also progress under load
                 busy = 0
@@ -94,6 +100,9 @@ class MySqlBinlogStream:
     def handle_event(self, etype: int, data: bytes, ev: Any, checksum: int) -> None:
         """One binlog event: `data` is the packet (OK byte, 19-byte header, body, checksum), `ev` the
         library's event object for events other than table maps and rows."""
+        if etype == _TABLE_MAP:  # its rows event follows at once and sets the position and time
+            self._on_table_map(data, ev, checksum)
+            return
         ts, _t, sid, size, next_pos = _header(data, 1)
         self._ts = ts
         self._sid = sid
@@ -265,14 +274,13 @@ class MySqlBinlogStream:
                     continue
                 cd, field = by_name[c.name]
                 outputs.append((field, None if cd.convert is identity else cd.convert))
-            dec = bl.compile_row_decoder(tm, outputs)
-            ct.decoders[tm.key] = dec
+            dec = ct.decoders[tm.key] = bl.compile_row_decoders(tm, outputs)
         return dec
 
     def _resolve(self, entry: TableEntry) -> None:
         """(Re)bind a table map to its captured table and row decoder for the current schema."""
         entry.epoch = self.schema_epoch
-        entry.ct = entry.dec = None
+        entry.ct = entry.dec = entry.dec2 = None
         tm = entry.tm
         ct = self._captured(tm.schema, tm.table)
         if ct is None:
@@ -286,8 +294,10 @@ class MySqlBinlogStream:
                     raise RuntimeError(msg + " (inconsistent.schema.handling.mode=fail)")
                 log.warning("%s; its events are skipped", msg)
             return
-        entry.ct = ct
-        entry.dec = self._decoder(ct, tm)
+        decs = self._decoder(ct, tm)
+        if decs is not None:
+            entry.ct = ct
+            entry.dec, entry.dec2 = decs
 
     def _on_rows(self, etype: int, body: bytes, end: int) -> None:
         """A rows event: `body` is the whole packet, its rows end at `end` (before the checksum): the
@@ -319,56 +329,50 @@ class MySqlBinlogStream:
                 self._start,
             )
             return
-        env = ct.env
-        t = env.table
-        tid = ct.data_collection
+        op = _OPS[etype]
         ts_us = self.commit_ts_us or self._ts * 1_000_000
-        base = {
-            "version": DEBEZIUM_VERSION,
-            "connector": self.flavor.name,
-            "name": self.prefix,
-            "ts_ms": ts_us // 1000,
-            "snapshot": "false",
-            "db": t.namespace,
-            "sequence": None,
-            "ts_us": ts_us,
-            "ts_ns": ts_us * 1000,
-            "table": t.name,
-            "server_id": self._sid,
-            "gtid": self.gtid,
-            "file": self.file,
-            "pos": self._start,
-            "row": 0,
-            "thread": self.thread,
-            "query": self.query,
-        }
-        tx_id = self._tx_id()
+        key = (ts_us, self._sid, self.gtid, self.file, self.thread, self.query)
+        src = ct.src if ct.src_key == key else self._src_template(ct, key)
+        pos = self._start
+        tx = self.tx
+        tx_id = tx.begin_id if tx.enabled and self.in_tx else None  # self._tx_id() inlined
+        d = self.dispatcher
         change = ct.gate
         if change is None:
-            change = ct.gate = self.dispatcher.table(env, tid)
-        fill = env.null_fill
-        row = 0
-        op = _OPS[etype]
-        if not self.dispatcher.admit(op, True):  # skipped.operations: the whole event, as Debezium's binlog
-            p = end
-        # the offsets read rows_done only at a commit inside the event, which only a signal row causes
-        track = tid == self.signal_table
+            change = ct.gate = d.table(ct.env, ct.data_collection)
         # every row of the event is converted before any is dispatched: a value Debezium cannot convert
         # (a required TIME outside a day) stops it before it emits any row of the event
-        # (tests/data/mariadb/cases/time_connect_required_fails_whole_event)
-        rows: list[tuple[Any, Any]] = []
-        add = rows.append
-        while p < end:
-            if op == "c":
+        # (tests/data/mariadb/cases/time_connect_required_fails_whole_event).
+        # skipped.operations drops the whole event, as Debezium's binlog reader (admit() is True, with
+        # nothing to do, unless the BEGIN is eager or the operation skipped)
+        if ((d.eager_begin or op in d.skipped) and not d.admit(op, True)) or p >= end:
+            rows: Any = ()
+        else:
+            if op == "u":
+                before, after, p = entry.dec2(body, p)
+            elif op == "c":
+                before = None
                 after, p = dec(body, p)
-                add((None, after))
-            elif op == "u":
-                before, p = dec(body, p)
-                after, p = dec(body, p)
-                add((before, after))
             else:
+                after = None
                 before, p = dec(body, p)
-                add((before, None))
+            rows = ((before, after),)
+            if p < end:  # more than one row
+                rows = list(rows)
+                add = rows.append
+                while p < end:
+                    if op == "u":
+                        before, after, p = entry.dec2(body, p)
+                    elif op == "c":
+                        after, p = dec(body, p)
+                    else:
+                        before, p = dec(body, p)
+                    add((before, after))
+        env = ct.env
+        fill = env.null_fill
+        # the offsets read rows_done only at a commit inside the event, which only a signal row causes
+        track = ct.data_collection == self.signal_table
+        row = 0
         for before, after in rows:
             if row < skip_rows:
                 row += 1
@@ -379,16 +383,17 @@ class MySqlBinlogStream:
                     env.fill_nulls(before)
                 if after is not None:
                     env.fill_nulls(after)
-            if row:
-                src = base.copy()
-                src["row"] = row
+            if src.__class__ is bytes:
+                block = src % (pos, row)
             else:
-                src = base
+                block = src.copy()
+                block["pos"] = pos
+                block["row"] = row
             row += 1
             if track:
                 self.last_row = row - 1
                 self.rows_done = row
-            change(op, before, after, src, tx_id)
+            change(op, before, after, block, tx_id)
         if row > skip_rows:
             self.last_row = row - 1
         if self.in_tx:
@@ -397,6 +402,37 @@ class MySqlBinlogStream:
             self.rows_done = row
             self.next_pos = self._next
             self.query = None
+
+    def _src_template(self, ct: CapturedTable, key: tuple) -> bytes | dict:
+        """The source block of `ct`'s rows for `key` (time, server id, GTID, file, thread, query: what a
+        transaction or statement sets) but for the event's `pos` and the `row`: as JSON bytes with `%d` at
+        their places (`TableEnvelope.change` puts such bytes into the value as they are), or a dict for the
+        data plane (which takes payloads as dicts)."""
+        ts_us, sid, gtid, file, thread, query = key
+        t = ct.env.table
+        src = source_block(
+            self.prefix,
+            self.flavor.name,
+            ts_us,
+            "false",
+            t.namespace,
+            t.name,
+            sid,
+            gtid,
+            file,
+            0,
+            0,
+            thread,
+            query,
+        )
+        ct.src_key = key
+        ct.src = src
+        if not self.settings.structured:
+            # "pos" and "row" are adjacent keys: their text cannot occur inside a JSON string (quotes escaped)
+            raw = orjson.dumps(src)
+            if raw.count(_POS_ROW) == 1:
+                ct.src = raw.replace(b"%", b"%%").replace(_POS_ROW, b'"pos":%d,"row":%d')
+        return ct.src
 
 
 def mysql_original_commit_us(data: bytes) -> int:
