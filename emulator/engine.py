@@ -29,10 +29,12 @@ from emulator.records import Record
 
 log = logging.getLogger("emulator.engine")
 
-# While the source stays busy (it flushes whenever its log runs dry), what the output buffered is flushed at
-# least this often: a steady stream that never runs dry would otherwise keep lines in a 256 KiB buffer
-# (~11 ms at 5,000 events/s, longer at lower rates that still keep the reader busy). Checked with the
-# commit's deadline in `tick`, so no per-event work; a flush with nothing new is a no-op.
+# While the source stays busy (PostgreSQL's loop flushes whenever its log runs dry), what the output
+# buffered is flushed at least this often: a steady stream that never runs dry would otherwise keep lines in
+# a 256 KiB buffer (~11 ms at 5,000 events/s, longer at lower rates that still keep the reader busy). The
+# first record after a quiet spell is flushed by the tick right after it (the binlog reader blocks without
+# a flush until the server's next heartbeat, 100 ms). Checked with the commit's deadline in `tick`: no
+# per-event work while records flow.
 MAX_LINGER_S = 0.005
 
 
@@ -61,6 +63,7 @@ class Engine:
         self._committed_records = 0  # `records` at the last output commit: more since means uncommitted
         self._last_commit = now = time.monotonic()
         self._flush_due = now + MAX_LINGER_S
+        self._flushed_records = 0  # `records` at the last flush by tick/idle
         self._due = now  # the earliest of the flush and commit deadlines: `tick`'s one comparison
         self._committer: BackgroundCommitter | None = None
         self.listeners: list[Callable[[Record], None]] = []
@@ -96,12 +99,15 @@ class Engine:
             self._timed(now)
 
     def _timed(self, now: float) -> None:
-        if now >= self._flush_due:
+        # the deadline moves only with a flush that had something to show: until a record comes, each tick
+        # lands here (only between records), and the one after that record flushes it
+        if now >= self._flush_due and self.records != self._flushed_records:
+            self._flushed_records = self.records
             self._flush_due = now + MAX_LINGER_S
             self.output.flush()
         if now - self._last_commit >= self.flush_interval_s:
             self.commit()
-        elif self._committer is not None:
+        elif self._committer is not None and self._committer.finished:
             self._apply_done()
         self._due = min(self._flush_due, self._last_commit + self.flush_interval_s)
 
@@ -111,6 +117,7 @@ class Engine:
 
     def idle(self) -> None:
         """The source has nothing more right now: let readers see what we have, then tick."""
+        self._flushed_records = self.records
         self.output.flush()
         self.tick()
 

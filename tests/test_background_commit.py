@@ -146,3 +146,16 @@ def test_busy_stream_flushes_within_the_linger_bound(tmp_path):
     engine.tick()
     assert [r["key"] for r in _lines(tmp_path)] == [1, 2]
     engine.close()
+
+
+def test_first_record_after_a_quiet_spell_is_flushed_by_the_next_tick(tmp_path):
+    """A source that blocks without flushing (the binlog reader waits for the server's next heartbeat)."""
+    out = DirectoryOutput(tmp_path / "out")
+    engine = Engine(out, FileOffsetStore(tmp_path / "offsets.json", PARTITION), flush_interval_ms=60000)
+    engine.source = Source()
+    time.sleep(MAX_LINGER_S * 2)  # quiet: no record for longer than the linger bound
+    engine.tick()  # a message without a record (a GTID event, a BEGIN) must not use up the flush
+    engine.emit(Record("t", b"1", b"1"))
+    engine.tick()
+    assert [r["key"] for r in _lines(tmp_path)] == [1]
+    engine.close()

@@ -47,6 +47,11 @@ class BackgroundCommitter:
             self._job = (token, offset, records)
             self._cv.notify_all()
 
+    @property
+    def finished(self) -> bool:
+        """A result waits for `take()` (read without the lock: a stale False only defers it a tick)."""
+        return self._done is not None or self._error is not None
+
     def take(self) -> tuple[dict, int] | None:
         """The last finished commit's (offset, records), once; re-raises what failed in the thread."""
         with self._cv:
