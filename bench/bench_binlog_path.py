@@ -8,11 +8,20 @@ of `--repeat`). Compare two trees in one sitting:
 
     PYTHONPATH=/work/main /work/main/.venv/bin/python bench/bench_binlog_path.py --rows 50000
     PYTHONPATH=$PWD       /work/main/.venv/bin/python bench/bench_binlog_path.py --rows 50000
+
+`--mariadb --save F` keeps the real packets (and the connector properties) in F; `--load F` replays them
+without a server. Instructions per row, load-independent (the replay once to warm up, then again between
+two `os.getppid()` calls; the second dump holds that replay alone):
+
+    valgrind --tool=callgrind --dump-before=getppid --callgrind-out-file=/tmp/cg.out \
+        .venv/bin/python bench/bench_binlog_path.py --load F --callgrind-markers UPDATE  # /tmp/cg.out.2 / rows
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import pickle
 import sys
 import tempfile
 import time
@@ -100,47 +109,43 @@ def events(rows: int, update: bool, per_event: int = PER_EVENT, per_tx: int = 1)
     return out
 
 
-def mariadb_events(rows: int) -> tuple[list[tuple], list[tuple], Callable[[Path], MySqlConnector], int]:
+# what the connector's handlers read of the library's event objects
+EVENT_ATTRS = (
+    "query",
+    "schema",
+    "slave_proxy_id",
+    "next_binlog",
+    "position",
+    "flags",
+    "gtid",
+    "sql_statement",
+)
+
+
+def plain(ev):
+    """A library event as a namespace of the attributes the handlers read (picklable, for --save)."""
+    if ev is None:
+        return None
+    return SimpleNamespace(**{a: getattr(ev, a) for a in EVENT_ATTRS if hasattr(ev, a)})
+
+
+def mariadb_events(
+    rows: int, save: str | None = None, load: str | None = None
+) -> tuple[list[tuple], list[tuple], Callable[[Path], MySqlConnector], int]:
     """`--mariadb`: real packets, read once from a throwaway MariaDB with the emulator's own reader:
     bench_mariadb.py's 11-column table, `rows` single-row INSERT statements then as many UPDATEs, 1000 per
     transaction. -> (INSERT events, UPDATE events, connector factory, checksum length)."""
     import bench_mariadb as bm
 
-    from emulator.testing.mariadbserver import MariaDbServer
-
     checksum = [0]
-
-    def capture(db, file: str, pos: int) -> list[tuple]:
-        r = bl.BinlogReader(
-            {"host": "127.0.0.1", "port": db.port, "user": db.user, "passwd": db.password},
-            server_id=77,
-            blocking=False,
-            resume_stream=True,
-            log_file=file,
-            log_pos=pos,
-            enable_logging=False,
-            mariadb_server=True,
-        )
-        r.connect()
-        out, n = [], 0
-        while n < rows:
-            etype, data, ev = r.read()
-            out.append((etype, data, ev))
-            n += etype in bl.ROW_EVENTS
-        checksum[0] = 4 if r.checksum else 0
-        r.close()
-        return out
-
-    with MariaDbServer() as db:
-        db.sql("CREATE DATABASE benchdb")
-        db.sql(bm.TABLE, "benchdb")
-        db.sql(bm.LOAD, "benchdb")
-        f1, p1 = db.query("SHOW MASTER STATUS")[0][:2]
-        db.sql(f"CALL load_bench(1, {rows}, 0)", "benchdb")
-        f2, p2 = db.query("SHOW MASTER STATUS")[0][:2]
-        db.sql(f"CALL load_bench(1, {rows}, 1)", "benchdb")
-        inserts, updates = capture(db, f1, int(p1)), capture(db, f2, int(p2))
-        props = bm.props(db, Path("/nonexistent"))
+    if load:
+        with open(load, "rb") as f:
+            inserts, updates, props, checksum[0] = pickle.load(f)
+    else:
+        inserts, updates, props = capture_all(rows, checksum)
+        if save:
+            with open(save, "wb") as f:
+                pickle.dump((inserts, updates, props, checksum[0]), f)
 
     def make(work: Path) -> MySqlConnector:
         cfg = dict(props, **{"schema.history.internal.file.filename": str(work / "h.dat")})
@@ -157,17 +162,70 @@ def mariadb_events(rows: int) -> tuple[list[tuple], list[tuple], Callable[[Path]
     return inserts, updates, make, checksum[0]
 
 
+def capture_all(rows: int, checksum: list[int]) -> tuple[list[tuple], list[tuple], dict]:
+    import bench_mariadb as bm
+
+    from emulator.testing.mariadbserver import MariaDbServer
+
+    def capture(db, file: str, pos: int) -> list[tuple]:
+        r = bl.BinlogReader(
+            {"host": "127.0.0.1", "port": db.port, "user": db.user, "passwd": db.password},
+            server_id=77,
+            blocking=False,
+            resume_stream=True,
+            log_file=file,
+            log_pos=pos,
+            enable_logging=False,
+            mariadb_server=True,
+        )
+        r.connect()
+        out, n = [], 0
+        while n < rows:
+            etype, data, ev = r.read()
+            out.append((etype, data, plain(ev)))
+            n += etype in bl.ROW_EVENTS
+        checksum[0] = 4 if r.checksum else 0
+        r.close()
+        return out
+
+    with MariaDbServer() as db:
+        db.sql("CREATE DATABASE benchdb")
+        db.sql(bm.TABLE, "benchdb")
+        db.sql(bm.LOAD, "benchdb")
+        f1, p1 = db.query("SHOW MASTER STATUS")[0][:2]
+        db.sql(f"CALL load_bench(1, {rows}, 0)", "benchdb")
+        f2, p2 = db.query("SHOW MASTER STATUS")[0][:2]
+        db.sql(f"CALL load_bench(1, {rows}, 1)", "benchdb")
+        inserts, updates = capture(db, f1, int(p1)), capture(db, f2, int(p2))
+        props = bm.props(db, Path("/nonexistent"))
+    return inserts, updates, props
+
+
 def replay(c: MySqlConnector, evs: list[tuple], checksum: int = 0) -> float:
     handle, tick = c.handle_event, c.engine.tick
+    tm = bl.TABLE_MAP
     t = time.process_time()
-    for et, p, ev in evs:
+    for et, p, ev in evs:  # as MySqlBinlogStream._stream
         handle(et, p, ev, checksum)
-        tick()
+        if et != tm:
+            tick()
     cpu = time.process_time() - t
     c.engine.output.flush()
     if c.engine.records < sum(1 for et, _, _ in evs if et in bl.ROW_EVENTS):
         raise SystemExit(f"only {c.engine.records} records written: the replay did not reach the output")
     return cpu
+
+
+def marked_replay(args, make, checksum: int, evs: list) -> int:
+    """Instruction counts per row without other load's noise (see the module's docstring)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        c = make(Path(tmp))
+        replay(c, evs, checksum)  # warm: table maps parsed, decoders generated, caches filled
+        os.getppid()
+        replay(c, evs, checksum)
+        os.getppid()
+    print(f"marked replay: {args.rows} rows ({args.callgrind_markers})")
+    return 0
 
 
 def main(argv=None) -> int:
@@ -181,15 +239,33 @@ def main(argv=None) -> int:
         action="store_true",
         help="replay real packets of bench_mariadb.py's table read from a throwaway MariaDB instead",
     )
+    ap.add_argument("--save", help="with --mariadb: also keep the packets read in this file")
+    ap.add_argument(
+        "--load", help="replay the packets a --mariadb --save run kept (no server; --rows unused)"
+    )
+    ap.add_argument(
+        "--callgrind-markers",
+        choices=("INSERT", "UPDATE"),
+        help="replay those events once (warm), then again between two os.getppid() calls: run under "
+        "`valgrind --tool=callgrind --dump-before=getppid` and the second dump holds that replay alone",
+    )
     args = ap.parse_args(argv)
-    if args.mariadb:
-        inserts, updates, make, checksum = mariadb_events(args.rows)
+    if args.mariadb or args.load:
+        inserts, updates, make, checksum = mariadb_events(args.rows, args.save, args.load)
+        args.rows = sum(1 for et, _, _ in inserts if et in bl.ROW_EVENTS)
         shape = "1 per event, 1000 per transaction, bench_mariadb.py's 11-column table"
     else:
         make, checksum = connector, 0
         shape = f"{args.per_event} per event, {args.per_tx} events per transaction"
+    if args.callgrind_markers:
+        update = args.callgrind_markers == "UPDATE"
+        if args.mariadb or args.load:
+            evs = updates if update else inserts
+        else:
+            evs = events(args.rows, update, args.per_event, args.per_tx)
+        return marked_replay(args, make, checksum, evs)
     for name, update in (("INSERT", False), ("UPDATE", True)):
-        if args.mariadb:
+        if args.mariadb or args.load:
             evs = updates if update else inserts
         else:
             evs = events(args.rows, update, args.per_event, args.per_tx)

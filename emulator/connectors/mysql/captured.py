@@ -13,15 +13,17 @@ SYSTEM_DATABASES = ("mysql", "information_schema", "performance_schema", "sys")
 
 
 class TableEntry:
-    """A table-map layout, bound to its captured table and row decoder for one schema epoch."""
+    """A table-map layout, bound to its captured table and row decoders (one image; an UPDATE's two) for one
+    schema epoch."""
 
-    __slots__ = ("tm", "epoch", "ct", "dec")
+    __slots__ = ("tm", "epoch", "ct", "dec", "dec2")
 
     def __init__(self, tm: bl.TableMap) -> None:
         self.tm = tm
         self.epoch = -1
         self.ct = None
         self.dec = None
+        self.dec2 = None
 
 
 class CapturedTable:

@@ -24,6 +24,7 @@ log = logging.getLogger("emulator.mysql")
 _header = bl.HEADER.unpack_from
 _rows_body_start = bl.rows_body_start
 _ROW_EVENTS = bl.ROW_EVENTS
+_TABLE_MAP = bl.TABLE_MAP
 _OPS = {t: "c" for t in bl.WRITES} | {t: "u" for t in bl.UPDATES} | {bl.DELETE_V1: "d", bl.DELETE_V2: "d"}
 
 
@@ -85,7 +86,8 @@ class MySqlBinlogStream:
                 self.signals.poll()
                 continue
             handle(etype, data, ev, checksum)
-            engine.tick()
+            if etype != _TABLE_MAP:  # a table map's rows event follows it at once
+                engine.tick()
             busy += 1
             if busy >= 512:  # signals, resumed snapshots and deferred work also progress under load
                 busy = 0
@@ -94,6 +96,9 @@ class MySqlBinlogStream:
     def handle_event(self, etype: int, data: bytes, ev: Any, checksum: int) -> None:
         """One binlog event: `data` is the packet (OK byte, 19-byte header, body, checksum), `ev` the
         library's event object for events other than table maps and rows."""
+        if etype == _TABLE_MAP:  # its rows event follows at once and sets the position and time
+            self._on_table_map(data, ev, checksum)
+            return
         ts, _t, sid, size, next_pos = _header(data, 1)
         self._ts = ts
         self._sid = sid
@@ -265,14 +270,13 @@ class MySqlBinlogStream:
                     continue
                 cd, field = by_name[c.name]
                 outputs.append((field, None if cd.convert is identity else cd.convert))
-            dec = bl.compile_row_decoder(tm, outputs)
-            ct.decoders[tm.key] = dec
+            dec = ct.decoders[tm.key] = bl.compile_row_decoders(tm, outputs)
         return dec
 
     def _resolve(self, entry: TableEntry) -> None:
         """(Re)bind a table map to its captured table and row decoder for the current schema."""
         entry.epoch = self.schema_epoch
-        entry.ct = entry.dec = None
+        entry.ct = entry.dec = entry.dec2 = None
         tm = entry.tm
         ct = self._captured(tm.schema, tm.table)
         if ct is None:
@@ -286,8 +290,10 @@ class MySqlBinlogStream:
                     raise RuntimeError(msg + " (inconsistent.schema.handling.mode=fail)")
                 log.warning("%s; its events are skipped", msg)
             return
-        entry.ct = ct
-        entry.dec = self._decoder(ct, tm)
+        decs = self._decoder(ct, tm)
+        if decs is not None:
+            entry.ct = ct
+            entry.dec, entry.dec2 = decs
 
     def _on_rows(self, etype: int, body: bytes, end: int) -> None:
         """A rows event: `body` is the whole packet, its rows end at `end` (before the checksum): the
@@ -363,8 +369,7 @@ class MySqlBinlogStream:
                 after, p = dec(body, p)
                 add((None, after))
             elif op == "u":
-                before, p = dec(body, p)
-                after, p = dec(body, p)
+                before, after, p = entry.dec2(body, p)
                 add((before, after))
             else:
                 before, p = dec(body, p)
