@@ -7,6 +7,7 @@ split adds nothing to the per-event path."""
 from __future__ import annotations
 
 import logging
+import select
 import time
 from typing import Any
 
@@ -25,6 +26,8 @@ _header = bl.HEADER.unpack_from
 _rows_body_start = bl.rows_body_start
 _ROW_EVENTS = bl.ROW_EVENTS
 _TABLE_MAP = bl.TABLE_MAP
+_XID = bl.XID
+_readable = select.select
 _OPS = {t: "c" for t in bl.WRITES} | {t: "u" for t in bl.UPDATES} | {bl.DELETE_V1: "d", bl.DELETE_V2: "d"}
 
 
@@ -75,6 +78,7 @@ class MySqlBinlogStream:
         checksum = 4 if self.reader.checksum else 0
         hb_next = time.monotonic()
         busy = 0
+        sock = self.reader._stream_connection._sock  # more of the log waiting? (docs/latency.md)
         while not engine.stopping:
             etype, data, ev = read()
             if etype == bl.HEARTBEAT:
@@ -86,7 +90,10 @@ class MySqlBinlogStream:
                 self.signals.poll()
                 continue
             handle(etype, data, ev, checksum)
-            if etype != _TABLE_MAP:  # a table map's rows event follows it at once
+            if etype == _XID and not _readable((sock,), (), (), 0)[0]:
+                engine.idle()  # a transaction ended and nothing more arrived: readers see it now, not at
+                # the server's next heartbeat (100 ms after the last event)
+            elif etype != _TABLE_MAP:  # a table map's rows event follows it at once
                 engine.tick()
             busy += 1
             if busy >= 512:  # signals, resumed snapshots and deferred work also progress under load
