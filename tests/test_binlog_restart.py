@@ -22,6 +22,7 @@ import pytest
 from stop_hooks import stop_after_records
 
 from emulator.api import Capture
+from emulator.connectors.mysql import binlog as bl
 from emulator.offsets import MemoryOffsetStore
 from emulator.testing import mariadbserver
 
@@ -222,3 +223,49 @@ def test_mysql_connector_on_mariadb_stores_no_transaction_context(db, tmp_path):
     again.changes()
     ids = [(d["source"]["table"], d["after"]["id"]) for d in first + _data(again, name)]
     assert ids == [("a", i) for i in range(1, ROWS + 1)] + [("b", i) for i in range(1, ROWS + 1)]
+
+
+def test_a_transaction_is_flushed_right_after_its_xid(db, tmp_path, monkeypatch):
+    """Not a restart: the binlog stream shows a transaction to readers as soon as it ended and nothing more
+    arrived (the engine goes idle right after its XID event), not at the server's next heartbeat, 100 ms
+    after the last event — at 100 tx/s that heartbeat never came and the lines waited for a full 256 KiB
+    buffer (docs/latency.md). Observed with hooks on the reader's `read` and the engine's `idle`."""
+    last_read: list[int] = []
+    read = bl.BinlogReader.read
+
+    def noted(self):
+        ev = read(self)
+        last_read.append(ev[0])
+        return ev
+
+    monkeypatch.setattr(bl.BinlogReader, "read", noted)
+    db.sql("CREATE DATABASE fl")
+    db.sql("CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(20))", "fl")
+    props = db.connector_properties(
+        **{
+            "database.include.list": "fl",
+            "topic.prefix": "p",
+            "schema.history.internal.file.filename": str(tmp_path / "history.dat"),
+            "snapshot.mode": "no_data",
+        }
+    )
+    cap = Capture(props, offsets=MemoryOffsetStore()).start()
+    try:
+        engine = cap.runner.connector.engine
+        idle = engine.idle
+        before = engine.records  # start() returned streaming: the schema change records are written
+        first: list[int] = []  # the event read last when idle() first came with the row written
+
+        def hooked() -> None:
+            if engine.records > before and not first:
+                first.append(last_read[-1])
+                engine.stop()
+            idle()
+
+        engine.idle = hooked
+        db.sql("INSERT INTO t VALUES (1, 'x')", "fl")
+        cap.thread.join(60)
+        assert not cap.thread.is_alive(), "idle() never came after the row"
+    finally:
+        cap.stop()
+    assert first == [bl.XID]  # not HEARTBEAT: the flush did not wait for the server's heartbeat

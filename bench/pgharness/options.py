@@ -14,3 +14,7 @@ class Options:
     quiet_wait_s: float
     keep: bool
     raw_reader: bool = True
+    latency_rates: tuple[int, ...] = (100,)  # tx/s, one latency test each
+    latency_only: bool = False  # the streaming suite without the catch-up backlogs
+    trace: bool = False  # the emulator runs under bench/latency_trace.py; print where the time goes
+    raw_latency: bool = False  # a bare pgoutput reader measures the same latency test beside the engine

@@ -59,10 +59,16 @@ METRICS = [
     Metric("snapshot.cpu_ms_per_1k", "CPU per 1k snapshot rows (CPU-ms)", False, 1),
     Metric("small.start_to_first_s", "small snapshot, start -> first record (s)", False, 2, target="<=0.5"),
     Metric("latency.p50_ms", "commit->event latency p50 (ms)", False, 1),
-    Metric("latency.p99_ms", "commit->event latency p99 (ms)", False, 1, target="<=15"),
+    Metric("latency.p99_ms", "commit->event latency p99 (ms)", False, 1, target="<=5"),
+    Metric("latency_5000.achieved_tx_s", "5,000 tx/s test: achieved rate (tx/s)", True),
+    Metric("latency_5000.p50_ms", "insert->event latency at 5,000 tx/s p50 (ms)", False, 1),
+    Metric("latency_5000.p99_ms", "insert->event latency at 5,000 tx/s p99 (ms)", False, 1, target="<=50"),
     Metric("rss.peak_mb", "peak RSS, all runs (MB)", False, target="<=250"),
     Metric("snapshot.peak_rss_mb", "peak RSS, snapshot run (MB)", False),
     Metric("stream_update.peak_rss_mb", "peak RSS, streaming run (MB)", False),
+    Metric(
+        "latency_5000.peak_rss_mb", "peak RSS, streaming, after the latency tests (MB)", False, target="<=64"
+    ),
     Metric("stream_insert.bytes_per_record", "bytes per record (INSERT)", False),
 ]
 

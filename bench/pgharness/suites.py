@@ -10,7 +10,7 @@ from emulator.testing.pgserver import PgServer
 
 from .catchup import drain, raw_drain
 from .engines import EngineKind, EngineRun
-from .latency import latency
+from .latency import latency, result_key, say_breakdown, trace_breakdown
 from .log import BenchError, say
 from .options import Options
 from .procstats import Noise, wait_quiet
@@ -95,6 +95,9 @@ def stream_suite(kind: EngineKind, workdir: Path, opts: Options, res: dict) -> N
                 run, small, SMALL_ROWS + 1, "streaming the sentinel row", opts.stall_s, 120, expect_op="c"
             )
             res["small"]["peak_rss_mb"] = peak_rss(run)
+            if opts.latency_only:
+                latency_tests(run, Tail(topic_file(run.out, TABLE)), pg, opts, res)
+                return
             stop_for_backlog(run)
 
             # 2. INSERT backlog, written while no engine runs; then a new engine drains it
@@ -117,13 +120,27 @@ def stream_suite(kind: EngineKind, workdir: Path, opts: Options, res: dict) -> N
             res["stream_update"]["peak_rss_mb"] = peak_rss(run)
 
             # 4. commit -> event latency, the engine idle and streaming
-            if opts.latency_s > 0:
-                time.sleep(1.0)
-                wait_quiet(opts.quiet_wait_s)
-                res["latency"] = latency(run, tail, pg, opts.latency_s, opts)
-                res["latency"]["peak_rss_mb"] = peak_rss(run)
+            latency_tests(run, tail, pg, opts, res)
         finally:
             finish_run(run, opts)
+            if opts.trace and opts.latency_s > 0:
+                for rate in opts.latency_rates:
+                    b = trace_breakdown(run, rate)
+                    if b is not None and result_key(rate) in res:
+                        res[result_key(rate)]["trace"] = b
+                        say_breakdown(kind.label, rate, b)
+
+
+def latency_tests(run: EngineRun, tail: Tail, pg: PgServer, opts: Options, res: dict) -> None:
+    """One latency test per rate, the engine idle and streaming before each."""
+    if opts.latency_s <= 0:
+        return
+    for rate in opts.latency_rates:
+        time.sleep(1.0)
+        wait_quiet(opts.quiet_wait_s)
+        key = result_key(rate)
+        res[key] = latency(run, tail, pg, opts.latency_s, opts, rate)
+        res[key]["peak_rss_mb"] = peak_rss(run)
 
 
 def snapshot_suite(kinds: list[EngineKind], workdir: Path, opts: Options, results: dict) -> None:

@@ -69,8 +69,12 @@ class Run:
 
     # -- reading ------------------------------------------------------------------------------------------
     def pump(self, timeout: float = 0.1) -> None:
-        if self.cap is not None:
-            self.records.extend(self.cap.records(timeout=timeout))
+        if self.cap is not None:  # at most 10 x timeout: a busy writer's records leave no pause to end at
+            end = time.monotonic() + 10 * timeout
+            for r in self.cap.records(timeout=timeout):
+                self.records.append(r)
+                if time.monotonic() > end:
+                    return
 
     def wait(self, pred: Callable[[Run], bool], what: str, timeout: float = 60) -> list[dict]:
         deadline = time.monotonic() + timeout

@@ -7,6 +7,7 @@ split adds nothing to the per-event path."""
 from __future__ import annotations
 
 import logging
+import select
 import time
 from typing import Any
 
@@ -26,6 +27,8 @@ _rows_body_start = bl.rows_body_start
 _ROW_EVENTS = bl.ROW_EVENTS
 _TABLE_MAP = bl.TABLE_MAP
 _POS_ROW = b'"pos":0,"row":0'
+_XID = bl.XID
+_readable = select.select
 _OPS = {t: "c" for t in bl.WRITES} | {t: "u" for t in bl.UPDATES} | {bl.DELETE_V1: "d", bl.DELETE_V2: "d"}
 
 
@@ -77,6 +80,7 @@ class MySqlBinlogStream:
         hb_next = time.monotonic()
         busy = 0
         stopping = engine.stop_event.is_set  # engine.stopping without the property call per event
+        sock = self.reader._stream_connection._sock  # more of the log waiting? (docs/latency.md)
         while not stopping():
             etype, data, ev = read()
             while etype == _TABLE_MAP:  # its rows event follows at once: no stop check or tick between
@@ -91,7 +95,11 @@ class MySqlBinlogStream:
                 self.signals.poll()
                 continue
             handle(etype, data, ev, checksum)
-            engine.tick()  # looked up each time: tests hook it (tests/stop_hooks.py)
+            if etype == _XID and not _readable((sock,), (), (), 0)[0]:
+                engine.idle()  # a transaction ended and nothing more arrived: readers see it now, not at
+                # the server's next heartbeat (100 ms after the last event)
+            else:
+                engine.tick()  # looked up each time: tests hook it (tests/stop_hooks.py)
             busy += 1
             if busy >= 512:  # signals, resumed snapshots and deferred work also progress under load
                 busy = 0
