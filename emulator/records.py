@@ -7,10 +7,14 @@ converters' bytes, with which of them are JSON text already known)."""
 
 from __future__ import annotations
 
-import base64
 from typing import Any
 
 import orjson
+
+try:  # SIMD base64, same bytes: an Avro record's directory line is mostly the base64 of its value
+    from pybase64 import b64encode
+except ImportError:  # pragma: no cover - the standard library's (5x the CPU for a 1 KB value)
+    from base64 import b64encode
 
 _HEADERS: dict[int, tuple[list, bytes]] = {}
 
@@ -25,7 +29,7 @@ def json_or_b64(raw: bytes | None) -> bytes:
     if raw is None:
         return b"null"
     if raw[:1] == b"\x00":  # Confluent's magic byte (Avro): never JSON text, spare the failed parse
-        return b'{"b64":"' + base64.b64encode(raw) + b'"}'
+        return b'{"b64":"' + b64encode(raw) + b'"}'
     try:
         orjson.loads(raw)
     except orjson.JSONDecodeError:
@@ -33,7 +37,7 @@ def json_or_b64(raw: bytes | None) -> bytes:
     else:
         if raw and raw.strip() == raw:
             return raw
-    return b'{"b64":"' + base64.b64encode(raw) + b'"}'
+    return b'{"b64":"' + b64encode(raw) + b'"}'
 
 
 class Record:

@@ -109,6 +109,57 @@ def test_repeating_source_values():
         assert bytes(out) == expected, i
 
 
+def test_source_template():
+    """A source block with per-event fields (PostgreSQL's sequence and lsn) is written from a template of the
+    other fields' bytes, kept while their values repeat: every change of one of them, a null in an optional
+    one, a per-event value of any size must show; a null in a required one is still the ConversionError."""
+    source = struct(
+        "p.Source",
+        [
+            ("name", Schema("string")),
+            ("ts_ms", Schema("int64")),
+            ("snapshot", Schema("string", optional=True, default="false")),
+            ("sequence", Schema("string", optional=True)),
+            ("txId", Schema("int64", optional=True)),
+            ("flag", Schema("boolean", optional=True)),
+            ("lsn", Schema("int64", optional=True)),
+            ("xmin", Schema("int64", optional=True)),
+        ],
+    )
+    envelope = struct("p.Envelope", [("source", source), ("op", Schema("string"))])
+    write = AvroWriters(wire=True).writer(envelope)
+    names = ["a", "a", "a", "bé" * 9000, "bé" * 9000, "a"]
+    stamps = [1, 1, 2**40, 2**40, 2**40, -5, 0]
+    for i in range(60):
+        name, ts = names[i % len(names)], stamps[i % len(stamps)]
+        snap = None if i % 4 == 0 else ("true" if i % 4 == 1 else "false")
+        seq = None if i % 5 == 0 else f'[null,"{i * 2**33}"]' * (1 + 3000 * (i % 7 == 0))
+        tx = None if ts == 1 else ts
+        flag = None if i % 9 == 0 else i % 2 == 1
+        lsn = None if i % 6 == 0 else LONGS[i]
+        xmin = 1 if i % 8 == 0 else None
+        src = {"name": name, "ts_ms": ts, "snapshot": snap, "sequence": seq, "txId": tx, "flag": flag}
+        value = {"source": {**src, "lsn": lsn, "xmin": xmin}, "op": "c"}
+        expected = (
+            spec_string(name)
+            + spec_long(ts)
+            + b"\x00"
+            + spec_string(snap or "false")
+            + (b"\x00" if seq is None else b"\x02" + spec_string(seq))
+            + (b"\x00" if tx is None else b"\x02" + spec_long(tx))
+            + (b"\x00" if flag is None else b"\x02" + bytes((flag,)))
+            + (b"\x00" if lsn is None else b"\x02" + spec_long(lsn))
+            + (b"\x00" if xmin is None else b"\x02" + spec_long(xmin))
+            + spec_string("c")
+        )
+        out = bytearray()
+        write(out, value)
+        assert bytes(out) == expected, i
+        if i % 10 == 3:  # right after a hit: a null in a required field of the template
+            with pytest.raises(ConversionError, match="null value for a required field"):
+                write(bytearray(), {"source": {**value["source"], "name": None}, "op": "c"})
+
+
 @pytest.mark.parametrize("bad", [{"a": None, "s": "x"}, {"a": 1, "s": None}, {"a": 1}])
 def test_required_null_is_a_conversion_error(bad):
     write = AvroWriters(wire=True).writer(struct("x.Y", [("a", Schema("int64")), ("s", Schema("string"))]))

@@ -216,7 +216,8 @@ def _outcome(apply, record) -> tuple:
         return ("failed", str(e))
     if out is None:
         return ("dropped",)
-    return (out.topic, out.key, out.value, out.headers, out.partition, out.binary)
+    # the directory line too: a fused record may write it its own way (fused.AvroRecord)
+    return (out.topic, out.key, out.value, out.headers, out.partition, out.binary, out.line())
 
 
 @pytest.mark.parametrize("chain", sorted(CHAINS))

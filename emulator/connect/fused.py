@@ -27,7 +27,37 @@ from emulator.connect.converters.json_converter import JsonConverter
 from emulator.connect.record import connect_headers, from_structured_wire
 from emulator.connect.transforms.base import field_of
 from emulator.connect.transforms.unwrap import ExtractNewRecordState
-from emulator.records import ConvertedRecord, Record, StructuredRecord
+from emulator.records import ConvertedRecord, Record, StructuredRecord, b64encode
+
+_LINE_HEAD = len(b'{"key":null,"value":null')
+_AVRO_LINE = b'{"key":{"b64":"%b"},"value":{"b64":"%b"}%b}\n'
+_TAILS: dict[int, tuple[list, bytes]] = {}  # id(converted header list) -> (the list, its part of the line)
+
+
+class AvroRecord(ConvertedRecord):
+    """A fused path's record whose key and value are both AvroConverter bytes (Confluent wire format, never
+    JSON text): its directory line in one format operation (`ConvertedRecord.line` would check each part)
+    — the same bytes; a null key or value, or a partition, takes `ConvertedRecord.line`."""
+
+    __slots__ = ()
+
+    def line(self) -> bytes:
+        k, v, headers = self.key, self.value, self.headers
+        if k is None or v is None or self.partition is not None:
+            return ConvertedRecord.line(self)
+        if headers:
+            cached = _TAILS.get(id(headers))
+            if cached is not None and cached[0] is headers:
+                tail = cached[1]
+            else:  # the headers' part of ConvertedRecord's line, made once per shared (converted) list
+                tail = ConvertedRecord(self.topic, None, None, headers, None, self.verbatim).line()
+                tail = tail[_LINE_HEAD:-2]
+                if len(_TAILS) >= 64:
+                    _TAILS.clear()
+                _TAILS[id(headers)] = (headers, tail)
+        else:
+            tail = b""
+        return _AVRO_LINE % (b64encode(k), b64encode(v), tail)
 
 
 def install(plane: Any, wire: Any) -> None:
@@ -193,6 +223,8 @@ def _unwrapping(
     convert_headers = wire.convert_headers
     verbatim = wire.verbatim
     key_conv, value_conv = wire.key, wire.value
+    both_avro = key_conv.__class__ is AvroConverter and value_conv.__class__ is AvroConverter
+    made = AvroRecord if both_avro else ConvertedRecord
     # id(envelope schema) -> its plan: [envelope schema, key schema, topic, the value schema or None (the
     # general path), the value builder or None, key writer or None until a key is met, value writer or None
     # until made, the last headers list met and its converted form]. Writers are made when first needed,
@@ -262,7 +294,7 @@ def _unwrapping(
                             v = vw(after if build is None else build(env, after))
                         except Exception:  # noqa: BLE001 - the general path reports it (errors.tolerance)
                             return plane.general(record)
-                        return ConvertedRecord(topic, k, v, headers, None, verbatim)
+                        return made(topic, k, v, headers, None, verbatim)
         return plane.general(record)
 
     return apply
@@ -342,6 +374,6 @@ def plain_avro(plane: Any, wire: Any) -> Callable[[Record], Record | None] | Non
                 v = bytes(out)
         except Exception:  # noqa: BLE001 - the general path reports it (errors.tolerance)
             return plane.general(record)
-        return ConvertedRecord(topic, k, v, headers, None, verbatim)
+        return AvroRecord(topic, k, v, headers, None, verbatim)
 
     return apply

@@ -12,6 +12,7 @@ from __future__ import annotations
 import struct
 from binascii import a2b_base64
 from collections.abc import Callable
+from operator import itemgetter
 from typing import Any
 
 from emulator.connect.converters.errors import ConversionError
@@ -123,6 +124,9 @@ _REPEATING = ("op", "ts_ms")  # envelope fields whose value often repeats betwee
 # source fields that change with every event (PostgreSQL's lsn / sequence, the binlog position and row,
 # MongoDB's ord, wallTime): kept encoded they would miss every time, costing a copy and a tuple each
 _PER_EVENT = frozenset(("lsn", "sequence", "pos", "row", "event", "ord", "wallTime"))
+# types whose equal values (`==`) always give equal bytes: a source block's template may hold them (not
+# floats: 0.0 == -0.0)
+_TEMPLATE_TYPES = frozenset((*_INTS, "string", "boolean"))
 
 
 def _raises_on_none(schema: Schema, wire: bool) -> bool:
@@ -214,9 +218,12 @@ class AvroWriters:
             lines.append(f"{ind}    out += _HIGH.get(n) or _high(n)")
 
         def emit_len_bytes(ind: str, b: str) -> None:
-            lines.append(f"{ind}n = len({b}) << 1")
-            lines.append(f"{ind}if n < 0x4000: out += _F14[n]")
-            lines.append(f"{ind}else: _varint(out, n)")
+            if subscript:  # 8 KiB or more: IndexError, and the .get twin writes the value
+                lines.append(f"{ind}out += _F14[len({b}) << 1]")
+            else:
+                lines.append(f"{ind}n = len({b}) << 1")
+                lines.append(f"{ind}if n < 0x4000: out += _F14[n]")
+                lines.append(f"{ind}else: _varint(out, n)")
             lines.append(f"{ind}out += {b}")
 
         def emit_value(ind: str, sch: Schema, x: str, memo: bool = False) -> None:
@@ -266,15 +273,65 @@ class AvroWriters:
                 # the source block (connector, name, db, table, the commit's timestamps and txId), the op
                 # and the event's ts_ms repeat from one event to the next: their bytes are kept
                 source = (sch.name or "").endswith(".Source")
-                for f in sch.fields or ():
-                    y = var()
-                    read = f"{x}[{f.name!r}]" if subscript else f"{x}.get({f.name!r})"
-                    lines.append(f"{ind}{y} = {read}")
+                fields = sch.fields or ()
+                if subscript and source and emit_template(ind, fields, x):
+                    return
+                ys = [var() for _ in fields]
+                if subscript and len(fields) > 1:  # one C call reads them all (a missing one: KeyError)
+                    getter = const(itemgetter(*(f.name for f in fields)))
+                    lines.append(f"{ind}{', '.join(ys)} = {getter}({x})")
+                for f, y in zip(fields, ys):
+                    if not (subscript and len(fields) > 1):
+                        read = f"{x}[{f.name!r}]" if subscript else f"{x}.get({f.name!r})"
+                        lines.append(f"{ind}{y} = {read}")
                     emit_field(
                         ind, f.schema, y, (source and f.name not in _PER_EVENT) or f.name in _REPEATING
                     )
             else:  # arrays, maps: the generic writer of their schema
                 lines.append(f"{ind}{const(self._value_writer(sch))}(out, {x})")
+
+        def emit_template(ind: str, fields: Any, x: str) -> bool:
+            """A source block as one template per transaction: the bytes of the runs of fields that repeat
+            (every field but the per-event ones: PostgreSQL's lsn and sequence, the binlog position...)
+            kept whole while a tuple of their values (one C call) compares equal — `==` on ints, strings,
+            booleans and nulls gives equal bytes — and the per-event fields written between them."""
+            fixed = [f for f in fields if f.name not in _PER_EVENT and f.schema.type in _TEMPLATE_TYPES]
+            if len(fixed) < 2 or len(fixed) == len(fields):
+                return False
+            names = {f.name for f in fixed}
+            cell = const([(object(),)])  # (values, the bytes of each run of fixed fields): replaced whole
+            t, m, s0 = var(), var(), var()
+            lines.append(f"{ind}{t} = {const(itemgetter(*(f.name for f in fixed)))}({x})")
+            lines.append(f"{ind}{m} = {cell}[0]")
+            lines.append(f"{ind}if {t} == {m}[0]:")
+            runs = 1
+            lines.append(f"{ind}    out += {m}[1]")
+            for f in fields:
+                if f.name in names:
+                    continue
+                y = var()
+                lines.append(f"{ind}    {y} = {x}[{f.name!r}]")
+                emit_field(ind + "    ", f.schema, y)
+                runs += 1
+                lines.append(f"{ind}    out += {m}[{runs}]")
+            lines.append(f"{ind}else:")
+            ys = {f.name: var() for f in fixed}
+            lines.append(f"{ind}    {', '.join(ys.values())} = {t}")
+            lines.append(f"{ind}    {s0} = len(out)")
+            parts = [var()]
+            for f in fields:
+                if f.name in names:
+                    emit_field(ind + "    ", f.schema, ys[f.name])
+                    continue
+                lines.append(f"{ind}    {parts[-1]} = bytes(out[{s0}:])")
+                y = var()
+                lines.append(f"{ind}    {y} = {x}[{f.name!r}]")
+                emit_field(ind + "    ", f.schema, y)
+                lines.append(f"{ind}    {s0} = len(out)")
+                parts.append(var())
+            lines.append(f"{ind}    {parts[-1]} = bytes(out[{s0}:])")
+            lines.append(f"{ind}    {cell}[0] = ({t}, {', '.join(parts)})")
+            return True
 
         def emit_field(ind: str, sch: Schema, x: str, memo: bool = False) -> None:
             dflt = self._default(sch)
@@ -309,9 +366,9 @@ class AvroWriters:
             emit_value("        ", schema, "v")
             if len(lines) == n:  # a record with no fields writes nothing
                 lines.append("        pass")
-            # a missing field, or a null in a required one (None << 1, None.encode(), ...): the .get twin
-            # writes the value, or raises the ConversionError
-            lines.append("    except (KeyError, TypeError, AttributeError):")
+            # a missing field, or a null in a required one (None << 1, None.encode(), ...), a string or bytes of
+            # 8 KiB or more (IndexError): the .get twin writes the value, or raises the ConversionError
+            lines.append("    except (KeyError, TypeError, AttributeError, IndexError):")
             lines.append("        del out[start:]")
             lines.append("        _fallback(out, v)")
         exec(compile("\n".join(lines), f"<avro writer {schema.name}>", "exec"), env)  # noqa: S102
