@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from emulator.connectors.mysql import binlog as bl
+from emulator.connectors.mysql import binlog_values as bv
+from emulator.connectors.mysql import row_decoders as rd
 from emulator.connectors.mysql.ddl import Catalog, DdlError, DdlParser
 from emulator.connectors.mysql.gtid import MariaGtidSet, MySqlGtidSet
 from emulator.connectors.mysql.history import SchemaHistory
@@ -224,19 +226,19 @@ def _datetime2(y, mo, d, h, mi, s, us, fsp):
 
 def test_datetime2_timestamp2_time2():
     b = _datetime2(2024, 2, 29, 13, 14, 15, 123456, 6)
-    assert bl.decode_datetime2(b, 0, 6) == 1709212455123456
+    assert bv.decode_datetime2(b, 0, 6) == 1709212455123456
     b = _datetime2(2024, 2, 29, 13, 14, 15, 123000, 3)
-    assert bl.decode_datetime2(b, 0, 3) == 1709212455123000
-    assert bl.decode_datetime2(_datetime2(0, 0, 0, 0, 0, 0, 0, 0), 0, 0) is ZERO
-    assert bl.decode_timestamp2((1).to_bytes(4, "big") + (500).to_bytes(2, "big"), 0, 3) == 1_050_000
-    assert bl.decode_timestamp2(bytes(4), 0, 0) is ZERO
+    assert bv.decode_datetime2(b, 0, 3) == 1709212455123000
+    assert bv.decode_datetime2(_datetime2(0, 0, 0, 0, 0, 0, 0, 0), 0, 0) is ZERO
+    assert bv.decode_timestamp2((1).to_bytes(4, "big") + (500).to_bytes(2, "big"), 0, 3) == 1_050_000
+    assert bv.decode_timestamp2(bytes(4), 0, 0) is ZERO
     # TIME2 fsp 0: 838:59:59 and its negative
     hms = (838 << 12) | (59 << 6) | 59
-    assert bl.decode_time2((hms + 0x800000).to_bytes(3, "big"), 0, 0) == 3020399 * 10**6
-    assert bl.decode_time2((0x800000 - hms).to_bytes(3, "big"), 0, 0) == -3020399 * 10**6
+    assert bv.decode_time2((hms + 0x800000).to_bytes(3, "big"), 0, 0) == 3020399 * 10**6
+    assert bv.decode_time2((0x800000 - hms).to_bytes(3, "big"), 0, 0) == -3020399 * 10**6
     # TIME2 fsp 6: -00:00:00.000001
     packed = 0x800000000000 - 1
-    assert bl.decode_time2(packed.to_bytes(6, "big"), 0, 6) == -1
+    assert bv.decode_time2(packed.to_bytes(6, "big"), 0, 6) == -1
 
 
 def _enc_decimal(u, prec, scale):
@@ -266,18 +268,18 @@ def _enc_decimal(u, prec, scale):
 def test_decimal_decoders(prec, scale):
     rnd = random.Random(prec * 100 + scale)
     tm = bl.TableMap("d", "t", bytes([bl.T_NEWDECIMAL]), [prec << 8 | scale], b"")
-    dec = bl.compile_row_decoder(tm, [("c", None)])
+    dec = rd.compile_row_decoder(tm, [("c", None)])
     for _ in range(300):
         u = rnd.randint(-(10**prec - 1), 10**prec - 1)
         b = _enc_decimal(u, prec, scale)
-        assert bl.decode_decimal(b, prec, scale) == u
+        assert bv.decode_decimal(b, prec, scale) == u
         assert dec(b"\x00" + b, 0) == ({"c": u}, 1 + len(b))
 
 
 def test_generated_row_decoder_nulls_and_strings():
     types = bytes([bl.T_LONG, bl.T_VARCHAR, bl.T_BLOB, bl.T_TINY])
     tm = bl.TableMap("d", "t", types, [0, 300, 2, 0], b"")
-    dec = bl.compile_row_decoder(tm, [("a", None), ("b", lambda x: x.decode()), None, ("d", None)])
+    dec = rd.compile_row_decoder(tm, [("a", None), ("b", lambda x: x.decode()), None, ("d", None)])
     row = (
         bytes([0b0100])
         + (7).to_bytes(4, "little", signed=True)
@@ -311,7 +313,7 @@ def test_generated_update_decoder_both_images():
         ("d", unscaled_b64),
         ("x", None),
     ]
-    dec, dec2 = bl.compile_row_decoders(tm, outputs)
+    dec, dec2 = rd.compile_row_decoders(tm, outputs)
 
     def image(nulls: int, i: int, n: int, flag: int, s: bytes | None, dec_bytes: bytes | None, x: int | None):
         out = bytes([nulls]) + i.to_bytes(8, "little") + n.to_bytes(4, "little", signed=True)

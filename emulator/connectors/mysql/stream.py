@@ -16,6 +16,7 @@ import pymysql
 
 from emulator.connectors.mysql import binlog as bl
 from emulator.connectors.mysql.captured import CapturedTable, TableEntry
+from emulator.connectors.mysql.row_decoders import compile_row_decoders
 from emulator.connectors.mysql.source import source_block
 from emulator.connectors.mysql.values import identity
 
@@ -282,7 +283,7 @@ class MySqlBinlogStream:
                     continue
                 cd, field = by_name[c.name]
                 outputs.append((field, None if cd.convert is identity else cd.convert))
-            dec = ct.decoders[tm.key] = bl.compile_row_decoders(tm, outputs)
+            dec = ct.decoders[tm.key] = compile_row_decoders(tm, outputs)
         return dec
 
     def _resolve(self, entry: TableEntry) -> None:
