@@ -281,3 +281,31 @@ def test_end_record_offset_keeps_the_transaction_context(pg):
         changes = again.changes()
     assert [c.after for c in changes] == [{"id": 2}]
     assert end["value"]["payload"]["event_count"] == 1
+
+
+def test_offset_after_a_commit_keeps_its_txid(pg):
+    """After a commit Debezium's SourceInfo keeps the transaction's `txId` until the next message: a heartbeat
+    written after END stores it, without the transaction context (recorded from real Debezium 3.6.3 with
+    heartbeats every second: tests/data/pg/tx_restart/hb_offset.txt)."""
+    pg.psql("CREATE TABLE public.ha (id int PRIMARY KEY);")
+    props = pg.connector_properties(
+        **{
+            "topic.prefix": "dbserver1",
+            "slot.name": "hb_offset",
+            "publication.name": "hb_offset_pub",
+            "table.include.list": "public.ha",
+            "provide.transaction.metadata": "true",
+            "snapshot.mode": "no_data",
+            "heartbeat.interval.ms": "200",
+        }
+    )
+    store = MemoryOffsetStore()
+    with Capture(props, offsets=store) as cap:
+        pg.psql("INSERT INTO public.ha VALUES (1);")
+        cap.wait_for("dbserver1.transaction", lambda r: r["value"]["payload"]["status"] == "END", 30)
+        before = {id(r) for r in cap.seen}
+        cap.wait_for("__debezium-heartbeat.dbserver1", lambda r: id(r) not in before, 30)
+    stored = store.load()
+    recorded = orjson.loads((TX_DATA / "hb_offset.txt").read_text().splitlines()[1])
+    assert sorted(stored) == sorted(recorded), stored
+    assert stored["messageType"] == recorded["messageType"] == "COMMIT"

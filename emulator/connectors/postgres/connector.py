@@ -137,11 +137,12 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
             off["txId"] = self.xid
             if self.tx.started:  # the transaction context Debezium stores (and a restart inside it resumes)
                 off.update(self.tx.offset_keys(str(self.xid)))
-        elif self.tx.ended is not None:
-            ended = self.tx.ended_keys(str(self.xid))
-            if ended:  # END is the last record written: its offset (txId and the context, docs/pg-restart.md)
-                off["txId"] = self.xid
-                off.update(ended)
+        elif self.proc_op == "C" and self.xid is not None:
+            # Debezium's SourceInfo keeps the committed transaction's id until the next message; while END is
+            # the last record written its offset also keeps the transaction context (docs/pg-restart.md)
+            off["txId"] = self.xid
+            if self.tx.ended is not None:
+                off.update(self.tx.ended_keys(str(self.xid)))
         if self.proc_op is not None:  # none before streaming (a snapshot's offset), as Debezium's
             off["messageType"] = MESSAGE_TYPE[self.proc_op]
         if self.lsn_events > 1:  # the key later Debezium versions store; absent, one change per LSN

@@ -7,7 +7,8 @@
 Needs /work/shared/golden (the oracle's `record.py` and `capture.py`).  The recorded runs were summarized
 into restart_run{1,2}.jsonl (the fields the test compares) and end_order.jsonl (the transaction topic);
 restart_offset_run1.txt is the offset Debezium stored at the stop (JSON maps found in offsets.dat);
-end_offset.txt is end_offset's end_offset.txt (the offset stored with END as the last record).
+end_offset.txt is end_offset's end_offset.txt (the offset stored with END as the last record); hb_offset.txt
+the same workload with heartbeat.interval.ms=1000 and 5 s of heartbeats after END (one transaction over a, b).
 """
 
 import json
