@@ -235,3 +235,77 @@ def test_end_lists_the_collections_in_debeziums_hashmap_order(pg):
     recorded_end = _recorded("end_order.jsonl")[1]
     assert end["value"]["payload"]["data_collections"] == recorded_end["data_collections"]
     assert end["value"]["payload"]["event_count"] == recorded_end["event_count"]
+
+
+def test_end_record_offset_keeps_the_transaction_context(pg):
+    """Debezium takes the END record's offset before it clears the transaction context: stopped while END is
+    the last record, the stored offset keeps `txId`, `transaction_id` and the per-table counts (recorded from
+    real Debezium 3.6.3 by record.py end_offset, heartbeats off). A restart from it streams on normally."""
+    pg.psql("CREATE TABLE public.ea (id int PRIMARY KEY); CREATE TABLE public.eb (id int PRIMARY KEY);")
+    props = pg.connector_properties(
+        **{
+            "topic.prefix": "dbserver1",
+            "slot.name": "end_offset",
+            "publication.name": "end_offset_pub",
+            "table.include.list": "public.ea,public.eb",
+            "provide.transaction.metadata": "true",
+            "snapshot.mode": "no_data",
+            "heartbeat.interval.ms": "0",
+        }
+    )
+    store = MemoryOffsetStore()
+    with Capture(props, offsets=store) as cap:
+        pg.psql(
+            "BEGIN; INSERT INTO public.ea VALUES (1); INSERT INTO public.eb VALUES (1);"
+            "INSERT INTO public.ea VALUES (2); COMMIT;"
+        )
+        cap.wait_for("dbserver1.transaction", lambda r: r["value"]["payload"]["status"] == "END", 30)
+    stored = store.load()
+    recorded = orjson.loads((TX_DATA / "end_offset.txt").read_text().splitlines()[1])
+
+    def shape(off: dict) -> dict:  # run-dependent values out; the tables are ea/eb here, a/b recorded
+        return {
+            "keys": sorted(k.replace("public.e", "public.") for k in off),
+            "messageType": off["messageType"],
+            "counts": {
+                k[-1]: v for k, v in off.items() if k.startswith("transaction_data_collection_order_")
+            },
+            "transaction_id is txId": off.get("transaction_id") == str(off.get("txId")),
+            "lsn = lsn_commit = lsn_proc": off["lsn"] == off["lsn_commit"] == off["lsn_proc"],
+        }
+
+    assert shape(stored) == shape(recorded), stored
+    with Capture(props, offsets=store) as again:
+        pg.psql("INSERT INTO public.eb VALUES (2);")
+        end = again.wait_for("dbserver1.transaction", lambda r: r["value"]["payload"]["status"] == "END", 30)
+        changes = again.changes()
+    assert [c.after for c in changes] == [{"id": 2}]
+    assert end["value"]["payload"]["event_count"] == 1
+
+
+def test_offset_after_a_commit_keeps_its_txid(pg):
+    """After a commit Debezium's SourceInfo keeps the transaction's `txId` until the next message: a heartbeat
+    written after END stores it, without the transaction context (recorded from real Debezium 3.6.3 with
+    heartbeats every second: tests/data/pg/tx_restart/hb_offset.txt)."""
+    pg.psql("CREATE TABLE public.ha (id int PRIMARY KEY);")
+    props = pg.connector_properties(
+        **{
+            "topic.prefix": "dbserver1",
+            "slot.name": "hb_offset",
+            "publication.name": "hb_offset_pub",
+            "table.include.list": "public.ha",
+            "provide.transaction.metadata": "true",
+            "snapshot.mode": "no_data",
+            "heartbeat.interval.ms": "200",
+        }
+    )
+    store = MemoryOffsetStore()
+    with Capture(props, offsets=store) as cap:
+        pg.psql("INSERT INTO public.ha VALUES (1);")
+        cap.wait_for("dbserver1.transaction", lambda r: r["value"]["payload"]["status"] == "END", 30)
+        before = {id(r) for r in cap.seen}
+        cap.wait_for("__debezium-heartbeat.dbserver1", lambda r: id(r) not in before, 30)
+    stored = store.load()
+    recorded = orjson.loads((TX_DATA / "hb_offset.txt").read_text().splitlines()[1])
+    assert sorted(stored) == sorted(recorded), stored
+    assert stored["messageType"] == recorded["messageType"] == "COMMIT"

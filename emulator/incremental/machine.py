@@ -44,6 +44,12 @@ log = logging.getLogger("emulator.incremental")
 MALFORMED = (SignalError, ConditionError, re.error, TypeError, AttributeError)
 
 
+class ChunkAbandoned(Exception):
+    """A chunk read that fails outside Debezium's per-table SQLException handling (readChunk's outer catch):
+    the table is skipped (TABLE_SCAN_COMPLETED, SQL_EXCEPTION) and the chunk ends without its window
+    close, so nothing more is read until another execute-snapshot signal starts a new snapshot."""
+
+
 class ChunkReader(Protocol):
     """What a connector provides. Keys are lists of the key columns' values as the database prints them
     (opaque here, stored in offsets and handed back); `condition` is what the filter policy's `query` made
@@ -109,6 +115,7 @@ class IncrementalSnapshot:
         self.pending_start = False
         self.rows_scanned = 0  # rows read from the current table so far (TABLE_SCAN_COMPLETED)
         self._skip_status = "UNKNOWN_SCHEMA"  # why _table_to_read refused the current table
+        self.abandoned = False  # the current chunk ended on ChunkAbandoned: no window close
 
     # -- state ------------------------------------------------------------------------------------------
     @property
@@ -325,6 +332,16 @@ class IncrementalSnapshot:
                         "Incremental snapshot for table '%s' will end at position %s", table_id, self.max_key
                     )
                 rows, mark = read(ct, key_cols, cond)
+            except ChunkAbandoned as e:
+                log.warning(
+                    "Error while executing incremental snapshot for table '%s', skipping and continuing "
+                    "streaming: %s",
+                    table_id,
+                    e,
+                )
+                self._table_finished("SQL_EXCEPTION")
+                self.abandoned = True
+                return None
             except Exception as e:
                 if self.retriable(e):
                     raise
@@ -394,7 +411,10 @@ class IncrementalSnapshot:
         self.window_table = None
         self.window_ct = None
         self.strategy.open(self.chunk_id)
+        self.abandoned = False
         self._read_next(self._read_plain)
+        if self.abandoned:
+            return
         self.strategy.close(self.chunk_id)
         if not self.queue:
             log.info("incremental snapshot finished")
@@ -405,7 +425,10 @@ class IncrementalSnapshot:
         while self.queue and not self.paused and not self.engine.stopping:
             self.chunk_id = str(uuid.uuid4())
             self.strategy.open(self.chunk_id)
+            self.abandoned = False
             self._read_next(self._read_plain)
+            if self.abandoned:
+                break
             self.strategy.close(self.chunk_id)
             self._emit_window()
             # the loop runs inside one stream event: without the engine's periodic commit here a kill -9

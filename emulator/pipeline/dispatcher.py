@@ -96,7 +96,9 @@ class Dispatcher:
         monitor (`provide.transaction.metadata`, `topic.transaction`), the engine's heartbeat
         (`heartbeat.interval.ms`, `topic.heartbeat.prefix`), `skipped.operations`,
         `tombstones.on.delete` and `skip.messages.without.change`."""
-        tx = TransactionMonitor(envelope, engine.emit, settings.tx.enabled, settings.tx.topic_suffix)
+        tx = TransactionMonitor(
+            envelope, engine.emit, settings.tx.enabled, settings.tx.topic_suffix, lambda: engine.records
+        )
         hb = settings.heartbeat
         engine.heartbeat = Heartbeat(envelope, hb.interval_ms, hb.topic_prefix) if hb.enabled else None
         common = settings.common

@@ -67,9 +67,12 @@ class TransactionMonitor:
         emit: Callable[[Record], None],
         enabled: bool,
         topic_suffix: str = "transaction",
+        records: Callable[[], int] | None = None,
     ) -> None:
         self.enabled = enabled
         self.emit = emit
+        self.records = records  # how many records the engine wrote so far (the END record's offset below)
+        self.ended: tuple[dict[str, int], int] | None = None  # (counts, records written) at the last END
         self.topic = settings.topic(topic_suffix)
         self.key_frame = Framed(settings.key_codec, self.KEY_SCHEMA)
         self.value_frame = Framed(settings.value_codec, self.VALUE_SCHEMA)
@@ -87,6 +90,7 @@ class TransactionMonitor:
         self.started = False
         self.total = 0
         self.per_collection = {}
+        self.ended = None
 
     def touch(self) -> None:
         """A change was read in this transaction (captured or not): BEGIN is due."""
@@ -124,6 +128,8 @@ class TransactionMonitor:
                 [{"data_collection": k, "event_count": counts[k]} for k in order],
                 ts_ms,
             )
+            if self.records is not None:
+                self.ended = (counts, self.records())
         self.begin_id = None
         self.started = False
 
@@ -144,6 +150,18 @@ class TransactionMonitor:
             return {}
         keys: dict[str, object] = {"transaction_id": source_tx_id}
         for k, v in self.per_collection.items():
+            keys[TX_ORDER_KEY + k] = v
+        return keys
+
+    def ended_keys(self, source_tx_id: str) -> dict[str, object]:
+        """The END record's offset: Debezium takes it before TransactionContext.endTransaction clears the
+        context, so while END is the last record written the stored offset still carries the ended
+        transaction's `transaction_id` and counts (recorded: tests/data/pg/tx_restart/end_offset.txt)."""
+        ended = self.ended
+        if ended is None or self.records is None or ended[1] != self.records():
+            return {}
+        keys: dict[str, object] = {"transaction_id": source_tx_id}
+        for k, v in ended[0].items():
             keys[TX_ORDER_KEY + k] = v
         return keys
 

@@ -218,6 +218,9 @@ def record(args: argparse.Namespace) -> int:
                 ended_early = cap.ended()  # e.g. Debezium's connector stopped on a DDL it cannot parse
                 stopped = cap.stop()
     finally:
+        if args.engine == "debezium":  # Debezium's own log, kept beside the recording (the workdir goes)
+            with contextlib.suppress(OSError):
+                shutil.copy(cap.log_file, str(out).removesuffix(".jsonl") + ".debezium.log")
         shutil.rmtree(workdir, ignore_errors=True)
     meta: dict[str, Any] = {
         "engine": args.engine,
@@ -248,8 +251,6 @@ def record(args: argparse.Namespace) -> int:
         meta = {"debezium": version, **meta, "engine_error": (stopped or {}).get("engine_error")}
         keep = {k: v for k, v in props.items() if "filename" not in k}
         meta["connector_config"] = keep
-        with contextlib.suppress(OSError):
-            shutil.copy(cap.log_file, stem + ".debezium.log")
     else:
         meta["emulator"] = stopped
         meta["connector_config"] = capture.scrub(props, workdir)

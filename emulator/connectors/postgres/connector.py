@@ -137,6 +137,12 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
             off["txId"] = self.xid
             if self.tx.started:  # the transaction context Debezium stores (and a restart inside it resumes)
                 off.update(self.tx.offset_keys(str(self.xid)))
+        elif self.proc_op == "C" and self.xid is not None:
+            # Debezium's SourceInfo keeps the committed transaction's id until the next message; while END is
+            # the last record written its offset also keeps the transaction context (docs/pg-restart.md)
+            off["txId"] = self.xid
+            if self.tx.ended is not None:
+                off.update(self.tx.ended_keys(str(self.xid)))
         if self.proc_op is not None:  # none before streaming (a snapshot's offset), as Debezium's
             off["messageType"] = MESSAGE_TYPE[self.proc_op]
         if self.lsn_events > 1:  # the key later Debezium versions store; absent, one change per LSN
@@ -243,7 +249,7 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
         if (
             stored.get("txId") is not None
             and self.lsn_proc is not None
-            and stored.get("messageType") != "BEGIN"
+            and stored.get("messageType") not in ("BEGIN", "COMMIT")  # COMMIT: the END record's offset
         ):
             self.skip_until = [stored["txId"], self.lsn_proc, stored.get("lsn_events_processed") or 1]
             # its BEGIN record and first events were delivered: the restart goes on counting (Debezium's

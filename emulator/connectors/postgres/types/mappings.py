@@ -83,6 +83,7 @@ from emulator.connectors.postgres.types.temporal import (
     time_micros,
     ts_micros,
     zoned_time,
+    zoned_time_element,
     zoned_timestamp,
 )
 
@@ -339,7 +340,9 @@ def _m_timestamptz(typmod: int, cfg: TypeConfig, t: PgType) -> TypeMapping:
 
 
 def _m_timetz(typmod: int, cfg: TypeConfig, t: PgType) -> TypeMapping:
-    return TypeMapping(S_ZONEDTIME, zoned_time, scale=_typmod_time_precision(typmod))
+    return TypeMapping(
+        S_ZONEDTIME, zoned_time, scale=_typmod_time_precision(typmod), element_convert=zoned_time_element
+    )
 
 
 def _m_interval(typmod: int, cfg: TypeConfig, t: PgType) -> TypeMapping:

@@ -218,6 +218,12 @@ def zoned_timestamp(width: int | None) -> Converter:
     return conv
 
 
+def zoned_time_element(t: str) -> str:
+    """timetz as an array element: pgjdbc's PgArray gives a java.sql.Time, whose toLocalTime() (in
+    ZonedTime.toIsoString) keeps whole seconds only (tests/data/pg/cases/fallback_time_old_key)."""
+    return zoned_time(t)[:8] + "Z"
+
+
 def zoned_time(t: str) -> str:
     """timetz text -> ZonedTime: ISO_OFFSET_TIME of the value shifted to UTC."""
     try:

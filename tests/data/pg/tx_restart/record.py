@@ -2,15 +2,19 @@
 
     $ORACLE_VENV/bin/python record.py restart OUTDIR   # stop inside a 3,000-change transaction, restart
     $ORACLE_VENV/bin/python record.py order OUTDIR     # one transaction over zeta, alpha, mid: END's order
+    $ORACLE_VENV/bin/python record.py end_offset OUTDIR  # one transaction, then quiet: the END's offset
 
 Needs /work/shared/golden (the oracle's `record.py` and `capture.py`).  The recorded runs were summarized
 into restart_run{1,2}.jsonl (the fields the test compares) and end_order.jsonl (the transaction topic);
-restart_offset_run1.txt is the offset Debezium stored at the stop (JSON maps found in offsets.dat).
+restart_offset_run1.txt is the offset Debezium stored at the stop (JSON maps found in offsets.dat);
+end_offset.txt is end_offset's end_offset.txt (the offset stored with END as the last record); hb_offset.txt
+the same workload with heartbeat.interval.ms=1000 and 5 s of heartbeats after END (one transaction over a, b).
 """
 
 import json
 import os
 import re
+import subprocess
 import sys
 import tempfile
 import time
@@ -86,12 +90,56 @@ def order(pg, work: Path, out: Path) -> None:
             f.write(json.dumps(r) + "\n")
 
 
+def _wait_slot_active(pg, cap, timeout: float = 120) -> None:
+    sql = "SELECT active FROM pg_replication_slots WHERE slot_name = 'debezium'"
+    end = time.monotonic() + timeout
+    while (
+        subprocess.run(
+            ["psql", pg.dsn, "-X", "-At", "-c", sql], capture_output=True, text=True
+        ).stdout.strip()
+        != "t"
+    ):
+        if time.monotonic() > end or cap.ended():
+            raise capture.CaptureError("the slot never became active")
+        time.sleep(0.1)
+    time.sleep(1.0)
+
+
+def end_offset(pg, work: Path, out: Path) -> None:
+    """One transaction over a, b, a, then nothing: the stored offset is the END record's."""
+    pg.psql("CREATE TABLE a (id int PRIMARY KEY); CREATE TABLE b (id int PRIMARY KEY);" + SIGNAL)
+    extra = ["heartbeat.interval.ms=0", "snapshot.mode=no_data", "offset.flush.interval.ms=0"]
+    props = record.connector_props(pg, work, extra)
+    rl = capture.RecordLog()
+    cap = capture.DebeziumCapture(rl, work)
+    cap.start(props)
+    _wait_slot_active(pg, cap)
+    pg.psql("BEGIN; INSERT INTO a VALUES (1); INSERT INTO b VALUES (1); INSERT INTO a VALUES (2); COMMIT;")
+
+    def ended() -> bool:
+        return any(
+            r["topic"].endswith(".transaction") and r["value"]["payload"]["status"] == "END"
+            for r in rl.records
+        )
+
+    cap.wait_for(ended, 60, "END")
+    cap.wait_quiet(5)
+    cap.stop()
+    offsets = [m.decode() for m in re.findall(rb"\{[^{}]*\}", (work / "offsets.dat").read_bytes())]
+    (out / "end_offset.txt").write_text("\n".join(offsets) + "\n")
+    with open(out / "run.jsonl", "w") as f:
+        for r in rl.records:
+            f.write(json.dumps(r) + "\n")
+
+
 def main() -> None:
     what, out = sys.argv[1], Path(sys.argv[2])
     out.mkdir(parents=True, exist_ok=True)
     pg = record.Postgres()
     try:
-        {"restart": restart, "order": order}[what](pg, Path(tempfile.mkdtemp()), out)
+        {"restart": restart, "order": order, "end_offset": end_offset}[what](
+            pg, Path(tempfile.mkdtemp()), out
+        )
     finally:
         pg.stop()
     os._exit(0)  # lingering JVM threads
