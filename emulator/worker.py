@@ -148,8 +148,8 @@ class Connector:
             try:
                 self.runner = self.worker.make_runner(self.name, self.config)
             except Exception as e:  # noqa: BLE001
+                self.trace = "".join(traceback.format_exception(e))  # before the state: status reads both
                 self.state = "FAILED"
-                self.trace = "".join(traceback.format_exception(e))
                 log.error("connector %s failed to start: %s", self.name, e)
                 return
             self.metrics = self.runner.metrics
@@ -168,8 +168,8 @@ class Connector:
             log.error("connector %s failed: %s", self.name, e)
             with self.lock:
                 if self.runner is runner:
+                    self.trace = "".join(traceback.format_exception(e))  # before the state: status reads both
                     self.state = "FAILED"
-                    self.trace = "".join(traceback.format_exception(e))
 
     def active_topics(self) -> list[str]:
         """Topics written to since the last reset: what the output has created or opened (Kafka: topics
@@ -218,13 +218,14 @@ class Connector:
 
     def status(self) -> dict[str, Any]:
         wid = self.worker.worker_id
-        conn_state = self.state if self.state != "FAILED" else "RUNNING"
-        connector: dict[str, Any] = {"state": conn_state, "worker_id": wid}
+        state = self.state  # read once, then the trace: a failure sets the trace first (no lock here)
+        trace = self.trace
+        connector: dict[str, Any] = {"state": state if state != "FAILED" else "RUNNING", "worker_id": wid}
         tasks: list[dict[str, Any]] = []
         if self.target != "STOPPED":
-            task: dict[str, Any] = {"id": 0, "state": self.state, "worker_id": wid}
-            if self.state == "FAILED" and self.trace:
-                task["trace"] = self.trace
+            task: dict[str, Any] = {"id": 0, "state": state, "worker_id": wid}
+            if state == "FAILED" and trace:
+                task["trace"] = trace
             tasks.append(task)
         else:
             connector["state"] = "STOPPED"
