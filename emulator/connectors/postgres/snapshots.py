@@ -13,6 +13,7 @@ from psycopg import sql
 from emulator.connectors.postgres import pgoutput as po
 from emulator.connectors.postgres.captured import CapturedTable
 from emulator.connectors.postgres.catalog import load_tables
+from emulator.connectors.postgres.copy_text import copy_rows
 from emulator.connectors.postgres.source import (
     sequence,
 )
@@ -162,13 +163,12 @@ class SnapshotReads:
                 log.info("snapshot of %s: starting (about %d rows)", t.id, est)
                 n = 0
                 next_log = time.monotonic() + 5
-                with snap.cursor().copy(q) as cp:
-                    for row in cp.rows():
-                        n += 1
-                        yield row
-                        if not n & 4095 and time.monotonic() >= next_log:
-                            next_log += 5
-                            log.info("snapshot of %s: %d of about %d rows", t.id, n, max(est, n))
+                for row in copy_rows(snap, q):
+                    n += 1
+                    yield row
+                    if not n & 4095 and time.monotonic() >= next_log:
+                        next_log += 5
+                        log.info("snapshot of %s: %d of about %d rows", t.id, n, max(est, n))
                 log.info("snapshot of %s: %d rows", t.id, n)
 
             if threads == 1:
@@ -268,8 +268,7 @@ class SnapshotReads:
                 conn = open_connection()
 
                 def batches(i: int):
-                    with conn.cursor().copy(queries[i]) as cp:
-                        yield from render(pieces, by_table, i, cp.rows())
+                    yield from render(pieces, by_table, i, copy_rows(conn, queries[i]))
 
                 return batches
 
@@ -283,8 +282,7 @@ class SnapshotReads:
                     conns.append(open_connection())
 
                 def read(w: int, i: int):
-                    with conns[w].cursor().copy(queries[i]) as cp:
-                        yield from batched(cp.rows())
+                    yield from batched(copy_rows(conns[w], queries[i]))
 
                 ahead = ChunkReadAhead(pieces, read, threads)
             except BaseException:
@@ -379,13 +377,12 @@ class SnapshotReads:
                 else:
                     q = _copy_table(t)
                 n = 0
-                with snap.cursor().copy(q) as cp:
-                    for row in cp.rows():
-                        n += 1
-                        yield row
-                        if not n & 1023 and stream is not None and time.monotonic() >= next_status[0]:
-                            next_status[0] = time.monotonic() + 1
-                            stream.send_status(self._confirmed())  # keep the walsender from timing out
+                for row in copy_rows(snap, q):
+                    n += 1
+                    yield row
+                    if not n & 1023 and stream is not None and time.monotonic() >= next_status[0]:
+                        next_status[0] = time.monotonic() + 1
+                        stream.send_status(self._confirmed())  # keep the walsender from timing out
                 log.info("blocking snapshot of %s: %d rows", t.id, n)
 
             def emit_row(ct: CapturedTable, row, mark: str) -> None:
