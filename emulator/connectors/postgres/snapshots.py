@@ -35,8 +35,8 @@ from emulator.pipeline.snapshot_chunks import (
     renderer,
     table_rows,
 )
+from emulator.pipeline.snapshot_records import ReadRecords, bytes_records
 from emulator.pipeline.snapshot_workers import ForkedReaders, fork_available
-from emulator.records import Record
 from emulator.settings import settings_for
 from emulator.snapshot import marker
 
@@ -74,10 +74,6 @@ def _copy_table(t: TableDef) -> sql.Composable:
     rows of its own and only the SELECT form reads its partitions' (as Debezium's SELECT * does)."""
     cols = sql.SQL(", ").join(sql.Identifier(c.name) for c in t.columns)
     return sql.SQL("COPY (SELECT {} FROM {}) TO STDOUT").format(cols, sql.Identifier(t.namespace, t.name))
-
-
-def _snapshot_row(env):
-    return env.snapshot_row
 
 
 class SnapshotReads:
@@ -139,13 +135,18 @@ class SnapshotReads:
                     sources[mark + t.id] = s
                 return s
 
-            forked = (
-                threads > 1
-                and fork_available()
-                and all(type(ct.env) is TableEnvelope for ct in captured)  # records as bytes
-            )
+            # records made from per-table, per-marker parts (emulator.pipeline.snapshot_records)
+            records = {
+                id(ct): ReadRecords(ct.env, lambda mark, t=ct.env.table: source_for(t, mark))
+                for ct in captured
+                if bytes_records(ct.env)
+            }
+            forked = threads > 1 and fork_available() and len(records) == len(captured)
             if threads > 1:
-                render = renderer(captured, markers, source_for, _snapshot_row, list) if forked else None
+                parts_of = {ct.env.table.id: records[id(ct)].parts for ct in captured} if forked else {}
+                render = (
+                    renderer(captured, markers, lambda env: parts_of[env.table.id], list) if forked else None
+                )
                 close, rows_of = self._parallel_reads(snap, captured, overrides, threads, legacy, render)
                 stack.callback(close)
 
@@ -175,21 +176,19 @@ class SnapshotReads:
                 rows_of = rows_of_one
 
             def emit_row(ct: CapturedTable, row, mark: str) -> None:
+                rr = records.get(id(ct))
+                if rr is not None:
+                    emit(rr.record(row, mark))
+                    return
                 env = ct.env
                 after = env.snapshot_row(row)
                 emit(env.change("r", None, after, source_for(env.table, mark), None, env.key_of(after)))
 
             def emit_forked(ct: CapturedTable, item, mark: str) -> None:
-                if type(item) is tuple:  # built by a reader with this very mark (renderer)
-                    env = ct.env
-                    k, v = item
-                    vf = env.value_frame
-                    if k is not None:
-                        kf = env.key_frame
-                        k = kf.head + k + kf.tail
-                    emit(Record(env.topic, k, vf.head + v + vf.tail, env.settings.context_headers))
+                if type(item) is tuple:  # a reader's (key, after) of a row with this very mark (renderer)
+                    emit(records[id(ct)].framed(item[0], item[1], mark))
                 else:  # a table's last row: its mark is known here only (empty tables after it)
-                    emit_row(ct, item, mark)
+                    emit(records[id(ct)].record(item, mark))
 
             session = SnapshotSession(
                 captured,
