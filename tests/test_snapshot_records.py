@@ -55,7 +55,7 @@ def test_records_are_changes_bytes(key_only, keyless):
         for mark in ("first", "true", "last"):
             after = env.snapshot_row(list(row))
             want = env.change("r", None, after, _source(mark), None, env.key_of(after))
-            for got in (rr.record(list(row), mark), rr.framed(*rr.parts(list(row)), mark)):
+            for got in (rr.record(list(row), mark), rr.framed(*rr.parts(list(row), mark))):
                 assert (got.topic, got.key, got.headers) == (want.topic, want.key, want.headers)
                 assert _without_ts(got.value) == _without_ts(want.value)
                 head = want.value[: want.value.index(b'"ts_ms"')]

@@ -90,6 +90,7 @@ class ChunkReadAhead:
         self._read = read
         self._queues: list[queue.Queue] = [queue.Queue(self.DEPTH) for _ in chunks]
         self._next = 0
+        self.rows_read = 0  # rows handed to the caller so far
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._threads = [
@@ -135,6 +136,7 @@ class ChunkReadAhead:
                 return
             if isinstance(item, BaseException):
                 raise item
+            self.rows_read += len(item)
             yield from item
 
     def close(self) -> None:
@@ -222,12 +224,10 @@ def table_rows(ahead, by_table: dict[str, list[int]], log):
 
     def rows_of(ct):
         t = ct.env.table
-        n = 0
+        n = ahead.rows_read  # counted per batch by the read-ahead: no step of this generator per row
         log.info("snapshot of %s: starting", t.id)
         for i in by_table[t.id]:
-            for row in ahead.rows(i):
-                n += 1
-                yield row
-        log.info("snapshot of %s: %d rows", t.id, n)
+            yield from ahead.rows(i)
+        log.info("snapshot of %s: %d rows", t.id, ahead.rows_read - n)
 
     return rows_of

@@ -38,15 +38,29 @@ class ReadRecords:
     """One table's snapshot records. `source_of(mark)`: the source block of its rows with that marker.
 
     `record(row, mark)`: the record of a row as read (the connector's snapshot row); `framed(key_json,
-    after_json, mark)`: the record from an `after` and a key already serialized (forked readers send those:
-    `parts(row)`)."""
+    payload)`: the record from a key and a payload already serialized (forked readers send those:
+    `parts(row, mark)`)."""
 
-    __slots__ = ("env", "_source_of", "_formats", "_key_head", "_key_tail", "_topic", "_headers", "_value_of")
+    __slots__ = (
+        "env",
+        "_source_of",
+        "_formats",
+        "_payloads",
+        "_key_head",
+        "_key_tail",
+        "_value_head",
+        "_value_tail",
+        "_topic",
+        "_headers",
+        "_value_of",
+    )
 
     def __init__(self, env: TableEnvelope, source_of: Callable[[str], dict]) -> None:
         self.env = env
         self._source_of = source_of
-        self._formats: dict[str, bytes] = {}
+        self._formats: dict[str, bytes] = {}  # the whole value's, per marker
+        self._payloads: dict[str, bytes] = {}  # the payload's, per marker
+        self._value_head, self._value_tail = env.value_frame.head, env.value_frame.tail
         kf = env.key_frame
         self._key_head = kf.head if kf is not None else b""
         self._key_tail = kf.tail if kf is not None else b""
@@ -60,17 +74,22 @@ class ReadRecords:
         else:
             self._value_of = None
 
+    def payload_format(self, mark: str) -> bytes:
+        fmt = self._payloads.get(mark)
+        if fmt is None:
+            fmt = (
+                b'{"before":null,"after":%b,"source":'
+                + _esc(_dumps(self._source_of(mark)))
+                + b',"transaction":null,"op":"r","ts_ms":%d,"ts_us":%d,"ts_ns":%d}'
+            )
+            self._payloads[mark] = fmt
+        return fmt
+
     def value_format(self, mark: str) -> bytes:
         fmt = self._formats.get(mark)
         if fmt is None:
             vf = self.env.value_frame
-            fmt = (
-                _esc(vf.head)
-                + b'{"before":null,"after":%b,"source":'
-                + _esc(_dumps(self._source_of(mark)))
-                + b',"transaction":null,"op":"r","ts_ms":%d,"ts_us":%d,"ts_ns":%d}'
-                + _esc(vf.tail)
-            )
+            fmt = _esc(vf.head) + self.payload_format(mark) + _esc(vf.tail)
             self._formats[mark] = fmt
         return fmt
 
@@ -89,19 +108,20 @@ class ReadRecords:
             self._topic, b"".join((self._key_head, _dumps(key), self._key_tail)), value, self._headers
         )
 
-    def parts(self, row: list, mark: str = "") -> tuple[bytes | None, bytes]:
-        """A row's key and `after` serialized (what a forked reader sends; `mark` is the parent's)."""
+    def parts(self, row: list, mark: str) -> tuple[bytes | None, bytes]:
+        """A row's key and payload serialized, without their schemas (what a forked reader sends: the
+        formatting stays with the readers, the parent only frames)."""
         env = self.env
         after = env.snapshot_row(row)
         key = env.key_of(after)
         if self._value_of is not None:
             after = self._value_of(after)
-        return (None if key is None else _dumps(key)), _dumps(after)
-
-    def framed(self, key_json: bytes | None, after_json: bytes, mark: str) -> Record:
-        fmt = self._formats.get(mark) or self.value_format(mark)
+        fmt = self._payloads.get(mark) or self.payload_format(mark)
         ns = _time_ns()
-        value = fmt % (after_json, ns // 1_000_000, ns // 1_000, ns)
+        return (None if key is None else _dumps(key)), fmt % (_dumps(after), ns // 1_000_000, ns // 1_000, ns)
+
+    def framed(self, key_json: bytes | None, payload: bytes) -> Record:
+        value = b"".join((self._value_head, payload, self._value_tail))
         if key_json is None:
             return Record(self._topic, None, value, self._headers)
         return Record(self._topic, b"".join((self._key_head, key_json, self._key_tail)), value, self._headers)

@@ -37,6 +37,7 @@ from emulator.pipeline.snapshot_chunks import (
 )
 from emulator.pipeline.snapshot_records import ReadRecords, bytes_records
 from emulator.pipeline.snapshot_workers import ForkedReaders, fork_available
+from emulator.records import Record
 from emulator.settings import settings_for
 from emulator.snapshot import marker
 
@@ -184,9 +185,34 @@ class SnapshotReads:
                 after = env.snapshot_row(row)
                 emit(env.change("r", None, after, source_for(env.table, mark), None, env.key_of(after)))
 
+            # per table: (topic, value frame head and tail, key frame head and tail, headers) for emit_forked
+            frames = {}
+            for ct in captured:
+                env = ct.env
+                kf = env.key_frame
+                frames[id(ct)] = (
+                    env.topic,
+                    env.value_frame.head,
+                    env.value_frame.tail,
+                    kf.head if kf is not None else b"",
+                    kf.tail if kf is not None else b"",
+                    env.settings.context_headers,
+                )
+            join = b"".join
+
             def emit_forked(ct: CapturedTable, item, mark: str) -> None:
-                if type(item) is tuple:  # a reader's (key, after) of a row with this very mark (renderer)
-                    emit(records[id(ct)].framed(item[0], item[1], mark))
+                if type(item) is tuple:  # a reader's (key, payload) of a row with this very mark (renderer)
+                    # ReadRecords.framed inlined: this process is the one all readers wait on
+                    topic, vh, vt, kh, kt, headers = frames[id(ct)]
+                    k = item[0]
+                    emit(
+                        Record(
+                            topic,
+                            None if k is None else join((kh, k, kt)),
+                            join((vh, item[1], vt)),
+                            headers,
+                        )
+                    )
                 else:  # a table's last row: its mark is known here only (empty tables after it)
                     emit(records[id(ct)].record(item, mark))
 
