@@ -212,6 +212,17 @@ def bare_reader(db: MariaDbServer, file: str, pos: int, n: int, limit_s: float =
     return rows / dt
 
 
+def tree_cpu_s(pid: int) -> float:
+    """CPU seconds of a live process, its reaped children and its live ones (forked snapshot readers)."""
+    try:
+        kids = [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+        f = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    own = sum(int(x) for x in f[11:15]) / os.sysconf("SC_CLK_TCK")  # utime, stime, cutime, cstime
+    return own + sum(proc_cpu_s(k) or 0.0 for k in kids)
+
+
 def proc_cpu_s(pid: int) -> float | None:
     """User + system CPU seconds of a live process (all its threads), from /proc/PID/stat."""
     try:
@@ -496,11 +507,14 @@ def snapshot_bench(rows: int, results: dict, threads: tuple[int, ...] = (1,)) ->
             start = time.monotonic()
             first, last, _ = e.wait_lines("bench.benchdb.bench", rows, 900)
             rss = peak_rss_mb(e.proc.pid)
+            cpu = tree_cpu_s(e.proc.pid)
             e.stop()
             figures = {
                 "emulator_snapshot_rows_per_s": round(rows / (last - start)),
                 "emulator_snapshot_first_to_last_rows_per_s": round(rows / (last - first)),
                 "emulator_snapshot_peak_rss_mb": rss and round(rss),
+                "emulator_snapshot_cpu_us_per_row": round(cpu * 1e6 / rows, 1),
+                "load_avg": round(os.getloadavg()[0], 1),
             }
             if i == 0:
                 results.update(figures)

@@ -5,10 +5,12 @@
 A throwaway PostgreSQL with bench_pg.py's `bench` table (M rows); per value of snapshot.max.threads a
 fresh `python -m emulator run CONFIG --out DIR` with snapshot.mode=initial_only (the process exits when
 the snapshot is complete): rows / (exit - start), the process's CPU (user+sys, forked readers included; and
-the main process's own, polled) and the server's CPU over the run. The reference, same server, same run: a psycopg COPY of the same SELECT read
-row by row (`rows()`, the parse the emulator does) and as raw bytes (`read()`). Each run's output is
-checked (M lines, the last `"snapshot":"last"`) and deleted. A benchmark, not a test: compare ratios
-within one run.
+the main process's own, polled), the server's CPU over the run, the peak memory of the process and its
+readers (RSS and PSS) and the load average at start and exit. The reference, same server, same run: a
+psycopg COPY of the same SELECT read row by row (`rows()`, psycopg's parse) and as raw bytes (`read()`, close
+to what the emulator's reader does: emulator/connectors/postgres/copy_text.py). Each run's output is
+checked (M lines, the last `"snapshot":"last"`) and deleted. `--out-dir /dev/shm` leaves the disk out. A
+benchmark, not a test: compare ratios within one run.
 """
 
 from __future__ import annotations
@@ -32,21 +34,25 @@ from bench_pg import COLUMNS, DDL, ROW_EXPR, TABLE, connector_props, proc_cpu_s,
 from emulator.testing.pgserver import PgServer  # noqa: E402
 
 
-def tree_rss_mb(pid: int) -> float:
-    total = 0
+def tree_mem_mb(pid: int) -> tuple[float, float]:
+    """(RSS, PSS) in MB of the process and its forked readers: RSS counts the pages they share once per
+    process, PSS splits them (what they take together)."""
+    rss = pss = 0
     pids = [str(pid)]
     try:
         pids += Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
     except OSError:
-        return 0.0
+        return 0.0, 0.0
     for p in pids:
         try:
-            for line in Path(f"/proc/{p}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    total += int(line.split()[1])
+            for line in Path(f"/proc/{p}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Rss:"):
+                    rss += int(line.split()[1])
+                elif line.startswith("Pss:"):
+                    pss += int(line.split()[1])
         except OSError:
             pass
-    return total / 1024
+    return rss / 1024, pss / 1024
 
 
 def children_cpu() -> float:
@@ -90,10 +96,12 @@ def run_emulator(pg: PgServer, work: Path, m: int, threads: int) -> dict:
         [sys.executable, "-m", "emulator", "run", str(config), "--out", str(out)], stdout=log, stderr=log
     )
     own = 0.0  # the emulator process's own CPU (its threads; forked readers are its children)
-    rss = 0.0  # peak of the summed RSS of the process and its forked readers (shared pages counted twice)
+    rss = pss = 0.0  # peaks over the run of the process and its forked readers together
+    load0 = os.getloadavg()[0]
     while proc.poll() is None:
         own = proc_cpu_s(proc.pid) or own
-        rss = max(rss, tree_rss_mb(proc.pid))
+        r, p = tree_mem_mb(proc.pid)
+        rss, pss = max(rss, r), max(pss, p)
         time.sleep(0.05)
     code = proc.wait()
     wall = time.monotonic() - t0
@@ -123,6 +131,8 @@ def run_emulator(pg: PgServer, work: Path, m: int, threads: int) -> dict:
         "cpu_us_per_row": round(cpu / m * 1e6, 1),
         "main_cpu_us_per_row": round(own / m * 1e6, 1),
         "peak_rss_mb": round(rss),
+        "peak_pss_mb": round(pss),
+        "load_avg": [round(load0, 1), round(os.getloadavg()[0], 1)],
         "server_cpu_s": round(pg_cpu, 2),
         "bytes_per_row": round(size / m),
     }
@@ -134,17 +144,23 @@ def main() -> int:
     ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     ap.add_argument("--repeat", type=int, default=1, help="runs per setting (each reported)")
     ap.add_argument("--json", metavar="FILE")
+    ap.add_argument(
+        "--out-dir",
+        metavar="DIR",
+        help="where the runs write their output (default: a temporary directory; on tmpfs, e.g. /dev/shm, the "
+        "disk is left out: 1M rows are ~4.7 GB, which the final fsync must put on the disk)",
+    )
     args = ap.parse_args()
     m = args.rows
     results: dict = {"rows": m, "runs": [], "raw": []}
-    with tempfile.TemporaryDirectory(prefix="bench-snapshot-") as tmp, PgServer() as pg:
+    with tempfile.TemporaryDirectory(prefix="bench-snapshot-", dir=args.out_dir) as tmp, PgServer() as pg:
         work = Path(tmp)
         t = time.monotonic()
         pg.psql(
             DDL + f"INSERT INTO {TABLE} ({COLUMNS}) SELECT {ROW_EXPR} FROM generate_series(1, {m}) g;"
             f"VACUUM (ANALYZE) {TABLE}; CHECKPOINT;"
         )
-        print(f"loaded {m:,} rows in {time.monotonic() - t:.1f} s", flush=True)
+        print(f"loaded {m:,} rows in {time.monotonic() - t:.1f} s; output in {tmp}", flush=True)
         for _ in range(args.repeat):
             for rows in (True, False):
                 wall, cpu = raw_copy(pg, rows)
@@ -164,7 +180,8 @@ def main() -> int:
                 print(
                     f"emulator snapshot.max.threads={n}: {r['rows_per_s']:,} rows/s ({r['wall_s']} s, start to exit), "
                     f"{r['cpu_us_per_row']} CPU-us/row ({r['cpu_s']} s; main process {r['main_cpu_us_per_row']}), server {r['server_cpu_s']} CPU-s, "
-                    f"{r['bytes_per_row']} B/row, peak RSS {r['peak_rss_mb']} MB (with readers)",
+                    f"{r['bytes_per_row']} B/row, peak RSS {r['peak_rss_mb']} MB / PSS {r['peak_pss_mb']} MB (with readers), "
+                    f"load average {r['load_avg'][0]} -> {r['load_avg'][1]}",
                     flush=True,
                 )
     if args.json:

@@ -104,3 +104,29 @@ def test_legacy_threads_keep_physical_order_without_first(pg, tmp_path):
     )
     assert [m for _, m in got["c_nokey"]][-1] == "last"
     assert json.dumps(got["b_comp"][0][1]) == '"first_in_data_collection"'
+
+
+def test_threaded_readers_when_records_go_through_the_data_plane(pg, tmp_path):
+    """A transform makes the envelopes structured (no bytes to build in a forked reader): the readers are
+    threads (ChunkReadAhead) and the records the same, but for the topic RegexRouter renames."""
+    got, log = run_snapshot(
+        pg,
+        tmp_path,
+        "thr",
+        {
+            "snapshot.max.threads": "2",
+            "transforms": "r",
+            "transforms.r.type": "org.apache.kafka.connect.transforms.RegexRouter",
+            "transforms.r.regex": "thr[.]public[.](.*)",
+            "transforms.r.replacement": "routed.$1",
+        },
+    )
+    assert "snapshot with 2 readers:" in log  # not "(forked)"
+    assert f"snapshot of public.a_big: {N_BIG} rows" in log
+    assert got["a_big"] == list(
+        zip(
+            [{"id": i, "v": f"v{i}"} for i in range(1, N_BIG + 1)],
+            marks(N_BIG, "first", "last_in_data_collection"),
+        )
+    )
+    assert [m for _, m in got["c_nokey"]][-1] == "last"

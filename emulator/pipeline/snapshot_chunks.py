@@ -90,6 +90,7 @@ class ChunkReadAhead:
         self._read = read
         self._queues: list[queue.Queue] = [queue.Queue(self.DEPTH) for _ in chunks]
         self._next = 0
+        self.rows_read = 0  # rows handed to the caller so far
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._threads = [
@@ -135,6 +136,7 @@ class ChunkReadAhead:
                 return
             if isinstance(item, BaseException):
                 raise item
+            self.rows_read += len(item)
             yield from item
 
     def close(self) -> None:
@@ -180,13 +182,12 @@ def max_threads(cfg, tables: int) -> tuple[int, bool]:
     return threads, legacy
 
 
-def renderer(captured: list, markers, source_for, after_of, held_as):
-    """For forked readers: piece i's rows -> batches of (key, value) payload bytes (the schemas around them
-    are the parent's precomputed frames: less to send), built exactly as the parent's emit_row would with the
-    mark run_snapshot gives them (the same table position, first row of the table's first piece), except each
+def renderer(captured: list, markers, item_of, held_as):
+    """For forked readers: piece i's rows -> batches of items the parent turns into records (less to send
+    than the records: the schemas around them are the parent's precomputed frames), each made with the mark
+    run_snapshot gives its row (the same table position, first row of the table's first piece), except each
     table's last row, sent as `held_as(row)` for the parent to build: whether it is the snapshot's `last`
-    depends on the tables after it.  `after_of(env)`: the connector's row -> `after` conversion of a table;
-    `source_for(table, mark)`: its source block."""
+    depends on the tables after it. `item_of(env)`: a table's `(row, mark) -> item`."""
     position = {ct.env.table.id: i for i, ct in enumerate(captured)}
     n = len(captured)
 
@@ -196,38 +197,22 @@ def renderer(captured: list, markers, source_for, after_of, held_as):
         ti = position[t.id]
         own = by_table[t.id]
         first_table, last_table = ti == 0, ti == n - 1
-        first_row = i == own[0]
         last_piece = i == own[-1]
-        to_after, key_of, payloads = after_of(env), env.key_of, env.snapshot_payloads
+        item = item_of(env)
+        middle = markers(first_table, last_table, False, False)  # every row but a table's first and last
+        mark = markers(first_table, last_table, True, False) if i == own[0] else middle
         batch: list = []
         held = None
         for row in rows:
             if held is not None:
-                after = to_after(held)
-                batch.append(
-                    payloads(
-                        after,
-                        source_for(t, markers(first_table, last_table, first_row, False)),
-                        key_of(after),
-                    )
-                )
-                first_row = False
+                batch.append(item(held, mark))
+                mark = middle
                 if len(batch) >= 256:
                     yield batch
                     batch = []
             held = row
         if held is not None:
-            if last_piece:
-                batch.append(held_as(held))
-            else:
-                after = to_after(held)
-                batch.append(
-                    payloads(
-                        after,
-                        source_for(t, markers(first_table, last_table, first_row, False)),
-                        key_of(after),
-                    )
-                )
+            batch.append(held_as(held) if last_piece else item(held, mark))
         if batch:
             yield batch
 
@@ -239,12 +224,10 @@ def table_rows(ahead, by_table: dict[str, list[int]], log):
 
     def rows_of(ct):
         t = ct.env.table
-        n = 0
+        n = ahead.rows_read  # counted per batch by the read-ahead: no step of this generator per row
         log.info("snapshot of %s: starting", t.id)
         for i in by_table[t.id]:
-            for row in ahead.rows(i):
-                n += 1
-                yield row
-        log.info("snapshot of %s: %d rows", t.id, n)
+            yield from ahead.rows(i)
+        log.info("snapshot of %s: %d rows", t.id, ahead.rows_read - n)
 
     return rows_of

@@ -60,6 +60,7 @@ class ForkedReaders:
 
         ctx = multiprocessing.get_context("fork")
         self.workers = workers
+        self.rows_read = 0  # items handed to the caller so far
         self._pipes = []
         self._procs = []
         try:
@@ -92,6 +93,7 @@ class ForkedReaders:
             batch = loads(msg)
             if isinstance(batch, WorkerError):
                 raise batch
+            self.rows_read += len(batch)
             yield from batch
 
     def close(self) -> None:

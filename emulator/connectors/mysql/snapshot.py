@@ -76,7 +76,16 @@ def _mysql_renderer(tables: list[CapturedTable], markers, prefix: str, name: str
             sources[k] = src
         return src
 
-    return renderer(tables, markers, source, _filled_after, _same)
+    def item_of(env):
+        t, to_after, key_of, payloads = env.table, _filled_after(env), env.key_of, env.snapshot_payloads
+
+        def item(row, mark: str):
+            after = to_after(row)
+            return payloads(after, source(t, mark), key_of(after))
+
+        return item
+
+    return renderer(tables, markers, item_of, _same)
 
 
 def _filled_after(env):

@@ -13,6 +13,7 @@ from psycopg import sql
 from emulator.connectors.postgres import pgoutput as po
 from emulator.connectors.postgres.captured import CapturedTable
 from emulator.connectors.postgres.catalog import load_tables
+from emulator.connectors.postgres.copy_text import copy_rows
 from emulator.connectors.postgres.source import (
     sequence,
 )
@@ -34,6 +35,7 @@ from emulator.pipeline.snapshot_chunks import (
     renderer,
     table_rows,
 )
+from emulator.pipeline.snapshot_records import ReadRecords, bytes_records
 from emulator.pipeline.snapshot_workers import ForkedReaders, fork_available
 from emulator.records import Record
 from emulator.settings import settings_for
@@ -73,10 +75,6 @@ def _copy_table(t: TableDef) -> sql.Composable:
     rows of its own and only the SELECT form reads its partitions' (as Debezium's SELECT * does)."""
     cols = sql.SQL(", ").join(sql.Identifier(c.name) for c in t.columns)
     return sql.SQL("COPY (SELECT {} FROM {}) TO STDOUT").format(cols, sql.Identifier(t.namespace, t.name))
-
-
-def _snapshot_row(env):
-    return env.snapshot_row
 
 
 class SnapshotReads:
@@ -138,13 +136,18 @@ class SnapshotReads:
                     sources[mark + t.id] = s
                 return s
 
-            forked = (
-                threads > 1
-                and fork_available()
-                and all(type(ct.env) is TableEnvelope for ct in captured)  # records as bytes
-            )
+            # records made from per-table, per-marker parts (emulator.pipeline.snapshot_records)
+            records = {
+                id(ct): ReadRecords(ct.env, lambda mark, t=ct.env.table: source_for(t, mark))
+                for ct in captured
+                if bytes_records(ct.env)
+            }
+            forked = threads > 1 and fork_available() and len(records) == len(captured)
             if threads > 1:
-                render = renderer(captured, markers, source_for, _snapshot_row, list) if forked else None
+                parts_of = {ct.env.table.id: records[id(ct)].parts for ct in captured} if forked else {}
+                render = (
+                    renderer(captured, markers, lambda env: parts_of[env.table.id], list) if forked else None
+                )
                 close, rows_of = self._parallel_reads(snap, captured, overrides, threads, legacy, render)
                 stack.callback(close)
 
@@ -162,34 +165,56 @@ class SnapshotReads:
                 log.info("snapshot of %s: starting (about %d rows)", t.id, est)
                 n = 0
                 next_log = time.monotonic() + 5
-                with snap.cursor().copy(q) as cp:
-                    for row in cp.rows():
-                        n += 1
-                        yield row
-                        if not n & 4095 and time.monotonic() >= next_log:
-                            next_log += 5
-                            log.info("snapshot of %s: %d of about %d rows", t.id, n, max(est, n))
+                for row in copy_rows(snap, q):
+                    n += 1
+                    yield row
+                    if not n & 4095 and time.monotonic() >= next_log:
+                        next_log += 5
+                        log.info("snapshot of %s: %d of about %d rows", t.id, n, max(est, n))
                 log.info("snapshot of %s: %d rows", t.id, n)
 
             if threads == 1:
                 rows_of = rows_of_one
 
             def emit_row(ct: CapturedTable, row, mark: str) -> None:
+                rr = records.get(id(ct))
+                if rr is not None:
+                    emit(rr.record(row, mark))
+                    return
                 env = ct.env
                 after = env.snapshot_row(row)
                 emit(env.change("r", None, after, source_for(env.table, mark), None, env.key_of(after)))
 
+            # per table: (topic, value frame head and tail, key frame head and tail, headers) for emit_forked
+            frames = {}
+            for ct in captured:
+                env = ct.env
+                kf = env.key_frame
+                frames[id(ct)] = (
+                    env.topic,
+                    env.value_frame.head,
+                    env.value_frame.tail,
+                    kf.head if kf is not None else b"",
+                    kf.tail if kf is not None else b"",
+                    env.settings.context_headers,
+                )
+            join = b"".join
+
             def emit_forked(ct: CapturedTable, item, mark: str) -> None:
-                if type(item) is tuple:  # built by a reader with this very mark (renderer)
-                    env = ct.env
-                    k, v = item
-                    vf = env.value_frame
-                    if k is not None:
-                        kf = env.key_frame
-                        k = kf.head + k + kf.tail
-                    emit(Record(env.topic, k, vf.head + v + vf.tail, env.settings.context_headers))
+                if type(item) is tuple:  # a reader's (key, payload) of a row with this very mark (renderer)
+                    # ReadRecords.framed inlined: this process is the one all readers wait on
+                    topic, vh, vt, kh, kt, headers = frames[id(ct)]
+                    k = item[0]
+                    emit(
+                        Record(
+                            topic,
+                            None if k is None else join((kh, k, kt)),
+                            join((vh, item[1], vt)),
+                            headers,
+                        )
+                    )
                 else:  # a table's last row: its mark is known here only (empty tables after it)
-                    emit_row(ct, item, mark)
+                    emit(records[id(ct)].record(item, mark))
 
             session = SnapshotSession(
                 captured,
@@ -268,8 +293,7 @@ class SnapshotReads:
                 conn = open_connection()
 
                 def batches(i: int):
-                    with conn.cursor().copy(queries[i]) as cp:
-                        yield from render(pieces, by_table, i, cp.rows())
+                    yield from render(pieces, by_table, i, copy_rows(conn, queries[i]))
 
                 return batches
 
@@ -283,8 +307,7 @@ class SnapshotReads:
                     conns.append(open_connection())
 
                 def read(w: int, i: int):
-                    with conns[w].cursor().copy(queries[i]) as cp:
-                        yield from batched(cp.rows())
+                    yield from batched(copy_rows(conns[w], queries[i]))
 
                 ahead = ChunkReadAhead(pieces, read, threads)
             except BaseException:
@@ -379,13 +402,12 @@ class SnapshotReads:
                 else:
                     q = _copy_table(t)
                 n = 0
-                with snap.cursor().copy(q) as cp:
-                    for row in cp.rows():
-                        n += 1
-                        yield row
-                        if not n & 1023 and stream is not None and time.monotonic() >= next_status[0]:
-                            next_status[0] = time.monotonic() + 1
-                            stream.send_status(self._confirmed())  # keep the walsender from timing out
+                for row in copy_rows(snap, q):
+                    n += 1
+                    yield row
+                    if not n & 1023 and stream is not None and time.monotonic() >= next_status[0]:
+                        next_status[0] = time.monotonic() + 1
+                        stream.send_status(self._confirmed())  # keep the walsender from timing out
                 log.info("blocking snapshot of %s: %d rows", t.id, n)
 
             def emit_row(ct: CapturedTable, row, mark: str) -> None:
