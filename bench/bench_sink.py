@@ -11,7 +11,13 @@ The reference in the same run: a minimal Spark-SQL job (text source, `from_json`
 Connect schema, one aggregation per key, one delta-rs MERGE of the final rows), same input, same masters.
 The final tables of the sink and the reference are compared with each other and with the generator's model.
 
+Besides the end-to-end rates (process start → exit, start-up included), each sink run's rate over its batches
+after the first ("steady": first batch line → last batch line, from the batch lines' arrival times) and, with
+`--sizes 50000,200000`, the marginal rate between sizes (Δevents / Δseconds, and CPU-µs per event) with the
+fixed part it implies: what a long-running sink would see, and what the start costs.
+
     .venv/bin/python bench/bench_sink.py [--rows 200000] [--changes 200000] [--masters local[1],local[2]]
+    .venv/bin/python bench/bench_sink.py --sizes 50000,200000 --masters local[2] --no-reference
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import argparse
 import base64
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -319,6 +326,18 @@ def _tree_cpu(pid: int, seen: dict[int, float]) -> None:
         todo.extend(children.get(q, []))
 
 
+BATCH_LINE = re.compile(r"batch \d+: (\d+) records read")
+
+
+def steady(batches: list[tuple[float, int]]) -> tuple[float | None, int]:
+    """Records/s over the batches after the first (their records / the time from the first batch's line to
+    the last's: start-up, planning and the first batch excluded), and the number of batches; None with one
+    batch."""
+    if len(batches) < 2 or batches[-1][0] <= batches[0][0]:
+        return None, len(batches)
+    return sum(n for _, n in batches[1:]) / (batches[-1][0] - batches[0][0]), len(batches)
+
+
 def timed(cmd: list[str], env: dict | None = None, marker: str = "batch 0:") -> dict:
     """Run cmd; wall time start → exit, start → first line containing `marker`, peak RSS of the tree, and
     the CPU seconds of the tree (JVM, Python workers: sampled from /proc with the RSS, each process's last
@@ -334,12 +353,16 @@ def timed(cmd: list[str], env: dict | None = None, marker: str = "batch 0:") -> 
     )
     out: list[str] = []
     first = [None]
+    batches: list[tuple[float, int]] = []  # (seconds since start, records) per batch line
 
     def pump() -> None:
         for line in p.stdout:
             out.append(line)
             if first[0] is None and marker in line:
                 first[0] = time.time() - t0
+            m = BATCH_LINE.match(line)
+            if m:
+                batches.append((time.time() - t0, int(m.group(1))))
 
     th = threading.Thread(target=pump, daemon=True)
     th.start()
@@ -358,6 +381,7 @@ def timed(cmd: list[str], env: dict | None = None, marker: str = "batch 0:") -> 
     return {
         "s": time.time() - t0,
         "first": first[0],
+        "batches": batches,
         "rss": peak,
         "pss": peak_pss,
         "cpu": cpu,
@@ -453,6 +477,11 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rows", type=int, default=200_000)
     ap.add_argument("--changes", type=int, default=200_000)
+    ap.add_argument(
+        "--sizes",
+        help="several sizes in one run, e.g. 50000,200000 (rows = changes = each size): the marginal rate "
+        "between consecutive sizes (Δevents / Δtime) separates Spark's fixed cost from the per-event cost",
+    )
     ap.add_argument("--masters", default="local[1],local[2]")
     ap.add_argument("--no-reference", action="store_true")
     ap.add_argument("--reference", nargs=3, metavar=("SRC", "TABLE", "MASTER"), help=argparse.SUPPRESS)
@@ -460,118 +489,173 @@ def main() -> None:
     if a.reference:
         reference(*a.reference)
         return
+    sizes = [(int(x), int(x)) for x in a.sizes.split(",")] if a.sizes else [(a.rows, a.changes)]
+    masters = a.masters.split(",")
     work = Path(tempfile.mkdtemp(prefix="bench-sink-"))
     try:
-        src = work / "in"
-        src.mkdir()
-        model = Model()
-        t = time.time()
-        gen_snapshot(src / f"{TOPIC}.jsonl", a.rows, model)
-        snap_bytes = (src / f"{TOPIC}.jsonl").stat().st_size
-        changes_file = work / "changes.jsonl"
-        after_snapshot = dict(model.rows)
-        counts = gen_changes(changes_file, a.changes, model)
-        print(
-            f"input: {a.rows} snapshot rows ({snap_bytes / 1e6:.0f} MB), {a.changes} changes {counts} "
-            f"({changes_file.stat().st_size / 1e6:.0f} MB), generated in {time.time() - t:.1f} s; load {_load()}",
-            flush=True,
-        )
         # the class cache a user's second run maps (written by `sink warm`, which a first run starts in the
         # background; done here first so that no background warm-up competes with the timed runs)
         t = time.time()
         subprocess.run([sys.executable, "-m", "sink", "warm"], cwd=ROOT, check=True)
         print(f"sink warm: {time.time() - t:.1f} s", flush=True)
-        tiny = work / "tiny"
-        tiny.mkdir()
-        with open(src / f"{TOPIC}.jsonl", "rb") as f:
-            (tiny / f"{TOPIC}.jsonl").write_bytes(b"".join(f.readline() for _ in range(100)))
         results = []
-        for master in a.masters.split(","):
-            d = work / master.replace("[", "_").replace("]", "")
-            run_src = d / "in"
-            run_src.mkdir(parents=True)
-            shutil.copy(src / f"{TOPIC}.jsonl", run_src / f"{TOPIC}.jsonl")
-            r0 = timed(sink_cmd(tiny, d / "tiny-tables", d / "tiny-ck", master))
-            r1 = timed(sink_cmd(run_src, d / "tables", d / "ck", master))
-            assert _table_ids(d / "tables" / TOPIC).keys() == after_snapshot.keys()
-            with open(run_src / f"{TOPIC}.jsonl", "ab") as f, open(changes_file, "rb") as g:
-                shutil.copyfileobj(g, f)
-            r2 = timed(sink_cmd(run_src, d / "tables", d / "ck", master))
-            got = _table_ids(d / "tables" / TOPIC)
-            assert got == {k: f"name-{k}-{v}" for k, v in model.rows.items()}, (
-                "sink table differs from the model"
-            )
+        for rows, changes in sizes:
+            results += run_size(work / f"n{rows}_{changes}", rows, changes, masters, not a.no_reference)
+        report(results, sizes, masters)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def run_size(work: Path, rows: int, changes: int, masters: list[str], with_ref: bool) -> list[dict]:
+    src = work / "in"
+    src.mkdir(parents=True)
+    model = Model()
+    t = time.time()
+    gen_snapshot(src / f"{TOPIC}.jsonl", rows, model)
+    snap_bytes = (src / f"{TOPIC}.jsonl").stat().st_size
+    changes_file = work / "changes.jsonl"
+    after_snapshot = dict(model.rows)
+    counts = gen_changes(changes_file, changes, model)
+    print(
+        f"input: {rows} snapshot rows ({snap_bytes / 1e6:.0f} MB), {changes} changes {counts} "
+        f"({changes_file.stat().st_size / 1e6:.0f} MB), generated in {time.time() - t:.1f} s; load {_load()}",
+        flush=True,
+    )
+    tiny = work / "tiny"
+    tiny.mkdir()
+    with open(src / f"{TOPIC}.jsonl", "rb") as f:
+        (tiny / f"{TOPIC}.jsonl").write_bytes(b"".join(f.readline() for _ in range(100)))
+    results = []
+    for master in masters:
+        d = work / master.replace("[", "_").replace("]", "")
+        run_src = d / "in"
+        run_src.mkdir(parents=True)
+        shutil.copy(src / f"{TOPIC}.jsonl", run_src / f"{TOPIC}.jsonl")
+        r0 = timed(sink_cmd(tiny, d / "tiny-tables", d / "tiny-ck", master))
+        r1 = timed(sink_cmd(run_src, d / "tables", d / "ck", master))
+        assert _table_ids(d / "tables" / TOPIC).keys() == after_snapshot.keys()
+        with open(run_src / f"{TOPIC}.jsonl", "ab") as f, open(changes_file, "rb") as g:
+            shutil.copyfileobj(g, f)
+        r2 = timed(sink_cmd(run_src, d / "tables", d / "ck", master))
+        got = _table_ids(d / "tables" / TOPIC)
+        assert got == {k: f"name-{k}-{v}" for k, v in model.rows.items()}, "sink table differs from the model"
+        snap_steady, snap_batches = steady(r1["batches"])
+        chg_steady, chg_batches = steady(r2["batches"])
+        chg_records = sum(n for _, n in r2["batches"]) or 1
+        row = {
+            "what": f"sink {master}",
+            "size": (rows, changes),
+            "first": r0["first"],
+            "snap": rows / r1["s"],
+            "chg": changes / r2["s"],
+            "snap_s": r1["s"],
+            "chg_s": r2["s"],
+            "snap_cpu": r1["cpu"],
+            "chg_cpu": r2["cpu"],
+            "first_cpu": r0["cpu"],
+            # batches after the first, in events (a delete's tombstone is a record but not a change)
+            "snap_steady": snap_steady,
+            "chg_steady": None if chg_steady is None else chg_steady * changes / chg_records,
+            "batches": (snap_batches, chg_batches),
+            "rss": max(r0["rss"], r1["rss"], r2["rss"]),
+            "pss": max(r0["pss"], r1["pss"], r2["pss"]),
+        }
+        results.append(row)
+        print(_fmt(row), f"; load {_load()}", flush=True)
+        if with_ref:
+            ref = d / "ref"
+            shutil.copy(src / f"{TOPIC}.jsonl", d / "ref-snap.jsonl")
+            q1 = timed(reference_cmd(d / "ref-snap.jsonl", ref, master), marker="\0")
+            q2 = timed(reference_cmd(changes_file, ref, master), marker="\0")
+            assert _table_ids(ref) == got, "reference table differs from the sink's"
             row = {
-                "what": f"sink {master}",
-                "first": r0["first"],
-                "snap": a.rows / r1["s"],
-                "chg": a.changes / r2["s"],
-                "snap_s": r1["s"],
-                "chg_s": r2["s"],
-                "snap_cpu": r1["cpu"],
-                "chg_cpu": r2["cpu"],
-                "first_cpu": r0["cpu"],
-                "rss": max(r0["rss"], r1["rss"], r2["rss"]),
-                "pss": max(r0["pss"], r1["pss"], r2["pss"]),
+                "what": f"reference {master}",
+                "size": (rows, changes),
+                "first": None,
+                "snap": rows / q1["s"],
+                "chg": changes / q2["s"],
+                "snap_s": q1["s"],
+                "chg_s": q2["s"],
+                "snap_cpu": q1["cpu"],
+                "chg_cpu": q2["cpu"],
+                "first_cpu": None,
+                "snap_steady": None,
+                "chg_steady": None,
+                "batches": (1, 1),
+                "rss": max(q1["rss"], q2["rss"]),
+                "pss": max(q1["pss"], q2["pss"]),
             }
             results.append(row)
             print(_fmt(row), f"; load {_load()}", flush=True)
-            if not a.no_reference:
-                ref = d / "ref"
-                shutil.copy(src / f"{TOPIC}.jsonl", d / "ref-snap.jsonl")
-                q1 = timed(reference_cmd(d / "ref-snap.jsonl", ref, master), marker="\0")
-                q2 = timed(reference_cmd(changes_file, ref, master), marker="\0")
-                assert _table_ids(ref) == got, "reference table differs from the sink's"
-                row = {
-                    "what": f"reference {master}",
-                    "first": None,
-                    "snap": a.rows / q1["s"],
-                    "chg": a.changes / q2["s"],
-                    "snap_s": q1["s"],
-                    "chg_s": q2["s"],
-                    "snap_cpu": q1["cpu"],
-                    "chg_cpu": q2["cpu"],
-                    "first_cpu": None,
-                    "rss": max(q1["rss"], q2["rss"]),
-                    "pss": max(q1["pss"], q2["pss"]),
-                }
-                results.append(row)
-                print(_fmt(row), f"; load {_load()}", flush=True)
+        shutil.rmtree(d, ignore_errors=True)
+    shutil.rmtree(work, ignore_errors=True)
+    return results
+
+
+def _rate(v: float | None) -> str:
+    return "-" if v is None else f"{v:,.0f}"
+
+
+def report(results: list[dict], sizes: list[tuple[int, int]], masters: list[str]) -> None:
+    print(
+        "\n| run | size | snapshot rows/s (s; CPU s) | changes/s (s; CPU s) | steady rows/s, changes/s "
+        "(batches) | start → first batch (CPU s) | peak RSS (PSS) |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    for r in results:
+        first = "-" if r["first"] is None else f"{r['first']:.1f} s ({r['first_cpu']:.1f})"
         print(
-            "\n| run | snapshot rows/s (s; CPU s) | changes/s (s; CPU s) | start → first batch (CPU s) "
-            "| peak RSS (PSS) |"
+            f"| {r['what']} | {r['size'][0] // 1000}k | {r['snap']:,.0f} ({r['snap_s']:.1f}; {r['snap_cpu']:.1f}) | "
+            f"{r['chg']:,.0f} ({r['chg_s']:.1f}; {r['chg_cpu']:.1f}) | {_rate(r['snap_steady'])}, "
+            f"{_rate(r['chg_steady'])} ({r['batches'][0]}, {r['batches'][1]}) | "
+            f"{first} | {r['rss'] / 2**30:.2f} GB ({r['pss'] / 2**30:.2f}) |"
         )
-        print("|---|---|---|---|---|")
-        for r in results:
-            first = "-" if r["first"] is None else f"{r['first']:.1f} s ({r['first_cpu']:.1f})"
-            print(
-                f"| {r['what']} | {r['snap']:,.0f} ({r['snap_s']:.1f}; {r['snap_cpu']:.1f}) | "
-                f"{r['chg']:,.0f} ({r['chg_s']:.1f}; {r['chg_cpu']:.1f}) | "
-                f"{first} | {r['rss'] / 2**30:.2f} GB ({r['pss'] / 2**30:.2f}) |"
-            )
-        by = {r["what"]: r for r in results}
-        for m in a.masters.split(","):
-            s, ref = by.get(f"sink {m}"), by.get(f"reference {m}")
+    print(
+        "end to end = process start → exit; steady = the batches after the first (first batch line → last "
+        "batch line)"
+    )
+    by = {(r["what"], r["size"]): r for r in results}
+    for m in masters:
+        for w in (f"sink {m}", f"reference {m}"):
+            for lo, hi in zip(sizes, sizes[1:]):
+                a, b = by.get((w, lo)), by.get((w, hi))
+                if not (a and b):
+                    continue
+                ds, dc = b["snap_s"] - a["snap_s"], b["chg_s"] - a["chg_s"]
+                dsc, dcc = b["snap_cpu"] - a["snap_cpu"], b["chg_cpu"] - a["chg_cpu"]
+                fs = a["snap_s"] - (lo[0] * ds / (hi[0] - lo[0]))
+                fc = a["chg_s"] - (lo[1] * dc / (hi[1] - lo[1]))
+                print(
+                    f"{w} {lo[0] // 1000}k → {hi[0] // 1000}k: marginal snapshot "
+                    f"{(hi[0] - lo[0]) / ds:,.0f} rows/s ({dsc / (hi[0] - lo[0]) * 1e6:.0f} CPU-µs/row), "
+                    f"fixed {fs:.1f} s; marginal changes {(hi[1] - lo[1]) / dc:,.0f}/s "
+                    f"({dcc / (hi[1] - lo[1]) * 1e6:.0f} CPU-µs/change), fixed {fc:.1f} s"
+                )
+        for size in sizes:
+            s, ref = by.get((f"sink {m}", size)), by.get((f"reference {m}", size))
             if s and ref:
                 print(
-                    f"{m}: sink / reference = {s['chg'] / ref['chg']:.2f}x changes, {s['snap'] / ref['snap']:.2f}x snapshot"
+                    f"{m} {size[0] // 1000}k: sink / reference = {s['chg'] / ref['chg']:.2f}x changes, "
+                    f"{s['snap'] / ref['snap']:.2f}x snapshot"
                 )
-        ms = a.masters.split(",")
-        if len(ms) >= 2 and f"sink {ms[0]}" in by and f"sink {ms[-1]}" in by:
-            lo, hi = by[f"sink {ms[0]}"], by[f"sink {ms[-1]}"]
-            print(
-                f"{ms[-1]} / {ms[0]}: {hi['chg'] / lo['chg']:.2f}x changes, {hi['snap'] / lo['snap']:.2f}x snapshot"
-            )
-        print(f"load average at the end: {_load()}")
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+    if len(masters) >= 2:
+        for size in sizes:
+            lo, hi = by.get((f"sink {masters[0]}", size)), by.get((f"sink {masters[-1]}", size))
+            if lo and hi:
+                print(
+                    f"{size[0] // 1000}k {masters[-1]} / {masters[0]}: {hi['chg'] / lo['chg']:.2f}x changes, "
+                    f"{hi['snap'] / lo['snap']:.2f}x snapshot"
+                )
+    print(f"load average at the end: {_load()}")
 
 
 def _fmt(r: dict) -> str:
     first = "-" if r["first"] is None else f"{r['first']:.1f} s"
     return (
-        f"{r['what']}: snapshot {r['snap']:,.0f} rows/s ({r['snap_s']:.1f} s, CPU {r['snap_cpu']:.1f} s), "
-        f"changes {r['chg']:,.0f}/s ({r['chg_s']:.1f} s, CPU {r['chg_cpu']:.1f} s), first batch {first}, peak RSS {r['rss'] / 2**30:.2f} GB "
+        f"{r['what']} {r['size'][0] // 1000}k: snapshot {r['snap']:,.0f} rows/s ({r['snap_s']:.1f} s, CPU "
+        f"{r['snap_cpu']:.1f} s), changes {r['chg']:,.0f}/s ({r['chg_s']:.1f} s, CPU {r['chg_cpu']:.1f} s), "
+        f"steady {_rate(r['snap_steady'])} rows/s, {_rate(r['chg_steady'])} changes/s (batches "
+        f"{r['batches'][0]}, {r['batches'][1]}), first batch {first}, peak RSS {r['rss'] / 2**30:.2f} GB "
         f"(PSS {r['pss'] / 2**30:.2f} GB)"
     )
 

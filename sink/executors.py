@@ -26,17 +26,18 @@ from sink.batch import BatchStats, Options, TopicBatch, tombstone_path
 from sink.delta import OP, RID, SEQ, already_applied, commit, open_table, plan_columns, table_schema
 from sink.plan import (
     DOCUMENT,
-    PH_B64,
     Fp,
     TopicPlan,
     after_fields,
     classify,
     is_doc,
     key_schema,
+    records,
     row_fields,
     survey,
     toast_cols,
 )
+from sink.stats import PH_B64
 from sink.types import PLACEHOLDER
 
 # a placeholder column's payload as `from_json` reads it as text: string, bytes, array of either
@@ -544,9 +545,10 @@ def run_batch(df, tables: str, app_id: str, batch_id: int, opts: Options) -> Bat
     from sink.batch import collect
 
     st = BatchStats()
-    df = df.persist()
+    cached = df.persist()
     try:
-        plans = survey(df)
+        plans = survey(cached)
+        df = records(cached)
         st.records = sum(tp.records for tp in plans.values())
         for tp in plans.values():
             classify(tp, tables, opts)
@@ -578,7 +580,7 @@ def run_batch(df, tables: str, app_id: str, batch_id: int, opts: Options) -> Bat
         if slow:
             apply_topics(tables, collect(slow_records(df, slow)), app_id, batch_id, opts, st)
     finally:
-        df.unpersist()
+        cached.unpersist()
     st.fast = [tp.topic for tp in fast + evs]
     st.driver = {tp.topic: tp.why for tp in slow}
     return st

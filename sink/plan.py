@@ -1,5 +1,5 @@
-"""A micro-batch's plan: one aggregation over the batch gives, per topic and schema fingerprint, the schema
-texts and what the groups contain (TOAST placeholders, truncates, key changes); `classify` then says which
+"""A micro-batch's plan: the readers' survey rows give, per topic and schema fingerprint, the schema texts and
+what the groups contain (TOAST placeholders, truncates, key changes); `classify` then says which
 topics the executors finish (`sink.executors`) and which take the driver path, and why.
 """
 
@@ -14,9 +14,8 @@ from pyspark.sql import functions as F
 from sink import decode
 from sink.batch import Options
 from sink.delta import RID, open_table, table_schema
-from sink.types import PLACEHOLDER
+from sink.stats import STATS
 
-PH_B64 = "X19kZWJleml1bV91bmF2YWlsYWJsZV92YWx1ZQ"  # the placeholder in a bytes column (base64)
 KEY_TYPES = {
     "int8",
     "int16",
@@ -116,47 +115,45 @@ def toast_cols(tp: TopicPlan) -> dict[str, dict]:
 
 
 def survey(df) -> dict[str, TopicPlan]:
-    """One pass over the (cached) batch: per topic its schema groups and what they contain."""
-    ph = F.col("vp").contains(PLACEHOLDER) | F.col("vp").contains(PH_B64)
-    tr = F.col("vp").contains('"op":"t"')
+    """Per topic its schema groups and what they contain, from the readers' survey rows (`sink.stats`: each
+    partition counted its records as it read them); one small job, which also fills the batch's cache."""
     rows = (
-        df.groupBy("topic", "kfp", "vfp")
-        .agg(
-            F.first("kschema", ignorenulls=True).alias("ks"),
-            F.first("vschema", ignorenulls=True).alias("vs"),
-            F.count(F.lit(1)).alias("n"),
-            F.max(F.coalesce(ph, F.lit(False))).alias("ph"),
-            F.max(F.coalesce(tr, F.lit(False))).alias("tr"),
-            F.min(F.struct("part", "pos")).alias("first"),
-            F.sum(F.coalesce(tr, F.lit(False)).cast("int")).alias("nt"),
-            F.max(F.coalesce(F.col("hdr").contains("__debezium.oldkey"), F.lit(False))).alias("hk"),
-        )
+        df.where(F.col(STATS).isNotNull())
+        .select("topic", "part", "pos", "kfp", "vfp", "kschema", "vschema", STATS)
         .collect()
     )
-    texts: dict[int, dict] = {}  # a schema's text is sent once per partition: with any group of its fp
+    texts: dict[int, dict] = {}  # a schema's text comes with any group of its fingerprint
+    groups: dict[tuple, Fp] = {}
     for r in rows:
-        if r.ks is not None:
-            texts.setdefault(r.kfp, orjson.loads(r.ks))
-        if r.vs is not None:
-            texts.setdefault(r.vfp, orjson.loads(r.vs))
+        if r.kschema is not None and r.kfp not in texts:
+            texts[r.kfp] = orjson.loads(r.kschema)
+        if r.vschema is not None and r.vfp not in texts:
+            texts[r.vfp] = orjson.loads(r.vschema)
+        st = orjson.loads(r[STATS])
+        g = groups.get((r.topic, r.kfp, r.vfp))
+        if g is None:
+            groups[(r.topic, r.kfp, r.vfp)] = Fp(
+                r.kfp, r.vfp, None, None, st["n"], st["ph"], st["tr"], (r.part, r.pos), st["nt"], st["hk"]
+            )
+        else:
+            g.n += st["n"]
+            g.placeholder |= st["ph"]
+            g.truncate |= st["tr"]
+            g.first = min(g.first, (r.part, r.pos))
+            g.ntrunc += st["nt"]
+            g.oldkey |= st["hk"]
     out: dict[str, TopicPlan] = {}
-    for r in rows:
-        g = Fp(
-            r.kfp,
-            r.vfp,
-            texts.get(r.kfp),
-            texts.get(r.vfp),
-            r.n,
-            bool(r.ph),
-            bool(r.tr),
-            (r.first.part, r.first.pos),
-            int(r.nt or 0),
-            bool(r.hk),
-        )
-        out.setdefault(r.topic, TopicPlan(r.topic)).groups.append(g)
+    for (topic, _, _), g in groups.items():
+        g.kschema, g.vschema = texts.get(g.kfp), texts.get(g.vfp)
+        out.setdefault(topic, TopicPlan(topic)).groups.append(g)
     for tp in out.values():
         tp.groups.sort(key=lambda g: g.first)
     return out
+
+
+def records(df):
+    """The batch's record rows (not the readers' survey rows)."""
+    return df.where(F.col(STATS).isNull())
 
 
 def classify(tp: TopicPlan, tables: str, opts: Options) -> None:

@@ -10,7 +10,8 @@ Spark partition per offset range of a Kafka partition (long ranges cut in severa
 Fetch response's high watermark, never ListOffsets(latest) (Tansu answers it wrongly).
 
 Both readers run `read` on executors and yield Arrow batches of the split record (`sink.split`): key and value
-payload texts, fingerprints of their Connect schemas, and each schema's text once per partition.
+payload texts, fingerprints of their Connect schemas, and each schema's text once per partition; each partition
+ends with its survey rows (`sink.stats`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ import os
 from pyspark.sql.datasource import DataSource, DataSourceStreamReader, InputPartition
 from pyspark.sql.streaming.datasource import SupportsTriggerAvailableNow
 
-from sink.split import SCHEMA, Batcher
+from sink.split import Batcher
+from sink.stats import READ_SCHEMA, Survey, counted
 
 DEFAULT_BATCH_BYTES = 256 << 20
 DEFAULT_PART_BYTES = 16 << 20
@@ -35,7 +37,7 @@ class DirSource(DataSource):
         return "dbz_dir"
 
     def schema(self) -> str:
-        return SCHEMA
+        return READ_SCHEMA
 
     def streamReader(self, schema):
         o = self.options
@@ -161,6 +163,10 @@ class DirReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         return parts
 
     def read(self, partition: FileRange):
+        """The partition's record batches, then its survey rows (`sink.stats`)."""
+        return counted(self._read(partition), Survey())
+
+    def _read(self, partition: FileRange):
         """Blocks of whole lines, each split column-wise (`sink.lines`); lines not in the fast form go
         through the per-line split (`sink.split.Batcher`)."""
         from sink.lines import split_block
@@ -203,7 +209,7 @@ class KafkaSource(DataSource):
         return "dbz_kafka"
 
     def schema(self) -> str:
-        return SCHEMA
+        return READ_SCHEMA
 
     def streamReader(self, schema):
         o = self.options
@@ -363,6 +369,10 @@ class KafkaReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         return parts
 
     def read(self, partition: OffsetRange):
+        """The partition's record batches, then its survey rows (`sink.stats`)."""
+        return counted(self._read(partition), Survey())
+
+    def _read(self, partition: OffsetRange):
         """JsonConverter records are joined into directory-output lines and split a block at a time
         (`sink.lines`); Avro (Confluent framing) and records whose bytes hold a newline, per record."""
         from confluent_kafka import KafkaError, TopicPartition
