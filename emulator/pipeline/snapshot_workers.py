@@ -120,9 +120,11 @@ class ForkedReaders:
         live = self._live
         if w not in live:
             raise EOFError(f"snapshot reader {w} ended early")
-        fds = [self._fds[v] for v in live if v == w or len(held[v]) < self.DEPTH]
-        ready, _, _ = select.select(fds, [], [])
-        for fd in ready:
+        poller = select.poll()  # not select.select: the process may hold descriptors past FD_SETSIZE
+        for v in live:
+            if v == w or len(held[v]) < self.DEPTH:
+                poller.register(self._fds[v], select.POLLIN)
+        for fd, _ in poller.poll():
             v = self._worker_of[fd]
             try:
                 held[v].append(self._pipes[v].recv_bytes())
