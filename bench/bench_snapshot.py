@@ -9,8 +9,11 @@ the main process's own, polled), the server's CPU over the run, the peak memory 
 readers (RSS and PSS) and the load average at start and exit. The reference, same server, same run: a
 psycopg COPY of the same SELECT read row by row (`rows()`, psycopg's parse) and as raw bytes (`read()`, close
 to what the emulator's reader does: emulator/connectors/postgres/copy_text.py). Each run's output is
-checked (M lines, the last `"snapshot":"last"`) and deleted. `--out-dir /dev/shm` leaves the disk out. A
-benchmark, not a test: compare ratios within one run.
+checked (M lines, the last `"snapshot":"last"`) and deleted. `--out-dir /dev/shm` leaves the disk out.
+Each run also reports when its first record reached the output (the rate after it leaves the start-up out)
+and the machine's CPU taken by other processes and stolen by the host over the run (the share left to the
+run); `--sample` adds, per thread of the emulator, its readers and the server, the time on CPU and where it
+waited (docs/snapshot-speed.md). A benchmark, not a test: compare ratios within one run.
 """
 
 from __future__ import annotations
