@@ -310,7 +310,7 @@ def main() -> int:
                     f"{r['cpu_us_per_row']} CPU-us/row ({r['cpu_s']} s; main process {r['main_cpu_us_per_row']}), server {r['server_cpu_s']} CPU-s, "
                     f"{r['bytes_per_row']} B/row, peak RSS {r['peak_rss_mb']} MB / PSS {r['peak_pss_mb']} MB (with readers), "
                     f"load average {r['load_avg'][0]} -> {r['load_avg'][1]}, steal {r['steal_s']} s, other processes {r['others_cpu_s']} CPU-s; "
-                    f"first record at {r['first_record_s']} s, then {r['rows_per_s_after_first']:,} rows/s",
+                    f"first record at {r['first_record_s']} s, then {r['rows_per_s_after_first'] or 0:,} rows/s",
                     flush=True,
                 )
     if args.json:
