@@ -77,25 +77,10 @@ _DT_CACHE: dict[int, Any] = {}
 def decode_datetime2(b: bytes, p: int, fsp: int) -> Any:
     """DATETIME(fsp) -> microseconds since the epoch, as if UTC (or ZERO). (The generated decoders inline
     this with `datetime2_base`.)"""
-    ip = int.from_bytes(b[p : p + 5], "big") - 0x8000000000
-    frac = _frac(b, p + 5, fsp)
-    base = _DT_CACHE.get(ip)
-    if base is None:
-        ymd = ip >> 17
-        ym = ymd >> 5
-        y, mo, d = ym // 13, ym % 13, ymd & 31
-        hms = ip & 0x1FFFF
-        if y == 0 or mo == 0 or d == 0:
-            base = ZERO
-        else:
-            base = (
-                date_days(y, mo, d) * 86400 + (hms >> 12) * 3600 + ((hms >> 6) & 63) * 60 + (hms & 63)
-            ) * 1_000_000
-        if len(_DT_CACHE) < 100_000:
-            _DT_CACHE[ip] = base
+    base = datetime2_base(int.from_bytes(b[p : p + 5], "big"))
     if base is ZERO:
         return ZERO
-    return base + frac
+    return base + _frac(b, p + 5, fsp)
 
 
 def datetime2_base(x: int) -> Any:

@@ -269,6 +269,19 @@ _KIND = {True: "    k, ln = _KL(buf, pos)", False: "    k = buf[pos]"}
 _LEN = {True: "ln", False: "_I32(buf, pos + 1)[0]"}
 
 
+def _skip_column(i: int, n: int) -> list[str]:
+    """Generated lines that step over column `i` of `n` (not captured, or not used by this parser)."""
+    return [
+        _KIND[i < n - 4],
+        "    if k == 116:",
+        f"        pos += 5 + {_LEN[i < n - 4]}",
+        "    elif k == 110:",
+        "        pos += 1",
+        "    else:",
+        "        return None",
+    ]
+
+
 def row_parser(n: int, names: list[str], converters: list, columns: list[int]):
     """`parse(buf, pos) -> row dict or None` for tuples of `n` columns: the row's field j is `names[j]`,
     `converters[j]` of pgoutput column `columns[j]`; the other columns are skipped (column.exclude.list).
@@ -286,15 +299,7 @@ def row_parser(n: int, names: list[str], converters: list, columns: list[int]):
     for i in range(n):
         j = field_of.get(i)
         if j is None:
-            lines += [
-                _KIND[i < n - 4],
-                "    if k == 116:",
-                f"        pos += 5 + {_LEN[i < n - 4]}",
-                "    elif k == 110:",
-                "        pos += 1",
-                "    else:",
-                "        return None",
-            ]
+            lines += _skip_column(i, n)
             continue
         conv = converters[j]
         kind = _conv_kind(conv)
@@ -383,15 +388,7 @@ def row_json_parser(n: int, converters: list, columns: list[int], value: list, k
     for i in range(n):
         j = field_of.get(i)
         if j is None or j not in used:
-            lines += [
-                _KIND[i < n - 4],
-                "    if k == 116:",
-                f"        pos += 5 + {_LEN[i < n - 4]}",
-                "    elif k == 110:",
-                "        pos += 1",
-                "    else:",
-                "        return None",
-            ]
+            lines += _skip_column(i, n)
             continue
         kind = _conv_kind(converters[j])
         if kind == _INT:
