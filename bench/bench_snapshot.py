@@ -197,12 +197,14 @@ def run_emulator(
     c0 = children_cpu()
     busy0, steal0 = machine_s()
     t0 = time.monotonic()
+    # another tree: its directory as the working directory too (`python -m` puts that first on sys.path)
     env = None if tree is None else {**os.environ, "PYTHONPATH": tree}
     proc = subprocess.Popen(
         [sys.executable, "-m", "emulator", "run", str(config), "--out", str(out)],
         stdout=log,
         stderr=log,
         env=env,
+        cwd=tree,
     )
     own = 0.0  # the emulator process's own CPU (its threads; forked readers are its children)
     rss = pss = 0.0  # peaks over the run of the process and its forked readers together

@@ -63,15 +63,26 @@ def value_format(value_frame: Framed, payload: bytes) -> bytes:
     return _esc(value_frame.head) + payload + _esc(value_frame.tail)
 
 
+# stands for the value's schema head in a compact line (`line_format(..., compact=True)`): never in JSON text,
+# which escapes every control character
+HEAD_MARK = b"\x01"
+
+
 def line_format(
-    key_frame: Framed | None, value_frame: Framed, payload: bytes, headers_tail: bytes | None
+    key_frame: Framed | None,
+    value_frame: Framed,
+    payload: bytes,
+    headers_tail: bytes | None,
+    compact: bool = False,
 ) -> tuple[bytes, int, int]:
     """The directory line `{"key":K,"value":V,"headers":[..]}\\n` of a record with a key (a `%b` slot for the
     key's payload in front of the payload's own, when `key_frame`) or without (`null`), and the headers'
     JSON tail (`records.headers_json`; None: no headers). -> (format, where the value starts when the key's
-    payload is empty, the length of what follows the value): `LineRecord`'s cuts."""
+    payload is empty, the length of what follows the value): `LineRecord`'s cuts. `compact`: HEAD_MARK in
+    place of the value's schema head (most of a line; one `replace` puts it back into many lines at once)."""
     tail = headers_tail or _NO_HEADERS
     key = _esc(key_frame.head) + b"%b" + _esc(key_frame.tail) if key_frame is not None else _NULL_KEY
-    fmt = _KEY_OPEN + key + _VALUE_OPEN + value_format(value_frame, payload) + _esc(tail)
+    value = HEAD_MARK + payload + _esc(value_frame.tail) if compact else value_format(value_frame, payload)
+    fmt = _KEY_OPEN + key + _VALUE_OPEN + value + _esc(tail)
     kframe = len(key_frame.head) + len(key_frame.tail) if key_frame is not None else len(_NULL_KEY)
     return fmt, len(_KEY_OPEN) + kframe + len(_VALUE_OPEN), len(tail)

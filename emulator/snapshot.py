@@ -96,11 +96,12 @@ def _run(tables, rows_of, emit, stopping, started, finished, metrics, ids, marke
             held_mark = marker(first_table, last_table, first_row, nxt is _END)
             count += 1
             if not count & 255 and metrics is not None:
-                metrics.table_rows(ids[ti], count)
+                metrics.table_rows(ids[ti], getattr(it, "snapshot_rows", count))
             row = nxt
             first_row = False
             if stopping():
                 return False
+        count = getattr(it, "snapshot_rows", count)  # items that stand for many rows (forked readers' lines)
         if finished is not None:
             finished(table, count)
         if metrics is not None:

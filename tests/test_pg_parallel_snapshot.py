@@ -9,10 +9,13 @@ chunks and no `first` marker. Rows are inserted out of key order so that key ord
 from __future__ import annotations
 
 import json
+import logging
 
 import pytest
 from emulator_proc import EmulatorProcess
 
+from emulator.api import Capture
+from emulator.offsets import MemoryOffsetStore
 from emulator.testing.pgserver import PgServer
 
 N_BIG = 9_000  # more than one read (PIECE_ROWS) of the plan
@@ -56,10 +59,40 @@ def run_snapshot(pg: PgServer, tmp_path, name: str, extra: dict[str, str]) -> tu
     out: dict[str, list] = {}
     for r in emu.records():
         payload = r["value"]["payload"]
+        if r["topic"] == "notes":  # notification.sink.topic.name below
+            if payload["type"] == "TABLE_SCAN_COMPLETED":
+                d = payload["additional_data"]
+                out.setdefault("scanned", {})[d["scanned_collection"]] = d["total_rows_scanned"]
+            continue
         out.setdefault(r["topic"].split(".")[-1], []).append(
             (payload["after"], payload["source"]["snapshot"])
         )
     return out, emu.log_path.read_text()
+
+
+def capture_snapshot(pg: PgServer, name: str, extra: dict[str, str]) -> dict[str, list]:
+    """`run_snapshot` in this process (emulator.api): an output that reads each record's key and value (the
+    forked readers then send keys and payloads, not lines)."""
+    props = pg.connector_properties(
+        **{
+            "topic.prefix": name,
+            "slot.name": name,
+            "publication.name": f"{name}_pub",
+            "snapshot.mode": "initial",
+        }
+    )
+    props.update(extra)
+    cap = Capture(props, offsets=MemoryOffsetStore(), cleanup=True).start()
+    try:
+        out: dict[str, list] = {}
+        for r in cap.records(timeout=2):
+            payload = r["value"]["payload"]
+            out.setdefault(r["topic"].split(".")[-1], []).append(
+                (payload["after"], payload["source"]["snapshot"])
+            )
+    finally:
+        cap.stop()
+    return out
 
 
 def marks(n: int, first: str, last: str) -> list[str]:
@@ -72,8 +105,21 @@ def physical(pg: PgServer, table: str, col: str) -> list[int]:
 
 
 def test_chunked_snapshot_reads_keyed_tables_in_key_order(pg, tmp_path):
-    got, log = run_snapshot(pg, tmp_path, "par", {"snapshot.max.threads": "2"})
-    assert "snapshot with 2 readers" in log
+    # the directory output: the forked readers send whole lines (snapshot_records.LineBatch), batches of rows
+    # that each table's TABLE_SCAN_COMPLETED still counts as rows (written by hand: the setup's sizes)
+    notes = {"notification.enabled.channels": "sink", "notification.sink.topic.name": "notes"}
+    got, log = run_snapshot(pg, tmp_path, "par", {"snapshot.max.threads": "2", **notes})
+    assert "snapshot with 2 readers (forked)" in log
+    assert_big_tables_in_key_order(pg, got)
+    assert {k: v for k, v in got["scanned"].items() if k.startswith("public.")} == {
+        "public.a_big": str(N_BIG),
+        "public.b_comp": str(3 * N_COMP),
+        "public.c_nokey": str(N_NOKEY),
+        "public.d_empty": "0",
+    }
+
+
+def assert_big_tables_in_key_order(pg: PgServer, got: dict[str, list]) -> None:
     assert got["a_big"] == list(
         zip(
             [{"id": i, "v": f"v{i}"} for i in range(1, N_BIG + 1)],
@@ -90,10 +136,11 @@ def test_chunked_snapshot_reads_keyed_tables_in_key_order(pg, tmp_path):
     assert "d_empty" not in got
 
 
-def test_legacy_threads_keep_physical_order_without_first(pg, tmp_path):
-    got, _ = run_snapshot(
-        pg, tmp_path, "leg", {"snapshot.max.threads": "2", "legacy.snapshot.max.threads": "true"}
-    )
+def test_legacy_threads_keep_physical_order_without_first(pg, caplog):
+    # in this process: the forked readers send keys and payloads (the records path), not lines
+    caplog.set_level(logging.INFO, "emulator.postgres")
+    got = capture_snapshot(pg, "leg", {"snapshot.max.threads": "2", "legacy.snapshot.max.threads": "true"})
+    assert "snapshot with 2 readers (forked)" in caplog.text
     big = physical(pg, "a_big", "id")
     assert big != sorted(big)  # the setup really is out of key order
     assert got["a_big"] == list(

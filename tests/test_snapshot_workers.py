@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from emulator.pipeline.snapshot_workers import ForkedReaders, WorkerError, fork_available
+from emulator.pipeline.snapshot_workers import ForkedReaders, LineList, Lines, WorkerError, fork_available
 
 pytestmark = pytest.mark.skipif(not fork_available(), reason="needs the fork start method")
 
@@ -62,3 +62,39 @@ def test_stop_midway_ends_the_workers():
     next(iter(ahead.rows(0)))
     ahead.close()
     assert all(not p.is_alive() for p in procs)
+
+
+def _line(i: int, j: int, width: int) -> bytes:
+    return b'{"piece":%d,"row":%d,"pad":"%s"}\n' % (i, j, b"x" * width)
+
+
+def _open_line_reader(w: int):
+    """Piece i: its rows as LineLists of 100 lines, widths so that some messages are larger than the 1 MB pipe
+    (written and read in parts), then its last row alone as a pickled item; piece 2 is empty."""
+
+    def batches(i: int):
+        n = _sizes(i) if i != 2 else 0
+        width = 40_000 if i == 3 else 10 + i
+        for k in range(0, max(n - 1, 0), 100):
+            yield LineList(_line(i, j, width) for j in range(k, min(k + 100, n - 1)))
+        if n:
+            yield [("last", i, n - 1)]
+
+    return batches
+
+
+def test_line_batches_come_back_whole():
+    count = 8
+    ahead = ForkedReaders(2, count, _open_line_reader)
+    try:
+        for i in range(count):
+            n = _sizes(i) if i != 2 else 0
+            items = list(ahead.rows(i))
+            lines = [it for it in items if isinstance(it, Lines)]
+            assert all(it.rows == bytes(it.data).count(b"\n") for it in lines)
+            width = 40_000 if i == 3 else 10 + i
+            assert b"".join(it.data for it in lines) == b"".join(_line(i, j, width) for j in range(n - 1))
+            assert items[len(lines) :] == ([("last", i, n - 1)] if n else [])
+        assert ahead.rows_read == sum(_sizes(i) for i in range(count) if i != 2)
+    finally:
+        ahead.close()

@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from emulator.pipeline.snapshot_workers import LineList
 from emulator.snapshot import marker
 
 
@@ -182,12 +183,17 @@ def max_threads(cfg, tables: int) -> tuple[int, bool]:
     return threads, legacy
 
 
-def renderer(captured: list, markers, item_of, held_as):
+LINE_BATCH_BYTES = 256 << 10  # compact directory lines per message of a forked reader (~230 of bench_pg.py)
+
+
+def renderer(captured: list, markers, item_of, held_as, lines: bool = False):
     """For forked readers: piece i's rows -> batches of items the parent turns into records (less to send
     than the records: the schemas around them are the parent's precomputed frames), each made with the mark
     run_snapshot gives its row (the same table position, first row of the table's first piece), except each
     table's last row, sent as `held_as(row)` for the parent to build: whether it is the snapshot's `last`
-    depends on the tables after it. `item_of(env)`: a table's `(row, mark) -> item`."""
+    depends on the tables after it. `item_of(env)`: a table's `(row, mark) -> item`. With `lines` the items
+    are the records' directory lines (bytes), batched as `LineList`s of up to LINE_BATCH_BYTES that the parent
+    writes as they are, and a table's last row comes alone in a batch of its own."""
     position = {ct.env.table.id: i for i, ct in enumerate(captured)}
     n = len(captured)
 
@@ -216,11 +222,68 @@ def renderer(captured: list, markers, item_of, held_as):
         if batch:
             yield batch
 
-    return render
+    def render_lines(pieces: list[Piece], by_table: dict[str, list[int]], i: int, rows):
+        env = pieces[i].table.env
+        t = env.table
+        ti = position[t.id]
+        own = by_table[t.id]
+        first_table, last_table = ti == 0, ti == n - 1
+        line = item_of(env)
+        middle = markers(first_table, last_table, False, False)
+        mark = markers(first_table, last_table, True, False) if i == own[0] else middle
+        batch = LineList()
+        size = 0
+        held = None
+        for row in rows:
+            if held is not None:
+                b = line(held, mark)
+                batch.append(b)
+                mark = middle
+                size += len(b)
+                if size >= LINE_BATCH_BYTES:
+                    yield batch
+                    batch = LineList()
+                    size = 0
+            held = row
+        if held is not None and i != own[-1]:
+            batch.append(line(held, mark))
+            held = None
+        if batch:
+            yield batch
+        if held is not None:
+            yield [held_as(held)]
+
+    return render_lines if lines else render
 
 
-def table_rows(ahead, by_table: dict[str, list[int]], log):
-    """`rows_of(captured table)`: its pieces' rows from the read-ahead, in piece order, logged as a table."""
+class CountedItems:
+    """A table's items when some stand for many rows (`Lines`): run_snapshot counts `snapshot_rows`, the
+    rows handed over so far, instead of the items (a Python step per item; items are batches here)."""
+
+    __slots__ = ("_next", "_ahead", "_start")
+
+    def __init__(self, items: Iterator[Any], ahead) -> None:
+        self._next = items.__next__
+        self._ahead = ahead
+        self._start = ahead.rows_read
+
+    def __iter__(self) -> CountedItems:
+        return self
+
+    def __next__(self) -> Any:
+        return self._next()
+
+    @property
+    def snapshot_rows(self) -> int:
+        return self._ahead.rows_read - self._start
+
+
+def table_rows(ahead, by_table: dict[str, list[int]], log, batches: bool = False):
+    """`rows_of(captured table)`: its pieces' rows from the read-ahead, in piece order, logged as a table.
+    `batches`: the read-ahead hands over items that stand for many rows (`Lines`): counted as rows."""
+
+    def counted(ct):
+        return CountedItems(rows_of(ct), ahead)
 
     def rows_of(ct):
         t = ct.env.table
@@ -230,4 +293,4 @@ def table_rows(ahead, by_table: dict[str, list[int]], log):
             yield from ahead.rows(i)
         log.info("snapshot of %s: %d rows", t.id, ahead.rows_read - n)
 
-    return rows_of
+    return counted if batches else rows_of

@@ -10,8 +10,11 @@ The child inherits the parent's precomputed per-table envelopes by `fork` (nothi
 and bytes) and never touches the parent's connections, output or threads: it opens its own connection,
 and ends with `os._exit` (no atexit handlers, no flushing of inherited buffers).
 
-Protocol over one pipe per worker: for each of its pieces, in order, pickled batches (lists of items) and an
-empty message at the piece's end; or a pickled `WorkerError`, and the worker exits.
+Protocol over one pipe per worker (`os.pipe`, framed here: an 8-byte header, kind and length): for each of its
+pieces, in order, its batches and an empty message at the piece's end; or a pickled `WorkerError`, and the
+worker exits. A batch is a pickled list of items, or - a worker's `LineList` - directory lines sent as they
+are (one `writev`) and handed to the caller as one `Lines` item: the parent then writes them without a
+Python step per row (docs/snapshot-speed.md).
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ import os
 import pickle
 import select
 import signal
+import struct
+import sys
 import traceback
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -29,8 +34,12 @@ from typing import Any
 
 log = logging.getLogger("emulator.snapshot")
 
-_END = b""
 PIPE_BYTES = 1 << 20  # Linux's default /proc/sys/fs/pipe-max-size
+_HEADER = struct.Struct("<iI")  # kind (rows of a lines batch, or one of the two below), body length
+_PICKLED = -1
+_END = -2
+_END_MSG = _HEADER.pack(_END, 0)
+_IOV_MAX = 1000  # writev's limit is 1024 buffers (header included)
 
 
 class WorkerError(RuntimeError):
@@ -39,6 +48,23 @@ class WorkerError(RuntimeError):
 
 class _ParentGone(Exception):
     """A worker's write found the parent's end closed."""
+
+
+class LineList(list):
+    """A worker's batch of directory lines (bytes, each ending in a newline): sent as they are."""
+
+    __slots__ = ()
+
+
+class Lines:
+    """What the parent gets for a `LineList`: the lines as one buffer, and how many there are. The buffer is
+    used again for a later message once nothing refers to it: write it, do not keep it."""
+
+    __slots__ = ("data", "rows")
+
+    def __init__(self, data: memoryview, rows: int) -> None:
+        self.data = data
+        self.rows = rows
 
 
 def fork_available() -> bool:
@@ -50,16 +76,17 @@ def fork_available() -> bool:
 class ForkedReaders:
     """N worker processes over a plan of `count` pieces: worker w takes pieces w, w+N, w+2N, ... in order
     (the pieces of a large table are of equal size, so a fixed share balances). `open_reader(w)` runs in
-    worker w once (open or adopt its connection) and returns `batches(i)`: piece i as lists of items.
+    worker w once (open or adopt its connection) and returns `batches(i)`: piece i as lists of items (or
+    `LineList`s, which come back as `Lines` items).
 
     The parent reads `rows(i)` in plan order from the pipes, in its own thread (reader threads in the
     parent would take the GIL from it whenever its writes release it): while it waits on the worker of
-    piece i it takes whatever the others have sent, up to `DEPTH` messages held per worker (more than one
-    piece), so a worker whose piece comes later keeps working instead of waiting on its full pipe. A worker
+    piece i it takes whatever the others have sent, up to `HOLD_BYTES` held per worker (about a piece of
+    lines), so a worker whose piece comes later keeps working instead of waiting on its full pipe. A worker
     is one thread that writes each batch to its pipe as it is made: a sender thread beside it (an earlier
     version) had to win the GIL back from the rendering thread for every write (docs/snapshot-speed.md)."""
 
-    DEPTH = 48  # batches of 256 held per worker: a whole piece (8192 rows) and a half
+    HOLD_BYTES = 16 << 20  # received, not yet emitted, per worker: ~1.7 pieces of compact lines (~1.1 KB)
 
     def __init__(
         self, workers: int, count: int, open_reader: Callable[[int], Callable[[int], Iterable[list]]]
@@ -68,31 +95,34 @@ class ForkedReaders:
 
         ctx = multiprocessing.get_context("fork")
         self.workers = workers
-        self.rows_read = 0  # items handed to the caller so far
-        self._pipes = []
+        self.rows_read = 0  # items (lines batches: their rows) handed to the caller so far
+        self._fds: list[int] = []
         self._procs = []
-        self._held: list[deque[bytes]] = [deque() for _ in range(workers)]  # received, not yet emitted
+        self._held: list[deque[tuple[int, memoryview]]] = [deque() for _ in range(workers)]
+        self._held_bytes = [0] * workers
+        self._buffers = [_Buffers() for _ in range(workers)]
         self._live = list(range(workers))  # workers whose pipe has not ended
         try:
             for w in range(workers):
-                parent_end, child_end = ctx.Pipe(duplex=False)
+                parent_end, child_end = os.pipe()
                 _widen(child_end)
                 # the child closes every parent end it inherits (its own and the earlier workers'): a parent
                 # that dies then leaves no reader on its pipe, and the worker's next write ends it (EPIPE)
+                self._fds.append(parent_end)
                 p = ctx.Process(
                     target=_serve,
-                    args=(w, workers, count, child_end, [*self._pipes, parent_end], open_reader),
+                    args=(w, workers, count, child_end, list(self._fds), open_reader),
                     name=f"snapshot-reader-{w}",
                     daemon=True,
                 )
-                p.start()
-                child_end.close()
-                self._pipes.append(parent_end)
+                try:
+                    p.start()
+                finally:
+                    os.close(child_end)
                 self._procs.append(p)
         except BaseException:
             self.close()
             raise
-        self._fds = [p.fileno() for p in self._pipes]
         self._worker_of = {fd: w for w, fd in enumerate(self._fds)}
 
     def rows(self, i: int) -> Iterator[Any]:
@@ -103,10 +133,15 @@ class ForkedReaders:
         while True:
             while not held:
                 self._pump(w)
-            msg = held.popleft()
-            if msg == _END:
+            kind, body = held.popleft()
+            self._held_bytes[w] -= len(body)
+            if kind >= 0:
+                self.rows_read += kind
+                yield Lines(body, kind)
+                continue
+            if kind == _END:
                 return
-            batch = loads(msg)
+            batch = loads(body)
             if isinstance(batch, WorkerError):
                 raise batch
             self.rows_read += len(batch)
@@ -114,73 +149,144 @@ class ForkedReaders:
 
     def _pump(self, w: int) -> None:
         """Wait for worker w's next message, meanwhile taking every other worker's that is ready (up to
-        DEPTH held each): a worker whose piece is not the one being emitted keeps working instead of
-        waiting on a full pipe. Messages are held as bytes, unpickled when their piece is emitted."""
-        held = self._held
+        HOLD_BYTES held each): a worker whose piece is not the one being emitted keeps working instead of
+        waiting on a full pipe. Messages are held as received, unpickled when their piece is emitted."""
+        held, held_bytes = self._held, self._held_bytes
         live = self._live
         if w not in live:
             raise EOFError(f"snapshot reader {w} ended early")
         poller = select.poll()  # not select.select: the process may hold descriptors past FD_SETSIZE
         for v in live:
-            if v == w or len(held[v]) < self.DEPTH:
+            if v == w or held_bytes[v] < self.HOLD_BYTES:
                 poller.register(self._fds[v], select.POLLIN)
         for fd, _ in poller.poll():
             v = self._worker_of[fd]
-            try:
-                held[v].append(self._pipes[v].recv_bytes())
-            except EOFError:  # it exited: after its last message, or without one (then raised when needed)
+            msg = _recv(fd, self._buffers[v])
+            if msg is None:  # it exited: after its last message, or without one (then raised when needed)
                 live.remove(v)
+                continue
+            held[v].append(msg)
+            held_bytes[v] += len(msg[1])
 
     def close(self) -> None:
-        for pipe in self._pipes:  # a worker still writing gets EPIPE and ends
-            pipe.close()
+        for fd in self._fds:  # a worker still writing gets EPIPE and ends
+            os.close(fd)
+        self._fds = []
         for p in self._procs:
             p.join(timeout=2)
             if p.is_alive():
                 p.kill()
                 p.join(timeout=5)
-        self._pipes, self._procs = [], []
+        self._procs = []
 
 
-def _widen(end: Any) -> None:
+def _read_into(fd: int, view: memoryview) -> bool:
+    """Fill `view` from the pipe; False at end of file before it is full."""
+    got, n = 0, len(view)
+    while got < n:
+        k = os.readv(fd, (view[got:],))
+        if not k:
+            return False
+        got += k
+    return True
+
+
+class _Buffers:
+    """One worker's receive buffers, used again once nothing refers to them: the kernel's page faults and
+    zeroing of fresh memory for every message cost the parent more than the copy out of the pipe (perf). A
+    worker's messages are emitted in the order they came, so its oldest buffer is the next to be free."""
+
+    SIZE = 384 << 10  # a lines batch (snapshot_chunks.LINE_BATCH_BYTES) and its last line; larger: one-off
+
+    def __init__(self) -> None:
+        self._ring: deque[bytearray] = deque()
+
+    def get(self, n: int) -> memoryview:
+        if n > self.SIZE:
+            return memoryview(bytearray(n))
+        ring = self._ring
+        # free: referred to by the ring and getrefcount's argument only (a view of it holds one more)
+        if ring and sys.getrefcount(ring[0]) == 2:
+            buf = ring.popleft()
+        else:
+            buf = bytearray(self.SIZE)
+        ring.append(buf)
+        return memoryview(buf)[:n]
+
+
+def _recv(fd: int, buffers: _Buffers) -> tuple[int, memoryview] | None:
+    """The next message (kind, body), or None when the worker's end is closed (between messages or in one)."""
+    head = bytearray(_HEADER.size)
+    if not _read_into(fd, memoryview(head)):
+        return None
+    kind, n = _HEADER.unpack(head)
+    body = buffers.get(n)
+    if n and not _read_into(fd, body):
+        return None
+    return kind, body
+
+
+def _widen(fd: int) -> None:
     """A pipe buffer of PIPE_BYTES where Linux allows it (else the 64 KB default stays): a worker's batch
-    (~180 KB pickled for bench_pg.py's rows) then goes in one write that does not wait on the parent."""
+    then goes in one write that does not wait on the parent."""
     try:
-        fcntl.fcntl(end.fileno(), fcntl.F_SETPIPE_SZ, PIPE_BYTES)
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
     except (OSError, AttributeError):
         pass
 
 
-def _serve(w: int, workers: int, count: int, pipe: Any, parent_ends: list, open_reader) -> None:
+def _writev(fd: int, parts: list) -> None:
+    """All of `parts` written (a write to a full pipe blocks; one interrupted or cut short goes on)."""
+    left = sum(map(len, parts))
+    while True:
+        n = os.writev(fd, parts)
+        left -= n
+        if not left:
+            return
+        while n >= len(parts[0]):  # drop what was written, keep the rest of a part cut in the middle
+            n -= len(parts[0])
+            parts = parts[1:]
+        parts = [memoryview(parts[0])[n:], *parts[1:]]
+
+
+def _serve(w: int, workers: int, count: int, fd: int, parent_ends: list[int], open_reader) -> None:
     for end in parent_ends:
-        end.close()
+        os.close(end)
     # the parent decides when a worker ends (it closes the pipe: EPIPE here), also on Ctrl-C or SIGTERM to the
     # process group; the parent's own handlers must not run on the copies of its state
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    send_bytes = pipe.send_bytes
+    pack = _HEADER.pack
 
-    def send(msg: bytes) -> None:
+    def send(parts: list) -> None:
         try:
-            send_bytes(msg)
+            _writev(fd, parts)
         except OSError as e:  # the parent closed its end (stopped, or failed elsewhere)
             raise _ParentGone from e
+
+    def send_pickled(obj: Any) -> None:
+        body = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+        send([pack(_PICKLED, len(body)), body])
 
     code = 0
     try:
         batches = open_reader(w)
-        dumps = pickle.dumps
         for i in range(w, count, workers):
             for batch in batches(i):
-                send(dumps(batch, protocol=pickle.HIGHEST_PROTOCOL))
-            send(_END)
+                if type(batch) is LineList:
+                    for k in range(0, len(batch), _IOV_MAX):
+                        lines = batch[k : k + _IOV_MAX]
+                        send([pack(len(lines), sum(map(len, lines))), *lines])
+                else:
+                    send_pickled(batch)
+            send([_END_MSG])
     except _ParentGone:
         code = 1
     except BaseException as e:  # noqa: BLE001 - everything goes to the parent, which raises it
         code = 1
         text = "".join(traceback.format_exception_only(type(e), e)).strip()
         try:
-            send(pickle.dumps(WorkerError(f"snapshot reader {w}: {text}")))
+            send_pickled(WorkerError(f"snapshot reader {w}: {text}"))
         except _ParentGone:
             pass
     finally:

@@ -35,8 +35,8 @@ from emulator.pipeline.snapshot_chunks import (
     renderer,
     table_rows,
 )
-from emulator.pipeline.snapshot_records import ReadRecords, bytes_records
-from emulator.pipeline.snapshot_workers import ForkedReaders, fork_available
+from emulator.pipeline.snapshot_records import LineBatch, ReadRecords, bytes_records, writes_lines
+from emulator.pipeline.snapshot_workers import ForkedReaders, Lines, fork_available
 from emulator.records import Record
 from emulator.settings import settings_for
 from emulator.snapshot import marker
@@ -143,12 +143,21 @@ class SnapshotReads:
                 if bytes_records(ct.env)
             }
             forked = threads > 1 and fork_available() and len(records) == len(captured)
+            # the readers send directory lines when the output writes nothing else (LineBatch)
+            lines = forked and writes_lines(self.engine)
             if threads > 1:
-                parts_of = {ct.env.table.id: records[id(ct)].parts for ct in captured} if forked else {}
+                item_of = {
+                    ct.env.table.id: records[id(ct)].line if lines else records[id(ct)].parts
+                    for ct in (captured if forked else ())
+                }
                 render = (
-                    renderer(captured, markers, lambda env: parts_of[env.table.id], list) if forked else None
+                    renderer(captured, markers, lambda env: item_of[env.table.id], list, lines)
+                    if forked
+                    else None
                 )
-                close, rows_of = self._parallel_reads(snap, captured, overrides, threads, legacy, render)
+                close, rows_of = self._parallel_reads(
+                    snap, captured, overrides, threads, legacy, render, lines
+                )
                 stack.callback(close)
 
             # one thread on Debezium's chunked path (a snapshot.max.threads.multiplier > 1): keyed tables in key order
@@ -201,7 +210,10 @@ class SnapshotReads:
             join = b"".join
 
             def emit_forked(ct: CapturedTable, item, mark: str) -> None:
-                if type(item) is tuple:  # a reader's (key, payload) of a row with this very mark (renderer)
+                if type(item) is Lines:  # a reader's batch of compact lines, their marks in place
+                    topic, vh, _, _, _, headers = frames[id(ct)]
+                    emit(LineBatch(topic, item.data, vh, headers))
+                elif type(item) is tuple:  # a reader's (key, payload) of a row with this very mark (renderer)
                     # ReadRecords.framed inlined: this process is the one all readers wait on
                     topic, vh, vt, kh, kt, headers = frames[id(ct)]
                     k = item[0]
@@ -246,7 +258,7 @@ class SnapshotReads:
             self.lsn_commit = start_lsn
         self._start_lsn = start_lsn
 
-    def _parallel_reads(self, snap, captured, overrides, threads: int, legacy: bool, render):
+    def _parallel_reads(self, snap, captured, overrides, threads: int, legacy: bool, render, lines: bool):
         """snapshot.max.threads > 1 (emulator.pipeline.snapshot_chunks): the plan made in the snapshot's
         transaction, `threads` readers on the same snapshot (forked workers that also build the records when
         `render` is given, else threads on `snap` and threads-1 more connections), and rows_of(table) over
@@ -273,12 +285,13 @@ class SnapshotReads:
                 queries.append(self._override_query(snap, t) if override else _copy_table(t))
             by_table[t.id] = list(range(start, len(pieces)))
         log.info(
-            "snapshot with %d readers%s: %d tables in %d reads%s",
+            "snapshot with %d readers%s: %d tables in %d reads%s%s",
             threads,
             " (forked)" if render is not None else "",
             len(captured),
             len(pieces),
             " (legacy.snapshot.max.threads: one per table)" if legacy else "",
+            "; they send lines" if lines else "",
         )
 
         def open_connection() -> psycopg.Connection:
@@ -320,7 +333,7 @@ class SnapshotReads:
                 for c in conns[1:]:
                     c.close()
 
-        return close, table_rows(ahead, by_table, log)
+        return close, table_rows(ahead, by_table, log, lines)
 
     @staticmethod
     def _cuts(snap: psycopg.Connection, t: TableDef, every: int) -> list[tuple]:
