@@ -14,7 +14,7 @@ pytestmark = pytest.mark.skipif(not fork_available(), reason="needs the fork sta
 
 
 def _sizes(i: int) -> int:
-    return [700, 3, 0, 1200, 256, 513, 1, 900][i % 8]
+    return [700, 3, 0, 1200, 256, 513, 1, 2500][i % 8]
 
 
 def _open_reader(slow_worker: int | None = None, fail_piece: int | None = None):
@@ -69,14 +69,16 @@ def _line(i: int, j: int, width: int) -> bytes:
 
 
 def _open_line_reader(w: int):
-    """Piece i: its rows as LineLists of 100 lines, widths so that some messages are larger than the 1 MB pipe
-    (written and read in parts), then its last row alone as a pickled item; piece 2 is empty."""
+    """Piece i: its rows as LineLists of 100 lines (piece 7: one of all its rows, more than one writev takes),
+    widths so that some messages are larger than the 1 MB pipe (written and read in parts), then its last
+    row alone as a pickled item; piece 2 is empty."""
 
     def batches(i: int):
         n = _sizes(i) if i != 2 else 0
         width = 40_000 if i == 3 else 10 + i
-        for k in range(0, max(n - 1, 0), 100):
-            yield LineList(_line(i, j, width) for j in range(k, min(k + 100, n - 1)))
+        step = n if i == 7 else 100
+        for k in range(0, max(n - 1, 0), step):
+            yield LineList(_line(i, j, width) for j in range(k, min(k + step, n - 1)))
         if n:
             yield [("last", i, n - 1)]
 
