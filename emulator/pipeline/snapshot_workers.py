@@ -81,8 +81,8 @@ class ForkedReaders:
 
     The parent reads `rows(i)` in plan order from the pipes, in its own thread (reader threads in the
     parent would take the GIL from it whenever its writes release it): while it waits on the worker of
-    piece i it takes whatever the others have sent, up to `HOLD_BYTES` held per worker (about a piece of
-    lines), so a worker whose piece comes later keeps working instead of waiting on its full pipe. A worker
+    piece i it takes whatever the others have sent, up to `HOLD_BYTES` held per worker (more than a piece),
+    so a worker whose piece comes later keeps working instead of waiting on its full pipe. A worker
     is one thread that writes each batch to its pipe as it is made: a sender thread beside it (an earlier
     version) had to win the GIL back from the rendering thread for every write (docs/snapshot-speed.md)."""
 
