@@ -80,14 +80,8 @@ def bytes_writer(conv: Any, topic: str, schema: Any) -> Callable[[Any], bytes]:
     if conv.__class__ is JsonConverter:
         return conv.writer(schema)
     if conv.__class__ is AvroConverter:
-        _, head, write = conv.ready(topic, schema)
-
-        def avro(v: Any) -> bytes:
-            out = bytearray(head)
-            write(out, v)
-            return bytes(out)
-
-        return avro
+        _, head, encode = conv.ready(topic, schema)
+        return lambda v: encode(head, v)
     data = conv.from_connect_data
     return lambda v: data(topic, None, schema, v)
 
@@ -360,18 +354,14 @@ def plain_avro(plane: Any, wire: Any) -> Callable[[Record], Record | None] | Non
                 kw = p[3]
                 if kw is None:
                     kw = p[3] = key_conv.ready(topic, p[1])
-                out = bytearray(kw[1])
-                kw[2](out, key)
-                k = bytes(out)
+                k = kw[2](kw[1], key)
             if value is None:
                 v = None
             else:
                 vw = p[4]
                 if vw is None:
                     vw = p[4] = value_conv.ready(topic, value_schema)
-                out = bytearray(vw[1])
-                vw[2](out, value)
-                v = bytes(out)
+                v = vw[2](vw[1], value)
         except Exception:  # noqa: BLE001 - the general path reports it (errors.tolerance)
             return plane.general(record)
         return AvroRecord(topic, k, v, headers, None, verbatim)
