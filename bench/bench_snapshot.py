@@ -181,7 +181,9 @@ def raw_copy(pg: PgServer, rows: bool) -> tuple[float, float]:
 _RUNS = iter(range(1, 1_000_000))
 
 
-def run_emulator(pg: PgServer, work: Path, m: int, threads: int, sample: bool = False) -> dict:
+def run_emulator(
+    pg: PgServer, work: Path, m: int, threads: int, sample: bool = False, tree: str | None = None
+) -> dict:
     run = next(_RUNS)
     out = work / f"out-{run}"
     offsets = work / f"offsets-{run}"
@@ -195,8 +197,12 @@ def run_emulator(pg: PgServer, work: Path, m: int, threads: int, sample: bool = 
     c0 = children_cpu()
     busy0, steal0 = machine_s()
     t0 = time.monotonic()
+    env = None if tree is None else {**os.environ, "PYTHONPATH": tree}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "emulator", "run", str(config), "--out", str(out)], stdout=log, stderr=log
+        [sys.executable, "-m", "emulator", "run", str(config), "--out", str(out)],
+        stdout=log,
+        stderr=log,
+        env=env,
     )
     own = 0.0  # the emulator process's own CPU (its threads; forked readers are its children)
     rss = pss = 0.0  # peaks over the run of the process and its forked readers together
@@ -244,6 +250,7 @@ def run_emulator(pg: PgServer, work: Path, m: int, threads: int, sample: bool = 
         print("\n".join(sampler.report()), flush=True)
     return {
         "threads": threads,
+        "tree": tree,
         "wall_s": round(wall, 2),
         "rows_per_s": round(m / wall),
         "cpu_s": round(cpu, 2),
@@ -271,6 +278,13 @@ def main() -> int:
         "--sample", action="store_true", help="sample each thread's state every ~10 ms (where the time goes)"
     )
     ap.add_argument("--no-raw", action="store_true", help="skip the raw COPY reference")
+    ap.add_argument(
+        "--tree",
+        action="append",
+        metavar="DIR",
+        help="run the emulator of this source tree (its PYTHONPATH; repeat to interleave trees, e.g. a copy "
+        "of the tree before a change: `git archive HEAD | tar -x -C /tmp/base`); default: the inherited one",
+    )
     ap.add_argument(
         "--out-dir",
         metavar="DIR",
@@ -302,11 +316,11 @@ def main() -> int:
                     f"raw COPY {r['kind']}: {r['rows_per_s']:,} rows/s ({wall:.2f} s, {cpu:.2f} CPU-s)",
                     flush=True,
                 )
-            for n in args.threads:
-                r = run_emulator(pg, work, m, n, args.sample)
+            for n, tree in [(n, tree) for n in args.threads for tree in args.tree or [None]]:
+                r = run_emulator(pg, work, m, n, args.sample, tree)
                 results["runs"].append(r)
                 print(
-                    f"emulator snapshot.max.threads={n}: {r['rows_per_s']:,} rows/s ({r['wall_s']} s, start to exit), "
+                    f"emulator{'' if tree is None else ' ' + tree} snapshot.max.threads={n}: {r['rows_per_s']:,} rows/s ({r['wall_s']} s, start to exit), "
                     f"{r['cpu_us_per_row']} CPU-us/row ({r['cpu_s']} s; main process {r['main_cpu_us_per_row']}), server {r['server_cpu_s']} CPU-s, "
                     f"{r['bytes_per_row']} B/row, peak RSS {r['peak_rss_mb']} MB / PSS {r['peak_pss_mb']} MB (with readers), "
                     f"load average {r['load_avg'][0]} -> {r['load_avg'][1]}, steal {r['steal_s']} s, other processes {r['others_cpu_s']} CPU-s; "

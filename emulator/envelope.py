@@ -21,6 +21,7 @@ from emulator.connect.schema import (
     Schema,
     struct,
 )
+from emulator.envelope_format import OP_JSON, line_format, payload_format, value_format
 from emulator.model import TableDef
 from emulator.naming import field_name_adjuster, schema_name_adjuster
 from emulator.records import Record, StructuredRecord, headers_json
@@ -42,15 +43,9 @@ TX_BLOCK = struct(
 
 HEADER_STRING = Schema("string")
 
-# an envelope payload as orjson prints the dict `TableEnvelope.change` builds, for parts serialized apart
-_PAYLOAD_FORMAT = (
-    b'{"before":%b,"after":%b,"source":%b,"transaction":%b,"op":%b,"ts_ms":%d,"ts_us":%d,"ts_ns":%d}'
-)
-# the same with no `before` and the op in place of %%OP (`TableEnvelope.change_json`)
-_AFTER_FORMAT = (
-    b'{"before":null,"after":%b,"source":%b,"transaction":%b,"op":%%OP,"ts_ms":%d,"ts_us":%d,"ts_ns":%d}'
-)
-_OP_JSON = {op: orjson.dumps(op) for op in ("c", "u", "d", "r", "t")}
+# `change`'s payload for a source block given as JSON: every part a slot (emulator.envelope_format)
+_ANY_PAYLOAD = payload_format()
+_SNAPSHOT_PAYLOAD = payload_format(before=b"null", transaction=b"null", op="r")
 
 
 def now_ns() -> int:
@@ -299,26 +294,13 @@ class TableEnvelope:
         self._snapshot_row = row_builder(self.names, self.snapshot_converters)
         self._key = key_builder(self.key_names) if self.key_names else None
         # the whole value as one bytes format, for a source block that comes serialized (`change`)
-        vf = self.value_frame
-        self._value_format = vf.head.replace(b"%", b"%%") + _PAYLOAD_FORMAT + vf.tail.replace(b"%", b"%%")
+        self._value_format = value_format(self.value_frame, _ANY_PAYLOAD)
         # ... and for `change_json` the whole directory line: key, value with no `before` and the op in place,
-        # the context headers; the value's start and the distance of its end from the line's end
+        # the context headers (`LineRecord`'s cuts with them)
         hs = settings.context_headers
-        tail = headers_json(hs) if hs else b"}\n"
-        kf = self.key_frame
-        key_part = kf.head.replace(b"%", b"%%") + b"%b" + kf.tail.replace(b"%", b"%%") if kf else b"null"
+        tail = headers_json(hs) if hs else None
         self._after_formats = {
-            op: (
-                b'{"key":'
-                + key_part
-                + b',"value":'
-                + vf.head.replace(b"%", b"%%")
-                + _AFTER_FORMAT.replace(b"%%OP", _OP_JSON[op])
-                + vf.tail.replace(b"%", b"%%")
-                + tail.replace(b"%", b"%%"),
-                7 + len(kf.head) + len(kf.tail) + 9 if kf else 7 + 4 + 9,
-                len(tail),
-            )
+            op: line_format(self.key_frame, self.value_frame, payload_format(before=b"null", op=op), tail)
             for op in ("c", "u")
         }
 
@@ -373,7 +355,7 @@ class TableEnvelope:
                 b"null" if after is None else _dumps(after),
                 source,
                 b"null" if transaction is None else _dumps(transaction),
-                _OP_JSON[op],
+                OP_JSON[op],
                 ns // 1_000_000,
                 ns // 1_000,
                 ns,
@@ -439,17 +421,8 @@ class TableEnvelope:
         if self.null_defaults:
             after = self._null_defaults(after)
         ns = _time_ns()
-        payload = {
-            "before": None,
-            "after": after,
-            "source": source,
-            "transaction": None,
-            "op": "r",
-            "ts_ms": ns // 1_000_000,
-            "ts_us": ns // 1_000,
-            "ts_ns": ns,
-        }
-        return (_dumps(key) if key is not None else None), _dumps(payload)
+        payload = _SNAPSHOT_PAYLOAD % (_dumps(after), _dumps(source), ns // 1_000_000, ns // 1_000, ns)
+        return (_dumps(key) if key is not None else None), payload
 
     def _null_defaults(self, row: dict | None) -> dict | None:
         """NULLs of columns with a default as JsonConverter prints them (a copy: rows are kept for

@@ -3,8 +3,9 @@
 Every snapshot record of a table with one `source.snapshot` marker has the same bytes but for its `after`,
 its key and its three timestamps: the value is `head + {"before":null,"after":A,"source":S,...} + tail`
 with the source block S fixed for the snapshot (PostgreSQL) - so the whole value is one bytes `%` format per
-(table, marker) with the source serialized into it once, and a row costs one dumps of its `after`, one of
-its key and one format (one copy of the ~4 KB schema head), where `TableEnvelope.change` builds a payload
+(table, marker) with the source serialized into it once (emulator.envelope_format, which makes the streamed
+records' formats too), and a row costs one dumps of its `after`, one of its key and one format (one copy of
+the ~4 KB schema head), where `TableEnvelope.change` builds a payload
 dict around the source dict and serializes both for every row. The bytes are `change("r", None, after,
 source, None, key)`'s (tests/test_snapshot_records.py compares them); only for `TableEnvelope` itself (a
 `StructuredTableEnvelope` hands the data plane dicts, not bytes).
@@ -19,6 +20,7 @@ from typing import Any
 import orjson
 
 from emulator.envelope import TableEnvelope
+from emulator.envelope_format import payload_format, value_format
 from emulator.records import Record
 
 _dumps = orjson.dumps
@@ -28,10 +30,6 @@ _time_ns = time.time_ns
 def bytes_records(env: Any) -> bool:
     """Whether a table's records are made here (its envelope serializes them itself)."""
     return type(env) is TableEnvelope
-
-
-def _esc(b: bytes) -> bytes:
-    return b.replace(b"%", b"%%")
 
 
 class ReadRecords:
@@ -77,19 +75,15 @@ class ReadRecords:
     def payload_format(self, mark: str) -> bytes:
         fmt = self._payloads.get(mark)
         if fmt is None:
-            fmt = (
-                b'{"before":null,"after":%b,"source":'
-                + _esc(_dumps(self._source_of(mark)))
-                + b',"transaction":null,"op":"r","ts_ms":%d,"ts_us":%d,"ts_ns":%d}'
-            )
+            src = _dumps(self._source_of(mark))
+            fmt = payload_format(before=b"null", source=src, transaction=b"null", op="r")
             self._payloads[mark] = fmt
         return fmt
 
     def value_format(self, mark: str) -> bytes:
         fmt = self._formats.get(mark)
         if fmt is None:
-            vf = self.env.value_frame
-            fmt = _esc(vf.head) + self.payload_format(mark) + _esc(vf.tail)
+            fmt = value_format(self.env.value_frame, self.payload_format(mark))
             self._formats[mark] = fmt
         return fmt
 

@@ -76,6 +76,7 @@ class CapturedTable:
         "gate_json",
         "src",
         "src_epoch",
+        "src_first",
     )
 
     def __init__(self, env: TableEnvelope, keep: list[int] | None) -> None:
@@ -94,6 +95,7 @@ class CapturedTable:
         # the source block of this table's changes in the current transaction, but for sequence and lsn
         self.src: dict = {}
         self.src_epoch = -1  # the stream's transaction count `src` was made in
+        self.src_first = -1  # ... in which its first change was given a source block without the template
 
     def raw(self, values: list) -> list:
         keep = self.keep
