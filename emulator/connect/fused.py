@@ -31,33 +31,42 @@ from emulator.records import ConvertedRecord, Record, StructuredRecord, b64encod
 
 _LINE_HEAD = len(b'{"key":null,"value":null')
 _AVRO_LINE = b'{"key":{"b64":"%b"},"value":{"b64":"%b"}%b}\n'
-_TAILS: dict[int, tuple[list, bytes]] = {}  # id(converted header list) -> (the list, its part of the line)
 
 
 class AvroRecord(ConvertedRecord):
     """A fused path's record whose key and value are both AvroConverter bytes (Confluent wire format, never
-    JSON text): its directory line in one format operation (`ConvertedRecord.line` would check each part)
-    — the same bytes; a null key or value, or a partition, takes `ConvertedRecord.line`."""
+    JSON text), no partition: its directory line in one format operation with the headers' part of the line
+    made once per converted header list (`tail`) — the bytes of `ConvertedRecord.line`; a null key or value
+    takes `ConvertedRecord.line`."""
 
-    __slots__ = ()
+    __slots__ = ("tail",)
+
+    # class attributes in front of Record's slots: two stores fewer per record (nothing sets them later)
+    partition = None
+    binary = True
+
+    def __init__(
+        self, topic: str, key: bytes | None, value: bytes | None, headers: Any, verbatim: int, tail: bytes
+    ) -> None:
+        self.topic = topic
+        self.key = key
+        self.value = value
+        self.headers = headers
+        self.verbatim = verbatim
+        self.tail = tail
 
     def line(self) -> bytes:
-        k, v, headers = self.key, self.value, self.headers
-        if k is None or v is None or self.partition is not None:
+        k, v = self.key, self.value
+        if k is None or v is None:
             return ConvertedRecord.line(self)
-        if headers:
-            cached = _TAILS.get(id(headers))
-            if cached is not None and cached[0] is headers:
-                tail = cached[1]
-            else:  # the headers' part of ConvertedRecord's line, made once per shared (converted) list
-                tail = ConvertedRecord(self.topic, None, None, headers, None, self.verbatim).line()
-                tail = tail[_LINE_HEAD:-2]
-                if len(_TAILS) >= 64:
-                    _TAILS.clear()
-                _TAILS[id(headers)] = (headers, tail)
-        else:
-            tail = b""
-        return _AVRO_LINE % (b64encode(k), b64encode(v), tail)
+        return _AVRO_LINE % (b64encode(k), b64encode(v), self.tail)
+
+
+def headers_tail(topic: str, headers: Any, verbatim: int) -> bytes:
+    """The headers' part of `ConvertedRecord.line` for a converted header list (b"" for none)."""
+    if not headers:
+        return b""
+    return ConvertedRecord(topic, None, None, headers, None, verbatim).line()[_LINE_HEAD:-2]
 
 
 def install(plane: Any, wire: Any) -> None:
@@ -218,14 +227,13 @@ def _unwrapping(
     verbatim = wire.verbatim
     key_conv, value_conv = wire.key, wire.value
     both_avro = key_conv.__class__ is AvroConverter and value_conv.__class__ is AvroConverter
-    made = AvroRecord if both_avro else ConvertedRecord
     # id(envelope schema) -> its plan: [envelope schema, key schema, topic, the value schema or None (the
     # general path), the value builder or None, key writer or None until a key is met, value writer or None
-    # until made, the last headers list met and its converted form]. Writers are made when first needed,
+    # until made, the last headers list met, its converted form and its part of an Avro line]. Writers are made when first needed,
     # after the record's headers are converted: Connect's order (headers, key, value) is the order a
     # registry gives ids in.
     plans: dict[int, list[Any]] = {}
-    no_headers = (None, None)
+    no_headers = (None, None, b"")
 
     def plan(record: StructuredRecord) -> list[Any]:
         env_schema = record.value_schema
@@ -266,14 +274,15 @@ def _unwrapping(
                         try:
                             if headers:
                                 last = p[7]
-                                if last[0] is headers:
-                                    headers = last[1]
-                                else:
+                                if last[0] is not headers:
                                     converted = convert_headers(topic, connect_headers(headers))
-                                    p[7] = (headers, converted)
-                                    headers = converted
+                                    last = p[7] = (
+                                        headers,
+                                        converted,
+                                        headers_tail(topic, converted, verbatim) if both_avro else b"",
+                                    )
                             else:
-                                headers = None
+                                last = no_headers
                             if key is None:
                                 k = None
                             else:
@@ -288,7 +297,9 @@ def _unwrapping(
                             v = vw(after if build is None else build(env, after))
                         except Exception:  # noqa: BLE001 - the general path reports it (errors.tolerance)
                             return plane.general(record)
-                        return made(topic, k, v, headers, None, verbatim)
+                        if both_avro:
+                            return AvroRecord(topic, k, v, last[1], verbatim, last[2])
+                        return ConvertedRecord(topic, k, v, last[1], None, verbatim)
         return plane.general(record)
 
     return apply
@@ -315,10 +326,11 @@ def plain_avro(plane: Any, wire: Any) -> Callable[[Record], Record | None] | Non
     convert_headers = wire.convert_headers
     verbatim = wire.verbatim
     # id(value schema) -> its plan: [value schema, key schema, topic, key (schema, wire header, writer) or
-    # None until a key is met, the same for the value, the last headers list met and its converted form]
+    # None until a key is met, the same for the value, the last headers list met, its converted form and its
+    # part of the directory line]
     plans: dict[int, list[Any]] = {}
     unsafe: set[int] = set()  # value schemas the general path takes (see _snapshot_default_false)
-    no_headers = (None, None)
+    no_headers = (None, None, b"")
 
     def apply(record: Record) -> Record | None:
         if record.__class__ is not StructuredRecord:
@@ -340,14 +352,11 @@ def plain_avro(plane: Any, wire: Any) -> Callable[[Record], Record | None] | Non
             # Connect's order: headers, key, value (the registry gives ids in the order schemas are met)
             if headers:
                 last = p[5]
-                if last[0] is headers:
-                    headers = last[1]
-                else:
+                if last[0] is not headers:
                     converted = convert_headers(topic, connect_headers(headers))
-                    p[5] = (headers, converted)
-                    headers = converted
+                    last = p[5] = (headers, converted, headers_tail(topic, converted, verbatim))
             else:
-                headers = None
+                last = no_headers
             if key is None:
                 k = None
             else:
@@ -364,6 +373,6 @@ def plain_avro(plane: Any, wire: Any) -> Callable[[Record], Record | None] | Non
                 v = vw[2](vw[1], value)
         except Exception:  # noqa: BLE001 - the general path reports it (errors.tolerance)
             return plane.general(record)
-        return AvroRecord(topic, k, v, headers, None, verbatim)
+        return AvroRecord(topic, k, v, last[1], verbatim, last[2])
 
     return apply
