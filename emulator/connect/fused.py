@@ -19,6 +19,7 @@ Why: unwrap + JSON / Avro is most users' chain and must cost no more than the ra
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -27,7 +28,12 @@ from emulator.connect.converters.json_converter import JsonConverter
 from emulator.connect.record import connect_headers, from_structured_wire
 from emulator.connect.transforms.base import field_of
 from emulator.connect.transforms.unwrap import ExtractNewRecordState
+from emulator.envelope import StructuredTableEnvelope
 from emulator.records import ConvertedRecord, Record, StructuredRecord, b64encode
+
+_time_ns = time.time_ns  # what StructuredTableEnvelope.change stamps records with (tests fix it)
+# a table change event's envelope fields, in the order the envelope schema has them
+_ENVELOPE_FIELDS = ["before", "after", "source", "transaction", "op", "ts_ms", "ts_us", "ts_ns"]
 
 _LINE_HEAD = len(b'{"key":null,"value":null')
 _AVRO_LINE = b'{"key":{"b64":"%b"},"value":{"b64":"%b"}%b}\n'
@@ -73,6 +79,7 @@ def install(plane: Any, wire: Any) -> None:
     """Give `plane` a fused `apply` where its configuration has one (`plane.fused`: which, for benches and
     tests); `wire`: its wire-mode converters, or None."""
     plane.fused = None
+    plane.table_change = None  # plain_avro's hook for the dispatcher (`Dispatcher.table`)
     plane.general = plane.apply  # what a fused path hands a record it does not take (tests count them)
     for path in (plain_unwrap, unwrap_fields, plain_avro):
         fused = path(plane, wire)
@@ -334,6 +341,8 @@ def plain_avro(plane: Any, wire: Any) -> Callable[[Record], Record | None] | Non
 
     def apply(record: Record) -> Record | None:
         if record.__class__ is not StructuredRecord:
+            if record.__class__ is AvroRecord:  # made by `table_change`'s function: converted already
+                return record
             return plane.general(record)
         value_schema = record.value_schema
         topic = record.topic
@@ -375,4 +384,75 @@ def plain_avro(plane: Any, wire: Any) -> Callable[[Record], Record | None] | Non
             return plane.general(record)
         return AvroRecord(topic, k, v, last[1], verbatim, last[2])
 
+    def table_change(env: Any) -> Callable[..., Record] | None:
+        """The dispatcher's hook (`Dispatcher.table`): a function with `env.change`'s signature that gives
+        the record `apply(env.change(...))` gives, for a create / update / delete with the connector's
+        context headers — the envelope's fields go straight into the value's encoder (no payload dict, no
+        `StructuredRecord`); anything else (extra headers, a value the encoder refuses) is `env.change`'s
+        record, which `apply` then takes as any other. None: this envelope takes `env.change`."""
+        if env.__class__ is not StructuredTableEnvelope:
+            return None
+        schema = env.envelope_schema
+        if [f.name for f in schema.fields or ()] != _ENVELOPE_FIELDS or not _snapshot_default_false(schema):
+            return None
+        make = env.change
+        topic = env.topic
+        key_schema = env.key_schema
+        key_only = env.key_only
+        value_part = env.value_part
+        null_defaults = env.null_defaults
+        fill = env._null_defaults
+        settings = env.settings
+        # [key (schema, wire header, encoder) or None until a key is met, the value's (wire header, spread
+        # encoder) or None, the last headers list met, its converted form and its part of the line]
+        state: list[Any] = [None, None, no_headers]
+
+        def change(
+            op: str,
+            before: dict | None,
+            after: dict | None,
+            source: dict,
+            transaction: dict | None,
+            key: dict | None,
+            extra_headers: list | None = None,
+        ) -> Record:
+            if extra_headers:
+                return make(op, before, after, source, transaction, key, extra_headers)
+            b, a = before, after
+            if key_only:
+                b = value_part(b)
+                a = value_part(a)
+            if null_defaults:
+                b = fill(b)
+                a = fill(a)
+            headers = settings.context_headers
+            try:
+                # Connect's order: headers, key, value (the registry gives ids in the order schemas are met)
+                if headers:
+                    last = state[2]
+                    if last[0] is not headers:
+                        converted = convert_headers(topic, connect_headers(headers))
+                        last = state[2] = (headers, converted, headers_tail(topic, converted, verbatim))
+                else:
+                    last = no_headers
+                if key is None:
+                    k = None
+                else:
+                    kw = state[0]
+                    if kw is None:
+                        kw = state[0] = key_conv.ready(topic, key_schema)
+                    k = kw[2](kw[1], key)
+                vw = state[1]
+                if vw is None:
+                    head = value_conv.ready(topic, schema)[1]
+                    vw = state[1] = (head, value_conv.writers.spread_encoder(schema))
+                ns = _time_ns()
+                v = vw[1](vw[0], b, a, source, transaction, op, ns // 1_000_000, ns // 1_000, ns)
+            except Exception:  # noqa: BLE001 - apply takes env.change's record: the general path reports it
+                return make(op, before, after, source, transaction, key)
+            return AvroRecord(topic, k, v, last[1], verbatim, last[2])
+
+        return change
+
+    plane.table_change = table_change
     return apply

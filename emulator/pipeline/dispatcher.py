@@ -158,7 +158,8 @@ class Dispatcher:
         told the key (and the row image, for surrogate keys), the count (Debezium's onEvent), the record,
         and a delete's tombstone per `tombstones.on.delete`."""
         key_of = env._key or _no_key  # env.key_of without its own call per row
-        record = env.change
+        fused = getattr(getattr(self.engine, "dataplane", None), "table_change", None)  # fused.plain_avro
+        record = (fused and fused(env)) or env.change
         tombstone = env.tombstone
         value_part = env.value_part
         key_header = env.key_header

@@ -157,6 +157,7 @@ class AvroWriters:
         self.wire = wire
         self._cache: dict[int, tuple[Schema, Writer]] = {}
         self._encoders: dict[int, tuple[Schema, Encoder]] = {}
+        self._spread: dict[int, tuple[Schema, Callable[..., bytes]]] = {}
 
     def _default(self, schema: Schema) -> Any:
         if schema.default is None:
@@ -207,7 +208,20 @@ class AvroWriters:
         safe = self._generated_body(schema, subscript=False)
         return self._generated_body(schema, subscript=True, fallback=safe)
 
-    def _generated_body(self, schema: Schema, subscript: bool, fallback: Encoder | None = None) -> Encoder:
+    def spread_encoder(self, schema: Schema) -> Callable[..., bytes]:
+        """For a record schema: `encode(head, f1, f2, ...)` -> `encoder(schema)(head, {f1: .., f2: ..})` with
+        the top-level fields as arguments in the schema's order (no dict built to be taken apart again)."""
+        hit = self._spread.get(id(schema))
+        if hit is not None and hit[0] is schema:
+            return hit[1]
+        safe = self._generated_body(schema, subscript=False, spread=True)
+        e = self._generated_body(schema, subscript=True, fallback=safe, spread=True)
+        self._spread[id(schema)] = (schema, e)
+        return e
+
+    def _generated_body(
+        self, schema: Schema, subscript: bool, fallback: Any = None, spread: bool = False
+    ) -> Any:
         env: dict[str, Any] = {
             "_vbytes": _vbytes,
             "_join": b"".join,
@@ -390,19 +404,29 @@ class AvroWriters:
                 lines.append(f'{ind}    out.append(b"\\x02")')
                 emit_value(ind + "    ", sch, x, memo)
 
+        params = [f"a{i}" for i in range(len(schema.fields or ()))] if spread else ["v"]
+        lines[0] = f"def encode(head, {', '.join(params)}):"
+
+        def emit_top(ind: str) -> None:
+            if not spread:
+                emit_value(ind, schema, "v")
+                return
+            for f, a in zip(schema.fields or (), params):
+                emit_field(ind, f.schema, a, f.name in _REPEATING)
+
         if fallback is None:
-            emit_value("    ", schema, "v")
+            emit_top("    ")
         else:
             env["_fallback"] = fallback
             lines.append("    try:")
             n = len(lines)
-            emit_value("        ", schema, "v")
+            emit_top("        ")
             if len(lines) == n:  # a record with no fields (ReplaceField can exclude every one) writes nothing
                 lines.append("        pass")
             # a missing field, or a null in a required one (None << 1, None.encode(), ...), a string or bytes of
             # 8 KiB or more (IndexError): the .get twin writes the value, or raises the ConversionError
             lines.append("    except (KeyError, TypeError, AttributeError, IndexError):")
-            lines.append("        return _fallback(head, v)")
+            lines.append(f"        return _fallback(head, {', '.join(params)})")
         lines.append("    return _join(out)")
         exec(compile("\n".join(lines), f"<avro writer {schema.name}>", "exec"), env)  # noqa: S102
         return env["encode"]
