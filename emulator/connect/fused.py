@@ -403,9 +403,12 @@ def plain_avro(plane: Any, wire: Any) -> Callable[[Record], Record | None] | Non
         null_defaults = env.null_defaults
         fill = env._null_defaults
         settings = env.settings
-        # [key (schema, wire header, encoder) or None until a key is met, the value's (wire header, spread
-        # encoder) or None, the last headers list met, its converted form and its part of the line]
-        state: list[Any] = [None, None, no_headers]
+        # the key's wire header and encoder (None until a key is met), the value's (spread encoder), the last
+        # headers list met, its converted form and its part of the line
+        khead = vhead = b""
+        kenc = venc = None
+        hsrc = hconv = None
+        htail = b""
 
         def change(
             op: str,
@@ -416,6 +419,7 @@ def plain_avro(plane: Any, wire: Any) -> Callable[[Record], Record | None] | Non
             key: dict | None,
             extra_headers: list | None = None,
         ) -> Record:
+            nonlocal khead, vhead, kenc, venc, hsrc, hconv, htail
             if extra_headers:
                 return make(op, before, after, source, transaction, key, extra_headers)
             b, a = before, after
@@ -428,29 +432,27 @@ def plain_avro(plane: Any, wire: Any) -> Callable[[Record], Record | None] | Non
             headers = settings.context_headers
             try:
                 # Connect's order: headers, key, value (the registry gives ids in the order schemas are met)
-                if headers:
-                    last = state[2]
-                    if last[0] is not headers:
+                if headers is not hsrc:
+                    if headers:
                         converted = convert_headers(topic, connect_headers(headers))
-                        last = state[2] = (headers, converted, headers_tail(topic, converted, verbatim))
-                else:
-                    last = no_headers
+                        hconv, htail = converted, headers_tail(topic, converted, verbatim)
+                    else:
+                        hconv, htail = None, b""
+                    hsrc = headers
                 if key is None:
                     k = None
                 else:
-                    kw = state[0]
-                    if kw is None:
-                        kw = state[0] = key_conv.ready(topic, key_schema)
-                    k = kw[2](kw[1], key)
-                vw = state[1]
-                if vw is None:
-                    head = value_conv.ready(topic, schema)[1]
-                    vw = state[1] = (head, value_conv.writers.spread_encoder(schema))
+                    if kenc is None:
+                        _, khead, kenc = key_conv.ready(topic, key_schema)
+                    k = kenc(khead, key)
+                if venc is None:
+                    vhead = value_conv.ready(topic, schema)[1]
+                    venc = value_conv.writers.spread_encoder(schema)
                 ns = _time_ns()
-                v = vw[1](vw[0], b, a, source, transaction, op, ns // 1_000_000, ns // 1_000, ns)
+                v = venc(vhead, b, a, source, transaction, op, ns // 1_000_000, ns // 1_000, ns)
             except Exception:  # noqa: BLE001 - apply takes env.change's record: the general path reports it
                 return make(op, before, after, source, transaction, key)
-            return AvroRecord(topic, k, v, last[1], verbatim, last[2])
+            return AvroRecord(topic, k, v, hconv, verbatim, htail)
 
         return change
 
