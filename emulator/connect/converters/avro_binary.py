@@ -36,6 +36,7 @@ def write_long(out: bytearray, n: int) -> None:
 # LSNs (5-9 bytes, several per change event) then cost two or three table reads, not a loop per byte.
 _F14 = [bytes((i,)) if i < 0x80 else bytes(((i & 0x7F) | 0x80, i >> 7)) for i in range(0x4000)]
 _C14 = [bytes(((i & 0x7F) | 0x80, (i >> 7) | 0x80)) for i in range(0x4000)]
+_LEN = [_F14[i << 1] for i in range(0x2000)]  # the varint of a length < 8 KiB (zigzagged)
 _HIGH: dict[int, bytes] = {}  # the varint of a value's bits above 28: changes rarely between events
 
 
@@ -228,6 +229,7 @@ class AvroWriters:
             "_HIGH": _HIGH,
             "_high": _high,
             "_F14": _F14,
+            "_LEN": _LEN,
             "_C14": _C14,
             "_pack_f": _pack_f,
             "_pack_d": _pack_d,
@@ -253,7 +255,7 @@ class AvroWriters:
         def emit_long(ind: str, x: str) -> None:
             # zigzag without the sign shift for the usual non-negative value; a value of 28 bits or more
             # (timestamps, LSNs) split once: each operation on a multi-digit int allocates
-            lines.append(f"{ind}n = {x} << 1 if {x} >= 0 else ~({x} << 1)")
+            lines.append(f"{ind}n = {x} + {x} if {x} >= 0 else ~({x} + {x})")  # x + x: a specialised add
             lines.append(f"{ind}if n < 0x4000: out.append(_F14[n])")
             lines.append(f"{ind}elif n < 0x10000000:")
             lines.append(f"{ind}    out.append(_C14[n & 0x3FFF])")
@@ -267,7 +269,7 @@ class AvroWriters:
 
         def emit_len_bytes(ind: str, b: str) -> None:
             if subscript:  # 8 KiB or more: IndexError, and the .get twin writes the value
-                lines.append(f"{ind}out.append(_F14[len({b}) << 1])")
+                lines.append(f"{ind}out.append(_LEN[len({b})])")
             else:
                 lines.append(f"{ind}n = len({b}) << 1")
                 lines.append(f"{ind}if n < 0x4000: out.append(_F14[n])")
