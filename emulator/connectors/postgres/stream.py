@@ -23,6 +23,7 @@ log = logging.getLogger("emulator.postgres")
 
 
 UNCHANGED = po.UNCHANGED_TOAST
+_time_ns = time.time_ns
 _U32 = po.U32
 _XLOG_START = po.XLOG_START  # an XLogData message's start LSN (offset 1)
 
@@ -193,11 +194,17 @@ class PgoutputStream:
             self.by_id[td.id] = ct
         self.by_oid[rel.oid] = ct
         ct.parse_row = self._row_parser(ct, len(rel.columns))
-        ct.parse_json = ct.gate_json = None
+        ct.parse_json = ct.gate_json = ct.parse_line = ct.gate_line = None
+        ct.line_epoch = -1
         if ct.parse_row is not None and not self.settings.structured:
             ct.gate_json = self.dispatcher.table_json(ct.env, ct.data_collection)
             if ct.gate_json is not None:
                 ct.parse_json = self._json_parser(ct, len(rel.columns))
+                formats = getattr(ct.env, "_after_formats", None)  # the envelope's line format per op
+                if formats is not None and not self.tx.enabled:
+                    _fmt, vstart, vtail = formats["c"]
+                    ct.gate_line = self.dispatcher.table_line(ct.env, ct.data_collection, vstart, vtail)
+                    ct.parse_line = ct.parse_json.line
         if old is not None and ct is not old and self.incremental.running:
             self.incremental.on_schema_change(td.id)
 
@@ -311,8 +318,14 @@ class PgoutputStream:
             marked = dict(src, sequence=sequence(self.last_commit_lsn, _LSN_MARK), lsn=_LSN_MARK)
             raw = orjson.dumps(marked)
             if raw.count(_LSN_MARK_TEXT) == 2:
-                ct.src = raw.replace(b"%", b"%%").replace(_LSN_MARK_TEXT, b"%d")
-                return ct.src
+                ct.src = tmpl = raw.replace(b"%", b"%%").replace(_LSN_MARK_TEXT, b"%d")
+                if ct.parse_line is not None:  # this transaction's line formats around the template
+                    formats = ct.env._after_formats
+                    vfmt = ct.parse_json.value_format
+                    ct.line_c = po.line_format(formats["c"][0], vfmt, tmpl)
+                    ct.line_u = po.line_format(formats["u"][0], vfmt, tmpl)
+                    ct.line_epoch = self.tx_epoch
+                return tmpl
         ct.src = src
         return src
 
@@ -331,6 +344,10 @@ class PgoutputStream:
             return
         parse_json = ct.parse_json
         if parse_json is not None:  # the row as JSON text, no dict (the bytes source template then)
+            if ct.line_epoch == self.tx_epoch and ct.line_c is not None:  # straight into the record's line
+                line = ct.parse_line(msg, 6, ct.line_c, lsn, b"null", _time_ns())
+                if line is not None and ct.gate_line("c", *line):
+                    return
             row = parse_json(msg, 6)  # byte 5 is 'N'
             if row is not None:
                 tmpl = ct.src if ct.src_epoch == self.tx_epoch else None  # _src_of inlined
@@ -397,6 +414,10 @@ class PgoutputStream:
         if msg[5] == 78 and parse_row is not None:  # 'N': no old tuple (REPLICA IDENTITY DEFAULT, key same)
             parse_json = ct.parse_json
             if parse_json is not None:  # as in _on_insert
+                if ct.line_epoch == self.tx_epoch and ct.line_u is not None:
+                    line = ct.parse_line(msg, 6, ct.line_u, lsn, b"null", _time_ns())
+                    if line is not None and ct.gate_line("u", *line):
+                        return
                 row = parse_json(msg, 6)
                 if row is not None:
                     tmpl = ct.src if ct.src_epoch == self.tx_epoch else None
