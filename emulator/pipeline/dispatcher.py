@@ -255,6 +255,22 @@ class Dispatcher:
         inc = self.incremental
         topic = env.topic
         headers = env.settings.context_headers
+        engine = self.engine
+        write_line = engine.line_writer() if hasattr(engine, "line_writer") else None
+        if write_line is not None:  # the directory output: the line as it is, no record object
+
+            def change_line(op: str, line: bytes, klen: int) -> bool:
+                if inc is not None and inc.window_open:
+                    return False
+                if op == "c":
+                    m.creates += 1
+                else:
+                    m.updates += 1
+                write_line(topic, line)
+                engine.records += 1
+                return True
+
+            return change_line
 
         def change(op: str, line: bytes, klen: int) -> bool:
             if inc is not None and inc.window_open:
