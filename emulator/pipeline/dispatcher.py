@@ -243,10 +243,10 @@ class Dispatcher:
 
         return change
 
-    def table_line(self, env, dc: str, vstart: int, vtail: int) -> Callable[[str, bytes, int], bool] | None:
-        """`table_json`'s change function for records the connector formatted whole (`line`, its key's length
-        `klen`; no transaction metadata: the caller takes this path only without it): `change(op, line,
-        klen) -> False` when it cannot take it (an incremental snapshot window is open). `vstart`, `vtail`:
+    def table_line(self, env, dc: str, vstart: int, vtail: int) -> Callable[[str, tuple], bool] | None:
+        """`table_json`'s change function for records the connector formatted whole (`line`: the line and its
+        key's length; no transaction metadata: the caller takes this path only without it): `change(op,
+        line) -> False` when it cannot take it (an incremental snapshot window is open). `vstart`, `vtail`:
         where the value starts after a key of length 0 and how long the line's tail after it is."""
         if self.signals is not None and self.signal_table is not None and dc == self.signal_table:
             return None
@@ -259,27 +259,28 @@ class Dispatcher:
         write_line = engine.line_writer() if hasattr(engine, "line_writer") else None
         if write_line is not None:  # the directory output: the line as it is, no record object
 
-            def change_line(op: str, line: bytes, klen: int) -> bool:
+            def change_line(op: str, line: tuple[bytes, int]) -> bool:
                 if inc is not None and inc.window_open:
                     return False
                 if op == "c":
                     m.creates += 1
                 else:
                     m.updates += 1
-                write_line(topic, line)
+                write_line(topic, line[0])
                 engine.records += 1
                 return True
 
             return change_line
 
-        def change(op: str, line: bytes, klen: int) -> bool:
+        def change(op: str, line: tuple[bytes, int]) -> bool:
             if inc is not None and inc.window_open:
                 return False
             if op == "c":
                 m.creates += 1
             else:
                 m.updates += 1
-            emit(LineRecord(topic, line, klen, vstart + klen, vtail, headers))
+            text, klen = line
+            emit(LineRecord(topic, text, klen, vstart + klen, vtail, headers))
             return True
 
         return change

@@ -324,7 +324,8 @@ class PgoutputStream:
                     vfmt = ct.parse_json.value_format
                     ct.line_c = po.line_format(formats["c"][0], vfmt, tmpl)
                     ct.line_u = po.line_format(formats["u"][0], vfmt, tmpl)
-                    ct.line_epoch = self.tx_epoch
+                    if ct.line_c is not None and ct.line_u is not None:
+                        ct.line_epoch = self.tx_epoch
                 return tmpl
         ct.src = src
         return src
@@ -342,13 +343,13 @@ class PgoutputStream:
             not d.admit("c", ct is not None) or ct is None
         ):
             return
+        if ct.line_epoch == self.tx_epoch:  # straight into the record's line (this transaction's format)
+            line = ct.parse_line(msg, 6, ct.line_c, lsn, b"null", _time_ns())  # byte 5 is 'N'
+            if line is not None and ct.gate_line("c", line):
+                return
         parse_json = ct.parse_json
         if parse_json is not None:  # the row as JSON text, no dict (the bytes source template then)
-            if ct.line_epoch == self.tx_epoch and ct.line_c is not None:  # straight into the record's line
-                line = ct.parse_line(msg, 6, ct.line_c, lsn, b"null", _time_ns())
-                if line is not None and ct.gate_line("c", *line):
-                    return
-            row = parse_json(msg, 6)  # byte 5 is 'N'
+            row = parse_json(msg, 6)
             if row is not None:
                 tmpl = ct.src if ct.src_epoch == self.tx_epoch else None  # _src_of inlined
                 src = tmpl % (lsn, lsn) if tmpl.__class__ is bytes else self._src_miss(ct, lsn)
@@ -409,15 +410,15 @@ class PgoutputStream:
             not d.admit("u", ct is not None) or ct is None
         ):
             return
+        if msg[5] == 78 and ct.line_epoch == self.tx_epoch:  # 'N': no old tuple; as in _on_insert
+            line = ct.parse_line(msg, 6, ct.line_u, lsn, b"null", _time_ns())
+            if line is not None and ct.gate_line("u", line):
+                return
         env = ct.env
         parse_row = ct.parse_row
         if msg[5] == 78 and parse_row is not None:  # 'N': no old tuple (REPLICA IDENTITY DEFAULT, key same)
             parse_json = ct.parse_json
             if parse_json is not None:  # as in _on_insert
-                if ct.line_epoch == self.tx_epoch and ct.line_u is not None:
-                    line = ct.parse_line(msg, 6, ct.line_u, lsn, b"null", _time_ns())
-                    if line is not None and ct.gate_line("u", *line):
-                        return
                 row = parse_json(msg, 6)
                 if row is not None:
                     tmpl = ct.src if ct.src_epoch == self.tx_epoch else None
