@@ -2,14 +2,15 @@
 
 Records real pgoutput messages of the `bench_pg.py` workload (INSERTs, then UPDATEs of the same rows)
 with `pg_logical_slot_get_binary_changes`, then replays them in this process through the connector's
-own handlers (parse -> row -> envelope -> JsonConverter bytes -> `DirectoryOutput.write`) and reports
+own handlers (parse -> row -> envelope -> JsonConverter bytes -> the directory output) and reports
 CPU µs per event (`time.process_time`, best of `--repeat`), with a breakdown by stage. Everything but
 the socket read is the code `python -m emulator run` runs; the reference for the read itself is
 `bench_pg.py`'s bare CopyData reader. A benchmark, not a test.
 
     .venv/bin/python bench/bench_pg_path.py --rows 20000 --repeat 5
     valgrind --tool=callgrind --dump-before=getppid --callgrind-out-file=/tmp/cg.out \
-        .venv/bin/python bench/bench_pg_path.py --rows 3000 --callgrind-markers   # /tmp/cg.out.2 (INSERT), .3 (UPDATE) / events
+        .venv/bin/python bench/bench_pg_path.py --rows 3000 --callgrind-markers
+    # instructions per event: the total of /tmp/cg.out.2 (INSERT) and of /tmp/cg.out.3 (UPDATE) / events
 """
 
 from __future__ import annotations
