@@ -264,10 +264,13 @@ def test_fused_path_gives_the_general_paths_bytes(chain: str, captured: list) ->
     assert len(captured) - handed_on[0] >= 5000  # records the fused path wrote itself
 
 
-@pytest.mark.parametrize("chain", ["avro", "avro_simple_headers"])
+@pytest.mark.parametrize(
+    "chain", ["avro", "avro_simple_headers", "unwrap_avro", "unwrap_avro_string_headers"]
+)
 def test_table_change_gives_the_general_paths_bytes(chain: str, captured: list, monkeypatch) -> None:
-    """fused.plain_avro's dispatcher hook (`plane.table_change(env)`: the envelope's fields straight into the
-    Avro encoder) against the general path on `env.change`'s record, with the clock both read fixed to the
+    """The dispatcher hook of fused.plain_avro and of fused.plain_unwrap into AvroConverters
+    (`plane.table_change(env)`: the change's parts straight into the Avro encoders) against the general path
+    on `env.change`'s record, with the clock both read fixed to the
     record's own `ts_ns`; every other record goes through the fused `apply`, in the capture's order (so the
     registries see the schemas in the same order)."""
     props, _ = CHAINS[chain]

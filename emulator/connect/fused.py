@@ -115,7 +115,7 @@ def plain_unwrap(plane: Any, wire: Any) -> Callable[[Record], Record | None] | N
         schema = after_schema(record.value_schema)
         return None if schema is None else (schema, None)
 
-    return _unwrapping(plane, wire, shape)
+    return _unwrapping(plane, wire, shape, after_schema)
 
 
 _WIRE_TYPES = frozenset(
@@ -225,11 +225,14 @@ def _unwrapping(
     plane: Any,
     wire: Any,
     shape: Callable[[StructuredRecord], tuple[Any, Callable[[dict, dict], dict] | None] | None],
+    value_schema: Callable[[Any], Any] | None = None,
 ) -> Callable[[Record], Record | None]:
     """The fused apply of an unwrapping chain: a create / update / read (a table record whose `after` is a
     struct) written as the value `shape` gives for its envelope schema — (the value schema, a function
     (envelope, after) -> value, or None for `after` itself), or None: the general path — with the key, under
-    the same topic; everything else through `plane.general`."""
+    the same topic; everything else through `plane.general`. `value_schema` (plain_unwrap's): the unwrapped
+    value schema of an envelope schema, or None — with AvroConverters for key and value, the dispatcher's
+    hook (`plane.table_change`, `_avro_change`) then writes creates / updates from the change's parts."""
     convert_headers = wire.convert_headers
     verbatim = wire.verbatim
     key_conv, value_conv = wire.key, wire.value
@@ -307,8 +310,20 @@ def _unwrapping(
                         if both_avro:
                             return AvroRecord(topic, k, v, last[1], verbatim, last[2])
                         return ConvertedRecord(topic, k, v, last[1], None, verbatim)
+        elif hooked and record.__class__ is AvroRecord:  # made by the dispatcher's hook: converted already
+            return record
         return plane.general(record)
 
+    hooked = both_avro and value_schema is not None
+    if hooked:  # plain unwrap into AvroConverters: the dispatcher's hook (see _avro_change)
+
+        def table_change(env: Any) -> Callable[..., Record] | None:
+            if env.__class__ is not StructuredTableEnvelope:
+                return None
+            schema = value_schema(env.envelope_schema)
+            return None if schema is None else _avro_change(env, wire, schema, True)
+
+        plane.table_change = table_change
     return apply
 
 
@@ -385,76 +400,93 @@ def plain_avro(plane: Any, wire: Any) -> Callable[[Record], Record | None] | Non
         return AvroRecord(topic, k, v, last[1], verbatim, last[2])
 
     def table_change(env: Any) -> Callable[..., Record] | None:
-        """The dispatcher's hook (`Dispatcher.table`): a function with `env.change`'s signature that gives
-        the record `apply(env.change(...))` gives, for a create / update / delete with the connector's
-        context headers — the envelope's fields go straight into the value's encoder (no payload dict, no
-        `StructuredRecord`); anything else (extra headers, a value the encoder refuses) is `env.change`'s
-        record, which `apply` then takes as any other. None: this envelope takes `env.change`."""
+        """The dispatcher's hook (`Dispatcher.table`, see `_avro_change`): the envelope's fields straight
+        into the value's spread encoder. None: this envelope takes `env.change`."""
         if env.__class__ is not StructuredTableEnvelope:
             return None
         schema = env.envelope_schema
         if [f.name for f in schema.fields or ()] != _ENVELOPE_FIELDS or not _snapshot_default_false(schema):
             return None
-        make = env.change
-        topic = env.topic
-        key_schema = env.key_schema
-        key_only = env.key_only
-        value_part = env.value_part
-        null_defaults = env.null_defaults
-        fill = env._null_defaults
-        settings = env.settings
-        # the key's wire header and encoder (None until a key is met), the value's (spread encoder), the last
-        # headers list met, its converted form and its part of the line
-        khead = vhead = b""
-        kenc = venc = None
-        hsrc = hconv = None
-        htail = b""
-
-        def change(
-            op: str,
-            before: dict | None,
-            after: dict | None,
-            source: dict,
-            transaction: dict | None,
-            key: dict | None,
-            extra_headers: list | None = None,
-        ) -> Record:
-            nonlocal khead, vhead, kenc, venc, hsrc, hconv, htail
-            if extra_headers:
-                return make(op, before, after, source, transaction, key, extra_headers)
-            b, a = before, after
-            if key_only:
-                b = value_part(b)
-                a = value_part(a)
-            if null_defaults:
-                b = fill(b)
-                a = fill(a)
-            headers = settings.context_headers
-            try:
-                # Connect's order: headers, key, value (the registry gives ids in the order schemas are met)
-                if headers is not hsrc:
-                    if headers:
-                        converted = convert_headers(topic, connect_headers(headers))
-                        hconv, htail = converted, headers_tail(topic, converted, verbatim)
-                    else:
-                        hconv, htail = None, b""
-                    hsrc = headers
-                if key is None:
-                    k = None
-                else:
-                    if kenc is None:
-                        _, khead, kenc = key_conv.ready(topic, key_schema)
-                    k = kenc(khead, key)
-                if venc is None:
-                    vhead = value_conv.ready(topic, schema)[1]
-                    venc = value_conv.writers.spread_encoder(schema)
-                ns = _time_ns()
-                v = venc(vhead, b, a, source, transaction, op, ns // 1_000_000, ns // 1_000, ns)
-            except Exception:  # noqa: BLE001 - apply takes env.change's record: the general path reports it
-                return make(op, before, after, source, transaction, key)
-            return AvroRecord(topic, k, v, hconv, verbatim, htail)
-
-        return change
+        return _avro_change(env, wire, schema, False)
 
     plane.table_change = table_change
     return apply
+
+
+def _avro_change(env: Any, wire: Any, schema: Any, unwrapped: bool) -> Callable[..., Record]:
+    """A function with `env.change`'s signature (the dispatcher's hook, `plane.table_change`) that gives the
+    record the fused `apply` gives for `env.change(...)`'s record, with both converters AvroConverters:
+    `unwrapped` False (plain_avro) — the envelope's fields go straight into the value's spread encoder
+    (`schema`: the envelope's); True (plain_unwrap) — a change with an `after` row writes that row under
+    `schema` (the unwrapped one). No payload dict, no `StructuredRecord`. Anything else (extra headers, a
+    delete under unwrap, a value the encoder refuses) is `env.change`'s record, which the fused `apply` then
+    takes as any other (and the general path reports a failure, errors.tolerance)."""
+    key_conv, value_conv = wire.key, wire.value
+    convert_headers = wire.convert_headers
+    verbatim = wire.verbatim
+    make = env.change
+    topic = env.topic
+    key_schema = env.key_schema
+    key_only = env.key_only
+    value_part = env.value_part
+    null_defaults = env.null_defaults
+    fill = env._null_defaults
+    settings = env.settings
+    # the key's wire header and encoder (None until a key is met), the value's, the last headers list met,
+    # its converted form and its part of the line
+    khead = vhead = b""
+    kenc = venc = None
+    hsrc = hconv = None
+    htail = b""
+
+    def change(
+        op: str,
+        before: dict | None,
+        after: dict | None,
+        source: dict,
+        transaction: dict | None,
+        key: dict | None,
+        extra_headers: list | None = None,
+    ) -> Record:
+        nonlocal khead, vhead, kenc, venc, hsrc, hconv, htail
+        if extra_headers:
+            return make(op, before, after, source, transaction, key, extra_headers)
+        b, a = before, after
+        if key_only:
+            b = value_part(b)
+            a = value_part(a)
+        if null_defaults:
+            b = fill(b)
+            a = fill(a)
+        if unwrapped and a.__class__ is not dict:  # a delete: the fused apply's general path
+            return make(op, before, after, source, transaction, key)
+        headers = settings.context_headers
+        try:
+            # Connect's order: headers, key, value (the registry gives ids in the order schemas are met)
+            if headers is not hsrc:
+                if headers:
+                    converted = convert_headers(topic, connect_headers(headers))
+                    hconv, htail = converted, headers_tail(topic, converted, verbatim)
+                else:
+                    hconv, htail = None, b""
+                hsrc = headers
+            if key is None:
+                k = None
+            else:
+                if kenc is None:
+                    _, khead, kenc = key_conv.ready(topic, key_schema)
+                k = kenc(khead, key)
+            if venc is None:
+                _, vhead, venc = value_conv.ready(topic, schema)
+                if not unwrapped:
+                    venc = value_conv.writers.spread_encoder(schema)
+            if unwrapped:
+                v = venc(vhead, a)
+            else:
+                ns = _time_ns()
+                v = venc(vhead, b, a, source, transaction, op, ns // 1_000_000, ns // 1_000, ns)
+        except Exception:  # noqa: BLE001 - the fused apply takes env.change's record: the general path reports it
+            return make(op, before, after, source, transaction, key)
+        return AvroRecord(topic, k, v, hconv, verbatim, htail)
+
+    return change
