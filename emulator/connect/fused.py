@@ -31,6 +31,7 @@ from emulator.connect.transforms.unwrap import ExtractNewRecordState
 from emulator.envelope import StructuredTableEnvelope
 from emulator.records import ConvertedRecord, Record, StructuredRecord, b64encode
 
+_new = object.__new__
 _time_ns = time.time_ns  # what StructuredTableEnvelope.change stamps records with (tests fix it)
 # a table change event's envelope fields, in the order the envelope schema has them
 _ENVELOPE_FIELDS = ["before", "after", "source", "transaction", "op", "ts_ms", "ts_us", "ts_ns"]
@@ -487,6 +488,13 @@ def _avro_change(env: Any, wire: Any, schema: Any, unwrapped: bool) -> Callable[
                 v = venc(vhead, b, a, source, transaction, op, ns // 1_000_000, ns // 1_000, ns)
         except Exception:  # noqa: BLE001 - the fused apply takes env.change's record: the general path reports it
             return make(op, before, after, source, transaction, key)
-        return AvroRecord(topic, k, v, hconv, verbatim, htail)
+        r = _new(AvroRecord)  # AvroRecord(...) without its __init__'s frame
+        r.topic = topic
+        r.key = k
+        r.value = v
+        r.headers = hconv
+        r.verbatim = verbatim
+        r.tail = htail
+        return r
 
     return change
