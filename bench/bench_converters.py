@@ -19,8 +19,10 @@ of CPU). `unwrap-avro` / `unwrap-schemas` / `unwrap-rewrite-avro`: ExtractNewRec
 with JsonConverters with schemas, and with the rewrite mode and added fields plus AvroConverters.
 
 `unwrap` runs in the data plane's wire mode (a plain ExtractNewRecordState and JsonConverters: values are
-never decoded, fused.plain_unwrap), `avro` the fused plain Avro path (fused.plain_avro: the JSON-ready payloads
-straight into the generated Avro writers, no Connect values).
+never decoded, fused.plain_unwrap), `avro` the fused plain Avro path (fused.plain_avro: the dispatcher's hook
+puts a change's parts straight into the generated Avro encoders, no payload dict, no Connect values; so does
+`unwrap-avro` through fused.plain_unwrap's). The system share of each run's CPU is printed too (socket reads,
+file writes). Instructions per event without the network and free of load: bench_avro_path.py.
 """
 
 from __future__ import annotations
