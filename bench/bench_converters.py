@@ -19,8 +19,10 @@ of CPU). `unwrap-avro` / `unwrap-schemas` / `unwrap-rewrite-avro`: ExtractNewRec
 with JsonConverters with schemas, and with the rewrite mode and added fields plus AvroConverters.
 
 `unwrap` runs in the data plane's wire mode (a plain ExtractNewRecordState and JsonConverters: values are
-never decoded, fused.plain_unwrap), `avro` the fused plain Avro path (fused.plain_avro: the JSON-ready payloads
-straight into the generated Avro writers, no Connect values).
+never decoded, fused.plain_unwrap), `avro` the fused plain Avro path (fused.plain_avro: the dispatcher's hook
+puts a change's parts straight into the generated Avro encoders, no payload dict, no Connect values; so does
+`unwrap-avro` through fused.plain_unwrap's). The system share of each run's CPU is printed too (socket reads,
+file writes). Instructions per event without the network and free of load: bench_avro_path.py.
 """
 
 from __future__ import annotations
@@ -72,11 +74,16 @@ AVRO_GOAL = 50_000
 
 
 def cpu_s(pid: int) -> float:
+    return sum(cpu_split(pid))
+
+
+def cpu_split(pid: int) -> tuple[float, float]:
+    """(user, system) CPU seconds of a process."""
     try:
         parts = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(parts[11]) + int(parts[12])) / CLK
+        return int(parts[11]) / CLK, int(parts[12]) / CLK
     except (OSError, IndexError, ValueError):
-        return 0.0
+        return 0.0, 0.0
 
 
 def lines(path: Path) -> int:
@@ -168,7 +175,8 @@ def run_variant(pg: PgServer, name: str, rows: int, work: Path, tree: Path = REP
             stop(p)
             raise SystemExit(f"{tag}: {n} of {rows} records:\n{log.read_text()[-2000:]}")
         time.sleep(0.01)
-    cpu = cpu_s(p.pid)
+    user, system = cpu_split(p.pid)
+    cpu = user + system
     stop(p)
     pg.psql(f"SELECT pg_drop_replication_slot('{slot}')", check=False)
     res = {
@@ -180,12 +188,14 @@ def run_variant(pg: PgServer, name: str, rows: int, work: Path, tree: Path = REP
         "rate_first_last": round(rows / max(now - first, 1e-3)),
         "cpu_ms_per_1k": round(cpu / rows * 1e6, 1),
         "cpu_ms_per_1k_steady": round((cpu - cpu_first) / rows * 1e6, 1),
+        "sys_share": round(system / max(cpu, 1e-9), 3),  # the kernel's part (socket reads, file writes)
         "bytes_per_record": round(topic.stat().st_size / rows),
     }
     print(
         f"{tag:14s} {rows:,} events: first->last {res['rate_first_last']:,} ev/s, start->last "
         f"{res['rate_start_last']:,} ev/s, {res['cpu_ms_per_1k_steady']} CPU-ms/1k after the first record "
-        f"({res['cpu_ms_per_1k']} incl. start-up), {res['bytes_per_record']} B/record",
+        f"({res['cpu_ms_per_1k']} incl. start-up, {res['sys_share']:.0%} of it system), "
+        f"{res['bytes_per_record']} B/record",
         flush=True,
     )
     return res

@@ -2,14 +2,15 @@
 
 Records real pgoutput messages of the `bench_pg.py` workload (INSERTs, then UPDATEs of the same rows)
 with `pg_logical_slot_get_binary_changes`, then replays them in this process through the connector's
-own handlers (parse -> row -> envelope -> JsonConverter bytes -> `DirectoryOutput.write`) and reports
+own handlers (parse -> row -> envelope -> JsonConverter bytes -> the directory output) and reports
 CPU µs per event (`time.process_time`, best of `--repeat`), with a breakdown by stage. Everything but
 the socket read is the code `python -m emulator run` runs; the reference for the read itself is
 `bench_pg.py`'s bare CopyData reader. A benchmark, not a test.
 
     .venv/bin/python bench/bench_pg_path.py --rows 20000 --repeat 5
     valgrind --tool=callgrind --dump-before=getppid --callgrind-out-file=/tmp/cg.out \
-        .venv/bin/python bench/bench_pg_path.py --rows 3000 --callgrind-markers   # /tmp/cg.out.2 / events
+        .venv/bin/python bench/bench_pg_path.py --rows 3000 --callgrind-markers
+    # instructions per event: the total of /tmp/cg.out.2 (INSERT) and of /tmp/cg.out.3 (UPDATE) / events
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from bench_pg import COLUMNS, DDL, ROW_EXPR, TABLE, backlog_sql  # noqa: E402
 from emulator.config import from_dict  # noqa: E402
 from emulator.connectors.postgres import pgoutput as po  # noqa: E402
 from emulator.connectors.postgres.connector import PostgresConnector  # noqa: E402
+from emulator.connectors.postgres.stream import ROW_TAGS, TICK_ROWS_MASK  # noqa: E402
 from emulator.engine import Engine  # noqa: E402
 from emulator.offsets import MemoryOffsetStore  # noqa: E402
 from emulator.outputs.directory import DirectoryOutput  # noqa: E402
@@ -91,9 +93,14 @@ def replay(conn: PostgresConnector, msgs: list[tuple[int, bytes]]) -> tuple[floa
     }
     tick = conn.engine.tick
     events = sum(1 for _, m in msgs if m[0] in (73, 85, 68))
+    busy = 0
     t = time.process_time()
-    for lsn, msg in msgs:
-        handlers[msg[0]](msg, lsn)
+    for lsn, msg in msgs:  # the stream loop's ticks: after every message but a row change (then every 32nd)
+        busy += 1
+        tag = msg[0]
+        handlers[tag](msg, lsn)
+        if tag in ROW_TAGS and busy & TICK_ROWS_MASK:
+            continue
         tick()
     cpu = time.process_time() - t
     conn.engine.output.flush()
@@ -160,19 +167,22 @@ def stages(conn: PostgresConnector, msgs: list[tuple[int, bytes]]) -> dict[str, 
 def marked_replay(pg: PgServer, tmp: Path, ins: list, upd: list) -> int:
     """Instruction counts per event without other load's noise: the messages once to warm up (Relation
     messages, generated parsers), then again, Relation messages left out, between two `os.getppid()`
-    calls. `valgrind --tool=callgrind --dump-before=getppid` writes the part between them to `<out>.2`;
-    its total divided by the events printed here is the figure."""
+    calls, INSERTs and UPDATEs apart. `valgrind --tool=callgrind --dump-before=getppid` writes the INSERT
+    replay to `<out>.2` and the UPDATE replay to `<out>.3`; a dump's total divided by the events printed
+    here is the figure."""
     conn = connector(pg, tmp)
     replay(conn, ins)
     replay(conn, upd)
     ins = [m for m in ins if m[1][0] != 82]
     upd = [m for m in upd if m[1][0] != 82]
     os.getppid()
-    n = replay(conn, ins)[1] + replay(conn, upd)[1]
+    n_ins = replay(conn, ins)[1]
+    os.getppid()
+    n_upd = replay(conn, upd)[1]
     os.getppid()
     conn.engine.output.close()
     conn.conn.close()
-    print(f"marked replay: {n} events")
+    print(f"marked replay: {n_ins} INSERT events (<out>.2), {n_upd} UPDATE events (<out>.3)")
     return 0
 
 

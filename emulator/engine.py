@@ -89,6 +89,12 @@ class Engine:
         self.output.write(record)
         self.records += 1
 
+    def line_writer(self) -> Callable[[str, bytes], None] | None:
+        """For a record that is its directory line and nothing else: `write_line(topic, line)` of the output
+        when nothing else needs the record (no data plane, an output that writes lines as they are), else
+        None. The caller counts what it writes in `records`, as `emit` does."""
+        return getattr(self.output, "write_line", None) if self.dataplane is None else None
+
     def tick(self) -> None:
         """Between two source messages: time-driven work (heartbeats, the output's linger flush, periodic
         commits, a finished background commit)."""

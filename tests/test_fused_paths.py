@@ -21,7 +21,9 @@ import pytest
 
 from emulator.config import from_dict
 from emulator.connect import dataplane
+from emulator.connect import fused as fused_paths
 from emulator.connect.dataplane import DataPlane
+from emulator.envelope import StructuredTableEnvelope
 from emulator.offsets import MemoryOffsetStore
 from emulator.outputs.memory import CallbackOutput
 from emulator.records import StructuredRecord
@@ -56,6 +58,7 @@ BULK_STREAM = (
     + _ROWS.format(lo=2000, hi=4999)
     + "UPDATE events SET price = price + 1, body = NULL, fl = NULL WHERE id BETWEEN 2000 AND 2999;\n"
     + "DELETE FROM events WHERE id BETWEEN 3000 AND 3499;\n"
+    + "UPDATE events SET id = id + 100000 WHERE id BETWEEN 4000 AND 4009;\n"  # key changes: extra headers
     + "INSERT INTO logs SELECT 'm' || g, g FROM generate_series(1, 300) g;\n"
     + "INSERT INTO logs VALUES ('the end', -1);\n"
 )
@@ -167,12 +170,24 @@ def _the_end(record) -> bool:
     return bool(value) and (value.get("after") or {}).get("msg") == "the end"
 
 
+# id(record) -> (its envelope, the arguments of the `StructuredTableEnvelope.change` call that made it)
+CHANGE_CALLS: dict[int, tuple] = {}
+
+
 @pytest.fixture(scope="module")
 def captured() -> list:
     """What the PostgreSQL connector hands the data plane for the workload (StructuredRecords, and the
-    transaction markers)."""
+    transaction markers); the dispatcher's `env.change` calls behind them in CHANGE_CALLS."""
     workloads = [sections_of(DATA / "pg_connect.sql"), sections_of(DATA / "pg_more_connect.sql")]
     records: list = []
+    change = StructuredTableEnvelope.change
+
+    def kept_change(env, *args, **kwargs):
+        record = change(env, *args, **kwargs)
+        CHANGE_CALLS[id(record)] = (env, args, kwargs)
+        return record
+
+    StructuredTableEnvelope.change = kept_change
     with PgServer() as pg:
         pg.psql("".join(w["pre"] for w in workloads) + BULK_PRE)
         props = pg.connector_properties(
@@ -206,6 +221,7 @@ def captured() -> list:
         finally:
             runner.stop()
             thread.join(30)
+            StructuredTableEnvelope.change = change
     return records
 
 
@@ -246,3 +262,46 @@ def test_fused_path_gives_the_general_paths_bytes(chain: str, captured: list) ->
         b = _outcome(lambda r: DataPlane.apply(general_plane, r), record)
         assert a == b, f"record {i} of topic {record.topic}"
     assert len(captured) - handed_on[0] >= 5000  # records the fused path wrote itself
+
+
+@pytest.mark.parametrize(
+    "chain", ["avro", "avro_simple_headers", "unwrap_avro", "unwrap_avro_string_headers"]
+)
+def test_table_change_gives_the_general_paths_bytes(chain: str, captured: list, monkeypatch) -> None:
+    """The dispatcher hook of fused.plain_avro and of fused.plain_unwrap into AvroConverters
+    (`plane.table_change(env)`: the change's parts straight into the Avro encoders) against the general path
+    on `env.change`'s record, with the clock both read fixed to the
+    record's own `ts_ns`; every other record goes through the fused `apply`, in the capture's order (so the
+    registries see the schemas in the same order)."""
+    props, _ = CHAINS[chain]
+
+    def plane(scope: str) -> DataPlane:
+        p = {k: v.format(scope=f"change-{chain}-{scope}") for k, v in props.items()}
+        built = dataplane.build(from_dict({**BASE, **p}))
+        assert built is not None
+        return built
+
+    fused_plane, general_plane = plane("fused"), plane("general")
+    assert fused_plane.table_change is not None
+    now = [0]
+    monkeypatch.setattr(fused_paths, "_time_ns", lambda: now[0])
+    monkeypatch.setattr("emulator.envelope._time_ns", lambda: now[0])
+    changes: dict[int, object] = {}
+    made = 0
+    for i, record in enumerate(captured):
+        call = CHANGE_CALLS.get(id(record))
+        if call is None:
+            a = _outcome(fused_plane.apply, record)
+        else:
+            env, args, kwargs = call
+            now[0] = record.value_payload["ts_ns"]
+            if id(env) not in changes:
+                changes[id(env)] = fused_plane.table_change(env)
+            change = changes[id(env)]
+            assert change is not None, f"record {i}: the hook refused the envelope of {record.topic}"
+            out = change(*args, **kwargs)
+            made += out.__class__ is fused_paths.AvroRecord
+            a = _outcome(fused_plane.apply, out)  # as the engine hands it on
+        b = _outcome(lambda r: DataPlane.apply(general_plane, r), record)
+        assert a == b, f"record {i} of topic {record.topic}"
+    assert made >= 5000  # records the hook wrote itself

@@ -153,3 +153,27 @@ def test_wide_tuples_with_nulls_anywhere():
         assert parse(msg, 0) == {c: None if v is None else int(v) for c, v in zip(names, cols)}
         text = ",".join(f'"{c}":{"null" if v is None else v.decode()}' for c, v in zip(names, cols))
         assert jparse(msg, 0) == (("{" + text + "}").encode(), None)
+
+
+def test_line_parser_puts_row_lsn_and_times_into_the_transaction_format():
+    # the envelope's line format (its shape: key slot, after and source slots, tx, three times) and a source
+    # template with `%d` at the LSN's two places and an escaped `%`; the expected line is written by hand
+    env_format = (
+        b'{"key":{"p":%b},"value":{"s":"%%x","payload":{"before":null,"after":%b,"source":%b,'
+        b'"transaction":%b,"op":"c","ts_ms":%d,"ts_us":%d,"ts_ns":%d}}}\n'
+    )
+    parse = po.row_json_parser(4, JCONVS, [0, 1, 2, 3], VALUE, [("id", 0, b"null", None)])
+    fmt = po.line_format(env_format, parse.value_format, b'{"seq":"[\\"1\\",\\"%d\\"]","n":"a%%b","lsn":%d}')
+    msg = b"I\x00\x00\x00\x07N" + tuple_data(b"-42", b"t", b"x%d", None)
+    line, klen = parse.line(msg, 6, fmt, 77, b"null", 1_700_000_000_123_456_789)
+    assert line == (
+        b'{"key":{"p":{"id":-42}},"value":{"s":"%x","payload":{"before":null,'
+        b'"after":{"id":-42,"flag":true,"name":"x%d","code":null},'
+        b'"source":{"seq":"[\\"1\\",\\"77\\"]","n":"a%b","lsn":77},"transaction":null,"op":"c",'
+        b'"ts_ms":1700000000123,"ts_us":1700000000123456,"ts_ns":1700000000123456789}}}\n'
+    )
+    assert klen == len(b'{"id":-42}')
+    assert (
+        parse.line(b"I\x00\x00\x00\x07N" + tuple_data(b"1", "u", b"x", b"y"), 6, fmt, 1, b"null", 0) is None
+    )
+    assert po.line_format(b'{"after":%b}', parse.value_format, b"{}") is None  # not the envelope's shape

@@ -10,7 +10,7 @@ import subprocess
 import sys
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .log import BenchError, say
@@ -28,6 +28,13 @@ class EngineKind:
     extra_args: tuple[str, ...] = ()
     # restart = a new engine in the same process (SIGUSR1 / SIGHUP, debezium_runner.py), not a new process
     restart_in_process: bool = False
+    result_key: str = (
+        ""  # where its results, files and runs go (default: name); two runs of one engine differ
+    )
+
+    @property
+    def key(self) -> str:
+        return self.result_key or self.name
 
 
 LIVE: set[EngineRun] = set()
@@ -38,7 +45,7 @@ class EngineRun:
 
     def __init__(self, kind: EngineKind, config: Path, workdir: Path, tag: str) -> None:
         self.kind, self.config = kind, config
-        self.tag = f"{kind.name}-{tag}"
+        self.tag = f"{kind.key}-{tag}"
         self.out = workdir / self.tag
         self.log_path = workdir / f"{self.tag}.log"
         self.proc: subprocess.Popen | None = None
@@ -212,3 +219,9 @@ def find_debezium(args) -> tuple[EngineKind | None, str]:
     return EngineKind(
         "debezium", label, cmd, BENCH_DIR, extra, restart_in_process=args.debezium_restart == "jvm"
     ), ""
+
+
+def warm_debezium(dbz: EngineKind) -> EngineKind:
+    """`--debezium-restart both`: the same Debezium with every drain in the JVM of the one before (its results
+    under `debezium_warm`), beside `dbz`'s new process per drain."""
+    return replace(dbz, label=f"{dbz.label}, one JVM", restart_in_process=True, result_key="debezium_warm")

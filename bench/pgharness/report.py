@@ -135,3 +135,22 @@ def render_table(results: dict, have_dbz: bool) -> str:
 
     out = [line(header), "  ".join("-" * w for w in widths)] + [line(r) for r in rows]
     return "\n".join(out)
+
+
+def _ratio(ours, dbz) -> str:
+    return f"{ours / dbz:.2f}x" if ours is not None and dbz else "-"
+
+
+def render_warm(results: dict) -> str:
+    """`--debezium-restart both`: the catch-up drains of Debezium with each drain in the JVM of the one before
+    (warm) beside the table's Debezium column (a new process and JVM per drain, as the emulator's runs)."""
+    ours, fresh, warm = (results.get(k, {}) for k in ("emulator", "debezium", "debezium_warm"))
+    out = []
+    for what, sec in (("INSERT", "stream_insert"), ("UPDATE", "stream_update")):
+        key = f"{sec}.rate_first_last"
+        o, f, w = lookup(ours, key), lookup(fresh, key), lookup(warm, key)
+        out.append(
+            f"catch-up {what} first->last (ev/s): Debezium new JVM per drain {fmt(f, 0)} (ours/Dbz "
+            f"{_ratio(o, f)}), drains in one JVM {fmt(w, 0)} (ours/Dbz {_ratio(o, w)})"
+        )
+    return "\n".join(out)

@@ -42,9 +42,9 @@ def stream_suite(kind: EngineKind, workdir: Path, opts: Options, res: dict) -> N
             DDL + f"CREATE TABLE {SMALL_TABLE} (id int PRIMARY KEY, label text NOT NULL);"
             f"INSERT INTO {SMALL_TABLE} SELECT g, 'row ' || g FROM generate_series(1, {SMALL_ROWS}) g;",
         )
-        config = workdir / f"{kind.name}-stream.properties"
+        config = workdir / f"{kind.key}-stream.properties"
         write_properties(
-            connector_props(pg, workdir / f"{kind.name}-stream.offsets", **{"snapshot.mode": "initial"}),
+            connector_props(pg, workdir / f"{kind.key}-stream.offsets", **{"snapshot.mode": "initial"}),
             config,
         )
         pg_pid = pg.proc.pid
@@ -156,10 +156,10 @@ def snapshot_suite(kinds: list[EngineKind], workdir: Path, opts: Options, result
         say(f"snapshot: loaded {m:,} rows ({time.monotonic() - t:.1f} s)")
         for kind in kinds:
             try:
-                config = workdir / f"{kind.name}-snapshot.properties"
+                config = workdir / f"{kind.key}-snapshot.properties"
                 write_properties(
                     connector_props(
-                        pg, workdir / f"{kind.name}-snapshot.offsets", **{"snapshot.mode": "initial"}
+                        pg, workdir / f"{kind.key}-snapshot.offsets", **{"snapshot.mode": "initial"}
                     ),
                     config,
                 )
@@ -184,7 +184,7 @@ def snapshot_suite(kinds: list[EngineKind], workdir: Path, opts: Options, result
                         "other_cpu_s": noise.other_cpu_s(),
                     }
                     r["peak_rss_mb"] = peak_rss(run)
-                    results.setdefault(kind.name, {})["snapshot"] = r
+                    results.setdefault(kind.key, {})["snapshot"] = r
                     say(
                         f"{kind.label}: snapshot: {m:,} rows, start->last {r['start_to_last_s']} s = "
                         f"{r['rate_start_last']:,} rows/s (first->last {r['rate_first_last']:,}), "
@@ -223,4 +223,4 @@ def finish_run(run: EngineRun, opts: Options) -> None:
 def record_error(results: dict, kind: EngineKind, phase: str, e: Exception) -> None:
     msg = str(e)
     say(f"ERROR in {phase} ({kind.label}): {msg}")
-    results.setdefault(kind.name, {}).setdefault("errors", {})[phase] = msg.splitlines()[0]
+    results.setdefault(kind.key, {}).setdefault("errors", {})[phase] = msg.splitlines()[0]

@@ -19,6 +19,7 @@ Why: unwrap + JSON / Avro is most users' chain and must cost no more than the ra
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -27,43 +28,59 @@ from emulator.connect.converters.json_converter import JsonConverter
 from emulator.connect.record import connect_headers, from_structured_wire
 from emulator.connect.transforms.base import field_of
 from emulator.connect.transforms.unwrap import ExtractNewRecordState
+from emulator.envelope import StructuredTableEnvelope
 from emulator.records import ConvertedRecord, Record, StructuredRecord, b64encode
+
+_new = object.__new__
+_time_ns = time.time_ns  # what StructuredTableEnvelope.change stamps records with (tests fix it)
+# a table change event's envelope fields, in the order the envelope schema has them
+_ENVELOPE_FIELDS = ["before", "after", "source", "transaction", "op", "ts_ms", "ts_us", "ts_ns"]
 
 _LINE_HEAD = len(b'{"key":null,"value":null')
 _AVRO_LINE = b'{"key":{"b64":"%b"},"value":{"b64":"%b"}%b}\n'
-_TAILS: dict[int, tuple[list, bytes]] = {}  # id(converted header list) -> (the list, its part of the line)
 
 
 class AvroRecord(ConvertedRecord):
     """A fused path's record whose key and value are both AvroConverter bytes (Confluent wire format, never
-    JSON text): its directory line in one format operation (`ConvertedRecord.line` would check each part)
-    — the same bytes; a null key or value, or a partition, takes `ConvertedRecord.line`."""
+    JSON text), no partition: its directory line in one format operation with the headers' part of the line
+    made once per converted header list (`tail`) — the bytes of `ConvertedRecord.line`; a null key or value
+    takes `ConvertedRecord.line`."""
 
-    __slots__ = ()
+    __slots__ = ("tail",)
+
+    # class attributes in front of Record's slots: two stores fewer per record (nothing sets them later)
+    partition = None
+    binary = True
+
+    def __init__(
+        self, topic: str, key: bytes | None, value: bytes | None, headers: Any, verbatim: int, tail: bytes
+    ) -> None:
+        self.topic = topic
+        self.key = key
+        self.value = value
+        self.headers = headers
+        self.verbatim = verbatim
+        self.tail = tail
 
     def line(self) -> bytes:
-        k, v, headers = self.key, self.value, self.headers
-        if k is None or v is None or self.partition is not None:
+        k, v = self.key, self.value
+        if k is None or v is None:
             return ConvertedRecord.line(self)
-        if headers:
-            cached = _TAILS.get(id(headers))
-            if cached is not None and cached[0] is headers:
-                tail = cached[1]
-            else:  # the headers' part of ConvertedRecord's line, made once per shared (converted) list
-                tail = ConvertedRecord(self.topic, None, None, headers, None, self.verbatim).line()
-                tail = tail[_LINE_HEAD:-2]
-                if len(_TAILS) >= 64:
-                    _TAILS.clear()
-                _TAILS[id(headers)] = (headers, tail)
-        else:
-            tail = b""
-        return _AVRO_LINE % (b64encode(k), b64encode(v), tail)
+        return _AVRO_LINE % (b64encode(k), b64encode(v), self.tail)
+
+
+def headers_tail(topic: str, headers: Any, verbatim: int) -> bytes:
+    """The headers' part of `ConvertedRecord.line` for a converted header list (b"" for none)."""
+    if not headers:
+        return b""
+    return ConvertedRecord(topic, None, None, headers, None, verbatim).line()[_LINE_HEAD:-2]
 
 
 def install(plane: Any, wire: Any) -> None:
     """Give `plane` a fused `apply` where its configuration has one (`plane.fused`: which, for benches and
     tests); `wire`: its wire-mode converters, or None."""
     plane.fused = None
+    plane.table_change = None  # plain_avro's hook for the dispatcher (`Dispatcher.table`)
     plane.general = plane.apply  # what a fused path hands a record it does not take (tests count them)
     for path in (plain_unwrap, unwrap_fields, plain_avro):
         fused = path(plane, wire)
@@ -80,14 +97,8 @@ def bytes_writer(conv: Any, topic: str, schema: Any) -> Callable[[Any], bytes]:
     if conv.__class__ is JsonConverter:
         return conv.writer(schema)
     if conv.__class__ is AvroConverter:
-        _, head, write = conv.ready(topic, schema)
-
-        def avro(v: Any) -> bytes:
-            out = bytearray(head)
-            write(out, v)
-            return bytes(out)
-
-        return avro
+        _, head, encode = conv.ready(topic, schema)
+        return lambda v: encode(head, v)
     data = conv.from_connect_data
     return lambda v: data(topic, None, schema, v)
 
@@ -105,7 +116,7 @@ def plain_unwrap(plane: Any, wire: Any) -> Callable[[Record], Record | None] | N
         schema = after_schema(record.value_schema)
         return None if schema is None else (schema, None)
 
-    return _unwrapping(plane, wire, shape)
+    return _unwrapping(plane, wire, shape, after_schema)
 
 
 _WIRE_TYPES = frozenset(
@@ -215,23 +226,25 @@ def _unwrapping(
     plane: Any,
     wire: Any,
     shape: Callable[[StructuredRecord], tuple[Any, Callable[[dict, dict], dict] | None] | None],
+    value_schema: Callable[[Any], Any] | None = None,
 ) -> Callable[[Record], Record | None]:
     """The fused apply of an unwrapping chain: a create / update / read (a table record whose `after` is a
     struct) written as the value `shape` gives for its envelope schema — (the value schema, a function
     (envelope, after) -> value, or None for `after` itself), or None: the general path — with the key, under
-    the same topic; everything else through `plane.general`."""
+    the same topic; everything else through `plane.general`. `value_schema` (plain_unwrap's): the unwrapped
+    value schema of an envelope schema, or None — with AvroConverters for key and value, the dispatcher's
+    hook (`plane.table_change`, `_avro_change`) then writes creates / updates from the change's parts."""
     convert_headers = wire.convert_headers
     verbatim = wire.verbatim
     key_conv, value_conv = wire.key, wire.value
     both_avro = key_conv.__class__ is AvroConverter and value_conv.__class__ is AvroConverter
-    made = AvroRecord if both_avro else ConvertedRecord
     # id(envelope schema) -> its plan: [envelope schema, key schema, topic, the value schema or None (the
     # general path), the value builder or None, key writer or None until a key is met, value writer or None
-    # until made, the last headers list met and its converted form]. Writers are made when first needed,
+    # until made, the last headers list met, its converted form and its part of an Avro line]. Writers are made when first needed,
     # after the record's headers are converted: Connect's order (headers, key, value) is the order a
     # registry gives ids in.
     plans: dict[int, list[Any]] = {}
-    no_headers = (None, None)
+    no_headers = (None, None, b"")
 
     def plan(record: StructuredRecord) -> list[Any]:
         env_schema = record.value_schema
@@ -272,14 +285,15 @@ def _unwrapping(
                         try:
                             if headers:
                                 last = p[7]
-                                if last[0] is headers:
-                                    headers = last[1]
-                                else:
+                                if last[0] is not headers:
                                     converted = convert_headers(topic, connect_headers(headers))
-                                    p[7] = (headers, converted)
-                                    headers = converted
+                                    last = p[7] = (
+                                        headers,
+                                        converted,
+                                        headers_tail(topic, converted, verbatim) if both_avro else b"",
+                                    )
                             else:
-                                headers = None
+                                last = no_headers
                             if key is None:
                                 k = None
                             else:
@@ -294,9 +308,23 @@ def _unwrapping(
                             v = vw(after if build is None else build(env, after))
                         except Exception:  # noqa: BLE001 - the general path reports it (errors.tolerance)
                             return plane.general(record)
-                        return made(topic, k, v, headers, None, verbatim)
+                        if both_avro:
+                            return AvroRecord(topic, k, v, last[1], verbatim, last[2])
+                        return ConvertedRecord(topic, k, v, last[1], None, verbatim)
+        elif hooked and record.__class__ is AvroRecord:  # made by the dispatcher's hook: converted already
+            return record
         return plane.general(record)
 
+    hooked = both_avro and value_schema is not None
+    if hooked:  # plain unwrap into AvroConverters: the dispatcher's hook (see _avro_change)
+
+        def table_change(env: Any) -> Callable[..., Record] | None:
+            if env.__class__ is not StructuredTableEnvelope:
+                return None
+            schema = value_schema(env.envelope_schema)
+            return None if schema is None else _avro_change(env, wire, schema, True)
+
+        plane.table_change = table_change
     return apply
 
 
@@ -321,13 +349,16 @@ def plain_avro(plane: Any, wire: Any) -> Callable[[Record], Record | None] | Non
     convert_headers = wire.convert_headers
     verbatim = wire.verbatim
     # id(value schema) -> its plan: [value schema, key schema, topic, key (schema, wire header, writer) or
-    # None until a key is met, the same for the value, the last headers list met and its converted form]
+    # None until a key is met, the same for the value, the last headers list met, its converted form and its
+    # part of the directory line]
     plans: dict[int, list[Any]] = {}
     unsafe: set[int] = set()  # value schemas the general path takes (see _snapshot_default_false)
-    no_headers = (None, None)
+    no_headers = (None, None, b"")
 
     def apply(record: Record) -> Record | None:
         if record.__class__ is not StructuredRecord:
+            if record.__class__ is AvroRecord:  # made by `table_change`'s function: converted already
+                return record
             return plane.general(record)
         value_schema = record.value_schema
         topic = record.topic
@@ -346,34 +377,124 @@ def plain_avro(plane: Any, wire: Any) -> Callable[[Record], Record | None] | Non
             # Connect's order: headers, key, value (the registry gives ids in the order schemas are met)
             if headers:
                 last = p[5]
-                if last[0] is headers:
-                    headers = last[1]
-                else:
+                if last[0] is not headers:
                     converted = convert_headers(topic, connect_headers(headers))
-                    p[5] = (headers, converted)
-                    headers = converted
+                    last = p[5] = (headers, converted, headers_tail(topic, converted, verbatim))
             else:
-                headers = None
+                last = no_headers
             if key is None:
                 k = None
             else:
                 kw = p[3]
                 if kw is None:
                     kw = p[3] = key_conv.ready(topic, p[1])
-                out = bytearray(kw[1])
-                kw[2](out, key)
-                k = bytes(out)
+                k = kw[2](kw[1], key)
             if value is None:
                 v = None
             else:
                 vw = p[4]
                 if vw is None:
                     vw = p[4] = value_conv.ready(topic, value_schema)
-                out = bytearray(vw[1])
-                vw[2](out, value)
-                v = bytes(out)
+                v = vw[2](vw[1], value)
         except Exception:  # noqa: BLE001 - the general path reports it (errors.tolerance)
             return plane.general(record)
-        return AvroRecord(topic, k, v, headers, None, verbatim)
+        return AvroRecord(topic, k, v, last[1], verbatim, last[2])
 
+    def table_change(env: Any) -> Callable[..., Record] | None:
+        """The dispatcher's hook (`Dispatcher.table`, see `_avro_change`): the envelope's fields straight
+        into the value's spread encoder. None: this envelope takes `env.change`."""
+        if env.__class__ is not StructuredTableEnvelope:
+            return None
+        schema = env.envelope_schema
+        if [f.name for f in schema.fields or ()] != _ENVELOPE_FIELDS or not _snapshot_default_false(schema):
+            return None
+        return _avro_change(env, wire, schema, False)
+
+    plane.table_change = table_change
     return apply
+
+
+def _avro_change(env: Any, wire: Any, schema: Any, unwrapped: bool) -> Callable[..., Record]:
+    """A function with `env.change`'s signature (the dispatcher's hook, `plane.table_change`) that gives the
+    record the fused `apply` gives for `env.change(...)`'s record, with both converters AvroConverters:
+    `unwrapped` False (plain_avro) — the envelope's fields go straight into the value's spread encoder
+    (`schema`: the envelope's); True (plain_unwrap) — a change with an `after` row writes that row under
+    `schema` (the unwrapped one). No payload dict, no `StructuredRecord`. Anything else (extra headers, a
+    delete under unwrap, a value the encoder refuses) is `env.change`'s record, which the fused `apply` then
+    takes as any other (and the general path reports a failure, errors.tolerance)."""
+    key_conv, value_conv = wire.key, wire.value
+    convert_headers = wire.convert_headers
+    verbatim = wire.verbatim
+    make = env.change
+    topic = env.topic
+    key_schema = env.key_schema
+    key_only = env.key_only
+    value_part = env.value_part
+    null_defaults = env.null_defaults
+    fill = env._null_defaults
+    settings = env.settings
+    # the key's wire header and encoder (None until a key is met), the value's, the last headers list met,
+    # its converted form and its part of the line
+    khead = vhead = b""
+    kenc = venc = None
+    hsrc = hconv = None
+    htail = b""
+
+    def change(
+        op: str,
+        before: dict | None,
+        after: dict | None,
+        source: dict,
+        transaction: dict | None,
+        key: dict | None,
+        extra_headers: list | None = None,
+    ) -> Record:
+        nonlocal khead, vhead, kenc, venc, hsrc, hconv, htail
+        if extra_headers:
+            return make(op, before, after, source, transaction, key, extra_headers)
+        b, a = before, after
+        if key_only:
+            b = value_part(b)
+            a = value_part(a)
+        if null_defaults:
+            b = fill(b)
+            a = fill(a)
+        if unwrapped and a.__class__ is not dict:  # a delete: the fused apply's general path
+            return make(op, before, after, source, transaction, key)
+        headers = settings.context_headers
+        try:
+            # Connect's order: headers, key, value (the registry gives ids in the order schemas are met)
+            if headers is not hsrc:
+                if headers:
+                    converted = convert_headers(topic, connect_headers(headers))
+                    hconv, htail = converted, headers_tail(topic, converted, verbatim)
+                else:
+                    hconv, htail = None, b""
+                hsrc = headers
+            if key is None:
+                k = None
+            else:
+                if kenc is None:
+                    _, khead, kenc = key_conv.ready(topic, key_schema)
+                k = kenc(khead, key)
+            if venc is None:
+                _, vhead, venc = value_conv.ready(topic, schema)
+                if not unwrapped:
+                    venc = value_conv.writers.spread_encoder(schema)
+            if unwrapped:
+                v = venc(vhead, a)
+            else:
+                ns = _time_ns()
+                v = venc(vhead, b, a, source, transaction, op, ns // 1_000_000, ns // 1_000, ns)
+        except Exception:  # noqa: BLE001 - the fused apply takes env.change's record: the general path reports it
+            return make(op, before, after, source, transaction, key)
+        r = _new(AvroRecord)  # AvroRecord(...) without its __init__'s frame
+        r.topic = topic
+        r.key = k
+        r.value = v
+        r.headers = hconv
+        r.verbatim = verbatim
+        r.tail = htail
+        return r
+
+    return change

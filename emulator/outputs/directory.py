@@ -50,6 +50,17 @@ class DirectoryOutput(Output):
         f.write(record.line())
         self.unflushed.add(f)
 
+    def write_line(self, topic: str, line: bytes) -> None:
+        """`write` of a record made as its line alone (Engine.line_writer): no record object per event."""
+        last = self._last
+        if last is not None and last[0] == topic:
+            f = last[1]
+        else:
+            f = self._file(topic)
+            self._last = (topic, f)
+        f.write(line)
+        self.unflushed.add(f)
+
     def flush(self) -> None:
         if self.unflushed:
             for f in self.unflushed:

@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from emulator.envelope import EnvelopeSettings
+from emulator.envelope import EnvelopeSettings, LineRecord
 from emulator.metrics import StreamingMetrics
 from emulator.pipeline.heartbeat import Heartbeat
 from emulator.pipeline.transactions import TransactionMonitor
@@ -158,7 +158,8 @@ class Dispatcher:
         told the key (and the row image, for surrogate keys), the count (Debezium's onEvent), the record,
         and a delete's tombstone per `tombstones.on.delete`."""
         key_of = env._key or _no_key  # env.key_of without its own call per row
-        record = env.change
+        fused = getattr(getattr(self.engine, "dataplane", None), "table_change", None)  # fused.plain_avro
+        record = (fused and fused(env)) or env.change
         tombstone = env.tombstone
         value_part = env.value_part
         key_header = env.key_header
@@ -239,6 +240,48 @@ class Dispatcher:
             else:
                 m.updates += 1
             emit(record(op, after, source, event_block(tx_id, dc) if tx_id is not None else None, key))
+            return True
+
+        return change
+
+    def table_line(self, env, dc: str, vstart: int, vtail: int) -> Callable[[str, tuple], bool] | None:
+        """`table_json`'s change function for records the connector formatted whole (`line`: the line and its
+        key's length; no transaction metadata: the caller takes this path only without it): `change(op,
+        line) -> False` when it cannot take it (an incremental snapshot window is open). `vstart`, `vtail`:
+        where the value starts after a key of length 0 and how long the line's tail after it is."""
+        if self.signals is not None and self.signal_table is not None and dc == self.signal_table:
+            return None
+        emit = self.emit
+        m = self.metrics
+        inc = self.incremental
+        topic = env.topic
+        headers = env.settings.context_headers
+        engine = self.engine
+        write_line = engine.line_writer() if hasattr(engine, "line_writer") else None
+        if write_line is not None:  # the directory output: the line as it is, no record object
+
+            def change_line(op: str, line: tuple[bytes, int]) -> bool:
+                if inc is not None and inc.window_open:
+                    return False
+                if op == "c":
+                    m.creates += 1
+                else:
+                    m.updates += 1
+                write_line(topic, line[0])
+                engine.records += 1
+                return True
+
+            return change_line
+
+        def change(op: str, line: tuple[bytes, int]) -> bool:
+            if inc is not None and inc.window_open:
+                return False
+            if op == "c":
+                m.creates += 1
+            else:
+                m.updates += 1
+            text, klen = line
+            emit(LineRecord(topic, text, klen, vstart + klen, vtail, headers))
             return True
 
         return change

@@ -22,6 +22,7 @@ from emulator.connect.schema import Schema
 from emulator.javahash import hashmap_order, table_size
 
 Writer = Callable[[bytearray, Any], None]
+Encoder = Callable[[bytes, Any], bytes]
 _pack_f = struct.Struct("<f").pack
 _pack_d = struct.Struct("<d").pack
 
@@ -35,7 +36,15 @@ def write_long(out: bytearray, n: int) -> None:
 # LSNs (5-9 bytes, several per change event) then cost two or three table reads, not a loop per byte.
 _F14 = [bytes((i,)) if i < 0x80 else bytes(((i & 0x7F) | 0x80, i >> 7)) for i in range(0x4000)]
 _C14 = [bytes(((i & 0x7F) | 0x80, (i >> 7) | 0x80)) for i in range(0x4000)]
+_LEN = [_F14[i << 1] for i in range(0x2000)]  # the varint of a length < 8 KiB (zigzagged)
 _HIGH: dict[int, bytes] = {}  # the varint of a value's bits above 28: changes rarely between events
+
+
+def _vbytes(n: int) -> bytes:
+    """The varint of an already zigzagged value, as bytes."""
+    b = bytearray()
+    _varint(b, n)
+    return bytes(b)
 
 
 def _varint_loop(out: bytearray, n: int) -> None:
@@ -148,6 +157,8 @@ class AvroWriters:
     def __init__(self, wire: bool = False) -> None:
         self.wire = wire
         self._cache: dict[int, tuple[Schema, Writer]] = {}
+        self._encoders: dict[int, tuple[Schema, Encoder]] = {}
+        self._spread: dict[int, tuple[Schema, Callable[..., bytes]]] = {}
 
     def _default(self, schema: Schema) -> Any:
         if schema.default is None:
@@ -155,31 +166,70 @@ class AvroWriters:
         return schema.default if self.wire else default_value(schema)
 
     def writer(self, schema: Schema) -> Writer:
+        """`write(out: bytearray, value)`: appends the value's Avro binary to `out`."""
         hit = self._cache.get(id(schema))
         if hit is not None and hit[0] is schema:
             return hit[1]
-        w = (
-            self._generated(schema)
-            if schema.type == "struct" and not schema.optional
-            else self._build(schema)
-        )
+        if schema.type == "struct" and not schema.optional:
+            encode = self.encoder(schema)
+
+            def w(out: bytearray, v: Any) -> None:
+                out += encode(b"", v)
+
+        else:
+            w = self._build(schema)
         self._cache[id(schema)] = (schema, w)
         return w
 
-    # -- generated writers: one Python function per top-level struct, fields inlined (the per-field
-    # closures cost a call each; a change event has ~30 fields)
-    def _generated(self, schema: Schema) -> Writer:
+    def encoder(self, schema: Schema) -> Encoder:
+        """`encode(head, value) -> head + the value's Avro binary` (`head`: the Confluent wire header): for a
+        record schema the generated function, which collects the parts in a list and joins them once."""
+        hit = self._encoders.get(id(schema))
+        if hit is not None and hit[0] is schema:
+            return hit[1]
+        if schema.type == "struct" and not schema.optional:
+            e = self._generated(schema)
+        else:
+            write = self.writer(schema)
+
+            def e(head: bytes, v: Any) -> bytes:
+                out = bytearray(head)
+                write(out, v)
+                return bytes(out)
+
+        self._encoders[id(schema)] = (schema, e)
+        return e
+
+    # -- generated encoders: one Python function per top-level struct, fields inlined (the per-field
+    # closures cost a call each; a change event has ~30 fields); the parts go to a list (a specialised
+    # `list.append` each, where `bytearray +=` costs a buffer export and a resize) joined once at the end
+    def _generated(self, schema: Schema) -> Encoder:
         """Struct values carry every field of their schema, so the fields are read by subscript; a value
         that lacks one (KeyError) is written again by the `.get` twin (a missing field reads as null)."""
         safe = self._generated_body(schema, subscript=False)
         return self._generated_body(schema, subscript=True, fallback=safe)
 
-    def _generated_body(self, schema: Schema, subscript: bool, fallback: Writer | None = None) -> Writer:
+    def spread_encoder(self, schema: Schema) -> Callable[..., bytes]:
+        """For a record schema: `encode(head, f1, f2, ...)` -> `encoder(schema)(head, {f1: .., f2: ..})` with
+        the top-level fields as arguments in the schema's order (no dict built to be taken apart again)."""
+        hit = self._spread.get(id(schema))
+        if hit is not None and hit[0] is schema:
+            return hit[1]
+        safe = self._generated_body(schema, subscript=False, spread=True)
+        e = self._generated_body(schema, subscript=True, fallback=safe, spread=True)
+        self._spread[id(schema)] = (schema, e)
+        return e
+
+    def _generated_body(
+        self, schema: Schema, subscript: bool, fallback: Any = None, spread: bool = False
+    ) -> Any:
         env: dict[str, Any] = {
-            "_varint": _varint,
+            "_vbytes": _vbytes,
+            "_join": b"".join,
             "_HIGH": _HIGH,
             "_high": _high,
             "_F14": _F14,
+            "_LEN": _LEN,
             "_C14": _C14,
             "_pack_f": _pack_f,
             "_pack_d": _pack_d,
@@ -189,7 +239,7 @@ class AvroWriters:
             "ConversionError": ConversionError,
         }
         wire = self.wire
-        lines = ["def write(out, v):"]
+        lines = ["def encode(head, v):", "    out = [head]"]
         counter = [0]
 
         def const(value: Any) -> str:
@@ -205,58 +255,58 @@ class AvroWriters:
         def emit_long(ind: str, x: str) -> None:
             # zigzag without the sign shift for the usual non-negative value; a value of 28 bits or more
             # (timestamps, LSNs) split once: each operation on a multi-digit int allocates
-            lines.append(f"{ind}n = {x} << 1 if {x} >= 0 else ~({x} << 1)")
-            lines.append(f"{ind}if n < 0x4000: out += _F14[n]")
+            lines.append(f"{ind}n = {x} + {x} if {x} >= 0 else ~({x} + {x})")  # x + x: a specialised add
+            lines.append(f"{ind}if n < 0x4000: out.append(_F14[n])")
             lines.append(f"{ind}elif n < 0x10000000:")
-            lines.append(f"{ind}    out += _C14[n & 0x3FFF]")
-            lines.append(f"{ind}    out += _F14[n >> 14]")
+            lines.append(f"{ind}    out.append(_C14[n & 0x3FFF])")
+            lines.append(f"{ind}    out.append(_F14[n >> 14])")
             lines.append(f"{ind}else:")
             lines.append(f"{ind}    lo = n & 0xFFFFFFF")
-            lines.append(f"{ind}    out += _C14[lo & 0x3FFF]")
-            lines.append(f"{ind}    out += _C14[lo >> 14]")
+            lines.append(f"{ind}    out.append(_C14[lo & 0x3FFF])")
+            lines.append(f"{ind}    out.append(_C14[lo >> 14])")
             lines.append(f"{ind}    n >>= 28")
-            lines.append(f"{ind}    out += _HIGH.get(n) or _high(n)")
+            lines.append(f"{ind}    out.append(_HIGH.get(n) or _high(n))")
 
         def emit_len_bytes(ind: str, b: str) -> None:
             if subscript:  # 8 KiB or more: IndexError, and the .get twin writes the value
-                lines.append(f"{ind}out += _F14[len({b}) << 1]")
+                lines.append(f"{ind}out.append(_LEN[len({b})])")
             else:
                 lines.append(f"{ind}n = len({b}) << 1")
-                lines.append(f"{ind}if n < 0x4000: out += _F14[n]")
-                lines.append(f"{ind}else: _varint(out, n)")
-            lines.append(f"{ind}out += {b}")
+                lines.append(f"{ind}if n < 0x4000: out.append(_F14[n])")
+                lines.append(f"{ind}else: out.append(_vbytes(n))")
+            lines.append(f"{ind}out.append({b})")
 
         def emit_value(ind: str, sch: Schema, x: str, memo: bool = False) -> None:
             t = sch.type
             if t in _INTS and memo:  # a value that repeats between events (source timestamps, txId)
                 cell = const([(object(), b"")])  # one tuple, replaced whole (threads read it too)
                 lines.append(f"{ind}m = {cell}[0]")
-                lines.append(f"{ind}if {x} == m[0]: out += m[1]")
+                lines.append(f"{ind}if {x} == m[0]: out.append(m[1])")
                 lines.append(f"{ind}else:")
                 lines.append(f"{ind}    s0 = len(out)")
                 emit_long(ind + "    ", x)
-                lines.append(f"{ind}    {cell}[0] = ({x}, bytes(out[s0:]))")
+                lines.append(f"{ind}    {cell}[0] = ({x}, _join(out[s0:]))")
             elif t in _INTS:
                 emit_long(ind, x)
             elif t == "boolean":
-                lines.append(f"{ind}out.append(1 if {x} else 0)")
+                lines.append(f'{ind}out.append(b"\\x01" if {x} else b"\\x00")')
             elif t == "double" and wire:
-                lines.append(f"{ind}out += _pack_d({x} if {x}.__class__ is float else _wf({x}))")
+                lines.append(f"{ind}out.append(_pack_d({x} if {x}.__class__ is float else _wf({x})))")
             elif t == "float" and wire:
-                lines.append(f"{ind}out += _pack_f({x} if {x}.__class__ is float else _wf({x}))")
+                lines.append(f"{ind}out.append(_pack_f({x} if {x}.__class__ is float else _wf({x})))")
             elif t == "double":
-                lines.append(f"{ind}out += _pack_d({x})")
+                lines.append(f"{ind}out.append(_pack_d({x}))")
             elif t == "float":
-                lines.append(f"{ind}out += _pack_f({x})")
+                lines.append(f"{ind}out.append(_pack_f({x}))")
             elif t == "string" and memo:  # the same str object event after event: its bytes kept
                 cell = const([(object(), b"")])  # one tuple, replaced whole (threads read it too)
                 lines.append(f"{ind}m = {cell}[0]")
-                lines.append(f"{ind}if {x} is m[0]: out += m[1]")
+                lines.append(f"{ind}if {x} is m[0]: out.append(m[1])")
                 lines.append(f"{ind}else:")
                 lines.append(f"{ind}    s0 = len(out)")
                 lines.append(f"{ind}    b = {x}.encode()")
                 emit_len_bytes(ind + "    ", "b")
-                lines.append(f"{ind}    {cell}[0] = ({x}, bytes(out[s0:]))")
+                lines.append(f"{ind}    {cell}[0] = ({x}, _join(out[s0:]))")
             elif t == "string":
                 lines.append(f"{ind}b = {x}.encode()")
                 emit_len_bytes(ind, "b")
@@ -288,7 +338,9 @@ class AvroWriters:
                         ind, f.schema, y, (source and f.name not in _PER_EVENT) or f.name in _REPEATING
                     )
             else:  # arrays, maps: the generic writer of their schema
-                lines.append(f"{ind}{const(self._value_writer(sch))}(out, {x})")
+                lines.append(f"{ind}b = bytearray()")
+                lines.append(f"{ind}{const(self._value_writer(sch))}(b, {x})")
+                lines.append(f"{ind}out.append(b)")
 
         def emit_template(ind: str, fields: Any, x: str) -> bool:
             """A source block as one template per transaction: the bytes of the runs of fields that repeat
@@ -305,7 +357,7 @@ class AvroWriters:
             lines.append(f"{ind}{m} = {cell}[0]")
             lines.append(f"{ind}if {t} == {m}[0]:")
             runs = 1
-            lines.append(f"{ind}    out += {m}[1]")
+            lines.append(f"{ind}    out.append({m}[1])")
             for f in fields:
                 if f.name in names:
                     continue
@@ -313,7 +365,7 @@ class AvroWriters:
                 lines.append(f"{ind}    {y} = {x}[{f.name!r}]")
                 emit_field(ind + "    ", f.schema, y)
                 runs += 1
-                lines.append(f"{ind}    out += {m}[{runs}]")
+                lines.append(f"{ind}    out.append({m}[{runs}])")
             lines.append(f"{ind}else:")
             ys = {f.name: var() for f in fixed}
             lines.append(f"{ind}    {', '.join(ys.values())} = {t}")
@@ -323,13 +375,13 @@ class AvroWriters:
                 if f.name in names:
                     emit_field(ind + "    ", f.schema, ys[f.name])
                     continue
-                lines.append(f"{ind}    {parts[-1]} = bytes(out[{s0}:])")
+                lines.append(f"{ind}    {parts[-1]} = _join(out[{s0}:])")
                 y = var()
                 lines.append(f"{ind}    {y} = {x}[{f.name!r}]")
                 emit_field(ind + "    ", f.schema, y)
                 lines.append(f"{ind}    {s0} = len(out)")
                 parts.append(var())
-            lines.append(f"{ind}    {parts[-1]} = bytes(out[{s0}:])")
+            lines.append(f"{ind}    {parts[-1]} = _join(out[{s0}:])")
             lines.append(f"{ind}    {cell}[0] = ({t}, {', '.join(parts)})")
             return True
 
@@ -346,33 +398,40 @@ class AvroWriters:
                 emit_value(ind, sch, x, memo)
             elif dflt is not None:  # [T, "null"]
                 lines.append(f"{ind}if {x} is None: {x} = {const(dflt)}")
-                lines.append(f"{ind}out.append(0)")
+                lines.append(f'{ind}out.append(b"\\x00")')
                 emit_value(ind, sch, x, memo)
             else:  # ["null", T]
-                lines.append(f"{ind}if {x} is None: out.append(0)")
+                lines.append(f'{ind}if {x} is None: out.append(b"\\x00")')
                 lines.append(f"{ind}else:")
-                lines.append(f"{ind}    out.append(2)")
+                lines.append(f'{ind}    out.append(b"\\x02")')
                 emit_value(ind + "    ", sch, x, memo)
 
+        params = [f"a{i}" for i in range(len(schema.fields or ()))] if spread else ["v"]
+        lines[0] = f"def encode(head, {', '.join(params)}):"
+
+        def emit_top(ind: str) -> None:
+            if not spread:
+                emit_value(ind, schema, "v")
+                return
+            for f, a in zip(schema.fields or (), params):
+                emit_field(ind, f.schema, a, f.name in _REPEATING)
+
         if fallback is None:
-            emit_value("    ", schema, "v")
-            if len(lines) == 1:  # a record with no fields (ReplaceField can exclude every one) writes nothing
-                lines.append("    pass")
+            emit_top("    ")
         else:
             env["_fallback"] = fallback
-            lines.append("    start = len(out)")
             lines.append("    try:")
             n = len(lines)
-            emit_value("        ", schema, "v")
-            if len(lines) == n:  # a record with no fields writes nothing
+            emit_top("        ")
+            if len(lines) == n:  # a record with no fields (ReplaceField can exclude every one) writes nothing
                 lines.append("        pass")
             # a missing field, or a null in a required one (None << 1, None.encode(), ...), a string or bytes of
             # 8 KiB or more (IndexError): the .get twin writes the value, or raises the ConversionError
             lines.append("    except (KeyError, TypeError, AttributeError, IndexError):")
-            lines.append("        del out[start:]")
-            lines.append("        _fallback(out, v)")
+            lines.append(f"        return _fallback(head, {', '.join(params)})")
+        lines.append("    return _join(out)")
         exec(compile("\n".join(lines), f"<avro writer {schema.name}>", "exec"), env)  # noqa: S102
-        return env["write"]
+        return env["encode"]
 
     def _value_writer(self, schema: Schema) -> Writer:
         """The writer of a non-null value of `schema` (no union)."""

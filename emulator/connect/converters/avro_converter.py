@@ -73,7 +73,7 @@ class AvroConverter:
         text = avro.text()
         subject = self.subject(topic, avro)
         sid = self._schema_id(subject, text)
-        return schema, b"\x00" + sid.to_bytes(4, "big"), self.writers.writer(schema)
+        return schema, b"\x00" + sid.to_bytes(4, "big"), self.writers.encoder(schema)
 
     def _schema_id(self, subject: str, text: str) -> int:
         if self.auto_register:
@@ -103,7 +103,8 @@ class AvroConverter:
         return bytes(out)
 
     def ready(self, topic: str, schema: Schema) -> tuple[Schema, bytes, Any]:
-        """(schema, the 5-byte wire header with the schema id, the value writer), registered on first use."""
+        """(schema, the 5-byte wire header with the schema id, the value's encoder: `encode(header, value)` ->
+        the wire bytes), registered on first use."""
         key = (topic, id(schema))
         ready = self._ready.get(key)
         if ready is None or ready[0] is not schema:
@@ -119,9 +120,7 @@ class AvroConverter:
         if schema is None:
             return self._schemaless(topic, value)
         ready = self.ready(topic, schema)
-        out = bytearray(ready[1])
-        ready[2](out, value)
-        return bytes(out)
+        return ready[2](ready[1], value)
 
     def from_connect_header(self, topic: str, name: str, schema: Schema | None, value: Any) -> bytes | None:
         return self.from_connect_data(topic, None, schema, value)

@@ -76,6 +76,12 @@ class CapturedTable:
         "gate_json",
         "src",
         "src_epoch",
+        "src_first",
+        "parse_line",
+        "gate_line",
+        "line_c",
+        "line_u",
+        "line_epoch",
     )
 
     def __init__(self, env: TableEnvelope, keep: list[int] | None) -> None:
@@ -94,6 +100,16 @@ class CapturedTable:
         # the source block of this table's changes in the current transaction, but for sequence and lsn
         self.src: dict = {}
         self.src_epoch = -1  # the stream's transaction count `src` was made in
+        self.src_first = -1  # ... in which its first change was given a source block without the template
+        # without transaction metadata: the tuple parsed straight into the record's line
+        # (pgoutput.row_json_parser's `line`) with the per-transaction formats of "c" and "u" that hold the
+        # source template (`line_epoch`: the transaction they were made in), and the dispatcher's
+        # change function for such lines
+        self.parse_line: Any = None
+        self.gate_line: Any = None
+        self.line_c: bytes | None = None
+        self.line_u: bytes | None = None
+        self.line_epoch = -1
 
     def raw(self, values: list) -> list:
         keep = self.keep

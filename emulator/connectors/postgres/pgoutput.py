@@ -426,13 +426,41 @@ def row_json_parser(n: int, converters: list, columns: list[int], value: list, k
         ]
     vfmt, vargs = _fmt_of(value, lambda f: f"v{f.j}")
     ns["VFMT"] = vfmt
-    after = f"VFMT % ({''.join(a + ', ' for a in vargs)})"
+    values = "".join(a + ", " for a in vargs)
+    after = f"VFMT % ({values})"
+    # the same parse into a whole record line (`line_format`): `parse_line(buf, start, fmt, lsn, tx, ns)`
+    # -> (line, key length) with `after`'s fields, the LSN and the times formatted straight into the line
+    tail = "lsn, lsn, tx, ns // 1_000_000, ns // 1_000, ns)"
     if key:
         kfmt, kargs = _fmt_of(key, lambda f: f"k{f.j}" if f.j in split else f"v{f.j}")
         ns["KFMT"] = kfmt
-        lines.append(f"    return {after}, KFMT % ({''.join(a + ', ' for a in kargs)})")
+        keyed = f"KFMT % ({''.join(a + ', ' for a in kargs)})"
+        body = "\n".join(lines)
+        code = f"{body}\n    return {after}, {keyed}\n"
+        line = f"{body}\n    key = {keyed}\n    return fmt % (key, {values}{tail}, len(key)\n"
     else:
-        lines.append(f"    return {after}, None")
-    code = "\n".join(lines) + "\n"
+        body = "\n".join(lines)
+        code = f"{body}\n    return {after}, None\n"
+        line = f"{body}\n    return fmt % ({values}{tail}, 0\n"
     exec(compile(code, f"<pgoutput JSON row of {n}>", "exec"), ns)  # noqa: S102 - names as constants
-    return ns["parse"]
+    parse = ns["parse"]
+    line = line.replace("def parse(buf, start):", "def parse_line(buf, start, fmt, lsn, tx, ns):", 1)
+    exec(compile(line, f"<pgoutput line of {n}>", "exec"), ns)  # noqa: S102 - names as constants
+    parse.line = ns["parse_line"]
+    parse.value_format = vfmt
+    return parse
+
+
+# The envelope's line format (`TableEnvelope._after_formats`) around `after` and `source`: a per-transaction
+# format puts the row's field format and the source template (LSN twice) in their place.
+_AFTER_SOURCE = b'"after":%b,"source":%b,'
+
+
+def line_format(env_format: bytes, value_format: bytes, source_template: bytes) -> bytes | None:
+    """The record line's format with `after`'s fields and the source block (`%d` at its two LSN places) in
+    place: arguments (key,) after's fields..., lsn, lsn, tx, ts_ms, ts_us, ts_ns. None when the envelope's
+    format is not the expected one."""
+    if env_format.count(_AFTER_SOURCE) != 1:
+        return None
+    head, rest = env_format.split(_AFTER_SOURCE)
+    return b'%s"after":%s,"source":%s,%s' % (head, value_format, source_template, rest)
