@@ -96,19 +96,27 @@ def numeric_fixed_precise(scale: int) -> Converter:
         n = (u.bit_length() if u >= 0 else (~u).bit_length()) // 8 + 1
         return b2a(u.to_bytes(n, "big", signed=True), newline=False).decode("ascii")
 
+    dot = (
+        -1 - scale
+    )  # where the point is when the text has the column's scale (PostgreSQL prints numeric(p,s) so)
+
     def json(b: bytes) -> bytes:
         """`orjson.dumps(conv(text))` from the text's bytes (pgoutput.row_json_parser): no str made."""
         if b[-1] > 57:  # NaN / Infinity / -Infinity
             return b"null"
-        i = b.find(b".")
-        if i < 0:
-            u, s = int(b), 0
+        if scale and len(b) > scale and b[dot] == 46:  # the column's own scale: nothing to rescale
+            u = int(b.replace(b".", b"", 1))
         else:
-            u, s = int(b.replace(b".", b"", 1)), len(b) - i - 1
-        if s != scale:
-            u = _rescale(u, s, scale)
-        n = (u.bit_length() if u >= 0 else (~u).bit_length()) // 8 + 1
-        return b'"%b"' % b2a(u.to_bytes(n, "big", signed=True), newline=False)
+            i = b.find(b".")
+            if i < 0:
+                u, s = int(b), 0
+            else:
+                u, s = int(b.replace(b".", b"", 1)), len(b) - i - 1
+            if s != scale:
+                u = _rescale(u, s, scale)
+        if u >= 0:  # a leading zero bit: the unsigned bytes are the signed ones (no keyword to parse)
+            return b'"%b"' % b2a(u.to_bytes(u.bit_length() // 8 + 1, "big"), newline=False)
+        return b'"%b"' % b2a(u.to_bytes((~u).bit_length() // 8 + 1, "big", signed=True), newline=False)
 
     conv.json = json
     return conv
