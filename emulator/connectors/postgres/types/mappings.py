@@ -147,7 +147,10 @@ def _m_bool(typmod: int, cfg: TypeConfig, t: PgType) -> TypeMapping:
 def _m_numeric(typmod: int, cfg: TypeConfig, t: PgType) -> TypeMapping:
     if typmod >= 4:
         precision = ((typmod - 4) >> 16) & 0xFFFF
-        scale = (((typmod - 4) & 0x7FF) ^ 1024) - 1024
+        # pgjdbc reads the scale as 16 unsigned bits: PostgreSQL 15's negative scales (11-bit two's complement)
+        # come out as 2048 + scale, numeric(5,-2) as 2046, and Debezium rescales values to that (recorded:
+        # tests/data/pg/cases/numeric_negative_scale)
+        scale = (typmod - 4) & 0xFFFF
     else:
         precision = scale = None
     mode = cfg.decimal_handling_mode
