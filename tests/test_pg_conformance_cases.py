@@ -128,6 +128,8 @@ def test_case_matches_golden(name, tmp_path):
     run = replay(case, tmp_path, {topic: len(recs) for topic, recs in golden.items()})
     # a recording where Debezium stopped mid-run (a value it cannot convert): the emulator stops too
     assert run["code"] == (1 if ended_early(case) else 0), run["log"]
+    if ended_early(case) and not golden:
+        return  # Debezium stopped before delivering a record (its batch in flight is lost): stopping is all
     ours = load_dir(run["dir"])
     compared, problems = compare(golden, ours)
     print(f"{name}: {compared} records compared, {len(problems)} mismatches")
