@@ -150,11 +150,17 @@ class Filters:
             col.null_value,
             col.key_schema or orig.schema,
             col.source_size,
+            col.text_type,
         )
 
     def _masked(self, table_id: str, col: ColumnDef) -> ColumnDef:
-        if not self.column_transforms or col.schema.type != "string":
+        if not self.column_transforms:
             return col
+        string = col.schema.type == "string"
+        # Debezium's MaskStrings marks every matched field `masked` but replaces only the values of character
+        # JDBC types (recorded: a MySQL BLOB, BINARY and TIMESTAMP keep their values, mariadb case
+        # mask_non_text_columns); where the JDBC type is unknown the string schema decides
+        text = col.text_type if col.text_type is not None else string
         full = f"{table_id}.{col.name}"
         convert, snap, null_value = col.convert, col.snapshot_convert, col.null_value
         params = dict(col.schema.parameters or {})
@@ -162,19 +168,23 @@ class Filters:
             if not _match_any(patterns, full):
                 continue
             if kind == "truncate":
+                if not string:
+                    continue
                 convert, snap = _truncating(convert, arg), (_truncating(snap, arg) if snap else None)
                 params["truncateLength"] = str(arg)
             elif kind == "mask":
-                convert = snap = lambda _v, m=arg: m
-                null_value = arg
+                if text:
+                    convert = snap = lambda _v, m=arg: m
+                    null_value = arg
                 params["masked"] = "true"
             else:  # hash
-                convert, snap = (
-                    _hashing(convert, arg, col.length),
-                    (_hashing(snap, arg, col.length) if snap else None),
-                )
+                if text:
+                    convert, snap = (
+                        _hashing(convert, arg, col.length),
+                        (_hashing(snap, arg, col.length) if snap else None),
+                    )
                 params["masked"] = "true"
-        if convert is col.convert:
+        if convert is col.convert and params == (col.schema.parameters or {}):
             return col
         return ColumnDef(
             col.name,
@@ -186,6 +196,7 @@ class Filters:
             col.scale,
             snap,
             null_value,
+            text_type=col.text_type,
         )
 
 
@@ -209,10 +220,28 @@ def _hashing(conv: Callable, spec: tuple[str, bytes], width: int | None) -> Call
     algo, salt = spec
 
     def masked(v):
-        h = hashlib.new(algo, salt + str(conv(v)).encode()).hexdigest()
+        h = hashlib.new(algo, salt + _java_serialized_string(str(conv(v)))).hexdigest()
         return h[:width] if width else h
 
     return masked
+
+
+def _java_serialized_string(s: str) -> bytes:
+    """The bytes Debezium hashes (HashingByteArrayStrategy V1, the default: ObjectOutputStream.writeObject of
+    the String): stream header, TC_STRING / TC_LONGSTRING, length, modified UTF-8 (NUL as C0 80, characters
+    beyond the BMP as two 3-byte surrogates). Recorded: mariadb case mask_non_text_columns."""
+    if s.isascii() and "\0" not in s:
+        body = s.encode("ascii")
+    else:
+        # UTF-16 code units, each encoded on its own (a character beyond the BMP: two 3-byte surrogates)
+        units = s.encode("utf-16-be", "surrogatepass")
+        body = b"".join(
+            chr(int.from_bytes(units[i : i + 2], "big")).encode("utf-8", "surrogatepass")
+            for i in range(0, len(units), 2)
+        ).replace(b"\x00", b"\xc0\x80")
+    if len(body) < 0x10000:
+        return b"\xac\xed\x00\x05\x74" + len(body).to_bytes(2, "big") + body
+    return b"\xac\xed\x00\x05\x7c" + len(body).to_bytes(8, "big") + body
 
 
 def include_list_order(
