@@ -43,7 +43,12 @@ class Filters:
         self.msg_include = list(pg.message_prefix_include) if pg else []
         self.msg_exclude = list(pg.message_prefix_exclude) if pg else []
         self._table_cache: dict[tuple[str, str], bool] = {}
-        self.column_transforms = [(m.patterns, m.kind, m.arg) for m in rel.column_mappers]
+        # Debezium's ColumnMappers.create registers truncate, then mask, then (propagate), then hash rules and
+        # applies only the first rule a column matches (mapperFor: findFirst)
+        order = {"truncate": 0, "mask": 1, "hash": 2}
+        self.column_transforms = sorted(
+            ((m.patterns, m.kind, m.arg) for m in rel.column_mappers), key=lambda t: order[t[1]]
+        )
         # column.propagate.source.type (<table>.<column>) / datatype.propagate.source.type (<table>.<type>)
         self.propagate_cols = list(rel.column_propagate_source_type)
         self.propagate_types = list(rel.datatype_propagate_source_type)
@@ -114,13 +119,24 @@ class Filters:
         return shaped, (keep if len(keep) != len(table.columns) else None)
 
     def _transformed(self, table_id: str, col: ColumnDef) -> ColumnDef:
-        """column.truncate.to.N.chars / column.mask.with.N.chars / column.mask.hash.*: string columns
-        only, as in Debezium, which also marks the field schema (`truncateLength`, `masked`) and prints a
-        masked NULL as the mask."""
+        """The one column mapper Debezium applies: the first rule the column matches, in the order truncate,
+        mask, column.propagate.source.type, datatype.propagate.source.type, hash (ColumnMappers.mapperFor;
+        recorded: mariadb case column_mapper_first_rule). Truncation and masking mark the field schema
+        (`truncateLength`, `masked`); a masked NULL prints as the mask."""
+        full = f"{table_id}.{col.name}"
+        for patterns, kind, arg in self.column_transforms:
+            if kind == "hash":
+                break
+            if _match_any(patterns, full):
+                return self._masked(col, kind, arg)
         if self.propagate_cols or self.propagate_types:
-            col = self._propagated(table_id, col, self._masked(table_id, col))
-            return col
-        return self._masked(table_id, col)
+            shaped = self._propagated(table_id, col, col)
+            if shaped is not col:
+                return shaped
+        for patterns, kind, arg in self.column_transforms:
+            if kind == "hash" and _match_any(patterns, full):
+                return self._masked(col, kind, arg)
+        return col
 
     def _propagated(self, table_id: str, orig: ColumnDef, col: ColumnDef) -> ColumnDef:
         """Debezium's PropagateSourceMetadataToSchemaParameter: the source type (upper case), length,
@@ -153,39 +169,37 @@ class Filters:
             col.text_type,
         )
 
-    def _masked(self, table_id: str, col: ColumnDef) -> ColumnDef:
-        if not self.column_transforms:
-            return col
+    def _masked(self, col: ColumnDef, kind: str, arg: Any) -> ColumnDef:
         string = col.schema.type == "string"
         # Debezium's MaskStrings marks every matched field `masked` but replaces only the values of character
         # JDBC types (recorded: a MySQL BLOB, BINARY and TIMESTAMP keep their values, mariadb case
         # mask_non_text_columns); where the JDBC type is unknown the string schema decides
         text = col.text_type if col.text_type is not None else string
-        full = f"{table_id}.{col.name}"
         convert, snap, null_value = col.convert, col.snapshot_convert, col.null_value
         params = dict(col.schema.parameters or {})
-        for patterns, kind, arg in self.column_transforms:
-            if not _match_any(patterns, full):
-                continue
-            if kind == "truncate":
-                if not string:
-                    continue
+        if kind == "truncate":
+            # TruncateColumn: only where the column may be longer (length unknown or above N); it cuts Strings
+            # and byte buffers and passes other values (an INT UNSIGNED gets the parameter alone, recorded:
+            # mariadb case column_mapper_first_rule)
+            if col.length is not None and 0 <= col.length <= arg:
+                return col
+            if string:
                 convert, snap = _truncating(convert, arg), (_truncating(snap, arg) if snap else None)
-                params["truncateLength"] = str(arg)
-            elif kind == "mask":
-                if text:
-                    convert = snap = lambda _v, m=arg: m
-                    null_value = arg
-                params["masked"] = "true"
-            else:  # hash
-                if text:
-                    convert, snap = (
-                        _hashing(convert, arg, col.length),
-                        (_hashing(snap, arg, col.length) if snap else None),
-                    )
-                params["masked"] = "true"
-        if convert is col.convert and params == (col.schema.parameters or {}):
-            return col
+            elif col.schema.type == "bytes" and not col.schema.name:  # (a Decimal is a BigDecimal there)
+                convert, snap = _truncating_b64(convert, arg), (_truncating_b64(snap, arg) if snap else None)
+            params["truncateLength"] = str(arg)
+        elif kind == "mask":
+            if text:
+                convert = snap = lambda _v, m=arg: m
+                null_value = arg
+            params["masked"] = "true"
+        else:  # hash
+            if text:
+                convert, snap = (
+                    _hashing(convert, arg, col.length),
+                    (_hashing(snap, arg, col.length) if snap else None),
+                )
+            params["masked"] = "true"
         return ColumnDef(
             col.name,
             col.schema.with_(parameters=params or None),
@@ -210,6 +224,20 @@ def _truncating(conv: Callable, n: int) -> Callable:
             return s
         u = s.encode("utf-16-le")
         return s if len(u) <= limit else u[:limit].decode("utf-16-le", "ignore")
+
+    return truncated
+
+
+def _truncating_b64(conv: Callable, n: int) -> Callable:
+    """A bytes field's value (base64 text in the payload) cut to its first n bytes."""
+    import base64
+
+    def truncated(v):
+        b64 = conv(v)
+        if not isinstance(b64, str) or len(b64) <= (n * 4 + 2) // 3:
+            return b64
+        raw = base64.b64decode(b64)
+        return b64 if len(raw) <= n else base64.b64encode(raw[:n]).decode("ascii")
 
     return truncated
 
