@@ -242,13 +242,14 @@ def _truncating_b64(conv: Callable, n: int) -> Callable:
     return truncated
 
 
-def _hashing(conv: Callable, spec: tuple[str, bytes], width: int | None) -> Callable:
+def _hashing(conv: Callable, spec: tuple[str, bytes, bool], width: int | None) -> Callable:
     import hashlib  # here: only column.mask.hash.* needs OpenSSL's digests (importing them costs a start ~6 ms)
 
-    algo, salt = spec
+    algo, salt, v2 = spec
+    to_bytes = str.encode if v2 else _java_serialized_string
 
     def masked(v):
-        h = hashlib.new(algo, salt + _java_serialized_string(str(conv(v)))).hexdigest()
+        h = hashlib.new(algo, salt + to_bytes(str(conv(v)))).hexdigest()
         return h[:width] if width else h
 
     return masked
