@@ -160,7 +160,6 @@ EXTRA_MODES: dict[str, list[str]] = {
     "skipped.operations": ["u", "d", "none", "t"],
     "provide.transaction.metadata": ["true"],
     "include.schema.changes": ["false"],
-    "event.deserialization.failure.handling.mode": ["warn"],
     "column.exclude.list": [r".+\.c3"],
     "time.precision.mode": ["connect"],
 }
