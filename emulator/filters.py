@@ -43,7 +43,12 @@ class Filters:
         self.msg_include = list(pg.message_prefix_include) if pg else []
         self.msg_exclude = list(pg.message_prefix_exclude) if pg else []
         self._table_cache: dict[tuple[str, str], bool] = {}
-        self.column_transforms = [(m.patterns, m.kind, m.arg) for m in rel.column_mappers]
+        # Debezium's ColumnMappers.create registers truncate, then mask, then (propagate), then hash rules and
+        # applies only the first rule a column matches (mapperFor: findFirst)
+        order = {"truncate": 0, "mask": 1, "hash": 2}
+        self.column_transforms = sorted(
+            ((m.patterns, m.kind, m.arg) for m in rel.column_mappers), key=lambda t: order[t[1]]
+        )
         # column.propagate.source.type (<table>.<column>) / datatype.propagate.source.type (<table>.<type>)
         self.propagate_cols = list(rel.column_propagate_source_type)
         self.propagate_types = list(rel.datatype_propagate_source_type)
@@ -114,13 +119,24 @@ class Filters:
         return shaped, (keep if len(keep) != len(table.columns) else None)
 
     def _transformed(self, table_id: str, col: ColumnDef) -> ColumnDef:
-        """column.truncate.to.N.chars / column.mask.with.N.chars / column.mask.hash.*: string columns
-        only, as in Debezium, which also marks the field schema (`truncateLength`, `masked`) and prints a
-        masked NULL as the mask."""
+        """The one column mapper Debezium applies: the first rule the column matches, in the order truncate,
+        mask, column.propagate.source.type, datatype.propagate.source.type, hash (ColumnMappers.mapperFor;
+        recorded: mariadb case column_mapper_first_rule). Truncation and masking mark the field schema
+        (`truncateLength`, `masked`); a masked NULL prints as the mask."""
+        full = f"{table_id}.{col.name}"
+        for patterns, kind, arg in self.column_transforms:
+            if kind == "hash":
+                break
+            if _match_any(patterns, full):
+                return self._masked(col, kind, arg)
         if self.propagate_cols or self.propagate_types:
-            col = self._propagated(table_id, col, self._masked(table_id, col))
-            return col
-        return self._masked(table_id, col)
+            shaped = self._propagated(table_id, col, col)
+            if shaped is not col:
+                return shaped
+        for patterns, kind, arg in self.column_transforms:
+            if kind == "hash" and _match_any(patterns, full):
+                return self._masked(col, kind, arg)
+        return col
 
     def _propagated(self, table_id: str, orig: ColumnDef, col: ColumnDef) -> ColumnDef:
         """Debezium's PropagateSourceMetadataToSchemaParameter: the source type (upper case), length,
@@ -150,32 +166,40 @@ class Filters:
             col.null_value,
             col.key_schema or orig.schema,
             col.source_size,
+            col.text_type,
         )
 
-    def _masked(self, table_id: str, col: ColumnDef) -> ColumnDef:
-        if not self.column_transforms or col.schema.type != "string":
-            return col
-        full = f"{table_id}.{col.name}"
+    def _masked(self, col: ColumnDef, kind: str, arg: Any) -> ColumnDef:
+        string = col.schema.type == "string"
+        # Debezium's MaskStrings marks every matched field `masked` but replaces only the values of character
+        # JDBC types (recorded: a MySQL BLOB, BINARY and TIMESTAMP keep their values, mariadb case
+        # mask_non_text_columns); where the JDBC type is unknown the string schema decides
+        text = col.text_type if col.text_type is not None else string
         convert, snap, null_value = col.convert, col.snapshot_convert, col.null_value
         params = dict(col.schema.parameters or {})
-        for patterns, kind, arg in self.column_transforms:
-            if not _match_any(patterns, full):
-                continue
-            if kind == "truncate":
+        if kind == "truncate":
+            # TruncateColumn: only where the column may be longer (length unknown or above N); it cuts Strings
+            # and byte buffers and passes other values (an INT UNSIGNED gets the parameter alone, recorded:
+            # mariadb case column_mapper_first_rule)
+            if col.length is not None and 0 <= col.length <= arg:
+                return col
+            if string:
                 convert, snap = _truncating(convert, arg), (_truncating(snap, arg) if snap else None)
-                params["truncateLength"] = str(arg)
-            elif kind == "mask":
+            elif col.schema.type == "bytes" and not col.schema.name:  # (a Decimal is a BigDecimal there)
+                convert, snap = _truncating_b64(convert, arg), (_truncating_b64(snap, arg) if snap else None)
+            params["truncateLength"] = str(arg)
+        elif kind == "mask":
+            if text:
                 convert = snap = lambda _v, m=arg: m
                 null_value = arg
-                params["masked"] = "true"
-            else:  # hash
+            params["masked"] = "true"
+        else:  # hash
+            if text:
                 convert, snap = (
                     _hashing(convert, arg, col.length),
                     (_hashing(snap, arg, col.length) if snap else None),
                 )
-                params["masked"] = "true"
-        if convert is col.convert:
-            return col
+            params["masked"] = "true"
         return ColumnDef(
             col.name,
             col.schema.with_(parameters=params or None),
@@ -186,6 +210,7 @@ class Filters:
             col.scale,
             snap,
             null_value,
+            text_type=col.text_type,
         )
 
 
@@ -203,16 +228,49 @@ def _truncating(conv: Callable, n: int) -> Callable:
     return truncated
 
 
-def _hashing(conv: Callable, spec: tuple[str, bytes], width: int | None) -> Callable:
+def _truncating_b64(conv: Callable, n: int) -> Callable:
+    """A bytes field's value (base64 text in the payload) cut to its first n bytes."""
+    import base64
+
+    def truncated(v):
+        b64 = conv(v)
+        if not isinstance(b64, str) or len(b64) <= (n * 4 + 2) // 3:
+            return b64
+        raw = base64.b64decode(b64)
+        return b64 if len(raw) <= n else base64.b64encode(raw[:n]).decode("ascii")
+
+    return truncated
+
+
+def _hashing(conv: Callable, spec: tuple[str, bytes, bool], width: int | None) -> Callable:
     import hashlib  # here: only column.mask.hash.* needs OpenSSL's digests (importing them costs a start ~6 ms)
 
-    algo, salt = spec
+    algo, salt, v2 = spec
+    to_bytes = str.encode if v2 else _java_serialized_string
 
     def masked(v):
-        h = hashlib.new(algo, salt + str(conv(v)).encode()).hexdigest()
+        h = hashlib.new(algo, salt + to_bytes(str(conv(v)))).hexdigest()
         return h[:width] if width else h
 
     return masked
+
+
+def _java_serialized_string(s: str) -> bytes:
+    """The bytes Debezium hashes (HashingByteArrayStrategy V1, the default: ObjectOutputStream.writeObject of
+    the String): stream header, TC_STRING / TC_LONGSTRING, length, modified UTF-8 (NUL as C0 80, characters
+    beyond the BMP as two 3-byte surrogates). Recorded: mariadb case mask_non_text_columns."""
+    if s.isascii() and "\0" not in s:
+        body = s.encode("ascii")
+    else:
+        # UTF-16 code units, each encoded on its own (a character beyond the BMP: two 3-byte surrogates)
+        units = s.encode("utf-16-be", "surrogatepass")
+        body = b"".join(
+            chr(int.from_bytes(units[i : i + 2], "big")).encode("utf-8", "surrogatepass")
+            for i in range(0, len(units), 2)
+        ).replace(b"\x00", b"\xc0\x80")
+    if len(body) < 0x10000:
+        return b"\xac\xed\x00\x05\x74" + len(body).to_bytes(2, "big") + body
+    return b"\xac\xed\x00\x05\x7c" + len(body).to_bytes(8, "big") + body
 
 
 def include_list_order(

@@ -35,6 +35,9 @@ class ColumnDef:
     key_schema: Schema | None = None
     # (length, scale) for column.propagate.source.type where they differ from `length`/`scale`
     source_size: tuple[int | None, int | None] | None = None
+    # whether the column's JDBC type is a character type (Debezium's column.mask.* replace only those values;
+    # None: unknown, the Connect schema's string type decides)
+    text_type: bool | None = None
 
 
 @dataclass(slots=True)

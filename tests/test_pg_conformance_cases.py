@@ -98,9 +98,16 @@ def replay(case: Path, tmp: Path, expected: dict[str, int]) -> dict:
                 assert locker.wait(60) == 0
                 emu.wait_for(is_incremental_read, 60, "the first incremental read")
                 emu.wait_counts(expected, FINAL_SETTLE_S)
+        except AssertionError:
+            if not (ended_early(case) and emu.proc.poll() is not None):
+                raise  # (Debezium stopped mid-run: the emulator's stop is checked by the caller)
         finally:
             code = emu.stop()
     return {"dir": emu.out, "code": code, "log": emu.log_tail(60)}
+
+
+def ended_early(case: Path) -> bool:
+    return bool(json.loads((case / "golden.meta.json").read_text()).get("ended_early"))
 
 
 def case_param(name: str):
@@ -119,7 +126,10 @@ def test_case_matches_golden(name, tmp_path):
     case = CASES / name
     golden = load_golden(case / "golden.jsonl")
     run = replay(case, tmp_path, {topic: len(recs) for topic, recs in golden.items()})
-    assert run["code"] == 0, run["log"]
+    # a recording where Debezium stopped mid-run (a value it cannot convert): the emulator stops too
+    assert run["code"] == (1 if ended_early(case) else 0), run["log"]
+    if ended_early(case) and not golden:
+        return  # Debezium stopped before delivering a record (its batch in flight is lost): stopping is all
     ours = load_dir(run["dir"])
     compared, problems = compare(golden, ours)
     print(f"{name}: {compared} records compared, {len(problems)} mismatches")

@@ -10,6 +10,7 @@ changes. The stop point is chosen with a hook on the engine's per-message tick (
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import orjson
@@ -309,3 +310,45 @@ def test_offset_after_a_commit_keeps_its_txid(pg):
     recorded = orjson.loads((TX_DATA / "hb_offset.txt").read_text().splitlines()[1])
     assert sorted(stored) == sorted(recorded), stored
     assert stored["messageType"] == recorded["messageType"] == "COMMIT"
+
+
+def test_filtered_non_transactional_message_moves_the_offset(pg):
+    """A non-transactional logical message whose prefix message.prefix.exclude.list drops still moves
+    Debezium's offset (updateWalPosition and commitMessage run before the prefix filter): the stored offset
+    is the message's position, messageType MESSAGE, and the previous commit's txId is gone (recorded from
+    real Debezium 3.6.3: tests/data/pg/tx_restart/msg_offset.txt, `record.py msg_offset`)."""
+    pg.psql("CREATE TABLE public.hm (id int PRIMARY KEY);")
+    props = pg.connector_properties(
+        **{
+            "topic.prefix": "dbserver1",
+            "slot.name": "msg_offset",
+            "publication.name": "msg_offset_pub",
+            "table.include.list": "public.hm",
+            "provide.transaction.metadata": "true",
+            "snapshot.mode": "no_data",
+            "message.prefix.exclude.list": "drop.*",
+        }
+    )
+    lines = (TX_DATA / "msg_offset.txt").read_text().splitlines()
+    recorded = orjson.loads(lines[1])
+    assert lines[2].startswith("message lsn ") and recorded["lsn"] == _lsn(lines[2].split()[-1])
+    store = MemoryOffsetStore()
+    with Capture(props, offsets=store) as cap:
+        pg.psql("INSERT INTO public.hm VALUES (1);")
+        cap.wait_for("dbserver1.transaction", lambda r: r["value"]["payload"]["status"] == "END", 30)
+        with pg.connect() as conn:
+            row = conn.execute("SELECT pg_logical_emit_message(false, 'dropped', 'x')::text").fetchone()
+        msg_lsn = _lsn(row[0])
+        # nothing is emitted for the message: wait until the change stream has read past it (or give up)
+        deadline = time.monotonic() + 20
+        while (cap.runner.connector.lsn_proc or 0) < msg_lsn and time.monotonic() < deadline:
+            time.sleep(0.05)
+    stored = store.load()
+    assert sorted(stored) == sorted(recorded), stored
+    assert stored["messageType"] == recorded["messageType"] == "MESSAGE"
+    assert stored["lsn"] == stored["lsn_proc"] == stored["lsn_commit"] == msg_lsn, stored
+
+
+def _lsn(text: str) -> int:
+    hi, lo = text.split("/")
+    return (int(hi, 16) << 32) | int(lo, 16)

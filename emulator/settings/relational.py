@@ -57,7 +57,10 @@ def _column_mappers(config: Any, _name: str) -> tuple[ColumnMapper, ...]:
                 hashlib.new(algo)
             except ValueError:
                 raise ConfigError(f"{name}: unknown hash algorithm {m_hash.group(2)!r}", name) from None
-            out.append(ColumnMapper(name, "hash", (algo, m_hash.group(3).encode()), pats))
+            # v2: HashingByteArrayStrategy V2 hashes the text's bytes, V1 (the default) the Java-serialized String
+            out.append(
+                ColumnMapper(name, "hash", (algo, m_hash.group(3).encode(), bool(m_hash.group(1))), pats)
+            )
     return tuple(out)
 
 

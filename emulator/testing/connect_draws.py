@@ -573,6 +573,30 @@ def draw(seed: int, trial: int, db: str) -> tuple[dict[str, str], str]:
         props["provide.transaction.metadata"] = "true"
     if rng.random() < 0.15:
         props["errors.tolerance"] = "all"
+    props.update(draw_connector_options(rng, db))
     props.update(draw_chain(rng, ch))
     props.update(draw_converters(rng, ch, f"s{seed}-{trial}"))
     return props, workload
+
+
+def draw_connector_options(rng: random.Random, db: str) -> dict[str, str]:
+    """Connector options that change the Connect schemas the transforms and converters see: temporal logical
+    types (Avro's date/time/timestamp logical types), bytes encodings, schema parameters (Avro's
+    connect.parameters), sanitized names, skipped operations and tombstones."""
+    props: dict[str, str] = {}
+    if rng.random() < 0.2:
+        modes = ["connect", "adaptive_time_microseconds"] + (["isostring", "adaptive"] if db == "pg" else [])
+        props["time.precision.mode"] = rng.choice(modes)
+    if rng.random() < 0.15:
+        props["binary.handling.mode"] = _pick(rng, "base64", "hex", "base64-url-safe")
+    if rng.random() < 0.15:
+        props["column.propagate.source.type"] = ".*"
+    if rng.random() < 0.1:
+        props["field.name.adjustment.mode"] = "avro"
+    if rng.random() < 0.1:
+        props["tombstones.on.delete"] = "false"
+    if rng.random() < 0.1:
+        props["skipped.operations"] = _pick(rng, "u", "d", "c")
+    if db == "pg" and rng.random() < 0.1:
+        props["interval.handling.mode"] = "string"
+    return props

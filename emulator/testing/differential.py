@@ -153,7 +153,11 @@ def run_phases(
     be.run_sql(server, sec.get("pre", ""))
     rl.mark("pre_loaded")
     cap.start(props)
-    if (props.get("snapshot.mode") or "initial").lower() in NO_SNAPSHOT_MODES:
+    if (props.get("snapshot.mode") or "initial").lower() in NO_SNAPSHOT_MODES or (
+        # no schema-change records: a snapshot of empty tables (a scenario the minimizer runs alone) has no
+        # record marked "last" to wait for, so wait until the capture streams
+        (props.get("include.schema.changes") or "").lower() == "false"
+    ):
         be.wait_streaming(server, cap, props, snapshot_timeout)
     else:
         cap.wait_snapshot(snapshot_timeout)

@@ -112,6 +112,39 @@ PG_TYPES: list[tuple[str, list[str]]] = [
     ("hstore", ["'a=>1, b=>\"two\"'", "''", "'k=>NULL'"]),
     ("citext", ["'MiXeD'"]),
     ("geometry", []),  # not installed: skipped by the picker
+    # session 8: more shapes nobody scripted (PG 15 numeric scales, internal "char", geometry built-ins,
+    # arrays of temporal/binary/json element types, unbounded bpchar/varchar, typmods on timetz/interval)
+    ("numeric(5,-2)", ["12300", "-9999900", "0"]),
+    ("numeric(3,5)", ["0.00123", "-0.00999"]),
+    ('"char"', ["'a'", "'Z'"]),
+    ("bpchar", ["'unbounded '", "''"]),
+    ("varchar", ["'no length'", "''"]),
+    ("timetz(2)", ["'10:11:12.34+05:30'"]),
+    ("timestamptz(0)", ["'2024-06-01 12:00:00+00'", "'1969-12-31 23:59:59-01'"]),
+    ("interval day to second(2)", ["'3 days 04:05:06.78'", "'-1 day'"]),
+    ("interval year to month", ["'1 year 2 mons'", "'-5 mons'"]),
+    ("pg_lsn", ["'16/B374D848'", "'0/0'"]),
+    ("box", ["'((1,2),(3,4))'"]),
+    ("circle", ["'<(1,2),3>'"]),
+    ("line", ["'{1,2,3}'"]),
+    ("lseg", ["'[(1,2),(3,4)]'"]),
+    ("path", ["'[(1,2),(3,4)]'"]),
+    ("polygon", ["'((0,0),(1,1),(1,0))'"]),
+    ("real[]", ["'{1.5,NaN,-Infinity}'"]),
+    ("double precision[]", ["'{2.25,1e300}'"]),
+    ("boolean[]", ["'{t,f,NULL}'"]),
+    ("bigint[]", ["'{-9223372036854775808,9223372036854775807}'"]),
+    ("smallint[]", ["'{1,-2}'"]),
+    ("timestamp[]", ["'{\"2024-01-01 10:00:00.5\"}'"]),
+    ("timestamptz[]", ["'{\"2024-01-01 10:00:00+02\"}'"]),
+    ("time[]", ["'{10:00:00.25}'"]),
+    ("interval[]", ['\'{"1 day","-2 mons"}\'']),
+    ("bytea[]", ["'{\"\\\\x01ff\"}'"]),
+    ("jsonb[]", ['\'{"{\\"a\\": 1}"}\'']),
+    ("inet[]", ["'{10.0.0.1,::1}'"]),
+    ("numeric[]", ["'{1.5,NaN,-0.001}'"]),
+    ("char(2)[]", ["'{a,bc}'"]),
+    ("int4range[]", ["'{\"[1,2)\"}'"]),
 ]
 PG_TYPES = [t for t in PG_TYPES if t[1]]
 
@@ -144,6 +177,14 @@ PG_PROPS: list[tuple[str, list[str]]] = [
     ("unavailable.value.placeholder", ["__debezium_unavailable_value", "__gone"]),
     ("tombstones.on.delete", ["true", "false"]),
     ("interval.handling.mode", ["numeric", "string"]),
+    # per-column value rewriting (the types scenario names its columns c<i>_<type>)
+    ("column.mask.with.5.chars", ["", "public\\..*\\.c[0-9]_(text|varchar|bpchar|char)"]),
+    ("column.truncate.to.3.chars", ["", "public\\..*\\.c[0-9]_(text|varchar|bpchar|char|bytea)"]),
+    ("column.mask.hash.SHA-256.with.salt.CzQMA0cB5K", ["", "public\\..*\\.c[0-9]_(text|varchar|char)"]),
+    ("message.prefix.exclude.list", ["", "drop_.*", "keep"]),
+    ("message.prefix.include.list", ["", "keep.*"]),
+    ("decimal.handling.mode", ["precise", "double", "string"]),
+    ("time.precision.mode", ["adaptive", "adaptive_time_microseconds", "connect", "isostring"]),
 ]
 
 
@@ -185,7 +226,7 @@ class PgGen:
         cols = r.sample(PG_TYPES, k=min(len(PG_TYPES), r.randint(4, 10)))
         defs, meta = [], []
         for i, (typ, vals) in enumerate(cols):
-            cname = f"c{i}_{typ.split('(')[0].split('[')[0].replace(' ', '_')}"
+            cname = f"c{i}_{typ.split('(')[0].split('[')[0].replace(' ', '_')}".replace('"', "")
             nullable = r.random() < 0.7
             d = q(cname) + " " + typ
             if not nullable:
@@ -474,9 +515,37 @@ class PgGen:
         self.snapshot_tables.append(tbl)
         self.block(name, pre, steps)
 
+    def messages(self, name: str) -> None:
+        """Logical decoding messages, transactional and not, under prefixes a filter may drop, between and
+        inside transactions that change rows (the offset's txId across a filtered message)."""
+        r = self.r
+        tbl = f"public.{name}"
+        pre = f"CREATE TABLE {tbl} (id integer PRIMARY KEY, v text);\nINSERT INTO {tbl} VALUES (1, 'one');\n"
+        prefixes = ["keep", "keep_a", "drop_me", "other"]
+
+        def msg() -> str:
+            tx = r.choice(["true", "false"])
+            return f"SELECT pg_logical_emit_message({tx}, '{r.choice(prefixes)}', 'm{r.randint(1, 99)}');"
+
+        steps = [
+            f"{msg()}\nINSERT INTO {tbl} VALUES (2, 'two');\n{msg()}",
+            f"BEGIN;\nINSERT INTO {tbl} VALUES (3, 'three');\n{msg()}\n{msg()}\n"
+            f"UPDATE {tbl} SET v = 'uno' WHERE id = 1;\nCOMMIT;",
+            f"BEGIN;\n{msg()}\nCOMMIT;\n{msg()}\nDELETE FROM {tbl} WHERE id = 2;",
+        ]
+        if r.random() < 0.5:
+            steps.append(
+                "SELECT pg_logical_emit_message(false, 'keep', convert_to('bin \\x00 ä', 'UTF8'));\n"
+                "SELECT pg_logical_emit_message(true, 'keep', '');"
+            )
+        self.snapshot_tables.append(tbl)
+        self.block(name, pre, steps)
+
 
 SCENARIOS: list[str] = [
     "types",
+    "types",
+    "messages",
     "types",
     "ddl",
     "keys",

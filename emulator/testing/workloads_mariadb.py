@@ -89,6 +89,46 @@ TYPES: list[tuple[str, list[str]]] = [
         ["ST_GeomFromText('LINESTRING(0 0,1 1,2 5)')", "ST_GeomFromText('POLYGON((0 0,1 0,1 1,0 0))')"],
     ),
     ("JSON", ['\'{"a": 1, "b": [true, null]}\'', "'[]'", "'\"s\"'"]),
+    # session 8: more shapes nobody scripted (character sets the binlog carries as raw bytes, text/blob
+    # widths, extreme decimals, deprecated FLOAT(M,D), fractional-second widths, more geometries)
+    ("VARCHAR(10) CHARACTER SET utf16", ["'héllo'", "'✓ x'", "''"]),
+    ("CHAR(4) CHARACTER SET utf32", ["'ab'", "'✓日'"]),
+    ("TEXT CHARACTER SET ucs2", ["'ucs é'"]),
+    ("VARCHAR(10) CHARACTER SET cp1251", ["'Привет'", "'abc'"]),
+    ("VARCHAR(10) CHARACTER SET sjis", ["'日本'"]),
+    ("VARCHAR(10) CHARACTER SET gbk", ["'中文'"]),
+    ("VARCHAR(10) CHARACTER SET big5", ["'中文'"]),
+    ("VARCHAR(10) CHARACTER SET euckr", ["'한국'"]),
+    ("CHAR(6) CHARACTER SET latin2", ["'ąęź'"]),
+    ("VARCHAR(10) CHARACTER SET greek", ["'αβγ'"]),
+    ("CHAR(3) CHARACTER SET ascii", ["'abc'", "''"]),
+    ("VARCHAR(20) COLLATE utf8mb4_bin", ["'Case'", "'ß'"]),
+    ("CHAR(10) CHARACTER SET utf8mb3", ["'mb3 é'"]),
+    ("TINYTEXT", ["'tiny'", "''"]),
+    ("LONGTEXT", ["'long ✓'"]),
+    ("TINYBLOB", ["X'00'", "X''"]),
+    ("MEDIUMBLOB", ["X'ABCDEF'"]),
+    ("LONGBLOB", ["X'0102'"]),
+    ("BINARY(1)", ["X'FF'"]),
+    ("DECIMAL(65,30)", ["12345678901234567890123456789012345.123456789012345678901234567890", "-1"]),
+    ("DECIMAL(1,1)", ["0.5", "-0.9"]),
+    ("DECIMAL(20,0) UNSIGNED", ["99999999999999999999"]),
+    ("FLOAT(7,3)", ["1234.567", "-0.001"]),
+    ("DOUBLE(10,4)", ["123456.7891"]),
+    ("FLOAT UNSIGNED", ["3.5"]),
+    ("BIT(7)", ["b'1111111'"]),
+    ("BIT(33)", ["b'100000000000000000000000000000001'"]),
+    ("TIME(1)", ["'-838:59:58.9'", "'00:00:00.1'"]),
+    ("DATETIME(1)", ["'2024-02-29 13:45:30.5'"]),
+    ("DATETIME(4)", ["'1970-01-01 00:00:00.0001'"]),
+    ("TIMESTAMP(3) NULL DEFAULT NULL", ["'2024-02-29 13:45:30.123'"]),
+    ("YEAR(4)", ["1999"]),
+    ("LINESTRING", ["ST_GeomFromText('LINESTRING(0 0,1 1)')"]),
+    ("POLYGON", ["ST_GeomFromText('POLYGON((0 0,2 0,2 2,0 0))')"]),
+    ("MULTIPOINT", ["ST_GeomFromText('MULTIPOINT(1 1,2 2)')"]),
+    ("GEOMETRYCOLLECTION", ["ST_GeomFromText('GEOMETRYCOLLECTION(POINT(1 1))')"]),
+    ("ENUM('x''y','ä','')", ["'x''y'", "'ä'", "''"]),
+    ("SET('a','b','c','d','e','f','g','h','i')", ["'a,i'", "'b,c,d,e,f,g,h'"]),
 ]
 DEFAULTS = {
     "INT": "17",
@@ -110,6 +150,18 @@ MODES: dict[str, list[str]] = {
     "column.propagate.source.type": [r".+\.c[0-4]", r".+\.(id|v|n|a)"],
     "schema.name.adjustment.mode": ["none", "avro", "avro_unicode"],
     "field.name.adjustment.mode": ["none", "avro", "avro_unicode"],
+}
+# drawn less often (each 25 %): value rewriting, filters and envelope options
+EXTRA_MODES: dict[str, list[str]] = {
+    "column.mask.with.4.chars": [r".+\.c[0-9]"],
+    "column.truncate.to.3.chars": [r".+\.c1[0-9]?"],
+    "column.mask.hash.SHA-256.with.salt.CzQMA0cB5K": [r".+\.c2"],
+    "tombstones.on.delete": ["false"],
+    "skipped.operations": ["u", "d", "none", "t"],
+    "provide.transaction.metadata": ["true"],
+    "include.schema.changes": ["false"],
+    "column.exclude.list": [r".+\.c3"],
+    "time.precision.mode": ["connect"],
 }
 
 
@@ -421,6 +473,7 @@ SCENARIOS = {
 def generate(seed: int) -> str:
     rng = random.Random(seed)
     props = {k: rng.choice(v) for k, v in MODES.items() if rng.random() < 0.6}
+    props.update({k: rng.choice(v) for k, v in EXTRA_MODES.items() if rng.random() < 0.25})
     if rng.random() < 0.2:
         # initial_only: the emulator exits 0 after its snapshot where Debezium's task idles (the harness
         # accepts that exit); the stream section then must not reach either

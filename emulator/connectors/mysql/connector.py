@@ -27,6 +27,7 @@ from emulator.connectors.mysql import textrows
 from emulator.connectors.mysql.captured import SYSTEM_DATABASES, CapturedTable, TableEntry
 from emulator.connectors.mysql.chunk_source import MySqlChunkSource
 from emulator.connectors.mysql.ddl import Catalog, DdlParser, Table
+from emulator.connectors.mysql.ddl_types import TEXT_JDBC_TYPES
 from emulator.connectors.mysql.gtid import MariaGtidSet, MySqlGtidSet
 from emulator.connectors.mysql.history import SchemaHistory
 from emulator.connectors.mysql.schema_changes import MySqlSchemaChanges
@@ -294,7 +295,17 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
             d = default_value(c, m)
             schema = m.schema.with_(optional=c.optional or m.always_optional, default=d)
             cols.append(
-                ColumnDef(c.name, schema, m.convert, c.type_name, None, c.length, c.scale, m.snapshot_convert)
+                ColumnDef(
+                    c.name,
+                    schema,
+                    m.convert,
+                    c.type_name,
+                    None,
+                    c.length,
+                    c.scale,
+                    m.snapshot_convert,
+                    text_type=c.jdbc_type in TEXT_JDBC_TYPES,
+                )
             )
         return TableDef(t.db, t.name, cols, t.key_columns())
 

@@ -29,6 +29,7 @@ from emulator.connectors.mysql.ddl_model import Catalog, Change, Column, DdlErro
 from emulator.connectors.mysql.ddl_text import (
     ALTER_MODIFIERS,
     COLUMN_SPEC,
+    FLOAT_UNSIGNED,
     MODIFY_IF_EXISTS,
     NAME_RE,
     PARTITION_MAINTENANCE,
@@ -181,6 +182,7 @@ class DdlParser(ColumnDefinitions, AlterForms):
         prepared = WAIT_RE.sub("", prepared)
         prepared = SYSTEM_VERSIONING.sub("", prepared)
         prepared = MODIFY_IF_EXISTS.sub(r"\1 ", prepared)
+        prepared = FLOAT_UNSIGNED.sub(r"\1\2", prepared)
         try:
             stmts = sqlglot.parse(prepared, read="mysql")
         except (sqlglot.errors.ParseError, sqlglot.errors.TokenError) as e:

@@ -13,6 +13,7 @@ from sqlglot import exp
 from emulator.connectors.mysql.ddl_model import Column, DdlError, Table
 from emulator.connectors.mysql.ddl_text import (
     add_unique,
+    written_modifiers,
 )
 from emulator.connectors.mysql.ddl_types import (
     CHAR_TYPES,
@@ -49,15 +50,28 @@ class ColumnDefinitions:
             )
             if m:
                 type_name = m.group(1).upper()
+        modifiers = written_modifiers(self._text, name)
+        if ("UNSIGNED" in modifiers or "ZEROFILL" in modifiers) and "U" + dtype in TYPES:
+            # FLOAT UNSIGNED (parsed without the word) and ZEROFILL, which implies UNSIGNED
+            type_name, jdbc = TYPES["U" + dtype]
         synonym = self._written_type(name)
         if synonym is not None:
             syn_name, syn_jdbc = TYPE_SYNONYMS[synonym]
             type_name = syn_name + (" UNSIGNED" if type_name.endswith(" UNSIGNED") else "")
             jdbc = syn_jdbc
+        if "ZEROFILL" in modifiers:  # Debezium's type name: "<type> UNSIGNED ZEROFILL"
+            type_name = type_name.removesuffix(" UNSIGNED") + " UNSIGNED ZEROFILL"
+        else:  # the last signedness written, spelled out
+            sign = [w for w in modifiers if w.endswith("SIGNED")]
+            if sign and sign[-1] == "SIGNED":
+                type_name = type_name.removesuffix(" UNSIGNED") + " SIGNED"
+        if "BINARY" in modifiers:  # CHAR(4) BINARY: "CHAR BINARY"
+            type_name += " BINARY"
         params = kind.expressions or []
         length = scale = None
         enum_values = None
-        base = type_name.removesuffix(" UNSIGNED")
+        base = type_name.removesuffix(" BINARY").removesuffix(" ZEROFILL").removesuffix(" UNSIGNED")
+        base = base.removesuffix(" SIGNED")
         if base in ("ENUM", "SET"):
             members = [literal_text(p) or "" for p in params]
             enum_values = ["'" + m.replace("'", "''") + "'" for m in members]

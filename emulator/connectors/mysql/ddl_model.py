@@ -32,11 +32,13 @@ class Column:
 
     @property
     def unsigned(self) -> bool:
-        return self.type_name.endswith(" UNSIGNED")
+        return " UNSIGNED" in self.type_name
 
     @property
     def base_type(self) -> str:
-        return self.type_name.removesuffix(" UNSIGNED")
+        # Debezium's modifiers as written: [UNSIGNED [ZEROFILL] | SIGNED] [BINARY]
+        t = self.type_name.removesuffix(" BINARY").removesuffix(" ZEROFILL")
+        return t.removesuffix(" UNSIGNED").removesuffix(" SIGNED")
 
     def to_json(self) -> dict[str, Any]:
         """Debezium's history JSON form (JsonTableChangeSerializer)."""

@@ -37,6 +37,25 @@ WAIT_RE = re.compile(r"(?i)\s+(?:WAIT\s+\d+|NOWAIT)\b(?=(?:[^'`\"]|'[^']*'|`[^`]
 SYSTEM_VERSIONING = re.compile(r"(?i)\s+WITH(?:OUT)?\s+SYSTEM\s+VERSIONING\b")
 MODIFY_IF_EXISTS = re.compile(r"(?i)\b((?:MODIFY|CHANGE)(?:\s+COLUMN)?)\s+IF\s+EXISTS\s+")
 PERSISTENT = re.compile(r"(?i)(?<=\))\s*\bPERSISTENT\b")
+# sqlglot has no unsigned FLOAT ("Cannot convert FLOAT to unsigned"): parsed without the word, which the
+# column's type name gets back from the statement text (FLOAT_UNSIGNED_OF)
+FLOAT_UNSIGNED = re.compile(
+    r"(?i)\b(FLOAT|REAL)(\s*\(\s*\d+\s*(?:,\s*\d+\s*)?\))?\s+UNSIGNED\b"
+    r"(?=(?:[^'`\"]|'[^']*'|`[^`]*`|\"[^\"]*\")*$)"  # outside quotes and identifiers
+)
+
+
+def written_modifiers(text: str, column: str) -> list[str]:
+    """The SIGNED / UNSIGNED / ZEROFILL / BINARY words written after `column`'s type in the statement, in
+    order (sqlglot drops ZEROFILL, SIGNED and BINARY, and cannot parse FLOAT UNSIGNED)."""
+    m = re.search(
+        r"(?i)(?:^|[\s,(])`?" + re.escape(column) + r"`?\s+\w+(?:\s+PRECISION)?(?:\s*\([^)]*\))?"
+        r"((?:\s+(?:UNSIGNED|SIGNED|ZEROFILL|BINARY)\b)+)",
+        text,
+    )
+    return m.group(1).upper().split() if m else []
+
+
 COLUMN_SPEC = re.compile(
     r"(?is)\s*(?:ADD|DROP|MODIFY|CHANGE|RENAME|ALTER)\b(?!\s+(?:INDEX|KEY|UNIQUE|FULLTEXT|SPATIAL|"
     r"FOREIGN|CONSTRAINT|CHECK|PARTITION|PERIOD|SYSTEM)\b)"

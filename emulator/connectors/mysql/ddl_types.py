@@ -14,6 +14,9 @@ FLOAT, REAL, DOUBLE, NUMERIC, DECIMAL = 6, 7, 8, 2, 3
 CHAR, VARCHAR, NCHAR, NVARCHAR = 1, 12, -15, -9
 DATE, TIME, TIMESTAMP, TIMESTAMP_TZ = 91, 92, 93, 2014
 BINARY, VARBINARY, BLOB, OTHER, BOOLEAN = -2, -3, 2004, 1111, 16
+# the character types whose values Debezium's column.mask.* replace (MaskStrings.create): CHAR, VARCHAR,
+# LONGVARCHAR, CLOB, NCHAR, NVARCHAR, LONGNVARCHAR, NCLOB, DATALINK
+TEXT_JDBC_TYPES = frozenset({CHAR, VARCHAR, -1, 2005, NCHAR, NVARCHAR, -16, 2011, 70})
 
 
 # -- types ---------------------------------------------------------------------------------------------

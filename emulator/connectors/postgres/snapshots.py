@@ -174,8 +174,16 @@ class SnapshotReads:
                 log.info("snapshot of %s: starting (about %d rows)", t.id, est)
                 n = 0
                 next_log = time.monotonic() + 5
+                # values that stop Debezium (a NaN in a NOT NULL precise numeric) fail the row as it is read
+                checks = [
+                    (i, c.check) for i, c in enumerate(ct.env.snapshot_converters) if hasattr(c, "check")
+                ]
                 for row in copy_rows(snap, q):
                     n += 1
+                    if checks:
+                        for i, check in checks:
+                            if row[i] is not None:
+                                check(row[i])
                     yield row
                     if not n & 4095 and time.monotonic() >= next_log:
                         next_log += 5

@@ -468,10 +468,8 @@ class PgoutputStream:
 
     def _on_message(self, msg: bytes, lsn: int) -> None:
         transactional, _msg_lsn, prefix, content = po.parse_message(msg)
-        if not self.filters.message_prefix_included(prefix):
-            return
         if transactional:
-            if self._skip(lsn):
+            if not self.filters.message_prefix_included(prefix) or self._skip(lsn):
                 return
             self.lsn_proc = lsn
             self.proc_op = "m"
@@ -487,10 +485,12 @@ class PgoutputStream:
             # no BEGIN/COMMIT around it: it is its own commit point
             self.last_commit_lsn = lsn
             self.tx_epoch += 1  # source templates carry the last commit LSN (`sequence`)
-            if not self.in_tx:
-                self.lsn_proc = lsn
+            if not self.in_tx:  # Debezium's commitMessage: lsn_commit too, and the last txId is gone
+                self.lsn_proc = self.lsn_commit = lsn
                 self.proc_op = "m"
                 self.lsn_events = 1
+            if not self.filters.message_prefix_included(prefix):  # filtered after the offset moved
+                return
             src = self.source(time.time_ns() // 1000, "false", sequence(lsn, lsn), "", "", None, lsn)
             block = None
         ns = time.time_ns()

@@ -45,6 +45,8 @@ def column_def_ex(
         # streamed `name` values resolve to null; a NOT NULL field then gets the converter's fallback
         # "" (tests/data/pg/cases/name_not_null)
         convert = empty_string
+    elif not_null and getattr(convert, "required", None) is not None:
+        convert = convert.required(name)  # precise numeric: NaN / Infinity stop, as in Debezium
     col = ColumnDef(
         name=name,
         schema=schema,
@@ -54,4 +56,7 @@ def column_def_ex(
         length=m.length,
         scale=m.scale,
     )
-    return col, (m.snapshot_convert or m.convert)
+    snap = m.snapshot_convert or m.convert
+    if not_null and getattr(snap, "required", None) is not None:
+        snap = snap.required(name)
+    return col, snap

@@ -147,7 +147,10 @@ def _m_bool(typmod: int, cfg: TypeConfig, t: PgType) -> TypeMapping:
 def _m_numeric(typmod: int, cfg: TypeConfig, t: PgType) -> TypeMapping:
     if typmod >= 4:
         precision = ((typmod - 4) >> 16) & 0xFFFF
-        scale = (((typmod - 4) & 0x7FF) ^ 1024) - 1024
+        # pgjdbc reads the scale as 16 unsigned bits: PostgreSQL 15's negative scales (11-bit two's complement)
+        # come out as 2048 + scale, numeric(5,-2) as 2046, and Debezium rescales values to that (recorded:
+        # tests/data/pg/cases/numeric_negative_scale)
+        scale = (typmod - 4) & 0xFFFF
     else:
         precision = scale = None
     mode = cfg.decimal_handling_mode
@@ -462,6 +465,8 @@ def _array_mapping(t: PgType, typmod: int, cfg: TypeConfig) -> TypeMapping | Non
         def conv(s: str) -> Any:
             return None if "NaN" in s and "NaN" in parse_array(s) else array_conv(s)
 
+        conv.required = lambda column: _numeric_array_required(array_conv, column)
+
     return TypeMapping(
         Schema(ARRAY, items=items),
         conv,
@@ -469,6 +474,25 @@ def _array_mapping(t: PgType, typmod: int, cfg: TypeConfig) -> TypeMapping | Non
         length=em.length,
         scale=em.scale,
     )
+
+
+def _numeric_array_required(array_conv: Converter, column: str) -> Converter:
+    """A NOT NULL numeric[]: the null of an array holding NaN fails Connect's required-field validation and
+    Debezium stops ("Failed to read value of array", recorded: tests/data/pg/cases/numeric_array_nan_not_null)."""
+
+    def check(s: str) -> None:
+        if "NaN" in s and "NaN" in parse_array(s):
+            raise ValueError(
+                f"column {column}: numeric[] {s} holds NaN, which pgjdbc cannot read into a required array; "
+                "Debezium stops here too"
+            )
+
+    def conv(s: str) -> Any:
+        check(s)
+        return array_conv(s)
+
+    conv.check = check
+    return conv
 
 
 # UnchangedToastedReplicationMessageColumn: array types with a typed placeholder; other arrays get null

@@ -3,6 +3,8 @@
     $ORACLE_VENV/bin/python record.py restart OUTDIR   # stop inside a 3,000-change transaction, restart
     $ORACLE_VENV/bin/python record.py order OUTDIR     # one transaction over zeta, alpha, mid: END's order
     $ORACLE_VENV/bin/python record.py end_offset OUTDIR  # one transaction, then quiet: the END's offset
+    $ORACLE_VENV/bin/python record.py msg_offset OUTDIR  # a commit, then a non-transactional message
+                                                         # whose prefix is filtered out, then heartbeats
 
 Needs /work/shared/golden (the oracle's `record.py` and `capture.py`).  The recorded runs were summarized
 into restart_run{1,2}.jsonl (the fields the test compares) and end_order.jsonl (the transaction topic);
@@ -132,12 +134,54 @@ def end_offset(pg, work: Path, out: Path) -> None:
             f.write(json.dumps(r) + "\n")
 
 
+def msg_offset(pg, work: Path, out: Path) -> None:
+    """One transaction, its END, then a non-transactional logical message under a prefix excluded by
+    message.prefix.exclude.list, then 3 s of heartbeats (every 200 ms): msg_offset.txt is the offset stored
+    last (does the filtered message move it?)."""
+    pg.psql("CREATE TABLE a (id int PRIMARY KEY);" + SIGNAL)
+    extra = [
+        "heartbeat.interval.ms=200",
+        "snapshot.mode=no_data",
+        "offset.flush.interval.ms=0",
+        "message.prefix.exclude.list=drop.*",
+    ]
+    props = record.connector_props(pg, work, extra)
+    rl = capture.RecordLog()
+    cap = capture.DebeziumCapture(rl, work)
+    cap.start(props)
+    _wait_slot_active(pg, cap)
+    pg.psql("BEGIN; INSERT INTO a VALUES (1); COMMIT;")
+
+    def ended() -> bool:
+        return any(
+            r["topic"].endswith(".transaction") and r["value"]["payload"]["status"] == "END"
+            for r in rl.records
+        )
+
+    cap.wait_for(ended, 60, "END")
+    time.sleep(2)
+    # the message's LSN: printed by pg_logical_emit_message
+    msg_lsn = subprocess.run(
+        ["psql", pg.dsn, "-X", "-At", "-c", "SELECT pg_logical_emit_message(false, 'dropped', 'x')"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    time.sleep(3)
+    cap.stop()
+    offsets = [m.decode() for m in re.findall(rb"\{[^{}]*\}", (work / "offsets.dat").read_bytes())]
+    (out / "msg_offset.txt").write_text("\n".join(offsets + [f"message lsn {msg_lsn}"]) + "\n")
+    with open(out / "msg_run.jsonl", "w") as f:
+        for r in rl.records:
+            f.write(json.dumps(r) + "\n")
+
+
 def main() -> None:
     what, out = sys.argv[1], Path(sys.argv[2])
     out.mkdir(parents=True, exist_ok=True)
     pg = record.Postgres()
     try:
-        {"restart": restart, "order": order, "end_offset": end_offset}[what](
+        {"restart": restart, "order": order, "end_offset": end_offset, "msg_offset": msg_offset}[what](
             pg, Path(tempfile.mkdtemp()), out
         )
     finally:
