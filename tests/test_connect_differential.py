@@ -141,7 +141,7 @@ def test_cloudevents_avro_data_reads_the_avro_prefixed_options():
     (bytecode of CloudEventsConverter.configure, 3.6.3); without `avro.schema.registry.url` it throws
     "Need URL(s) for schema registry instances for CloudEvents when using Apache Avro" at start."""
     from emulator.connect import converters
-    from emulator.testing.connect_draws import base_props
+    from emulator.testing.connect_draw_props import base_props
 
     base = {
         **base_props("pg", "tables"),

@@ -10,6 +10,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field, replace
 
+from emulator.testing.connect_draw_props import base_props, draw_connector_options
+
 WORKLOADS = {
     "pg": ("pg_connect.sql", "pg_types_connect.sql", "pg_more_connect.sql"),
     "mariadb": ("mariadb_connect.sql", "mariadb_more_connect.sql"),
@@ -517,45 +519,6 @@ def draw_converters(rng: random.Random, ch: Chain, scope: str) -> dict[str, str]
     return props
 
 
-def base_props(db: str, tables: str) -> dict[str, str]:
-    if db == "pg":
-        props = {
-            "name": "connect-pg",
-            "connector.class": "io.debezium.connector.postgresql.PostgresConnector",
-            "offset.storage": "org.apache.kafka.connect.storage.FileOffsetBackingStore",
-            "offset.flush.interval.ms": "1000",
-            "database.user": "postgres",
-            "database.password": "postgres",
-            "database.dbname": "postgres",
-            "topic.prefix": "dbserver1",
-            "plugin.name": "pgoutput",
-            "slot.name": "debezium",
-            "publication.name": "dbz_publication",
-            "snapshot.mode": "initial",
-        }
-        ns = "public"
-    else:
-        props = {
-            "name": "connect-mariadb",
-            "connector.class": "io.debezium.connector.mysql.MySqlConnector",
-            "database.user": "debezium",  # emulator.testing.mariadbserver.USER
-            "database.server.id": "184054",
-            "topic.prefix": "dbserver1",
-            "database.include.list": "inventory",
-            "schema.history.internal": "io.debezium.storage.file.history.FileSchemaHistory",
-            "offset.storage": "org.apache.kafka.connect.storage.FileOffsetBackingStore",
-            "offset.flush.interval.ms": "1000",
-            "snapshot.mode": "initial",
-        }
-        ns = "inventory"
-    if tables == "outbox":
-        props["table.include.list"] = f"{ns}.outbox"
-    else:
-        names = ("customers", "products", "orders_2024", "orders_2025")
-        props["table.include.list"] = ",".join(f"{ns}.{t}" for t in names)
-    return props
-
-
 def draw(seed: int, trial: int, db: str) -> tuple[dict[str, str], str]:
     """-> (the trial's properties, its workload's file name in tests/data/connect)."""
     rng = random.Random(f"{seed}/{trial}/{db}")
@@ -577,26 +540,3 @@ def draw(seed: int, trial: int, db: str) -> tuple[dict[str, str], str]:
     props.update(draw_chain(rng, ch))
     props.update(draw_converters(rng, ch, f"s{seed}-{trial}"))
     return props, workload
-
-
-def draw_connector_options(rng: random.Random, db: str) -> dict[str, str]:
-    """Connector options that change the Connect schemas the transforms and converters see: temporal logical
-    types (Avro's date/time/timestamp logical types), bytes encodings, schema parameters (Avro's
-    connect.parameters), sanitized names, skipped operations and tombstones."""
-    props: dict[str, str] = {}
-    if rng.random() < 0.2:
-        modes = ["connect", "adaptive_time_microseconds"] + (["isostring", "adaptive"] if db == "pg" else [])
-        props["time.precision.mode"] = rng.choice(modes)
-    if rng.random() < 0.15:
-        props["binary.handling.mode"] = _pick(rng, "base64", "hex", "base64-url-safe")
-    if rng.random() < 0.15:
-        props["column.propagate.source.type"] = ".*"
-    if rng.random() < 0.1:
-        props["field.name.adjustment.mode"] = "avro"
-    if rng.random() < 0.1:
-        props["tombstones.on.delete"] = "false"
-    if rng.random() < 0.1:
-        props["skipped.operations"] = _pick(rng, "u", "d", "c")
-    if db == "pg" and rng.random() < 0.1:
-        props["interval.handling.mode"] = "string"
-    return props
