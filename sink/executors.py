@@ -95,53 +95,73 @@ def connector_of(plans: list[TopicPlan]) -> str | None:
     return names.pop() if len(names) == 1 else None
 
 
+def _hex(x, w: int) -> Column:
+    return F.lpad(F.lower(F.hex(x)), w, "0")
+
+
+def _parts(src, op, connector: str | None) -> list[tuple[Column, int]] | None:
+    """`sink.position.seq` of one connector as (long column, hex width) parts, in order; None for other
+    connectors. The parts as a struct order events as their hex text does (non-negative, within width)."""
+    phase = (F.when(op == "r", F.lit(0)).otherwise(F.lit(1)).cast("long"), 1)
+    if connector == "postgresql":
+        raw = src.getField("sequence")
+        # `["lastCommitLsn","lsn"]` (either may be null): its two numbers, without a JSON parser
+        arr = F.split(F.translate(raw, '[]"', ""), ",")
+        has = raw.isNotNull() & (raw != "")
+        a = F.when(has, F.coalesce(F.try_element_at(arr, F.lit(1)).try_cast("long"), F.lit(0))).otherwise(0)
+        b = F.when(has, F.coalesce(F.try_element_at(arr, F.lit(2)).try_cast("long"), F.lit(0))).otherwise(
+            F.coalesce(src.getField("lsn"), F.lit(0))
+        )
+        return [(a.cast("long"), 16), (b.cast("long"), 16), phase]
+    if connector in ("mysql", "mariadb"):
+        num = F.coalesce(F.regexp_extract(src.getField("file"), r"\.(\d+)$", 1).try_cast("long"), F.lit(0))
+        return [
+            (num, 8),
+            (F.coalesce(src.getField("pos"), F.lit(0)).cast("long"), 16),
+            phase,
+            (F.coalesce(src.getField("row"), F.lit(0)).cast("long"), 8),
+        ]
+    if connector == "mongodb":
+        # the cluster time (seconds, as ts_ms) and `ord`, the event's order within that second
+        return [
+            (F.coalesce(src.getField("ts_ms"), F.lit(0)).cast("long"), 16),
+            (F.coalesce(src.getField("ord"), F.lit(0)).cast("long"), 8),
+            phase,
+        ]
+    return None
+
+
 def seq_expr(src, op, connector: str | None = None):
     """`sink.position.seq` as a Spark expression; with `connector` known (all rows' source struct says which),
     only its branch (a quarter of the generated code to compile and run)."""
-
-    def h(x, w):
-        return F.lpad(F.lower(F.hex(x)), w, "0")
-
-    phase = F.when(op == "r", F.lit("0")).otherwise(F.lit("1"))
-    raw = src.getField("sequence")
-    arr = F.from_json(raw, T.ArrayType(T.StringType()))
-    has = raw.isNotNull() & (raw != "")
-    a = F.when(has, F.coalesce(arr[0].try_cast("long"), F.lit(0))).otherwise(F.lit(0))
-    b = F.when(has, F.coalesce(arr[1].try_cast("long"), F.lit(0))).otherwise(
-        F.coalesce(src.getField("lsn"), F.lit(0))
-    )
-    pg = F.concat(h(a, 16), h(b, 16), phase)
-    num = F.coalesce(F.regexp_extract(src.getField("file"), r"\.(\d+)$", 1).try_cast("long"), F.lit(0))
-    my = F.concat(
-        h(num, 8),
-        h(F.coalesce(src.getField("pos"), F.lit(0)), 16),
-        phase,
-        h(F.coalesce(src.getField("row"), F.lit(0)), 8),
-    )
+    parts = _parts(src, op, connector)
+    if parts is not None:
+        return F.concat(*(_hex(c, w) for c, w in parts))
     ns = src.getField("ts_ns")
     ts = F.when(ns.isNotNull() & (ns != 0), ns).otherwise(
         F.coalesce(src.getField("ts_ms"), F.lit(0)) * 1_000_000
     )
-    other = F.concat(h(ts, 20), phase)
-    # MongoDB: the cluster time (seconds, as ts_ms) and `ord`, the event's order within that second
-    mongo = F.concat(
-        h(F.coalesce(src.getField("ts_ms"), F.lit(0)), 16),
-        h(F.coalesce(src.getField("ord"), F.lit(0)), 8),
-        phase,
-    )
-    if connector == "postgresql":
-        return pg
-    if connector in ("mysql", "mariadb"):
-        return my
-    if connector == "mongodb":
-        return mongo
+    other = F.concat(_hex(ts, 20), F.when(op == "r", F.lit("0")).otherwise(F.lit("1")))
     conn = src.getField("connector")
-    return (
-        F.when(conn == "postgresql", pg)
-        .when(conn.isin("mysql", "mariadb"), my)
-        .when(conn == "mongodb", mongo)
-        .otherwise(other)
-    )
+    out = None
+    for name in ("postgresql", "mysql", "mongodb"):
+        e = F.concat(*(_hex(c, w) for c, w in _parts(src, op, name)))
+        test = conn.isin("mysql", "mariadb") if name == "mysql" else conn == name
+        out = F.when(test, e) if out is None else out.when(test, e)
+    return out.otherwise(other)
+
+
+def position(src, op, connector: str | None):
+    """(order, text): the source position as a struct of longs to order events by (the per-key maximum is
+    cheaper over longs than over the hex text: fixed-width compares, and no text built per event), and a
+    function making `sink.position.seq`'s text of such a struct (for the winners only). Connectors without
+    parts order by the text itself."""
+    parts = _parts(src, op, connector)
+    if parts is None:
+        return F.struct(seq_expr(src, op, connector).alias("o0")), lambda o: o.getField("o0")
+    order = F.struct(*(c.alias(f"o{i}") for i, (c, _) in enumerate(parts)))
+    widths = [w for _, w in parts]
+    return order, lambda o: F.concat(*(_hex(o.getField(f"o{i}"), w) for i, w in enumerate(widths)))
 
 
 def _key_phys(kschema: dict, sort: bool) -> T.StructType:
@@ -187,7 +207,7 @@ def _carried(ev, plans: list[TopicPlan]):
     takes the value from the table."""
     w = (
         Window.partitionBy("topic", "kc")
-        .orderBy("seq", "part", "pos")
+        .orderBy("o", "part", "pos")
         .rowsBetween(Window.unboundedPreceding, -1)
     )
     is_del = F.col("op") == "d"
@@ -228,6 +248,7 @@ def winners(df, plans: list[TopicPlan], truncs: dict[str, str]):
     )
     ev = ev.select("topic", kc.alias("kc"), "part", "pos", "vfp", "kp", p.alias("p"))
     src = F.col("p.source")
+    order, text = position(src, F.col("p.op"), connector_of(plans))
     ev = ev.select(
         "topic",
         "kc",
@@ -236,12 +257,12 @@ def winners(df, plans: list[TopicPlan], truncs: dict[str, str]):
         "vfp",
         "kp",
         F.col("p.op").alias("op"),
-        seq_expr(src, F.col("p.op"), connector_of(plans)).alias("seq"),
+        order.alias("o"),
         F.col("p.after").alias("after"),
         F.coalesce(F.col("p.ts_ms"), src.getField("ts_ms"), F.lit(0)).alias("ts"),
     ).where(F.col("op").isin(*CHANGE_OPS) & ((F.col("op") == "d") | F.col("after").isNotNull()))
     floor = _per_topic(
-        plans, lambda tp: F.col("seq") >= F.lit(truncs[tp.topic]) if tp.topic in truncs else None
+        plans, lambda tp: text(F.col("o")) >= F.lit(truncs[tp.topic]) if tp.topic in truncs else None
     )
     if floor is not None:
         ev = ev.where(floor.otherwise(F.lit(True)))
@@ -256,12 +277,20 @@ def winners(df, plans: list[TopicPlan], truncs: dict[str, str]):
         ev = _carried(ev.where(F.col("topic").isin(names)), toast).unionByName(rest)
     else:
         ev = ev.withColumn("fill", F.lit(None).cast(fill_t))
-    return ev.groupBy("topic", "kc").agg(
+    w = ev.groupBy("topic", "kc").agg(
         F.max_by(
-            F.struct("seq", "part", "pos", "op", "vfp", "after", "kp", "ts", "fill"),
-            F.struct("seq", "part", "pos"),
+            F.struct("o", "part", "pos", "op", "vfp", "after", "kp", "ts", "fill"),
+            F.struct("o", "part", "pos"),
         ).alias("w"),
-        F.max(F.when(F.col("op") == "d", F.col("seq"))).alias("dseq"),
+        F.max(F.when(F.col("op") == "d", F.col("o"))).alias("d"),
+    )
+    # the position's text only for the winners (and the key's last delete)
+    fields = ("part", "pos", "op", "vfp", "after", "kp", "ts", "fill")
+    return w.select(
+        "topic",
+        "kc",
+        F.struct(text(F.col("w.o")).alias("seq"), *(F.col(f"w.{f}").alias(f) for f in fields)).alias("w"),
+        F.when(F.col("d").isNotNull(), text(F.col("d"))).alias("dseq"),
     )
 
 
