@@ -260,12 +260,17 @@ def winners(df, plans: list[TopicPlan], truncs: dict[str, str]):
         order.alias("o"),
         F.col("p.after").alias("after"),
         F.coalesce(F.col("p.ts_ms"), src.getField("ts_ms"), F.lit(0)).alias("ts"),
-    ).where(F.col("op").isin(*CHANGE_OPS) & ((F.col("op") == "d") | F.col("after").isNotNull()))
+    )
+    # Events that cannot win (not a change, an update without its image, before the batch's truncate) get no
+    # position rather than a filter: `max_by` skips them, and a filter would be pushed below the projection,
+    # parsing every payload twice (`from_json` in the filter and in the projection)
+    ok = F.col("op").isin(*CHANGE_OPS) & ((F.col("op") == "d") | F.col("after").isNotNull())
     floor = _per_topic(
         plans, lambda tp: text(F.col("o")) >= F.lit(truncs[tp.topic]) if tp.topic in truncs else None
     )
     if floor is not None:
-        ev = ev.where(floor.otherwise(F.lit(True)))
+        ok = ok & floor.otherwise(F.lit(True))
+    ev = ev.withColumn("o", F.when(ok, F.col("o")))
     toast = [tp for tp in plans if any(g.placeholder for g in tp.changes()) and toast_cols(tp)]
     fill_t = T.MapType(
         T.StringType(),
@@ -274,19 +279,19 @@ def winners(df, plans: list[TopicPlan], truncs: dict[str, str]):
     if toast:
         names = [tp.topic for tp in toast]
         rest = ev.where(~F.col("topic").isin(names)).withColumn("fill", F.lit(None).cast(fill_t))
-        ev = _carried(ev.where(F.col("topic").isin(names)), toast).unionByName(rest)
+        ev = _carried(ev.where(F.col("topic").isin(names) & F.col("o").isNotNull()), toast).unionByName(rest)
     else:
         ev = ev.withColumn("fill", F.lit(None).cast(fill_t))
     w = ev.groupBy("topic", "kc").agg(
         F.max_by(
             F.struct("o", "part", "pos", "op", "vfp", "after", "kp", "ts", "fill"),
-            F.struct("o", "part", "pos"),
+            F.when(F.col("o").isNotNull(), F.struct("o", "part", "pos")),
         ).alias("w"),
         F.max(F.when(F.col("op") == "d", F.col("o"))).alias("d"),
     )
     # the position's text only for the winners (and the key's last delete)
     fields = ("part", "pos", "op", "vfp", "after", "kp", "ts", "fill")
-    return w.select(
+    return w.where(F.col("w").isNotNull()).select(
         "topic",
         "kc",
         F.struct(text(F.col("w.o")).alias("seq"), *(F.col(f"w.{f}").alias(f) for f in fields)).alias("w"),
