@@ -282,12 +282,19 @@ def winners(df, plans: list[TopicPlan], truncs: dict[str, str]):
         ev = _carried(ev.where(F.col("topic").isin(names) & F.col("o").isNotNull()), toast).unionByName(rest)
     else:
         ev = ev.withColumn("fill", F.lit(None).cast(fill_t))
-    w = ev.groupBy("topic", "kc").agg(
-        F.max_by(
-            F.struct("o", "part", "pos", "op", "vfp", "after", "kp", "ts", "fill"),
-            F.when(F.col("o").isNotNull(), F.struct("o", "part", "pos")),
-        ).alias("w"),
-        F.max(F.when(F.col("op") == "d", F.col("o"))).alias("d"),
+    # shuffled by key first: the aggregation (sort-based: its buffer holds strings) then sorts every event
+    # once; otherwise its partial step sorts them in each input partition, where keys seldom repeat, and the
+    # final step sorts again what that left
+    w = (
+        ev.repartition("topic", "kc")
+        .groupBy("topic", "kc")
+        .agg(
+            F.max_by(
+                F.struct("o", "part", "pos", "op", "vfp", "after", "kp", "ts", "fill"),
+                F.when(F.col("o").isNotNull(), F.struct("o", "part", "pos")),
+            ).alias("w"),
+            F.max(F.when(F.col("op") == "d", F.col("o"))).alias("d"),
+        )
     )
     # the position's text only for the winners (and the key's last delete)
     fields = ("part", "pos", "op", "vfp", "after", "kp", "ts", "fill")
