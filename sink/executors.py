@@ -164,7 +164,7 @@ def position(src, op, connector: str | None):
     return order, lambda o: F.concat(*(_hex(o.getField(f"o{i}"), w) for i, w in enumerate(widths)))
 
 
-def _key_phys(kschema: dict, sort: bool) -> T.StructType:
+def key_phys(kschema: dict, sort: bool) -> T.StructType:
     fields = kschema.get("fields", [])
     if sort:
         fields = sorted(fields, key=lambda f: f["field"])
@@ -243,7 +243,7 @@ def winners(df, plans: list[TopicPlan], truncs: dict[str, str]):
     kc = _per_topic(
         [tp for tp in plans if tp.keyed()],
         lambda tp: F.to_json(
-            F.from_json("kp", _key_phys(tp.keyed()[0].kschema, True)), {"ignoreNullFields": "false"}
+            F.from_json("kp", key_phys(tp.keyed()[0].kschema, True)), {"ignoreNullFields": "false"}
         ),
     )
     ev = ev.select("topic", kc.alias("kc"), "part", "pos", "vfp", "kp", p.alias("p"))
@@ -306,11 +306,11 @@ def winners(df, plans: list[TopicPlan], truncs: dict[str, str]):
     )
 
 
-def _decoded(w, tp: TopicPlan, g: Fp) -> pa.Table:
+def decoded_winners(w, tp: TopicPlan, g: Fp) -> pa.Table:
     """The winners of one schema group, decoded on executors, as Arrow; `__unres` lists the columns whose
     placeholder found no earlier image in the batch."""
     kfields = tp.keyed()[0].kschema.get("fields", [])
-    k = F.from_json("w.kp", _key_phys(tp.keyed()[0].kschema, False))
+    k = F.from_json("w.kp", key_phys(tp.keyed()[0].kschema, False))
     is_del = F.col("w.op") == "d"
     cols, unres = [], []
     knames = {f["field"]: f for f in kfields}
@@ -408,7 +408,7 @@ def apply_topic(
     keyed = tp.keyed()
     parts = []
     if keyed and w is not None:
-        parts = [t for t in (_decoded(w, tp, g) for g in keyed) if len(t)]
+        parts = [t for t in (decoded_winners(w, tp, g) for g in keyed) if len(t)]
     if not parts:
         if trunc is not None:
             tombstones.write(tpath, {tombstones.TRUNCATE_KEY: trunc}, app_id, batch_id, opts.now_ms)
@@ -502,11 +502,11 @@ def _events(df, tp: TopicPlan, g: Fp, keyless: bool) -> pa.Table:
     else:
         ks = key_schema(tp)
         cols.append(
-            F.to_json(F.from_json("kp", _key_phys(ks, True)), {"ignoreNullFields": "false"}).alias("kc")
+            F.to_json(F.from_json("kp", key_phys(ks, True)), {"ignoreNullFields": "false"}).alias("kc")
         )
         cols.append(F.when(F.col("hdr").contains("__debezium.oldkey"), F.col("hdr")).alias("hdr"))
         if is_doc(g.vschema):
-            k = F.from_json("kp", _key_phys(ks, False))
+            k = F.from_json("kp", key_phys(ks, False))
             parts = [
                 decode.convert(k.getField(f["field"]), f).alias(f["field"]) for f in ks.get("fields", [])
             ]
