@@ -468,7 +468,7 @@ def _table_ids(path: Path) -> dict[int, str]:
     return dict(zip(t.column("id").to_pylist(), t.column("name").to_pylist()))
 
 
-def _load() -> str:
+def load_average() -> str:
     with open("/proc/loadavg") as f:
         return " ".join(f.read().split()[:3])
 
@@ -518,7 +518,7 @@ def run_size(work: Path, rows: int, changes: int, masters: list[str], with_ref: 
     counts = gen_changes(changes_file, changes, model)
     print(
         f"input: {rows} snapshot rows ({snap_bytes / 1e6:.0f} MB), {changes} changes {counts} "
-        f"({changes_file.stat().st_size / 1e6:.0f} MB), generated in {time.time() - t:.1f} s; load {_load()}",
+        f"({changes_file.stat().st_size / 1e6:.0f} MB), generated in {time.time() - t:.1f} s; load {load_average()}",
         flush=True,
     )
     tiny = work / "tiny"
@@ -561,7 +561,7 @@ def run_size(work: Path, rows: int, changes: int, masters: list[str], with_ref: 
             "pss": max(r0["pss"], r1["pss"], r2["pss"]),
         }
         results.append(row)
-        print(_fmt(row), f"; load {_load()}", flush=True)
+        print(_fmt(row), f"; load {load_average()}", flush=True)
         if with_ref:
             ref = d / "ref"
             shutil.copy(src / f"{TOPIC}.jsonl", d / "ref-snap.jsonl")
@@ -586,7 +586,7 @@ def run_size(work: Path, rows: int, changes: int, masters: list[str], with_ref: 
                 "pss": max(q1["pss"], q2["pss"]),
             }
             results.append(row)
-            print(_fmt(row), f"; load {_load()}", flush=True)
+            print(_fmt(row), f"; load {load_average()}", flush=True)
         shutil.rmtree(d, ignore_errors=True)
     shutil.rmtree(work, ignore_errors=True)
     return results
@@ -646,7 +646,7 @@ def report(results: list[dict], sizes: list[tuple[int, int]], masters: list[str]
                     f"{size[0] // 1000}k {masters[-1]} / {masters[0]}: {hi['chg'] / lo['chg']:.2f}x changes, "
                     f"{hi['snap'] / lo['snap']:.2f}x snapshot"
                 )
-    print(f"load average at the end: {_load()}")
+    print(f"load average at the end: {load_average()}")
 
 
 def _fmt(r: dict) -> str:

@@ -95,56 +95,76 @@ def connector_of(plans: list[TopicPlan]) -> str | None:
     return names.pop() if len(names) == 1 else None
 
 
+def _hex(x, w: int) -> Column:
+    return F.lpad(F.lower(F.hex(x)), w, "0")
+
+
+def _parts(src, op, connector: str | None) -> list[tuple[Column, int]] | None:
+    """`sink.position.seq` of one connector as (long column, hex width) parts, in order; None for other
+    connectors. The parts as a struct order events as their hex text does (non-negative, within width)."""
+    phase = (F.when(op == "r", F.lit(0)).otherwise(F.lit(1)).cast("long"), 1)
+    if connector == "postgresql":
+        raw = src.getField("sequence")
+        # `["lastCommitLsn","lsn"]` (either may be null): its two numbers, without a JSON parser
+        arr = F.split(F.translate(raw, '[]"', ""), ",")
+        has = raw.isNotNull() & (raw != "")
+        a = F.when(has, F.coalesce(F.try_element_at(arr, F.lit(1)).try_cast("long"), F.lit(0))).otherwise(0)
+        b = F.when(has, F.coalesce(F.try_element_at(arr, F.lit(2)).try_cast("long"), F.lit(0))).otherwise(
+            F.coalesce(src.getField("lsn"), F.lit(0))
+        )
+        return [(a.cast("long"), 16), (b.cast("long"), 16), phase]
+    if connector in ("mysql", "mariadb"):
+        num = F.coalesce(F.regexp_extract(src.getField("file"), r"\.(\d+)$", 1).try_cast("long"), F.lit(0))
+        return [
+            (num, 8),
+            (F.coalesce(src.getField("pos"), F.lit(0)).cast("long"), 16),
+            phase,
+            (F.coalesce(src.getField("row"), F.lit(0)).cast("long"), 8),
+        ]
+    if connector == "mongodb":
+        # the cluster time (seconds, as ts_ms) and `ord`, the event's order within that second
+        return [
+            (F.coalesce(src.getField("ts_ms"), F.lit(0)).cast("long"), 16),
+            (F.coalesce(src.getField("ord"), F.lit(0)).cast("long"), 8),
+            phase,
+        ]
+    return None
+
+
 def seq_expr(src, op, connector: str | None = None):
     """`sink.position.seq` as a Spark expression; with `connector` known (all rows' source struct says which),
     only its branch (a quarter of the generated code to compile and run)."""
-
-    def h(x, w):
-        return F.lpad(F.lower(F.hex(x)), w, "0")
-
-    phase = F.when(op == "r", F.lit("0")).otherwise(F.lit("1"))
-    raw = src.getField("sequence")
-    arr = F.from_json(raw, T.ArrayType(T.StringType()))
-    has = raw.isNotNull() & (raw != "")
-    a = F.when(has, F.coalesce(arr[0].try_cast("long"), F.lit(0))).otherwise(F.lit(0))
-    b = F.when(has, F.coalesce(arr[1].try_cast("long"), F.lit(0))).otherwise(
-        F.coalesce(src.getField("lsn"), F.lit(0))
-    )
-    pg = F.concat(h(a, 16), h(b, 16), phase)
-    num = F.coalesce(F.regexp_extract(src.getField("file"), r"\.(\d+)$", 1).try_cast("long"), F.lit(0))
-    my = F.concat(
-        h(num, 8),
-        h(F.coalesce(src.getField("pos"), F.lit(0)), 16),
-        phase,
-        h(F.coalesce(src.getField("row"), F.lit(0)), 8),
-    )
+    parts = _parts(src, op, connector)
+    if parts is not None:
+        return F.concat(*(_hex(c, w) for c, w in parts))
     ns = src.getField("ts_ns")
     ts = F.when(ns.isNotNull() & (ns != 0), ns).otherwise(
         F.coalesce(src.getField("ts_ms"), F.lit(0)) * 1_000_000
     )
-    other = F.concat(h(ts, 20), phase)
-    # MongoDB: the cluster time (seconds, as ts_ms) and `ord`, the event's order within that second
-    mongo = F.concat(
-        h(F.coalesce(src.getField("ts_ms"), F.lit(0)), 16),
-        h(F.coalesce(src.getField("ord"), F.lit(0)), 8),
-        phase,
-    )
-    if connector == "postgresql":
-        return pg
-    if connector in ("mysql", "mariadb"):
-        return my
-    if connector == "mongodb":
-        return mongo
+    other = F.concat(_hex(ts, 20), F.when(op == "r", F.lit("0")).otherwise(F.lit("1")))
     conn = src.getField("connector")
-    return (
-        F.when(conn == "postgresql", pg)
-        .when(conn.isin("mysql", "mariadb"), my)
-        .when(conn == "mongodb", mongo)
-        .otherwise(other)
-    )
+    out = None
+    for name in ("postgresql", "mysql", "mongodb"):
+        e = F.concat(*(_hex(c, w) for c, w in _parts(src, op, name)))
+        test = conn.isin("mysql", "mariadb") if name == "mysql" else conn == name
+        out = F.when(test, e) if out is None else out.when(test, e)
+    return out.otherwise(other)
 
 
-def _key_phys(kschema: dict, sort: bool) -> T.StructType:
+def position(src, op, connector: str | None):
+    """(order, text): the source position as a struct of longs to order events by (the per-key maximum is
+    cheaper over longs than over the hex text: fixed-width compares, and no text built per event), and a
+    function making `sink.position.seq`'s text of such a struct (for the winners only). Connectors without
+    parts order by the text itself."""
+    parts = _parts(src, op, connector)
+    if parts is None:
+        return F.struct(seq_expr(src, op, connector).alias("o0")), lambda o: o.getField("o0")
+    order = F.struct(*(c.alias(f"o{i}") for i, (c, _) in enumerate(parts)))
+    widths = [w for _, w in parts]
+    return order, lambda o: F.concat(*(_hex(o.getField(f"o{i}"), w) for i, w in enumerate(widths)))
+
+
+def key_phys(kschema: dict, sort: bool) -> T.StructType:
     fields = kschema.get("fields", [])
     if sort:
         fields = sorted(fields, key=lambda f: f["field"])
@@ -187,7 +207,7 @@ def _carried(ev, plans: list[TopicPlan]):
     takes the value from the table."""
     w = (
         Window.partitionBy("topic", "kc")
-        .orderBy("seq", "part", "pos")
+        .orderBy("o", "part", "pos")
         .rowsBetween(Window.unboundedPreceding, -1)
     )
     is_del = F.col("op") == "d"
@@ -223,11 +243,12 @@ def winners(df, plans: list[TopicPlan], truncs: dict[str, str]):
     kc = _per_topic(
         [tp for tp in plans if tp.keyed()],
         lambda tp: F.to_json(
-            F.from_json("kp", _key_phys(tp.keyed()[0].kschema, True)), {"ignoreNullFields": "false"}
+            F.from_json("kp", key_phys(tp.keyed()[0].kschema, True)), {"ignoreNullFields": "false"}
         ),
     )
     ev = ev.select("topic", kc.alias("kc"), "part", "pos", "vfp", "kp", p.alias("p"))
     src = F.col("p.source")
+    order, text = position(src, F.col("p.op"), connector_of(plans))
     ev = ev.select(
         "topic",
         "kc",
@@ -236,15 +257,20 @@ def winners(df, plans: list[TopicPlan], truncs: dict[str, str]):
         "vfp",
         "kp",
         F.col("p.op").alias("op"),
-        seq_expr(src, F.col("p.op"), connector_of(plans)).alias("seq"),
+        order.alias("o"),
         F.col("p.after").alias("after"),
         F.coalesce(F.col("p.ts_ms"), src.getField("ts_ms"), F.lit(0)).alias("ts"),
-    ).where(F.col("op").isin(*CHANGE_OPS) & ((F.col("op") == "d") | F.col("after").isNotNull()))
+    )
+    # Events that cannot win (not a change, an update without its image, before the batch's truncate) get no
+    # position rather than a filter: `max_by` skips them, and a filter would be pushed below the projection,
+    # parsing every payload twice (`from_json` in the filter and in the projection)
+    ok = F.col("op").isin(*CHANGE_OPS) & ((F.col("op") == "d") | F.col("after").isNotNull())
     floor = _per_topic(
-        plans, lambda tp: F.col("seq") >= F.lit(truncs[tp.topic]) if tp.topic in truncs else None
+        plans, lambda tp: text(F.col("o")) >= F.lit(truncs[tp.topic]) if tp.topic in truncs else None
     )
     if floor is not None:
-        ev = ev.where(floor.otherwise(F.lit(True)))
+        ok = ok & floor.otherwise(F.lit(True))
+    ev = ev.withColumn("o", F.when(ok, F.col("o")))
     toast = [tp for tp in plans if any(g.placeholder for g in tp.changes()) and toast_cols(tp)]
     fill_t = T.MapType(
         T.StringType(),
@@ -253,23 +279,38 @@ def winners(df, plans: list[TopicPlan], truncs: dict[str, str]):
     if toast:
         names = [tp.topic for tp in toast]
         rest = ev.where(~F.col("topic").isin(names)).withColumn("fill", F.lit(None).cast(fill_t))
-        ev = _carried(ev.where(F.col("topic").isin(names)), toast).unionByName(rest)
+        ev = _carried(ev.where(F.col("topic").isin(names) & F.col("o").isNotNull()), toast).unionByName(rest)
     else:
         ev = ev.withColumn("fill", F.lit(None).cast(fill_t))
-    return ev.groupBy("topic", "kc").agg(
-        F.max_by(
-            F.struct("seq", "part", "pos", "op", "vfp", "after", "kp", "ts", "fill"),
-            F.struct("seq", "part", "pos"),
-        ).alias("w"),
-        F.max(F.when(F.col("op") == "d", F.col("seq"))).alias("dseq"),
+    # shuffled by key first: the aggregation (sort-based: its buffer holds strings) then sorts every event
+    # once; otherwise its partial step sorts them in each input partition, where keys seldom repeat, and the
+    # final step sorts again what that left
+    w = (
+        ev.repartition("topic", "kc")
+        .groupBy("topic", "kc")
+        .agg(
+            F.max_by(
+                F.struct("o", "part", "pos", "op", "vfp", "after", "kp", "ts", "fill"),
+                F.when(F.col("o").isNotNull(), F.struct("o", "part", "pos")),
+            ).alias("w"),
+            F.max(F.when(F.col("op") == "d", F.col("o"))).alias("d"),
+        )
+    )
+    # the position's text only for the winners (and the key's last delete)
+    fields = ("part", "pos", "op", "vfp", "after", "kp", "ts", "fill")
+    return w.where(F.col("w").isNotNull()).select(
+        "topic",
+        "kc",
+        F.struct(text(F.col("w.o")).alias("seq"), *(F.col(f"w.{f}").alias(f) for f in fields)).alias("w"),
+        F.when(F.col("d").isNotNull(), text(F.col("d"))).alias("dseq"),
     )
 
 
-def _decoded(w, tp: TopicPlan, g: Fp) -> pa.Table:
+def decoded_winners(w, tp: TopicPlan, g: Fp) -> pa.Table:
     """The winners of one schema group, decoded on executors, as Arrow; `__unres` lists the columns whose
     placeholder found no earlier image in the batch."""
     kfields = tp.keyed()[0].kschema.get("fields", [])
-    k = F.from_json("w.kp", _key_phys(tp.keyed()[0].kschema, False))
+    k = F.from_json("w.kp", key_phys(tp.keyed()[0].kschema, False))
     is_del = F.col("w.op") == "d"
     cols, unres = [], []
     knames = {f["field"]: f for f in kfields}
@@ -367,7 +408,7 @@ def apply_topic(
     keyed = tp.keyed()
     parts = []
     if keyed and w is not None:
-        parts = [t for t in (_decoded(w, tp, g) for g in keyed) if len(t)]
+        parts = [t for t in (decoded_winners(w, tp, g) for g in keyed) if len(t)]
     if not parts:
         if trunc is not None:
             tombstones.write(tpath, {tombstones.TRUNCATE_KEY: trunc}, app_id, batch_id, opts.now_ms)
@@ -461,11 +502,11 @@ def _events(df, tp: TopicPlan, g: Fp, keyless: bool) -> pa.Table:
     else:
         ks = key_schema(tp)
         cols.append(
-            F.to_json(F.from_json("kp", _key_phys(ks, True)), {"ignoreNullFields": "false"}).alias("kc")
+            F.to_json(F.from_json("kp", key_phys(ks, True)), {"ignoreNullFields": "false"}).alias("kc")
         )
         cols.append(F.when(F.col("hdr").contains("__debezium.oldkey"), F.col("hdr")).alias("hdr"))
         if is_doc(g.vschema):
-            k = F.from_json("kp", _key_phys(ks, False))
+            k = F.from_json("kp", key_phys(ks, False))
             parts = [
                 decode.convert(k.getField(f["field"]), f).alias(f["field"]) for f in ks.get("fields", [])
             ]

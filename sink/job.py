@@ -219,7 +219,7 @@ def end_planners(jvm_pid: int) -> int:
     return n
 
 
-def _jvm_pid(spark) -> int | None:
+def driver_jvm_pid(spark) -> int | None:
     """The driver JVM's pid when this process started it (not under spark-submit)."""
     proc = getattr(getattr(spark.sparkContext, "_gateway", None), "proc", None)
     return proc.pid if proc is not None else None
@@ -286,7 +286,7 @@ def run(
     jvm_pid = None
     if spark is None:
         spark = spark_session(master=master)
-        jvm_pid = _jvm_pid(spark)
+        jvm_pid = driver_jvm_pid(spark)
     else:
         from sink.sources import DirSource, KafkaSource
 

@@ -1,0 +1,146 @@
+"""The Spark sink's winners stage, step by step: the driver JVM's CPU per step over one cached micro-batch.
+
+Input: `bench_sink.py`'s table, N snapshot rows then N changes, in one micro-batch of `python -m sink`'s
+directory source. Each step (a prefix of the stage: reading the cache, `from_json` of the payload, the source
+position, the canonical key, the last change per key, decoding the winners) is run to Spark's `noop` sink
+REPS times; printed: the JVM's CPU seconds (all threads, /proc) per run and the minimum per snapshot row or
+change (tombstones not counted).
+Steps are cumulative where the name says `+`; subtract to get one expression's cost.
+
+    .venv/bin/python bench/bench_sink_stages.py [--n 80000] [--reps 3] [--only winners,winners+decode]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from pyspark.sql import functions as F  # noqa: E402
+
+import bench.bench_sink as bs  # noqa: E402
+from sink import executors as X  # noqa: E402
+
+
+def _ev(recs, fast):
+    fps = [g.vfp for tp in fast for g in tp.keyed()]
+    return recs.where(
+        F.col("topic").isin([tp.topic for tp in fast]) & F.col("vfp").isin(fps) & F.col("vp").isNotNull()
+    )
+
+
+def _scan(recs, fast):
+    return _ev(recs, fast).select(F.length("vp").alias("n"), "kp", "part", "pos")
+
+
+def _from_json(recs, fast):
+    return _ev(recs, fast).select(F.from_json("vp", X.STAGE1).alias("p"))
+
+
+def _position(recs, fast):
+    e = _ev(recs, fast).select(F.from_json("vp", X.STAGE1).alias("p"))
+    order, text = X.position(F.col("p.source"), F.col("p.op"), X.connector_of(fast))
+    return e.select(text(order).alias("s"), "p.after")
+
+
+def _key(recs, fast):
+    ks = fast[0].keyed()[0].kschema
+    k = F.to_json(F.from_json("kp", X.key_phys(ks, True)), {"ignoreNullFields": "false"})
+    return _ev(recs, fast).select(k.alias("kc"))
+
+
+def _winners(recs, fast):
+    return X.winners(recs, fast, {})
+
+
+def _decoded(recs, fast):
+    w = X.winners(recs, fast, {})
+    return lambda: [X.decoded_winners(w, tp, g) for tp in fast for g in tp.keyed()]
+
+
+STEPS = {
+    "scan": _scan,
+    "+from_json": _from_json,
+    "+from_json+position text": _position,
+    "canonical key": _key,
+    "winners": _winners,
+    "winners+decode": _decoded,
+}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--n", type=int, default=80_000)
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--only", help="comma-separated step names")
+    a = ap.parse_args()
+    only = a.only.split(",") if a.only else list(STEPS)
+    work = Path(tempfile.mkdtemp(prefix="bench-sink-stages-"))
+    src = work / "in"
+    src.mkdir()
+    m = bs.Model()
+    f = src / f"{bs.TOPIC}.jsonl"
+    bs.gen_snapshot(f, a.n, m)
+    bs.gen_changes(work / "c.jsonl", a.n, m)
+    with open(f, "ab") as out:
+        out.write((work / "c.jsonl").read_bytes())
+    from sink.batch import Options
+    from sink.job import driver_jvm_pid, spark_session
+    from sink.plan import classify, records, survey
+
+    spark = spark_session(master=os.environ.get("SINK_MASTER", "local[2]"))
+    pid = driver_jvm_pid(spark)
+
+    def jvm_cpu() -> float:
+        s = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        return (int(s[11]) + int(s[12])) / os.sysconf("SC_CLK_TCK")
+
+    res: dict[str, list[float]] = {}
+    n_records = [0]
+
+    def batch(df, _bid):
+        cached = df.persist()
+        plans = survey(cached)
+        recs = records(cached)
+        for tp in plans.values():
+            classify(tp, str(work / "t"), Options())
+        fast = [tp for tp in plans.values() if tp.fast]
+        n_records[0] = sum(tp.records for tp in plans.values())
+        for rep in range(a.reps):
+            for name in only:
+                q = STEPS[name](recs, fast)
+                c0, t0 = jvm_cpu(), time.time()
+                q() if callable(q) else q.write.format("noop").mode("overwrite").save()
+                c = jvm_cpu() - c0
+                res.setdefault(name, []).append(c)
+                print(f"rep {rep} {name:26s} JVM CPU {c:6.2f} s, wall {time.time() - t0:6.2f} s", flush=True)
+        cached.unpersist()
+
+    q = (
+        spark.readStream.format("dbz_dir")
+        .option("path", str(src))
+        .option("maxBytesPerBatch", str(1 << 34))
+        .load()
+        .writeStream.foreachBatch(batch)
+        .option("checkpointLocation", str(work / "ck"))
+        .trigger(availableNow=True)
+        .start()
+    )
+    q.awaitTermination()
+    spark.stop()
+    shutil.rmtree(work, ignore_errors=True)
+    print(
+        f"{n_records[0]} records ({a.n} snapshot rows + {a.n} changes and their tombstones); load {bs.load_average()}"
+    )
+    for name, v in res.items():
+        print(f"  {name:26s} min {min(v):6.2f} s JVM CPU = {min(v) / (2 * a.n) * 1e6:6.1f} µs per row/change")
+
+
+if __name__ == "__main__":
+    main()
