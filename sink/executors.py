@@ -37,6 +37,7 @@ from sink.plan import (
     survey,
     toast_cols,
 )
+from sink.position_expr import connector_of, position, seq_expr
 from sink.stats import PH_B64
 from sink.types import PLACEHOLDER
 
@@ -73,95 +74,6 @@ def slow_records(df, plans: list[TopicPlan]):
         else:
             v = {"schema": schemas[vfp], "payload": loads(vp)}
         yield topic, k, v, (part, pos), None if hdr is None else loads(hdr)
-
-
-# the `source` struct's Connect name -> the connector value its records carry (`sink.position.seq` branches)
-SOURCE_CONNECTORS = {
-    "io.debezium.connector.postgresql.Source": "postgresql",
-    "io.debezium.connector.mysql.Source": "mysql",
-    "io.debezium.connector.mariadb.Source": "mariadb",
-    "io.debezium.connector.mongodb.Source": "mongodb",
-}
-
-
-def connector_of(plans: list[TopicPlan]) -> str | None:
-    """The one connector of these topics' change events, by their value schemas' `source` struct name, or None
-    (several, or one `seq_expr` has no branch for): then the expression decides per row."""
-    names = set()
-    for tp in plans:
-        for g in tp.changes():
-            src = [f for f in g.vschema.get("fields", []) if f.get("field") == "source"]
-            names.add(SOURCE_CONNECTORS.get(src[0].get("name")) if src else None)
-    return names.pop() if len(names) == 1 else None
-
-
-def _hex(x, w: int) -> Column:
-    return F.lpad(F.lower(F.hex(x)), w, "0")
-
-
-def _parts(src, op, connector: str | None) -> list[tuple[Column, int]] | None:
-    """`sink.position.seq` of one connector as (long column, hex width) parts, in order; None for other
-    connectors. The parts as a struct order events as their hex text does (non-negative, within width)."""
-    phase = (F.when(op == "r", F.lit(0)).otherwise(F.lit(1)).cast("long"), 1)
-    if connector == "postgresql":
-        raw = src.getField("sequence")
-        # `["lastCommitLsn","lsn"]` (either may be null): its two numbers, without a JSON parser
-        arr = F.split(F.translate(raw, '[]"', ""), ",")
-        has = raw.isNotNull() & (raw != "")
-        a = F.when(has, F.coalesce(F.try_element_at(arr, F.lit(1)).try_cast("long"), F.lit(0))).otherwise(0)
-        b = F.when(has, F.coalesce(F.try_element_at(arr, F.lit(2)).try_cast("long"), F.lit(0))).otherwise(
-            F.coalesce(src.getField("lsn"), F.lit(0))
-        )
-        return [(a.cast("long"), 16), (b.cast("long"), 16), phase]
-    if connector in ("mysql", "mariadb"):
-        num = F.coalesce(F.regexp_extract(src.getField("file"), r"\.(\d+)$", 1).try_cast("long"), F.lit(0))
-        return [
-            (num, 8),
-            (F.coalesce(src.getField("pos"), F.lit(0)).cast("long"), 16),
-            phase,
-            (F.coalesce(src.getField("row"), F.lit(0)).cast("long"), 8),
-        ]
-    if connector == "mongodb":
-        # the cluster time (seconds, as ts_ms) and `ord`, the event's order within that second
-        return [
-            (F.coalesce(src.getField("ts_ms"), F.lit(0)).cast("long"), 16),
-            (F.coalesce(src.getField("ord"), F.lit(0)).cast("long"), 8),
-            phase,
-        ]
-    return None
-
-
-def seq_expr(src, op, connector: str | None = None):
-    """`sink.position.seq` as a Spark expression; with `connector` known (all rows' source struct says which),
-    only its branch (a quarter of the generated code to compile and run)."""
-    parts = _parts(src, op, connector)
-    if parts is not None:
-        return F.concat(*(_hex(c, w) for c, w in parts))
-    ns = src.getField("ts_ns")
-    ts = F.when(ns.isNotNull() & (ns != 0), ns).otherwise(
-        F.coalesce(src.getField("ts_ms"), F.lit(0)) * 1_000_000
-    )
-    other = F.concat(_hex(ts, 20), F.when(op == "r", F.lit("0")).otherwise(F.lit("1")))
-    conn = src.getField("connector")
-    out = None
-    for name in ("postgresql", "mysql", "mongodb"):
-        e = F.concat(*(_hex(c, w) for c, w in _parts(src, op, name)))
-        test = conn.isin("mysql", "mariadb") if name == "mysql" else conn == name
-        out = F.when(test, e) if out is None else out.when(test, e)
-    return out.otherwise(other)
-
-
-def position(src, op, connector: str | None):
-    """(order, text): the source position as a struct of longs to order events by (the per-key maximum is
-    cheaper over longs than over the hex text: fixed-width compares, and no text built per event), and a
-    function making `sink.position.seq`'s text of such a struct (for the winners only). Connectors without
-    parts order by the text itself."""
-    parts = _parts(src, op, connector)
-    if parts is None:
-        return F.struct(seq_expr(src, op, connector).alias("o0")), lambda o: o.getField("o0")
-    order = F.struct(*(c.alias(f"o{i}") for i, (c, _) in enumerate(parts)))
-    widths = [w for _, w in parts]
-    return order, lambda o: F.concat(*(_hex(o.getField(f"o{i}"), w) for i, w in enumerate(widths)))
 
 
 def key_phys(kschema: dict, sort: bool) -> T.StructType:

@@ -1,4 +1,4 @@
-"""The source position on executors (`sink.executors.position`): the struct of longs the winners stage orders
+"""The source position on executors (`sink.position_expr.position`): the struct of longs the winners stage orders
 by, and the text made from it for the winners, are `sink.position.seq`'s (the driver path's, the delete
 log's) for every connector, and order events as that text does. Expected texts written by hand."""
 
@@ -11,7 +11,7 @@ pytest.importorskip("pyspark", reason="pyspark not installed (pip install -e '.[
 from pyspark.sql import functions as F  # noqa: E402
 
 from sink import position as driver  # noqa: E402
-from sink.executors import position, seq_expr  # noqa: E402
+from sink.position_expr import position, seq_expr  # noqa: E402
 from tests.sink_checks import spark_fixture  # noqa: E402,F401
 
 SOURCE = (
