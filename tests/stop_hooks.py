@@ -10,7 +10,8 @@ from emulator.api import Capture
 def stop_after_records(cap: Capture, n: int) -> None:
     """Stop the capture right after the event that brings the records it wrote from now on to `n` (the stop
     is asked for at the n-th write; the event's other records are still written, as a stop between events
-    does). On the write, not the engine's tick: the PostgreSQL stream ticks only every 32nd row change."""
+    does). On the write, not the engine's tick: the PostgreSQL stream ticks only every 32nd row change.
+    Capture's output sees every record in `write` (a directory output also takes lines by `write_line`)."""
     output = cap.runner.connector.engine.output
     engine = cap.runner.connector.engine
     write = output.write

@@ -177,3 +177,45 @@ def test_line_parser_puts_row_lsn_and_times_into_the_transaction_format():
         parse.line(b"I\x00\x00\x00\x07N" + tuple_data(b"1", "u", b"x", b"y"), 6, fmt, 1, b"null", 0) is None
     )
     assert po.line_format(b'{"after":%b}', parse.value_format, b"{}") is None  # not the envelope's shape
+
+
+def test_line_parser_on_a_real_envelope_makes_changes_record():
+    # the envelope's own line format (TableEnvelope._after_formats, what the stream reads) around a parsed
+    # tuple and a source template gives the line, key and value `TableEnvelope.change` makes for the row
+    # (the dict path the recorded conformance cases check), timestamps aside
+    import re
+
+    import orjson
+
+    from emulator.connect.schema import Schema
+    from emulator.connectors.postgres.source import SOURCE_SCHEMA
+    from emulator.envelope import EnvelopeSettings, LineRecord, TableEnvelope
+    from emulator.model import ColumnDef, TableDef
+
+    cols = [
+        ColumnDef("id", Schema("int64"), int),
+        ColumnDef("name", Schema("string", optional=True), str),
+        ColumnDef("n", Schema("int32", optional=True, default=5), int),
+    ]
+    settings = EnvelopeSettings(prefix="p", connector_name="postgresql", source_schema=SOURCE_SCHEMA)
+    env = TableEnvelope(settings, TableDef("public", "t", cols, ["id"]))
+    value, key = env.json_fields()
+    parse = po.row_json_parser(3, [int, ident, int], [0, 1, 2], value, key)
+    source = {
+        "version": "3.6.3.Final",
+        "connector": "postgresql",
+        "name": "p",
+        "lsn": 91,
+        "seq": '["1","91"]',
+    }
+    tmpl = orjson.dumps(dict(source, lsn=123456, seq='["1","123456"]')).replace(b"123456", b"%d")
+    ts = re.compile(rb'"ts_(ms|us|ns)":\d+')
+    msg = b"U\x00\x00\x00\x07N" + tuple_data(b"3", b'a "b"', None)
+    for op in ("c", "u"):
+        fmt, vstart, vtail = env._after_formats[op]
+        line, klen = parse.line(msg, 6, po.line_format(fmt, parse.value_format, tmpl), 91, b"null", 10**18)
+        got = LineRecord(env.topic, line, klen, vstart + klen, vtail, settings.context_headers)
+        row = {"id": 3, "name": 'a "b"', "n": None}
+        want = env.change(op, None, row, source, None, env.key_of(row))
+        assert ts.sub(b"", got.line()) == ts.sub(b"", want.line())
+        assert (got.key, ts.sub(b"", got.value)) == (want.key, ts.sub(b"", want.value))

@@ -430,18 +430,19 @@ def row_json_parser(n: int, converters: list, columns: list[int], value: list, k
     after = f"VFMT % ({values})"
     # the same parse into a whole record line (`line_format`): `parse_line(buf, start, fmt, lsn, tx, ns)`
     # -> (line, key length) with `after`'s fields, the LSN and the times formatted straight into the line
-    tail = "lsn, lsn, tx, ns // 1_000_000, ns // 1_000, ns)"
+    # the three times from one decimal text of ns (ms and µs are its first digits: ns is > 10^6)
+    tail = "lsn, lsn, tx, t[:-6], t[:-3], t)"
     if key:
         kfmt, kargs = _fmt_of(key, lambda f: f"k{f.j}" if f.j in split else f"v{f.j}")
         ns["KFMT"] = kfmt
         keyed = f"KFMT % ({''.join(a + ', ' for a in kargs)})"
         body = "\n".join(lines)
         code = f"{body}\n    return {after}, {keyed}\n"
-        line = f"{body}\n    key = {keyed}\n    return fmt % (key, {values}{tail}, len(key)\n"
+        line = f"{body}\n    key = {keyed}\n    t = b'%d' % ns\n    return fmt % (key, {values}{tail}, len(key)\n"
     else:
         body = "\n".join(lines)
         code = f"{body}\n    return {after}, None\n"
-        line = f"{body}\n    return fmt % ({values}{tail}, 0\n"
+        line = f"{body}\n    t = b'%d' % ns\n    return fmt % ({values}{tail}, 0\n"
     exec(compile(code, f"<pgoutput JSON row of {n}>", "exec"), ns)  # noqa: S102 - names as constants
     parse = ns["parse"]
     line = line.replace("def parse(buf, start):", "def parse_line(buf, start, fmt, lsn, tx, ns):", 1)
@@ -454,13 +455,17 @@ def row_json_parser(n: int, converters: list, columns: list[int], value: list, k
 # The envelope's line format (`TableEnvelope._after_formats`) around `after` and `source`: a per-transaction
 # format puts the row's field format and the source template (LSN twice) in their place.
 _AFTER_SOURCE = b'"after":%b,"source":%b,'
+_TIMES = (b'"ts_ms":%d,"ts_us":%d,"ts_ns":%d', b'"ts_ms":%b,"ts_us":%b,"ts_ns":%b')
 
 
 def line_format(env_format: bytes, value_format: bytes, source_template: bytes) -> bytes | None:
     """The record line's format with `after`'s fields and the source block (`%d` at its two LSN places) in
-    place: arguments (key,) after's fields..., lsn, lsn, tx, ts_ms, ts_us, ts_ns. None when the envelope's
-    format is not the expected one."""
+    place: arguments (key,) after's fields..., lsn, lsn, tx, then ts_ms, ts_us, ts_ns as decimal bytes. None
+    when the envelope's format is not the expected one."""
     if env_format.count(_AFTER_SOURCE) != 1:
         return None
     head, rest = env_format.split(_AFTER_SOURCE)
+    if rest.count(_TIMES[0]) != 1:
+        return None
+    rest = rest.replace(*_TIMES)
     return b'%s"after":%s,"source":%s,%s' % (head, value_format, source_template, rest)
