@@ -34,7 +34,6 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -68,21 +67,6 @@ def log(msg: str) -> None:
 # backends
 # ---------------------------------------------------------------------------------------------------
 WorkloadError = capture.WorkloadError  # the workload's SQL failed: the run says nothing about the capture
-
-
-def wait_until_streaming(cap: capture.Capture, ready: Callable[[], bool], what: str, timeout: float) -> None:
-    """Poll `ready` until the engine streams (its slot active, its binlog dump connected); fail at once if
-    the engine stopped, or after `timeout`. Then a second for its snapshot's last record to land."""
-    end = time.monotonic() + timeout
-    while not ready():
-        why = cap.ended()
-        if why:
-            raise capture.CaptureEnded(f"{cap.name} stopped while waiting for {what}: {why}")
-        if time.monotonic() > end:
-            raise capture.CaptureError(f"timed out after {timeout:g} s waiting for {what}")
-        time.sleep(0.1)
-    time.sleep(1.0)
-    cap.log.mark("snapshot_last_record")
 
 
 class Backend:

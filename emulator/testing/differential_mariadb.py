@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from emulator.testing import oracle_capture as capture
-from emulator.testing.differential import Backend, WorkloadError, wait_until_streaming
+from emulator.testing.differential import Backend, WorkloadError
+from emulator.testing.oracle_capture import wait_until_streaming
 
 SPOOFED_VERSION = "5.7.19-10.11-MariaDB"
 DATABASE = "inventory"

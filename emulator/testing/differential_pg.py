@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from emulator.testing import oracle_capture as capture
-from emulator.testing.differential import Backend, WorkloadError, wait_until_streaming
+from emulator.testing.differential import Backend, WorkloadError
+from emulator.testing.oracle_capture import wait_until_streaming
 
 
 class PgBackend(Backend):

@@ -34,6 +34,7 @@ import signal
 import subprocess
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 HEARTBEAT_PREFIX = "__debezium-heartbeat"
@@ -243,6 +244,21 @@ class DebeziumCapture(Capture):
 # ---------------------------------------------------------------------------
 # candidate CLI (emulator)
 # ---------------------------------------------------------------------------
+def wait_until_streaming(cap: Capture, ready: Callable[[], bool], what: str, timeout: float) -> None:
+    """Poll `ready` until the engine streams (its slot active, its binlog dump connected); fail at once if
+    the engine stopped, or after `timeout`. Then a second for its snapshot's last record to land."""
+    end = time.monotonic() + timeout
+    while not ready():
+        why = cap.ended()
+        if why:
+            raise CaptureEnded(f"{cap.name} stopped while waiting for {what}: {why}")
+        if time.monotonic() > end:
+            raise CaptureError(f"timed out after {timeout:g} s waiting for {what}")
+        time.sleep(0.1)
+    time.sleep(1.0)
+    cap.log.mark("snapshot_last_record")
+
+
 def emulator_argv(cmd: str | None) -> list[str]:
     """--emulator-cmd, default `python -m emulator` with $EMULATOR_PYTHON as the python."""
     if cmd:
