@@ -72,6 +72,8 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         if a.cmd == "show":
+            global _EXIT_AT_ONCE
+            _EXIT_AT_ONCE = True
             from sink.show import show
 
             return show(a.table, a.history, a.limit)
@@ -145,5 +147,16 @@ def duration(text: str) -> float:
     return v
 
 
+# `show` reads the table through deltalake (Rust, with its own threads): their native teardown at interpreter exit
+# can abort the process ("terminate called without an active exception", exit -6) after everything was printed
+# (seen once in a full test run: tests/test_sink_cli.py::test_show_mirror_and_history). It has nothing to clean up,
+# so it leaves at once once its output is flushed.
+_EXIT_AT_ONCE = False
+
 if __name__ == "__main__":
-    sys.exit(main())
+    rc = main()
+    if _EXIT_AT_ONCE:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(rc)
+    sys.exit(rc)

@@ -134,7 +134,8 @@ def test_configured_values_are_typed() -> None:
     ((table, cols),) = s.relational.message_key_columns
     assert table.fullmatch("public.orders") and cols == ("id", "region")
     kinds = {m.kind: m.arg for m in s.relational.column_mappers}
-    assert kinds == {"truncate": 4, "hash": ("sha256", b"pepper")}
+    # the hash's third part: False for V1 (column.mask.hash.*), True for column.mask.hash.v2.*
+    assert kinds == {"truncate": 4, "hash": ("sha256", b"pepper", False)}
     assert s.relational.snapshot_select_overrides == ("public.orders",)
     assert s.relational.snapshot_select_statements == {
         "public.orders": "SELECT * FROM public.orders WHERE id > 3"
