@@ -280,9 +280,9 @@ class PgoutputStream:
         template is the block's JSON with two places for the LSN (`TableEnvelope.change` puts such bytes
         into the value as they are); with it, a dict copy and two values."""
         tmpl = ct.src if ct.src_epoch == self.tx_epoch else None
-        if tmpl.__class__ is bytes:
-            return tmpl % (lsn, lsn)
-        return self._src_miss(ct, lsn)
+        if tmpl is None:
+            return self._src_miss(ct, lsn)
+        return tmpl % (lsn, lsn) if tmpl.__class__ is bytes else self._src_dict(tmpl, lsn)
 
     def _src_miss(self, ct: CapturedTable, lsn: int) -> dict | bytes:
         """`_src_of` without a bytes template for this transaction: the table's first change in it gets its
