@@ -162,9 +162,25 @@ class Engine:
         src.committed(offset)
 
     def _can_split(self) -> bool:
-        return getattr(self.output, "commit_point", None) is not None and isinstance(
-            self.offsets, FileOffsetStore
+        # an exactly-once Kafka output commits records and offset in one transaction: never split
+        return (
+            getattr(self.output, "commit_point", None) is not None
+            and not getattr(self.output, "transactional_id", None)
+            and (
+                isinstance(self.offsets, FileOffsetStore) or getattr(self.offsets, "saves_off_thread", False)
+            )
         )
+
+    def abandon_background_commit(self) -> None:
+        """After an output failure, before the output starts afresh: wait for a commit in flight and forget
+        its result (an offset it saved covers delivered records only; the restart reads the saved one)."""
+        committer = self._committer
+        if committer is not None:
+            committer.wait()
+            try:
+                committer.take()
+            except Exception as e:  # noqa: BLE001 - the failure the restart is already handling
+                log.debug("background commit abandoned: %s", e)
 
     def _apply_done(self) -> None:
         """Tell the source about a background commit that finished (raises what failed there)."""

@@ -147,6 +147,12 @@ class KafkaOffsetStore(OffsetStore):
         self._last = value
         return orjson.loads(value)
 
+    @property
+    def saves_off_thread(self) -> bool:
+        """`save` may run on the engine's offset-commit thread (its own producer); not in exactly-once mode,
+        where the offset joins the output's transaction on the streaming thread."""
+        return self.output is None
+
     def _on_delivery(self, err, msg) -> None:  # noqa: ARG002
         if err is not None:
             self._failure = f"offset record to {self.topic} failed: {err.str()}"

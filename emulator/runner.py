@@ -157,6 +157,8 @@ class Runner:
                 self.engine.commit(force=True)
             except Exception as e:  # noqa: BLE001
                 log.warning("offsets not committed (%s: %s)", type(e).__name__, e)
+        else:
+            self.engine.abandon_background_commit()  # before reset(): it may be polling the old producer
         reset = getattr(self.engine.output, "reset", None)
         if reset is not None:
             try:

@@ -11,7 +11,10 @@
 * topics are created on first use with Debezium's ``topic.creation.*`` settings (``default`` group and
   ``topic.creation.groups``) when they are given; otherwise the broker's auto-creation decides, as in Connect;
 * ``commit()`` returns True once every record written so far has a successful delivery report, so the offsets
-  may be saved.  If that takes longer than ``offset.flush.timeout.ms`` (Connect's default 5000) it returns
+  may be saved.  The engine's periodic commit splits it (as the directory output's): ``commit_point()`` on the
+  streaming thread closes the batch of records written since the last one, ``make_durable(batch)`` on the
+  offset-commit thread waits for the delivery reports of that batch and of every batch before it, and only
+  then is the offset saved; the stream goes on producing meanwhile.  If that takes longer than ``offset.flush.timeout.ms`` (Connect's default 5000) it returns
   False, as Kafka Connect's ``WorkerSourceTask.commitOffsets`` cancels that offset commit ("will try again on
   next flush interval with latest offsets"): the records stay in flight, nothing fails, the offsets wait.
   A failed delivery never gets skipped: the output raises :class:`KafkaDeliveryError` (a
@@ -32,7 +35,9 @@ import datetime as dt
 import json
 import logging
 import re
+import threading
 import time
+from collections import deque
 from decimal import Decimal
 from typing import Any
 
@@ -215,6 +220,35 @@ class TopicCreation:
 # ------------------------------------------------------------------------------------------- output
 
 
+class _Batch:
+    """The records written between two commit points (`commit_point`) and how many have a delivery report.
+    Delivery reports are served by whichever thread polls the producer (the streaming thread between records,
+    the offset-commit thread while it waits): the counts change under the output's lock."""
+
+    __slots__ = ("output", "gen", "start", "written", "acked")
+
+    def __init__(self, output: KafkaOutput, start: int) -> None:
+        self.output = output
+        self.gen = output.gen  # the producer it was written to (reset() starts a new one)
+        self.start = start  # the output's `written` when the batch began
+        self.written = -1  # set when the batch is closed
+        self.acked = 0
+
+    def on_delivery(self, err, msg) -> None:
+        out = self.output
+        with out.lock:
+            self.acked += 1
+            if self.gen == out.gen:
+                out.acked += 1
+        if err is not None and self.gen == out.gen and out.failure is None:
+            out.failure = f"delivery to {msg.topic()} failed: {err.str()}"
+            log.error("%s", out.failure)
+
+    @property
+    def done(self) -> bool:
+        return 0 <= self.written <= self.acked
+
+
 class KafkaOutput(Output):
     def __init__(
         self,
@@ -243,8 +277,13 @@ class KafkaOutput(Output):
         self.flush_timeout_s = (s.offsets.flush_timeout_ms if s is not None else FLUSH_TIMEOUT_MS) / 1000.0
         self.known_topics: set[str] = set()
         self.failure: str | None = None
-        self.pending = 0
-        self.delivered = 0
+        self.lock = threading.Lock()  # the delivery counts (reports are served on two threads)
+        self.gen = 0  # which producer: reports of a producer dropped by reset() count no more
+        self.written = 0  # records produced (streaming thread only)
+        self.acked = 0  # of them, with a delivery report (successful or not: `failure` says)
+        self._closed: deque[_Batch] = deque()  # batches closed by commit_point, oldest first
+        self._batch = _Batch(self, 0)
+        self._dr = self._batch.on_delivery
         self.in_txn = False
         self._header_cache: dict[bytes, bytes | None] = {}
         self._admin = None
@@ -259,7 +298,12 @@ class KafkaOutput(Output):
         if self.transactional_id:
             conf["transactional.id"] = self.transactional_id
         self.producer = Producer(conf)
-        self.pending = 0
+        with self.lock:
+            self.gen += 1
+            self.written = self.acked = 0
+        self._closed.clear()
+        self._batch = _Batch(self, 0)
+        self._dr = self._batch.on_delivery
         self.in_txn = False
         if self.transactional_id:
             try:
@@ -288,14 +332,10 @@ class KafkaOutput(Output):
         self.known_topics.clear()  # a broker that lost its data needs them created again
         self._make_producer()
 
-    def _on_delivery(self, err, msg) -> None:
-        self.pending -= 1
-        if err is not None:
-            if self.failure is None:
-                self.failure = f"delivery to {msg.topic()} failed: {err.str()}"
-                log.error("%s", self.failure)
-        else:
-            self.delivered += 1
+    @property
+    def pending(self) -> int:
+        """Records produced without a delivery report yet."""
+        return self.written - self.acked
 
     def _check(self) -> None:
         if self.failure is not None:
@@ -375,7 +415,7 @@ class KafkaOutput(Output):
         while True:
             try:
                 if part is None:  # the partitioner: murmur2 of the key bytes, as Connect's producer
-                    p.produce(topic, record.value, record.key, headers=headers, on_delivery=self._on_delivery)
+                    p.produce(topic, record.value, record.key, headers=headers, on_delivery=self._dr)
                 else:  # chosen by a transform (PartitionRouting, ...)
                     p.produce(
                         topic,
@@ -383,14 +423,14 @@ class KafkaOutput(Output):
                         record.key,
                         partition=part,
                         headers=headers,
-                        on_delivery=self._on_delivery,
+                        on_delivery=self._dr,
                     )
                 break
             except BufferError:
                 p.poll(0.05)
                 self._check()
-        self.pending += 1
-        if self.pending & 0x3FF == 0:
+        self.written += 1
+        if self.written & 0x3FF == 0:
             p.poll(0)
 
     def flush(self) -> None:
@@ -412,25 +452,68 @@ class KafkaOutput(Output):
             self._check()
         self._check()
         if self.pending == 0:
+            self._closed.clear()  # every batch has its reports
             return True
         if txn:
             self.failure = f"{self.pending} records not delivered within {timeout:g} s"
             self._check()
+        self._timed_out(self.pending, timeout)
+        return False
+
+    @staticmethod
+    def _timed_out(pending: int, timeout: float) -> None:
         log.warning(
             "%d records not delivered within offset.flush.timeout.ms (%d ms): offsets not committed; "
             "will try again on next flush interval with latest offsets",
-            self.pending,
+            pending,
             round(timeout * 1000),
         )
-        return False
+
+    def commit_point(self) -> _Batch | None:
+        """Streaming thread, at a periodic commit: close the batch of records written since the last commit
+        point; the token for `make_durable` (None: nothing written since the last commit)."""
+        b = self._batch
+        if self.written == b.start:
+            return self._closed[-1] if self._closed else None  # nothing new: the last one still waited for
+        b.written = self.written - b.start
+        self._closed.append(b)
+        self._batch = _Batch(self, self.written)
+        self._dr = self._batch.on_delivery
+        return b
+
+    def make_durable(self, token: _Batch) -> bool:
+        """Offset-commit thread: True once `token` and every batch before it have all their delivery reports
+        (polling the producer for them meanwhile); False when ``offset.flush.timeout.ms`` passed first (the
+        offsets of this commit are not saved; a later commit waits for these records again) or the producer
+        was replaced by reset(). A failed delivery raises :class:`KafkaDeliveryError`."""
+        deadline = time.monotonic() + self.flush_timeout_s
+        closed = self._closed
+        while True:
+            if token.gen != self.gen:
+                return False  # reset(): these records are sent again from the saved offset
+            self._check()
+            while closed and closed[0].done:
+                if closed.popleft() is token:
+                    return True
+            if token not in closed:  # popped by an earlier commit (or a synchronous one)
+                return True
+            left = deadline - time.monotonic()
+            if left <= 0:
+                waiting = list(closed)
+                waiting = waiting[: waiting.index(token) + 1] if token in waiting else waiting
+                self._timed_out(sum(b.written - b.acked for b in waiting), self.flush_timeout_s)
+                return False
+            p = self.producer
+            if p is not None:
+                p.poll(min(left, 0.05))
 
     def produce_offset(self, topic: str, key: bytes, value: bytes | None) -> None:
         """Exactly-once: the offset record joins the open transaction (opened if needed)."""
         if not self.in_txn:
             self.producer.begin_transaction()
             self.in_txn = True
-        self.producer.produce(topic, value, key, on_delivery=self._on_delivery)
-        self.pending += 1
+        self.producer.produce(topic, value, key, on_delivery=self._dr)
+        self.written += 1
 
     def commit_transaction(self) -> None:
         if not self.in_txn:
