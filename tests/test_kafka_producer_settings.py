@@ -34,12 +34,15 @@ def refused(prop: str, **props: str) -> str:
     return str(e.value)
 
 
-def test_defaults_acks_all_idempotent_murmur2_and_javas_request_size():
+def test_defaults_connects_worker_producer_murmur2_and_javas_request_size():
+    # Connect's Worker.producerConfigs: acks=all, max.in.flight.requests.per.connection=1, and idempotence
+    # off (KAFKA-13759, Kafka 3.2 on)
     conf = settings()
     assert conf == {
         "bootstrap.servers": "localhost:9092",
         "acks": "all",
-        "enable.idempotence": "true",
+        "enable.idempotence": "false",
+        "max.in.flight.requests.per.connection": "1",
         "partitioner": "murmur2_random",
         "linger.ms": "5",
         "message.max.bytes": "1048576",
@@ -131,7 +134,9 @@ def test_a_transactional_id_needs_connects_exactly_once_mode():
     with pytest.raises(ConfigError) as e:
         producer_settings(config, transactional=False)
     assert e.value.property == "producer.transactional.id"
-    assert "transactional.id" not in producer_settings(config, transactional=True)
+    conf = producer_settings(config, transactional=True)
+    assert "transactional.id" not in conf
+    assert conf["enable.idempotence"] == "true"  # Connect's exactly-once task producer is idempotent
 
 
 def test_debezium_server_form_and_its_string_serializer():
@@ -152,6 +157,9 @@ def test_debezium_server_form_and_its_string_serializer():
     assert conf["bootstrap.servers"] == "127.0.0.1:9092"
     assert conf["compression.type"] == "lz4"
     assert "key.serializer" not in conf and "value.serializer" not in conf
+    # a plain Java producer: its defaults (idempotent, up to 5 requests in flight), not Connect's worker's
+    assert (conf["acks"], conf["enable.idempotence"]) == ("all", "true")
+    assert "max.in.flight.requests.per.connection" not in conf  # librdkafka sets 5 with idempotence
 
 
 def test_librdkafka_accepts_every_name_produced():

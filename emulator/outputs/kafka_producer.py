@@ -17,12 +17,14 @@ Every Java producer property (Kafka 4.x `ProducerConfig`) is one of:
   the byte array / string one), and settings the Java client itself rejects (idempotence with `acks`
   other than `all` or more than 5 requests in flight).
 
-Delivery: acks=all (Connect's default) and librdkafka's idempotent producer (no duplicates or reordering on
-retries, up to 5 requests in flight; Connect's worker disables idempotence and sends one request at a time
-instead: the same records in the same order, without its possible retry duplicates). A user's
-`enable.idempotence`, `acks` and `max.in.flight.requests.per.connection` are honoured: `acks` other than
-`all`, or more than 5 in flight, turn idempotence off unless it was asked for (the Java client then fails:
-so do we). Names the Java client does not know are passed to librdkafka (its own settings, e.g.
+Delivery: Kafka Connect's worker producer (`Worker.producerConfigs`; idempotence off since KAFKA-13759):
+acks=all, `enable.idempotence=false`, one request in flight: records in order, a retry may duplicate one.
+Debezium Server's Kafka sink makes a plain Java producer: its defaults, idempotent with up to 5 in flight.
+Exactly-once (transactional) is idempotent, as Connect's exactly-once task producer. (librdkafka's
+idempotent producer also costs CPU: its broker thread polls its socket ~100 times as often while requests
+are in flight, docs/kafka-producer.md.) A user's `enable.idempotence`, `acks` and
+`max.in.flight.requests.per.connection` are honoured: `acks` other than `all`, or more than 5 in flight, turn
+idempotence off unless it was asked for (the Java client then fails: so do we). Names the Java client does not know are passed to librdkafka (its own settings, e.g.
 `message.timeout.ms`); one librdkafka does not know either fails the start (exit 2, librdkafka's message
 names it).
 """
@@ -178,7 +180,10 @@ def producer_settings(
         else None
     )
     if idem is None:
-        idem = "true" if acks == "all" and (in_flight is None or in_flight <= 5) else "false"
+        # Connect's worker: false (KAFKA-13759); a plain Java producer (Debezium Server) or Connect's
+        # exactly-once task producer: true, when acks and the requests in flight allow it
+        java_default = server_form or transactional
+        idem = "true" if java_default and acks == "all" and (in_flight is None or in_flight <= 5) else "false"
         if idem == "false" and in_flight is None:
             conf["max.in.flight.requests.per.connection"] = "1"  # Connect's worker default
     elif idem.lower() == "true":
