@@ -39,6 +39,8 @@ from emulator.testing.pgserver import PgServer  # noqa: E402
 from emulator.testing.tansu import TansuBroker  # noqa: E402
 
 VALUE_AT = b',"value":'
+HEADERS_AT = b',"headers":[['
+PROFILE: list[Path] = []  # --profile DIR: each emulator run under cProfile, DIR/<run>.prof
 
 
 def _children_cpu() -> float:
@@ -106,8 +108,9 @@ def run(
     write_properties(props, work / f"{name}.properties")
     cpu0 = _children_cpu()
     t0 = time.monotonic()
+    prof = ["-m", "cProfile", "-o", str(PROFILE[0] / f"{name}.prof")] if PROFILE else []
     p = subprocess.Popen(
-        [sys.executable, "-m", "emulator", "run", str(work / f"{name}.properties"), *dest],
+        [sys.executable, *prof, "-m", "emulator", "run", str(work / f"{name}.properties"), *dest],
         stderr=open(work / f"{name}.log", "wb"),
         stdout=subprocess.DEVNULL,
     )
@@ -162,18 +165,32 @@ def bare(work: Path, lines: Path, topic: str, props_file: Path, bootstrap: str) 
 
 
 def bare_main(lines: str, topic: str, props_file: str, bootstrap: str) -> None:
+    import orjson
     from confluent_kafka import Producer
     from confluent_kafka.admin import AdminClient, NewTopic
 
+    from emulator.outputs.kafka import simple_header_bytes
     from emulator.outputs.kafka_producer import producer_settings
     from emulator.settings.load import load_config
 
     records = []
+    tails: dict[bytes, list] = {}  # the headers as the output sends them (SimpleHeaderConverter, the default)
     with open(lines, "rb") as f:
         for line in f:
             at = line.index(VALUE_AT)
             key = line[7:at]
-            records.append((None if key == b"null" else key, line[at + len(VALUE_AT) : -2]))
+            end = line.rfind(HEADERS_AT)
+            headers = None
+            if end < 0:
+                end = len(line) - 2
+            else:
+                tail = line[end + len(HEADERS_AT) - 2 : -2]  # from the list's own "["
+                headers = tails.get(tail)
+                if headers is None:
+                    headers = tails[tail] = [
+                        (n, simple_header_bytes(orjson.dumps(h))) for n, h in orjson.loads(tail)
+                    ]
+            records.append((None if key == b"null" else key, line[at + len(VALUE_AT) : end], headers))
     conf = producer_settings(load_config(props_file), bootstrap)
     admin = AdminClient({"bootstrap.servers": bootstrap})
     admin.create_topics([NewTopic(topic, 1, 1)])[topic].result(30)
@@ -181,10 +198,10 @@ def bare_main(lines: str, topic: str, props_file: str, bootstrap: str) -> None:
     t0 = time.monotonic()
     p = Producer(conf)
     produce, poll = p.produce, p.poll
-    for i, (key, value) in enumerate(records):
+    for i, (key, value, headers) in enumerate(records):
         while True:
             try:
-                produce(topic, value, key)
+                produce(topic, value, key, headers=headers)
                 break
             except BufferError:
                 poll(0.05)
@@ -211,7 +228,13 @@ def main() -> None:
         help="a Connect producer property (producer.NAME=VALUE), e.g. compression.type=lz4, linger.ms=20; "
         "repeatable: adds a third output, `kafkax`, with them, next to the defaults",
     )
+    ap.add_argument(
+        "--profile", metavar="DIR", type=Path, help="run the emulators under cProfile: DIR/<run>.prof"
+    )
     args = ap.parse_args()
+    if args.profile:
+        args.profile.mkdir(parents=True, exist_ok=True)
+        PROFILE.append(args.profile)
     extra = {}
     for item in args.producer:
         k, _, v = item.partition("=")

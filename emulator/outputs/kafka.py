@@ -286,6 +286,7 @@ class KafkaOutput(Output):
         self._dr = self._batch.on_delivery
         self.in_txn = False
         self._header_cache: dict[bytes, bytes | None] = {}
+        self._header_lists: dict[int, tuple[list, list]] = {}
         self._admin = None
         self.producer = None
         self._make_producer()
@@ -377,11 +378,13 @@ class KafkaOutput(Output):
             raise KafkaDeliveryError(f"cannot create topic {topic}: timed out") from None
 
     # -- Output
-    def _headers(self, headers: list[tuple[str, bytes]] | None) -> list[tuple[str, bytes | None]] | None:
-        if not headers:
-            return None
+    def _headers(self, headers: list[tuple[str, bytes]]) -> list[tuple[str, bytes | None]]:
         if not self.simple_headers:
             return headers
+        # most records share one list (Debezium's context headers): its converted form once
+        hit = self._header_lists.get(id(headers))
+        if hit is not None and hit[0] is headers:
+            return hit[1]
         out = []
         cache = self._header_cache
         for n, h in headers:
@@ -391,24 +394,31 @@ class KafkaOutput(Output):
                 if len(cache) < 4096:
                     cache[h] = b
             out.append((n, b))
+        if len(self._header_lists) < 64:
+            self._header_lists[id(headers)] = (headers, out)  # holds the list: its id is not reused
         return out
 
     def write(self, record: Record) -> None:
-        self._check()
-        if self.producer is None:
+        if self.failure is not None:
+            raise KafkaDeliveryError(self.failure)
+        p = self.producer
+        if p is None:
             self._make_producer()
+            p = self.producer
         topic = record.topic
         if topic not in self.known_topics:
             self._ensure_topic(topic)
             self.known_topics.add(topic)
-        p = self.producer
         if self.transactional_id and not self.in_txn:
             p.begin_transaction()
             self.in_txn = True
-        # data-plane records carry their header converter's bytes already (but the default JSON form, 8);
-        # the others JsonConverter's
-        converted = record.binary and not getattr(record, "verbatim", 0) & 8
-        headers = (record.headers or None) if converted else self._headers(record.headers)
+        headers = record.headers
+        if not headers:
+            headers = None
+        elif not record.binary or getattr(record, "verbatim", 0) & 8:
+            # JsonConverter bytes; data-plane records carry their header converter's bytes already (but the
+            # default JSON form, 8)
+            headers = self._headers(headers)
         part = record.partition
         if part is None and topic == self.schema_topic:
             part = 0
