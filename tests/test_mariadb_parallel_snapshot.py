@@ -57,7 +57,8 @@ def test_chunked_snapshot_reads_keyed_tables_in_key_order(tmp_path):
             assert emu.proc.wait(120) == 0, emu.log_tail()
         finally:
             emu.kill()
-    assert "snapshot with 2 readers" in emu.log_path.read_text()
+    assert "snapshot with 2 readers (forked)" in emu.log_path.read_text()
+    assert "they send lines" in emu.log_path.read_text()  # the directory output: LineBatch
     got: dict[str, list] = {}
     for r in emu.records():
         payload = r["value"]["payload"]

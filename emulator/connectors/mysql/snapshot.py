@@ -9,6 +9,7 @@ import logging
 import time
 from contextlib import contextmanager
 
+import orjson
 import pymysql
 
 from emulator.connectors.mysql import textrows
@@ -17,6 +18,7 @@ from emulator.connectors.mysql.ddl import Change, DdlError
 from emulator.connectors.mysql.schema_changes import db_charset, history_change, table_change
 from emulator.connectors.mysql.source import source_block
 from emulator.envelope import TableEnvelope
+from emulator.envelope_format import line_format, payload_format
 from emulator.filters import include_list_order
 from emulator.pipeline.coordinator import SnapshotSession
 from emulator.pipeline.snapshot_chunks import (
@@ -32,8 +34,9 @@ from emulator.pipeline.snapshot_chunks import (
     renderer,
     table_rows,
 )
-from emulator.pipeline.snapshot_workers import ForkedReaders, fork_available
-from emulator.records import Record, StructuredRecord
+from emulator.pipeline.snapshot_records import LineBatch, writes_lines
+from emulator.pipeline.snapshot_workers import ForkedReaders, Lines, fork_available
+from emulator.records import Record, StructuredRecord, headers_json
 from emulator.settings import settings_for
 from emulator.snapshot import marker
 
@@ -59,10 +62,15 @@ def _cascade(conn: pymysql.Connection, keys: list[str], values: tuple, op: str, 
     return "(" + " OR ".join(ors) + ")"
 
 
-def _mysql_renderer(tables: list[CapturedTable], markers, prefix: str, name: str, file: str, pos: int):
+def _mysql_renderer(
+    tables: list[CapturedTable], markers, prefix: str, name: str, file: str, pos: int, lines: bool = False
+):
     """For forked readers (snapshot_chunks.renderer): the rows are `after` dicts already, filled as the
-    parent's emitter fills them; one source block per mark, table and second (_snapshot_emitter)."""
+    parent's emitter fills them; one source block per mark, table and second (_snapshot_emitter). `lines`:
+    the items are the records' compact directory lines (snapshot_records.ReadRecords.line, LineBatch), from
+    one line format per source block."""
     sources: dict[tuple, dict] = {}
+    line_formats: dict[int, bytes] = {}  # per source block (id: `sources` holds the block itself)
 
     def source(t, mark: str) -> dict:
         sec = int(time.time())
@@ -74,7 +82,32 @@ def _mysql_renderer(tables: list[CapturedTable], markers, prefix: str, name: str
             )
             sources.clear()
             sources[k] = src
+            line_formats.clear()
         return src
+
+    def line_of(env):
+        t, to_after, key_of = env.table, _filled_after(env), env.key_of
+        headers = env.settings.context_headers
+        tail = headers_json(headers) if headers else None
+
+        def line(row, mark: str) -> bytes:
+            after = to_after(row)
+            key = key_of(after)
+            if env.key_only:  # snapshot_payloads' steps
+                after = env.value_part(after)
+            if env.null_defaults:
+                after = env._null_defaults(after)
+            src = source(t, mark)
+            fmt = line_formats.get(id(src))
+            if fmt is None:
+                pay = payload_format(before=b"null", source=orjson.dumps(src), transaction=b"null", op="r")
+                fmt = line_formats[id(src)] = line_format(env.key_frame, env.value_frame, pay, tail, True)[0]
+            ns = time.time_ns()
+            if key is None:
+                return fmt % (orjson.dumps(after), ns // 1_000_000, ns // 1_000, ns)
+            return fmt % (orjson.dumps(key), orjson.dumps(after), ns // 1_000_000, ns // 1_000, ns)
+
+        return line
 
     def item_of(env):
         t, to_after, key_of, payloads = env.table, _filled_after(env), env.key_of, env.snapshot_payloads
@@ -85,7 +118,7 @@ def _mysql_renderer(tables: list[CapturedTable], markers, prefix: str, name: str
 
         return item
 
-    return renderer(tables, markers, item_of, _same)
+    return renderer(tables, markers, line_of if lines else item_of, _same, lines)
 
 
 def _filled_after(env):
@@ -379,6 +412,12 @@ class MySqlSnapshot:
         def emit_row(ct: CapturedTable, after, mark: str) -> None:
             if self._pending_schema_change is not None:
                 self._flush_pending_schema_change("true")
+            if type(after) is Lines:  # a forked reader's batch of compact lines, their marks in place
+                env = ct.env
+                emit_record(
+                    LineBatch(env.topic, after.data, env.value_frame.head, env.settings.context_headers)
+                )
+                return
             if type(after) is tuple:  # built by a forked reader with this very mark (_mysql_renderer)
                 env = ct.env
                 k, v = after
@@ -449,13 +488,15 @@ class MySqlSnapshot:
                 queries.append(sql)
             by_table[t.id] = list(range(start, len(pieces)))
         parsers = {ct.env.table.id: self._text_parser(ct) for ct in tables}
+        lines = markers is not None and writes_lines(self.engine)  # readers send directory lines (LineBatch)
         log.info(
-            "snapshot with %d readers%s: %d tables in %d reads%s",
+            "snapshot with %d readers%s: %d tables in %d reads%s%s",
             len(pool) or 1,
             " (forked)" if markers is not None else "",
             len(tables),
             len(pieces),
             " (legacy.snapshot.max.threads: one per table)" if legacy else "",
+            "; they send lines" if lines else "",
         )
 
         def rows(conn, i: int):
@@ -479,7 +520,7 @@ class MySqlSnapshot:
 
             return close, rows_of
         if markers is not None:
-            render = _mysql_renderer(tables, markers, self.prefix, self.flavor.name, file, pos)
+            render = _mysql_renderer(tables, markers, self.prefix, self.flavor.name, file, pos, lines)
 
             def open_reader(w: int):
                 conn = pool[w]  # inherited: the parent does not use it until the worker is gone
@@ -496,7 +537,7 @@ class MySqlSnapshot:
             ahead = ChunkReadAhead(pieces, lambda w, i: batched(rows(pool[w], i)), len(pool))
             close = ahead.close
 
-        return close, table_rows(ahead, by_table, log)
+        return close, table_rows(ahead, by_table, log, lines)
 
     def _snapshot_emitter(self, server_id: int, gtid: str | None, file: str, pos: int):
         """`emit_row(ct, after, marker)` for initial and blocking snapshots: one source block per
