@@ -43,6 +43,7 @@ from emulator.signals.record import SignalError
 log = logging.getLogger("emulator.mongodb")
 
 HISTORY_LOST = frozenset({286, 260, 280})
+PAUSE_AFTER_EMPTY = 5  # empty change-stream polls before a poll.interval.ms pause (Debezium's fetcher)
 
 
 class MongoConnectorError(SourceError):
@@ -385,6 +386,7 @@ class MongoDbConnector:
             raise
         log.info("streaming from %s", "resume token" if self.token else f"operation time {at}")
         self.streaming = True  # the change stream is open: later changes are in it (Capture.start waits)
+        empty = 0  # polls that found nothing since the last pause
         with stream:
             while not self.engine.stopping:
                 try:
@@ -397,7 +399,18 @@ class MongoDbConnector:
                     self.token = stream.resume_token or self.token  # post-batch token: idle progress
                     self.signals.poll()
                     self.engine.idle()
-                    if self.engine.stop_event.wait(poll_s if not self.incremental.running else 0.01):
+                    # as Debezium's change-stream fetcher: poll.interval.ms only after every 5th empty poll
+                    # (BufferingChangeStreamCursor.THROTTLE_NO_MESSAGE_BEFORE_PAUSE); a server's empty poll
+                    # already waited for changes (a getMore awaiting data), a pause after each one delayed the
+                    # next change by up to poll.interval.ms
+                    empty += 1
+                    if self.incremental.running:
+                        pause = 0.01
+                    elif empty >= PAUSE_AFTER_EMPTY:
+                        pause, empty = poll_s, 0
+                    else:
+                        pause = 0.0
+                    if self.engine.stop_event.wait(pause):
                         break
                     continue
                 self.on_change(change)
