@@ -1,18 +1,18 @@
-"""A pgoutput TupleData read by one regular expression per captured table, for `pgoutput.row_json_parser`.
+r"""A pgoutput TupleData read by one regular expression per captured table, for `pgoutput.row_json_parser`.
 
 The column walk (per column: unpack the kind and length, two additions, a slice) costs about as much as
 all the conversions of a row together. One compiled pattern per table instead matches the whole tuple in
-C and hands every value over as a group: `\\x00\\x0b` (the column count), then per column `t\\x00\\x00..`
-(a text value shorter than 64 KB: its kind and length) and the value's own pattern: digits for integers,
-the ISO form of a UTC timestamptz, `[tf]` for a boolean (length 1), `[^\\x00]*` for text and anything else;
-`|n` after a column that may be NULL. Converters say what their text looks like and how its JSON is
-made from the groups with an `rx` attribute: `(pattern with k groups, expression over {0}..{k-1} and
-{n}name, {name: value})`. Anything the pattern does not describe (another column count, an unchanged
-TOAST value, a value of 64 KB or more, NaN, a timestamp before year 1000 or after 9999, another offset,
-...) fails the match and the tuple takes the column walk, which handles everything.
+C and hands every value over as a group: `\x00\x0b` (the column count), then per column `t\x00\x00..`
+(a text value shorter than 64 KB: its kind and length) and the value's own pattern: `[tf]` for a boolean
+(length 1), the converter's `rx` pattern where it has one, `[^\x00]*` for anything else (integers too:
+PostgreSQL prints them as their JSON); `|n` after a column that may be NULL. A converter's `rx` is
+`(pattern with k groups, expression of the JSON over {0}..{k-1} and {n}name, {name: value})`: numeric(p,s)
+with its s digits, a UTC timestamptz. Anything the pattern does not describe (another column count, an
+unchanged TOAST value, a value of 64 KB or more, NaN, another offset, a year after 9999, ...) fails the
+match and the tuple takes the column walk, which handles everything.
 
 Why a match is the tuple's true reading: PostgreSQL's text values never contain a NUL byte, so in a
-message shorter than 0x740000 bytes `t\\x00\\x00` occurs only where a text value begins (its kind and the
+message shorter than 0x740000 bytes `t\x00\x00` occurs only where a text value begins (its kind and the
 two high bytes of its length; a length's bytes `74 00 00` would need a value of 7.6 MB). So every
 non-NULL column of a match starts where a value starts. A NULL alternative could match an `n` inside the
 value before it: each column followed by one that may be NULL has its length checked (its value group
@@ -29,7 +29,6 @@ import struct
 # the longest message whose lengths cannot hold the bytes `t\x00\x00` (0x740000: a 7.6 MB value)
 MAX_MESSAGE = 0x740000 - 1
 
-_INT = rb"(-?\d+)"
 _ANY = rb"([^\x00]*)"
 _HEAD = rb"t\x00\x00.."
 _HEAD_LEN = rb"t\x00\x00(..)"
@@ -37,8 +36,8 @@ _HEAD_LEN = rb"t\x00\x00(..)"
 
 def _value(kind: str, conv, j: int) -> tuple[bytes, str, dict]:
     """(pattern of the value, expression of its JSON over {0}.., names) of row field `j`."""
-    if kind == "int":
-        return _INT, "{0}", {}
+    if kind == "int":  # PostgreSQL prints an integer as its JSON (the walk takes it as it is too)
+        return _ANY, "{0}", {}
     if kind == "text":
         return _ANY, "_dumps({0}.decode())", {}
     if kind == "bool":
