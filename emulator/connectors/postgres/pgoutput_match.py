@@ -63,7 +63,8 @@ def tuple_match(
     `pgoutput._conv_kind` says, `nullable[j]` False for a NOT NULL column): the compiled `match`, the lines
     of a generated function's body that set `v{j}` (a used field's JSON; `n{j}` when NULL) and `k{j}`
     (`split` fields: NULL as `null`) from `buf` at `start` or `return {fallback}`, and the names they use.
-    None where there is nothing to gain (no column)."""
+    None where there is nothing to gain: no column, or more than half of them followed by one that may be
+    NULL (each such column's length check costs about what the match saves on it)."""
     if n == 0 or n > 400:
         return None
     cols = []  # per column: (field or None, value pattern, expression, names, may be NULL)
@@ -94,16 +95,21 @@ def tuple_match(
         if j is None and checked:
             pat = _ANY
         ngroups = re.compile(pat).groups
+        whole = f"a{i}_0"  # the group holding the whole value (for the length check)
         if checked:
             groups.append(f"L{i}")
+            if ngroups != 1:  # a value of several groups is checked as one more around them
+                pat = b"(" + pat + b")"
+                groups.append(f"w{i}")
+                whole = f"w{i}"
         names_here = [f"a{i}_{k}" for k in range(ngroups)]
         groups += names_here
         pattern.append(b"(?:" + head + pat + b"|n)" if null else head + pat)
         if checked:
             checks.append(
-                f"    if L{i} is not None and L{i}[0] << 8 | L{i}[1] != len({names_here[0]}):"
+                f"    if L{i} is not None and L{i}[0] << 8 | L{i}[1] != len({whole}):"
                 if null
-                else f"    if L{i}[0] << 8 | L{i}[1] != len({names_here[0]}):"
+                else f"    if L{i}[0] << 8 | L{i}[1] != len({whole}):"
             )
             checks.append("        return {fallback}")
         if j is None:
@@ -118,6 +124,8 @@ def tuple_match(
             values.append(f"    v{j} = {json}")
         if j in split:
             values.append(f"    k{j} = b'null' if {names_here[0]} is None else v{j}")
+    if len(checks) // 2 > n // 2:  # a check costs ~1.2k instructions: with more the walk is cheaper
+        return None
     pattern.append(rb"\Z")
     ns["_M"] = re.compile(b"".join(pattern), re.DOTALL).match
     if groups:
