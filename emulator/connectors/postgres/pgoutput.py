@@ -12,6 +12,8 @@ from typing import NamedTuple
 
 import orjson
 
+from emulator.connectors.postgres.pgoutput_match import tuple_match
+
 PG_EPOCH_US = 946_684_800_000_000  # 2000-01-01 in µs since the Unix epoch
 
 
@@ -365,12 +367,16 @@ def _fmt_of(fields: list[JsonField], var) -> tuple[bytes, list[str]]:
     return b"{" + b",".join(parts) + b"}", args
 
 
-def row_json_parser(n: int, converters: list, columns: list[int], value: list, key: list | None):
+def row_json_parser(
+    n: int, converters: list, columns: list[int], value: list, key: list | None, nullable: list | None = None
+):
     """`parse(buf, pos) -> (after JSON, key JSON or None)` for tuples of `n` columns: row field j is
     `converters[j]` of pgoutput column `columns[j]`; `value` and `key` list the JSON objects' fields in order
-    (`JsonField`s, or tuples of their four values: `TableEnvelope.json_fields`).
+    (`JsonField`s, or tuples of their four values: `TableEnvelope.json_fields`); `nullable[j]` False for a
+    NOT NULL column (None: all may be NULL).
     The bytes are those `orjson.dumps` prints for the dict `row_parser` makes (with the envelope's NULL
-    defaults and masks applied). None (nothing consumed) where `row_parser` answers None."""
+    defaults and masks applied). None (nothing consumed) where `row_parser` answers None. A tuple the
+    table's whole-tuple pattern matches (pgoutput_match) is read by it, any other by the column walk."""
     field_of = {c: j for j, c in enumerate(columns)}
     value = [JsonField(*f) for f in value]
     key = [JsonField(*f) for f in key or ()]
@@ -436,18 +442,35 @@ def row_json_parser(n: int, converters: list, columns: list[int], value: list, k
         kfmt, kargs = _fmt_of(key, lambda f: f"k{f.j}" if f.j in split else f"v{f.j}")
         ns["KFMT"] = kfmt
         keyed = f"KFMT % ({''.join(a + ', ' for a in kargs)})"
-        body = "\n".join(lines)
-        code = f"{body}\n    return {after}, {keyed}\n"
-        line = f"{body}\n    key = {keyed}\n    t = b'%d' % ns\n    return fmt % (key, {values}{tail}, len(key)\n"
+        ret = f"\n    return {after}, {keyed}\n"
+        ret_line = (
+            f"\n    key = {keyed}\n    t = b'%d' % ns\n    return fmt % (key, {values}{tail}, len(key)\n"
+        )
     else:
-        body = "\n".join(lines)
-        code = f"{body}\n    return {after}, None\n"
-        line = f"{body}\n    t = b'%d' % ns\n    return fmt % ({values}{tail}, 0\n"
+        ret = f"\n    return {after}, None\n"
+        ret_line = f"\n    t = b'%d' % ns\n    return fmt % ({values}{tail}, 0\n"
+    body = "\n".join(lines[1:])
+    code = f"def parse(buf, start):\n{body}{ret}"
+    line = f"def parse_line(buf, start, fmt, lsn, tx, ns):\n{body}{ret_line}"
     exec(compile(code, f"<pgoutput JSON row of {n}>", "exec"), ns)  # noqa: S102 - names as constants
-    parse = ns["parse"]
-    line = line.replace("def parse(buf, start):", "def parse_line(buf, start, fmt, lsn, tx, ns):", 1)
     exec(compile(line, f"<pgoutput line of {n}>", "exec"), ns)  # noqa: S102 - names as constants
-    parse.line = ns["parse_line"]
+    parse, parse_line = ns["parse"], ns["parse_line"]
+    kinds = [_conv_kind(c) for c in converters]
+    nullable = [True] * len(converters) if nullable is None else nullable
+    match = tuple_match(n, kinds, converters, field_of, used, split, nullable)
+    if match is not None:  # the same returns after the whole-tuple match, the walk as its fallback
+        _m, mlines, mns = match
+        ns.update(mns, _walk=parse, _walk_line=parse_line)
+        body = "\n".join(mlines)
+        code = f"def parse(buf, start):\n{body.replace('{fallback}', '_walk(buf, start)')}{ret}"
+        fallback = "_walk_line(buf, start, fmt, lsn, tx, ns)"
+        line = (
+            f"def parse_line(buf, start, fmt, lsn, tx, ns):\n{body.replace('{fallback}', fallback)}{ret_line}"
+        )
+        exec(compile(code, f"<pgoutput JSON tuple match of {n}>", "exec"), ns)  # noqa: S102 - as above
+        exec(compile(line, f"<pgoutput line tuple match of {n}>", "exec"), ns)  # noqa: S102 - as above
+        parse, parse_line = ns["parse"], ns["parse_line"]
+    parse.line = parse_line
     parse.value_format = vfmt
     return parse
 

@@ -236,7 +236,8 @@ class PgoutputStream:
         env = ct.env
         cols = ct.keep if ct.keep is not None else list(range(len(env.names)))
         value, key = env.json_fields()
-        return po.row_json_parser(ncols, env.converters, cols, value, key)
+        nullable = [c.schema.optional for c in env.table.columns]  # NOT NULL: no NULL alternative to match
+        return po.row_json_parser(ncols, env.converters, cols, value, key, nullable)
 
     def _change_target(self, msg: bytes, op: str, lsn: int) -> CapturedTable | None:
         """Bookkeeping common to every row change (`msg` an Insert/Update/Delete message); the captured

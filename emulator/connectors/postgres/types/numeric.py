@@ -6,7 +6,7 @@ import re
 from decimal import Decimal
 from typing import Any
 
-from emulator.connectors.postgres.types.encoders import FLOAT_SPECIAL, b2a
+from emulator.connectors.postgres.types.encoders import FLOAT_SPECIAL, b2a, bigint_json
 from emulator.connectors.postgres.types.model import Converter
 
 _DEC_RE = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\Z")
@@ -135,6 +135,12 @@ def numeric_fixed_precise(scale: int, required: str | None = None) -> Converter:
         return b'"%b"' % b2a(u.to_bytes((~u).bit_length() // 8 + 1, "big", signed=True), newline=False)
 
     conv.json = json
+    # the value in a whole-tuple match (pgoutput_match): PostgreSQL prints `scale` digits
+    if 0 <= scale < 2048:
+        if scale:
+            conv.rx = (rb"(-?\d+)\.(\d{%d})" % scale, "{n}j(int({0} + {1}))", {"j": bigint_json})
+        else:
+            conv.rx = (rb"(-?\d+)", "{n}j(int({0}))", {"j": bigint_json})
     conv.required = lambda column: numeric_fixed_precise(scale, column)
     if required is not None:
         conv.check = _special_check(required)

@@ -185,6 +185,9 @@ def zoned_timestamp(width: int | None) -> Converter:
                 return t[:10] + "T" + t[11:19] + "Z"
             return slow(t)
 
+        # in a whole-tuple match (pgoutput_match): a UTC text without a fraction, as `conv` prints it
+        conv.rx = (rb"([0-9-]{10}) ([0-9:]{8})\+00", "{n}f % ({0}, {1})", {"f": b'"%bT%bZ"'})
+
     else:
         zeros = "0" * w
 
@@ -214,6 +217,12 @@ def zoned_timestamp(width: int | None) -> Converter:
             return _dumps(conv(b.decode()))
 
         conv.json = json
+        # in a whole-tuple match (pgoutput_match): a UTC text, the fraction (1-6 digits) padded or cut to `w`
+        conv.rx = (
+            rb"([0-9-]{10}) ([0-9:]{8})(?:\.([0-9]{1,6}))?\+00",
+            "{n}f % ({0}, {1}, {n}z if {2} is None else ({2} + {n}z)[:" + str(w) + "])",
+            {"f": b'"%bT%b.%bZ"', "z": zeros.encode()},
+        )
 
     return conv
 
