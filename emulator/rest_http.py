@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 from typing import Any
 
 import h11
@@ -24,8 +25,9 @@ log = logging.getLogger("emulator.worker")
 MAX_BODY = 1 << 20  # 1 MiB: a connector config is a few KiB
 DRAIN_MAX = 8 << 20  # an oversized body is read and dropped up to this much before the 413
 MAX_HEADERS = 32 << 10  # request line and headers; h11 only bounds them while they are incomplete
-HEADER_TIMEOUT_S = 10.0
-BODY_TIMEOUT_S = 30.0
+# the deadlines; the environment variables are a test hook (the slow-client test need not wait 30 s out)
+HEADER_TIMEOUT_S = float(os.environ.get("DBZ_REST_HEADER_TIMEOUT_S") or 10.0)
+BODY_TIMEOUT_S = float(os.environ.get("DBZ_REST_BODY_TIMEOUT_S") or 30.0)
 
 
 def error_response(code: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:

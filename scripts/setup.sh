@@ -28,7 +28,7 @@ if [ ! -x .venv/bin/python ]; then
   echo "setup: creating .venv" >&2
   python3 -m venv .venv
 fi
-if ! .venv/bin/python -c "import emulator, psycopg, orjson, sqlglot, pytest, pymysqlreplication, pyspark, deltalake" 2>/dev/null \
+if ! .venv/bin/python -c "import emulator, psycopg, orjson, sqlglot, pytest, xdist, pymysqlreplication, pyspark, deltalake" 2>/dev/null \
    || [ pyproject.toml -nt .venv/.installed ]; then
   echo "setup: installing the project into .venv" >&2
   .venv/bin/python -m pip install -q --upgrade pip

@@ -53,6 +53,29 @@ def golden_props(db: MariaDbServer, work: Path, meta: str = "mariadb_public.meta
     return props
 
 
+SIGNAL_TOPIC = "dbserver1.inventory.debezium_signal"
+SIGNAL_INSERT = "INSERT INTO debezium_signal"
+
+
+def _barrier(emu: EmulatorProcess, expected: dict[str, int], last: bool, before_locker: bool) -> None:
+    """What the recording's pause before a stream chunk waited for, as an event instead of a time.
+
+    The binlog orders the plain chunks whatever the pause, so they need none. The locker's chunk needs the
+    emulator caught up (its output quiet for a second): the signal that follows must reach it while the
+    lock is held. The last chunk waited for the incremental snapshot's end: every window row of the
+    recording out (the empty last chunk's close among them)."""
+    if last:
+        deadline = time.monotonic() + 60
+        while (
+            emu.counts().get(SIGNAL_TOPIC, 0) < expected.get(SIGNAL_TOPIC, 0)
+            and emu.proc.poll() is None
+            and time.monotonic() < deadline
+        ):
+            time.sleep(0.1)
+    elif before_locker:
+        emu.wait_quiet(1.0)
+
+
 def run_golden_workload(
     db: MariaDbServer,
     work: Path,
@@ -62,20 +85,25 @@ def run_golden_workload(
     expected: dict[str, int] | None = None,
 ) -> tuple[EmulatorProcess, int]:
     """`expected` (the recording's record count per topic): the end is when every topic holds that many
-    and nothing more comes for a second, instead of the quiet wait."""
+    and nothing more comes for a second, instead of the quiet wait; and the recording's pauses that only
+    waited for something are barriers on that something (`_barrier`)."""
     chunks = parse_workload(DATA / "workload.sql")
     for phase, _sleep, _bg, sql in chunks:
         if phase == "snapshot":
             db.sql(sql)
+    stream = [c for c in chunks if c[0] == "stream"]
     emu = EmulatorProcess(props, work).start()
     try:
         emu.wait_for(snapshot_done, 120, "the snapshot's last record")
-        time.sleep(2)
+        if expected is None:
+            time.sleep(2)
         background = []
-        for phase, sleep, bg, sql in chunks:
-            if phase != "stream":
-                continue
-            time.sleep(sleep)
+        for i, (_phase, sleep, bg, sql) in enumerate(stream):
+            if expected is None or (i and (stream[i - 1][2] or SIGNAL_INSERT in stream[i - 1][3])):
+                # the recording's pause; those after the locker and after the signal time the window
+                time.sleep(sleep)
+            else:
+                _barrier(emu, expected, last=i == len(stream) - 1, before_locker=bg)
             if bg:
                 background.append(db.sql_async(sql, database=database))
             else:

@@ -80,40 +80,58 @@ def wait_binlog_dump(db: mariadbserver.MariaDbServer, emu: EmulatorProcess, time
     time.sleep(1.0)
 
 
-def replay(case: Path, tmp: Path, expected: dict[str, int]) -> dict:
-    """`expected`: the recording's record count per topic, which ends the last step."""
+@pytest.fixture(scope="module")
+def server():
+    """One server for the module, `reset()` before each case (the databases and users a case made are
+    dropped; binlog positions and GTIDs are masked in these comparisons): a second or so cheaper a case."""
+    with mariadbserver.MariaDbServer(version=SPOOFED_VERSION) as db:
+        yield db
+
+
+def replay(
+    case: Path, tmp: Path, expected: dict[str, int], db: mariadbserver.MariaDbServer | None = None
+) -> dict:
+    """`expected`: the recording's record count per topic, which ends the last step. `db`: a server to
+    reset and use instead of a new one."""
+    if db is None:
+        with mariadbserver.MariaDbServer(version=SPOOFED_VERSION) as db:
+            return _replay(case, tmp, expected, db)
+    db.reset()
+    return _replay(case, tmp, expected, db)
+
+
+def _replay(case: Path, tmp: Path, expected: dict[str, int], db: mariadbserver.MariaDbServer) -> dict:
     work = Workload.load(case / "workload.sql")
     meta = json.loads((case / "golden.meta.json").read_text())
-    with mariadbserver.MariaDbServer(version=SPOOFED_VERSION) as db:
-        db.sql(work.sections.get("pre", ""))
-        props = dict(meta["connector_config"])
-        props.update(
-            {
-                "database.hostname": "127.0.0.1",
-                "database.port": str(db.port),
-                "database.password": db.password,
-                "schema.history.internal.file.filename": str(tmp / "schemahistory.dat"),
-                "offset.storage.file.filename": str(tmp / "offsets.dat"),
-            }
-        )
-        emu = EmulatorProcess(props, tmp).start()
-        try:
-            if (props.get("snapshot.mode") or "initial").lower() in ("no_data", "never"):
-                wait_binlog_dump(db, emu)
+    db.sql(work.sections.get("pre", ""))
+    props = dict(meta["connector_config"])
+    props.update(
+        {
+            "database.hostname": "127.0.0.1",
+            "database.port": str(db.port),
+            "database.password": db.password,
+            "schema.history.internal.file.filename": str(tmp / "schemahistory.dat"),
+            "offset.storage.file.filename": str(tmp / "offsets.dat"),
+        }
+    )
+    emu = EmulatorProcess(props, tmp).start()
+    try:
+        if (props.get("snapshot.mode") or "initial").lower() in ("no_data", "never"):
+            wait_binlog_dump(db, emu)
+        else:
+            emu.wait_for(snapshot_done, 120, "the snapshot's last record")
+        steps = stream_steps(work.sections.get("stream", ""))
+        for i, step in enumerate(steps):
+            db.sql(step, database=DATABASE)
+            if i == len(steps) - 1:
+                emu.wait_counts(expected, FINAL_SETTLE_S)
             else:
-                emu.wait_for(snapshot_done, 120, "the snapshot's last record")
-            steps = stream_steps(work.sections.get("stream", ""))
-            for i, step in enumerate(steps):
-                db.sql(step, database=DATABASE)
-                if i == len(steps) - 1:
-                    emu.wait_counts(expected, FINAL_SETTLE_S)
-                else:
-                    emu.wait_quiet(QUIET_S)
-        except AssertionError:
-            if not (meta.get("ended_early") and emu.proc.poll() is not None):
-                raise  # (Debezium stopped mid-run: the emulator's stop is checked by the caller)
-        finally:
-            code = emu.stop()
+                emu.wait_quiet(QUIET_S)
+    except AssertionError:
+        if not (meta.get("ended_early") and emu.proc.poll() is not None):
+            raise  # (Debezium stopped mid-run: the emulator's stop is checked by the caller)
+    finally:
+        code = emu.stop()
     return {"dir": emu.out, "code": code, "log": emu.log_tail(60)}
 
 
@@ -129,10 +147,10 @@ def test_cases_present():
 
 
 @pytest.mark.parametrize("name", [case_param(n) for n in CASE_NAMES])
-def test_case_matches_golden(name, tmp_path):
+def test_case_matches_golden(name, tmp_path, server):
     case = CASES / name
     golden = load_case_golden(case, tmp_path)
-    run = replay(case, tmp_path, {topic: len(recs) for topic, recs in golden.items()})
+    run = replay(case, tmp_path, {topic: len(recs) for topic, recs in golden.items()}, server)
     # a recording where Debezium stopped mid-run (e.g. on DDL its grammar rejects): the emulator stops too
     ended_early = json.loads((case / "golden.meta.json").read_text()).get("ended_early")
     assert run["code"] == (1 if ended_early else 0), run["log"]

@@ -15,6 +15,7 @@ records and nothing more comes for FINAL_SETTLE_S (an extra record still fails t
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from pathlib import Path
@@ -70,39 +71,44 @@ def wait_slot_streaming(pg: PgServer, emu: EmulatorProcess, slot: str, timeout: 
     time.sleep(1.0)
 
 
-def replay(case: Path, tmp: Path, expected: dict[str, int]) -> dict:
-    """`expected`: the golden's record count per topic, which ends the last phase."""
+def replay(case: Path, tmp: Path, expected: dict[str, int], pg: PgServer | None = None) -> dict:
+    """`expected`: the golden's record count per topic, which ends the last phase. `pg`: a fresh server
+    (conftest's `fresh_pg`) instead of a new one."""
+    with contextlib.nullcontext(pg) if pg else PgServer() as pg:
+        return _replay(case, tmp, expected, pg)
+
+
+def _replay(case: Path, tmp: Path, expected: dict[str, int], pg: PgServer) -> dict:
     work = sections(case / "workload.sql")
-    with PgServer() as pg:
-        pg.psql(work["pre"])
-        props = case_props(case, pg)
-        slot = props.get("slot.name", "debezium")
-        emu = EmulatorProcess(props, tmp).start()
-        try:
-            if props.get("snapshot.mode") == "no_data":
-                wait_slot_streaming(pg, emu, slot)
-            else:
-                emu.wait_for(snapshot_done, 60, "the snapshot's last record")
-            incremental = work.get("incremental", "").strip()
-            steps = stream_steps(work.get("stream", ""))
-            for i, step in enumerate(steps):  # `-- @quiet`: wait between steps
-                pg.psql(step)
-                if i == len(steps) - 1 and not incremental:
-                    emu.wait_counts(expected, FINAL_SETTLE_S)
-                else:
-                    pg.wait_slot_sent(slot, pg.wal_lsn())
-                    emu.wait_quiet(STEP_SETTLE_S)
-            if incremental:
-                locker = pg.psql_async(work.get("incremental_locker") or "SELECT 1;")
-                pg.psql(work["incremental"])
-                assert locker.wait(60) == 0
-                emu.wait_for(is_incremental_read, 60, "the first incremental read")
+    pg.psql(work["pre"])
+    props = case_props(case, pg)
+    slot = props.get("slot.name", "debezium")
+    emu = EmulatorProcess(props, tmp).start()
+    try:
+        if props.get("snapshot.mode") == "no_data":
+            wait_slot_streaming(pg, emu, slot)
+        else:
+            emu.wait_for(snapshot_done, 60, "the snapshot's last record")
+        incremental = work.get("incremental", "").strip()
+        steps = stream_steps(work.get("stream", ""))
+        for i, step in enumerate(steps):  # `-- @quiet`: wait between steps
+            pg.psql(step)
+            if i == len(steps) - 1 and not incremental:
                 emu.wait_counts(expected, FINAL_SETTLE_S)
-        except AssertionError:
-            if not (ended_early(case) and emu.proc.poll() is not None):
-                raise  # (Debezium stopped mid-run: the emulator's stop is checked by the caller)
-        finally:
-            code = emu.stop()
+            else:
+                pg.wait_slot_sent(slot, pg.wal_lsn())
+                emu.wait_quiet(STEP_SETTLE_S)
+        if incremental:
+            locker = pg.psql_async(work.get("incremental_locker") or "SELECT 1;")
+            pg.psql(work["incremental"])
+            assert locker.wait(60) == 0
+            emu.wait_for(is_incremental_read, 60, "the first incremental read")
+            emu.wait_counts(expected, FINAL_SETTLE_S)
+    except AssertionError:
+        if not (ended_early(case) and emu.proc.poll() is not None):
+            raise  # (Debezium stopped mid-run: the emulator's stop is checked by the caller)
+    finally:
+        code = emu.stop()
     return {"dir": emu.out, "code": code, "log": emu.log_tail(60)}
 
 
@@ -122,10 +128,10 @@ def test_cases_present():
 
 
 @pytest.mark.parametrize("name", [case_param(n) for n in CASE_NAMES])
-def test_case_matches_golden(name, tmp_path):
+def test_case_matches_golden(name, tmp_path, fresh_pg):
     case = CASES / name
     golden = load_golden(case / "golden.jsonl")
-    run = replay(case, tmp_path, {topic: len(recs) for topic, recs in golden.items()})
+    run = replay(case, tmp_path, {topic: len(recs) for topic, recs in golden.items()}, fresh_pg)
     # a recording where Debezium stopped mid-run (a value it cannot convert): the emulator stops too
     assert run["code"] == (1 if ended_early(case) else 0), run["log"]
     if ended_early(case) and not golden:

@@ -81,7 +81,19 @@ def _status_and_json(resp: bytes) -> tuple[int, dict]:
 # ------------------------------------------------------------------------------------------ hardening
 
 
-def test_slow_client_does_not_block_others_and_gets_408(worker):
+@pytest.fixture
+def slow_worker(tmp_path, monkeypatch):
+    """A worker of its own with the header and body deadlines (10 s, 30 s) lowered through the test hook,
+    so the test does not wait them out; still far above the few ms the other clients' requests take."""
+    monkeypatch.setenv("DBZ_REST_HEADER_TIMEOUT_S", "2")
+    monkeypatch.setenv("DBZ_REST_BODY_TIMEOUT_S", "3")
+    w = WorkerProcess(tmp_path).start()
+    yield w
+    w.stop()
+
+
+def test_slow_client_does_not_block_others_and_gets_408(slow_worker):
+    worker = slow_worker
     stalled = socket.create_connection(("127.0.0.1", worker.port), timeout=60)
     try:
         stalled.sendall(b"GET /connectors HTTP/1.1\r\nHost: x\r\n")  # headers never finish
