@@ -240,14 +240,21 @@ def winners(df, plans: list[TopicPlan], truncs: dict[str, str]):
         )
     )
     # the position's text only for the winners (and the key's last delete)
-    after = F.col("w.after") if conn is None else F.from_json("w.after", "after string").getField("after")
+    # on the readers' path the winner carries its payload (`vp`): decoding reads `after` from it directly, and
+    # `after` as text is made only where it is used (a MongoDB document)
+    after = [F.col("w.after").alias("after")]
+    if conn is not None:
+        after = [
+            F.from_json("w.after", "after string").getField("after").alias("after"),
+            F.col("w.after").alias("vp"),
+        ]
     fields = ("part", "pos", "op", "vfp", "kp", "ts", "fill")
     return w.where(F.col("w").isNotNull()).select(
         "topic",
         "kc",
-        F.struct(
-            text(F.col("w.o")).alias("seq"), *(F.col(f"w.{f}").alias(f) for f in fields), after.alias("after")
-        ).alias("w"),
+        F.struct(text(F.col("w.o")).alias("seq"), *(F.col(f"w.{f}").alias(f) for f in fields), *after).alias(
+            "w"
+        ),
         F.when(F.col("d").isNotNull(), text(F.col("d"))).alias("dseq"),
     )
 
@@ -266,7 +273,11 @@ def decoded_winners(w, tp: TopicPlan, g: Fp) -> pa.Table:
     else:
         after = after_fields(g.vschema)
         names = {f["field"] for f in after}
-    a = F.from_json("w.after", decode.physical({"type": "struct", "fields": after}))
+    phys = decode.physical({"type": "struct", "fields": after})
+    if "vp" in w.schema["w"].dataType.names:  # the payload itself (`winners` on the readers' path)
+        a = F.from_json("w.vp", T.StructType([T.StructField("after", phys, True)])).getField("after")
+    else:
+        a = F.from_json("w.after", phys)
     toast = toast_cols(tp) if g.placeholder or any(x.placeholder for x in tp.changes()) else {}
     raw = F.from_json("w.after", T.StructType([T.StructField(c, T.StringType(), True) for c in toast]))
     for f in after:

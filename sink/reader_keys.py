@@ -1,4 +1,5 @@
-"""Per record, what the winners stage groups and orders by, computed by the readers (pyarrow, per Arrow batch).
+"""Per record, what the winners stage groups and orders by, computed by the readers (per Arrow batch: pyarrow's
+`find_substring` for where things are, numpy over the payloads' bytes for what is there; no Python per record).
 
 The winners stage used to `from_json` every payload in the JVM before the winners were known (op, `source`
 position fields, `after` as text), then group by `to_json(from_json(key))`. The readers now give, per record:
@@ -11,7 +12,8 @@ that the key text is already in that form (the JVM computes it then).
 Only the payload's envelope tail is read: `"source":{...}` (a flat object: no `{`/`}` inside, else not `rok`),
 an optional `"transaction"`, then `"op"` and `ts_ms`. A quote inside a JSON string is escaped, so these
 patterns cannot match inside a value; a row column named `source` (a struct) or `after` could, so records of
-such value schemas are not `rok`.
+such value schemas are not `rok`. Whether `after` is null is read from the bytes just before `"source"` (a
+relational envelope prints before, after, source in that order), for MongoDB from the whole payload.
 """
 
 from __future__ import annotations
