@@ -299,7 +299,7 @@ def run(
         reader = spark.readStream.format("dbz_dir").option("path", os.path.abspath(source))
     if schema_registry_url:
         reader = reader.option("schemaRegistryUrl", schema_registry_url)
-    # mirror tables need per key only its last change and last delete (sink.prereduce); history every version
+    # mirror tables need per key only its last change and its deletes (sink.prereduce); history every version
     # (DBZ_SINK_PRE_REDUCE=0: off, for bench/bench_sink.py's comparisons)
     pre = (opts is None or opts.scd == 1) and os.environ.get("DBZ_SINK_PRE_REDUCE", "1") != "0"
     reader = reader.option("preReduce", "true" if pre else "false")
