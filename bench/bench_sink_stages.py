@@ -5,7 +5,8 @@ directory source. Each step (a prefix of the stage: reading the cache, `from_jso
 position, the canonical key, the last change per key, decoding the winners) is run to Spark's `noop` sink
 REPS times; printed: the JVM's CPU seconds (all threads, /proc) per run and the minimum per snapshot row or
 change (tombstones not counted).
-Steps are cumulative where the name says `+`; subtract to get one expression's cost.
+Steps are cumulative where the name says `+`; subtract to get one expression's cost. First, the readers'
+Python CPU per record (block split, then `sink.reader_keys`' columns), measured in this process.
 
     .venv/bin/python bench/bench_sink_stages.py [--n 80000] [--reps 3] [--only winners,winners+decode]
 """
@@ -64,6 +65,31 @@ def _decoded(recs, fast):
     return lambda: [X.decoded_winners(w, tp, g) for tp in fast for g in tp.keyed()]
 
 
+def reader_cpu(path: Path) -> tuple[int, float, float]:
+    """(records, CPU s of the block split, CPU s of the reader's op/position/key columns) of one file, in this
+    process: the executors' Python per record that the JVM steps above no longer do."""
+    from sink.lines import split_block
+    from sink.reader_keys import columns
+    from sink.split import Batcher
+
+    b, n, t_split, t_keys = Batcher(), 0, 0.0, 0.0
+    data = path.read_bytes()
+    at = 0
+    while at < len(data):
+        end = data.rfind(b"\n", at, at + (16 << 20)) + 1 or len(data)
+        c0 = time.process_time()
+        rb, _ = split_block(data[at:end], at, "t", path.name, b)
+        c1 = time.process_time()
+        if rb is not None:
+            texts = {fp: t.decode() if isinstance(t, bytes) else t for t, fp in b.known.items()}
+            columns(rb.column("vp"), rb.column("vfp"), rb.column("kp"), rb.column("kfp"), texts)
+            n += rb.num_rows
+        t_split += c1 - c0
+        t_keys += time.process_time() - c1
+        at = end
+    return n, t_split, t_keys
+
+
 STEPS = {
     "scan": _scan,
     "+from_json": _from_json,
@@ -94,6 +120,12 @@ def main() -> None:
     from sink.job import driver_jvm_pid, spark_session
     from sink.plan import classify, records, survey
 
+    n, t_split, t_keys = reader_cpu(f)
+    print(
+        f"reader (Python, this process): block split {t_split / n * 1e6:.1f} µs, op/position/key columns "
+        f"{t_keys / n * 1e6:.1f} µs per record ({n} records)",
+        flush=True,
+    )
     spark = spark_session(master=os.environ.get("SINK_MASTER", "local[2]"))
     pid = driver_jvm_pid(spark)
 

@@ -37,7 +37,7 @@ from sink.plan import (
     survey,
     toast_cols,
 )
-from sink.position_expr import connector_of, position, seq_expr
+from sink.position_expr import WIDTHS, connector_of, position, seq_expr, text_of
 from sink.stats import PH_B64
 from sink.types import PLACEHOLDER
 
@@ -141,6 +141,15 @@ def _carried(ev, plans: list[TopicPlan]):
     return ev.withColumn("fill", fill)
 
 
+def _reader_path(plans: list[TopicPlan], toast: list[TopicPlan]) -> str | None:
+    """The connector when the readers gave every event's op and position (`sink.reader_keys`) and the batch
+    needs nothing else from the payload before the winners are known (no TOAST carry-forward), else None."""
+    conn = connector_of(plans)
+    if conn not in WIDTHS or toast or any(g.unread for tp in plans for g in tp.keyed()):
+        return None
+    return conn
+
+
 def winners(df, plans: list[TopicPlan], truncs: dict[str, str]):
     """Per (topic, key): the last change by source position, and the position of the key's last delete.
     Events before a truncate of the batch are dropped first; TOAST placeholders are carried forward."""
@@ -150,7 +159,6 @@ def winners(df, plans: list[TopicPlan], truncs: dict[str, str]):
         & F.col("vfp").isin(fps)
         & F.col("vp").isNotNull()
     )
-    p = F.from_json("vp", STAGE1)
     # the key as canonical JSON (sorted fields), as the delete log and driver path key it
     kc = _per_topic(
         [tp for tp in plans if tp.keyed()],
@@ -158,32 +166,55 @@ def winners(df, plans: list[TopicPlan], truncs: dict[str, str]):
             F.from_json("kp", key_phys(tp.keyed()[0].kschema, True)), {"ignoreNullFields": "false"}
         ),
     )
-    ev = ev.select("topic", kc.alias("kc"), "part", "pos", "vfp", "kp", p.alias("p"))
-    src = F.col("p.source")
-    order, text = position(src, F.col("p.op"), connector_of(plans))
-    ev = ev.select(
-        "topic",
-        "kc",
-        "part",
-        "pos",
-        "vfp",
-        "kp",
-        F.col("p.op").alias("op"),
-        order.alias("o"),
-        F.col("p.after").alias("after"),
-        F.coalesce(F.col("p.ts_ms"), src.getField("ts_ms"), F.lit(0)).alias("ts"),
-    )
+    toast = [tp for tp in plans if any(g.placeholder for g in tp.changes()) and toast_cols(tp)]
+    conn = _reader_path(plans, toast)
+    if conn is not None:
+        # the readers' op, position and (where sure) canonical key: no payload parsed before the winners
+        # are known; the winner carries its payload, whose `after` is read at the end
+        widths = WIDTHS[conn]
+        text = text_of(widths)
+        o = F.struct(*(F.col(f"o{i}") for i in range(len(widths))))
+        ev = ev.select(
+            "topic",
+            F.coalesce(F.col("kc"), kc).alias("kc"),
+            "part",
+            "pos",
+            "vfp",
+            "kp",
+            "op",
+            F.when(F.col("o0").isNotNull(), o).alias("o"),
+            F.col("vp").alias("after"),
+            "ts",
+        )
+    else:
+        p = F.from_json("vp", STAGE1)
+        ev = ev.select("topic", kc.alias("kc"), "part", "pos", "vfp", "kp", p.alias("p"))
+        src = F.col("p.source")
+        order, text = position(src, F.col("p.op"), connector_of(plans))
+        ev = ev.select(
+            "topic",
+            "kc",
+            "part",
+            "pos",
+            "vfp",
+            "kp",
+            F.col("p.op").alias("op"),
+            order.alias("o"),
+            F.col("p.after").alias("after"),
+            F.coalesce(F.col("p.ts_ms"), src.getField("ts_ms"), F.lit(0)).alias("ts"),
+        )
     # Events that cannot win (not a change, an update without its image, before the batch's truncate) get no
     # position rather than a filter: `max_by` skips them, and a filter would be pushed below the projection,
     # parsing every payload twice (`from_json` in the filter and in the projection)
     ok = F.col("op").isin(*CHANGE_OPS) & ((F.col("op") == "d") | F.col("after").isNotNull())
+    if conn is not None:
+        ok = F.col("o").isNotNull()
     floor = _per_topic(
         plans, lambda tp: text(F.col("o")) >= F.lit(truncs[tp.topic]) if tp.topic in truncs else None
     )
     if floor is not None:
         ok = ok & floor.otherwise(F.lit(True))
     ev = ev.withColumn("o", F.when(ok, F.col("o")))
-    toast = [tp for tp in plans if any(g.placeholder for g in tp.changes()) and toast_cols(tp)]
     fill_t = T.MapType(
         T.StringType(),
         T.StructType([T.StructField("d", T.BooleanType()), T.StructField("v", T.StringType())]),
@@ -209,11 +240,21 @@ def winners(df, plans: list[TopicPlan], truncs: dict[str, str]):
         )
     )
     # the position's text only for the winners (and the key's last delete)
-    fields = ("part", "pos", "op", "vfp", "after", "kp", "ts", "fill")
+    # on the readers' path the winner carries its payload (`vp`): decoding reads `after` from it directly, and
+    # `after` as text is made only where it is used (a MongoDB document)
+    after = [F.col("w.after").alias("after")]
+    if conn is not None:
+        after = [
+            F.from_json("w.after", "after string").getField("after").alias("after"),
+            F.col("w.after").alias("vp"),
+        ]
+    fields = ("part", "pos", "op", "vfp", "kp", "ts", "fill")
     return w.where(F.col("w").isNotNull()).select(
         "topic",
         "kc",
-        F.struct(text(F.col("w.o")).alias("seq"), *(F.col(f"w.{f}").alias(f) for f in fields)).alias("w"),
+        F.struct(text(F.col("w.o")).alias("seq"), *(F.col(f"w.{f}").alias(f) for f in fields), *after).alias(
+            "w"
+        ),
         F.when(F.col("d").isNotNull(), text(F.col("d"))).alias("dseq"),
     )
 
@@ -232,7 +273,11 @@ def decoded_winners(w, tp: TopicPlan, g: Fp) -> pa.Table:
     else:
         after = after_fields(g.vschema)
         names = {f["field"] for f in after}
-    a = F.from_json("w.after", decode.physical({"type": "struct", "fields": after}))
+    phys = decode.physical({"type": "struct", "fields": after})
+    if "vp" in w.schema["w"].dataType.names:  # the payload itself (`winners` on the readers' path)
+        a = F.from_json("w.vp", T.StructType([T.StructField("after", phys, True)])).getField("after")
+    else:
+        a = F.from_json("w.after", phys)
     toast = toast_cols(tp) if g.placeholder or any(x.placeholder for x in tp.changes()) else {}
     raw = F.from_json("w.after", T.StructType([T.StructField(c, T.StringType(), True) for c in toast]))
     for f in after:

@@ -41,6 +41,7 @@ class Fp:
     first: tuple
     ntrunc: int = 0  # truncate events in the group (a group of only truncates has no key)
     oldkey: bool = False  # some record carries `__debezium.oldkey` (a key change)
+    unread: int = 0  # payloads whose op/position the readers could not read (`sink.reader_keys`)
 
 
 @dataclass
@@ -133,7 +134,17 @@ def survey(df) -> dict[str, TopicPlan]:
         g = groups.get((r.topic, r.kfp, r.vfp))
         if g is None:
             groups[(r.topic, r.kfp, r.vfp)] = Fp(
-                r.kfp, r.vfp, None, None, st["n"], st["ph"], st["tr"], (r.part, r.pos), st["nt"], st["hk"]
+                r.kfp,
+                r.vfp,
+                None,
+                None,
+                st["n"],
+                st["ph"],
+                st["tr"],
+                (r.part, r.pos),
+                st["nt"],
+                st["hk"],
+                st.get("nr", 0),
             )
         else:
             g.n += st["n"]
@@ -142,6 +153,7 @@ def survey(df) -> dict[str, TopicPlan]:
             g.first = min(g.first, (r.part, r.pos))
             g.ntrunc += st["nt"]
             g.oldkey |= st["hk"]
+            g.unread += st.get("nr", 0)
     out: dict[str, TopicPlan] = {}
     for (topic, _, _), g in groups.items():
         g.kschema, g.vschema = texts.get(g.kfp), texts.get(g.vfp)

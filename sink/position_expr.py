@@ -3,6 +3,8 @@ longs to order events by, and the hex text of `sink.position.seq` made from it f
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pyspark.sql import Column
 from pyspark.sql import functions as F
 
@@ -84,6 +86,15 @@ def seq_expr(src, op, connector: str | None = None):
     return out.otherwise(other)
 
 
+# the parts' hex widths per connector (`_parts`; `sink.reader_keys` gives them as columns o0..o3)
+WIDTHS = {"postgresql": (16, 16, 1), "mysql": (8, 16, 1, 8), "mariadb": (8, 16, 1, 8), "mongodb": (16, 8, 1)}
+
+
+def text_of(widths) -> Callable[[Column], Column]:
+    """`sink.position.seq`'s text of a struct of parts o0, o1... with these hex widths."""
+    return lambda o: F.concat(*(_hex(o.getField(f"o{i}"), w) for i, w in enumerate(widths)))
+
+
 def position(src, op, connector: str | None):
     """(order, text): the source position as a struct of longs to order events by (the per-key maximum is
     cheaper over longs than over the hex text: fixed-width compares, and no text built per event), and a
@@ -93,5 +104,4 @@ def position(src, op, connector: str | None):
     if parts is None:
         return F.struct(seq_expr(src, op, connector).alias("o0")), lambda o: o.getField("o0")
     order = F.struct(*(c.alias(f"o{i}") for i, (c, _) in enumerate(parts)))
-    widths = [w for _, w in parts]
-    return order, lambda o: F.concat(*(_hex(o.getField(f"o{i}"), w) for i, w in enumerate(widths)))
+    return order, text_of([w for _, w in parts])

@@ -46,6 +46,7 @@ class DirSource(DataSource):
             int(o.get("maxBytesPerBatch", DEFAULT_BATCH_BYTES)),
             int(o.get("bytesPerPartition", DEFAULT_PART_BYTES)),
             _avro(o, os.path.join(o["path"], "registry.json")),
+            o.get("preReduce", "false") == "true",
         )
 
 
@@ -108,8 +109,9 @@ def _avro(options, file: str | None):
 
 
 class DirReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
-    def __init__(self, path: str, max_bytes: int, part_bytes: int, avro=None) -> None:
+    def __init__(self, path: str, max_bytes: int, part_bytes: int, avro=None, pre_reduce=False) -> None:
         self.path = path
+        self.pre_reduce = pre_reduce
         self.avro = avro
         self.max_bytes = max_bytes
         self.part_bytes = part_bytes
@@ -164,9 +166,10 @@ class DirReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
 
     def read(self, partition: FileRange):
         """The partition's record batches, then its survey rows (`sink.stats`)."""
-        return counted(self._read(partition), Survey())
+        s = Survey()
+        return counted(self._read(partition, s), s, self.pre_reduce)
 
-    def _read(self, partition: FileRange):
+    def _read(self, partition: FileRange, survey: Survey):
         """Blocks of whole lines, each split column-wise (`sink.lines`); lines not in the fast form go
         through the per-line split (`sink.split.Batcher`)."""
         from sink.lines import split_block
@@ -174,6 +177,7 @@ class DirReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         name = os.path.basename(partition.file)
         topic = name[: -len(".jsonl")]
         b = Batcher(self.avro)
+        survey.known = b.known
         with open(partition.file, "rb") as fh:
             fh.seek(partition.start)
             left = partition.end - partition.start
@@ -219,6 +223,7 @@ class KafkaSource(DataSource):
             int(o.get("maxRecordsPerBatch", DEFAULT_BATCH_RECORDS)),
             int(o.get("recordsPerPartition", DEFAULT_PART_RECORDS)),
             _avro(o, None) if o.get("schemaRegistryUrl") else None,
+            o.get("preReduce", "false") == "true",
         )
 
 
@@ -294,8 +299,11 @@ class OffsetRange(InputPartition):
 
 
 class KafkaReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
-    def __init__(self, bootstrap: str, pattern: str, max_records: int, part_records: int, avro=None) -> None:
+    def __init__(
+        self, bootstrap: str, pattern: str, max_records: int, part_records: int, avro=None, pre_reduce=False
+    ) -> None:
         self.bootstrap = bootstrap
+        self.pre_reduce = pre_reduce
         self.avro = avro
         self.pattern = pattern
         self.max_records = max_records
@@ -370,9 +378,10 @@ class KafkaReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
 
     def read(self, partition: OffsetRange):
         """The partition's record batches, then its survey rows (`sink.stats`)."""
-        return counted(self._read(partition), Survey())
+        s = Survey()
+        return counted(self._read(partition, s), s, self.pre_reduce)
 
-    def _read(self, partition: OffsetRange):
+    def _read(self, partition: OffsetRange, survey: Survey):
         """JsonConverter records are joined into directory-output lines and split a block at a time
         (`sink.lines`); Avro (Confluent framing) and records whose bytes hold a newline, per record."""
         from confluent_kafka import KafkaError, TopicPartition
@@ -380,6 +389,7 @@ class KafkaReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         t, p = partition.tp.rsplit(":", 1)
         c = consumer(self.bootstrap)
         b = Batcher(self.avro)
+        survey.known = b.known
         lines = KafkaLines(t, partition.tp, b)
         try:
             c.assign([TopicPartition(t, int(p), partition.start)])

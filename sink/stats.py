@@ -16,12 +16,16 @@ import orjson
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from sink import reader_keys
 from sink.split import ARROW, SCHEMA
 from sink.types import PLACEHOLDER
 
 STATS = "stats"  # the summary rows' column (null on record rows)
-READ_SCHEMA = SCHEMA + f", {STATS} string"
-READ_ARROW = ARROW.append(pa.field(STATS, pa.string()))
+# the record columns, the reader's key/position columns (`sink.reader_keys`), the summary
+READ_SCHEMA = SCHEMA + ", " + reader_keys.SCHEMA + f", {STATS} string"
+READ_ARROW = pa.schema(
+    [*ARROW, *(pa.field(n, t) for n, t in reader_keys.COLUMNS), pa.field(STATS, pa.string())]
+)
 PH_B64 = "X19kZWJleml1bV91bmF2YWlsYWJsZV92YWx1ZQ"  # the placeholder in a bytes column (base64)
 TRUNCATE = '"op":"t"'
 OLDKEY = "__debezium.oldkey"
@@ -31,18 +35,37 @@ class Survey:
     """Counts one partition's record batches (`add`, which returns the batch with a null `stats` column) and
     gives its summary rows (`summary`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, known: dict | None = None) -> None:
+        # the partition's splitter's {schema text (bytes): fingerprint} (`sink.split.Batcher.known`): a
+        # batch's rows may come before the row that carries their schema text (the per-line split's rows
+        # are flushed after the block's)
+        self.known = known if known is not None else {}
         self.topic: str | None = None
         self.part: str | None = None
-        self.groups: dict[tuple, list] = {}  # (kfp, vfp) -> [n, first pos, placeholders, truncates, old keys]
+        # (kfp, vfp) -> [n, first pos, placeholders, truncates, old keys, payloads the reader could not read]
+        self.groups: dict[tuple, list] = {}
         self.texts: dict[int, str] = {}  # fingerprint -> schema text, as the partition first sent it
 
     def add(self, rb: pa.RecordBatch) -> pa.RecordBatch:
         n = rb.num_rows
+        keys = [pa.nulls(n, t) for _, t in reader_keys.COLUMNS]
         if n:
             if self.topic is None:
                 self.topic, self.part = rb.column("topic")[0].as_py(), rb.column("part")[0].as_py()
+            for fc, tc in (("kfp", "kschema"), ("vfp", "vschema")):
+                has = pc.is_valid(rb.column(tc))
+                if pc.any(has).as_py():
+                    fps = pc.filter(rb.column(fc), has).to_pylist()
+                    for fp, text in zip(fps, pc.filter(rb.column(tc), has).to_pylist()):
+                        self.texts.setdefault(fp, text)
+            need = {*pc.unique(rb.column("kfp")).to_pylist(), *pc.unique(rb.column("vfp")).to_pylist()}
+            if any(fp is not None and fp not in self.texts for fp in need):  # texts not seen in a row yet
+                for text, fp in self.known.items():
+                    if fp not in self.texts:
+                        self.texts[fp] = text.decode() if isinstance(text, bytes) else text
             vp, hdr = rb.column("vp"), rb.column("hdr")
+            keys = reader_keys.columns(vp, rb.column("vfp"), rb.column("kp"), rb.column("kfp"), self.texts)
+            unread = pc.and_(pc.is_valid(vp), pc.invert(keys[-1]))
             ph = pc.or_(pc.match_substring(vp, PLACEHOLDER), pc.match_substring(vp, PH_B64))
             t = pa.table(
                 {
@@ -52,33 +75,29 @@ class Survey:
                     "ph": ph,
                     "tr": pc.cast(pc.match_substring(vp, TRUNCATE), pa.int64()),
                     "hk": pc.match_substring(hdr, OLDKEY),
+                    "nr": pc.cast(unread, pa.int64()),
                 }
             )
             agg = t.group_by(["kfp", "vfp"], use_threads=False).aggregate(
-                [("pos", "count"), ("pos", "min"), ("ph", "any"), ("tr", "sum"), ("hk", "any")]
+                [("pos", "count"), ("pos", "min"), ("ph", "any"), ("tr", "sum"), ("hk", "any"), ("nr", "sum")]
             )
-            for kfp, vfp, cnt, first, anyph, ntr, anyhk in zip(
+            for kfp, vfp, cnt, first, anyph, ntr, anyhk, nr in zip(
                 *(
                     agg.column(c).to_pylist()
-                    for c in ("kfp", "vfp", "pos_count", "pos_min", "ph_any", "tr_sum", "hk_any")
+                    for c in ("kfp", "vfp", "pos_count", "pos_min", "ph_any", "tr_sum", "hk_any", "nr_sum")
                 )
             ):
                 g = self.groups.get((kfp, vfp))
                 if g is None:
-                    self.groups[(kfp, vfp)] = [cnt, first, bool(anyph), ntr or 0, bool(anyhk)]
+                    self.groups[(kfp, vfp)] = [cnt, first, bool(anyph), ntr or 0, bool(anyhk), nr or 0]
                 else:
                     g[0] += cnt
                     g[1] = min(g[1], first)
                     g[2] = g[2] or bool(anyph)
                     g[3] += ntr or 0
                     g[4] = g[4] or bool(anyhk)
-            for fc, tc in (("kfp", "kschema"), ("vfp", "vschema")):
-                has = pc.is_valid(rb.column(tc))
-                if pc.any(has).as_py():
-                    fps = pc.filter(rb.column(fc), has).to_pylist()
-                    for fp, text in zip(fps, pc.filter(rb.column(tc), has).to_pylist()):
-                        self.texts.setdefault(fp, text)
-        return pa.RecordBatch.from_arrays([*rb.columns, pa.nulls(n, pa.string())], schema=READ_ARROW)
+                    g[5] += nr or 0
+        return pa.RecordBatch.from_arrays([*rb.columns, *keys, pa.nulls(n, pa.string())], schema=READ_ARROW)
 
     def summary(self) -> pa.RecordBatch | None:
         if not self.groups:
@@ -86,8 +105,8 @@ class Survey:
         rows = list(self.groups.items())
         k = len(rows)
         stats = [
-            orjson.dumps({"n": n, "ph": ph, "tr": tr > 0, "nt": tr, "hk": hk}).decode()
-            for _, (n, _, ph, tr, hk) in rows
+            orjson.dumps({"n": n, "ph": ph, "tr": tr > 0, "nt": tr, "hk": hk, "nr": nr}).decode()
+            for _, (n, _, ph, tr, hk, nr) in rows
         ]
         cols = {
             "topic": pa.array([self.topic] * k, pa.string()),
@@ -100,15 +119,23 @@ class Survey:
             "vschema": pa.array([self.texts.get(vfp) for (_, vfp), _ in rows], pa.string()),
             "vp": pa.nulls(k, pa.string()),
             "hdr": pa.nulls(k, pa.string()),
+            **{c: pa.nulls(k, t) for c, t in reader_keys.COLUMNS},
             STATS: pa.array(stats, pa.string()),
         }
         return pa.RecordBatch.from_arrays([cols[f.name] for f in READ_ARROW], schema=READ_ARROW)
 
 
-def counted(batches, survey: Survey):
-    """The partition's record batches with a null `stats` column, then its summary rows."""
-    for rb in batches:
-        yield survey.add(rb)
+def counted(batches, survey: Survey, pre_reduce: bool = False):
+    """The partition's record batches with a null `stats` column, then its summary rows; with `pre_reduce`,
+    the batches are held to the partition's end and cut where that is safe (`sink.prereduce`)."""
+    if pre_reduce:
+        from sink import prereduce
+
+        held = [survey.add(rb) for rb in batches]
+        yield from prereduce.reduce(held) if prereduce.safe(survey.groups) else held
+    else:
+        for rb in batches:
+            yield survey.add(rb)
     s = survey.summary()
     if s is not None:
         yield s
