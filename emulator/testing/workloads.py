@@ -181,9 +181,10 @@ PG_PROPS: list[tuple[str, list[str]]] = [
     ("tombstones.on.delete", ["true", "false"]),
     ("interval.handling.mode", ["numeric", "string"]),
     # per-column value rewriting (the types scenario names its columns c<i>_<type>)
-    ("column.mask.with.5.chars", ["", "public\\..*\\.c[0-9]_(text|varchar|bpchar|char)"]),
-    ("column.truncate.to.3.chars", ["", "public\\..*\\.c[0-9]_(text|varchar|bpchar|char|bytea)"]),
-    ("column.mask.hash.SHA-256.with.salt.CzQMA0cB5K", ["", "public\\..*\\.c[0-9]_(text|varchar|char)"]),
+    # (and types pgjdbc does not call characters: json, uuid, xml, inet, citext, ltree, enums, arrays of text)
+    ("column.mask.with.5.chars", ["", "public\\..*\\.c[0-9]_(text|varchar|bpchar|char|json|uuid|inet|mood)"]),
+    ("column.truncate.to.3.chars", ["", "public\\..*\\.c[0-9]_(text|varchar|bpchar|bytea|jsonb|xml|name)"]),
+    ("column.mask.hash.SHA-256.with.salt.CzQMA0cB5K", ["", "public\\..*\\.c[0-9]_(text|char|citext)"]),
     ("message.prefix.exclude.list", ["", "drop_.*", "keep"]),
     ("message.prefix.include.list", ["", "keep.*"]),
     ("decimal.handling.mode", ["precise", "double", "string"]),
