@@ -498,12 +498,21 @@ def _ddlforms(rng: random.Random, s: _Scn, t: str) -> None:
         f"ALTER TABLE {t} ALTER COLUMN a SET DEFAULT 4, ALGORITHM=INSTANT;",
         f"ALTER TABLE {t} DROP COLUMN b;",
         f"ALTER TABLE {t} ADD COLUMN e INT NULL, DROP COLUMN v, ALGORITHM=INPLACE;",
+        f"ALTER TABLE {t} ADD COLUMN x1 VARCHAR(12) DEFAULT (CONCAT('x', 'y)')) COMMENT 'a\\'b \\\\ (c';",
+        f"ALTER TABLE {t} ADD COLUMN x2 SET('p','q r','s') NOT NULL DEFAULT 'p,s' AFTER id;",
+        f"ALTER TABLE {t} ADD COLUMN x3 VARCHAR(8) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin DEFAULT 'ok' "
+        "CHECK (x3 REGEXP '^[a-z)]*$');",
+        f"ALTER TABLE {t} ADD COLUMN (x4 INT DEFAULT (1 + 2), x5 DECIMAL(6,2) DEFAULT -0.5), LOCK=SHARED;",
+        f"ALTER TABLE {t} ADD INDEX ix_a (a);",
+        f"ALTER TABLE {t} RENAME INDEX ix_a TO ix_a2;",
+        f"ALTER TABLE {t} CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci, ALGORITHM=COPY;",
     ]
     rid = 10
-    dropped_v = False
+    dropped_v = indexed = False
     for form in rng.sample(forms, k=rng.randint(3, 7)):
-        if dropped_v and "(v)" in form:
+        if (dropped_v and "(v)" in form) or ("RENAME INDEX" in form and not indexed):
             continue
+        indexed = indexed or "ix_a (a)" in form
         dropped_v = dropped_v or "DROP COLUMN v" in form
         s.stream.append(form)
         s.stream.append(f"INSERT INTO {t} (id, k1, a) VALUES ({rid}, {kval}, {rid});")
