@@ -1,4 +1,4 @@
--- Case key_double_fragment (diffcamp3, the pg finding of campaign seed 41300002 tried on MariaDB; it matched before the fix too: the binlog path already compared these keys right): a DOUBLE / FLOAT outside [1e-3, 1e7) prints in
+-- Case key_double_fragment (diffcamp3, the pg finding of campaign seed 41300002 tried on MariaDB; the emulator matched it before the fix too): a DOUBLE / FLOAT outside [1e-3, 1e7) prints in
 -- Java's E-form, which the emulator keeps as an orjson.Fragment, and Fragments never compare equal: every UPDATE of a
 -- row keyed by such a value looked like a key change (delete + tombstone + create where Debezium emits one update),
 -- and skip.messages.without.change let through an UPDATE of an excluded column beside such a value; an incremental
