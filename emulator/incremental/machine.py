@@ -511,9 +511,9 @@ class IncrementalSnapshot:
             src = self.source.read_source(ct)
             emit = self.engine.emit
             if env.key_names:
-                key_of = env.key_of
+                names = env.key_names
                 for after in self.buffer.values():
-                    emit(env.change("r", None, after, src, None, key_of(after)))
+                    emit(env.change("r", None, after, src, None, {k: after[k] for k in names}))
             else:
                 for after in self.buffer.values():
                     emit(env.change("r", None, after, src, None, None))
