@@ -12,6 +12,7 @@ from typing import Any
 
 from emulator.model import ColumnDef, TableDef
 from emulator.settings import Settings, settings_for
+from emulator.settings.errors import ConfigError
 
 Pattern = re.Pattern[str]
 
@@ -49,6 +50,7 @@ class Filters:
         self.column_transforms = sorted(
             ((m.patterns, m.kind, m.arg) for m in rel.column_mappers), key=lambda t: order[t[1]]
         )
+        self._mapper_props = {(m.kind, id(m.patterns)): m.property for m in rel.column_mappers}
         # column.propagate.source.type (<table>.<column>) / datatype.propagate.source.type (<table>.<type>)
         self.propagate_cols = list(rel.column_propagate_source_type)
         self.propagate_types = list(rel.datatype_propagate_source_type)
@@ -128,6 +130,7 @@ class Filters:
             if kind == "hash":
                 break
             if _match_any(patterns, full):
+                self._one_of_kind(full, kind, patterns)
                 return self._masked(col, kind, arg)
         if self.propagate_cols or self.propagate_types:
             shaped = self._propagated(table_id, col, col)
@@ -135,8 +138,28 @@ class Filters:
                 return shaped
         for patterns, kind, arg in self.column_transforms:
             if kind == "hash" and _match_any(patterns, full):
+                self._one_of_kind(full, kind, patterns)
                 return self._masked(col, kind, arg)
         return col
+
+    def _one_of_kind(self, full: str, kind: str, first: tuple) -> None:
+        """Refuse a column matched by two rules of one kind (two column.truncate.to.N.chars, two
+        column.mask.with.N.chars, two column.mask.hash.*): Debezium applies the first in the iteration order
+        of its configuration's HashMap keys, which depends on every key of the deployment (recorded: pg case
+        mapper_non_text_types' workload, where truncate.to.5 won over truncate.to.3 but mask.with.4 over
+        mask.with.7), so we cannot choose it identically."""
+        others = [
+            self._mapper_props[(k, id(p))]
+            for p, k, _ in self.column_transforms
+            if k == kind and p is not first and _match_any(p, full)
+        ]
+        if others:
+            prop = self._mapper_props[(kind, id(first))]
+            raise ConfigError(
+                f"{prop} and {others[0]} both match column {full}: Debezium's choice between two rules of one"
+                " kind depends on its configuration's hash order; give each column one such rule",
+                prop,
+            )
 
     def _propagated(self, table_id: str, orig: ColumnDef, col: ColumnDef) -> ColumnDef:
         """Debezium's PropagateSourceMetadataToSchemaParameter: the source type (upper case), length,
@@ -220,6 +243,8 @@ def _truncating(conv: Callable, n: int) -> Callable:
 
     def truncated(v):
         s = conv(v)
+        if s is None:  # a converter's null (a streamed PG `name`: pg case mapper_non_text_types)
+            return s
         if len(s) <= n and s.isascii():
             return s
         u = s.encode("utf-16-le")
@@ -249,7 +274,10 @@ def _hashing(conv: Callable, spec: tuple[str, bytes, bool], width: int | None) -
     to_bytes = str.encode if v2 else _java_serialized_string
 
     def masked(v):
-        h = hashlib.new(algo, salt + to_bytes(str(conv(v)))).hexdigest()
+        v = conv(v)
+        if v is None:
+            return v
+        h = hashlib.new(algo, salt + to_bytes(str(v))).hexdigest()
         return h[:width] if width else h
 
     return masked

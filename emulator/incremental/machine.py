@@ -32,6 +32,8 @@ import uuid
 from collections.abc import Callable
 from typing import Any, Protocol
 
+import orjson
+
 from emulator.incremental import state, watermarks
 from emulator.incremental.conditions import ConditionError
 from emulator.notifications import INCREMENTAL as INCREMENTAL_AGGREGATE
@@ -39,6 +41,14 @@ from emulator.settings.common import Incremental
 from emulator.signals.record import SignalError
 
 log = logging.getLogger("emulator.incremental")
+
+
+def _window_key(values: list) -> bytes:
+    """A buffered row's key values as printed: a VariableScaleDecimal is a dict (unhashable: the incremental
+    snapshot of a table keyed by an unconstrained numeric failed) and a double outside [1e-3, 1e7) an
+    orjson.Fragment (equal to no other), so a streamed change would not replace the buffered read."""
+    return orjson.dumps(values, default=repr)
+
 
 # a malformed signal (raised while it is handled): logged and skipped by the signal processor
 MALFORMED = (SignalError, ConditionError, re.error, TypeError, AttributeError)
@@ -106,7 +116,7 @@ class IncrementalSnapshot:
         self.chunk_id: str | None = None
         self.chunk_start: list | None = None
         self.window_open = False
-        self.buffer: dict[tuple, dict] = {}
+        self.buffer: dict[bytes, dict] = {}
         self.window_table: str | None = None
         self.window_ct: Any = None
         self.window_by_surrogate: str | None = None  # keyless table: window keyed by this column
@@ -382,19 +392,19 @@ class IncrementalSnapshot:
         key_pos = [names.index(k) for k in key_cols]
         self.chunk_start = self.last_key
         self.last_key = [rows[-1][i] for i in key_pos]
-        buf: dict[tuple, dict] = {}
+        buf: dict[bytes, dict] = {}
         snap = env.snapshot_row
         if env.key_names:
             key_names = env.key_names
             for raw in rows:
                 after = snap(raw)
-                buf[tuple(after[k] for k in key_names)] = after
+                buf[_window_key([after[k] for k in key_names])] = after
             self.window_by_surrogate = None
         else:  # keyless table chunked by its surrogate key: the window is keyed by that column
             sk = key_cols[0]
             for raw in rows:
                 after = snap(raw)
-                buf[(after[sk],)] = after
+                buf[_window_key([after[sk]])] = after
             self.window_by_surrogate = sk
         self.buffer = buf
 
@@ -502,8 +512,8 @@ class IncrementalSnapshot:
             emit = self.engine.emit
             if env.key_names:
                 names = env.key_names
-                for key_vals, after in self.buffer.items():
-                    emit(env.change("r", None, after, src, None, dict(zip(names, key_vals))))
+                for after in self.buffer.values():
+                    emit(env.change("r", None, after, src, None, {k: after[k] for k in names}))
             else:
                 for after in self.buffer.values():
                     emit(env.change("r", None, after, src, None, None))
@@ -531,10 +541,10 @@ class IncrementalSnapshot:
         if not self.window_open or self.window_table != table_id:
             return
         if key is not None:
-            if self.buffer.pop(tuple(key.values()), None) is not None:
+            if self.buffer.pop(_window_key(list(key.values())), None) is not None:
                 log.debug("Removed '%s' from window", key)
         elif self.window_by_surrogate is not None and row is not None:
-            self.buffer.pop((row.get(self.window_by_surrogate),), None)
+            self.buffer.pop(_window_key([row.get(self.window_by_surrogate)]), None)
 
     def on_schema_change(self, table_id: str) -> None:
         """The stream reports a changed schema for `table_id`: a window of that table is read again."""

@@ -8,7 +8,8 @@ handling modes, NULLs, defaults, generated and identity columns, composite / abs
 partitioned tables, names needing quotes or sanitizing, non-ASCII, multi-row transactions, key updates,
 TOAST-sized values, edge values (min/max, +-infinity, NaN), DDL streams (ADD / DROP / ALTER TYPE / RENAME
 column, ADD / DROP primary key, REPLICA IDENTITY, partitions attached / detached) and statements that
-must merely not break capture (functions, views, triggers, roles, other schemas).
+must merely not break capture (functions, views, triggers, roles, other schemas); composite keys over
+unusual types (uuid, timestamptz, bytea, interval, inet, money, bit, ...: workloads_pg_more).
 
 `mariadb` workloads come from emulator.testing.workloads_mariadb (the MariaDB side's module).
 """
@@ -18,6 +19,8 @@ from __future__ import annotations
 import importlib
 import random
 from collections.abc import Callable
+
+from emulator.testing.workloads_pg_more import EXTRA
 
 SIGNAL_TABLE = (
     "CREATE TABLE public.debezium_signal (id VARCHAR(42) PRIMARY KEY, type VARCHAR(32) NOT NULL, "
@@ -178,9 +181,10 @@ PG_PROPS: list[tuple[str, list[str]]] = [
     ("tombstones.on.delete", ["true", "false"]),
     ("interval.handling.mode", ["numeric", "string"]),
     # per-column value rewriting (the types scenario names its columns c<i>_<type>)
-    ("column.mask.with.5.chars", ["", "public\\..*\\.c[0-9]_(text|varchar|bpchar|char)"]),
-    ("column.truncate.to.3.chars", ["", "public\\..*\\.c[0-9]_(text|varchar|bpchar|char|bytea)"]),
-    ("column.mask.hash.SHA-256.with.salt.CzQMA0cB5K", ["", "public\\..*\\.c[0-9]_(text|varchar|char)"]),
+    # (and types pgjdbc does not call characters: json, uuid, xml, inet, citext, ltree, enums, arrays of text)
+    ("column.mask.with.5.chars", ["", "public\\..*\\.c[0-9]_(text|varchar|bpchar|char|json|uuid|inet|mood)"]),
+    ("column.truncate.to.3.chars", ["", "public\\..*\\.c[0-9]_(text|varchar|bpchar|bytea|jsonb|xml|name)"]),
+    ("column.mask.hash.SHA-256.with.salt.CzQMA0cB5K", ["", "public\\..*\\.c[0-9]_(text|char|citext)"]),
     ("message.prefix.exclude.list", ["", "drop_.*", "keep"]),
     ("message.prefix.include.list", ["", "keep.*"]),
     ("decimal.handling.mode", ["precise", "double", "string"]),
@@ -542,19 +546,8 @@ class PgGen:
         self.block(name, pre, steps)
 
 
-SCENARIOS: list[str] = [
-    "types",
-    "types",
-    "messages",
-    "types",
-    "ddl",
-    "keys",
-    "partitioned",
-    "toast",
-    "names",
-    "generated",
-    "noise",
-]
+SCENARIOS: list[str] = ["types", "types", "messages", "types", "ddl", "keys", "partitioned", "toast", "names"]
+SCENARIOS += ["generated", "noise", *EXTRA]  # EXTRA: workloads_pg_more's (oddkeys)
 
 
 def generate_pg(seed: int) -> str:
@@ -567,7 +560,7 @@ def generate_pg(seed: int) -> str:
             props[k] = v
     picks = r.sample(SCENARIOS, k=r.randint(2, 4))
     for i, kind in enumerate(picks):
-        getattr(g, kind)(f"s{i}_{kind}")
+        (getattr(g, kind, None) or EXTRA[kind].__get__(g))(f"s{i}_{kind}")
     # an incremental snapshot needs streaming (initial_only stops after the initial snapshot)
     streams = props.get("snapshot.mode") not in ("no_data", "initial_only")
     if streams and g.snapshot_tables and r.random() < 0.3:

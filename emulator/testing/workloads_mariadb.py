@@ -17,7 +17,10 @@ written as a user of MariaDB 10.11 would:
   CREATE/DROP DATABASE and tables of other databases;
 * noise: statements that must merely not break capture (procedures and functions with BEGIN...END
   bodies, triggers, views, events, users and grants);
-* tx: multi-row, multi-table transactions and key updates.
+* tx: multi-row, multi-table transactions and key updates;
+* ddlforms: generated (VIRTUAL/STORED) and INVISIBLE columns, CHECK constraints, COMMENTs with quotes,
+  ALGORITHM=/LOCK= clauses, a composite key with a column of an unusual type (DATETIME(3), DECIMAL,
+  VARBINARY, ENUM, latin1 CHAR, DATE, BIGINT UNSIGNED, negative TIME).
 
 Only MySQL-grammar syntax is used: Debezium's MySqlConnector (the oracle here) stops on MariaDB-only
 forms such as `ADD COLUMN IF NOT EXISTS`. The same seed always gives the same text.
@@ -458,7 +461,69 @@ def _names(rng: random.Random, s: _Scn, t: str) -> None:
     ]
 
 
+# (key column, its value) for a composite key of an unusual type
+ODD_KEYS = [
+    ("k1 DATETIME(3) NOT NULL", "'2021-02-03 04:05:06.789'"),
+    ("k1 DECIMAL(10,3) NOT NULL", "-12.345"),
+    ("k1 VARBINARY(8) NOT NULL", "X'00FF10'"),
+    ("k1 ENUM('x','y z') NOT NULL", "'y z'"),
+    ("k1 CHAR(3) CHARACTER SET latin1 NOT NULL", "'äb'"),
+    ("k1 DATE NOT NULL", "'1999-12-31'"),
+    ("k1 BIGINT UNSIGNED NOT NULL", "18446744073709551615"),
+    ("k1 TIME(2) NOT NULL", "'-01:02:03.45'"),
+]
+
+
+def _ddlforms(rng: random.Random, s: _Scn, t: str) -> None:
+    """CREATE/ALTER forms users write that a DDL parser may not know: generated (VIRTUAL/STORED) columns,
+    CHECK constraints, INVISIBLE columns, COMMENTs with quotes, ALGORITHM=/LOCK=, a composite key of an
+    unusual type."""
+    kdef, kval = rng.choice(ODD_KEYS)
+    s.pre.append(
+        f"CREATE TABLE {t} (id INT NOT NULL, {kdef}, a INT NOT NULL DEFAULT 2 COMMENT 'it''s \"a\"', "
+        "b INT AS (a * 2) VIRTUAL, c VARCHAR(20) AS (CONCAT('c', a)) STORED, "
+        "h INT INVISIBLE DEFAULT 7, v VARCHAR(10) CHECK (v <> 'bad'), "
+        "PRIMARY KEY (id, k1), CONSTRAINT ck_a CHECK (a >= 0)) COMMENT='tbl ''q'' \"dq\"';"
+    )
+    s.pre.append(f"INSERT INTO {t} (id, k1, a, v) VALUES (1, {kval}, 1, 'one'), (2, {kval}, 2, NULL);")
+    forms = [
+        f"ALTER TABLE {t} ADD COLUMN g2 INT GENERATED ALWAYS AS (a + 1) VIRTUAL AFTER a;",
+        f"ALTER TABLE {t} ADD COLUMN s2 BIGINT AS (a * 10) STORED, ALGORITHM=COPY;",
+        f"ALTER TABLE {t} ADD COLUMN i2 VARCHAR(5) INVISIBLE DEFAULT 'inv', ALGORITHM=INPLACE, LOCK=NONE;",
+        f"ALTER TABLE {t} MODIFY COLUMN h INT DEFAULT 8;",  # (h stops being INVISIBLE)
+        f"ALTER TABLE {t} ADD CONSTRAINT ck_v2 CHECK (CHAR_LENGTH(v) < 10);",
+        f"ALTER TABLE {t} DROP CONSTRAINT ck_a;",
+        f"ALTER TABLE {t} MODIFY a INT NOT NULL DEFAULT 3 COMMENT 'say \"hi\" it''s';",
+        f"ALTER TABLE {t} COMMENT = 'new ''comment''', ALGORITHM=DEFAULT;",
+        f"ALTER TABLE {t} ALTER COLUMN a SET DEFAULT 4, ALGORITHM=INSTANT;",
+        f"ALTER TABLE {t} DROP COLUMN b;",
+        f"ALTER TABLE {t} ADD COLUMN e INT NULL, DROP COLUMN v, ALGORITHM=INPLACE;",
+        f"ALTER TABLE {t} ADD COLUMN x1 VARCHAR(12) DEFAULT (CONCAT('x', 'y)')) COMMENT 'a\\'b \\\\ (c';",
+        f"ALTER TABLE {t} ADD COLUMN x2 SET('p','q r','s') NOT NULL DEFAULT 'p,s' AFTER id;",
+        f"ALTER TABLE {t} ADD COLUMN x3 VARCHAR(8) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin DEFAULT 'ok' "
+        "CHECK (x3 REGEXP '^[a-z)]*$');",
+        f"ALTER TABLE {t} ADD COLUMN (x4 INT DEFAULT (1 + 2), x5 DECIMAL(6,2) DEFAULT -0.5), LOCK=SHARED;",
+        f"ALTER TABLE {t} ADD INDEX ix_a (a);",
+        f"ALTER TABLE {t} RENAME INDEX ix_a TO ix_a2;",
+        f"ALTER TABLE {t} CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci, ALGORITHM=COPY;",
+    ]
+    rid = 10
+    dropped_v = indexed = False
+    for form in rng.sample(forms, k=rng.randint(3, 7)):
+        if (dropped_v and "(v)" in form) or ("RENAME INDEX" in form and not indexed):
+            continue
+        indexed = indexed or "ix_a (a)" in form
+        dropped_v = dropped_v or "DROP COLUMN v" in form
+        s.stream.append(form)
+        s.stream.append(f"INSERT INTO {t} (id, k1, a) VALUES ({rid}, {kval}, {rid});")
+        s.stream.append(f"UPDATE {t} SET a = a + 1 WHERE id = {rid};")
+        rid += 1
+    s.stream.append(f"UPDATE {t} SET id = 99 WHERE id = 1;")
+    s.stream.append(f"DELETE FROM {t} WHERE id = 2;")
+
+
 SCENARIOS = {
+    "ddlforms": _ddlforms,
     "types": _types,
     "names": _names,
     "alter": _alter,

@@ -8,6 +8,16 @@ from emulator.connectors.postgres.types.model import Converter, PgType, TypeConf
 from emulator.connectors.postgres.types.toast import unavailable_value
 from emulator.model import ColumnDef
 
+# pgjdbc's character JDBC types (CHAR, VARCHAR; an enum is VARCHAR): Debezium's column.mask.* replace only these
+# values, json/uuid/xml/inet/bytea/arrays keep theirs (recorded: pg case mapper_non_text_types)
+CHAR_JDBC_TYPES = frozenset({"text", "varchar", "bpchar", "name", "char"})
+
+
+def char_jdbc_type(t: PgType) -> bool:
+    while t.typtype == "d" and t.base is not None:  # a domain: pgjdbc's getColumns reports its base type
+        t = t.base
+    return t.typtype == "e" or t.name in CHAR_JDBC_TYPES
+
 
 def column_def(
     name: str,
@@ -55,6 +65,7 @@ def column_def_ex(
         unavailable=unavailable_value(m, cfg),
         length=m.length,
         scale=m.scale,
+        text_type=char_jdbc_type(pgtype),
     )
     snap = m.snapshot_convert or m.convert
     if not_null and getattr(snap, "required", None) is not None:
