@@ -100,3 +100,40 @@ def test_line_batches_come_back_whole():
         assert ahead.rows_read == sum(_sizes(i) for i in range(count) if i != 2)
     finally:
         ahead.close()
+
+
+def test_children_do_not_collect_the_parents_garbage():
+    """A librdkafka producer left in a reference cycle (a Kafka output's or an earlier test's) and collected in
+    a forked reader crashed it (segfault: the producer's threads do not exist in the child). The readers must
+    come back whole however the parent's garbage looks at the fork."""
+    import gc
+
+    from confluent_kafka import Producer
+
+    class Holder:
+        pass
+
+    def open_reader(w: int):
+        def batches(i: int):
+            gc.collect()  # the child's own collection: it must not reach the parent's garbage
+            yield [(i, 0)]
+
+        return batches
+
+    enabled = gc.isenabled()
+    gc.disable()  # the cycles stay garbage until the fork (an automatic collection would free them first)
+    try:
+        for _ in range(3):
+            h = Holder()
+            h.producer = Producer({"bootstrap.servers": "127.0.0.1:1", "message.timeout.ms": 60000})
+            h.producer.produce("t", b"x")
+            h.cycle = h
+        del h
+        ahead = ForkedReaders(2, 4, open_reader)
+        try:
+            assert [list(ahead.rows(i)) for i in range(4)] == [[(i, 0)] for i in range(4)]
+        finally:
+            ahead.close()
+    finally:
+        if enabled:
+            gc.enable()

@@ -20,6 +20,7 @@ Python step per row (docs/snapshot-speed.md).
 from __future__ import annotations
 
 import fcntl
+import gc
 import logging
 import os
 import pickle
@@ -102,6 +103,12 @@ class ForkedReaders:
         self._held_bytes = [0] * workers
         self._buffers = [_Buffers() for _ in range(workers)]
         self._live = list(range(workers))  # workers whose pipe has not ended
+        # The children must never collect the parent's garbage: an unreferenced librdkafka producer (a
+        # Kafka output's, or a test's) freed in a child calls into threads that do not exist there and
+        # crashes it (seen: a segfault in a reader's first collection). Collected here, the rest frozen for
+        # the fork (the children keep it frozen; the parent unfreezes it below).
+        gc.collect()
+        gc.freeze()
         try:
             for w in range(workers):
                 parent_end, child_end = os.pipe()
@@ -123,6 +130,8 @@ class ForkedReaders:
         except BaseException:
             self.close()
             raise
+        finally:
+            gc.unfreeze()
         self._worker_of = {fd: w for w, fd in enumerate(self._fds)}
 
     def rows(self, i: int) -> Iterator[Any]:
