@@ -419,6 +419,10 @@ def row_json_parser(
         ]
         if j in split:
             lines.append(f"        k{j} = v{j}")
+        if kind not in (_INT, _TEXT, _BOOL) and ns[f"n{j}"] != b"null":
+            # a converter's null for a value (NaN in a precise decimal) prints as a NULL does: the column's
+            # default (JsonConverter's replace.null.with.default; pg case nan_nullable_default)
+            lines += [f"        if v{j} == b'null':", f"            v{j} = n{j}"]
         lines += [
             "    elif k == 110:",
             f"        v{j} = n{j}",
@@ -457,7 +461,8 @@ def row_json_parser(
     parse, parse_line = ns["parse"], ns["parse_line"]
     kinds = [_conv_kind(c) for c in converters]
     nullable = [True] * len(converters) if nullable is None else nullable
-    match = tuple_match(n, kinds, converters, field_of, used, split, nullable)
+    defaulted = frozenset(j for j, null in value_null.items() if null != b"null")
+    match = tuple_match(n, kinds, converters, field_of, used, split, nullable, defaulted)
     if match is not None:  # the same returns after the whole-tuple match, the walk as its fallback
         _m, mlines, mns = match
         ns.update(mns, _walk=parse, _walk_line=parse_line)

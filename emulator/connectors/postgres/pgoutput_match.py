@@ -58,11 +58,13 @@ def tuple_match(
     used: set[int],
     split: set[int],
     nullable: list[bool],
+    defaulted: frozenset[int] = frozenset(),
 ) -> tuple[object, list[str], dict] | None:
     """For tuples of `n` pgoutput columns (row field `field_of[i]` of column i, `kinds[j]` as
     `pgoutput._conv_kind` says, `nullable[j]` False for a NOT NULL column): the compiled `match`, the lines
     of a generated function's body that set `v{j}` (a used field's JSON; `n{j}` when NULL) and `k{j}`
-    (`split` fields: NULL as `null`) from `buf` at `start` or `return {fallback}`, and the names they use.
+    (`split` fields: NULL as `null`) from `buf` at `start` or `return {fallback}`, and the names they use;
+    a `defaulted` field (its NULL prints a default) prints that default for a converter's null too.
     None where there is nothing to gain: no column, or more than two thirds of them followed by one that may
     be NULL (each such column's length check costs about what the match saves on a column: bench_pg's table
     with its last 6 / 8 / 9 of 11 columns nullable, 35.1k / 37.8k / 39.2k instructions against the walk's 38.7k)."""
@@ -125,6 +127,10 @@ def tuple_match(
             values.append(f"    v{j} = {json}")
         if j in split:
             values.append(f"    k{j} = b'null' if {names_here[0]} is None else v{j}")
+        if j in defaulted and kinds[j] not in ("int", "text", "bool"):
+            # a converter's null for a value (NaN) prints as a NULL does: the default (as on the walk)
+            values.append(f"    if v{j} == b'null':")
+            values.append(f"        v{j} = n{j}")
     if len(checks) // 2 > 2 * n // 3:  # a check costs ~1.2k instructions: with more the walk is cheaper
         return None
     pattern.append(rb"\Z")
