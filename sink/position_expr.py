@@ -34,10 +34,15 @@ def _hex(x, w: int) -> Column:
     return F.lpad(F.lower(F.hex(x)), w, "0")
 
 
+# the parts' hex widths per connector (`_parts` pairs them with its columns; `sink.reader_keys` gives the
+# parts as columns o0..o3)
+WIDTHS = {"postgresql": (16, 16, 1), "mysql": (8, 16, 1, 8), "mariadb": (8, 16, 1, 8), "mongodb": (16, 8, 1)}
+
+
 def _parts(src, op, connector: str | None) -> list[tuple[Column, int]] | None:
     """`sink.position.seq` of one connector as (long column, hex width) parts, in order; None for other
     connectors. The parts as a struct order events as their hex text does (non-negative, within width)."""
-    phase = (F.when(op == "r", F.lit(0)).otherwise(F.lit(1)).cast("long"), 1)
+    phase = F.when(op == "r", F.lit(0)).otherwise(F.lit(1)).cast("long")
     if connector == "postgresql":
         raw = src.getField("sequence")
         # `["lastCommitLsn","lsn"]` (either may be null): its two numbers, without a JSON parser
@@ -47,23 +52,25 @@ def _parts(src, op, connector: str | None) -> list[tuple[Column, int]] | None:
         b = F.when(has, F.coalesce(F.try_element_at(arr, F.lit(2)).try_cast("long"), F.lit(0))).otherwise(
             F.coalesce(src.getField("lsn"), F.lit(0))
         )
-        return [(a.cast("long"), 16), (b.cast("long"), 16), phase]
-    if connector in ("mysql", "mariadb"):
+        cols = [a.cast("long"), b.cast("long"), phase]
+    elif connector in ("mysql", "mariadb"):
         num = F.coalesce(F.regexp_extract(src.getField("file"), r"\.(\d+)$", 1).try_cast("long"), F.lit(0))
-        return [
-            (num, 8),
-            (F.coalesce(src.getField("pos"), F.lit(0)).cast("long"), 16),
+        cols = [
+            num,
+            F.coalesce(src.getField("pos"), F.lit(0)).cast("long"),
             phase,
-            (F.coalesce(src.getField("row"), F.lit(0)).cast("long"), 8),
+            F.coalesce(src.getField("row"), F.lit(0)).cast("long"),
         ]
-    if connector == "mongodb":
+    elif connector == "mongodb":
         # the cluster time (seconds, as ts_ms) and `ord`, the event's order within that second
-        return [
-            (F.coalesce(src.getField("ts_ms"), F.lit(0)).cast("long"), 16),
-            (F.coalesce(src.getField("ord"), F.lit(0)).cast("long"), 8),
+        cols = [
+            F.coalesce(src.getField("ts_ms"), F.lit(0)).cast("long"),
+            F.coalesce(src.getField("ord"), F.lit(0)).cast("long"),
             phase,
         ]
-    return None
+    else:
+        return None
+    return list(zip(cols, WIDTHS[connector], strict=True))
 
 
 def seq_expr(src, op, connector: str | None = None):
@@ -84,10 +91,6 @@ def seq_expr(src, op, connector: str | None = None):
         test = conn.isin("mysql", "mariadb") if name == "mysql" else conn == name
         out = F.when(test, e) if out is None else out.when(test, e)
     return out.otherwise(other)
-
-
-# the parts' hex widths per connector (`_parts`; `sink.reader_keys` gives them as columns o0..o3)
-WIDTHS = {"postgresql": (16, 16, 1), "mysql": (8, 16, 1, 8), "mariadb": (8, 16, 1, 8), "mongodb": (16, 8, 1)}
 
 
 def text_of(widths) -> Callable[[Column], Column]:
