@@ -11,10 +11,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from emulator.connect.schema import Schema
 
 # raw value (whatever the connector reads: PG text, a binlog value, ...) -> JSON-ready payload value
 Converter = Callable[[Any], Any]
+
+
+def printed(value: Any) -> bytes:
+    """A JSON-ready payload value as it is printed, the form in which two values are compared or hashed:
+    a double outside [1e-3, 1e7) is an orjson.Fragment (Java's text), equal to no other Fragment, and a
+    VariableScaleDecimal a dict (unhashable) — pg case key_double_fragment."""
+    return orjson.dumps(value, default=repr)
 
 
 @dataclass(slots=True)

@@ -32,10 +32,9 @@ import uuid
 from collections.abc import Callable
 from typing import Any, Protocol
 
-import orjson
-
 from emulator.incremental import state, watermarks
 from emulator.incremental.conditions import ConditionError
+from emulator.model import printed
 from emulator.notifications import INCREMENTAL as INCREMENTAL_AGGREGATE
 from emulator.settings.common import Incremental
 from emulator.signals.record import SignalError
@@ -44,10 +43,9 @@ log = logging.getLogger("emulator.incremental")
 
 
 def _window_key(values: list) -> bytes:
-    """A buffered row's key values as printed: a VariableScaleDecimal is a dict (unhashable: the incremental
-    snapshot of a table keyed by an unconstrained numeric failed) and a double outside [1e-3, 1e7) an
-    orjson.Fragment (equal to no other), so a streamed change would not replace the buffered read."""
-    return orjson.dumps(values, default=repr)
+    """A buffered row's key values as printed, so a streamed change replaces the buffered read of its row
+    (a dict key was unhashable, a Fragment double equal to no other)."""
+    return printed(values)
 
 
 # a malformed signal (raised while it is handled): logged and skipped by the signal processor

@@ -30,21 +30,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import orjson
-
 from emulator.envelope import EnvelopeSettings, LineRecord
 from emulator.metrics import StreamingMetrics
+from emulator.model import printed
 from emulator.pipeline.heartbeat import Heartbeat
 from emulator.pipeline.transactions import TransactionMonitor
 from emulator.records import Record
 
-_dumps = orjson.dumps
-
 
 def _same_json(a: Any, b: Any) -> bool:
-    """Equal as printed: a double outside [1e-3, 1e7) is an orjson.Fragment (Java's text), and Fragments never
-    compare equal, so an UPDATE of a row keyed by one looked like a key change (pg case key_double_fragment)."""
-    return a == b or _dumps(a, default=repr) == _dumps(b, default=repr)
+    """Equal as printed: otherwise an UPDATE of a row keyed by a Fragment double looked like a key change."""
+    return a == b or printed(a) == printed(b)
 
 
 def _no_key(row: dict | None) -> None:
