@@ -61,6 +61,7 @@ CASES = [
     "pg_timezone_shared_headers",  # ... and TimezoneConverter
     "pg_header_to_value_shared_headers",  # ... and HeaderToValue copy
     "pg_flatten_vsd_string",  # seed 7 trial 32: a flattened VariableScaleDecimal value is a byte[]
+    "pg_headerfrom_connect_time",  # Values.append prints an embedded java.util.Date bare (session 10)
 ]
 CASES = [c for c in CASES if (DATA / f"{c}.jsonl").is_file()]
 

@@ -140,8 +140,9 @@ def values_to_string(schema: Schema | None, value: Any, embedded: bool = False) 
     if value is None:
         return "null"
     if schema is not None and schema.name in _KAFKA_TEMPORAL and isinstance(value, int):
-        text = date_text(_millis(schema, value))
-        return f'"{text}"' if embedded else text
+        # never quoted, even inside a struct/list/map: Values.append formats a java.util.Date bare
+        # (connect case pg_headerfrom_connect_time: `"created":2024-01-15`)
+        return date_text(_millis(schema, value))
     text = _number_text(schema, value)
     if text is not None:
         return text
