@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import shutil
 import subprocess
@@ -41,11 +42,60 @@ from emulator.testing.tansu import TansuBroker  # noqa: E402
 VALUE_AT = b',"value":'
 HEADERS_AT = b',"headers":[['
 PROFILE: list[Path] = []  # --profile DIR: each emulator run under cProfile, DIR/<run>.prof
+BROKER: list[int] = []  # the broker's pid: its CPU during each run
+POSTGRES: list[int] = []  # the postmaster's pid: its backends' CPU during each stream run
 
 
 def _children_cpu() -> float:
     r = resource.getrusage(resource.RUSAGE_CHILDREN)
     return r.ru_utime + r.ru_stime
+
+
+def _self_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def _proc_cpu(pid: int) -> float:
+    """user+sys seconds of a live process (the broker's)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def _tree_cpu(pid: int) -> float:
+    """user+sys seconds of a live process and its live children (PostgreSQL: the postmaster's backends,
+    the walsender among them; a backend that ended is not counted)."""
+    total = _proc_cpu(pid)
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                fields = (d / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                total += (int(fields[11]) + int(fields[12])) / TICK
+    return total
+
+
+def _threads_cpu(pid: int) -> dict[str, float]:
+    """user+sys seconds of a live process's threads by kind: the Python thread that runs the capture
+    (`main`, the process's own), librdkafka's (`rdk`), the others (the offset committer, ...)."""
+    out = {"main": 0.0, "rdk": 0.0, "other": 0.0}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+            comm = (task / "comm").read_text().strip()
+        except OSError:
+            continue
+        kind = "main" if task.name == str(pid) else "rdk" if comm.startswith("rdk:") else "other"
+        out[kind] += (int(fields[11]) + int(fields[12])) / TICK
+    return out
 
 
 class KafkaTail:
@@ -103,10 +153,15 @@ class LineTail:
 def run(
     pg: PgServer, work: Path, name: str, mode: str, dest: list[str], done, extra: dict | None = None
 ) -> tuple[float, float]:
-    """-> (seconds, CPU seconds of the emulator's process)."""
+    """-> (seconds, CPU seconds of the emulator's process, CPU seconds of the rest: `broker` during the run,
+    `tail` this process's end detection; stream runs also the emulator's threads, from /proc before the
+    stop)."""
     props = properties(pg, work, name, mode, extra)
     write_properties(props, work / f"{name}.properties")
     cpu0 = _children_cpu()
+    broker0 = _proc_cpu(BROKER[0]) if BROKER else 0.0
+    tail0 = _self_cpu()
+    pg0 = _tree_cpu(POSTGRES[0]) if POSTGRES else 0.0
     t0 = time.monotonic()
     prof = ["-m", "cProfile", "-o", str(PROFILE[0] / f"{name}.prof")] if PROFILE else []
     p = subprocess.Popen(
@@ -117,14 +172,19 @@ def run(
     try:
         if mode == "initial_only":
             assert p.wait(600) == 0, (work / f"{name}.log").read_text()[-2000:]
-            return time.monotonic() - t0, _children_cpu() - cpu0
+            secs = time.monotonic() - t0
+            other = {"broker": (_proc_cpu(BROKER[0]) - broker0) if BROKER else 0.0}
+            return secs, _children_cpu() - cpu0, other
         while not done():
             if p.poll() is not None:
                 raise RuntimeError((work / f"{name}.log").read_text()[-2000:])
         secs = time.monotonic() - t0
+        other = {"tail": _self_cpu() - tail0, "broker": (_proc_cpu(BROKER[0]) - broker0) if BROKER else 0.0}
+        other["postgres"] = (_tree_cpu(POSTGRES[0]) if POSTGRES else 0.0) - pg0
+        other.update(_threads_cpu(p.pid))
         p.terminate()
         p.wait(30)
-        return secs, _children_cpu() - cpu0  # the CPU includes the few ms until the terminate
+        return secs, _children_cpu() - cpu0, other  # the CPU includes the few ms until the terminate
     finally:
         if p.poll() is None:
             p.terminate()
@@ -231,6 +291,10 @@ def main() -> None:
     ap.add_argument(
         "--profile", metavar="DIR", type=Path, help="run the emulators under cProfile: DIR/<run>.prof"
     )
+    ap.add_argument(
+        "--repeat", type=int, default=1, help="stream rounds, each output once per round, order rotated"
+    )
+    ap.add_argument("--stream-only", action="store_true", help="no snapshot runs")
     args = ap.parse_args()
     if args.profile:
         args.profile.mkdir(parents=True, exist_ok=True)
@@ -244,47 +308,61 @@ def main() -> None:
     n = args.rows
     work = Path(tempfile.mkdtemp(prefix="bench-kafka-"))
     results = []  # (workload, output, seconds, cpu seconds, bare seconds or None)
+    details = []  # (run, {what: CPU seconds}) of the other processes and the emulator's threads
     try:
         with PgServer() as pg, TansuBroker(work / "tansu.log") as broker:
+            BROKER[:] = [broker.proc.pid]
+            POSTGRES[:] = [pg.proc.pid]
             pg.psql(
                 "CREATE TABLE big (id int PRIMARY KEY, name text, qty int, price numeric(10,2), "
                 "ts timestamptz DEFAULT now());"
                 f"INSERT INTO big SELECT g, 'name ' || g, g % 100, g / 7.0 FROM generate_series(1, {n}) g;"
             )
             labels = ["directory", "kafka"] + (["kafkax"] if extra else [])
-            for label in labels:
+            for label in [] if args.stream_only else labels:
                 nm = f"snap_{label}"
                 dest = ["--out", str(work / nm)] if label == "directory" else ["--kafka", broker.bootstrap]
-                secs, cpu = run(
+                secs, cpu, other = run(
                     pg, work, nm, "initial_only", dest, None, extra if label == "kafkax" else None
                 )
                 results.append([f"snapshot {n} rows", label, secs, cpu, None, None])
-            # stream: create the slots first, then the backlog, then start the emulators
-            for label in labels:
+                details.append((nm, other))
+            # stream: create the slots first, then the backlog, then start the emulators (with --repeat, the
+            # outputs in a rotated order each round: the first drain of the backlog reads cold WAL)
+            rounds = [labels[r % len(labels) :] + labels[: r % len(labels)] for r in range(args.repeat)]
+            names = {(r, label): f"str{r or ''}_{label}" for r in range(args.repeat) for label in labels}
+            for nm in names.values():
                 pg.psql(
-                    f"SELECT pg_create_logical_replication_slot('str_{label}', 'pgoutput');"
-                    f"CREATE PUBLICATION str_{label}_pub FOR TABLE big;"
+                    f"SELECT pg_create_logical_replication_slot('{nm}', 'pgoutput');"
+                    f"CREATE PUBLICATION {nm}_pub FOR TABLE big;"
                 )
             pg.psql(
                 f"INSERT INTO big SELECT g, 'new ' || g, g % 100, g / 3.0 FROM generate_series({n + 1}, {2 * n}) g;"
             )
-            for label in labels:
-                nm = f"str_{label}"
-                if label == "directory":
-                    dest = ["--out", str(work / nm)]
-                    done = LineTail(work / nm / f"{nm}.public.big.jsonl", n)
-                else:
-                    dest = ["--kafka", broker.bootstrap]
-                    done = KafkaTail(broker.bootstrap, f"{nm}.public.big", n)
-                try:
-                    secs, cpu = run(pg, work, nm, "no_data", dest, done, extra if label == "kafkax" else None)
-                finally:
-                    done.close()
-                results.append([f"stream {n} inserts", label, secs, cpu, None, None])
+            for r, order in enumerate(rounds):
+                for label in order:
+                    nm = names[r, label]
+                    if label == "directory":
+                        dest = ["--out", str(work / nm)]
+                        done = LineTail(work / nm / f"{nm}.public.big.jsonl", n)
+                    else:
+                        dest = ["--kafka", broker.bootstrap]
+                        done = KafkaTail(broker.bootstrap, f"{nm}.public.big", n)
+                    try:
+                        secs, cpu, other = run(
+                            pg, work, nm, "no_data", dest, done, extra if label == "kafkax" else None
+                        )
+                    finally:
+                        done.close()
+                    if r == 0:  # the bare producer's reference is of the first round's
+                        results.append([f"stream {n} inserts", label, secs, cpu, None, None])
+                    else:
+                        results.append([f"stream {n} inserts ({r})", label, secs, cpu, None, None])
+                    details.append((nm, other))
             # the reference: the same records through a bare producer, each Kafka output's settings
             for row in results:
                 kind, label = ("snap" if row[0].startswith("snapshot") else "str"), row[1]
-                if label == "directory":
+                if label == "directory" or row[0].endswith(")") or (kind == "snap" and args.stream_only):
                     continue
                 lines = work / f"{kind}_directory" / f"{kind}_directory.public.big.jsonl"
                 props_file = work / f"{kind}_{label}.properties"
@@ -298,6 +376,11 @@ def main() -> None:
     for w, label, secs, cpu, bsecs, bcpu in results:
         ref = f" {n / bsecs:10.0f} {bcpu:10.2f} {bsecs / secs:9.2f}" if bsecs else ""
         print(f"{w:<24} {label:<10} {secs:8.2f} {n / secs:10.0f} {cpu:7.2f}{ref}")
+    print(
+        "other CPU-s during each run (broker; the bench's end detection; the emulator's threads before the stop):"
+    )
+    for nm, other in details:
+        print(f"  {nm:<14} " + "  ".join(f"{k} {v:.2f}" for k, v in other.items()))
     if extra:
         print("kafkax: kafka with " + ", ".join(f"{k}={v}" for k, v in extra.items()))
 
