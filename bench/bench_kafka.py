@@ -36,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from emulator_proc import write_properties  # noqa: E402
 
+from emulator.outputs.kafka import simple_header_bytes  # noqa: E402
 from emulator.testing.pgserver import PgServer  # noqa: E402
 from emulator.testing.tansu import TansuBroker  # noqa: E402
 
@@ -229,7 +230,6 @@ def bare_main(lines: str, topic: str, props_file: str, bootstrap: str) -> None:
     from confluent_kafka import Producer
     from confluent_kafka.admin import AdminClient, NewTopic
 
-    from emulator.outputs.kafka import simple_header_bytes
     from emulator.outputs.kafka_producer import producer_settings
     from emulator.settings.load import load_config
 
@@ -275,6 +275,120 @@ def bare_main(lines: str, topic: str, props_file: str, bootstrap: str) -> None:
     print(json.dumps({"seconds": secs, "cpu": cpu, "records": len(records)}))
 
 
+def replay(n: int, reps: int, extra: dict[str, str]) -> None:
+    """--replay N: the output's own cost, main-thread CPU per record (`time.thread_time`, the final commit
+    included) and the whole process's (librdkafka's threads too), of N stream records written in a loop, no
+    database: `LineRecord`s through `KafkaOutput.write` next to a bare producer with the same bytes (without
+    and with a delivery callback) and the directory output's `write_line` (to /dev/shm). Runs interleaved,
+    `reps` rounds; the records are built first (~3.3 KB values, three context headers)."""
+    import tempfile
+
+    from confluent_kafka import Producer
+    from confluent_kafka.admin import AdminClient, NewTopic
+
+    from emulator.config import from_dict
+    from emulator.envelope import LineRecord
+    from emulator.outputs.directory import DirectoryOutput
+    from emulator.outputs.kafka import kafka_output
+    from emulator.outputs.kafka_producer import producer_settings
+
+    props = {
+        "connector.class": "io.debezium.connector.postgresql.PostgresConnector",
+        "plugin.name": "pgoutput",
+        "topic.prefix": "rp",
+        "database.hostname": "localhost",
+        "database.user": "postgres",
+        "database.dbname": "postgres",
+        "topic.creation.default.partitions": "1",
+        "topic.creation.default.replication.factor": "1",
+        **extra,
+    }
+    field = b'{"type":"int32","optional":false,"field":"c%02d"},'
+    value = (
+        b'{"schema":{"type":"struct","fields":['
+        + b"".join(field % i for i in range(60))
+        + b'],"optional":false,"name":"rp.public.t.Envelope"},"payload":{"before":null,"after":{"id":1}}}'
+    )
+    headers = [
+        ("__debezium.context.connectorLogicalName", b'"rp"'),
+        ("__debezium.context.taskId", b'"0"'),
+        ("__debezium.context.connectorName", b'"postgresql"'),
+    ]
+    tail = b',"headers":' + json.dumps([[k, json.loads(v)] for k, v in headers]).encode() + b"}\n"
+    key_fmt = b'{"schema":{"type":"struct","fields":[{"type":"int32","optional":false,"field":"id"}],"optional":false,"name":"rp.public.t.Key"},"payload":{"id":%d}}'
+    results: dict[str, list[tuple[float, float]]] = {}
+    with TansuBroker() as broker:
+        config = from_dict(props)
+        conf = producer_settings(config, broker.bootstrap)
+        admin = AdminClient({"bootstrap.servers": broker.bootstrap})
+        shm = Path(tempfile.mkdtemp(prefix="bench-kafka-replay-", dir="/dev/shm"))
+        try:
+            for r in range(reps):
+                for way in ("bare", "bare+callback", "output", "directory"):
+                    topic = f"rp.public.t{r}{way.replace('+', '_')}"
+                    recs = []
+                    for i in range(n + 1):
+                        key = key_fmt % i
+                        head = b'{"key":' + key + b',"value":'
+                        recs.append(
+                            LineRecord(topic, head + value + tail, len(key), len(head), len(tail), headers)
+                        )
+                    acked = [0]
+
+                    def counted(err, msg, acked=acked) -> None:
+                        acked[0] += 1
+
+                    if way.startswith("bare"):
+                        admin.create_topics([NewTopic(topic, 1, 1)])[topic].result(30)
+                        p = Producer(conf)
+                        p.produce(topic, b"first")
+                        p.flush(30)
+                        cb = counted if way == "bare+callback" else None
+                        produce, poll = p.produce, p.poll
+                        h = [(k, simple_header_bytes(v)) for k, v in headers]
+                        data = [(rec.key, rec.value) for rec in recs[1:]]
+                        c0, t0 = _self_cpu(), time.thread_time()
+                        for i, (key, val) in enumerate(data):
+                            while True:
+                                try:
+                                    produce(topic, val, key, headers=h, on_delivery=cb)
+                                    break
+                                except BufferError:
+                                    poll(0.05)
+                            if i & 0x3FF == 0:
+                                poll(0)
+                        assert p.flush(60) == 0
+                    elif way == "output":
+                        out = kafka_output(config, broker.bootstrap)
+                        out.write(recs[0])  # the topic and the table's path
+                        assert out.commit()
+                        write = out.write
+                        c0, t0 = _self_cpu(), time.thread_time()
+                        for rec in recs[1:]:
+                            write(rec)
+                        assert out.commit()
+                    else:
+                        out = DirectoryOutput(shm / f"{r}")
+                        write_line = out.write_line
+                        lines = [rec.line() for rec in recs[1:]]
+                        c0, t0 = _self_cpu(), time.thread_time()
+                        for line in lines:
+                            write_line(topic, line)
+                        out.commit()
+                    t1, c1 = time.thread_time(), _self_cpu()
+                    results.setdefault(way, []).append(((t1 - t0) * 1e6 / n, (c1 - c0) * 1e6 / n))
+                    if way in ("output", "directory"):
+                        out.close()
+        finally:
+            shutil.rmtree(shm, ignore_errors=True)
+    print(f"{n} records of {len(recs[1].line())} bytes (line); CPU-us per record, {reps} interleaved rounds:")
+    print(f"{'way':<14} {'main thread':>24} {'process':>24}")
+    for way, got in results.items():
+        main = " ".join(f"{a:.2f}" for a, _ in got)
+        proc = " ".join(f"{b:.2f}" for _, b in got)
+        print(f"{way:<14} {main:>24} {proc:>24}")
+
+
 def main() -> None:
     if len(sys.argv) == 6 and sys.argv[1] == "--bare":
         return bare_main(*sys.argv[2:])
@@ -295,6 +409,9 @@ def main() -> None:
         "--repeat", type=int, default=1, help="stream rounds, each output once per round, order rotated"
     )
     ap.add_argument("--stream-only", action="store_true", help="no snapshot runs")
+    ap.add_argument(
+        "--replay", type=int, metavar="N", help="no database: the output's own CPU per record (see replay())"
+    )
     args = ap.parse_args()
     if args.profile:
         args.profile.mkdir(parents=True, exist_ok=True)
@@ -303,6 +420,8 @@ def main() -> None:
     for item in args.producer:
         k, _, v = item.partition("=")
         extra[f"producer.{k.strip()}"] = v.strip()
+    if args.replay:
+        return replay(args.replay, args.repeat, extra)
     if extra:
         print("kafkax: Kafka with " + ", ".join(f"{k}={v}" for k, v in extra.items()), flush=True)
     n = args.rows
