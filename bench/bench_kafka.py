@@ -44,6 +44,7 @@ VALUE_AT = b',"value":'
 HEADERS_AT = b',"headers":[['
 PROFILE: list[Path] = []  # --profile DIR: each emulator run under cProfile, DIR/<run>.prof
 BROKER: list[int] = []  # the broker's pid: its CPU during each run
+COMMON: dict[str, str] = {}  # --prop NAME=VALUE: connector properties of every run
 POSTGRES: list[int] = []  # the postmaster's pid: its backends' CPU during each stream run
 
 
@@ -205,6 +206,7 @@ def properties(pg: PgServer, work: Path, name: str, mode: str, extra: dict | Non
             "offset.storage.file.filename": str(work / f"{name}.offsets"),
             "topic.creation.default.partitions": "1",
             "topic.creation.default.replication.factor": "1",
+            **COMMON,
             **(extra or {}),
         }
     )
@@ -409,6 +411,14 @@ def main() -> None:
         "--repeat", type=int, default=1, help="stream rounds, each output once per round, order rotated"
     )
     ap.add_argument("--stream-only", action="store_true", help="no snapshot runs")
+    ap.add_argument("--snapshot-only", action="store_true", help="no stream runs")
+    ap.add_argument(
+        "--prop",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a connector property for every run (e.g. snapshot.max.threads=2)",
+    )
     ap.add_argument(
         "--replay", type=int, metavar="N", help="no database: the output's own CPU per record (see replay())"
     )
@@ -420,6 +430,9 @@ def main() -> None:
     for item in args.producer:
         k, _, v = item.partition("=")
         extra[f"producer.{k.strip()}"] = v.strip()
+    for item in args.prop:
+        k, _, v = item.partition("=")
+        COMMON[k.strip()] = v.strip()
     if args.replay:
         return replay(args.replay, args.repeat, extra)
     if extra:
@@ -449,15 +462,19 @@ def main() -> None:
             # stream: create the slots first, then the backlog, then start the emulators (with --repeat, the
             # outputs in a rotated order each round: the first drain of the backlog reads cold WAL)
             rounds = [labels[r % len(labels) :] + labels[: r % len(labels)] for r in range(args.repeat)]
-            names = {(r, label): f"str{r or ''}_{label}" for r in range(args.repeat) for label in labels}
+            if args.snapshot_only:
+                rounds = []
+            names = {(r, label): f"str{r or ''}_{label}" for r in range(len(rounds)) for label in labels}
             for nm in names.values():
                 pg.psql(
                     f"SELECT pg_create_logical_replication_slot('{nm}', 'pgoutput');"
                     f"CREATE PUBLICATION {nm}_pub FOR TABLE big;"
                 )
-            pg.psql(
-                f"INSERT INTO big SELECT g, 'new ' || g, g % 100, g / 3.0 FROM generate_series({n + 1}, {2 * n}) g;"
-            )
+            if rounds:
+                pg.psql(
+                    f"INSERT INTO big SELECT g, 'new ' || g, g % 100, g / 3.0 "
+                    f"FROM generate_series({n + 1}, {2 * n}) g;"
+                )
             for r, order in enumerate(rounds):
                 for label in order:
                     nm = names[r, label]

@@ -50,6 +50,10 @@ from emulator.settings.errors import ConfigError
 
 log = logging.getLogger("emulator.kafka")
 
+# the record types `write` may send through a topic's route (a data plane's records carry converter bytes and
+# their own header forms: never)
+_ROUTED = frozenset({LineRecord, Record})
+
 SIMPLE_HEADER_CONVERTER = "org.apache.kafka.connect.storage.SimpleHeaderConverter"
 
 # The Java clients' defaults for what is not an offset commit: producer max.block.ms (transactions) and admin
@@ -428,13 +432,15 @@ class KafkaOutput(Output):
         return out
 
     def write(self, record: Record) -> None:
-        # the stream's records (a LineRecord of a table whose headers list was seen): topic, headers and
-        # partitioner settled at the table's first record; the rest of the checks are in `_write`
+        # the stream's and the snapshot's records (a LineRecord or a plain Record, the partitioner's, of a
+        # topic whose headers list was seen): topic, headers and producer settled at the topic's first record;
+        # everything else (data-plane records, chosen partitions, transactions, failures) goes through `_write`
         route = self._routes.get(record.topic)
         if (
             route is not None
             and route[0] is record.headers
-            and type(record) is LineRecord
+            and type(record) in _ROUTED
+            and record.partition is None
             and not self.failure
         ):
             try:
@@ -497,7 +503,7 @@ class KafkaOutput(Output):
             except Exception as e:  # noqa: BLE001 - KafkaException: refused at once
                 self._refused(record, e)
         self.written += 1
-        if type(record) is LineRecord and part is None and not self.transactional_id:
+        if type(record) in _ROUTED and part is None and not record.binary and not self.transactional_id:
             self._routes[topic] = (record.headers, headers)  # (holds the list: its id is not reused)
             self._produce = p.produce
         if self.written & 0x3FF == 0:
