@@ -384,11 +384,12 @@ def replay(n: int, reps: int, extra: dict[str, str]) -> None:
         finally:
             shutil.rmtree(shm, ignore_errors=True)
     print(f"{n} records of {len(recs[1].line())} bytes (line); CPU-us per record, {reps} interleaved rounds:")
-    print(f"{'way':<14} {'main thread':>24} {'process':>24}")
+    print(f"{'way':<14} main thread | process (median first)")
     for way, got in results.items():
-        main = " ".join(f"{a:.2f}" for a, _ in got)
-        proc = " ".join(f"{b:.2f}" for _, b in got)
-        print(f"{way:<14} {main:>24} {proc:>24}")
+        mains, procs = [a for a, _ in got], [b for _, b in got]
+        main = " ".join(f"{a:.2f}" for a in [sorted(mains)[len(mains) // 2], *mains])
+        proc = " ".join(f"{b:.2f}" for b in [sorted(procs)[len(procs) // 2], *procs])
+        print(f"{way:<14} {main} | {proc}")
 
 
 def main() -> None:
