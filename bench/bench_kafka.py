@@ -277,12 +277,15 @@ def bare_main(lines: str, topic: str, props_file: str, bootstrap: str) -> None:
     print(json.dumps({"seconds": secs, "cpu": cpu, "records": len(records)}))
 
 
-def replay(n: int, reps: int, extra: dict[str, str]) -> None:
+def replay(n: int, reps: int, extra: dict[str, str], base: Path | None = None) -> None:
     """--replay N: the output's own cost, main-thread CPU per record (`time.thread_time`, the final commit
     included) and the whole process's (librdkafka's threads too), of N stream records written in a loop, no
     database: `LineRecord`s through `KafkaOutput.write` next to a bare producer with the same bytes (without
     and with a delivery callback) and the directory output's `write_line` (to /dev/shm). Runs interleaved,
-    `reps` rounds; the records are built first (~3.3 KB values, three context headers)."""
+    `reps` rounds; the records are built first (~3.3 KB values, three context headers). `base`: another
+    version of emulator/outputs/kafka.py (e.g. `git show REV:emulator/outputs/kafka.py > FILE`), loaded beside
+    this one as `output base`."""
+    import importlib.util
     import tempfile
 
     from confluent_kafka import Producer
@@ -319,6 +322,12 @@ def replay(n: int, reps: int, extra: dict[str, str]) -> None:
     tail = b',"headers":' + json.dumps([[k, json.loads(v)] for k, v in headers]).encode() + b"}\n"
     key_fmt = b'{"schema":{"type":"struct","fields":[{"type":"int32","optional":false,"field":"id"}],"optional":false,"name":"rp.public.t.Key"},"payload":{"id":%d}}'
     results: dict[str, list[tuple[float, float]]] = {}
+    outputs = {"output": kafka_output}
+    if base is not None:
+        spec = importlib.util.spec_from_file_location("kafka_output_base", base)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        outputs["output base"] = mod.kafka_output
     with TansuBroker() as broker:
         config = from_dict(props)
         conf = producer_settings(config, broker.bootstrap)
@@ -326,8 +335,8 @@ def replay(n: int, reps: int, extra: dict[str, str]) -> None:
         shm = Path(tempfile.mkdtemp(prefix="bench-kafka-replay-", dir="/dev/shm"))
         try:
             for r in range(reps):
-                for way in ("bare", "bare+callback", "output", "directory"):
-                    topic = f"rp.public.t{r}{way.replace('+', '_')}"
+                for way in ("bare", "bare+callback", *outputs, "directory"):
+                    topic = f"rp.public.t{r}{way.replace('+', '_').replace(' ', '_')}"
                     recs = []
                     for i in range(n + 1):
                         key = key_fmt % i
@@ -360,8 +369,8 @@ def replay(n: int, reps: int, extra: dict[str, str]) -> None:
                             if i & 0x3FF == 0:
                                 poll(0)
                         assert p.flush(60) == 0
-                    elif way == "output":
-                        out = kafka_output(config, broker.bootstrap)
+                    elif way in outputs:
+                        out = outputs[way](config, broker.bootstrap)
                         out.write(recs[0])  # the topic and the table's path
                         assert out.commit()
                         write = out.write
@@ -379,7 +388,7 @@ def replay(n: int, reps: int, extra: dict[str, str]) -> None:
                         out.commit()
                     t1, c1 = time.thread_time(), _self_cpu()
                     results.setdefault(way, []).append(((t1 - t0) * 1e6 / n, (c1 - c0) * 1e6 / n))
-                    if way in ("output", "directory"):
+                    if way in outputs or way == "directory":
                         out.close()
         finally:
             shutil.rmtree(shm, ignore_errors=True)
@@ -423,6 +432,7 @@ def main() -> None:
     ap.add_argument(
         "--replay", type=int, metavar="N", help="no database: the output's own CPU per record (see replay())"
     )
+    ap.add_argument("--replay-base", type=Path, metavar="FILE", help="--replay: another kafka.py beside")
     args = ap.parse_args()
     if args.profile:
         args.profile.mkdir(parents=True, exist_ok=True)
@@ -435,7 +445,7 @@ def main() -> None:
         k, _, v = item.partition("=")
         COMMON[k.strip()] = v.strip()
     if args.replay:
-        return replay(args.replay, args.repeat, extra)
+        return replay(args.replay, args.repeat, extra, args.replay_base)
     if extra:
         print("kafkax: Kafka with " + ", ".join(f"{k}={v}" for k, v in extra.items()), flush=True)
     n = args.rows
