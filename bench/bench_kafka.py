@@ -296,6 +296,7 @@ def replay(n: int, reps: int, extra: dict[str, str], base: Path | None = None) -
     from emulator.outputs.directory import DirectoryOutput
     from emulator.outputs.kafka import kafka_output
     from emulator.outputs.kafka_producer import producer_settings
+    from emulator.records import Record
 
     props = {
         "connector.class": "io.debezium.connector.postgresql.PostgresConnector",
@@ -328,6 +329,8 @@ def replay(n: int, reps: int, extra: dict[str, str], base: Path | None = None) -
         mod = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(mod)
         outputs["output base"] = mod.kafka_output
+    # the snapshot's form: plain Records (key and value bytes of their own)
+    outputs.update({f"{name} Record": make for name, make in outputs.items()})
     with TansuBroker() as broker:
         config = from_dict(props)
         conf = producer_settings(config, broker.bootstrap)
@@ -371,6 +374,8 @@ def replay(n: int, reps: int, extra: dict[str, str], base: Path | None = None) -
                         assert p.flush(60) == 0
                     elif way in outputs:
                         out = outputs[way](config, broker.bootstrap)
+                        if way.endswith(" Record"):
+                            recs = [Record(rec.topic, rec.key, rec.value, rec.headers) for rec in recs]
                         out.write(recs[0])  # the topic and the table's path
                         assert out.commit()
                         write = out.write
