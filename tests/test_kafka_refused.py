@@ -8,6 +8,9 @@ local queue, with the Kafka output on the Tansu broker.
 * Any other refusal (an explicit partition the topic does not have): the failure a failed delivery is — the
   retriable `KafkaDeliveryError`, the offset not saved.
 * A full queue (`BufferError`) is no failure: the write waits for room.
+* `errors.tolerance=all`: Connect's WorkerSourceTask skips a record whose send failed through the producer's
+  callback (a too large record is reported that way by the Java producer, a failed delivery too) and goes on
+  (AbstractWorkerSourceTask.sendRecords, WorkerSourceTask.producerSendFailed): so does the output.
 
 Expected values are written by hand from the rules above; the offsets are read back from the file store.
 """
@@ -152,3 +155,47 @@ def test_a_full_queue_waits_for_room(broker, tmp_path) -> None:
     engine.close()
     got = [m.value() for m in read_topic(broker.bootstrap, topic)]
     assert got == [str(n).encode() for n in range(11)]
+
+
+def test_errors_tolerance_all_skips_a_too_large_record(broker, tmp_path) -> None:
+    topic = "ref.public.tolerated"
+    config = from_dict({**PG, "producer.max.request.size": "2000", "errors.tolerance": "all"})
+    engine, offsets = _engine(config, broker, tmp_path)
+    src = engine.source
+    for n, value in ((1, b'"small"'), (2, b'"' + b"x" * 3000 + b'"'), (3, b'"small again"')):
+        src.position = n
+        engine.emit(_line(topic, n, value))
+    engine.commit(force=True)
+    engine.close()
+    assert offsets.load() == {"lsn": 3}
+    assert [m.value() for m in read_topic(broker.bootstrap, topic)] == [b'"small"', b'"small again"']
+
+
+def test_errors_tolerance_all_skips_a_failed_delivery(broker, tmp_path) -> None:
+    topic = "ref.public.lost"
+    config = from_dict({**PG, "producer.message.timeout.ms": "1500", "errors.tolerance": "all"})
+    engine, offsets = _engine(config, broker, tmp_path)
+    src = engine.source
+    output = engine.output
+    try:
+        src.position = 1
+        engine.emit(_line(topic, 1, b"1"))
+        engine.commit(force=True)
+        broker.pause()
+        try:
+            src.position = 2
+            engine.emit(_line(topic, 2, b"2"))  # its message.timeout.ms passes while the broker is stopped
+            engine.commit(force=True)  # its failed report counts as done
+        finally:
+            broker.resume()
+        assert output.failure is None
+        assert offsets.load() == {"lsn": 2}
+        src.position = 3
+        engine.emit(_line(topic, 3, b"3"))
+        engine.commit(force=True)
+        assert offsets.load() == {"lsn": 3}
+        # (2 may be there after all: a request the stopped broker had received is answered after its resume,
+        # when the producer had given the record up)
+        assert [v for m in read_topic(broker.bootstrap, topic) if (v := m.value()) != b"2"] == [b"1", b"3"]
+    finally:
+        engine.close()

@@ -252,10 +252,7 @@ class _Batch:
     def on_delivery(self, err, msg) -> None:
         self.acked += 1
         if err is not None:
-            out = self.output
-            if self.gen == out.gen and out.failure is None:
-                out.failure = f"delivery to {msg.topic()} failed: {err.str()}"
-                log.error("%s", out.failure)
+            self.output.delivery_failed(self.gen, err, msg)
 
     @property
     def done(self) -> bool:
@@ -291,6 +288,9 @@ class KafkaOutput(Output):
         self.known_topics: set[str] = set()
         self.failure: str | None = None
         self.failure_type: type[Exception] = KafkaDeliveryError  # what `failure` is raised as
+        # errors.tolerance=all: Connect's WorkerSourceTask skips a record whose send failed (logged) and goes
+        # on; its exactly-once task fails the transaction instead
+        self.tolerate = s is not None and s.errors.tolerance == "all" and not transactional_id
         # whoever calls the producer's poll/flush/transaction methods (which serve delivery reports) holds it
         self.poll_lock = threading.Lock()
         self.gen = 0  # which producer: reports of a producer dropped by reset() count no more
@@ -362,6 +362,18 @@ class KafkaOutput(Output):
     def _check(self) -> None:
         if self.failure is not None:
             raise self.failure_type(self.failure)
+
+    def delivery_failed(self, gen: int, err, msg) -> None:
+        """A delivery report with an error (a producer dropped by reset() no longer counts)."""
+        if gen != self.gen:
+            return
+        if self.tolerate:
+            log.error(
+                "failed to send a record to %s, skipped (errors.tolerance=all): %s", msg.topic(), err.str()
+            )
+        elif self.failure is None:
+            self.failure = f"delivery to {msg.topic()} failed: {err.str()}"
+            log.error("%s", self.failure)
 
     def _poll(self, timeout: float) -> None:
         with self.poll_lock:
@@ -452,7 +464,7 @@ class KafkaOutput(Output):
             except BufferError:
                 return self._write(record)
             except Exception as e:  # noqa: BLE001 - KafkaException: refused at once
-                self._refused(record, e)
+                return self._refused(record, e)  # raises, unless the record is skipped (errors.tolerance)
             self.written += 1
             if self.written & 0x3FF == 0:
                 self._poll_if_free()
@@ -501,7 +513,7 @@ class KafkaOutput(Output):
                 self._poll(0.05)
                 self._check()
             except Exception as e:  # noqa: BLE001 - KafkaException: refused at once
-                self._refused(record, e)
+                return self._refused(record, e)  # raises, unless the record is skipped (errors.tolerance)
         self.written += 1
         if type(record) in _ROUTED and part is None and not record.binary and not self.transactional_id:
             self._routes[topic] = (record.headers, headers)  # (holds the list: its id is not reused)
@@ -511,7 +523,9 @@ class KafkaOutput(Output):
 
     def _refused(self, record: Record, e: Exception) -> None:
         """librdkafka refused a record at once (`produce` raised): the same failure as a failed delivery —
-        nothing after it may be committed — or, for a record over the size limit, a configuration error."""
+        nothing after it may be committed — or, for a record over the size limit, a configuration error. The
+        Java producer reports a too large record through the send's callback, so with errors.tolerance=all
+        Connect skips it: so does this (returns, nothing sent)."""
         from confluent_kafka import KafkaError
 
         err = e.args[0] if e.args and isinstance(e.args[0], KafkaError) else None
@@ -519,6 +533,16 @@ class KafkaOutput(Output):
             name = property_origin(self.config, "max.request.size")
             limit = self.conf.get("message.max.bytes")
             size = len(record.value or b"") + len(record.key or b"")
+            if self.tolerate:
+                log.error(
+                    "failed to send a record to %s, skipped (errors.tolerance=all): key and value %d bytes, "
+                    "larger than %s (%s)",
+                    record.topic,
+                    size,
+                    name,
+                    limit,
+                )
+                return
             self.failure_type = KafkaRecordTooLarge
             self.failure = (
                 f"{name}: a record of {record.topic} is larger than {limit} bytes (key and value "
