@@ -289,8 +289,14 @@ class KafkaOutput(Output):
         self.failure: str | None = None
         self.failure_type: type[Exception] = KafkaDeliveryError  # what `failure` is raised as
         # errors.tolerance=all: Connect's WorkerSourceTask skips a record whose send failed (logged) and goes
-        # on; its exactly-once task fails the transaction instead
-        self.tolerate = s is not None and s.errors.tolerance == "all" and not transactional_id
+        # on; its exactly-once task fails the transaction instead, and Debezium Server's Kafka sink (which
+        # waits for each batch's sends) fails whatever errors.tolerance says
+        self.tolerate = (
+            s is not None
+            and s.errors.tolerance == "all"
+            and not transactional_id
+            and config.sink_type != "kafka"
+        )
         # whoever calls the producer's poll/flush/transaction methods (which serve delivery reports) holds it
         self.poll_lock = threading.Lock()
         self.gen = 0  # which producer: reports of a producer dropped by reset() count no more
