@@ -299,10 +299,6 @@ def run(
         reader = spark.readStream.format("dbz_dir").option("path", os.path.abspath(source))
     if schema_registry_url:
         reader = reader.option("schemaRegistryUrl", schema_registry_url)
-    # mirror tables need per key only its last change and its deletes (sink.prereduce); history every version.
-    # Off unless DBZ_SINK_PRE_REDUCE=1: on the benchmark it cost more CPU than it saved (docs/sink.md)
-    pre = (opts is None or opts.scd == 1) and os.environ.get("DBZ_SINK_PRE_REDUCE") == "1"
-    reader = reader.option("preReduce", "true" if pre else "false")
     for k, v in (read_options or {}).items():
         reader = reader.option(k, str(v))
     w = (
