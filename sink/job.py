@@ -24,6 +24,9 @@ DEFAULTS = {
     # was parsed once per column (15 times for the benchmark's 10 columns); without it, subexpression
     # elimination parses it once per row (-30 % CPU in the final rows' decoding)
     "spark.sql.optimizer.enableJsonExpressionOptimization": "false",
+    # Python workers import pyspark from its installed files, not from the zip Spark puts first on their path
+    # (compiled again by every worker: ~0.6 s of CPU each, nine per run; sink/daemon.py)
+    "spark.python.daemon.module": "sink.daemon",
 }
 # local mode: the JVM's optimizing compiler (C2) competes with the work for the cores during the first minutes
 # and had not paid off after three 20k-row batches (2.3 s CPU warm with C1 only, 3.0 s with C2, and half the
