@@ -27,6 +27,10 @@ DEFAULTS = {
     # Python workers import pyspark from its installed files, not from the zip Spark puts first on their path
     # (compiled again by every worker: ~0.6 s of CPU each, nine per run; sink/daemon.py)
     "spark.python.daemon.module": "sink.daemon",
+    # the batch's cache (`run_batch`) holds mostly distinct payload texts: compressing it tried a dictionary
+    # on every value (hashing and copying each payload) for nothing; filling it cost 15-16 JVM-µs per record
+    # compressed against 7-8 uncompressed (bench_sink_stages.py `ingest+cache` - `ingest`), reading it the same
+    "spark.sql.inMemoryColumnarStorage.compressed": "false",
 }
 # local mode: the JVM's optimizing compiler (C2) competes with the work for the cores during the first minutes
 # and had not paid off after three 20k-row batches (2.3 s CPU warm with C1 only, 3.0 s with C2, and half the
