@@ -303,11 +303,31 @@ def _tree_rss(pid: int, pss: bool = False) -> int:
     return total
 
 
-def _tree_cpu(pid: int, seen: dict[int, float]) -> None:
-    """seen[pid] = user + system CPU seconds (its own and its reaped children's) of pid and its descendants."""
+def _kind(pid: int, root: int) -> str:
+    """Which part of the sink a process is: the driver's Python, the JVM, Spark's Python workers (executors'
+    daemon and workers), the planning workers, or another (the stream's offset runner, ...)."""
+    if pid == root:
+        return "driver"
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            cmd = f.read()
+    except OSError:
+        return "other"
+    if b"java" in cmd.split(b"\0", 1)[0]:
+        return "jvm"
+    if b"pyspark.sql.worker" in cmd:  # planning the query: lookup/create the data source, plan its reads
+        return "planners"
+    if b"pyspark.daemon" in cmd or b"pyspark.worker" in cmd:
+        return "workers"
+    return "other"
+
+
+def _tree_cpu(pid: int, seen: dict[int, tuple], kinds: dict[int, str] | None = None) -> None:
+    """seen[pid] = (parent, own CPU s, reaped children's CPU s) of pid and each of its descendants, from
+    /proc; kinds[pid] = its `_kind` (looked up until it is known: spark-submit's script execs java)."""
     tick = os.sysconf("SC_CLK_TCK")
     children: dict[int, list[int]] = {}
-    cpu: dict[int, float] = {}
+    stat: dict[int, tuple] = {}
     for d in os.listdir("/proc"):
         if not d.isdigit():
             continue
@@ -317,13 +337,31 @@ def _tree_cpu(pid: int, seen: dict[int, float]) -> None:
         except OSError:
             continue
         children.setdefault(int(parts[1]), []).append(int(d))
-        cpu[int(d)] = sum(int(x) for x in parts[11:15]) / tick
+        own = (int(parts[11]) + int(parts[12])) / tick
+        stat[int(d)] = (int(parts[1]), own, (int(parts[13]) + int(parts[14])) / tick)
     todo = [pid]
     while todo:
         q = todo.pop()
-        if q in cpu:
-            seen[q] = cpu[q]
+        if q in stat:
+            seen[q] = stat[q]
+            if kinds is not None and kinds.get(q, "other") == "other":
+                kinds[q] = _kind(q, pid)
         todo.extend(children.get(q, []))
+
+
+def cpu_total(seen: dict[int, tuple], kinds: dict[int, str]) -> tuple[float, dict[str, float]]:
+    """The tree's CPU seconds and their split by `_kind`: each process's own CPU at its last sample, plus what
+    a parent reaped from children never sampled (short-lived workers), as "reaped". A sampled child's CPU
+    also shows in its parent's reaped time once it ended: counted once (summing both counted the planning
+    workers' ~3 s twice)."""
+    parts: dict[str, float] = {}
+    below: dict[int, float] = {}
+    for q, (parent, own, reaped) in seen.items():
+        parts[kinds.get(q, "other")] = parts.get(kinds.get(q, "other"), 0.0) + own
+        below[parent] = below.get(parent, 0.0) + own + reaped
+    unseen = sum(max(0.0, reaped - below.get(q, 0.0)) for q, (_, _, reaped) in seen.items())
+    parts["reaped"] = unseen
+    return sum(parts.values()), parts
 
 
 BATCH_LINE = re.compile(r"batch \d+: (\d+) records read")
@@ -367,14 +405,15 @@ def timed(cmd: list[str], env: dict | None = None, marker: str = "batch 0:") -> 
     th = threading.Thread(target=pump, daemon=True)
     th.start()
     peak = peak_pss = 0
-    cpu_seen: dict[int, float] = {}
+    cpu_seen: dict[int, tuple] = {}
+    kinds: dict[int, str] = {}
     while p.poll() is None:
-        _tree_cpu(p.pid, cpu_seen)
+        _tree_cpu(p.pid, cpu_seen, kinds)
         peak = max(peak, _tree_rss(p.pid))
         peak_pss = max(peak_pss, _tree_rss(p.pid, pss=True))
         time.sleep(0.25)
     th.join(5)
-    cpu = sum(cpu_seen.values())
+    cpu, parts = cpu_total(cpu_seen, kinds)
     err = p.stderr.read()
     if p.returncode != 0:
         raise SystemExit(f"{' '.join(cmd)} failed ({p.returncode}):\n{''.join(out)[-3000:]}\n{err[-3000:]}")
@@ -385,6 +424,7 @@ def timed(cmd: list[str], env: dict | None = None, marker: str = "batch 0:") -> 
         "rss": peak,
         "pss": peak_pss,
         "cpu": cpu,
+        "parts": parts,
         "out": "".join(out),
     }
 
@@ -553,6 +593,8 @@ def run_size(work: Path, rows: int, changes: int, masters: list[str], with_ref: 
             "snap_cpu": r1["cpu"],
             "chg_cpu": r2["cpu"],
             "first_cpu": r0["cpu"],
+            "snap_parts": r1["parts"],
+            "chg_parts": r2["parts"],
             # batches after the first, in events (a delete's tombstone is a record but not a change)
             "snap_steady": snap_steady,
             "chg_steady": None if chg_steady is None else chg_steady * changes / chg_records,
@@ -579,6 +621,8 @@ def run_size(work: Path, rows: int, changes: int, masters: list[str], with_ref: 
                 "snap_cpu": q1["cpu"],
                 "chg_cpu": q2["cpu"],
                 "first_cpu": None,
+                "snap_parts": q1["parts"],
+                "chg_parts": q2["parts"],
                 "snap_steady": None,
                 "chg_steady": None,
                 "batches": (1, 1),
@@ -649,6 +693,12 @@ def report(results: list[dict], sizes: list[tuple[int, int]], masters: list[str]
     print(f"load average at the end: {load_average()}")
 
 
+def _parts(p: dict[str, float]) -> str:
+    return " ".join(
+        f"{k} {p[k]:.1f}" for k in ("driver", "jvm", "workers", "planners", "other", "reaped") if k in p
+    )
+
+
 def _fmt(r: dict) -> str:
     first = "-" if r["first"] is None else f"{r['first']:.1f} s"
     return (
@@ -656,7 +706,8 @@ def _fmt(r: dict) -> str:
         f"{r['snap_cpu']:.1f} s), changes {r['chg']:,.0f}/s ({r['chg_s']:.1f} s, CPU {r['chg_cpu']:.1f} s), "
         f"steady {_rate(r['snap_steady'])} rows/s, {_rate(r['chg_steady'])} changes/s (batches "
         f"{r['batches'][0]}, {r['batches'][1]}), first batch {first}, peak RSS {r['rss'] / 2**30:.2f} GB "
-        f"(PSS {r['pss'] / 2**30:.2f} GB)"
+        f"(PSS {r['pss'] / 2**30:.2f} GB); CPU s by process: snapshot [{_parts(r['snap_parts'])}], "
+        f"changes [{_parts(r['chg_parts'])}]"
     )
 
 

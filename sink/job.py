@@ -24,6 +24,13 @@ DEFAULTS = {
     # was parsed once per column (15 times for the benchmark's 10 columns); without it, subexpression
     # elimination parses it once per row (-30 % CPU in the final rows' decoding)
     "spark.sql.optimizer.enableJsonExpressionOptimization": "false",
+    # Python workers import pyspark from its installed files, not from the zip Spark puts first on their path
+    # (compiled again by every worker: ~0.6 s of CPU each, nine per run; sink/daemon.py)
+    "spark.python.daemon.module": "sink.daemon",
+    # the batch's cache (`run_batch`) holds mostly distinct payload texts: compressing it tried a dictionary
+    # on every value (hashing and copying each payload) for nothing; filling it cost 15-16 JVM-µs per record
+    # compressed against 7-8 uncompressed (bench_sink_stages.py `ingest+cache` - `ingest`), reading it the same
+    "spark.sql.inMemoryColumnarStorage.compressed": "false",
 }
 # local mode: the JVM's optimizing compiler (C2) competes with the work for the cores during the first minutes
 # and had not paid off after three 20k-row batches (2.3 s CPU warm with C1 only, 3.0 s with C2, and half the
@@ -299,10 +306,6 @@ def run(
         reader = spark.readStream.format("dbz_dir").option("path", os.path.abspath(source))
     if schema_registry_url:
         reader = reader.option("schemaRegistryUrl", schema_registry_url)
-    # mirror tables need per key only its last change and its deletes (sink.prereduce); history every version.
-    # Off unless DBZ_SINK_PRE_REDUCE=1: on the benchmark it cost more CPU than it saved (docs/sink.md)
-    pre = (opts is None or opts.scd == 1) and os.environ.get("DBZ_SINK_PRE_REDUCE") == "1"
-    reader = reader.option("preReduce", "true" if pre else "false")
     for k, v in (read_options or {}).items():
         reader = reader.option(k, str(v))
     w = (

@@ -46,7 +46,6 @@ class DirSource(DataSource):
             int(o.get("maxBytesPerBatch", DEFAULT_BATCH_BYTES)),
             int(o.get("bytesPerPartition", DEFAULT_PART_BYTES)),
             _avro(o, os.path.join(o["path"], "registry.json")),
-            o.get("preReduce", "false") == "true",
         )
 
 
@@ -109,9 +108,8 @@ def _avro(options, file: str | None):
 
 
 class DirReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
-    def __init__(self, path: str, max_bytes: int, part_bytes: int, avro=None, pre_reduce=False) -> None:
+    def __init__(self, path: str, max_bytes: int, part_bytes: int, avro=None) -> None:
         self.path = path
-        self.pre_reduce = pre_reduce
         self.avro = avro
         self.max_bytes = max_bytes
         self.part_bytes = part_bytes
@@ -167,7 +165,7 @@ class DirReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
     def read(self, partition: FileRange):
         """The partition's record batches, then its survey rows (`sink.stats`)."""
         s = Survey()
-        return counted(self._read(partition, s), s, self.pre_reduce)
+        return counted(self._read(partition, s), s)
 
     def _read(self, partition: FileRange, survey: Survey):
         """Blocks of whole lines, each split column-wise (`sink.lines`); lines not in the fast form go
@@ -223,7 +221,6 @@ class KafkaSource(DataSource):
             int(o.get("maxRecordsPerBatch", DEFAULT_BATCH_RECORDS)),
             int(o.get("recordsPerPartition", DEFAULT_PART_RECORDS)),
             _avro(o, None) if o.get("schemaRegistryUrl") else None,
-            o.get("preReduce", "false") == "true",
         )
 
 
@@ -299,11 +296,8 @@ class OffsetRange(InputPartition):
 
 
 class KafkaReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
-    def __init__(
-        self, bootstrap: str, pattern: str, max_records: int, part_records: int, avro=None, pre_reduce=False
-    ) -> None:
+    def __init__(self, bootstrap: str, pattern: str, max_records: int, part_records: int, avro=None) -> None:
         self.bootstrap = bootstrap
-        self.pre_reduce = pre_reduce
         self.avro = avro
         self.pattern = pattern
         self.max_records = max_records
@@ -379,7 +373,7 @@ class KafkaReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
     def read(self, partition: OffsetRange):
         """The partition's record batches, then its survey rows (`sink.stats`)."""
         s = Survey()
-        return counted(self._read(partition, s), s, self.pre_reduce)
+        return counted(self._read(partition, s), s)
 
     def _read(self, partition: OffsetRange, survey: Survey):
         """JsonConverter records are joined into directory-output lines and split a block at a time

@@ -125,17 +125,10 @@ class Survey:
         return pa.RecordBatch.from_arrays([cols[f.name] for f in READ_ARROW], schema=READ_ARROW)
 
 
-def counted(batches, survey: Survey, pre_reduce: bool = False):
-    """The partition's record batches with a null `stats` column, then its summary rows; with `pre_reduce`,
-    the batches are held to the partition's end and cut where that is safe (`sink.prereduce`)."""
-    if pre_reduce:
-        from sink import prereduce
-
-        held = [survey.add(rb) for rb in batches]
-        yield from prereduce.reduce(held) if prereduce.safe(survey.groups) else held
-    else:
-        for rb in batches:
-            yield survey.add(rb)
+def counted(batches, survey: Survey):
+    """The partition's record batches with a null `stats` column, then its summary rows."""
+    for rb in batches:
+        yield survey.add(rb)
     s = survey.summary()
     if s is not None:
         yield s

@@ -1,8 +1,7 @@
 """The readers' op, source position and canonical key (`sink.reader_keys`) are what the JVM expressions give
 (`from_json` of the payload, `sink.position_expr`, `to_json(from_json(key))`) on hand-written lines of the three
 connector families, including lines that take the per-line split (slow path) and lines the reader must leave
-to the JVM; and the per-partition pre-reduction (`sink.prereduce`) keeps what the winners stage can pick.
-Expected positions and kept rows written by hand; the JVM's values come from the expressions the old path ran.
+to the JVM. Expected positions written by hand; the JVM's values come from the expressions the old path ran.
 """
 
 from __future__ import annotations
@@ -12,7 +11,6 @@ import json
 import pyarrow as pa
 import pytest
 
-from sink import prereduce
 from sink.lines import split_block
 from sink.split import Batcher
 from sink.stats import Survey
@@ -333,55 +331,3 @@ def test_key_left_to_the_jvm_when_not_canonical():
     t = _read(lines)
     assert t.column("kc").to_pylist() == [None, None]
     assert t.column("rok").to_pylist() == [True, True]
-
-
-def _part(events) -> list[pa.RecordBatch]:
-    """A partition of (key, op, lsn) events, read as the reader does."""
-    lines = [
-        line(
-            f'{{"id":{k}}}',
-            env(
-                op,
-                None if op == "d" else {"id": k, "v": str(lsn)},
-                src("postgresql", sequence=f'["{lsn}","{lsn}"]', lsn=lsn),
-            ),
-            vschema(),
-        )
-        for k, op, lsn in events
-    ]
-    b = Batcher()
-    rb, _ = split_block(b"\n".join(lines) + b"\n", 0, "t", "t.jsonl", b)
-    s = Survey(b.known)
-    return [s.add(rb)], s
-
-
-def test_pre_reduction_keeps_last_change_and_deletes():
-    events = [
-        (1, "c", 10),
-        (1, "u", 11),
-        (2, "c", 12),
-        (1, "d", 13),
-        (1, "c", 14),
-        (1, "u", 15),
-        (2, "u", 16),
-        (3, "u", 17),
-        (3, "d", 18),
-        (3, "c", 19),
-        (1, "u", 20),
-    ]
-    held, s = _part(events)
-    assert prereduce.safe(s.groups)
-    got = pa.Table.from_batches(prereduce.reduce(held))
-    # key 1: the change before its delete (11), the delete (13), its last change (20); key 2: 16; key 3: all
-    assert [
-        (json.loads(k)["id"], o) for k, o in zip(got.column("kc").to_pylist(), got.column("o1").to_pylist())
-    ] == [(1, 11), (1, 13), (2, 16), (3, 17), (3, 18), (3, 19), (1, 20)]
-    # each kept row is the same record, untouched
-    keep = [0, 1, 0, 1, 0, 0, 1, 1, 1, 1, 1]
-    assert got.column("vp").to_pylist() == [
-        r for r, k in zip(pa.Table.from_batches(held).column("vp").to_pylist(), keep) if k
-    ]
-    # a partition with a TOAST placeholder is not cut
-    held, s = _part(events[:2])
-    s.groups[next(iter(s.groups))][2] = True
-    assert not prereduce.safe(s.groups)

@@ -1,0 +1,46 @@
+"""Spark's Python daemon (`spark.python.daemon.module`), importing pyspark from its installed files.
+
+Spark puts `$SPARK_HOME/python/lib/pyspark.zip` (and py4j's zip) first on every Python worker's PYTHONPATH. The
+zip holds only sources and Python caches no bytecode for zip imports, so each daemon, each forked worker that
+imports its worker module, and each planning worker compiled pyspark's modules again: 0.98 s of CPU against
+0.35 s to import `pyspark.daemon` and a planner's module from a pip-installed pyspark's own files, nine times
+per run (docs/sink.md, "Performance"). When the zips are the packaged copy of the very pyspark that is
+importable without them (a pip install: the zips live inside that package's directory), they are dropped from
+`sys.path` before pyspark is imported, so the same code is loaded from the installed files and their bytecode;
+otherwise (a Spark distribution, where the zip is the only copy) nothing changes. Then pyspark's own daemon
+runs, unchanged.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+
+
+def packaged_zips(path: list[str]) -> list[str]:
+    """The entries of `path` that are zips inside the directory of the pyspark importable without them."""
+    zips = [p for p in path if p.endswith(".zip") and os.sep + "python" + os.sep + "lib" + os.sep in p]
+    if not zips:
+        return []
+    rest = [p for p in path if p not in zips]
+    for d in rest:
+        init = os.path.join(d or ".", "pyspark", "__init__.py")
+        if os.path.isfile(init):
+            home = os.path.realpath(os.path.dirname(init))
+            return [z for z in zips if os.path.realpath(z).startswith(home + os.sep)]
+    return []
+
+
+def main() -> None:
+    drop = packaged_zips(sys.path)
+    if drop:
+        sys.path[:] = [p for p in sys.path if p not in drop]
+        importlib.invalidate_caches()
+    from pyspark.daemon import manager
+
+    manager()
+
+
+if __name__ == "__main__":
+    main()

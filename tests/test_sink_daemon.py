@@ -1,0 +1,43 @@
+"""`sink.daemon` drops Spark's pyspark/py4j zips from the workers' path only when they are the packaged copy of the
+pyspark importable without them (a pip install); a Spark distribution's zip, the only copy, stays."""
+
+from __future__ import annotations
+
+import os
+
+from sink.daemon import packaged_zips
+
+
+def _touch(path: str) -> str:
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    open(path, "w").close()
+    return path
+
+
+def test_pip_install_zips_are_dropped(tmp_path):
+    site = str(tmp_path / "site-packages")
+    _touch(os.path.join(site, "pyspark", "__init__.py"))
+    z1 = _touch(os.path.join(site, "pyspark", "python", "lib", "pyspark.zip"))
+    z2 = _touch(os.path.join(site, "pyspark", "python", "lib", "py4j-0.10.9.9-src.zip"))
+    path = [z1, z2, "/work/app", site]
+    assert packaged_zips(path) == [z1, z2]
+
+
+def test_distribution_zip_stays(tmp_path):
+    home = str(tmp_path / "spark-4.0.0-bin")
+    z = _touch(os.path.join(home, "python", "lib", "pyspark.zip"))
+    site = str(tmp_path / "site-packages")
+    os.makedirs(site)
+    assert packaged_zips([z, site]) == []
+
+
+def test_zip_of_another_installation_stays(tmp_path):
+    # pyspark is importable from site-packages, but the zip comes from a different SPARK_HOME: not the same code
+    site = str(tmp_path / "site-packages")
+    _touch(os.path.join(site, "pyspark", "__init__.py"))
+    z = _touch(os.path.join(str(tmp_path / "spark-home"), "python", "lib", "pyspark.zip"))
+    assert packaged_zips([z, site]) == []
+
+
+def test_no_zip_nothing_dropped(tmp_path):
+    assert packaged_zips([str(tmp_path), "/usr/lib/python3.11"]) == []
