@@ -1,7 +1,7 @@
 """The whole-tuple match of pgoutput TupleData (`pgoutput_match`, inside `pgoutput.row_json_parser`): its JSON
-against the general converters' (`row_parser`'s dict through orjson) on random tables (NOT NULL to all nullable) and tuples with NULLs,
-unchanged TOAST, long values and values made to look like column boundaries; the base64 table encoder
-against the byte encoder."""
+against the general converters' (`row_parser`'s dict through orjson) on random tables (NOT NULL to all
+nullable) and tuples with NULLs, unchanged TOAST, long values and values made to look like column
+boundaries; the base64 table encoder against the byte encoder."""
 
 from __future__ import annotations
 
