@@ -147,8 +147,8 @@ def tuple_match(
         whole = _whole_group(groups, i)
         checks += [
             f"    if {cond}:",
-            f"        s, e = m.span({whole})",
-            "        if buf[s - 2] << 8 | buf[s - 1] != e - s:",
+            f"        s = m.start({whole})",
+            f"        if buf[s - 2] << 8 | buf[s - 1] != len({groups[whole - 1]}):",
             "            return {fallback}",
         ]
     pattern.append(rb"\Z")
