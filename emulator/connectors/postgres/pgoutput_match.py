@@ -97,6 +97,8 @@ def tuple_match(
             continue
         pat, expr, names = _value(kinds[j], converters[j], j)
         cols.append((j, pat, expr, names, nullable[j], kinds[j] in _SELF_DELIMITING))
+    if _first_reading_may_shift(cols, kinds):
+        return None
     pattern = [re.escape(struct.pack(">h", n))]
     lines = [
         f"    m = _M(buf, start) if len(buf) <= {MAX_MESSAGE} else None",
@@ -163,3 +165,32 @@ def _whole_group(groups: list[str], i: int) -> int:
     if f"w{i}" in groups:
         return groups.index(f"w{i}") + 1
     return groups.index(f"a{i}_0") + 1
+
+
+def _first_reading_may_shift(cols: list, kinds: list[str]) -> bool:
+    """Whether the engine's first reading of a tuple could be a shifted one (module docstring), which the
+    length checks then refuse at the cost of the match and the walk: the first reading differs from the
+    true one first where a value takes the `n` of a NULL after it (only `[^\x00]*` can), so the columns
+    after it are read one column on, until a column's pattern stops before an `n` that ends the value one
+    column on and the NULL after it takes that `n`. Every pattern in between must accept the value one column
+    on (`[^\x00]*` accepts any; a typed pattern the same type's), and the value taken apart must be one that
+    may end in `n`. A table where that can happen (several text columns in a row before nullable ones) is
+    read by the walk: 3,450 of 5,000 tuples of 10 nullable text columns with 20 % NULLs fell to it."""
+    n = len(cols)
+
+    def pat(i: int) -> bytes:
+        j = cols[i][0]
+        if j is not None and kinds[j] == "int" and i + 1 < n and cols[i + 1][4]:
+            return _INT
+        return cols[i][1]
+
+    free = [cols[i][0] is None or pat(i) == _ANY for i in range(n)]  # accepts any value, may end in n
+    for i in range(n - 1):
+        if not (free[i] and cols[i + 1][4]):  # no value here can take a NULL's n
+            continue
+        for c in range(i + 1, n - 1):  # pattern c reads the value of column c + 1
+            if not (free[c] or pat(c) == pat(c + 1)):
+                break
+            if free[c + 1] and cols[c + 1][4]:  # c + 1's value may end in n, taken by pattern c + 1's NULL
+                return True
+    return False
