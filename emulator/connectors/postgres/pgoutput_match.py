@@ -32,8 +32,10 @@ first try to be the true one (a wrong reading fails a check and costs the match 
 `[^\x00]*` runs on to the next NUL and gives back a byte at a time, so before a NULL it would first take
 the NULL's `n` and the next column's kind as its own and read the columns after it shifted (the shift
 mostly fails at the next typed pattern, but every such try is paid for); an integer there is `-?[0-9]+`,
-which stops at the `n`. A text value that ends in `n` before a column that may be NULL can still be read
-two ways; the length check decides.
+which stops at the `n`. Where a text value before a nullable column could still take a NULL's `n` and the
+columns after it accept the shifted reading up to a value that ends in `n` before another nullable column
+(several text columns in a row), the first reading could often be the shifted one: such a table keeps the
+walk (`_first_reading_may_shift`). Either way the length checks decide what a match reads.
 """
 
 from __future__ import annotations
