@@ -8,6 +8,7 @@ the socket read is the code `python -m emulator run` runs; the reference for the
 `bench_pg.py`'s bare CopyData reader. A benchmark, not a test.
 
     .venv/bin/python bench/bench_pg_path.py --rows 20000 --repeat 5
+    .venv/bin/python bench/bench_pg_path.py --table nullable --replica-identity full   # other table shapes
     valgrind --tool=callgrind --dump-before=getppid --callgrind-out-file=/tmp/cg.out \
         .venv/bin/python bench/bench_pg_path.py --rows 3000 --callgrind-markers
     # instructions per event: the total of /tmp/cg.out.2 (INSERT) and of /tmp/cg.out.3 (UPDATE) / events
