@@ -173,6 +173,12 @@ def parse_args(argv=None):
         help="skip the bare CopyData reader run on each catch-up backlog (the reference of issue 17)",
     )
     ap.add_argument("--keep", action="store_true", help="keep the work dir and the engines' output files")
+    ap.add_argument(
+        "--table",
+        choices=("notnull", "nullable"),
+        default="notnull",
+        help="the catch-up table: NOT NULL columns (default), or the same columns nullable with ~20 %% NULLs",
+    )
     args = ap.parse_args(argv)
     quick = args.quick
     if args.rows_stream is None:
@@ -228,6 +234,7 @@ def main(argv=None) -> int:
         args.only == "latency",
         args.latency_trace,
         args.latency_raw,
+        nullable=args.table == "nullable",
     )
     workdir = Path(args.workdir or tempfile.mkdtemp(prefix="bench-pg-")).resolve()
     workdir.mkdir(parents=True, exist_ok=True)

@@ -8,6 +8,7 @@ the socket read is the code `python -m emulator run` runs; the reference for the
 `bench_pg.py`'s bare CopyData reader. A benchmark, not a test.
 
     .venv/bin/python bench/bench_pg_path.py --rows 20000 --repeat 5
+    .venv/bin/python bench/bench_pg_path.py --table nullable --replica-identity full   # other table shapes
     valgrind --tool=callgrind --dump-before=getppid --callgrind-out-file=/tmp/cg.out \
         .venv/bin/python bench/bench_pg_path.py --rows 3000 --callgrind-markers
     # instructions per event: the total of /tmp/cg.out.2 (INSERT) and of /tmp/cg.out.3 (UPDATE) / events
@@ -27,7 +28,8 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 import psycopg  # noqa: E402
-from bench_pg import COLUMNS, DDL, ROW_EXPR, TABLE, backlog_sql  # noqa: E402
+from bench_pg import COLUMNS, ROW_EXPR, TABLE, backlog_sql  # noqa: E402
+from pgharness.workload import table_ddl  # noqa: E402
 
 from emulator.config import from_dict  # noqa: E402
 from emulator.connectors.postgres import pgoutput as po  # noqa: E402
@@ -39,18 +41,23 @@ from emulator.outputs.directory import DirectoryOutput  # noqa: E402
 from emulator.testing.pgserver import PgServer  # noqa: E402
 
 
-def record(pg: PgServer, rows: int) -> tuple[list[tuple[int, bytes]], list[tuple[int, bytes]]]:
-    """(lsn, message) lists of the INSERT and the UPDATE backlog."""
+def record(
+    pg: PgServer, rows: int, nullable: bool = False, full: bool = False
+) -> tuple[list[tuple[int, bytes]], list[tuple[int, bytes]]]:
+    """(lsn, message) lists of the INSERT and the UPDATE backlog (`nullable`: bench_pg's `--table nullable`;
+    `full`: REPLICA IDENTITY FULL, each UPDATE carries the old row)."""
     with psycopg.connect(
         host="127.0.0.1", port=pg.port, user="postgres", dbname="postgres", autocommit=True
     ) as c:
         c.execute("SET synchronous_commit = on")  # logical decoding reads only flushed WAL
-        c.execute(DDL)
+        c.execute(table_ddl(nullable))
+        if full:
+            c.execute(f"ALTER TABLE {TABLE} REPLICA IDENTITY FULL")
         c.execute(f"CREATE PUBLICATION p FOR TABLE {TABLE}")
         c.execute("SELECT pg_create_logical_replication_slot('s', 'pgoutput')")
         out = []
         for kind in ("insert", "update"):
-            c.execute(backlog_sql(kind, rows))
+            c.execute(backlog_sql(kind, rows, nullable))
             cur = c.execute(
                 "SELECT lsn::text, data FROM pg_logical_slot_get_binary_changes("
                 "'s', NULL, NULL, 'proto_version', '1', 'publication_names', 'p')"
@@ -196,14 +203,26 @@ def main(argv=None) -> int:
         help="only replay (warm), then replay again between two os.getppid() calls: run under "
         "`valgrind --tool=callgrind --dump-before=getppid` and the second dump holds that replay alone",
     )
+    ap.add_argument(
+        "--table",
+        choices=("notnull", "nullable"),
+        default="notnull",
+        help="bench_pg's table with NOT NULL columns (default), or nullable with ~20 %% NULLs",
+    )
+    ap.add_argument(
+        "--replica-identity",
+        choices=("default", "full"),
+        default="default",
+        help="FULL: each UPDATE message carries the old row too",
+    )
     args = ap.parse_args(argv)
     with PgServer() as pg, tempfile.TemporaryDirectory(prefix="bench-pg-path-") as tmp:
-        ins, upd = record(pg, args.rows)
+        ins, upd = record(pg, args.rows, args.table == "nullable", args.replica_identity == "full")
         if args.callgrind_markers:
             return marked_replay(pg, Path(tmp), ins, upd)
         print(
             f"recorded {len(ins):,} + {len(upd):,} pgoutput messages ({COLUMNS.count(',') + 2} columns; "
-            f"row {ROW_EXPR[:20]}...)"
+            f"row {ROW_EXPR[:20]}...; table {args.table}, replica identity {args.replica_identity})"
         )
         best: dict[str, float] = {}
         for i in range(args.repeat):

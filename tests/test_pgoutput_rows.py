@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import struct
 
 from emulator.connectors.postgres import pgoutput as po
@@ -219,3 +220,20 @@ def test_line_parser_on_a_real_envelope_makes_changes_record():
         want = env.change(op, None, row, source, None, env.key_of(row))
         assert ts.sub(b"", got.line()) == ts.sub(b"", want.line())
         assert (got.key, ts.sub(b"", got.value)) == (want.key, ts.sub(b"", want.value))
+
+
+def test_generic_tuples_of_every_width_with_nulls_toast_and_bytes_after():
+    """The generic list parser (old rows, DELETEs, fallbacks): kind and length read by one unpack where four
+    more columns follow, so a NULL or TOAST column there reads the next columns' bytes with it."""
+    rnd = random.Random(3)
+    for _ in range(600):
+        n = rnd.randint(1, 14)
+        choices = [None, "u", b"", b"n", b"t", b"x" * rnd.randint(1, 300), "é".encode()]
+        cols = [rnd.choice(choices[: rnd.choice([2, 7])]) for _ in range(n)]  # some all NULL or TOAST
+        tail = rnd.choice([b"", b"N", b"Nt\x00\x00"])
+        msg = b"xy" + tuple_data(*cols) + tail
+        values, end, toast = po.parse_tuple_ex(msg, 2)
+        want = [None if c is None else po.UNCHANGED_TOAST if c == "u" else c.decode() for c in cols]
+        assert values == want, cols
+        assert end == len(msg) - len(tail)
+        assert toast == ("u" in cols)

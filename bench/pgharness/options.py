@@ -18,3 +18,4 @@ class Options:
     latency_only: bool = False  # the streaming suite without the catch-up backlogs
     trace: bool = False  # the emulator runs under bench/latency_trace.py; print where the time goes
     raw_latency: bool = False  # a bare pgoutput reader measures the same latency test beside the engine
+    nullable: bool = False  # the catch-up table with nullable columns and ~20 % NULLs (workload.NULLABLE_DDL)

@@ -25,6 +25,7 @@ from .workload import (
     TABLE,
     backlog_sql,
     connector_props,
+    table_ddl,
     topic_file,
     write_properties,
 )
@@ -39,7 +40,8 @@ def stream_suite(kind: EngineKind, workdir: Path, opts: Options, res: dict) -> N
     with PgServer() as pg:
         run_sql(
             pg,
-            DDL + f"CREATE TABLE {SMALL_TABLE} (id int PRIMARY KEY, label text NOT NULL);"
+            table_ddl(opts.nullable)
+            + f"CREATE TABLE {SMALL_TABLE} (id int PRIMARY KEY, label text NOT NULL);"
             f"INSERT INTO {SMALL_TABLE} SELECT g, 'row ' || g FROM generate_series(1, {SMALL_ROWS}) g;",
         )
         config = workdir / f"{kind.key}-stream.properties"
@@ -72,7 +74,7 @@ def stream_suite(kind: EngineKind, workdir: Path, opts: Options, res: dict) -> N
 
         def write_backlog(what: str) -> None:
             t = time.monotonic()
-            run_sql(pg, backlog_sql(what, n))
+            run_sql(pg, backlog_sql(what, n, opts.nullable))
             say(
                 f"{kind.label}: wrote {n:,} {what.upper()}s in {(n + 999) // 1000} transactions "
                 f"({time.monotonic() - t:.1f} s)"

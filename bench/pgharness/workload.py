@@ -41,12 +41,39 @@ ROW_EXPR = (
 )
 
 
-def backlog_sql(kind: str, n: int) -> str:
+# The same table as most real schemas have it (`--table nullable`): every column but the key may be NULL,
+# and each is NULL in ~20 % of the rows, in varying combinations (column k's NULL rows: (7g + 13k) mod 97
+# < 20), so the tuples show many null layouts.
+NULLABLE_DDL = DDL.replace(" NOT NULL", "")
+_ROW_PARTS = [
+    "g",
+    "(g % 1000)::int",
+    "g::bigint * 1000003",
+    "(g % 32000)::smallint",
+    "'customer-' || g",
+    "(ARRAY['Berlin','Lisbon','Oslo','Tallinn','Porto'])[1 + g % 5]",
+    "((g % 1000000) / 100.0 + 0.25)::numeric(12,2)",
+    "timestamptz '2024-01-01 00:00:00+00' + g * interval '1 second'",
+    "g % 3 = 0",
+    "left(repeat(md5(g::text), 4), 100)",
+]
+assert ", ".join(_ROW_PARTS) == ROW_EXPR
+NULLABLE_ROW_EXPR = ", ".join(
+    [_ROW_PARTS[0]]
+    + [f"CASE WHEN (g * 7 + {k * 13}) % 97 < 20 THEN NULL ELSE {e} END" for k, e in enumerate(_ROW_PARTS[1:])]
+)
+
+
+def table_ddl(nullable: bool = False) -> str:
+    return NULLABLE_DDL if nullable else DDL
+
+
+def backlog_sql(kind: str, n: int, nullable: bool = False) -> str:
     """n rows in 1000-row transactions, written by a server-side loop (as the research did)."""
     batches = (n + 999) // 1000
     if kind == "insert":
         body = (
-            f"INSERT INTO {TABLE} ({COLUMNS}) SELECT {ROW_EXPR} "
+            f"INSERT INTO {TABLE} ({COLUMNS}) SELECT {NULLABLE_ROW_EXPR if nullable else ROW_EXPR} "
             f"FROM generate_series(b * 1000 + 1, least(b * 1000 + 1000, {n})) g;"
         )
     else:

@@ -75,6 +75,14 @@ def parse_tuple_ex(buf: bytes, pos: int) -> tuple[list, int, bool]:
     return parse(buf, pos)
 
 
+# A column's kind byte and, for 't', its length, read by one unpack (one call and tuple instead of an index
+# and a call). A NULL ('n') is one byte, so the 4 bytes read after it belong to the next columns: only
+# columns followed by at least four more (a byte each at least) are read this way, the message may end
+# right after the last.
+_KIND_LEN = struct.Struct(">Bi").unpack_from
+_KIND = {True: "    k, ln = _KL(buf, pos)", False: "    k = buf[pos]"}
+_LEN = {True: "ln", False: "_I32(buf, pos + 1)[0]"}
+
 # Tuples of n columns are parsed by a function generated once per n, without the loop: per column one
 # kind test, one length unpack, one slice and decode. Text and NULL only; any other kind (unchanged TOAST
 # 'u', binary 'b') makes it hand the whole tuple to the loop below, which handles everything.
@@ -86,10 +94,10 @@ def _unrolled(n: int):
     lines = ["def parse(buf, start):", "    pos = start + 2"]
     for i in range(n):
         lines += [
-            "    k = buf[pos]",
+            _KIND[i < n - 4],  # the kind and the length in one unpack where four more columns follow
             "    if k == 116:",
             "        s = pos + 5",
-            "        pos = s + _I32(buf, pos + 1)[0]",
+            f"        pos = s + {_LEN[i < n - 4]}",
             f"        v{i} = buf[s:pos].decode()",
             "    elif k == 110:",
             f"        v{i} = None",
@@ -98,7 +106,7 @@ def _unrolled(n: int):
             "        return _loop(buf, start)",
         ]
     lines.append(f"    return [{', '.join(f'v{i}' for i in range(n))}], pos, False")
-    ns = {"_I32": _I32, "_loop": _parse_tuple_loop}
+    ns = {"_I32": _I32, "_KL": _KIND_LEN, "_loop": _parse_tuple_loop}
     exec(compile("\n".join(lines) + "\n", f"<pgoutput tuple of {n}>", "exec"), ns)  # noqa: S102
     return ns["parse"]
 
@@ -260,15 +268,6 @@ def _conv_kind(conv) -> str:
     if getattr(conv, "__name__", None) == "__eq__" and getattr(conv, "__self__", None) == "t":
         return _BOOL
     return _CONV
-
-
-# A column's kind byte and, for 't', its length, read by one unpack (one call and tuple instead of an index
-# and a call). A NULL ('n') is one byte, so the 4 bytes read after it belong to the next columns: only
-# columns followed by at least four more (a byte each at least) are read this way, the message may end
-# right after the last.
-_KIND_LEN = struct.Struct(">Bi").unpack_from
-_KIND = {True: "    k, ln = _KL(buf, pos)", False: "    k = buf[pos]"}
-_LEN = {True: "ln", False: "_I32(buf, pos + 1)[0]"}
 
 
 def _skip_column(i: int, n: int) -> list[str]:
