@@ -1,6 +1,6 @@
 """MariaDB draws for the workload generator (emulator.testing.workloads_mariadb) toward what users configure:
 message.key.columns, table / database filters in another case or partial, snapshot statement overrides,
-row images other than FULL, incremental-snapshot signals with their options.
+incremental-snapshot signals with their options.
 
 Scenarios are `scenario(rng, s, t)` like workloads_mariadb's; `props(rng, kinds)` and `signal(rng)` are
 drawn once per workload by `generate`. The first scenario is always `types0` (table inventory.types0 with
@@ -45,25 +45,10 @@ def keycols(rng: random.Random, s: Any, t: str) -> None:
     ]
 
 
-def rowimage(rng: random.Random, s: Any, t: str) -> None:
-    """Changes written with binlog_row_image MINIMAL or NOBLOB (a session setting: the server's global
-    FULL is what a connector checks at start)."""
-    image = rng.choice(["MINIMAL", "NOBLOB"])
-    s.pre.append(f"CREATE TABLE {t} (id INT PRIMARY KEY, a INT NOT NULL DEFAULT 1, b VARCHAR(10), c BLOB);")
-    s.pre.append(f"INSERT INTO {t} VALUES (1, 1, 'one', X'01'), (2, 2, NULL, NULL);")
-    s.stream += [
-        f"SET SESSION binlog_row_image = '{image}';",
-        f"INSERT INTO {t} (id, b) VALUES (3, 'three');",
-        f"UPDATE {t} SET b = 'uno' WHERE id = 1;",
-        f"UPDATE {t} SET c = X'FF', a = 5 WHERE id = 2;",
-        f"UPDATE {t} SET id = 4 WHERE id = 3;",
-        f"DELETE FROM {t} WHERE id = 1;",
-        "SET SESSION binlog_row_image = 'FULL';",
-        f"UPDATE {t} SET b = 'full' WHERE id = 2;",
-    ]
-
-
-SCENARIOS: dict[str, Any] = {"keycols": keycols, "rowimage": rowimage}
+# (binlog_row_image MINIMAL/NOBLOB set by a session was drawn once: Debezium stops at the first rows event
+# lacking a column, and so does the emulator now - case mariadb/cases/binlog_row_image_session_stops; a draw
+# that ends every recording early hides the rest of the workload, so it is no longer drawn)
+SCENARIOS: dict[str, Any] = {"keycols": keycols}
 
 
 def props(rng: random.Random) -> dict[str, str]:
