@@ -152,7 +152,7 @@ def filter_props(r: random.Random, picks: list[str]) -> dict[str, str]:
         props["column.include.list"] = r.choice(
             ["public\\..*\\.(id|k|k1|k2|d|v|a|c[0-3]_.*)", "PUBLIC\\..*\\.(ID|V|C[0-4]_.*|K.*)"]
         )
-    if "table.include.list" in props or "table.exclude.list" in props or "schema.include.list" in props:
+    if form != "columns":  # a table or schema filter: the publication may be made of the tables it keeps
         if r.random() < 0.5:
             props["publication.autocreate.mode"] = "filtered"
     return props
