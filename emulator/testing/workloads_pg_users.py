@@ -161,7 +161,11 @@ def filter_props(r: random.Random, picks: list[str]) -> dict[str, str]:
 def signal(r: random.Random, tables: list[str]) -> str | None:
     """An execute-snapshot signal: one or several tables, additional-conditions, a surrogate key. Tables
     are those with an integer `id` column holding 1 and 2 (oddkeys' are left out)."""
-    cands = [t for t in tables if '"' not in t and "oddkeys" not in t and "keycols" not in t]
+    # (a table with a GENERATED ... STORED column: Debezium skips its incremental snapshot, case
+    # incremental_generated_column_skipped - both engines then wait for a read that never comes; campaign
+    # seed 42002003)
+    skip = ("oddkeys", "keycols", "generated")
+    cands = [t for t in tables if '"' not in t and not any(k in t for k in skip)]
     if not cands:
         return None
     form = r.choice(["plain", "several", "conditions", "surrogate", "conditions_several"])
