@@ -38,7 +38,13 @@ class Filters:
         self.col_include = list(rel.column_include)
         self.col_exclude = list(rel.column_exclude)
         self.system_namespaces = system_namespaces
-        self.key_columns = [(pattern, list(cols)) for pattern, cols in rel.message_key_columns]
+        # message.key.columns as Debezium's CustomKeyMapper reads it: one pattern "<table regex>.<column regex>"
+        # per listed column, matched whole and case-insensitively against "<table id>.<column>"
+        self.key_patterns = [
+            re.compile(f"{table.pattern}.{col}", re.IGNORECASE)
+            for table, cols in rel.message_key_columns
+            for col in cols
+        ]
         self.signal_table = settings.signals.data_collection
         self.skipped_ops = settings.common.skipped_operations
         self.msg_include = list(pg.message_prefix_include) if pg else []
@@ -97,15 +103,7 @@ class Filters:
     def shape(self, table: TableDef) -> tuple[TableDef, list[int] | None]:
         """Apply message.key.columns and the column filters. Returns the table as captured and the
         indexes of the kept columns in the source row (None when every column is kept)."""
-        key = list(table.key_columns)
-        for pattern, cols in self.key_columns:
-            if pattern.fullmatch(table.id):
-                key = cols
-                break
-        names = [c.name for c in table.columns]
-        missing = [k for k in key if k not in names]
-        if missing:
-            raise ValueError(f"message.key.columns names {', '.join(missing)} not in table {table.id}")
+        key = self._message_key(table)
         included = {c.name for c in table.columns if self.column_included(table.id, c.name)}
         keep = [i for i, c in enumerate(table.columns) if c.name in key or c.name in included]
         key_only = frozenset(k for k in key if k not in included)
@@ -119,6 +117,17 @@ class Filters:
             return table, None
         shaped = TableDef(table.namespace, table.name, columns, key, table.extra, key_only)
         return shaped, (keep if len(keep) != len(table.columns) else None)
+
+    def _message_key(self, table: TableDef) -> list[str]:
+        """The key columns: for each message.key.columns pattern in order, the table's columns it matches (in
+        the table's order); none matched: the primary key (Debezium's CustomKeyMapper, recorded: pg case
+        message_key_columns_regex, mariadb case message_key_columns_regex)."""
+        if not self.key_patterns:
+            return list(table.key_columns)
+        key = [
+            c.name for p in self.key_patterns for c in table.columns if p.fullmatch(f"{table.id}.{c.name}")
+        ]
+        return key or list(table.key_columns)
 
     def _transformed(self, table_id: str, col: ColumnDef) -> ColumnDef:
         """The one column mapper Debezium applies: the first rule the column matches, in the order truncate,

@@ -117,10 +117,11 @@ def check_key_columns(_c: ConfigView, value: str) -> str | None:
         table, sep, cols = entry.rpartition(":")
         if not sep or not table.strip() or not cols.strip():
             return f"{show_value(entry)} is not <table regex>:<column>[,<column>...]"
-        try:
-            re.compile(table.strip())
-        except re.error as exc:
-            return f"invalid regular expression {show_value(table.strip())}: {exc}"
+        for rx in [table.strip()] + [f"{table.strip()}.{c.strip()}" for c in cols.split(",") if c.strip()]:
+            try:  # each column is a regex too, joined to the table's (Debezium's CustomKeyMapper)
+                re.compile(rx)
+            except re.error as exc:
+                return f"invalid regular expression {show_value(rx)}: {exc}"
     return None
 
 

@@ -16,8 +16,8 @@ from emulator.connectors.mysql.ddl_text import (
     split_top,
 )
 from emulator.connectors.mysql.ddl_types import (
+    default_text,
     ident,
-    literal_text,
 )
 
 
@@ -128,7 +128,7 @@ class AlterForms:
                         c.has_default, c.default = False, None
                     elif action.args.get("default") is not None:
                         c.has_default = True
-                        c.default = literal_text(action.args["default"])
+                        c.default = default_text(action.args["default"])
             elif isinstance(action, exp.AlterRename):
                 ndb, nname = self._table_ref(action.this, db)
                 previous = (db, name)

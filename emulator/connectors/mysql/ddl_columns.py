@@ -22,6 +22,7 @@ from emulator.connectors.mysql.ddl_types import (
     TYPE_SYNONYMS,
     TYPES,
     charset_of_collation,
+    default_text,
     ident,
     literal_text,
 )
@@ -119,7 +120,7 @@ class ColumnDefinitions:
                 info["unique"] = True
             elif isinstance(k, exp.DefaultColumnConstraint):
                 col.has_default = True
-                col.default = literal_text(k.this)
+                col.default = default_text(k.this)
             elif isinstance(k, exp.CharacterSetColumnConstraint):
                 charset = ident(k.this).lower()
             elif isinstance(k, exp.CollateColumnConstraint):

@@ -128,6 +128,13 @@ def literal_text(node: exp.Expression | None) -> str | None:
     return node.sql("mysql")
 
 
+def default_text(node: exp.Expression | None) -> str | None:
+    """A column's DEFAULT as Debezium's MySQL grammar records it: an expression default in parentheses
+    (`DEFAULT (1 + 2)`, `(CONCAT(...))`, even `(5)`) has no value expression (recorded: mariadb case
+    expression_defaults; MariaDB's SHOW CREATE TABLE prints a constant one without them)."""
+    return None if isinstance(node, exp.Paren) else literal_text(node)
+
+
 def ident(node: Any) -> str:
     if isinstance(node, exp.Identifier):
         return node.this

@@ -331,13 +331,12 @@ class MySqlBinlogStream:
             return
         ct = entry.ct
         if not full:
-            log.warning(
-                "rows event of %s at %s:%s without every column (binlog_row_image must be FULL); skipped",
-                ct.data_collection,
-                self.file,
-                self._start,
+            # binlog_row_image MINIMAL/NOBLOB set by a session: Debezium compares the row's size with its
+            # schema's and stops ("Error processing row in T, internal schema size N, but row size M")
+            raise ValueError(
+                f"rows event of {ct.data_collection} at {self.file}:{self._start} lacks columns "
+                "(binlog_row_image is not FULL for the session that wrote it); Debezium stops here too"
             )
-            return
         op = _OPS[etype]
         ts_us = self.commit_ts_us or self._ts * 1_000_000
         key = (ts_us, self._sid, self.gtid, self.file, self.thread, self.query)

@@ -82,10 +82,10 @@ class TypeRegistry:
         wanted = set(oids)
         missing = wanted if refresh else {o for o in wanted if o not in self.types}
         if missing:
-            self._load(conn, missing)
+            self._load(conn, missing, refresh)
         return self.types
 
-    def _load(self, conn: Any, oids: set[int]) -> None:
+    def _load(self, conn: Any, oids: set[int], refresh: bool = False) -> None:
         arr = "{" + ",".join(str(o) for o in sorted(oids)) + "}"
         rows = conn.execute(_TYPES_SQL, (arr,)).fetchall()
         links: list[tuple[PgType, int, int]] = []
@@ -94,6 +94,8 @@ class TypeRegistry:
             if t is None:
                 t = PgType(oid, name, typtype)
                 self.types[oid] = t
+            elif not refresh:  # an element/base type already known keeps its labels (Debezium's TypeRegistry)
+                continue
             else:  # refresh in place so existing references see new enum labels
                 t.name, t.typtype = name, typtype
             t.enum_labels = tuple(labels or ())
