@@ -230,12 +230,20 @@ def load_table(
     return tables[0] if tables else None
 
 
-def load_relation_table(conn: Any, rel: Any, cfg: TypeConfig, types: TypeRegistry | None = None) -> TableDef:
+def load_relation_table(
+    conn: Any,
+    rel: Any,
+    cfg: TypeConfig,
+    types: TypeRegistry | None = None,
+    column_included: Callable[[str, str], bool] | None = None,
+) -> TableDef:
     """The table as a pgoutput Relation message describes it, the way Debezium's PgOutputMessageDecoder
     builds it: columns, their order, type oids and typmods from the message (the schema in force at the
     change's position); from the catalog, read now, only what the message lacks — NOT NULL (a column the
     catalog no longer has is optional), the default expression and the key (the primary key, else the
-    first unique index), the key cut down to the message's columns."""
+    first unique index), the key cut down to the message's columns. The decoder's catalog read applies
+    the column filter (readColumnForDecoder): a column column.include/exclude.list leaves out, which the key
+    may still hold, is optional and has no default (pg case key_column_excluded)."""
     rows = conn.execute(
         _COLUMNS_SQL.format(extra="AND n.nspname = %s AND c.relname = %s"), (rel.namespace, rel.name)
     ).fetchall()
@@ -257,8 +265,11 @@ def load_relation_table(conn: Any, rel: Any, cfg: TypeConfig, types: TypeRegistr
             "stream_keep": [],  # positions in the Relation's tuples of the columns kept
         },
     )
+    tid = f"{rel.namespace}.{rel.name}"
     for pos, rc in enumerate(rel.columns):
         r = by_name.get(rc.name)
+        if column_included is not None and not column_included(tid, rc.name):
+            r = None
         pgtype = known.get(rc.type_oid)
         got = None
         if pgtype is not None:

@@ -176,7 +176,7 @@ class PgoutputStream:
             self.by_oid[rel.oid] = None
             return
         # the schema in force at this position is the Relation message's, not the catalog's now
-        td = load_relation_table(self.conn, rel, self.type_cfg)
+        td = load_relation_table(self.conn, rel, self.type_cfg, column_included=self.filters.column_included)
         stream_keep = td.extra["stream_keep"]
         old = self.by_id.get(td.id)
         ct = self._capture(td)
