@@ -72,9 +72,6 @@ class KafkaRecordTooLarge(ConfigError):
     output_failure = True
 
 
-# ------------------------------------------------------------------------------ SimpleHeaderConverter
-
-
 # ------------------------------------------------------------------------------------- configuration
 
 
