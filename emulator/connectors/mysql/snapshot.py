@@ -16,6 +16,7 @@ from emulator.connectors.mysql import textrows
 from emulator.connectors.mysql.captured import SYSTEM_DATABASES, CapturedTable, quote_id
 from emulator.connectors.mysql.ddl import Change, DdlError
 from emulator.connectors.mysql.schema_changes import db_charset, history_change, table_change
+from emulator.connectors.mysql.snapshot_select import override_select
 from emulator.connectors.mysql.source import source_block
 from emulator.envelope import TableEnvelope
 from emulator.envelope_format import line_format, payload_format
@@ -371,7 +372,7 @@ class MySqlSnapshot:
             if t.id in overrides:
                 stmt = statements.get(t.id)
                 if stmt:
-                    sql = f"SELECT {', '.join('q.' + quote_id(c.name) for c in t.columns)} FROM ({stmt}) AS q"
+                    sql = override_select(snap, t, stmt)
             log.info("snapshot of %s: starting", t.id)
             parse = self._text_parser(ct)
             n = 0
@@ -482,8 +483,7 @@ class MySqlSnapshot:
             else:
                 sql = f"SELECT {cols} FROM {table_sql}"
                 if override:
-                    stmt = statements[t.id]
-                    sql = f"SELECT {', '.join('q.' + quote_id(c.name) for c in t.columns)} FROM ({stmt}) AS q"
+                    sql = override_select(snap, t, statements[t.id])
                 pieces.append(Piece(ct))
                 queries.append(sql)
             by_table[t.id] = list(range(start, len(pieces)))
