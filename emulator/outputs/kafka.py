@@ -521,10 +521,8 @@ class KafkaOutput(Output):
                 waiting = waiting[: waiting.index(token) + 1] if token in waiting else waiting
                 self._timed_out(sum(b.written - b.acked for b in waiting), self.flush_timeout_s)
                 return False
-            p = self.producer
-            if p is not None:
-                with self.poll_lock:
-                    p.poll(min(left, 0.05))
+            if self.producer is not None:
+                self._poll(min(left, 0.05))
 
     def produce_offset(self, topic: str, key: bytes, value: bytes | None) -> None:
         """Exactly-once: the offset record joins the open transaction (opened if needed)."""
