@@ -161,7 +161,6 @@ REFUSED = [  # property, value: Debezium would apply them; the emulator does not
     ("xmin.fetch.interval.ms", "1000"),
     ("schema.refresh.mode", "columns_diff_exclude_unchanged_toast"),
     ("source.struct.version", "v1"),
-    ("include.schema.comments", "true"),
     ("database.sslfactory", "org.postgresql.ssl.NonValidatingFactory"),
     ("event.processing.failure.handling.mode", "warn"),
     ("topic.naming.strategy", "io.debezium.schema.DefaultTopicNamingStrategy"),
@@ -207,6 +206,9 @@ def test_implemented_values_and_defaults_are_accepted() -> None:
         }
     )
     from_dict({**MARIA, "time.precision.mode": "connect", "database.ssl.mode": "disable"})
+    # recorded: pg and mariadb cases schema_comments (no effect on PostgreSQL, field docs on the binlog connectors)
+    from_dict({**PG, "include.schema.comments": "true"})
+    from_dict({**MARIA, "include.schema.comments": "true"})
     # implemented on the binlog connectors (tests/data/mariadb/cases/names_adjust_*)
     from_dict({**MARIA, "field.name.adjustment.mode": "avro", "schema.name.adjustment.mode": "avro_unicode"})
 

@@ -21,12 +21,14 @@ from typing import Any
 import pymysql
 
 from emulator.connect.json import Framed
+from emulator.connect.schema import Schema
 from emulator.connectors.base import with_progress
 from emulator.connectors.mysql import binlog as bl
 from emulator.connectors.mysql import textrows
 from emulator.connectors.mysql.captured import SYSTEM_DATABASES, CapturedTable, TableEntry
 from emulator.connectors.mysql.chunk_source import MySqlChunkSource
 from emulator.connectors.mysql.ddl import Catalog, DdlParser, Table
+from emulator.connectors.mysql.ddl_model import Column
 from emulator.connectors.mysql.ddl_types import TEXT_JDBC_TYPES
 from emulator.connectors.mysql.gtid import MariaGtidSet, MySqlGtidSet
 from emulator.connectors.mysql.history import SchemaHistory
@@ -51,6 +53,18 @@ log = logging.getLogger("emulator.mysql")
 # pymysql conversions: Python values are escaped as usual, result values stay text (str, or bytes for
 # binary columns) for the connector's own converters
 _TEXT_RESULTS = {k: v for k, v in pymysql.converters.conversions.items() if not isinstance(k, int)}
+
+
+def _field_doc(schema: Schema, c: Column) -> str:
+    """A column comment as the doc of its field schema (Debezium's TableSchemaBuilder.addField: key and value
+    alike; recorded: mariadb case schema_comments). Kafka's SchemaBuilder.doc refuses to replace a doc the
+    type's builder set (Geometry, Point), which stops Debezium: stop too rather than print either."""
+    if schema.doc is not None and schema.doc != c.comment:
+        raise ValueError(
+            f"column {c.name!r} ({c.type_name}) has a comment and include.schema.comments is set: Kafka's "
+            f"SchemaBuilder refuses to replace the type's doc {schema.doc!r} (Debezium stops here)"
+        )
+    return c.comment
 
 
 class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySqlChunkSource):
@@ -294,6 +308,8 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
             m = map_column(c, self.type_cfg)
             d = default_value(c, m)
             schema = m.schema.with_(optional=c.optional or m.always_optional, default=d)
+            if c.comment is not None:  # kept only with include.schema.comments (the DDL parser drops it)
+                schema = schema.with_(doc=_field_doc(schema, c))
             cols.append(
                 ColumnDef(
                     c.name,

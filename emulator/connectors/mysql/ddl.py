@@ -38,6 +38,7 @@ from emulator.connectors.mysql.ddl_text import (
     TABLE_OR_DB,
     WAIT_RE,
     add_unique,
+    comment_as_written,
     object_kind,
     split_top,
     strip_partitioning,
@@ -353,7 +354,7 @@ class DdlParser(ColumnDefinitions, AlterForms):
             elif isinstance(p, exp.CollateProperty) and charset is None:
                 charset = charset_of_collation(ident(p.this))
             elif isinstance(p, exp.SchemaCommentProperty) and self.keep_comments:
-                comment = literal_text(p.this)
+                comment = comment_as_written(self._text, literal_text(p.this))
         if st.args.get("exists") and not st.args.get("replace") and self.catalog.get(db, name) is not None:
             return []
         if like is not None:

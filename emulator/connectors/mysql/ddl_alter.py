@@ -12,6 +12,7 @@ from sqlglot import exp
 
 from emulator.connectors.mysql.ddl_model import Change, DdlError
 from emulator.connectors.mysql.ddl_text import (
+    altered_table_comment,
     split_name,
     split_top,
 )
@@ -145,6 +146,10 @@ class AlterForms:
                     table.pk = []
         # a table option [DEFAULT] CHARSET=x leaves defaultCharsetName as is: recorded with the MySQL grammar;
         # the MariaDB grammar's CreateTableParserListener has no table editor outside CREATE TABLE
+        if self.keep_comments:  # ALTER TABLE ... COMMENT 'x' (recorded: mariadb case schema_comments)
+            comment = altered_table_comment(text)
+            if comment is not None:
+                table.comment = comment
         table.renumber()
         self.catalog.put(table)
         return [Change("ALTER", table.db, text, copy.deepcopy(table), table.name, previous)]

@@ -13,6 +13,7 @@ from sqlglot import exp
 from emulator.connectors.mysql.ddl_model import Column, DdlError, Table
 from emulator.connectors.mysql.ddl_text import (
     add_unique,
+    comment_as_written,
     written_modifiers,
 )
 from emulator.connectors.mysql.ddl_types import (
@@ -127,7 +128,9 @@ class ColumnDefinitions:
                 if charset is None:
                     charset = charset_of_collation(ident(k.this))
             elif isinstance(k, exp.CommentColumnConstraint):
-                col.comment = literal_text(k.this) if self.keep_comments else None
+                col.comment = (
+                    comment_as_written(self._text, literal_text(k.this)) if self.keep_comments else None
+                )
             elif isinstance(k, (exp.ComputedColumnConstraint, exp.GeneratedAsIdentityColumnConstraint)):
                 # `generated` stays false on GENERATED ALWAYS AS (recorded with the MySQL grammar; the MariaDB
                 # listener sets it only for AUTO_INCREMENT and SERIAL)

@@ -130,3 +130,34 @@ def split_name(s: str, database: str | None) -> tuple[str, str]:
     if len(names) >= 2:
         return names[0], names[1]
     return database or "", names[0] if names else s.strip()
+
+
+# a MySQL string literal as written: quotes doubled or backslash-escaped inside
+_LITERAL = r"'(?:[^'\\]|\\.|'')*'|\"(?:[^\"\\]|\\.|\"\")*\""
+_COMMENT = re.compile(r"(?is)\bCOMMENT\s*=?\s*(" + _LITERAL + ")")
+_ALTER_HEAD = re.compile(r"(?is)^\s*ALTER\s+(?:(?:ONLINE|IGNORE)\s+)*TABLE\s+" + NAME_RE + r"\s*")
+_COMMENT_OPTION = re.compile(r"(?is)^\s*COMMENT\s*=?\s*(" + _LITERAL + r")\s*$")
+
+
+def comment_as_written(text: str, value: str | None) -> str | None:
+    """A COMMENT as Debezium keeps it: the literal's text between its quotes, escapes as written (its
+    withoutQuotes; recorded: `'it''s'` stays `it''s`, mariadb case schema_comments). sqlglot hands the value
+    with the quote's escapes undone: the statement's first COMMENT literal that undoes to it is the one."""
+    if value is None:
+        return None
+    for m in _COMMENT.finditer(text):
+        lit = m.group(1)
+        q, body = lit[0], lit[1:-1]
+        if body.replace(q + q, q).replace("\\" + q, q) == value:
+            return body
+    return value
+
+
+def altered_table_comment(text: str) -> str | None:
+    """The table option COMMENT [=] '...' of an ALTER TABLE statement, as written (sqlglot drops it), or None."""
+    pieces = split_top(_ALTER_HEAD.sub("", text, count=1))
+    for piece in pieces:
+        m = _COMMENT_OPTION.match(piece)
+        if m:
+            return m.group(1)[1:-1]
+    return None
