@@ -185,7 +185,6 @@ def test_unimplemented_properties_and_values_are_refused(prop: str, value: str) 
         ("database.ssl.mode", "required"),
         ("enable.time.adjuster", "false"),
         ("gtid.source.filter.dml.events", "false"),
-        ("schema.history.internal.store.only.captured.tables.ddl", "true"),
     ],
 )
 def test_unimplemented_binlog_properties_are_refused(prop: str, value: str) -> None:
@@ -209,6 +208,9 @@ def test_implemented_values_and_defaults_are_accepted() -> None:
     # recorded: pg and mariadb cases schema_comments (no effect on PostgreSQL, field docs on the binlog connectors)
     from_dict({**PG, "include.schema.comments": "true"})
     from_dict({**MARIA, "include.schema.comments": "true"})
+    from_dict(
+        {**MARIA, "schema.history.internal.store.only.captured.tables.ddl": "true"}
+    )  # cases store_only_*
     # implemented on the binlog connectors (tests/data/mariadb/cases/names_adjust_*)
     from_dict({**MARIA, "field.name.adjustment.mode": "avro", "schema.name.adjustment.mode": "avro_unicode"})
 

@@ -263,7 +263,6 @@ _audit(
 _audit("cursor.oversize.skip.threshold", ("0",))
 _audit("signal.kafka.consumer.offset.commit.enabled", ("false",))
 _audit("kafka.consumer.offset.commit.enabled", ("false",))
-_audit("schema.history.internal.store.only.captured.tables.ddl", ("false",))
 _audit("key.converter", tuple(c.lower() for c in DATA_CONVERTERS))
 _audit("value.converter", tuple(c.lower() for c in DATA_CONVERTERS))
 _audit("header.converter", tuple(c.lower() for c in HEADER_CONVERTERS))

@@ -94,6 +94,7 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
         self.include_query = binlog.include_query
         self.skip_unparseable = typed.history.skip_unparseable_ddl
         self.store_only_captured_dbs = typed.history.store_only_captured_databases_ddl
+        self.store_only_captured_tables = typed.history.store_only_captured_tables_ddl
         self.inconsistent_mode = binlog.inconsistent_schema_mode
         # the binlog connectors filter skipped operations where events are read (supportsOperationFiltering)
         self.dispatcher = Dispatcher.for_connector(engine, self.settings, typed, never_skip=True)

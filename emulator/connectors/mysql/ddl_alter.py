@@ -51,12 +51,16 @@ class AlterForms:
             odb, oname = split_name(parts[0], database)
             ndb, nname = split_name(parts[1], database)
             table = self.catalog.remove(odb, oname)
+            # several pairs: Debezium records one statement per pair
+            ddl = text if len(pairs) == 1 else "RENAME TABLE " + pair.strip()
             if table is None:
+                # a table the model does not know (store.only.captured.tables.ddl leaves the others out): Debezium
+                # still signals the rename, a schema change without table changes (recorded: mariadb case
+                # store_only_captured_rename_stops); the renamed table stays unknown
+                out.append(Change("ALTER", ndb, ddl, None, nname, (odb, oname)))
                 continue
             table.db, table.name = ndb, nname
             self.catalog.put(table)
-            # several pairs: Debezium records one statement per pair
-            ddl = text if len(pairs) == 1 else "RENAME TABLE " + pair.strip()
             out.append(Change("ALTER", ndb, ddl, copy.deepcopy(table), nname, (odb, oname)))
         return out
 

@@ -97,7 +97,11 @@ class MySqlSchemaChanges:
             # databases it does not capture; by default it keeps them all
             if self.store_only_captured_dbs and not self._schema_change_db_ok(ch.db):
                 continue
-            tcs = [table_change(ch)] if ch.kind in ("CREATE", "ALTER", "DROP") else []
+            if self.store_only_captured_tables and not self._captured_ddl(ch):
+                continue
+            # (an ALTER without a table: the rename of a table the model does not know, no table change)
+            known = ch.table is not None or ch.kind == "DROP"
+            tcs = [table_change(ch)] if ch.kind in ("CREATE", "ALTER", "DROP") and known else []
             self.history.append(position, ts_ms, ch.db, ch.ddl, [history_change(ch)] if tcs else [])
             if self.include_schema_changes:
                 table = joined or (
@@ -117,6 +121,17 @@ class MySqlSchemaChanges:
                     self.last_row,
                 )
                 self._emit_schema_change(ch.db, ch.ddl, tcs, src, ts_ms)
+
+    def _captured_ddl(self, ch: Change) -> bool:
+        """store.only.captured.tables.ddl: whether Debezium records and emits this change (BinlogDatabaseSchema.parseDdl's
+        ddlChanges.anyMatch(filters) and the dispatcher's table filter): a table change of a captured table, a
+        database change of a captured database, a global SET; not a bare statement (CREATE INDEX...: no parser
+        event). Recorded: mariadb case store_only_captured_tables."""
+        if ch.kind in ("CREATE", "ALTER", "DROP") and ch.table_name:
+            return self.filters.table_included(ch.db, ch.table_name)
+        if ch.kind == "DATABASE":
+            return self._db_included(ch.db)
+        return not ch.db and ch.ddl[:4].upper() == "SET "
 
     def _truncate(self, ch: Change) -> None:
         ct = self._captured(ch.db, ch.table_name or "")

@@ -183,6 +183,12 @@ class MySqlSnapshot:
                         f"SHOW FULL TABLES IN {quote_id(db)} WHERE Table_type = 'BASE TABLE'", conn=snap
                     )
                 )
+                if self.store_only_captured_tables:
+                    # Debezium reads the schema of the captured tables only (readTableStructure), and of their
+                    # databases only (recorded: mariadb case store_only_captured_tables)
+                    names = [n for n in names if self.filters.table_included(db, n)]
+                    if not names:
+                        continue
                 create_db = self._q(f"SHOW CREATE DATABASE {quote_id(db)}", conn=snap)[0][1]
                 tables = [
                     (n, self._q(f"SHOW CREATE TABLE {quote_id(db)}.{quote_id(n)}", conn=snap)[0][1])
