@@ -46,6 +46,8 @@ def _connect(kind: str | None, config) -> None:
     elif kind in ("mysql", "mariadb"):
         import pymysql
 
+        from emulator.connectors.mysql.tls import tls_options
+
         db = s.relational
         pymysql.connect(
             host=db.hostname or "localhost",
@@ -53,6 +55,7 @@ def _connect(kind: str | None, config) -> None:
             user=db.user,
             password=db.password or "",
             connect_timeout=TIMEOUT_S,
+            **tls_options(s.binlog.ssl_mode),
         ).close()
     elif kind == "mongodb":
         import pymongo

@@ -106,6 +106,9 @@ _MY_FATAL = {  # MySQL/MariaDB error code -> (cause, fix)
         "use mysql_native_password",
     ),
     1698: ("access denied for {user}", "check database.user and database.password"),
+    # database.ssl.mode=required and a server without TLS (or a failed TLS handshake): Debezium stops at its
+    # connection validation ("SSL Connection required, but not provided by server"), not retried
+    2026: ("TLS connection failed ({detail})", "enable TLS on the server or change database.ssl.mode"),
 }
 
 
@@ -249,6 +252,8 @@ _REPL_CLIENT = re.compile(r"\b(REPLICATION CLIENT|BINLOG MONITOR|ALL PRIVILEGES|
 def check_binlog(config: Config) -> None:
     import pymysql
 
+    from emulator.connectors.mysql.tls import tls_options
+
     server = _server(config)
     s = settings_for(config)
     db = s.relational
@@ -261,6 +266,7 @@ def check_binlog(config: Config) -> None:
             charset="utf8mb4",
             autocommit=True,
             connect_timeout=min(10, max(1, s.binlog.connect_timeout_ms // 1000)),
+            **tls_options(s.binlog.ssl_mode),
         )
     except pymysql.err.MySQLError as e:
         raise fatal_cause(e, config) or ConnectError(

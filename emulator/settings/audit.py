@@ -231,8 +231,20 @@ _audit("xmin.fetch.interval.ms", ("0",), note="source.xmin is always null")
 _audit("schema.refresh.mode", ("columns_diff",))
 _audit("slot.failover", ("false",))
 _audit("database.sslfactory", _NOT_SUPPORTED)
-_audit("database.ssl.mode", ("disabled", "preferred"), applies=MY, note="no TLS to MySQL yet")
-_audit("database.ssl.mode", ("disable", "disabled", "preferred"), applies=MA, note="no TLS to MariaDB yet")
+# TLS without verifying the server's certificate (emulator/connectors/mysql/tls.py); the verifying modes need a
+# Java trust store (database.ssl.truststore): refused
+_audit(
+    "database.ssl.mode",
+    ("disabled", "preferred", "required"),
+    applies=MY,
+    note="`required`: TLS, certificate not verified; `verify_ca`/`verify_identity` need a Java trust store",
+)
+_audit(
+    "database.ssl.mode",
+    ("disable", "trust", "disabled", "preferred"),
+    applies=MA,
+    note="`trust`: TLS, certificate not verified; `verify-ca`/`verify-full` need a Java trust store",
+)
 for _name in (
     "database.ssl.keystore",
     "database.ssl.keystore.password",

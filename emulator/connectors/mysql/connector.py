@@ -36,6 +36,7 @@ from emulator.connectors.mysql.schema_changes import MySqlSchemaChanges
 from emulator.connectors.mysql.snapshot import MySqlSnapshot
 from emulator.connectors.mysql.source import Flavor
 from emulator.connectors.mysql.stream import MySqlBinlogStream
+from emulator.connectors.mysql.tls import tls_options
 from emulator.connectors.mysql.types import TypeConfig, default_value, map_column
 from emulator.connectors.mysql.values import identity
 from emulator.engine import Engine
@@ -209,6 +210,7 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
             # PyMySQL would send a str password as Latin-1; the server (and Debezium's JDBC driver) use UTF-8
             "password": (rel.password or "").encode("utf-8"),
             "connect_timeout": max(1, self.typed.binlog.connect_timeout_ms // 1000),
+            **tls_options(self.typed.binlog.ssl_mode),
         }
 
     def _connect(self) -> pymysql.Connection:
