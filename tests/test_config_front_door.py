@@ -208,9 +208,9 @@ def test_implemented_values_and_defaults_are_accepted() -> None:
     # recorded: pg and mariadb cases schema_comments (no effect on PostgreSQL, field docs on the binlog connectors)
     from_dict({**PG, "include.schema.comments": "true"})
     from_dict({**MARIA, "include.schema.comments": "true"})
-    from_dict(
-        {**MARIA, "schema.history.internal.store.only.captured.tables.ddl": "true"}
-    )  # cases store_only_*
+    # recorded: mariadb cases store_only_captured_*, processing_failure_*, ssl_required_no_tls_stops
+    from_dict({**MARIA, "schema.history.internal.store.only.captured.tables.ddl": "true"})
+    from_dict({**MARIA, "event.processing.failure.handling.mode": "skip"})
     # implemented on the binlog connectors (tests/data/mariadb/cases/names_adjust_*)
     from_dict({**MARIA, "field.name.adjustment.mode": "avro", "schema.name.adjustment.mode": "avro_unicode"})
 

@@ -143,7 +143,20 @@ _audit(
 )
 
 # only the value Debezium uses by default (or the values the emulator implements)
-_audit("event.processing.failure.handling.mode", ("fail",))
+# binlog connectors: a row Debezium cannot convert is dropped instead of stopping (emulator/connectors/mysql/
+# failed_rows.py; recorded: mariadb cases processing_failure_*); not recorded on the others
+_audit(
+    "event.processing.failure.handling.mode",
+    ("fail", "warn", "skip"),
+    applies=BINLOG,
+    note="`warn`/`skip`: a row whose value cannot be converted is dropped, snapshot and stream",
+)
+_audit(
+    "event.processing.failure.handling.mode",
+    ("fail",),
+    applies=PG | MO,
+    note="`warn`/`skip` not recorded on this connector",
+)
 _audit("event.converting.failure.handling.mode", ("warn",))
 _audit("event.deserialization.failure.handling.mode", ("fail",))
 _audit("inconsistent.schema.handling.mode", ("fail",))

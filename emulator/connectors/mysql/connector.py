@@ -30,6 +30,7 @@ from emulator.connectors.mysql.chunk_source import MySqlChunkSource
 from emulator.connectors.mysql.ddl import Catalog, DdlParser, Table
 from emulator.connectors.mysql.ddl_model import Column
 from emulator.connectors.mysql.ddl_types import TEXT_JDBC_TYPES
+from emulator.connectors.mysql.failed_rows import dropping_parser
 from emulator.connectors.mysql.gtid import MariaGtidSet, MySqlGtidSet
 from emulator.connectors.mysql.history import SchemaHistory
 from emulator.connectors.mysql.schema_changes import MySqlSchemaChanges
@@ -97,6 +98,7 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
         self.store_only_captured_dbs = typed.history.store_only_captured_databases_ddl
         self.store_only_captured_tables = typed.history.store_only_captured_tables_ddl
         self.inconsistent_mode = binlog.inconsistent_schema_mode
+        self.failure_mode = typed.errors.processing_failure_mode  # fail, or warn|skip: failed_rows.py
         # the binlog connectors filter skipped operations where events are read (supportsOperationFiltering)
         self.dispatcher = Dispatcher.for_connector(engine, self.settings, typed, never_skip=True)
         self.tx = self.dispatcher.tx
@@ -350,7 +352,10 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
             cols.append(
                 (field, None if conv is identity else conv, base.get(c.name) in textrows.BINARY_TYPES)
             )
-        return textrows.compile_text_row_parser(cols)
+        parse = textrows.compile_text_row_parser(cols)
+        if self.failure_mode == "fail":
+            return parse
+        return dropping_parser(parse, self.failure_mode == "warn", ct.data_collection)
 
     def _invalidate(self, db: str, name: str) -> None:
         self.by_id.pop(f"{db}.{name}", None)

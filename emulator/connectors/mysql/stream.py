@@ -16,8 +16,10 @@ import pymysql
 
 from emulator.connectors.mysql import binlog as bl
 from emulator.connectors.mysql.captured import CapturedTable, TableEntry
+from emulator.connectors.mysql.failed_rows import decode_dropping
 from emulator.connectors.mysql.row_decoders import compile_row_decoders
 from emulator.connectors.mysql.source import source_block
+from emulator.connectors.mysql.types import EventConversionError
 from emulator.connectors.mysql.values import identity
 
 log = logging.getLogger("emulator.mysql")
@@ -356,36 +358,44 @@ class MySqlBinlogStream:
         if ((d.eager_begin or op in d.skipped) and not d.admit(op, True)) or p >= end:
             rows: Any = ()
         else:
-            if op == "u":
-                before, after, p = entry.dec2(body, p)
-            elif op == "c":
-                before = None
-                after, p = dec(body, p)
-            else:
-                after = None
-                before, p = dec(body, p)
-            rows = ((before, after),)
-            if p < end:  # more than one row
-                rows = list(rows)
-                add = rows.append
-                while p < end:
-                    if op == "u":
-                        before, after, p = entry.dec2(body, p)
-                    elif op == "c":
-                        after, p = dec(body, p)
-                    else:
-                        before, p = dec(body, p)
-                    add((before, after))
+            p0 = p
+            try:
+                if op == "u":
+                    before, after, p = entry.dec2(body, p)
+                elif op == "c":
+                    before = None
+                    after, p = dec(body, p)
+                else:
+                    after = None
+                    before, p = dec(body, p)
+                rows = ((before, after),)
+                if p < end:  # more than one row
+                    rows = list(rows)
+                    add = rows.append
+                    while p < end:
+                        if op == "u":
+                            before, after, p = entry.dec2(body, p)
+                        elif op == "c":
+                            after, p = dec(body, p)
+                        else:
+                            before, p = dec(body, p)
+                        add((before, after))
+            except EventConversionError:
+                if self.failure_mode == "fail":
+                    raise
+                # event.processing.failure.handling.mode=warn|skip: that row dropped, None in its place
+                rows = decode_dropping(ct, entry, op, body, p0, end, self.failure_mode == "warn")
         env = ct.env
         fill = env.null_fill
         # the offsets read rows_done only at a commit inside the event, which only a signal row causes
         track = ct.data_collection == self.signal_table
         row = 0
-        for before, after in rows:
-            if row < skip_rows:
+        for pair in rows:
+            if pair is None or row < skip_rows:  # (None: a row dropped by failed_rows.decode_dropping)
                 row += 1
                 self.rows_done = row
                 continue
+            before, after = pair
             if fill:
                 if before is not None:
                     env.fill_nulls(before)

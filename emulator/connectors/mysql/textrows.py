@@ -100,7 +100,9 @@ def stream_rows(conn: pymysql.Connection, sql: str, parse: Callable[[bytes], dic
             if first == 0xFF:
                 done = True
                 MysqlPacket(data, "utf8").raise_for_error()
-            yield parse(data)
+            row = parse(data)
+            if row is not None:  # None: a row whose conversion failed, dropped (failed_rows.py)
+                yield row
     finally:
         if not done:  # abandoned: read the rest so the connection stays in sync
             while True:

@@ -76,6 +76,11 @@ class TypeConfig:
         )
 
 
+class EventConversionError(ValueError):
+    """A value Debezium cannot convert: its dispatch of the row's event fails, which stops the connector, or with
+    event.processing.failure.handling.mode=warn|skip drops that row (emulator/connectors/mysql/failed_rows.py)."""
+
+
 class UnsupportedColumn(ConfigError):
     """A column type the emulator cannot encode as this connector does: refused, not guessed."""
 
@@ -359,12 +364,14 @@ def map_column(col: Column, cfg: TypeConfig) -> Mapped:
 
 def _connect_time_ms_required(name: str) -> Callable[[int | None], int]:
     """NOT NULL: the null Debezium makes of an out-of-day TIME fails Connect's validation and stops the
-    connector (recorded: the MySqlConnector ends there); the emulator stops likewise, naming the column."""
+    connector (recorded: the MySqlConnector ends there); the emulator stops likewise, naming the column. With
+    event.processing.failure.handling.mode=warn|skip the row is dropped instead (mariadb case
+    processing_failure_skip_drops_rows)."""
 
     def conv(us: int | None) -> int:
         ms = connect_time_ms(us)
         if ms is None:
-            raise ValueError(
+            raise EventConversionError(
                 f"column {name}: TIME value {us} us is outside a day and cannot be a required "
                 "org.apache.kafka.connect.data.Time (time.precision.mode=connect); Debezium stops here too"
             )
