@@ -11,14 +11,11 @@ COMMENT ON TABLE public.c1 IS 'table comment';
 INSERT INTO public.c1 VALUES (1, 1, 'one', 1.5);
 -- @section stream
 INSERT INTO public.c1 VALUES (2, 2, 'two', 2.5);
--- @quiet
 COMMENT ON COLUMN public.c1.b IS 'added later';
 INSERT INTO public.c1 VALUES (3, 3, 'three', 3.5);
--- @quiet
 ALTER TABLE public.c1 ADD COLUMN d integer;
 COMMENT ON COLUMN public.c1.d IS 'new column';
 INSERT INTO public.c1 VALUES (4, 4, 'four', 4.5, 4);
--- @quiet
 COMMENT ON COLUMN public.c1.a IS NULL;
 COMMENT ON COLUMN public.c1.id IS '';
 UPDATE public.c1 SET a = 10 WHERE id = 1;
