@@ -383,19 +383,20 @@ class MySqlBinlogStream:
             except EventConversionError:
                 if self.failure_mode == "fail":
                     raise
-                # event.processing.failure.handling.mode=warn|skip: that row dropped, None in its place
-                rows = decode_dropping(ct, entry, op, body, p0, end, self.failure_mode == "warn")
+                # event.processing.failure.handling.mode=warn|skip: that row dropped (it keeps its row number)
+                rows, change = decode_dropping(
+                    ct, entry, op, body, p0, end, self.failure_mode == "warn", change
+                )
         env = ct.env
         fill = env.null_fill
         # the offsets read rows_done only at a commit inside the event, which only a signal row causes
         track = ct.data_collection == self.signal_table
         row = 0
-        for pair in rows:
-            if pair is None or row < skip_rows:  # (None: a row dropped by failed_rows.decode_dropping)
+        for before, after in rows:
+            if row < skip_rows:
                 row += 1
                 self.rows_done = row
                 continue
-            before, after = pair
             if fill:
                 if before is not None:
                     env.fill_nulls(before)
