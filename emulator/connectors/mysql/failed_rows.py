@@ -30,6 +30,7 @@ def dropping_parser(parse: Callable[[bytes], dict], warn: bool, table: str) -> C
             _report(warn, table, e)
             return None
 
+    parse_or_drop.drops_rows = True  # type: ignore[attr-defined]
     return parse_or_drop
 
 

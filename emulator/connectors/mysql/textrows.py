@@ -78,7 +78,22 @@ def compile_text_row_parser(columns: list[tuple[str, Callable | None, bool]]) ->
 
 def stream_rows(conn: pymysql.Connection, sql: str, parse: Callable[[bytes], dict]) -> Iterator[dict]:
     """Run `sql` unbuffered and yield each row parsed by `parse`. The connection is usable again after the
-    last row (or after the generator is closed, which drains the rest of the result)."""
+    last row (or after the generator is closed, which drains the rest of the result). A parser marked
+    `drops_rows` (failed_rows.dropping_parser) returns None for a row it drops: only then are rows tested."""
+    rows = _stream_rows(conn, sql, parse)
+    return _without_dropped(rows) if getattr(parse, "drops_rows", False) else rows
+
+
+def _without_dropped(rows: Iterator[dict | None]) -> Iterator[dict]:
+    try:
+        for row in rows:
+            if row is not None:
+                yield row
+    finally:
+        rows.close()  # (drains the result: the connection stays in sync)
+
+
+def _stream_rows(conn: pymysql.Connection, sql: str, parse: Callable[[bytes], dict]) -> Iterator[dict]:
     cur = conn.cursor(pymysql.cursors.SSCursor)
     cur.execute(sql)
     result = conn._result
@@ -100,9 +115,7 @@ def stream_rows(conn: pymysql.Connection, sql: str, parse: Callable[[bytes], dic
             if first == 0xFF:
                 done = True
                 MysqlPacket(data, "utf8").raise_for_error()
-            row = parse(data)
-            if row is not None:  # None: a row whose conversion failed, dropped (failed_rows.py)
-                yield row
+            yield parse(data)
     finally:
         if not done:  # abandoned: read the rest so the connection stays in sync
             while True:
