@@ -299,6 +299,8 @@ def test_old_tuple_of_an_update_reads_as_the_same_tuple_alone(shifts, request):
                 continue
             want = None if alone is None else (*alone, len(old))
             assert parse.old(old + b"N" + new, 0) == want, (kinds, nullable, old, new)
-            assert parse.old(b"xyz" + old + b"N" + new, 3) == (None if want is None else (*alone, len(old) + 3))
+            assert parse.old(b"xyz" + old + b"N" + new, 3) == (
+                None if want is None else (*alone, len(old) + 3)
+            )
             matched += omatch is not None and omatch(old + b"N" + new, 0) is not None
     assert matched > pairs // 5

@@ -47,6 +47,14 @@ def _no_key(row: dict | None) -> None:
     return None
 
 
+def _has_float(schema) -> bool:
+    """Whether values of `schema` may hold a float (a struct's fields, an array's items, a map's keys and values)."""
+    if schema.type in ("float32", "float64"):
+        return True
+    parts = [f.schema for f in schema.fields or ()] + [schema.items, schema.keys, schema.values]
+    return any(p is not None and _has_float(p) for p in parts)
+
+
 NEWKEY = "__debezium.newkey"
 OLDKEY = "__debezium.oldkey"
 
@@ -246,6 +254,45 @@ class Dispatcher:
             else:
                 m.updates += 1
             emit(record(op, after, source, event_block(tx_id, dc) if tx_id is not None else None, key))
+            return True
+
+        return change
+
+    def table_json_old(self, env, dc: str) -> Callable[..., bool] | None:
+        """`table()`'s change function for an UPDATE with its old row whose key is the new row's (the same
+        key JSON: not a key change) and for a DELETE, rows and key as JSON text (`env.change_json_old`):
+        `change(op, before, after, key, source, tx_id) -> False` when it cannot take it, and the caller goes
+        through `table()`: an incremental snapshot window is open; skip.messages.without.change with an
+        UPDATE whose value JSON is the same (`table()` compares the rows), or in a table with floating-point
+        values (a 0.0 and a -0.0 are equal rows printed apart). None for the signal table (its rows are read).
+        """
+        if self.signals is not None and self.signal_table is not None and dc == self.signal_table:
+            return None
+        record = env.change_json_old
+        tombstone = env.tombstone_json
+        emit = self.emit
+        event_block = self.tx.event_block
+        m = self.metrics
+        inc = self.incremental
+        tombstones = self.tombstones
+        # skip.messages.without.change: rows whose JSON differs are different rows unless a value is a float
+        compare = self.skip_unchanged
+        inexact = compare and any(_has_float(f.schema) for f in env.value_schema.fields)
+
+        def change(op: str, before: bytes, after: bytes, key: bytes | None, source: bytes, tx_id) -> bool:
+            if inc is not None and inc.window_open:
+                return False
+            if op == "u":
+                if compare and (inexact or before == after):
+                    return False
+                m.updates += 1
+            else:
+                m.deletes += 1
+            emit(
+                record(op, before, after, source, event_block(tx_id, dc) if tx_id is not None else None, key)
+            )
+            if op == "d" and tombstones:
+                emit(tombstone(key))
             return True
 
         return change

@@ -82,6 +82,8 @@ class CapturedTable:
         "line_c",
         "line_u",
         "line_epoch",
+        "parse_old",
+        "gate_old",
     )
 
     def __init__(self, env: TableEnvelope, keep: list[int] | None) -> None:
@@ -110,6 +112,10 @@ class CapturedTable:
         self.line_c: bytes | None = None
         self.line_u: bytes | None = None
         self.line_epoch = -1
+        # an UPDATE's old row (REPLICA IDENTITY FULL) as JSON (the JSON parser's `old`), and the dispatcher's
+        # change function for UPDATEs with their old row and DELETEs as JSON
+        self.parse_old: Any = None
+        self.gate_old: Any = None
 
     def raw(self, values: list) -> list:
         keep = self.keep
