@@ -196,6 +196,7 @@ class PgoutputStream:
         self.by_oid[rel.oid] = ct
         ct.parse_row = self._row_parser(ct, len(rel.columns))
         ct.parse_json = ct.gate_json = ct.parse_line = ct.gate_line = ct.parse_old = ct.gate_old = None
+        ct.parse_key = None
         ct.line_epoch = -1
         if ct.parse_row is not None and not self.settings.structured:
             ct.gate_json = self.dispatcher.table_json(ct.env, ct.data_collection)
@@ -204,6 +205,8 @@ class PgoutputStream:
                 ct.parse_json = self._json_parser(ct, len(rel.columns), rel.replica_identity == "f")
                 ct.parse_old = ct.parse_json.old
                 ct.gate_old = self.dispatcher.table_json_old(ct.env, ct.data_collection)
+                if rel.replica_identity in ("d", "i") and ct.gate_old is not None:
+                    ct.parse_key = self._key_parser_later(ct, rel)
                 formats = getattr(ct.env, "_after_formats", None)  # the envelope's line format per op
                 if formats is not None and not self.tx.enabled:
                     _fmt, vstart, vtail = formats["c"]
@@ -242,6 +245,23 @@ class PgoutputStream:
         value, key = env.json_fields()
         nullable = [c.schema.optional for c in env.table.columns]  # NOT NULL: no NULL alternative to match
         return po.row_json_parser(ncols, env.converters, cols, value, key, nullable, old)
+
+    @staticmethod
+    def _key_parser_later(ct: CapturedTable, rel: po.Relation):
+        """A DELETE's old-key tuple -> (`before` JSON, key JSON) parser, made on its first call (most tables
+        see no DELETE: no generated code for them): the columns outside the replica identity (the Relation's
+        key flags) are constants (`CapturedTable.old_key_json_fields`)."""
+
+        def first(buf: bytes, start: int):
+            env = ct.env
+            cols = ct.keep if ct.keep is not None else list(range(len(env.names)))
+            identity = [rel.columns[c].is_key for c in cols]
+            value, key = ct.old_key_json_fields(identity)
+            nullable = [c.schema.optional for c in env.table.columns]
+            ct.parse_key = po.row_json_parser(len(rel.columns), env.converters, cols, value, key, nullable)
+            return ct.parse_key(buf, start)
+
+        return first
 
     def _change_target(self, msg: bytes, op: str, lsn: int) -> CapturedTable | None:
         """Bookkeeping common to every row change (`msg` an Insert/Update/Delete message); the captured
@@ -464,6 +484,15 @@ class PgoutputStream:
             return
         if msg[5] == 79 and ct.gate_old is not None:  # 'O': the whole old row (FULL), read as an insert's row
             old = ct.parse_json(msg, 6)
+            if old is not None:
+                tmpl = ct.src if ct.src_epoch == self.tx_epoch else None  # as in _on_insert
+                src = tmpl % (lsn, lsn) if tmpl.__class__ is bytes else self._src_miss(ct, lsn)
+                if src.__class__ is bytes and ct.gate_old(
+                    "d", old[0], b"null", old[1], src, f"{self.xid}:{lsn}" if self.tx.enabled else None
+                ):
+                    return
+        elif msg[5] == 75 and ct.parse_key is not None:  # 'K': the key's columns (DEFAULT, USING INDEX)
+            old = ct.parse_key(msg, 6)
             if old is not None:
                 tmpl = ct.src if ct.src_epoch == self.tx_epoch else None  # as in _on_insert
                 src = tmpl % (lsn, lsn) if tmpl.__class__ is bytes else self._src_miss(ct, lsn)
