@@ -283,6 +283,19 @@ def _skip_column(i: int, n: int) -> list[str]:
     ]
 
 
+def _exact_column(i: int, n: int, value: bool) -> list[str]:
+    """Generated lines that step over column `i` of `n`, which must hold a value (`value`) or be NULL."""
+    if not value:
+        return ["    if buf[pos] == 110:", "        pos += 1", "    else:", "        return None"]
+    return [
+        _KIND[i < n - 4],
+        "    if k == 116:",
+        f"        pos += 5 + {_LEN[i < n - 4]}",
+        "    else:",
+        "        return None",
+    ]
+
+
 def row_parser(n: int, names: list[str], converters: list, columns: list[int]):
     """`parse(buf, pos) -> row dict or None` for tuples of `n` columns: the row's field j is `names[j]`,
     `converters[j]` of pgoutput column `columns[j]`; the other columns are skipped (column.exclude.list).
@@ -374,6 +387,7 @@ def row_json_parser(
     key: list | None,
     nullable: list | None = None,
     old: bool = False,
+    exact: frozenset[int] | None = None,
 ):
     """`parse(buf, pos) -> (after JSON, key JSON or None)` for tuples of `n` columns: row field j is
     `converters[j]` of pgoutput column `columns[j]`; `value` and `key` list the JSON objects' fields in order
@@ -383,7 +397,9 @@ def row_json_parser(
     defaults and masks applied). None (nothing consumed) where `row_parser` answers None. A tuple the
     table's whole-tuple pattern matches (pgoutput_match) is read by it, any other by the column walk.
     `old`: also `parse.old(buf, pos) -> (after JSON, key JSON, where the tuple ends) or None` for an UPDATE's
-    old tuple (REPLICA IDENTITY FULL), which the new tuple follows."""
+    old tuple (REPLICA IDENTITY FULL), which the new tuple follows. `exact`: a DELETE's old-key tuple, whose
+    columns at these positions must hold a value and all others must be NULL (else None: the caller reads it
+    its general way); read by the walk alone."""
     field_of = {c: j for j, c in enumerate(columns)}
     value = [JsonField(*f) for f in value]
     key = [JsonField(*f) for f in key or ()]
@@ -401,7 +417,7 @@ def row_json_parser(
     for i in range(n):
         j = field_of.get(i)
         if j is None or j not in used:
-            lines += _skip_column(i, n)
+            lines += _skip_column(i, n) if exact is None else _exact_column(i, n, i in exact)
             continue
         kind = _conv_kind(converters[j])
         if kind == _INT:
@@ -430,14 +446,17 @@ def row_json_parser(
             # a converter's null for a value (NaN in a precise decimal) prints as a NULL does: the column's
             # default (JsonConverter's replace.null.with.default; pg case nan_nullable_default)
             lines += [f"        if v{j} == b'null':", f"            v{j} = n{j}"]
+        if (
+            exact is None or i not in exact
+        ):  # a NULL read as one (exact: a NULL where a value must be -> None)
+            lines += [
+                "    elif k == 110:",
+                f"        v{j} = n{j}",
+            ]
+            if j in split:
+                lines.append(f"        k{j} = b'null'")
+            lines.append("        pos += 1")
         lines += [
-            "    elif k == 110:",
-            f"        v{j} = n{j}",
-        ]
-        if j in split:
-            lines.append(f"        k{j} = b'null'")
-        lines += [
-            "        pos += 1",
             "    else:",
             "        return None",
         ]
@@ -476,7 +495,11 @@ def row_json_parser(
     kinds = [_conv_kind(c) for c in converters]
     nullable = [True] * len(converters) if nullable is None else nullable
     defaulted = frozenset(j for j, null in value_null.items() if null != b"null")
-    match = tuple_match(n, kinds, converters, field_of, used, split, nullable, defaulted)
+    match = (
+        None
+        if exact is not None
+        else tuple_match(n, kinds, converters, field_of, used, split, nullable, defaulted)
+    )
     if match is not None:  # the same returns after the whole-tuple match, the walk as its fallback
         _m, mlines, mns = match
         ns.update(mns, _walk=parse, _walk_line=parse_line)

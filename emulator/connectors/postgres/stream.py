@@ -258,7 +258,12 @@ class PgoutputStream:
             identity = [rel.columns[c].is_key for c in cols]
             value, key = ct.old_key_json_fields(identity)
             nullable = [c.schema.optional for c in env.table.columns]
-            ct.parse_key = po.row_json_parser(len(rel.columns), env.converters, cols, value, key, nullable)
+            # the identity's columns must hold values and the others be NULL, as the constants assume (a partition
+            # published as its root may send its own identity's columns): else the general reading
+            exact = frozenset(i for i, c in enumerate(rel.columns) if c.is_key)
+            ct.parse_key = po.row_json_parser(
+                len(rel.columns), env.converters, cols, value, key, nullable, exact=exact
+            )
             return ct.parse_key(buf, start)
 
         return first
