@@ -1,6 +1,7 @@
 """CPU per event of the PostgreSQL connector's per-event path, without the network.
 
-Records real pgoutput messages of the `bench_pg.py` workload (INSERTs, then UPDATEs of the same rows)
+Records real pgoutput messages of the `bench_pg.py` workload (INSERTs, then UPDATEs of the same rows, then
+DELETEs of them)
 with `pg_logical_slot_get_binary_changes`, then replays them in this process through the connector's
 own handlers (parse -> row -> envelope -> JsonConverter bytes -> the directory output) and reports
 CPU µs per event (`time.process_time`, best of `--repeat`), with a breakdown by stage. Everything but
@@ -11,7 +12,8 @@ the socket read is the code `python -m emulator run` runs; the reference for the
     .venv/bin/python bench/bench_pg_path.py --table nullable --replica-identity full   # other table shapes
     valgrind --tool=callgrind --dump-before=getppid --callgrind-out-file=/tmp/cg.out \
         .venv/bin/python bench/bench_pg_path.py --rows 3000 --callgrind-markers
-    # instructions per event: the total of /tmp/cg.out.2 (INSERT) and of /tmp/cg.out.3 (UPDATE) / events
+    # instructions per event: the total of /tmp/cg.out.2 (INSERT), /tmp/cg.out.3 (UPDATE) and
+    # /tmp/cg.out.4 (DELETE) / events
 """
 
 from __future__ import annotations
@@ -43,9 +45,10 @@ from emulator.testing.pgserver import PgServer  # noqa: E402
 
 def record(
     pg: PgServer, rows: int, nullable: bool = False, full: bool = False
-) -> tuple[list[tuple[int, bytes]], list[tuple[int, bytes]]]:
-    """(lsn, message) lists of the INSERT and the UPDATE backlog (`nullable`: bench_pg's `--table nullable`;
-    `full`: REPLICA IDENTITY FULL, each UPDATE carries the old row)."""
+) -> list[list[tuple[int, bytes]]]:
+    """(lsn, message) lists of the INSERT, the UPDATE and the DELETE backlog (`nullable`: bench_pg's
+    `--table nullable`; `full`: REPLICA IDENTITY FULL, each UPDATE and DELETE carries the old row, else a
+    DELETE carries the key)."""
     with psycopg.connect(
         host="127.0.0.1", port=pg.port, user="postgres", dbname="postgres", autocommit=True
     ) as c:
@@ -56,14 +59,20 @@ def record(
         c.execute(f"CREATE PUBLICATION p FOR TABLE {TABLE}")
         c.execute("SELECT pg_create_logical_replication_slot('s', 'pgoutput')")
         out = []
-        for kind in ("insert", "update"):
-            c.execute(backlog_sql(kind, rows, nullable))
+        for kind in ("insert", "update", "delete"):
+            c.execute(backlog_sql(kind, rows, nullable) if kind != "delete" else delete_sql(rows))
             cur = c.execute(
                 "SELECT lsn::text, data FROM pg_logical_slot_get_binary_changes("
                 "'s', NULL, NULL, 'proto_version', '1', 'publication_names', 'p')"
             )
             out.append([(po.lsn_to_int(lsn), bytes(data)) for lsn, data in cur])
-        return out[0], out[1]
+        return out
+
+
+def delete_sql(n: int) -> str:
+    """The n rows deleted in 1000-row transactions (as bench_pg's backlogs are written)."""
+    body = f"DELETE FROM {TABLE} WHERE id BETWEEN b * 1000 + 1 AND least(b * 1000 + 1000, {n});"
+    return f"DO $$ BEGIN FOR b IN 0..{(n + 999) // 1000 - 1} LOOP {body} COMMIT; END LOOP; END $$;"
 
 
 def connector(pg: PgServer, out: Path) -> PostgresConnector:
@@ -171,25 +180,27 @@ def stages(conn: PostgresConnector, msgs: list[tuple[int, bytes]]) -> dict[str, 
     return {k: v / n * 1e6 for k, v in res.items()}
 
 
-def marked_replay(pg: PgServer, tmp: Path, ins: list, upd: list) -> int:
+def marked_replay(pg: PgServer, tmp: Path, ins: list, upd: list, dels: list) -> int:
     """Instruction counts per event without other load's noise: the messages once to warm up (Relation
     messages, generated parsers), then again, Relation messages left out, between two `os.getppid()`
-    calls, INSERTs and UPDATEs apart. `valgrind --tool=callgrind --dump-before=getppid` writes the INSERT
-    replay to `<out>.2` and the UPDATE replay to `<out>.3`; a dump's total divided by the events printed
-    here is the figure."""
+    calls, INSERTs, UPDATEs and DELETEs apart. `valgrind --tool=callgrind --dump-before=getppid` writes the
+    INSERT replay to `<out>.2`, the UPDATE replay to `<out>.3` and the DELETE replay to `<out>.4`; a dump's
+    total divided by the events printed here is the figure."""
     conn = connector(pg, tmp)
-    replay(conn, ins)
-    replay(conn, upd)
-    ins = [m for m in ins if m[1][0] != 82]
-    upd = [m for m in upd if m[1][0] != 82]
-    os.getppid()
-    n_ins = replay(conn, ins)[1]
-    os.getppid()
-    n_upd = replay(conn, upd)[1]
+    for msgs in (ins, upd, dels):
+        replay(conn, msgs)
+    counts = []
+    for msgs in (ins, upd, dels):
+        msgs = [m for m in msgs if m[1][0] != 82]
+        os.getppid()
+        counts.append(replay(conn, msgs)[1])
     os.getppid()
     conn.engine.output.close()
     conn.conn.close()
-    print(f"marked replay: {n_ins} INSERT events (<out>.2), {n_upd} UPDATE events (<out>.3)")
+    print(
+        f"marked replay: {counts[0]} INSERT events (<out>.2), {counts[1]} UPDATE events (<out>.3), "
+        f"{counts[2]} DELETE events (<out>.4)"
+    )
     return 0
 
 
@@ -213,21 +224,21 @@ def main(argv=None) -> int:
         "--replica-identity",
         choices=("default", "full"),
         default="default",
-        help="FULL: each UPDATE message carries the old row too",
+        help="FULL: each UPDATE and DELETE message carries the whole old row (DEFAULT: a DELETE the key)",
     )
     args = ap.parse_args(argv)
     with PgServer() as pg, tempfile.TemporaryDirectory(prefix="bench-pg-path-") as tmp:
-        ins, upd = record(pg, args.rows, args.table == "nullable", args.replica_identity == "full")
+        ins, upd, dels = record(pg, args.rows, args.table == "nullable", args.replica_identity == "full")
         if args.callgrind_markers:
-            return marked_replay(pg, Path(tmp), ins, upd)
+            return marked_replay(pg, Path(tmp), ins, upd, dels)
         print(
-            f"recorded {len(ins):,} + {len(upd):,} pgoutput messages ({COLUMNS.count(',') + 2} columns; "
+            f"recorded {len(ins):,} + {len(upd):,} + {len(dels):,} pgoutput messages ({COLUMNS.count(',') + 2} columns; "
             f"row {ROW_EXPR[:20]}...; table {args.table}, replica identity {args.replica_identity})"
         )
         best: dict[str, float] = {}
         for i in range(args.repeat):
             conn = connector(pg, Path(tmp) / str(i))
-            for what, msgs in (("INSERT", ins), ("UPDATE", upd)):
+            for what, msgs in (("INSERT", ins), ("UPDATE", upd), ("DELETE", dels)):
                 cpu, n = replay(conn, msgs)
                 best[what] = min(best.get(what, 1e9), cpu / n * 1e6)
             for k, v in stages(conn, ins).items():

@@ -226,6 +226,7 @@ class TableEnvelope:
         "_key",
         "_value_format",
         "_after_formats",
+        "_old_formats",
     )
 
     def __new__(cls, settings: EnvelopeSettings, table: TableDef, topic: str | None = None):
@@ -302,6 +303,11 @@ class TableEnvelope:
         self._after_formats = {
             op: line_format(self.key_frame, self.value_frame, payload_format(before=b"null", op=op), tail)
             for op in ("c", "u")
+        }
+        # ... and for `change_json_old` (an UPDATE or DELETE with its old row as JSON): `before` a slot too
+        self._old_formats = {
+            op: line_format(self.key_frame, self.value_frame, payload_format(op=op), tail)
+            for op in ("u", "d")
         }
 
     # -- rows ----------------------------------------------------------------------------------------
@@ -412,6 +418,27 @@ class TableEnvelope:
             return LineRecord(self.topic, line, 0, vstart, vtail, self.settings.context_headers)
         line = fmt % (key, after, source, tx, ns // 1_000_000, ns // 1_000, ns)
         return LineRecord(self.topic, line, len(key), vstart + len(key), vtail, self.settings.context_headers)
+
+    def change_json_old(
+        self, op: str, before: bytes, after: bytes, source: bytes, transaction: dict | None, key: bytes | None
+    ) -> Record:
+        """`change(op, before_row, after_row, source, transaction, key)` (op "u" or "d": `after` b"null") for
+        rows and key as `change_json` takes them: the UPDATE with its old row, the DELETE."""
+        ns = _time_ns()
+        fmt, vstart, vtail = self._old_formats[op]
+        tx = b"null" if transaction is None else _dumps(transaction)
+        if key is None:
+            line = fmt % (before, after, source, tx, ns // 1_000_000, ns // 1_000, ns)
+            return LineRecord(self.topic, line, 0, vstart, vtail, self.settings.context_headers)
+        line = fmt % (key, before, after, source, tx, ns // 1_000_000, ns // 1_000, ns)
+        return LineRecord(self.topic, line, len(key), vstart + len(key), vtail, self.settings.context_headers)
+
+    def tombstone_json(self, key: bytes | None) -> Record:
+        """`tombstone(key_row)` for the key as JSON text (`change_json`'s)."""
+        if key is None:
+            return Record(self.topic, None, None, self.settings.context_headers)
+        kf = self.key_frame
+        return Record(self.topic, _join((kf.head, key, kf.tail)), None, self.settings.context_headers)
 
     def snapshot_payloads(self, after: dict, source: dict, key: dict | None) -> tuple[bytes | None, bytes]:
         """A snapshot read's key and value payloads as `change("r", None, after, source, None, key)` frames

@@ -44,3 +44,30 @@ def test_change_json_is_change(key, tx):
         assert TS.sub(b"", got.line()) == TS.sub(b"", want.line())
         assert (got.topic, got.headers, got.partition, got.binary) == (want.topic, want.headers, None, False)
     assert [f[:3] for f in env.json_fields()[0]] == [("id", 0, b"null"), ("name", 1, b"null"), ("n", 2, b"5")]
+
+
+@pytest.mark.parametrize("key", [["id"], []], ids=["keyed", "keyless"])
+@pytest.mark.parametrize("tx", [None, {"id": "1:2", "total_order": 1, "data_collection_order": 1}])
+def test_change_json_old_and_tombstone_json_are_change_and_tombstone(key, tx):
+    # an UPDATE with its old row (REPLICA IDENTITY FULL) and a DELETE, rows and key as JSON text
+    env = table(key)
+    old = {"id": 3, "name": None, "n": 7}
+    new = {"id": 3, "name": "x%sy", "n": None}
+    old_json, new_json = b'{"id":3,"name":null,"n":7}', b'{"id":3,"name":"x%sy","n":5}'
+    k = b'{"id":3}' if key else None
+    for op, before, after, after_json in (("u", old, new, new_json), ("d", old, None, b"null")):
+        want = env.change(op, before, after, SOURCE, tx, env.key_of(old))
+        got = env.change_json_old(op, old_json, after_json, orjson.dumps(SOURCE), tx, k)
+        assert isinstance(got, LineRecord)
+        assert got.key == want.key
+        assert TS.sub(b"", got.value) == TS.sub(b"", want.value)
+        assert TS.sub(b"", got.line()) == TS.sub(b"", want.line())
+        assert (got.topic, got.headers) == (want.topic, want.headers)
+    want, got = env.tombstone(env.key_of(old)), env.tombstone_json(k)
+    assert (got.topic, got.key, got.value, got.headers, got.line()) == (
+        want.topic,
+        want.key,
+        want.value,
+        want.headers,
+        want.line(),
+    )

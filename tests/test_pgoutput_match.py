@@ -266,3 +266,41 @@ def test_line_of_a_matched_tuple_is_the_walks_line():
         b'"note":"say \\"hi\\"","ok":true},"s":[5,5],"t":null,"ms":1700000000123,"us":1700000000123456,'
         b'"ns":1700000000123456789}'
     )
+
+
+@pytest.mark.parametrize("shifts", ["walked", "matched"])
+def test_old_tuple_of_an_update_reads_as_the_same_tuple_alone(shifts, request):
+    # REPLICA IDENTITY FULL: an UPDATE carries the old tuple, then `N` and the new one; `parse.old` reads the
+    # old tuple as `parse` reads it alone and says where it ends, matched (a lookahead for the `N` and the
+    # count in place of the message's end) or walked; the new tuple after it starts with the same bytes
+    if shifts == "matched":
+        request.getfixturevalue("every_table_matched")
+    rnd = random.Random(11)
+    matched = pairs = 0
+    for _ in range(80):
+        n, captured, kinds, nullable, key = _table(rnd)
+        names = [f"f{j}" for j in range(len(captured))]
+        convs = [KINDS[k][0] for k in kinds]
+        value = [(name, j, rnd.choice([b"null", b"5"]), None) for j, name in enumerate(names)]
+        keyf = [(names[j], j, b"null", None) for j in key] or None
+        parse = po.row_json_parser(n, convs, captured, value, keyf, nullable, old=True)
+        omatch = parse.old.__globals__.get("_M")
+        if shifts == "matched":
+            assert omatch is not None
+        for _ in range(25):
+            old = tuple_data(_tuple(rnd, n, captured, kinds, nullable))
+            new = tuple_data(_tuple(rnd, n, captured, kinds, nullable))
+            pairs += 1
+            try:
+                alone = parse(old, 0)
+            except (ValueError, ArithmeticError, UnicodeDecodeError) as e:
+                with pytest.raises(type(e)):
+                    parse.old(old + b"N" + new, 0)
+                continue
+            want = None if alone is None else (*alone, len(old))
+            assert parse.old(old + b"N" + new, 0) == want, (kinds, nullable, old, new)
+            assert parse.old(b"xyz" + old + b"N" + new, 3) == (
+                None if want is None else (*alone, len(old) + 3)
+            )
+            matched += omatch is not None and omatch(old + b"N" + new, 0) is not None
+    assert matched > pairs // 5

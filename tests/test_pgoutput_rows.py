@@ -237,3 +237,23 @@ def test_generic_tuples_of_every_width_with_nulls_toast_and_bytes_after():
         assert values == want, cols
         assert end == len(msg) - len(tail)
         assert toast == ("u" in cols)
+
+
+def test_json_old_key_tuple_reads_only_what_the_identity_sends():
+    # a DELETE's old-key tuple (REPLICA IDENTITY DEFAULT): relation columns id (identity), secret (excluded),
+    # flag, name, code; the fields outside the identity are constants (their fallbacks), and the tuple must
+    # hold a value where the identity is and NULL elsewhere, or the parser hands it back (None)
+    value = [("id", 0, b"null", None), ("flag", 1, b"false", b"false"), ("name", 2, b"null", b'""')]
+    value.append(("code", 3, b"null", b"null"))
+    parse = po.row_json_parser(
+        5, JCONVS, [0, 2, 3, 4], value, [("id", 0, b"null", None)], exact=frozenset({0})
+    )
+    assert parse(tuple_data(b"9", None, None, None, None), 0) == (
+        b'{"id":9,"flag":false,"name":"","code":null}',
+        b'{"id":9}',
+    )
+    assert parse(tuple_data(None, None, None, None, None), 0) is None  # the identity's column NULL
+    assert parse(tuple_data(b"9", None, b"t", None, None), 0) is None  # a value outside the identity
+    assert parse(tuple_data(b"9", b"pw", None, None, None), 0) is None  # ... in a column left out too
+    assert parse(tuple_data(b"9", None, None, None, "u"), 0) is None
+    assert "_M" not in parse.__globals__  # read by the walk alone

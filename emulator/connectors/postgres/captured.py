@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
+
 from emulator.envelope import TableEnvelope
 
 _FALLBACK = {
@@ -82,6 +84,9 @@ class CapturedTable:
         "line_c",
         "line_u",
         "line_epoch",
+        "parse_old",
+        "gate_old",
+        "parse_key",
     )
 
     def __init__(self, env: TableEnvelope, keep: list[int] | None) -> None:
@@ -110,6 +115,29 @@ class CapturedTable:
         self.line_c: bytes | None = None
         self.line_u: bytes | None = None
         self.line_epoch = -1
+        # an UPDATE's old row (REPLICA IDENTITY FULL) as JSON (the JSON parser's `old`), and the dispatcher's
+        # change function for UPDATEs with their old row and DELETEs as JSON
+        self.parse_old: Any = None
+        self.gate_old: Any = None
+        # a DELETE's old-key tuple (REPLICA IDENTITY DEFAULT / USING INDEX) as JSON, made on the first such
+        # DELETE (`old_key_json_fields`)
+        self.parse_key: Any = None
+
+    def old_key_json_fields(self, identity: list[bool]) -> tuple[list, list | None]:
+        """`env.json_fields()` for an old-key tuple ('K': the replica-identity columns, `identity[j]` for row
+        field j, the others NULL), as the stream's `_old_row` reads it: a field outside the identity is a
+        constant, its fallback (`fallbacks`) as `change` prints it (a NULL fallback: the column's default,
+        replace.null.with.default) or its mask; in the key (message.key.columns) the fallback or null."""
+        value, key = self.env.json_fields()
+        fb = self.fallbacks
+
+        def const(j: int, null_json: bytes) -> bytes:
+            return orjson.dumps(fb[j]) if fb[j] is not None else null_json
+
+        value = [(n, j, nj, fx if fx is not None or identity[j] else const(j, nj)) for n, j, nj, fx in value]
+        if key is not None:
+            key = [(n, j, nj, fx if fx is not None or identity[j] else const(j, nj)) for n, j, nj, fx in key]
+        return value, key
 
     def raw(self, values: list) -> list:
         keep = self.keep

@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 import orjson
 
-from emulator.connectors.postgres.pgoutput_match import tuple_match
+from emulator.connectors.postgres.pgoutput_match import old_tuple_end, tuple_match
 
 PG_EPOCH_US = 946_684_800_000_000  # 2000-01-01 in µs since the Unix epoch
 
@@ -283,6 +283,19 @@ def _skip_column(i: int, n: int) -> list[str]:
     ]
 
 
+def _exact_column(i: int, n: int, value: bool) -> list[str]:
+    """Generated lines that step over column `i` of `n`, which must hold a value (`value`) or be NULL."""
+    if not value:
+        return ["    if buf[pos] == 110:", "        pos += 1", "    else:", "        return None"]
+    return [
+        _KIND[i < n - 4],
+        "    if k == 116:",
+        f"        pos += 5 + {_LEN[i < n - 4]}",
+        "    else:",
+        "        return None",
+    ]
+
+
 def row_parser(n: int, names: list[str], converters: list, columns: list[int]):
     """`parse(buf, pos) -> row dict or None` for tuples of `n` columns: the row's field j is `names[j]`,
     `converters[j]` of pgoutput column `columns[j]`; the other columns are skipped (column.exclude.list).
@@ -367,7 +380,14 @@ def _fmt_of(fields: list[JsonField], var) -> tuple[bytes, list[str]]:
 
 
 def row_json_parser(
-    n: int, converters: list, columns: list[int], value: list, key: list | None, nullable: list | None = None
+    n: int,
+    converters: list,
+    columns: list[int],
+    value: list,
+    key: list | None,
+    nullable: list | None = None,
+    old: bool = False,
+    exact: frozenset[int] | None = None,
 ):
     """`parse(buf, pos) -> (after JSON, key JSON or None)` for tuples of `n` columns: row field j is
     `converters[j]` of pgoutput column `columns[j]`; `value` and `key` list the JSON objects' fields in order
@@ -375,7 +395,11 @@ def row_json_parser(
     NOT NULL column (None: all may be NULL).
     The bytes are those `orjson.dumps` prints for the dict `row_parser` makes (with the envelope's NULL
     defaults and masks applied). None (nothing consumed) where `row_parser` answers None. A tuple the
-    table's whole-tuple pattern matches (pgoutput_match) is read by it, any other by the column walk."""
+    table's whole-tuple pattern matches (pgoutput_match) is read by it, any other by the column walk.
+    `old`: also `parse.old(buf, pos) -> (after JSON, key JSON, where the tuple ends) or None` for an UPDATE's
+    old tuple (REPLICA IDENTITY FULL), which the new tuple follows. `exact`: a DELETE's old-key tuple, whose
+    columns at these positions must hold a value and all others must be NULL (else None: the caller reads it
+    its general way); read by the walk alone."""
     field_of = {c: j for j, c in enumerate(columns)}
     value = [JsonField(*f) for f in value]
     key = [JsonField(*f) for f in key or ()]
@@ -393,7 +417,7 @@ def row_json_parser(
     for i in range(n):
         j = field_of.get(i)
         if j is None or j not in used:
-            lines += _skip_column(i, n)
+            lines += _skip_column(i, n) if exact is None else _exact_column(i, n, i in exact)
             continue
         kind = _conv_kind(converters[j])
         if kind == _INT:
@@ -422,14 +446,17 @@ def row_json_parser(
             # a converter's null for a value (NaN in a precise decimal) prints as a NULL does: the column's
             # default (JsonConverter's replace.null.with.default; pg case nan_nullable_default)
             lines += [f"        if v{j} == b'null':", f"            v{j} = n{j}"]
+        if (
+            exact is None or i not in exact
+        ):  # a NULL read as one (exact: a NULL where a value must be -> None)
+            lines += [
+                "    elif k == 110:",
+                f"        v{j} = n{j}",
+            ]
+            if j in split:
+                lines.append(f"        k{j} = b'null'")
+            lines.append("        pos += 1")
         lines += [
-            "    elif k == 110:",
-            f"        v{j} = n{j}",
-        ]
-        if j in split:
-            lines.append(f"        k{j} = b'null'")
-        lines += [
-            "        pos += 1",
             "    else:",
             "        return None",
         ]
@@ -446,11 +473,13 @@ def row_json_parser(
         ns["KFMT"] = kfmt
         keyed = f"KFMT % ({''.join(a + ', ' for a in kargs)})"
         ret = f"\n    return {after}, {keyed}\n"
+        ret_old = f"\n    return {after}, {keyed}, {{end}}\n"
         ret_line = (
             f"\n    key = {keyed}\n    t = b'%d' % ns\n    return fmt % (key, {values}{tail}, len(key)\n"
         )
     else:
         ret = f"\n    return {after}, None\n"
+        ret_old = f"\n    return {after}, None, {{end}}\n"
         ret_line = f"\n    t = b'%d' % ns\n    return fmt % ({values}{tail}, 0\n"
     body = "\n".join(lines[1:])
     code = f"def parse(buf, start):\n{body}{ret}"
@@ -458,10 +487,19 @@ def row_json_parser(
     exec(compile(code, f"<pgoutput JSON row of {n}>", "exec"), ns)  # noqa: S102 - names as constants
     exec(compile(line, f"<pgoutput line of {n}>", "exec"), ns)  # noqa: S102 - names as constants
     parse, parse_line = ns["parse"], ns["parse_line"]
+    parse_old = None
+    if old:
+        code = f"def parse_old(buf, start):\n{body}{ret_old.format(end='pos')}"
+        exec(compile(code, f"<pgoutput JSON old row of {n}>", "exec"), ns)  # noqa: S102 - as above
+        parse_old = ns["parse_old"]
     kinds = [_conv_kind(c) for c in converters]
     nullable = [True] * len(converters) if nullable is None else nullable
     defaulted = frozenset(j for j, null in value_null.items() if null != b"null")
-    match = tuple_match(n, kinds, converters, field_of, used, split, nullable, defaulted)
+    match = (
+        None
+        if exact is not None
+        else tuple_match(n, kinds, converters, field_of, used, split, nullable, defaulted)
+    )
     if match is not None:  # the same returns after the whole-tuple match, the walk as its fallback
         _m, mlines, mns = match
         ns.update(mns, _walk=parse, _walk_line=parse_line)
@@ -474,7 +512,19 @@ def row_json_parser(
         exec(compile(code, f"<pgoutput JSON tuple match of {n}>", "exec"), ns)  # noqa: S102 - as above
         exec(compile(line, f"<pgoutput line tuple match of {n}>", "exec"), ns)  # noqa: S102 - as above
         parse, parse_line = ns["parse"], ns["parse_line"]
+        if old:  # the old tuple's own pattern (it ends before the new tuple), in a namespace of its own
+            omatch = tuple_match(
+                n, kinds, converters, field_of, used, split, nullable, defaulted, old_tuple_end(n)
+            )
+            if omatch is not None:
+                _m, olines, ons = omatch
+                ons = {**ns, **ons, "_walk_old": parse_old}
+                obody = "\n".join(olines).replace("{fallback}", "_walk_old(buf, start)")
+                code = f"def parse_old(buf, start):\n{obody}{ret_old.format(end='m.end()')}"
+                exec(compile(code, f"<pgoutput JSON old tuple match of {n}>", "exec"), ons)  # noqa: S102
+                parse_old = ons["parse_old"]
     parse.line = parse_line
+    parse.old = parse_old
     parse.value_format = vfmt
     return parse
 

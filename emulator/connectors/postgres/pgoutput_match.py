@@ -82,12 +82,14 @@ def tuple_match(
     split: set[int],
     nullable: list[bool],
     defaulted: frozenset[int] = frozenset(),
+    end: bytes = rb"\Z",
 ) -> tuple[object, list[str], dict] | None:
     """For tuples of `n` pgoutput columns (row field `field_of[i]` of column i, `kinds[j]` as
     `pgoutput._conv_kind` says, `nullable[j]` False for a NOT NULL column): the compiled `match`, the lines
     of a generated function's body that set `v{j}` (a used field's JSON; `n{j}` when NULL) and `k{j}`
     (`split` fields: NULL as `null`) from `buf` at `start` or `return {fallback}`, and the names they use;
     a `defaulted` field (its NULL prints a default) prints that default for a converter's null too.
+    `end`: what follows the tuple (the message's end; an UPDATE's old tuple: `old_tuple_end(n)`).
     None where there is nothing to gain: no column, or too many to generate."""
     if n == 0 or n > 400:
         return None
@@ -158,11 +160,20 @@ def tuple_match(
             f"        if buf[s - 2] << 8 | buf[s - 1] != len({groups[whole - 1]}):",
             "            return {fallback}",
         ]
-    pattern.append(rb"\Z")
+    pattern.append(end)
     ns["_M"] = re.compile(b"".join(pattern), re.DOTALL).match
     if groups:
         lines.append(f"    {', '.join(groups)}, = m.groups()")
     return ns["_M"], lines + checks + values, ns
+
+
+def old_tuple_end(n: int) -> bytes:
+    """What follows an UPDATE's old tuple of `n` columns: the new tuple's `N` and its column count (the same n).
+    A lookahead, so the match ends where the old tuple does: the last value's `[^\x00]*` cannot run past the
+    NUL a text value never holds (the count's high byte, or the new tuple's first length), and gives back
+    bytes up to the last place followed by `N` and the count, which is the tuple's end (nothing between the
+    end and that NUL can be followed by them: `N`, the count, `t` or `n` kinds)."""
+    return rb"(?=N" + re.escape(struct.pack(">h", n)) + rb")"
 
 
 def _whole_group(groups: list[str], i: int) -> int:

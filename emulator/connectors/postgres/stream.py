@@ -195,12 +195,18 @@ class PgoutputStream:
             self.by_id[td.id] = ct
         self.by_oid[rel.oid] = ct
         ct.parse_row = self._row_parser(ct, len(rel.columns))
-        ct.parse_json = ct.gate_json = ct.parse_line = ct.gate_line = None
+        ct.parse_json = ct.gate_json = ct.parse_line = ct.gate_line = ct.parse_old = ct.gate_old = None
+        ct.parse_key = None
         ct.line_epoch = -1
         if ct.parse_row is not None and not self.settings.structured:
             ct.gate_json = self.dispatcher.table_json(ct.env, ct.data_collection)
             if ct.gate_json is not None:
-                ct.parse_json = self._json_parser(ct, len(rel.columns))
+                # REPLICA IDENTITY FULL: UPDATEs carry the old row, read by the parser's `old`
+                ct.parse_json = self._json_parser(ct, len(rel.columns), rel.replica_identity == "f")
+                ct.parse_old = ct.parse_json.old
+                ct.gate_old = self.dispatcher.table_json_old(ct.env, ct.data_collection)
+                if rel.replica_identity in ("d", "i") and ct.gate_old is not None:
+                    ct.parse_key = self._key_parser_later(ct, rel)
                 formats = getattr(ct.env, "_after_formats", None)  # the envelope's line format per op
                 if formats is not None and not self.tx.enabled:
                     _fmt, vstart, vtail = formats["c"]
@@ -231,13 +237,36 @@ class PgoutputStream:
         return parse_filled
 
     @staticmethod
-    def _json_parser(ct: CapturedTable, ncols: int):
-        """The table's one-pass TupleData -> (`after` JSON, key JSON) parser (`_row_parser`'s conditions)."""
+    def _json_parser(ct: CapturedTable, ncols: int, old: bool = False):
+        """The table's one-pass TupleData -> (`after` JSON, key JSON) parser (`_row_parser`'s conditions);
+        `old`: with the reader of an UPDATE's old tuple (`parse.old`)."""
         env = ct.env
         cols = ct.keep if ct.keep is not None else list(range(len(env.names)))
         value, key = env.json_fields()
         nullable = [c.schema.optional for c in env.table.columns]  # NOT NULL: no NULL alternative to match
-        return po.row_json_parser(ncols, env.converters, cols, value, key, nullable)
+        return po.row_json_parser(ncols, env.converters, cols, value, key, nullable, old)
+
+    @staticmethod
+    def _key_parser_later(ct: CapturedTable, rel: po.Relation):
+        """A DELETE's old-key tuple -> (`before` JSON, key JSON) parser, made on its first call (most tables
+        see no DELETE: no generated code for them): the columns outside the replica identity (the Relation's
+        key flags) are constants (`CapturedTable.old_key_json_fields`)."""
+
+        def first(buf: bytes, start: int):
+            env = ct.env
+            cols = ct.keep if ct.keep is not None else list(range(len(env.names)))
+            identity = [rel.columns[c].is_key for c in cols]
+            value, key = ct.old_key_json_fields(identity)
+            nullable = [c.schema.optional for c in env.table.columns]
+            # the identity's columns must hold values and the others be NULL, as the constants assume (a partition
+            # published as its root may send its own identity's columns): else the general reading
+            exact = frozenset(i for i, c in enumerate(rel.columns) if c.is_key)
+            ct.parse_key = po.row_json_parser(
+                len(rel.columns), env.converters, cols, value, key, nullable, exact=exact
+            )
+            return ct.parse_key(buf, start)
+
+        return first
 
     def _change_target(self, msg: bytes, op: str, lsn: int) -> CapturedTable | None:
         """Bookkeeping common to every row change (`msg` an Insert/Update/Delete message); the captured
@@ -435,6 +464,17 @@ class PgoutputStream:
                     "u", None, after, self._src_of(ct, lsn), f"{self.xid}:{lsn}" if self.tx.enabled else None
                 )
                 return
+        if msg[5] == 79 and ct.parse_old is not None and ct.gate_old is not None:  # 'O': the old row (FULL)
+            old = ct.parse_old(msg, 6)
+            if old is not None and msg[old[2] : old[2] + 1] == b"N":
+                new = ct.parse_json(msg, old[2] + 1)
+                if new is not None and new[1] == old[1]:  # the same key JSON: no key change
+                    tmpl = ct.src if ct.src_epoch == self.tx_epoch else None  # as in _on_insert
+                    src = tmpl % (lsn, lsn) if tmpl.__class__ is bytes else self._src_miss(ct, lsn)
+                    if src.__class__ is bytes and ct.gate_old(
+                        "u", old[0], new[0], new[1], src, f"{self.xid}:{lsn}" if self.tx.enabled else None
+                    ):
+                        return
         _relid_, old_vals, old_kind, new_vals, toast = po.parse_update(msg)
         before = self._old_row(ct, old_kind, ct.raw(old_vals)) if old_vals is not None else None
         raw = ct.raw(new_vals)
@@ -444,10 +484,28 @@ class PgoutputStream:
         )
 
     def _on_delete(self, msg: bytes, lsn: int) -> None:
-        _relid_, kind, old_vals = po.parse_delete(msg)
         ct = self._change_target(msg, "d", lsn)
         if ct is None:
             return
+        if msg[5] == 79 and ct.gate_old is not None:  # 'O': the whole old row (FULL), read as an insert's row
+            old = ct.parse_json(msg, 6)
+            if old is not None:
+                tmpl = ct.src if ct.src_epoch == self.tx_epoch else None  # as in _on_insert
+                src = tmpl % (lsn, lsn) if tmpl.__class__ is bytes else self._src_miss(ct, lsn)
+                if src.__class__ is bytes and ct.gate_old(
+                    "d", old[0], b"null", old[1], src, f"{self.xid}:{lsn}" if self.tx.enabled else None
+                ):
+                    return
+        elif msg[5] == 75 and ct.parse_key is not None:  # 'K': the key's columns (DEFAULT, USING INDEX)
+            old = ct.parse_key(msg, 6)
+            if old is not None:
+                tmpl = ct.src if ct.src_epoch == self.tx_epoch else None  # as in _on_insert
+                src = tmpl % (lsn, lsn) if tmpl.__class__ is bytes else self._src_miss(ct, lsn)
+                if src.__class__ is bytes and ct.gate_old(
+                    "d", old[0], b"null", old[1], src, f"{self.xid}:{lsn}" if self.tx.enabled else None
+                ):
+                    return
+        _relid_, kind, old_vals = po.parse_delete(msg)
         before = self._old_row(ct, kind, ct.raw(old_vals))
         (ct.gate or self._gate(ct))(
             "d", before, None, self._src_of(ct, lsn), f"{self.xid}:{lsn}" if self.tx.enabled else None
