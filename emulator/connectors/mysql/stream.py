@@ -17,6 +17,7 @@ import pymysql
 from emulator.connectors.mysql import binlog as bl
 from emulator.connectors.mysql.captured import CapturedTable, TableEntry
 from emulator.connectors.mysql.row_decoders import compile_row_decoders
+from emulator.connectors.mysql.row_lines import LineDecoders, compile_line_decoders, line_formats
 from emulator.connectors.mysql.source import source_block
 from emulator.connectors.mysql.values import identity
 
@@ -30,6 +31,7 @@ _TABLE_MAP = bl.TABLE_MAP
 _POS_ROW = b'"pos":0,"row":0'
 _XID = bl.XID
 _readable = select.select
+_time_ns = time.time_ns
 _OPS = {t: "c" for t in bl.WRITES} | {t: "u" for t in bl.UPDATES} | {bl.DELETE_V1: "d", bl.DELETE_V2: "d"}
 
 
@@ -283,13 +285,42 @@ class MySqlBinlogStream:
                     continue
                 cd, field = by_name[c.name]
                 outputs.append((field, None if cd.convert is identity else cd.convert))
-            dec = ct.decoders[tm.key] = compile_row_decoders(tm, outputs)
+            dec = ct.decoders[tm.key] = (
+                *compile_row_decoders(tm, outputs),
+                self._line_decoders(ct, tm, outputs),
+            )
         return dec
+
+    def _line_decoders(self, ct: CapturedTable, tm: bl.TableMap, outputs: list) -> LineDecoders | None:
+        """The rows of `ct` as records' lines (row_lines.py), or None: as dicts. Refused, as PostgreSQL's line
+        path: the data plane (it takes records in their parts), transaction metadata (a block per record),
+        the signal table (its rows are read); and an envelope whose format is not the expected one."""
+        if self.settings.structured or self.tx.enabled or ct.line_gate is False:
+            return None
+        env = ct.env
+        formats = getattr(env, "_after_formats", None)  # the envelope's line format per op: its cuts
+        if ct.line_gate is None:
+            gate = None
+            if formats is not None:
+                _fmt, vstart, vtail = formats["c"]
+                gate = self.dispatcher.table_line(env, ct.data_collection, vstart, vtail)
+            ct.line_gate = gate if gate is not None else False
+            if gate is None:
+                return None
+        value, key = env.json_fields()
+        lines = compile_line_decoders(tm, outputs, value, key)
+        if lines is None:
+            return None
+        formats = line_formats(env, lines.value_format)
+        if formats is None:
+            return None
+        lines.formats = formats
+        return lines
 
     def _resolve(self, entry: TableEntry) -> None:
         """(Re)bind a table map to its captured table and row decoder for the current schema."""
         entry.epoch = self.schema_epoch
-        entry.ct = entry.dec = entry.dec2 = None
+        entry.ct = entry.dec = entry.dec2 = entry.lines = entry.line_src = None
         tm = entry.tm
         ct = self._captured(tm.schema, tm.table)
         if ct is None:
@@ -306,7 +337,7 @@ class MySqlBinlogStream:
         decs = self._decoder(ct, tm)
         if decs is not None:
             entry.ct = ct
-            entry.dec, entry.dec2 = decs
+            entry.dec, entry.dec2, entry.lines = decs
 
     def _on_rows(self, etype: int, body: bytes, end: int) -> None:
         """A rows event: `body` is the whole packet, its rows end at `end` (before the checksum): the
@@ -341,10 +372,26 @@ class MySqlBinlogStream:
         ts_us = self.commit_ts_us or self._ts * 1_000_000
         key = (ts_us, self._sid, self.gtid, self.file, self.thread, self.query)
         src = ct.src if ct.src_key == key else self._src_template(ct, key)
+        d = self.dispatcher
+        # straight into the records' lines: INSERTs, UPDATEs (not with skip.messages.without.change: it
+        # compares rows) of a table with line decoders (no data plane, no transaction metadata, not the
+        # signal table), unless a restart skips rows of this event or an incremental snapshot window is
+        # open (it reads the rows) or the operation is skipped
+        if (
+            entry.lines is not None
+            and op != "d"
+            and not skip_rows
+            and src.__class__ is bytes
+            and p < end
+            and not (op == "u" and d.skip_unchanged)
+            and op not in d.skipped
+            and (d.incremental is None or not d.incremental.window_open)
+            and self._rows_as_lines(entry, ct, op, body, p, end, src)
+        ):
+            return
         pos = self._start
         tx = self.tx
         tx_id = tx.begin_id if tx.enabled and self.in_tx else None  # self._tx_id() inlined
-        d = self.dispatcher
         change = ct.gate
         if change is None:
             change = ct.gate = d.table(ct.env, ct.data_collection)
@@ -410,6 +457,50 @@ class MySqlBinlogStream:
             self.rows_done = row
             self.next_pos = self._next
             self.query = None
+
+    def _rows_as_lines(
+        self, entry: TableEntry, ct: CapturedTable, op: str, body: bytes, p: int, end: int, src: bytes
+    ) -> bool:
+        """`_on_rows` for rows made straight into their records' lines (`row_lines.py`); False, nothing
+        emitted, when an UPDATE changes a row's key (the dict path makes its delete and create)."""
+        if entry.line_src is not src:  # a new source template: the line formats are made again when used
+            entry.line_src = src
+            entry.line_c = entry.line_u = None
+        fmt = entry.line_c if op == "c" else entry.line_u
+        if fmt is None:
+            pre, post = entry.lines.formats[op]
+            fmt = pre + src + post
+            if op == "c":
+                entry.line_c = fmt
+            else:
+                entry.line_u = fmt
+        decode = entry.lines.insert if op == "c" else entry.lines.update
+        pos = self._start
+        gate = ct.line_gate
+        line, p = decode(body, p, fmt, pos, 0, _time_ns())
+        if line is None:
+            return False
+        if p < end:  # every row of the event is converted before any is emitted (see _on_rows)
+            lines = [line]
+            while p < end:
+                line, p = decode(body, p, fmt, pos, len(lines), _time_ns())
+                if line is None:
+                    return False
+                lines.append(line)
+            for line in lines:
+                gate(op, line)
+            row = len(lines)
+        else:
+            gate(op, line)
+            row = 1
+        self.last_row = row - 1
+        if self.in_tx:
+            self.rows_done = 0
+        else:
+            self.rows_done = row
+            self.next_pos = self._next
+            self.query = None
+        return True
 
     def _src_template(self, ct: CapturedTable, key: tuple) -> bytes | dict:
         """The source block of `ct`'s rows for `key` (time, server id, GTID, file, thread, query: what a
