@@ -16,7 +16,7 @@ class TableEntry:
     """A table-map layout, bound to its captured table and row decoders (one image; an UPDATE's two) for one
     schema epoch."""
 
-    __slots__ = ("tm", "epoch", "ct", "dec", "dec2", "lines", "line_src", "line_c", "line_u")
+    __slots__ = ("tm", "epoch", "ct", "dec", "dec2", "lines", "line_src", "line_c", "line_u", "heads")
 
     def __init__(self, tm: bl.TableMap) -> None:
         self.tm = tm
@@ -30,6 +30,9 @@ class TableEntry:
         self.line_src: Any = None
         self.line_c: bytes | None = None
         self.line_u: bytes | None = None
+        # per rows event type: the bytes between the table id and the first row of its last event with
+        # every column present (flags, extra data, column count, bitmaps; MySqlBinlogStream._on_rows)
+        self.heads: dict[int, bytes] = {}
 
 
 class CapturedTable:

@@ -110,7 +110,8 @@ def compile_line_decoders(
     if key is not None:
         upd += [
             f"key = KFMT % ({''.join(a + ', ' for a in kargs)})",
-            f"if key != KFMT % ({''.join(a + ', ' for a in kwargs)}):",
+            # the same text (an int column's value, else its JSON) for each key field: the same key
+            f"if {' or '.join(f'{a} != {b}' for a, b in zip(kargs, kwargs)) or 'False'}:",
             "    return None, p",  # a key change (or keys equal only as values): the dict path decides
             "t = b'%d' % ns",
             f"return (fmt % (key, {before}{after}pos, row, {times}), len(key)), p",

@@ -240,7 +240,7 @@ class MySqlBinlogStream:
             if len(self.tm_cache) > 10000:
                 self.tm_cache.clear()
             self.tm_cache[key] = entry
-        self.table_ids[int.from_bytes(data[20:26], "little")] = entry
+        self.table_ids[data[20:26]] = entry
 
     def _src(self, ct: CapturedTable, row: int) -> dict:
         t = ct.env.table
@@ -342,8 +342,17 @@ class MySqlBinlogStream:
     def _on_rows(self, etype: int, body: bytes, end: int) -> None:
         """A rows event: `body` is the whole packet, its rows end at `end` (before the checksum): the
         decoders read it in place (no copy of the event body)."""
-        table_id, p, n, full = _rows_body_start(body, etype, 20)
-        entry = self.table_ids.get(table_id)
+        entry = self.table_ids.get(body[20:26])  # by the table id's bytes (no int made per event)
+        # what follows the table id (flags, extra data, column count, column bitmaps) as the table's last
+        # event of this type had it, all columns present: no parse of it again
+        head = entry.heads.get(etype) if entry is not None else None
+        if head is not None and body.startswith(head, 26):
+            p = 26 + len(head)
+            full = True
+        else:
+            _table_id, p, _n, full = _rows_body_start(body, etype, 20)
+            if full and entry is not None:
+                entry.heads[etype] = body[26:p]
         events_done = self.events_done
         self.events_done = events_done + 1
         skip_rows = 0
