@@ -20,6 +20,7 @@ import orjson
 
 from emulator.connectors.mysql.binlog import T_INT24, T_LONG, T_LONGLONG, T_SHORT, T_TINY, T_YEAR, TableMap
 from emulator.connectors.mysql.row_decoders import image_code
+from emulator.connectors.mysql.values import nonzero
 from emulator.envelope_format import line_format, payload_format
 from emulator.records import headers_json
 
@@ -60,6 +61,7 @@ def compile_line_decoders(
     g = code.g
     g["_dumps"] = orjson.dumps
     by_name = {c.name: c for c in code.fields}
+    booleans = frozenset(c.i for c in code.fields if _boolean(c, outputs))
     value_of = {name: (null, fixed) for name, _j, null, fixed in value}
     if any(name not in by_name for name in value_of) or any(k[0] not in by_name for k in key or ()):
         return None
@@ -78,7 +80,7 @@ def compile_line_decoders(
                 vfmt.append(_esc(head + fixed))
                 continue
             vfmt.append(_esc(head) + (b"%d" if _direct(c) else b"%b"))
-            vargs.append(_arg(c, v, null, lines))
+            vargs.append(_arg(c, v, null, lines, booleans))
         kfmt, kargs = [], []
         for name, _j, _null, fixed in key or ():
             c = by_name[name]
@@ -87,7 +89,7 @@ def compile_line_decoders(
                 kfmt.append(_esc(head + fixed))
                 continue
             kfmt.append(_esc(head) + (b"%d" if _direct(c) else b"%b"))
-            kargs.append(_arg(c, v, b"null", lines))
+            kargs.append(_arg(c, v, b"null", lines, booleans))
         return lines, b"{" + b",".join(vfmt) + b"}", vargs, b"{" + b",".join(kfmt) + b"}", kargs
 
     lines_v, vfmt, vargs, kfmt, kargs = pieces("v")
@@ -123,17 +125,25 @@ def compile_line_decoders(
     return LineDecoders(g["insert"], g["update"], vfmt)
 
 
+def _boolean(c, outputs: list) -> bool:
+    """A column never NULL whose converter makes a bool (`values.nonzero`): its JSON inline."""
+    out = outputs[c.i] if c.i < len(outputs) else None
+    return out is not None and out[1] is nonzero and not c.nullable
+
+
 def _direct(c) -> bool:
     """An integer column printed as `%d` of its decoded value (no converter, never NULL)."""
     return c.t in _INTS and c.conv is None and not c.nullable
 
 
-def _arg(c, v: str, null: bytes, lines: list[str]) -> str:
+def _arg(c, v: str, null: bytes, lines: list[str], booleans: frozenset[int]) -> str:
     """The format argument printing column `c` of image `v` (`null`: what a NULL prints), its JSON made once
     in `J{v}{i}` (the key and the value may both print it)."""
     var = f"{v}{c.i}"
     if _direct(c):
         return var
+    if c.i in booleans:
+        return f"(b'true' if {var} else b'false')"
     j = f"J{var}"
     line = f"{j} = _dumps({var})"
     if line not in lines:

@@ -17,8 +17,8 @@ import pymysql
 from emulator.connectors.mysql import binlog as bl
 from emulator.connectors.mysql.captured import CapturedTable, TableEntry
 from emulator.connectors.mysql.row_decoders import compile_row_decoders
-from emulator.connectors.mysql.row_lines import LineDecoders, compile_line_decoders, line_formats
 from emulator.connectors.mysql.source import source_block
+from emulator.connectors.mysql.stream_lines import BinlogLines
 from emulator.connectors.mysql.values import identity
 
 log = logging.getLogger("emulator.mysql")
@@ -31,11 +31,10 @@ _TABLE_MAP = bl.TABLE_MAP
 _POS_ROW = b'"pos":0,"row":0'
 _XID = bl.XID
 _readable = select.select
-_time_ns = time.time_ns
 _OPS = {t: "c" for t in bl.WRITES} | {t: "u" for t in bl.UPDATES} | {bl.DELETE_V1: "d", bl.DELETE_V2: "d"}
 
 
-class MySqlBinlogStream:
+class MySqlBinlogStream(BinlogLines):
     """The MySQL connector's binlog stream: the reader, one handler per event type (rotate, GTID, XID,"""
 
     # -- streaming -----------------------------------------------------------------------------------------
@@ -79,6 +78,7 @@ class MySqlBinlogStream:
         engine = self.engine
         read = self.reader.read
         handle = self.handle_event
+        on_table_map = self._on_table_map  # handle_event's first case, without its call
         checksum = 4 if self.reader.checksum else 0
         hb_next = time.monotonic()
         busy = 0
@@ -87,7 +87,7 @@ class MySqlBinlogStream:
         while not stopping():
             etype, data, ev = read()
             while etype == _TABLE_MAP:  # its rows event follows at once: no stop check or tick between
-                handle(etype, data, ev, checksum)
+                on_table_map(data, ev, checksum)
                 etype, data, ev = read()
             if etype == bl.HEARTBEAT:
                 engine.idle()
@@ -291,32 +291,6 @@ class MySqlBinlogStream:
             )
         return dec
 
-    def _line_decoders(self, ct: CapturedTable, tm: bl.TableMap, outputs: list) -> LineDecoders | None:
-        """The rows of `ct` as records' lines (row_lines.py), or None: as dicts. Refused, as PostgreSQL's line
-        path: the data plane (it takes records in their parts), transaction metadata (a block per record),
-        the signal table (its rows are read); and an envelope whose format is not the expected one."""
-        if self.settings.structured or self.tx.enabled or ct.line_gate is False:
-            return None
-        env = ct.env
-        formats = getattr(env, "_after_formats", None)  # the envelope's line format per op: its cuts
-        if ct.line_gate is None:
-            gate = None
-            if formats is not None:
-                _fmt, vstart, vtail = formats["c"]
-                gate = self.dispatcher.table_line(env, ct.data_collection, vstart, vtail)
-            ct.line_gate = gate if gate is not None else False
-            if gate is None:
-                return None
-        value, key = env.json_fields()
-        lines = compile_line_decoders(tm, outputs, value, key)
-        if lines is None:
-            return None
-        formats = line_formats(env, lines.value_format)
-        if formats is None:
-            return None
-        lines.formats = formats
-        return lines
-
     def _resolve(self, entry: TableEntry) -> None:
         """(Re)bind a table map to its captured table and row decoder for the current schema."""
         entry.epoch = self.schema_epoch
@@ -466,50 +440,6 @@ class MySqlBinlogStream:
             self.rows_done = row
             self.next_pos = self._next
             self.query = None
-
-    def _rows_as_lines(
-        self, entry: TableEntry, ct: CapturedTable, op: str, body: bytes, p: int, end: int, src: bytes
-    ) -> bool:
-        """`_on_rows` for rows made straight into their records' lines (`row_lines.py`); False, nothing
-        emitted, when an UPDATE changes a row's key (the dict path makes its delete and create)."""
-        if entry.line_src is not src:  # a new source template: the line formats are made again when used
-            entry.line_src = src
-            entry.line_c = entry.line_u = None
-        fmt = entry.line_c if op == "c" else entry.line_u
-        if fmt is None:
-            pre, post = entry.lines.formats[op]
-            fmt = pre + src + post
-            if op == "c":
-                entry.line_c = fmt
-            else:
-                entry.line_u = fmt
-        decode = entry.lines.insert if op == "c" else entry.lines.update
-        pos = self._start
-        gate = ct.line_gate
-        line, p = decode(body, p, fmt, pos, 0, _time_ns())
-        if line is None:
-            return False
-        if p < end:  # every row of the event is converted before any is emitted (see _on_rows)
-            lines = [line]
-            while p < end:
-                line, p = decode(body, p, fmt, pos, len(lines), _time_ns())
-                if line is None:
-                    return False
-                lines.append(line)
-            for line in lines:
-                gate(op, line)
-            row = len(lines)
-        else:
-            gate(op, line)
-            row = 1
-        self.last_row = row - 1
-        if self.in_tx:
-            self.rows_done = 0
-        else:
-            self.rows_done = row
-            self.next_pos = self._next
-            self.query = None
-        return True
 
     def _src_template(self, ct: CapturedTable, key: tuple) -> bytes | dict:
         """The source block of `ct`'s rows for `key` (time, server id, GTID, file, thread, query: what a
