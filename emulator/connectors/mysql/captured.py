@@ -16,7 +16,19 @@ class TableEntry:
     """A table-map layout, bound to its captured table and row decoders (one image; an UPDATE's two) for one
     schema epoch."""
 
-    __slots__ = ("tm", "epoch", "ct", "dec", "dec2", "lines", "line_src", "line_c", "line_u", "heads")
+    __slots__ = (
+        "tm",
+        "epoch",
+        "ct",
+        "dec",
+        "dec2",
+        "lines",
+        "line_ops",
+        "line_src",
+        "line_c",
+        "line_u",
+        "heads",
+    )
 
     def __init__(self, tm: bl.TableMap) -> None:
         self.tm = tm
@@ -27,6 +39,7 @@ class TableEntry:
         # the line decoders (row_lines.LineDecoders, None: rows go as dicts) and, for the source template
         # `line_src`, the INSERT and UPDATE line formats made from it (None: not made yet)
         self.lines: Any = None
+        self.line_ops: frozenset[str] = frozenset()  # the operations whose rows go as lines
         self.line_src: Any = None
         self.line_c: bytes | None = None
         self.line_u: bytes | None = None

@@ -295,6 +295,7 @@ class MySqlBinlogStream(BinlogLines):
         """(Re)bind a table map to its captured table and row decoder for the current schema."""
         entry.epoch = self.schema_epoch
         entry.ct = entry.dec = entry.dec2 = entry.lines = entry.line_src = None
+        entry.line_ops = frozenset()
         tm = entry.tm
         ct = self._captured(tm.schema, tm.table)
         if ct is None:
@@ -312,6 +313,8 @@ class MySqlBinlogStream(BinlogLines):
         if decs is not None:
             entry.ct = ct
             entry.dec, entry.dec2, entry.lines = decs
+            if entry.lines is not None:
+                entry.line_ops = self._line_ops()
 
     def _on_rows(self, etype: int, body: bytes, end: int) -> None:
         """A rows event: `body` is the whole packet, its rows end at `end` (before the checksum): the
@@ -356,18 +359,14 @@ class MySqlBinlogStream(BinlogLines):
         key = (ts_us, self._sid, self.gtid, self.file, self.thread, self.query)
         src = ct.src if ct.src_key == key else self._src_template(ct, key)
         d = self.dispatcher
-        # straight into the records' lines: INSERTs, UPDATEs (not with skip.messages.without.change: it
-        # compares rows) of a table with line decoders (no data plane, no transaction metadata, not the
-        # signal table), unless a restart skips rows of this event or an incremental snapshot window is
-        # open (it reads the rows) or the operation is skipped
+        # straight into the records' lines (`entry.line_ops`: the operations a table with line decoders
+        # takes that way), unless a restart skips rows of this event or an incremental snapshot window is
+        # open (it reads the rows)
         if (
-            entry.lines is not None
-            and op != "d"
+            op in entry.line_ops
             and not skip_rows
             and src.__class__ is bytes
             and p < end
-            and not (op == "u" and d.skip_unchanged)
-            and op not in d.skipped
             and (d.incremental is None or not d.incremental.window_open)
             and self._rows_as_lines(entry, ct, op, body, p, end, src)
         ):

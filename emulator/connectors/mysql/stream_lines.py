@@ -42,6 +42,16 @@ class BinlogLines:
         lines.formats = formats
         return lines
 
+    def _line_ops(self) -> frozenset[str]:
+        """The operations whose rows go as lines for a table with line decoders: INSERT and UPDATE, not a
+        skipped one (the dict path drops its whole event, as Debezium's binlog reader), not UPDATE with
+        skip.messages.without.change (it compares the rows)."""
+        d = self.dispatcher
+        ops = {"c", "u"} - d.skipped
+        if d.skip_unchanged:
+            ops.discard("u")
+        return frozenset(ops)
+
     def _rows_as_lines(
         self, entry: TableEntry, ct: CapturedTable, op: str, body: bytes, p: int, end: int, src: bytes
     ) -> bool:
