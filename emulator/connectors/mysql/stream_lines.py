@@ -70,6 +70,8 @@ class BinlogLines:
                 entry.line_u = fmt
         decode = entry.lines.insert if op == "c" else entry.lines.update
         pos = self._start
+        # its answer (False: an incremental snapshot window is open) is not read: _on_rows checked the window,
+        # and nothing between here and the output opens one (signal-table rows never come this way)
         gate = ct.line_gate
         line, p = decode(body, p, fmt, pos, 0, _time_ns())
         if line is None:
