@@ -9,6 +9,9 @@ of `--repeat`). Compare two trees in one sitting:
     PYTHONPATH=/work/main /work/main/.venv/bin/python bench/bench_binlog_path.py --rows 50000
     PYTHONPATH=$PWD       /work/main/.venv/bin/python bench/bench_binlog_path.py --rows 50000
 
+`--dicts` also replays with the line path refused (every row as dicts through the dispatcher, what the data
+plane, transaction metadata and the signal table still take), interleaved with it, and prints the ratio.
+
 `--mariadb --save F` keeps the real packets (and the connector properties) in F; `--load F` replays them
 without a server. Instructions per row, load-independent (the replay once to warm up, then again between
 two `os.getppid()` calls; the second dump holds that replay alone):
@@ -20,6 +23,7 @@ two `os.getppid()` calls; the second dump holds that replay alone):
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import pickle
 import sys
@@ -38,6 +42,7 @@ from test_mysql_flavour import CUSTOMER_META, CUSTOMER_TYPES, customers_row, pac
 from emulator.config import load_config  # noqa: E402
 from emulator.connectors.mysql import binlog as bl  # noqa: E402
 from emulator.connectors.mysql.connector import MySqlConnector  # noqa: E402
+from emulator.connectors.mysql.stream import MySqlBinlogStream  # noqa: E402
 from emulator.engine import Engine  # noqa: E402
 from emulator.offsets import MemoryOffsetStore  # noqa: E402
 from emulator.outputs.directory import DirectoryOutput  # noqa: E402
@@ -249,6 +254,11 @@ def main(argv=None) -> int:
         help="replay those events once (warm), then again between two os.getppid() calls: run under "
         "`valgrind --tool=callgrind --dump-before=getppid` and the second dump holds that replay alone",
     )
+    ap.add_argument(
+        "--dicts",
+        action="store_true",
+        help="also replay with the line path refused (rows as dicts), interleaved, and print the ratio",
+    )
     args = ap.parse_args(argv)
     if args.mariadb or args.load:
         inserts, updates, make, checksum = mariadb_events(args.rows, args.save, args.load)
@@ -269,12 +279,33 @@ def main(argv=None) -> int:
             evs = updates if update else inserts
         else:
             evs = events(args.rows, update, args.per_event, args.per_tx)
-        best = float("inf")
+        best = {"lines": float("inf"), "dicts": float("inf")}
+        paths = ("lines", "dicts") if args.dicts else ("lines",)
         for _ in range(args.repeat):
-            with tempfile.TemporaryDirectory() as tmp:
-                best = min(best, replay(make(Path(tmp)), evs, checksum))
-        print(f"{name:<8} {best / args.rows * 1e6:8.2f} CPU-µs/row ({args.rows:,} rows, {shape})")
+            for path in paths:  # interleaved: both see the same load
+                with tempfile.TemporaryDirectory() as tmp, row_path(path):
+                    best[path] = min(best[path], replay(make(Path(tmp)), evs, checksum))
+        print(f"{name:<8} {best['lines'] / args.rows * 1e6:8.2f} CPU-µs/row ({args.rows:,} rows, {shape})")
+        if args.dicts:
+            print(
+                f"{name:<8} {best['dicts'] / args.rows * 1e6:8.2f} CPU-µs/row with rows as dicts "
+                f"(lines/dicts {best['lines'] / best['dicts']:.3f})"
+            )
     return 0
+
+
+@contextlib.contextmanager
+def row_path(path: str):
+    """`dicts`: the binlog rows' line path refused (every row as dicts through the dispatcher)."""
+    if path == "lines":
+        yield
+        return
+    orig = MySqlBinlogStream._line_decoders
+    MySqlBinlogStream._line_decoders = lambda *a: None
+    try:
+        yield
+    finally:
+        MySqlBinlogStream._line_decoders = orig
 
 
 if __name__ == "__main__":

@@ -16,7 +16,19 @@ class TableEntry:
     """A table-map layout, bound to its captured table and row decoders (one image; an UPDATE's two) for one
     schema epoch."""
 
-    __slots__ = ("tm", "epoch", "ct", "dec", "dec2")
+    __slots__ = (
+        "tm",
+        "epoch",
+        "ct",
+        "dec",
+        "dec2",
+        "lines",
+        "line_ops",
+        "line_src",
+        "line_c",
+        "line_u",
+        "heads",
+    )
 
     def __init__(self, tm: bl.TableMap) -> None:
         self.tm = tm
@@ -24,10 +36,31 @@ class TableEntry:
         self.ct = None
         self.dec = None
         self.dec2 = None
+        # the line decoders (row_lines.LineDecoders, None: rows go as dicts) and, for the source template
+        # `line_src`, the INSERT and UPDATE line formats made from it (None: not made yet)
+        self.lines: Any = None
+        self.line_ops: frozenset[str] = frozenset()  # the operations whose rows go as lines
+        self.line_src: Any = None
+        self.line_c: bytes | None = None
+        self.line_u: bytes | None = None
+        # per rows event type: the bytes between the table id and the first row of its last event with
+        # every column present (flags, extra data, column count, bitmaps; MySqlBinlogStream._on_rows)
+        self.heads: dict[int, bytes] = {}
 
 
 class CapturedTable:
-    __slots__ = ("env", "keep", "data_collection", "decoders", "table", "ncols", "gate", "src", "src_key")
+    __slots__ = (
+        "env",
+        "keep",
+        "data_collection",
+        "decoders",
+        "table",
+        "ncols",
+        "gate",
+        "line_gate",
+        "src",
+        "src_key",
+    )
 
     def __init__(self, env: TableEnvelope, keep: list[int] | None, table: Table) -> None:
         self.env = env
@@ -37,6 +70,8 @@ class CapturedTable:
         self.table = table
         self.ncols = len(table.columns)
         self.gate: Any = None  # the dispatcher's change function for this table, made on first use
+        # its change function for records made as lines (Dispatcher.table_line; False: refused)
+        self.line_gate: Any = None
         # the source block of its rows but for `pos` and `row` (MySqlBinlogStream._src_template), and what
         # it was made for
         self.src: Any = None

@@ -152,7 +152,7 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
         self.streaming = False
         wire_signals(self, typed, engine, SqlFilters("mysql"), self.signal_table)
         self._in_ro_snapshot = False  # a read.only chunk's consistent-snapshot transaction is open
-        self.table_ids: dict[int, TableEntry] = {}
+        self.table_ids: dict[bytes, TableEntry] = {}  # by the table id's 6 bytes
         self.tm_cache: dict[bytes, TableEntry] = {}
         self._ts = self._sid = self._start = self._next = 0
         self._handlers = {

@@ -399,14 +399,21 @@ def _column(c: _Col, v: str, reuse: set[int] | None, keep: set[int]) -> list[str
     return out
 
 
-def compile_row_decoders(
-    tm: TableMap, outputs: list[tuple[str, Callable | None] | None]
-) -> tuple[Callable, Callable]:
-    """-> (decode(b, p) -> (row dict, new p), decode_update(b, p) -> (before, after, new p)) for row images
-    with every column present. The UPDATE decoder reads both images in one pass and takes an after value
-    from the before image when the column's bytes are unchanged (no second conversion).
+class ImageCode:
+    """The generated lines that decode a table map's row images into locals (`v{i}`: the value of binlog
+    column i, converted; an UPDATE's after image `w{i}`), shared by the dict decoders here and the line
+    decoders (`row_lines.py`). `fields`: the captured columns in binlog order (`.i`, `.name`, `.t`, `.conv`,
+    `.nullable`); `g`: the globals the lines use."""
 
-    `outputs[i]`: None to decode and drop binlog column i, else (field name, converter or None)."""
+    __slots__ = ("g", "fields", "one", "two")
+
+    def __init__(self, g: dict, fields: list, one: list[str], two: list[str]) -> None:
+        self.g, self.fields, self.one, self.two = g, fields, one, two
+
+
+def image_code(tm: TableMap, outputs: list[tuple[str, Callable | None] | None]) -> ImageCode:
+    """`one`: one row image into `v{i}`; `two`: an UPDATE's before image into `v{i}` and its after image into
+    `w{i}`, where an after value whose bytes equal the before's is the before's object (`w{i} is v{i}`)."""
     n = len(tm.types)
     nb = (n + 7) // 8
     g = dict(_GLOBALS)
@@ -419,13 +426,24 @@ def compile_row_decoders(
     # columns whose after value is taken from the before image when their bytes are unchanged: those with
     # a conversion that costs more than comparing the bytes (not geometries: their values are dicts)
     costly = {c.i for c in fields if not c.run and c.conv is not None and c.t != T_GEOMETRY}
-    one = ["def decode(b, p):", *("    " + x for x in _image(cols, nb, "v", g, None, set()))]
+    one = _image(cols, nb, "v", g, None, set())
+    two = _image(cols, nb, "v", g, None, costly) + _image(cols, nb, "w", g, costly, set())
+    return ImageCode(g, fields, one, two)
+
+
+def compile_row_decoders(
+    tm: TableMap, outputs: list[tuple[str, Callable | None] | None]
+) -> tuple[Callable, Callable]:
+    """-> (decode(b, p) -> (row dict, new p), decode_update(b, p) -> (before, after, new p)) for row images
+    with every column present. The UPDATE decoder reads both images in one pass and takes an after value
+    from the before image when the column's bytes are unchanged (no second conversion).
+
+    `outputs[i]`: None to decode and drop binlog column i, else (field name, converter or None)."""
+    code = image_code(tm, outputs)
+    g, fields = code.g, code.fields
+    one = ["def decode(b, p):", *("    " + x for x in code.one)]
     one.append("    return {" + ", ".join(f"{c.name!r}: v{c.i}" for c in fields) + "}, p")
-    two = [
-        "def decode_update(b, p):",
-        *("    " + x for x in _image(cols, nb, "v", g, None, costly)),
-        *("    " + x for x in _image(cols, nb, "w", g, costly, set())),
-    ]
+    two = ["def decode_update(b, p):", *("    " + x for x in code.two)]
     two.append(
         "    return {"
         + ", ".join(f"{c.name!r}: v{c.i}" for c in fields)

@@ -19,6 +19,7 @@ from emulator.connectors.mysql.captured import CapturedTable, TableEntry
 from emulator.connectors.mysql.failed_rows import decode_dropping
 from emulator.connectors.mysql.row_decoders import compile_row_decoders
 from emulator.connectors.mysql.source import source_block
+from emulator.connectors.mysql.stream_lines import BinlogLines
 from emulator.connectors.mysql.types import EventConversionError
 from emulator.connectors.mysql.values import identity
 
@@ -35,7 +36,7 @@ _readable = select.select
 _OPS = {t: "c" for t in bl.WRITES} | {t: "u" for t in bl.UPDATES} | {bl.DELETE_V1: "d", bl.DELETE_V2: "d"}
 
 
-class MySqlBinlogStream:
+class MySqlBinlogStream(BinlogLines):
     """The MySQL connector's binlog stream: the reader, one handler per event type (rotate, GTID, XID,"""
 
     # -- streaming -----------------------------------------------------------------------------------------
@@ -79,6 +80,7 @@ class MySqlBinlogStream:
         engine = self.engine
         read = self.reader.read
         handle = self.handle_event
+        on_table_map = self._on_table_map  # handle_event's first case, without its call
         checksum = 4 if self.reader.checksum else 0
         hb_next = time.monotonic()
         busy = 0
@@ -87,7 +89,7 @@ class MySqlBinlogStream:
         while not stopping():
             etype, data, ev = read()
             while etype == _TABLE_MAP:  # its rows event follows at once: no stop check or tick between
-                handle(etype, data, ev, checksum)
+                on_table_map(data, ev, checksum)
                 etype, data, ev = read()
             if etype == bl.HEARTBEAT:
                 engine.idle()
@@ -240,7 +242,7 @@ class MySqlBinlogStream:
             if len(self.tm_cache) > 10000:
                 self.tm_cache.clear()
             self.tm_cache[key] = entry
-        self.table_ids[int.from_bytes(data[20:26], "little")] = entry
+        self.table_ids[data[20:26]] = entry
 
     def _src(self, ct: CapturedTable, row: int) -> dict:
         t = ct.env.table
@@ -285,13 +287,17 @@ class MySqlBinlogStream:
                     continue
                 cd, field = by_name[c.name]
                 outputs.append((field, None if cd.convert is identity else cd.convert))
-            dec = ct.decoders[tm.key] = compile_row_decoders(tm, outputs)
+            dec = ct.decoders[tm.key] = (
+                *compile_row_decoders(tm, outputs),
+                self._line_decoders(ct, tm, outputs),
+            )
         return dec
 
     def _resolve(self, entry: TableEntry) -> None:
         """(Re)bind a table map to its captured table and row decoder for the current schema."""
         entry.epoch = self.schema_epoch
-        entry.ct = entry.dec = entry.dec2 = None
+        entry.ct = entry.dec = entry.dec2 = entry.lines = entry.line_src = None
+        entry.line_ops = frozenset()
         tm = entry.tm
         ct = self._captured(tm.schema, tm.table)
         if ct is None:
@@ -308,13 +314,24 @@ class MySqlBinlogStream:
         decs = self._decoder(ct, tm)
         if decs is not None:
             entry.ct = ct
-            entry.dec, entry.dec2 = decs
+            entry.dec, entry.dec2, entry.lines = decs
+            if entry.lines is not None:
+                entry.line_ops = self._line_ops()
 
     def _on_rows(self, etype: int, body: bytes, end: int) -> None:
         """A rows event: `body` is the whole packet, its rows end at `end` (before the checksum): the
         decoders read it in place (no copy of the event body)."""
-        table_id, p, n, full = _rows_body_start(body, etype, 20)
-        entry = self.table_ids.get(table_id)
+        entry = self.table_ids.get(body[20:26])  # by the table id's bytes (no int made per event)
+        # what follows the table id (flags, extra data, column count, column bitmaps) as the table's last
+        # event of this type had it, all columns present: no parse of it again
+        head = entry.heads.get(etype) if entry is not None else None
+        if head is not None and body.startswith(head, 26):
+            p = 26 + len(head)
+            full = True
+        else:
+            _table_id, p, _n, full = _rows_body_start(body, etype, 20)
+            if full and entry is not None:
+                entry.heads[etype] = body[26:p]
         events_done = self.events_done
         self.events_done = events_done + 1
         skip_rows = 0
@@ -343,10 +360,22 @@ class MySqlBinlogStream:
         ts_us = self.commit_ts_us or self._ts * 1_000_000
         key = (ts_us, self._sid, self.gtid, self.file, self.thread, self.query)
         src = ct.src if ct.src_key == key else self._src_template(ct, key)
+        d = self.dispatcher
+        # straight into the records' lines (`entry.line_ops`: the operations a table with line decoders
+        # takes that way), unless a restart skips rows of this event or an incremental snapshot window is
+        # open (it reads the rows)
+        if (
+            op in entry.line_ops
+            and not skip_rows
+            and src.__class__ is bytes
+            and p < end
+            and (d.incremental is None or not d.incremental.window_open)
+            and self._rows_as_lines(entry, ct, op, body, p, end, src)
+        ):
+            return
         pos = self._start
         tx = self.tx
         tx_id = tx.begin_id if tx.enabled and self.in_tx else None  # self._tx_id() inlined
-        d = self.dispatcher
         change = ct.gate
         if change is None:
             change = ct.gate = d.table(ct.env, ct.data_collection)

@@ -1,0 +1,182 @@
+"""Binlog row images straight into a record's directory line: the row decoders' image code (`row_decoders.py`)
+with each value's JSON put into one `%` format of the whole line, no row dict, key dict or record object.
+
+What the dict path prints for a row is `orjson.dumps` of its dict: the members' JSON joined, each value its own
+`orjson.dumps`. So a value here is `orjson.dumps` of the same converted value (any type: floats' Java text,
+decimals, JSON columns and column transforms are the converters' business, unchanged), except an integer
+column without a converter, which is the `%d` text `orjson.dumps` prints for an int. The envelope's own
+changes to a row are taken from `TableEnvelope.json_fields`: masks (constant text), NULL defaults
+(replace.null.with.default), key-only columns (left out of the value).
+
+The line's format (`line_format`) is the envelope's directory line with the source template of the event
+(`%d` at `pos` and `row`) in place; its arguments: the key's JSON, the before image's fields (UPDATE), the
+after image's fields, pos, row, then ts_ms, ts_us, ts_ns as decimal text."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import orjson
+
+from emulator.connectors.mysql.binlog import T_INT24, T_LONG, T_LONGLONG, T_SHORT, T_TINY, T_YEAR, TableMap
+from emulator.connectors.mysql.row_decoders import image_code
+from emulator.connectors.mysql.values import nonzero
+from emulator.envelope_format import line_format, payload_format
+from emulator.records import headers_json
+
+# integer columns whose decoded value is a Python int (no converter: printed as `%d`)
+_INTS = frozenset({T_TINY, T_SHORT, T_INT24, T_LONG, T_LONGLONG, T_YEAR})
+# stand-ins for the parts put into the envelope's line format afterwards: never in JSON text (control
+# characters are escaped there), so each occurs once
+_BEFORE, _AFTER, _SOURCE = b"\x02B\x02", b"\x02A\x02", b"\x02S\x02"
+_TIMES = (b'"ts_ms":%d,"ts_us":%d,"ts_ns":%d', b'"ts_ms":%b,"ts_us":%b,"ts_ns":%b')
+
+
+def _esc(b: bytes) -> bytes:
+    return b.replace(b"%", b"%%")
+
+
+class LineDecoders:
+    """A table map's line decoders for one envelope: `insert(b, p, fmt, pos, row, ns)` -> ((line, key
+    length), p) and `update(...)` -> the same, or (None, p) when the UPDATE changes the key (the dict path
+    then makes its delete and create). `value_format`: the after (and before) image's fields as a format;
+    `formats`: the envelope's line formats around it (`line_formats`)."""
+
+    __slots__ = ("insert", "update", "value_format", "formats")
+
+    def __init__(self, insert: Callable, update: Callable, value_format: bytes) -> None:
+        self.insert, self.update, self.value_format = insert, update, value_format
+        self.formats: dict[str, tuple[bytes, bytes]] = {}  # line_formats() for the envelope
+
+
+def compile_line_decoders(
+    tm: TableMap,
+    outputs: list[tuple[str, Callable | None] | None],
+    value: list[tuple[str, int, bytes, bytes | None]],
+    key: list[tuple[str, int, bytes, bytes | None]] | None,
+) -> LineDecoders | None:
+    """The line decoders of `tm` (`outputs` as `compile_row_decoders`'s), `value` and `key` the envelope's
+    `json_fields()`; None when a field of the envelope has no column in the row (nothing to print it from)."""
+    code = image_code(tm, outputs)
+    g = code.g
+    g["_dumps"] = orjson.dumps
+    by_name = {c.name: c for c in code.fields}
+    booleans = frozenset(c.i for c in code.fields if _boolean(c, outputs))
+    value_of = {name: (null, fixed) for name, _j, null, fixed in value}
+    if any(name not in by_name for name in value_of) or any(k[0] not in by_name for k in key or ()):
+        return None
+
+    def pieces(v: str) -> tuple[list[str], bytes, list[str], bytes, list[str]]:
+        """-> (lines setting `J{v}{i}`, value format, its arguments, key format, its arguments) for the
+        image in the locals `{v}{i}`."""
+        lines: list[str] = []
+        vfmt, vargs = [], []
+        for c in code.fields:  # the dict's order: the decoder's (binlog) column order
+            if c.name not in value_of:
+                continue  # a key-only column
+            null, fixed = value_of[c.name]
+            head = orjson.dumps(c.name) + b":"
+            if fixed is not None:
+                vfmt.append(_esc(head + fixed))
+                continue
+            vfmt.append(_esc(head) + (b"%d" if _direct(c) else b"%b"))
+            vargs.append(_arg(c, v, null, lines, booleans))
+        kfmt, kargs = [], []
+        for name, _j, _null, fixed in key or ():
+            c = by_name[name]
+            head = orjson.dumps(name) + b":"
+            if fixed is not None:
+                kfmt.append(_esc(head + fixed))
+                continue
+            kfmt.append(_esc(head) + (b"%d" if _direct(c) else b"%b"))
+            kargs.append(_arg(c, v, b"null", lines, booleans))
+        return lines, b"{" + b",".join(vfmt) + b"}", vargs, b"{" + b",".join(kfmt) + b"}", kargs
+
+    lines_v, vfmt, vargs, kfmt, kargs = pieces("v")
+    g["VFMT"] = vfmt
+    g["KFMT"] = kfmt
+    times = "t[:-6], t[:-3], t"  # ms and µs are the first digits of ns (ns > 10^6)
+    ins = ["def insert(b, p, fmt, pos, row, ns):", *code.one, *lines_v]
+    after = "".join(a + ", " for a in vargs)
+    if key is not None:
+        ins += [f"key = KFMT % ({''.join(a + ', ' for a in kargs)})", "t = b'%d' % ns"]
+        ins.append(f"return (fmt % (key, {after}pos, row, {times}), len(key)), p")
+    else:
+        ins += ["t = b'%d' % ns", f"return (fmt % ({after}pos, row, {times}), 0), p"]
+    lines_w, _vfmt, wargs, _kfmt, kwargs = pieces("w")
+    # an after value that is the before's object (its bytes unchanged) reuses the before's JSON
+    lines_w = [_reuse(x) for x in lines_w]
+    upd = ["def update(b, p, fmt, pos, row, ns):", *code.two, *lines_v, *lines_w]
+    before = "".join(a + ", " for a in vargs)
+    after = "".join(a + ", " for a in wargs)
+    if key is not None:
+        upd += [
+            f"key = KFMT % ({''.join(a + ', ' for a in kargs)})",
+            # the same text (an int column's value, else its JSON) for each key field: the same key
+            f"if {' or '.join(f'{a} != {b}' for a, b in zip(kargs, kwargs)) or 'False'}:",
+            "    return None, p",  # a key change (or keys equal only as values): the dict path decides
+            "t = b'%d' % ns",
+            f"return (fmt % (key, {before}{after}pos, row, {times}), len(key)), p",
+        ]
+    else:
+        upd += ["t = b'%d' % ns", f"return (fmt % ({before}{after}pos, row, {times}), 0), p"]
+    src = "\n    ".join(ins) + "\n\n\n" + "\n    ".join(upd) + "\n"
+    exec(compile(src, f"<row lines {tm.schema}.{tm.table}>", "exec"), g)  # noqa: S102 - generated code
+    return LineDecoders(g["insert"], g["update"], vfmt)
+
+
+def _boolean(c, outputs: list) -> bool:
+    """A column never NULL whose converter makes a bool (`values.nonzero`): its JSON inline."""
+    out = outputs[c.i] if c.i < len(outputs) else None
+    return out is not None and out[1] is nonzero and not c.nullable
+
+
+def _direct(c) -> bool:
+    """An integer column printed as `%d` of its decoded value (no converter, never NULL)."""
+    return c.t in _INTS and c.conv is None and not c.nullable
+
+
+def _arg(c, v: str, null: bytes, lines: list[str], booleans: frozenset[int]) -> str:
+    """The format argument printing column `c` of image `v` (`null`: what a NULL prints), its JSON made once
+    in `J{v}{i}` (the key and the value may both print it)."""
+    var = f"{v}{c.i}"
+    if _direct(c):
+        return var
+    if c.i in booleans:
+        return f"(b'true' if {var} else b'false')"
+    j = f"J{var}"
+    line = f"{j} = _dumps({var})"
+    if line not in lines:
+        lines.append(line)
+    if null == b"null":
+        return j
+    return f"({null!r} if {var} is None else {j})"
+
+
+def _reuse(line: str) -> str:
+    """`Jw{i} = _dumps(w{i})` -> the before's JSON when the after value is the before's object."""
+    j, _, expr = line.partition(" = ")
+    i = j[2:]
+    return f"{j} = Jv{i} if w{i} is v{i} else {expr}"
+
+
+def line_formats(env, value_format: bytes) -> dict[str, tuple[bytes, bytes]] | None:
+    """The whole directory line of `env`'s streamed INSERT ("c") and UPDATE ("u") records with the line
+    decoders' `value_format` in the before (UPDATE) and after places, cut where the source block goes: an
+    event's format is `pre + source template + post` (the template with `%d` at pos and row, `%` escaped).
+    None when the envelope's format is not the expected one."""
+    hs = env.settings.context_headers
+    tail = headers_json(hs) if hs else None
+    out = {}
+    for op in ("c", "u"):
+        pay = payload_format(
+            before=b"null" if op == "c" else _BEFORE, source=_SOURCE, transaction=b"null", op=op
+        )
+        pay = pay.replace(b',"after":%b,', b',"after":' + _AFTER + b",", 1)
+        fmt = line_format(env.key_frame, env.value_frame, pay, tail)[0]
+        if fmt.count(_TIMES[0]) != 1 or fmt.count(_SOURCE) != 1 or fmt.count(_AFTER) != 1:
+            return None
+        fmt = fmt.replace(_TIMES[0], _TIMES[1]).replace(_BEFORE, value_format).replace(_AFTER, value_format)
+        pre, post = fmt.split(_SOURCE)
+        out[op] = (pre, post)
+    return out
