@@ -567,6 +567,10 @@ def generate_pg(seed: int) -> str:
     picks = r.sample(SCENARIOS, k=r.randint(2, 4))
     for i, kind in enumerate(picks):
         (getattr(g, kind, None) or EXTRA[kind].__get__(g))(f"s{i}_{kind}")
+    # a stream of its own: older seeds keep their other draws (the scenario comes on top in ~30 %)
+    nulls = random.Random(f"keynulls-{seed}")
+    if nulls.random() < 0.3:
+        users.keynulls(g, f"s{len(picks)}_keynulls", nulls)
     props.update(g.props)
     if picks[0] != "names" and r.random() < 0.25:  # (names may put s0's table in another schema)
         props.update(users.filter_props(r, picks))
