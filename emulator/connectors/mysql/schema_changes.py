@@ -97,7 +97,9 @@ class MySqlSchemaChanges:
             # databases it does not capture; by default it keeps them all
             if self.store_only_captured_dbs and not self._schema_change_db_ok(ch.db):
                 continue
-            tcs = [table_change(ch)] if ch.kind in ("CREATE", "ALTER", "DROP") else []
+            # (a RENAME pair whose new name a later pair renamed away has no table: no table change)
+            renamed_away = ch.previous is not None and ch.table is None
+            tcs = [table_change(ch)] if ch.kind in ("CREATE", "ALTER", "DROP") and not renamed_away else []
             self.history.append(position, ts_ms, ch.db, ch.ddl, [history_change(ch)] if tcs else [])
             if self.include_schema_changes:
                 table = joined or (
