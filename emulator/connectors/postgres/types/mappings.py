@@ -456,7 +456,7 @@ def _array_mapping(t: PgType, typmod: int, cfg: TypeConfig) -> TypeMapping | Non
         return None
     items = em.schema.with_(optional=True) if em.item_optional else em.schema
     elem_conv = em.element_convert or em.snapshot_convert or em.convert  # PgArray: JDBC objects
-    conv = array_converter(elem_conv)
+    conv = array_converter(elem_conv, ";" if elem.name == "box" else ",")  # box's typdelim is ';'
     if elem.name == "numeric":
         # pgjdbc's PgArray cannot make a BigDecimal of NaN: Debezium gets no array at all (null)
         # (tests/data/pg/cases/decimal_money_double)
