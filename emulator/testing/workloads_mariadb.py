@@ -574,6 +574,10 @@ def generate(seed: int) -> str:
         scns.append(s)
         mkc = [props.get("message.key.columns"), s.props["message.key.columns"]]
         props["message.key.columns"] = ";".join(x for x in mkc if x)
+    if nulls.random() < 0.3:
+        s = _Scn(f"renames{len(scns)}")
+        users.renames(nulls, s, s.name)
+        scns.append(s)
     incremental = ""
     if not initial_only and more.random() < 0.35:  # an initial_only run never streams the signal
         ids = [f"inventory.{s.name}" for s in scns if s.name.rstrip("0123456789") in WITH_ID]

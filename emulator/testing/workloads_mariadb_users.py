@@ -82,6 +82,40 @@ def keynulls(rng: random.Random, s: Any, t: str) -> None:
     ]
 
 
+def renames(rng: random.Random, s: Any, t: str) -> None:
+    """RENAME TABLE chains (a swap through a temporary name, a rename and back, a cycle of three) and CONVERT
+    TO CHARACTER SET among other ALTER specs, with rows written between them. Drawn by `generate` from a
+    random stream of its own."""
+    s.pre.append(f"CREATE TABLE {t}_a (id INT PRIMARY KEY, v VARCHAR(10) DEFAULT 'a');")
+    s.pre.append(f"CREATE TABLE {t}_b (id INT PRIMARY KEY, w TEXT, n INT);")
+    s.pre.append(f"INSERT INTO {t}_a VALUES (1, 'a1');")
+    s.pre.append(f"INSERT INTO {t}_b VALUES (1, 'b1', 1);")
+    a, b, x = f"{t}_a", f"{t}_b", f"{t}_x"
+    chain = rng.choice(
+        [
+            f"RENAME TABLE {a} TO {x}, {b} TO {a}, {x} TO {b};",
+            f"RENAME TABLE {a} TO {x}, {x} TO {a};",
+            f"RENAME TABLE {a} TO {x}, {b} TO {a}, {x} TO {t}_c, {t}_c TO {b};",
+        ]
+    )
+    convert = rng.choice(
+        [
+            f"ALTER TABLE {b} ADD COLUMN z VARCHAR(5) DEFAULT 'z', CONVERT TO CHARACTER SET latin1;",
+            f"ALTER TABLE {b} CONVERT TO CHARACTER SET latin1 COLLATE latin1_bin, ADD COLUMN z CHAR(2);",
+            f"ALTER TABLE {b} ADD INDEX {t}_ix (id), CONVERT TO CHARSET utf8mb3, ADD CONSTRAINT {t}_ck CHECK (id > 0);",
+        ]
+    )
+    s.stream += [
+        f"INSERT INTO {a} VALUES (2, 'a2');",
+        chain,
+        f"INSERT INTO {a} (id) VALUES (3);",
+        f"INSERT INTO {b} (id) VALUES (4);",
+        convert,
+        f"INSERT INTO {b} (id) VALUES (5);",
+        f"UPDATE {b} SET id = 6 WHERE id = 1;",
+    ]
+
+
 # (binlog_row_image MINIMAL/NOBLOB set by a session was drawn once: Debezium stops at the first rows event
 # lacking a column, and so does the emulator now - case mariadb/cases/binlog_row_image_session_stops; a draw
 # that ends every recording early hides the rest of the workload, so it is no longer drawn)
