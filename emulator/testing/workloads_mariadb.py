@@ -572,8 +572,8 @@ def generate(seed: int) -> str:
         s = _Scn(f"keynulls{len(scns)}")
         users.keynulls(nulls, s, s.name)
         scns.append(s)
-        mkc = [props.get("message.key.columns"), s.props["message.key.columns"]]
-        props["message.key.columns"] = ";".join(x for x in mkc if x)
+        for k, v in s.props.items():  # message.key.columns: added to keycols' entries, if drawn
+            props[k] = ";".join(x for x in (props.get(k), v) if x)
     if nulls.random() < 0.3:
         s = _Scn(f"renames{len(scns)}")
         users.renames(nulls, s, s.name)
