@@ -302,7 +302,8 @@ class TableEnvelope:
         self.key_defaults = key_field_defaults if settings.key_replace_null_with_default else []
         # __debezium.oldkey/newkey: the header converter's JsonConverter (replace.null.with.default true) or
         # SimpleHeaderConverter (Values.append reads fields with Struct.get) print the default alike
-        self.header_key_defaults = key_field_defaults
+        # (not for the data plane: its header converter prints them, transforms see the NULL as in the Struct)
+        self.header_key_defaults = key_field_defaults if not settings.structured else []
         self.value_schema = struct(
             sa(f"{self.topic}.Value"),
             [(n, c.schema) for n, c in zip(self.names, cols) if n not in self.key_only],
