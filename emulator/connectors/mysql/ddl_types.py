@@ -132,7 +132,18 @@ def default_text(node: exp.Expression | None) -> str | None:
     """A column's DEFAULT as Debezium's MySQL grammar records it: an expression default in parentheses
     (`DEFAULT (1 + 2)`, `(CONCAT(...))`, even `(5)`) has no value expression (recorded: mariadb case
     expression_defaults; MariaDB's SHOW CREATE TABLE prints a constant one without them)."""
-    return None if isinstance(node, exp.Paren) else literal_text(node)
+    if isinstance(node, exp.Paren):
+        return None
+    if isinstance(node, exp.Literal) and node.is_string:
+        # the grammar takes the text between the quotes as written: a doubled quote stays doubled, in
+        # defaultValueExpression and in the schema default (recorded: mariadb case year_zero_quoted_default;
+        # MariaDB's SHOW CREATE TABLE writes quotes doubled; sqlglot unescapes, a \' is doubled too)
+        return "".join(_SQL_ESCAPES.get(c, c) for c in str(node.this))
+    return literal_text(node)
+
+
+# the escapes MariaDB's SHOW CREATE TABLE writes in a string literal, which Debezium keeps as they stand
+_SQL_ESCAPES = {"'": "''", "\\": "\\\\", "\x00": "\\0", "\n": "\\n", "\r": "\\r", "\x1a": "\\Z"}
 
 
 def ident(node: Any) -> str:
