@@ -67,6 +67,7 @@ class DdlParser(ColumnDefinitions, AlterForms):
         # include.schema.comments: without it Debezium's listeners skip every COMMENT (null in tableChanges)
         self.keep_comments = keep_comments
         self._text = ""
+        self._source: str | None = None
 
     # -- entry ------------------------------------------------------------------------------------------
     def apply(self, sql: str, database: str | None) -> list[Change]:
@@ -180,6 +181,7 @@ class DdlParser(ColumnDefinitions, AlterForms):
         prepared = SYSTEM_VERSIONING.sub("", prepared)
         prepared = MODIFY_IF_EXISTS.sub(r"\1 ", prepared)
         prepared = FLOAT_UNSIGNED.sub(r"\1\2", prepared)
+        self._source = prepared  # the text the literals' offsets point into (ddl_types.default_text)
         try:
             stmts = sqlglot.parse(prepared, read="mysql")
         except (sqlglot.errors.ParseError, sqlglot.errors.TokenError) as e:

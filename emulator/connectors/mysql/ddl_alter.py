@@ -170,7 +170,7 @@ class AlterForms:
                         c.has_default, c.default = False, None
                     elif action.args.get("default") is not None:
                         c.has_default = True
-                        c.default = default_text(action.args["default"])
+                        c.default = default_text(action.args["default"], self._source)
             elif isinstance(action, exp.AlterRename):
                 ndb, nname = self._table_ref(action.this, db)
                 previous = (db, name)
