@@ -101,6 +101,7 @@ class EnvelopeSettings:
         task_id: str = "0",
         delimiter: str = ".",
         replace_null_with_default: bool = True,
+        key_replace_null_with_default: bool = True,
         schema_name_adjuster: Callable[[str], str] | None = None,
         field_name_adjuster: Callable[[str], str] | None = None,
         structured: bool = False,
@@ -115,6 +116,9 @@ class EnvelopeSettings:
         # JsonConverter's replace.null.with.default (Connect's Struct.get): a NULL in a field whose schema
         # has a default is printed as the default
         self.replace_null_with_default = replace_null_with_default
+        # the key converter's own (a key field is NULL only for a nullable unique-index or
+        # message.key.columns column; its default comes from the column like the value's)
+        self.key_replace_null_with_default = key_replace_null_with_default
         self.connector_name = connector_name
         self.source_schema = source_schema
         self.key_codec = JsonCodec(key_schemas)
@@ -147,6 +151,7 @@ class EnvelopeSettings:
             header_schemas=c.header_schemas_enable,
             delimiter=s.topics.delimiter,
             replace_null_with_default=c.value_replace_null_with_default,
+            key_replace_null_with_default=c.key_replace_null_with_default,
             structured=structured,
             schema_name_adjuster=schema_name_adjuster(s.common.schema_name_adjustment_mode),
             field_name_adjuster=field_name_adjuster(s.common.field_name_adjustment_mode),
@@ -196,6 +201,18 @@ def key_builder(key_names: list[str]) -> Callable[[dict[str, Any]], dict[str, An
     return ns["key"]
 
 
+def _with_defaults(row: dict, defaults: list[tuple[str, Any]]) -> dict:
+    """`row` with the NULL of each (name, default) replaced (a copy when one is: rows and keys are kept for
+    TOAST and key-change bookkeeping with their real values)."""
+    out = None
+    for name, default in defaults:
+        if row.get(name, default) is None:
+            if out is None:
+                out = dict(row)
+            out[name] = default
+    return row if out is None else out
+
+
 class TableEnvelope:
     """Everything per table that does not change from row to row, and the record builders.
 
@@ -221,6 +238,8 @@ class TableEnvelope:
         "key_only",
         "null_fill",
         "null_defaults",
+        "key_defaults",
+        "header_key_defaults",
         "_row",
         "_snapshot_row",
         "_key",
@@ -269,6 +288,23 @@ class TableEnvelope:
             if settings.replace_null_with_default
             else []
         )
+        # key fields whose NULL JsonConverter prints as the default (replace.null.with.default, as for the
+        # value; Debezium's key schema carries the column's default). The rows and keys themselves keep the
+        # NULL: Debezium compares key Structs by their values (a key change from NULL to the default is one)
+        key_field_defaults = (
+            [
+                (k, s.default)
+                for k, s in ((f.name, f.schema) for f in self.key_schema.fields)
+                if s.default is not None
+            ]
+            if self.key_schema is not None
+            else []
+        )
+        self.key_defaults = key_field_defaults if settings.key_replace_null_with_default else []
+        # __debezium.oldkey/newkey: the header converter's JsonConverter (replace.null.with.default true) or
+        # SimpleHeaderConverter (Values.append reads fields with Struct.get) print the default alike
+        # (not for the data plane: its header converter prints them, transforms see the NULL as in the Struct)
+        self.header_key_defaults = key_field_defaults if not settings.structured else []
         self.value_schema = struct(
             sa(f"{self.topic}.Value"),
             [(n, c.schema) for n, c in zip(self.names, cols) if n not in self.key_only],
@@ -328,11 +364,21 @@ class TableEnvelope:
         return self.fill_nulls(row) if self.null_fill else row
 
     def key_of(self, row: dict[str, Any]) -> dict[str, Any] | None:
+        """The key as printed (the snapshots': they only print it). The dispatcher compares keys, so it
+        takes `_key`'s, and `change` prints them. The data plane gets the NULL, as Debezium's Struct holds it."""
         key = self._key
-        return key(row) if key is not None else None
+        if key is None:
+            return None
+        if self.key_defaults and not self.settings.structured:
+            return _with_defaults(key(row), self.key_defaults)
+        return key(row)
 
     def key_bytes(self, key: dict[str, Any] | None) -> bytes | None:
-        return self.key_frame.encode(key) if key is not None else None
+        if key is None:
+            return None
+        if self.key_defaults:
+            key = _with_defaults(key, self.key_defaults)
+        return self.key_frame.encode(key)
 
     # -- records -------------------------------------------------------------------------------------
     def change(
@@ -351,6 +397,8 @@ class TableEnvelope:
         if self.null_defaults:
             before = self._null_defaults(before)
             after = self._null_defaults(after)
+        if self.key_defaults and key is not None:
+            key = _with_defaults(key, self.key_defaults)
         ns = _time_ns()
         headers = self.settings.context_headers
         if extra_headers:
@@ -391,10 +439,11 @@ class TableEnvelope:
     def json_fields(self) -> tuple[list[tuple[str, int, bytes, bytes | None]], list | None]:
         """The fields of `after` and of the key as `change` prints them, for a row given as JSON text
         (`change_json`): per field (name, index into `names`, its JSON when NULL, its constant JSON or
-        None). A NULL shows the column's default in `after` (replace.null.with.default), `null` in the key;
-        a masked column shows the mask in both; key-only columns are left out of `after`."""
+        None). A NULL shows the column's default (replace.null.with.default of the value's and of the key's
+        converter); a masked column shows the mask in both; key-only columns are left out of `after`."""
         fill = {name: _dumps(v) for name, v in self.null_fill}
         defaults = {name: _dumps(v) for name, v in self.null_defaults}
+        key_defaults = {name: _dumps(v) for name, v in self.key_defaults}
         value = [
             (name, j, defaults.get(name, b"null"), fill.get(name))
             for j, name in enumerate(self.names)
@@ -402,7 +451,9 @@ class TableEnvelope:
         ]
         if not self.key_names:
             return value, None
-        return value, [(k, j, b"null", fill.get(k)) for k, j in zip(self.key_names, self.key_idx)]
+        return value, [
+            (k, j, key_defaults.get(k, b"null"), fill.get(k)) for k, j in zip(self.key_names, self.key_idx)
+        ]
 
     def change_json(
         self, op: str, after: bytes, source: bytes, transaction: dict | None, key: bytes | None
@@ -447,6 +498,8 @@ class TableEnvelope:
             after = self.value_part(after)
         if self.null_defaults:
             after = self._null_defaults(after)
+        if self.key_defaults and key is not None:
+            key = _with_defaults(key, self.key_defaults)
         ns = _time_ns()
         payload = _SNAPSHOT_PAYLOAD % (_dumps(after), _dumps(source), ns // 1_000_000, ns // 1_000, ns)
         return (_dumps(key) if key is not None else None), payload
@@ -456,13 +509,7 @@ class TableEnvelope:
         TOAST and key-change bookkeeping with their real values)."""
         if row is None:
             return None
-        out = None
-        for name, default in self.null_defaults:
-            if row.get(name, default) is None:
-                if out is None:
-                    out = dict(row)
-                out[name] = default
-        return row if out is None else out
+        return _with_defaults(row, self.null_defaults)
 
     def value_part(self, row: dict | None) -> dict | None:
         """The row as before/after show it (without key-only columns)."""
@@ -478,6 +525,8 @@ class TableEnvelope:
 
     def key_header(self, name: str, key: dict) -> tuple[str, bytes]:
         """`__debezium.oldkey` / `__debezium.newkey`: the other key, as the header converter prints it."""
+        if self.header_key_defaults:
+            key = _with_defaults(key, self.header_key_defaults)
         return (name, self._key_header_frame.encode(key))
 
 

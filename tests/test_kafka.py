@@ -161,6 +161,14 @@ def test_simple_header_converter_bytes():
         == b"dbserver1"
     )
     assert simple_header_bytes(b'"plain"') == b"plain"
+    # Values.append reads a struct's fields with Struct.get: a NULL field with a default prints the default
+    assert (
+        simple_header_bytes(
+            b'{"schema":{"type":"struct","fields":[{"type":"int32","optional":true,"default":7,"field":"a"}],'
+            b'"optional":false,"name":"x.Key"},"payload":{"a":null}}'
+        )
+        == b'{"a":7}'
+    )
     assert (
         simple_header_bytes(
             b'{"schema":{"type":"int32","optional":false,"name":"org.apache.kafka.connect.data.Date"},'

@@ -685,7 +685,10 @@ def test_load_table_missing_and_enum_refresh(pg):
         "version": 1,
         "parameters": {"allowed": "red,blue,green"},
     }
-    assert after.columns[2].convert("{red,NULL,green}") == ["red", None, "green"]
+    # a NULL element fails Connect's validation of the required items: Debezium leaves the field null
+    # (recorded: tests/data/pg/cases/enum_array_null_element)
+    assert after.columns[2].convert("{red,NULL,green}") is None
+    assert after.columns[2].convert("{red,green}") == ["red", "green"]
 
 
 # -------------------------------------------------------------------------------------------------

@@ -567,6 +567,17 @@ def generate(seed: int) -> str:
         props.update(s.props)
     if more.random() < 0.3:
         props.update(users.props(more))
+    nulls = random.Random(f"keynulls-{seed}")  # (session 11) a stream of its own too: on top in ~30 %
+    if nulls.random() < 0.3:
+        s = _Scn(f"keynulls{len(scns)}")
+        users.keynulls(nulls, s, s.name)
+        scns.append(s)
+        for k, v in s.props.items():  # message.key.columns: added to keycols' entries, if drawn
+            props[k] = ";".join(x for x in (props.get(k), v) if x)
+    if nulls.random() < 0.3:
+        s = _Scn(f"renames{len(scns)}")
+        users.renames(nulls, s, s.name)
+        scns.append(s)
     incremental = ""
     if not initial_only and more.random() < 0.35:  # an initial_only run never streams the signal
         ids = [f"inventory.{s.name}" for s in scns if s.name.rstrip("0123456789") in WITH_ID]

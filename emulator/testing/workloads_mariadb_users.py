@@ -45,6 +45,77 @@ def keycols(rng: random.Random, s: Any, t: str) -> None:
     ]
 
 
+# key column types with a default and three values (the last one the default): (type, default, values)
+_KEY_DEFAULTS = [
+    ("VARCHAR(8)", "'dflt'", ["'a'", "'b'", "'dflt'"]),
+    ("INT UNSIGNED", "7", ["1", "4294967295", "7"]),
+    ("DECIMAL(6,2)", "1.50", ["2.25", "-3.00", "1.50"]),
+    (
+        "DATETIME(3)",
+        "'2020-01-02 03:04:05.678'",
+        ["'2021-01-01 00:00:00'", "'1999-12-31 23:59:59.999'", "'2020-01-02 03:04:05.678'"],
+    ),
+    ("DATE", "'2024-01-15'", ["'2020-02-02'", "'1000-01-01'", "'2024-01-15'"]),
+    ("TIME(2)", "'10:11:12.50'", ["'-01:00:00'", "'838:59:59'", "'10:11:12.50'"]),
+    ("ENUM('a','b','c')", "'b'", ["'a'", "'c'", "'b'"]),
+    ("BIT(3)", "b'101'", ["b'001'", "b'111'", "b'101'"]),
+    ("BIGINT", "-1", ["9223372036854775807", "0", "-1"]),
+    ("CHAR(3) CHARACTER SET latin1", "'äb'", ["'x'", "'yz'", "'äb'"]),
+]
+
+
+def keynulls(rng: random.Random, s: Any, t: str) -> None:
+    """message.key.columns on a nullable column with a default (and the primary key beside it, or not):
+    a NULL there prints the default in the key, key changes to and from NULL (and to the default) give
+    __debezium.oldkey/newkey headers. Drawn by `generate` from a random stream of its own."""
+    typ, dflt, (v1, v2, vd) = rng.choice(_KEY_DEFAULTS)
+    s.pre.append(f"CREATE TABLE {t} (id INT PRIMARY KEY, g {typ} DEFAULT {dflt}, v INT);")
+    s.pre.append(f"INSERT INTO {t} VALUES (1, NULL, 1), (2, {v1}, 2);")
+    s.props["message.key.columns"] = f"inventory\\.{t}:" + rng.choice(["g", "g,id", "id,g"])
+    s.stream += [
+        f"INSERT INTO {t} VALUES (3, NULL, 3);",
+        f"UPDATE {t} SET g = NULL WHERE id = 2;",
+        f"UPDATE {t} SET v = 30 WHERE id = 3;",
+        f"UPDATE {t} SET g = {v2} WHERE id = 1;",
+        f"UPDATE {t} SET g = {vd} WHERE id = 3;",
+        f"DELETE FROM {t} WHERE id = 1;",
+    ]
+
+
+def renames(rng: random.Random, s: Any, t: str) -> None:
+    """RENAME TABLE chains (a swap through a temporary name, a rename and back, a cycle of three) and CONVERT
+    TO CHARACTER SET among other ALTER specs, with rows written between them. Drawn by `generate` from a
+    random stream of its own."""
+    s.pre.append(f"CREATE TABLE {t}_a (id INT PRIMARY KEY, v VARCHAR(10) DEFAULT 'a');")
+    s.pre.append(f"CREATE TABLE {t}_b (id INT PRIMARY KEY, w TEXT, n INT);")
+    s.pre.append(f"INSERT INTO {t}_a VALUES (1, 'a1');")
+    s.pre.append(f"INSERT INTO {t}_b VALUES (1, 'b1', 1);")
+    a, b, x = f"{t}_a", f"{t}_b", f"{t}_x"
+    chain = rng.choice(
+        [
+            f"RENAME TABLE {a} TO {x}, {b} TO {a}, {x} TO {b};",
+            f"RENAME TABLE {a} TO {x}, {x} TO {a};",
+            f"RENAME TABLE {a} TO {x}, {b} TO {a}, {x} TO {t}_c, {t}_c TO {b};",
+        ]
+    )
+    convert = rng.choice(
+        [
+            f"ALTER TABLE {b} ADD COLUMN z VARCHAR(5) DEFAULT 'z', CONVERT TO CHARACTER SET latin1;",
+            f"ALTER TABLE {b} CONVERT TO CHARACTER SET latin1 COLLATE latin1_bin, ADD COLUMN z CHAR(2);",
+            f"ALTER TABLE {b} ADD INDEX {t}_ix (id), CONVERT TO CHARSET utf8mb3, ADD CONSTRAINT {t}_ck CHECK (id > 0);",
+        ]
+    )
+    s.stream += [
+        f"INSERT INTO {a} VALUES (2, 'a2');",
+        chain,
+        f"INSERT INTO {a} (id) VALUES (3);",
+        f"INSERT INTO {b} (id) VALUES (4);",
+        convert,
+        f"INSERT INTO {b} (id) VALUES (5);",
+        f"UPDATE {b} SET id = 6 WHERE id = 1;",
+    ]
+
+
 # (binlog_row_image MINIMAL/NOBLOB set by a session was drawn once: Debezium stops at the first rows event
 # lacking a column, and so does the emulator now - case mariadb/cases/binlog_row_image_session_stops; a draw
 # that ends every recording early hides the rest of the workload, so it is no longer drawn)

@@ -23,7 +23,7 @@ import re
 import sqlglot
 from sqlglot import exp
 
-from emulator.connectors.mysql.ddl_alter import AlterForms
+from emulator.connectors.mysql.ddl_alter import CONVERT_TO, AlterForms
 from emulator.connectors.mysql.ddl_columns import ColumnDefinitions
 from emulator.connectors.mysql.ddl_model import Catalog, Change, Column, DdlError, Table, parse_quoted_id
 from emulator.connectors.mysql.ddl_text import (
@@ -68,6 +68,7 @@ class DdlParser(ColumnDefinitions, AlterForms):
         # include.schema.comments: without it Debezium's listeners skip every COMMENT (null in tableChanges)
         self.keep_comments = keep_comments
         self._text = ""
+        self._source: str | None = None
 
     # -- entry ------------------------------------------------------------------------------------------
     def apply(self, sql: str, database: str | None) -> list[Change]:
@@ -147,13 +148,10 @@ class DdlParser(ColumnDefinitions, AlterForms):
             and not re.match(r"(?is)\s*CREATE\s+OR\s+REPLACE\s+(TEMPORARY\s+)?TABLE\b", text)
         ):
             return []
-        m = re.match(
-            r"(?is)\s*ALTER\s+(?:ONLINE\s+|IGNORE\s+)*TABLE\s+(\S+)\s+CONVERT\s+TO\s+(?:CHARACTER\s+SET|CHARSET)"
-            r"\s+(\w+)",
-            text,
-        )
-        if m:
-            return self._convert_charset(m.group(1), m.group(2).lower(), text, database)
+        if word == "ALTER" and CONVERT_TO.search(text):
+            converted = self._alter_with_convert(text, database)
+            if converted is not None:
+                return converted
         if word == "RENAME":
             if second not in ("TABLE", "TABLES"):  # RENAME USER ...
                 return []
@@ -184,6 +182,7 @@ class DdlParser(ColumnDefinitions, AlterForms):
         prepared = SYSTEM_VERSIONING.sub("", prepared)
         prepared = MODIFY_IF_EXISTS.sub(r"\1 ", prepared)
         prepared = FLOAT_UNSIGNED.sub(r"\1\2", prepared)
+        self._source = prepared  # the text the literals' offsets point into (ddl_types.default_text)
         try:
             stmts = sqlglot.parse(prepared, read="mysql")
         except (sqlglot.errors.ParseError, sqlglot.errors.TokenError) as e:

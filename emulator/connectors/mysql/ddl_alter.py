@@ -21,6 +21,11 @@ from emulator.connectors.mysql.ddl_types import (
     ident,
 )
 
+# ALTER TABLE ... CONVERT TO CHARACTER SET x: somewhere in the statement (a cheap test), and as one spec
+CONVERT_TO = re.compile(r"(?is)\bCONVERT\s+TO\s+(?:CHARACTER\s+SET|CHARSET)\b")
+_CONVERT_SPEC = re.compile(r"(?is)\s*CONVERT\s+TO\s+(?:CHARACTER\s+SET|CHARSET)\s+(\w+)")
+_ALTER_HEAD = re.compile(r"(?is)\s*(ALTER\s+(?:ONLINE\s+|IGNORE\s+)*TABLE\s+(\S+))\s+(.*)$")
+
 
 class AlterForms:
     """DdlParser's ALTER TABLE and RENAME TABLE."""
@@ -37,6 +42,36 @@ class AlterForms:
                 c.charset = charset
         self.catalog.put(table)
         return [Change("ALTER", db, text, copy.deepcopy(table), tname)]
+
+    def _alter_with_convert(self, text: str, database: str | None) -> list[Change] | None:
+        """An ALTER TABLE with a CONVERT TO CHARACTER SET spec among others: the specs in order, the
+        conversion where it stands (Debezium's listener sets the table's and every character column's
+        charset at that spec), one schema change with the table at the end. None when no spec is one (the
+        words in a default or a comment)."""
+        m = _ALTER_HEAD.match(text)
+        if not m:
+            return None
+        head, name, body = m.groups()
+        specs = split_top(body)
+        converts = [_CONVERT_SPEC.match(spec) for spec in specs]
+        if not any(converts):
+            return None
+        db, tname = split_name(name, database)
+        if self.catalog.get(db, tname) is None:
+            return []
+        group: list[str] = []
+        for spec, conv in zip(specs, converts):
+            if conv is None:
+                group.append(spec)
+                continue
+            if group:
+                self.apply(f"{head} {', '.join(group)}", database)  # the catalog follows
+                group = []
+            self._convert_charset(name, conv.group(1).lower(), text, database)
+        if group:
+            self.apply(f"{head} {', '.join(group)}", database)
+        table = self.catalog.get(db, tname)
+        return [Change("ALTER", db, text, copy.deepcopy(table), tname)] if table is not None else []
 
     def _rename(self, text: str, database: str | None) -> list[Change]:
         m = re.match(r"(?is)\s*RENAME\s+TABLES?\s+(.*)$", text)
@@ -62,6 +97,13 @@ class AlterForms:
             table.db, table.name = ndb, nname
             self.catalog.put(table)
             out.append(Change("ALTER", ndb, ddl, copy.deepcopy(table), nname, (odb, oname)))
+        if len(out) > 1:
+            # Debezium builds each pair's event after parsing the whole statement (tables().forTable): the
+            # table its new name holds at the end, none when a later pair renamed it away (RENAME TABLE b TO
+            # tmp, c TO b, tmp TO c: the first event has no table change)
+            for ch in out:
+                final = self.catalog.get(ch.db, ch.table_name)
+                ch.table = copy.deepcopy(final) if final is not None else None
         return out
 
     def _alter_table(self, st: exp.Alter, text: str, database: str | None) -> list[Change]:
@@ -133,7 +175,7 @@ class AlterForms:
                         c.has_default, c.default = False, None
                     elif action.args.get("default") is not None:
                         c.has_default = True
-                        c.default = default_text(action.args["default"])
+                        c.default = default_text(action.args["default"], self._source)
             elif isinstance(action, exp.AlterRename):
                 ndb, nname = self._table_ref(action.this, db)
                 previous = (db, name)

@@ -121,7 +121,7 @@ class ColumnDefinitions:
                 info["unique"] = True
             elif isinstance(k, exp.DefaultColumnConstraint):
                 col.has_default = True
-                col.default = default_text(k.this)
+                col.default = default_text(k.this, self._source)
             elif isinstance(k, exp.CharacterSetColumnConstraint):
                 charset = ident(k.this).lower()
             elif isinstance(k, exp.CollateColumnConstraint):

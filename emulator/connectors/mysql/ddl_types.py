@@ -128,11 +128,40 @@ def literal_text(node: exp.Expression | None) -> str | None:
     return node.sql("mysql")
 
 
-def default_text(node: exp.Expression | None) -> str | None:
+def default_text(node: exp.Expression | None, source: str | None = None) -> str | None:
     """A column's DEFAULT as Debezium's MySQL grammar records it: an expression default in parentheses
     (`DEFAULT (1 + 2)`, `(CONCAT(...))`, even `(5)`) has no value expression (recorded: mariadb case
-    expression_defaults; MariaDB's SHOW CREATE TABLE prints a constant one without them)."""
-    return None if isinstance(node, exp.Paren) else literal_text(node)
+    expression_defaults; MariaDB's SHOW CREATE TABLE prints a constant one without them). A string literal is
+    the text between its quotes as written (`'it''s'` stays it''s, `'it\\'s'` it\\'s, `"x""y"` x""y: recorded,
+    mariadb case defaults_literal_forms), read from `source` (the text sqlglot parsed) at the literal's
+    offsets; where those do not give it back, sqlglot's unescaped value escaped the SHOW CREATE TABLE way."""
+    if isinstance(node, exp.Paren):
+        return None
+    if isinstance(node, exp.Literal) and node.is_string:
+        raw = _raw_literal(node, source)
+        if raw is not None:
+            return raw
+        return "".join(_SQL_ESCAPES.get(c, c) for c in str(node.this))
+    return literal_text(node)
+
+
+# the escapes MariaDB's SHOW CREATE TABLE writes in a string literal
+_SQL_ESCAPES = {"'": "''", "\\": "\\\\", "\x00": "\\0", "\n": "\\n", "\r": "\\r", "\x1a": "\\Z"}
+# MySQL's backslash escapes (\\% and \\_ keep their backslash; any other \\x is x)
+_UNESCAPE = {"0": "\x00", "b": "\b", "n": "\n", "r": "\r", "t": "\t", "Z": "\x1a", "%": "\\%", "_": "\\_"}
+_ESCAPE_RE = re.compile(r"\\(.)", re.S)
+
+
+def _raw_literal(node: exp.Literal, source: str | None) -> str | None:
+    meta = node.meta
+    if source is None or "start" not in meta or "end" not in meta:
+        return None
+    raw = source[meta["start"] : meta["end"] + 1]
+    if len(raw) < 2 or raw[0] not in "'\"" or raw[-1] != raw[0]:
+        return None
+    inner = raw[1:-1]
+    value = _ESCAPE_RE.sub(lambda m: _UNESCAPE.get(m.group(1), m.group(1)), inner.replace(raw[0] * 2, raw[0]))
+    return inner if value == str(node.this) else None
 
 
 def ident(node: Any) -> str:

@@ -99,7 +99,8 @@ class MySqlSchemaChanges:
                 continue
             if self.store_only_captured_tables and not self._captured_ddl(ch):
                 continue
-            # (an ALTER without a table: the rename of a table the model does not know, no table change)
+            # (an ALTER without a table: the rename of a table the model does not know, or a RENAME pair whose new
+            # name a later pair renamed away: no table change)
             known = ch.table is not None or ch.kind == "DROP"
             tcs = [table_change(ch)] if ch.kind in ("CREATE", "ALTER", "DROP") and known else []
             self.history.append(position, ts_ms, ch.db, ch.ddl, [history_change(ch)] if tcs else [])

@@ -17,6 +17,7 @@ import base64
 import struct
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from emulator.config import ConfigError
@@ -143,6 +144,7 @@ class Mapped:
     convert: Converter
     snapshot_convert: Converter
     always_optional: bool = False  # the field schema is optional whatever the column's NOT NULL
+    default_convert: Converter | None = None  # the DEFAULT's text -> the schema default, when not snapshot's
 
 
 def _int_type(base: str, unsigned: bool, cfg: TypeConfig) -> Mapped:
@@ -269,8 +271,12 @@ def map_column(col: Column, cfg: TypeConfig) -> Mapped:
         schema = Schema("bytes" if cfg.binary_mode == "bytes" else "string")
         if base == "BINARY" and col.length:
             n = col.length
+            # a default is the literal's bytes as written, not padded (recorded: BINARY(3) DEFAULT 'ab' -> "ab")
             return Mapped(
-                schema, lambda b, k=n: enc(b.ljust(k, b"\0")), lambda b, k=n: enc(b.ljust(k, b"\0"))
+                schema,
+                lambda b, k=n: enc(b.ljust(k, b"\0")),
+                lambda b, k=n: enc(b.ljust(k, b"\0")),
+                default_convert=enc,
             )
         return Mapped(schema, enc, enc)
     if base == "DATE":
@@ -321,7 +327,9 @@ def map_column(col: Column, cfg: TypeConfig) -> Mapped:
         return Mapped(
             Schema("int32", name="io.debezium.time.Year", version=1),
             lambda v: 1900 + v if v < 256 else v,
-            lambda s: int(s),
+            # JDBC's YEAR read (snapshot, defaults) through Debezium's time adjuster: 0-69 -> 2000-2069,
+            # 70-99 -> 1970-1999 (YEAR 0000 is 2000; the binlog's byte 0 is 1900 above)
+            lambda s: _adjust_year(int(s)),
         )
     if base == "POINT":
         schema = connect_struct(
@@ -416,6 +424,14 @@ def _json_text(v: Any) -> str:
     return json.dumps(norm(v), ensure_ascii=False, separators=(", ", ": "))
 
 
+def _adjust_year(y: int) -> int:
+    if 0 <= y < 70:
+        return 2000 + y
+    if 70 <= y < 100:
+        return 1900 + y
+    return y
+
+
 def default_value(col: Column, mapped: Mapped) -> Any:
     """The Connect schema default of a column (None: no default)."""
     if not col.has_default or col.default is None:
@@ -424,7 +440,7 @@ def default_value(col: Column, mapped: Mapped) -> Any:
     base = col.base_type
     try:
         if base in ("BINARY", "VARBINARY", "TINYBLOB", "BLOB", "MEDIUMBLOB", "LONGBLOB", "GEOMETRY"):
-            return mapped.snapshot_convert(text.encode())
+            return (mapped.default_convert or mapped.snapshot_convert)(text.encode())
         if base == "BIT":
             t = text
             if t.lower().startswith("b'") and t.endswith("'"):
@@ -436,13 +452,20 @@ def default_value(col: Column, mapped: Mapped) -> Any:
             return mapped.convert(v)
         if base == "ENUM" or base == "SET":
             return text
+        if base in ("DECIMAL", "NUMERIC", "DEC", "FIXED") and ("e" in text or "E" in text):
+            text = format(Decimal(text), "f")  # DEFAULT 1.5e2 (a streamed statement as written): 150
+        if base == "BIGINT" and col.unsigned and mapped.schema.type == "int64":
+            # bigint.unsigned.handling.mode=long: a default above Long.MAX is Long.MAX (recorded:
+            # 18446744073709551615 -> 9223372036854775807), where a row's value wraps
+            return min(int(text), 2**63 - 1)
         if base == "TIMESTAMP":
             us = text_datetime_us(text)
             if us is ZERO:
                 return None if col.optional else zoned_iso(0, 0)
-            frac = us % 1_000_000
-            width = 0 if frac == 0 else (3 if frac % 1000 == 0 else 6)
-            return zoned_iso(us, width)
+            # a literal with a fraction (SHOW CREATE TABLE writes the column's digits): the column's fractional
+            # digits (recorded: TIMESTAMP(2) '...01.50' -> "01.50Z"); CURRENT_TIMESTAMP (the model's epoch text)
+            # and a literal without one: none
+            return zoned_iso(us, (col.length or 0) if "." in text else 0)
         return mapped.snapshot_convert(text)
     except (ValueError, TypeError, IndexError, OverflowError):
         return None

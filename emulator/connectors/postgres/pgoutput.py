@@ -405,8 +405,10 @@ def row_json_parser(
     key = [JsonField(*f) for f in key or ()]
     used = {f.j for f in value + key if f.fixed is None}
     value_null = {f.j: f.null_json for f in value if f.fixed is None}
-    # a key field whose NULL prints otherwise in `after` (a default: only the value shows it) gets its own
-    split = {f.j for f in key if f.fixed is None and value_null.get(f.j, b"null") != b"null"}
+    key_null = {f.j: f.null_json for f in key if f.fixed is None}
+    # a key field whose NULL prints otherwise than in `after` (the key's and the value's converters each
+    # have their replace.null.with.default; a key-only column is not in `after`) gets its own `k{j}`
+    split = {j for j, null in key_null.items() if value_null.get(j, b"null") != null}
     ns: dict = {"_I16": _I16, "_I32": _I32, "_KL": _KIND_LEN, "_dumps": orjson.dumps}
     lines = [
         "def parse(buf, start):",
@@ -433,6 +435,8 @@ def row_json_parser(
             ns[f"c{j}"] = converters[j]
             value_expr = ["        v{j} = _dumps(c{j}(buf[s:pos].decode()))"]
         ns[f"n{j}"] = value_null.get(j, b"null")
+        if j in split:
+            ns[f"kn{j}"] = key_null[j]
         lines += [
             _KIND[i < n - 4],
             "    if k == 116:",
@@ -442,6 +446,8 @@ def row_json_parser(
         ]
         if j in split:
             lines.append(f"        k{j} = v{j}")
+            if kind not in (_INT, _TEXT, _BOOL) and key_null[j] != b"null":
+                lines += [f"        if k{j} == b'null':", f"            k{j} = kn{j}"]
         if kind not in (_INT, _TEXT, _BOOL) and ns[f"n{j}"] != b"null":
             # a converter's null for a value (NaN in a precise decimal) prints as a NULL does: the column's
             # default (JsonConverter's replace.null.with.default; pg case nan_nullable_default)
@@ -454,7 +460,7 @@ def row_json_parser(
                 f"        v{j} = n{j}",
             ]
             if j in split:
-                lines.append(f"        k{j} = b'null'")
+                lines.append(f"        k{j} = kn{j}")
             lines.append("        pos += 1")
         lines += [
             "    else:",

@@ -87,7 +87,7 @@ def tuple_match(
     """For tuples of `n` pgoutput columns (row field `field_of[i]` of column i, `kinds[j]` as
     `pgoutput._conv_kind` says, `nullable[j]` False for a NOT NULL column): the compiled `match`, the lines
     of a generated function's body that set `v{j}` (a used field's JSON; `n{j}` when NULL) and `k{j}`
-    (`split` fields: NULL as `null`) from `buf` at `start` or `return {fallback}`, and the names they use;
+    (`split` fields: NULL as `kn{j}`, the key's NULL) from `buf` at `start` or `return {fallback}`, and the names they use;
     a `defaulted` field (its NULL prints a default) prints that default for a converter's null too.
     `end`: what follows the tuple (the message's end; an UPDATE's old tuple: `old_tuple_end(n)`).
     None where there is nothing to gain: no column, or too many to generate."""
@@ -143,8 +143,8 @@ def tuple_match(
             values.append(f"    v{j} = n{j} if {names_here[0]} is None else {json}")
         else:
             values.append(f"    v{j} = {json}")
-        if j in split:
-            values.append(f"    k{j} = b'null' if {names_here[0]} is None else v{j}")
+        if j in split:  # kn{j}: the key's NULL (row_json_parser's)
+            values.append(f"    k{j} = kn{j} if {names_here[0]} is None or v{j} == b'null' else v{j}")
         if j in defaulted and kinds[j] not in ("int", "text", "bool"):
             # a converter's null for a value (NaN) prints as a NULL does: the default (as on the walk)
             values.append(f"    if v{j} == b'null':")

@@ -528,7 +528,13 @@ class PgoutputStream:
     def _on_message(self, msg: bytes, lsn: int) -> None:
         transactional, _msg_lsn, prefix, content = po.parse_message(msg)
         if transactional:
-            if not self.filters.message_prefix_included(prefix) or self._skip(lsn):
+            if not self.filters.message_prefix_included(prefix):
+                # read in the transaction, filtered: it begins it all the same (BEGIN, END with 0 events),
+                # as a change of a table not captured does (pg case message_filtered_tx_begins)
+                if self.skip_until is None:
+                    self.tx.touch()
+                return
+            if self._skip(lsn):
                 return
             self.lsn_proc = lsn
             self.proc_op = "m"

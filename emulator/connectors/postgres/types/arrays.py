@@ -5,19 +5,20 @@ from __future__ import annotations
 from emulator.connectors.postgres.types.model import Converter
 
 
-def parse_array(s: str) -> list:
-    """PostgreSQL array_out text -> (nested) list of str/None."""
+def parse_array(s: str, delim: str = ",") -> list:
+    """PostgreSQL array_out text -> (nested) list of str/None; `delim` the element type's typdelim (`;` for
+    box, whose values hold commas; `,` for every other built-in type)."""
     if s[0] == "[":  # explicit bounds decoration "[0:1]={...}"
         s = s[s.index("=") + 1 :]
     if s == "{}":
         return []
     if '"' not in s and "{" not in s[1:]:
-        return [None if x == "NULL" else x for x in s[1:-1].split(",")]
-    out, _ = _parse_array_level(s, 0)
+        return [None if x == "NULL" else x for x in s[1:-1].split(delim)]
+    out, _ = _parse_array_level(s, 0, delim)
     return out
 
 
-def _parse_array_level(s: str, i: int) -> tuple[list, int]:
+def _parse_array_level(s: str, i: int, delim: str = ",") -> tuple[list, int]:
     i += 1  # skip '{'
     res: list = []
     if s[i] == "}":
@@ -26,7 +27,7 @@ def _parse_array_level(s: str, i: int) -> tuple[list, int]:
     while i < n:
         c = s[i]
         if c == "{":
-            sub, i = _parse_array_level(s, i)
+            sub, i = _parse_array_level(s, i, delim)
             res.append(sub)
         elif c == '"':
             i += 1
@@ -45,7 +46,7 @@ def _parse_array_level(s: str, i: int) -> tuple[list, int]:
             res.append("".join(buf))
         else:
             j = i
-            while s[j] != "," and s[j] != "}":
+            while s[j] != delim and s[j] != "}":
                 j += 1
             tok = s[i:j]
             res.append(None if tok == "NULL" else tok)
@@ -57,9 +58,9 @@ def _parse_array_level(s: str, i: int) -> tuple[list, int]:
     raise ValueError(f"unterminated array literal {s!r}")
 
 
-def array_converter(elem: Converter) -> Converter:
+def array_converter(elem: Converter, delim: str = ",") -> Converter:
     def conv(t: str) -> list:
-        items = parse_array(t)
+        items = parse_array(t, delim)
         if t[1:2] == "{" or t[:1] == "[":  # multi-dimensional: the element converter gets a sub-array
             return [None if x is None or isinstance(x, list) else elem(x) for x in items]
         return [None if x is None else elem(x) for x in items]

@@ -32,6 +32,35 @@ _TRIM_DEFAULT_TYPES = frozenset(
 )  # fmt: skip
 _NO_DEFAULT = object()
 
+# The 3.6 mappers read date / time / timestamp defaults with pgjdbc's TimestampUtils (toLocalDateTime, toLocalTime,
+# toOffsetDateTime), which give LocalDateTime.MAX / MIN for 'infinity' / '-infinity' and LocalTime.MAX for 24:00
+# (the value converters of rows read them otherwise); then the column's converter, per schema name (pg case
+# default_infinity_times, all time.precision.mode values recorded):
+# a date's epoch day cast to int (LocalDate.MAX 365241780471, MIN -365243219162)
+_DATE_INF_DEFAULT = {
+    "infinity": {"io.debezium.time.IsoDate": "+999999999-12-31Z", None: 169560311},
+    "-infinity": {"io.debezium.time.IsoDate": "-999999999-01-01Z", None: -170999002},
+}
+# 23:59:59.999999999
+_TIME_MAX_DEFAULT = {
+    "io.debezium.time.MicroTime": 86399999999,
+    "io.debezium.time.NanoTime": 86399999999999,
+    "io.debezium.time.IsoTime": "23:59:59.999999999Z",
+    None: 86399999,  # io.debezium.time.Time, org.apache.kafka.connect.data.Time
+}
+# MicroTimestamp: TimeUnit.SECONDS.toMicros saturates at Long.MAX / MIN, plus the micro-of-second (999999 for
+# MAX: wraps around); Timestamp / NanoTimestamp / connect overflow with an exception (no default)
+_TIMESTAMP_INF_DEFAULT = {
+    "infinity": {
+        "io.debezium.time.MicroTimestamp": -9223372036853775810,
+        "io.debezium.time.IsoTimestamp": "+999999999-12-31T23:59:59.999999999Z",
+    },
+    "-infinity": {
+        "io.debezium.time.MicroTimestamp": -9223372036854775808,
+        "io.debezium.time.IsoTimestamp": "-999999999-01-01T00:00:00Z",
+    },
+}
+
 
 def _extract_literal(v: str) -> str | None:
     """extractDefault(String): the first quoted literal ('' unescaped), the raw text, or None (NULL::)."""
@@ -178,12 +207,17 @@ def _default_raw_to_value(type_name: str, raw: str, m: TypeMapping) -> Any:
     if type_name == "uuid":
         return conv(str(_uuid.UUID(raw)))
     if type_name == "date":
+        if raw in _DATE_INF_DEFAULT:
+            forms = _DATE_INF_DEFAULT[raw]
+            return forms.get(schema.name, forms[None])
         return conv(raw)
     if type_name == "time":
+        if raw.startswith("24:"):
+            return _TIME_MAX_DEFAULT.get(schema.name, _TIME_MAX_DEFAULT[None])
         return conv(raw)
     if type_name == "timestamp":
-        if raw in ("infinity", "-infinity"):
-            return _NO_DEFAULT
+        if raw in _TIMESTAMP_INF_DEFAULT:
+            return _TIMESTAMP_INF_DEFAULT[raw].get(schema.name, _NO_DEFAULT)
         return conv(raw)
     if type_name == "timestamptz":
         if raw in ("infinity", "-infinity"):

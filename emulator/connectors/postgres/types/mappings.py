@@ -456,7 +456,7 @@ def _array_mapping(t: PgType, typmod: int, cfg: TypeConfig) -> TypeMapping | Non
         return None
     items = em.schema.with_(optional=True) if em.item_optional else em.schema
     elem_conv = em.element_convert or em.snapshot_convert or em.convert  # PgArray: JDBC objects
-    conv = array_converter(elem_conv)
+    conv = array_converter(elem_conv, ";" if elem.name == "box" else ",")  # box's typdelim is ';'
     if elem.name == "numeric":
         # pgjdbc's PgArray cannot make a BigDecimal of NaN: Debezium gets no array at all (null)
         # (tests/data/pg/cases/decimal_money_double)
@@ -466,6 +466,13 @@ def _array_mapping(t: PgType, typmod: int, cfg: TypeConfig) -> TypeMapping | Non
             return None if "NaN" in s and "NaN" in parse_array(s) else array_conv(s)
 
         conv.required = lambda column: _numeric_array_required(array_conv, column)
+    elif not em.item_optional:
+        # a required element schema (enum, tsvector, unknown types): Connect's validation of the array,
+        # when TableSchemaBuilder puts it into the row, fails on a NULL element; Debezium logs "Failed to
+        # properly convert data value" and leaves the field null (pg case enum_array_null_element)
+        array_conv = conv
+        conv = _null_if_null_element(array_conv)
+        conv.required = lambda column: _required_elements_required(array_conv, column)
 
     return TypeMapping(
         Schema(ARRAY, items=items),
@@ -474,6 +481,30 @@ def _array_mapping(t: PgType, typmod: int, cfg: TypeConfig) -> TypeMapping | Non
         length=em.length,
         scale=em.scale,
     )
+
+
+def _null_if_null_element(array_conv: Converter) -> Converter:
+    def conv(s: str) -> Any:
+        items = array_conv(s)
+        return None if None in items else items
+
+    return conv
+
+
+def _required_elements_required(array_conv: Converter, column: str) -> Converter:
+    """A NOT NULL array of required elements: the null of an array holding a NULL fails Connect's
+    required-field validation and Debezium stops ("Invalid value: null used for required field")."""
+
+    def conv(s: str) -> Any:
+        items = array_conv(s)
+        if None in items:
+            raise ValueError(
+                f"column {column}: array {s} holds a NULL, which fails Connect's validation of its required "
+                "elements, and its null the column's NOT NULL; Debezium stops here too"
+            )
+        return items
+
+    return conv
 
 
 def _numeric_array_required(array_conv: Converter, column: str) -> Converter:
