@@ -24,7 +24,7 @@ from pyspark.sql.streaming.datasource import SupportsTriggerAvailableNow
 from sink.split import Batcher
 from sink.stats import READ_SCHEMA, Survey, counted
 
-DEFAULT_BATCH_BYTES = int(os.environ.get("XX_BATCH", 256 << 20))  # XXX experiment
+DEFAULT_BATCH_BYTES = 256 << 20
 DEFAULT_PART_BYTES = 16 << 20
 DEFAULT_BATCH_RECORDS = 1_000_000
 DEFAULT_PART_RECORDS = 100_000
