@@ -9,11 +9,11 @@ import os
 import sys
 
 # delta-rs (the deltalake wheel) allocates through a jemalloc of its own, which keeps freed pages (10 s, and only
-# returns them when it allocates again): the driver held each MERGE's ~80-100 MB through the next batch's reads,
-# when the executors' Python workers are at their peak, and that sum was the run's peak RSS. A background
-# thread returns them after 0.5 s, and one arena instead of one per thread keeps fewer partly used pages; the
-# same CPU for four MERGEs of 45k rows into a 200k-row table (1.30 against 1.33 s). A user's setting wins;
-# jemalloc reads it once, at its first allocation.
+# returns them when it allocates again): the driver held each MERGE's ~80-100 MB into the next batch, and a
+# long-running sink held them while it waited for input. A background thread returns them after 0.5 s, and one
+# arena instead of one per thread keeps fewer partly used pages: after each of four MERGEs of 45k rows into a
+# 200k-row table 305 MB RSS against 388, the same CPU (1.30 against 1.33 s). It does not lower a MERGE's own
+# peak (docs/sink.md, session 11). A user's setting wins; jemalloc reads it once, at its first allocation.
 ALLOCATOR_DEFAULTS = {
     "_RJEM_MALLOC_CONF": "narenas:1,background_thread:true,dirty_decay_ms:500,muzzy_decay_ms:0"
 }
