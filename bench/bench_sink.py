@@ -280,8 +280,9 @@ def _pss(pid: int) -> int:
     return 0
 
 
-def _tree_rss(pid: int, pss: bool = False) -> int:
-    """RSS (bytes; PSS with `pss`) of a process and all its descendants, from /proc."""
+def _tree_mem(pid: int, kinds: dict[int, str]) -> tuple[int, int, dict[str, tuple[int, int]]]:
+    """RSS and PSS (bytes) of a process and all its descendants, from /proc, and both split by `_kind` (which
+    part of the sink holds the memory at the tree's peak)."""
     children: dict[int, list[int]] = {}
     rss: dict[int, int] = {}
     for d in os.listdir("/proc"):
@@ -295,12 +296,20 @@ def _tree_rss(pid: int, pss: bool = False) -> int:
             continue
         children.setdefault(ppid, []).append(int(d))
         rss[int(d)] = pages * os.sysconf("SC_PAGE_SIZE")
-    total, todo = 0, [pid]
+    total = total_pss = 0
+    by: dict[str, tuple[int, int]] = {}
+    todo = [pid]
     while todo:
         p = todo.pop()
-        total += _pss(p) if pss and p in rss else rss.get(p, 0)
         todo.extend(children.get(p, []))
-    return total
+        if p not in rss:
+            continue
+        r, q = rss[p], _pss(p)
+        total, total_pss = total + r, total_pss + q
+        k = kinds.get(p) or _kind(p, pid)
+        kr, kq = by.get(k, (0, 0))
+        by[k] = (kr + r, kq + q)
+    return total, total_pss, by
 
 
 def _kind(pid: int, root: int) -> str:
@@ -405,12 +414,15 @@ def timed(cmd: list[str], env: dict | None = None, marker: str = "batch 0:") -> 
     th = threading.Thread(target=pump, daemon=True)
     th.start()
     peak = peak_pss = 0
+    peak_by: dict[str, tuple[int, int]] = {}
     cpu_seen: dict[int, tuple] = {}
     kinds: dict[int, str] = {}
     while p.poll() is None:
         _tree_cpu(p.pid, cpu_seen, kinds)
-        peak = max(peak, _tree_rss(p.pid))
-        peak_pss = max(peak_pss, _tree_rss(p.pid, pss=True))
+        rss, pss, by = _tree_mem(p.pid, kinds)
+        if rss > peak:
+            peak, peak_by = rss, by
+        peak_pss = max(peak_pss, pss)
         time.sleep(0.25)
     th.join(5)
     cpu, parts = cpu_total(cpu_seen, kinds)
@@ -423,6 +435,7 @@ def timed(cmd: list[str], env: dict | None = None, marker: str = "batch 0:") -> 
         "batches": batches,
         "rss": peak,
         "pss": peak_pss,
+        "rss_by": peak_by,
         "cpu": cpu,
         "parts": parts,
         "out": "".join(out),
@@ -601,6 +614,7 @@ def run_size(work: Path, rows: int, changes: int, masters: list[str], with_ref: 
             "batches": (snap_batches, chg_batches),
             "rss": max(r0["rss"], r1["rss"], r2["rss"]),
             "pss": max(r0["pss"], r1["pss"], r2["pss"]),
+            "rss_by": max((r0, r1, r2), key=lambda r: r["rss"])["rss_by"],
         }
         results.append(row)
         print(_fmt(row), f"; load {load_average()}", flush=True)
@@ -628,6 +642,7 @@ def run_size(work: Path, rows: int, changes: int, masters: list[str], with_ref: 
                 "batches": (1, 1),
                 "rss": max(q1["rss"], q2["rss"]),
                 "pss": max(q1["pss"], q2["pss"]),
+                "rss_by": max((q1, q2), key=lambda r: r["rss"])["rss_by"],
             }
             results.append(row)
             print(_fmt(row), f"; load {load_average()}", flush=True)
@@ -699,6 +714,14 @@ def _parts(p: dict[str, float]) -> str:
     )
 
 
+def _mem(by: dict[str, tuple[int, int]]) -> str:
+    return " ".join(
+        f"{k} {by[k][0] / 2**20:.0f} ({by[k][1] / 2**20:.0f})"
+        for k in ("driver", "jvm", "workers", "planners", "other")
+        if k in by
+    )
+
+
 def _fmt(r: dict) -> str:
     first = "-" if r["first"] is None else f"{r['first']:.1f} s"
     return (
@@ -707,7 +730,7 @@ def _fmt(r: dict) -> str:
         f"steady {_rate(r['snap_steady'])} rows/s, {_rate(r['chg_steady'])} changes/s (batches "
         f"{r['batches'][0]}, {r['batches'][1]}), first batch {first}, peak RSS {r['rss'] / 2**30:.2f} GB "
         f"(PSS {r['pss'] / 2**30:.2f} GB); CPU s by process: snapshot [{_parts(r['snap_parts'])}], "
-        f"changes [{_parts(r['chg_parts'])}]"
+        f"changes [{_parts(r['chg_parts'])}]; at the peak, MB RSS (PSS) by process: [{_mem(r['rss_by'])}]"
     )
 
 

@@ -85,6 +85,12 @@ def _key() -> str | None:
     jars = os.path.join(os.path.dirname(pyspark.__file__), "jars")
     st = os.stat(java)
     parts = [java, str(st.st_size), str(st.st_mtime_ns), pyspark.__version__, jars]
+    # the JDK's own archive, which ours extends: `java -Xshare:dump` rewrites it in place, and the JVM then
+    # refuses ours, silently (a run of the 200k-change benchmark lost its class cache that way)
+    base = os.path.join(os.path.dirname(os.path.dirname(java)), "lib", "server", "classes.jsa")
+    if os.path.exists(base):
+        bs = os.stat(base)
+        parts += [str(bs.st_size), str(bs.st_mtime_ns)]
     parts += classpath_args(os.environ.get("PYSPARK_SUBMIT_ARGS", ""))
     parts += [os.environ.get(k, "") for k in ("SPARK_HOME", "SPARK_CONF_DIR")]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]

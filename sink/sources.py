@@ -49,6 +49,16 @@ class DirSource(DataSource):
         )
 
 
+def released(batches):
+    """The batches, then the Arrow memory pool's free pages handed back to the OS. A Python worker is reused
+    and idles between tasks (through the driver's MERGE too) holding what its partitions freed: reading four
+    16 MB partitions of bench_sink.py's changes in one process left 234 MB RSS, 172 MB with the release."""
+    yield from batches
+    import pyarrow as pa
+
+    pa.default_memory_pool().release_unused()
+
+
 def complete_ends(path: str) -> dict[str, int]:
     """{file name: offset just past its last newline} for every *.jsonl under path."""
     out = {}
@@ -165,7 +175,7 @@ class DirReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
     def read(self, partition: FileRange):
         """The partition's record batches, then its survey rows (`sink.stats`)."""
         s = Survey()
-        return counted(self._read(partition, s), s)
+        return released(counted(self._read(partition, s), s))
 
     def _read(self, partition: FileRange, survey: Survey):
         """Blocks of whole lines, each split column-wise (`sink.lines`); lines not in the fast form go
@@ -373,7 +383,7 @@ class KafkaReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
     def read(self, partition: OffsetRange):
         """The partition's record batches, then its survey rows (`sink.stats`)."""
         s = Survey()
-        return counted(self._read(partition, s), s)
+        return released(counted(self._read(partition, s), s))
 
     def _read(self, partition: OffsetRange, survey: Survey):
         """JsonConverter records are joined into directory-output lines and split a block at a time

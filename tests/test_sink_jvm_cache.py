@@ -179,3 +179,22 @@ def test_only_classpath_arguments_make_another_archive(tmp_path, monkeypatch):
     x = jvm_cache.archive_path()
     monkeypatch.setenv("PYSPARK_SUBMIT_ARGS", "--conf spark.driver.extraClassPath=/opt/z.jar pyspark-shell")
     assert jvm_cache.archive_path() != x
+
+
+def test_a_new_jdk_base_archive_makes_another_archive(tmp_path, monkeypatch):
+    # ours extends the JDK's lib/server/classes.jsa; `java -Xshare:dump` rewrites that file in place, after
+    # which the JVM silently refused the archive of the same key
+    home = tmp_path / "jdk"
+    (home / "bin").mkdir(parents=True)
+    (home / "lib" / "server").mkdir(parents=True)
+    (home / "bin" / "java").write_bytes(b"java")
+    base = home / "lib" / "server" / "classes.jsa"
+    base.write_bytes(b"base archive")
+    monkeypatch.setenv("JAVA_HOME", str(home))
+    monkeypatch.setenv("DBZ_SINK_JVM_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("PYSPARK_SUBMIT_ARGS", raising=False)
+    before = jvm_cache.archive_path()
+    assert jvm_cache.archive_path() == before
+    base.write_bytes(b"base archive, dumped again")
+    os.utime(base, ns=(1, 1))
+    assert jvm_cache.archive_path() != before
