@@ -82,14 +82,14 @@ def compile_line_decoders(
             vfmt.append(_esc(head) + (b"%d" if _direct(c) else b"%b"))
             vargs.append(_arg(c, v, null, lines, booleans))
         kfmt, kargs = [], []
-        for name, _j, _null, fixed in key or ():
+        for name, _j, null, fixed in key or ():  # null: the key's NULL (its column's default, or null)
             c = by_name[name]
             head = orjson.dumps(name) + b":"
             if fixed is not None:
                 kfmt.append(_esc(head + fixed))
                 continue
             kfmt.append(_esc(head) + (b"%d" if _direct(c) else b"%b"))
-            kargs.append(_arg(c, v, b"null", lines, booleans))
+            kargs.append(_arg(c, v, null, lines, booleans))
         return lines, b"{" + b",".join(vfmt) + b"}", vargs, b"{" + b",".join(kfmt) + b"}", kargs
 
     lines_v, vfmt, vargs, kfmt, kargs = pieces("v")

@@ -316,7 +316,7 @@ class MySqlBinlogStream(BinlogLines):
             entry.ct = ct
             entry.dec, entry.dec2, entry.lines = decs
             if entry.lines is not None:
-                entry.line_ops = self._line_ops()
+                entry.line_ops = self._line_ops(ct.env)
 
     def _on_rows(self, etype: int, body: bytes, end: int) -> None:
         """A rows event: `body` is the whole packet, its rows end at `end` (before the checksum): the

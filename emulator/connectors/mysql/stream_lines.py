@@ -49,13 +49,15 @@ class BinlogLines:
         lines.formats = formats
         return lines
 
-    def _line_ops(self) -> frozenset[str]:
+    def _line_ops(self, env) -> frozenset[str]:
         """The operations whose rows go as lines for a table with line decoders: INSERT and UPDATE, not a
         skipped one (the dict path drops its whole event, as Debezium's binlog reader), not UPDATE with
-        skip.messages.without.change (it compares the rows)."""
+        skip.messages.without.change (it compares the rows), nor when a key field's NULL prints its column's
+        default (`env.key_defaults`): equal key texts are then no proof of the same key (NULL -> the default is
+        a key change, mariadb case key_null_default_notx)."""
         d = self.dispatcher
         ops = {"c", "u"} - d.skipped
-        if d.skip_unchanged:
+        if d.skip_unchanged or env.key_defaults:
             ops.discard("u")
         return frozenset(ops)
 

@@ -203,7 +203,9 @@ class PgoutputStream:
             if ct.gate_json is not None:
                 # REPLICA IDENTITY FULL: UPDATEs carry the old row, read by the parser's `old`
                 ct.parse_json = self._json_parser(ct, len(rel.columns), rel.replica_identity == "f")
-                ct.parse_old = ct.parse_json.old
+                # (not when a key field's NULL prints its default: equal key JSON is then no proof of the same
+                # key, NULL -> the default is a key change; pg case key_null_prints_default)
+                ct.parse_old = ct.parse_json.old if not ct.env.key_defaults else None
                 ct.gate_old = self.dispatcher.table_json_old(ct.env, ct.data_collection)
                 if rel.replica_identity in ("d", "i") and ct.gate_old is not None:
                     ct.parse_key = self._key_parser_later(ct, rel)
