@@ -22,6 +22,7 @@ from emulator.connect.schema import (
     struct,
 )
 from emulator.envelope_format import OP_JSON, line_format, payload_format, value_format
+from emulator.envelope_rows import key_builder, row_builder, with_defaults
 from emulator.model import TableDef
 from emulator.naming import field_name_adjuster, schema_name_adjuster
 from emulator.records import Record, StructuredRecord, headers_json
@@ -159,58 +160,6 @@ class EnvelopeSettings:
 
     def topic(self, *parts: str) -> str:
         return sanitized_topic(self.delimiter.join((self.prefix, *parts)))
-
-
-def row_builder(names: list[str], converters: list[Callable[[Any], Any]]) -> Callable[[list], dict[str, Any]]:
-    """A per-table function `raw values -> {name: None if v is None else convert(v)}`, unrolled.
-
-    The generic form (`dict(zip(names, [... for c, v in zip(converters, raw)]))`) costs a list, two
-    zips and a dict built from an iterator per row; the unrolled one is one tuple unpack and a dict
-    display with constant keys, and leaves identity converters (`is_identity`) uncalled. It gives the
-    same dict, key order included; a row of another length (never expected) takes the generic form."""
-    n = len(names)
-    ns: dict[str, Any] = {"len": len}
-
-    def generic(raw: list) -> dict[str, Any]:
-        return dict(zip(names, [None if v is None else c(v) for c, v in zip(converters, raw)]))
-
-    if n == 0 or n > 200:  # tuple unpacks and dict displays of any size work; keep the code small
-        return generic
-    ns["_generic"] = generic
-    parts = []
-    for i, (name, conv) in enumerate(zip(names, converters)):
-        if getattr(conv, "is_identity", False):
-            parts.append(f"{name!r}: v{i}")
-        else:
-            ns[f"c{i}"] = conv
-            parts.append(f"{name!r}: None if v{i} is None else c{i}(v{i})")
-    unpack = ", ".join(f"v{i}" for i in range(n)) + ","
-    code = (
-        f"def row(raw):\n    if len(raw) != {n}:\n        return _generic(raw)\n"
-        f"    {unpack} = raw\n    return {{{', '.join(parts)}}}\n"
-    )
-    exec(compile(code, f"<row builder {n} columns>", "exec"), ns)  # noqa: S102 - names as repr()
-    return ns["row"]
-
-
-def key_builder(key_names: list[str]) -> Callable[[dict[str, Any]], dict[str, Any]]:
-    """`row -> {k: row[k] for k in key_names}` as one dict display."""
-    ns: dict[str, Any] = {}
-    body = ", ".join(f"{k!r}: row[{k!r}]" for k in key_names)
-    exec(compile(f"def key(row):\n    return {{{body}}}\n", "<key builder>", "exec"), ns)  # noqa: S102
-    return ns["key"]
-
-
-def _with_defaults(row: dict, defaults: list[tuple[str, Any]]) -> dict:
-    """`row` with the NULL of each (name, default) replaced (a copy when one is: rows and keys are kept for
-    TOAST and key-change bookkeeping with their real values)."""
-    out = None
-    for name, default in defaults:
-        if row.get(name, default) is None:
-            if out is None:
-                out = dict(row)
-            out[name] = default
-    return row if out is None else out
 
 
 class TableEnvelope:
@@ -370,14 +319,14 @@ class TableEnvelope:
         if key is None:
             return None
         if self.key_defaults and not self.settings.structured:
-            return _with_defaults(key(row), self.key_defaults)
+            return with_defaults(key(row), self.key_defaults)
         return key(row)
 
     def key_bytes(self, key: dict[str, Any] | None) -> bytes | None:
         if key is None:
             return None
         if self.key_defaults:
-            key = _with_defaults(key, self.key_defaults)
+            key = with_defaults(key, self.key_defaults)
         return self.key_frame.encode(key)
 
     # -- records -------------------------------------------------------------------------------------
@@ -398,7 +347,7 @@ class TableEnvelope:
             before = self._null_defaults(before)
             after = self._null_defaults(after)
         if self.key_defaults and key is not None:
-            key = _with_defaults(key, self.key_defaults)
+            key = with_defaults(key, self.key_defaults)
         ns = _time_ns()
         headers = self.settings.context_headers
         if extra_headers:
@@ -499,7 +448,7 @@ class TableEnvelope:
         if self.null_defaults:
             after = self._null_defaults(after)
         if self.key_defaults and key is not None:
-            key = _with_defaults(key, self.key_defaults)
+            key = with_defaults(key, self.key_defaults)
         ns = _time_ns()
         payload = _SNAPSHOT_PAYLOAD % (_dumps(after), _dumps(source), ns // 1_000_000, ns // 1_000, ns)
         return (_dumps(key) if key is not None else None), payload
@@ -509,7 +458,7 @@ class TableEnvelope:
         TOAST and key-change bookkeeping with their real values)."""
         if row is None:
             return None
-        return _with_defaults(row, self.null_defaults)
+        return with_defaults(row, self.null_defaults)
 
     def value_part(self, row: dict | None) -> dict | None:
         """The row as before/after show it (without key-only columns)."""
@@ -526,7 +475,7 @@ class TableEnvelope:
     def key_header(self, name: str, key: dict) -> tuple[str, bytes]:
         """`__debezium.oldkey` / `__debezium.newkey`: the other key, as the header converter prints it."""
         if self.header_key_defaults:
-            key = _with_defaults(key, self.header_key_defaults)
+            key = with_defaults(key, self.header_key_defaults)
         return (name, self._key_header_frame.encode(key))
 
 

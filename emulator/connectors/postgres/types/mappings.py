@@ -109,7 +109,7 @@ def _identity(t: str) -> str:
     return t
 
 
-_identity.is_identity = True  # row builders leave it uncalled (emulator.envelope.row_builder)
+_identity.is_identity = True  # row builders leave it uncalled (emulator.envelope_rows.row_builder)
 
 
 def empty_string(_t: str) -> str:
