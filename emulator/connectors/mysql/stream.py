@@ -444,10 +444,15 @@ class MySqlBinlogStream(BinlogLines):
             change(op, before, after, block, tx_id)
         if row > skip_rows:
             self.last_row = row - 1
+        self._event_done(row)
+
+    def _event_done(self, rows: int) -> None:
+        """After the `rows` rows of a rows event (either path): where a restart resumes. Inside a transaction
+        only its commit moves the position; outside one the next event does, and the statement is over."""
         if self.in_tx:
             self.rows_done = 0
         else:
-            self.rows_done = row
+            self.rows_done = rows
             self.next_pos = self._next
             self.query = None
 

@@ -99,10 +99,5 @@ class BinlogLines:
             gate(op, line)
             row = 1
         self.last_row = row - 1
-        if self.in_tx:
-            self.rows_done = 0
-        else:
-            self.rows_done = row
-            self.next_pos = self._next
-            self.query = None
+        self._event_done(row)
         return True

@@ -489,24 +489,18 @@ class PgoutputStream:
         ct = self._change_target(msg, "d", lsn)
         if ct is None:
             return
+        old = None
         if msg[5] == 79 and ct.gate_old is not None:  # 'O': the whole old row (FULL), read as an insert's row
             old = ct.parse_json(msg, 6)
-            if old is not None:
-                tmpl = ct.src if ct.src_epoch == self.tx_epoch else None  # as in _on_insert
-                src = tmpl % (lsn, lsn) if tmpl.__class__ is bytes else self._src_miss(ct, lsn)
-                if src.__class__ is bytes and ct.gate_old(
-                    "d", old[0], b"null", old[1], src, f"{self.xid}:{lsn}" if self.tx.enabled else None
-                ):
-                    return
         elif msg[5] == 75 and ct.parse_key is not None:  # 'K': the key's columns (DEFAULT, USING INDEX)
             old = ct.parse_key(msg, 6)
-            if old is not None:
-                tmpl = ct.src if ct.src_epoch == self.tx_epoch else None  # as in _on_insert
-                src = tmpl % (lsn, lsn) if tmpl.__class__ is bytes else self._src_miss(ct, lsn)
-                if src.__class__ is bytes and ct.gate_old(
-                    "d", old[0], b"null", old[1], src, f"{self.xid}:{lsn}" if self.tx.enabled else None
-                ):
-                    return
+        if old is not None:
+            tmpl = ct.src if ct.src_epoch == self.tx_epoch else None  # as in _on_insert
+            src = tmpl % (lsn, lsn) if tmpl.__class__ is bytes else self._src_miss(ct, lsn)
+            if src.__class__ is bytes and ct.gate_old(
+                "d", old[0], b"null", old[1], src, f"{self.xid}:{lsn}" if self.tx.enabled else None
+            ):
+                return
         _relid_, kind, old_vals = po.parse_delete(msg)
         before = self._old_row(ct, kind, ct.raw(old_vals))
         (ct.gate or self._gate(ct))(
