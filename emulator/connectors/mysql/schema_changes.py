@@ -99,8 +99,8 @@ class MySqlSchemaChanges:
                 continue
             if self.store_only_captured_tables and not self._captured_ddl(ch):
                 continue
-            # (an ALTER without a table: the rename of a table the model does not know, or a RENAME pair whose new
-            # name a later pair renamed away: no table change)
+            # (an ALTER without a table: the rename of a table the model does not know, or a RENAME pair
+            # whose new name a later pair renamed away: no table change)
             known = ch.table is not None or ch.kind == "DROP"
             tcs = [table_change(ch)] if ch.kind in ("CREATE", "ALTER", "DROP") and known else []
             self.history.append(position, ts_ms, ch.db, ch.ddl, [history_change(ch)] if tcs else [])
@@ -124,10 +124,10 @@ class MySqlSchemaChanges:
                 self._emit_schema_change(ch.db, ch.ddl, tcs, src, ts_ms)
 
     def _captured_ddl(self, ch: Change) -> bool:
-        """store.only.captured.tables.ddl: whether Debezium records and emits this change (BinlogDatabaseSchema.parseDdl's
-        ddlChanges.anyMatch(filters) and the dispatcher's table filter): a table change of a captured table, a
-        database change of a captured database, a global SET; not a bare statement (CREATE INDEX...: no parser
-        event). Recorded: mariadb case store_only_captured_tables."""
+        """store.only.captured.tables.ddl: whether Debezium records and emits this change
+        (BinlogDatabaseSchema.parseDdl's ddlChanges.anyMatch(filters) and the dispatcher's table filter): a
+        table change of a captured table, a database change of a captured database, a global SET; not a bare
+        statement (CREATE INDEX...: no parser event). Recorded: mariadb case store_only_captured_tables."""
         if ch.kind in ("CREATE", "ALTER", "DROP") and ch.table_name:
             return self.filters.table_included(ch.db, ch.table_name)
         if ch.kind == "DATABASE":

@@ -452,9 +452,8 @@ def row_json_parser(
             # a converter's null for a value (NaN in a precise decimal) prints as a NULL does: the column's
             # default (JsonConverter's replace.null.with.default; pg case nan_nullable_default)
             lines += [f"        if v{j} == b'null':", f"            v{j} = n{j}"]
-        if (
-            exact is None or i not in exact
-        ):  # a NULL read as one (exact: a NULL where a value must be -> None)
+        # a NULL read as one (exact: a NULL where a value must be -> None)
+        if exact is None or i not in exact:
             lines += [
                 "    elif k == 110:",
                 f"        v{j} = n{j}",

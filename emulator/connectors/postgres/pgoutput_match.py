@@ -87,7 +87,8 @@ def tuple_match(
     """For tuples of `n` pgoutput columns (row field `field_of[i]` of column i, `kinds[j]` as
     `pgoutput._conv_kind` says, `nullable[j]` False for a NOT NULL column): the compiled `match`, the lines
     of a generated function's body that set `v{j}` (a used field's JSON; `n{j}` when NULL) and `k{j}`
-    (`split` fields: NULL as `kn{j}`, the key's NULL) from `buf` at `start` or `return {fallback}`, and the names they use;
+    (`split` fields: NULL as `kn{j}`, the key's NULL) from `buf` at `start` or `return {fallback}`, and the
+    names they use;
     a `defaulted` field (its NULL prints a default) prints that default for a converter's null too.
     `end`: what follows the tuple (the message's end; an UPDATE's old tuple: `old_tuple_end(n)`).
     None where there is nothing to gain: no column, or too many to generate."""
