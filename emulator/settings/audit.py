@@ -274,9 +274,16 @@ for _name in (
     "custom.sanitize.pattern",
     "database.connection.factory.class",
     "topic.heartbeat.name",
-    "converters",
 ):
     _audit(_name, _NOT_SUPPORTED)
+_audit("converters", _NOT_SUPPORTED, applies=PG | MO)
+_audit(
+    "converters",
+    applies=BINLOG,
+    note="classes `io.debezium.connector.binlog.converters.TinyIntOneToBooleanConverter` (and its "
+    "`io.debezium.connector.mysql.converters` name; options `selector`, `length.checker`); any other "
+    "class is refused at start",
+)
 _audit("enable.time.adjuster", ("true",))
 _audit("gtid.source.filter.dml.events", ("true",))
 _audit("gtid.ignore.on.recovery", _NOT_SUPPORTED)
