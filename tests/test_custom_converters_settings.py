@@ -8,7 +8,7 @@ import pytest
 
 from emulator.config import ConfigError, from_dict
 from emulator.settings import settings_for
-from emulator.settings.custom_converters import TinyIntToBoolean
+from emulator.settings.custom_converters import JdbcSinkTypes, TinyIntToBoolean, selects
 
 MYSQL = {
     "connector.class": "io.debezium.connector.mysql.MySqlConnector",
@@ -48,11 +48,27 @@ def test_tinyint_converter_parsed_once_into_settings() -> None:
         }
     )
     first, second = settings_for(config).binlog.custom_converters
-    assert isinstance(first, TinyIntToBoolean) and first.length_checker
+    assert isinstance(first, TinyIntToBoolean) and first.length_checker and first.selector is not None
     # Predicates.includes: whole-name, case-insensitive matches of <db>.<table>.<column>
-    assert first.selects("db1.t1", "anything") and first.selects("DB2.T2", "FLAG")
-    assert not first.selects("db1.t10", "a") and not first.selects("db2.t2", "flag2")
-    assert second.selects("x.y", "z") and not second.length_checker  # no selector: every column
+    assert selects(first.selector, "db1.t1", "anything") and selects(first.selector, "DB2.T2", "FLAG")
+    assert not selects(first.selector, "db1.t10", "a") and not selects(first.selector, "db2.t2", "flag2")
+    assert second.selector is None and not second.length_checker  # no selector: every column
+
+
+def test_jdbc_sink_converter_parsed() -> None:
+    config = from_dict(
+        {
+            **MYSQL,
+            "converters": "jdbc",
+            "jdbc.type": "io.debezium.connector.mysql.converters.JdbcSinkDataTypesConverter",
+            "jdbc.selector.real": "db.t.r.*",
+            "jdbc.treat.real.as.double": "no",
+        }
+    )
+    (conv,) = settings_for(config).binlog.custom_converters
+    assert isinstance(conv, JdbcSinkTypes)
+    assert conv.boolean == () and conv.string == ()  # unset selectors match nothing
+    assert selects(conv.real, "db.t", "r1") and not conv.real_as_double  # parseBoolean("no") is false
 
 
 def test_no_converters_no_settings() -> None:
@@ -68,3 +84,27 @@ def test_other_class_refused_naming_its_type_property() -> None:
 def test_converters_refused_on_postgres() -> None:
     err = _error({**PG, "converters": "boolean", "boolean.type": BINLOG_CLASS})
     assert err.property == "converters"
+
+
+def test_jdbc_sink_selector_on_unrecorded_type_refused() -> None:
+    """A DECIMAL under selector.boolean: Debezium would convert its BigDecimal, which was not recorded."""
+    from emulator.connectors.mysql.custom_converters import convert_column
+    from emulator.connectors.mysql.ddl_model import Column
+    from emulator.connectors.mysql.types import TypeConfig, UnsupportedColumn, map_column
+
+    config = from_dict(
+        {
+            **MYSQL,
+            "converters": "jdbc",
+            "jdbc.type": "io.debezium.connector.binlog.converters.JdbcSinkDataTypesConverter",
+            "jdbc.selector.boolean": "db.t.*",
+        }
+    )
+    converters = settings_for(config).binlog.custom_converters
+    col = Column("d", "DECIMAL", 3, 1, length=10, scale=2)
+    with pytest.raises(UnsupportedColumn) as info:
+        convert_column(converters, "db.t", col, map_column(col, TypeConfig()), None)
+    assert info.value.property == "jdbc.selector.boolean"
+    # a column the selector does not match keeps its own mapping
+    mapped = map_column(col, TypeConfig())
+    assert convert_column(converters, "db.u", col, mapped, None) == (mapped, None)

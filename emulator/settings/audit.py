@@ -280,9 +280,11 @@ _audit("converters", _NOT_SUPPORTED, applies=PG | MO)
 _audit(
     "converters",
     applies=BINLOG,
-    note="classes `io.debezium.connector.binlog.converters.TinyIntOneToBooleanConverter` (and its "
-    "`io.debezium.connector.mysql.converters` name; options `selector`, `length.checker`); any other "
-    "class is refused at start",
+    note="classes `io.debezium.connector.binlog.converters.TinyIntOneToBooleanConverter` (options `selector`, "
+    "`length.checker`) and `io.debezium.connector.binlog.converters.JdbcSinkDataTypesConverter` (options "
+    "`selector.boolean` on integer/BOOLEAN columns, `selector.real` on FLOAT/DOUBLE/REAL, `selector.string` on "
+    "CHAR/VARCHAR/TEXT, other column types refused; `treat.real.as.double`), each also under its "
+    "`io.debezium.connector.mysql.converters` name; any other class is refused at start",
 )
 _audit("enable.time.adjuster", ("true",))
 _audit("gtid.source.filter.dml.events", ("true",))

@@ -2,26 +2,45 @@
 
 Debezium's TableSchemaBuilder asks the CustomConverterRegistry first: a converter that registers for the
 column gives the field's schema (then made optional and given the default as usual) and converts the raw
-value, in place of the connector's own converter; column mappers (mask, truncate, propagate) still apply on
-top. The raw value is what the connector reads before its own conversion: the binlog's signed integer in
-the stream, the JDBC value in the snapshot. Schema-change events are not affected (the table's columns are
-unchanged; recorded: mariadb cases tinyint_bool, tinyint_bool_notx).
+value, in place of the connector's own converter; the schema default is the converter applied to the parsed
+DDL default; column mappers (mask, truncate, propagate) still apply on top. The raw value is what the
+connector reads before its own conversion: in the stream the binlog's value (integers signed at their width,
+strings as bytes), in the snapshot the JDBC value (numbers as the column's number, strings as the column's
+bytes). Schema-change events are not affected. Recorded: mariadb cases tinyint_bool, tinyint_bool_notx,
+jdbc_sink_types, jdbc_sink_types_float.
+
+A column type whose raw value was not recorded for a converter (BIT, DECIMAL, ENUM, temporal types ... under a
+JdbcSinkDataTypesConverter selector) is refused, naming the selector, rather than guessed.
 """
 
 from __future__ import annotations
 
+import struct
 from typing import Any
 
+from emulator.connect.javafloat import java_double
 from emulator.connect.schema import Schema
 from emulator.connectors.mysql.ddl_model import Column
-from emulator.connectors.mysql.types import Mapped
-from emulator.settings.custom_converters import CustomConverter, TinyIntToBoolean
+from emulator.connectors.mysql.types import Mapped, UnsupportedColumn, codec_of
+from emulator.connectors.mysql.values import float32_json
+from emulator.settings.custom_converters import CustomConverter, JdbcSinkTypes, TinyIntToBoolean, selects
 
 _TINYINT_FAMILY = ("TINYINT", "TINYINT UNSIGNED")  # typeName as the converter compares it (not ZEROFILL)
+_INTEGERS = frozenset({"TINYINT", "SMALLINT", "MEDIUMINT", "INT", "INTEGER", "BIGINT", "BOOLEAN", "BOOL"})
+_FLOAT32 = frozenset({"FLOAT"})
+_FLOAT64 = frozenset({"DOUBLE", "DOUBLE PRECISION", "REAL"})  # MariaDB's REAL is a DOUBLE
+_STRINGS = frozenset({"CHAR", "VARCHAR", "NCHAR", "NVARCHAR", "TINYTEXT", "TEXT", "MEDIUMTEXT", "LONGTEXT"})
+CHARSET_PARAMETER = "__debezium.source.column.character_set"
+_F32 = struct.Struct("<f")
+
+
+def _int_value(v: int) -> int:
+    """Java's ``Number.intValue()``: the low 32 bits, signed (a BIGINT 2^32 is 0)."""
+    return ((v & 0xFFFFFFFF) ^ 0x80000000) - 0x80000000
 
 
 def _positive(v: int) -> bool:
-    # ((Number) x).intValue() > 0: the binlog's TINYINT is a signed byte, so an unsigned 128..255 is false
+    # ((Number) x).intValue() > 0 on a TINYINT: the binlog's is a signed byte, so an unsigned 128..255 is false
     return v > 0
 
 
@@ -34,6 +53,93 @@ def _positive_text(s: str) -> bool:
     return int(s) > 0
 
 
+def _default_number(col: Column) -> int | None:
+    """The DDL default as the converter receives it (a number; TRUE/FALSE as 1/0), None: no default."""
+    text = col.default if col.has_default else None
+    if text is None:
+        return None
+    if text in ("TRUE", "FALSE"):
+        return 1 if text == "TRUE" else 0
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
+def _tinyint_boolean(conv: TinyIntToBoolean, table_id: str, col: Column) -> tuple[Mapped, Any] | None:
+    if col.type_name.upper() not in _TINYINT_FAMILY or (conv.length_checker and col.length != 1):
+        return None
+    if conv.selector is not None and not selects(conv.selector, table_id, col.name):
+        return None
+    d = _default_number(col)
+    return Mapped(Schema("boolean"), _positive, _positive_text), (None if d is None else d > 0)
+
+
+def _refuse(conv: JdbcSinkTypes, option: str, col: Column) -> UnsupportedColumn:
+    return UnsupportedColumn(
+        f"{conv.alias}.{option}: column {col.name} of type {col.type_name}: JdbcSinkDataTypesConverter's values "
+        "for this type were not recorded; narrow the selector to the column types it is meant for",
+        f"{conv.alias}.{option}",
+    )
+
+
+def _f32(x: float) -> float:
+    return _F32.unpack(_F32.pack(x))[0]
+
+
+def _jdbc_sink(conv: JdbcSinkTypes, table_id: str, col: Column, default: Any) -> tuple[Mapped, Any] | None:
+    base = col.base_type
+    if selects(conv.boolean, table_id, col.name):
+        if base not in _INTEGERS:
+            raise _refuse(conv, "selector.boolean", col)
+        d = _default_number(col)
+
+        def to_int16(v: int) -> int:
+            return 1 if _int_value(v) > 0 else 0
+
+        return Mapped(Schema("int16"), to_int16, lambda s: to_int16(int(s))), (
+            None if d is None else to_int16(d)
+        )
+    if selects(conv.real, table_id, col.name):
+        if base not in _FLOAT32 and base not in _FLOAT64:
+            raise _refuse(conv, "selector.real", col)
+        # the JDBC value of a FLOAT column is a Float (FLOAT(M,D) too), of a DOUBLE/REAL a Double
+        read = (lambda s: _f32(float(s))) if base in _FLOAT32 else float
+        text = col.default if col.has_default else None
+        try:
+            raw_default = None if text is None else read(text)
+        except ValueError:
+            raw_default = None
+        if conv.real_as_double:  # Number.doubleValue(): a float widened exactly
+            return Mapped(Schema("double"), java_double, lambda s: java_double(read(s))), (
+                None if raw_default is None else java_double(raw_default)
+            )
+
+        def as_float(v: float) -> Any:  # Number.floatValue(): a double rounded to float
+            return float32_json(_f32(v))
+
+        return Mapped(Schema("float"), as_float, lambda s: as_float(read(s))), (
+            None if raw_default is None else as_float(raw_default)
+        )
+    if selects(conv.string, table_id, col.name):
+        if base not in _STRINGS or col.charset is None:
+            raise _refuse(conv, "selector.string", col)
+        codec = codec_of(col.charset)
+        # new String(bytes, UTF_8) on the column's bytes, snapshot and stream: a latin1 'ç' is U+FFFD (recorded)
+
+        def from_bytes(b: bytes) -> str:
+            return b.decode("utf-8", "replace")
+
+        from_bytes.inline = "r.decode('utf-8', 'replace')"  # the binlog row decoders inline this expression
+
+        def from_text(s: str) -> str:  # the snapshot's text back to the column's bytes
+            return s if codec == "utf-8" else s.encode(codec, "replace").decode("utf-8", "replace")
+
+        schema = Schema("string", parameters={CHARSET_PARAMETER: col.charset})
+        return Mapped(schema, from_bytes, from_text), default  # the parsed default String, as is
+    return None
+
+
 def convert_column(
     converters: tuple[CustomConverter, ...], table_id: str, col: Column, mapped: Mapped, default: Any
 ) -> tuple[Mapped, Any]:
@@ -41,14 +147,9 @@ def convert_column(
     arguments unchanged."""
     for conv in converters:
         if isinstance(conv, TinyIntToBoolean):
-            if col.type_name.upper() not in _TINYINT_FAMILY:
-                continue
-            if conv.length_checker and col.length != 1:
-                continue
-            if not conv.selects(table_id, col.name):
-                continue
-            # the schema default is the converter applied to the parsed DDL default (a NULL default: none)
-            return Mapped(Schema("boolean"), _positive, _positive_text), (
-                None if default is None else default > 0
-            )
+            got = _tinyint_boolean(conv, table_id, col)
+        else:
+            got = _jdbc_sink(conv, table_id, col, default)
+        if got is not None:
+            return got
     return mapped, default
