@@ -108,3 +108,15 @@ def test_jdbc_sink_selector_on_unrecorded_type_refused() -> None:
     # a column the selector does not match keeps its own mapping
     mapped = map_column(col, TypeConfig())
     assert convert_column(converters, "db.u", col, mapped, None) == (mapped, None)
+
+
+def test_converters_refused_with_the_mariadb_connector() -> None:
+    err = _error(
+        {
+            **MYSQL,
+            "connector.class": "io.debezium.connector.mariadb.MariaDbConnector",
+            "converters": "boolean",
+            "boolean.type": BINLOG_CLASS,
+        }
+    )
+    assert err.property == "converters"

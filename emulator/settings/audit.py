@@ -276,10 +276,19 @@ for _name in (
     "topic.heartbeat.name",
 ):
     _audit(_name, _NOT_SUPPORTED)
+# the MariaDbConnector reads its snapshot through MariaDB's Connector/J, whose values the converters would see
+# differently (TINYINT(1) as Boolean, ...): not recordable here, refused
 _audit("converters", _NOT_SUPPORTED, applies=PG | MO)
 _audit(
     "converters",
-    applies=BINLOG,
+    _NOT_SUPPORTED,
+    applies=MA,
+    note="its snapshot reads through MariaDB's Connector/J (values not recordable here); the MySqlConnector "
+    "accepts them on MariaDB servers",
+)
+_audit(
+    "converters",
+    applies=MY,
     note="classes `io.debezium.connector.binlog.converters.TinyIntOneToBooleanConverter` (options `selector`, "
     "`length.checker`) and `io.debezium.connector.binlog.converters.JdbcSinkDataTypesConverter` (options "
     "`selector.boolean` on integer/BOOLEAN columns, `selector.real` on FLOAT/DOUBLE/REAL, `selector.string` on "
