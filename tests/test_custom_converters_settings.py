@@ -8,7 +8,14 @@ import pytest
 
 from emulator.config import ConfigError, from_dict
 from emulator.settings import settings_for
-from emulator.settings.custom_converters import JdbcSinkTypes, TinyIntToBoolean, selects
+from emulator.settings.custom_converters import (
+    JdbcSinkTypes,
+    TinyIntToBoolean,
+    ZeroDateFallback,
+    parse_datetime_fallback,
+    parse_timestamp_fallback,
+    selects,
+)
 
 MYSQL = {
     "connector.class": "io.debezium.connector.mysql.MySqlConnector",
@@ -120,3 +127,55 @@ def test_converters_refused_with_the_mariadb_connector() -> None:
         }
     )
     assert err.property == "converters"
+
+
+ZERO_DATE_CLASS = "io.debezium.connector.binlog.converters.ZeroDateFallbackConverter"
+
+
+def test_zero_date_fallbacks_parsed() -> None:
+    """The literals as Debezium parses them (LocalDate, "yyyy-MM-dd HH:mm:ss" as UTC, OffsetDateTime moved
+    to UTC and printed with ISO_OFFSET_DATE_TIME); expected values worked out by hand."""
+    config = from_dict(
+        {
+            **MYSQL,
+            "converters": "zd",
+            "zd.type": ZERO_DATE_CLASS,
+            "zd.target.types": "date, Timestamp",
+            "zd.fallback.date": "1970-01-02",
+            "zd.fallback.datetime": "null",
+            "zd.fallback.timestamp": "2000-01-01T01:30:00.250+01:00",
+            "zd.selector": ".*",
+            "zd.column.db.t.c.fallback": "2010-10-10",
+        }
+    )
+    (zd,) = settings_for(config).binlog.custom_converters
+    assert isinstance(zd, ZeroDateFallback)
+    assert (zd.date, zd.datetime, zd.timestamp) == (True, False, True)
+    assert zd.selector is None  # the default '.*': every column
+    assert zd.fallback_date == 1 and zd.fallback_datetime is None
+    assert zd.fallback_timestamp == "2000-01-01T00:30:00.25Z"
+    assert zd.columns == (("db.t.c", "2010-10-10"),)
+    assert parse_datetime_fallback("p", "1970-01-01 00:00:01") == 1_000_000
+    assert parse_timestamp_fallback("p", "1970-01-01T00:00Z") == "1970-01-01T00:00:00Z"
+
+
+def test_zero_date_bad_literal_refused_naming_it() -> None:
+    err = _error({**MYSQL, "converters": "zd", "zd.type": ZERO_DATE_CLASS, "zd.fallback.date": "2020-13-01"})
+    assert err.property == "zd.fallback.date"
+
+
+def test_zero_date_literal_fallback_on_nullable_column_refused() -> None:
+    """Debezium's converter returns the fallback for a NULL too; the emulator prints NULL as null: refused."""
+    from emulator.connectors.mysql.custom_converters import convert_column
+    from emulator.connectors.mysql.ddl_model import Column
+    from emulator.connectors.mysql.types import TypeConfig, UnsupportedColumn, map_column
+
+    props = {**MYSQL, "converters": "zd", "zd.type": ZERO_DATE_CLASS, "zd.fallback.date": "1970-01-01"}
+    converters = settings_for(from_dict(props)).binlog.custom_converters
+    nullable = Column("d", "DATE", 91, 1)
+    with pytest.raises(UnsupportedColumn) as info:
+        convert_column(converters, "db.t", nullable, map_column(nullable, TypeConfig()), None)
+    assert info.value.property == "zd.fallback.date"
+    required = Column("d", "DATE", 91, 1, optional=False)
+    mapped, default = convert_column(converters, "db.t", required, map_column(required, TypeConfig()), None)
+    assert mapped.schema.name == "io.debezium.time.Date" and default is None

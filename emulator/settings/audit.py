@@ -293,7 +293,10 @@ _audit(
     "`length.checker`) and `io.debezium.connector.binlog.converters.JdbcSinkDataTypesConverter` (options "
     "`selector.boolean` on integer/BOOLEAN columns, `selector.real` on FLOAT/DOUBLE/REAL, `selector.string` on "
     "CHAR/VARCHAR/TEXT, other column types refused; `treat.real.as.double`), each also under its "
-    "`io.debezium.connector.mysql.converters` name; any other class is refused at start",
+    "`io.debezium.connector.mysql.converters` name, and `io.debezium.connector.binlog.converters."
+    "ZeroDateFallbackConverter` (options `target.types`, `selector`, `fallback.date`, `fallback.datetime`, "
+    "`fallback.timestamp`, `column.<db>.<table>.<column>.fallback`; a literal fallback on a nullable column is "
+    "refused: Debezium prints it for NULL too); any other class is refused at start",
 )
 _audit("enable.time.adjuster", ("true",))
 _audit("gtid.source.filter.dml.events", ("true",))

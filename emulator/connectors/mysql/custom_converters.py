@@ -22,8 +22,23 @@ from emulator.connect.javafloat import java_double
 from emulator.connect.schema import Schema
 from emulator.connectors.mysql.ddl_model import Column
 from emulator.connectors.mysql.types import Mapped, UnsupportedColumn, codec_of
-from emulator.connectors.mysql.values import float32_json
-from emulator.settings.custom_converters import CustomConverter, JdbcSinkTypes, TinyIntToBoolean, selects
+from emulator.connectors.mysql.values import (
+    ZERO,
+    float32_json,
+    text_date,
+    text_datetime_us,
+    zoned_iso_trimmed,
+)
+from emulator.settings.custom_converters import (
+    CustomConverter,
+    JdbcSinkTypes,
+    TinyIntToBoolean,
+    ZeroDateFallback,
+    parse_date_fallback,
+    parse_datetime_fallback,
+    parse_timestamp_fallback,
+    selects,
+)
 
 _TINYINT_FAMILY = ("TINYINT", "TINYINT UNSIGNED")  # typeName as the converter compares it (not ZEROFILL)
 _INTEGERS = frozenset({"TINYINT", "SMALLINT", "MEDIUMINT", "INT", "INTEGER", "BIGINT", "BOOLEAN", "BOOL"})
@@ -140,6 +155,59 @@ def _jdbc_sink(conv: JdbcSinkTypes, table_id: str, col: Column, default: Any) ->
     return None
 
 
+_DATE_JDBC, _TIMESTAMP_JDBC, _TIMESTAMP_TZ_JDBC = 91, 93, 2014
+
+
+def _zero_date(conv: ZeroDateFallback, table_id: str, col: Column, default: Any) -> tuple[Mapped, Any] | None:
+    """NULL and zero dates (the binlog's and JDBC's null) become the fallback; other values the type's
+    fixed schema: DATE io.debezium.time.Date, DATETIME io.debezium.time.Timestamp (MicroTimestamp from 4
+    fractional digits: Debezium 3.6.3's class, whatever time.precision.mode), TIMESTAMP ZonedTimestamp
+    printed with ISO_OFFSET_DATE_TIME. The schema is optional when the fallback is NULL; its default is the
+    fallback where the DDL default parses to a value (the converter's first call)."""
+    if conv.selector is not None and not selects(conv.selector, table_id, col.name):
+        return None
+    key = f"{table_id}.{col.name}"
+    raw = dict(conv.columns).get(key)
+    prop = f"{conv.alias}.column.{key}.fallback"
+    type_name = col.type_name.upper()
+    if col.jdbc_type == _DATE_JDBC and conv.date:
+        fallback = parse_date_fallback(prop, raw) if raw is not None else conv.fallback_date
+        schema = Schema("int32", name="io.debezium.time.Date", version=1)
+        read, value, label = text_date, None, "date"
+    elif col.jdbc_type == _TIMESTAMP_JDBC and conv.datetime and type_name == "DATETIME":
+        us = parse_datetime_fallback(prop, raw) if raw is not None else conv.fallback_datetime
+        micro = col.length is not None and col.length >= 4
+        fallback = us if us is None or micro else us // 1000
+        name = "io.debezium.time.MicroTimestamp" if micro else "io.debezium.time.Timestamp"
+        schema = Schema("int64", name=name, version=1)
+        read, value, label = text_datetime_us, (None if micro else (lambda v: v // 1000)), "datetime"
+    elif (col.jdbc_type == _TIMESTAMP_TZ_JDBC or type_name == "TIMESTAMP") and conv.timestamp:
+        fallback = parse_timestamp_fallback(prop, raw) if raw is not None else conv.fallback_timestamp
+        schema = Schema("string", name="io.debezium.time.ZonedTimestamp", version=1)
+        read, value, label = text_datetime_us, zoned_iso_trimmed, "timestamp"
+    else:
+        return None
+    if fallback is not None and col.optional:
+        # Debezium hands a NULL to the converter too, which prints the fallback for it: the emulator's paths
+        # print NULL as null, so a literal fallback is taken only where the column cannot be NULL
+        where = prop if raw is not None else f"{conv.alias}.fallback.{label}"
+        raise UnsupportedColumn(
+            f"{where}: column {col.name} is nullable, and ZeroDateFallbackConverter prints its literal fallback for "
+            "a NULL there too, which the emulator does not; narrow the selector to NOT NULL columns, or use NULL",
+            where,
+        )
+
+    def convert(v: Any, fb: Any = fallback, f: Any = value) -> Any:
+        if v is ZERO:
+            return fb
+        return v if f is None else f(v)
+
+    # a NULL fallback makes the field optional, NOT NULL column or not
+    return Mapped(schema, convert, lambda s: convert(read(s)), always_optional=fallback is None), (
+        fallback if default is not None else None
+    )
+
+
 def convert_column(
     converters: tuple[CustomConverter, ...], table_id: str, col: Column, mapped: Mapped, default: Any
 ) -> tuple[Mapped, Any]:
@@ -148,8 +216,10 @@ def convert_column(
     for conv in converters:
         if isinstance(conv, TinyIntToBoolean):
             got = _tinyint_boolean(conv, table_id, col)
-        else:
+        elif isinstance(conv, JdbcSinkTypes):
             got = _jdbc_sink(conv, table_id, col, default)
+        else:
+            got = _zero_date(conv, table_id, col, default)
         if got is not None:
             return got
     return mapped, default
