@@ -59,7 +59,7 @@ def _positive(v: int) -> bool:
     return v > 0
 
 
-_positive.inline = "r > 0"  # the binlog row decoders inline this expression
+_positive.inline = "(r > 0)"  # the binlog row decoders inline this expression
 
 
 def _positive_text(s: str) -> bool:
