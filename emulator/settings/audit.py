@@ -274,9 +274,30 @@ for _name in (
     "custom.sanitize.pattern",
     "database.connection.factory.class",
     "topic.heartbeat.name",
-    "converters",
 ):
     _audit(_name, _NOT_SUPPORTED)
+# the MariaDbConnector reads its snapshot through MariaDB's Connector/J, whose values the converters would see
+# differently (TINYINT(1) as Boolean, ...): not recordable here, refused
+_audit("converters", _NOT_SUPPORTED, applies=PG | MO)
+_audit(
+    "converters",
+    _NOT_SUPPORTED,
+    applies=MA,
+    note="its snapshot reads through MariaDB's Connector/J (values not recordable here); the MySqlConnector "
+    "accepts them on MariaDB servers",
+)
+_audit(
+    "converters",
+    applies=MY,
+    note="classes `io.debezium.connector.binlog.converters.TinyIntOneToBooleanConverter` (options `selector`, "
+    "`length.checker`) and `io.debezium.connector.binlog.converters.JdbcSinkDataTypesConverter` (options "
+    "`selector.boolean` on integer/BOOLEAN columns, `selector.real` on FLOAT/DOUBLE/REAL, `selector.string` on "
+    "CHAR/VARCHAR/TEXT, other column types refused; `treat.real.as.double`), each also under its "
+    "`io.debezium.connector.mysql.converters` name, and `io.debezium.connector.binlog.converters."
+    "ZeroDateFallbackConverter` (options `target.types`, `selector`, `fallback.date`, `fallback.datetime`, "
+    "`fallback.timestamp`, `column.<db>.<table>.<column>.fallback`; a literal fallback on a nullable column is "
+    "refused: Debezium prints it for NULL too); any other class is refused at start",
+)
 _audit("enable.time.adjuster", ("true",))
 _audit("gtid.source.filter.dml.events", ("true",))
 _audit("gtid.ignore.on.recovery", _NOT_SUPPORTED)

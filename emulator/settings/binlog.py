@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from emulator.settings.common import Patterns, Settings, common_groups
+from emulator.settings.custom_converters import CustomConverter, custom_converters
 from emulator.settings.fields import build, prop, stripped
 from emulator.settings.relational import Relational
 
@@ -56,6 +57,8 @@ class Binlog:
     gtid_source_excludes: Patterns = prop("gtid.source.excludes")
     gtid_source_filter_dml_events: bool = prop("gtid.source.filter.dml.events")
     ddl_parser_type: str = prop("ddl.parser.type")
+    # Debezium's shipped custom converters (emulator/connectors/mysql/custom_converters.py applies them)
+    custom_converters: tuple[CustomConverter, ...] = prop("converters", parse=custom_converters)
 
 
 @dataclass(frozen=True, slots=True)

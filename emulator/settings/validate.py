@@ -37,6 +37,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from emulator.settings.checks import JAVA_CLASS, TIME_PRECISION
+from emulator.settings.custom_converters import SUPPORTED_CLASSES as CUSTOM_CONVERTER_CLASSES
 from emulator.settings.errors import ConfigError, show_value
 from emulator.settings.raw import Config, enum_message
 from emulator.settings.spec import (
@@ -227,10 +228,17 @@ def _validate(config: Config) -> None:
             fail("capture.target", f"capture.target: a value is required when capture.scope is '{scope}'")
 
     for converter in config.list("converters"):
-        if not (props.get(f"{converter}.type") or "").strip():
+        cls = (props.get(f"{converter}.type") or "").strip()
+        if not cls:
             fail(
                 f"{converter}.type",
                 f"{converter}.type: a value is required for the custom converter '{converter}' listed in converters",
+            )
+        elif kind in BINLOG and cls not in CUSTOM_CONVERTER_CLASSES:
+            fail(
+                f"{converter}.type",
+                f"{converter}.type: custom converter class {cls!r} is not supported by this emulator; supported: "
+                + ", ".join(CUSTOM_CONVERTER_CLASSES),
             )
 
     for alias in config.list("transforms"):

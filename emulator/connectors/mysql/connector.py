@@ -27,6 +27,7 @@ from emulator.connectors.mysql import binlog as bl
 from emulator.connectors.mysql import textrows
 from emulator.connectors.mysql.captured import SYSTEM_DATABASES, CapturedTable, TableEntry
 from emulator.connectors.mysql.chunk_source import MySqlChunkSource
+from emulator.connectors.mysql.custom_converters import convert_column
 from emulator.connectors.mysql.ddl import Catalog, DdlParser, Table
 from emulator.connectors.mysql.ddl_model import Column
 from emulator.connectors.mysql.ddl_types import TEXT_JDBC_TYPES
@@ -83,6 +84,7 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
         self.prefix = typed.topics.prefix
         self.locking_mode = typed.relational.snapshot_locking_mode
         self.type_cfg = TypeConfig.from_settings(typed)
+        self.custom_converters = binlog.custom_converters
         self.settings = EnvelopeSettings.of(
             typed,
             connector_name=self.flavor.name,
@@ -309,9 +311,12 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
     # -- tables ------------------------------------------------------------------------------------------------
     def _table_def(self, t: Table) -> TableDef:
         cols = []
+        converters = self.custom_converters
         for c in t.columns:
             m = map_column(c, self.type_cfg)
             d = default_value(c, m)
+            if converters:
+                m, d = convert_column(converters, f"{t.db}.{t.name}", c, m, d)
             schema = m.schema.with_(optional=c.optional or m.always_optional, default=d)
             if c.comment is not None:  # kept only with include.schema.comments (the DDL parser drops it)
                 schema = schema.with_(doc=_field_doc(schema, c))

@@ -119,8 +119,8 @@ def literal_text(node: exp.Expression | None) -> str | None:
         return str(node.this)
     if isinstance(node, exp.Neg) and isinstance(node.this, exp.Literal):
         return "-" + str(node.this.this)
-    if isinstance(node, exp.Boolean):
-        return "1" if node.this else "0"
+    if isinstance(node, exp.Boolean):  # DEFAULT TRUE stays TRUE in defaultValueExpression (recorded)
+        return "TRUE" if node.this else "FALSE"
     if isinstance(node, (exp.CurrentTimestamp, exp.CurrentDate, exp.CurrentTime)):
         return "CURRENT_TIMESTAMP"
     if isinstance(node, exp.Paren):

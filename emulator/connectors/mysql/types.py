@@ -438,6 +438,8 @@ def default_value(col: Column, mapped: Mapped) -> Any:
         return None
     text = col.default
     base = col.base_type
+    if text in ("TRUE", "FALSE"):  # a streamed DEFAULT TRUE (kept as written): the value 1 / 0
+        text = "1" if text == "TRUE" else "0"
     try:
         if base in ("BINARY", "VARBINARY", "TINYBLOB", "BLOB", "MEDIUMBLOB", "LONGBLOB", "GEOMETRY"):
             return (mapped.default_convert or mapped.snapshot_convert)(text.encode())
