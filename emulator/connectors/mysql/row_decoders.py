@@ -42,6 +42,7 @@ from emulator.connectors.mysql.binlog import (
     TableMap,
 )
 from emulator.connectors.mysql.binlog_values import (
+    DATETIME2_CACHE,
     DIG2BYTES,
     datetime2_base,
     decimal_size,
@@ -160,7 +161,8 @@ def _column_code(t: int, meta: int, i: int) -> list[str]:
     if t == T_DATETIME2 and frac_bytes(meta) == 3:  # 8 bytes: one big-endian unpack for both parts
         return [
             "x = _QB(b, p)[0]",
-            "r = _dtc(x >> 24)",
+            "r = _dtcache.get(x >> 24)",  # datetime2_base's cache, without its call when the value is in it
+            "if r is None: r = _dtc(x >> 24)",
             "if r is not _ZERO: r += x & 16777215",
             "p += 8",
         ]
@@ -174,7 +176,8 @@ def _column_code(t: int, meta: int, i: int) -> list[str]:
         }[fb]
         return [
             "x = int.from_bytes(b[p:p + 5], 'big')",
-            "r = _dtc(x)",
+            "r = _dtcache.get(x)",
+            "if r is None: r = _dtc(x)",
             f"if r is not _ZERO: r += {frac}",
             f"p += {5 + fb}",
         ]
@@ -207,6 +210,7 @@ _GLOBALS = {
     "_ts2": decode_timestamp2,
     "_ts_old": decode_timestamp_old,
     "_dtc": datetime2_base,
+    "_dtcache": DATETIME2_CACHE,
     "_ZERO": ZERO,
     "_dt_old": decode_datetime_old,
     "_time_old": decode_time_old,
@@ -265,12 +269,14 @@ def _fixed_size(t: int, meta: int) -> int | None:
     return None
 
 
-def _conversion(i: int, conv: Callable | None, g: dict) -> str | None:
+def _conversion(i: int, conv: Callable | None, g: dict, json: bool = False) -> str | None:
     """Column `i`'s converter as an expression of `r` (its inline form, else a call), or None: the value is
-    `r` itself."""
+    `r` itself. `json`: its `json_quoted_inline` form when it has one (the JSON string's text unquoted)."""
     if conv is None:
         return None
-    inline = getattr(conv, "inline", None)
+    inline = getattr(conv, "json_quoted_inline", None) if json else None
+    if inline is None:
+        inline = getattr(conv, "inline", None)
     if inline is None:
         g[f"c{i}"] = conv
         return f"c{i}(r)"
@@ -282,12 +288,14 @@ def _conversion(i: int, conv: Callable | None, g: dict) -> str | None:
 
 
 class _Col:
-    __slots__ = ("i", "t", "meta", "nullable", "name", "conv", "code", "size", "run")
+    __slots__ = ("i", "t", "meta", "nullable", "name", "conv", "code", "size", "run", "quoted")
 
-    def __init__(self, i: int, t: int, meta: int, nullable: bool, out, g: dict) -> None:
+    def __init__(self, i: int, t: int, meta: int, nullable: bool, out, g: dict, json: bool = False) -> None:
         self.i, self.t, self.meta, self.nullable = i, t, meta, nullable
         self.name = out[0] if out is not None else None
-        self.conv = _conversion(i, out[1], g) if out is not None else None
+        self.conv = _conversion(i, out[1], g, json) if out is not None else None
+        # the value is a JSON string's text without its quotes (json_quoted_inline)
+        self.quoted = json and out is not None and getattr(out[1], "json_quoted_inline", None) is not None
         self.code = _column_code(t, meta, i)
         self.size = _fixed_size(t, meta)
         # in a struct run: not NULL, and no costly converter call (float's Java printing is compared raw)
@@ -411,14 +419,18 @@ class ImageCode:
         self.g, self.fields, self.one, self.two = g, fields, one, two
 
 
-def image_code(tm: TableMap, outputs: list[tuple[str, Callable | None] | None]) -> ImageCode:
+def image_code(
+    tm: TableMap, outputs: list[tuple[str, Callable | None] | None], json: bool = False
+) -> ImageCode:
     """`one`: one row image into `v{i}`; `two`: an UPDATE's before image into `v{i}` and its after image into
-    `w{i}`, where an after value whose bytes equal the before's is the before's object (`w{i} is v{i}`)."""
+    `w{i}`, where an after value whose bytes equal the before's is the before's object (`w{i} is v{i}`).
+    `json` (the line decoders): a converter with a `json_quoted_inline` form makes its JSON string's text
+    (the field's `.quoted`)."""
     n = len(tm.types)
     nb = (n + 7) // 8
     g = dict(_GLOBALS)
     cols = [
-        _Col(i, t, meta, bool(tm.nullable >> i & 1), outputs[i] if i < len(outputs) else None, g)
+        _Col(i, t, meta, bool(tm.nullable >> i & 1), outputs[i] if i < len(outputs) else None, g, json)
         for i, (t, meta) in enumerate(zip(tm.types, tm.metas))
     ]
     _single_runs(cols, nb)

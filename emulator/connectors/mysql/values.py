@@ -60,6 +60,11 @@ unscaled_b64.inline = (
     "{b2a}(r.to_bytes((r + (r < 0)).bit_length() // 8 + 1, 'big', signed=True), newline=False).decode()"
 )
 unscaled_b64.inline_globals = {"b2a": binascii.b2a_base64}
+# the line decoders' form (row_lines.py): the JSON string's text without its quotes (base64 needs no escape),
+# not the str orjson.dumps would print again
+unscaled_b64.json_quoted_inline = (
+    "{b2a}(r.to_bytes((r + (r < 0)).bit_length() // 8 + 1, 'big', signed=True), newline=False)"
+)
 
 
 _F32 = struct.Struct("<f")
@@ -178,8 +183,10 @@ def zoned_iso_trimmed(us: int) -> str:
     return text[:-1].rstrip("0") + "Z"
 
 
-def with_zero(conv: Converter, zero_value: Any, inline: str | None = None) -> Converter:
-    """`conv`, except a zero date (ZERO) gives `zero_value`; `inline`: `conv` as an expression of `r`."""
+def with_zero(conv: Converter, zero_value: Any, inline: str | None = None, ints: bool = False) -> Converter:
+    """`conv`, except a zero date (ZERO) gives `zero_value`; `inline`: `conv` as an expression of `r`.
+    `ints`: `conv` makes an int of every value but ZERO (the line decoders print it as `%d` when
+    `zero_value` is an int too: `int_result`)."""
 
     def f(v):
         if v is ZERO:
@@ -188,6 +195,7 @@ def with_zero(conv: Converter, zero_value: Any, inline: str | None = None) -> Co
 
     f.inline = "({zero} if r is {ZERO} else " + (inline or "{conv}(r)") + ")"
     f.inline_globals = {"zero": zero_value, "ZERO": ZERO, "conv": conv}
+    f.int_result = ints and isinstance(zero_value, int) and not isinstance(zero_value, bool)
     return f
 
 
