@@ -98,17 +98,21 @@ class BinlogLines:
                 if line is None:
                     return False
                 lines.append(line)
-        else:
-            lines = (line,)
-        if op == "d":
-            gate_d = ct.line_gate_d
-            for line in lines:
-                gate_d(line)
-        else:
-            gate = ct.line_gate
-            for line in lines:
-                gate(op, line)
-        row = len(lines)
+            if op == "d":
+                gate_d = ct.line_gate_d
+                for line in lines:
+                    gate_d(line)
+            else:
+                gate = ct.line_gate
+                for line in lines:
+                    gate(op, line)
+            row = len(lines)
+        else:  # one row (a statement's): no list
+            if op == "d":
+                ct.line_gate_d(line)
+            else:
+                ct.line_gate(op, line)
+            row = 1
         self.last_row = row - 1
         self._event_done(row)
         return True
