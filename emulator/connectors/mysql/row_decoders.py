@@ -73,9 +73,15 @@ class UnsupportedColumn(ValueError):
     pass
 
 
-def _decimal_code(prec: int, scale: int) -> list[str]:
-    """Inline decoding of a binary DECIMAL into its unscaled integer: one int.from_bytes, then the 9-digit
-    groups taken out with shifts and masks."""
+# struct formats of DECIMAL digit groups, one a byte size: a 3-byte group is read as 2 + 1
+_GROUP_CODES = {1: "B", 2: "H", 3: "HB", 4: "I"}
+
+
+def _decimal_code(prec: int, scale: int, g: dict) -> list[str]:
+    """Inline decoding of a binary DECIMAL into its unscaled integer. A positive value (its sign bit set):
+    the 9-digit groups read by one struct `unpack_from` in place (the first less its sign bit); a negative
+    one (every byte inverted): one int.from_bytes, the groups taken out with shifts and masks (struct would
+    need an inverted copy first)."""
     size = decimal_size(prec, scale)
     intg = prec - scale
     intg0, intg0x = divmod(intg, 9)
@@ -94,13 +100,28 @@ def _decimal_code(prec: int, scale: int) -> list[str]:
         digits_after -= digits
         part = f"((x >> {shift}) & {(1 << nbytes * 8) - 1})" if shift else f"(x & {(1 << nbytes * 8) - 1})"
         terms.append(f"{part} * {10**digits_after}" if digits_after else part)
+    codes, names, parts = "", [], []
+    digits_after = sum(d for _, d in groups)
+    for k, (nbytes, digits) in enumerate(groups):
+        digits_after -= digits
+        codes += _GROUP_CODES[nbytes]
+        if nbytes == 3:
+            names += [f"x{k}", f"y{k}"]
+            part = f"(x{k} << 8 | y{k})"
+        else:
+            names.append(f"x{k}")
+            part = f"x{k}"
+        if k == 0:  # less the sign bit
+            part = f"({part} - {1 << (nbytes * 8 - 1)})"
+        parts.append(f"{part} * {10**digits_after}" if digits_after else part)
+    unpack = f"_decgroups_{codes}"
+    g[unpack] = struct.Struct(">" + codes).unpack_from
     return [
-        f"x = int.from_bytes(b[p:p + {size}], 'big')",
-        f"if x >> {bits - 1}:",
-        f"    x ^= {1 << (bits - 1)}",
-        f"    r = {' + '.join(terms) or '0'}",
+        "if b[p] & 128:",
+        f"    {', '.join(names)}{',' if len(names) == 1 else ''} = {unpack}(b, p)",
+        f"    r = {' + '.join(parts)}",
         "else:",
-        f"    x ^= {(1 << bits) - 1 - (1 << (bits - 1))}",
+        f"    x = int.from_bytes(b[p:p + {size}], 'big') ^ {(1 << bits) - 1 - (1 << (bits - 1))}",
         f"    r = -({' + '.join(terms) or '0'})",
         f"p += {size}",
     ]
@@ -117,8 +138,8 @@ def _prefixed(k: int) -> list[str]:
     return [f"n = p + {k} + {length}", f"r = b[p + {k}:n]", "p = n"]
 
 
-def _column_code(t: int, meta: int, i: int) -> list[str]:
-    """Lines decoding column `i` from `b` at `p` into `r`, advancing `p`."""
+def _column_code(t: int, meta: int, i: int, g: dict) -> list[str]:
+    """Lines decoding column `i` from `b` at `p` into `r`, advancing `p` (what the lines use put in `g`)."""
     if t == T_TINY:
         return ["r = b[p]", "if r > 127: r -= 256", "p += 1"]
     if t == T_SHORT:
@@ -153,7 +174,7 @@ def _column_code(t: int, meta: int, i: int) -> list[str]:
         return _prefixed(meta or {T_TINY_BLOB: 1, T_BLOB: 2, T_MEDIUM_BLOB: 3, T_LONG_BLOB: 4}.get(t, 4))
     if t == T_NEWDECIMAL:
         prec, scale = meta >> 8, meta & 0xFF
-        return _decimal_code(prec, scale)
+        return _decimal_code(prec, scale, g)
     if t in (T_DATE, T_NEWDATE):
         return ["r = _date(b[p] | b[p + 1] << 8 | b[p + 2] << 16)", "p += 3"]
     if t == T_TIME2:
@@ -296,7 +317,7 @@ class _Col:
         self.conv = _conversion(i, out[1], g, json) if out is not None else None
         # the value is a JSON string's text without its quotes (json_quoted_inline)
         self.quoted = json and out is not None and getattr(out[1], "json_quoted_inline", None) is not None
-        self.code = _column_code(t, meta, i)
+        self.code = _column_code(t, meta, i, g)
         self.size = _fixed_size(t, meta)
         # in a struct run: not NULL, and no costly converter call (float's Java printing is compared raw)
         self.run = (
