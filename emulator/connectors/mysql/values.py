@@ -56,15 +56,16 @@ def unscaled_b64(u: int) -> str:
 
 # The binlog row decoder inlines a converter's `inline` expression of the value `r` (no Python call per
 # value); `inline_globals` names what it uses, `{name}` in the expression (the decoder makes them unique).
-unscaled_b64.inline = (
-    "{b2a}(r.to_bytes((r + (r < 0)).bit_length() // 8 + 1, 'big', signed=True), newline=False).decode()"
+# (a value >= 0: its unsigned bytes with a byte to spare are the same, without the signed conversion)
+_UNSCALED_BYTES = (
+    "(r.to_bytes(r.bit_length() // 8 + 1, 'big') if r >= 0 else "
+    "r.to_bytes((r + 1).bit_length() // 8 + 1, 'big', signed=True))"
 )
+unscaled_b64.inline = "{b2a}(" + _UNSCALED_BYTES + ", newline=False).decode()"
 unscaled_b64.inline_globals = {"b2a": binascii.b2a_base64}
 # the line decoders' form (row_lines.py): the JSON string's text without its quotes (base64 needs no escape),
 # not the str orjson.dumps would print again
-unscaled_b64.json_quoted_inline = (
-    "{b2a}(r.to_bytes((r + (r < 0)).bit_length() // 8 + 1, 'big', signed=True), newline=False)"
-)
+unscaled_b64.json_quoted_inline = "{b2a}(" + _UNSCALED_BYTES + ", newline=False)"
 
 
 _F32 = struct.Struct("<f")
