@@ -308,6 +308,10 @@ def _conversion(i: int, conv: Callable | None, g: dict, json: bool = False) -> s
     return inline
 
 
+# inline conversions cheaper than keeping and comparing the value's bytes (values.nonzero: BOOLEAN)
+_CHEAP = frozenset({"r != 0"})
+
+
 class _Col:
     __slots__ = ("i", "t", "meta", "nullable", "name", "conv", "code", "size", "run", "quoted")
 
@@ -458,7 +462,9 @@ def image_code(
     fields = [c for c in cols if c.name is not None]
     # columns whose after value is taken from the before image when their bytes are unchanged: those with
     # a conversion that costs more than comparing the bytes (not geometries: their values are dicts)
-    costly = {c.i for c in fields if not c.run and c.conv is not None and c.t != T_GEOMETRY}
+    costly = {
+        c.i for c in fields if not c.run and c.conv is not None and c.t != T_GEOMETRY and c.conv not in _CHEAP
+    }
     one = _image(cols, nb, "v", g, None, set())
     two = _image(cols, nb, "v", g, None, costly) + _image(cols, nb, "w", g, costly, set())
     return ImageCode(g, fields, one, two)
