@@ -25,6 +25,7 @@ from emulator.connectors.mysql.connector import MySqlConnector
 from emulator.engine import Engine
 from emulator.offsets import MemoryOffsetStore
 from emulator.outputs.directory import DirectoryOutput
+from emulator.records import Record
 from emulator.testing import mariadbserver
 
 pytestmark = pytest.mark.skipif(not mariadbserver.available(), reason="MariaDB server binaries not installed")
@@ -164,13 +165,25 @@ def test_values_as_debezium_prints_them(captured, tmp_path, monkeypatch, lines):
 
 
 @pytest.mark.parametrize("tombstones", ["true", "false"])
-def test_lines_are_the_dict_paths_bytes(captured, tmp_path, monkeypatch, tombstones):
+@pytest.mark.parametrize("output", ["lines", "records"])
+def test_lines_are_the_dict_paths_bytes(captured, tmp_path, monkeypatch, tombstones, output):
     """Whole records alike (but for the times and the run id every run has its own of); without
-    tombstones.on.delete no delete (the key change's either) is followed by a tombstone."""
+    tombstones.on.delete no delete (the key change's either) is followed by a tombstone. `records`: an output
+    that takes records, not lines (as Kafka's): the line path's records are written from the key, value and
+    headers cut out of their lines."""
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     extra = {"tombstones.on.delete": tombstones}
-    a = _replay(tmp_path / "a", captured, True, monkeypatch, **extra)
+    with monkeypatch.context() as m:
+        if output == "records":
+            m.setattr(Engine, "line_writer", lambda self: None)
+            write = DirectoryOutput.write
+            m.setattr(
+                DirectoryOutput,
+                "write",
+                lambda self, r: write(self, Record(r.topic, r.key, r.value, r.headers)),
+            )
+        a = _replay(tmp_path / "a", captured, True, monkeypatch, **extra)
     b = _replay(tmp_path / "b", captured, False, monkeypatch, **extra)
     expected = [e for e in EXPECTED if tombstones == "true" or e[0] is not None]
     assert [(r["value"] or {}).get("payload", {}).get("op") for r in a] == [e[0] for e in expected]
