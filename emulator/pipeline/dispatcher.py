@@ -336,6 +336,58 @@ class Dispatcher:
 
         return change
 
+    def table_line_delete(self, env, dc: str, vstart: int, vtail: int) -> Callable[[tuple], bool] | None:
+        """`table_line` for DELETEs: `change(line) -> False` when an incremental snapshot window is open; the
+        delete's line as it is, then its tombstone per `tombstones.on.delete` (the key cut out of the line:
+        `tombstone_json`'s record for it), counted as `table()` counts a delete."""
+        if self.signals is not None and self.signal_table is not None and dc == self.signal_table:
+            return None
+        emit = self.emit
+        m = self.metrics
+        inc = self.incremental
+        topic = env.topic
+        headers = env.settings.context_headers
+        tombstones = self.tombstones
+        kf = env.key_frame
+        kstart = len(b'{"key":') + (len(kf.head) if kf is not None else 0)  # the key's JSON in the line
+        engine = self.engine
+        write_line = engine.line_writer() if hasattr(engine, "line_writer") else None
+        if write_line is not None:  # the directory output: the lines as they are, no record object
+            if kf is None:
+                tomb_pre, tomb_post = env.tombstone_json(None).line(), b""
+            else:  # the tombstone's line around its key: Record.line of tombstone_json's record
+                tomb_pre, _, tomb_post = env.tombstone_json(b"\x00").line().partition(b"\x00")
+
+            def change_line(line: tuple[bytes, int]) -> bool:
+                if inc is not None and inc.window_open:
+                    return False
+                m.deletes += 1
+                text, klen = line
+                write_line(topic, text)
+                engine.records += 1
+                if tombstones:
+                    write_line(
+                        topic, tomb_pre + text[kstart : kstart + klen] + tomb_post if klen else tomb_pre
+                    )
+                    engine.records += 1
+                return True
+
+            return change_line
+
+        tombstone = env.tombstone_json
+
+        def change(line: tuple[bytes, int]) -> bool:
+            if inc is not None and inc.window_open:
+                return False
+            m.deletes += 1
+            text, klen = line
+            emit(LineRecord(topic, text, klen, vstart + klen, vtail, headers))
+            if tombstones:
+                emit(tombstone(text[kstart : kstart + klen] if kf is not None else None))
+            return True
+
+        return change
+
     def change(
         self, env, dc: str, op: str, before: dict | None, after: dict | None, source: dict, tx_id: str | None
     ) -> None:

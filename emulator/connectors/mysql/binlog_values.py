@@ -71,7 +71,8 @@ def frac_bytes(fsp: int) -> int:
     return (fsp + 1) // 2
 
 
-_DT_CACHE: dict[int, Any] = {}
+# datetime2_base's answers by packed integer part (never None: the generated decoders read it with .get)
+DATETIME2_CACHE: dict[int, Any] = {}
 
 
 def decode_datetime2(b: bytes, p: int, fsp: int) -> Any:
@@ -85,7 +86,7 @@ def decode_datetime2(b: bytes, p: int, fsp: int) -> Any:
 
 def datetime2_base(x: int) -> Any:
     """The packed integer part (5 bytes, big-endian) of a DATETIME2 -> epoch microseconds (or ZERO)."""
-    base = _DT_CACHE.get(x)
+    base = DATETIME2_CACHE.get(x)
     if base is None:
         ip = x - 0x8000000000
         ymd = ip >> 17
@@ -98,8 +99,8 @@ def datetime2_base(x: int) -> Any:
             base = (
                 date_days(y, mo, d) * 86400 + (hms >> 12) * 3600 + ((hms >> 6) & 63) * 60 + (hms & 63)
             ) * 1_000_000
-        if len(_DT_CACHE) < 100_000:
-            _DT_CACHE[x] = base
+        if len(DATETIME2_CACHE) < 100_000:
+            DATETIME2_CACHE[x] = base
     return base
 
 

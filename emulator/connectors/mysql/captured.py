@@ -27,6 +27,7 @@ class TableEntry:
         "line_src",
         "line_c",
         "line_u",
+        "line_d",
         "heads",
     )
 
@@ -37,12 +38,13 @@ class TableEntry:
         self.dec = None
         self.dec2 = None
         # the line decoders (row_lines.LineDecoders, None: rows go as dicts) and, for the source template
-        # `line_src`, the INSERT and UPDATE line formats made from it (None: not made yet)
+        # `line_src`, the INSERT, UPDATE and DELETE line formats made from it (None: not made yet)
         self.lines: Any = None
         self.line_ops: frozenset[str] = frozenset()  # the operations whose rows go as lines
         self.line_src: Any = None
         self.line_c: bytes | None = None
         self.line_u: bytes | None = None
+        self.line_d: bytes | None = None
         # per rows event type: the bytes between the table id and the first row of its last event with
         # every column present (flags, extra data, column count, bitmaps; MySqlBinlogStream._on_rows)
         self.heads: dict[int, bytes] = {}
@@ -58,6 +60,7 @@ class CapturedTable:
         "ncols",
         "gate",
         "line_gate",
+        "line_gate_d",
         "src",
         "src_key",
     )
@@ -72,6 +75,7 @@ class CapturedTable:
         self.gate: Any = None  # the dispatcher's change function for this table, made on first use
         # its change function for records made as lines (Dispatcher.table_line; False: refused)
         self.line_gate: Any = None
+        self.line_gate_d: Any = None  # ... and for DELETEs (Dispatcher.table_line_delete)
         # the source block of its rows but for `pos` and `row` (MySqlBinlogStream._src_template), and what
         # it was made for
         self.src: Any = None

@@ -156,6 +156,7 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
         self._in_ro_snapshot = False  # a read.only chunk's consistent-snapshot transaction is open
         self.table_ids: dict[bytes, TableEntry] = {}  # by the table id's 6 bytes
         self.tm_cache: dict[bytes, TableEntry] = {}
+        self.tm_last = b""  # the last table map event's body (its id and map): the same again is skipped
         self._ts = self._sid = self._start = self._next = 0
         self._handlers = {
             bl.TABLE_MAP: self._on_table_map,

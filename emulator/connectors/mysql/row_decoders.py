@@ -42,6 +42,7 @@ from emulator.connectors.mysql.binlog import (
     TableMap,
 )
 from emulator.connectors.mysql.binlog_values import (
+    DATETIME2_CACHE,
     DIG2BYTES,
     datetime2_base,
     decimal_size,
@@ -72,9 +73,15 @@ class UnsupportedColumn(ValueError):
     pass
 
 
-def _decimal_code(prec: int, scale: int) -> list[str]:
-    """Inline decoding of a binary DECIMAL into its unscaled integer: one int.from_bytes, then the 9-digit
-    groups taken out with shifts and masks."""
+# struct formats of DECIMAL digit groups, one a byte size: a 3-byte group is read as 2 + 1
+_GROUP_CODES = {1: "B", 2: "H", 3: "HB", 4: "I"}
+
+
+def _decimal_code(prec: int, scale: int, g: dict) -> list[str]:
+    """Inline decoding of a binary DECIMAL into its unscaled integer. A positive value (its sign bit set):
+    the 9-digit groups read by one struct `unpack_from` in place (the first less its sign bit); a negative
+    one (every byte inverted): one int.from_bytes, the groups taken out with shifts and masks (struct would
+    need an inverted copy first)."""
     size = decimal_size(prec, scale)
     intg = prec - scale
     intg0, intg0x = divmod(intg, 9)
@@ -93,13 +100,28 @@ def _decimal_code(prec: int, scale: int) -> list[str]:
         digits_after -= digits
         part = f"((x >> {shift}) & {(1 << nbytes * 8) - 1})" if shift else f"(x & {(1 << nbytes * 8) - 1})"
         terms.append(f"{part} * {10**digits_after}" if digits_after else part)
+    codes, names, parts = "", [], []
+    digits_after = sum(d for _, d in groups)
+    for k, (nbytes, digits) in enumerate(groups):
+        digits_after -= digits
+        codes += _GROUP_CODES[nbytes]
+        if nbytes == 3:
+            names += [f"x{k}", f"y{k}"]
+            part = f"(x{k} << 8 | y{k})"
+        else:
+            names.append(f"x{k}")
+            part = f"x{k}"
+        if k == 0:  # less the sign bit
+            part = f"({part} - {1 << (nbytes * 8 - 1)})"
+        parts.append(f"{part} * {10**digits_after}" if digits_after else part)
+    unpack = f"_decgroups_{codes}"
+    g[unpack] = struct.Struct(">" + codes).unpack_from
     return [
-        f"x = int.from_bytes(b[p:p + {size}], 'big')",
-        f"if x >> {bits - 1}:",
-        f"    x ^= {1 << (bits - 1)}",
-        f"    r = {' + '.join(terms) or '0'}",
+        "if b[p] & 128:",
+        f"    {', '.join(names)}{',' if len(names) == 1 else ''} = {unpack}(b, p)",
+        f"    r = {' + '.join(parts)}",
         "else:",
-        f"    x ^= {(1 << bits) - 1 - (1 << (bits - 1))}",
+        f"    x = int.from_bytes(b[p:p + {size}], 'big') ^ {(1 << bits) - 1 - (1 << (bits - 1))}",
         f"    r = -({' + '.join(terms) or '0'})",
         f"p += {size}",
     ]
@@ -116,8 +138,8 @@ def _prefixed(k: int) -> list[str]:
     return [f"n = p + {k} + {length}", f"r = b[p + {k}:n]", "p = n"]
 
 
-def _column_code(t: int, meta: int, i: int) -> list[str]:
-    """Lines decoding column `i` from `b` at `p` into `r`, advancing `p`."""
+def _column_code(t: int, meta: int, i: int, g: dict) -> list[str]:
+    """Lines decoding column `i` from `b` at `p` into `r`, advancing `p` (what the lines use put in `g`)."""
     if t == T_TINY:
         return ["r = b[p]", "if r > 127: r -= 256", "p += 1"]
     if t == T_SHORT:
@@ -152,7 +174,7 @@ def _column_code(t: int, meta: int, i: int) -> list[str]:
         return _prefixed(meta or {T_TINY_BLOB: 1, T_BLOB: 2, T_MEDIUM_BLOB: 3, T_LONG_BLOB: 4}.get(t, 4))
     if t == T_NEWDECIMAL:
         prec, scale = meta >> 8, meta & 0xFF
-        return _decimal_code(prec, scale)
+        return _decimal_code(prec, scale, g)
     if t in (T_DATE, T_NEWDATE):
         return ["r = _date(b[p] | b[p + 1] << 8 | b[p + 2] << 16)", "p += 3"]
     if t == T_TIME2:
@@ -160,7 +182,8 @@ def _column_code(t: int, meta: int, i: int) -> list[str]:
     if t == T_DATETIME2 and frac_bytes(meta) == 3:  # 8 bytes: one big-endian unpack for both parts
         return [
             "x = _QB(b, p)[0]",
-            "r = _dtc(x >> 24)",
+            "r = _dtcache.get(x >> 24)",  # datetime2_base's cache, without its call when the value is in it
+            "if r is None: r = _dtc(x >> 24)",
             "if r is not _ZERO: r += x & 16777215",
             "p += 8",
         ]
@@ -174,7 +197,8 @@ def _column_code(t: int, meta: int, i: int) -> list[str]:
         }[fb]
         return [
             "x = int.from_bytes(b[p:p + 5], 'big')",
-            "r = _dtc(x)",
+            "r = _dtcache.get(x)",
+            "if r is None: r = _dtc(x)",
             f"if r is not _ZERO: r += {frac}",
             f"p += {5 + fb}",
         ]
@@ -207,6 +231,7 @@ _GLOBALS = {
     "_ts2": decode_timestamp2,
     "_ts_old": decode_timestamp_old,
     "_dtc": datetime2_base,
+    "_dtcache": DATETIME2_CACHE,
     "_ZERO": ZERO,
     "_dt_old": decode_datetime_old,
     "_time_old": decode_time_old,
@@ -265,12 +290,14 @@ def _fixed_size(t: int, meta: int) -> int | None:
     return None
 
 
-def _conversion(i: int, conv: Callable | None, g: dict) -> str | None:
+def _conversion(i: int, conv: Callable | None, g: dict, json: bool = False) -> str | None:
     """Column `i`'s converter as an expression of `r` (its inline form, else a call), or None: the value is
-    `r` itself."""
+    `r` itself. `json`: its `json_quoted_inline` form when it has one (the JSON string's text unquoted)."""
     if conv is None:
         return None
-    inline = getattr(conv, "inline", None)
+    inline = getattr(conv, "json_quoted_inline", None) if json else None
+    if inline is None:
+        inline = getattr(conv, "inline", None)
     if inline is None:
         g[f"c{i}"] = conv
         return f"c{i}(r)"
@@ -281,14 +308,20 @@ def _conversion(i: int, conv: Callable | None, g: dict) -> str | None:
     return inline
 
 
-class _Col:
-    __slots__ = ("i", "t", "meta", "nullable", "name", "conv", "code", "size", "run")
+# inline conversions cheaper than keeping and comparing the value's bytes (values.nonzero: BOOLEAN)
+_CHEAP = frozenset({"r != 0"})
 
-    def __init__(self, i: int, t: int, meta: int, nullable: bool, out, g: dict) -> None:
+
+class _Col:
+    __slots__ = ("i", "t", "meta", "nullable", "name", "conv", "code", "size", "run", "quoted")
+
+    def __init__(self, i: int, t: int, meta: int, nullable: bool, out, g: dict, json: bool = False) -> None:
         self.i, self.t, self.meta, self.nullable = i, t, meta, nullable
         self.name = out[0] if out is not None else None
-        self.conv = _conversion(i, out[1], g) if out is not None else None
-        self.code = _column_code(t, meta, i)
+        self.conv = _conversion(i, out[1], g, json) if out is not None else None
+        # the value is a JSON string's text without its quotes (json_quoted_inline)
+        self.quoted = json and out is not None and getattr(out[1], "json_quoted_inline", None) is not None
+        self.code = _column_code(t, meta, i, g)
         self.size = _fixed_size(t, meta)
         # in a struct run: not NULL, and no costly converter call (float's Java printing is compared raw)
         self.run = (
@@ -411,21 +444,27 @@ class ImageCode:
         self.g, self.fields, self.one, self.two = g, fields, one, two
 
 
-def image_code(tm: TableMap, outputs: list[tuple[str, Callable | None] | None]) -> ImageCode:
+def image_code(
+    tm: TableMap, outputs: list[tuple[str, Callable | None] | None], json: bool = False
+) -> ImageCode:
     """`one`: one row image into `v{i}`; `two`: an UPDATE's before image into `v{i}` and its after image into
-    `w{i}`, where an after value whose bytes equal the before's is the before's object (`w{i} is v{i}`)."""
+    `w{i}`, where an after value whose bytes equal the before's is the before's object (`w{i} is v{i}`).
+    `json` (the line decoders): a converter with a `json_quoted_inline` form makes its JSON string's text
+    (the field's `.quoted`)."""
     n = len(tm.types)
     nb = (n + 7) // 8
     g = dict(_GLOBALS)
     cols = [
-        _Col(i, t, meta, bool(tm.nullable >> i & 1), outputs[i] if i < len(outputs) else None, g)
+        _Col(i, t, meta, bool(tm.nullable >> i & 1), outputs[i] if i < len(outputs) else None, g, json)
         for i, (t, meta) in enumerate(zip(tm.types, tm.metas))
     ]
     _single_runs(cols, nb)
     fields = [c for c in cols if c.name is not None]
     # columns whose after value is taken from the before image when their bytes are unchanged: those with
     # a conversion that costs more than comparing the bytes (not geometries: their values are dicts)
-    costly = {c.i for c in fields if not c.run and c.conv is not None and c.t != T_GEOMETRY}
+    costly = {
+        c.i for c in fields if not c.run and c.conv is not None and c.t != T_GEOMETRY and c.conv not in _CHEAP
+    }
     one = _image(cols, nb, "v", g, None, set())
     two = _image(cols, nb, "v", g, None, costly) + _image(cols, nb, "w", g, costly, set())
     return ImageCode(g, fields, one, two)

@@ -39,8 +39,9 @@ def _esc(b: bytes) -> bytes:
 class LineDecoders:
     """A table map's line decoders for one envelope: `insert(b, p, fmt, pos, row, ns)` -> ((line, key
     length), p) and `update(...)` -> the same, or (None, p) when the UPDATE changes the key (the dict path
-    then makes its delete and create). `value_format`: the after (and before) image's fields as a format;
-    `formats`: the envelope's line formats around it (`line_formats`)."""
+    then makes its delete and create); a DELETE is `insert` with the DELETE's format (one image, printed in
+    the before place). `value_format`: the after (and before) image's fields as a format; `formats`: the
+    envelope's line formats around it (`line_formats`)."""
 
     __slots__ = ("insert", "update", "value_format", "formats")
 
@@ -57,7 +58,7 @@ def compile_line_decoders(
 ) -> LineDecoders | None:
     """The line decoders of `tm` (`outputs` as `compile_row_decoders`'s), `value` and `key` the envelope's
     `json_fields()`; None when a field of the envelope has no column in the row (nothing to print it from)."""
-    code = image_code(tm, outputs)
+    code = image_code(tm, outputs, json=True)
     g = code.g
     g["_dumps"] = orjson.dumps
     by_name = {c.name: c for c in code.fields}
@@ -66,9 +67,9 @@ def compile_line_decoders(
     if any(name not in by_name for name in value_of) or any(k[0] not in by_name for k in key or ()):
         return None
 
-    def pieces(v: str) -> tuple[list[str], bytes, list[str], bytes, list[str]]:
-        """-> (lines setting `J{v}{i}`, value format, its arguments, key format, its arguments) for the
-        image in the locals `{v}{i}`."""
+    def pieces(v: str) -> tuple[list[str], bytes, list[str], bytes, list[str], list[str]]:
+        """-> (lines setting `J{v}{i}`, value format, its arguments, key format, its arguments, the locals of
+        the key fields whose NULL prints their column's default) for the image in the locals `{v}{i}`."""
         lines: list[str] = []
         vfmt, vargs = [], []
         for c in code.fields:  # the dict's order: the decoder's (binlog) column order
@@ -79,20 +80,25 @@ def compile_line_decoders(
             if fixed is not None:
                 vfmt.append(_esc(head + fixed))
                 continue
-            vfmt.append(_esc(head) + (b"%d" if _direct(c) else b"%b"))
-            vargs.append(_arg(c, v, null, lines, booleans))
-        kfmt, kargs = [], []
+            piece, arg = _arg(c, v, null, lines, booleans, outputs)
+            vfmt.append(_esc(head) + piece)
+            vargs.append(arg)
+        kfmt, kargs, kdefaults = [], [], []
         for name, _j, null, fixed in key or ():  # null: the key's NULL (its column's default, or null)
             c = by_name[name]
             head = orjson.dumps(name) + b":"
             if fixed is not None:
                 kfmt.append(_esc(head + fixed))
                 continue
-            kfmt.append(_esc(head) + (b"%d" if _direct(c) else b"%b"))
-            kargs.append(_arg(c, v, null, lines, booleans))
-        return lines, b"{" + b",".join(vfmt) + b"}", vargs, b"{" + b",".join(kfmt) + b"}", kargs
+            piece, arg = _arg(c, v, null, lines, booleans, outputs)
+            kfmt.append(_esc(head) + piece)
+            kargs.append(arg)
+            if null != b"null" and c.nullable:
+                kdefaults.append(f"{v}{c.i}")
+        kjoined = b"{" + b",".join(kfmt) + b"}"
+        return lines, b"{" + b",".join(vfmt) + b"}", vargs, kjoined, kargs, kdefaults
 
-    lines_v, vfmt, vargs, kfmt, kargs = pieces("v")
+    lines_v, vfmt, vargs, kfmt, kargs, kdefaults = pieces("v")
     g["VFMT"] = vfmt
     g["KFMT"] = kfmt
     times = "t[:-6], t[:-3], t"  # ms and µs are the first digits of ns (ns > 10^6)
@@ -103,17 +109,21 @@ def compile_line_decoders(
         ins.append(f"return (fmt % (key, {after}pos, row, {times}), len(key)), p")
     else:
         ins += ["t = b'%d' % ns", f"return (fmt % ({after}pos, row, {times}), 0), p"]
-    lines_w, _vfmt, wargs, _kfmt, kwargs = pieces("w")
+    lines_w, _vfmt, wargs, _kfmt, kwargs, wdefaults = pieces("w")
     # an after value that is the before's object (its bytes unchanged) reuses the before's JSON
     lines_w = [_reuse(x) for x in lines_w]
     upd = ["def update(b, p, fmt, pos, row, ns):", *code.two, *lines_v, *lines_w]
     before = "".join(a + ", " for a in vargs)
     after = "".join(a + ", " for a in wargs)
     if key is not None:
+        # the same text (an int column's value, else its JSON) for each key field: the same key; a field whose
+        # NULL prints its column's default also NULL in both or in neither (NULL -> the default is a key
+        # change, as Debezium compares the key structs before the converter prints them)
+        differ = [f"{a} != {b}" for a, b in zip(kargs, kwargs)]
+        differ += [f"({a} is None) is not ({b} is None)" for a, b in zip(kdefaults, wdefaults)]
         upd += [
             f"key = KFMT % ({''.join(a + ', ' for a in kargs)})",
-            # the same text (an int column's value, else its JSON) for each key field: the same key
-            f"if {' or '.join(f'{a} != {b}' for a, b in zip(kargs, kwargs)) or 'False'}:",
+            f"if {' or '.join(differ) or 'False'}:",
             "    return None, p",  # a key change (or keys equal only as values): the dict path decides
             "t = b'%d' % ns",
             f"return (fmt % (key, {before}{after}pos, row, {times}), len(key)), p",
@@ -131,26 +141,38 @@ def _boolean(c, outputs: list) -> bool:
     return out is not None and out[1] is nonzero and not c.nullable
 
 
-def _direct(c) -> bool:
-    """An integer column printed as `%d` of its decoded value (no converter, never NULL)."""
-    return c.t in _INTS and c.conv is None and not c.nullable
+def _direct(c, outputs: list) -> bool:
+    """An integer column printed as `%d` of its decoded value (no converter, or one that makes ints: dates
+    and times as numbers, `int_result`), never NULL."""
+    if c.nullable:
+        return False
+    if c.conv is None:
+        return c.t in _INTS
+    out = outputs[c.i] if c.i < len(outputs) else None
+    return out is not None and getattr(out[1], "int_result", False)
 
 
-def _arg(c, v: str, null: bytes, lines: list[str], booleans: frozenset[int]) -> str:
-    """The format argument printing column `c` of image `v` (`null`: what a NULL prints), its JSON made once
-    in `J{v}{i}` (the key and the value may both print it)."""
+def _arg(
+    c, v: str, null: bytes, lines: list[str], booleans: frozenset[int], outputs: list
+) -> tuple[bytes, str]:
+    """-> (the format's piece, the argument printing it) for column `c` of image `v` (`null`: what a NULL
+    prints); a JSON made once in `J{v}{i}` (the key and the value may both print it)."""
     var = f"{v}{c.i}"
-    if _direct(c):
-        return var
+    if _direct(c, outputs):
+        return b"%d", var
     if c.i in booleans:
-        return f"(b'true' if {var} else b'false')"
+        return b"%b", f"(b'true' if {var} else b'false')"
+    if c.quoted:  # the string's text (json_quoted_inline): the quotes are the format's
+        if not c.nullable:
+            return b'"%b"', var
+        return b"%b", f"({null!r} if {var} is None else b'\"' + {var} + b'\"')"
     j = f"J{var}"
     line = f"{j} = _dumps({var})"
     if line not in lines:
         lines.append(line)
     if null == b"null":
-        return j
-    return f"({null!r} if {var} is None else {j})"
+        return b"%b", j
+    return b"%b", f"({null!r} if {var} is None else {j})"
 
 
 def _reuse(line: str) -> str:
@@ -161,20 +183,22 @@ def _reuse(line: str) -> str:
 
 
 def line_formats(env, value_format: bytes) -> dict[str, tuple[bytes, bytes]] | None:
-    """The whole directory line of `env`'s streamed INSERT ("c") and UPDATE ("u") records with the line
-    decoders' `value_format` in the before (UPDATE) and after places, cut where the source block goes: an
+    """The whole directory line of `env`'s streamed INSERT ("c"), UPDATE ("u") and DELETE ("d") records with
+    the line decoders' `value_format` in the before (UPDATE, DELETE) and after places, cut where the source
+    block goes: an
     event's format is `pre + source template + post` (the template with `%d` at pos and row, `%` escaped).
     None when the envelope's format is not the expected one."""
     hs = env.settings.context_headers
     tail = headers_json(hs) if hs else None
     out = {}
-    for op in ("c", "u"):
+    for op in ("c", "u", "d"):
         pay = payload_format(
             before=b"null" if op == "c" else _BEFORE, source=_SOURCE, transaction=b"null", op=op
         )
-        pay = pay.replace(b',"after":%b,', b',"after":' + _AFTER + b",", 1)
+        # a DELETE's image is its before: the INSERT's arguments in the before place, `after` null
+        pay = pay.replace(b',"after":%b,', b',"after":' + (b"null" if op == "d" else _AFTER) + b",", 1)
         fmt = line_format(env.key_frame, env.value_frame, pay, tail)[0]
-        if fmt.count(_TIMES[0]) != 1 or fmt.count(_SOURCE) != 1 or fmt.count(_AFTER) != 1:
+        if fmt.count(_TIMES[0]) != 1 or fmt.count(_SOURCE) != 1 or fmt.count(_AFTER) != (op != "d"):
             return None
         fmt = fmt.replace(_TIMES[0], _TIMES[1]).replace(_BEFORE, value_format).replace(_AFTER, value_format)
         pre, post = fmt.split(_SOURCE)

@@ -36,7 +36,8 @@ class BinlogLines:
             if formats is not None:
                 _fmt, vstart, vtail = formats["c"]
                 gate = self.dispatcher.table_line(env, ct.data_collection, vstart, vtail)
-            ct.line_gate = gate if gate is not None else False
+                ct.line_gate_d = self.dispatcher.table_line_delete(env, ct.data_collection, vstart, vtail)
+            ct.line_gate = gate if gate is not None and ct.line_gate_d is not None else False
             if gate is None:
                 return None
         value, key = env.json_fields()
@@ -50,14 +51,14 @@ class BinlogLines:
         return lines
 
     def _line_ops(self, env) -> frozenset[str]:
-        """The operations whose rows go as lines for a table with line decoders: INSERT and UPDATE, not a
-        skipped one (the dict path drops its whole event, as Debezium's binlog reader), not UPDATE with
-        skip.messages.without.change (it compares the rows), nor when a key field's NULL prints its column's
-        default (`env.key_defaults`): equal key texts are then no proof of the same key (NULL -> the default is
-        a key change, mariadb case key_null_default_notx)."""
+        """The operations whose rows go as lines for a table with line decoders: INSERT, UPDATE and DELETE
+        (with its tombstone), not a skipped one (the dict path drops its whole event, as Debezium's binlog
+        reader), not UPDATE with skip.messages.without.change (it compares the rows). A key field whose NULL
+        prints its column's default (`env.key_defaults`) is compared NULL-aware by the UPDATE's line decoder
+        (NULL -> the default is a key change, for the dict path; mariadb case key_null_default_notx)."""
         d = self.dispatcher
-        ops = {"c", "u"} - d.skipped
-        if d.skip_unchanged or env.key_defaults:
+        ops = {"c", "u", "d"} - d.skipped
+        if d.skip_unchanged:
             ops.discard("u")
         return frozenset(ops)
 
@@ -68,20 +69,25 @@ class BinlogLines:
         emitted, when an UPDATE changes a row's key (the dict path makes its delete and create)."""
         if entry.line_src is not src:  # a new source template: the line formats are made again when used
             entry.line_src = src
-            entry.line_c = entry.line_u = None
-        fmt = entry.line_c if op == "c" else entry.line_u
-        if fmt is None:
-            pre, post = entry.lines.formats[op]
-            fmt = pre + src + post
-            if op == "c":
-                entry.line_c = fmt
-            else:
-                entry.line_u = fmt
-        decode = entry.lines.insert if op == "c" else entry.lines.update
+            entry.line_c = entry.line_u = entry.line_d = None
+        if op == "c":
+            fmt = entry.line_c
+            if fmt is None:
+                fmt = entry.line_c = self._line_format(entry, op, src)
+            decode = entry.lines.insert
+        elif op == "u":
+            fmt = entry.line_u
+            if fmt is None:
+                fmt = entry.line_u = self._line_format(entry, op, src)
+            decode = entry.lines.update
+        else:
+            fmt = entry.line_d
+            if fmt is None:
+                fmt = entry.line_d = self._line_format(entry, op, src)
+            decode = entry.lines.insert  # one image: the DELETE's format prints it as the before
         pos = self._start
         # its answer (False: an incremental snapshot window is open) is not read: _on_rows checked the window,
         # and nothing between here and the output opens one (signal-table rows never come this way)
-        gate = ct.line_gate
         line, p = decode(body, p, fmt, pos, 0, _time_ns())
         if line is None:
             return False
@@ -92,12 +98,27 @@ class BinlogLines:
                 if line is None:
                     return False
                 lines.append(line)
-            for line in lines:
-                gate(op, line)
+            if op == "d":
+                gate_d = ct.line_gate_d
+                for line in lines:
+                    gate_d(line)
+            else:
+                gate = ct.line_gate
+                for line in lines:
+                    gate(op, line)
             row = len(lines)
-        else:
-            gate(op, line)
+        else:  # one row (a statement's): no list
+            if op == "d":
+                ct.line_gate_d(line)
+            else:
+                ct.line_gate(op, line)
             row = 1
         self.last_row = row - 1
         self._event_done(row)
         return True
+
+    @staticmethod
+    def _line_format(entry: TableEntry, op: str, src: bytes) -> bytes:
+        """The line format of `op`'s rows of `entry` for the source template `src`."""
+        pre, post = entry.lines.formats[op]
+        return pre + src + post

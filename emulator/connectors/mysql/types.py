@@ -286,7 +286,7 @@ def map_column(col: Column, cfg: TypeConfig) -> Mapped:
             else "io.debezium.time.Date"
         )
         zero = None if col.optional else 0
-        conv = with_zero(identity, zero, "r")
+        conv = with_zero(identity, zero, "r", ints=True)
         return Mapped(Schema("int32", name=name, version=1), conv, lambda s, c=conv: c(text_date(s)))
     if base == "TIME":
         if cfg.time_precision_mode == "connect":
@@ -309,9 +309,9 @@ def map_column(col: Column, cfg: TypeConfig) -> Mapped:
             schema = Schema("int64", name="io.debezium.time.MicroTimestamp", version=1)
             scale = 1
         if scale == 1:
-            conv = with_zero(identity, zero, "r")
+            conv = with_zero(identity, zero, "r", ints=True)
         else:
-            conv = with_zero(lambda us: us // 1000, zero, "r // 1000")
+            conv = with_zero(lambda us: us // 1000, zero, "r // 1000", ints=True)
         return Mapped(schema, conv, lambda s, c=conv: c(text_datetime_us(s)))
     if base == "TIMESTAMP":
         fsp = col.length or 0

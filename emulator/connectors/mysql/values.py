@@ -56,10 +56,16 @@ def unscaled_b64(u: int) -> str:
 
 # The binlog row decoder inlines a converter's `inline` expression of the value `r` (no Python call per
 # value); `inline_globals` names what it uses, `{name}` in the expression (the decoder makes them unique).
-unscaled_b64.inline = (
-    "{b2a}(r.to_bytes((r + (r < 0)).bit_length() // 8 + 1, 'big', signed=True), newline=False).decode()"
+# (a value >= 0: its unsigned bytes with a byte to spare are the same, without the signed conversion)
+_UNSCALED_BYTES = (
+    "(r.to_bytes(r.bit_length() // 8 + 1, 'big') if r >= 0 else "
+    "r.to_bytes((r + 1).bit_length() // 8 + 1, 'big', signed=True))"
 )
+unscaled_b64.inline = "{b2a}(" + _UNSCALED_BYTES + ", newline=False).decode()"
 unscaled_b64.inline_globals = {"b2a": binascii.b2a_base64}
+# the line decoders' form (row_lines.py): the JSON string's text without its quotes (base64 needs no escape),
+# not the str orjson.dumps would print again
+unscaled_b64.json_quoted_inline = "{b2a}(" + _UNSCALED_BYTES + ", newline=False)"
 
 
 _F32 = struct.Struct("<f")
@@ -178,8 +184,10 @@ def zoned_iso_trimmed(us: int) -> str:
     return text[:-1].rstrip("0") + "Z"
 
 
-def with_zero(conv: Converter, zero_value: Any, inline: str | None = None) -> Converter:
-    """`conv`, except a zero date (ZERO) gives `zero_value`; `inline`: `conv` as an expression of `r`."""
+def with_zero(conv: Converter, zero_value: Any, inline: str | None = None, ints: bool = False) -> Converter:
+    """`conv`, except a zero date (ZERO) gives `zero_value`; `inline`: `conv` as an expression of `r`.
+    `ints`: `conv` makes an int of every value but ZERO (the line decoders print it as `%d` when
+    `zero_value` is an int too: `int_result`)."""
 
     def f(v):
         if v is ZERO:
@@ -188,6 +196,7 @@ def with_zero(conv: Converter, zero_value: Any, inline: str | None = None) -> Co
 
     f.inline = "({zero} if r is {ZERO} else " + (inline or "{conv}(r)") + ")"
     f.inline_globals = {"zero": zero_value, "ZERO": ZERO, "conv": conv}
+    f.int_result = ints and isinstance(zero_value, int) and not isinstance(zero_value, bool)
     return f
 
 
