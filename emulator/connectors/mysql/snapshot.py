@@ -9,6 +9,7 @@ import logging
 import time
 from contextlib import contextmanager
 
+import orjson
 import pymysql
 
 from emulator.connectors.mysql import textrows
@@ -33,7 +34,7 @@ from emulator.pipeline.snapshot_chunks import (
     not_null_key,
     table_rows,
 )
-from emulator.pipeline.snapshot_records import LineBatch, writes_lines
+from emulator.pipeline.snapshot_records import LineBatch, bytes_records, writes_lines
 from emulator.pipeline.snapshot_workers import ForkedReaders, Lines, fork_available
 from emulator.records import Record, StructuredRecord
 from emulator.settings import settings_for
@@ -474,7 +475,9 @@ class MySqlSnapshot:
         """`emit_row(ct, after, marker)` for initial and blocking snapshots: one source block per
         (marker, table, second), as Debezium stamps snapshot reads with the read time in seconds."""
         prefix, name, emit = self.prefix, self.flavor.name, self.engine.emit
-        sources: dict[tuple, dict] = {}
+        # the block and its JSON: `change` takes the JSON (no payload dict serialized a row) when the envelope
+        # makes bytes (a StructuredTableEnvelope hands the data plane the dict)
+        sources: dict[tuple, tuple[dict, bytes]] = {}
 
         def emit_row(ct: CapturedTable, after: dict, mark: str) -> None:
             env = ct.env
@@ -485,12 +488,12 @@ class MySqlSnapshot:
             k = (mark, t.id, sec)
             src = sources.get(k)
             if src is None:
-                src = source_block(
+                block = source_block(
                     prefix, name, sec * 1_000_000, mark, t.namespace, t.name, server_id, gtid, file, pos, 0
                 )
                 sources.clear()
-                sources[k] = src
-            emit(env.change("r", None, after, src, None, env.key_of(after)))
+                src = sources[k] = (block, orjson.dumps(block))
+            emit(env.change("r", None, after, src[bytes_records(env)], None, env.key_of(after)))
 
         return emit_row
 
