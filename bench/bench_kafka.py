@@ -23,8 +23,10 @@ CPU columns are the process's user+sys seconds (the broker's are not in them).
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
+import queue
 import resource
 import shutil
 import subprocess
@@ -344,7 +346,7 @@ def replay(n: int, reps: int, extra: dict[str, str], base: Path | None = None) -
         shm = Path(tempfile.mkdtemp(prefix="bench-kafka-replay-", dir="/dev/shm"))
         try:
             for r in range(reps):
-                for way in ("bare", "bare+callback", *outputs, "directory"):
+                for way in ("bare", "bare+callback", "bare+queue", "bare+only-error", *outputs, "directory"):
                     topic = f"rp.public.t{r}{way.replace('+', '_').replace(' ', '_')}"
                     recs = []
                     for i in range(n + 1):
@@ -360,10 +362,15 @@ def replay(n: int, reps: int, extra: dict[str, str], base: Path | None = None) -
 
                     if way.startswith("bare"):
                         admin.create_topics([NewTopic(topic, 1, 1)])[topic].result(30)
-                        p = Producer(conf)
+                        # the delivery report candidates (docs/kafka-producer.md, "Rate"): a counting Python
+                        # callback; a C callable (SimpleQueue.put(err, msg) queues `err`: no Python frame, the
+                        # queue drained for errors at the end); librdkafka's delivery.report.only.error
+                        only_error = way == "bare+only-error"
+                        p = Producer({**conf, "delivery.report.only.error": True} if only_error else conf)
                         p.produce(topic, b"first")
                         p.flush(30)
-                        cb = counted if way == "bare+callback" else None
+                        reports = queue.SimpleQueue()
+                        cb = {"bare": None, "bare+queue": reports.put}.get(way, counted)
                         produce, poll = p.produce, p.poll
                         h = [(k, simple_header_bytes(v)) for k, v in headers]
                         data = [(rec.key, rec.value) for rec in recs[1:]]
@@ -378,6 +385,9 @@ def replay(n: int, reps: int, extra: dict[str, str], base: Path | None = None) -
                             if i & 0x3FF == 0:
                                 poll(0)
                         assert p.flush(60) == 0
+                        if way == "bare+queue":
+                            assert reports.qsize() == n  # one report each, none failed:
+                            assert not any(itertools.islice(iter(reports.get_nowait, reports), n))
                     elif way in outputs:
                         out = outputs[way](config, broker.bootstrap)
                         if way.endswith(" Record"):

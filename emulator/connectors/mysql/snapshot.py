@@ -16,10 +16,10 @@ from emulator.connectors.mysql import textrows
 from emulator.connectors.mysql.captured import SYSTEM_DATABASES, CapturedTable, quote_id
 from emulator.connectors.mysql.ddl import Change, DdlError
 from emulator.connectors.mysql.schema_changes import db_charset, history_change, table_change
+from emulator.connectors.mysql.snapshot_render import mysql_renderer
 from emulator.connectors.mysql.snapshot_select import override_select
 from emulator.connectors.mysql.source import source_block
 from emulator.envelope import TableEnvelope
-from emulator.envelope_format import line_format, payload_format
 from emulator.filters import include_list_order
 from emulator.pipeline.coordinator import SnapshotSession
 from emulator.pipeline.snapshot_chunks import (
@@ -32,12 +32,11 @@ from emulator.pipeline.snapshot_chunks import (
     legacy_markers,
     max_threads,
     not_null_key,
-    renderer,
     table_rows,
 )
-from emulator.pipeline.snapshot_records import LineBatch, writes_lines
+from emulator.pipeline.snapshot_records import LineBatch, bytes_records, writes_lines
 from emulator.pipeline.snapshot_workers import ForkedReaders, Lines, fork_available
-from emulator.records import Record, StructuredRecord, headers_json
+from emulator.records import Record, StructuredRecord
 from emulator.settings import settings_for
 from emulator.snapshot import marker
 
@@ -61,81 +60,6 @@ def _cascade(conn: pymysql.Connection, keys: list[str], values: tuple, op: str, 
         ands.append(f"{quote_id(keys[i])} {last if i == n - 1 else op} {conn.escape(values[i])}")
         ors.append("(" + " AND ".join(ands) + ")")
     return "(" + " OR ".join(ors) + ")"
-
-
-def _mysql_renderer(
-    tables: list[CapturedTable], markers, prefix: str, name: str, file: str, pos: int, lines: bool = False
-):
-    """For forked readers (snapshot_chunks.renderer): the rows are `after` dicts already, filled as the
-    parent's emitter fills them; one source block per mark, table and second (_snapshot_emitter). `lines`:
-    the items are the records' compact directory lines (snapshot_records.ReadRecords.line, LineBatch), from
-    one line format per source block."""
-    sources: dict[tuple, dict] = {}
-    line_formats: dict[int, bytes] = {}  # per source block (id: `sources` holds the block itself)
-
-    def source(t, mark: str) -> dict:
-        sec = int(time.time())
-        k = (mark, t.id, sec)
-        src = sources.get(k)
-        if src is None:
-            src = source_block(
-                prefix, name, sec * 1_000_000, mark, t.namespace, t.name, 0, None, file, pos, 0
-            )
-            sources.clear()
-            sources[k] = src
-            line_formats.clear()
-        return src
-
-    def line_of(env):
-        t, to_after, key_of = env.table, _filled_after(env), env.key_of
-        headers = env.settings.context_headers
-        tail = headers_json(headers) if headers else None
-
-        def line(row, mark: str) -> bytes:
-            after = to_after(row)
-            key = key_of(after)
-            if env.key_only:  # snapshot_payloads' steps
-                after = env.value_part(after)
-            if env.null_defaults:
-                after = env._null_defaults(after)
-            src = source(t, mark)
-            fmt = line_formats.get(id(src))
-            if fmt is None:
-                pay = payload_format(before=b"null", source=orjson.dumps(src), transaction=b"null", op="r")
-                fmt = line_formats[id(src)] = line_format(env.key_frame, env.value_frame, pay, tail, True)[0]
-            ns = time.time_ns()
-            if key is None:
-                return fmt % (orjson.dumps(after), ns // 1_000_000, ns // 1_000, ns)
-            return fmt % (orjson.dumps(key), orjson.dumps(after), ns // 1_000_000, ns // 1_000, ns)
-
-        return line
-
-    def item_of(env):
-        t, to_after, key_of, payloads = env.table, _filled_after(env), env.key_of, env.snapshot_payloads
-
-        def item(row, mark: str):
-            after = to_after(row)
-            return payloads(after, source(t, mark), key_of(after))
-
-        return item
-
-    return renderer(tables, markers, line_of if lines else item_of, _same, lines)
-
-
-def _filled_after(env):
-    fill = env.fill_nulls if env.null_fill else None
-    if fill is None:
-        return _same
-
-    def filled(row: dict) -> dict:
-        fill(row)
-        return row
-
-    return filled
-
-
-def _same(row):
-    return row
 
 
 class MySqlSnapshot:
@@ -425,7 +349,9 @@ class MySqlSnapshot:
                     LineBatch(env.topic, after.data, env.value_frame.head, env.settings.context_headers)
                 )
                 return
-            if type(after) is tuple:  # built by a forked reader with this very mark (_mysql_renderer)
+            if (
+                type(after) is tuple
+            ):  # built by a forked reader with this very mark (snapshot_render.mysql_renderer)
                 env = ct.env
                 k, v = after
                 vf = env.value_frame
@@ -526,7 +452,7 @@ class MySqlSnapshot:
 
             return close, rows_of
         if markers is not None:
-            render = _mysql_renderer(tables, markers, self.prefix, self.flavor.name, file, pos, lines)
+            render = mysql_renderer(tables, markers, self.prefix, self.flavor.name, file, pos, lines)
 
             def open_reader(w: int):
                 conn = pool[w]  # inherited: the parent does not use it until the worker is gone
@@ -549,7 +475,9 @@ class MySqlSnapshot:
         """`emit_row(ct, after, marker)` for initial and blocking snapshots: one source block per
         (marker, table, second), as Debezium stamps snapshot reads with the read time in seconds."""
         prefix, name, emit = self.prefix, self.flavor.name, self.engine.emit
-        sources: dict[tuple, dict] = {}
+        # the block and its JSON: `change` takes the JSON (no payload dict serialized a row) when the envelope
+        # makes bytes (a StructuredTableEnvelope hands the data plane the dict)
+        sources: dict[tuple, tuple[dict, bytes]] = {}
 
         def emit_row(ct: CapturedTable, after: dict, mark: str) -> None:
             env = ct.env
@@ -560,12 +488,12 @@ class MySqlSnapshot:
             k = (mark, t.id, sec)
             src = sources.get(k)
             if src is None:
-                src = source_block(
+                block = source_block(
                     prefix, name, sec * 1_000_000, mark, t.namespace, t.name, server_id, gtid, file, pos, 0
                 )
                 sources.clear()
-                sources[k] = src
-            emit(env.change("r", None, after, src, None, env.key_of(after)))
+                src = sources[k] = (block, orjson.dumps(block))
+            emit(env.change("r", None, after, src[bytes_records(env)], None, env.key_of(after)))
 
         return emit_row
 

@@ -38,6 +38,7 @@ from emulator.connectors.mysql.values import (
     nonzero,
     text_date,
     text_datetime_us,
+    text_decimal_b64,
     text_decoder,
     text_time_us,
     unscaled_b64,
@@ -203,7 +204,7 @@ def map_column(col: Column, cfg: TypeConfig) -> Mapped:
         if col.length is not None:
             params["connect.decimal.precision"] = str(col.length)
         schema = Schema("bytes", name="org.apache.kafka.connect.data.Decimal", version=1, parameters=params)
-        return Mapped(schema, unscaled_b64, lambda s, sc=scale: unscaled_b64(dec_unscaled(s, sc)))
+        return Mapped(schema, unscaled_b64, lambda s, sc=scale: text_decimal_b64(s, sc))
     if base in ("FLOAT", "REAL") and not (base == "FLOAT" and col.scale is not None):
         return Mapped(Schema("float"), float32_json, f32_text)
     if base == "FLOAT":  # FLOAT(M,D): a float32 value in a FLOAT64 field (Float.doubleValue())

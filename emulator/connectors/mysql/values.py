@@ -38,6 +38,7 @@ def connect_time_ms(us: int | None) -> int | None:
 
 
 _b64 = base64.b64encode
+_b2a = binascii.b2a_base64
 
 
 def bytes_encoder(mode: str) -> Converter:
@@ -101,6 +102,18 @@ def dec_unscaled(text: str, scale: int) -> int:
     return -u if neg else u
 
 
+def text_decimal_b64(text: str, scale: int) -> str:
+    """A DECIMAL's text (the snapshot's text protocol) -> `unscaled_b64` of its unscaled value. The server
+    prints a DECIMAL(M,D) with exactly D fraction digits: then the unscaled value is the text without its
+    point (one int() instead of dec_unscaled's steps; any other text, e.g. with trailing blanks, takes them)."""
+    i = text.find(".")
+    if ((len(text) - i - 1 == scale) if i >= 0 else scale == 0) and text[-1:].isdigit():
+        u = int(text.replace(".", "", 1)) if i >= 0 else int(text)
+    else:
+        u = dec_unscaled(text, scale)
+    return _b2a(u.to_bytes((u + (u < 0)).bit_length() // 8 + 1, "big", signed=True), newline=False).decode()
+
+
 def dec_plain(u: int, scale: int) -> str:
     if scale <= 0:
         return str(u)
@@ -128,6 +141,9 @@ def text_frac_us(frac: str) -> int:
 
 
 _TEXT_DATES: dict[str, Any] = {}
+# "HH:MM:SS" -> seconds of the day: a snapshot's DATETIME/TIMESTAMP texts share their dates and times of day
+# (at most 86,400 of these), and a lookup costs less than three int() of slices (callgrind, bench/README.md)
+_TEXT_TIMES: dict[str, int] = {}
 
 
 def text_datetime_us(s: str) -> Any:
@@ -138,9 +154,18 @@ def text_datetime_us(s: str) -> Any:
             _TEXT_DATES[s[:10]] = days
     if days is ZERO:
         return ZERO
-    if len(s) >= 19 and s[13] == ":" and s[16] == ":":
-        us = (days * 86400 + int(s[11:13]) * 3600 + int(s[14:16]) * 60 + int(s[17:19])) * 1_000_000
-        return us + (int((s[20:] + "000000")[:6]) if len(s) > 20 else 0)
+    n = len(s)
+    if n >= 19 and s[13] == ":" and s[16] == ":":
+        hms = s[11:19]
+        sec = _TEXT_TIMES.get(hms)
+        if sec is None:
+            sec = int(s[11:13]) * 3600 + int(s[14:16]) * 60 + int(s[17:19])
+            if len(_TEXT_TIMES) < 100_000:  # (hours above 23 in a TIME-like text)
+                _TEXT_TIMES[hms] = sec
+        us = (days * 86400 + sec) * 1_000_000
+        if n == 26:  # six fraction digits (DATETIME(6))
+            return us + int(s[20:])
+        return us + (int((s[20:] + "000000")[:6]) if n > 20 else 0)
     rest = s[11:].strip()
     hms, _, frac = rest.partition(".")
     h, mi, se = (hms.split(":") + ["0", "0", "0"])[:3] if hms else ("0", "0", "0")

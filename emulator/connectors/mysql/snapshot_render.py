@@ -1,0 +1,98 @@
+"""The MySQL connector's forked snapshot readers' rendering: a row -> the item the parent turns into a record
+(`snapshot_payloads`) or the record's compact directory line. Split out of snapshot.py (one job a module)."""
+
+from __future__ import annotations
+
+import time
+
+import orjson
+
+from emulator.connectors.mysql.captured import CapturedTable
+from emulator.connectors.mysql.source import source_block
+from emulator.envelope_format import line_format, payload_format
+from emulator.pipeline.snapshot_chunks import renderer
+from emulator.records import headers_json
+
+
+def mysql_renderer(
+    tables: list[CapturedTable], markers, prefix: str, name: str, file: str, pos: int, lines: bool = False
+):
+    """For forked readers (snapshot_chunks.renderer): the rows are `after` dicts already, filled as the
+    parent's emitter fills them; one source block per mark, table and second (_snapshot_emitter). `lines`:
+    the items are the records' compact directory lines (snapshot_records.ReadRecords.line, LineBatch), from
+    one line format per source block."""
+    sources: dict[tuple, dict] = {}
+    line_formats: dict[int, bytes] = {}  # per source block (id: `sources` holds the block itself)
+
+    def source(t, mark: str, sec: int | None = None) -> dict:
+        sec = int(time.time()) if sec is None else sec
+        k = (mark, t.id, sec)
+        src = sources.get(k)
+        if src is None:
+            src = source_block(
+                prefix, name, sec * 1_000_000, mark, t.namespace, t.name, 0, None, file, pos, 0
+            )
+            sources.clear()
+            sources[k] = src
+            line_formats.clear()
+        return src
+
+    def line_of(env):
+        t, to_after, key_of = env.table, _filled_after(env), env.key_of
+        headers = env.settings.context_headers
+        tail = headers_json(headers) if headers else None
+        steps = env.key_only or env.null_defaults  # snapshot_payloads' steps
+        # the mark, second and line format of the row before: a row needs the source block of its second (read
+        # with the record's times, one clock read) but looks it up only when the second or the mark changes
+        last = [None, -1, b""]
+
+        def fmt_of(mark: str, sec: int) -> bytes:
+            src = source(t, mark, sec)
+            fmt = line_formats.get(id(src))
+            if fmt is None:
+                pay = payload_format(before=b"null", source=orjson.dumps(src), transaction=b"null", op="r")
+                fmt = line_formats[id(src)] = line_format(env.key_frame, env.value_frame, pay, tail, True)[0]
+            last[:] = mark, sec, fmt
+            return fmt
+
+        def line(row, mark: str) -> bytes:
+            after = row if to_after is _same else to_after(row)
+            key = key_of(after)
+            if steps:
+                after = env.value_part(after) if env.key_only else after
+                after = env._null_defaults(after) if env.null_defaults else after
+            ns = time.time_ns()
+            sec = ns // 1_000_000_000
+            fmt = last[2] if mark is last[0] and sec == last[1] else fmt_of(mark, sec)
+            if key is None:
+                return fmt % (orjson.dumps(after), ns // 1_000_000, ns // 1_000, ns)
+            return fmt % (orjson.dumps(key), orjson.dumps(after), ns // 1_000_000, ns // 1_000, ns)
+
+        return line
+
+    def item_of(env):
+        t, to_after, key_of, payloads = env.table, _filled_after(env), env.key_of, env.snapshot_payloads
+
+        def item(row, mark: str):
+            after = to_after(row)
+            return payloads(after, source(t, mark), key_of(after))
+
+        return item
+
+    return renderer(tables, markers, line_of if lines else item_of, _same, lines)
+
+
+def _filled_after(env):
+    fill = env.fill_nulls if env.null_fill else None
+    if fill is None:
+        return _same
+
+    def filled(row: dict) -> dict:
+        fill(row)
+        return row
+
+    return filled
+
+
+def _same(row):
+    return row
