@@ -42,18 +42,25 @@ from emulator.offsets import MemoryOffsetStore  # noqa: E402
 from emulator.outputs.directory import DirectoryOutput  # noqa: E402
 from emulator.testing.pgserver import PgServer  # noqa: E402
 
+# `--toast`: a text column holding a 3.2 KB value PostgreSQL keeps out of line (md5 hex does not compress),
+# which the UPDATEs leave alone: their new tuples mark it unchanged (`u`)
+TOAST_DOC = "(SELECT string_agg(md5(i::text), '') FROM generate_series(1, 100) i) || id"
+
 
 def record(
-    pg: PgServer, rows: int, nullable: bool = False, full: bool = False
+    pg: PgServer, rows: int, nullable: bool = False, full: bool = False, toast: bool = False
 ) -> list[list[tuple[int, bytes]]]:
     """(lsn, message) lists of the INSERT, the UPDATE and the DELETE backlog (`nullable`: bench_pg's
     `--table nullable`; `full`: REPLICA IDENTITY FULL, each UPDATE and DELETE carries the old row, else a
-    DELETE carries the key)."""
+    DELETE carries the key; `toast`: a TOASTed column the UPDATEs do not change, set between the INSERTs and
+    the UPDATEs)."""
     with psycopg.connect(
         host="127.0.0.1", port=pg.port, user="postgres", dbname="postgres", autocommit=True
     ) as c:
         c.execute("SET synchronous_commit = on")  # logical decoding reads only flushed WAL
         c.execute(table_ddl(nullable))
+        if toast:
+            c.execute(f"ALTER TABLE {TABLE} ADD COLUMN doc text")
         if full:
             c.execute(f"ALTER TABLE {TABLE} REPLICA IDENTITY FULL")
         c.execute(f"CREATE PUBLICATION p FOR TABLE {TABLE}")
@@ -66,6 +73,12 @@ def record(
                 "'s', NULL, NULL, 'proto_version', '1', 'publication_names', 'p')"
             )
             out.append([(po.lsn_to_int(lsn), bytes(data)) for lsn, data in cur])
+            if toast and kind == "insert":  # the values set, their changes read and left out
+                c.execute(f"UPDATE {TABLE} SET doc = {TOAST_DOC}")
+                c.execute(
+                    "SELECT count(*) FROM pg_logical_slot_get_binary_changes("
+                    "'s', NULL, NULL, 'proto_version', '1', 'publication_names', 'p')"
+                )
         return out
 
 
@@ -226,14 +239,22 @@ def main(argv=None) -> int:
         default="default",
         help="FULL: each UPDATE and DELETE message carries the whole old row (DEFAULT: a DELETE the key)",
     )
+    ap.add_argument(
+        "--toast",
+        action="store_true",
+        help="a 3.2 KB TOASTed text column the UPDATEs leave unchanged (DEFAULT: the placeholder in `after`; "
+        "FULL: the old row's value)",
+    )
     args = ap.parse_args(argv)
     with PgServer() as pg, tempfile.TemporaryDirectory(prefix="bench-pg-path-") as tmp:
-        ins, upd, dels = record(pg, args.rows, args.table == "nullable", args.replica_identity == "full")
+        full = args.replica_identity == "full"
+        ins, upd, dels = record(pg, args.rows, args.table == "nullable", full, args.toast)
         if args.callgrind_markers:
             return marked_replay(pg, Path(tmp), ins, upd, dels)
         print(
             f"recorded {len(ins):,} + {len(upd):,} + {len(dels):,} pgoutput messages ({COLUMNS.count(',') + 2} columns; "
-            f"row {ROW_EXPR[:20]}...; table {args.table}, replica identity {args.replica_identity})"
+            f"row {ROW_EXPR[:20]}...; table {args.table}, replica identity {args.replica_identity}"
+            f"{', TOAST column' if args.toast else ''})"
         )
         best: dict[str, float] = {}
         for i in range(args.repeat):
