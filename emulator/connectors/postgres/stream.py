@@ -206,10 +206,7 @@ class PgoutputStream:
                 # REPLICA IDENTITY FULL: UPDATEs carry the old row, read by the parser's `old`
                 full = rel.replica_identity == "f"
                 ct.parse_json = tp.json_parser_for(ct, len(rel.columns), full)
-                # (not when a key field's NULL prints its default: equal key JSON is then no proof of the same
-                # key, NULL -> the default is a key change; pg case key_null_prints_default: parse_toast_full
-                # compares the raw keys)
-                ct.parse_old = ct.parse_json.old if not ct.env.key_defaults else None
+                ct.parse_old = tp.old_parser_for(ct)
                 ct.gate_old = self.dispatcher.table_json_old(ct.env, ct.data_collection)
                 if full and ct.gate_old is not None:
                     ct.parse_toast_full = tp.toast_parser_later(ct, len(rel.columns), True)

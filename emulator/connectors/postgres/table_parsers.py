@@ -4,6 +4,8 @@ unchanged TOAST value, a key printing a default) as JSON text; the last two on t
 
 from __future__ import annotations
 
+import orjson
+
 from emulator.connectors.postgres import pgoutput as po
 from emulator.connectors.postgres.captured import CapturedTable
 from emulator.connectors.postgres.pgoutput_toast import update_json_parser
@@ -42,6 +44,31 @@ def json_parser_for(ct: CapturedTable, ncols: int, old: bool = False):
     value, key = env.json_fields()
     nullable = [c.schema.optional for c in env.table.columns]  # NOT NULL: no NULL alternative to match
     return po.row_json_parser(ncols, env.converters, cols, value, key, nullable, old)
+
+
+def old_parser_for(ct: CapturedTable):
+    """A FULL UPDATE's old-tuple reader (`json_parser_for(..., old=True).old`), whose key JSON the stream
+    compares with the new tuple's. Where a key field's NULL prints its column default (key_defaults) equal key
+    JSON is no proof of the same key (NULL -> the default is a key change; pg case key_null_prints_default):
+    an old key showing a default (`"field":default`, or a longer value starting so) answers None, and the
+    UPDATE goes to `toast_parser_later`'s reader, which compares the raw keys. An old key without one holds
+    no NULL there, nor does a new key printed the same."""
+    old = ct.parse_json.old
+    if old is None or not ct.env.key_defaults:
+        return old
+    _value, key = ct.env.json_fields()
+    shows = tuple(orjson.dumps(f[0]) + b":" + f[2] for f in key or () if f[3] is None and f[2] != b"null")
+
+    def parse_old(buf: bytes, start: int):
+        got = old(buf, start)
+        if got is None:
+            return None
+        for text in shows:
+            if text in got[1]:
+                return None
+        return got
+
+    return parse_old
 
 
 def key_parser_later(ct: CapturedTable, rel: po.Relation):
