@@ -25,6 +25,9 @@ import tempfile
 from collections.abc import Callable
 
 LINE_BYTES = 4700  # a bench_pg.py record's line
+# `--fresh`: each line a new object made by `%` formatting, as records are (a writer that keeps the lines until
+# it writes them, `os.writev`, then holds a buffer's worth of distinct objects); else 64 objects written in turn
+FRESH = b""
 
 
 def buffered(size: int) -> Callable[[str, list[bytes], int], None]:
@@ -32,7 +35,7 @@ def buffered(size: int) -> Callable[[str, list[bytes], int], None]:
         with open(path, "ab", buffering=size) as f:
             w = f.write
             for i in range(n):
-                w(lines[i & 63])
+                w(FRESH % lines[i & 63] if FRESH else lines[i & 63])
             f.flush()
             os.fsync(f.fileno())
 
@@ -52,7 +55,7 @@ def gathered(batch: int, join: bool) -> Callable[[str, list[bytes], int], None]:
             parts: list[bytes] = []
             size = 0
             for i in range(n):
-                line = lines[i & 63]
+                line = FRESH % lines[i & 63] if FRESH else lines[i & 63]
                 parts.append(line)
                 size += len(line)
                 if size >= batch:
@@ -85,8 +88,10 @@ WAYS: dict[str, Callable[[str, list[bytes], int], None]] = {
 }
 
 
-def child(way: str, path: str, n: int) -> None:
-    lines = [b"x" * (LINE_BYTES - (i % 7)) + b"\n" for i in range(64)]  # 64 distinct objects
+def child(way: str, path: str, n: int, fresh: bool) -> None:
+    global FRESH
+    FRESH = b"%b\n" if fresh else b""
+    lines = [b"x" * (LINE_BYTES - (i % 7)) + (b"" if fresh else b"\n") for i in range(64)]
     WAYS[way](path, lines, n)
 
 
@@ -95,10 +100,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lines", type=int, default=40_000)
     ap.add_argument("--dir", default=None, help="where the file is written (default: the temp dir)")
     ap.add_argument("--rounds", type=int, default=6)
+    ap.add_argument("--fresh", action="store_true", help="a new object per line (see FRESH)")
     ap.add_argument("--child", nargs=2, metavar=("WAY", "PATH"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
-        child(args.child[0], args.child[1], args.lines)
+        child(args.child[0], args.child[1], args.lines, args.fresh)
         return 0
     cpu: dict[str, list[tuple[float, float]]] = {way: [] for way in WAYS}
     with tempfile.TemporaryDirectory(dir=args.dir, prefix="bench-line-write-") as d:
@@ -106,6 +112,7 @@ def main(argv: list[str] | None = None) -> int:
         for _ in range(args.rounds):
             for way in WAYS:
                 cmd = [sys.executable, __file__, "--lines", str(args.lines), "--child", way, path]
+                cmd += ["--fresh"] if args.fresh else []
                 pid = os.posix_spawn(sys.executable, cmd, os.environ)
                 _pid, status, usage = os.wait4(pid, 0)
                 if status != 0:
