@@ -166,3 +166,25 @@ def test_old_reader_of_a_key_printing_a_default_leaves_a_default_in_the_key_to_t
     # without key defaults: the reader itself
     plain = SimpleNamespace(key_defaults=[], json_fields=lambda: (value, key))
     assert tp.old_parser_for(SimpleNamespace(env=plain, parse_json=ct.parse_json)) is ct.parse_json.old
+
+
+def test_default_identity_update_straight_into_the_line():
+    # the stream's per-transaction line format around `value_format` (pgoutput.line_format's arguments)
+    parse = update_json_parser(5, CONVS, [0, 1, 2, 3, 4], VALUE, KEY, PLACEHOLDERS, False)
+    fmt = b'{"k":%b,"v":' + parse.value_format + b',"s":[%d,%d],"t":%b,"ms":%b,"us":%b,"ns":%b}'
+    got = parse.line(tuple_data(b"4", "u", None, b"q", "u"), 0, fmt, 5, b"null", 1_700_000_000_123_456_789)
+    assert got == (
+        b'{"k":{"id":4},"v":{"id":4,"big":"__gone","n":5,"code":"Q","sec":"***"},"s":[5,5],"t":null,'
+        b'"ms":1700000000123,"us":1700000000123456,"ns":1700000000123456789}',
+        len(b'{"id":4}'),
+        True,
+    )
+    keyless = update_json_parser(3, [int, ident], [0, 2], VALUE[:2], None, PLACEHOLDERS[:2], False)
+    fmt = b'{"v":' + keyless.value_format + b',"s":[%d,%d],"t":%b,"ms":%b,"us":%b,"ns":%b}'
+    got = keyless.line(tuple_data(b"4", "u", b"t"), 0, fmt, 7, b"null", 1_700_000_000_000_000_001)
+    assert got == (
+        b'{"v":{"id":4,"big":"t"},"s":[7,7],"t":null,"ms":1700000000000,"us":1700000000000000,'
+        b'"ns":1700000000000000001}',
+        0,
+        True,
+    )

@@ -90,6 +90,7 @@ class CapturedTable:
         "parse_toast",
         "parse_toast_full",
         "toast_first",
+        "toast_line",
     )
 
     def __init__(self, env: TableEnvelope, keep: list[int] | None) -> None:
@@ -133,6 +134,7 @@ class CapturedTable:
         # the last of these UPDATEs held an unchanged TOAST value: the next one is read by them first (a large
         # value an UPDATE leaves alone mostly stays so; a wrong guess costs one slower read)
         self.toast_first = False
+        self.toast_line: Any = None  # parse_toast's reader into the record's line (once parse_toast is made)
 
     def old_key_json_fields(self, identity: list[bool]) -> tuple[list, list | None]:
         """`env.json_fields()` for an old-key tuple ('K': the replica-identity columns, `identity[j]` for row

@@ -122,15 +122,17 @@ def update_json_parser(
             nulls[f.null_json] = nulls.get(f.null_json) or f"D{len(nulls)}"
             ns[nulls[f.null_json]] = f.null_json
 
-    def printed(fields: list[JsonField], var: str) -> str:
+    def args_of(fields: list[JsonField], var: str) -> str:
         def one(f: JsonField) -> str:
             x = f"{var}{f.j}"
             return x if f.null_json == _NULL else f"({nulls[f.null_json]} if {x} == b'null' else {x})"
 
-        fmt, args = fields_format(fields, one)
+        return "".join(a + ", " for a in fields_format(fields, one)[1])
+
+    def printed(fields: list[JsonField], var: str) -> str:
         name = f"F{len(ns)}"
-        ns[name] = fmt
-        return f"{name} % ({''.join(a + ', ' for a in args)})"
+        ns[name] = fields_format(fields, str)[0]
+        return f"{name} % ({args_of(fields, var)})"
 
     keyed = printed(key, "x") if key else "None"
     if full:
@@ -152,13 +154,22 @@ def update_json_parser(
             lines += [f"    if ({old_key}) != ({new_key}):", "        return None"]
         lines.append(f"    return {printed(value, 'o')}, {printed(value, 'x')}, {keyed}, u")
     else:
-        lines = [
-            "def parse(buf, start):",
-            "    pos = start",
-            "    u = False",
-            *_walk(n, field_of, used, kinds, "x", lambda j: f"P{j}"),
-            f"    return {printed(value, 'x')}, {keyed}, u",
-        ]
+        walk = ["    pos = start", "    u = False", *_walk(n, field_of, used, kinds, "x", lambda j: f"P{j}")]
+        lines = ["def parse(buf, start):", *walk, f"    return {printed(value, 'x')}, {keyed}, u"]
+        # ... and straight into the record's line, as `row_json_parser`'s `line` (its `value_format`, the same
+        # fields): `parse.line(buf, start, fmt, lsn, tx, ns) -> (line, key length, u)`
+        tail = "lsn, lsn, tx, t[:-6], t[:-3], t)"
+        lines += ["def parse_line(buf, start, fmt, lsn, tx, ns):", *walk, "    t = b'%d' % ns"]
+        if key:
+            lines += [
+                f"    key = {keyed}",
+                f"    return fmt % (key, {args_of(value, 'x')}{tail}, len(key), u",
+            ]
+        else:
+            lines += [f"    return fmt % ({args_of(value, 'x')}{tail}, 0, u"]
     code = "\n".join(lines) + "\n"
     exec(compile(code, f"<pgoutput TOAST update of {n}>", "exec"), ns)  # noqa: S102 - names as constants
-    return ns["parse"]
+    parse = ns["parse"]
+    parse.line = ns.get("parse_line")
+    parse.value_format = fields_format(value, str)[0]
+    return parse

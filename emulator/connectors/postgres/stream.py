@@ -199,6 +199,7 @@ class PgoutputStream:
         ct.parse_json = ct.gate_json = ct.parse_line = ct.gate_line = ct.parse_old = ct.gate_old = None
         ct.parse_key = ct.parse_toast = ct.parse_toast_full = None
         ct.toast_first = False
+        ct.toast_line = None
         ct.line_epoch = -1
         if ct.parse_row is not None and not self.settings.structured:
             ct.gate_json = self.dispatcher.table_json(ct.env, ct.data_collection)
@@ -395,10 +396,17 @@ class PgoutputStream:
             not d.admit("u", ct is not None) or ct is None
         ):
             return
-        if msg[5] == 78 and ct.line_epoch == self.tx_epoch and not ct.toast_first:  # 'N': no old tuple
-            line = ct.parse_line(msg, 6, ct.line_u, lsn, b"null", _time_ns())
-            if line is not None and ct.gate_line("u", line):
-                return
+        if msg[5] == 78 and ct.line_epoch == self.tx_epoch:  # 'N': no old tuple; as in _on_insert
+            if not ct.toast_first:
+                line = ct.parse_line(msg, 6, ct.line_u, lsn, b"null", _time_ns())
+                if line is not None and ct.gate_line("u", line):
+                    return
+            elif ct.toast_line is not None:  # as parse_toast below, into the line
+                got = ct.toast_line(msg, 6, ct.line_u, lsn, b"null", _time_ns())
+                if got is not None:
+                    ct.toast_first = got[2]
+                    if ct.gate_line("u", got[:2]):
+                        return
         env = ct.env
         parse_row = ct.parse_row
         if msg[5] == 78 and parse_row is not None:  # 'N': no old tuple (REPLICA IDENTITY DEFAULT, key same)

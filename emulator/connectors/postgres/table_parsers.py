@@ -108,6 +108,9 @@ def toast_parser_later(ct: CapturedTable, ncols: int, full: bool):
             ct.parse_toast_full = parse
         else:
             ct.parse_toast = parse
+            # into the line of the per-transaction format the JSON parser's fields made (`ct.line_u`)
+            same = getattr(parse, "value_format", None) == getattr(ct.parse_json, "value_format", None)
+            ct.toast_line = parse.line if same else None
         return parse(buf, start)
 
     return first
