@@ -1,28 +1,33 @@
 """CPU per line of appending ~4.7 KB record lines to a file, by the way they reach the kernel.
 
-The directory output appends each record's line to a `BufferedWriter` (256 KiB buffer); this measures what
-that costs in user and system CPU per line against other buffer sizes, `os.writev` of the lines themselves
-(no copy into a buffer) and one `os.write` of the joined lines, each flushed every `--batch` bytes. A
-benchmark, not a test; run it more than once on a loaded machine.
+The directory output appends each record's line to a `BufferedWriter` (`directory.BUFFER_BYTES`); this
+measures what that costs in user and system CPU per line against other buffer sizes, `os.writev` of the lines
+themselves (no copy into a buffer) and one `os.write` of the joined lines. Each way ends with the fsync an
+offset commit does (the blocks delayed allocation left for writeback are allocated then, in this process).
 
-    .venv/bin/python bench/bench_line_write.py --lines 100000 --dir /tmp
+Each run is a fresh child process (its own page cache pages, heap and file), the ways interleaved round by
+round, the child's CPU read with `wait4` minus that of a child that writes nothing; the medians are printed.
+The total is exact (the scheduler's runtime); its split into user and system time is sampled at each timer
+tick (TICK_CPU_ACCOUNTING: 4 ms at HZ=250), so with the user part about equal between the ways compare the
+totals. System time moves with the machine's load and the kernel's writeback: compare ways within one run.
+A benchmark, not a test.
+
+    .venv/bin/python bench/bench_line_write.py --lines 40000 --rounds 8 --dir /tmp
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import resource
+import statistics
 import sys
 import tempfile
 from collections.abc import Callable
 
 LINE_BYTES = 4700  # a bench_pg.py record's line
-
-
-def _cpu() -> tuple[float, float]:
-    r = resource.getrusage(resource.RUSAGE_SELF)
-    return r.ru_utime, r.ru_stime
+# `--fresh`: each line a new object made by `%` formatting, as records are (a writer that keeps the lines until
+# it writes them, `os.writev`, then holds a buffer's worth of distinct objects); else 64 objects written in turn
+FRESH = b""
 
 
 def buffered(size: int) -> Callable[[str, list[bytes], int], None]:
@@ -30,7 +35,9 @@ def buffered(size: int) -> Callable[[str, list[bytes], int], None]:
         with open(path, "ab", buffering=size) as f:
             w = f.write
             for i in range(n):
-                w(lines[i & 63])
+                w(FRESH % lines[i & 63] if FRESH else lines[i & 63])
+            f.flush()
+            os.fsync(f.fileno())
 
     return run
 
@@ -48,7 +55,7 @@ def gathered(batch: int, join: bool) -> Callable[[str, list[bytes], int], None]:
             parts: list[bytes] = []
             size = 0
             for i in range(n):
-                line = lines[i & 63]
+                line = FRESH % lines[i & 63] if FRESH else lines[i & 63]
                 parts.append(line)
                 size += len(line)
                 if size >= batch:
@@ -57,42 +64,77 @@ def gathered(batch: int, join: bool) -> Callable[[str, list[bytes], int], None]:
                     size = 0
             if parts:
                 put(fd, parts)
+            os.fsync(fd)
         finally:
             os.close(fd)
 
     return run
 
 
+def nothing(path: str, lines: list[bytes], n: int) -> None:
+    return None
+
+
+WAYS: dict[str, Callable[[str, list[bytes], int], None]] = {
+    "(nothing: the baseline)": nothing,
+    "BufferedWriter 64 KiB": buffered(1 << 16),
+    "BufferedWriter 256 KiB": buffered(1 << 18),
+    "BufferedWriter 512 KiB": buffered(1 << 19),
+    "BufferedWriter 1 MiB": buffered(1 << 20),
+    "BufferedWriter 2 MiB": buffered(1 << 21),
+    "BufferedWriter 4 MiB": buffered(1 << 22),
+    "os.writev per 1 MiB": gathered(1 << 20, join=False),
+    "join + os.write per 1 MiB": gathered(1 << 20, join=True),
+}
+
+
+def child(way: str, path: str, n: int, fresh: bool) -> None:
+    global FRESH
+    FRESH = b"%b\n" if fresh else b""
+    lines = [b"x" * (LINE_BYTES - (i % 7)) + (b"" if fresh else b"\n") for i in range(64)]
+    WAYS[way](path, lines, n)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--lines", type=int, default=100_000)
+    ap.add_argument("--lines", type=int, default=40_000)
     ap.add_argument("--dir", default=None, help="where the file is written (default: the temp dir)")
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--rounds", type=int, default=6)
+    ap.add_argument("--fresh", action="store_true", help="a new object per line (see FRESH)")
+    ap.add_argument("--child", nargs=2, metavar=("WAY", "PATH"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
-    lines = [b"x" * (LINE_BYTES - (i % 7)) + b"\n" for i in range(64)]  # 64 distinct objects
-    ways = {
-        "BufferedWriter 64 KiB": buffered(1 << 16),
-        "BufferedWriter 256 KiB": buffered(1 << 18),
-        "BufferedWriter 1 MiB": buffered(1 << 20),
-        "BufferedWriter 4 MiB": buffered(1 << 22),
-        "os.writev per 256 KiB": gathered(1 << 18, join=False),
-        "join + os.write per 256 KiB": gathered(1 << 18, join=True),
-        "join + os.write per 1 MiB": gathered(1 << 20, join=True),
-    }
-    best: dict[str, tuple[float, float]] = {}
+    if args.child:
+        child(args.child[0], args.child[1], args.lines, args.fresh)
+        return 0
+    cpu: dict[str, list[tuple[float, float]]] = {way: [] for way in WAYS}
     with tempfile.TemporaryDirectory(dir=args.dir, prefix="bench-line-write-") as d:
         path = os.path.join(d, "topic.jsonl")
-        for _ in range(args.repeat):
-            for name, run in ways.items():
-                u0, s0 = _cpu()
-                run(path, lines, args.lines)
-                u1, s1 = _cpu()
-                os.unlink(path)
-                us = ((u1 - u0) / args.lines * 1e6, (s1 - s0) / args.lines * 1e6)
-                if name not in best or sum(us) < sum(best[name]):
-                    best[name] = us
-    for name, (u, s) in best.items():
-        print(f"{name:30s} user {u:5.2f}  sys {s:5.2f}  total {u + s:5.2f} CPU-µs/line")
+        for _ in range(args.rounds):
+            for way in WAYS:
+                cmd = [sys.executable, __file__, "--lines", str(args.lines), "--child", way, path]
+                cmd += ["--fresh"] if args.fresh else []
+                pid = os.posix_spawn(sys.executable, cmd, os.environ)
+                _pid, status, usage = os.wait4(pid, 0)
+                if status != 0:
+                    raise SystemExit(f"{way}: child failed ({status})")
+                cpu[way].append((usage.ru_utime, usage.ru_stime))
+                if os.path.exists(path):
+                    os.unlink(path)
+    base = cpu["(nothing: the baseline)"]
+    base_u = statistics.median(u for u, _ in base)
+    base_s = statistics.median(s for _, s in base)
+    base_t = statistics.median(u + s for u, s in base)
+    per = 1e6 / args.lines
+    for way, runs in cpu.items():
+        if WAYS[way] is nothing:
+            continue
+        u = statistics.median(r[0] for r in runs) - base_u
+        s = statistics.median(r[1] for r in runs) - base_s
+        t = [(r[0] + r[1] - base_t) * per for r in runs]
+        print(
+            f"{way:28s} user {u * per:5.2f}  sys {s * per:5.2f}  total {statistics.median(t):5.2f} "
+            f"(min {min(t):5.2f}, max {max(t):5.2f})  CPU-µs/line, median of {len(runs)}"
+        )
     return 0
 
 

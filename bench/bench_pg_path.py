@@ -42,18 +42,32 @@ from emulator.offsets import MemoryOffsetStore  # noqa: E402
 from emulator.outputs.directory import DirectoryOutput  # noqa: E402
 from emulator.testing.pgserver import PgServer  # noqa: E402
 
+# `--toast`: a text column holding a 3.2 KB value PostgreSQL keeps out of line (md5 hex does not compress),
+# which the UPDATEs leave alone: their new tuples mark it unchanged (`u`)
+TOAST_DOC = "(SELECT string_agg(md5(i::text), '') FROM generate_series(1, 100) i) || id"
+
 
 def record(
-    pg: PgServer, rows: int, nullable: bool = False, full: bool = False
+    pg: PgServer,
+    rows: int,
+    nullable: bool = False,
+    full: bool = False,
+    toast: bool = False,
+    key_default: bool = False,
 ) -> list[list[tuple[int, bytes]]]:
     """(lsn, message) lists of the INSERT, the UPDATE and the DELETE backlog (`nullable`: bench_pg's
     `--table nullable`; `full`: REPLICA IDENTITY FULL, each UPDATE and DELETE carries the old row, else a
-    DELETE carries the key)."""
+    DELETE carries the key; `toast`: a TOASTed column the UPDATEs do not change, set between the INSERTs and
+    the UPDATEs; `key_default`: city gets a column default, see KEY_DEFAULT_DDL)."""
     with psycopg.connect(
         host="127.0.0.1", port=pg.port, user="postgres", dbname="postgres", autocommit=True
     ) as c:
         c.execute("SET synchronous_commit = on")  # logical decoding reads only flushed WAL
         c.execute(table_ddl(nullable))
+        if toast:
+            c.execute(f"ALTER TABLE {TABLE} ADD COLUMN doc text")
+        if key_default:
+            c.execute(KEY_DEFAULT_DDL)
         if full:
             c.execute(f"ALTER TABLE {TABLE} REPLICA IDENTITY FULL")
         c.execute(f"CREATE PUBLICATION p FOR TABLE {TABLE}")
@@ -66,6 +80,12 @@ def record(
                 "'s', NULL, NULL, 'proto_version', '1', 'publication_names', 'p')"
             )
             out.append([(po.lsn_to_int(lsn), bytes(data)) for lsn, data in cur])
+            if toast and kind == "insert":  # the values set, their changes read and left out
+                c.execute(f"UPDATE {TABLE} SET doc = {TOAST_DOC}")
+                c.execute(
+                    "SELECT count(*) FROM pg_logical_slot_get_binary_changes("
+                    "'s', NULL, NULL, 'proto_version', '1', 'publication_names', 'p')"
+                )
         return out
 
 
@@ -75,9 +95,16 @@ def delete_sql(n: int) -> str:
     return f"DO $$ BEGIN FOR b IN 0..{(n + 999) // 1000 - 1} LOOP {body} COMMIT; END LOOP; END $$;"
 
 
-def connector(pg: PgServer, out: Path) -> PostgresConnector:
+# `--key-default`: the key is (id, city) (message.key.columns) and city has a column default, so a NULL in it
+# would print the default (TableEnvelope.key_defaults): under FULL "same key" is then decided on the raw key
+KEY_DEFAULT_DDL = f"ALTER TABLE {TABLE} ALTER COLUMN city SET DEFAULT 'nowhere'"
+KEY_DEFAULT_PROPS = {"message.key.columns": f"public.{TABLE}:id,city"}
+
+
+def connector(pg: PgServer, out: Path, extra: dict | None = None) -> PostgresConnector:
     cfg = from_dict(
         {
+            **(extra or {}),
             "name": "bench-pg",
             "connector.class": "io.debezium.connector.postgresql.PostgresConnector",
             "plugin.name": "pgoutput",
@@ -180,13 +207,15 @@ def stages(conn: PostgresConnector, msgs: list[tuple[int, bytes]]) -> dict[str, 
     return {k: v / n * 1e6 for k, v in res.items()}
 
 
-def marked_replay(pg: PgServer, tmp: Path, ins: list, upd: list, dels: list) -> int:
+def marked_replay(
+    pg: PgServer, tmp: Path, ins: list, upd: list, dels: list, extra: dict | None = None
+) -> int:
     """Instruction counts per event without other load's noise: the messages once to warm up (Relation
     messages, generated parsers), then again, Relation messages left out, between two `os.getppid()`
     calls, INSERTs, UPDATEs and DELETEs apart. `valgrind --tool=callgrind --dump-before=getppid` writes the
     INSERT replay to `<out>.2`, the UPDATE replay to `<out>.3` and the DELETE replay to `<out>.4`; a dump's
     total divided by the events printed here is the figure."""
-    conn = connector(pg, tmp)
+    conn = connector(pg, tmp, extra)
     for msgs in (ins, upd, dels):
         replay(conn, msgs)
     counts = []
@@ -226,18 +255,33 @@ def main(argv=None) -> int:
         default="default",
         help="FULL: each UPDATE and DELETE message carries the whole old row (DEFAULT: a DELETE the key)",
     )
+    ap.add_argument(
+        "--key-default",
+        action="store_true",
+        help="the key (id, city) by message.key.columns, city with a column default (a key printing a default "
+        "for NULL; with FULL, UPDATEs compare the raw keys)",
+    )
+    ap.add_argument(
+        "--toast",
+        action="store_true",
+        help="a 3.2 KB TOASTed text column the UPDATEs leave unchanged (DEFAULT: the placeholder in `after`; "
+        "FULL: the old row's value)",
+    )
     args = ap.parse_args(argv)
     with PgServer() as pg, tempfile.TemporaryDirectory(prefix="bench-pg-path-") as tmp:
-        ins, upd, dels = record(pg, args.rows, args.table == "nullable", args.replica_identity == "full")
+        full = args.replica_identity == "full"
+        ins, upd, dels = record(pg, args.rows, args.table == "nullable", full, args.toast, args.key_default)
+        extra = KEY_DEFAULT_PROPS if args.key_default else None
         if args.callgrind_markers:
-            return marked_replay(pg, Path(tmp), ins, upd, dels)
+            return marked_replay(pg, Path(tmp), ins, upd, dels, extra)
         print(
             f"recorded {len(ins):,} + {len(upd):,} + {len(dels):,} pgoutput messages ({COLUMNS.count(',') + 2} columns; "
-            f"row {ROW_EXPR[:20]}...; table {args.table}, replica identity {args.replica_identity})"
+            f"row {ROW_EXPR[:20]}...; table {args.table}, replica identity {args.replica_identity}"
+            f"{', TOAST column' if args.toast else ''})"
         )
         best: dict[str, float] = {}
         for i in range(args.repeat):
-            conn = connector(pg, Path(tmp) / str(i))
+            conn = connector(pg, Path(tmp) / str(i), extra)
             for what, msgs in (("INSERT", ins), ("UPDATE", upd), ("DELETE", dels)):
                 cpu, n = replay(conn, msgs)
                 best[what] = min(best.get(what, 1e9), cpu / n * 1e6)

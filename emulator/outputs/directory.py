@@ -14,10 +14,13 @@ from emulator.records import Record
 from emulator.statefiles import open_private, private_dir, shared_read_mode
 
 # Lines are flushed when the source goes idle, at least every 5 ms while it stays busy (the engine's
-# MAX_LINGER_S), at each offset commit and when this buffer fills. With
-# 256 KiB (~55 records of 4.7 KB) a line's `write` costs ~30 % less CPU than with 64 KiB in a catch-up
-# (fewer write syscalls); under a steady 5,000 tx/s it still fills within ~10 ms.
-BUFFER_BYTES = 1 << 18
+# MAX_LINGER_S), at each offset commit and when this buffer fills: its size sets how much a write syscall
+# hands the kernel in a catch-up, not how long a line waits. The kernel's share of a 4.7 KB line (the page
+# cache copy and its per-write work, the fsync of the commit) falls with bigger writes until the buffer no
+# longer fits the core's L2 cache: bench/bench_line_write.py, CPU-µs per line with the commit's fsync, 64 KiB
+# 2.45, 256 KiB 1.81, 512 KiB 1.69, 1 MiB 1.54, 2 MiB 1.55, 4 MiB 2.10 (2 MiB L2 here). A file's buffer is
+# allocated whole but its pages are only touched as far as lines fill it: a quiet topic costs a few pages.
+BUFFER_BYTES = 1 << 20
 
 
 class DirectoryOutput(Output):

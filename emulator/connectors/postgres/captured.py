@@ -87,6 +87,10 @@ class CapturedTable:
         "parse_old",
         "gate_old",
         "parse_key",
+        "parse_toast",
+        "parse_toast_full",
+        "toast_first",
+        "toast_line",
     )
 
     def __init__(self, env: TableEnvelope, keep: list[int] | None) -> None:
@@ -122,6 +126,15 @@ class CapturedTable:
         # a DELETE's old-key tuple (REPLICA IDENTITY DEFAULT / USING INDEX) as JSON, made on the first such
         # DELETE (`old_key_json_fields`)
         self.parse_key: Any = None
+        # UPDATEs the readers above refuse (an unchanged TOAST value; under FULL also a key field printing a
+        # default for NULL) read straight to JSON all the same (pgoutput_toast), made on first use: the new
+        # tuple alone (no old row: the placeholder) and the old + new tuples of REPLICA IDENTITY FULL
+        self.parse_toast: Any = None
+        self.parse_toast_full: Any = None
+        # the last of these UPDATEs held an unchanged TOAST value: the next one is read by them first (a large
+        # value an UPDATE leaves alone mostly stays so; a wrong guess costs one slower read)
+        self.toast_first = False
+        self.toast_line: Any = None  # parse_toast's reader into the record's line (once parse_toast is made)
 
     def old_key_json_fields(self, identity: list[bool]) -> tuple[list, list | None]:
         """`env.json_fields()` for an old-key tuple ('K': the replica-identity columns, `identity[j]` for row

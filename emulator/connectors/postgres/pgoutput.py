@@ -30,6 +30,7 @@ _I16 = struct.Struct(">h").unpack_from
 _I32 = struct.Struct(">i").unpack_from
 _U32 = struct.Struct(">I").unpack_from
 U32 = _U32  # the stream's handlers read an Insert/Update/Delete's relation id (offset 1) with it
+I16, I32 = _I16, _I32  # ... and the TOAST-aware UPDATE readers (pgoutput_toast) a tuple's counts and lengths
 _I64 = struct.Struct(">q").unpack_from
 _BEGIN = struct.Struct(">QqI").unpack_from
 _COMMIT = struct.Struct(">BQQq").unpack_from
@@ -260,7 +261,7 @@ _TEXT = "text"
 _CONV = "conv"
 
 
-def _conv_kind(conv) -> str:
+def conv_kind(conv) -> str:
     if conv is int:
         return _INT
     if getattr(conv, "is_identity", False):
@@ -316,7 +317,7 @@ def row_parser(n: int, names: list[str], converters: list, columns: list[int]):
             lines += _skip_column(i, n)
             continue
         conv = converters[j]
-        kind = _conv_kind(conv)
+        kind = conv_kind(conv)
         if kind == _INT:
             value = "int(buf[s:pos])"
         elif kind == _TEXT:
@@ -365,7 +366,7 @@ class JsonField(NamedTuple):
     fixed: bytes | None
 
 
-def _fmt_of(fields: list[JsonField], var) -> tuple[bytes, list[str]]:
+def fields_format(fields: list[JsonField], var) -> tuple[bytes, list[str]]:
     """`{"name":%b,...}` with the fixed fragments in place, and the variable of each %b."""
     parts = []
     args = []
@@ -421,7 +422,7 @@ def row_json_parser(
         if j is None or j not in used:
             lines += _skip_column(i, n) if exact is None else _exact_column(i, n, i in exact)
             continue
-        kind = _conv_kind(converters[j])
+        kind = conv_kind(converters[j])
         if kind == _INT:
             value_expr = ["        v{j} = buf[s:pos]"]
         elif kind == _TEXT:
@@ -465,7 +466,7 @@ def row_json_parser(
             "    else:",
             "        return None",
         ]
-    vfmt, vargs = _fmt_of(value, lambda f: f"v{f.j}")
+    vfmt, vargs = fields_format(value, lambda f: f"v{f.j}")
     ns["VFMT"] = vfmt
     values = "".join(a + ", " for a in vargs)
     after = f"VFMT % ({values})"
@@ -474,7 +475,7 @@ def row_json_parser(
     # the three times from one decimal text of ns (ms and µs are its first digits: ns is > 10^6)
     tail = "lsn, lsn, tx, t[:-6], t[:-3], t)"
     if key:
-        kfmt, kargs = _fmt_of(key, lambda f: f"k{f.j}" if f.j in split else f"v{f.j}")
+        kfmt, kargs = fields_format(key, lambda f: f"k{f.j}" if f.j in split else f"v{f.j}")
         ns["KFMT"] = kfmt
         keyed = f"KFMT % ({''.join(a + ', ' for a in kargs)})"
         ret = f"\n    return {after}, {keyed}\n"
@@ -497,7 +498,7 @@ def row_json_parser(
         code = f"def parse_old(buf, start):\n{body}{ret_old.format(end='pos')}"
         exec(compile(code, f"<pgoutput JSON old row of {n}>", "exec"), ns)  # noqa: S102 - as above
         parse_old = ns["parse_old"]
-    kinds = [_conv_kind(c) for c in converters]
+    kinds = [conv_kind(c) for c in converters]
     nullable = [True] * len(converters) if nullable is None else nullable
     defaulted = frozenset(j for j, null in value_null.items() if null != b"null")
     match = (

@@ -85,7 +85,7 @@ def tuple_match(
     end: bytes = rb"\Z",
 ) -> tuple[object, list[str], dict] | None:
     """For tuples of `n` pgoutput columns (row field `field_of[i]` of column i, `kinds[j]` as
-    `pgoutput._conv_kind` says, `nullable[j]` False for a NOT NULL column): the compiled `match`, the lines
+    `pgoutput.conv_kind` says, `nullable[j]` False for a NOT NULL column): the compiled `match`, the lines
     of a generated function's body that set `v{j}` (a used field's JSON; `n{j}` when NULL) and `k{j}`
     (`split` fields: NULL as `kn{j}`, the key's NULL) from `buf` at `start` or `return {fallback}`, and the
     names they use;

@@ -11,6 +11,7 @@ import orjson
 import psycopg
 
 from emulator.connectors.postgres import pgoutput as po
+from emulator.connectors.postgres import table_parsers as tp
 from emulator.connectors.postgres.captured import CapturedTable
 from emulator.connectors.postgres.catalog import load_relation_table
 from emulator.connectors.postgres.source import (
@@ -194,21 +195,26 @@ class PgoutputStream:
             ct = old  # unchanged: keep the precomputed frames
             self.by_id[td.id] = ct
         self.by_oid[rel.oid] = ct
-        ct.parse_row = self._row_parser(ct, len(rel.columns))
+        ct.parse_row = tp.row_parser_for(ct, len(rel.columns))
         ct.parse_json = ct.gate_json = ct.parse_line = ct.gate_line = ct.parse_old = ct.gate_old = None
-        ct.parse_key = None
+        ct.parse_key = ct.parse_toast = ct.parse_toast_full = None
+        ct.toast_first = False
+        ct.toast_line = None
         ct.line_epoch = -1
         if ct.parse_row is not None and not self.settings.structured:
             ct.gate_json = self.dispatcher.table_json(ct.env, ct.data_collection)
             if ct.gate_json is not None:
                 # REPLICA IDENTITY FULL: UPDATEs carry the old row, read by the parser's `old`
-                ct.parse_json = self._json_parser(ct, len(rel.columns), rel.replica_identity == "f")
-                # (not when a key field's NULL prints its default: equal key JSON is then no proof of the same
-                # key, NULL -> the default is a key change; pg case key_null_prints_default)
-                ct.parse_old = ct.parse_json.old if not ct.env.key_defaults else None
+                full = rel.replica_identity == "f"
+                ct.parse_json = tp.json_parser_for(ct, len(rel.columns), full)
+                ct.parse_old = tp.old_parser_for(ct)
                 ct.gate_old = self.dispatcher.table_json_old(ct.env, ct.data_collection)
+                if full and ct.gate_old is not None:
+                    ct.parse_toast_full = tp.toast_parser_later(ct, len(rel.columns), True)
+                elif not full:
+                    ct.parse_toast = tp.toast_parser_later(ct, len(rel.columns), False)
                 if rel.replica_identity in ("d", "i") and ct.gate_old is not None:
-                    ct.parse_key = self._key_parser_later(ct, rel)
+                    ct.parse_key = tp.key_parser_later(ct, rel)
                 formats = getattr(ct.env, "_after_formats", None)  # the envelope's line format per op
                 if formats is not None and not self.tx.enabled:
                     _fmt, vstart, vtail = formats["c"]
@@ -216,59 +222,6 @@ class PgoutputStream:
                     ct.parse_line = ct.parse_json.line
         if old is not None and ct is not old and self.incremental.running:
             self.incremental.on_schema_change(td.id)
-
-    @staticmethod
-    def _row_parser(ct: CapturedTable, ncols: int):
-        """The table's one-pass TupleData -> row parser for this Relation's column count (None: too wide to
-        generate, the generic path serves)."""
-        env = ct.env
-        if ncols > 400:
-            return None
-        cols = ct.keep if ct.keep is not None else list(range(len(env.names)))
-        if len(cols) != len(env.names) or any(c >= ncols for c in cols):
-            return None
-        parse = po.row_parser(ncols, env.names, env.converters, cols)
-        if not env.null_fill:
-            return parse
-        fill = env.fill_nulls
-
-        def parse_filled(buf: bytes, pos: int) -> dict | None:
-            row = parse(buf, pos)
-            return None if row is None else fill(row)
-
-        return parse_filled
-
-    @staticmethod
-    def _json_parser(ct: CapturedTable, ncols: int, old: bool = False):
-        """The table's one-pass TupleData -> (`after` JSON, key JSON) parser (`_row_parser`'s conditions);
-        `old`: with the reader of an UPDATE's old tuple (`parse.old`)."""
-        env = ct.env
-        cols = ct.keep if ct.keep is not None else list(range(len(env.names)))
-        value, key = env.json_fields()
-        nullable = [c.schema.optional for c in env.table.columns]  # NOT NULL: no NULL alternative to match
-        return po.row_json_parser(ncols, env.converters, cols, value, key, nullable, old)
-
-    @staticmethod
-    def _key_parser_later(ct: CapturedTable, rel: po.Relation):
-        """A DELETE's old-key tuple -> (`before` JSON, key JSON) parser, made on its first call (most tables
-        see no DELETE: no generated code for them): the columns outside the replica identity (the Relation's
-        key flags) are constants (`CapturedTable.old_key_json_fields`)."""
-
-        def first(buf: bytes, start: int):
-            env = ct.env
-            cols = ct.keep if ct.keep is not None else list(range(len(env.names)))
-            identity = [rel.columns[c].is_key for c in cols]
-            value, key = ct.old_key_json_fields(identity)
-            nullable = [c.schema.optional for c in env.table.columns]
-            # the identity's columns must hold values and the others be NULL, as the constants assume (a partition
-            # published as its root may send its own identity's columns): else the general reading
-            exact = frozenset(i for i, c in enumerate(rel.columns) if c.is_key)
-            ct.parse_key = po.row_json_parser(
-                len(rel.columns), env.converters, cols, value, key, nullable, exact=exact
-            )
-            return ct.parse_key(buf, start)
-
-        return first
 
     def _change_target(self, msg: bytes, op: str, lsn: int) -> CapturedTable | None:
         """Bookkeeping common to every row change (`msg` an Insert/Update/Delete message); the captured
@@ -444,15 +397,27 @@ class PgoutputStream:
         ):
             return
         if msg[5] == 78 and ct.line_epoch == self.tx_epoch:  # 'N': no old tuple; as in _on_insert
-            line = ct.parse_line(msg, 6, ct.line_u, lsn, b"null", _time_ns())
-            if line is not None and ct.gate_line("u", line):
-                return
+            if not ct.toast_first:
+                line = ct.parse_line(msg, 6, ct.line_u, lsn, b"null", _time_ns())
+                if line is not None and ct.gate_line("u", line):
+                    return
+            elif ct.toast_line is not None:  # as parse_toast below, into the line
+                got = ct.toast_line(msg, 6, ct.line_u, lsn, b"null", _time_ns())
+                if got is not None:
+                    ct.toast_first = got[2]
+                    if ct.gate_line("u", got[:2]):
+                        return
         env = ct.env
         parse_row = ct.parse_row
         if msg[5] == 78 and parse_row is not None:  # 'N': no old tuple (REPLICA IDENTITY DEFAULT, key same)
             parse_json = ct.parse_json
             if parse_json is not None:  # as in _on_insert
-                row = parse_json(msg, 6)
+                row = parse_json(msg, 6) if not ct.toast_first else None
+                if row is None and ct.parse_toast is not None:  # an unchanged TOAST value: the placeholder
+                    row = ct.parse_toast(msg, 6)
+                    if row is not None:  # tried first (the faster readers fail) while UPDATEs keep one
+                        ct.toast_first = row[2]
+                        row = row[:2]
                 if row is not None:
                     tmpl = ct.src if ct.src_epoch == self.tx_epoch else None
                     src = tmpl % (lsn, lsn) if tmpl.__class__ is bytes else self._src_miss(ct, lsn)
@@ -466,17 +431,30 @@ class PgoutputStream:
                     "u", None, after, self._src_of(ct, lsn), f"{self.xid}:{lsn}" if self.tx.enabled else None
                 )
                 return
-        if msg[5] == 79 and ct.parse_old is not None and ct.gate_old is not None:  # 'O': the old row (FULL)
-            old = ct.parse_old(msg, 6)
-            if old is not None and msg[old[2] : old[2] + 1] == b"N":
-                new = ct.parse_json(msg, old[2] + 1)
-                if new is not None and new[1] == old[1]:  # the same key JSON: no key change
-                    tmpl = ct.src if ct.src_epoch == self.tx_epoch else None  # as in _on_insert
-                    src = tmpl % (lsn, lsn) if tmpl.__class__ is bytes else self._src_miss(ct, lsn)
-                    if src.__class__ is bytes and ct.gate_old(
-                        "u", old[0], new[0], new[1], src, f"{self.xid}:{lsn}" if self.tx.enabled else None
-                    ):
-                        return
+        if msg[5] == 79 and ct.gate_old is not None:  # 'O': the old row (FULL)
+            new = None
+            if ct.parse_old is not None and not ct.toast_first:
+                old = ct.parse_old(msg, 6)
+                if old is not None and msg[old[2] : old[2] + 1] == b"N":
+                    new = ct.parse_json(msg, old[2] + 1)
+                    if new is not None and new[1] == old[1]:  # the same key JSON: no key change
+                        tmpl = ct.src if ct.src_epoch == self.tx_epoch else None  # as in _on_insert
+                        src = tmpl % (lsn, lsn) if tmpl.__class__ is bytes else self._src_miss(ct, lsn)
+                        if src.__class__ is bytes and ct.gate_old(
+                            "u", old[0], new[0], new[1], src, f"{self.xid}:{lsn}" if self.tx.enabled else None
+                        ):
+                            return
+            # not read (an unchanged TOAST value in the new tuple; a key field printing a default for NULL):
+            # the slower reader of both tuples, which also tells a key change (None)
+            upd = ct.parse_toast_full(msg, 6) if new is None and ct.parse_toast_full is not None else None
+            if upd is not None:
+                ct.toast_first = upd[3]  # as for the new tuple alone above
+                tmpl = ct.src if ct.src_epoch == self.tx_epoch else None
+                src = tmpl % (lsn, lsn) if tmpl.__class__ is bytes else self._src_miss(ct, lsn)
+                if src.__class__ is bytes and ct.gate_old(
+                    "u", upd[0], upd[1], upd[2], src, f"{self.xid}:{lsn}" if self.tx.enabled else None
+                ):
+                    return
         _relid_, old_vals, old_kind, new_vals, toast = po.parse_update(msg)
         before = self._old_row(ct, old_kind, ct.raw(old_vals)) if old_vals is not None else None
         raw = ct.raw(new_vals)
