@@ -31,7 +31,7 @@ log = logging.getLogger("emulator.engine")
 
 # While the source stays busy (PostgreSQL's loop flushes whenever its log runs dry), what the output
 # buffered is flushed at least this often: a steady stream that never runs dry would otherwise keep lines in
-# a 256 KiB buffer (~11 ms at 5,000 events/s, longer at lower rates that still keep the reader busy). The
+# a 1 MiB buffer (~45 ms at 5,000 events/s, longer at lower rates that still keep the reader busy). The
 # first record after a quiet spell is flushed by the tick right after it (the binlog reader blocks without
 # a flush until the server's next heartbeat, 100 ms). Checked with the commit's deadline in `tick`: no
 # per-event work while records flow.

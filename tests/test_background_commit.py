@@ -141,7 +141,7 @@ def test_busy_stream_flushes_within_the_linger_bound(tmp_path):
     engine.source = Source()
     engine.emit(Record("t", b"1", b"1"))
     engine.emit(Record("t", b"2", b"2"))
-    assert (tmp_path / "out" / "t.jsonl").read_bytes() == b""  # in the 256 KiB buffer
+    assert (tmp_path / "out" / "t.jsonl").read_bytes() == b""  # in the 1 MiB buffer
     time.sleep(MAX_LINGER_S * 2)  # not a timed assertion: only lets the linger deadline pass
     engine.tick()
     assert [r["key"] for r in _lines(tmp_path)] == [1, 2]
