@@ -457,7 +457,7 @@ def test_kafka_input_gives_same_tables(captured, tmp_path):
 
 
 def test_decimal_expression_decodes_twos_complement(spark):
-    """The executors' Decimal expression (`sink.decode._decimal`, precision <= 18) against Python's reading of
+    """The executors' Decimal expression (`sink.decode.convert`, precision <= 18) against Python's reading of
     the same big-endian two's complement bytes: signs at every byte width, 1-8 bytes, zero, null."""
     import base64
 
@@ -475,7 +475,12 @@ def test_decimal_expression_decodes_twos_complement(spark):
     for prec, scale in [(18, 0), (18, 4), (12, 2)]:
         rows = [(b64(v), str(v)) for v in vals if abs(v) < 10**prec] + [(None, None)]
         df = spark.createDataFrame(rows, "b string, v string")
-        got = df.select("v", decode._decimal(F.col("b"), prec, scale).alias("d")).collect()
+        schema = {
+            "type": "bytes",
+            "name": "org.apache.kafka.connect.data.Decimal",
+            "parameters": {"scale": str(scale), "connect.decimal.precision": str(prec)},
+        }
+        got = df.select("v", decode.convert(F.col("b"), schema).alias("d")).collect()
         assert len(got) == len(rows)
         for r in got:
             assert r.d == (None if r.v is None else Decimal(int(r.v)).scaleb(-scale)), (prec, scale, r.v)
