@@ -537,6 +537,13 @@ def main() -> None:
     )
     ap.add_argument("--masters", default="local[1],local[2]")
     ap.add_argument("--no-reference", action="store_true")
+    ap.add_argument(
+        "--jfr",
+        metavar="DIR",
+        help="record each sink run's driver JVM with Java Flight Recorder (settings=profile) into DIR "
+        "(snapshot / changes .jfr per master and size; through JAVA_TOOL_OPTIONS, which adds to the sink's own "
+        "JVM options instead of replacing them); the recording's own cost is in that run's figures",
+    )
     ap.add_argument("--reference", nargs=3, metavar=("SRC", "TABLE", "MASTER"), help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.reference:
@@ -553,13 +560,28 @@ def main() -> None:
         print(f"sink warm: {time.time() - t:.1f} s", flush=True)
         results = []
         for rows, changes in sizes:
-            results += run_size(work / f"n{rows}_{changes}", rows, changes, masters, not a.no_reference)
+            results += run_size(
+                work / f"n{rows}_{changes}", rows, changes, masters, not a.no_reference, a.jfr and Path(a.jfr)
+            )
         report(results, sizes, masters)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def run_size(work: Path, rows: int, changes: int, masters: list[str], with_ref: bool) -> list[dict]:
+def jfr_env(jfr: Path | None, name: str) -> dict | None:
+    """JAVA_TOOL_OPTIONS that record the JVM into jfr/name.jfr (deep stacks: Spark's are ~100 frames)."""
+    if not jfr:
+        return None
+    jfr.mkdir(parents=True, exist_ok=True)
+    return {
+        "JAVA_TOOL_OPTIONS": f"-XX:FlightRecorderOptions:stackdepth=256 "
+        f"-XX:StartFlightRecording=filename={jfr / name}.jfr,settings=profile"
+    }
+
+
+def run_size(
+    work: Path, rows: int, changes: int, masters: list[str], with_ref: bool, jfr: Path | None = None
+) -> list[dict]:
     src = work / "in"
     src.mkdir(parents=True)
     model = Model()
@@ -585,11 +607,12 @@ def run_size(work: Path, rows: int, changes: int, masters: list[str], with_ref: 
         run_src.mkdir(parents=True)
         shutil.copy(src / f"{TOPIC}.jsonl", run_src / f"{TOPIC}.jsonl")
         r0 = timed(sink_cmd(tiny, d / "tiny-tables", d / "tiny-ck", master))
-        r1 = timed(sink_cmd(run_src, d / "tables", d / "ck", master))
+        tag = f"{master.replace('[', '').replace(']', '')}-{rows}"
+        r1 = timed(sink_cmd(run_src, d / "tables", d / "ck", master), jfr_env(jfr, f"snapshot-{tag}"))
         assert _table_ids(d / "tables" / TOPIC).keys() == after_snapshot.keys()
         with open(run_src / f"{TOPIC}.jsonl", "ab") as f, open(changes_file, "rb") as g:
             shutil.copyfileobj(g, f)
-        r2 = timed(sink_cmd(run_src, d / "tables", d / "ck", master))
+        r2 = timed(sink_cmd(run_src, d / "tables", d / "ck", master), jfr_env(jfr, f"changes-{tag}"))
         got = _table_ids(d / "tables" / TOPIC)
         assert got == {k: f"name-{k}-{v}" for k, v in model.rows.items()}, "sink table differs from the model"
         snap_steady, snap_batches = steady(r1["batches"])

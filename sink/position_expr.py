@@ -31,7 +31,10 @@ def connector_of(plans: list[TopicPlan]) -> str | None:
 
 
 def _hex(x, w: int) -> Column:
-    return F.lpad(F.lower(F.hex(x)), w, "0")
+    # hex() prints A-F; translate, not lower(): Spark 4's lower() goes through ICU, whose first use initializes
+    # `CollationAwareUTF8String` (case mappings of every code point: ~1.3 s of one JVM thread, on the first
+    # decoding task's path; 9 % of the driver JVM's samples in a 200k-change run, docs/sink.md session 12)
+    return F.lpad(F.translate(F.hex(x), "ABCDEF", "abcdef"), w, "0")
 
 
 # the parts' hex widths per connector (`_parts` pairs them with its columns; `sink.reader_keys` gives the

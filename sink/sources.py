@@ -25,7 +25,10 @@ from sink.split import Batcher
 from sink.stats import READ_SCHEMA, Survey, counted
 
 DEFAULT_BATCH_BYTES = 256 << 20
-DEFAULT_PART_BYTES = 16 << 20
+# one Spark task per 32 MB of a file: each task costs the JVM its (de)serialization and scheduling and the
+# Python worker its per-partition set-up; against 16 MB, a 200k-change run (local[2]) took 1.5 s less of the
+# JVM's CPU and 0.6 s less of the workers' (docs/sink.md, session 12). A partition still splits 16 MB at a time
+DEFAULT_PART_BYTES = 32 << 20
 DEFAULT_BATCH_RECORDS = 1_000_000
 DEFAULT_PART_RECORDS = 100_000
 READ_BLOCK = 16 << 20  # bytes split at once (sink.lines): ~3.5k records of 4.7 KB

@@ -454,3 +454,33 @@ def test_kafka_input_gives_same_tables(captured, tmp_path):
         r = run_sink(f"kafka:{broker.bootstrap}", tmp_path / "tables", tmp_path / "ck")
         assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     _check_tables(tmp_path / "tables", src)
+
+
+def test_decimal_expression_decodes_twos_complement(spark):
+    """The executors' Decimal expression (`sink.decode.convert`, precision <= 18) against Python's reading of
+    the same big-endian two's complement bytes: signs at every byte width, 1-8 bytes, zero, null."""
+    import base64
+
+    from pyspark.sql import functions as F
+
+    from sink import decode
+
+    rng = random.Random(7)
+    vals = [0, 1, -1, 127, 128, -128, -129, 255, 256, -32768, 2**55, -(2**55), 10**18 - 1, -(10**18 - 1)]
+    vals += [rng.randint(-(10**18 - 1), 10**18 - 1) for _ in range(300)] + list(range(-300, 300, 7))
+
+    def b64(v: int) -> str:
+        return base64.b64encode(v.to_bytes((v + (v < 0)).bit_length() // 8 + 1, "big", signed=True)).decode()
+
+    for prec, scale in [(18, 0), (18, 4), (12, 2)]:
+        rows = [(b64(v), str(v)) for v in vals if abs(v) < 10**prec] + [(None, None)]
+        df = spark.createDataFrame(rows, "b string, v string")
+        schema = {
+            "type": "bytes",
+            "name": "org.apache.kafka.connect.data.Decimal",
+            "parameters": {"scale": str(scale), "connect.decimal.precision": str(prec)},
+        }
+        got = df.select("v", decode.convert(F.col("b"), schema).alias("d")).collect()
+        assert len(got) == len(rows)
+        for r in got:
+            assert r.d == (None if r.v is None else Decimal(int(r.v)).scaleb(-scale)), (prec, scale, r.v)
