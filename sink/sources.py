@@ -92,15 +92,34 @@ def complete_ends(path: str) -> dict[str, int]:
 def _next_line(path: str, at: int, end: int) -> int:
     """The first line start at or after `at` (at most `end`)."""
     with open(path, "rb") as f:
-        f.seek(at - 1)
-        while True:
-            chunk = f.read(1 << 16)
-            if not chunk:
-                return end
-            i = chunk.find(b"\n")
-            if i >= 0:
-                return min(at + i, end)
-            at += len(chunk)
+        return _line_start_from(f, at, end)
+
+
+def _line_start_from(f, at: int, end: int) -> int:
+    """`_next_line` on an open file."""
+    f.seek(at - 1)
+    while True:
+        chunk = f.read(1 << 16)
+        if not chunk:
+            return end
+        i = chunk.find(b"\n")
+        if i >= 0:
+            return min(at + i, end)
+        at += len(chunk)
+
+
+def _line_start_before(f, s: int, limit: int) -> int:
+    """The last line start in (s, limit], `s` if none: backwards from the limit in 64 KB steps, so that
+    finding a cut never reads (and holds) the bytes before it."""
+    pos = limit
+    while pos > s:
+        step = min(pos - s, 1 << 16)
+        f.seek(pos - step)
+        i = f.read(step).rfind(b"\n")
+        if i >= 0:
+            return pos - step + i + 1
+        pos -= step
+    return s
 
 
 class FileRange(InputPartition):
@@ -154,15 +173,7 @@ class DirReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
     def _cut(self, f: str, s: int, limit: int) -> int:
         # backwards from the limit in 64 KB steps: reading the whole budget (256 MB) made this process hold it
         with open(os.path.join(self.path, f), "rb") as fh:
-            pos = limit
-            while pos > s:
-                step = min(pos - s, 1 << 16)
-                fh.seek(pos - step)
-                i = fh.read(step).rfind(b"\n")
-                if i >= 0:
-                    return pos - step + i + 1
-                pos -= step
-        return s
+            return _line_start_before(fh, s, limit)
 
     def partitions(self, start: dict, end: dict):
         parts = []
@@ -189,28 +200,30 @@ class DirReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         topic = name[: -len(".jsonl")]
         b = Batcher(self.avro)
         survey.known = b.known
+        pos, end = partition.start, partition.end
         with open(partition.file, "rb") as fh:
-            fh.seek(partition.start)
-            left = partition.end - partition.start
-            pos = partition.start
-            tail = b""
-            while left > 0:
-                chunk = fh.read(min(left, READ_BLOCK))
-                if not chunk:
+            while pos < end:
+                # each block read once, exactly up to its last line end (found by a small probe): before, a
+                # block was the previous block's tail + the next 16 MB, then cut, which made three copies of
+                # a block live at once (a worker's peak 223 MB against 187 with 32 MB partitions)
+                stop = min(end, pos + READ_BLOCK)
+                if stop < end:
+                    cut = _line_start_before(fh, pos, stop)
+                    stop = cut if cut > pos else _line_start_from(fh, stop, end)  # a line over a block
+                fh.seek(pos)
+                data = fh.read(stop - pos)
+                if not data:
                     break
-                left -= len(chunk)
-                data = tail + chunk if tail else chunk
-                cut = data.rfind(b"\n") + 1
-                tail = data[cut:]
+                cut = len(data) if data[-1] == 10 else data.rfind(b"\n") + 1
                 if cut:
-                    rb, _ = split_block(data[:cut] if tail else data, pos, topic, name, b)
-                    pos += cut
+                    rb, _ = split_block(data if cut == len(data) else data[:cut], pos, topic, name, b)
                     if rb is not None:
                         yield rb
+                if cut < len(data) and data[cut:].strip():  # a range that does not end at a newline: its
+                    b.add_line(topic, name, pos + cut, data[cut:])  # last line as it is
+                pos += len(data)
                 if b.full():
                     yield b.flush()
-            if tail.strip():  # a range that does not end at a newline: its last line as it is
-                b.add_line(topic, name, pos, tail)
         if b.rows:
             yield b.flush()
 
