@@ -39,7 +39,7 @@ from emulator.connectors.mysql.snapshot import MySqlSnapshot
 from emulator.connectors.mysql.source import Flavor
 from emulator.connectors.mysql.stream import MySqlBinlogStream
 from emulator.connectors.mysql.tls import tls_options
-from emulator.connectors.mysql.types import TypeConfig, default_value, map_column
+from emulator.connectors.mysql.types import ZERO_DATE_TYPES, TypeConfig, default_value, map_column
 from emulator.connectors.mysql.values import identity
 from emulator.engine import Engine
 from emulator.envelope import EnvelopeSettings, TableEnvelope
@@ -315,6 +315,8 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
         for c in t.columns:
             m = map_column(c, self.type_cfg)
             d = default_value(c, m)
+            if d is not None and not c.optional and c.base_type in ZERO_DATE_TYPES:
+                m = map_column(c, self.type_cfg, d)  # a zero date reads as the default
             if converters:
                 m, d = convert_column(converters, f"{t.db}.{t.name}", c, m, d)
             schema = m.schema.with_(optional=c.optional or m.always_optional, default=d)
