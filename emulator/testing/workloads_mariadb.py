@@ -579,11 +579,9 @@ def generate(seed: int) -> str:
         s = _Scn(f"renames{len(scns)}")
         users.renames(nulls, s, s.name)
         scns.append(s)
-    conv = random.Random(f"conv-{seed}")  # (session 12) converters=, a stream of its own: ~45 %
-    if conv.random() < 0.45:
-        s = _Scn(f"convs{len(scns)}")
+    if (conv := random.Random(f"conv-{seed}")).random() < 0.45:  # (session 12) converters=, its own stream
+        scns.append(s := _Scn(f"convs{len(scns)}"))
         convs.convs(conv, s, s.name)
-        scns.append(s)
         props.update(s.props)
     incremental = ""
     if not initial_only and more.random() < 0.35:  # an initial_only run never streams the signal
