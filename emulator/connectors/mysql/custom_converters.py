@@ -15,6 +15,7 @@ JdbcSinkDataTypesConverter selector) is refused, naming the selector, rather tha
 
 from __future__ import annotations
 
+import math
 import struct
 from typing import Any
 
@@ -100,7 +101,12 @@ def _refuse(conv: JdbcSinkTypes, option: str, col: Column) -> UnsupportedColumn:
 
 
 def _f32(x: float) -> float:
-    return _F32.unpack(_F32.pack(x))[0]
+    """Java's double-to-float narrowing: beyond the float range it rounds to an infinity (recorded: a DOUBLE 1e300
+    under ``treat.real.as.double=false`` is "Infinity"), where struct raises."""
+    try:
+        return _F32.unpack(_F32.pack(x))[0]
+    except OverflowError:
+        return math.copysign(math.inf, x)
 
 
 def _jdbc_sink(conv: JdbcSinkTypes, table_id: str, col: Column, default: Any) -> tuple[Mapped, Any] | None:
