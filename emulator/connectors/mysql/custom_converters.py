@@ -207,13 +207,30 @@ def _zero_date(conv: ZeroDateFallback, table_id: str, col: Column, default: Any)
             where,
         )
 
+    # The converter's lambda answers its first call with the fallback when the column has a default (a guard
+    # meant for TableSchemaBuilder's default-value call). TableSchemaBuilder calls it only for a non-null default,
+    # so with DEFAULT NULL (every nullable column of SHOW CREATE TABLE) or a default that converts to null, the
+    # first value converted after the table's schema is built is the fallback whatever the row holds (recorded:
+    # the snapshot's first DATETIME row null). One state per build of the table's schema, as Debezium's.
+    first = [col.has_default and default is None]
+
     def convert(v: Any, fb: Any = fallback, f: Any = value) -> Any:
-        if v is ZERO:
+        if first[0]:
+            first[0] = False
+            return fb
+        if v is None or v is ZERO:
             return fb
         return v if f is None else f(v)
 
+    convert.takes_null = first[0]  # the row decoders hand it NULLs too (they use up the first call)
+
+    def from_text(s: Any) -> Any:
+        return convert(None if s is None else read(s))
+
+    from_text.takes_null = first[0]
+
     # a NULL fallback makes the field optional, NOT NULL column or not
-    return Mapped(schema, convert, lambda s: convert(read(s)), always_optional=fallback is None), (
+    return Mapped(schema, convert, from_text, always_optional=fallback is None), (
         fallback if default is not None else None
     )
 

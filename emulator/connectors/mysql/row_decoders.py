@@ -282,12 +282,18 @@ def _conversion(i: int, conv: Callable | None, g: dict) -> str | None:
 
 
 class _Col:
-    __slots__ = ("i", "t", "meta", "nullable", "name", "conv", "code", "size", "run")
+    __slots__ = ("i", "t", "meta", "nullable", "name", "conv", "code", "size", "run", "null")
 
     def __init__(self, i: int, t: int, meta: int, nullable: bool, out, g: dict) -> None:
         self.i, self.t, self.meta, self.nullable = i, t, meta, nullable
         self.name = out[0] if out is not None else None
         self.conv = _conversion(i, out[1], g) if out is not None else None
+        # a NULL's value: None, or the converter's answer to it when it must see NULLs too (`takes_null`:
+        # ZeroDateFallbackConverter's first-call state); such a column is never reused from the before image
+        self.null = "None"
+        if out is not None and getattr(out[1], "takes_null", False):
+            g[f"c{i}"] = out[1]
+            self.null = f"c{i}(None)"
         self.code = _column_code(t, meta, i)
         self.size = _fixed_size(t, meta)
         # in a struct run: not NULL, and no costly converter call (float's Java printing is compared raw)
@@ -296,7 +302,15 @@ class _Col:
         )
 
 
-def _image(cols: list[_Col], nb: int, v: str, g: dict, reuse: set[int] | None, keep: set[int]) -> list[str]:
+def _image(
+    cols: list[_Col],
+    nb: int,
+    v: str,
+    g: dict,
+    reuse: set[int] | None,
+    keep: set[int],
+    raw: frozenset = frozenset(),
+) -> list[str]:
     """Lines decoding one row image at `p` into the locals `{v}{i}`, advancing `p`.
 
     `keep`: columns whose raw bytes are kept as `s{i}` (the before image of an UPDATE); `reuse`: columns
@@ -323,10 +337,13 @@ def _image(cols: list[_Col], nb: int, v: str, g: dict, reuse: set[int] | None, k
             k = _run(cols, k, lines, g, v, "", "", 0)
             continue
         k += 1
-        body = _column(c, v, reuse, keep)
+        if c.i in raw:  # left unconverted (None for NULL): converted after the other image
+            body = [_WORD_R.sub(f"{v}{c.i}", x) for x in c.code]
+        else:
+            body = _column(c, v, reuse, keep)
         if c.nullable:
             lines.append(f"if {bits} & {1 << c.i}:")
-            lines.append(f"    {v}{c.i} = None")
+            lines.append(f"    {v}{c.i} = {'None' if c.i in raw else c.null}")
             if c.i in keep:
                 lines.append(f"    s{c.i} = None")
             lines.append("else:")
@@ -375,7 +392,7 @@ def _column(c: _Col, v: str, reuse: set[int] | None, keep: set[int]) -> list[str
     var = f"{v}{c.i}"
     if c.name is None:  # not captured: only skipped
         return [f"p += {c.size}"] if c.size is not None else c.code
-    if reuse is not None and c.i in reuse:
+    if reuse is not None and c.i in reuse and c.null == "None":
         if c.size is None:  # length-prefixed: the code's slice is the raw value
             return c.code + [f"{var} = v{c.i} if r == s{c.i} else {c.conv}"]
         return [
@@ -427,7 +444,11 @@ def image_code(tm: TableMap, outputs: list[tuple[str, Callable | None] | None]) 
     # a conversion that costs more than comparing the bytes (not geometries: their values are dicts)
     costly = {c.i for c in fields if not c.run and c.conv is not None and c.t != T_GEOMETRY}
     one = _image(cols, nb, "v", g, None, set())
-    two = _image(cols, nb, "v", g, None, costly) + _image(cols, nb, "w", g, costly, set())
+    # a converter that sees NULLs keeps a state (ZeroDateFallbackConverter's first call): Debezium converts an
+    # UPDATE's after image before its before image (recorded), so those columns' before values are converted last
+    late = frozenset(c.i for c in fields if c.null != "None")
+    two = _image(cols, nb, "v", g, None, costly, late) + _image(cols, nb, "w", g, costly, set())
+    two += [f"v{i} = c{i}(v{i})" for i in sorted(late)]
     return ImageCode(g, fields, one, two)
 
 

@@ -42,10 +42,12 @@ def compile_text_row_parser(columns: list[tuple[str, Callable | None, bool]]) ->
     fields = []
     for i, (name, conv, binary) in enumerate(columns):
         var = f"v{i}"
+        # a converter that must see NULLs too (`takes_null`: ZeroDateFallbackConverter's first-call state)
+        null = f"c{i}(None)" if getattr(conv, "takes_null", False) else "None"
         lines += [
             "    c = d[p]",
             "    if c == 251:",
-            f"        {var} = None",
+            f"        {var} = {null}",
             "        p += 1",
             "    else:",
             "        if c < 251:",
@@ -67,8 +69,9 @@ def compile_text_row_parser(columns: list[tuple[str, Callable | None, bool]]) ->
         elif conv is None:
             expr = raw
         else:
-            g[f"c{i}"] = conv
             expr = f"c{i}({raw})"
+        if conv is not None:
+            g[f"c{i}"] = conv
         lines += [f"        {var} = {expr}", "        p += n"]
         fields.append((name, var))
     lines.append("    return {" + ", ".join(f"{n!r}: {v}" for n, v in fields) + "}")
