@@ -11,6 +11,7 @@ import random
 from dataclasses import dataclass, field, replace
 
 from emulator.testing.connect_draw_props import base_props, draw_connector_options
+from emulator.testing.workloads_mariadb_conv import conv_props
 
 WORKLOADS = {
     "pg": ("pg_connect.sql", "pg_types_connect.sql", "pg_more_connect.sql", "pg_key_defaults_connect.sql"),
@@ -25,6 +26,8 @@ COLUMNS = {
     "pg_key_defaults_connect.sql": (["b", "c", "a", "g"], ["d"]),
     "mariadb_connect.sql": (["email", "note", "qty", "id"], ["made_at", "created", "stamped"]),
     "mariadb_more_connect.sql": (["size", "amount", "txt", "id"], ["dt", "ts"]),
+    # (session 12) drawn apart, with converters= (draw)
+    "mariadb_converters_connect.sql": (["c1", "r1", "b1", "id"], ["dt3", "ts2"]),
 }
 K = "org.apache.kafka.connect.transforms."
 D = "io.debezium.transforms."
@@ -525,6 +528,12 @@ def draw(seed: int, trial: int, db: str) -> tuple[dict[str, str], str]:
     """-> (the trial's properties, its workload's file name in tests/data/connect)."""
     rng = random.Random(f"{seed}/{trial}/{db}")
     workload = rng.choice(WORKLOADS[db])
+    # (session 12) Debezium's binlog custom converters in ~35 % of the MariaDB trials, from a random stream of
+    # its own: the other trials keep their draws
+    conv = random.Random(f"conv-{seed}/{trial}/{db}")
+    converters = db == "mariadb" and conv.random() < 0.35
+    if converters:
+        workload = "mariadb_converters_connect.sql"
     tables = "outbox" if rng.random() < 0.2 else "tables"
     cols, times = COLUMNS[workload]
     ch = Chain(db, tables=tables, cols=list(cols), times=list(times))
@@ -539,6 +548,8 @@ def draw(seed: int, trial: int, db: str) -> tuple[dict[str, str], str]:
     if rng.random() < 0.15:
         props["errors.tolerance"] = "all"
     props.update(draw_connector_options(rng, db))
+    if converters:
+        props.update(conv_props(conv, "convs"))
     props.update(draw_chain(rng, ch))
     props.update(draw_converters(rng, ch, f"s{seed}-{trial}"))
     return props, workload

@@ -433,7 +433,10 @@ def generate_pg(seed: int) -> str:
         k in props
         for k in ("table.include.list", "schema.include.list", "table.exclude.list", "column.include.list")
     )
-    if streams and not filtered and g.snapshot_tables and r.random() < 0.4:
+    # (skipped.operations with c: the signal row's insert is skipped, Debezium never runs the snapshot and the
+    # harness waited for it; campaign seed 44100007. Tested after the draw: the other seeds keep theirs)
+    skips_c = any(k == "skipped.operations" and "c" in v.split(",") for k, v in props.items())
+    if streams and not filtered and g.snapshot_tables and r.random() < 0.4 and not skips_c:
         sig = users.signal(r, g.snapshot_tables)
         if sig:
             g.incremental.append(sig)

@@ -31,6 +31,7 @@ from __future__ import annotations
 import random
 import re
 
+from emulator.testing import workloads_mariadb_conv as convs
 from emulator.testing import workloads_mariadb_users as users
 
 SIGNAL = (
@@ -578,6 +579,10 @@ def generate(seed: int) -> str:
         s = _Scn(f"renames{len(scns)}")
         users.renames(nulls, s, s.name)
         scns.append(s)
+    if (conv := random.Random(f"conv-{seed}")).random() < 0.45:  # (session 12) converters=, its own stream
+        scns.append(s := _Scn(f"convs{len(scns)}"))
+        convs.convs(conv, s, s.name)
+        props.update(s.props)
     incremental = ""
     if not initial_only and more.random() < 0.35:  # an initial_only run never streams the signal
         ids = [f"inventory.{s.name}" for s in scns if s.name.rstrip("0123456789") in WITH_ID]

@@ -437,6 +437,9 @@ class ExtractChangedRecordState(Transform):
         if record.value is None or not is_envelope(record):
             return record
         value = record.value
+        for name in ("after", "before"):  # Struct.get: a field an earlier transform renamed or dropped throws
+            if field_of(record.value_schema, name) is None:
+                raise TransformError(f"{name} is not a valid field name")
         after, before = value.get("after"), value.get("before")
         changed: list[str] = []
         unchanged: list[str] = []

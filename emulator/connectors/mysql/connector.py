@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import re
+from dataclasses import replace
 from typing import Any
 
 import pymysql
@@ -39,7 +40,7 @@ from emulator.connectors.mysql.snapshot import MySqlSnapshot
 from emulator.connectors.mysql.source import Flavor
 from emulator.connectors.mysql.stream import MySqlBinlogStream
 from emulator.connectors.mysql.tls import tls_options
-from emulator.connectors.mysql.types import TypeConfig, default_value, map_column
+from emulator.connectors.mysql.types import ZERO_DATE_TYPES, TypeConfig, default_value, map_column
 from emulator.connectors.mysql.values import identity
 from emulator.engine import Engine
 from emulator.envelope import EnvelopeSettings, TableEnvelope
@@ -313,9 +314,20 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
     def _table_def(self, t: Table) -> TableDef:
         cols = []
         converters = self.custom_converters
+        # a message.key.columns column is a required key field: under time.precision.mode=connect an out-of-day
+        # TIME there stops Debezium ("Unexpected value for JDBC type 92"; campaign seed 64006), nullable or not
+        keyed = set()
+        if self.type_cfg.time_precision_mode == "connect" and self.filters.key_patterns:
+            tid = f"{t.db}.{t.name}"
+            keyed = {
+                c.name for p in self.filters.key_patterns for c in t.columns if p.fullmatch(f"{tid}.{c.name}")
+            }
         for c in t.columns:
-            m = map_column(c, self.type_cfg)
+            mc = replace(c, optional=False) if c.name in keyed and c.base_type == "TIME" else c
+            m = map_column(mc, self.type_cfg)
             d = default_value(c, m)
+            if d is not None and not c.optional and c.base_type in ZERO_DATE_TYPES:
+                m = map_column(c, self.type_cfg, d)  # a zero date reads as the default
             if converters:
                 m, d = convert_column(converters, f"{t.db}.{t.name}", c, m, d)
             schema = m.schema.with_(optional=c.optional or m.always_optional, default=d)

@@ -15,6 +15,7 @@ JdbcSinkDataTypesConverter selector) is refused, naming the selector, rather tha
 
 from __future__ import annotations
 
+import math
 import struct
 from typing import Any
 
@@ -45,6 +46,7 @@ _INTEGERS = frozenset({"TINYINT", "SMALLINT", "MEDIUMINT", "INT", "INTEGER", "BI
 _FLOAT32 = frozenset({"FLOAT"})
 _FLOAT64 = frozenset({"DOUBLE", "DOUBLE PRECISION", "REAL"})  # MariaDB's REAL is a DOUBLE
 _STRINGS = frozenset({"CHAR", "VARCHAR", "NCHAR", "NVARCHAR", "TINYTEXT", "TEXT", "MEDIUMTEXT", "LONGTEXT"})
+_TEXT_DATA_TYPES = frozenset({"CHAR", "VARCHAR", "TEXT"})
 CHARSET_PARAMETER = "__debezium.source.column.character_set"
 _F32 = struct.Struct("<f")
 
@@ -99,7 +101,12 @@ def _refuse(conv: JdbcSinkTypes, option: str, col: Column) -> UnsupportedColumn:
 
 
 def _f32(x: float) -> float:
-    return _F32.unpack(_F32.pack(x))[0]
+    """Java's double-to-float narrowing: beyond the float range it rounds to an infinity (recorded: a DOUBLE 1e300
+    under ``treat.real.as.double=false`` is "Infinity"), where struct raises."""
+    try:
+        return _F32.unpack(_F32.pack(x))[0]
+    except OverflowError:
+        return math.copysign(math.inf, x)
 
 
 def _jdbc_sink(conv: JdbcSinkTypes, table_id: str, col: Column, default: Any) -> tuple[Mapped, Any] | None:
@@ -139,8 +146,11 @@ def _jdbc_sink(conv: JdbcSinkTypes, table_id: str, col: Column, default: Any) ->
     if selects(conv.string, table_id, col.name):
         if base not in _STRINGS or col.charset is None:
             raise _refuse(conv, "selector.string", col)
-        codec = codec_of(col.charset)
-        # new String(bytes, UTF_8) on the column's bytes, snapshot and stream: a latin1 'ç' is U+FFFD (recorded)
+        # new String(bytes, UTF_8) on the column's bytes, snapshot and stream: a latin1 'ç' is U+FFFD (recorded).
+        # In the snapshot only CHAR, VARCHAR and TEXT (Debezium's BinlogFieldReader.TEXT_DATA_TYPES, by exact
+        # typeName) are read as the column's bytes; a TINYTEXT/MEDIUMTEXT/LONGTEXT is Connector/J's String, kept
+        # as is (recorded: a cp1251 TINYTEXT reads right in the snapshot, U+FFFD in the stream)
+        codec = codec_of(col.charset) if col.type_name.upper() in _TEXT_DATA_TYPES else "utf-8"
 
         def from_bytes(b: bytes) -> str:
             return b.decode("utf-8", "replace")

@@ -177,7 +177,13 @@ def _int_type(base: str, unsigned: bool, cfg: TypeConfig) -> Mapped:
     return Mapped(Schema("int64"), identity, wrap)
 
 
-def map_column(col: Column, cfg: TypeConfig) -> Mapped:
+ZERO_DATE_TYPES = ("DATE", "DATETIME", "TIMESTAMP")
+
+
+def map_column(col: Column, cfg: TypeConfig, zero_default: Any = None) -> Mapped:
+    """`zero_default`: the schema default of a NOT NULL DATE/DATETIME/TIMESTAMP column, its value for a zero date
+    (JdbcValueConverters.convertValue hands a NOT NULL column's null the field schema's default, else the type's
+    fallback; recorded: a NOT NULL DATETIME(3) DEFAULT '2001-...' reads a zero date as that default)."""
     base = col.base_type
     unsigned = col.unsigned
     if base == "INTEGER":
@@ -286,7 +292,7 @@ def map_column(col: Column, cfg: TypeConfig) -> Mapped:
             if cfg.time_precision_mode == "connect"
             else "io.debezium.time.Date"
         )
-        zero = None if col.optional else 0
+        zero = None if col.optional else (0 if zero_default is None else zero_default)
         conv = with_zero(identity, zero, "r", ints=True)
         return Mapped(Schema("int32", name=name, version=1), conv, lambda s, c=conv: c(text_date(s)))
     if base == "TIME":
@@ -299,7 +305,7 @@ def map_column(col: Column, cfg: TypeConfig) -> Mapped:
         return Mapped(Schema("int64", name="io.debezium.time.MicroTime", version=1), identity, text_time_us)
     if base == "DATETIME":
         fsp = col.length or 0
-        zero = None if col.optional else 0
+        zero = None if col.optional else (0 if zero_default is None else zero_default)
         if cfg.time_precision_mode == "connect":
             schema = Schema("int64", name="org.apache.kafka.connect.data.Timestamp", version=1)
             scale = 1000
@@ -316,7 +322,9 @@ def map_column(col: Column, cfg: TypeConfig) -> Mapped:
         return Mapped(schema, conv, lambda s, c=conv: c(text_datetime_us(s)))
     if base == "TIMESTAMP":
         fsp = col.length or 0
-        zero = None if col.optional else zoned_iso(0, fsp)
+        # the fallback is printed without a fraction, whatever the column's digits (JdbcValueConverters'
+        # fallbackTimestampWithTimeZone, precision null; recorded: TIMESTAMP(2) NOT NULL -> "1970-01-01T00:00:00Z")
+        zero = None if col.optional else (zoned_iso(0, 0) if zero_default is None else zero_default)
         conv = with_zero(lambda us, f=fsp: zoned_iso(us, f), zero)
         snap = with_zero(zoned_iso_trimmed, zero) if cfg.snapshot_timestamp_trimmed else conv
         return Mapped(
