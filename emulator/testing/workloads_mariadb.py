@@ -576,13 +576,13 @@ def generate(seed: int) -> str:
         for k, v in s.props.items():  # message.key.columns: added to keycols' entries, if drawn
             props[k] = ";".join(x for x in (props.get(k), v) if x)
     if nulls.random() < 0.3:
-        s = _Scn(f"renames{len(scns)}")
+        scns.append(s := _Scn(f"renames{len(scns)}"))
         users.renames(nulls, s, s.name)
-        scns.append(s)
     if (conv := random.Random(f"conv-{seed}")).random() < 0.45:  # (session 12) converters=, its own stream
         scns.append(s := _Scn(f"convs{len(scns)}"))
         convs.convs(conv, s, s.name)
         props.update(s.props)
+    users.without_tx(seed, props)  # (session 12) ~40 %: rows then take the binlog line path
     incremental = ""
     if not initial_only and more.random() < 0.35:  # an initial_only run never streams the signal
         ids = [f"inventory.{s.name}" for s in scns if s.name.rstrip("0123456789") in WITH_ID]
