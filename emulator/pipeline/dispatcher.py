@@ -336,8 +336,8 @@ class Dispatcher:
 
         return change
 
-    def table_line_delete(self, env, dc: str, vstart: int, vtail: int) -> Callable[[tuple], bool] | None:
-        """`table_line` for DELETEs: `change(line) -> False` when an incremental snapshot window is open; the
+    def table_line_delete(self, env, dc: str, vstart: int, vtail: int) -> Callable[[str, tuple], bool] | None:
+        """`table_line` for DELETEs: `change("d", line) -> False` when an incremental snapshot window is open; the
         delete's line as it is, then its tombstone per `tombstones.on.delete` (the key cut out of the line:
         `tombstone_json`'s record for it), counted as `table()` counts a delete."""
         if self.signals is not None and self.signal_table is not None and dc == self.signal_table:
@@ -358,7 +358,7 @@ class Dispatcher:
             else:  # the tombstone's line around its key: Record.line of tombstone_json's record
                 tomb_pre, _, tomb_post = env.tombstone_json(b"\x00").line().partition(b"\x00")
 
-            def change_line(line: tuple[bytes, int]) -> bool:
+            def change_line(_op: str, line: tuple[bytes, int]) -> bool:
                 if inc is not None and inc.window_open:
                     return False
                 m.deletes += 1
@@ -376,7 +376,7 @@ class Dispatcher:
 
         tombstone = env.tombstone_json
 
-        def change(line: tuple[bytes, int]) -> bool:
+        def change(_op: str, line: tuple[bytes, int]) -> bool:
             if inc is not None and inc.window_open:
                 return False
             m.deletes += 1

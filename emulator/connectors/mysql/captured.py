@@ -25,9 +25,7 @@ class TableEntry:
         "lines",
         "line_ops",
         "line_src",
-        "line_c",
-        "line_u",
-        "line_d",
+        "line_fmts",
         "heads",
     )
 
@@ -38,13 +36,11 @@ class TableEntry:
         self.dec = None
         self.dec2 = None
         # the line decoders (row_lines.LineDecoders, None: rows go as dicts) and, for the source template
-        # `line_src`, the INSERT, UPDATE and DELETE line formats made from it (None: not made yet)
+        # `line_src`, the INSERT, UPDATE and DELETE line formats made from it, by op (made when first used)
         self.lines: Any = None
         self.line_ops: frozenset[str] = frozenset()  # the operations whose rows go as lines
         self.line_src: Any = None
-        self.line_c: bytes | None = None
-        self.line_u: bytes | None = None
-        self.line_d: bytes | None = None
+        self.line_fmts: dict[str, bytes] = {}
         # per rows event type: the bytes between the table id and the first row of its last event with
         # every column present (flags, extra data, column count, bitmaps; MySqlBinlogStream._on_rows)
         self.heads: dict[int, bytes] = {}

@@ -69,22 +69,14 @@ class BinlogLines:
         emitted, when an UPDATE changes a row's key (the dict path makes its delete and create)."""
         if entry.line_src is not src:  # a new source template: the line formats are made again when used
             entry.line_src = src
-            entry.line_c = entry.line_u = entry.line_d = None
-        if op == "c":
-            fmt = entry.line_c
-            if fmt is None:
-                fmt = entry.line_c = self._line_format(entry, op, src)
-            decode = entry.lines.insert
-        elif op == "u":
-            fmt = entry.line_u
-            if fmt is None:
-                fmt = entry.line_u = self._line_format(entry, op, src)
-            decode = entry.lines.update
-        else:
-            fmt = entry.line_d
-            if fmt is None:
-                fmt = entry.line_d = self._line_format(entry, op, src)
-            decode = entry.lines.insert  # one image: the DELETE's format prints it as the before
+            entry.line_fmts = {}
+        fmt = entry.line_fmts.get(op)
+        if fmt is None:
+            pre, post = entry.lines.formats[op]
+            fmt = entry.line_fmts[op] = pre + src + post
+        # a DELETE has one image: `insert` decodes it, and the DELETE's format prints it as the before
+        decode = entry.lines.update if op == "u" else entry.lines.insert
+        gate = ct.line_gate_d if op == "d" else ct.line_gate
         pos = self._start
         # its answer (False: an incremental snapshot window is open) is not read: _on_rows checked the window,
         # and nothing between here and the output opens one (signal-table rows never come this way)
@@ -98,27 +90,12 @@ class BinlogLines:
                 if line is None:
                     return False
                 lines.append(line)
-            if op == "d":
-                gate_d = ct.line_gate_d
-                for line in lines:
-                    gate_d(line)
-            else:
-                gate = ct.line_gate
-                for line in lines:
-                    gate(op, line)
+            for line in lines:
+                gate(op, line)
             row = len(lines)
         else:  # one row (a statement's): no list
-            if op == "d":
-                ct.line_gate_d(line)
-            else:
-                ct.line_gate(op, line)
+            gate(op, line)
             row = 1
         self.last_row = row - 1
         self._event_done(row)
         return True
-
-    @staticmethod
-    def _line_format(entry: TableEntry, op: str, src: bytes) -> bytes:
-        """The line format of `op`'s rows of `entry` for the source template `src`."""
-        pre, post = entry.lines.formats[op]
-        return pre + src + post
