@@ -432,27 +432,25 @@ class PgoutputStream:
                 )
                 return
         if msg[5] == 79 and ct.gate_old is not None:  # 'O': the old row (FULL)
-            new = None
+            new = before = None
             if ct.parse_old is not None and not ct.toast_first:
                 old = ct.parse_old(msg, 6)
                 if old is not None and msg[old[2] : old[2] + 1] == b"N":
                     new = ct.parse_json(msg, old[2] + 1)
                     if new is not None and new[1] == old[1]:  # the same key JSON: no key change
-                        tmpl = ct.src if ct.src_epoch == self.tx_epoch else None  # as in _on_insert
-                        src = tmpl % (lsn, lsn) if tmpl.__class__ is bytes else self._src_miss(ct, lsn)
-                        if src.__class__ is bytes and ct.gate_old(
-                            "u", old[0], new[0], new[1], src, f"{self.xid}:{lsn}" if self.tx.enabled else None
-                        ):
-                            return
-            # not read (an unchanged TOAST value in the new tuple; a key field printing a default for NULL):
-            # the slower reader of both tuples, which also tells a key change (None)
-            upd = ct.parse_toast_full(msg, 6) if new is None and ct.parse_toast_full is not None else None
-            if upd is not None:
-                ct.toast_first = upd[3]  # as for the new tuple alone above
-                tmpl = ct.src if ct.src_epoch == self.tx_epoch else None
+                        before, after, key = old[0], new[0], new[1]
+            if new is None and ct.parse_toast_full is not None:
+                # not read (an unchanged TOAST value in the new tuple; a key field printing a default for NULL):
+                # the slower reader of both tuples, which also tells a key change (None)
+                upd = ct.parse_toast_full(msg, 6)
+                if upd is not None:
+                    ct.toast_first = upd[3]  # as for the new tuple alone above
+                    before, after, key = upd[0], upd[1], upd[2]
+            if before is not None:
+                tmpl = ct.src if ct.src_epoch == self.tx_epoch else None  # as in _on_insert
                 src = tmpl % (lsn, lsn) if tmpl.__class__ is bytes else self._src_miss(ct, lsn)
                 if src.__class__ is bytes and ct.gate_old(
-                    "u", upd[0], upd[1], upd[2], src, f"{self.xid}:{lsn}" if self.tx.enabled else None
+                    "u", before, after, key, src, f"{self.xid}:{lsn}" if self.tx.enabled else None
                 ):
                     return
         _relid_, old_vals, old_kind, new_vals, toast = po.parse_update(msg)
