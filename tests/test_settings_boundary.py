@@ -47,6 +47,10 @@ RAW_BY_DESIGN: dict[str, dict[str, str]] = {
         "snapshot.mode": "generate_pg: the random workload's own property dict decides whether an "
         "incremental snapshot can run (it is written into the workload, not run)",
     },
+    "emulator/testing/workloads_mariadb_users.py": {
+        "provide.transaction.metadata": "without_tx: the random MariaDB workload's property dict is left as "
+        "another draw set it (it is written into the workload, not run)",
+    },
     "emulator/worker.py": {
         "connector.class": "plugin_of: which plugin a body names, answered with Connect's 400 before validation",
         "name": "create: a body naming another connector than the URL is Connect's 400, before validation",
