@@ -84,6 +84,9 @@ class CapturedTable:
         "line_c",
         "line_u",
         "line_epoch",
+        "line_uo",
+        "line_d",
+        "gate_line_d",
         "parse_old",
         "gate_old",
         "parse_key",
@@ -119,6 +122,12 @@ class CapturedTable:
         self.line_c: bytes | None = None
         self.line_u: bytes | None = None
         self.line_epoch = -1
+        # ... and of the same transaction: an UPDATE with its old row (both rows as `%b`), a DELETE as
+        # (the old tuple's kind byte, its reader into the line, the format), and the dispatcher's change
+        # function for DELETE lines (`gate_line` takes the UPDATEs)
+        self.line_uo: bytes | None = None
+        self.line_d: tuple | None = None
+        self.gate_line_d: Any = None
         # an UPDATE's old row (REPLICA IDENTITY FULL) as JSON (the JSON parser's `old`), and the dispatcher's
         # change function for UPDATEs with their old row and DELETEs as JSON
         self.parse_old: Any = None

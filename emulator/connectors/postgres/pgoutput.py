@@ -552,3 +552,24 @@ def line_format(env_format: bytes, value_format: bytes, source_template: bytes) 
         return None
     rest = rest.replace(*_TIMES)
     return b'%s"after":%s,"source":%s,%s' % (head, value_format, source_template, rest)
+
+
+_OLD_SLOTS = b'"before":%b,"after":%b,"source":%b,'
+
+
+def line_format_old(
+    env_format: bytes, before: bytes | None, after: bytes | None, source_template: bytes
+) -> bytes | None:
+    """`line_format` for the envelope's format with both rows (`TableEnvelope._old_formats`: an UPDATE with its
+    old row, a DELETE): `before` and `after` put in place as given (a row's field format, `null`), or None for
+    a `%b` that takes the whole row's JSON. Arguments: (key,) the slots' values in order, lsn, lsn, tx, then
+    ts_ms, ts_us, ts_ns as decimal bytes. None when the envelope's format is not the expected one."""
+    if env_format.count(_OLD_SLOTS) != 1:
+        return None
+    head, rest = env_format.split(_OLD_SLOTS)
+    if rest.count(_TIMES[0]) != 1:
+        return None
+    rest = rest.replace(*_TIMES)
+    before = b"%b" if before is None else before
+    after = b"%b" if after is None else after
+    return b'%s"before":%s,"after":%s,"source":%s,%s' % (head, before, after, source_template, rest)

@@ -201,6 +201,7 @@ class PgoutputStream:
         ct.toast_first = False
         ct.toast_line = None
         ct.line_epoch = -1
+        ct.line_uo = ct.line_d = ct.gate_line_d = None
         if ct.parse_row is not None and not self.settings.structured:
             ct.gate_json = self.dispatcher.table_json(ct.env, ct.data_collection)
             if ct.gate_json is not None:
@@ -220,6 +221,10 @@ class PgoutputStream:
                     _fmt, vstart, vtail = formats["c"]
                     ct.gate_line = self.dispatcher.table_line(ct.env, ct.data_collection, vstart, vtail)
                     ct.parse_line = ct.parse_json.line
+                    if ct.gate_old is not None:  # the old formats' value starts and ends where these do
+                        ct.gate_line_d = self.dispatcher.table_line_delete(
+                            ct.env, ct.data_collection, vstart, vtail
+                        )
         if old is not None and ct is not old and self.incremental.running:
             self.incremental.on_schema_change(td.id)
 
@@ -310,11 +315,32 @@ class PgoutputStream:
                     vfmt = ct.parse_json.value_format
                     ct.line_c = po.line_format(formats["c"][0], vfmt, tmpl)
                     ct.line_u = po.line_format(formats["u"][0], vfmt, tmpl)
+                    self._old_line_formats(ct, tmpl)
                     if ct.line_c is not None and ct.line_u is not None:
                         ct.line_epoch = self.tx_epoch
                 return tmpl
         ct.src = src
         return src
+
+    def _old_line_formats(self, ct: CapturedTable, tmpl: bytes) -> None:
+        """This transaction's line formats of `ct`'s UPDATEs with their old row (REPLICA IDENTITY FULL: the
+        rows' JSON as `%b`) and of its DELETEs (FULL: the old tuple, 'O', read as an INSERT's row; DEFAULT /
+        USING INDEX: the old key, 'K', once its reader is made), None where the JSON path serves."""
+        ct.line_uo = ct.line_d = None
+        if ct.gate_old is None:
+            return
+        formats = ct.env._old_formats
+        if ct.parse_old is not None:  # FULL (the JSON parser reads old tuples only then)
+            ct.line_uo = po.line_format_old(formats["u"][0], None, None, tmpl)
+            tag, reader, vfmt = 79, ct.parse_line, ct.parse_json.value_format
+        else:
+            reader = getattr(ct.parse_key, "line", None)  # None until the first DELETE made it
+            if reader is None:
+                return
+            tag, vfmt = 75, ct.parse_key.value_format
+        fmt = po.line_format_old(formats["d"][0], vfmt, b"null", tmpl) if ct.gate_line_d is not None else None
+        if fmt is not None:
+            ct.line_d = (tag, reader, fmt)
 
     def _on_insert(self, msg: bytes, lsn: int) -> None:
         # _change_target and _src_of inlined: the most frequent message of a catch-up, two calls fewer
@@ -446,6 +472,16 @@ class PgoutputStream:
                 if upd is not None:
                     ct.toast_first = upd[3]  # as for the new tuple alone above
                     before, after, key = upd[0], upd[1], upd[2]
+            if before is not None and ct.line_epoch == self.tx_epoch and ct.line_uo is not None:
+                if not (d.skip_unchanged and before == after):  # else table() compares the rows
+                    t = b"%d" % _time_ns()  # into the record's line, as _on_insert's
+                    fmt = ct.line_uo
+                    if key is None:
+                        line = (fmt % (before, after, lsn, lsn, b"null", t[:-6], t[:-3], t), 0)
+                    else:
+                        line = (fmt % (key, before, after, lsn, lsn, b"null", t[:-6], t[:-3], t), len(key))
+                    if ct.gate_line("u", line):
+                        return
             if before is not None:
                 tmpl = ct.src if ct.src_epoch == self.tx_epoch else None  # as in _on_insert
                 src = tmpl % (lsn, lsn) if tmpl.__class__ is bytes else self._src_miss(ct, lsn)
@@ -465,6 +501,11 @@ class PgoutputStream:
         ct = self._change_target(msg, "d", lsn)
         if ct is None:
             return
+        ld = ct.line_d
+        if ld is not None and msg[5] == ld[0] and ct.line_epoch == self.tx_epoch:  # as _on_insert's line
+            line = ld[1](msg, 6, ld[2], lsn, b"null", _time_ns())
+            if line is not None and ct.gate_line_d("d", line):
+                return
         old = None
         if msg[5] == 79 and ct.gate_old is not None:  # 'O': the whole old row (FULL), read as an insert's row
             old = ct.parse_json(msg, 6)
