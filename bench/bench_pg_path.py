@@ -30,8 +30,9 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 import psycopg  # noqa: E402
-from bench_pg import COLUMNS, ROW_EXPR, TABLE, backlog_sql  # noqa: E402
-from pgharness.workload import table_ddl  # noqa: E402
+from bench_pg import COLUMNS, ROW_EXPR, TABLE  # noqa: E402
+from bench_pg import backlog_sql as bench_pg_backlog_sql  # noqa: E402
+from pgharness.workload import NULLABLE_ROW_EXPR, table_ddl  # noqa: E402
 
 from emulator.config import from_dict  # noqa: E402
 from emulator.connectors.postgres import pgoutput as po  # noqa: E402
@@ -54,16 +55,19 @@ def record(
     full: bool = False,
     toast: bool = False,
     key_default: bool = False,
+    tx_rows: int = 1000,
+    wide: bool = False,
 ) -> list[list[tuple[int, bytes]]]:
     """(lsn, message) lists of the INSERT, the UPDATE and the DELETE backlog (`nullable`: bench_pg's
     `--table nullable`; `full`: REPLICA IDENTITY FULL, each UPDATE and DELETE carries the old row, else a
     DELETE carries the key; `toast`: a TOASTed column the UPDATEs do not change, set between the INSERTs and
-    the UPDATEs; `key_default`: city gets a column default, see KEY_DEFAULT_DDL)."""
+    the UPDATEs; `key_default`: city gets a column default, see KEY_DEFAULT_DDL; `tx_rows`: rows per transaction; `wide`:
+    WIDE_DDL's table)."""
     with psycopg.connect(
         host="127.0.0.1", port=pg.port, user="postgres", dbname="postgres", autocommit=True
     ) as c:
         c.execute("SET synchronous_commit = on")  # logical decoding reads only flushed WAL
-        c.execute(table_ddl(nullable))
+        c.execute(WIDE_DDL if wide else table_ddl(nullable))
         if toast:
             c.execute(f"ALTER TABLE {TABLE} ADD COLUMN doc text")
         if key_default:
@@ -74,7 +78,11 @@ def record(
         c.execute("SELECT pg_create_logical_replication_slot('s', 'pgoutput')")
         out = []
         for kind in ("insert", "update", "delete"):
-            c.execute(backlog_sql(kind, rows, nullable) if kind != "delete" else delete_sql(rows))
+            c.execute(
+                backlog_sql(kind, rows, nullable, tx_rows, wide)
+                if kind != "delete"
+                else delete_sql(rows, tx_rows)
+            )
             cur = c.execute(
                 "SELECT lsn::text, data FROM pg_logical_slot_get_binary_changes("
                 "'s', NULL, NULL, 'proto_version', '1', 'publication_names', 'p')"
@@ -89,10 +97,71 @@ def record(
         return out
 
 
-def delete_sql(n: int) -> str:
-    """The n rows deleted in 1000-row transactions (as bench_pg's backlogs are written)."""
-    body = f"DELETE FROM {TABLE} WHERE id BETWEEN b * 1000 + 1 AND least(b * 1000 + 1000, {n});"
-    return f"DO $$ BEGIN FOR b IN 0..{(n + 999) // 1000 - 1} LOOP {body} COMMIT; END LOOP; END $$;"
+def delete_sql(n: int, tx_rows: int = 1000) -> str:
+    """The n rows deleted in `tx_rows`-row transactions (as bench_pg's backlogs are written)."""
+    return _batched(f"DELETE FROM {TABLE} WHERE id BETWEEN {{lo}} AND {{hi}};", n, tx_rows)
+
+
+def backlog_sql(kind: str, n: int, nullable: bool, tx_rows: int, wide: bool = False) -> str:
+    """bench_pg's INSERT or UPDATE backlog in `tx_rows`-row transactions (bench_pg: 1000); `wide`: of WIDE_DDL's
+    table."""
+    if tx_rows == 1000 and not wide:
+        return bench_pg_backlog_sql(kind, n, nullable)
+    if kind == "insert" and wide:
+        body = f"INSERT INTO {TABLE} ({WIDE_COLUMNS}) SELECT {WIDE_ROW_EXPR} FROM generate_series({{lo}}, {{hi}}) g;"
+    elif kind == "insert":
+        body = f"INSERT INTO {TABLE} ({COLUMNS}) SELECT {NULLABLE_ROW_EXPR if nullable else ROW_EXPR} "
+        body += "FROM generate_series({lo}, {hi}) g;"
+    else:
+        body = f"UPDATE {TABLE} SET qty = qty + 1, amount = amount + 1, active = NOT active, client_ns = b "
+        body += "WHERE id BETWEEN {lo} AND {hi};"
+    return _batched(body, n, tx_rows)
+
+
+def _batched(body: str, n: int, tx_rows: int) -> str:
+    """`body` ({lo}, {hi}: the batch's ids) once per `tx_rows` ids, each batch its own transaction."""
+    body = body.format(lo=f"b * {tx_rows} + 1", hi=f"least(b * {tx_rows} + {tx_rows}, {n})")
+    return f"DO $$ BEGIN FOR b IN 0..{(n + tx_rows - 1) // tx_rows - 1} LOOP {body} COMMIT; END LOOP; END $$;"
+
+
+# `--table wide`: 30 columns of mixed types (the UPDATE backlog's qty, amount, active and client_ns among them),
+# every one but the key NULL in ~20 % of the rows in varying combinations (as bench_pg's nullable table)
+_WIDE = [
+    ("qty", "integer", "(g % 1000)::int"),
+    ("amount", "numeric(12,2)", "((g % 1000000) / 100.0 + 0.25)::numeric(12,2)"),
+    ("active", "boolean", "g % 3 = 0"),
+    ("client_ns", "bigint", "g * 1000"),
+    ("c1", "integer", "(g * 7) % 100000"),
+    ("c2", "bigint", "g::bigint * 1000003"),
+    ("c3", "smallint", "(g % 32000)::smallint"),
+    ("c4", "text", "'text-' || g"),
+    ("c5", "varchar(40)", "'customer-' || g"),
+    ("c6", "numeric(10,3)", "((g % 100000) / 7.0)::numeric(10,3)"),
+    ("c7", "timestamptz", "timestamptz '2024-01-01 00:00:00+00' + g * interval '1 second'"),
+    ("c8", "timestamp", "timestamp '2024-01-01 00:00:00' + g * interval '1 minute'"),
+    ("c9", "date", "date '2024-01-01' + (g % 1000)::int"),
+    ("c10", "double precision", "g / 3.0::float8"),
+    ("c11", "real", "(g / 7.0)::real"),
+    ("c12", "boolean", "g % 2 = 0"),
+    ("c13", "jsonb", "jsonb_build_object('g', g, 's', 'x' || g)"),
+    ("c14", "uuid", "md5(g::text)::uuid"),
+    ("c15", "text", "left(repeat(md5(g::text), 2), 60)"),
+    ("c16", "integer", "g % 97"),
+    ("c17", "bigint", "-g::bigint"),
+    ("c18", "numeric(18,4)", "(g * 1.0001)::numeric(18,4)"),
+    ("c19", "timestamptz", "timestamptz '2020-06-01 12:00:00+00' + g * interval '1 hour'"),
+    ("c20", "varchar(80)", "'city-' || (g % 50)"),
+    ("c21", "time", "time '00:00' + (g % 86400) * interval '1 second'"),
+    ("c22", "double precision", "g * 1.5::float8"),
+    ("c23", "text", "'note ' || g"),
+    ("c24", "integer", "g % 5"),
+    ("c25", "bytea", "decode(md5(g::text), 'hex')"),
+]
+WIDE_DDL = f"CREATE TABLE {TABLE} (id bigint PRIMARY KEY, " + ", ".join(f"{n} {t}" for n, t, _ in _WIDE) + ")"
+WIDE_COLUMNS = "id, " + ", ".join(n for n, _, _ in _WIDE)
+WIDE_ROW_EXPR = "g, " + ", ".join(
+    f"CASE WHEN (g * 7 + {k * 13}) % 97 < 20 THEN NULL ELSE {e} END" for k, (_, _, e) in enumerate(_WIDE)
+)
 
 
 # `--key-default`: the key is (id, city) (message.key.columns) and city has a column default, so a NULL in it
@@ -245,9 +314,10 @@ def main(argv=None) -> int:
     )
     ap.add_argument(
         "--table",
-        choices=("notnull", "nullable"),
+        choices=("notnull", "nullable", "wide"),
         default="notnull",
-        help="bench_pg's table with NOT NULL columns (default), or nullable with ~20 %% NULLs",
+        help="bench_pg's table with NOT NULL columns (default), or nullable with ~20 %% NULLs, or 30 columns of "
+        "mixed types with ~20 %% NULLs (WIDE_DDL)",
     )
     ap.add_argument(
         "--replica-identity",
@@ -267,15 +337,32 @@ def main(argv=None) -> int:
         help="a 3.2 KB TOASTed text column the UPDATEs leave unchanged (DEFAULT: the placeholder in `after`; "
         "FULL: the old row's value)",
     )
+    ap.add_argument(
+        "--tx-rows",
+        type=int,
+        default=1000,
+        help="rows per transaction of each backlog (bench_pg: 1000); small ones weigh the per-transaction work "
+        "(BEGIN, COMMIT, a table's source template and line formats)",
+    )
     args = ap.parse_args(argv)
     with PgServer() as pg, tempfile.TemporaryDirectory(prefix="bench-pg-path-") as tmp:
         full = args.replica_identity == "full"
-        ins, upd, dels = record(pg, args.rows, args.table == "nullable", full, args.toast, args.key_default)
+        ins, upd, dels = record(
+            pg,
+            args.rows,
+            args.table == "nullable",
+            full,
+            args.toast,
+            args.key_default,
+            args.tx_rows,
+            args.table == "wide",
+        )
         extra = KEY_DEFAULT_PROPS if args.key_default else None
         if args.callgrind_markers:
             return marked_replay(pg, Path(tmp), ins, upd, dels, extra)
+        ncols = len(_WIDE) + 1 if args.table == "wide" else COLUMNS.count(",") + 2
         print(
-            f"recorded {len(ins):,} + {len(upd):,} + {len(dels):,} pgoutput messages ({COLUMNS.count(',') + 2} columns; "
+            f"recorded {len(ins):,} + {len(upd):,} + {len(dels):,} pgoutput messages ({ncols} columns; "
             f"row {ROW_EXPR[:20]}...; table {args.table}, replica identity {args.replica_identity}"
             f"{', TOAST column' if args.toast else ''})"
         )

@@ -7,6 +7,7 @@ from typing import Any
 
 import orjson
 
+from emulator.connectors.postgres.pgoutput import UNCHANGED_TOAST as UNCHANGED
 from emulator.envelope import TableEnvelope
 
 _FALLBACK = {
@@ -86,6 +87,8 @@ class CapturedTable:
         "line_epoch",
         "line_uo",
         "line_d",
+        "line_old_epoch",
+        "tx_formats",
         "gate_line_d",
         "parse_old",
         "gate_old",
@@ -127,6 +130,9 @@ class CapturedTable:
         # function for DELETE lines (`gate_line` takes the UPDATEs)
         self.line_uo: bytes | None = None
         self.line_d: tuple | None = None
+        self.line_old_epoch = -1  # the transaction line_uo and line_d were made for
+        # the source template and the "c" / "u" line formats one level up (tx_formats), made once per Relation
+        self.tx_formats: Any = None
         self.gate_line_d: Any = None
         # an UPDATE's old row (REPLICA IDENTITY FULL) as JSON (the JSON parser's `old`), and the dispatcher's
         # change function for UPDATEs with their old row and DELETEs as JSON
@@ -147,7 +153,7 @@ class CapturedTable:
 
     def old_key_json_fields(self, identity: list[bool]) -> tuple[list, list | None]:
         """`env.json_fields()` for an old-key tuple ('K': the replica-identity columns, `identity[j]` for row
-        field j, the others NULL), as the stream's `_old_row` reads it: a field outside the identity is a
+        field j, the others NULL), as `old_row` reads it: a field outside the identity is a
         constant, its fallback (`fallbacks`) as `change` prints it (a NULL fallback: the column's default,
         replace.null.with.default) or its mask; in the key (message.key.columns) the fallback or null."""
         value, key = self.env.json_fields()
@@ -160,6 +166,38 @@ class CapturedTable:
         if key is not None:
             key = [(n, j, nj, fx if fx is not None or identity[j] else const(j, nj)) for n, j, nj, fx in key]
         return value, key
+
+    def row_toast(self, raw: list, old: dict | None) -> dict:
+        """The row of `raw` values holding unchanged TOAST values: the old row's value (REPLICA IDENTITY FULL) where
+        it has one, else the placeholder."""
+        env = self.env
+        vals = []
+        for i, (conv, v) in enumerate(zip(env.converters, raw)):
+            if v is None:
+                vals.append(None)
+            elif v is UNCHANGED:
+                name = env.names[i]
+                if old is not None and old.get(name) is not None and old[name] != env.unavailable[i]:
+                    vals.append(old[name])
+                else:
+                    vals.append(env.unavailable[i])
+            else:
+                vals.append(conv(v))
+        return env.fill_nulls(dict(zip(env.names, vals)))
+
+    def old_row(self, kind: str, raw: list) -> dict:
+        """The `before` row of an old tuple (`kind` 'O': the whole row, 'K': the replica identity's columns)."""
+        env = self.env
+        if kind == "O":
+            return env.row(raw) if UNCHANGED not in raw else self.row_toast(raw, None)
+        # 'K': only the replica-identity columns are sent; the rest are NULL in the tuple
+        vals = []
+        for i, (conv, v) in enumerate(zip(env.converters, raw)):
+            if v is None or v is UNCHANGED:
+                vals.append(self.fallbacks[i])
+            else:
+                vals.append(conv(v))
+        return env.fill_nulls(dict(zip(env.names, vals)))
 
     def raw(self, values: list) -> list:
         keep = self.keep

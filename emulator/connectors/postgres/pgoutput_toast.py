@@ -1,6 +1,6 @@
 """UPDATEs the whole-tuple readers of `pgoutput.row_json_parser` refuse, read straight to JSON all the same.
 
-Two kinds of UPDATE left the JSON-text path for the dict path (`PgoutputStream._row_toast`, ~3x the CPU):
+Two kinds of UPDATE left the JSON-text path for the dict path (`CapturedTable.row_toast`, ~3x the CPU):
 
 * an unchanged TOASTed value (`u`: the server did not send it) in the new tuple. Debezium prints the old
   row's value there when the UPDATE carries it (REPLICA IDENTITY FULL: PostgreSQL flattens the old tuple, so

@@ -17,13 +17,14 @@ from emulator.connectors.postgres.catalog import load_relation_table
 from emulator.connectors.postgres.source import (
     sequence,
 )
+from emulator.connectors.postgres.tx_formats import MARKS as TX_MARKS
+from emulator.connectors.postgres.tx_formats import old_line_formats, table_formats, tx_args
 from emulator.model import TableDef
 from emulator.records import Record
 
 log = logging.getLogger("emulator.postgres")
 
 
-UNCHANGED = po.UNCHANGED_TOAST
 _time_ns = time.time_ns
 _U32 = po.U32
 _XLOG_START = po.XLOG_START  # an XLogData message's start LSN (offset 1)
@@ -65,6 +66,8 @@ class PgoutputStream:
     """pgoutput decoding into the dispatcher (a mixin of PostgresConnector)."""
 
     tx_epoch = 0  # BEGINs seen: per-table source templates are valid for one transaction
+    _tx_args: tuple = ()  # tx_formats.tx_args of the transaction `_tx_args_epoch`
+    _tx_args_epoch = -1
 
     # -- streaming -----------------------------------------------------------------------------------------
     def _stream(self, start_lsn: int) -> None:
@@ -201,7 +204,7 @@ class PgoutputStream:
         ct.toast_first = False
         ct.toast_line = None
         ct.line_epoch = -1
-        ct.line_uo = ct.line_d = ct.gate_line_d = None
+        ct.line_uo = ct.line_d = ct.gate_line_d = ct.tx_formats = None
         if ct.parse_row is not None and not self.settings.structured:
             ct.gate_json = self.dispatcher.table_json(ct.env, ct.data_collection)
             if ct.gate_json is not None:
@@ -281,7 +284,7 @@ class PgoutputStream:
         epoch = self.tx_epoch
         if ct.src_epoch == epoch:  # a dict template (data plane, or a name holding the marker)
             return self._src_dict(ct.src, lsn)
-        if ct.src_first != epoch:
+        if ct.src_first != epoch and not ct.tx_formats:  # (with them the template costs one `%`)
             ct.src_first = epoch
             t = ct.env.table
             src = self.source(
@@ -301,9 +304,32 @@ class PgoutputStream:
     def _src_template(self, ct: CapturedTable) -> bytes | dict:
         """The source block of `ct`'s changes in this transaction (`tx_epoch`) but for the LSN: as JSON
         bytes with `%d` at the LSN's two places (in `sequence` and `lsn`), or a dict for the data plane
-        (which takes payloads as dicts) and for names that happen to contain the marker."""
+        (which takes payloads as dicts) and for names that happen to contain the marker. With it the
+        transaction's line formats, from the table's formats one level up (`tx_formats`) where they could be
+        made."""
+        epoch = ct.src_epoch = self.tx_epoch
+        ct.line_old_epoch = -1  # `old_line_formats`: on the transaction's first change that needs them
+        if not self.settings.structured and self.xid is not None:
+            fmts = ct.tx_formats
+            if fmts is None:
+                t = ct.env.table
+                seq = sequence(TX_MARKS["last_commit"], _LSN_MARK)
+                marked = self.source(
+                    TX_MARKS["ts_us"], "false", seq, t.namespace, t.name, TX_MARKS["xid"], _LSN_MARK
+                )
+                fmts = ct.tx_formats = table_formats(ct, orjson.dumps(marked), _LSN_MARK_TEXT)
+            if fmts:
+                if self._tx_args_epoch != epoch:
+                    self._tx_args = tx_args(self.ts_us, self.last_commit_lsn, self.xid)
+                    self._tx_args_epoch = epoch
+                args = self._tx_args
+                ct.src = tmpl = fmts[0] % args
+                if fmts[1] is not None:
+                    ct.line_c = fmts[1] % args
+                    ct.line_u = fmts[2] % args
+                    ct.line_epoch = epoch
+                return tmpl
         t = ct.env.table
-        ct.src_epoch = self.tx_epoch
         src = self.source(self.ts_us, "false", None, t.namespace, t.name, self.xid, None)
         if not self.settings.structured:
             marked = dict(src, sequence=sequence(self.last_commit_lsn, _LSN_MARK), lsn=_LSN_MARK)
@@ -315,32 +341,11 @@ class PgoutputStream:
                     vfmt = ct.parse_json.value_format
                     ct.line_c = po.line_format(formats["c"][0], vfmt, tmpl)
                     ct.line_u = po.line_format(formats["u"][0], vfmt, tmpl)
-                    self._old_line_formats(ct, tmpl)
                     if ct.line_c is not None and ct.line_u is not None:
                         ct.line_epoch = self.tx_epoch
                 return tmpl
         ct.src = src
         return src
-
-    def _old_line_formats(self, ct: CapturedTable, tmpl: bytes) -> None:
-        """This transaction's line formats of `ct`'s UPDATEs with their old row (REPLICA IDENTITY FULL: the
-        rows' JSON as `%b`) and of its DELETEs (FULL: the old tuple, 'O', read as an INSERT's row; DEFAULT /
-        USING INDEX: the old key, 'K', once its reader is made), None where the JSON path serves."""
-        ct.line_uo = ct.line_d = None
-        if ct.gate_old is None:
-            return
-        formats = ct.env._old_formats
-        if ct.parse_old is not None:  # FULL (the JSON parser reads old tuples only then)
-            ct.line_uo = po.line_format_old(formats["u"][0], None, None, tmpl)
-            tag, reader, vfmt = 79, ct.parse_line, ct.parse_json.value_format
-        else:
-            reader = getattr(ct.parse_key, "line", None)  # None until the first DELETE made it
-            if reader is None:
-                return
-            tag, vfmt = 75, ct.parse_key.value_format
-        fmt = po.line_format_old(formats["d"][0], vfmt, b"null", tmpl) if ct.gate_line_d is not None else None
-        if fmt is not None:
-            ct.line_d = (tag, reader, fmt)
 
     def _on_insert(self, msg: bytes, lsn: int) -> None:
         # _change_target and _src_of inlined: the most frequent message of a catch-up, two calls fewer
@@ -374,39 +379,10 @@ class PgoutputStream:
         if after is None:  # unchanged TOAST, binary, another column count: the generic path
             _relid_, values, toast = po.parse_insert(msg)
             raw = ct.raw(values) if ct.keep is not None else values
-            after = self._row_toast(ct, raw, None) if toast else ct.env.row(raw)
+            after = ct.row_toast(raw, None) if toast else ct.env.row(raw)
         (ct.gate or self._gate(ct))(
             "c", None, after, self._src_of(ct, lsn), f"{self.xid}:{lsn}" if self.tx.enabled else None
         )
-
-    def _row_toast(self, ct: CapturedTable, raw: list, old: dict | None) -> dict:
-        env = ct.env
-        vals = []
-        for i, (conv, v) in enumerate(zip(env.converters, raw)):
-            if v is None:
-                vals.append(None)
-            elif v is UNCHANGED:
-                name = env.names[i]
-                if old is not None and old.get(name) is not None and old[name] != env.unavailable[i]:
-                    vals.append(old[name])
-                else:
-                    vals.append(env.unavailable[i])
-            else:
-                vals.append(conv(v))
-        return env.fill_nulls(dict(zip(env.names, vals)))
-
-    def _old_row(self, ct: CapturedTable, kind: str, raw: list) -> dict:
-        env = ct.env
-        if kind == "O":
-            return env.row(raw) if UNCHANGED not in raw else self._row_toast(ct, raw, None)
-        # 'K': only the replica-identity columns are sent; the rest are NULL in the tuple
-        vals = []
-        for i, (conv, v) in enumerate(zip(env.converters, raw)):
-            if v is None or v is UNCHANGED:
-                vals.append(ct.fallbacks[i])
-            else:
-                vals.append(conv(v))
-        return env.fill_nulls(dict(zip(env.names, vals)))
 
     def _on_update(self, msg: bytes, lsn: int) -> None:
         # skipped updates are dropped whole, key changes included (as Debezium); _change_target inlined
@@ -472,6 +448,9 @@ class PgoutputStream:
                 if upd is not None:
                     ct.toast_first = upd[3]  # as for the new tuple alone above
                     before, after, key = upd[0], upd[1], upd[2]
+            if before is not None and ct.line_epoch == self.tx_epoch:
+                if ct.line_old_epoch != self.tx_epoch:
+                    old_line_formats(ct, self.tx_epoch)
             if before is not None and ct.line_epoch == self.tx_epoch and ct.line_uo is not None:
                 if not (d.skip_unchanged and before == after):  # else table() compares the rows
                     t = b"%d" % _time_ns()  # into the record's line, as _on_insert's
@@ -490,9 +469,9 @@ class PgoutputStream:
                 ):
                     return
         _relid_, old_vals, old_kind, new_vals, toast = po.parse_update(msg)
-        before = self._old_row(ct, old_kind, ct.raw(old_vals)) if old_vals is not None else None
+        before = ct.old_row(old_kind, ct.raw(old_vals)) if old_vals is not None else None
         raw = ct.raw(new_vals)
-        after = self._row_toast(ct, raw, before) if toast else env.row(raw)
+        after = ct.row_toast(raw, before) if toast else env.row(raw)
         (ct.gate or self._gate(ct))(
             "u", before, after, self._src_of(ct, lsn), f"{self.xid}:{lsn}" if self.tx.enabled else None
         )
@@ -501,6 +480,8 @@ class PgoutputStream:
         ct = self._change_target(msg, "d", lsn)
         if ct is None:
             return
+        if ct.line_epoch == self.tx_epoch and ct.line_old_epoch != self.tx_epoch:
+            old_line_formats(ct, self.tx_epoch)
         ld = ct.line_d
         if ld is not None and msg[5] == ld[0] and ct.line_epoch == self.tx_epoch:  # as _on_insert's line
             line = ld[1](msg, 6, ld[2], lsn, b"null", _time_ns())
@@ -519,7 +500,7 @@ class PgoutputStream:
             ):
                 return
         _relid_, kind, old_vals = po.parse_delete(msg)
-        before = self._old_row(ct, kind, ct.raw(old_vals))
+        before = ct.old_row(kind, ct.raw(old_vals))
         (ct.gate or self._gate(ct))(
             "d", before, None, self._src_of(ct, lsn), f"{self.xid}:{lsn}" if self.tx.enabled else None
         )
