@@ -360,6 +360,8 @@ class PgoutputStream:
             not d.admit("c", ct is not None) or ct is None
         ):
             return
+        if ct.src_epoch != self.tx_epoch and ct.tx_formats:  # the first change: the formats cost a `%` each
+            self._src_template(ct)
         if ct.line_epoch == self.tx_epoch:  # straight into the record's line (this transaction's format)
             line = ct.parse_line(msg, 6, ct.line_c, lsn, b"null", _time_ns())  # byte 5 is 'N'
             if line is not None and ct.gate_line("c", line):
@@ -398,6 +400,8 @@ class PgoutputStream:
             not d.admit("u", ct is not None) or ct is None
         ):
             return
+        if ct.src_epoch != self.tx_epoch and ct.tx_formats:  # as in _on_insert
+            self._src_template(ct)
         if msg[5] == 78 and ct.line_epoch == self.tx_epoch:  # 'N': no old tuple; as in _on_insert
             if not ct.toast_first:
                 line = ct.parse_line(msg, 6, ct.line_u, lsn, b"null", _time_ns())
@@ -480,6 +484,8 @@ class PgoutputStream:
         ct = self._change_target(msg, "d", lsn)
         if ct is None:
             return
+        if ct.src_epoch != self.tx_epoch and ct.tx_formats:  # as in _on_insert
+            self._src_template(ct)
         if ct.line_epoch == self.tx_epoch and ct.line_old_epoch != self.tx_epoch:
             old_line_formats(ct, self.tx_epoch)
         ld = ct.line_d
