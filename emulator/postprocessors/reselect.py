@@ -182,13 +182,17 @@ class Reselector:
                 except ReselectFailed as exc:
                     if plan.proc.fail:
                         raise RuntimeError(
-                            f"Failed to re-select columns for table {where} and key {values}: {exc}"
+                            f"Failed to re-select columns for table {where} and key {values}: {exc} "
+                            "(reselect.error.handling.mode=fail); Debezium stops here too"
                         ) from exc
                     log.warning("Failed to re-select columns for table %s and key %s: %s", where, values, exc)
                     continue
                 if got is None:
                     if plan.proc.fail:
-                        raise RuntimeError(f"Failed to find row in table {where} with key {key}")
+                        raise RuntimeError(
+                            f"Failed to find row in table {where} with key {key} "
+                            "(reselect.error.handling.mode=fail); Debezium stops here too"
+                        )
                     log.warning("Failed to find row in table %s with key %s.", where, key)
                     continue
                 after = {**after, **got}
