@@ -64,15 +64,16 @@ class PgReselect:
 
     def __init__(self, conn: Callable[[], psycopg.Connection]) -> None:
         self.conn = conn
-        self.types: dict[str, dict[str, str]] = {}  # table id -> column -> type name (TypeRegistry's)
+        # per table definition (a new one after DDL, as Debezium's refreshed Table): (the definition, kept so
+        # that its id is not reused, column -> type name as TypeRegistry names it)
+        self.types: dict[int, tuple[Any, dict[str, str]]] = {}
 
     def _type_names(self, conn: psycopg.Connection, table: Any) -> dict[str, str]:
-        names = self.types.get(table.id)
-        if names is None:
+        got = self.types.get(id(table))
+        if got is None:
             rel = sql.Identifier(table.namespace, table.name).as_string(conn)
-            names = dict(conn.execute(_TYPES_SQL, (rel,)).fetchall())
-            self.types[table.id] = names
-        return names
+            got = self.types[id(table)] = (table, dict(conn.execute(_TYPES_SQL, (rel,)).fetchall()))
+        return got[1]
 
     def read(
         self, env: Any, wanted: list[str], key_cols: list[str], values: list[Any]

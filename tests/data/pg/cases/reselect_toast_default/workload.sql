@@ -1,26 +1,33 @@
 -- post.processors with Debezium's ReselectColumnsPostProcessor (defaults: unavailable and null values, by primary key).
--- Each row is changed in one stream transaction only, so the row read back is the transaction's final state
+-- Values just over the TOAST threshold (STORAGE EXTERNAL: kept out of line uncompressed). Each row is changed in
+-- one stream transaction only, so the row read back is the transaction's final state
 -- whenever Debezium processes the event (pgoutput sends a transaction after its commit).
 -- @set post.processors=reselector
 -- @set reselector.type=io.debezium.processors.reselect.ReselectColumnsPostProcessor
 -- @section pre
 CREATE TABLE public.debezium_signal (id VARCHAR(42) PRIMARY KEY, type VARCHAR(32) NOT NULL, data VARCHAR(2048) NULL);
 CREATE TABLE public.t_def (id integer PRIMARY KEY, big text, bin bytea, doc jsonb, arr text[], nums int[], hs text, n integer, note text);
-INSERT INTO public.t_def SELECT g, (SELECT string_agg(md5(i::text || g), '') FROM generate_series(1, 500) i),
-  (SELECT decode(string_agg(md5(i::text || g), ''), 'hex') FROM generate_series(1, 600) i),
-  (SELECT jsonb_agg(md5(i::text || g)) FROM generate_series(1, 400) i),
-  (SELECT array_agg(md5(i::text || g)) FROM generate_series(1, 400) i),
-  (SELECT array_agg(i * g) FROM generate_series(1, 2000) i), 'h' || g, g, NULL FROM generate_series(1, 8) g;
+ALTER TABLE public.t_def ALTER big SET STORAGE EXTERNAL, ALTER bin SET STORAGE EXTERNAL, ALTER doc SET STORAGE EXTERNAL,
+  ALTER arr SET STORAGE EXTERNAL, ALTER nums SET STORAGE EXTERNAL;
+INSERT INTO public.t_def SELECT g, (SELECT string_agg(md5(i::text || g), '') FROM generate_series(1, 70) i),
+  (SELECT decode(string_agg(md5(i::text || g), ''), 'hex') FROM generate_series(1, 140) i),
+  (SELECT jsonb_agg(md5(i::text || g)) FROM generate_series(1, 70) i),
+  (SELECT array_agg(md5(i::text || g)) FROM generate_series(1, 70) i),
+  (SELECT array_agg(i * g) FROM generate_series(1, 600) i), 'h' || g, g, NULL FROM generate_series(1, 8) g;
 CREATE TABLE public.t_full (id integer PRIMARY KEY, big text, n integer, note text);
+ALTER TABLE public.t_full ALTER big SET STORAGE EXTERNAL;
 ALTER TABLE public.t_full REPLICA IDENTITY FULL;
-INSERT INTO public.t_full SELECT g, (SELECT string_agg(md5(i::text || g), '') FROM generate_series(1, 500) i), g, NULL FROM generate_series(1, 3) g;
+INSERT INTO public.t_full SELECT g, (SELECT string_agg(md5(i::text || g), '') FROM generate_series(1, 70) i), g, NULL FROM generate_series(1, 3) g;
 CREATE TABLE public.t_nokey (a integer, big text, note text);
 CREATE TABLE public."t_Case" ("Id" integer PRIMARY KEY, big text, n integer);
-INSERT INTO public."t_Case" VALUES (1, (SELECT string_agg(md5(i::text), '') FROM generate_series(1, 500) i), 1);
+ALTER TABLE public."t_Case" ALTER big SET STORAGE EXTERNAL;
+INSERT INTO public."t_Case" VALUES (1, (SELECT string_agg(md5(i::text), '') FROM generate_series(1, 70) i), 1);
 CREATE TABLE public.t_uuid (id uuid PRIMARY KEY, big text, n integer);
-INSERT INTO public.t_uuid VALUES ('6f1b2c3d-0000-4000-8000-000000000001', (SELECT string_agg(md5(i::text), '') FROM generate_series(1, 500) i), 1);
+ALTER TABLE public.t_uuid ALTER big SET STORAGE EXTERNAL;
+INSERT INTO public.t_uuid VALUES ('6f1b2c3d-0000-4000-8000-000000000001', (SELECT string_agg(md5(i::text), '') FROM generate_series(1, 70) i), 1);
 CREATE TABLE public.t_ts (id timestamp PRIMARY KEY, big text, n integer);
-INSERT INTO public.t_ts VALUES ('2024-01-02 03:04:05', (SELECT string_agg(md5(i::text), '') FROM generate_series(1, 500) i), 1);
+ALTER TABLE public.t_ts ALTER big SET STORAGE EXTERNAL;
+INSERT INTO public.t_ts VALUES ('2024-01-02 03:04:05', (SELECT string_agg(md5(i::text), '') FROM generate_series(1, 70) i), 1);
 -- @section stream
 UPDATE public.t_def SET n = 10 WHERE id = 1;
 UPDATE public.t_def SET n = 20, note = 'set' WHERE id = 2;
