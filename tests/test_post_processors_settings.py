@@ -1,7 +1,7 @@
-"""`post.processors`: Debezium's ReselectColumnsPostProcessor is accepted on PostgreSQL (its records are checked
-against Debezium by the pg cases reselect_toast_default and reselect_options); an alias without class or
-options, any other class, and the property on MySQL/MariaDB/MongoDB are refused at start, one line naming the
-property. Options and defaults as ReselectColumnsPostProcessor.configure reads them (Debezium 3.6.3)."""
+"""`post.processors`: Debezium's ReselectColumnsPostProcessor is accepted on PostgreSQL and the MySqlConnector
+(its records are checked against Debezium by the pg cases reselect_* and the mariadb case reselect_nulls); an
+alias without class or options, any other class, and the property on the MariaDbConnector and MongoDB are
+refused at start, one line naming the property. Options and defaults as ReselectColumnsPostProcessor.configure reads them (Debezium 3.6.3)."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ MYSQL = {
     "database.user": "root",
     "database.server.id": "184054",
 }
+MARIADB = {**MYSQL, "connector.class": "io.debezium.connector.mariadb.MariaDbConnector"}
 MONGO = {
     "connector.class": "io.debezium.connector.mongodb.MongoDbConnector",
     "topic.prefix": "dbserver1",
@@ -125,7 +126,14 @@ def test_options_of_an_alias_are_not_unknown_properties() -> None:
     from_dict({**PG, "post.processors": "r", "r.type": RESELECT, "r.reselect.whatever": "1"})
 
 
-@pytest.mark.parametrize("base", [MYSQL, MONGO], ids=["mysql", "mongodb"])
+def test_mysql_connector_accepts_it() -> None:
+    typed = settings_for(from_dict({**MYSQL, "post.processors": "r", "r.type": RESELECT}))
+    assert [p.alias for p in typed.binlog.post_processors] == ["r"]
+    err = _error({**MYSQL, "post.processors": "r", "r.type": "com.example.MyProcessor"})
+    assert err.property == "r.type"
+
+
+@pytest.mark.parametrize("base", [MARIADB, MONGO], ids=["mariadbconnector", "mongodb"])
 def test_refused_on_other_connectors(base: dict[str, str]) -> None:
     err = _error({**base, "post.processors": "r", "r.type": RESELECT})
     assert err.property == "post.processors"

@@ -277,7 +277,7 @@ for _name in (
     _audit(_name, _NOT_SUPPORTED)
 _audit(
     "post.processors",
-    applies=PG,
+    applies=PG | MY,
     note="class `io.debezium.processors.reselect.ReselectColumnsPostProcessor` (options under `<alias>.` or "
     "`post.processors.<alias>.`: `reselect.columns.include.list`, `reselect.columns.exclude.list`, "
     "`reselect.unavailable.values`, `reselect.null.values`, `reselect.use.event.key`, "
@@ -286,8 +286,10 @@ _audit(
 _audit(
     "post.processors",
     _NOT_SUPPORTED,
-    applies=BINLOG | MO,
-    note="emulated for PostgreSQL only (MongoDB: Debezium's reselect post processor needs a relational connector)",
+    applies=MA | MO,
+    note="the MariaDbConnector reads rows again through MariaDB's Connector/J (values not recordable here; the "
+    "MySqlConnector accepts it on MariaDB servers); MongoDB: Debezium's reselect post processor needs a "
+    "relational connector's configuration and JDBC connection",
 )
 # the MariaDbConnector reads its snapshot through MariaDB's Connector/J, whose values the converters would see
 # differently (TINYINT(1) as Boolean, ...): not recordable here, refused

@@ -53,6 +53,7 @@ from emulator.settings.spec import (
     ENUM,
     INT_RANGES,
     MONGODB,
+    MYSQL,
     POSTGRES,
     REGEX_LIST,
     PropertySpec,
@@ -243,7 +244,7 @@ def _validate(config: Config) -> None:
                 + ", ".join(CUSTOM_CONVERTER_CLASSES),
             )
 
-    if kind == POSTGRES:  # the other connectors refuse post.processors itself (audit)
+    if kind in (POSTGRES, MYSQL):  # the other connectors refuse post.processors itself (audit)
         for name, message in post_processor_problems(props):
             fail(name, message)
 
