@@ -288,8 +288,8 @@ _audit(
     _NOT_SUPPORTED,
     applies=MA | MO,
     note="the MariaDbConnector reads rows again through MariaDB's Connector/J (values not recordable here; the "
-    "MySqlConnector accepts it on MariaDB servers); MongoDB: Debezium's reselect post processor needs a "
-    "relational connector's configuration and JDBC connection",
+    "MySqlConnector accepts it on MariaDB servers); MongoDB: the processor looks up a relational connector "
+    "configuration the MongoDB connector does not have (read in the source, not recorded)",
 )
 # the MariaDbConnector reads its snapshot through MariaDB's Connector/J, whose values the converters would see
 # differently (TINYINT(1) as Boolean, ...): not recordable here, refused
