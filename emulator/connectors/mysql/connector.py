@@ -112,7 +112,7 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
             self.dispatcher.reselect = Reselector(
                 binlog.post_processors,
                 typed.relational.unavailable_value_placeholder.encode("utf-8"),
-                MySqlReselect(lambda: self.conn, self.table_by_id, self._text_parser).read,
+                MySqlReselect(lambda: self.conn, self.table_by_id).read,
                 lambda env: env.table.extra.get("primary_key", env.table.key_columns),
             )
         self.tx = self.dispatcher.tx

@@ -21,6 +21,7 @@ import pymysql
 from emulator.connect.schema import BYTES
 from emulator.connectors.mysql import textrows
 from emulator.connectors.mysql.captured import CapturedTable
+from emulator.connectors.mysql.values import identity
 from emulator.postprocessors.reselect import ReselectFailed
 
 _DECIMAL = "org.apache.kafka.connect.data.Decimal"
@@ -43,17 +44,30 @@ def _bound(value: Any, schema: Any) -> Any:
 
 class MySqlReselect:
     """The reader of one MySqlConnector: `conn()` its autocommit connection (each query reads the latest
-    committed row), `captured(table id)` the captured table, `parser(ct)` its snapshot row parser."""
+    committed row), `captured(table id)` the captured table."""
 
     def __init__(
         self,
         conn: Callable[[], pymysql.Connection],
         captured: Callable[[str], CapturedTable | None],
-        parser: Callable[[CapturedTable], Callable[[bytes], dict]],
     ) -> None:
         self.conn = conn
         self.captured = captured
-        self.parser = parser
+
+    @staticmethod
+    def parser(ct: CapturedTable) -> Callable[[bytes], dict]:
+        """The snapshot's text-row parser (MySqlConnector._text_parser) with each column's own converter:
+        Debezium converts a value read again without column.truncate / mask / hash."""
+        base = {c.name: c.base_type for c in ct.table.columns}
+        unmapped = ct.env.table.extra.get("unmapped") or {}
+        cols = []
+        for c, field in zip(ct.env.table.columns, ct.env.names):  # field: the name as printed
+            c = unmapped.get(c.name, c)
+            conv = c.snapshot_convert or c.convert
+            cols.append(
+                (field, None if conv is identity else conv, base.get(c.name) in textrows.BINARY_TYPES)
+            )
+        return textrows.compile_text_row_parser(cols)
 
     def read(
         self, env: Any, wanted: list[str], key_cols: list[str], values: list[Any]
