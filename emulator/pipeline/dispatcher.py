@@ -184,10 +184,10 @@ class Dispatcher:
         inc = self.incremental
         sig = self.signals
         signal = sig is not None and self.signal_table is not None and dc == self.signal_table
-        # whole skipped events were dropped by admit(); PostgreSQL's EventDispatcher also checks each
-        # record, so there one half of a key change can be skipped
         if self.reselect is not None and not signal:  # chosen per table: no per-row check without it
             record = self.reselect.wrap(env, record) or record
+        # whole skipped events were dropped by admit(); PostgreSQL's EventDispatcher also checks each
+        # record, so there one half of a key change can be skipped
         skip = frozenset() if self.never_skip else self.skipped
         skip_unchanged = self.skip_unchanged
         tombstones = self.tombstones

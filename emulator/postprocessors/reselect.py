@@ -38,6 +38,12 @@ log = logging.getLogger("emulator.reselect")
 _JSON = "io.debezium.data.Json"
 
 
+def placeholder_bytes(text: str) -> bytes:
+    """``unavailable.value.placeholder`` as RelationalDatabaseConnectorConfig gives it: ``hex:`` then hex digits, or
+    the text's UTF-8 bytes."""
+    return bytes.fromhex(text[4:]) if text.startswith("hex:") else text.encode("utf-8")
+
+
 class ReselectFailed(Exception):
     """The reselect query failed (Debezium's SQLException): logged, or the connector stops in ``fail`` mode."""
 

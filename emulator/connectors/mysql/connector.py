@@ -51,7 +51,7 @@ from emulator.model import ColumnDef, TableDef
 from emulator.pipeline.dispatcher import Dispatcher
 from emulator.pipeline.signalling import wire_signals
 from emulator.pipeline.transactions import stored_tx_counts
-from emulator.postprocessors.reselect import Reselector
+from emulator.postprocessors.reselect import Reselector, placeholder_bytes
 from emulator.settings import settings_for
 
 log = logging.getLogger("emulator.mysql")
@@ -106,12 +106,11 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
         self.failure_mode = typed.errors.processing_failure_mode  # fail, or warn|skip: failed_rows.py
         # the binlog connectors filter skipped operations where events are read (supportsOperationFiltering)
         self.dispatcher = Dispatcher.for_connector(engine, self.settings, typed, never_skip=True)
-        if (
-            binlog.post_processors
-        ):  # Debezium's ReselectColumnsPostProcessor, applied by the dispatcher per table
+        # Debezium's ReselectColumnsPostProcessor, applied by the dispatcher per table
+        if binlog.post_processors:
             self.dispatcher.reselect = Reselector(
                 binlog.post_processors,
-                typed.relational.unavailable_value_placeholder.encode("utf-8"),
+                placeholder_bytes(typed.relational.unavailable_value_placeholder),
                 MySqlReselect(lambda: self.conn, self.table_by_id).read,
                 lambda env: env.table.extra.get("primary_key", env.table.key_columns),
             )
