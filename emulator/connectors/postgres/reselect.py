@@ -107,7 +107,7 @@ class PgReselect:
         row = env.snapshot_row(raw)
         out = {name: row[name] for name in wanted}
         # Debezium converts a value read again with the column's own converter, without column.truncate /
-        # mask / hash (tests/data/pg/cases/reselect_column_mappers)
+        # mask / hash (tests/data/pg/cases/reselect_options, table t_map)
         unmapped = table.extra.get("unmapped") or {}
         for name in wanted:
             i = env.names.index(name)

@@ -4,7 +4,9 @@
 -- an UPDATE whose row the same transaction deletes keeps its NULLs (not found: a warning); a DECIMAL key and a
 -- composite key; a DATETIME key (its long of milliseconds matches no row); a table with message.key.columns
 -- read by the event key (reselect.use.event.key under the current post.processors.<alias>. convention) and an
--- exclude list; a keyless table (no key Struct: nothing read). Each row is changed in one transaction only.
+-- exclude list; a keyless table (no key Struct: nothing read); column mappers (a value read again skips them: a
+-- truncated column's whole text, a hashed one's plain value; a masked NULL prints the mask, never read again).
+-- Each row is changed in one transaction only.
 -- @set post.processors=r,k
 -- @set r.type=io.debezium.processors.reselect.ReselectColumnsPostProcessor
 -- @set r.reselect.columns.exclude.list=inventory.t_key:.*
@@ -12,6 +14,9 @@
 -- @set post.processors.k.reselect.columns.include.list=inventory.t_key:(n|note)
 -- @set post.processors.k.reselect.use.event.key=true
 -- @set message.key.columns=inventory.t_key:code
+-- @set column.truncate.to.3.chars=inventory.t_map.tr
+-- @set column.mask.with.4.chars=inventory.t_map.mk
+-- @set column.mask.hash.SHA-256.with.salt.s1=inventory.t_map.hs
 -- @section pre
 CREATE DATABASE inventory;
 USE inventory;
@@ -22,6 +27,8 @@ CREATE TABLE t_dec (id DECIMAL(6,2), k2 VARCHAR(5), v VARCHAR(20), PRIMARY KEY (
 CREATE TABLE t_dt (id DATETIME PRIMARY KEY, v VARCHAR(20));
 CREATE TABLE t_key (id INT PRIMARY KEY, code VARCHAR(10) NOT NULL UNIQUE, n INT, note VARCHAR(20), other VARCHAR(20));
 CREATE TABLE t_nokey (a INT, v VARCHAR(20));
+CREATE TABLE t_map (id INT PRIMARY KEY, tr VARCHAR(40), mk VARCHAR(40), hs VARCHAR(40), n INT);
+INSERT INTO t_map VALUES (1, 'abcdef', 'secret', 'hashme', 1);
 -- @section stream
 BEGIN;
 INSERT INTO t (id, n) VALUES (10, 1);
@@ -47,4 +54,8 @@ COMMIT;
 BEGIN;
 INSERT INTO t_nokey VALUES (1, NULL);
 UPDATE t_nokey SET v = 'nokey';
+COMMIT;
+BEGIN;
+INSERT INTO t_map (id, n) VALUES (10, 1);
+UPDATE t_map SET tr = 'truncated later', mk = 'masked later', hs = 'hashed later' WHERE id = 10;
 COMMIT;
