@@ -104,6 +104,10 @@ class Filters:
         """Apply message.key.columns and the column filters. Returns the table as captured and the
         indexes of the kept columns in the source row (None when every column is kept)."""
         key = self._message_key(table)
+        # the table's own key, which post.processors' reselect queries use whatever message.key.columns says, and
+        # its columns before the column mappers: Debezium converts a value read again without them
+        table.extra["primary_key"] = list(table.key_columns)
+        table.extra["unmapped"] = {c.name: c for c in table.columns}
         included = {c.name for c in table.columns if self.column_included(table.id, c.name)}
         keep = [i for i, c in enumerate(table.columns) if c.name in key or c.name in included]
         key_only = frozenset(k for k in key if k not in included)

@@ -71,6 +71,7 @@ class Dispatcher:
         "incremental",
         "signals",
         "signal_table",
+        "reselect",
     )
 
     def __init__(
@@ -99,6 +100,8 @@ class Dispatcher:
         self.incremental: Any = None  # the incremental snapshot's window machine
         self.signals: Any = None  # the signal processor (source channel: rows of the signal table)
         self.signal_table: str | None = None
+        # post.processors (emulator/postprocessors/reselect.py): set by the connector, None when not configured
+        self.reselect: Any = None
 
     @classmethod
     def for_connector(
@@ -181,6 +184,8 @@ class Dispatcher:
         inc = self.incremental
         sig = self.signals
         signal = sig is not None and self.signal_table is not None and dc == self.signal_table
+        if self.reselect is not None and not signal:  # chosen per table: no per-row check without it
+            record = self.reselect.wrap(env, record) or record
         # whole skipped events were dropped by admit(); PostgreSQL's EventDispatcher also checks each
         # record, so there one half of a key change can be skipped
         skip = frozenset() if self.never_skip else self.skipped
@@ -237,6 +242,8 @@ class Dispatcher:
         `table()`). None for the signal table (its rows are read)."""
         if self.signals is not None and self.signal_table is not None and dc == self.signal_table:
             return None
+        if self.reselect is not None and self.reselect.applies(env):
+            return None  # post.processors reads the row dicts
         record = env.change_json
         emit = self.emit
         event_block = self.tx.event_block
@@ -265,6 +272,8 @@ class Dispatcher:
         are read)."""
         if self.signals is not None and self.signal_table is not None and dc == self.signal_table:
             return None
+        if self.reselect is not None and self.reselect.applies(env):
+            return None  # post.processors reads the row dicts
         record = env.change_json_old
         tombstone = env.tombstone_json
         emit = self.emit
@@ -301,6 +310,8 @@ class Dispatcher:
         where the value starts after a key of length 0 and how long the line's tail after it is."""
         if self.signals is not None and self.signal_table is not None and dc == self.signal_table:
             return None
+        if self.reselect is not None and self.reselect.applies(env):
+            return None  # post.processors reads the row dicts
         emit = self.emit
         m = self.metrics
         inc = self.incremental
@@ -342,6 +353,8 @@ class Dispatcher:
         `tombstone_json`'s record for it), counted as `table()` counts a delete."""
         if self.signals is not None and self.signal_table is not None and dc == self.signal_table:
             return None
+        if self.reselect is not None and self.reselect.applies(env):
+            return None  # post.processors reads the row dicts
         emit = self.emit
         m = self.metrics
         inc = self.incremental

@@ -269,13 +269,28 @@ for _name in (
     "mongodb.ssl.truststore.password",
     "mongodb.ssl.keystore.type",
     "mongodb.ssl.truststore.type",
-    "post.processors",
     "capture.start.op.time",
     "custom.sanitize.pattern",
     "database.connection.factory.class",
     "topic.heartbeat.name",
 ):
     _audit(_name, _NOT_SUPPORTED)
+_audit(
+    "post.processors",
+    applies=PG | MY,
+    note="class `io.debezium.processors.reselect.ReselectColumnsPostProcessor` (options under `<alias>.` or "
+    "`post.processors.<alias>.`: `reselect.columns.include.list`, `reselect.columns.exclude.list`, "
+    "`reselect.unavailable.values`, `reselect.null.values`, `reselect.use.event.key`, "
+    "`reselect.error.handling.mode`); any other class is refused at start",
+)
+_audit(
+    "post.processors",
+    _NOT_SUPPORTED,
+    applies=MA | MO,
+    note="the MariaDbConnector reads rows again through MariaDB's Connector/J (values not recordable here; the "
+    "MySqlConnector accepts it on MariaDB servers); MongoDB: the processor looks up a relational connector "
+    "configuration the MongoDB connector does not have (read in the source, not recorded)",
+)
 # the MariaDbConnector reads its snapshot through MariaDB's Connector/J, whose values the converters would see
 # differently (TINYINT(1) as Boolean, ...): not recordable here, refused
 _audit("converters", _NOT_SUPPORTED, applies=PG | MO)

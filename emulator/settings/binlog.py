@@ -9,6 +9,7 @@ from typing import Any
 from emulator.settings.common import Patterns, Settings, common_groups
 from emulator.settings.custom_converters import CustomConverter, custom_converters
 from emulator.settings.fields import build, prop, stripped
+from emulator.settings.post_processors import ReselectColumns, post_processors
 from emulator.settings.relational import Relational
 
 
@@ -59,6 +60,8 @@ class Binlog:
     ddl_parser_type: str = prop("ddl.parser.type")
     # Debezium's shipped custom converters (emulator/connectors/mysql/custom_converters.py applies them)
     custom_converters: tuple[CustomConverter, ...] = prop("converters", parse=custom_converters)
+    # Debezium's ReselectColumnsPostProcessor (emulator/postprocessors/reselect.py applies it; MySqlConnector)
+    post_processors: tuple[ReselectColumns, ...] = prop("post.processors", parse=post_processors)
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,7 @@ from typing import Any
 
 from emulator.settings.common import Patterns, Settings, common_groups
 from emulator.settings.fields import blank_is_default, build, int_or, prop, stripped
+from emulator.settings.post_processors import ReselectColumns, post_processors
 from emulator.settings.relational import Relational
 
 
@@ -82,6 +83,8 @@ class Postgres:
     interval_handling_mode: str = prop("interval.handling.mode")
     money_fraction_digits: int = prop("money.fraction.digits")
     snapshot_isolation_mode: str = prop("snapshot.isolation.mode")
+    # Debezium's ReselectColumnsPostProcessor (emulator/postprocessors/reselect.py applies it)
+    post_processors: tuple[ReselectColumns, ...] = prop("post.processors", parse=post_processors)
 
 
 @dataclass(frozen=True, slots=True)

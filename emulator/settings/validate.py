@@ -39,6 +39,8 @@ from collections.abc import Mapping
 from emulator.settings.checks import JAVA_CLASS, TIME_PRECISION
 from emulator.settings.custom_converters import SUPPORTED_CLASSES as CUSTOM_CONVERTER_CLASSES
 from emulator.settings.errors import ConfigError, show_value
+from emulator.settings.post_processors import owns as post_processor_owns
+from emulator.settings.post_processors import problems as post_processor_problems
 from emulator.settings.raw import Config, enum_message
 from emulator.settings.spec import (
     BINLOG,
@@ -51,6 +53,7 @@ from emulator.settings.spec import (
     ENUM,
     INT_RANGES,
     MONGODB,
+    MYSQL,
     POSTGRES,
     REGEX_LIST,
     PropertySpec,
@@ -241,6 +244,10 @@ def _validate(config: Config) -> None:
                 + ", ".join(CUSTOM_CONVERTER_CLASSES),
             )
 
+    if kind in (POSTGRES, MYSQL):  # the other connectors refuse post.processors itself (audit)
+        for name, message in post_processor_problems(props):
+            fail(name, message)
+
     for alias in config.list("transforms"):
         if not (props.get(f"transforms.{alias}.type") or "").strip():
             fail(
@@ -361,6 +368,8 @@ def _unknown_property(config: Config, name: str, kind: str) -> str | None:
     converters = {c.strip() for c in (config.props.get("converters") or "").split(",") if c.strip()}
     if name.split(".", 1)[0] in converters:
         return None
+    if post_processor_owns(config.props, name):
+        return None  # a post processor's own options: emulator.settings.post_processors reads them
     if property_spec(name) is not None:  # another connector's property: Debezium ignores it too
         return None
     passthrough = name in PASS_THROUGH_NAMES or name.startswith(PASS_THROUGH_PREFIXES)

@@ -35,6 +35,7 @@ from emulator.connectors.mysql.ddl_types import TEXT_JDBC_TYPES
 from emulator.connectors.mysql.failed_rows import dropping_parser
 from emulator.connectors.mysql.gtid import MariaGtidSet, MySqlGtidSet
 from emulator.connectors.mysql.history import SchemaHistory
+from emulator.connectors.mysql.reselect import MySqlReselect
 from emulator.connectors.mysql.schema_changes import MySqlSchemaChanges
 from emulator.connectors.mysql.snapshot import MySqlSnapshot
 from emulator.connectors.mysql.source import Flavor
@@ -50,6 +51,7 @@ from emulator.model import ColumnDef, TableDef
 from emulator.pipeline.dispatcher import Dispatcher
 from emulator.pipeline.signalling import wire_signals
 from emulator.pipeline.transactions import stored_tx_counts
+from emulator.postprocessors.reselect import Reselector, placeholder_bytes
 from emulator.settings import settings_for
 
 log = logging.getLogger("emulator.mysql")
@@ -104,6 +106,14 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
         self.failure_mode = typed.errors.processing_failure_mode  # fail, or warn|skip: failed_rows.py
         # the binlog connectors filter skipped operations where events are read (supportsOperationFiltering)
         self.dispatcher = Dispatcher.for_connector(engine, self.settings, typed, never_skip=True)
+        # Debezium's ReselectColumnsPostProcessor, applied by the dispatcher per table
+        if binlog.post_processors:
+            self.dispatcher.reselect = Reselector(
+                binlog.post_processors,
+                placeholder_bytes(typed.relational.unavailable_value_placeholder),
+                MySqlReselect(lambda: self.conn, self.table_by_id).read,
+                lambda env: env.table.extra.get("primary_key", env.table.key_columns),
+            )
         self.tx = self.dispatcher.tx
         self.heartbeat_query = typed.heartbeat.action_query
         self.server_id = binlog.server_id or 0

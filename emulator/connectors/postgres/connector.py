@@ -27,6 +27,7 @@ from emulator.connectors.postgres.catalog import load_table, registry_for
 from emulator.connectors.postgres.chunks import ChunkSource
 from emulator.connectors.postgres.conninfo import libpq_conninfo, stream_params
 from emulator.connectors.postgres.replication import ReplicationError, ReplicationStream
+from emulator.connectors.postgres.reselect import PgReselect
 from emulator.connectors.postgres.slot import SlotManagement
 from emulator.connectors.postgres.snapshots import SnapshotReads
 from emulator.connectors.postgres.source import (
@@ -37,6 +38,7 @@ from emulator.connectors.postgres.source import (
 )
 from emulator.connectors.postgres.stream import MESSAGE_OP, MESSAGE_TYPE, PgoutputStream
 from emulator.connectors.postgres.types import TypeConfig
+from emulator.connectors.postgres.types.toast import placeholder_bytes
 from emulator.engine import Engine
 from emulator.envelope import EnvelopeSettings, TableEnvelope
 from emulator.filters import Filters
@@ -45,6 +47,7 @@ from emulator.model import TableDef
 from emulator.pipeline.dispatcher import Dispatcher
 from emulator.pipeline.signalling import wire_signals
 from emulator.pipeline.transactions import stored_tx_counts
+from emulator.postprocessors.reselect import Reselector
 from emulator.settings import settings_for
 
 log = logging.getLogger("emulator.postgres")
@@ -80,6 +83,13 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
             engine, self.settings, typed, never_skip=False, eager_begin=True
         )
         self.tx = self.dispatcher.tx
+        if pg.post_processors:  # Debezium's ReselectColumnsPostProcessor, applied by the dispatcher per table
+            self.dispatcher.reselect = Reselector(
+                pg.post_processors,
+                placeholder_bytes(self.type_cfg),
+                PgReselect(lambda: self.conn).read,
+                lambda env: env.table.extra.get("primary_key", env.table.key_columns),
+            )
         self.heartbeat_query = typed.heartbeat.action_query
         self.status_interval_s = pg.status_update_interval_ms / 1000.0
         self.flush_lsn = pg.flush_lsn_source

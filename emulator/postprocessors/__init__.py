@@ -1,0 +1,1 @@
+"""Debezium's post processors (`post.processors`), applied by the dispatcher before transforms."""
