@@ -96,7 +96,10 @@ class MySqlBinlogStream(BinlogLines):
         while not stopping():
             etype, data, ev = read()
             while etype == _TABLE_MAP:  # its rows event follows at once: no stop check or tick between
-                on_table_map(data, ev, checksum)
+                # _on_table_map's first test without its call: the last table map again (a backlog of one
+                # table's statements) leaves table_ids as it is
+                if data[20 : len(data) - checksum] != self.tm_last:
+                    on_table_map(data, ev, checksum)
                 etype, data, ev = read()
             if etype in _ROW_EVENTS:
                 on_rows(etype, data, checksum)
