@@ -61,8 +61,8 @@ T_TINY_BLOB, T_MEDIUM_BLOB, T_LONG_BLOB, T_BLOB, T_VAR_STRING, T_STRING, T_GEOME
 # The binlog connection's packets are read from its socket's file descriptor through a C buffered reader
 # (`BinlogReader._packet_read`): PyMySQL's socket file reads through socket.SocketIO, a Python class whose
 # `closed` the C reader looks up as a Python attribute on every read (two a packet), into an 8 KiB buffer.
-# callgrind, 20k-row INSERT catch-up in process (bench_binlog_path.py --catchup): 72.1k -> 69.8k instructions
-# an event. 256 KiB: fewer read syscalls while catching up; a read returns whatever has arrived.
+# callgrind, a 20k-row INSERT catch-up in process (as bench_binlog_path.py --catchup): 72.1k -> 69.8k
+# instructions an event. 256 KiB: fewer read syscalls while catching up; a read returns whatever has arrived.
 READ_BUFFER = 1 << 18
 _TIMEVAL = struct.Struct("@ll")  # struct timeval, for SO_RCVTIMEO
 _length = struct.Struct("<I").unpack  # a packet's header: length (3 bytes), sequence number
