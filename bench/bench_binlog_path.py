@@ -18,6 +18,14 @@ two `os.getppid()` calls; the second dump holds that replay alone):
 
     valgrind --tool=callgrind --dump-before=getppid --callgrind-out-file=/tmp/cg.out \
         .venv/bin/python bench/bench_binlog_path.py --load F --callgrind-markers UPDATE  # /tmp/cg.out.2 / rows
+
+`--catchup` measures the whole catch-up instead, socket reads and stream loop included (`binlog_catchup.py`:
+a throwaway MariaDB, the connector in this process on bench_mariadb.py's INSERT then UPDATE backlog of
+`--rows` events): CPU µs per event, user and system, best of `--repeat`; with `--callgrind-markers` the
+second dump holds that drain alone:
+
+    valgrind --tool=callgrind --dump-before=getppid --callgrind-out-file=/tmp/cg.out \
+        .venv/bin/python bench/bench_binlog_path.py --catchup --rows 20000 --callgrind-markers INSERT
 """
 
 from __future__ import annotations
@@ -268,7 +276,25 @@ def main(argv=None) -> int:
         action="store_true",
         help="also replay with the line path refused (rows as dicts), interleaved, and print the ratio",
     )
+    ap.add_argument(
+        "--catchup",
+        action="store_true",
+        help="the whole catch-up from a throwaway MariaDB, socket reads included (binlog_catchup.py)",
+    )
     args = ap.parse_args(argv)
+    if args.catchup:
+        from binlog_catchup import catchup
+
+        markers = args.callgrind_markers is not None
+        runs = catchup(args.rows, args.callgrind_markers, markers, 1 if markers else args.repeat)
+        for name, results in runs.items():
+            best = min(results, key=lambda r: r["cpu_us"])
+            print(
+                f"{name:<8} {best['cpu_us']:8.2f} CPU-µs/event (user {best['user_us']:.2f}, system "
+                f"{best['system_us']:.2f}; {args.rows:,} events, the whole catch-up; runs "
+                f"{', '.join(str(r['cpu_us']) for r in results)})"
+            )
+        return 0
     if args.mariadb or args.load:
         inserts, updates, make, checksum = mariadb_events(args.rows, args.save, args.load)
         args.rows = sum(1 for et, _, _ in inserts if et in bl.ROW_EVENTS)

@@ -19,6 +19,9 @@ table-map events and the library's event object for everything else.
 
 from __future__ import annotations
 
+import io
+import socket
+import ssl
 import struct
 from dataclasses import dataclass
 from typing import Any
@@ -54,6 +57,31 @@ T_TINY_BLOB, T_MEDIUM_BLOB, T_LONG_BLOB, T_BLOB, T_VAR_STRING, T_STRING, T_GEOME
     254,
     255,
 )
+
+# The binlog connection's packets are read from its socket's file descriptor through a C buffered reader
+# (`BinlogReader._packet_read`): PyMySQL's socket file reads through socket.SocketIO, a Python class whose
+# `closed` the C reader looks up as a Python attribute on every read (two a packet), into an 8 KiB buffer.
+# callgrind, a 20k-row INSERT catch-up in process (as bench_binlog_path.py --catchup): 72.1k -> 69.8k
+# instructions an event. 256 KiB: fewer read syscalls while catching up; a read returns whatever has arrived.
+READ_BUFFER = 1 << 18
+_TIMEVAL = struct.Struct("@ll")  # struct timeval, for SO_RCVTIMEO
+_length = struct.Struct("<I").unpack  # a packet's header: length (3 bytes), sequence number
+
+
+def _continued(read, data: bytes | None) -> tuple[bytes | None, int]:
+    """A packet of 0xFFFFFF bytes and those that continue it (a payload of 16 MiB or more) -> (the payload,
+    its length), the payload shorter than the length when a read was cut short."""
+    n = 0xFFFFFF
+    part = n
+    while part == 0xFFFFFF and data is not None and len(data) == n:
+        part = _length(read(4))[0] & 0xFFFFFF
+        more = read(part)
+        if more is None:
+            break
+        data += more
+        n += part
+    return data, n
+
 
 HEADER = struct.Struct("<IBIII")  # timestamp, type, server_id, event_size, log_pos (flags follow)
 
@@ -188,26 +216,45 @@ class BinlogReader(BinLogStreamReader):
         self._BinLogStreamReader__connect_to_stream()
         self.checksum = self._BinLogStreamReader__use_checksum
 
+    def _packet_read(self):
+        """The connection's `read(n)` for the binlog stream (see READ_BUFFER): a C buffered reader on the
+        socket's file descriptor, the socket made blocking with the read timeout as SO_RCVTIMEO (a read that
+        times out returns what it has, or None: `read` then raises ConnectionError, as a socket timeout did).
+        A TLS connection keeps PyMySQL's socket file (the descriptor carries the encrypted bytes). PyMySQL's
+        buffer is empty here: the library's last act was writing the dump command."""
+        conn = self._stream_connection
+        sock = conn._sock
+        if isinstance(sock, ssl.SSLSocket) or not isinstance(sock, socket.socket):
+            return conn._rfile.read
+        timeout = sock.gettimeout()
+        sock.settimeout(None)
+        if timeout:
+            sec = int(timeout)
+            sock.setsockopt(
+                socket.SOL_SOCKET, socket.SO_RCVTIMEO, _TIMEVAL.pack(sec, int((timeout - sec) * 1e6))
+            )
+        self._fd_file = io.FileIO(sock.fileno(), "rb", closefd=False)
+        return io.BufferedReader(self._fd_file, READ_BUFFER).read
+
     def read(self) -> tuple[int, bytes, Any]:
         """-> (event type, packet bytes, library event or None for row/table-map events).
 
-        Packets are read straight from the connection's buffered socket file (pymysql's per-packet
-        object and sequence bookkeeping cost more than the decoding of a small row event); the library's
-        packet class is built only for the events its classes decode."""
+        Packets are read straight from the connection's socket (`_packet_read`: pymysql's per-packet object
+        and sequence bookkeeping cost more than the decoding of a small row event); the library's packet
+        class is built only for the events its classes decode."""
         read = self._read
         if read is None:
-            read = self._read = self._stream_connection._rfile.read
+            read = self._read = self._packet_read()
         try:
-            hdr = read(4)
-            n = hdr[0] | hdr[1] << 8 | hdr[2] << 16
+            n = _length(read(4))[0] & 0xFFFFFF  # struct.error: a header cut short; TypeError: None
             data = read(n)
-            while n == 0xFFFFFF:
-                hdr = read(4)
-                n = hdr[0] | hdr[1] << 8 | hdr[2] << 16
-                data += read(n)
-        except (OSError, IndexError) as e:
+            if n == 0xFFFFFF:  # 16 MiB or more: the rest follows in further packets
+                data, n = _continued(read, data)
+        except (OSError, struct.error, TypeError) as e:
             raise ConnectionError(f"binlog connection lost: {e!r}") from e
-        if len(data) < 20:
+        if data is None or len(data) != n:  # cut short: the end of the stream, or the read timed out
+            raise ConnectionError("binlog connection lost (or silent for the read timeout)")
+        if n < 20:
             if not data:
                 raise ConnectionError("binlog connection lost")
             if data[0] == 0xFF:

@@ -24,8 +24,7 @@ class TableEntry:
         "dec2",
         "lines",
         "line_ops",
-        "line_src",
-        "line_fmts",
+        "ways",
         "heads",
     )
 
@@ -35,12 +34,11 @@ class TableEntry:
         self.ct = None
         self.dec = None
         self.dec2 = None
-        # the line decoders (row_lines.LineDecoders, None: rows go as dicts) and, for the source template
-        # `line_src`, the INSERT, UPDATE and DELETE line formats made from it, by op (made when first used)
+        # the line decoders (row_lines.LineDecoders, None: rows go as dicts), the operations whose rows go
+        # as lines, and per rows event type the way they go (stream_lines.LineWay, made when first used)
         self.lines: Any = None
-        self.line_ops: frozenset[str] = frozenset()  # the operations whose rows go as lines
-        self.line_src: Any = None
-        self.line_fmts: dict[str, bytes] = {}
+        self.line_ops: frozenset[str] = frozenset()
+        self.ways: dict[int, Any] = {}
         # per rows event type: the bytes between the table id and the first row of its last event with
         # every column present (flags, extra data, column count, bitmaps; MySqlBinlogStream._on_rows)
         self.heads: dict[int, bytes] = {}

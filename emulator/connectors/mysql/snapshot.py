@@ -16,7 +16,7 @@ from emulator.connectors.mysql import textrows
 from emulator.connectors.mysql.captured import SYSTEM_DATABASES, CapturedTable, quote_id
 from emulator.connectors.mysql.ddl import Change, DdlError
 from emulator.connectors.mysql.schema_changes import db_charset, history_change, table_change
-from emulator.connectors.mysql.snapshot_render import mysql_renderer
+from emulator.connectors.mysql.snapshot_render import mysql_renderer, one_reader_lines
 from emulator.connectors.mysql.snapshot_select import override_select
 from emulator.connectors.mysql.source import source_block
 from emulator.envelope import TableEnvelope
@@ -316,6 +316,9 @@ class MySqlSnapshot:
             log.info("snapshot of %s: %d rows", t.id, n)
 
         emit_one = self._snapshot_emitter(0, None, file, pos)
+        # straight into the output's lines when it takes them (directory output, no data plane): one line
+        # format per source block, no Record per row (snapshot_render.one_reader_lines)
+        emit_line = one_reader_lines(self.engine, self.prefix, self.flavor.name, file, pos)
         threads, legacy = max_threads(self.cfg, len(tables))
         markers = legacy_markers if legacy and threads > 1 else marker
         forked = (
@@ -360,7 +363,8 @@ class MySqlSnapshot:
                     k = kf.head + k + kf.tail
                 emit_record(Record(env.topic, k, vf.head + v + vf.tail, env.settings.context_headers))
                 return
-            emit_one(ct, after, mark)
+            if emit_line is None or not emit_line(ct, after, mark):
+                emit_one(ct, after, mark)
 
         return SnapshotSession(
             tables,

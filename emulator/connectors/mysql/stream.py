@@ -86,7 +86,8 @@ class MySqlBinlogStream(BinlogLines):
         engine = self.engine
         read = self.reader.read
         handle = self.handle_event
-        on_table_map = self._on_table_map  # handle_event's first case, without its call
+        on_table_map = self._on_table_map  # handle_event's cases without its call
+        on_rows = self._on_rows
         checksum = 4 if self.reader.checksum else 0
         hb_next = time.monotonic()
         busy = 0
@@ -95,9 +96,18 @@ class MySqlBinlogStream(BinlogLines):
         while not stopping():
             etype, data, ev = read()
             while etype == _TABLE_MAP:  # its rows event follows at once: no stop check or tick between
-                on_table_map(data, ev, checksum)
+                # _on_table_map's first test without its call: the last table map again (a backlog of one
+                # table's statements) leaves table_ids as it is
+                if data[20 : len(data) - checksum] != self.tm_last:
+                    on_table_map(data, ev, checksum)
                 etype, data, ev = read()
-            if etype == bl.HEARTBEAT:
+            if etype in _ROW_EVENTS:
+                on_rows(etype, data, checksum)
+                busy += 1
+                if busy & TICK_ROWS_MASK:  # see TICK_ROWS_MASK
+                    continue
+                engine.tick()  # looked up each time: tests hook it (tests/test_binlog_restart.py)
+            elif etype == bl.HEARTBEAT:
                 engine.idle()
                 now = time.monotonic()
                 if self.heartbeat_query and engine.heartbeat and now >= hb_next:
@@ -105,13 +115,14 @@ class MySqlBinlogStream(BinlogLines):
                     self._run_heartbeat_query()
                 self.signals.poll()
                 continue
-            handle(etype, data, ev, checksum)
-            busy += 1
-            if etype == _XID and not _readable((sock,), (), (), 0)[0]:
-                engine.idle()  # a transaction ended and nothing more arrived: readers see it now, not at
-                # the server's next heartbeat (100 ms after the last event)
-            elif etype not in _ROW_EVENTS or not busy & TICK_ROWS_MASK:  # see TICK_ROWS_MASK
-                engine.tick()  # looked up each time: tests hook it (tests/test_binlog_restart.py)
+            else:
+                handle(etype, data, ev, checksum)
+                busy += 1
+                if etype == _XID and not _readable((sock,), (), (), 0)[0]:
+                    engine.idle()  # a transaction ended and nothing more arrived: readers see it now, not
+                    # at the server's next heartbeat (100 ms after the last event)
+                else:
+                    engine.tick()
             if busy >= 512:  # signals, resumed snapshots and deferred work also progress under load
                 busy = 0
                 self.signals.poll()
@@ -122,17 +133,17 @@ class MySqlBinlogStream(BinlogLines):
         if etype == _TABLE_MAP:  # its rows event follows at once and sets the position and time
             self._on_table_map(data, ev, checksum)
             return
+        if etype in _ROW_EVENTS:
+            self._on_rows(etype, data, checksum)
+            return
         ts, _t, sid, size, next_pos = _header(data, 1)
         self._ts = ts
         self._sid = sid
         self._start = next_pos - size if next_pos else 0
         self._next = next_pos
-        if etype in _ROW_EVENTS:
-            self._on_rows(etype, data, len(data) - checksum)
-        else:
-            h = self._handlers.get(etype)
-            if h is not None:
-                h(data, ev, checksum)
+        h = self._handlers.get(etype)
+        if h is not None:
+            h(data, ev, checksum)
         if ts:
             self.last_ts_ms = ts * 1000
 
@@ -307,8 +318,9 @@ class MySqlBinlogStream(BinlogLines):
     def _resolve(self, entry: TableEntry) -> None:
         """(Re)bind a table map to its captured table and row decoder for the current schema."""
         entry.epoch = self.schema_epoch
-        entry.ct = entry.dec = entry.dec2 = entry.lines = entry.line_src = None
+        entry.ct = entry.dec = entry.dec2 = entry.lines = None
         entry.line_ops = frozenset()
+        entry.ways = {}
         tm = entry.tm
         ct = self._captured(tm.schema, tm.table)
         if ct is None:
@@ -329,10 +341,43 @@ class MySqlBinlogStream(BinlogLines):
             if entry.lines is not None:
                 entry.line_ops = self._line_ops(ct.env)
 
-    def _on_rows(self, etype: int, body: bytes, end: int) -> None:
-        """A rows event: `body` is the whole packet, its rows end at `end` (before the checksum): the
-        decoders read it in place (no copy of the event body)."""
+    def _on_rows(self, etype: int, body: bytes, checksum: int) -> None:
+        """A rows event: `body` is the whole packet (OK byte, 19-byte header, body, checksum): the decoders
+        read it in place (no copy of the event body)."""
+        ts, _t, sid, size, next_pos = _header(body, 1)
+        self._ts = ts
+        self._sid = sid
+        self._start = next_pos - size if next_pos else 0
+        self._next = next_pos
+        end = len(body) - checksum
         entry = self.table_ids.get(body[20:26])  # by the table id's bytes (no int made per event)
+        # straight into the records' lines the way the table's last event of this type went (its `head`: the
+        # bytes after the table id, every column present), when nothing else of this event needs the general
+        # path's checks: the same schema epoch, no restart skipping events, no incremental snapshot window
+        # open (it reads the rows); the source block's format made again only when its parts changed
+        way = entry.ways.get(etype) if entry is not None else None
+        if (
+            way is not None
+            and entry.epoch == self.schema_epoch
+            and not (self.skip_events or self.skip_rows)
+            and body.startswith(way.head, 26)
+            and way.start < end
+            and not self.incremental.window_open
+        ):
+            key = (self.commit_ts_us or ts * 1_000_000, sid, self.gtid, self.file, self.thread, self.query)
+            if key != way.key:
+                self._line_source(way, entry.ct, key)
+            if self._lines(way, body, way.start, end):
+                self.events_done += 1
+                if ts:
+                    self.last_ts_ms = ts * 1000
+                return
+        self._rows(etype, body, end, entry)
+        if ts:
+            self.last_ts_ms = ts * 1000
+
+    def _rows(self, etype: int, body: bytes, end: int, entry: TableEntry | None) -> None:
+        """`_on_rows` past its line way: any rows event, its rows ending at `end` (before the checksum)."""
         # what follows the table id (flags, extra data, column count, column bitmaps) as the table's last
         # event of this type had it, all columns present: no parse of it again
         head = entry.heads.get(etype) if entry is not None else None
@@ -374,16 +419,21 @@ class MySqlBinlogStream(BinlogLines):
         d = self.dispatcher
         # straight into the records' lines (`entry.line_ops`: the operations a table with line decoders
         # takes that way), unless a restart skips rows of this event or an incremental snapshot window is
-        # open (it reads the rows)
+        # open (it reads the rows); the way kept for the next events of this type (`_on_rows`)
         if (
             op in entry.line_ops
             and not skip_rows
             and src.__class__ is bytes
             and p < end
             and (d.incremental is None or not d.incremental.window_open)
-            and self._rows_as_lines(entry, ct, op, body, p, end, src)
         ):
-            return
+            way = entry.ways.get(etype)
+            if way is None or not body.startswith(way.head, 26) or way.start != p:
+                way = self._line_way(entry, ct, etype, op, body[26:p])
+            if key != way.key:
+                self._line_source(way, ct, key)
+            if self._lines(way, body, p, end):
+                return
         pos = self._start
         tx = self.tx
         tx_id = tx.begin_id if tx.enabled and self.in_tx else None  # self._tx_id() inlined

@@ -62,40 +62,72 @@ class BinlogLines:
             ops.discard("u")
         return frozenset(ops)
 
-    def _rows_as_lines(
-        self, entry: TableEntry, ct: CapturedTable, op: str, body: bytes, p: int, end: int, src: bytes
-    ) -> bool:
-        """`_on_rows` for rows made straight into their records' lines (`row_lines.py`); False, nothing
-        emitted, when an UPDATE changes a row's key (the dict path makes its delete and create)."""
-        if entry.line_src is not src:  # a new source template: the line formats are made again when used
-            entry.line_src = src
-            entry.line_fmts = {}
-        fmt = entry.line_fmts.get(op)
-        if fmt is None:
-            pre, post = entry.lines.formats[op]
-            fmt = entry.line_fmts[op] = pre + src + post
-        # a DELETE has one image: `insert` decodes it, and the DELETE's format prints it as the before
-        decode = entry.lines.update if op == "u" else entry.lines.insert
-        gate = ct.line_gate_d if op == "d" else ct.line_gate
+    def _line_way(self, entry: TableEntry, ct: CapturedTable, etype: int, op: str, head: bytes) -> LineWay:
+        """`entry`'s line way for rows events of type `etype` whose bytes between the table id and the
+        first row are `head` (kept in `entry.ways`: `_on_rows` takes it without the general path's checks)."""
+        lines = entry.lines
+        way = LineWay(
+            head,
+            op,
+            lines.update if op == "u" else lines.insert,  # a DELETE's one image: `insert`, printed as before
+            ct.line_gate_d if op == "d" else ct.line_gate,
+            lines.formats[op],
+        )
+        entry.ways[etype] = way
+        return way
+
+    def _line_source(self, way: LineWay, ct: CapturedTable, key: tuple) -> None:
+        """`way.fmt` for the source block of `key` (time, server id, GTID, file, thread, query)."""
+        src = ct.src if ct.src_key == key else self._src_template(ct, key)
+        pre, post = way.around
+        way.fmt = pre + src + post
+        way.key = key
+
+    def _lines(self, way: LineWay, body: bytes, p: int, end: int) -> bool:
+        """The rows of an event (`body[p:end]`) made straight into their records' lines (`row_lines.py`) and
+        emitted, `way.fmt` made for the event's source; False, nothing emitted, when an UPDATE changes a
+        row's key (the dict path makes its delete and create)."""
+        decode = way.decode
         pos = self._start
-        # its answer (False: an incremental snapshot window is open) is not read: _on_rows checked the window,
-        # and nothing between here and the output opens one (signal-table rows never come this way)
-        line, p = decode(body, p, fmt, pos, 0, _time_ns())
+        line, p = decode(body, p, way.fmt, pos, 0, _time_ns())
         if line is None:
             return False
+        # the gate's answer (False: an incremental snapshot window is open) is not read: the caller checked
+        # the window, and nothing between here and the output opens one (signal-table rows never come here)
         if p < end:  # every row of the event is converted before any is emitted (see _on_rows)
             lines = [line]
             while p < end:
-                line, p = decode(body, p, fmt, pos, len(lines), _time_ns())
+                line, p = decode(body, p, way.fmt, pos, len(lines), _time_ns())
                 if line is None:
                     return False
                 lines.append(line)
+            gate, op = way.gate, way.op
             for line in lines:
                 gate(op, line)
             row = len(lines)
         else:  # one row (a statement's): no list
-            gate(op, line)
+            way.gate(way.op, line)
             row = 1
         self.last_row = row - 1
-        self._event_done(row)
+        if self.in_tx:  # _event_done, inline
+            self.rows_done = 0
+        else:
+            self.rows_done = row
+            self.next_pos = self._next
+            self.query = None
         return True
+
+
+class LineWay:
+    """How the rows of one table map's rows events of one type go as lines: the bytes between the table id
+    and the first row (`head`, every column present), the operation, the line decoder, the dispatcher's gate
+    and the line format around the source block (`around`); `fmt`, the whole format, for the source of
+    `key`."""
+
+    __slots__ = ("head", "start", "op", "decode", "gate", "around", "key", "fmt")
+
+    def __init__(self, head: bytes, op: str, decode, gate, around: tuple[bytes, bytes]) -> None:
+        self.head, self.op, self.decode, self.gate, self.around = head, op, decode, gate, around
+        self.start = 26 + len(head)  # the first row
+        self.key: tuple | None = None
+        self.fmt = b""

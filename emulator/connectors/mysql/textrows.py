@@ -62,10 +62,15 @@ def compile_text_row_parser(columns: list[tuple[str, Callable | None, bool]]) ->
             "            p += 9",
         ]
         raw = "d[p:p + n]" if binary else "d[p:p + n].decode('utf-8', 'replace')"
+        call = getattr(conv, "text_call", None)  # values.text_call: the reader and its arguments, one call
         if conv is int:
             expr = "_int(d[p:p + n])"
         elif conv is None:
             expr = raw
+        elif call is not None:
+            g[f"c{i}"] = call[0]
+            g.update({f"a{i}_{k}": a for k, a in enumerate(call[1])})
+            expr = f"c{i}({raw}{''.join(f', a{i}_{k}' for k in range(len(call[1])))})"
         else:
             g[f"c{i}"] = conv
             expr = f"c{i}({raw})"

@@ -36,6 +36,7 @@ from emulator.connectors.mysql.values import (
     float32_json,
     identity,
     nonzero,
+    text_call,
     text_date,
     text_datetime_us,
     text_decimal_b64,
@@ -294,7 +295,7 @@ def map_column(col: Column, cfg: TypeConfig, zero_default: Any = None) -> Mapped
         )
         zero = None if col.optional else (0 if zero_default is None else zero_default)
         conv = with_zero(identity, zero, "r", ints=True)
-        return Mapped(Schema("int32", name=name, version=1), conv, lambda s, c=conv: c(text_date(s)))
+        return Mapped(Schema("int32", name=name, version=1), conv, text_call(text_date, zero))
     if base == "TIME":
         if cfg.time_precision_mode == "connect":
             return Mapped(
@@ -319,7 +320,7 @@ def map_column(col: Column, cfg: TypeConfig, zero_default: Any = None) -> Mapped
             conv = with_zero(identity, zero, "r", ints=True)
         else:
             conv = with_zero(lambda us: us // 1000, zero, "r // 1000", ints=True)
-        return Mapped(schema, conv, lambda s, c=conv: c(text_datetime_us(s)))
+        return Mapped(schema, conv, text_call(text_datetime_us, zero, scale))
     if base == "TIMESTAMP":
         fsp = col.length or 0
         # the fallback is printed without a fraction, whatever the column's digits (JdbcValueConverters'

@@ -128,11 +128,12 @@ def date_days(y: int, m: int, d: int) -> int:
     return _dt.date(y, m, d).toordinal() - _EPOCH_ORD
 
 
-def text_date(s: str) -> Any:
+def text_date(s: str, zero: Any = ZERO) -> Any:
+    """A DATE's text -> days since the epoch; a zero date gives `zero`."""
     y, m, d = s[:10].split("-")
     y, m, d = int(y), int(m), int(d)
     if y == 0 or m == 0 or d == 0:
-        return ZERO
+        return zero
     return date_days(y, m, d)
 
 
@@ -146,14 +147,17 @@ _TEXT_DATES: dict[str, Any] = {}
 _TEXT_TIMES: dict[str, int] = {}
 
 
-def text_datetime_us(s: str) -> Any:
+def text_datetime_us(s: str, zero: Any = ZERO, scale: int = 1) -> Any:
+    """A DATETIME's text -> microseconds since the epoch (divided by `scale`: 1000, milliseconds, rounded down
+    as Debezium's); a zero date gives `zero`. The snapshot's parser calls it with the column's `zero` and
+    `scale` (`text_call`): one call a value, no converter after it."""
     days = _TEXT_DATES.get(s[:10])
     if days is None:
         days = text_date(s[:10])
         if len(_TEXT_DATES) < 100_000:
             _TEXT_DATES[s[:10]] = days
     if days is ZERO:
-        return ZERO
+        return zero
     n = len(s)
     if n >= 19 and s[13] == ":" and s[16] == ":":
         hms = s[11:19]
@@ -164,12 +168,27 @@ def text_datetime_us(s: str) -> Any:
                 _TEXT_TIMES[hms] = sec
         us = (days * 86400 + sec) * 1_000_000
         if n == 26:  # six fraction digits (DATETIME(6))
-            return us + int(s[20:])
-        return us + (int((s[20:] + "000000")[:6]) if n > 20 else 0)
-    rest = s[11:].strip()
-    hms, _, frac = rest.partition(".")
-    h, mi, se = (hms.split(":") + ["0", "0", "0"])[:3] if hms else ("0", "0", "0")
-    return ((days * 86400 + int(h) * 3600 + int(mi) * 60 + int(se)) * 1_000_000) + text_frac_us(frac)
+            us += int(s[20:])
+        elif n > 20:
+            us += int((s[20:] + "000000")[:6])
+    else:
+        rest = s[11:].strip()
+        hms, _, frac = rest.partition(".")
+        h, mi, se = (hms.split(":") + ["0", "0", "0"])[:3] if hms else ("0", "0", "0")
+        us = ((days * 86400 + int(h) * 3600 + int(mi) * 60 + int(se)) * 1_000_000) + text_frac_us(frac)
+    return us if scale == 1 else us // scale
+
+
+def text_call(fn: Callable[..., Any], *args: Any) -> Converter:
+    """`fn(text, *args)` as a snapshot converter (`fn` gives the value as printed, zero dates included): the
+    snapshot's text parser calls `fn` itself with `args` (textrows, `text_call`: one Python call a value);
+    anything else calls this."""
+
+    def f(s: str) -> Any:
+        return fn(s, *args)
+
+    f.text_call = (fn, args)
+    return f
 
 
 def text_time_us(s: str) -> int:
