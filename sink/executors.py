@@ -404,7 +404,12 @@ def apply_topic(
     dseqs = src.column("__dseq").to_pylist()
     old = tombstones.load(tpath, set(keys))
     floor = max((x for x in (old.get(tombstones.TRUNCATE_KEY), trunc) if x), default=None)
-    keep = [s > old.get(k, "") and (floor is None or s >= floor) for k, s in zip(keys, seqs)]
+    # a delete is not superseded by its own entry (a replay after a crash between the log's write and the MERGE)
+    ops = src.column(OP).to_pylist()
+    keep = [
+        (s > old.get(k, "") or (o == "d" and s == old.get(k))) and (floor is None or s >= floor)
+        for k, s, o in zip(keys, seqs, ops)
+    ]
     new_tombs = {k: d for k, d in zip(keys, dseqs) if d is not None and (floor is None or d >= floor)}
     if trunc is not None:
         new_tombs[tombstones.TRUNCATE_KEY] = trunc
