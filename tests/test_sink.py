@@ -120,19 +120,15 @@ def test_delete_replayed_after_a_crash_on_the_executor_path(tmp_path, monkeypatc
 
     rest, older, key = _late_after_delete()
     delete = next(r for r in rest if r[1] and r[1]["payload"]["id"] == key and r[2]["payload"]["op"] == "d")
-    src = tmp_path / "in"
-    src.mkdir()
-    f = src / "dbserver1.inventory.customers.jsonl"
-    f.write_text(
-        "".join(json.dumps({"key": r[1], "value": r[2]}) + "\n" for r in older + rest if r is not delete)
-    )
-    tables, ck = tmp_path / "tables", tmp_path / "ck"
-    quiet = {"log": lambda *a, **k: None}
-    assert run(str(src), str(tables), str(ck), True, spark=spark, **quiet) == 0
+    tables, ck, src = tmp_path / "tables", tmp_path / "ck", tmp_path / "in"
+    apply_batch(str(tables), [r for r in rest if r is not delete] + older, "app", 0)  # the row, in the table
     path = str(tables / "dbserver1.inventory.customers")
     assert key in read_arrow(path).column("id").to_pylist()
-    with open(f, "a") as out:
-        out.write(json.dumps({"key": delete[1], "value": delete[2]}) + "\n")
+    src.mkdir()
+    (src / "dbserver1.inventory.customers.jsonl").write_text(
+        json.dumps({"key": delete[1], "value": delete[2]}) + "\n"
+    )
+    quiet = {"log": lambda *a, **k: None}
 
     def crash(*a, **k):
         raise RuntimeError("crash after the delete log's write")
