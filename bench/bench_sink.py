@@ -18,6 +18,7 @@ fixed part it implies: what a long-running sink would see, and what the start co
 
     .venv/bin/python bench/bench_sink.py [--rows 200000] [--changes 200000] [--masters local[1],local[2]]
     .venv/bin/python bench/bench_sink.py --sizes 50000,200000 --masters local[2] --no-reference
+    .venv/bin/python bench/bench_sink.py --rows 50000 --changes 50000 --masters local[2] --timeline DIR
 """
 
 from __future__ import annotations
@@ -373,6 +374,64 @@ def cpu_total(seen: dict[int, tuple], kinds: dict[int, str]) -> tuple[float, dic
     return sum(parts.values()), parts
 
 
+# JVM threads by what they do (the start of their names, /proc/PID/task/TID/stat): the timeline's columns
+JVM_GROUPS = (
+    ("tasks", ("Executor task",)),
+    ("jit", ("C1 Compiler", "C2 Compiler")),
+    ("gc", ("VM Thread", "GC Thread")),
+    ("stream", ("stream exec",)),  # comm holds 15 characters
+)
+TIMELINE_COLS = ("driver", "tasks", "jit", "gc", "stream", "jvm-other", "workers", "planners", "other")
+
+
+def _jvm_threads(pid: int) -> dict[tuple[int, str], float]:
+    """CPU seconds per (thread id, group) of a JVM, from /proc/PID/task."""
+    tick = os.sysconf("SC_CLK_TCK")
+    out: dict[tuple[int, str], float] = {}
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return out
+    for t in tids:
+        try:
+            with open(f"/proc/{pid}/task/{t}/stat") as f:
+                st = f.read()
+        except OSError:
+            continue
+        comm = st[st.index("(") + 1 : st.rindex(")")]
+        f = st.rsplit(")", 1)[1].split()
+        g = next((name for name, pre in JVM_GROUPS if comm.startswith(pre)), "jvm-other")
+        out[(int(t), g)] = (int(f[11]) + int(f[12])) / tick
+    return out
+
+
+def _timeline_row(seen: dict[int, tuple], kinds: dict[int, str], prev: dict) -> dict[str, float]:
+    """CPU seconds per timeline column since the previous sample (`prev` is updated): each process by its kind,
+    the JVM's by thread group."""
+    cur: dict = {}
+    for q, (_, own, _) in seen.items():
+        if kinds.get(q) == "jvm":
+            for (tid, g), v in _jvm_threads(q).items():
+                cur[("t", q, tid, g)] = v
+        else:
+            cur[("p", q, 0, kinds.get(q, "other"))] = own
+    row: dict[str, float] = {}
+    for k, v in cur.items():
+        row[k[3]] = row.get(k[3], 0.0) + max(0.0, v - prev.get(k, 0.0))
+    prev.update(cur)
+    return row
+
+
+def write_timeline(path: Path, rows: list[tuple[float, dict[str, float]]], batches: list) -> None:
+    """One line per sample: seconds since start, then CPU seconds per column in that interval (a column's sum
+    over the line / the interval = the cores it used), and the batch lines' arrival times."""
+    with open(path, "w") as f:
+        f.write("batch lines at " + ", ".join(f"{t:.1f}" for t, _ in batches) + " s\n")
+        f.write("t s    " + " ".join(f"{c[:9]:>9}" for c in TIMELINE_COLS) + "\n")
+        for t, row in rows:
+            f.write(f"{t:6.2f} " + " ".join(f"{row.get(c, 0.0):9.2f}" for c in TIMELINE_COLS) + "\n")
+
+
 BATCH_LINE = re.compile(r"batch \d+: (\d+) records read")
 
 
@@ -385,7 +444,9 @@ def steady(batches: list[tuple[float, int]]) -> tuple[float | None, int]:
     return sum(n for _, n in batches[1:]) / (batches[-1][0] - batches[0][0]), len(batches)
 
 
-def timed(cmd: list[str], env: dict | None = None, marker: str = "batch 0:") -> dict:
+def timed(
+    cmd: list[str], env: dict | None = None, marker: str = "batch 0:", timeline: Path | None = None
+) -> dict:
     """Run cmd; wall time start → exit, start → first line containing `marker`, peak RSS of the tree, and
     the CPU seconds of the tree (JVM, Python workers: sampled from /proc with the RSS, each process's last
     sample; steadier than wall time on a loaded machine)."""
@@ -417,8 +478,12 @@ def timed(cmd: list[str], env: dict | None = None, marker: str = "batch 0:") -> 
     peak_by: dict[str, tuple[int, int]] = {}
     cpu_seen: dict[int, tuple] = {}
     kinds: dict[int, str] = {}
+    rows: list[tuple[float, dict[str, float]]] = []
+    prev: dict = {}
     while p.poll() is None:
         _tree_cpu(p.pid, cpu_seen, kinds)
+        if timeline is not None:
+            rows.append((time.time() - t0, _timeline_row(cpu_seen, kinds, prev)))
         rss, pss, by = _tree_mem(p.pid, kinds)
         if rss > peak:
             peak, peak_by = rss, by
@@ -426,6 +491,8 @@ def timed(cmd: list[str], env: dict | None = None, marker: str = "batch 0:") -> 
         time.sleep(0.25)
     th.join(5)
     cpu, parts = cpu_total(cpu_seen, kinds)
+    if timeline is not None:
+        write_timeline(timeline, rows, batches)
     err = p.stderr.read()
     if p.returncode != 0:
         raise SystemExit(f"{' '.join(cmd)} failed ({p.returncode}):\n{''.join(out)[-3000:]}\n{err[-3000:]}")
@@ -544,6 +611,13 @@ def main() -> None:
         "(snapshot / changes .jfr per master and size; through JAVA_TOOL_OPTIONS, which adds to the sink's own "
         "JVM options instead of replacing them); the recording's own cost is in that run's figures",
     )
+    ap.add_argument(
+        "--timeline",
+        metavar="DIR",
+        help="write each run's timeline into DIR (snapshot / changes .txt per master and size): CPU seconds per "
+        "0.25 s sample by process kind and by the driver JVM's thread group (tasks, compiler, GC, the stream "
+        "thread), with the batch lines' times: what is on CPU when",
+    )
     ap.add_argument("--reference", nargs=3, metavar=("SRC", "TABLE", "MASTER"), help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.reference:
@@ -561,11 +635,24 @@ def main() -> None:
         results = []
         for rows, changes in sizes:
             results += run_size(
-                work / f"n{rows}_{changes}", rows, changes, masters, not a.no_reference, a.jfr and Path(a.jfr)
+                work / f"n{rows}_{changes}",
+                rows,
+                changes,
+                masters,
+                not a.no_reference,
+                a.jfr and Path(a.jfr),
+                a.timeline and Path(a.timeline),
             )
         report(results, sizes, masters)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def _timeline_file(timeline: Path | None, name: str) -> Path | None:
+    if not timeline:
+        return None
+    timeline.mkdir(parents=True, exist_ok=True)
+    return timeline / f"{name}.txt"
 
 
 def jfr_env(jfr: Path | None, name: str) -> dict | None:
@@ -580,7 +667,13 @@ def jfr_env(jfr: Path | None, name: str) -> dict | None:
 
 
 def run_size(
-    work: Path, rows: int, changes: int, masters: list[str], with_ref: bool, jfr: Path | None = None
+    work: Path,
+    rows: int,
+    changes: int,
+    masters: list[str],
+    with_ref: bool,
+    jfr: Path | None = None,
+    timeline: Path | None = None,
 ) -> list[dict]:
     src = work / "in"
     src.mkdir(parents=True)
@@ -608,11 +701,19 @@ def run_size(
         shutil.copy(src / f"{TOPIC}.jsonl", run_src / f"{TOPIC}.jsonl")
         r0 = timed(sink_cmd(tiny, d / "tiny-tables", d / "tiny-ck", master))
         tag = f"{master.replace('[', '').replace(']', '')}-{rows}"
-        r1 = timed(sink_cmd(run_src, d / "tables", d / "ck", master), jfr_env(jfr, f"snapshot-{tag}"))
+        r1 = timed(
+            sink_cmd(run_src, d / "tables", d / "ck", master),
+            jfr_env(jfr, f"snapshot-{tag}"),
+            timeline=_timeline_file(timeline, f"snapshot-{tag}"),
+        )
         assert _table_ids(d / "tables" / TOPIC).keys() == after_snapshot.keys()
         with open(run_src / f"{TOPIC}.jsonl", "ab") as f, open(changes_file, "rb") as g:
             shutil.copyfileobj(g, f)
-        r2 = timed(sink_cmd(run_src, d / "tables", d / "ck", master), jfr_env(jfr, f"changes-{tag}"))
+        r2 = timed(
+            sink_cmd(run_src, d / "tables", d / "ck", master),
+            jfr_env(jfr, f"changes-{tag}"),
+            timeline=_timeline_file(timeline, f"changes-{tag}"),
+        )
         got = _table_ids(d / "tables" / TOPIC)
         assert got == {k: f"name-{k}-{v}" for k, v in model.rows.items()}, "sink table differs from the model"
         snap_steady, snap_batches = steady(r1["batches"])
@@ -644,8 +745,16 @@ def run_size(
         if with_ref:
             ref = d / "ref"
             shutil.copy(src / f"{TOPIC}.jsonl", d / "ref-snap.jsonl")
-            q1 = timed(reference_cmd(d / "ref-snap.jsonl", ref, master), marker="\0")
-            q2 = timed(reference_cmd(changes_file, ref, master), marker="\0")
+            q1 = timed(
+                reference_cmd(d / "ref-snap.jsonl", ref, master),
+                marker="\0",
+                timeline=_timeline_file(timeline, f"reference-snapshot-{tag}"),
+            )
+            q2 = timed(
+                reference_cmd(changes_file, ref, master),
+                marker="\0",
+                timeline=_timeline_file(timeline, f"reference-changes-{tag}"),
+            )
             assert _table_ids(ref) == got, "reference table differs from the sink's"
             row = {
                 "what": f"reference {master}",

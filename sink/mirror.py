@@ -83,7 +83,13 @@ def apply_topic(tables: str, topic: str, tb: TopicBatch, app_id: str, batch_id: 
     floor = truncate_floor(trunc, tombs)
     evs = [e for e in evs if e.op != "t" and (floor is None or e.seq >= floor)]
     last, unresolved = _carry_toast(evs)
-    final = [e for e in last.values() if e.seq > tombs.get(e.key, "")]
+    # a delete is not superseded by its own entry in the log: a replay after a crash between the log's write and
+    # the MERGE finds it there, and must still delete the row
+    final = [
+        e
+        for e in last.values()
+        if e.seq > tombs.get(e.key, "") or (e.op == "d" and e.seq == tombs.get(e.key))
+    ]
     new_tombs = {e.key: e.seq for e in evs if e.op == "d"}
     if trunc is not None:
         new_tombs[tombstones.TRUNCATE_KEY] = trunc
