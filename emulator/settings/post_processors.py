@@ -6,7 +6,7 @@ logs as deprecated) or under ``post.processors.<alias>.`` (the current one). As 
 ``PostProcessorRegistryServiceProvider``: when any ``post.processors.<alias>.*`` key exists those options are the
 processor's, else the older ones, and an alias with neither a type nor options fails the start.
 
-Only ``io.debezium.processors.reselect.ReselectColumnsPostProcessor`` is emulated (PostgreSQL); any other class
+Only ``io.debezium.processors.reselect.ReselectColumnsPostProcessor`` is emulated (PostgreSQL, MySqlConnector); any other class
 is refused at start by :mod:`emulator.settings.validate`, naming ``<alias>.type``.
 """
 
