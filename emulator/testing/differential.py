@@ -159,7 +159,11 @@ def run_phases(
         if locker is not None and locker.wait(60) != 0:
             raise capture.CaptureError("incremental_locker failed")
         rl.mark("incremental_sql_done")
-        cap.wait_for(lambda: "first_incremental_record" in rl.marks, 120, "incremental snapshot")
+        cap.wait_for(
+            lambda: "first_incremental_record" in rl.marks or "incremental_window_closed" in rl.marks,
+            120,
+            "incremental snapshot",
+        )
         cap.wait_quiet(QUIET_S)
         rl.mark("incremental_quiet")
     log(f"events stopped: {len(rl.records)} records")
