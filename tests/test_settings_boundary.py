@@ -51,6 +51,11 @@ RAW_BY_DESIGN: dict[str, dict[str, str]] = {
         "provide.transaction.metadata": "without_tx: the random MariaDB workload's property dict is left as "
         "another draw set it (it is written into the workload, not run)",
     },
+    "emulator/testing/parallel_order.py": {
+        "snapshot.max.threads": "parallel_snapshot: how Debezium ordered a recording, read from the connector "
+        "configuration recorded beside it (the differential harness, no emulator run)",
+        "legacy.snapshot.max.threads": "parallel_snapshot: as snapshot.max.threads",
+    },
     "emulator/worker.py": {
         "connector.class": "plugin_of: which plugin a body names, answered with Connect's 400 before validation",
         "name": "create: a body naming another connector than the URL is Connect's 400, before validation",

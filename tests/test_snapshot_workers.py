@@ -137,3 +137,22 @@ def test_children_do_not_collect_the_parents_garbage():
     finally:
         if enabled:
             gc.enable()
+
+
+def test_rows_holding_java_double_fragments_cross_the_pipe():
+    """A table's last row is sent as the parsed row: a double outside [1e-3, 1e7) in it is an orjson.Fragment
+    (Java's text), which plain pickle refuses (campaign seed 69002: TypeError, the snapshot stopped)."""
+    import orjson
+
+    def open_reader(w: int):
+        def batches(i: int):
+            yield [{"piece": i, "d": orjson.Fragment(b"1.2345678901234567E19")}]
+
+        return batches
+
+    ahead = ForkedReaders(2, 2, open_reader)
+    try:
+        for i in range(2):
+            assert [orjson.dumps(r) for r in ahead.rows(i)] == [b'{"piece":%d,"d":1.2345678901234567E19}' % i]
+    finally:
+        ahead.close()

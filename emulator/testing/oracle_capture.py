@@ -61,6 +61,12 @@ def _source(value) -> dict:
     return src if isinstance(src, dict) else {}
 
 
+def _after_type(value) -> str | None:
+    payload = value.get("payload") if isinstance(value, dict) else None
+    after = payload.get("after") if isinstance(payload, dict) else None
+    return after.get("type") if isinstance(after, dict) else None
+
+
 class RecordLog:
     """Records in arrival order ({"topic", "key", "value"[, "headers"]}) plus timing marks."""
 
@@ -90,6 +96,10 @@ class RecordLog:
             elif snap == "incremental":
                 self.mark("first_incremental_record")
                 self.marks["last_incremental_record"] = round(time.monotonic() - self.t0, 3)
+            elif _after_type(rec.get("value")) == "snapshot-window-close":
+                # a chunk's window closed: its rows follow at once, and a chunk of a table that is not there
+                # (a scenario the minimizer runs alone, the signal naming another's table) has none
+                self.mark("incremental_window_closed")
 
 
 class Capture:

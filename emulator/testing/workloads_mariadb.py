@@ -582,7 +582,7 @@ def generate(seed: int) -> str:
         scns.append(s := _Scn(f"convs{len(scns)}"))
         convs.convs(conv, s, s.name)
         props.update(s.props)
-    users.without_tx(seed, props)  # (session 12) ~40 %: rows then take the binlog line path
+    users.late_draws(seed, props, scns)  # (sessions 12-13) no tx metadata, snapshot.max.threads=2
     incremental = ""
     if not initial_only and more.random() < 0.35:  # an initial_only run never streams the signal
         ids = [f"inventory.{s.name}" for s in scns if s.name.rstrip("0123456789") in WITH_ID]

@@ -19,6 +19,7 @@ Equal Connect schemas map to one Avro schema, so a named record met again is wri
 from __future__ import annotations
 
 import re
+import struct
 from decimal import Decimal
 from typing import Any
 
@@ -126,11 +127,19 @@ def _check_name(name: str, what: str) -> None:
         raise ConversionError(f"AvroConverter: {what} {name!r} is not a valid Avro name")
 
 
-def default_json(schema: Schema, value: Any) -> Any:
-    """`defaultValueFromConnect`: a Connect default as the JSON node Avro stores."""
+_F32 = struct.Struct("<f")
+
+
+def default_json(schema: Schema, value: Any, field: bool = False) -> Any:
+    """`defaultValueFromConnect`: a Connect default as the JSON node Avro stores. `field`: as a record field's
+    `default`, where Confluent's registered schema holds a float as the float32 widened to a double (a FLOAT
+    DEFAULT 1.1 is `1.100000023841858` there, `1.1` in `connect.default`; recorded, connect case
+    mariadb_avro_float_default; presumably Avro's Schema.Field storing the default as a double, not read)."""
     if value is None:
         return None
     t = schema.type
+    if field and t == "float":
+        return java_double(_F32.unpack(_F32.pack(float(value)))[0])
     if t == "bytes":
         raw = (
             unscaled_bytes(value, int((schema.parameters or {}).get("scale", "0")))
@@ -141,13 +150,16 @@ def default_json(schema: Schema, value: Any) -> Any:
     if t in ("float", "double"):
         return java_double(float(value))
     if t == "array":
-        return [default_json(schema.items, x) for x in value]
+        return [default_json(schema.items, x, field) for x in value]
     if t == "map":
         if schema.keys.type == "string" and not schema.keys.optional:
-            return {k: default_json(schema.values, x) for k, x in value.items()}
-        return [[default_json(schema.keys, k), default_json(schema.values, x)] for k, x in value.items()]
+            return {k: default_json(schema.values, x, field) for k, x in value.items()}
+        return [
+            [default_json(schema.keys, k, field), default_json(schema.values, x, field)]
+            for k, x in value.items()
+        ]
     if t == "struct":
-        return {f.name: default_json(f.schema, value.get(f.name)) for f in schema.fields or ()}
+        return {f.name: default_json(f.schema, value.get(f.name), field) for f in schema.fields or ()}
     return value
 
 
@@ -258,7 +270,7 @@ class AvroData:
     def _field(self, name: str, schema: Schema) -> tuple[str, Avro, bool, Any]:
         _check_name(name, "field name")
         if schema.default is not None:
-            return name, self.avro(schema), True, default_json(schema, default_value(schema))
+            return name, self.avro(schema), True, default_json(schema, default_value(schema), field=True)
         if schema.optional:
             return name, self.avro(schema), True, None
         return name, self.avro(schema), False, None
