@@ -22,21 +22,8 @@ def mysql_renderer(
     parent's emitter fills them; one source block per mark, table and second (_snapshot_emitter). `lines`:
     the items are the records' compact directory lines (snapshot_records.ReadRecords.line, LineBatch), from
     one line format per source block."""
-    sources: dict[tuple, dict] = {}
-    line_formats: dict[int, bytes] = {}  # per source block (id: `sources` holds the block itself)
-
-    def source(t, mark: str, sec: int | None = None) -> dict:
-        sec = int(time.time()) if sec is None else sec
-        k = (mark, t.id, sec)
-        src = sources.get(k)
-        if src is None:
-            src = source_block(
-                prefix, name, sec * 1_000_000, mark, t.namespace, t.name, 0, None, file, pos, 0
-            )
-            sources.clear()
-            sources[k] = src
-            line_formats.clear()
-        return src
+    line_formats: dict[int, bytes] = {}  # per source block (id: the cache holds the block itself)
+    source = _source_cache(prefix, name, file, pos, line_formats)
 
     def line_of(env):
         return _row_lines(env, source, line_formats, True)
@@ -62,21 +49,8 @@ def one_reader_lines(engine, prefix: str, name: str, file: str, pos: int):
     write_line = engine.line_writer()
     if write_line is None:
         return None
-    sources: dict[tuple, dict] = {}
     line_formats: dict[int, bytes] = {}
-
-    def source(t, mark: str, sec: int) -> dict:
-        k = (mark, t.id, sec)
-        src = sources.get(k)
-        if src is None:
-            src = source_block(
-                prefix, name, sec * 1_000_000, mark, t.namespace, t.name, 0, None, file, pos, 0
-            )
-            sources.clear()
-            sources[k] = src
-            line_formats.clear()
-        return src
-
+    source = _source_cache(prefix, name, file, pos, line_formats)
     lines: dict[int, tuple] = {}  # per captured table: (topic, line(row, mark))
 
     def emit_row(ct: CapturedTable, after: dict, mark: str) -> bool:
@@ -92,6 +66,29 @@ def one_reader_lines(engine, prefix: str, name: str, file: str, pos: int):
         return True
 
     return emit_row
+
+
+def _source_cache(prefix: str, name: str, file: str, pos: int, line_formats: dict[int, bytes]):
+    """`source(t, mark, sec=None)`: the snapshot's source block of a mark, table and second (None: now), as
+    `MySqlSnapshot._snapshot_emitter(0, None, file, pos)` builds it; only the last one is kept, and a new one
+    empties `line_formats` (the line formats of the blocks it replaced)."""
+    sources: dict[tuple, dict] = {}
+
+    def source(t, mark: str, sec: int | None = None) -> dict:
+        if sec is None:
+            sec = int(time.time())
+        k = (mark, t.id, sec)
+        src = sources.get(k)
+        if src is None:
+            src = source_block(
+                prefix, name, sec * 1_000_000, mark, t.namespace, t.name, 0, None, file, pos, 0
+            )
+            sources.clear()
+            sources[k] = src
+            line_formats.clear()
+        return src
+
+    return source
 
 
 def _row_lines(env, source, line_formats: dict[int, bytes], compact: bool):
