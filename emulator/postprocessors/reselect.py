@@ -26,16 +26,37 @@ one look at its selected fields, and a query only when one of them needs it.
 from __future__ import annotations
 
 import base64
+import decimal
 import logging
 from collections.abc import Callable
 from typing import Any
 
-from emulator.connect.schema import ARRAY, BYTES, INT32, INT64, MAP, STRING
+from emulator.connect.schema import ARRAY, BYTES, INT32, INT64, MAP, STRING, STRUCT
 from emulator.settings.post_processors import ReselectColumns
 
 log = logging.getLogger("emulator.reselect")
 
 _JSON = "io.debezium.data.Json"
+_DECIMAL = "org.apache.kafka.connect.data.Decimal"
+_VARIABLE_DECIMAL = "io.debezium.data.VariableScaleDecimal"
+
+
+def _unscaled(b64: str, scale: int) -> decimal.Decimal:
+    return decimal.Decimal(int.from_bytes(base64.b64decode(b64), "big", signed=True)).scaleb(-scale)
+
+
+def bound_value(value: Any, schema: Any) -> Any:
+    """The key value Debezium binds in its reselect query: the Connect value of the record's JSON form (a
+    BigDecimal for a Decimal or VariableScaleDecimal, byte[] for plain bytes), the rest as it is."""
+    if value is None or schema is None:
+        return value
+    if schema.type == BYTES and isinstance(value, str):
+        if schema.name == _DECIMAL:
+            return _unscaled(value, int((schema.parameters or {}).get("scale", 0)))
+        return base64.b64decode(value) if schema.name is None else value
+    if schema.type == STRUCT and schema.name == _VARIABLE_DECIMAL and isinstance(value, dict):
+        return _unscaled(value["value"], int(value["scale"]))  # resolveKeyFieldValue
+    return value
 
 
 def placeholder_bytes(text: str) -> bytes:
@@ -122,7 +143,7 @@ class _Plan:
         return out
 
 
-# reader(env, wanted fields, key fields, key values) -> {field: value} read again (snapshot conversion), or
+# reader(env, wanted fields, key fields, key values as bound_value gives them) -> {field: value} read again (snapshot conversion), or
 # None when the row is not found; raises ReselectFailed when the query fails
 Reader = Callable[[Any, list[str], list[str], list[Any]], "dict[str, Any] | None"]
 
@@ -171,6 +192,10 @@ class Reselector:
         reader = self.reader
         pk = self.primary_key
         where = f"{env.table.namespace}.{env.table.name}"
+        # each key column's schema, from the value's fields and then the key's (a message.key.columns field)
+        schemas = {f.name: f.schema for f in env.value_schema.fields or ()}
+        if env.key_schema is not None:
+            schemas.update((f.name, f.schema) for f in env.key_schema.fields or ())
 
         def reselect(after: dict, key: dict) -> dict:
             for plan in plans:
@@ -183,8 +208,9 @@ class Reselector:
                 else:
                     cols = pk(env)
                     values = [after.get(c) for c in cols]
+                bound = [bound_value(v, schemas.get(c)) for c, v in zip(cols, values)]
                 try:
-                    got = reader(env, wanted, cols, values)
+                    got = reader(env, wanted, cols, bound)
                 except ReselectFailed as exc:
                     if plan.proc.fail:
                         raise RuntimeError(

@@ -11,35 +11,19 @@ one, by timing) filled them.
 
 from __future__ import annotations
 
-import base64
-import decimal
 from collections.abc import Callable
 from typing import Any
 
 import pymysql
 
-from emulator.connect.schema import BYTES
 from emulator.connectors.mysql import textrows
 from emulator.connectors.mysql.captured import CapturedTable
 from emulator.connectors.mysql.values import identity
 from emulator.postprocessors.reselect import ReselectFailed
 
-_DECIMAL = "org.apache.kafka.connect.data.Decimal"
-
 
 def quote_id(name: str) -> str:
     return "`" + name.replace("`", "``") + "`"
-
-
-def _bound(value: Any, schema: Any) -> Any:
-    """The value Debezium binds: the Connect value (a BigDecimal for decimals, byte[] for bytes)."""
-    if value is None or schema is None or not isinstance(value, str) or schema.type != BYTES:
-        return value
-    raw = base64.b64decode(value)
-    if schema.name == _DECIMAL:
-        scale = int((schema.parameters or {}).get("scale", 0))
-        return decimal.Decimal(int.from_bytes(raw, "big", signed=True)).scaleb(-scale)
-    return raw if schema.name is None else value
 
 
 class MySqlReselect:
@@ -77,11 +61,8 @@ class MySqlReselect:
         if ct is None:
             return None
         conn = self.conn()
-        schemas = {f.name: f.schema for f in env.value_schema.fields or ()}
-        if env.key_schema is not None:
-            schemas.update((f.name, f.schema) for f in env.key_schema.fields or ())
         where = " AND ".join(
-            f"{k}={conn.escape(_bound(v, schemas.get(k)))}"  # key names unquoted, as Debezium writes them
+            f"{k}={conn.escape(v)}"  # key names unquoted, as Debezium writes them
             for k, v in zip(key_cols, values)
         )
         cols = ", ".join(quote_id(c.name) for c in ct.env.table.columns)

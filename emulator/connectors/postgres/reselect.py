@@ -1,9 +1,10 @@
 """PostgreSQL's reselect query for ``post.processors`` (emulator/postprocessors/reselect.py decides when).
 
 Debezium's PostgresConnection.reselectColumns runs ``SELECT <columns> FROM "<schema>"."<table>" WHERE
-<key>=?::<type> AND ...`` with the key values bound as the record carries them. The key names are written
-unquoted (a key column whose name needs quotes fails the query: the values stay as they were), and a value
-whose Connect form the type does not take fails too (a timestamp key is a bigint of microseconds). The same
+<key>=?::<type> AND ...`` with the key values bound as the record carries them (``bound_value``). The key
+names are written unquoted (a key column whose name needs quotes fails the query: the values stay as they
+were), and a value whose Connect form the type does not take fails too (a timestamp key is a bigint of
+microseconds). The same
 text is sent here with the values as literals, so PostgreSQL answers as it answers Debezium. The row is read
 as the snapshot reads it (COPY text, the columns' snapshot converters), so a value read again prints as a
 snapshot prints it.
@@ -11,20 +12,14 @@ snapshot prints it.
 
 from __future__ import annotations
 
-import base64
-import decimal
 from collections.abc import Callable
 from typing import Any
 
 import psycopg
 from psycopg import sql
 
-from emulator.connect.schema import BYTES, STRUCT
 from emulator.connectors.postgres.copy_text import copy_rows
 from emulator.postprocessors.reselect import ReselectFailed
-
-_DECIMAL = "org.apache.kafka.connect.data.Decimal"
-_VARIABLE_DECIMAL = "io.debezium.data.VariableScaleDecimal"
 
 _QUERY_ERRORS = (
     psycopg.ProgrammingError,
@@ -38,24 +33,6 @@ _TYPES_SQL = """
 SELECT a.attname, t.typname FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
 WHERE a.attrelid = %s::regclass AND a.attnum > 0 AND NOT a.attisdropped
 """
-
-
-def _unscaled(b64: str, scale: int) -> decimal.Decimal:
-    unscaled = int.from_bytes(base64.b64decode(b64), "big", signed=True)
-    return decimal.Decimal(unscaled).scaleb(-scale)
-
-
-def _bound(value: Any, schema: Any) -> Any:
-    """The value Debezium binds: the Connect value (a BigDecimal for decimals, byte[] for bytes)."""
-    if value is None or schema is None:
-        return value
-    if schema.type == BYTES and schema.name == _DECIMAL and isinstance(value, str):
-        return _unscaled(value, int((schema.parameters or {}).get("scale", 0)))
-    if schema.type == STRUCT and schema.name == _VARIABLE_DECIMAL and isinstance(value, dict):
-        return _unscaled(value["value"], int(value["scale"]))  # resolveKeyFieldValue
-    if schema.type == BYTES and schema.name is None and isinstance(value, str):
-        return base64.b64decode(value)
-    return value
 
 
 class PgReselect:
@@ -80,15 +57,12 @@ class PgReselect:
     ) -> dict[str, Any] | None:
         conn = self.conn()
         table = env.table
-        schemas = {f.name: f.schema for f in env.value_schema.fields or ()}
-        if env.key_schema is not None:
-            schemas.update((f.name, f.schema) for f in env.key_schema.fields or ())
         try:
             types = self._type_names(conn, table)
             where = sql.SQL(" AND ").join(
                 sql.SQL("{}={}::{}").format(
                     sql.SQL(k),  # unquoted, as Debezium writes it
-                    sql.Literal(_bound(v, schemas.get(k))),
+                    sql.Literal(v),
                     sql.SQL(types.get(k, "unknown")),
                 )
                 for k, v in zip(key_cols, values)
