@@ -384,6 +384,10 @@ class Capture:
             return None
         if rec is None:
             self._done = True
+            # the runner closes its output (this None) before its thread records the error that ended it:
+            # wait for the thread, or a failure reads as "no record arrived" (CI, stop 27)
+            if self.thread is not None and self.thread is not threading.current_thread():
+                self.thread.join(30)
             if self.error is not None:
                 raise CaptureError(describe_failure(self.config, self.error)) from self.error
             return None
@@ -437,8 +441,9 @@ class Capture:
             if retrying is not None and not self.streaming
             else ""
         )
+        ended = "the connector stopped" if self._done else f"within {timeout} s"
         raise AssertionError(
-            f"no record on {topic!r} matched within {timeout} s; "
+            f"no record on {topic!r} matched ({ended}); "
             f"{len(self.seen)} arrived{note}" + ("; last:\n  " + "\n  ".join(arrived) if arrived else "")
         )
 

@@ -84,6 +84,26 @@ def test_capture_failure_is_raised_to_the_reader(pg):
         cap.stop()
 
 
+def test_a_failure_is_raised_even_when_the_output_closes_first(pg):
+    """The runner closes its output before the capture thread records the error that ended it; under load
+    the reader saw the end of the stream first and reported "no record arrived" (CI, stop 27). A slow
+    connection close widens that window to a second."""
+    cap = Capture(_props(pg, "api_fail_late", **{"publication.autocreate.mode": "disabled"}))
+    close = cap.runner._close_connector
+
+    def slow_close() -> None:
+        time.sleep(1.0)
+        close()
+
+    cap.runner._close_connector = slow_close
+    cap.start(wait=False)
+    try:
+        with pytest.raises(RuntimeError, match="api_fail_late_pub"):
+            cap.wait_for("api_fail_late.public.orders", timeout=30)
+    finally:
+        cap.stop()
+
+
 def test_dbz_capture_fixture_with_dsn(pg, dbz_capture):
     cap = dbz_capture(
         pg.dsn,
