@@ -171,3 +171,26 @@ def test_a_failed_delivery_stops_the_commit_and_saves_nothing(broker, tmp_path) 
         engine.abandon_background_commit()
         output.reset()
         engine.close()
+
+
+def test_line_records_go_out_as_the_key_and_value_of_their_line(broker) -> None:
+    """The output cuts a LineRecord's key and value out of its line itself (its per-table path, from a topic's
+    second record): a keyed table's key, a keyless table's None, the value without the line's tail."""
+    output = kafka_output(from_dict(PG), broker.bootstrap)
+    keyed, keyless = "bgc.public.lines", "bgc.public.lines_nokey"
+    try:
+        for i in range(3):
+            key = b'{"id":%d}' % i
+            head = b'{"key":' + key + b',"value":'
+            value = b'{"n":%d}' % i
+            tail = b',"headers":[]}\n'
+            output.write(LineRecord(keyed, head + value + tail, len(key), len(head), len(tail), HEADERS))
+            head = b'{"key":null,"value":'
+            output.write(LineRecord(keyless, head + value + tail, 0, len(head), len(tail), HEADERS))
+        assert output.commit()
+    finally:
+        output.close()
+    got = [(m.key(), m.value()) for m in read_topic(broker.bootstrap, keyed)]
+    assert got == [(b'{"id":0}', b'{"n":0}'), (b'{"id":1}', b'{"n":1}'), (b'{"id":2}', b'{"n":2}')]
+    got = sorted((m.value(), m.key()) for m in read_topic(broker.bootstrap, keyless))  # any partitions
+    assert [(k, v) for v, k in got] == [(None, b'{"n":0}'), (None, b'{"n":1}'), (None, b'{"n":2}')]

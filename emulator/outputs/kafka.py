@@ -342,28 +342,33 @@ class KafkaOutput(Output):
         # topic whose headers list was seen): topic, headers and producer settled at the topic's first record;
         # everything else (data-plane records, chosen partitions, transactions, failures) goes through `_write`
         route = self._routes.get(record.topic)
-        if (
-            route is not None
-            and route[0] is record.headers
-            and type(record) in _ROUTED
-            and record.partition is None
-            and not self.failure
-        ):
-            try:
-                # positional (no keyword matching, ~0.2 us): topic, value, key, partition (-1: the
-                # partitioner's), callback, its alias on_delivery, timestamp (0: now), headers - the order of
-                # confluent-kafka's Producer.produce (tests/test_kafka_offset_commit.py fails without the
-                # callback, test_kafka's byte comparison without the headers)
-                self._produce(record.topic, record.value, record.key, -1, self._dr, None, 0, route[1])
-            except BufferError:
-                return self._write(record)
-            except Exception as e:  # noqa: BLE001 - KafkaException: refused at once
-                return self._refused(record, e)  # raises, unless the record is skipped (errors.tolerance)
-            self.written += 1
-            if self.written & 0x3FF == 0:
-                self._poll_if_free()
-            return
-        self._write(record)
+        if route is None or route[0] is not record.headers or self.failure:
+            return self._write(record)
+        kind = type(record)
+        if kind is LineRecord:
+            # LineRecord.value / .key inline: two Python calls fewer a record (~1,250 instructions of ~4,350,
+            # callgrind); the two slices are the only copies before librdkafka's own
+            line = record._line
+            vstart = record._vstart
+            value = line[vstart : len(line) - record._vtail]
+            key = line[7 : vstart - 9] if record._klen else None
+        elif kind is Record and record.partition is None:
+            value, key = record.value, record.key
+        else:
+            return self._write(record)
+        try:
+            # positional (no keyword matching, ~0.2 us): topic, value, key, partition (-1: the partitioner's),
+            # callback, its alias on_delivery, timestamp (0: now), headers - the order of confluent-kafka's
+            # Producer.produce (tests/test_kafka_offset_commit.py fails without the callback, test_kafka's byte
+            # comparison without the headers)
+            self._produce(record.topic, value, key, -1, self._dr, None, 0, route[1])
+        except BufferError:
+            return self._write(record)
+        except Exception as e:  # noqa: BLE001 - KafkaException: refused at once
+            return self._refused(record, e)  # raises, unless the record is skipped (errors.tolerance)
+        self.written += 1
+        if self.written & 0x3FF == 0:
+            self._poll_if_free()
 
     def _write(self, record: Record) -> None:
         self._check()
