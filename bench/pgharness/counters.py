@@ -115,11 +115,39 @@ def children(pid: int) -> list[int]:
     return out
 
 
+def main_thread_cpu(pid: int) -> tuple[float, float]:
+    """(user, system) CPU seconds of a process's main thread."""
+    data = _read(f"/proc/{pid}/task/{pid}/stat")
+    if data is None:
+        return 0.0, 0.0
+    st = data[data.rfind(")") + 2 :].split()
+    return int(st[11]) / CLK, int(st[12]) / CLK
+
+
 def tree_usage(pid: int) -> Usage:
     """A server: the process (its reaped children's CPU and faults included) and its live children."""
-    total = proc_usage(pid, reaped=True)
+    return sum(tree_map(pid).values(), Usage())
+
+
+def tree_map(pid: int) -> dict[int, Usage]:
+    """`tree_usage` by process: each live one's own figures, and the reaped children's CPU and faults (-1)."""
+    own = proc_usage(pid)
+    out: dict[int, Usage] = {pid: own, -1: proc_usage(pid, reaped=True) - own}
     for kid in children(pid):
-        total = total + proc_usage(kid, reaped=True)
+        out[kid] = proc_usage(kid, reaped=True)
+    return out
+
+
+def tree_delta(first: dict, end: dict) -> Usage:
+    """A server tree's usage between two `tree_map`s. A process that ended between them is in the reaped
+    figures with its whole life: its part before `first` is taken off (its switches and wait after `first`
+    are lost: never negative)."""
+    total = Usage()
+    for k, u in end.items():
+        total = total + (u - first.get(k, Usage()))
+    for k, u in first.items():
+        if k not in end:
+            total = total - Usage(u.user, u.sys, 0, 0, u.minflt, u.majflt, 0.0)
     return total
 
 
@@ -139,6 +167,10 @@ class Machine:
     sys: float = 0.0
     iowait: float = 0.0
     steal: float = 0.0  # the hypervisor ran another guest while this one had work
+    # network receive processing and the like: this kernel has no IRQ_TIME_ACCOUNTING, so a tick that lands in a
+    # softirq is charged to the task it interrupted as system time (an engine's sys time can hold the kernel's
+    # work on other processes' packets)
+    softirq: float = 0.0
 
     def __sub__(self, o: Machine) -> Machine:
         return Machine(*(getattr(self, f.name) - getattr(o, f.name) for f in fields(Machine)))
@@ -148,7 +180,9 @@ def machine() -> Machine:
     data = _read("/proc/stat") or "cpu 0 0 0 0 0 0 0 0"
     v = [int(x) for x in data.splitlines()[0].split()[1:]] + [0] * 8
     user, nice, system, _idle, iowait, irq, softirq, steal = v[:8]
-    return Machine((user + nice + system + irq + softirq) / CLK, system / CLK, iowait / CLK, steal / CLK)
+    return Machine(
+        (user + nice + system + irq + softirq) / CLK, system / CLK, iowait / CLK, steal / CLK, softirq / CLK
+    )
 
 
 class Split:
@@ -160,31 +194,40 @@ class Split:
         self.probe = SpeedProbe() if engine_pid is not None else None
         self.first = self._sample()
 
-    def _sample(self) -> tuple[Usage, Usage, Machine]:
+    def _sample(self) -> tuple[Usage, dict, Machine, tuple[float, float]]:
+        main = (0.0, 0.0)
         if self.engine_pid is None:
             eng = thread_usage()
-        elif self.engine_tree:
-            eng = tree_usage(self.engine_pid)
         else:
-            eng = proc_usage(self.engine_pid)
-        srv = tree_usage(self.server_pid) if self.server_pid is not None else Usage()
-        return eng, srv, machine()
+            eng = tree_usage(self.engine_pid) if self.engine_tree else proc_usage(self.engine_pid)
+            main = main_thread_cpu(self.engine_pid)
+        srv = tree_map(self.server_pid) if self.server_pid is not None else {}
+        return eng, srv, machine(), main
 
     def end(self, n: int, wall_s: float) -> dict:
         """-> {"engine": per event, "server": per event, "machine": {...}} from the first sample to now."""
-        e1, s1, m1 = self._sample()
-        e0, s0, m0 = self.first
+        e1, s1, m1, t1 = self._sample()
+        e0, s0, m0, t0 = self.first
         probe = self.probe.stop() if self.probe is not None else None
         m = m1 - m0
         wall_s = max(wall_s, 1e-3)
+        eng = e1 - e0
+        n1 = max(n, 1)
         return {
-            "engine": (e1 - e0).per_event(n),
-            "server": (s1 - s0).per_event(n),
+            "engine": eng.per_event(n),
+            # the engine's main thread (the stream loop) and the rest (the offset commit's fsync, the output's
+            # and the driver's threads: librdkafka's, the JVM's)
+            "engine_main": {
+                "user_us": round((t1[0] - t0[0]) * 1e6 / n1, 2),
+                "sys_us": round((t1[1] - t0[1]) * 1e6 / n1, 2),
+            },
+            "server": tree_delta(s0, s1).per_event(n),
             "machine": {
                 "busy_cores": round(m.busy / wall_s, 2),
                 "sys_cores": round(m.sys / wall_s, 2),
                 "iowait_cores": round(m.iowait / wall_s, 2),
                 "steal_cores": round(m.steal / wall_s, 3),
+                "softirq_cores": round(m.softirq / wall_s, 3),
                 "probe_ms": probe,
             },
         }
@@ -207,11 +250,17 @@ def split_rows(drain: str, split: dict, engine: str) -> list[str]:
             f"{drain:<26} {label:<14} {u['user_us']:8.2f} {u['sys_us']:7.2f} {u['wait_us']:8.2f} "
             f"{u['vcsw_per_1k']:8.1f} {u['ivcsw_per_1k']:9.1f} {u['minflt_per_1k']:10.1f} {u['majflt_per_1k']:10.2f}"
         )
+        if who == "engine" and split.get("engine_main") and label != "raw reader":
+            t = split["engine_main"]
+            out.append(
+                f"{'':<26} {'  main thread':<14} {t['user_us']:8.2f} {t['sys_us']:7.2f}   (other threads "
+                f"{u['user_us'] - t['user_us']:.2f} / {u['sys_us'] - t['sys_us']:.2f})"
+            )
     m = split.get("machine")
     if m:
         out.append(
             f"{'':<26} {'machine':<14} busy {m['busy_cores']} cores (sys {m['sys_cores']}, iowait "
-            f"{m['iowait_cores']}, steal {m['steal_cores']})"
+            f"{m['iowait_cores']}, softirq {m.get('softirq_cores')}, steal {m['steal_cores']})"
             + (f"; speed probe {m['probe_ms']} ms (SpeedProbe)" if m.get("probe_ms") else "")
         )
     return out
