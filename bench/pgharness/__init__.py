@@ -1,6 +1,7 @@
 """bench_pg.py's parts, one job per module: the bench table and its workloads (workload), the server's side
-(server), /proc figures (procstats), the engines as subprocesses (engines), tailing their topic files (tail),
-the catch-up and latency measurements (catchup, latency), the two suites (suites) and the final table (report).
+(server), /proc figures (procstats), each drain's CPU split and the speed probe (counters), the engines as
+subprocesses (engines), tailing their topic files (tail), the catch-up and latency measurements (catchup,
+latency), the two suites (suites) and the final table (report).
 """
 
 import sys
