@@ -165,7 +165,7 @@ class Engine:
                 count += c
                 if count >= n or (last is not None and count >= n - 10 and now - last >= quiet):
                     if split is not None:
-                        self.split = split.end(count, last - first)
+                        self.split = split.end(count, now - first)  # sampled now: after a `quiet` wait too
                     return first, (now if count >= n else last), count
             if self.proc.poll() is not None:
                 raise RuntimeError(f"engine exited {self.proc.returncode}; see {self.log.name}")
