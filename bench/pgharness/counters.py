@@ -348,10 +348,13 @@ def slow_drains(drains: list[tuple[str, dict]], start_probe_ms: float | None) ->
         ]
         if probe and m_probe:
             why.append(f"speed probe {probe} ms (median {m_probe}, at the start {start_probe_ms})")
+        du, ds = e["user_us"] - m_user, e["sys_us"] - m_sys
         if probe and m_probe and probe > 1.15 * m_probe and e["user_us"] > 1.15 * m_user:
             verdict = "the machine ran slower (user time with the probe)"
-        elif e["sys_us"] > 1.5 * max(m_sys, 0.1):
+        elif ds >= du and e["sys_us"] > 1.5 * max(m_sys, 0.1):
             verdict = "system time (the kernel's share: see the main thread's sys)"
+        elif du > ds:
+            verdict = "user time with the probe normal (the engine did more: a cold JIT, another path)"
         else:
             verdict = "no one counter"
         out.append(
