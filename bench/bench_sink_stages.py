@@ -29,6 +29,8 @@ from pyspark.sql import functions as F  # noqa: E402
 
 import bench.bench_sink as bs  # noqa: E402
 from sink import executors as X  # noqa: E402
+from sink import position_expr as PE  # noqa: E402
+from sink import winners as W  # noqa: E402
 
 
 def _ev(recs, fast):
@@ -43,27 +45,38 @@ def _scan(recs, fast):
 
 
 def _from_json(recs, fast):
-    return _ev(recs, fast).select(F.from_json("vp", X.STAGE1).alias("p"))
+    return _ev(recs, fast).select(F.from_json("vp", W.STAGE1).alias("p"))
 
 
 def _position(recs, fast):
-    e = _ev(recs, fast).select(F.from_json("vp", X.STAGE1).alias("p"))
-    order, text = X.position(F.col("p.source"), F.col("p.op"), X.connector_of(fast))
+    e = _ev(recs, fast).select(F.from_json("vp", W.STAGE1).alias("p"))
+    order, text = PE.position(F.col("p.source"), F.col("p.op"), PE.connector_of(fast))
     return e.select(text(order).alias("s"), "p.after")
 
 
 def _key(recs, fast):
     ks = fast[0].keyed()[0].kschema
-    k = F.to_json(F.from_json("kp", X.key_phys(ks, True)), {"ignoreNullFields": "false"})
+    k = F.to_json(F.from_json("kp", W.key_phys(ks, True)), {"ignoreNullFields": "false"})
     return _ev(recs, fast).select(k.alias("kc"))
 
 
 def _winners(recs, fast):
-    return X.winners(recs, fast, {})
+    return W.winners(recs, fast, {})
 
 
 def _decoded(recs, fast):
-    w = X.winners(recs, fast, {})
+    w = W.winners(recs, fast, {})
+    return lambda: [X.decoded_winners(w, tp, g) for tp in fast for g in tp.keyed()]
+
+
+def _decoded_whole(recs, fast):
+    """`winners+decode` with the whole payload carried and parsed (before the readers' `after` ranges)."""
+    cut = W.after_ranges
+    W.after_ranges = lambda plans, conn: False
+    try:
+        w = W.winners(recs, fast, {})
+    finally:
+        W.after_ranges = cut
     return lambda: [X.decoded_winners(w, tp, g) for tp in fast for g in tp.keyed()]
 
 
@@ -121,6 +134,7 @@ STEPS = {
     "canonical key": _key,
     "winners": _winners,
     "winners+decode": _decoded,
+    "winners+decode whole": _decoded_whole,
 }
 
 

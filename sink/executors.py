@@ -18,7 +18,7 @@ import orjson
 import pyarrow as pa
 import pyarrow.compute as pc
 from pyspark import StorageLevel
-from pyspark.sql import Column, Window
+from pyspark.sql import Column
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
@@ -38,17 +38,8 @@ from sink.plan import (
     survey,
     toast_cols,
 )
-from sink.position_expr import WIDTHS, connector_of, position, seq_expr, text_of
-from sink.stats import PH_B64
-from sink.types import PLACEHOLDER
-
-# a placeholder column's payload as `from_json` reads it as text: string, bytes, array of either
-PLACEHOLDER_TEXTS = (PLACEHOLDER, PH_B64 + "==", f'["{PLACEHOLDER}"]', f'["{PH_B64}=="]')
-STAGE1 = (
-    "op string, ts_ms long, source struct<connector string, sequence string, lsn long, file string, "
-    "pos long, row int, ord int, ts_ms long, ts_ns long>, after string"
-)
-CHANGE_OPS = ("c", "u", "d", "r")
+from sink.position_expr import connector_of, seq_expr
+from sink.winners import CHANGE_OPS, STAGE1, key_phys, ph_test, winners
 
 
 def slow_records(df, plans: list[TopicPlan]):
@@ -77,13 +68,6 @@ def slow_records(df, plans: list[TopicPlan]):
         yield topic, k, v, (part, pos), None if hdr is None else loads(hdr)
 
 
-def key_phys(kschema: dict, sort: bool) -> T.StructType:
-    fields = kschema.get("fields", [])
-    if sort:
-        fields = sorted(fields, key=lambda f: f["field"])
-    return T.StructType([T.StructField(f["field"], decode.physical(f), True) for f in fields])
-
-
 def truncates(df, plans: list[TopicPlan]) -> dict[str, str]:
     """Per topic with truncate events in the batch: the position of its last one."""
     tt = [tp.topic for tp in plans if any(g.truncate for g in tp.groups)]
@@ -94,170 +78,6 @@ def truncates(df, plans: list[TopicPlan]) -> dict[str, str]:
     seq = seq_expr(F.col("p.source"), F.col("p.op"), connector_of(plans))
     ev = ev.where(F.col("p.op") == "t").select("topic", seq.alias("s"))
     return {r.topic: r.s for r in ev.groupBy("topic").agg(F.max("s").alias("s")).collect()}
-
-
-def _per_topic(plans: list[TopicPlan], expr) -> Column | None:
-    out = None
-    for tp in plans:
-        e = expr(tp)
-        if e is None:
-            continue
-        out = (
-            F.when(F.col("topic") == tp.topic, e) if out is None else out.when(F.col("topic") == tp.topic, e)
-        )
-    return out
-
-
-def _ph_test(c: Column) -> Column:
-    """A raw payload text (`from_json` as string) that is Debezium's unavailable-value placeholder."""
-    return c.isin(*PLACEHOLDER_TEXTS)
-
-
-def _carried(ev, plans: list[TopicPlan]):
-    """TOAST carry-forward with window functions: per key in source order, each placeholder column gets the
-    last earlier image's value (text as in the payload) or, after a delete, null. `fill` maps column ->
-    struct(d: deleted since, v: text); no entry (null) means no earlier image in the batch: the driver
-    takes the value from the table."""
-    w = (
-        Window.partitionBy("topic", "kc")
-        .orderBy("o", "part", "pos")
-        .rowsBetween(Window.unboundedPreceding, -1)
-    )
-    is_del = F.col("op") == "d"
-    fills = []
-    for tp in plans:
-        cols = toast_cols(tp)
-        raw = F.from_json("after", T.StructType([T.StructField(c, T.StringType(), True) for c in cols]))
-        entries = []
-        for c in cols:
-            v = raw.getField(c)
-            mark = F.when(
-                is_del, F.struct(F.lit(True).alias("d"), F.lit(None).cast("string").alias("v"))
-            ).when(~_ph_test(v) | v.isNull(), F.struct(F.lit(False).alias("d"), v.alias("v")))
-            entries += [F.lit(c), F.last(mark, ignorenulls=True).over(w)]
-        fills.append((tp.topic, F.create_map(*entries)))
-    fill = None
-    for topic, e in fills:
-        fill = F.when(F.col("topic") == topic, e) if fill is None else fill.when(F.col("topic") == topic, e)
-    return ev.withColumn("fill", fill)
-
-
-def _reader_path(plans: list[TopicPlan], toast: list[TopicPlan]) -> str | None:
-    """The connector when the readers gave every event's op and position (`sink.reader_keys`) and the batch
-    needs nothing else from the payload before the winners are known (no TOAST carry-forward), else None."""
-    conn = connector_of(plans)
-    if conn not in WIDTHS or toast or any(g.unread for tp in plans for g in tp.keyed()):
-        return None
-    return conn
-
-
-def winners(df, plans: list[TopicPlan], truncs: dict[str, str]):
-    """Per (topic, key): the last change by source position, and the position of the key's last delete.
-    Events before a truncate of the batch are dropped first; TOAST placeholders are carried forward."""
-    fps = [g.vfp for tp in plans for g in tp.keyed()]
-    ev = df.where(
-        F.col("topic").isin([tp.topic for tp in plans if tp.keyed()])
-        & F.col("vfp").isin(fps)
-        & F.col("vp").isNotNull()
-    )
-    # the key as canonical JSON (sorted fields), as the delete log and driver path key it
-    kc = _per_topic(
-        [tp for tp in plans if tp.keyed()],
-        lambda tp: F.to_json(
-            F.from_json("kp", key_phys(tp.keyed()[0].kschema, True)), {"ignoreNullFields": "false"}
-        ),
-    )
-    toast = [tp for tp in plans if any(g.placeholder for g in tp.changes()) and toast_cols(tp)]
-    conn = _reader_path(plans, toast)
-    if conn is not None:
-        # the readers' op, position and (where sure) canonical key: no payload parsed before the winners
-        # are known; the winner carries its payload, whose `after` is read at the end
-        widths = WIDTHS[conn]
-        text = text_of(widths)
-        o = F.struct(*(F.col(f"o{i}") for i in range(len(widths))))
-        ev = ev.select(
-            "topic",
-            F.coalesce(F.col("kc"), kc).alias("kc"),
-            "part",
-            "pos",
-            "vfp",
-            "kp",
-            "op",
-            F.when(F.col("o0").isNotNull(), o).alias("o"),
-            F.col("vp").alias("after"),
-            "ts",
-        )
-    else:
-        p = F.from_json("vp", STAGE1)
-        ev = ev.select("topic", kc.alias("kc"), "part", "pos", "vfp", "kp", p.alias("p"))
-        src = F.col("p.source")
-        order, text = position(src, F.col("p.op"), connector_of(plans))
-        ev = ev.select(
-            "topic",
-            "kc",
-            "part",
-            "pos",
-            "vfp",
-            "kp",
-            F.col("p.op").alias("op"),
-            order.alias("o"),
-            F.col("p.after").alias("after"),
-            F.coalesce(F.col("p.ts_ms"), src.getField("ts_ms"), F.lit(0)).alias("ts"),
-        )
-    # Events that cannot win (not a change, an update without its image, before the batch's truncate) get no
-    # position rather than a filter: `max_by` skips them, and a filter would be pushed below the projection,
-    # parsing every payload twice (`from_json` in the filter and in the projection)
-    ok = F.col("op").isin(*CHANGE_OPS) & ((F.col("op") == "d") | F.col("after").isNotNull())
-    if conn is not None:
-        ok = F.col("o").isNotNull()
-    floor = _per_topic(
-        plans, lambda tp: text(F.col("o")) >= F.lit(truncs[tp.topic]) if tp.topic in truncs else None
-    )
-    if floor is not None:
-        ok = ok & floor.otherwise(F.lit(True))
-    ev = ev.withColumn("o", F.when(ok, F.col("o")))
-    fill_t = T.MapType(
-        T.StringType(),
-        T.StructType([T.StructField("d", T.BooleanType()), T.StructField("v", T.StringType())]),
-    )
-    if toast:
-        names = [tp.topic for tp in toast]
-        rest = ev.where(~F.col("topic").isin(names)).withColumn("fill", F.lit(None).cast(fill_t))
-        ev = _carried(ev.where(F.col("topic").isin(names) & F.col("o").isNotNull()), toast).unionByName(rest)
-    else:
-        ev = ev.withColumn("fill", F.lit(None).cast(fill_t))
-    # shuffled by key first: the aggregation (sort-based: its buffer holds strings) then sorts every event
-    # once; otherwise its partial step sorts them in each input partition, where keys seldom repeat, and the
-    # final step sorts again what that left
-    w = (
-        ev.repartition("topic", "kc")
-        .groupBy("topic", "kc")
-        .agg(
-            F.max_by(
-                F.struct("o", "part", "pos", "op", "vfp", "after", "kp", "ts", "fill"),
-                F.when(F.col("o").isNotNull(), F.struct("o", "part", "pos")),
-            ).alias("w"),
-            F.max(F.when(F.col("op") == "d", F.col("o"))).alias("d"),
-        )
-    )
-    # the position's text only for the winners (and the key's last delete)
-    # on the readers' path the winner carries its payload (`vp`): decoding reads `after` from it directly, and
-    # `after` as text is made only where it is used (a MongoDB document)
-    after = [F.col("w.after").alias("after")]
-    if conn is not None:
-        after = [
-            F.from_json("w.after", "after string").getField("after").alias("after"),
-            F.col("w.after").alias("vp"),
-        ]
-    fields = ("part", "pos", "op", "vfp", "kp", "ts", "fill")
-    return w.where(F.col("w").isNotNull()).select(
-        "topic",
-        "kc",
-        F.struct(text(F.col("w.o")).alias("seq"), *(F.col(f"w.{f}").alias(f) for f in fields), *after).alias(
-            "w"
-        ),
-        F.when(F.col("d").isNotNull(), text(F.col("d"))).alias("dseq"),
-    )
 
 
 def decoded_winners(w, tp: TopicPlan, g: Fp) -> pa.Table:
@@ -286,7 +106,7 @@ def decoded_winners(w, tp: TopicPlan, g: Fp) -> pa.Table:
         if f["field"] in knames:
             c = F.when(is_del, decode.convert(k.getField(f["field"]), knames[f["field"]])).otherwise(c)
         elif f["field"] in toast:
-            ph = _ph_test(raw.getField(f["field"]))
+            ph = ph_test(raw.getField(f["field"]))
             prev = F.col("w.fill").getItem(f["field"])
             phys = decode.physical(f)
             text = prev.getField("v")

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import orjson
 from pyspark.sql import functions as F
 
-from sink import decode
+from sink import decode, reader_keys
 from sink.batch import Options
 from sink.delta import RID, open_table, table_schema
 from sink.stats import STATS
@@ -42,6 +42,8 @@ class Fp:
     ntrunc: int = 0  # truncate events in the group (a group of only truncates has no key)
     oldkey: bool = False  # some record carries `__debezium.oldkey` (a key change)
     unread: int = 0  # payloads whose op/position the readers could not read (`sink.reader_keys`)
+    # the readers give `after`'s byte range in these payloads (`sink.reader_keys.sliceable`)
+    cut: bool = False
 
 
 @dataclass
@@ -125,11 +127,15 @@ def survey(df) -> dict[str, TopicPlan]:
     )
     texts: dict[int, dict] = {}  # a schema's text comes with any group of its fingerprint
     groups: dict[tuple, Fp] = {}
+    # value fingerprints whose payloads the readers cut (the same test on the same text)
+    cut: set[int] = set()
     for r in rows:
         if r.kschema is not None and r.kfp not in texts:
             texts[r.kfp] = orjson.loads(r.kschema)
         if r.vschema is not None and r.vfp not in texts:
             texts[r.vfp] = orjson.loads(r.vschema)
+            if reader_keys.sliceable(r.vschema):
+                cut.add(r.vfp)
         st = orjson.loads(r[STATS])
         g = groups.get((r.topic, r.kfp, r.vfp))
         if g is None:
@@ -157,6 +163,7 @@ def survey(df) -> dict[str, TopicPlan]:
     out: dict[str, TopicPlan] = {}
     for (topic, _, _), g in groups.items():
         g.kschema, g.vschema = texts.get(g.kfp), texts.get(g.vfp)
+        g.cut = g.vfp in cut
         out.setdefault(topic, TopicPlan(topic)).groups.append(g)
     for tp in out.values():
         tp.groups.sort(key=lambda g: g.first)

@@ -7,7 +7,9 @@ position fields, `after` as text), then group by `to_json(from_json(key))`. The 
 LSN, phase; MySQL/MariaDB: binlog file number, pos, phase, row; MongoDB: ts_ms, ord, phase), null when the event
 cannot win (not a change, an update without its image); the event's `ts` (lag); `rok` when all of that was
 read; and `kc`, the canonical key (`to_json` of the key with sorted fields), null where the reader is not sure
-that the key text is already in that form (the JVM computes it then).
+that the key text is already in that form (the JVM computes it then); `a0`/`a1`, the byte range of a
+relational `after` object in the payload (`sliceable` schemas; null where `after` is null), so that the JVM
+parses only that.
 
 Only the payload's envelope tail is read: `"source":{...}` (a flat object: no `{`/`}` inside, else not `rok`),
 an optional `"transaction"`, then `"op"` and `ts_ms`. A quote inside a JSON string is escaped, so these
@@ -33,6 +35,8 @@ COLUMNS = [
     ("o3", pa.int64()),
     ("ts", pa.int64()),
     ("kc", pa.string()),
+    ("a0", pa.int64()),
+    ("a1", pa.int64()),
     ("rok", pa.bool_()),
 ]
 SCHEMA = ", ".join(
@@ -59,6 +63,13 @@ def eligible(vschema: str | None) -> bool:
         and vschema.count('"field":"source"') == 1
         and vschema.count('"field":"after"') == 1
     )
+
+
+def sliceable(vschema: str | None) -> bool:
+    """The readers give the byte range of `after`'s object (`a0`, `a1`) in payloads of this value schema: a
+    relational envelope (`eligible`) with no map column (a map's keys are data: one named `after` would
+    match first)."""
+    return eligible(vschema) and '"type":"map"' not in vschema and '"field":"before"' in vschema
 
 
 def key_pattern(kschema: str | None) -> str | None:
@@ -246,12 +257,24 @@ def columns(
         o[1] = np.where(mg, ordv, o[1])
         o[2] = np.where(mg, phase, o[2])
         ok &= ~mg | (ts_ok & ord_ok)
-    # events that cannot win get no position (as `sink.executors.winners` does)
+    # events that cannot win get no position (as `sink.winners.winners` does)
     change = np.isin(op_c, np.frombuffer(b"cudr", np.uint8))
     # a relational envelope prints after directly before source; MongoDB's may have updateDescription between
     no_after = B.has(start + s_at - 13, b'"after":null,')
     if mg.any():
         no_after |= mg & _mask(pc.match_substring(vp, '"after":null'))
+    # `after`'s value, for the winners' decoding: from `"after":` to the comma before `"source":{` (the
+    # envelope's order); in a `sliceable` schema the first `,"after":` is the envelope's. Not found there: the
+    # record is left to the JVM (`rok` false), so a batch that uses the ranges has them for every change
+    cut = ok & (pg | my)
+    cut_fps = [fp for fp in pc.unique(vfp.drop_null()).to_pylist() if sliceable(texts.get(fp))]
+    cut &= _mask(pc.is_in(vfp, pa.array(cut_fps, pa.int64()))) if cut_fps else False
+    lead = B.has(start, b'{"before":null,"after":')
+    a_find = _find(vp, ',"after":') if (cut & ~lead).any() else np.full(n, -1, np.int64)
+    a_val = np.where(lead, start + 23, start + a_find + 9)
+    a_end = start + s_at - 1  # the comma before `"source":{`
+    ok &= ~cut | ((lead | (a_find >= 0)) & B.has(a_end, b",") & (a_val < a_end))
+    has_after = cut & ok & ~no_after
     wins = ok & change & ((op_c == ord("d")) | ~no_after)
     # the event's ts_ms, else the source's (`coalesce(ts_ms, source.ts_ms, 0)`)
     src_ts, _, _ = field("ts_ms")
@@ -266,6 +289,8 @@ def columns(
         *(pa.array(o[i], pa.int64(), mask=~(wins & (width > i))) for i in range(4)),
         pa.array(ts, pa.int64(), mask=~ok),
         canonical_keys(kp, kfp, texts),
+        pa.array(a_val - start, pa.int64(), mask=~has_after),
+        pa.array(a_end - start, pa.int64(), mask=~has_after),
         pa.array(ok, pa.bool_()),
     ]
 

@@ -24,7 +24,11 @@ from pyspark.sql.streaming.datasource import SupportsTriggerAvailableNow
 from sink.split import Batcher
 from sink.stats import READ_SCHEMA, Survey, counted
 
-DEFAULT_BATCH_BYTES = 256 << 20
+# 512 MB, not 256: each micro-batch costs the driver its planning, delete-log write and MERGE, and fewer batches
+# also mean fewer winners per key; the 200k benchmark at local[2] took 2-2.6 s less CPU per run (2 batches
+# instead of 3-4) at the same peak RSS (1.39-1.42 GB); 1 GB (one batch) saved more on changes but the JVM's
+# peak rose to 663-705 MB, the tree's to 1.47-1.48 GB (docs/sink.md, session 14)
+DEFAULT_BATCH_BYTES = 512 << 20
 # one Spark task per 32 MB of a file: each task costs the JVM its (de)serialization and scheduling and the
 # Python worker its per-partition set-up; against 16 MB, a 200k-change run (local[2]) took 1.5 s less of the
 # JVM's CPU and 0.6 s less of the workers' (docs/sink.md, session 12). A partition still splits 16 MB at a time

@@ -19,8 +19,8 @@ pytest.importorskip("pyspark", reason="pyspark not installed (pip install -e '.[
 
 from pyspark.sql import functions as F  # noqa: E402
 
-from sink.executors import STAGE1, key_phys  # noqa: E402
 from sink.position_expr import WIDTHS, seq_expr, text_of  # noqa: E402
+from sink.winners import STAGE1, key_phys  # noqa: E402
 from tests.sink_checks import spark_fixture  # noqa: E402,F401
 
 
@@ -331,3 +331,34 @@ def test_key_left_to_the_jvm_when_not_canonical():
     t = _read(lines)
     assert t.column("kc").to_pylist() == [None, None]
     assert t.column("rok").to_pylist() == [True, True]
+
+
+def test_after_range_is_the_after_object():
+    """`a0`/`a1` cut the payload's bytes to the `after` object (compared with a JSON parser's `after`), also
+    after a `before` image whose text holds the envelope's words and multi-byte characters; none where `after`
+    is null or the schema has a map column (a map key could be named `after`)."""
+    before = {"id": 1, "v": 'é,"after":{"id":9},"source":{'}
+    s = src("postgresql", sequence='["1","2"]', lsn=2)
+    with_before = env("u", {"id": 1, "v": "ü"}, s).replace('"before":null', '"before":' + _j(before), 1)
+    maps = ROW + [{"type": "map", "keys": {"type": "string"}, "values": {"type": "int32"}, "field": "m"}]
+    lines = [
+        line('{"id":1}', with_before, vschema()),
+        line('{"id":2}', env("c", {"id": 2, "v": None}, s), vschema(), layout="spaced"),
+        line('{"id":3}', env("d", None, s), vschema()),
+        line('{"id":4}', env("c", {"id": 4, "v": "x", "m": {"after": 1}}, s), vschema(maps)),
+        line(
+            '{"id":5}',
+            env("u", A, src("mysql", file="b.000001", pos=4, row=0, query=None), tx_first=True),
+            vschema(source_name="io.debezium.connector.mysql.Source"),
+        ),
+    ]
+    t = _read(lines)
+    assert t.column("rok").to_pylist() == [True] * 5
+    cut = [True, True, False, False, True]
+    for ln, vp, a0, a1, want in zip(
+        lines, t.column("vp").to_pylist(), t.column("a0").to_pylist(), t.column("a1").to_pylist(), cut
+    ):
+        assert (a0 is not None) == want, ln
+        if want:
+            after = json.loads(ln)["value"]["payload"]["after"]
+            assert json.loads(vp.encode()[a0:a1]) == after
