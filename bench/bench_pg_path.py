@@ -344,6 +344,12 @@ def main(argv=None) -> int:
         help="rows per transaction of each backlog (bench_pg: 1000); small ones weigh the per-transaction work "
         "(BEGIN, COMMIT, a table's source template and line formats)",
     )
+    ap.add_argument(
+        "--tx-metadata",
+        action="store_true",
+        help="provide.transaction.metadata=true: BEGIN/END records and each event's transaction block (no line "
+        "path)",
+    )
     args = ap.parse_args(argv)
     with PgServer() as pg, tempfile.TemporaryDirectory(prefix="bench-pg-path-") as tmp:
         full = args.replica_identity == "full"
@@ -357,7 +363,9 @@ def main(argv=None) -> int:
             args.tx_rows,
             args.table == "wide",
         )
-        extra = KEY_DEFAULT_PROPS if args.key_default else None
+        extra = dict(KEY_DEFAULT_PROPS) if args.key_default else {}
+        if args.tx_metadata:
+            extra["provide.transaction.metadata"] = "true"
         if args.callgrind_markers:
             return marked_replay(pg, Path(tmp), ins, upd, dels, extra)
         ncols = len(_WIDE) + 1 if args.table == "wide" else COLUMNS.count(",") + 2

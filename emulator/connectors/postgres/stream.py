@@ -18,7 +18,7 @@ from emulator.connectors.postgres.source import (
     sequence,
 )
 from emulator.connectors.postgres.tx_formats import MARKS as TX_MARKS
-from emulator.connectors.postgres.tx_formats import old_line_formats, table_formats, tx_args
+from emulator.connectors.postgres.tx_formats import line_c, line_d, line_u, line_uo, table_formats, tx_args
 from emulator.model import TableDef
 from emulator.records import Record
 
@@ -148,7 +148,8 @@ class PgoutputStream:
         self.lsn_proc = lsn
         self.proc_op = "B"
         self.lsn_events = 0
-        self.dispatcher.begin(f"{xid}:{lsn}", ts_us // 1000)
+        if self.tx.enabled:  # without transaction metadata BEGIN writes nothing: no id to format
+            self.dispatcher.begin(f"{xid}:{lsn}", ts_us // 1000)
         if self._resume_tx is not None:
             if self._resume_tx[0] == xid:
                 self.tx.resume(self._resume_tx[1])
@@ -156,7 +157,8 @@ class PgoutputStream:
 
     def _on_commit(self, msg: bytes, lsn: int) -> None:
         _commit_lsn, end_lsn, ts_us = po.parse_commit(msg)
-        self.dispatcher.commit(f"{self.xid}:{lsn}", ts_us // 1000)
+        if self.tx.enabled:  # as in _on_begin: END only with transaction metadata
+            self.dispatcher.commit(f"{self.xid}:{lsn}", ts_us // 1000)
         self.metrics.committed(ts_us // 1000, self.xid, only_with_events=True)
         self.last_commit_lsn = lsn
         self.lsn_commit = end_lsn
@@ -308,27 +310,26 @@ class PgoutputStream:
         transaction's line formats, from the table's formats one level up (`tx_formats`) where they could be
         made."""
         epoch = ct.src_epoch = self.tx_epoch
-        ct.line_old_epoch = -1  # `old_line_formats`: on the transaction's first change that needs them
-        if not self.settings.structured and self.xid is not None:
-            fmts = ct.tx_formats
-            if fmts is None:
+        fmts = ct.tx_formats
+        if fmts is None and self.xid is not None:
+            if self.settings.structured:  # the data plane takes dicts: no formats (`_src_miss` serves)
+                fmts = ct.tx_formats = False
+            else:
                 t = ct.env.table
                 seq = sequence(TX_MARKS["last_commit"], _LSN_MARK)
                 marked = self.source(
                     TX_MARKS["ts_us"], "false", seq, t.namespace, t.name, TX_MARKS["xid"], _LSN_MARK
                 )
                 fmts = ct.tx_formats = table_formats(ct, orjson.dumps(marked), _LSN_MARK_TEXT)
-            if fmts:
-                if self._tx_args_epoch != epoch:
-                    self._tx_args = tx_args(self.ts_us, self.last_commit_lsn, self.xid)
-                    self._tx_args_epoch = epoch
-                args = self._tx_args
-                ct.src = tmpl = fmts[0] % args
-                if fmts[1] is not None:
-                    ct.line_c = fmts[1] % args
-                    ct.line_u = fmts[2] % args
-                    ct.line_epoch = epoch
-                return tmpl
+        if fmts:
+            if self._tx_args_epoch != epoch:
+                self._tx_args = tx_args(self.ts_us, self.last_commit_lsn, self.xid)
+                self._tx_args_epoch = epoch
+            ct.src = tmpl = fmts.src % self._tx_args
+            if fmts.c is not None:  # the line formats, each made on its first use in it (`line_c`...)
+                ct.line_c = ct.line_u = ct.line_uo = ct.line_d = False
+                ct.line_epoch = epoch
+            return tmpl
         t = ct.env.table
         src = self.source(self.ts_us, "false", None, t.namespace, t.name, self.xid, None)
         if not self.settings.structured:
@@ -342,6 +343,7 @@ class PgoutputStream:
                     ct.line_c = po.line_format(formats["c"][0], vfmt, tmpl)
                     ct.line_u = po.line_format(formats["u"][0], vfmt, tmpl)
                     if ct.line_c is not None and ct.line_u is not None:
+                        ct.line_uo = ct.line_d = False  # as with `tx_formats`: made on first use
                         ct.line_epoch = self.tx_epoch
                 return tmpl
         ct.src = src
@@ -360,10 +362,12 @@ class PgoutputStream:
             not d.admit("c", ct is not None) or ct is None
         ):
             return
-        if ct.src_epoch != self.tx_epoch and ct.tx_formats:  # the first change: the formats cost a `%` each
+        # the table's first change in the transaction: its source template (its formats once per Relation)
+        if ct.src_epoch != self.tx_epoch and ct.tx_formats is not False:
             self._src_template(ct)
         if ct.line_epoch == self.tx_epoch:  # straight into the record's line (this transaction's format)
-            line = ct.parse_line(msg, 6, ct.line_c, lsn, b"null", _time_ns())  # byte 5 is 'N'
+            fmt = ct.line_c or line_c(ct)  # False until the transaction's first INSERT made it
+            line = ct.parse_line(msg, 6, fmt, lsn, b"null", _time_ns())  # byte 5 is 'N'
             if line is not None and ct.gate_line("c", line):
                 return
         parse_json = ct.parse_json
@@ -400,15 +404,15 @@ class PgoutputStream:
             not d.admit("u", ct is not None) or ct is None
         ):
             return
-        if ct.src_epoch != self.tx_epoch and ct.tx_formats:  # as in _on_insert
+        if ct.src_epoch != self.tx_epoch and ct.tx_formats is not False:  # as in _on_insert
             self._src_template(ct)
         if msg[5] == 78 and ct.line_epoch == self.tx_epoch:  # 'N': no old tuple; as in _on_insert
             if not ct.toast_first:
-                line = ct.parse_line(msg, 6, ct.line_u, lsn, b"null", _time_ns())
+                line = ct.parse_line(msg, 6, ct.line_u or line_u(ct), lsn, b"null", _time_ns())
                 if line is not None and ct.gate_line("u", line):
                     return
             elif ct.toast_line is not None:  # as parse_toast below, into the line
-                got = ct.toast_line(msg, 6, ct.line_u, lsn, b"null", _time_ns())
+                got = ct.toast_line(msg, 6, ct.line_u or line_u(ct), lsn, b"null", _time_ns())
                 if got is not None:
                     ct.toast_first = got[2]
                     if ct.gate_line("u", got[:2]):
@@ -453,12 +457,12 @@ class PgoutputStream:
                     ct.toast_first = upd[3]  # as for the new tuple alone above
                     before, after, key = upd[0], upd[1], upd[2]
             if before is not None and ct.line_epoch == self.tx_epoch:
-                if ct.line_old_epoch != self.tx_epoch:
-                    old_line_formats(ct, self.tx_epoch)
-            if before is not None and ct.line_epoch == self.tx_epoch and ct.line_uo is not None:
-                if not (d.skip_unchanged and before == after):  # else table() compares the rows
+                fmt = ct.line_uo
+                if fmt is False:  # the transaction's first such UPDATE
+                    fmt = line_uo(ct)
+                # skip.messages.without.change with the same rows: table() compares them
+                if fmt is not None and not (d.skip_unchanged and before == after):
                     t = b"%d" % _time_ns()  # into the record's line, as _on_insert's
-                    fmt = ct.line_uo
                     if key is None:
                         line = (fmt % (before, after, lsn, lsn, b"null", t[:-6], t[:-3], t), 0)
                     else:
@@ -484,15 +488,16 @@ class PgoutputStream:
         ct = self._change_target(msg, "d", lsn)
         if ct is None:
             return
-        if ct.src_epoch != self.tx_epoch and ct.tx_formats:  # as in _on_insert
+        if ct.src_epoch != self.tx_epoch and ct.tx_formats is not False:  # as in _on_insert
             self._src_template(ct)
-        if ct.line_epoch == self.tx_epoch and ct.line_old_epoch != self.tx_epoch:
-            old_line_formats(ct, self.tx_epoch)
-        ld = ct.line_d
-        if ld is not None and msg[5] == ld[0] and ct.line_epoch == self.tx_epoch:  # as _on_insert's line
-            line = ld[1](msg, 6, ld[2], lsn, b"null", _time_ns())
-            if line is not None and ct.gate_line_d("d", line):
-                return
+        if ct.line_epoch == self.tx_epoch:  # as _on_insert's line
+            ld = ct.line_d
+            if ld is False:  # the transaction's first DELETE
+                ld = line_d(ct)
+            if ld is not None and msg[5] == ld[0]:
+                line = ld[1](msg, 6, ld[2], lsn, b"null", _time_ns())
+                if line is not None and ct.gate_line_d("d", line):
+                    return
         old = None
         if msg[5] == 79 and ct.gate_old is not None:  # 'O': the whole old row (FULL), read as an insert's row
             old = ct.parse_json(msg, 6)
