@@ -28,6 +28,9 @@ log = logging.getLogger("emulator.postgres")
 _time_ns = time.time_ns
 _U32 = po.U32
 _XLOG_START = po.XLOG_START  # an XLogData message's start LSN (offset 1)
+_BEGIN = po.BEGIN
+_COMMIT = po.COMMIT
+_PG_EPOCH_US = po.PG_EPOCH_US
 
 # never a real LSN: marks where `lsn` goes in a source-block template
 _LSN_MARK = 18446744073709551615
@@ -140,7 +143,8 @@ class PgoutputStream:
 
     # pgoutput handlers: (message bytes, XLogData start LSN) ------------------------------------------------
     def _on_begin(self, msg: bytes, lsn: int) -> None:
-        _final, ts_us, xid = po.parse_begin(msg)
+        _final, ts, xid = _BEGIN(msg, 1)  # po.parse_begin without its call
+        ts_us = ts + _PG_EPOCH_US
         self.xid = xid
         self.ts_us = ts_us
         self.tx_epoch += 1
@@ -156,10 +160,11 @@ class PgoutputStream:
             self._resume_tx = None
 
     def _on_commit(self, msg: bytes, lsn: int) -> None:
-        _commit_lsn, end_lsn, ts_us = po.parse_commit(msg)
+        _flags, _commit_lsn, end_lsn, ts = _COMMIT(msg, 1)  # po.parse_commit without its call
+        ts_ms = (ts + _PG_EPOCH_US) // 1000
         if self.tx.enabled:  # as in _on_begin: END only with transaction metadata
-            self.dispatcher.commit(f"{self.xid}:{lsn}", ts_us // 1000)
-        self.metrics.committed(ts_us // 1000, self.xid, only_with_events=True)
+            self.dispatcher.commit(f"{self.xid}:{lsn}", ts_ms)
+        self.metrics.committed(ts_ms, self.xid, True)  # counted only with events
         self.last_commit_lsn = lsn
         self.lsn_commit = end_lsn
         self.lsn_proc = lsn
@@ -208,28 +213,30 @@ class PgoutputStream:
         ct.line_epoch = -1
         ct.line_uo = ct.line_d = ct.gate_line_d = ct.tx_formats = None
         if ct.parse_row is not None and not self.settings.structured:
-            ct.gate_json = self.dispatcher.table_json(ct.env, ct.data_collection)
-            if ct.gate_json is not None:
+            d = self.dispatcher
+            # None for a table post.processors may read again (it reads the rows as dicts), whose DELETEs (it never
+            # touches one) `gate_old` and `gate_line_d` take all the same; none of them for the signal table
+            ct.gate_json = d.table_json(ct.env, ct.data_collection)
+            ct.gate_old = d.table_json_old(ct.env, ct.data_collection)
+            if ct.gate_old is not None:
                 # REPLICA IDENTITY FULL: UPDATEs carry the old row, read by the parser's `old`
                 full = rel.replica_identity == "f"
                 ct.parse_json = tp.json_parser_for(ct, len(rel.columns), full)
                 ct.parse_old = tp.old_parser_for(ct)
-                ct.gate_old = self.dispatcher.table_json_old(ct.env, ct.data_collection)
-                if full and ct.gate_old is not None:
-                    ct.parse_toast_full = tp.toast_parser_later(ct, len(rel.columns), True)
-                elif not full:
-                    ct.parse_toast = tp.toast_parser_later(ct, len(rel.columns), False)
-                if rel.replica_identity in ("d", "i") and ct.gate_old is not None:
+                if ct.gate_json is not None:  # the UPDATEs the faster readers refuse, as JSON all the same
+                    if full:
+                        ct.parse_toast_full = tp.toast_parser_later(ct, len(rel.columns), True)
+                    else:
+                        ct.parse_toast = tp.toast_parser_later(ct, len(rel.columns), False)
+                if rel.replica_identity in ("d", "i"):
                     ct.parse_key = tp.key_parser_later(ct, rel)
                 formats = getattr(ct.env, "_after_formats", None)  # the envelope's line format per op
                 if formats is not None and not self.tx.enabled:
                     _fmt, vstart, vtail = formats["c"]
-                    ct.gate_line = self.dispatcher.table_line(ct.env, ct.data_collection, vstart, vtail)
+                    ct.gate_line = d.table_line(ct.env, ct.data_collection, vstart, vtail)
                     ct.parse_line = ct.parse_json.line
-                    if ct.gate_old is not None:  # the old formats' value starts and ends where these do
-                        ct.gate_line_d = self.dispatcher.table_line_delete(
-                            ct.env, ct.data_collection, vstart, vtail
-                        )
+                    # the old formats' value starts and ends where these do
+                    ct.gate_line_d = d.table_line_delete(ct.env, ct.data_collection, vstart, vtail)
         if old is not None and ct is not old and self.incremental.running:
             self.incremental.on_schema_change(td.id)
 
@@ -310,6 +317,7 @@ class PgoutputStream:
         transaction's line formats, from the table's formats one level up (`tx_formats`) where they could be
         made."""
         epoch = ct.src_epoch = self.tx_epoch
+        ct.line_d = None  # the DELETE line; False where `line_d` can make it (on the first DELETE)
         fmts = ct.tx_formats
         if fmts is None and self.xid is not None:
             if self.settings.structured:  # the data plane takes dicts: no formats (`_src_miss` serves)
@@ -327,8 +335,10 @@ class PgoutputStream:
                 self._tx_args_epoch = epoch
             ct.src = tmpl = fmts.src % self._tx_args
             if fmts.c is not None:  # the line formats, each made on its first use in it (`line_c`...)
-                ct.line_c = ct.line_u = ct.line_uo = ct.line_d = False
+                ct.line_c = ct.line_u = ct.line_uo = False
                 ct.line_epoch = epoch
+            if ct.gate_line_d is not None:
+                ct.line_d = False
             return tmpl
         t = ct.env.table
         src = self.source(self.ts_us, "false", None, t.namespace, t.name, self.xid, None)
@@ -337,14 +347,16 @@ class PgoutputStream:
             raw = orjson.dumps(marked)
             if raw.count(_LSN_MARK_TEXT) == 2:
                 ct.src = tmpl = raw.replace(b"%", b"%%").replace(_LSN_MARK_TEXT, b"%d")
-                if ct.parse_line is not None:  # this transaction's line formats around the template
+                if ct.gate_line is not None:  # this transaction's line formats around the template
                     formats = ct.env._after_formats
                     vfmt = ct.parse_json.value_format
                     ct.line_c = po.line_format(formats["c"][0], vfmt, tmpl)
                     ct.line_u = po.line_format(formats["u"][0], vfmt, tmpl)
                     if ct.line_c is not None and ct.line_u is not None:
-                        ct.line_uo = ct.line_d = False  # as with `tx_formats`: made on first use
+                        ct.line_uo = False  # as with `tx_formats`: made on first use
                         ct.line_epoch = self.tx_epoch
+                if ct.gate_line_d is not None:
+                    ct.line_d = False
                 return tmpl
         ct.src = src
         return src
@@ -370,9 +382,8 @@ class PgoutputStream:
             line = ct.parse_line(msg, 6, fmt, lsn, b"null", _time_ns())  # byte 5 is 'N'
             if line is not None and ct.gate_line("c", line):
                 return
-        parse_json = ct.parse_json
-        if parse_json is not None:  # the row as JSON text, no dict (the bytes source template then)
-            row = parse_json(msg, 6)
+        if ct.gate_json is not None:  # the row as JSON text, no dict (the bytes source template then)
+            row = ct.parse_json(msg, 6)
             if row is not None:
                 tmpl = ct.src if ct.src_epoch == self.tx_epoch else None  # _src_of inlined
                 src = tmpl % (lsn, lsn) if tmpl.__class__ is bytes else self._src_miss(ct, lsn)
@@ -420,9 +431,8 @@ class PgoutputStream:
         env = ct.env
         parse_row = ct.parse_row
         if msg[5] == 78 and parse_row is not None:  # 'N': no old tuple (REPLICA IDENTITY DEFAULT, key same)
-            parse_json = ct.parse_json
-            if parse_json is not None:  # as in _on_insert
-                row = parse_json(msg, 6) if not ct.toast_first else None
+            if ct.gate_json is not None:  # as in _on_insert
+                row = ct.parse_json(msg, 6) if not ct.toast_first else None
                 if row is None and ct.parse_toast is not None:  # an unchanged TOAST value: the placeholder
                     row = ct.parse_toast(msg, 6)
                     if row is not None:  # tried first (the faster readers fail) while UPDATEs keep one
@@ -441,7 +451,7 @@ class PgoutputStream:
                     "u", None, after, self._src_of(ct, lsn), f"{self.xid}:{lsn}" if self.tx.enabled else None
                 )
                 return
-        if msg[5] == 79 and ct.gate_old is not None:  # 'O': the old row (FULL)
+        if msg[5] == 79 and ct.gate_json is not None:  # 'O': the old row (FULL); not a table reselected
             new = before = None
             if ct.parse_old is not None and not ct.toast_first:
                 old = ct.parse_old(msg, 6)
@@ -490,7 +500,7 @@ class PgoutputStream:
             return
         if ct.src_epoch != self.tx_epoch and ct.tx_formats is not False:  # as in _on_insert
             self._src_template(ct)
-        if ct.line_epoch == self.tx_epoch:  # as _on_insert's line
+        if ct.src_epoch == self.tx_epoch:  # as _on_insert's line (a reselected table's too)
             ld = ct.line_d
             if ld is False:  # the transaction's first DELETE
                 ld = line_d(ct)

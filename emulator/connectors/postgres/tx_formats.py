@@ -22,12 +22,13 @@ _LAST_COMMIT = 18446744073709551613
 _XID = 18446744073709551612
 MARKS = {"ts_us": _TS_US, "last_commit": _LAST_COMMIT, "xid": _XID}
 
-# the marked places as the source block's JSON prints them, in the block's field order, and their slots
+# the marked places as the source block's JSON prints them, in the block's field order, and their slots: the
+# three times as bytes (one number formatted per transaction, `tx_args`)
 _PLACES = (
-    (b'"ts_ms":%d,' % (_TS_US // 1000), b'"ts_ms":%d,'),
+    (b'"ts_ms":%d,' % (_TS_US // 1000), b'"ts_ms":%b,'),
     (b'"sequence":"[\\"%d\\",' % _LAST_COMMIT, b'"sequence":"[%b,'),
-    (b'"ts_us":%d,' % _TS_US, b'"ts_us":%d,'),
-    (b'"ts_ns":%d,' % (_TS_US * 1000), b'"ts_ns":%d,'),
+    (b'"ts_us":%d,' % _TS_US, b'"ts_us":%b,'),
+    (b'"ts_ns":%d,' % (_TS_US * 1000), b'"ts_ns":%b,'),
     (b'"txId":%d,' % _XID, b'"txId":%d,'),
 )
 
@@ -50,9 +51,13 @@ def tx_format(marked: bytes) -> bytes | None:
 
 
 def tx_args(ts_us: int, last_commit: int | None, xid: int) -> tuple:
-    """The values of `tx_format`'s places for a transaction, in their order."""
+    """The values of `tx_format`'s places for a transaction, in their order: ts_ms and ts_ns are ts_us's digits
+    less its last three and followed by three zeros: one number formatted, not three."""
     lc = b"null" if last_commit is None else b'\\"%d\\"' % last_commit
-    return ts_us // 1000, lc, ts_us, ts_us * 1000, xid
+    us = b"%d" % ts_us
+    if ts_us < 1000:  # not a date after 1970: the digits would not do
+        return b"%d" % (ts_us // 1000), lc, us, b"%d" % (ts_us * 1000), xid
+    return us[:-3], lc, us, us + b"000", xid
 
 
 # stands for the source template in a line format made once (its pieces around it); JSON text never holds a NUL
@@ -92,7 +97,7 @@ def table_formats(ct: CapturedTable, marked_source: bytes, lsn_mark: bytes) -> T
     src = tx_format(tmpl)
     if src is None:
         return False
-    if ct.parse_line is None:
+    if ct.gate_line is None:  # no INSERT or UPDATE lines (post.processors may read them again; no line path)
         return TxFormats(src, None, None)
     formats = ct.env._after_formats
     vfmt = ct.parse_json.value_format
