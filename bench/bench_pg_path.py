@@ -14,6 +14,7 @@ the socket read is the code `python -m emulator run` runs; the reference for the
         .venv/bin/python bench/bench_pg_path.py --rows 3000 --callgrind-markers
     # instructions per event: the total of /tmp/cg.out.2 (INSERT), /tmp/cg.out.3 (UPDATE) and
     # /tmp/cg.out.4 (DELETE) / events
+    # per-transaction costs: the same with --tx-rows 1 or 3 (against 1000), and --tx-metadata
 """
 
 from __future__ import annotations
