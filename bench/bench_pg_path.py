@@ -14,6 +14,7 @@ the socket read is the code `python -m emulator run` runs; the reference for the
         .venv/bin/python bench/bench_pg_path.py --rows 3000 --callgrind-markers
     # instructions per event: the total of /tmp/cg.out.2 (INSERT), /tmp/cg.out.3 (UPDATE) and
     # /tmp/cg.out.4 (DELETE) / events
+    # per-transaction costs: the same with --tx-rows 1 or 3 (against 1000), and --tx-metadata
 """
 
 from __future__ import annotations
@@ -344,6 +345,12 @@ def main(argv=None) -> int:
         help="rows per transaction of each backlog (bench_pg: 1000); small ones weigh the per-transaction work "
         "(BEGIN, COMMIT, a table's source template and line formats)",
     )
+    ap.add_argument(
+        "--tx-metadata",
+        action="store_true",
+        help="provide.transaction.metadata=true: BEGIN/END records and each event's transaction block (no line "
+        "path)",
+    )
     args = ap.parse_args(argv)
     with PgServer() as pg, tempfile.TemporaryDirectory(prefix="bench-pg-path-") as tmp:
         full = args.replica_identity == "full"
@@ -357,7 +364,9 @@ def main(argv=None) -> int:
             args.tx_rows,
             args.table == "wide",
         )
-        extra = KEY_DEFAULT_PROPS if args.key_default else None
+        extra = dict(KEY_DEFAULT_PROPS) if args.key_default else {}
+        if args.tx_metadata:
+            extra["provide.transaction.metadata"] = "true"
         if args.callgrind_markers:
             return marked_replay(pg, Path(tmp), ins, upd, dels, extra)
         ncols = len(_WIDE) + 1 if args.table == "wide" else COLUMNS.count(",") + 2

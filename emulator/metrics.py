@@ -29,8 +29,7 @@ PLUGINS = {
 }
 
 
-def _now_ms() -> int:
-    return time.time_ns() // 1_000_000
+_time_ns = time.time_ns
 
 
 class SnapshotMetrics:
@@ -102,9 +101,9 @@ class StreamingMetrics:
         self.filtered = 0
         self.transactions = 0
         self.connected = False
-        self.behind_ms = -1  # Debezium's initial value: nothing seen yet
-        self.last_tx_id: str | None = None
-        self.last_event_mono: float | None = None
+        # the last counted commit: (source ts_ms, transaction id as given, wall clock ns when it was delivered);
+        # lag, LastTransactionId and the time since are derived when read (one clock read per commit)
+        self._last: tuple[int, Any, int] | None = None
         self._seen_at_commit = 0
 
     def committed(self, source_ts_ms: int, tx_id: Any = None, only_with_events: bool = False) -> None:
@@ -117,9 +116,26 @@ class StreamingMetrics:
                 return
             self._seen_at_commit = seen
         self.transactions += 1
-        self.behind_ms = max(_now_ms() - source_ts_ms, 0)
-        self.last_tx_id = None if tx_id is None else str(tx_id)
-        self.last_event_mono = time.monotonic()
+        self._last = (source_ts_ms, tx_id, _time_ns())
+
+    @property
+    def behind_ms(self) -> int:
+        """MilliSecondsBehindSource at the last commit; -1 (Debezium's initial value) before any."""
+        last = self._last
+        return -1 if last is None else max(last[2] // 1_000_000 - last[0], 0)
+
+    @property
+    def last_tx_id(self) -> str | None:
+        last = self._last
+        return None if last is None or last[1] is None else str(last[1])
+
+    @property
+    def last_event_mono(self) -> float | None:
+        """The last commit on the `time.monotonic()` scale (it was read on the wall clock)."""
+        last = self._last
+        if last is None:
+            return None
+        return time.monotonic() - (_time_ns() - last[2]) / 1e9
 
     def total(self) -> int:
         return self.creates + self.updates + self.deletes + self.truncates

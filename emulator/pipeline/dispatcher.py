@@ -268,12 +268,11 @@ class Dispatcher:
         key JSON: not a key change) and for a DELETE, rows and key as JSON text (`env.change_json_old`):
         `change(op, before, after, key, source, tx_id) -> False` when it cannot take it, and the caller goes
         through `table()`: an incremental snapshot window is open; skip.messages.without.change with an
-        UPDATE whose value JSON is the same (`table()` compares the rows). None for the signal table (its rows
+        UPDATE whose value JSON is the same (`table()` compares the rows); every UPDATE of a table post.processors
+        may read again (it reads the row dicts; it never touches a delete). None for the signal table (its rows
         are read)."""
         if self.signals is not None and self.signal_table is not None and dc == self.signal_table:
             return None
-        if self.reselect is not None and self.reselect.applies(env):
-            return None  # post.processors reads the row dicts
         record = env.change_json_old
         tombstone = env.tombstone_json
         emit = self.emit
@@ -301,6 +300,14 @@ class Dispatcher:
                 emit(tombstone(key))
             return True
 
+        if self.reselect is not None and self.reselect.applies(env):
+
+            def deletes_only(
+                op: str, before: bytes, after: bytes, key: bytes | None, source: bytes, tx_id
+            ) -> bool:
+                return op == "d" and change(op, before, after, key, source, tx_id)
+
+            return deletes_only
         return change
 
     def table_line(self, env, dc: str, vstart: int, vtail: int) -> Callable[[str, tuple], bool] | None:
@@ -350,11 +357,10 @@ class Dispatcher:
     def table_line_delete(self, env, dc: str, vstart: int, vtail: int) -> Callable[[str, tuple], bool] | None:
         """`table_line` for DELETEs: `change("d", line) -> False` when an incremental snapshot window is open; the
         delete's line as it is, then its tombstone per `tombstones.on.delete` (the key cut out of the line:
-        `tombstone_json`'s record for it), counted as `table()` counts a delete."""
+        `tombstone_json`'s record for it), counted as `table()` counts a delete. Also for a table post.processors
+        may read again: it never touches a delete."""
         if self.signals is not None and self.signal_table is not None and dc == self.signal_table:
             return None
-        if self.reselect is not None and self.reselect.applies(env):
-            return None  # post.processors reads the row dicts
         emit = self.emit
         m = self.metrics
         inc = self.incremental

@@ -19,8 +19,9 @@ incremental snapshot's window saw it, before transforms and converters):
 * a value read again is converted as a snapshot reads that column.
 
 The choice is made once per table (:meth:`Reselector.wrap`): a table none of whose fields a processor can
-select keeps every fast path; otherwise its records are built from row dicts and each create or update pays
-one look at its selected fields, and a query only when one of them needs it.
+select keeps every fast path; otherwise its creates and updates are built from row dicts and each pays one look at
+its selected fields, and a query only when one of them needs it (its deletes, never touched, keep the fast paths:
+the dispatcher's ``table_json_old`` and ``table_line_delete``).
 """
 
 from __future__ import annotations

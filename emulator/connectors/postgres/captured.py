@@ -87,7 +87,6 @@ class CapturedTable:
         "line_epoch",
         "line_uo",
         "line_d",
-        "line_old_epoch",
         "tx_formats",
         "gate_line_d",
         "parse_old",
@@ -118,20 +117,20 @@ class CapturedTable:
         self.src_first = -1  # ... in which its first change was given a source block without the template
         # without transaction metadata: the tuple parsed straight into the record's line
         # (pgoutput.row_json_parser's `line`) with the per-transaction formats of "c" and "u" that hold the
-        # source template (`line_epoch`: the transaction they were made in), and the dispatcher's
-        # change function for such lines
+        # source template (`line_epoch`: the transaction they are for; each False until its first use in it,
+        # tx_formats.line_c ...), and the dispatcher's change function for such lines
         self.parse_line: Any = None
         self.gate_line: Any = None
-        self.line_c: bytes | None = None
-        self.line_u: bytes | None = None
+        self.line_c: bytes | bool | None = None
+        self.line_u: bytes | bool | None = None
         self.line_epoch = -1
         # ... and of the same transaction: an UPDATE with its old row (both rows as `%b`), a DELETE as
-        # (the old tuple's kind byte, its reader into the line, the format), and the dispatcher's change
-        # function for DELETE lines (`gate_line` takes the UPDATEs)
-        self.line_uo: bytes | None = None
-        self.line_d: tuple | None = None
-        self.line_old_epoch = -1  # the transaction line_uo and line_d were made for
-        # the source template and the "c" / "u" line formats one level up (tx_formats), made once per Relation
+        # (the old tuple's kind byte, its reader into the line, the format), None where the JSON path serves;
+        # and the dispatcher's change function for DELETE lines (`gate_line` takes the UPDATEs)
+        self.line_uo: bytes | bool | None = None
+        self.line_d: tuple | bool | None = None
+        # the source template one level up and the line formats' text around it (tx_formats.TxFormats), made
+        # once per Relation; False where they cannot be made
         self.tx_formats: Any = None
         self.gate_line_d: Any = None
         # an UPDATE's old row (REPLICA IDENTITY FULL) as JSON (the JSON parser's `old`), and the dispatcher's

@@ -36,6 +36,10 @@ _BEGIN = struct.Struct(">QqI").unpack_from
 _COMMIT = struct.Struct(">BQQq").unpack_from
 _XLOG = struct.Struct(">QQq").unpack_from
 XLOG_START = struct.Struct(">Q").unpack_from  # an XLogData message's start LSN alone (offset 1)
+# a Begin's (final LSN, commit time since 2000 in µs, xid) and a Commit's (flags, commit LSN, end LSN, commit time)
+# from offset 1: the stream's handlers read them without parse_begin's / parse_commit's call
+BEGIN = _BEGIN
+COMMIT = _COMMIT
 _KEEPALIVE = struct.Struct(">QqB").unpack_from
 
 

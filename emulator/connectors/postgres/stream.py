@@ -18,7 +18,7 @@ from emulator.connectors.postgres.source import (
     sequence,
 )
 from emulator.connectors.postgres.tx_formats import MARKS as TX_MARKS
-from emulator.connectors.postgres.tx_formats import old_line_formats, table_formats, tx_args
+from emulator.connectors.postgres.tx_formats import line_c, line_d, line_u, line_uo, table_formats, tx_args
 from emulator.model import TableDef
 from emulator.records import Record
 
@@ -28,6 +28,9 @@ log = logging.getLogger("emulator.postgres")
 _time_ns = time.time_ns
 _U32 = po.U32
 _XLOG_START = po.XLOG_START  # an XLogData message's start LSN (offset 1)
+_BEGIN = po.BEGIN
+_COMMIT = po.COMMIT
+_PG_EPOCH_US = po.PG_EPOCH_US
 
 # never a real LSN: marks where `lsn` goes in a source-block template
 _LSN_MARK = 18446744073709551615
@@ -140,7 +143,8 @@ class PgoutputStream:
 
     # pgoutput handlers: (message bytes, XLogData start LSN) ------------------------------------------------
     def _on_begin(self, msg: bytes, lsn: int) -> None:
-        _final, ts_us, xid = po.parse_begin(msg)
+        _final, ts, xid = _BEGIN(msg, 1)  # po.parse_begin without its call
+        ts_us = ts + _PG_EPOCH_US
         self.xid = xid
         self.ts_us = ts_us
         self.tx_epoch += 1
@@ -148,16 +152,19 @@ class PgoutputStream:
         self.lsn_proc = lsn
         self.proc_op = "B"
         self.lsn_events = 0
-        self.dispatcher.begin(f"{xid}:{lsn}", ts_us // 1000)
+        if self.tx.enabled:  # without transaction metadata BEGIN writes nothing: no id to format
+            self.dispatcher.begin(f"{xid}:{lsn}", ts_us // 1000)
         if self._resume_tx is not None:
             if self._resume_tx[0] == xid:
                 self.tx.resume(self._resume_tx[1])
             self._resume_tx = None
 
     def _on_commit(self, msg: bytes, lsn: int) -> None:
-        _commit_lsn, end_lsn, ts_us = po.parse_commit(msg)
-        self.dispatcher.commit(f"{self.xid}:{lsn}", ts_us // 1000)
-        self.metrics.committed(ts_us // 1000, self.xid, only_with_events=True)
+        _flags, _commit_lsn, end_lsn, ts = _COMMIT(msg, 1)  # po.parse_commit without its call
+        ts_ms = (ts + _PG_EPOCH_US) // 1000
+        if self.tx.enabled:  # as in _on_begin: END only with transaction metadata
+            self.dispatcher.commit(f"{self.xid}:{lsn}", ts_ms)
+        self.metrics.committed(ts_ms, self.xid, True)  # counted only with events
         self.last_commit_lsn = lsn
         self.lsn_commit = end_lsn
         self.lsn_proc = lsn
@@ -206,28 +213,30 @@ class PgoutputStream:
         ct.line_epoch = -1
         ct.line_uo = ct.line_d = ct.gate_line_d = ct.tx_formats = None
         if ct.parse_row is not None and not self.settings.structured:
-            ct.gate_json = self.dispatcher.table_json(ct.env, ct.data_collection)
-            if ct.gate_json is not None:
+            d = self.dispatcher
+            # None for a table post.processors may read again (it reads the rows as dicts), whose DELETEs (it never
+            # touches one) `gate_old` and `gate_line_d` take all the same; none of them for the signal table
+            ct.gate_json = d.table_json(ct.env, ct.data_collection)
+            ct.gate_old = d.table_json_old(ct.env, ct.data_collection)
+            if ct.gate_old is not None:
                 # REPLICA IDENTITY FULL: UPDATEs carry the old row, read by the parser's `old`
                 full = rel.replica_identity == "f"
                 ct.parse_json = tp.json_parser_for(ct, len(rel.columns), full)
                 ct.parse_old = tp.old_parser_for(ct)
-                ct.gate_old = self.dispatcher.table_json_old(ct.env, ct.data_collection)
-                if full and ct.gate_old is not None:
-                    ct.parse_toast_full = tp.toast_parser_later(ct, len(rel.columns), True)
-                elif not full:
-                    ct.parse_toast = tp.toast_parser_later(ct, len(rel.columns), False)
-                if rel.replica_identity in ("d", "i") and ct.gate_old is not None:
+                if ct.gate_json is not None:  # the UPDATEs the faster readers refuse, as JSON all the same
+                    if full:
+                        ct.parse_toast_full = tp.toast_parser_later(ct, len(rel.columns), True)
+                    else:
+                        ct.parse_toast = tp.toast_parser_later(ct, len(rel.columns), False)
+                if rel.replica_identity in ("d", "i"):
                     ct.parse_key = tp.key_parser_later(ct, rel)
                 formats = getattr(ct.env, "_after_formats", None)  # the envelope's line format per op
                 if formats is not None and not self.tx.enabled:
                     _fmt, vstart, vtail = formats["c"]
-                    ct.gate_line = self.dispatcher.table_line(ct.env, ct.data_collection, vstart, vtail)
+                    ct.gate_line = d.table_line(ct.env, ct.data_collection, vstart, vtail)
                     ct.parse_line = ct.parse_json.line
-                    if ct.gate_old is not None:  # the old formats' value starts and ends where these do
-                        ct.gate_line_d = self.dispatcher.table_line_delete(
-                            ct.env, ct.data_collection, vstart, vtail
-                        )
+                    # the old formats' value starts and ends where these do
+                    ct.gate_line_d = d.table_line_delete(ct.env, ct.data_collection, vstart, vtail)
         if old is not None and ct is not old and self.incremental.running:
             self.incremental.on_schema_change(td.id)
 
@@ -308,27 +317,29 @@ class PgoutputStream:
         transaction's line formats, from the table's formats one level up (`tx_formats`) where they could be
         made."""
         epoch = ct.src_epoch = self.tx_epoch
-        ct.line_old_epoch = -1  # `old_line_formats`: on the transaction's first change that needs them
-        if not self.settings.structured and self.xid is not None:
-            fmts = ct.tx_formats
-            if fmts is None:
+        ct.line_d = None  # the DELETE line; False where `line_d` can make it (on the first DELETE)
+        fmts = ct.tx_formats
+        if fmts is None and self.xid is not None:
+            if self.settings.structured:  # the data plane takes dicts: no formats (`_src_miss` serves)
+                fmts = ct.tx_formats = False
+            else:
                 t = ct.env.table
                 seq = sequence(TX_MARKS["last_commit"], _LSN_MARK)
                 marked = self.source(
                     TX_MARKS["ts_us"], "false", seq, t.namespace, t.name, TX_MARKS["xid"], _LSN_MARK
                 )
                 fmts = ct.tx_formats = table_formats(ct, orjson.dumps(marked), _LSN_MARK_TEXT)
-            if fmts:
-                if self._tx_args_epoch != epoch:
-                    self._tx_args = tx_args(self.ts_us, self.last_commit_lsn, self.xid)
-                    self._tx_args_epoch = epoch
-                args = self._tx_args
-                ct.src = tmpl = fmts[0] % args
-                if fmts[1] is not None:
-                    ct.line_c = fmts[1] % args
-                    ct.line_u = fmts[2] % args
-                    ct.line_epoch = epoch
-                return tmpl
+        if fmts:
+            if self._tx_args_epoch != epoch:
+                self._tx_args = tx_args(self.ts_us, self.last_commit_lsn, self.xid)
+                self._tx_args_epoch = epoch
+            ct.src = tmpl = fmts.src % self._tx_args
+            if fmts.c is not None:  # the line formats, each made on its first use in it (`line_c`...)
+                ct.line_c = ct.line_u = ct.line_uo = False
+                ct.line_epoch = epoch
+            if ct.gate_line_d is not None:
+                ct.line_d = False
+            return tmpl
         t = ct.env.table
         src = self.source(self.ts_us, "false", None, t.namespace, t.name, self.xid, None)
         if not self.settings.structured:
@@ -336,13 +347,16 @@ class PgoutputStream:
             raw = orjson.dumps(marked)
             if raw.count(_LSN_MARK_TEXT) == 2:
                 ct.src = tmpl = raw.replace(b"%", b"%%").replace(_LSN_MARK_TEXT, b"%d")
-                if ct.parse_line is not None:  # this transaction's line formats around the template
+                if ct.gate_line is not None:  # this transaction's line formats around the template
                     formats = ct.env._after_formats
                     vfmt = ct.parse_json.value_format
                     ct.line_c = po.line_format(formats["c"][0], vfmt, tmpl)
                     ct.line_u = po.line_format(formats["u"][0], vfmt, tmpl)
                     if ct.line_c is not None and ct.line_u is not None:
+                        ct.line_uo = False  # as with `tx_formats`: made on first use
                         ct.line_epoch = self.tx_epoch
+                if ct.gate_line_d is not None:
+                    ct.line_d = False
                 return tmpl
         ct.src = src
         return src
@@ -360,15 +374,16 @@ class PgoutputStream:
             not d.admit("c", ct is not None) or ct is None
         ):
             return
-        if ct.src_epoch != self.tx_epoch and ct.tx_formats:  # the first change: the formats cost a `%` each
+        # the table's first change in the transaction: its source template (its formats once per Relation)
+        if ct.src_epoch != self.tx_epoch and ct.tx_formats is not False:
             self._src_template(ct)
         if ct.line_epoch == self.tx_epoch:  # straight into the record's line (this transaction's format)
-            line = ct.parse_line(msg, 6, ct.line_c, lsn, b"null", _time_ns())  # byte 5 is 'N'
+            fmt = ct.line_c or line_c(ct)  # False until the transaction's first INSERT made it
+            line = ct.parse_line(msg, 6, fmt, lsn, b"null", _time_ns())  # byte 5 is 'N'
             if line is not None and ct.gate_line("c", line):
                 return
-        parse_json = ct.parse_json
-        if parse_json is not None:  # the row as JSON text, no dict (the bytes source template then)
-            row = parse_json(msg, 6)
+        if ct.gate_json is not None:  # the row as JSON text, no dict (the bytes source template then)
+            row = ct.parse_json(msg, 6)
             if row is not None:
                 tmpl = ct.src if ct.src_epoch == self.tx_epoch else None  # _src_of inlined
                 src = tmpl % (lsn, lsn) if tmpl.__class__ is bytes else self._src_miss(ct, lsn)
@@ -400,15 +415,15 @@ class PgoutputStream:
             not d.admit("u", ct is not None) or ct is None
         ):
             return
-        if ct.src_epoch != self.tx_epoch and ct.tx_formats:  # as in _on_insert
+        if ct.src_epoch != self.tx_epoch and ct.tx_formats is not False:  # as in _on_insert
             self._src_template(ct)
         if msg[5] == 78 and ct.line_epoch == self.tx_epoch:  # 'N': no old tuple; as in _on_insert
             if not ct.toast_first:
-                line = ct.parse_line(msg, 6, ct.line_u, lsn, b"null", _time_ns())
+                line = ct.parse_line(msg, 6, ct.line_u or line_u(ct), lsn, b"null", _time_ns())
                 if line is not None and ct.gate_line("u", line):
                     return
             elif ct.toast_line is not None:  # as parse_toast below, into the line
-                got = ct.toast_line(msg, 6, ct.line_u, lsn, b"null", _time_ns())
+                got = ct.toast_line(msg, 6, ct.line_u or line_u(ct), lsn, b"null", _time_ns())
                 if got is not None:
                     ct.toast_first = got[2]
                     if ct.gate_line("u", got[:2]):
@@ -416,9 +431,8 @@ class PgoutputStream:
         env = ct.env
         parse_row = ct.parse_row
         if msg[5] == 78 and parse_row is not None:  # 'N': no old tuple (REPLICA IDENTITY DEFAULT, key same)
-            parse_json = ct.parse_json
-            if parse_json is not None:  # as in _on_insert
-                row = parse_json(msg, 6) if not ct.toast_first else None
+            if ct.gate_json is not None:  # as in _on_insert
+                row = ct.parse_json(msg, 6) if not ct.toast_first else None
                 if row is None and ct.parse_toast is not None:  # an unchanged TOAST value: the placeholder
                     row = ct.parse_toast(msg, 6)
                     if row is not None:  # tried first (the faster readers fail) while UPDATEs keep one
@@ -437,7 +451,7 @@ class PgoutputStream:
                     "u", None, after, self._src_of(ct, lsn), f"{self.xid}:{lsn}" if self.tx.enabled else None
                 )
                 return
-        if msg[5] == 79 and ct.gate_old is not None:  # 'O': the old row (FULL)
+        if msg[5] == 79 and ct.gate_json is not None:  # 'O': the old row (FULL); not a table reselected
             new = before = None
             if ct.parse_old is not None and not ct.toast_first:
                 old = ct.parse_old(msg, 6)
@@ -453,12 +467,12 @@ class PgoutputStream:
                     ct.toast_first = upd[3]  # as for the new tuple alone above
                     before, after, key = upd[0], upd[1], upd[2]
             if before is not None and ct.line_epoch == self.tx_epoch:
-                if ct.line_old_epoch != self.tx_epoch:
-                    old_line_formats(ct, self.tx_epoch)
-            if before is not None and ct.line_epoch == self.tx_epoch and ct.line_uo is not None:
-                if not (d.skip_unchanged and before == after):  # else table() compares the rows
+                fmt = ct.line_uo
+                if fmt is False:  # the transaction's first such UPDATE
+                    fmt = line_uo(ct)
+                # skip.messages.without.change with the same rows: table() compares them
+                if fmt is not None and not (d.skip_unchanged and before == after):
                     t = b"%d" % _time_ns()  # into the record's line, as _on_insert's
-                    fmt = ct.line_uo
                     if key is None:
                         line = (fmt % (before, after, lsn, lsn, b"null", t[:-6], t[:-3], t), 0)
                     else:
@@ -484,15 +498,16 @@ class PgoutputStream:
         ct = self._change_target(msg, "d", lsn)
         if ct is None:
             return
-        if ct.src_epoch != self.tx_epoch and ct.tx_formats:  # as in _on_insert
+        if ct.src_epoch != self.tx_epoch and ct.tx_formats is not False:  # as in _on_insert
             self._src_template(ct)
-        if ct.line_epoch == self.tx_epoch and ct.line_old_epoch != self.tx_epoch:
-            old_line_formats(ct, self.tx_epoch)
-        ld = ct.line_d
-        if ld is not None and msg[5] == ld[0] and ct.line_epoch == self.tx_epoch:  # as _on_insert's line
-            line = ld[1](msg, 6, ld[2], lsn, b"null", _time_ns())
-            if line is not None and ct.gate_line_d("d", line):
-                return
+        if ct.src_epoch == self.tx_epoch:  # as _on_insert's line (a reselected table's too)
+            ld = ct.line_d
+            if ld is False:  # the transaction's first DELETE
+                ld = line_d(ct)
+            if ld is not None and msg[5] == ld[0]:
+                line = ld[1](msg, 6, ld[2], lsn, b"null", _time_ns())
+                if line is not None and ct.gate_line_d("d", line):
+                    return
         old = None
         if msg[5] == 79 and ct.gate_old is not None:  # 'O': the whole old row (FULL), read as an insert's row
             old = ct.parse_json(msg, 6)

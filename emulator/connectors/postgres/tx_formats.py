@@ -4,8 +4,10 @@ Within a transaction a table's source block changes only in its LSN (`%d` twice 
 from one transaction to the next in the commit time (ts_ms, ts_us, ts_ns), the last commit LSN in `sequence`
 and txId. Making the template and the line formats around it anew per transaction (the source dict, its JSON,
 the marker replaced, each line format cut and joined) cost more than the rows of a transaction of a few rows.
-So they are made once, with marker values in those five places, and turned into formats one level up (`%` as
-`%%`, the markers as `%d` / `%b`): one `%` per format and transaction gives the transaction's.
+So the source template is made once, with marker values in those five places, and turned into a format one level
+up (`%` as `%%`, the markers as `%d` / `%b`): one `%` per transaction gives the transaction's. The line formats are
+made once as the text before and after that template: a transaction's is its template joined between them, made on
+the transaction's first change that needs it (a transaction of INSERTs makes no UPDATE or DELETE format).
 """
 
 from __future__ import annotations
@@ -20,12 +22,13 @@ _LAST_COMMIT = 18446744073709551613
 _XID = 18446744073709551612
 MARKS = {"ts_us": _TS_US, "last_commit": _LAST_COMMIT, "xid": _XID}
 
-# the marked places as the source block's JSON prints them, in the block's field order, and their slots
+# the marked places as the source block's JSON prints them, in the block's field order, and their slots: the
+# three times as bytes (one number formatted per transaction, `tx_args`)
 _PLACES = (
-    (b'"ts_ms":%d,' % (_TS_US // 1000), b'"ts_ms":%d,'),
+    (b'"ts_ms":%d,' % (_TS_US // 1000), b'"ts_ms":%b,'),
     (b'"sequence":"[\\"%d\\",' % _LAST_COMMIT, b'"sequence":"[%b,'),
-    (b'"ts_us":%d,' % _TS_US, b'"ts_us":%d,'),
-    (b'"ts_ns":%d,' % (_TS_US * 1000), b'"ts_ns":%d,'),
+    (b'"ts_us":%d,' % _TS_US, b'"ts_us":%b,'),
+    (b'"ts_ns":%d,' % (_TS_US * 1000), b'"ts_ns":%b,'),
     (b'"txId":%d,' % _XID, b'"txId":%d,'),
 )
 
@@ -48,49 +51,113 @@ def tx_format(marked: bytes) -> bytes | None:
 
 
 def tx_args(ts_us: int, last_commit: int | None, xid: int) -> tuple:
-    """The values of `tx_format`'s places for a transaction, in their order."""
+    """The values of `tx_format`'s places for a transaction, in their order: ts_ms and ts_ns are ts_us's digits
+    less its last three and followed by three zeros: one number formatted, not three."""
     lc = b"null" if last_commit is None else b'\\"%d\\"' % last_commit
-    return ts_us // 1000, lc, ts_us, ts_us * 1000, xid
+    us = b"%d" % ts_us
+    if ts_us < 1000:  # not a date after 1970: the digits would not do
+        return b"%d" % (ts_us // 1000), lc, us, b"%d" % (ts_us * 1000), xid
+    return us[:-3], lc, us, us + b"000", xid
 
 
-def table_formats(ct: CapturedTable, marked_source: bytes, lsn_mark: bytes) -> tuple | bool:
-    """`ct`'s source template and its "c" and "u" line formats (None without the line path) one level up
-    (`tx_format`), from its source block's JSON made with `MARKS` and `lsn_mark` as the LSN (the stream's); False
-    where that cannot be done (a name holding a mark)."""
+# stands for the source template in a line format made once (its pieces around it); JSON text never holds a NUL
+_SOURCE_MARK = b"\x00source\x00"
+
+
+class TxFormats:
+    """`ct`'s formats made once per Relation: its source template one level up (`src`, `tx_format`), and each line
+    format as the (text before, text after) its source template, None without that line path. A transaction's
+    line format is then its template between the two (`line_c` ...: one copy, on the transaction's first change that
+    needs it), where a `%` one level up scanned the whole line (~4 KB of schema) again per transaction."""
+
+    __slots__ = ("src", "c", "u", "uo", "d")
+
+    def __init__(self, src: bytes, c: tuple | None, u: tuple | None) -> None:
+        self.src = src
+        self.c = c
+        self.u = u
+        self.uo: tuple | None | bool = False  # False: not made yet (old_line_formats, on first need)
+        self.d: tuple | None | bool = False
+
+
+def _around(fmt: bytes | None) -> tuple[bytes, bytes] | None:
+    """A line format made with `_SOURCE_MARK` as its source template, cut at it: (before, after)."""
+    if fmt is None or fmt.count(_SOURCE_MARK) != 1:
+        return None
+    before, _, after = fmt.partition(_SOURCE_MARK)
+    return before, after
+
+
+def table_formats(ct: CapturedTable, marked_source: bytes, lsn_mark: bytes) -> TxFormats | bool:
+    """`ct`'s `TxFormats` from its source block's JSON made with `MARKS` and `lsn_mark` as the LSN (the stream's);
+    False where that cannot be done (a name holding a mark)."""
     if marked_source.count(lsn_mark) != 2:
         return False
     tmpl = marked_source.replace(b"%", b"%%").replace(lsn_mark, b"%d")
     src = tx_format(tmpl)
     if src is None:
         return False
-    if ct.parse_line is None:
-        return src, None, None
+    if ct.gate_line is None:  # no INSERT or UPDATE lines (post.processors may read them again; no line path)
+        return TxFormats(src, None, None)
     formats = ct.env._after_formats
     vfmt = ct.parse_json.value_format
-    lines = [po.line_format(formats[op][0], vfmt, tmpl) for op in ("c", "u")]
-    lines = [tx_format(f) if f is not None else None for f in lines]
-    return (src, *lines) if None not in lines else (src, None, None)
+    c, u = (_around(po.line_format(formats[op][0], vfmt, _SOURCE_MARK)) for op in ("c", "u"))
+    return TxFormats(src, c, u) if c is not None and u is not None else TxFormats(src, None, None)
 
 
-def old_line_formats(ct: CapturedTable, epoch: int) -> None:
-    """The transaction's (`epoch`) line formats of `ct`'s UPDATEs with their old row (REPLICA IDENTITY FULL:
-    the rows' JSON as `%b`) and of its DELETEs (FULL: the old tuple, 'O', read as an INSERT's row; DEFAULT /
-    USING INDEX: the old key, 'K', once its reader is made) around its source template `ct.src`, None where the
-    JSON path serves. Made on the transaction's first such change: most see none."""
-    tmpl = ct.src
-    ct.line_uo = ct.line_d = None
-    ct.line_old_epoch = epoch
-    if ct.gate_old is None:
-        return
-    formats = ct.env._old_formats
-    if ct.parse_old is not None:  # FULL (the JSON parser reads old tuples only then)
-        ct.line_uo = po.line_format_old(formats["u"][0], None, None, tmpl)
+def line_c(ct: CapturedTable) -> bytes:
+    """The transaction's "c" line format (its source template `ct.src` in `TxFormats.c`), made on its first INSERT."""
+    fmt = ct.line_c = ct.src.join(ct.tx_formats.c)
+    return fmt
+
+
+def line_u(ct: CapturedTable) -> bytes:
+    """As `line_c`, for UPDATEs without an old row."""
+    fmt = ct.line_u = ct.src.join(ct.tx_formats.u)
+    return fmt
+
+
+def line_uo(ct: CapturedTable) -> bytes | None:
+    """The transaction's line format of an UPDATE with its old row (REPLICA IDENTITY FULL: both rows' JSON as `%b`)
+    around its source template `ct.src`, None where the JSON path serves; made on the transaction's first such
+    UPDATE (most see none), the text around the template once per Relation."""
+    fmts = ct.tx_formats
+    fmt = None
+    if ct.gate_old is not None and ct.parse_old is not None:  # FULL (only then are old tuples read)
+        old = ct.env._old_formats["u"][0]
+        if not fmts:
+            fmt = po.line_format_old(old, None, None, ct.src)
+        else:
+            if fmts.uo is False:
+                fmts.uo = _around(po.line_format_old(old, None, None, _SOURCE_MARK))
+            fmt = ct.src.join(fmts.uo) if fmts.uo is not None else None
+    ct.line_uo = fmt
+    return fmt
+
+
+def line_d(ct: CapturedTable) -> tuple | None:
+    """The transaction's DELETE line as (the old tuple's kind byte, its reader into the line, the format): FULL,
+    the old tuple ('O') read as an INSERT's row; DEFAULT / USING INDEX, the old key ('K'), once its reader is made
+    (None until the first DELETE made it: the JSON path serves the rest of that transaction). As `line_uo`."""
+    ct.line_d = None
+    if ct.gate_old is None or ct.gate_line_d is None:
+        return None
+    if ct.parse_old is not None:  # FULL
         tag, reader, vfmt = 79, ct.parse_line, ct.parse_json.value_format
     else:
-        reader = getattr(ct.parse_key, "line", None)  # None until the first DELETE made it
+        reader = getattr(ct.parse_key, "line", None)
         if reader is None:
-            return
+            return None
         tag, vfmt = 75, ct.parse_key.value_format
-    fmt = po.line_format_old(formats["d"][0], vfmt, b"null", tmpl) if ct.gate_line_d is not None else None
-    if fmt is not None:
-        ct.line_d = (tag, reader, fmt)
+    fmts = ct.tx_formats
+    old = ct.env._old_formats["d"][0]
+    if not fmts:
+        fmt = po.line_format_old(old, vfmt, b"null", ct.src)
+    else:
+        if fmts.d is False:
+            fmts.d = _around(po.line_format_old(old, vfmt, b"null", _SOURCE_MARK))
+        fmt = ct.src.join(fmts.d) if fmts.d is not None else None
+    if fmt is None:
+        return None
+    ld = ct.line_d = (tag, reader, fmt)
+    return ld
