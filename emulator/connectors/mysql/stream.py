@@ -7,7 +7,6 @@ split adds nothing to the per-event path."""
 from __future__ import annotations
 
 import logging
-import select
 import time
 from typing import Any
 
@@ -32,7 +31,6 @@ _ROW_EVENTS = bl.ROW_EVENTS
 _TABLE_MAP = bl.TABLE_MAP
 _POS_ROW = b'"pos":0,"row":0'
 _XID = bl.XID
-_readable = select.select
 # The engine's tick (time-driven work: linger flush, heartbeats, periodic commits) runs after every event
 # but a rows event, and after a rows event only when the event count is a multiple of 32, as PostgreSQL's
 # stream does: a clock read and a call per event (~4k of ~87k instructions an UPDATE row); 31 rows events
@@ -92,7 +90,7 @@ class MySqlBinlogStream(BinlogLines):
         hb_next = time.monotonic()
         busy = 0
         stopping = engine.stop_event.is_set  # engine.stopping without the property call per event
-        sock = self.reader._stream_connection._sock  # more of the log waiting? (docs/latency.md)
+        more = self.reader.more  # more of the log already here? (docs/latency.md)
         while not stopping():
             etype, data, ev = read()
             while etype == _TABLE_MAP:  # its rows event follows at once: no stop check or tick between
@@ -118,7 +116,7 @@ class MySqlBinlogStream(BinlogLines):
             else:
                 handle(etype, data, ev, checksum)
                 busy += 1
-                if etype == _XID and not _readable((sock,), (), (), 0)[0]:
+                if etype == _XID and not more():
                     engine.idle()  # a transaction ended and nothing more arrived: readers see it now, not
                     # at the server's next heartbeat (100 ms after the last event)
                 else:
