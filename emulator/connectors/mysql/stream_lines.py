@@ -44,7 +44,10 @@ class BinlogLines:
         lines = compile_line_decoders(tm, outputs, value, key)
         if lines is None:
             return None
-        formats = line_formats(env, lines.value_format)
+        engine = self.engine
+        # the directory output's gate takes the line alone (Dispatcher.table_line): the key in the line's format
+        whole = hasattr(engine, "line_writer") and engine.line_writer() is not None
+        formats = line_formats(env, lines.value_format, lines.key_format if whole else None)
         if formats is None:
             return None
         lines.formats = formats
@@ -66,13 +69,13 @@ class BinlogLines:
         """`entry`'s line way for rows events of type `etype` whose bytes between the table id and the
         first row are `head` (kept in `entry.ways`: `_on_rows` takes it without the general path's checks)."""
         lines = entry.lines
-        way = LineWay(
-            head,
-            op,
-            lines.update if op == "u" else lines.insert,  # a DELETE's one image: `insert`, printed as before
-            ct.line_gate_d if op == "d" else ct.line_gate,
-            lines.formats[op],
-        )
+        around = lines.formats.get(op + "k")  # the key in the line's format (LineDecoders.insert_k)
+        if around is not None:
+            decode = lines.update_k if op == "u" else lines.insert_k
+        else:
+            decode = lines.update if op == "u" else lines.insert  # a DELETE's one image: `insert`, as before
+            around = lines.formats[op]
+        way = LineWay(head, op, decode, ct.line_gate_d if op == "d" else ct.line_gate, around)
         entry.ways[etype] = way
         return way
 
