@@ -8,9 +8,10 @@ import time
 
 from emulator.connectors.mysql import binlog as bl
 from emulator.connectors.mysql.captured import CapturedTable, TableEntry
-from emulator.connectors.mysql.row_lines import LineDecoders, compile_line_decoders, line_formats
+from emulator.connectors.mysql.row_lines import NS_RANGE, LineDecoders, compile_line_decoders, line_formats
 
 _time_ns = time.time_ns
+_NS_LO, _NS_HI = NS_RANGE
 
 
 class BinlogLines:
@@ -89,10 +90,13 @@ class BinlogLines:
     def _lines(self, way: LineWay, body: bytes, p: int, end: int) -> bool:
         """The rows of an event (`body[p:end]`) made straight into their records' lines (`row_lines.py`) and
         emitted, `way.fmt` made for the event's source; False, nothing emitted, when an UPDATE changes a
-        row's key (the dict path makes its delete and create)."""
+        row's key (the dict path makes its delete and create) or the clock is outside row_lines.NS_RANGE."""
         decode = way.decode
         pos = self._start
-        line, p = decode(body, p, way.fmt, pos, 0, _time_ns())
+        ns = _time_ns()
+        if ns < _NS_LO or ns >= _NS_HI:  # a clock whose ns text is not 19 digits (row_lines._TIMES): as dicts
+            return False
+        line, p = decode(body, p, way.fmt, pos, 0, ns)
         if line is None:
             return False
         # the gate's answer (False: an incremental snapshot window is open) is not read: the caller checked
