@@ -81,7 +81,7 @@ class BinlogLines:
         return way
 
     def _line_source(self, way: LineWay, ct: CapturedTable, key: tuple) -> None:
-        """`way.fmt` for the source block of `key` (time, server id, GTID, file, thread, query)."""
+        """`way.fmt` for the source block of `key` (`MySqlBinlogStream._src_template`'s)."""
         src = ct.src if ct.src_key == key else self._src_template(ct, key)
         pre, post = way.around
         way.fmt = pre + src + post
