@@ -20,7 +20,7 @@ two `os.getppid()` calls; the second dump holds that replay alone):
         .venv/bin/python bench/bench_binlog_path.py --load F --callgrind-markers UPDATE  # /tmp/cg.out.2 / rows
 
 `--catchup` measures the whole catch-up instead, socket reads and stream loop included (`binlog_catchup.py`:
-a throwaway MariaDB, the connector in this process on bench_mariadb.py's INSERT then UPDATE backlog of
+a throwaway MariaDB, the connector in this process on bench_mariadb.py's INSERT, UPDATE then DELETE backlog of
 `--rows` events): CPU µs per event, user and system, best of `--repeat`; with `--callgrind-markers` the
 second dump holds that drain alone:
 
@@ -267,7 +267,7 @@ def main(argv=None) -> int:
     )
     ap.add_argument(
         "--callgrind-markers",
-        choices=("INSERT", "UPDATE"),
+        choices=("INSERT", "UPDATE", "DELETE"),
         help="replay those events once (warm), then again between two os.getppid() calls: run under "
         "`valgrind --tool=callgrind --dump-before=getppid` and the second dump holds that replay alone",
     )
@@ -303,8 +303,12 @@ def main(argv=None) -> int:
         make, checksum = connector, 0
         shape = f"{args.per_event} per event, {args.per_tx} events per transaction"
     if args.callgrind_markers:
-        update = args.callgrind_markers == "UPDATE"
+        update = {"UPDATE": True, "DELETE": "DELETE"}.get(args.callgrind_markers, False)
         if args.mariadb or args.load:
+            if update == "DELETE":
+                raise SystemExit(
+                    "--mariadb/--load replay INSERTs and UPDATEs; DELETE: --catchup or synthetic"
+                )
             evs = updates if update else inserts
         else:
             evs = events(args.rows, update, args.per_event, args.per_tx)

@@ -4,7 +4,8 @@ A throwaway MariaDB with bench_mariadb.py's table; the connector snapshots it (o
 stopped; `rows` single-row INSERT statements (1000 per transaction) are written; a new connector on the same
 offsets reads them, as bench_mariadb.py's INSERT drain, but in this process (a `Runner` into a directory
 output): the binlog socket reads, packet framing, the stream loop, rows to lines and the output's writes, all
-counted. Then the same for `rows` UPDATEs. CPU (`getrusage`, user and system) from the first record to the
+counted. Then the same for `rows` UPDATEs, then `rows` DELETEs (each a delete and its tombstone: per event is
+per row event, two lines). CPU (`getrusage`, user and system) from the first record to the
 last, per event; with `markers`, `os.getppid()` at both ends for `valgrind --tool=callgrind
 --dump-before=getppid` (the second dump holds the drain alone)."""
 
@@ -26,11 +27,28 @@ from emulator.runner import Runner
 from emulator.testing.mariadbserver import MariaDbServer
 
 TOPIC = "bench.benchdb.bench"
+# single-row DELETE statements, 1000 per transaction, as bench_mariadb.py's load_bench writes its backlogs
+DELETES = """
+DROP PROCEDURE IF EXISTS delete_bench;
+DELIMITER //
+CREATE PROCEDURE delete_bench(IN first BIGINT, IN n BIGINT)
+BEGIN
+  DECLARE i BIGINT DEFAULT 0;
+  START TRANSACTION;
+  WHILE i < n DO
+    DELETE FROM bench WHERE id = first + i;
+    SET i = i + 1;
+    IF i % 1000 = 0 THEN COMMIT; START TRANSACTION; END IF;
+  END WHILE;
+  COMMIT;
+END //
+DELIMITER ;
+"""
 
 
-def drain(props: dict, n: int, markers: bool = False) -> dict | None:
-    """Run the connector until it has written `n` lines -> CPU µs per event from the first line to the n-th;
-    `n` 0: until it streams (its snapshot complete and stored)."""
+def drain(props: dict, n: int, markers: bool = False, lines_per_event: int = 1) -> dict | None:
+    """Run the connector until it has written `n` lines -> CPU µs per event (`lines_per_event` lines) from the
+    first line to the n-th; `n` 0: until it streams (its snapshot complete and stored)."""
     times: list = []
 
     class Counting(DirectoryOutput):
@@ -73,9 +91,9 @@ def drain(props: dict, n: int, markers: bool = False) -> dict | None:
     if len(times) != 2:
         raise SystemExit(f"the drain wrote {out.count} lines, not {n}")
     a, b = times
-    per = 1e6 / max(n - 1, 1)
+    per = 1e6 * lines_per_event / max(n - 1, 1)
     return {
-        "events": n,
+        "events": n // lines_per_event,
         "cpu_us": round((b.ru_utime + b.ru_stime - a.ru_utime - a.ru_stime) * per, 2),
         "user_us": round((b.ru_utime - a.ru_utime) * per, 2),
         "system_us": round((b.ru_stime - a.ru_stime) * per, 2),
@@ -85,8 +103,9 @@ def drain(props: dict, n: int, markers: bool = False) -> dict | None:
 def catchup(
     rows: int, only: str | None = None, markers: bool = False, repeat: int = 1
 ) -> dict[str, list[dict]]:
-    """-> {"INSERT": [drain results], "UPDATE": [...]} (`only`: one of them; the other's backlog is still
-    written, UPDATEs need the rows). Each repeat starts from the same offsets, on a fresh output."""
+    """-> {"INSERT": [drain results], "UPDATE": [...], "DELETE": [...]} (`only`: one of them; the others'
+    backlogs are still written, UPDATEs and DELETEs need the rows). Each repeat starts from the same offsets,
+    on a fresh output."""
     work = Path(tempfile.mkdtemp(prefix="bench-catchup-"))
     results: dict[str, list[dict]] = {}
     try:
@@ -94,6 +113,7 @@ def catchup(
             db.sql("CREATE DATABASE benchdb")
             db.sql(bm.TABLE, "benchdb")
             db.sql(bm.LOAD, "benchdb")
+            db.sql(DELETES, "benchdb")
             db.sql(
                 "INSERT INTO bench VALUES (0, 0, 0, 0, 'sentinel', NULL, 0, '2024-01-01', 0, NULL, NULL)",
                 "benchdb",
@@ -101,13 +121,17 @@ def catchup(
             start = work / "start"
             start.mkdir()
             drain(bm.props(db, start), 0)  # the snapshot's one record; offsets and history kept
-            for name, upd in (("INSERT", 0), ("UPDATE", 1)):
-                db.sql(f"CALL load_bench(1, {rows}, {upd})", "benchdb")
+            for name, call, per in (
+                ("INSERT", f"load_bench(1, {rows}, 0)", 1),
+                ("UPDATE", f"load_bench(1, {rows}, 1)", 1),
+                ("DELETE", f"delete_bench(1, {rows})", 2),  # a delete and its tombstone
+            ):
+                db.sql(f"CALL {call}", "benchdb")
                 runs = results[name] = []
                 for k in range(repeat if only in (None, name) else 1):
                     d = work / f"{name}{k}"
                     shutil.copytree(start, d)
-                    runs.append(drain(bm.props(db, d), rows, markers and only == name))
+                    runs.append(drain(bm.props(db, d), rows * per, markers and only == name, per))
                 start = d  # the next backlog starts where this drain ended
                 if only not in (None, name):
                     del results[name]

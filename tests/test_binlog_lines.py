@@ -20,7 +20,7 @@ import pytest
 
 from emulator.config import load_config
 from emulator.connectors.mysql import binlog as bl
-from emulator.connectors.mysql import stream
+from emulator.connectors.mysql import stream, stream_lines
 from emulator.connectors.mysql.connector import MySqlConnector
 from emulator.engine import Engine
 from emulator.offsets import MemoryOffsetStore
@@ -197,3 +197,18 @@ def test_lines_are_the_dict_paths_bytes(captured, tmp_path, monkeypatch, tombsto
         return recs
 
     assert norm(a) == norm(b)
+
+
+def test_a_clock_outside_19_digit_nanoseconds_takes_the_dict_path(captured, tmp_path, monkeypatch):
+    """The line decoders print ts_ms and ts_us as the first 13 and 16 digits of ts_ns's 19 (row_lines._TIMES);
+    a clock before 2001-09-09 (18 digits) must not be cut that way: its rows go as dicts, their times still
+    one instant in three units."""
+    monkeypatch.setattr(stream_lines, "_time_ns", lambda: 999_999_999_123_456_789)
+    recs = _replay(tmp_path, captured, True, monkeypatch)
+    payloads = [r["value"]["payload"] for r in recs if r["value"] is not None]
+    assert payloads
+    for pl in payloads:
+        assert (pl["ts_ms"], pl["ts_us"]) == (pl["ts_ns"] // 10**6, pl["ts_ns"] // 1000)
+    assert [(pl["op"], pl["before"], pl["after"]) for pl in payloads] == [
+        (e[0], e[2], e[3]) for e in EXPECTED if e[0] is not None
+    ]

@@ -1,6 +1,7 @@
 """BinlogReader.read's packet framing on a real socket pair (no server: the transport alone): packets split
 across reads, a payload of 16 MiB or more continued in further packets, and the read timeout (SO_RCVTIMEO
-since the reader reads the socket's descriptor) raising ConnectionError instead of returning a cut packet."""
+since the reader reads the socket's descriptor) raising ConnectionError instead of returning a cut packet;
+`more()`, the stream loop's question after a transaction's end, seeing the read buffer as well as the socket."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from emulator.connectors.mysql import binlog as bl
 def _reader(sock: socket.socket) -> bl.BinlogReader:
     r = bl.BinlogReader.__new__(bl.BinlogReader)  # only what read() uses: the connection's socket
     r._read = None
+    r._buffered = None
     r._stream_connection = SimpleNamespace(_sock=sock, _rfile=None)
     return r
 
@@ -106,3 +108,46 @@ def test_end_of_stream_raises(pair) -> None:
     assert r.read()[0] == bl.WRITE_V2
     with pytest.raises(ConnectionError):
         r.read()
+
+
+def _until(cond, what: str) -> None:
+    deadline = time.monotonic() + 30  # a hang guard, not a timing assertion
+    while not cond():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.001)
+
+
+def test_more_sees_the_read_buffer_and_the_socket(pair) -> None:
+    a, b = pair
+    r = _reader(a)
+    evs = [_event(bl.WRITE_V2, bytes([65 + i]) * 40) for i in range(3)]
+    b.sendall(b"".join(_packet(e, i) for i, e in enumerate(evs)))
+    _until(lambda: r.more(), "three packets sent, none seen on the socket")
+    assert r.read() == (bl.WRITE_V2, evs[0], None)  # one buffer fill took all three off the socket
+    assert r.more()  # the second and third are in the buffer, not on the socket
+    assert r.read() == (bl.WRITE_V2, evs[1], None)
+    assert r.more()
+    assert r.read() == (bl.WRITE_V2, evs[2], None)
+    assert not r.more()  # nothing buffered, nothing sent: the stream flushes now
+    last = _event(bl.WRITE_V2, b"x" * 8)
+    b.sendall(_packet(last, 3))
+    _until(lambda: r.more(), "a packet sent after the buffer emptied, not seen")
+    assert r.read() == (bl.WRITE_V2, last, None)
+    assert not r.more()
+
+
+def test_more_after_a_read_past_the_buffer(pair) -> None:
+    """A packet larger than the read buffer is read around it: nothing is left buffered after it."""
+    a, b = pair
+    r = _reader(a)
+    big = _event(bl.WRITE_V2, b"q" * (bl.READ_BUFFER * 2))
+    t = threading.Thread(target=b.sendall, args=(_packet(big),))
+    t.start()
+    assert r.read() == (bl.WRITE_V2, big, None)
+    t.join()
+    assert not r.more()
+    small = _event(bl.WRITE_V2, b"s")
+    b.sendall(_packet(small, 1) + _packet(small, 2))
+    _until(lambda: r.more(), "two packets sent, not seen")
+    assert r.read() == (bl.WRITE_V2, small, None)
+    assert r.more()

@@ -7,6 +7,8 @@ order, which is made different from key order."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 from emulator_proc import EmulatorProcess
 
@@ -77,3 +79,57 @@ def test_chunked_snapshot_reads_keyed_tables_in_key_order(tmp_path):
     )
     assert got["c_nokey"] == list(zip(nokey, marks(len(nokey), "first_in_data_collection", "last")))
     assert "d_empty" not in got
+
+
+def test_piece_cuts_by_range_reads_are_the_row_numbers(tmp_path):
+    """The cuts of a table keyed by its own index come from one short range read per cut (each from the last:
+    `LIMIT 1 OFFSET PIECE_ROWS`); they must be the keys of rows PIECE_ROWS + 1, 2 x PIECE_ROWS + 1, ... in key
+    order, what the ROW_NUMBER() query (still taken for message.key.columns) answers. Expected: the rows sorted
+    here in Python."""
+    import pymysql
+
+    from emulator.connectors.mysql.snapshot import MySqlSnapshot
+    from emulator.pipeline.snapshot_chunks import PIECE_ROWS
+
+    n = 3 * PIECE_ROWS + 5  # three cuts
+    with mariadbserver.MariaDbServer() as db:
+        db.sql(
+            "CREATE DATABASE cuts; USE cuts;"
+            "CREATE TABLE t (a VARCHAR(5) NOT NULL, b INT NOT NULL, PRIMARY KEY (a, b)) ENGINE=MyISAM;"
+            f"INSERT INTO t SELECT CHAR(ASCII('p') + seq % 4), seq DIV 4 FROM seq_0_to_{n - 1} ORDER BY MD5(seq);"
+        )
+        conn = pymysql.connect(host="127.0.0.1", port=db.port, user=db.user, password=db.password)
+        try:
+
+            class Snap(MySqlSnapshot):
+                def _q(self, sql, args=None, conn=None):
+                    with conn.cursor() as cur:
+                        cur.execute(sql, args)
+                        return list(cur.fetchall())
+
+            def ct(key, own):
+                cols = [
+                    SimpleNamespace(name="a", type_name="VARCHAR"),
+                    SimpleNamespace(name="b", type_name="INT"),
+                ]
+                table = SimpleNamespace(key_columns=key, extra={"primary_key": own})
+                return SimpleNamespace(env=SimpleNamespace(table=table), table=SimpleNamespace(columns=cols))
+
+            queries: list[str] = []
+            snap = Snap()
+            run = snap._q
+
+            def noted(sql, args=None, conn=None):
+                queries.append(sql)
+                return run(sql, args, conn)
+
+            snap._q = noted
+            ranged = snap._cuts(conn, ct(["a", "b"], ["a", "b"]), "`cuts`.`t`", "`a`, `b`")
+            assert len(queries) == 4 and all("OFFSET" in q for q in queries)  # one read per cut, one past
+            numbered = snap._cuts(conn, ct(["b", "a"], ["a", "b"]), "`cuts`.`t`", "`b`, `a`")
+            assert "ROW_NUMBER()" in queries[-1]
+        finally:
+            conn.close()
+    rows = sorted((chr(ord("p") + i % 4), i // 4) for i in range(n))
+    assert ranged == rows[PIECE_ROWS::PIECE_ROWS]
+    assert numbered == sorted((b, a) for a, b in rows)[PIECE_ROWS::PIECE_ROWS]

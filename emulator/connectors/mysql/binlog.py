@@ -20,6 +20,7 @@ table-map events and the library's event object for everything else.
 from __future__ import annotations
 
 import io
+import select
 import socket
 import ssl
 import struct
@@ -191,6 +192,27 @@ def rows_body_start(body: bytes, etype: int, at: int = 0) -> tuple[int, int, int
     return table_id, p, n, full
 
 
+class _CountedFile(io.FileIO):
+    """The socket's descriptor as a raw file that counts the bytes it has read (`got`) and says so as its
+    position: the buffered reader's `tell()` is then the count of bytes handed out, and `got - tell()` what
+    its buffer still holds (`BinlogReader.more`), without a count per packet or a copy of the buffer (`peek`
+    copies all of it). Nothing seeks it: the reader only reads."""
+
+    got = 0
+
+    def readinto(self, b):  # once per buffer fill, not per packet
+        n = super().readinto(b)
+        if n:
+            self.got += n
+        return n
+
+    def seekable(self) -> bool:
+        return True
+
+    def tell(self) -> int:
+        return self.got
+
+
 class _Ctl:
     """What the library's event classes need of its control connection."""
 
@@ -211,6 +233,7 @@ class BinlogReader(BinLogStreamReader):
         self._ctl = _Ctl("mariadb" if mariadb_server else "mysql")
         self.checksum = False
         self._read = None  # the connection's buffered socket file's read
+        self._buffered: io.BufferedReader | None = None  # its buffered reader (not TLS)
 
     def connect(self) -> None:
         self._BinLogStreamReader__connect_to_stream()
@@ -233,8 +256,22 @@ class BinlogReader(BinLogStreamReader):
             sock.setsockopt(
                 socket.SOL_SOCKET, socket.SO_RCVTIMEO, _TIMEVAL.pack(sec, int((timeout - sec) * 1e6))
             )
-        self._fd_file = io.FileIO(sock.fileno(), "rb", closefd=False)
-        return io.BufferedReader(self._fd_file, READ_BUFFER).read
+        self._fd_file = _CountedFile(sock.fileno(), "rb", closefd=False)
+        self._buffered = io.BufferedReader(self._fd_file, READ_BUFFER)
+        return self._buffered.read
+
+    def more(self) -> bool:
+        """More of the log already here (read into the buffer, or waiting on the socket)? The stream loop
+        asks after a transaction's end: without more, what it wrote is flushed at once (docs/latency.md). The
+        buffer first: a catch-up's last 256 KiB are all in it while the socket has nothing more, and asking
+        only the socket flushed after each of their transactions."""
+        buffered = self._buffered
+        if buffered is not None and buffered.tell() != self._fd_file.got:
+            return True
+        sock = self._stream_connection._sock
+        if isinstance(sock, ssl.SSLSocket) and sock.pending():  # TLS: decrypted bytes held by the socket
+            return True
+        return bool(select.select((sock,), (), (), 0)[0])
 
     def read(self) -> tuple[int, bytes, Any]:
         """-> (event type, packet bytes, library event or None for row/table-map events).

@@ -29,7 +29,11 @@ _INTS = frozenset({T_TINY, T_SHORT, T_INT24, T_LONG, T_LONGLONG, T_YEAR})
 # stand-ins for the parts put into the envelope's line format afterwards: never in JSON text (control
 # characters are escaped there), so each occurs once
 _BEFORE, _AFTER, _SOURCE = b"\x02B\x02", b"\x02A\x02", b"\x02S\x02"
-_TIMES = (b'"ts_ms":%d,"ts_us":%d,"ts_ns":%d', b'"ts_ms":%b,"ts_us":%b,"ts_ns":%b')
+_KEY_SLOT = len(b'{"key":')  # where the key's frame starts in a line (envelope_format.line_format)
+# ts_ms and ts_us are the first 13 and 16 digits of ts_ns's 19: the one text cut by the format's precision
+# (no slices: ~1,000 instructions a row), for a clock in NS_RANGE (2001-09-09 to 2286; stream_lines checks)
+_TIMES = (b'"ts_ms":%d,"ts_us":%d,"ts_ns":%d', b'"ts_ms":%.13b,"ts_us":%.16b,"ts_ns":%b')
+NS_RANGE = (10**18, 10**19)
 
 
 def _esc(b: bytes) -> bytes:
@@ -43,11 +47,18 @@ class LineDecoders:
     the before place). `value_format`: the after (and before) image's fields as a format; `formats`: the
     envelope's line formats around it (`line_formats`)."""
 
-    __slots__ = ("insert", "update", "value_format", "formats")
+    __slots__ = ("insert", "update", "value_format", "formats", "insert_k", "update_k", "key_format")
 
     def __init__(self, insert: Callable, update: Callable, value_format: bytes) -> None:
         self.insert, self.update, self.value_format = insert, update, value_format
         self.formats: dict[str, tuple[bytes, bytes]] = {}  # line_formats() for the envelope
+        # a keyed table's `insert` and `update` with the key's fields in the line's own format (`formats["ck"]`,
+        # `["uk"]`), not a key made apart by its own `%` (~1,000 instructions a row): for the directory output,
+        # which takes the line alone (the key's length, 0 here, is for a LineRecord's cuts and a DELETE's
+        # tombstone); `key_format` the key's fields as a format
+        self.insert_k: Callable | None = None
+        self.update_k: Callable | None = None
+        self.key_format: bytes | None = None
 
 
 def compile_line_decoders(
@@ -101,11 +112,15 @@ def compile_line_decoders(
     lines_v, vfmt, vargs, kfmt, kargs, kdefaults = pieces("v")
     g["VFMT"] = vfmt
     g["KFMT"] = kfmt
-    times = "t[:-6], t[:-3], t"  # ms and µs are the first digits of ns (ns > 10^6)
+    times = "t, t, t"  # ms and µs: the format's precision cuts the ns text (_TIMES)
     ins = ["def insert(b, p, fmt, pos, row, ns):", *code.one, *lines_v]
     after = "".join(a + ", " for a in vargs)
+    keyed = "".join(a + ", " for a in kargs)
+    ins_k = []  # the key's fields in the line's format: no key made apart (`insert_k`)
     if key is not None:
-        ins += [f"key = KFMT % ({''.join(a + ', ' for a in kargs)})", "t = b'%d' % ns"]
+        ins_k = [x.replace("def insert(", "def insert_k(") for x in ins]
+        ins_k += ["t = b'%d' % ns", f"return (fmt % ({keyed}{after}pos, row, {times}), 0), p"]
+        ins += [f"key = KFMT % ({keyed})", "t = b'%d' % ns"]
         ins.append(f"return (fmt % (key, {after}pos, row, {times}), len(key)), p")
     else:
         ins += ["t = b'%d' % ns", f"return (fmt % ({after}pos, row, {times}), 0), p"]
@@ -121,18 +136,29 @@ def compile_line_decoders(
         # change, as Debezium compares the key structs before the converter prints them)
         differ = [f"{a} != {b}" for a, b in zip(kargs, kwargs)]
         differ += [f"({a} is None) is not ({b} is None)" for a, b in zip(kdefaults, wdefaults)]
+        upd_k = [x.replace("def update(", "def update_k(") for x in upd]
+        upd_k += [
+            f"if {' or '.join(differ) or 'False'}:",
+            "    return None, p",
+            "t = b'%d' % ns",
+            f"return (fmt % ({keyed}{before}{after}pos, row, {times}), 0), p",
+        ]
         upd += [
-            f"key = KFMT % ({''.join(a + ', ' for a in kargs)})",
+            f"key = KFMT % ({keyed})",
             f"if {' or '.join(differ) or 'False'}:",
             "    return None, p",  # a key change (or keys equal only as values): the dict path decides
             "t = b'%d' % ns",
             f"return (fmt % (key, {before}{after}pos, row, {times}), len(key)), p",
         ]
     else:
+        upd_k = []
         upd += ["t = b'%d' % ns", f"return (fmt % ({before}{after}pos, row, {times}), 0), p"]
-    src = "\n    ".join(ins) + "\n\n\n" + "\n    ".join(upd) + "\n"
+    src = "\n\n\n".join("\n    ".join(f) for f in (ins, upd, ins_k, upd_k) if f) + "\n"
     exec(compile(src, f"<row lines {tm.schema}.{tm.table}>", "exec"), g)  # noqa: S102 - generated code
-    return LineDecoders(g["insert"], g["update"], vfmt)
+    lines = LineDecoders(g["insert"], g["update"], vfmt)
+    if key is not None:
+        lines.insert_k, lines.update_k, lines.key_format = g["insert_k"], g["update_k"], kfmt
+    return lines
 
 
 def _boolean(c, outputs: list) -> bool:
@@ -167,7 +193,8 @@ def _arg(
             return b'"%b"', var
         return b"%b", f"({null!r} if {var} is None else b'\"' + {var} + b'\"')"
     j = f"J{var}"
-    line = f"{j} = _dumps({var})"
+    # a NULL's JSON without the call (orjson.dumps(None) is b"null"): ~550 instructions a NULL value
+    line = f"{j} = b'null' if {var} is None else _dumps({var})" if c.nullable else f"{j} = _dumps({var})"
     if line not in lines:
         lines.append(line)
     if null == b"null":
@@ -182,13 +209,19 @@ def _reuse(line: str) -> str:
     return f"{j} = Jv{i} if w{i} is v{i} else {expr}"
 
 
-def line_formats(env, value_format: bytes) -> dict[str, tuple[bytes, bytes]] | None:
+def line_formats(
+    env, value_format: bytes, key_format: bytes | None = None
+) -> dict[str, tuple[bytes, bytes]] | None:
     """The whole directory line of `env`'s streamed INSERT ("c"), UPDATE ("u") and DELETE ("d") records with
     the line decoders' `value_format` in the before (UPDATE, DELETE) and after places, cut where the source
     block goes: an
     event's format is `pre + source template + post` (the template with `%d` at pos and row, `%` escaped).
-    None when the envelope's format is not the expected one."""
+    None when the envelope's format is not the expected one. With the decoders' `key_format`, also "ck" and
+    "uk": the INSERT's and UPDATE's formats with it in the key's place (`LineDecoders.insert_k`)."""
     hs = env.settings.context_headers
+    kf = env.key_frame
+    if kf is None:
+        key_format = None
     tail = headers_json(hs) if hs else None
     out = {}
     for op in ("c", "u", "d"):
@@ -203,4 +236,7 @@ def line_formats(env, value_format: bytes) -> dict[str, tuple[bytes, bytes]] | N
         fmt = fmt.replace(_TIMES[0], _TIMES[1]).replace(_BEFORE, value_format).replace(_AFTER, value_format)
         pre, post = fmt.split(_SOURCE)
         out[op] = (pre, post)
+        if op != "d" and key_format is not None and pre.startswith(b"%b", _KEY_SLOT + len(_esc(kf.head))):
+            at = _KEY_SLOT + len(_esc(kf.head))  # the key's payload slot, the format's first
+            out[op + "k"] = (pre[:at] + key_format + pre[at + 2 :], post)
     return out

@@ -8,9 +8,10 @@ import time
 
 from emulator.connectors.mysql import binlog as bl
 from emulator.connectors.mysql.captured import CapturedTable, TableEntry
-from emulator.connectors.mysql.row_lines import LineDecoders, compile_line_decoders, line_formats
+from emulator.connectors.mysql.row_lines import NS_RANGE, LineDecoders, compile_line_decoders, line_formats
 
 _time_ns = time.time_ns
+_NS_LO, _NS_HI = NS_RANGE
 
 
 class BinlogLines:
@@ -44,7 +45,10 @@ class BinlogLines:
         lines = compile_line_decoders(tm, outputs, value, key)
         if lines is None:
             return None
-        formats = line_formats(env, lines.value_format)
+        engine = self.engine
+        # the directory output's gate takes the line alone (Dispatcher.table_line): the key in the line's format
+        whole = hasattr(engine, "line_writer") and engine.line_writer() is not None
+        formats = line_formats(env, lines.value_format, lines.key_format if whole else None)
         if formats is None:
             return None
         lines.formats = formats
@@ -66,18 +70,18 @@ class BinlogLines:
         """`entry`'s line way for rows events of type `etype` whose bytes between the table id and the
         first row are `head` (kept in `entry.ways`: `_on_rows` takes it without the general path's checks)."""
         lines = entry.lines
-        way = LineWay(
-            head,
-            op,
-            lines.update if op == "u" else lines.insert,  # a DELETE's one image: `insert`, printed as before
-            ct.line_gate_d if op == "d" else ct.line_gate,
-            lines.formats[op],
-        )
+        around = lines.formats.get(op + "k")  # the key in the line's format (LineDecoders.insert_k)
+        if around is not None:
+            decode = lines.update_k if op == "u" else lines.insert_k
+        else:
+            decode = lines.update if op == "u" else lines.insert  # a DELETE's one image: `insert`, as before
+            around = lines.formats[op]
+        way = LineWay(head, op, decode, ct.line_gate_d if op == "d" else ct.line_gate, around)
         entry.ways[etype] = way
         return way
 
     def _line_source(self, way: LineWay, ct: CapturedTable, key: tuple) -> None:
-        """`way.fmt` for the source block of `key` (time, server id, GTID, file, thread, query)."""
+        """`way.fmt` for the source block of `key` (`MySqlBinlogStream._src_template`'s)."""
         src = ct.src if ct.src_key == key else self._src_template(ct, key)
         pre, post = way.around
         way.fmt = pre + src + post
@@ -86,10 +90,13 @@ class BinlogLines:
     def _lines(self, way: LineWay, body: bytes, p: int, end: int) -> bool:
         """The rows of an event (`body[p:end]`) made straight into their records' lines (`row_lines.py`) and
         emitted, `way.fmt` made for the event's source; False, nothing emitted, when an UPDATE changes a
-        row's key (the dict path makes its delete and create)."""
+        row's key (the dict path makes its delete and create) or the clock is outside row_lines.NS_RANGE."""
         decode = way.decode
         pos = self._start
-        line, p = decode(body, p, way.fmt, pos, 0, _time_ns())
+        ns = _time_ns()
+        if ns < _NS_LO or ns >= _NS_HI:  # a clock whose ns text is not 19 digits (row_lines._TIMES): as dicts
+            return False
+        line, p = decode(body, p, way.fmt, pos, 0, ns)
         if line is None:
             return False
         # the gate's answer (False: an incremental snapshot window is open) is not read: the caller checked
