@@ -155,8 +155,11 @@ class PgGen:
                 have = {("a2" if k == "a" else k): v for k, v in have.items()}
                 steps.append(f"ALTER TABLE {tbl} RENAME COLUMN a TO a2;\n{ins()}")
             elif op == "set_notnull" and "a" in have:
+                # one transaction (session 14): an UPDATE's Relation message is processed after the commit, so
+                # its catalog read finds `a` NOT NULL in both engines; committed apart it was a race
                 steps.append(
-                    f"UPDATE {tbl} SET a = 0 WHERE a IS NULL;\nALTER TABLE {tbl} ALTER COLUMN a SET NOT NULL;\n{ins()}"
+                    f"BEGIN;\nUPDATE {tbl} SET a = 0 WHERE a IS NULL;\nALTER TABLE {tbl} ALTER COLUMN a SET NOT NULL;\n"
+                    f"COMMIT;\n{ins()}"
                 )
             elif op == "set_default" and "a" in have:
                 steps.append(f"ALTER TABLE {tbl} ALTER COLUMN a SET DEFAULT 99;\n{ins()}")
