@@ -27,6 +27,7 @@ GTID = re.compile(r"^\d+-\d+-\d+$")  # MariaDB domain-server-seq
 MSG_HASH = re.compile(r"(LogicalDecodingMessageId)@[0-9a-fA-F]+$")
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 NOTIFICATION = "io.debezium.connector.common.Notification"
+TX_KEY = "io.debezium.connector.common.TransactionMetadataKey"
 
 
 def load_golden(path: Path) -> dict[str, list[dict]]:
@@ -77,8 +78,11 @@ class Masker:
     def record(self, rec: dict) -> dict:
         rec = copy.deepcopy(rec)
         topic = rec["topic"]
-        is_tx = topic.endswith(".transaction")
         key, value = rec.get("key"), rec.get("value")
+        # the key schema names a transaction record whatever topic.transaction / topic.delimiter call its topic
+        is_tx = topic.endswith(".transaction") or (
+            isinstance(key, dict) and (key.get("schema") or {}).get("name") == TX_KEY
+        )
         if isinstance(key, dict) and isinstance(key.get("payload"), dict):
             kp = key["payload"]
             if is_tx:
