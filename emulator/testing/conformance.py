@@ -47,6 +47,15 @@ def load_dir(directory: Path) -> dict[str, list[dict]]:
     return by_topic
 
 
+def is_transaction_record(rec: dict) -> bool:
+    """A transaction metadata record (BEGIN/END), known by its key schema: topic.transaction and topic.delimiter
+    may give its topic any name."""
+    key = rec.get("key")
+    return (
+        isinstance(key, dict) and isinstance(key.get("schema"), dict) and key["schema"].get("name") == TX_KEY
+    )
+
+
 class Masker:
     def __init__(self, mask_positions: bool) -> None:
         self.mask_positions = mask_positions
@@ -79,10 +88,7 @@ class Masker:
         rec = copy.deepcopy(rec)
         topic = rec["topic"]
         key, value = rec.get("key"), rec.get("value")
-        # the key schema names a transaction record whatever topic.transaction / topic.delimiter call its topic
-        is_tx = topic.endswith(".transaction") or (
-            isinstance(key, dict) and (key.get("schema") or {}).get("name") == TX_KEY
-        )
+        is_tx = topic.endswith(".transaction") or is_transaction_record(rec)
         if isinstance(key, dict) and isinstance(key.get("payload"), dict):
             kp = key["payload"]
             if is_tx:

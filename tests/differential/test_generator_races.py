@@ -87,3 +87,19 @@ def test_transaction_records_under_another_topic_name_are_masked() -> None:
     golden = {"dbserver1.txn": [_tx_record("dbserver1.txn", "750:24001")]}
     ours = {"dbserver1.txn": [_tx_record("dbserver1.txn", "761:24188")]}
     assert compare(golden, ours) == (1, [])
+
+
+def test_the_mariadb_settings_draw_only_adds_set_lines(monkeypatch: pytest.MonkeyPatch) -> None:
+    import emulator.testing.workloads_mariadb_users as users
+
+    seeds = range(72000, 72080)
+    drawn = {s: workloads.generate("mariadb", s) for s in seeds}
+    monkeypatch.setattr(users, "user_settings", lambda seed, props: None)
+    gained = 0
+    for s in seeds:
+        before, after = workloads.generate("mariadb", s).splitlines(), drawn[s].splitlines()
+        added = [x for x in after if x not in before]
+        assert [x for x in after if x not in added] == before, f"seed {s}"
+        assert all(x.startswith("-- @set ") for x in added), f"seed {s}"
+        gained += bool(added)
+    assert 12 <= gained <= 45  # ~35 %
