@@ -4,14 +4,18 @@ Drawn from a random stream of their own (`settings-<seed>`), after everything el
 its workload and a drawn seed only gains `-- @set` lines (session 14). Only properties the emulator
 implements, each with values whose records the harness can compare:
 
-- `replica.identity.autoset.values`: FULL on the scenario tables at start (never DEFAULT: a keyless table would
-  then refuse its UPDATEs under the publication);
 - `incremental.snapshot.chunk.size`: chunks of 2-3 rows, so an incremental snapshot takes several windows
   (only when the workload signals one);
 - `time.precision.mode`: `microseconds` / `nanoseconds` (the first draws know only the other four);
 - `topic.transaction`: another transaction topic name (the comparison knows transaction records by their
   key schema, not by the topic's name);
 - `schema.refresh.mode=columns_diff_exclude_unchanged_toast`.
+
+Not drawn: `replica.identity.autoset.values`. Debezium runs its ALTER TABLE ... REPLICA IDENTITY when streaming
+starts (PostgresReplicationConnection, after the snapshot), while the harness starts the stream statements once the
+slot is active (it already is during the snapshot, held by the walsender that exported it): seed 44602001 matched
+once and mismatched on a second run (Debezium's changes all with the old identity). The emulator applies it at
+its own start.
 """
 
 from __future__ import annotations
@@ -23,7 +27,6 @@ SHARE = 0.35  # of seeds that gain one or two of these
 
 def _choices(props: dict[str, str], incremental: bool) -> list[tuple[str, list[str]]]:
     out: list[tuple[str, list[str]]] = [
-        ("replica.identity.autoset.values", ["public\\.s[0-9]_.*:FULL", "public\\.s0_.*:FULL"]),
         ("time.precision.mode", ["microseconds", "nanoseconds"]),
         ("schema.refresh.mode", ["columns_diff_exclude_unchanged_toast"]),
         # (no effect where provide.transaction.metadata=false: harmless)
