@@ -13,8 +13,8 @@ implements, each with values whose records the harness can compare:
 Not drawn: `replica.identity.autoset.values`. Debezium runs its ALTER TABLE ... REPLICA IDENTITY when streaming
 starts (PostgresReplicationConnection, after the snapshot), while the harness starts the stream statements once the
 slot is active (it already is during the snapshot, held by the walsender that exported it): seed 44602001 matched
-once and mismatched on a second run (Debezium's changes all with the old identity). The emulator applies it at
-its own start. Nor `schema.refresh.mode=columns_diff_exclude_unchanged_toast`: the emulator refuses it at start
+once and mismatched on a second run (Debezium's changes all with the old identity). The emulator now applies it
+when streaming starts too. Nor `schema.refresh.mode=columns_diff_exclude_unchanged_toast`: the emulator refuses it at start
 (campaign seed 44603006).
 """
 
