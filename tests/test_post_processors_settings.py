@@ -5,6 +5,8 @@ refused at start, one line naming the property. Options and defaults as Reselect
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 
 from emulator.config import ConfigError, from_dict
@@ -137,3 +139,52 @@ def test_mysql_connector_accepts_it() -> None:
 def test_refused_on_other_connectors(base: dict[str, str]) -> None:
     err = _error({**base, "post.processors": "r", "r.type": RESELECT})
     assert err.property == "post.processors"
+
+
+def _warnings(caplog: pytest.LogCaptureFixture, props: dict[str, str]) -> list[str]:
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="emulator.settings.post_processors"):
+        config = from_dict({**PG, **props})
+        first = settings_for(config).postgres.post_processors
+        assert settings_for(config).postgres.post_processors is first  # read once per configuration
+    return [r.getMessage() for r in caplog.records if r.name == "emulator.settings.post_processors"]
+
+
+def test_misspelt_option_is_accepted_and_named_in_one_warning(caplog: pytest.LogCaptureFixture) -> None:
+    props = {"post.processors": "r", "r.type": RESELECT, "r.reselect.nul.values": "false"}
+    (p,) = _processors(props)
+    assert p.null_values is True  # ignored, as Debezium's processor ignores it: the default stays
+    (msg,) = _warnings(caplog, props)
+    assert "'r'" in msg and "r.reselect.nul.values" in msg
+    # the known names, in the convention the user wrote
+    assert "r.reselect.null.values" in msg and "r.reselect.columns.include.list" in msg
+
+
+def test_current_convention_names_its_own_options_and_the_shadowed_older_ones(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    props = {
+        "post.processors": "r",
+        "post.processors.r.type": RESELECT,
+        "post.processors.r.reselect.use.event.keys": "true",
+        "r.reselect.null.values": "false",  # not read: post.processors.r.* options exist
+    }
+    (msg,) = _warnings(caplog, props)
+    assert "post.processors.r.reselect.use.event.keys" in msg and "r.reselect.null.values" in msg
+    assert "known options: post.processors.r.type, post.processors.r.reselect.columns.include.list" in msg
+
+
+def test_known_options_log_nothing(caplog: pytest.LogCaptureFixture) -> None:
+    props = {
+        "post.processors": "a,b",
+        "a.type": RESELECT,
+        "a.reselect.columns.include.list": "public.t:x",
+        "a.reselect.columns.exclude.list": "public.t:y",
+        "a.reselect.unavailable.values": "false",
+        "a.reselect.null.values": "false",
+        "a.reselect.use.event.key": "true",
+        "a.reselect.error.handling.mode": "fail",
+        "post.processors.b.type": RESELECT,
+        "post.processors.b.reselect.null.values": "true",
+    }
+    assert _warnings(caplog, props) == []

@@ -221,7 +221,7 @@ _audit(
 _audit("snapshot.locking.mode", ("none",), applies=PG)
 _audit(
     "snapshot.locking.mode",
-    ("minimal", "minimal_percona", "minimal_at_least_once", "extended", "none"),
+    ("minimal", "minimal_percona", "extended", "none"),
     applies=MY,
 )
 _audit("snapshot.locking.mode", ("minimal", "minimal_at_least_once", "extended", "none"), applies=MA)

@@ -8,10 +8,15 @@ processor's, else the older ones, and an alias with neither a type nor options f
 
 Only ``io.debezium.processors.reselect.ReselectColumnsPostProcessor`` is emulated (PostgreSQL, MySqlConnector); any other class
 is refused at start by :mod:`emulator.settings.validate`, naming ``<alias>.type``.
+
+Options under an alias are not checked by name: Debezium's processor reads only the names it knows and ignores the
+rest, so a misspelt one changes no record and is accepted. Reading the settings logs one warning per alias naming
+such options (and older-convention ones the current convention shadows) with the known names.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -19,9 +24,19 @@ from typing import Any
 from emulator.settings.errors import ConfigError
 from emulator.settings.values import compile_anchored, split_regex_list
 
+log = logging.getLogger(__name__)
+
 RESELECT_COLUMNS = "io.debezium.processors.reselect.ReselectColumnsPostProcessor"
 SUPPORTED_CLASSES = (RESELECT_COLUMNS,)
 PROPERTY = "post.processors"
+# the options ReselectColumnsPostProcessor.configure reads (Debezium 3.6.3), besides the class under ``type``
+INCLUDE = "reselect.columns.include.list"
+EXCLUDE = "reselect.columns.exclude.list"
+UNAVAILABLE = "reselect.unavailable.values"
+NULLS = "reselect.null.values"
+EVENT_KEY = "reselect.use.event.key"
+ERROR_MODE = "reselect.error.handling.mode"
+KNOWN_OPTIONS = ("type", INCLUDE, EXCLUDE, UNAVAILABLE, NULLS, EVENT_KEY, ERROR_MODE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +112,31 @@ def problems(props: dict[str, str]) -> list[tuple[str, str]]:
     return out
 
 
+def ignored_options(props: dict[str, str], alias: str) -> list[str]:
+    """The properties under ``alias`` no processor reads: unknown option names in the convention in force, and
+    every older-convention ``<alias>.*`` key when ``post.processors.<alias>.*`` keys exist (Debezium then reads
+    only those). Full property names, sorted."""
+    type_name, options = _options(props, alias)
+    prefix = type_name[: -len("type")]
+    out = [prefix + k for k in options if k not in KNOWN_OPTIONS]
+    if prefix != f"{alias}.":
+        out += [k for k in props if k.startswith(f"{alias}.")]
+    return sorted(out)
+
+
+def _warn_ignored(props: dict[str, str], alias: str) -> None:
+    ignored = ignored_options(props, alias)
+    if ignored:
+        prefix = _options(props, alias)[0][: -len("type")]
+        log.warning(
+            "post processor '%s': ignoring %s (not options ReselectColumnsPostProcessor reads; Debezium ignores "
+            "them too); known options: %s",
+            alias,
+            ", ".join(ignored),
+            ", ".join(prefix + k for k in KNOWN_OPTIONS),
+        )
+
+
 def owns(props: dict[str, str], name: str) -> bool:
     """Whether ``name`` is one of a configured post processor's own options (not an unknown property)."""
     for alias in aliases(props):
@@ -115,15 +155,16 @@ def post_processors(config: Any, name: str) -> tuple[ReselectColumns, ...]:
             raise ConfigError(
                 f"{type_name}: not a supported post processor", type_name
             )  # validate refused it
-        mode = (options.get("reselect.error.handling.mode") or "warn").strip().lower()
+        _warn_ignored(props, alias)
+        mode = (options.get(ERROR_MODE) or "warn").strip().lower()
         out.append(
             ReselectColumns(
                 alias,
-                _patterns(options, "reselect.columns.include.list"),
-                _patterns(options, "reselect.columns.exclude.list"),
-                _flag(options, "reselect.unavailable.values", True),
-                _flag(options, "reselect.null.values", True),
-                _flag(options, "reselect.use.event.key", False),
+                _patterns(options, INCLUDE),
+                _patterns(options, EXCLUDE),
+                _flag(options, UNAVAILABLE, True),
+                _flag(options, NULLS, True),
+                _flag(options, EVENT_KEY, False),
                 mode == "fail",
             )
         )

@@ -27,6 +27,7 @@ GTID = re.compile(r"^\d+-\d+-\d+$")  # MariaDB domain-server-seq
 MSG_HASH = re.compile(r"(LogicalDecodingMessageId)@[0-9a-fA-F]+$")
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 NOTIFICATION = "io.debezium.connector.common.Notification"
+TX_KEY = "io.debezium.connector.common.TransactionMetadataKey"
 
 
 def load_golden(path: Path) -> dict[str, list[dict]]:
@@ -44,6 +45,15 @@ def load_dir(directory: Path) -> dict[str, list[dict]]:
         topic = f.name[: -len(".jsonl")]
         by_topic[topic] = [dict(json.loads(x), topic=topic) for x in f.read_text().splitlines() if x.strip()]
     return by_topic
+
+
+def is_transaction_record(rec: dict) -> bool:
+    """A transaction metadata record (BEGIN/END), known by its key schema: topic.transaction and topic.delimiter
+    may give its topic any name."""
+    key = rec.get("key")
+    return (
+        isinstance(key, dict) and isinstance(key.get("schema"), dict) and key["schema"].get("name") == TX_KEY
+    )
 
 
 class Masker:
@@ -77,8 +87,8 @@ class Masker:
     def record(self, rec: dict) -> dict:
         rec = copy.deepcopy(rec)
         topic = rec["topic"]
-        is_tx = topic.endswith(".transaction")
         key, value = rec.get("key"), rec.get("value")
+        is_tx = topic.endswith(".transaction") or is_transaction_record(rec)
         if isinstance(key, dict) and isinstance(key.get("payload"), dict):
             kp = key["payload"]
             if is_tx:

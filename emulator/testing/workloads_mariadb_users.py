@@ -185,7 +185,27 @@ def parallel_snapshot(seed: int, props: dict[str, str], scenarios: list[Any]) ->
         props["snapshot.max.threads"] = "2"  # (no other draw sets it)
 
 
+# (session 14) properties users commonly set that no other draw sets, with values the harness can compare
+USER_SETTINGS: list[tuple[str, list[str]]] = [
+    ("include.query", ["true"]),  # the statement of each rows event in source.query (MariaDB's ANNOTATE_ROWS)
+    ("topic.transaction", ["txn", "tx.meta"]),  # (no effect without transaction metadata)
+    ("snapshot.locking.mode", ["none", "extended"]),  # (values both binlog connectors take)
+    ("incremental.snapshot.chunk.size", ["2", "1024"]),  # (the harness's default is 5)
+]
+
+
+def user_settings(seed: int, props: dict[str, str]) -> None:
+    """One or two of USER_SETTINGS in ~35 % of seeds (where no other draw set them), a random stream of its own."""
+    r = random.Random(f"settings-{seed}")
+    if r.random() >= 0.35:
+        return
+    free = [(k, vals) for k, vals in USER_SETTINGS if k not in props]
+    for k, vals in r.sample(free, k=min(len(free), r.randint(1, 2))):
+        props[k] = r.choice(vals)
+
+
 def late_draws(seed: int, props: dict[str, str], scenarios: list[Any]) -> None:
     """The draws added after the others, each from a random stream of its own (old seeds keep the rest)."""
     without_tx(seed, props)
     parallel_snapshot(seed, props, scenarios)
+    user_settings(seed, props)

@@ -17,7 +17,7 @@ from emulator.connectors.mysql.captured import SYSTEM_DATABASES, CapturedTable, 
 from emulator.connectors.mysql.ddl import Change, DdlError
 from emulator.connectors.mysql.schema_changes import db_charset, history_change, table_change
 from emulator.connectors.mysql.snapshot_render import mysql_renderer, one_reader_lines
-from emulator.connectors.mysql.snapshot_select import override_select
+from emulator.connectors.mysql.snapshot_select import override_select, projected
 from emulator.connectors.mysql.source import source_block
 from emulator.envelope import TableEnvelope
 from emulator.filters import include_list_order
@@ -299,12 +299,13 @@ class MySqlSnapshot:
             t = ct.env.table
             cols = ", ".join(quote_id(c.name) for c in t.columns)
             sql = f"SELECT {cols} FROM {quote_id(t.namespace)}.{quote_id(t.name)}"
+            positions = None
             if t.id in overrides:
                 stmt = statements.get(t.id)
                 if stmt:
-                    sql = override_select(snap, t, stmt)
+                    sql, positions = override_select(snap, t, stmt)
             log.info("snapshot of %s: starting", t.id)
-            parse = self._text_parser(ct)
+            parse = projected(self._text_parser(ct), positions)
             n = 0
             next_log = time.monotonic() + 10
             for row in textrows.stream_rows(snap, sql, parse):
@@ -385,6 +386,7 @@ class MySqlSnapshot:
         pieces: list[Piece] = []
         queries: list[str] = []
         by_table: dict[str, list[int]] = {}
+        positions: dict[str, list[int] | None] = {}  # an override's captured columns in its result
         for ct in tables:
             t = ct.env.table
             override = t.id in overrides and bool(statements.get(t.id))
@@ -417,11 +419,13 @@ class MySqlSnapshot:
             else:
                 sql = f"SELECT {cols} FROM {table_sql}"
                 if override:
-                    sql = override_select(snap, t, statements[t.id])
+                    sql, positions[t.id] = override_select(snap, t, statements[t.id])
                 pieces.append(Piece(ct))
                 queries.append(sql)
             by_table[t.id] = list(range(start, len(pieces)))
-        parsers = {ct.env.table.id: self._text_parser(ct) for ct in tables}
+        parsers = {
+            ct.env.table.id: projected(self._text_parser(ct), positions.get(ct.env.table.id)) for ct in tables
+        }
         lines = markers is not None and writes_lines(self.engine)  # readers send directory lines (LineBatch)
         log.info(
             "snapshot with %d readers%s: %d tables in %d reads%s%s",

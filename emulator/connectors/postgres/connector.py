@@ -205,7 +205,6 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
         )
         self._check_server()
         self._ensure_publication()
-        self._autoset_replica_identity()
         self.slot = self._slot_state()
 
     def offset_state(self, stored: dict | None) -> tuple[bool, bool]:
@@ -268,6 +267,10 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
                 self._resume_tx = (stored["txId"], stored_tx_counts(stored))
 
     def stream_changes(self) -> None:
+        # replica.identity.autoset.values when streaming starts, after the snapshot, as Debezium's
+        # PostgresReplicationConnection does ("Updating Replica Identity"): a change written during the snapshot
+        # keeps the identity it had (campaign seed 44602001)
+        self._autoset_replica_identity()
         start_lsn = self._start_lsn or 0
         self.lsn_commit = self.lsn_commit or start_lsn
         self._stream(start_lsn)

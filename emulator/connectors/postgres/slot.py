@@ -73,7 +73,7 @@ class SlotManagement:
 
     def _autoset_replica_identity(self) -> None:
         """replica.identity.autoset.values: `<table regex>:<DEFAULT|FULL|NOTHING|INDEX name>`, comma
-        separated; applied with ALTER TABLE at start, as Debezium does."""
+        separated; applied with ALTER TABLE when streaming starts (after the snapshot), as Debezium does."""
         entries = self.typed.postgres.replica_identity_autoset  # parsed and checked by the settings
         if not entries:
             return
