@@ -238,3 +238,37 @@ def test_in_process_a_fatal_failure_is_not_retried(maria) -> None:
         assert "access denied" in str(err.value) and SECRET not in str(err.value)
     finally:
         cap.stop()
+
+
+def test_a_record_debezium_writes_is_never_skipped(pg) -> None:
+    """AvroConverter use.latest.version with a latest schema other than the record's: Debezium's converter
+    writes the record with the latest schema, the emulator cannot (docs/converters.md). Under
+    errors.tolerance=all Connect's skip would apply to a real conversion error, but this record Debezium
+    writes: skipping it would lose it (campaign connect 75, trial 11), so the task stops, naming the option."""
+    from emulator.api import Capture, CaptureError
+    from emulator.connect.converters.registry import mock_scope
+
+    pg.psql(
+        "CREATE TABLE public.latest_t (id int PRIMARY KEY, v text); INSERT INTO public.latest_t VALUES (1, 'a');"
+    )
+    other = {"type": "record", "name": "Other", "fields": [{"name": "x", "type": "int"}]}
+    mock_scope("latest_nle").register("nle.public.latest_t-value", json.dumps(other))
+    props = pg.connector_properties(
+        **{
+            "topic.prefix": "nle",
+            "slot.name": "latest_nle",
+            "publication.name": "latest_nle_pub",
+            "table.include.list": "public.latest_t",
+            "value.converter": "io.confluent.connect.avro.AvroConverter",
+            "value.converter.schema.registry.url": "mock://latest_nle",
+            "value.converter.auto.register.schemas": "false",
+            "value.converter.use.latest.version": "true",
+            "errors.tolerance": "all",
+        }
+    )
+    cap = Capture(props).start(wait=False)
+    try:
+        with pytest.raises(CaptureError, match="use.latest.version"):
+            cap.wait_for("nle.public.latest_t", timeout=60)
+    finally:
+        cap.stop()

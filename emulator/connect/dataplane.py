@@ -25,6 +25,7 @@ from collections.abc import Callable
 
 from emulator.config import ConfigError
 from emulator.connect import converters, shared_headers
+from emulator.connect.converters.errors import NotEmulated
 from emulator.connect.record import ConnectRecord, from_json_record, from_structured, from_structured_wire
 from emulator.connect.transforms import Stage, TransformConfigError, build_chain
 from emulator.records import Record, StructuredRecord
@@ -124,6 +125,11 @@ class DataPlane:
         if not self.tolerate:
             raise DataPlaneError(
                 f"{where} failed on a record of topic {record.topic}: {msg} (errors.tolerance=none)"
+            ) from exc
+        if isinstance(exc, NotEmulated):  # Debezium writes this record: skipping it would lose it
+            raise DataPlaneError(
+                f"{where} failed on a record of topic {record.topic}: {msg} (a record Debezium writes: the task "
+                "stops whatever errors.tolerance says)"
             ) from exc
         self.skipped += 1
         if self.log_errors:

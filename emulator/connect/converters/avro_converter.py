@@ -9,7 +9,7 @@ from typing import Any
 from emulator.connect.converters.avro_anything import ANYTHING_NAME, ANYTHING_TEXT, write_anything
 from emulator.connect.converters.avro_binary import AvroWriters
 from emulator.connect.converters.avro_schema import Avro, AvroData
-from emulator.connect.converters.errors import ConversionError
+from emulator.connect.converters.errors import ConversionError, NotEmulated
 from emulator.connect.schema import Schema
 
 TOPIC_NAME = "io.confluent.kafka.serializers.subject.TopicNameStrategy"
@@ -81,7 +81,7 @@ class AvroConverter:
         if self.use_latest:
             sid, latest = self.registry.latest(subject)
             if latest != text:
-                raise ConversionError(
+                raise NotEmulated(
                     f"AvroConverter: use.latest.version: the latest schema of {subject!r} differs from the "
                     "record's schema; writing with another schema is not emulated"
                 )
