@@ -57,8 +57,9 @@ def test_names_with_percent_and_the_marker_lsn(pg):
 
 
 def test_first_change_direct_then_the_template(pg):
-    """A table's first change in a transaction gets its block dumped directly, the later ones come from the
-    template: both forms for names holding `%` and the marker, each change with its own LSN."""
+    """Both forms of the source block: a table's changes come from its template (made once per Relation), and a
+    table whose name holds the template's marker gets its block dumped directly; names holding `%` and the
+    marker, each change with its own LSN."""
     pg.psql(
         'CREATE SCHEMA "m%d"; CREATE TABLE "m%d"."p%s" (id int PRIMARY KEY);'
         'CREATE TABLE "m%d"."t18446744073709551615" (id int PRIMARY KEY);'
