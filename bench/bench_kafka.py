@@ -91,7 +91,7 @@ def _tree_cpu(pid: int) -> float:
 def _threads_cpu(pid: int) -> dict[str, float]:
     """user+sys seconds of a live process's threads by kind: the Python thread that runs the capture
     (`main`, the process's own), librdkafka's (`rdk`), the others (the offset committer, ...)."""
-    out = {"main": 0.0, "rdk": 0.0, "other": 0.0}
+    out = {"main": 0.0, "rdk": 0.0, "other": 0.0, "main-wait": 0.0, "rdk-wait": 0.0}
     for task in Path(f"/proc/{pid}/task").iterdir():
         try:
             fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
@@ -100,7 +100,24 @@ def _threads_cpu(pid: int) -> dict[str, float]:
             continue
         kind = "main" if task.name == str(pid) else "rdk" if comm.startswith("rdk:") else "other"
         out[kind] += (int(fields[11]) + int(fields[12])) / TICK
+        if kind != "other":
+            out[f"{kind}-wait"] += _waited(task / "schedstat")
     return out
+
+
+def _waited(schedstat: Path) -> float:
+    """Seconds a task (a process or one thread) was runnable but waiting for a core: the second field of
+    /proc/.../schedstat (run, wait in ns, timeslices). On two cores shared with the broker, PostgreSQL and
+    the bench's end detection this is what the sharing costs a thread."""
+    try:
+        return int(schedstat.read_text().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def _proc_waited(pid: int) -> float:
+    """`_waited` of a live process's live threads (the broker's)."""
+    return sum(_waited(t / "schedstat") for t in Path(f"/proc/{pid}/task").iterdir())
 
 
 class KafkaTail:
@@ -118,6 +135,13 @@ class KafkaTail:
                 "fetch.error.backoff.ms": 5,
                 "fetch.wait.max.ms": 5,
                 "enable.auto.commit": False,
+                # the topic is created by the emulator after this consumer starts asking for it: librdkafka
+                # asks for an unknown topic's metadata again after retry.backoff.ms, doubled up to
+                # retry.backoff.max.ms (1000): the end was seen up to ~1 s late (2,000 rows: 1.00 s against
+                # the records' own CreateTime of 0.59 s)
+                "retry.backoff.ms": 5,
+                "retry.backoff.max.ms": 20,
+                "topic.metadata.refresh.interval.ms": 50,
             }
         )
         self.tp = TopicPartition(topic, 0, n - 1)
@@ -170,6 +194,7 @@ def run(
     write_properties(props, work / f"{name}.properties")
     cpu0 = _children_cpu()
     broker0 = _proc_cpu(BROKER[0]) if BROKER else 0.0
+    bwait0 = _proc_waited(BROKER[0]) if BROKER else 0.0
     tail0 = _self_cpu()
     pg0 = _tree_cpu(POSTGRES[0]) if POSTGRES else 0.0
     t0 = time.monotonic()
@@ -190,6 +215,8 @@ def run(
                 raise RuntimeError((work / f"{name}.log").read_text()[-2000:])
         secs = time.monotonic() - t0
         other = {"tail": _self_cpu() - tail0, "broker": (_proc_cpu(BROKER[0]) - broker0) if BROKER else 0.0}
+        if BROKER:
+            other["broker-wait"] = _proc_waited(BROKER[0]) - bwait0
         other["postgres"] = (_tree_cpu(POSTGRES[0]) if POSTGRES else 0.0) - pg0
         other.update(_threads_cpu(p.pid))
         p.terminate()
