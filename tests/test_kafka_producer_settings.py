@@ -46,7 +46,35 @@ def test_defaults_connects_worker_producer_murmur2_and_javas_request_size():
         "partitioner": "murmur2_random",
         "linger.ms": "5",
         "message.max.bytes": "1048576",
+        # Connect's delivery.timeout.ms=Integer.MAX_VALUE (retried until delivered), as librdkafka's alias
+        "message.timeout.ms": "2147483647",
+        # the Java producer's buffer.memory default, 33554432 bytes
+        "queue.buffering.max.kbytes": "32768",
     }
+
+
+def test_connects_task_producer_client_id_and_the_users_timeouts():
+    # Worker: client.id "connector-producer-" + ConnectorTaskId ("<name>-<task>"); a user's own settings win
+    assert settings(name="inventory")["client.id"] == "connector-producer-inventory-0"
+    assert settings(name="inventory", **{"producer.client.id": "mine"})["client.id"] == "mine"
+    conf = settings(**{"producer.delivery.timeout.ms": "60000"})
+    assert conf["delivery.timeout.ms"] == "60000" and "message.timeout.ms" not in conf
+    assert settings(**{"producer.message.timeout.ms": "1500"})["message.timeout.ms"] == "1500"
+    # a Java-valid request.timeout.ms over librdkafka's limit (900000) is its longest, not a failed start
+    assert settings(**{"producer.request.timeout.ms": "2147483647"})["request.timeout.ms"] == "900000"
+    assert settings(**{"producer.request.timeout.ms": "40000"})["request.timeout.ms"] == "40000"
+
+
+def test_a_transactional_producers_message_timeout_is_its_transaction_timeout():
+    # librdkafka refuses message.timeout.ms over transaction.timeout.ms (ProducerConfig default 60000)
+    from confluent_kafka import Producer
+
+    config = from_dict({**PG, "exactly.once.source.support": "enabled"})
+    conf = producer_settings(config, transactional=True)
+    assert conf["message.timeout.ms"] == "60000"
+    Producer({**conf, "transactional.id": "t"}).flush(0)
+    config = from_dict({**PG, "producer.transaction.timeout.ms": "90000"})
+    assert producer_settings(config, transactional=True)["message.timeout.ms"] == "90000"
 
 
 def test_batching_and_compression_are_passed_and_override_wins_over_worker():
@@ -152,6 +180,7 @@ def test_debezium_server_form_and_its_string_serializer():
         "debezium.source.database.user=postgres\n"
         "debezium.source.database.dbname=postgres\n"
         "debezium.source.plugin.name=pgoutput\n"
+        "debezium.source.name=srv\n"
     )
     conf = producer_settings(config)
     assert conf["bootstrap.servers"] == "127.0.0.1:9092"
@@ -160,6 +189,8 @@ def test_debezium_server_form_and_its_string_serializer():
     # a plain Java producer: its defaults (idempotent, up to 5 requests in flight), not Connect's worker's
     assert (conf["acks"], conf["enable.idempotence"]) == ("all", "true")
     assert "max.in.flight.requests.per.connection" not in conf  # librdkafka sets 5 with idempotence
+    assert conf["message.timeout.ms"] == "120000"  # ProducerConfig's delivery.timeout.ms, not Connect's
+    assert "client.id" not in conf  # the Java producer's own ("producer-N"), not Connect's task form
 
 
 def test_librdkafka_accepts_every_name_produced():
@@ -183,3 +214,4 @@ def test_librdkafka_accepts_every_name_produced():
         }
     )
     Producer(conf).flush(0)
+    Producer(settings(name="n", **{"producer.request.timeout.ms": "2147483647"})).flush(0)  # the defaults

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import logging
 
+from emulator.settings import settings_for
 from emulator.settings.errors import ConfigError
 
 log = logging.getLogger("emulator.kafka")
@@ -40,6 +41,17 @@ log = logging.getLogger("emulator.kafka")
 BYTE_ARRAY = "org.apache.kafka.common.serialization.ByteArraySerializer"
 STRING = "org.apache.kafka.common.serialization.StringSerializer"
 JAVA_MAX_REQUEST_SIZE = "1048576"  # ProducerConfig max.request.size default
+# delivery.timeout.ms: Connect's worker sets Integer.MAX_VALUE (Worker.baseProducerConfigs: a record is retried
+# until delivered, never failed on time); a plain Java producer (Debezium Server) has ProducerConfig's
+# 120000. librdkafka's own (message.timeout.ms, of which delivery.timeout.ms is an alias) would be 300000.
+CONNECT_DELIVERY_TIMEOUT = "2147483647"
+JAVA_DELIVERY_TIMEOUT = "120000"
+# buffer.memory: ProducerConfig's 33554432 bytes, as librdkafka's queue.buffering.max.kbytes (its own default,
+# 1048576 KiB, would let the stream run up to 1 GiB ahead of the broker)
+JAVA_BUFFER_KB = str(33554432 // 1024)
+# request.timeout.ms: librdkafka takes at most 900000 (the Java client any int; a timeout for the broker's
+# answer either way)
+RDKAFKA_MAX_REQUEST_TIMEOUT = 900000
 
 # Java name -> librdkafka name (values in the same unit)
 RENAMED = {
@@ -170,6 +182,24 @@ def producer_settings(
     if "buffer.memory" in conf:
         conf["queue.buffering.max.kbytes"] = str(max(1, number("buffer.memory") // 1024))
         del conf["buffer.memory"]
+    elif "queue.buffering.max.kbytes" not in conf:
+        conf["queue.buffering.max.kbytes"] = JAVA_BUFFER_KB
+    if "request.timeout.ms" in conf and number("request.timeout.ms") > RDKAFKA_MAX_REQUEST_TIMEOUT:
+        log.info(
+            "producer setting %s: %d ms, librdkafka's longest",
+            origin["request.timeout.ms"],
+            RDKAFKA_MAX_REQUEST_TIMEOUT,
+        )
+        conf["request.timeout.ms"] = str(RDKAFKA_MAX_REQUEST_TIMEOUT)
+    if "delivery.timeout.ms" not in conf and "message.timeout.ms" not in conf:
+        if transactional:  # librdkafka refuses a message timeout over transaction.timeout.ms (Java: 60000)
+            conf["message.timeout.ms"] = conf.get("transaction.timeout.ms", "60000")
+        else:
+            conf["message.timeout.ms"] = JAVA_DELIVERY_TIMEOUT if server_form else CONNECT_DELIVERY_TIMEOUT
+    if not server_form and "client.id" not in conf and config is not None:
+        name = settings_for(config).common.name
+        if name:  # Connect's task producer: "connector-producer-" + its ConnectorTaskId (`name-0`)
+            conf["client.id"] = f"connector-producer-{name}-0"
     for java, rd in RENAMED.items():
         if java in conf:
             conf[rd] = conf.pop(java)
