@@ -364,8 +364,11 @@ def replay(n: int, reps: int, extra: dict[str, str], base: Path | None = None) -
         mod = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(mod)
         outputs["output base"] = mod.kafka_output
-    # the snapshot's form: plain Records (key and value bytes of their own)
-    outputs.update({f"{name} Record": make for name, make in outputs.items()})
+    # the snapshot's form: plain Records (key and value bytes of their own); the stream's INSERTs and UPDATEs
+    # without a record object (`KafkaOutput.produce_line`, as the dispatcher calls it)
+    outputs.update({f"{name} Record": make for name, make in list(outputs.items())})
+    # (`output make`: the same loop making each LineRecord and writing it, as the dispatcher did before)
+    outputs["output make"] = outputs["output line"] = kafka_output
     with TansuBroker() as broker:
         config = from_dict(props)
         conf = producer_settings(config, broker.bootstrap)
@@ -422,9 +425,23 @@ def replay(n: int, reps: int, extra: dict[str, str], base: Path | None = None) -
                         out.write(recs[0])  # the topic and the table's path
                         assert out.commit()
                         write = out.write
-                        c0, t0 = _self_cpu(), time.thread_time()
-                        for rec in recs[1:]:
-                            write(rec)
+                        if way in ("output line", "output make"):
+                            args = [
+                                (x.topic, x._line, x._klen, x._vstart, x._vtail, x.headers) for x in recs[1:]
+                            ]
+                        if way == "output line":
+                            produce_line = out.produce_line
+                            c0, t0 = _self_cpu(), time.thread_time()
+                            for tp, line, klen, vstart, vtail, hs in args:
+                                produce_line(tp, line, klen, vstart, vtail, hs)
+                        elif way == "output make":
+                            c0, t0 = _self_cpu(), time.thread_time()
+                            for tp, line, klen, vstart, vtail, hs in args:
+                                write(LineRecord(tp, line, klen, vstart, vtail, hs))
+                        else:
+                            c0, t0 = _self_cpu(), time.thread_time()
+                            for rec in recs[1:]:
+                                write(rec)
                         assert out.commit()
                     else:
                         out = DirectoryOutput(shm / f"{r}")

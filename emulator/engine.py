@@ -95,6 +95,12 @@ class Engine:
         None. The caller counts what it writes in `records`, as `emit` does."""
         return getattr(self.output, "write_line", None) if self.dataplane is None else None
 
+    def line_producer(self) -> Callable[..., None] | None:
+        """As `line_writer`, for an output that sends a line's key and value apart (Kafka):
+        `produce_line(topic, line, klen, vstart, vtail, headers)`, what `write(LineRecord(...))` does without
+        the record object; None with a data plane or another output."""
+        return getattr(self.output, "produce_line", None) if self.dataplane is None else None
+
     def tick(self) -> None:
         """Between two source messages: time-driven work (heartbeats, the output's linger flush, periodic
         commits, a finished background commit)."""

@@ -194,3 +194,32 @@ def test_line_records_go_out_as_the_key_and_value_of_their_line(broker) -> None:
     assert got == [(b'{"id":0}', b'{"n":0}'), (b'{"id":1}', b'{"n":1}'), (b'{"id":2}', b'{"n":2}')]
     got = sorted((m.value(), m.key()) for m in read_topic(broker.bootstrap, keyless))  # any partitions
     assert [(k, v) for v, k in got] == [(None, b'{"n":0}'), (None, b'{"n":1}'), (None, b'{"n":2}')]
+
+
+def test_lines_produced_without_a_record_object_are_the_same_records(broker) -> None:
+    """`produce_line` (the dispatcher's path for the stream's INSERTs and UPDATEs, no LineRecord made): a
+    topic's first line takes the general path, the next ones the per-table one; keyed and keyless tables, the
+    context header as SimpleHeaderConverter writes a string (its text, unquoted)."""
+    output = kafka_output(from_dict(PG), broker.bootstrap)
+    keyed, keyless = "bgc.public.plines", "bgc.public.plines_nokey"
+    try:
+        for i in range(3):
+            key = b'{"id":%d}' % i
+            head = b'{"key":' + key + b',"value":'
+            value = b'{"n":%d}' % i
+            tail = b',"headers":[]}\n'
+            output.produce_line(keyed, head + value + tail, len(key), len(head), len(tail), HEADERS)
+            head = b'{"key":null,"value":'
+            output.produce_line(keyless, head + value + tail, 0, len(head), len(tail), HEADERS)
+        assert output.commit()
+    finally:
+        output.close()
+    msgs = read_topic(broker.bootstrap, keyed)
+    assert [(m.key(), m.value()) for m in msgs] == [
+        (b'{"id":0}', b'{"n":0}'),
+        (b'{"id":1}', b'{"n":1}'),
+        (b'{"id":2}', b'{"n":2}'),
+    ]
+    assert {tuple(m.headers()) for m in msgs} == {(("__debezium.context.connectorName", b"postgresql"),)}
+    got = sorted((m.value(), m.key()) for m in read_topic(broker.bootstrap, keyless))  # any partitions
+    assert [(k, v) for v, k in got] == [(None, b'{"n":0}'), (None, b'{"n":1}'), (None, b'{"n":2}')]

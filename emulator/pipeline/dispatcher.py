@@ -340,6 +340,22 @@ class Dispatcher:
                 return True
 
             return change_line
+        produce_line = engine.line_producer() if hasattr(engine, "line_producer") else None
+        if produce_line is not None:  # the Kafka output: `emit(LineRecord(...))` without the record object
+
+            def change_kv(op: str, line: tuple[bytes, int]) -> bool:
+                if inc is not None and inc.window_open:
+                    return False
+                if op == "c":
+                    m.creates += 1
+                else:
+                    m.updates += 1
+                text, klen = line
+                produce_line(topic, text, klen, vstart + klen, vtail, headers)
+                engine.records += 1
+                return True
+
+            return change_kv
 
         def change(op: str, line: tuple[bytes, int]) -> bool:
             if inc is not None and inc.window_open:
