@@ -215,3 +215,18 @@ def test_librdkafka_accepts_every_name_produced():
     )
     Producer(conf).flush(0)
     Producer(settings(name="n", **{"producer.request.timeout.ms": "2147483647"})).flush(0)  # the defaults
+
+
+def test_the_exactly_once_transactional_id_is_connects_task_form():
+    # Worker.taskTransactionalId: String.format("%s-%s-%d", groupId, connector, taskId)
+    from emulator.outputs.kafka import transactional_id
+
+    eos = {"exactly.once.source.support": "enabled"}
+    assert transactional_id(from_dict({**PG, **eos, "group.id": "connect-cluster", "name": "inv"})) == (
+        "connect-cluster-inv-0"
+    )
+    assert (
+        transactional_id(from_dict({**PG, **eos, "group.id": "g", "name": "inv", "transactional.id": "t"}))
+        == "t"
+    )
+    assert transactional_id(from_dict({**PG, **eos, "name": "inv"})) == "dbz-emulator-inv"  # no worker group

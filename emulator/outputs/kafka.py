@@ -561,9 +561,19 @@ class KafkaOutput(Output):
 
 def kafka_output(config, bootstrap: str | None = None) -> KafkaOutput:
     conf = producer_settings(config, bootstrap, transactional=exactly_once(config))
-    txn_id = None
-    if exactly_once(config):
-        s = settings_for(config)
-        # transactional.id: a producer option outside the table (pass-through), read raw like producer.*
-        txn_id = config.props.get("transactional.id") or f"dbz-emulator-{s.common.name or s.topics.prefix}"
+    txn_id = transactional_id(config) if exactly_once(config) else None
     return KafkaOutput(conf, config=config, transactional_id=txn_id)
+
+
+def transactional_id(config) -> str:
+    """The exactly-once producer's transactional.id: Connect's task producer's `<group.id>-<connector>-<task>`
+    (`Worker.taskTransactionalId`, task 0) when the worker's `group.id` and the connector's `name` are given
+    (exactly-once runs on a distributed worker, which has a group.id), else the emulator's own."""
+    s = settings_for(config)
+    # transactional.id and group.id: worker options outside the table (pass-through), read raw like producer.*
+    group = (config.props.get("group.id") or "").strip()
+    if group and s.common.name:
+        default = f"{group}-{s.common.name}-0"
+    else:
+        default = f"dbz-emulator-{s.common.name or s.topics.prefix}"
+    return config.props.get("transactional.id") or default
