@@ -185,8 +185,9 @@ def producer_settings(
     elif "queue.buffering.max.kbytes" not in conf:
         conf["queue.buffering.max.kbytes"] = JAVA_BUFFER_KB
     if "request.timeout.ms" in conf and number("request.timeout.ms") > RDKAFKA_MAX_REQUEST_TIMEOUT:
-        log.info(
-            "producer setting %s: %d ms, librdkafka's longest",
+        # a warning, not silence: the broker's answer is awaited 15 min at most where the Java client waits longer
+        log.warning(
+            "producer setting %s: %d ms, librdkafka's longest (the value given is longer)",
             origin["request.timeout.ms"],
             RDKAFKA_MAX_REQUEST_TIMEOUT,
         )
