@@ -26,6 +26,9 @@ second dump holds that drain alone:
 
     valgrind --tool=callgrind --dump-before=getppid --callgrind-out-file=/tmp/cg.out \
         .venv/bin/python bench/bench_binlog_path.py --catchup --rows 20000 --callgrind-markers INSERT
+
+`--catchup --tx-rows K`: the backlogs' statements K per transaction (default 1000): 1 is a catch-up of one-row
+transactions, where each transaction's GTID and XID events weigh as much as its row.
 """
 
 from __future__ import annotations
@@ -281,17 +284,25 @@ def main(argv=None) -> int:
         action="store_true",
         help="the whole catch-up from a throwaway MariaDB, socket reads included (binlog_catchup.py)",
     )
+    ap.add_argument(
+        "--tx-rows",
+        type=int,
+        default=1000,
+        help="with --catchup: statements per transaction in the backlogs (default 1000)",
+    )
     args = ap.parse_args(argv)
     if args.catchup:
         from binlog_catchup import catchup
 
         markers = args.callgrind_markers is not None
-        runs = catchup(args.rows, args.callgrind_markers, markers, 1 if markers else args.repeat)
+        runs = catchup(
+            args.rows, args.callgrind_markers, markers, 1 if markers else args.repeat, args.tx_rows
+        )
         for name, results in runs.items():
             best = min(results, key=lambda r: r["cpu_us"])
             print(
                 f"{name:<8} {best['cpu_us']:8.2f} CPU-µs/event (user {best['user_us']:.2f}, system "
-                f"{best['system_us']:.2f}; {args.rows:,} events, the whole catch-up; runs "
+                f"{best['system_us']:.2f}; {args.rows:,} events, {args.tx_rows} per transaction, the whole catch-up; runs "
                 f"{', '.join(str(r['cpu_us']) for r in results)})"
             )
         return 0
