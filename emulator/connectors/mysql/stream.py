@@ -31,6 +31,7 @@ _ROW_EVENTS = bl.ROW_EVENTS
 _TABLE_MAP = bl.TABLE_MAP
 _POS_ROW = b'"pos":0,"row":0'
 _XID = bl.XID
+_mariadb_gtid = bl.mariadb_gtid
 # The engine's tick (time-driven work: linger flush, heartbeats, periodic commits) runs after every event
 # but a rows event, and after a rows event only when the event count is a multiple of 32, as PostgreSQL's
 # stream does: a clock read and a call per event (~4k of ~87k instructions an UPDATE row); 31 rows events
@@ -205,17 +206,17 @@ class MySqlBinlogStream(BinlogLines):
             inc.on_commit()
 
     def _on_mariadb_gtid(self, data: bytes, ev, checksum: int) -> None:
-        if ev is None:
-            return
+        # from the packet: BinlogReader.read gives no library event for it (a caller's event object is read)
+        gtid, flags = _mariadb_gtid(data, self._sid) if ev is None else (ev.gtid, ev.flags)
         if self.in_tx:  # the previous group ended without COMMIT/XID (e.g. a rolled-back statement)
             self._complete()
-        self.tx_standalone = bool(ev.flags & 1)
+        self.tx_standalone = bool(flags & 1)
         self.event_server_id = self._sid
-        self.pos_gtid = ev.gtid
+        self.pos_gtid = gtid
         self._begin_position()
         if self.flavor.mariadb:
-            self.gtid = ev.gtid
-            self._begin(ev.gtid)
+            self.gtid = gtid
+            self._begin(gtid)
         else:
             self.gtid = None  # the MySQL connector does not read MariaDB GTID events: no transaction, no gtid
 
