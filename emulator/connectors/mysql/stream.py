@@ -522,6 +522,17 @@ class MySqlBinlogStream(BinlogLines):
         id, GTID, file, thread, query: what a transaction or statement sets) but for the event's `pos` and the `row`: as JSON bytes with `%d` at
         their places (`TableEnvelope.change` puts such bytes into the value as they are), or a dict for the
         data plane (which takes payloads as dicts)."""
+        old = ct.src_key
+        cut = ct.src_cut
+        # a new transaction within the same second and statement (a small transaction's rows): the last
+        # template with the GTID's JSON put in (~6k instructions less a transaction than the dict, its JSON
+        # and the escapes made again); only the GTID differs, so the bytes are those a new build makes
+        if cut is not None and key[:3] == old[:3] and key[4:] == old[4:]:
+            g = orjson.dumps(key[3])
+            if b"%" not in g:
+                ct.src_key = key
+                ct.src = src = cut[0] + g + cut[1]
+                return src
         ts, commit_us, sid, gtid, file, thread, query = key
         ts_us = commit_us or ts * 1_000_000
         t = ct.env.table
@@ -542,11 +553,17 @@ class MySqlBinlogStream(BinlogLines):
         )
         ct.src_key = key
         ct.src = src
+        ct.src_cut = None
         if not self.settings.structured:
             # "pos" and "row" are adjacent keys: their text cannot occur inside a JSON string (quotes escaped)
             raw = orjson.dumps(src)
             if raw.count(_POS_ROW) == 1:
                 ct.src = raw.replace(b"%", b"%%").replace(_POS_ROW, b'"pos":%d,"row":%d')
+                # where the GTID's JSON is: between `"gtid":` and `,"file":` (adjacent keys, as pos and row)
+                mark = b'"gtid":' + orjson.dumps(gtid) + b',"file":'
+                if b"%" not in mark and ct.src.count(mark) == 1:
+                    at = ct.src.index(mark)
+                    ct.src_cut = (ct.src[: at + 7], ct.src[at + len(mark) - 8 :])
         return ct.src
 
 
