@@ -26,6 +26,9 @@ second dump holds that drain alone:
 
     valgrind --tool=callgrind --dump-before=getppid --callgrind-out-file=/tmp/cg.out \
         .venv/bin/python bench/bench_binlog_path.py --catchup --rows 20000 --callgrind-markers INSERT
+
+`--catchup --tx-rows K`: the backlogs' statements K per transaction (default 1000): 1 is a catch-up of one-row
+transactions, where each transaction's GTID and XID events weigh as much as its row.
 """
 
 from __future__ import annotations
@@ -50,7 +53,7 @@ from test_mysql_flavour import CUSTOMER_META, CUSTOMER_TYPES, customers_row, pac
 from emulator.config import load_config  # noqa: E402
 from emulator.connectors.mysql import binlog as bl  # noqa: E402
 from emulator.connectors.mysql import stream as stream_module  # noqa: E402
-from emulator.connectors.mysql.connector import MySqlConnector  # noqa: E402
+from emulator.connectors.mysql.connector import MariaDbConnector, MySqlConnector  # noqa: E402
 from emulator.connectors.mysql.stream import MySqlBinlogStream  # noqa: E402
 from emulator.engine import Engine  # noqa: E402
 from emulator.offsets import MemoryOffsetStore  # noqa: E402
@@ -147,11 +150,11 @@ def plain(ev):
 
 
 def mariadb_events(
-    rows: int, save: str | None = None, load: str | None = None
+    rows: int, save: str | None = None, load: str | None = None, tx_rows: int = 1000
 ) -> tuple[list[tuple], list[tuple], Callable[[Path], MySqlConnector], int]:
     """`--mariadb`: real packets, read once from a throwaway MariaDB with the emulator's own reader:
     bench_mariadb.py's 11-column table, `rows` single-row INSERT statements then as many UPDATEs, 1000 per
-    transaction. -> (INSERT events, UPDATE events, connector factory, checksum length)."""
+    transaction (`tx_rows`). -> (INSERT events, UPDATE events, connector factory, checksum length)."""
     import bench_mariadb as bm
 
     checksum = [0]
@@ -159,7 +162,7 @@ def mariadb_events(
         with open(load, "rb") as f:
             inserts, updates, props, checksum[0] = pickle.load(f)
     else:
-        inserts, updates, props = capture_all(rows, checksum)
+        inserts, updates, props = capture_all(rows, checksum, tx_rows)
         if save:
             with open(save, "wb") as f:
                 pickle.dump((inserts, updates, props, checksum[0]), f)
@@ -168,7 +171,10 @@ def mariadb_events(
         cfg = dict(props, **{"schema.history.internal.file.filename": str(work / "h.dat")})
         p = work / "c.properties"
         p.write_text("".join(f"{k}={v}\n" for k, v in cfg.items()))
-        c = MySqlConnector(load_config(str(p)), Engine(DirectoryOutput(work / "topics"), MemoryOffsetStore()))
+        # the properties' connector (bench_mariadb.py's: MariaDbConnector, whose source blocks carry the GTID;
+        # until session 15 this replay ran MySqlConnector, gtid null)
+        cls = MariaDbConnector if "mariadb" in props["connector.class"] else MySqlConnector
+        c = cls(load_config(str(p)), Engine(DirectoryOutput(work / "topics"), MemoryOffsetStore()))
         c.mariadb_server = True
         c.server_version = "10.11.0-MariaDB"
         c.snapshot_done = True
@@ -179,8 +185,9 @@ def mariadb_events(
     return inserts, updates, make, checksum[0]
 
 
-def capture_all(rows: int, checksum: list[int]) -> tuple[list[tuple], list[tuple], dict]:
+def capture_all(rows: int, checksum: list[int], tx_rows: int) -> tuple[list[tuple], list[tuple], dict]:
     import bench_mariadb as bm
+    from binlog_catchup import LOAD_TX
 
     from emulator.testing.mariadbserver import MariaDbServer
 
@@ -208,11 +215,11 @@ def capture_all(rows: int, checksum: list[int]) -> tuple[list[tuple], list[tuple
     with MariaDbServer() as db:
         db.sql("CREATE DATABASE benchdb")
         db.sql(bm.TABLE, "benchdb")
-        db.sql(bm.LOAD, "benchdb")
+        db.sql(LOAD_TX, "benchdb")
         f1, p1 = db.query("SHOW MASTER STATUS")[0][:2]
-        db.sql(f"CALL load_bench(1, {rows}, 0)", "benchdb")
+        db.sql(f"CALL load_tx(1, {rows}, 0, {tx_rows})", "benchdb")
         f2, p2 = db.query("SHOW MASTER STATUS")[0][:2]
-        db.sql(f"CALL load_bench(1, {rows}, 1)", "benchdb")
+        db.sql(f"CALL load_tx(1, {rows}, 1, {tx_rows})", "benchdb")
         inserts, updates = capture(db, f1, int(p1)), capture(db, f2, int(p2))
         props = bm.props(db, Path("/nonexistent"))
     return inserts, updates, props
@@ -281,24 +288,32 @@ def main(argv=None) -> int:
         action="store_true",
         help="the whole catch-up from a throwaway MariaDB, socket reads included (binlog_catchup.py)",
     )
+    ap.add_argument(
+        "--tx-rows",
+        type=int,
+        default=1000,
+        help="with --catchup or --mariadb: statements per transaction in the backlogs (default 1000)",
+    )
     args = ap.parse_args(argv)
     if args.catchup:
         from binlog_catchup import catchup
 
         markers = args.callgrind_markers is not None
-        runs = catchup(args.rows, args.callgrind_markers, markers, 1 if markers else args.repeat)
+        runs = catchup(
+            args.rows, args.callgrind_markers, markers, 1 if markers else args.repeat, args.tx_rows
+        )
         for name, results in runs.items():
             best = min(results, key=lambda r: r["cpu_us"])
             print(
                 f"{name:<8} {best['cpu_us']:8.2f} CPU-µs/event (user {best['user_us']:.2f}, system "
-                f"{best['system_us']:.2f}; {args.rows:,} events, the whole catch-up; runs "
+                f"{best['system_us']:.2f}; {args.rows:,} events, {args.tx_rows} per transaction, the whole catch-up; runs "
                 f"{', '.join(str(r['cpu_us']) for r in results)})"
             )
         return 0
     if args.mariadb or args.load:
-        inserts, updates, make, checksum = mariadb_events(args.rows, args.save, args.load)
+        inserts, updates, make, checksum = mariadb_events(args.rows, args.save, args.load, args.tx_rows)
         args.rows = sum(1 for et, _, _ in inserts if et in bl.ROW_EVENTS)
-        shape = "1 per event, 1000 per transaction, bench_mariadb.py's 11-column table"
+        shape = "1 per event, bench_mariadb.py's 11-column table"
     else:
         make, checksum = connector, 0
         shape = f"{args.per_event} per event, {args.per_tx} events per transaction"

@@ -1,7 +1,7 @@
 """The MariaDB connector's whole catch-up, in this process: `bench_binlog_path.py --catchup` (which see).
 
 A throwaway MariaDB with bench_mariadb.py's table; the connector snapshots it (one sentinel row) and is
-stopped; `rows` single-row INSERT statements (1000 per transaction) are written; a new connector on the same
+stopped; `rows` single-row INSERT statements (1000 per transaction, or `per_tx`) are written; a new connector on the same
 offsets reads them, as bench_mariadb.py's INSERT drain, but in this process (a `Runner` into a directory
 output): the binlog socket reads, packet framing, the stream loop, rows to lines and the output's writes, all
 counted. Then the same for `rows` UPDATEs, then `rows` DELETEs (each a delete and its tombstone: per event is
@@ -27,18 +27,41 @@ from emulator.runner import Runner
 from emulator.testing.mariadbserver import MariaDbServer
 
 TOPIC = "bench.benchdb.bench"
-# single-row DELETE statements, 1000 per transaction, as bench_mariadb.py's load_bench writes its backlogs
+# single-row DELETE statements, `per_tx` per transaction (1000: as bench_mariadb.py's load_bench writes its backlogs)
 DELETES = """
 DROP PROCEDURE IF EXISTS delete_bench;
 DELIMITER //
-CREATE PROCEDURE delete_bench(IN first BIGINT, IN n BIGINT)
+CREATE PROCEDURE delete_bench(IN first BIGINT, IN n BIGINT, IN per_tx INT)
 BEGIN
   DECLARE i BIGINT DEFAULT 0;
   START TRANSACTION;
   WHILE i < n DO
     DELETE FROM bench WHERE id = first + i;
     SET i = i + 1;
-    IF i % 1000 = 0 THEN COMMIT; START TRANSACTION; END IF;
+    IF i % per_tx = 0 THEN COMMIT; START TRANSACTION; END IF;
+  END WHILE;
+  COMMIT;
+END //
+DELIMITER ;
+"""
+# bench_mariadb.py's INSERT and UPDATE statements, `per_tx` of them per transaction (`catchup(per_tx=)`: small
+# transactions, where the GTID and XID events of each weigh as much as its rows)
+LOAD_TX = """
+DROP PROCEDURE IF EXISTS load_tx;
+DELIMITER //
+CREATE PROCEDURE load_tx(IN first BIGINT, IN n BIGINT, IN upd INT, IN per_tx INT)
+BEGIN
+  DECLARE i BIGINT DEFAULT 0;
+  START TRANSACTION;
+  WHILE i < n DO
+    IF upd = 1 THEN
+      UPDATE bench SET c_int = c_int + 1, c_v2 = CONCAT('u', i) WHERE id = first + i;
+    ELSE
+      INSERT INTO bench VALUES (first + i, i, i * 1000, i % 30000, CONCAT('name-', i), CONCAT('v', i),
+        i / 100, '2024-01-02 03:04:05.123456', i % 2, REPEAT('x', 100), NULL);
+    END IF;
+    SET i = i + 1;
+    IF i % per_tx = 0 THEN COMMIT; START TRANSACTION; END IF;
   END WHILE;
   COMMIT;
 END //
@@ -101,18 +124,18 @@ def drain(props: dict, n: int, markers: bool = False, lines_per_event: int = 1) 
 
 
 def catchup(
-    rows: int, only: str | None = None, markers: bool = False, repeat: int = 1
+    rows: int, only: str | None = None, markers: bool = False, repeat: int = 1, per_tx: int = 1000
 ) -> dict[str, list[dict]]:
     """-> {"INSERT": [drain results], "UPDATE": [...], "DELETE": [...]} (`only`: one of them; the others'
-    backlogs are still written, UPDATEs and DELETEs need the rows). Each repeat starts from the same offsets,
-    on a fresh output."""
+    backlogs are still written, UPDATEs and DELETEs need the rows), `per_tx` statements per transaction. Each
+    repeat starts from the same offsets, on a fresh output."""
     work = Path(tempfile.mkdtemp(prefix="bench-catchup-"))
     results: dict[str, list[dict]] = {}
     try:
         with MariaDbServer(extra_args=["--innodb-buffer-pool-size=512M"]) as db:
             db.sql("CREATE DATABASE benchdb")
             db.sql(bm.TABLE, "benchdb")
-            db.sql(bm.LOAD, "benchdb")
+            db.sql(LOAD_TX, "benchdb")
             db.sql(DELETES, "benchdb")
             db.sql(
                 "INSERT INTO bench VALUES (0, 0, 0, 0, 'sentinel', NULL, 0, '2024-01-01', 0, NULL, NULL)",
@@ -122,9 +145,9 @@ def catchup(
             start.mkdir()
             drain(bm.props(db, start), 0)  # the snapshot's one record; offsets and history kept
             for name, call, per in (
-                ("INSERT", f"load_bench(1, {rows}, 0)", 1),
-                ("UPDATE", f"load_bench(1, {rows}, 1)", 1),
-                ("DELETE", f"delete_bench(1, {rows})", 2),  # a delete and its tombstone
+                ("INSERT", f"load_tx(1, {rows}, 0, {per_tx})", 1),
+                ("UPDATE", f"load_tx(1, {rows}, 1, {per_tx})", 1),
+                ("DELETE", f"delete_bench(1, {rows}, {per_tx})", 2),  # a delete and its tombstone
             ):
                 db.sql(f"CALL {call}", "benchdb")
                 runs = results[name] = []

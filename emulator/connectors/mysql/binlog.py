@@ -13,8 +13,10 @@ value by value through generic code. Instead:
   (`row_decoders.py`; the binary values it decodes are `binlog_values.py`).
 
 `BinlogReader` is a subclass of the library's `BinLogStreamReader` that keeps its connection and positioning
-code and replaces `fetchone`'s per-event dispatch with `read()`, which returns the raw packet for row and
-table-map events and the library's event object for everything else.
+code and replaces `fetchone`'s per-event dispatch with `read()`, which returns the raw packet alone for the
+events the connector decodes itself (rows, table maps, and the fixed layouts around a transaction: MariaDB's
+GTID, XID, a QUERY that is `BEGIN` or `COMMIT`, heartbeats) and the library's event object for everything
+else (DDL and other QUERY events, rotations, the format description, MySQL GTIDs, annotations).
 """
 
 from __future__ import annotations
@@ -42,7 +44,9 @@ ROW_EVENTS = frozenset({WRITE_V1, UPDATE_V1, DELETE_V1, WRITE_V2, UPDATE_V2, DEL
 WRITES = frozenset({WRITE_V1, WRITE_V2})
 UPDATES = frozenset({UPDATE_V1, UPDATE_V2})
 V2 = frozenset({WRITE_V2, UPDATE_V2, DELETE_V2})
-_RAW_EVENTS = ROW_EVENTS | {TABLE_MAP}  # read() returns these as packets
+# read() returns these as packets alone (no library event): a transaction's small events cost more as the
+# library's packet and event objects (~10k instructions each) than as the few fields the connector reads
+_RAW_EVENTS = ROW_EVENTS | {TABLE_MAP, MARIADB_GTID, XID, HEARTBEAT}
 
 # column types
 T_DECIMAL, T_TINY, T_SHORT, T_LONG, T_FLOAT, T_DOUBLE, T_NULL, T_TIMESTAMP = 0, 1, 2, 3, 4, 5, 6, 7
@@ -85,6 +89,24 @@ def _continued(read, data: bytes | None) -> tuple[bytes | None, int]:
 
 
 HEADER = struct.Struct("<IBIII")  # timestamp, type, server_id, event_size, log_pos (flags follow)
+# the fixed layouts read from a packet (the body starts at 20: OK byte, 19-byte header)
+MARIADB_GTID_BODY = struct.Struct("<QIB")  # sequence number, domain, flags (a commit id may follow: unread)
+QUERY_POST = struct.Struct("<IIBHH")  # thread id, execution time, schema length, error code, status length
+QUERY_POST_LEN = 13  # the QUERY post-header's length in every MySQL and MariaDB format description
+_BEGIN, _COMMIT = b"BEGIN", b"COMMIT"
+
+
+def query_text_start(data: bytes) -> int:
+    """Where a QUERY packet's statement starts: after the post-header (`QUERY_POST_LEN`), the status
+    variables, the default schema and its NUL."""
+    return 20 + QUERY_POST_LEN + (data[31] | data[32] << 8) + data[28] + 1
+
+
+def mariadb_gtid(data: bytes, server_id: int) -> tuple[str, int]:
+    """A MariaDB GTID event's packet -> (`domain-server-sequence`, flags), as the library's
+    MariadbGtidEvent (the server id is the event header's)."""
+    seq, domain, flags = MARIADB_GTID_BODY.unpack_from(data, 20)
+    return f"{domain}-{server_id}-{seq}", flags
 
 
 def lenenc(buf: bytes, p: int) -> tuple[int, int]:
@@ -233,6 +255,7 @@ class BinlogReader(BinLogStreamReader):
         self._ctl = _Ctl("mariadb" if mariadb_server else "mysql")
         self.checksum = False
         self._read = None  # the connection's buffered socket file's read
+        self._plain_query = True  # the format description's QUERY post-header is QUERY_POST_LEN long
         self._buffered: io.BufferedReader | None = None  # its buffered reader (not TLS)
 
     def connect(self) -> None:
@@ -274,7 +297,8 @@ class BinlogReader(BinLogStreamReader):
         return bool(select.select((sock,), (), (), 0)[0])
 
     def read(self) -> tuple[int, bytes, Any]:
-        """-> (event type, packet bytes, library event or None for row/table-map events).
+        """-> (event type, packet bytes, library event or None for the events the connector decodes from the
+        packet: `_RAW_EVENTS` and a QUERY whose statement is `BEGIN` or `COMMIT`).
 
         Packets are read straight from the connection's socket (`_packet_read`: pymysql's per-packet object
         and sequence bookkeeping cost more than the decoding of a small row event); the library's packet
@@ -300,6 +324,10 @@ class BinlogReader(BinLogStreamReader):
         etype = data[5]
         if etype in _RAW_EVENTS:
             return etype, data, None
+        if etype == QUERY and self._plain_query and n - 4 * self.checksum - query_text_start(data) < 7:
+            text = data[query_text_start(data) : n - 4 if self.checksum else n]
+            if text == _BEGIN or text == _COMMIT:
+                return etype, data, None
         if data[0] == 0xFF:
             MysqlPacket(data, "utf8").raise_for_error()
         pkt = MysqlPacket(data, "utf8")
@@ -324,5 +352,6 @@ class BinlogReader(BinLogStreamReader):
         )
         if etype == FORMAT_DESCRIPTION and wrapped.event is not None:
             self.mysql_version = wrapped.event.mysql_version
-            self._BinLogStreamReader__post_header_lengths = wrapped.event.post_header_len
+            self._BinLogStreamReader__post_header_lengths = lengths = wrapped.event.post_header_len
+            self._plain_query = len(lengths) < QUERY or lengths[QUERY - 1] == QUERY_POST_LEN
         return etype, data, wrapped.event

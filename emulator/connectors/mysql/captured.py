@@ -57,6 +57,7 @@ class CapturedTable:
         "line_gate_d",
         "src",
         "src_key",
+        "src_cut",
     )
 
     def __init__(self, env: TableEnvelope, keep: list[int] | None, table: Table) -> None:
@@ -74,6 +75,8 @@ class CapturedTable:
         # it was made for
         self.src: Any = None
         self.src_key: tuple | None = None
+        # `src` as JSON bytes cut around its GTID's text (None: not cut), for the next transaction's
+        self.src_cut: tuple[bytes, bytes] | None = None
 
 
 def quote_id(name: str) -> str:

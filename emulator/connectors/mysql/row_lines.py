@@ -112,53 +112,59 @@ def compile_line_decoders(
     lines_v, vfmt, vargs, kfmt, kargs, kdefaults = pieces("v")
     g["VFMT"] = vfmt
     g["KFMT"] = kfmt
-    times = "t, t, t"  # ms and µs: the format's precision cuts the ns text (_TIMES)
-    ins = ["def insert(b, p, fmt, pos, row, ns):", *code.one, *lines_v]
-    after = "".join(a + ", " for a in vargs)
     keyed = "".join(a + ", " for a in kargs)
-    ins_k = []  # the key's fields in the line's format: no key made apart (`insert_k`)
-    if key is not None:
-        ins_k = [x.replace("def insert(", "def insert_k(") for x in ins]
-        ins_k += ["t = b'%d' % ns", f"return (fmt % ({keyed}{after}pos, row, {times}), 0), p"]
-        ins += [f"key = KFMT % ({keyed})", "t = b'%d' % ns"]
-        ins.append(f"return (fmt % (key, {after}pos, row, {times}), len(key)), p")
-    else:
-        ins += ["t = b'%d' % ns", f"return (fmt % ({after}pos, row, {times}), 0), p"]
     lines_w, _vfmt, wargs, _kfmt, kwargs, wdefaults = pieces("w")
     # an after value that is the before's object (its bytes unchanged) reuses the before's JSON
     lines_w = [_reuse(x) for x in lines_w]
-    upd = ["def update(b, p, fmt, pos, row, ns):", *code.two, *lines_v, *lines_w]
-    before = "".join(a + ", " for a in vargs)
-    after = "".join(a + ", " for a in wargs)
+    one = [*code.one, *lines_v]  # an INSERT's (or DELETE's) image decoded
+    two = [*code.two, *lines_v, *lines_w]  # an UPDATE's images
+    after = "".join(a + ", " for a in vargs)
+    both = after + "".join(a + ", " for a in wargs)
+    differ = None
     if key is not None:
         # the same text (an int column's value, else its JSON) for each key field: the same key; a field whose
         # NULL prints its column's default also NULL in both or in neither (NULL -> the default is a key
-        # change, as Debezium compares the key structs before the converter prints them)
-        differ = [f"{a} != {b}" for a, b in zip(kargs, kwargs)]
-        differ += [f"({a} is None) is not ({b} is None)" for a, b in zip(kdefaults, wdefaults)]
-        upd_k = [x.replace("def update(", "def update_k(") for x in upd]
-        upd_k += [
-            f"if {' or '.join(differ) or 'False'}:",
-            "    return None, p",
-            "t = b'%d' % ns",
-            f"return (fmt % ({keyed}{before}{after}pos, row, {times}), 0), p",
+        # change, as Debezium compares the key structs before the converter prints them); else (None, p): the
+        # dict path decides
+        changes = [f"{a} != {b}" for a, b in zip(kargs, kwargs)]
+        changes += [f"({a} is None) is not ({b} is None)" for a, b in zip(kdefaults, wdefaults)]
+        differ = " or ".join(changes) or "False"
+    # each pair from one template, the key's part its parameter: `insert`/`update` make the key apart (or have
+    # none), `insert_k`/`update_k` put its fields in the line's format
+    key_way = "apart" if key is not None else None
+    funcs = [
+        _function("insert", one, after, key_way, keyed),
+        _function("update", two, both, key_way, keyed, differ),
+    ]
+    if key is not None:
+        funcs += [
+            _function("insert_k", one, after, "inline", keyed),
+            _function("update_k", two, both, "inline", keyed, differ),
         ]
-        upd += [
-            f"key = KFMT % ({keyed})",
-            f"if {' or '.join(differ) or 'False'}:",
-            "    return None, p",  # a key change (or keys equal only as values): the dict path decides
-            "t = b'%d' % ns",
-            f"return (fmt % (key, {before}{after}pos, row, {times}), len(key)), p",
-        ]
-    else:
-        upd_k = []
-        upd += ["t = b'%d' % ns", f"return (fmt % ({before}{after}pos, row, {times}), 0), p"]
-    src = "\n\n\n".join("\n    ".join(f) for f in (ins, upd, ins_k, upd_k) if f) + "\n"
+    src = "\n\n\n".join("\n    ".join(f) for f in funcs) + "\n"
     exec(compile(src, f"<row lines {tm.schema}.{tm.table}>", "exec"), g)  # noqa: S102 - generated code
     lines = LineDecoders(g["insert"], g["update"], vfmt)
     if key is not None:
         lines.insert_k, lines.update_k, lines.key_format = g["insert_k"], g["update_k"], kfmt
     return lines
+
+
+def _function(
+    name: str, image: list[str], args: str, key: str | None, keyed: str, differ: str | None = None
+) -> list[str]:
+    """The lines of line decoder `name`: `image` decodes the row's image(s), `args` the format's arguments
+    for them; the key's part by `key`: "apart" (its own `%` into `key`, the line's first argument, its length
+    returned), "inline" (`keyed`, its fields' arguments, first in the line's format) or None (no key); `differ`
+    the test of a key change (UPDATE: then (None, p))."""
+    out = [f"def {name}(b, p, fmt, pos, row, ns):", *image]
+    if key == "apart":
+        out.append(f"key = KFMT % ({keyed})")
+    if differ is not None:
+        out += [f"if {differ}:", "    return None, p"]
+    front, length = {"apart": ("key, ", "len(key)"), "inline": (keyed, "0"), None: ("", "0")}[key]
+    # ms and µs: the format's precision cuts the ns text (_TIMES)
+    out += ["t = b'%d' % ns", f"return (fmt % ({front}{args}pos, row, t, t, t), {length}), p"]
+    return out
 
 
 def _boolean(c, outputs: list) -> bool:

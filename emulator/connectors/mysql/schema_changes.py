@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import logging
 import re
+import struct
 from typing import Any
 
+from emulator.connectors.mysql import binlog as bl
 from emulator.connectors.mysql.ddl import Change, DdlError
 from emulator.connectors.mysql.source import source_block
 from emulator.javahash import string_hash, table_size
 
+_thread = struct.Struct("<I").unpack_from  # a QUERY event's thread id, the post-header's first field
 _DML = re.compile(r"(?is)^\s*(INSERT|UPDATE|DELETE|REPLACE)\b")
 
 log = logging.getLogger("emulator.mysql")
@@ -23,28 +26,22 @@ class MySqlSchemaChanges:
     """The MySQL connector's schema changes: QUERY events parsed as DDL, applied to the table model,"""
 
     def _on_query(self, data: bytes, ev, checksum: int) -> None:
-        if ev is None:
+        if ev is None:  # BEGIN or COMMIT, read from the packet (BinlogReader.read: no library event)
+            self.event_server_id = self._sid
+            if data[bl.query_text_start(data)] == 66:  # B
+                self._on_begin(_thread(data, 20)[0])
+            else:
+                self._on_commit("COMMIT")
             return
         sql = ev.query.strip()
         upper = sql[:16].upper()
         db = ev.schema.decode("utf-8", "replace") if isinstance(ev.schema, bytes) else (ev.schema or "")
         self.event_server_id = self._sid
         if upper == "BEGIN" or upper.startswith("XA START"):
-            if self.flavor.mariadb:
-                if not self.in_tx:  # no GTID event before it (a server without GTIDs)
-                    self._begin(f"file={self.file},pos={self._start}")
-                return
-            if self.mariadb_server:
-                return
-            self.tx_standalone = False
-            self.thread = ev.slave_proxy_id
-            self._begin(self.gtid or f"file={self.file},pos={self._start}")
+            self._on_begin(ev.slave_proxy_id)
             return
         if upper in ("COMMIT", "ROLLBACK") or upper.startswith("XA "):
-            if self.in_tx and upper == "COMMIT":
-                self.dispatcher.commit(self.tx.begin_id or "", self._ts * 1000)
-                self.metrics.committed(self.commit_ts_us // 1000 or self._ts * 1000, self.gtid)
-            self._complete()
+            self._on_commit(upper)
             return
         if _DML.match(sql):
             log.warning("statement-based binlog event ignored (binlog_format must be ROW): %.200s", sql)
@@ -64,6 +61,25 @@ class MySqlSchemaChanges:
             self._complete()
         elif not self.in_tx:
             self.next_pos = self._next
+
+    def _on_begin(self, thread: int) -> None:
+        """A QUERY `BEGIN` (or `XA START`) of the session `thread`."""
+        if self.flavor.mariadb:
+            if not self.in_tx:  # no GTID event before it (a server without GTIDs)
+                self._begin(f"file={self.file},pos={self._start}")
+            return
+        if self.mariadb_server:
+            return
+        self.tx_standalone = False
+        self.thread = thread
+        self._begin(self.gtid or f"file={self.file},pos={self._start}")
+
+    def _on_commit(self, upper: str) -> None:
+        """A QUERY `COMMIT`, `ROLLBACK` or other `XA ...` (its first 16 characters in upper case)."""
+        if self.in_tx and upper == "COMMIT":
+            self.dispatcher.commit(self.tx.begin_id or "", self._ts * 1000)
+            self.metrics.committed(self.commit_ts_us // 1000 or self._ts * 1000, self.gtid)
+        self._complete()
 
     def _apply_changes(self, changes: list[Change], db: str) -> None:
         ts_ms = self.commit_ts_us // 1000 if self.commit_ts_us else self._ts * 1000
