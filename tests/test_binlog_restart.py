@@ -239,6 +239,15 @@ def test_a_transaction_is_flushed_right_after_its_xid(db, tmp_path, monkeypatch)
         return ev
 
     monkeypatch.setattr(bl.BinlogReader, "read", noted)
+    init = bl.BinlogReader.__init__
+
+    def slow_heartbeat(self, *args, **kw):
+        # the server's heartbeat 30 s after the last event instead of 0.1 s: on a loaded machine a 0.1 s heartbeat
+        # can reach the buffer before the XID is handled (the flush then rightly follows it); with 30 s one that
+        # came first would mean the flush waited for it
+        init(self, *args, **{**kw, "slave_heartbeat": 30})
+
+    monkeypatch.setattr(bl.BinlogReader, "__init__", slow_heartbeat)
     db.sql("CREATE DATABASE fl")
     db.sql("CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(20))", "fl")
     props = db.connector_properties(
