@@ -14,7 +14,10 @@ import pymysql
 
 from emulator.connectors.mysql import textrows
 from emulator.connectors.mysql.captured import CapturedTable, quote_id
+from emulator.connectors.mysql.ddl_model import Change
 from emulator.connectors.mysql.gtid import MariaGtidSet, MySqlGtidSet
+from emulator.connectors.mysql.jdbc_schema import read_table
+from emulator.connectors.mysql.schema_changes import history_change
 from emulator.connectors.mysql.snapshot import key_ordered_select
 from emulator.connectors.mysql.source import source_block
 from emulator.incremental.chunks_mysql import MySqlChunks
@@ -152,6 +155,60 @@ class MySqlChunkSource:
 
     def keep_alive(self) -> None:
         return None  # the binlog connection needs nothing while a synchronous loop runs
+
+    def retrieve_schema(self, table_id: str) -> bool:
+        """An incremental snapshot of a table the schema does not know (one outside the filters, or gone):
+        Debezium's retrieveAndRefreshSchema. It reads the table over JDBC (jdbc_schema.py); when that finds it,
+        the table's CREATE (`ddl` null, the JDBC-built table) goes to the schema history and the schema-change
+        topic unless store.only.captured.tables.ddl keeps a table outside the filters out (the dispatcher's
+        filter), and the JDBC-built table replaces the model's, so later DDL of that table describes it
+        (RelationalDatabaseSchema.refresh). The source block is the event being processed (the signal or
+        window row). -> whether the table is now captured (never for a filtered table: Debezium's refresh
+        then fails and the table is skipped). Recorded: mariadb cases incremental_unknown_table_*."""
+        db, dot, name = table_id.partition(".")
+        if not dot or "." in name:  # Debezium's TableId of another shape never equals a table's
+            return False
+        table = read_table(self._q, db, name)
+        if table is None:
+            return False
+        captured = self._db_included(db) and self.filters.table_included(db, name)
+        if captured or not self.store_only_captured_tables:
+            ts_ms = self.commit_ts_us // 1000 if self.commit_ts_us else self._ts * 1000
+            position = {"file": self.file, "pos": self._start, "server_id": self._sid, "ts_sec": self._ts}
+            if self.gtids is not None:
+                position["gtids"] = str(self.gtids)
+            if self.gtid:
+                position["gtid"] = self.gtid
+            tc = {"type": "CREATE", "id": table.quoted_id, "table": table.change_payload()}
+            history = history_change(Change("CREATE", db, "", table, name))
+            self.history.append(position, ts_ms, db, None, [history])
+            if self.include_schema_changes:
+                self._emit_schema_change(db, None, [tc], self._event_source(), ts_ms)
+        self.catalog.put(table)
+        self._invalidate(db, name)
+        return captured
+
+    def _event_source(self) -> dict:
+        """The source block of the stream event being handled: Debezium's offset context when a signal
+        (or the window row that moves a snapshot on) runs."""
+        sig = self.table_by_id(self.signal_table) if self.signal_table else None
+        if sig is not None:
+            return self._src(sig, self.last_row)
+        return source_block(
+            self.prefix,
+            self.flavor.name,
+            self.commit_ts_us or self._ts * 1_000_000,
+            "false",
+            "",
+            None,
+            self._sid,
+            self.gtid,
+            self.file,
+            self._start,
+            self.last_row,
+            self.thread,
+            self.query,
+        )
 
     # execute-snapshot type blocking ---------------------------------------------------------------------
     def blocking_snapshot(self, tables: list[str], filters: dict[str, str]) -> None:
