@@ -119,6 +119,8 @@ class MySqlSnapshot:
                     for n in names
                 ]
                 schema.append((db, create_db, tables))
+            if self.store_only_captured_tables:
+                schema = self._captured_order(schema)
             pool = self._snapshot_pool(data, locked)
             if locked and self.locking_mode != "extended":
                 self._q("UNLOCK TABLES", conn=snap)
@@ -163,6 +165,22 @@ class MySqlSnapshot:
             self.next_pos,
             self.gtids,
         )
+
+    def _captured_order(self, schema: list) -> list:
+        """store.only.captured.tables.ddl: Debezium reads the structure of its captured tables in their
+        snapshot order (addSignalingCollectionAndSort: table.include.list order, the signal table last), its
+        databases in the order their first table comes (readTableStructure's groupingBy)."""
+        patterns = list(settings_for(self.cfg).relational.table_include)
+
+        def rank(e: tuple) -> int:  # the first include pattern matched; else (the signal table) after them
+            tid = f"{e[0]}.{e[2][0]}"
+            return next((i for i, p in enumerate(patterns) if p.fullmatch(tid)), len(patterns))
+
+        flat = sorted(((db, cdb, t) for db, cdb, tables in schema for t in tables), key=rank)
+        grouped: dict[str, tuple[str, list]] = {}
+        for db, create_db, t in flat:
+            grouped.setdefault(db, (create_db, []))[1].append(t)
+        return [(db, create_db, tables) for db, (create_db, tables) in grouped.items()]
 
     def _flush_pending_schema_change(self, marker: str) -> None:
         pending = getattr(self, "_pending_schema_change", None)
