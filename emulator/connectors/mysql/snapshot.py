@@ -21,6 +21,7 @@ from emulator.connectors.mysql.snapshot_select import override_select, projected
 from emulator.connectors.mysql.source import source_block
 from emulator.envelope import TableEnvelope
 from emulator.filters import include_list_order
+from emulator.javahash import hashmap_order, table_size
 from emulator.pipeline.coordinator import SnapshotSession
 from emulator.pipeline.snapshot_chunks import (
     PIECE_ROWS,
@@ -214,6 +215,12 @@ class MySqlSnapshot:
             stmts.append((db, None, f"DROP DATABASE IF EXISTS `{db}`", []))
             stmts.append((db, None, f"CREATE DATABASE `{db}` CHARSET {cs} COLLATE {coll}", []))
             stmts.append((db, None, f"USE `{db}`", []))
+            if self.locking_mode == "none":
+                # without locks Debezium reads the CREATE TABLEs on its worker pool into a HashMap<TableId, String>
+                # and writes them in that map's order (createSchemaEventsForTables; campaign seed 78004)
+                ids = [f"{db}.{n}" for n, _ in tables]
+                rank = {k: i for i, k in enumerate(hashmap_order(ids, table_size(len(ids))))}
+                tables = sorted(tables, key=lambda t: rank[f"{db}.{t[0]}"])
             for name, ddl in tables:
                 stmts.append((db, name, ddl, None))
         for db, name, ddl, fixed in stmts:
