@@ -17,11 +17,12 @@ from emulator.connectors.mysql.captured import CapturedTable, quote_id
 from emulator.connectors.mysql.ddl_model import Change
 from emulator.connectors.mysql.gtid import MariaGtidSet, MySqlGtidSet
 from emulator.connectors.mysql.jdbc_schema import read_table
-from emulator.connectors.mysql.schema_changes import history_change
+from emulator.connectors.mysql.schema_changes import history_change, table_change
 from emulator.connectors.mysql.snapshot import key_ordered_select
 from emulator.connectors.mysql.source import source_block
 from emulator.incremental.chunks_mysql import MySqlChunks
 from emulator.incremental.conditions import Predicate
+from emulator.javahash import hashmap_order, table_size
 from emulator.pipeline.coordinator import SnapshotSession, blocking_snapshot
 from emulator.pipeline.snapshot_chunks import (
     chunked,
@@ -230,6 +231,7 @@ class MySqlChunkSource:
         try:
             self._q("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ", conn=snap)
             self._q("START TRANSACTION WITH CONSISTENT SNAPSHOT", conn=snap)
+            self._blocking_schema(snap, cts)
             # Debezium's blocking snapshot is its snapshot source too: on its chunked path (snapshot.max.threads
             # or a multiplier > 1) its chunked tables come in key order (read here on one connection), legacy has no `first`
             threads, legacy = max_threads(self.cfg, len(cts))
@@ -271,6 +273,36 @@ class MySqlChunkSource:
             self._q("COMMIT", conn=snap)
         finally:
             snap.close()
+
+    def _blocking_schema(self, snap, cts: list[CapturedTable]) -> None:
+        """The schema events of a blocking snapshot (Debezium's readTableStructure, on demand): a DROP TABLE of
+        each table read, then its SHOW CREATE TABLE per database (in HashMap order without locks, as the
+        initial snapshot), applied to the model, recorded in the schema history and emitted marked `true`; no
+        SET / database statements. Recorded: mariadb case blocking_snapshot_schema_events. Debezium's source
+        block there carries the initial snapshot's binlog position; the emulator's the signal's (positions
+        are masked in the recorded comparison)."""
+        ids = [(ct.env.table.namespace, ct.env.table.name) for ct in cts]
+        stmts = [(db, n, f"DROP TABLE IF EXISTS `{db}`.`{n}`") for db, n in ids]
+        for db in dict.fromkeys(db for db, _ in ids):
+            names = [n for d, n in ids if d == db]
+            if self.locking_mode == "none":
+                order = hashmap_order([f"{db}.{n}" for n in names], table_size(len(names)))
+                names = [o[len(db) + 1 :] for o in order]
+            for n in names:
+                stmts.append(
+                    (db, n, self._q(f"SHOW CREATE TABLE {quote_id(db)}.{quote_id(n)}", conn=snap)[0][1])
+                )
+        position = {"file": self.file, "pos": self._start, "server_id": self._sid, "ts_sec": self._ts}
+        for db, name, ddl in stmts:
+            changes = [c for c in self.parser.apply(ddl, db) if c.kind in ("CREATE", "ALTER", "DROP")]
+            self._invalidate(db, name)
+            ts_us = time.time_ns() // 1000
+            self.history.append(position, ts_us // 1000, db, ddl, [history_change(c) for c in changes])
+            if self.include_schema_changes:
+                src = source_block(
+                    self.prefix, self.flavor.name, ts_us, "true", db, name, 0, None, self.file, self._start, 0
+                )
+                self._emit_schema_change(db, ddl, [table_change(c) for c in changes], src, ts_us // 1000)
 
     def read_source(self, ct: CapturedTable) -> dict:
         t = ct.env.table
