@@ -143,6 +143,10 @@ def _replay(case: Path, tmp: Path, expected: dict[str, int], db: mariadbserver.M
         else:
             emu.wait_for(snapshot_done, 120, "the snapshot's last record")
         steps = stream_steps(work.sections.get("stream", ""))
+        # the harness's last phase: the `incremental` section's SQL at once (an execute-snapshot signal...)
+        incremental = work.sections.get("incremental", "").strip()
+        if incremental:
+            steps.append(incremental)
         for i, step in enumerate(steps):
             db.sql(step, database=DATABASE)
             if i == len(steps) - 1:

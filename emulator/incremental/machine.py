@@ -11,7 +11,8 @@ same window, so the last window of a snapshot is an empty one.
 
 Tables without a primary key (and no `surrogate-key`, no `message.key.columns`) are skipped with the warning
 Debezium logs ("... skipped cause the table has no primary keys"); a keyless table with a `surrogate-key` is
-chunked by that column and its window is keyed by it. A table that is gone is skipped with a warning.
+chunked by that column and its window is keyed by it. A table the schema does not know (gone, outside the
+filters) is read from the database first (Debezium's retrieveAndRefreshSchema), then skipped with a warning.
 
 A schema change of the table whose window is open (the stream reports a changed relation) discards the window
 and reads the chunk again under a new window, as Debezium's processSchemaChange/rereadChunk does; the old
@@ -284,6 +285,8 @@ class IncrementalSnapshot:
         table_id = entry[state.COLLECTION_ID]
         ct = self.source.table_by_id(table_id)
         if ct is None:
+            ct = self._retrieve(table_id)
+        if ct is None:
             log.warning(
                 "Schema not found for table '%s'; it is skipped by the incremental snapshot", table_id
             )
@@ -309,6 +312,18 @@ class IncrementalSnapshot:
             self._skip_status = "NO_PRIMARY_KEY"
             return None
         return ct, list(ct.env.key_names)
+
+    def _retrieve(self, table_id: str) -> Any:
+        """Debezium's isTableInvalid: a table its schema does not know is read from the database first
+        (`retrieve_schema`, optional; a historized connector records its CREATE). None: still unknown."""
+        retrieve = getattr(self.source, "retrieve_schema", None)
+        try:
+            return self.source.table_by_id(table_id) if retrieve and retrieve(table_id) else None
+        except Exception as e:
+            if self.retriable(e):
+                raise
+            log.warning("Schema retrieval failed for %s: %s: %s", table_id, type(e).__name__, _first_line(e))
+            return None
 
     def _read_next(self, read: Callable) -> tuple[Any, Any] | None:
         """Debezium's readChunk loop: the next non-empty chunk, moving past empty/finished/invalid tables.
@@ -517,18 +532,9 @@ class IncrementalSnapshot:
                     emit(env.change("r", None, after, src, None, None))
         if self.window_table is not None:
             self.done_key = self.last_key
-        self.buffer = {}
-        self.window_table = None
-        self.window_ct = None
-        self.window_by_surrogate = None
-        self.chunk_id = None
-        self.chunk_start = None
-        if (
-            next_chunk
-            and self.queue
-            and not self.paused
-            and isinstance(self.strategy, watermarks.InsertInsert)
-        ):
+        self._reset_window()  # (every caller has closed the window already)
+        insert_insert = isinstance(self.strategy, watermarks.InsertInsert)
+        if next_chunk and insert_insert and self.queue and not self.paused:
             self._open_chunk()
 
     def on_stream_event(

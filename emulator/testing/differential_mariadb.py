@@ -164,6 +164,32 @@ def as_mariadb_connector(rec: dict, from_mysql: bool) -> dict:
     return rec
 
 
+_ZONED = "io.debezium.time.ZonedTimestamp"
+
+
+def trim_snapshot_timestamps(rec: dict) -> dict:
+    """A snapshot read's ZonedTimestamp values with trailing fraction zeros cut (and a bare `.` dropped).
+    Debezium's MySqlConnector reads a TIMESTAMP(n) in its snapshot as a java.sql.Timestamp and prints it so;
+    the emulator as the MariaDbConnector prints the column's n digits (mysql/types.py,
+    TypeConfig.snapshot_timestamp_trimmed; its recordings, tests/data/mariadb/mariadb_public.*, hold no zero
+    fraction to settle it). The schema does not say n, so the mapped comparison trims both sides (seed 79011:
+    an ON UPDATE scenario's TIMESTAMP(3) rows of .000)."""
+    value = rec.get("value")
+    payload = value.get("payload") if isinstance(value, dict) else None
+    if not isinstance(payload, dict) or payload.get("op") != "r":
+        return rec
+    zoned = set()
+    for f in (value.get("schema") or {}).get("fields") or []:
+        if f.get("field") in ("before", "after"):
+            zoned |= {c.get("field") for c in f.get("fields") or [] if c.get("name") == _ZONED}
+    for image in (payload.get("before"), payload.get("after")):
+        for name in zoned & set(image or ()):
+            v = image[name]
+            if isinstance(v, str) and "." in v and v.endswith("Z"):
+                image[name] = v[:-1].rstrip("0").rstrip(".") + "Z"
+    return rec
+
+
 class MariaDbConnectorBackend(MariaDbBackend):
     """The emulator as the MariaDbConnector, against Debezium's MySqlConnector recording mapped to that
     connector's documented shapes (`--db mariadbconnector`). The recording is the `mariadb` backend's
@@ -177,7 +203,7 @@ class MariaDbConnectorBackend(MariaDbBackend):
     def comparable(self, golden: dict, candidate: dict) -> tuple[dict, dict]:
         def keep(recs: dict, from_mysql: bool) -> dict:
             return {
-                topic: [as_mariadb_connector(r, from_mysql) for r in rs]
+                topic: [trim_snapshot_timestamps(as_mariadb_connector(r, from_mysql)) for r in rs]
                 for topic, rs in recs.items()
                 if not topic.endswith(".transaction") and not any(is_transaction_record(r) for r in rs)
             }

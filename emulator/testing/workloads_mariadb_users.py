@@ -209,3 +209,37 @@ def late_draws(seed: int, props: dict[str, str], scenarios: list[Any]) -> None:
     without_tx(seed, props)
     parallel_snapshot(seed, props, scenarios)
     user_settings(seed, props)
+    on_update(seed, scenarios)
+
+
+class _Scenario:
+    def __init__(self, name: str) -> None:
+        self.name, self.pre, self.stream, self.props = name, [], [], {}
+
+
+def on_update(seed: int, scenarios: list[Any]) -> None:
+    """(session 15) `ON UPDATE CURRENT_TIMESTAMP` columns, common in MySQL schemas and drawn by nothing else
+    (Debezium marks them autoIncremented and generated), in the snapshot's DDL and in streamed CREATE/ALTER, in
+    ~30 % of seeds, a random stream of its own. Every written row sets those columns itself: a value the server
+    picks at update time would differ between the two recordings."""
+    r = random.Random(f"onupdate-{seed}")
+    if r.random() >= 0.3:
+        return
+    s = _Scenario(t := f"onupd{len(scenarios)}")
+    prec = r.choice(["", "(3)", "(6)"])  # (NOW takes parentheses; a precision must be the column's)
+    now = r.choice(["CURRENT_TIMESTAMP", "LOCALTIMESTAMP"]) + (prec or r.choice(["", "()"]))
+    now = r.choice([now, f"NOW({prec[1:-1]})"])
+    s.pre += [
+        f"CREATE TABLE {t} (id INT PRIMARY KEY, v VARCHAR(10), ts TIMESTAMP{prec} NOT NULL DEFAULT "
+        f"CURRENT_TIMESTAMP{prec} ON UPDATE {now}, dt DATETIME{prec} NULL ON UPDATE {now});",
+        f"INSERT INTO {t} VALUES (1, 'a', '2024-01-02 03:04:05', NULL), (2, 'b', '2024-01-02 03:04:06', "
+        "'2023-05-06 07:08:09');",
+    ]
+    s.stream += [
+        f"UPDATE {t} SET v = 'aa', ts = '2024-02-03 04:05:06', dt = '2024-02-03 04:05:07' WHERE id = 1;",
+        f"ALTER TABLE {t} ADD COLUMN c TIMESTAMP NULL ON UPDATE CURRENT_TIMESTAMP, MODIFY dt DATETIME{prec} NULL;",
+        f"CREATE TABLE {t}_b (id INT PRIMARY KEY, a DATETIME ON UPDATE {r.choice(['NOW()', 'LOCALTIME'])}, "
+        "b TIMESTAMP NULL DEFAULT NULL ON UPDATE CURRENT_TIMESTAMP);",
+        f"INSERT INTO {t}_b VALUES (1, '2020-01-01 00:00:00', NULL);",
+    ]
+    scenarios.append(s)

@@ -115,3 +115,21 @@ def test_include_query_and_another_transaction_topic_are_left_out_of_the_mapped_
     mysql, ours = row(None, "file=binlog.000002,pos=1"), row("INSERT INTO t VALUES (1)", "0-1-5")
     ours["dbserver1.inventory.t"][0]["value"]["payload"]["source"]["connector"] = "mariadb"
     assert compare(*be.comparable(mysql, ours)) == (1, [])
+
+
+def test_snapshot_timestamps_compare_without_trailing_fraction_zeros():
+    """Campaign seed 79011: a TIMESTAMP(3) snapshot row of .000 is `...05Z` in the MySqlConnector recording and
+    `...05.000Z` from the emulator as the MariaDbConnector; only op `r` ZonedTimestamp fields are trimmed."""
+    from emulator.testing.differential_mariadb import trim_snapshot_timestamps
+
+    def rec(op: str, ts: str) -> dict:
+        fields = [{"field": "ts", "name": "io.debezium.time.ZonedTimestamp"}, {"field": "s"}]
+        schema = {"fields": [{"field": "after", "fields": fields}]}
+        return {"value": {"schema": schema, "payload": {"op": op, "after": {"ts": ts, "s": "1.000Z"}}}}
+
+    after = trim_snapshot_timestamps(rec("r", "2024-01-02T03:04:05.000Z"))["value"]["payload"]["after"]
+    assert after == {"ts": "2024-01-02T03:04:05Z", "s": "1.000Z"}
+    after = trim_snapshot_timestamps(rec("r", "2024-01-02T03:04:05.120Z"))["value"]["payload"]["after"]
+    assert after["ts"] == "2024-01-02T03:04:05.12Z"
+    streamed = trim_snapshot_timestamps(rec("c", "2024-01-02T03:04:05.000Z"))["value"]["payload"]["after"]
+    assert streamed["ts"] == "2024-01-02T03:04:05.000Z"

@@ -14,11 +14,15 @@ import pymysql
 
 from emulator.connectors.mysql import textrows
 from emulator.connectors.mysql.captured import CapturedTable, quote_id
+from emulator.connectors.mysql.ddl_model import Change
 from emulator.connectors.mysql.gtid import MariaGtidSet, MySqlGtidSet
+from emulator.connectors.mysql.jdbc_schema import read_table
+from emulator.connectors.mysql.schema_changes import history_change, table_change
 from emulator.connectors.mysql.snapshot import key_ordered_select
 from emulator.connectors.mysql.source import source_block
 from emulator.incremental.chunks_mysql import MySqlChunks
 from emulator.incremental.conditions import Predicate
+from emulator.javahash import hashmap_order, table_size
 from emulator.pipeline.coordinator import SnapshotSession, blocking_snapshot
 from emulator.pipeline.snapshot_chunks import (
     chunked,
@@ -153,6 +157,60 @@ class MySqlChunkSource:
     def keep_alive(self) -> None:
         return None  # the binlog connection needs nothing while a synchronous loop runs
 
+    def retrieve_schema(self, table_id: str) -> bool:
+        """An incremental snapshot of a table the schema does not know (one outside the filters, or gone):
+        Debezium's retrieveAndRefreshSchema. It reads the table over JDBC (jdbc_schema.py); when that finds it,
+        the table's CREATE (`ddl` null, the JDBC-built table) goes to the schema history and the schema-change
+        topic unless store.only.captured.tables.ddl keeps a table outside the filters out (the dispatcher's
+        filter), and the JDBC-built table replaces the model's, so later DDL of that table describes it
+        (RelationalDatabaseSchema.refresh). The source block is the event being processed (the signal or
+        window row). -> whether the table is now captured (never for a filtered table: Debezium's refresh
+        then fails and the table is skipped). Recorded: mariadb cases incremental_unknown_table_*."""
+        db, dot, name = table_id.partition(".")
+        if not dot or "." in name:  # Debezium's TableId of another shape never equals a table's
+            return False
+        table = read_table(self._q, db, name)
+        if table is None:
+            return False
+        captured = self._db_included(db) and self.filters.table_included(db, name)
+        if captured or not self.store_only_captured_tables:
+            ts_ms = self.commit_ts_us // 1000 if self.commit_ts_us else self._ts * 1000
+            position = {"file": self.file, "pos": self._start, "server_id": self._sid, "ts_sec": self._ts}
+            if self.gtids is not None:
+                position["gtids"] = str(self.gtids)
+            if self.gtid:
+                position["gtid"] = self.gtid
+            tc = {"type": "CREATE", "id": table.quoted_id, "table": table.change_payload()}
+            history = history_change(Change("CREATE", db, "", table, name))
+            self.history.append(position, ts_ms, db, None, [history])
+            if self.include_schema_changes:
+                self._emit_schema_change(db, None, [tc], self._event_source(), ts_ms)
+        self.catalog.put(table)
+        self._invalidate(db, name)
+        return captured
+
+    def _event_source(self) -> dict:
+        """The source block of the stream event being handled: Debezium's offset context when a signal
+        (or the window row that moves a snapshot on) runs."""
+        sig = self.table_by_id(self.signal_table) if self.signal_table else None
+        if sig is not None:
+            return self._src(sig, self.last_row)
+        return source_block(
+            self.prefix,
+            self.flavor.name,
+            self.commit_ts_us or self._ts * 1_000_000,
+            "false",
+            "",
+            None,
+            self._sid,
+            self.gtid,
+            self.file,
+            self._start,
+            self.last_row,
+            self.thread,
+            self.query,
+        )
+
     # execute-snapshot type blocking ---------------------------------------------------------------------
     def blocking_snapshot(self, tables: list[str], filters: dict[str, str]) -> None:
         """`filters` maps a table to the (validated) SELECT that replaces its full read. The source block
@@ -173,6 +231,7 @@ class MySqlChunkSource:
         try:
             self._q("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ", conn=snap)
             self._q("START TRANSACTION WITH CONSISTENT SNAPSHOT", conn=snap)
+            self._blocking_schema(snap, cts)
             # Debezium's blocking snapshot is its snapshot source too: on its chunked path (snapshot.max.threads
             # or a multiplier > 1) its chunked tables come in key order (read here on one connection), legacy has no `first`
             threads, legacy = max_threads(self.cfg, len(cts))
@@ -214,6 +273,36 @@ class MySqlChunkSource:
             self._q("COMMIT", conn=snap)
         finally:
             snap.close()
+
+    def _blocking_schema(self, snap, cts: list[CapturedTable]) -> None:
+        """The schema events of a blocking snapshot (Debezium's readTableStructure, on demand): a DROP TABLE of
+        each table read, then its SHOW CREATE TABLE per database (in HashMap order without locks, as the
+        initial snapshot), applied to the model, recorded in the schema history and emitted marked `true`; no
+        SET / database statements. Recorded: mariadb case blocking_snapshot_schema_events. Debezium's source
+        block there carries the initial snapshot's binlog position; the emulator's the signal's (positions
+        are masked in the recorded comparison)."""
+        ids = [(ct.env.table.namespace, ct.env.table.name) for ct in cts]
+        stmts = [(db, n, f"DROP TABLE IF EXISTS `{db}`.`{n}`") for db, n in ids]
+        for db in dict.fromkeys(db for db, _ in ids):
+            names = [n for d, n in ids if d == db]
+            if self.locking_mode == "none":
+                order = hashmap_order([f"{db}.{n}" for n in names], table_size(len(names)))
+                names = [o[len(db) + 1 :] for o in order]
+            for n in names:
+                stmts.append(
+                    (db, n, self._q(f"SHOW CREATE TABLE {quote_id(db)}.{quote_id(n)}", conn=snap)[0][1])
+                )
+        position = {"file": self.file, "pos": self._start, "server_id": self._sid, "ts_sec": self._ts}
+        for db, name, ddl in stmts:
+            changes = [c for c in self.parser.apply(ddl, db) if c.kind in ("CREATE", "ALTER", "DROP")]
+            self._invalidate(db, name)
+            ts_us = time.time_ns() // 1000
+            self.history.append(position, ts_us // 1000, db, ddl, [history_change(c) for c in changes])
+            if self.include_schema_changes:
+                src = source_block(
+                    self.prefix, self.flavor.name, ts_us, "true", db, name, 0, None, self.file, self._start, 0
+                )
+                self._emit_schema_change(db, ddl, [table_change(c) for c in changes], src, ts_us // 1000)
 
     def read_source(self, ct: CapturedTable) -> dict:
         t = ct.env.table

@@ -112,7 +112,8 @@ class ColumnDefinitions:
             k = c.args.get("kind") if isinstance(c, exp.ColumnConstraint) else c
             if isinstance(k, exp.NotNullColumnConstraint):
                 col.optional = bool(k.args.get("allow_null"))
-            elif isinstance(k, exp.AutoIncrementColumnConstraint):
+            elif isinstance(k, (exp.AutoIncrementColumnConstraint, exp.OnUpdateColumnConstraint)):
+                # both grammars' autoIncrementColumnConstraint: AUTO_INCREMENT | ON UPDATE currentTimestamp
                 col.auto_incremented = col.generated = True
             elif isinstance(k, exp.PrimaryKeyColumnConstraint):
                 info["pk"] = True

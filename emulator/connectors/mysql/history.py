@@ -109,8 +109,10 @@ class SchemaHistory:
         write_atomic(self.path, b"".join(orjson.dumps(r) + b"\n" for r in records))
 
     def append(
-        self, position: dict[str, Any], ts_ms: int, database: str, ddl: str, table_changes: list[dict]
+        self, position: dict[str, Any], ts_ms: int, database: str, ddl: str | None, table_changes: list[dict]
     ) -> None:
+        """`ddl` None: a table read over JDBC (an incremental snapshot's), which Debezium's HistoryRecord
+        writes without a `ddl`."""
         rec = {
             "source": {"server": self.server},
             "position": position,
@@ -119,6 +121,8 @@ class SchemaHistory:
             "ddl": ddl,
             "tableChanges": table_changes,
         }
+        if ddl is None:
+            del rec["ddl"]
         if self.path is None:
             self.memory.append(rec)
             return

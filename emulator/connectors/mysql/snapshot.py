@@ -21,6 +21,7 @@ from emulator.connectors.mysql.snapshot_select import override_select, projected
 from emulator.connectors.mysql.source import source_block
 from emulator.envelope import TableEnvelope
 from emulator.filters import include_list_order
+from emulator.javahash import hashmap_order, table_size
 from emulator.pipeline.coordinator import SnapshotSession
 from emulator.pipeline.snapshot_chunks import (
     PIECE_ROWS,
@@ -119,6 +120,8 @@ class MySqlSnapshot:
                     for n in names
                 ]
                 schema.append((db, create_db, tables))
+            if self.store_only_captured_tables:
+                schema = self._captured_order(schema)
             pool = self._snapshot_pool(data, locked)
             if locked and self.locking_mode != "extended":
                 self._q("UNLOCK TABLES", conn=snap)
@@ -164,6 +167,22 @@ class MySqlSnapshot:
             self.gtids,
         )
 
+    def _captured_order(self, schema: list) -> list:
+        """store.only.captured.tables.ddl: Debezium reads the structure of its captured tables in their
+        snapshot order (addSignalingCollectionAndSort: table.include.list order, the signal table last), its
+        databases in the order their first table comes (readTableStructure's groupingBy)."""
+        patterns = list(settings_for(self.cfg).relational.table_include)
+
+        def rank(e: tuple) -> int:  # the first include pattern matched; else (the signal table) after them
+            tid = f"{e[0]}.{e[2][0]}"
+            return next((i for i, p in enumerate(patterns) if p.fullmatch(tid)), len(patterns))
+
+        flat = sorted(((db, cdb, t) for db, cdb, tables in schema for t in tables), key=rank)
+        grouped: dict[str, tuple[str, list]] = {}
+        for db, create_db, t in flat:
+            grouped.setdefault(db, (create_db, []))[1].append(t)
+        return [(db, create_db, tables) for db, (create_db, tables) in grouped.items()]
+
     def _flush_pending_schema_change(self, marker: str) -> None:
         pending = getattr(self, "_pending_schema_change", None)
         if pending is not None:
@@ -196,6 +215,12 @@ class MySqlSnapshot:
             stmts.append((db, None, f"DROP DATABASE IF EXISTS `{db}`", []))
             stmts.append((db, None, f"CREATE DATABASE `{db}` CHARSET {cs} COLLATE {coll}", []))
             stmts.append((db, None, f"USE `{db}`", []))
+            if self.locking_mode == "none":
+                # without locks Debezium reads the CREATE TABLEs on its worker pool into a HashMap<TableId, String>
+                # and writes them in that map's order (createSchemaEventsForTables; campaign seed 78004)
+                ids = [f"{db}.{n}" for n, _ in tables]
+                rank = {k: i for i, k in enumerate(hashmap_order(ids, table_size(len(ids))))}
+                tables = sorted(tables, key=lambda t: rank[f"{db}.{t[0]}"])
             for name, ddl in tables:
                 stmts.append((db, name, ddl, None))
         for db, name, ddl, fixed in stmts:
