@@ -34,3 +34,26 @@ def test_batches_cut_at_line_ends_within_the_budget(tmp_path):
     (tmp_path / "b.jsonl").write_bytes(b"z" * 49 + b"\n")
     got = _batches(DirReader(str(tmp_path), max_bytes=150, part_bytes=1 << 20))
     assert got == [{"a.jsonl": 100, "b.jsonl": 50}, {"a.jsonl": 200, "b.jsonl": 50}]
+
+
+def test_batches_are_bounded_by_lines_too(tmp_path):
+    # five 10-byte lines in a.jsonl, two in b.jsonl; 2 lines per batch, bytes unbounded; files in name order
+    (tmp_path / "a.jsonl").write_bytes(b"".join(b"a" * 9 + b"\n" for _ in range(5)))
+    (tmp_path / "b.jsonl").write_bytes(b"b" * 9 + b"\n" + b"c" * 9 + b"\n")
+    got = _batches(DirReader(str(tmp_path), max_bytes=1 << 20, part_bytes=1 << 20, max_records=2))
+    # by hand: a's lines 1-2, 3-4, then a's line 5 and b's line 1 (the budget is shared), then b's line 2
+    assert got == [
+        {"a.jsonl": 20},
+        {"a.jsonl": 40},
+        {"a.jsonl": 50, "b.jsonl": 10},
+        {"a.jsonl": 50, "b.jsonl": 20},
+    ]
+
+
+def test_a_count_across_read_blocks(tmp_path, monkeypatch):
+    import sink.sources
+
+    monkeypatch.setattr(sink.sources, "COUNT_BLOCK", 7)  # lines of 4 bytes: blocks end inside lines
+    (tmp_path / "t.jsonl").write_bytes(b"".join(b"%03d\n" % i for i in range(10)))
+    got = _batches(DirReader(str(tmp_path), max_bytes=1 << 20, part_bytes=1 << 20, max_records=3))
+    assert [d["t.jsonl"] for d in got] == [12, 24, 36, 40]
