@@ -50,10 +50,27 @@ def test_batches_are_bounded_by_lines_too(tmp_path):
     ]
 
 
-def test_a_count_across_read_blocks(tmp_path, monkeypatch):
+def test_a_long_range_is_cut_where_its_sampled_density_reaches_the_limit(tmp_path, monkeypatch):
     import sink.sources
 
-    monkeypatch.setattr(sink.sources, "COUNT_BLOCK", 7)  # lines of 4 bytes: blocks end inside lines
-    (tmp_path / "t.jsonl").write_bytes(b"".join(b"%03d\n" % i for i in range(10)))
-    got = _batches(DirReader(str(tmp_path), max_bytes=1 << 20, part_bytes=1 << 20, max_records=3))
-    assert [d["t.jsonl"] for d in got] == [12, 24, 36, 40]
+    # ranges over 4 * 8 bytes are sampled in 4 windows of 8 bytes; 40 lines of 4 bytes: every window sees 2
+    # lines, so the density is exact and the cuts fall after every 10th line (40 bytes)
+    monkeypatch.setattr(sink.sources, "SAMPLES", 4)
+    monkeypatch.setattr(sink.sources, "SAMPLE_BYTES", 8)
+    (tmp_path / "t.jsonl").write_bytes(b"".join(b"%03d\n" % i for i in range(40)))
+    got = _batches(DirReader(str(tmp_path), max_bytes=1 << 20, part_bytes=1 << 20, max_records=10))
+    assert [d["t.jsonl"] for d in got] == [40, 80, 120, 160]
+
+
+def test_a_sampled_cut_lands_on_a_line_start(tmp_path, monkeypatch):
+    import sink.sources
+
+    # lines of 3 and 7 bytes alternating: the estimate falls inside a line, the cut moves back to its start
+    monkeypatch.setattr(sink.sources, "SAMPLES", 4)
+    monkeypatch.setattr(sink.sources, "SAMPLE_BYTES", 8)
+    data = b"".join(b"ab\n" + b"abcdef\n" for _ in range(20))
+    (tmp_path / "t.jsonl").write_bytes(data)
+    starts = {0} | {i + 1 for i, b in enumerate(data) if b == 10}
+    got = _batches(DirReader(str(tmp_path), max_bytes=1 << 20, part_bytes=1 << 20, max_records=7))
+    ends = [d["t.jsonl"] for d in got]
+    assert ends[-1] == len(data) and all(e in starts for e in ends) and ends == sorted(set(ends))
