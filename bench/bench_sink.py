@@ -19,6 +19,7 @@ fixed part it implies: what a long-running sink would see, and what the start co
     .venv/bin/python bench/bench_sink.py [--rows 200000] [--changes 200000] [--masters local[1],local[2]]
     .venv/bin/python bench/bench_sink.py --sizes 50000,200000 --masters local[2] --no-reference
     .venv/bin/python bench/bench_sink.py --rows 50000 --changes 50000 --masters local[2] --timeline DIR
+    .venv/bin/python bench/bench_sink.py --masters local[2] --no-reference --phases DIR
 """
 
 from __future__ import annotations
@@ -578,6 +579,82 @@ def reference(src: str, table: str, master: str) -> None:
     spark.stop()
 
 
+# -- the driver's phases per micro-batch ------------------------------------------------------------------
+
+# (module, function, phase name): what the driver does per micro-batch on the executors' path, in order
+PHASES = (
+    ("sink.executors", "survey", "survey"),  # reads the batch into the cache (executors' readers, JVM tasks)
+    ("sink.executors", "winners", "winners plan"),  # builds the winners' DataFrame (driver, py4j)
+    ("sink.executors", "decoded_winners", "winners collect"),  # shuffle, decode, final rows → Arrow
+    ("sink.tombstones", "load", "delete log read"),
+    ("sink.tombstones", "write", "delete log write"),
+    ("sink.executors", "_fill_from_table", "TOAST lookup"),
+    ("sink.delta", "create_or_evolve", "table create/evolve"),
+    ("sink.mirror", "merge", "MERGE"),
+    ("sink.executors", "run_batch", "batch"),
+)
+
+
+def phased_sink(out: str, argv: list[str]) -> int:
+    """`python -m sink` with each PHASES function timed: one JSON line per call into out (epoch start, wall s,
+    this process's CPU s: the driver's Python and delta-rs's threads)."""
+    import functools
+    import importlib
+
+    log = open(out, "a")  # noqa: SIM115 (open for the process's life)
+
+    def wrap(mod, name: str, tag: str) -> None:
+        fn = getattr(mod, name)
+
+        @functools.wraps(fn)
+        def timed_call(*a, **k):
+            t0, c0 = time.time(), time.process_time()
+            try:
+                return fn(*a, **k)
+            finally:
+                rec = {"ph": tag, "t0": t0, "wall": time.time() - t0, "cpu": time.process_time() - c0}
+                log.write(orjson.dumps(rec).decode() + "\n")
+                log.flush()
+
+        setattr(mod, name, timed_call)
+
+    for m, name, tag in PHASES:
+        wrap(importlib.import_module(m), name, tag)
+    from sink.__main__ import main as sink_main
+
+    return sink_main(argv)
+
+
+def phase_table(phases: Path, timeline: Path, t0: float) -> str:
+    """Per phase call: its span since the process start, wall s, the driver's CPU s, and the CPU s of the whole
+    tree in that span by timeline column (how many cores were busy, and with what)."""
+    recs = [orjson.loads(x) for x in phases.read_text().splitlines()]
+    lines = timeline.read_text().splitlines()
+    cols = lines[1].split()[2:]
+    rows = [(float(v[0]), dict(zip(cols, map(float, v[1:])))) for v in (x.split() for x in lines[2:])]
+    out = []
+    first = min((r["t0"] for r in recs), default=t0) - t0
+    spans = [("start", 0.0, first, None)]
+    spans += [(r["ph"], r["t0"] - t0, r["t0"] - t0 + r["wall"], r["cpu"]) for r in recs]
+    spans.sort(key=lambda x: (x[1], -x[2]))
+    for name, a, b, cpu in spans:
+        tot: dict[str, float] = {}
+        prev = 0.0
+        for t, row in rows:  # samples wholly inside [a, b]
+            if prev >= a - 0.125 and t <= b + 0.125:
+                for k, v in row.items():
+                    tot[k] = tot.get(k, 0.0) + v
+            prev = t
+        s = sum(tot.values())
+        top = ", ".join(f"{k} {v:.1f}" for k, v in sorted(tot.items(), key=lambda x: -x[1]) if v >= 0.05)
+        dcpu = "-" if cpu is None else f"{cpu:.2f}"
+        out.append(
+            f"  {name:20s} {a:6.1f}-{b:6.1f} s  wall {b - a:5.2f}  driver CPU {dcpu:>5}  tree CPU {s:5.2f} "
+            f"({s / max(b - a, 0.25):.2f} cores) [{top}]"
+        )
+    return "\n".join(out)
+
+
 # -- main ---------------------------------------------------------------------------------------------------
 
 
@@ -618,11 +695,23 @@ def main() -> None:
         "0.25 s sample by process kind and by the driver JVM's thread group (tasks, compiler, GC, the stream "
         "thread), with the batch lines' times: what is on CPU when",
     )
+    ap.add_argument(
+        "--phases",
+        metavar="DIR",
+        help="time the driver's phases per micro-batch (the survey, the winners' plan and collect, the delete "
+        "log, the MERGE, ...) in each sink run, with the cores the process tree used meanwhile (implies "
+        "--timeline DIR); a table per run is printed and written into DIR",
+    )
     ap.add_argument("--reference", nargs=3, metavar=("SRC", "TABLE", "MASTER"), help=argparse.SUPPRESS)
+    ap.add_argument("--phased-sink", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.reference:
         reference(*a.reference)
         return
+    if a.phased_sink:
+        sys.exit(phased_sink(a.phased_sink[0], a.phased_sink[1:]))
+    if a.phases:
+        a.timeline = a.timeline or a.phases
     sizes = [(int(x), int(x)) for x in a.sizes.split(",")] if a.sizes else [(a.rows, a.changes)]
     masters = a.masters.split(",")
     work = Path(tempfile.mkdtemp(prefix="bench-sink-"))
@@ -642,10 +731,27 @@ def main() -> None:
                 not a.no_reference,
                 a.jfr and Path(a.jfr),
                 a.timeline and Path(a.timeline),
+                a.phases and Path(a.phases),
             )
         report(results, sizes, masters)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def sink_run(cmd: list[str], jfr: Path | None, timeline: Path | None, phases: Path | None, name: str) -> dict:
+    """One timed sink run; with `phases`, through `phased_sink` and followed by its phase table."""
+    if not phases:
+        return timed(cmd, jfr_env(jfr, name), timeline=_timeline_file(timeline, name))
+    phases.mkdir(parents=True, exist_ok=True)
+    out = phases / f"{name}.phases.jsonl"
+    out.unlink(missing_ok=True)
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--phased-sink", str(out), *cmd[3:]]
+    t0 = time.time()
+    r = timed(cmd, jfr_env(jfr, name), timeline=_timeline_file(timeline, name))
+    table = phase_table(out, _timeline_file(timeline, name), t0)
+    (phases / f"{name}.phases.txt").write_text(table + "\n")
+    print(f"{name}: the driver's phases\n{table}", flush=True)
+    return r
 
 
 def _timeline_file(timeline: Path | None, name: str) -> Path | None:
@@ -674,6 +780,7 @@ def run_size(
     with_ref: bool,
     jfr: Path | None = None,
     timeline: Path | None = None,
+    phases: Path | None = None,
 ) -> list[dict]:
     src = work / "in"
     src.mkdir(parents=True)
@@ -701,18 +808,14 @@ def run_size(
         shutil.copy(src / f"{TOPIC}.jsonl", run_src / f"{TOPIC}.jsonl")
         r0 = timed(sink_cmd(tiny, d / "tiny-tables", d / "tiny-ck", master))
         tag = f"{master.replace('[', '').replace(']', '')}-{rows}"
-        r1 = timed(
-            sink_cmd(run_src, d / "tables", d / "ck", master),
-            jfr_env(jfr, f"snapshot-{tag}"),
-            timeline=_timeline_file(timeline, f"snapshot-{tag}"),
+        r1 = sink_run(
+            sink_cmd(run_src, d / "tables", d / "ck", master), jfr, timeline, phases, f"snapshot-{tag}"
         )
         assert _table_ids(d / "tables" / TOPIC).keys() == after_snapshot.keys()
         with open(run_src / f"{TOPIC}.jsonl", "ab") as f, open(changes_file, "rb") as g:
             shutil.copyfileobj(g, f)
-        r2 = timed(
-            sink_cmd(run_src, d / "tables", d / "ck", master),
-            jfr_env(jfr, f"changes-{tag}"),
-            timeline=_timeline_file(timeline, f"changes-{tag}"),
+        r2 = sink_run(
+            sink_cmd(run_src, d / "tables", d / "ck", master), jfr, timeline, phases, f"changes-{tag}"
         )
         got = _table_ids(d / "tables" / TOPIC)
         assert got == {k: f"name-{k}-{v}" for k, v in model.rows.items()}, "sink table differs from the model"

@@ -34,6 +34,17 @@ DEFAULT_BATCH_BYTES = 512 << 20
 # JVM's CPU and 0.6 s less of the workers' (docs/sink.md, session 12). A partition still splits 16 MB at a time
 DEFAULT_PART_BYTES = 32 << 20
 DEFAULT_BATCH_RECORDS = 1_000_000
+# the directory source's batch is also bounded by lines: what a batch costs in memory (the JVM's shuffle and
+# sort of the winners, the final rows on the driver) follows its records more than its bytes. 512 MB of a
+# 3-column table's records (234k of ~2.3 KB) put the 1M-change run's peak RSS at 1.67 GB against 1.39-1.44 GB
+# for the 10-column benchmark's 512 MB (134-160k records); 150k keeps that benchmark at its 2 batches
+# (docs/sink.md, session 15)
+DEFAULT_DIR_BATCH_RECORDS = 150_000
+# lines are counted exactly in ranges up to SAMPLES * SAMPLE_BYTES; a longer range's line density is sampled
+# there: counting all of a 512 MB batch cost the offset runner, which runs before each batch, 0.21 CPU-s and
+# 1.5-5 s of wall time at load 20 (a read of the whole range); the bound is for memory, so "about" is enough
+SAMPLES = 16
+SAMPLE_BYTES = 64 << 10
 DEFAULT_PART_RECORDS = 100_000
 READ_BLOCK = 16 << 20  # bytes split at once (sink.lines): ~3.5k records of 4.7 KB
 
@@ -53,6 +64,7 @@ class DirSource(DataSource):
             int(o.get("maxBytesPerBatch", DEFAULT_BATCH_BYTES)),
             int(o.get("bytesPerPartition", DEFAULT_PART_BYTES)),
             _avro(o, os.path.join(o["path"], "registry.json")),
+            int(o.get("maxRecordsPerBatch", DEFAULT_DIR_BATCH_RECORDS)),
         )
 
 
@@ -126,6 +138,41 @@ def _line_start_before(f, s: int, limit: int) -> int:
     return s
 
 
+def _count(f, s: int, e: int, n: int) -> tuple[int, int]:
+    """The end of the first `n` lines of [s, e) (`e` is a line end) and how many lines that is, counted."""
+    f.seek(s)
+    data = f.read(e - s)
+    c = data.count(b"\n")
+    if c < n:
+        return e, c
+    i = -1
+    for _ in range(n):
+        i = data.find(b"\n", i + 1)
+    return s + i + 1, n
+
+
+def _lines_end(path: str, s: int, e: int, n: int) -> tuple[int, int]:
+    """About the end of the first `n` lines of [s, e) (`e` is a line end) and how many lines that is. A long
+    range is read in SAMPLES evenly spaced windows of SAMPLE_BYTES only: each window's line density stands for
+    its segment of the range, the cut is placed where the estimated count reaches `n` and moved back to a line
+    start (forward when that would leave no line)."""
+    with open(path, "rb") as f:
+        if e - s <= SAMPLES * SAMPLE_BYTES:
+            return _count(f, s, e, n)
+        seg = (e - s) / SAMPLES
+        total = 0.0
+        for k in range(SAMPLES):
+            a = s + int(k * seg)
+            f.seek(a)
+            lines = f.read(SAMPLE_BYTES).count(b"\n") * seg / SAMPLE_BYTES
+            if total + lines >= n:
+                cut = _line_start_before(f, s, int(a + (n - total) / lines * seg))
+                cut = cut if cut > s else _line_start_from(f, s + 1, e)
+                return cut, n
+            total += lines
+        return e, round(total)
+
+
 class FileRange(InputPartition):
     def __init__(self, file: str, start: int, end: int) -> None:
         super().__init__((file, start, end))
@@ -144,10 +191,18 @@ def _avro(options, file: str | None):
 
 
 class DirReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
-    def __init__(self, path: str, max_bytes: int, part_bytes: int, avro=None) -> None:
+    def __init__(
+        self,
+        path: str,
+        max_bytes: int,
+        part_bytes: int,
+        avro=None,
+        max_records: int = DEFAULT_DIR_BATCH_RECORDS,
+    ) -> None:
         self.path = path
         self.avro = avro
         self.max_bytes = max_bytes
+        self.max_records = max(1, max_records)
         self.part_bytes = part_bytes
         self.target: dict[str, int] | None = None
 
@@ -161,16 +216,18 @@ class DirReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         start = start or {}
         ends = self.target if self.target is not None else complete_ends(self.path)
         end = dict(start)
-        budget = self.max_bytes
+        budget, records = self.max_bytes, self.max_records
         for f, e in ends.items():
             s = start.get(f, 0)
-            if e <= s or budget <= 0:
+            if e <= s or budget <= 0 or records <= 0:
                 continue
             if e - s > budget:
                 cut = self._cut(f, s, s + budget)
                 # one line longer than the budget: taken whole, else no batch would ever get past it
                 e = cut if cut > s else _next_line(os.path.join(self.path, f), s + 1, e)
+            e, n = _lines_end(os.path.join(self.path, f), s, e, records)
             budget -= e - s
+            records -= n
             end[f] = e
         return end
 
