@@ -242,3 +242,60 @@ def test_unwrap_of_a_delete_without_before_fails_as_debezium():
     with pytest.raises(Exception, match="Unknown field: before"):
         for stage in stages:
             rec = stage.apply(rec)
+
+
+@pytest.mark.parametrize(("type_schema", "fails"), [("string", True), ("int32", False)])
+def test_outbox_partition_placement_reads_an_int32_as_debezium(type_schema: str, fails: bool):
+    """seed 80 trial 27 (tests/data/connect/mariadb_outbox_partition_not_int): EventRouter's
+    `type:partition` reads the field with Struct.getInt32; on a VARCHAR `type` Debezium failed the first event
+    ("Field 'type' is not of type INT32", CASE.meta.json's engine_error). The emulator had taken the string
+    as the partition (and its directory output wrote a line that is not JSON)."""
+    import json
+    from pathlib import Path
+
+    from emulator.connect.record import ConnectRecord
+    from emulator.connect.schema import Field, Schema
+    from emulator.connect.transforms import build_chain
+    from emulator.settings import settings_for
+
+    meta = json.loads(
+        (Path(__file__).parent / "data/connect/mariadb_outbox_partition_not_int.meta.json").read_text()
+    )
+    assert "Field 'type' is not of type INT32" in meta["engine_error"]
+    config = {"database.hostname": "localhost", **meta["connector_config"]}
+    config.pop("transforms.t0.table.expand.json.payload")  # (a plain string payload here)
+    stages = build_chain(settings_for(from_dict(config)))
+    text = Schema("string", optional=True)
+    row = Schema(
+        "struct",
+        name="dbserver1.inventory.outbox.Value",
+        optional=True,
+        fields=[Field(n, text) for n in ("id", "aggregatetype", "aggregateid", "payload")]
+        + [Field("type", Schema(type_schema, optional=True))],
+    )
+    env = Schema(
+        "struct",
+        name="dbserver1.inventory.outbox.Envelope",
+        optional=False,
+        fields=[
+            Field("before", row),
+            Field("after", row),
+            Field("op", Schema("string", optional=False)),
+            Field("ts_ms", Schema("int64", optional=True)),
+        ],
+    )
+    after = {"id": "e1", "aggregatetype": "Customer", "aggregateid": "1001", "payload": "{}"}
+    after["type"] = "CustomerUpdated" if type_schema == "string" else 3
+    rec = ConnectRecord(
+        "dbserver1.inventory.outbox",
+        None,
+        None,
+        None,
+        env,
+        {"before": None, "after": after, "op": "c", "ts_ms": 1},
+    )
+    if fails:
+        with pytest.raises(Exception, match="Field 'type' is not of type INT32"):
+            stages[0].apply(rec)
+    else:
+        assert stages[0].apply(rec).partition == 3

@@ -64,12 +64,16 @@ CASES = [
     "pg_headerfrom_connect_time",  # Values.append prints an embedded java.util.Date bare (session 10)
     "mariadb_changed_state_renamed_before",  # seed 72 trial 4: ExtractChangedRecordState's Struct.get throws
     "pg_reselect_unwrap",  # post.processors runs before the transforms (session 13)
+    "pg_mapped_key_columns",  # session 15: column mappers leave key fields whole (not emulated: a stop)
 ]
 CASES = [c for c in CASES if (DATA / f"{c}.jsonl").is_file()]
 
 # case -> why the emulator still differs from the recording (strict xfail: a fix makes the test fail)
 # (empty: mariadb_unwrap's TIMESTAMP(6) snapshot text, '.5Z', is reproduced since issue 15)
-KNOWN_DIFFERENCES: dict[str, str] = {}
+KNOWN_DIFFERENCES: dict[str, str] = {
+    "pg_mapped_key_columns": "a key column under a truncate/mask/hash rule: Debezium keys keep the whole value;"
+    " the emulator stops (filters.Filters._refuse_mapped_key) rather than print mapped keys",
+}
 
 # the end of a replay (settle): the recording's count of records, then 1 s of nothing; or this long of nothing
 QUIET_S = 5.0

@@ -11,6 +11,7 @@ import random
 from dataclasses import dataclass, field, replace
 
 from emulator.testing.connect_draw_props import base_props, draw_connector_options
+from emulator.testing.connect_draws_extra import add_extras
 from emulator.testing.workloads_mariadb_conv import conv_props
 
 WORKLOADS = {
@@ -552,4 +553,5 @@ def draw(seed: int, trial: int, db: str) -> tuple[dict[str, str], str]:
         props.update(conv_props(conv, "convs"))
     props.update(draw_chain(rng, ch))
     props.update(draw_converters(rng, ch, f"s{seed}-{trial}"))
-    return props, workload
+    # (session 15) options users commonly set that the draws above never do, from a stream of their own
+    return add_extras(seed, trial, db, workload, props), workload

@@ -249,8 +249,17 @@ class DataPlane:
         for scope in self.mock_scopes:
             client = msr.getClientForScope(scope)
             for subject in sorted(str(s) for s in client.getAllSubjects()):
+                try:
+                    numbers = list(client.getAllVersions(subject))
+                except Exception as e:  # a java RestClientException through JPype
+                    # the mock lists a subject that a converter only looked up (auto.register.schemas=false)
+                    # and that holds no version: "Subject Not Found; error code: 40401"; the emulator's scope
+                    # has no such subject either
+                    if "40401" not in str(e):
+                        raise
+                    continue
                 versions = []
-                for v in client.getAllVersions(subject):
+                for v in numbers:
                     md = client.getSchemaMetadata(subject, int(v))
                     versions.append(
                         {

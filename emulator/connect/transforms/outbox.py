@@ -161,6 +161,10 @@ class EventRouter(Transform):
             elif where == "header":
                 headers.append((alias, f.schema, v))
             else:
+                # Debezium reads it with Struct.getInt32, which checks the field's schema type (recorded: connect
+                # case mariadb_outbox_partition_not_int, a VARCHAR `type` fails every event)
+                if f.schema.type != "int32":
+                    raise TransformError(f"Field '{name}' is not of type INT32")
                 partition = v
         is_delete = payload is None or (isinstance(payload, str) and not payload.strip())
         if is_delete and self.tombstone_on_empty:
