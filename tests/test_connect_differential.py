@@ -299,3 +299,50 @@ def test_outbox_partition_placement_reads_an_int32_as_debezium(type_schema: str,
             stages[0].apply(rec)
     else:
         assert stages[0].apply(rec).partition == 3
+
+
+@pytest.mark.parametrize(("extract", "fails"), [("op", True), (None, False)])
+def test_set_schema_metadata_of_a_non_struct_fails_as_debezium(extract: str | None, fails: bool):
+    """seed 81 trial 64 (tests/data/connect/pg_setschemametadata_non_struct): SetSchemaMetadata after
+    ExtractField `op` (a string schema). Kafka's SetSchemaMetadata calls schema.fields() on any schema and
+    Debezium failed the first record ('Cannot list fields on non-struct type', CASE.meta.json's engine_error);
+    the emulator had set the version. On the struct envelope (no ExtractField) it sets the version."""
+    import json
+    from pathlib import Path
+
+    from emulator.connect.record import ConnectRecord
+    from emulator.connect.schema import Field, Schema
+    from emulator.connect.transforms import build_chain
+    from emulator.settings import settings_for
+
+    meta = json.loads(
+        (Path(__file__).parent / "data/connect/pg_setschemametadata_non_struct.meta.json").read_text()
+    )
+    assert "Cannot list fields on non-struct type" in meta["engine_error"] and meta["records"] == 0
+    config = {"database.hostname": "localhost", **meta["connector_config"]}
+    if extract is None:
+        config["transforms"] = "t1"
+    stages = build_chain(settings_for(from_dict(config)))
+    row = Schema(
+        "struct",
+        name="dbserver1.public.typed.Value",
+        optional=True,
+        fields=[Field("id", Schema("int32", optional=False))],
+    )
+    env = Schema(
+        "struct",
+        name="dbserver1.public.typed.Envelope",
+        optional=False,
+        fields=[Field("before", row), Field("after", row), Field("op", Schema("string", optional=False))],
+    )
+    rec = ConnectRecord(
+        "dbserver1.public.typed", None, None, None, env, {"before": None, "after": {"id": 1}, "op": "c"}
+    )
+    if fails:
+        with pytest.raises(Exception, match="Cannot list fields on non-struct type"):
+            for stage in stages:
+                rec = stage.apply(rec)
+    else:
+        for stage in stages:
+            rec = stage.apply(rec)
+        assert rec.value_schema.version == 8 and rec.value == {"before": None, "after": {"id": 1}, "op": "c"}

@@ -387,6 +387,11 @@ class SetSchemaMetadataT(KeyOrValue):
             return r
         if schema is None:
             raise TransformError("Schema required for [updating schema metadata]")
+        if schema.type != "struct":
+            # Kafka's SetSchemaMetadata builds the new schema with schema.fields(), which ConnectSchema refuses for
+            # any other type: every record of a non-struct schema fails, as in Debezium (connect case
+            # pg_setschemametadata_non_struct; under errors.tolerance=all Connect skips it, as here)
+            raise TransformError("Cannot list fields on non-struct type")
         updated = self.cache.get(
             schema,
             lambda s: s.with_(
