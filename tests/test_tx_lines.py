@@ -19,6 +19,7 @@ from emulator.envelope import EnvelopeSettings, LineRecord, TableEnvelope
 from emulator.javahash import hashmap_order
 from emulator.model import ColumnDef, TableDef
 from emulator.offsets import MemoryOffsetStore
+from emulator.outputs.directory import DirectoryOutput
 from emulator.outputs.memory import CallbackOutput
 from emulator.pipeline.dispatcher import Dispatcher
 from emulator.pipeline.transactions import TransactionMonitor
@@ -159,3 +160,20 @@ def test_line_gate_without_metadata_counts_nothing():
     tx.begin("1:1", 0)
     assert change("c", (b"line", 0)) is True
     assert (tx.total, [r.line() for r in out]) == (0, [b"line"])
+
+
+def test_lines_written_as_they_are_to_a_directory_output(tmp_path):
+    """With an engine whose output takes lines (the directory output) BEGIN and END go there as lines, counted in
+    the engine's records as its `emit` counts them; the file holds the generic records' lines."""
+    s = _settings(True)
+    engine = Engine(DirectoryOutput(tmp_path), MemoryOffsetStore())
+    tx = TransactionMonitor(s, engine.emit, True, "transaction", lambda: engine.records, engine=engine)
+    tx.begin("3:1", 10)
+    tx.event_block("3:2", "public.t")
+    tx.end("3:3", 11)
+    engine.output.flush()
+    assert engine.records == 2
+    assert (tmp_path / "srv.transaction.jsonl").read_bytes() == _expected(
+        s, "BEGIN", "3:1", 10, None
+    ) + _expected(s, "END", "3:3", 11, {"public.t": 1})
+    assert tx.ended_keys("3:0") == {"transaction_id": "3:0", "transaction_data_collection_order_public.t": 1}

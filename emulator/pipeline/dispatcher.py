@@ -112,7 +112,12 @@ class Dispatcher:
         (`heartbeat.interval.ms`, `topic.heartbeat.prefix`), `skipped.operations`,
         `tombstones.on.delete` and `skip.messages.without.change`."""
         tx = TransactionMonitor(
-            envelope, engine.emit, settings.tx.enabled, settings.tx.topic_suffix, lambda: engine.records
+            envelope,
+            engine.emit,
+            settings.tx.enabled,
+            settings.tx.topic_suffix,
+            lambda: engine.records,
+            engine=engine,
         )
         hb = settings.heartbeat
         engine.heartbeat = Heartbeat(envelope, hb.interval_ms, hb.topic_prefix) if hb.enabled else None

@@ -5,6 +5,7 @@ TransactionMonitor and TransactionContext)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import orjson
 
@@ -105,9 +106,15 @@ class TransactionMonitor:
         enabled: bool,
         topic_suffix: str = "transaction",
         records: Callable[[], int] | None = None,
+        engine: Any = None,
     ) -> None:
         self.enabled = enabled
         self.emit = emit
+        # the engine whose output takes lines as they are (the directory output, no data plane): BEGIN and END are
+        # written there and counted in `engine.records`, as the dispatcher's line gates write, without a record
+        self._engine = engine
+        line_writer = getattr(engine, "line_writer", None) if not settings.structured else None
+        self._write_line = line_writer() if line_writer is not None else None
         self.records = records  # how many records the engine wrote so far (the END record's offset below)
         self.ended: tuple[dict[str, int], int] | None = None  # (counts, records written) at the last END
         self.topic = settings.topic(topic_suffix)
@@ -173,12 +180,13 @@ class TransactionMonitor:
                 order = hashmap_order(counts, self._table)
             lines = self._lines
             if lines is not None:
-                piece = lines.piece
+                if len(counts) == 1:
+                    for k in counts:  # its one key
+                        listed = (lines.pieces.get(k) or lines.piece(k)) % counts[k]
+                else:
+                    listed = b",".join([lines.piece(k) % counts[k] for k in order])
                 idj = _dumps(tx_id)
-                klen = len(idj) + 7  # {"id":...}
-                listed = b",".join([piece(k) % counts[k] for k in order])
-                line = lines.end % (idj, idj, self.total, listed, ts_ms)
-                self.emit(LineRecord(self.topic, line, klen, lines.vstart + klen, len(_LINE_TAIL), None))
+                self._put(lines.end % (idj, idj, self.total, listed, ts_ms), idj, lines)
             else:
                 self._write(
                     "END",
@@ -230,8 +238,17 @@ class TransactionMonitor:
             self._write("BEGIN", self.begin_id, None, None, self.begin_ts_ms)
             return
         idj = _dumps(self.begin_id)
+        self._put(lines.begin % (idj, idj, self.begin_ts_ms), idj, lines)
+
+    def _put(self, line: bytes, idj: bytes, lines: _Lines) -> None:
+        """A BEGIN or END line (`idj`: its id's JSON) to the output: as it is when the output takes lines, else as
+        a LineRecord through `emit`."""
+        write_line = self._write_line
+        if write_line is not None:
+            write_line(self.topic, line)
+            self._engine.records += 1
+            return
         klen = len(idj) + 7  # {"id":...}
-        line = lines.begin % (idj, idj, self.begin_ts_ms)
         self.emit(LineRecord(self.topic, line, klen, lines.vstart + klen, len(_LINE_TAIL), None))
 
     def _write(

@@ -12,8 +12,6 @@ the transaction's first change that needs it (a transaction of INSERTs makes no 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from emulator.connectors.postgres import pgoutput as po
 from emulator.connectors.postgres.captured import CapturedTable
 from emulator.pipeline.transactions import TransactionMonitor
@@ -111,31 +109,32 @@ def table_formats(ct: CapturedTable, marked_source: bytes, lsn_mark: bytes) -> T
     return TxFormats(src, c, u) if c is not None and u is not None else TxFormats(src, None, None)
 
 
-def _joined(
-    ct: CapturedTable, slot: str, make: Callable[[bytes], bytes | None] | None = None
+def _joined_old(
+    ct: CapturedTable, slot: str, old: bytes, before: bytes | None, after: bytes | None
 ) -> bytes | None:
-    """A transaction's line format around its source template `ct.src`. With `TxFormats` the text around the
-    template is cut once per Relation from `make(_SOURCE_MARK)` (kept in `slot`; False: not made yet; `c` and `u`
-    are cut when the formats are made) and joined with it; without them (a name holding a mark) `make(ct.src)`."""
+    """A transaction's line format with the old row (`po.line_format_old(old, before, after, template)`) around its
+    source template `ct.src`. With `TxFormats` the text around the template is cut once per Relation (kept in
+    `slot`; False: not made yet) and joined with it, as `line_c`; without them (a name holding a mark) it is made
+    around `ct.src` directly."""
     fmts = ct.tx_formats
     if not fmts:
-        return make(ct.src) if make is not None else None
+        return po.line_format_old(old, before, after, ct.src)
     around = getattr(fmts, slot)
     if around is False:
-        around = _around(make(_SOURCE_MARK)) if make is not None else None
+        around = _around(po.line_format_old(old, before, after, _SOURCE_MARK))
         setattr(fmts, slot, around)
     return ct.src.join(around) if around is not None else None
 
 
-def line_c(ct: CapturedTable) -> bytes | None:
-    """The transaction's "c" line format, made on its first INSERT."""
-    fmt = ct.line_c = _joined(ct, "c")
+def line_c(ct: CapturedTable) -> bytes:
+    """The transaction's "c" line format (its source template `ct.src` in `TxFormats.c`), made on its first INSERT."""
+    fmt = ct.line_c = ct.src.join(ct.tx_formats.c)
     return fmt
 
 
-def line_u(ct: CapturedTable) -> bytes | None:
+def line_u(ct: CapturedTable) -> bytes:
     """As `line_c`, for UPDATEs without an old row."""
-    fmt = ct.line_u = _joined(ct, "u")
+    fmt = ct.line_u = ct.src.join(ct.tx_formats.u)
     return fmt
 
 
@@ -144,8 +143,7 @@ def line_uo(ct: CapturedTable) -> bytes | None:
     None where the JSON path serves; made on the transaction's first such UPDATE (most see none)."""
     fmt = None
     if ct.gate_old is not None and ct.parse_old is not None:  # FULL (only then are old tuples read)
-        old = ct.env._old_formats["u"][0]
-        fmt = _joined(ct, "uo", lambda src: po.line_format_old(old, None, None, src))
+        fmt = _joined_old(ct, "uo", ct.env._old_formats["u"][0], None, None)
     ct.line_uo = fmt
     return fmt
 
@@ -164,8 +162,7 @@ def line_d(ct: CapturedTable) -> tuple | None:
         if reader is None:
             return None
         tag, vfmt = 75, ct.parse_key.value_format
-    old = ct.env._old_formats["d"][0]
-    fmt = _joined(ct, "d", lambda src: po.line_format_old(old, vfmt, b"null", src))
+    fmt = _joined_old(ct, "d", ct.env._old_formats["d"][0], vfmt, b"null")
     if fmt is None:
         return None
     ld = ct.line_d = (tag, reader, fmt)
