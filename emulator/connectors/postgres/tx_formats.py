@@ -7,7 +7,8 @@ the marker replaced, each line format cut and joined) cost more than the rows of
 So the source template is made once, with marker values in those five places, and turned into a format one level
 up (`%` as `%%`, the markers as `%d` / `%b`): one `%` per transaction gives the transaction's. The line formats are
 made once as the text before and after that template: a transaction's is its template joined between them, made on
-the transaction's first change that needs it (a transaction of INSERTs makes no UPDATE or DELETE format).
+the transaction's first change that needs it (a transaction of INSERTs makes no UPDATE or DELETE format). With
+transaction metadata each change's block goes into its line as one `%` (`tx_block`).
 """
 
 from __future__ import annotations
