@@ -348,8 +348,8 @@ def main(argv=None) -> int:
     ap.add_argument(
         "--tx-metadata",
         action="store_true",
-        help="provide.transaction.metadata=true: BEGIN/END records and each event's transaction block (no line "
-        "path)",
+        help="provide.transaction.metadata=true: BEGIN/END records and each event's transaction block (formatted "
+        "into the event's line, tx_formats.tx_block)",
     )
     args = ap.parse_args(argv)
     with PgServer() as pg, tempfile.TemporaryDirectory(prefix="bench-pg-path-") as tmp:

@@ -112,7 +112,12 @@ class Dispatcher:
         (`heartbeat.interval.ms`, `topic.heartbeat.prefix`), `skipped.operations`,
         `tombstones.on.delete` and `skip.messages.without.change`."""
         tx = TransactionMonitor(
-            envelope, engine.emit, settings.tx.enabled, settings.tx.topic_suffix, lambda: engine.records
+            envelope,
+            engine.emit,
+            settings.tx.enabled,
+            settings.tx.topic_suffix,
+            lambda: engine.records,
+            engine=engine,
         )
         hb = settings.heartbeat
         engine.heartbeat = Heartbeat(envelope, hb.interval_ms, hb.topic_prefix) if hb.enabled else None
@@ -310,11 +315,33 @@ class Dispatcher:
             return deletes_only
         return change
 
+    def _counted(
+        self, change: Callable[[str, tuple], bool] | None, dc: str
+    ) -> Callable[[str, tuple], bool] | None:
+        """A line change function (`table_line`, `table_line_delete`) that counts each event in the transaction
+        first (BEGIN before it when due) when transaction metadata is on: the line holds the block the connector
+        formatted from the monitor's counts (`TransactionMonitor.count`)."""
+        if change is None or not self.tx.enabled:
+            return change
+        count = self.tx.count
+        inc = self.incremental
+
+        def counted(op: str, line: tuple[bytes, int]) -> bool:
+            if inc is not None and inc.window_open:
+                return False
+            count(dc)
+            return change(op, line)
+
+        return counted
+
     def table_line(self, env, dc: str, vstart: int, vtail: int) -> Callable[[str, tuple], bool] | None:
         """`table_json`'s change function for records the connector formatted whole (`line`: the line and its
-        key's length; no transaction metadata: the caller takes this path only without it): `change(op,
+        key's length; with transaction metadata the line holds the event's block, counted here): `change(op,
         line) -> False` when it cannot take it (an incremental snapshot window is open). `vstart`, `vtail`:
         where the value starts after a key of length 0 and how long the line's tail after it is."""
+        return self._counted(self._table_line(env, dc, vstart, vtail), dc)
+
+    def _table_line(self, env, dc: str, vstart: int, vtail: int) -> Callable[[str, tuple], bool] | None:
         if self.signals is not None and self.signal_table is not None and dc == self.signal_table:
             return None
         if self.reselect is not None and self.reselect.applies(env):
@@ -375,6 +402,11 @@ class Dispatcher:
         delete's line as it is, then its tombstone per `tombstones.on.delete` (the key cut out of the line:
         `tombstone_json`'s record for it), counted as `table()` counts a delete. Also for a table post.processors
         may read again: it never touches a delete."""
+        return self._counted(self._table_line_delete(env, dc, vstart, vtail), dc)
+
+    def _table_line_delete(
+        self, env, dc: str, vstart: int, vtail: int
+    ) -> Callable[[str, tuple], bool] | None:
         if self.signals is not None and self.signal_table is not None and dc == self.signal_table:
             return None
         emit = self.emit

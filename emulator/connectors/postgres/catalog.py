@@ -13,6 +13,7 @@ streamed changes have none.
 from __future__ import annotations
 
 import logging
+import time
 import weakref
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -228,6 +229,26 @@ def load_table(
     known = reg.resolve(conn, {r[6] for r in rows}, refresh=True)
     tables = _build_tables(rows, known, cfg, None)
     return tables[0] if tables else None
+
+
+# the longest wait for a decoded transaction's commit to become visible (`await_commit_visible`): past it the
+# xid is taken to be some other transaction's (wraparound), and the catalog read as it is
+_COMMIT_WAIT_S = 5.0
+
+
+def await_commit_visible(conn: Any, xid: int | None) -> None:
+    """Wait until transaction `xid`'s commit is visible to a new snapshot on `conn`. pgoutput sends a
+    transaction once its commit record is flushed, but the committing backend leaves the proc array (its
+    commit becomes visible to others) only after that: a catalog read made in between still sees the
+    catalog from before the transaction (a primary key dropped in it still there). The transaction holds
+    the lock on its own xid until after it left the proc array, so once no lock on `xid` is left, the
+    next statement's snapshot sees the commit."""
+    if xid is None:
+        return
+    deadline = time.monotonic() + _COMMIT_WAIT_S
+    sql = "SELECT 1 FROM pg_locks WHERE locktype = 'transactionid' AND transactionid = %s::text::xid"
+    while conn.execute(sql, (str(xid),)).fetchone() is not None and time.monotonic() < deadline:
+        time.sleep(0.001)
 
 
 def load_relation_table(

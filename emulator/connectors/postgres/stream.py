@@ -13,12 +13,20 @@ import psycopg
 from emulator.connectors.postgres import pgoutput as po
 from emulator.connectors.postgres import table_parsers as tp
 from emulator.connectors.postgres.captured import CapturedTable
-from emulator.connectors.postgres.catalog import load_relation_table
+from emulator.connectors.postgres.catalog import await_commit_visible, load_relation_table
 from emulator.connectors.postgres.source import (
     sequence,
 )
 from emulator.connectors.postgres.tx_formats import MARKS as TX_MARKS
-from emulator.connectors.postgres.tx_formats import line_c, line_d, line_u, line_uo, table_formats, tx_args
+from emulator.connectors.postgres.tx_formats import (
+    line_c,
+    line_d,
+    line_u,
+    line_uo,
+    table_formats,
+    tx_args,
+    tx_block,
+)
 from emulator.model import TableDef
 from emulator.records import Record
 
@@ -186,7 +194,8 @@ class PgoutputStream:
         if not self.filters.table_included(rel.namespace, rel.name):
             self.by_oid[rel.oid] = None
             return
-        # the schema in force at this position is the Relation message's, not the catalog's now
+        # the schema in force here is the Relation message's, not the catalog's now (once that shows the commit)
+        await_commit_visible(self.conn, self.xid if self.in_tx else None)
         td = load_relation_table(self.conn, rel, self.type_cfg, column_included=self.filters.column_included)
         stream_keep = td.extra["stream_keep"]
         old = self.by_id.get(td.id)
@@ -231,7 +240,7 @@ class PgoutputStream:
                 if rel.replica_identity in ("d", "i"):
                     ct.parse_key = tp.key_parser_later(ct, rel)
                 formats = getattr(ct.env, "_after_formats", None)  # the envelope's line format per op
-                if formats is not None and not self.tx.enabled:
+                if formats is not None:  # with transaction metadata the lines hold the block (`tx_block`)
                     _fmt, vstart, vtail = formats["c"]
                     ct.gate_line = d.table_line(ct.env, ct.data_collection, vstart, vtail)
                     ct.parse_line = ct.parse_json.line
@@ -250,16 +259,14 @@ class PgoutputStream:
             return None
         ct = self.by_oid.get(_U32(msg, 1)[0])  # the relation id
         d = self.dispatcher
-        if ct is not None and not d.eager_begin and op not in d.skipped:
-            return ct  # what admit() answers then, without the call (skipped.operations defaults to 't')
+        if ct is not None and not (d.eager_begin and not self.tx.started) and op not in d.skipped:
+            # what admit() answers then, without the call (skipped.operations defaults to 't'; BEGIN is out)
+            return ct
         return ct if d.admit(op, ct is not None) else None
 
     def _gate(self, ct: CapturedTable):
         ct.gate = self.dispatcher.table(ct.env, ct.data_collection)
         return ct.gate
-
-    def _tx_id(self, lsn: int) -> str | None:
-        return f"{self.xid}:{lsn}" if self.tx.enabled else None
 
     def _skip(self, lsn: int) -> bool:
         su = self.skip_until
@@ -370,7 +377,7 @@ class PgoutputStream:
             return
         ct = self.by_oid.get(_U32(msg, 1)[0])  # the relation id
         d = self.dispatcher
-        if (ct is None or d.eager_begin or "c" in d.skipped) and (
+        if (ct is None or (d.eager_begin and not self.tx.started) or "c" in d.skipped) and (
             not d.admit("c", ct is not None) or ct is None
         ):
             return
@@ -379,7 +386,8 @@ class PgoutputStream:
             self._src_template(ct)
         if ct.line_epoch == self.tx_epoch:  # straight into the record's line (this transaction's format)
             fmt = ct.line_c or line_c(ct)  # False until the transaction's first INSERT made it
-            line = ct.parse_line(msg, 6, fmt, lsn, b"null", _time_ns())  # byte 5 is 'N'
+            blk = tx_block(self.tx, self.xid, ct.data_collection, lsn) if self.tx.enabled else b"null"
+            line = ct.parse_line(msg, 6, fmt, lsn, blk, _time_ns())  # byte 5 is 'N'
             if line is not None and ct.gate_line("c", line):
                 return
         if ct.gate_json is not None:  # the row as JSON text, no dict (the bytes source template then)
@@ -411,19 +419,20 @@ class PgoutputStream:
             return
         ct = self.by_oid.get(_U32(msg, 1)[0])  # the relation id
         d = self.dispatcher
-        if (ct is None or d.eager_begin or "u" in d.skipped) and (
+        if (ct is None or (d.eager_begin and not self.tx.started) or "u" in d.skipped) and (
             not d.admit("u", ct is not None) or ct is None
         ):
             return
         if ct.src_epoch != self.tx_epoch and ct.tx_formats is not False:  # as in _on_insert
             self._src_template(ct)
         if msg[5] == 78 and ct.line_epoch == self.tx_epoch:  # 'N': no old tuple; as in _on_insert
+            blk = tx_block(self.tx, self.xid, ct.data_collection, lsn) if self.tx.enabled else b"null"
             if not ct.toast_first:
-                line = ct.parse_line(msg, 6, ct.line_u or line_u(ct), lsn, b"null", _time_ns())
+                line = ct.parse_line(msg, 6, ct.line_u or line_u(ct), lsn, blk, _time_ns())
                 if line is not None and ct.gate_line("u", line):
                     return
             elif ct.toast_line is not None:  # as parse_toast below, into the line
-                got = ct.toast_line(msg, 6, ct.line_u or line_u(ct), lsn, b"null", _time_ns())
+                got = ct.toast_line(msg, 6, ct.line_u or line_u(ct), lsn, blk, _time_ns())
                 if got is not None:
                     ct.toast_first = got[2]
                     if ct.gate_line("u", got[:2]):
@@ -473,10 +482,11 @@ class PgoutputStream:
                 # skip.messages.without.change with the same rows: table() compares them
                 if fmt is not None and not (d.skip_unchanged and before == after):
                     t = b"%d" % _time_ns()  # into the record's line, as _on_insert's
+                    blk = tx_block(self.tx, self.xid, ct.data_collection, lsn) if self.tx.enabled else b"null"
                     if key is None:
-                        line = (fmt % (before, after, lsn, lsn, b"null", t[:-6], t[:-3], t), 0)
+                        line = (fmt % (before, after, lsn, lsn, blk, t[:-6], t[:-3], t), 0)
                     else:
-                        line = (fmt % (key, before, after, lsn, lsn, b"null", t[:-6], t[:-3], t), len(key))
+                        line = (fmt % (key, before, after, lsn, lsn, blk, t[:-6], t[:-3], t), len(key))
                     if ct.gate_line("u", line):
                         return
             if before is not None:
@@ -505,7 +515,8 @@ class PgoutputStream:
             if ld is False:  # the transaction's first DELETE
                 ld = line_d(ct)
             if ld is not None and msg[5] == ld[0]:
-                line = ld[1](msg, 6, ld[2], lsn, b"null", _time_ns())
+                blk = tx_block(self.tx, self.xid, ct.data_collection, lsn) if self.tx.enabled else b"null"
+                line = ld[1](msg, 6, ld[2], lsn, blk, _time_ns())
                 if line is not None and ct.gate_line_d("d", line):
                     return
         old = None
@@ -533,12 +544,11 @@ class PgoutputStream:
         self.lsn_events = 1
         if self._skip(lsn) or not self.dispatcher.admit("t", True):
             return
+        tx_id = f"{self.xid}:{lsn}" if self.tx.enabled else None
         for relid in relids:
             ct = self.by_oid.get(relid)
             if ct is not None:
-                self.dispatcher.truncate(
-                    ct.env, ct.data_collection, self._src(ct.env.table, lsn), self._tx_id(lsn)
-                )
+                self.dispatcher.truncate(ct.env, ct.data_collection, self._src(ct.env.table, lsn), tx_id)
 
     def _on_message(self, msg: bytes, lsn: int) -> None:
         transactional, _msg_lsn, prefix, content = po.parse_message(msg)

@@ -7,13 +7,15 @@ the marker replaced, each line format cut and joined) cost more than the rows of
 So the source template is made once, with marker values in those five places, and turned into a format one level
 up (`%` as `%%`, the markers as `%d` / `%b`): one `%` per transaction gives the transaction's. The line formats are
 made once as the text before and after that template: a transaction's is its template joined between them, made on
-the transaction's first change that needs it (a transaction of INSERTs makes no UPDATE or DELETE format).
+the transaction's first change that needs it (a transaction of INSERTs makes no UPDATE or DELETE format). With
+transaction metadata each change's block goes into its line as one `%` (`tx_block`).
 """
 
 from __future__ import annotations
 
 from emulator.connectors.postgres import pgoutput as po
 from emulator.connectors.postgres.captured import CapturedTable
+from emulator.pipeline.transactions import TransactionMonitor
 
 # never a real value of the place they mark: a commit time in 2100 (µs), a last commit LSN and a txId beside
 # the stream's LSN marker (2**64 - 1)
@@ -60,6 +62,9 @@ def tx_args(ts_us: int, last_commit: int | None, xid: int) -> tuple:
     return us[:-3], lc, us, us + b"000", xid
 
 
+# a change's transaction block (`tx_block`), the `id` its transaction's xid and the change's LSN
+_TX_BLOCK = b'{"id":"%d:%d","total_order":%d,"data_collection_order":%d}'
+
 # stands for the source template in a line format made once (its pieces around it); JSON text never holds a NUL
 _SOURCE_MARK = b"\x00source\x00"
 
@@ -105,6 +110,23 @@ def table_formats(ct: CapturedTable, marked_source: bytes, lsn_mark: bytes) -> T
     return TxFormats(src, c, u) if c is not None and u is not None else TxFormats(src, None, None)
 
 
+def _joined_old(
+    ct: CapturedTable, slot: str, old: bytes, before: bytes | None, after: bytes | None
+) -> bytes | None:
+    """A transaction's line format with the old row (`po.line_format_old(old, before, after, template)`) around its
+    source template `ct.src`. With `TxFormats` the text around the template is cut once per Relation (kept in
+    `slot`; False: not made yet) and joined with it, as `line_c`; without them (a name holding a mark) it is made
+    around `ct.src` directly."""
+    fmts = ct.tx_formats
+    if not fmts:
+        return po.line_format_old(old, before, after, ct.src)
+    around = getattr(fmts, slot)
+    if around is False:
+        around = _around(po.line_format_old(old, before, after, _SOURCE_MARK))
+        setattr(fmts, slot, around)
+    return ct.src.join(around) if around is not None else None
+
+
 def line_c(ct: CapturedTable) -> bytes:
     """The transaction's "c" line format (its source template `ct.src` in `TxFormats.c`), made on its first INSERT."""
     fmt = ct.line_c = ct.src.join(ct.tx_formats.c)
@@ -118,19 +140,11 @@ def line_u(ct: CapturedTable) -> bytes:
 
 
 def line_uo(ct: CapturedTable) -> bytes | None:
-    """The transaction's line format of an UPDATE with its old row (REPLICA IDENTITY FULL: both rows' JSON as `%b`)
-    around its source template `ct.src`, None where the JSON path serves; made on the transaction's first such
-    UPDATE (most see none), the text around the template once per Relation."""
-    fmts = ct.tx_formats
+    """The transaction's line format of an UPDATE with its old row (REPLICA IDENTITY FULL: both rows' JSON as `%b`),
+    None where the JSON path serves; made on the transaction's first such UPDATE (most see none)."""
     fmt = None
     if ct.gate_old is not None and ct.parse_old is not None:  # FULL (only then are old tuples read)
-        old = ct.env._old_formats["u"][0]
-        if not fmts:
-            fmt = po.line_format_old(old, None, None, ct.src)
-        else:
-            if fmts.uo is False:
-                fmts.uo = _around(po.line_format_old(old, None, None, _SOURCE_MARK))
-            fmt = ct.src.join(fmts.uo) if fmts.uo is not None else None
+        fmt = _joined_old(ct, "uo", ct.env._old_formats["u"][0], None, None)
     ct.line_uo = fmt
     return fmt
 
@@ -149,15 +163,17 @@ def line_d(ct: CapturedTable) -> tuple | None:
         if reader is None:
             return None
         tag, vfmt = 75, ct.parse_key.value_format
-    fmts = ct.tx_formats
-    old = ct.env._old_formats["d"][0]
-    if not fmts:
-        fmt = po.line_format_old(old, vfmt, b"null", ct.src)
-    else:
-        if fmts.d is False:
-            fmts.d = _around(po.line_format_old(old, vfmt, b"null", _SOURCE_MARK))
-        fmt = ct.src.join(fmts.d) if fmts.d is not None else None
+    fmt = _joined_old(ct, "d", ct.env._old_formats["d"][0], vfmt, b"null")
     if fmt is None:
         return None
     ld = ct.line_d = (tag, reader, fmt)
     return ld
+
+
+def tx_block(tx: TransactionMonitor, xid: int, dc: str, lsn: int) -> bytes:
+    """With transaction metadata, the block of a change of `dc` at `lsn` in its line: the orders the table's line
+    gate then counts (`TransactionMonitor.count`), as orjson prints `event_block`'s dict; null outside a
+    transaction, as `event_block`."""
+    if tx.begin_id is None:
+        return b"null"
+    return _TX_BLOCK % (xid, lsn, tx.total + 1, tx.per_collection.get(dc, 0) + 1)
