@@ -175,11 +175,7 @@ class MySqlChunkSource:
         captured = self._db_included(db) and self.filters.table_included(db, name)
         if captured or not self.store_only_captured_tables:
             ts_ms = self.commit_ts_us // 1000 if self.commit_ts_us else self._ts * 1000
-            position = {"file": self.file, "pos": self._start, "server_id": self._sid, "ts_sec": self._ts}
-            if self.gtids is not None:
-                position["gtids"] = str(self.gtids)
-            if self.gtid:
-                position["gtid"] = self.gtid
+            position = self._history_position()  # (MySqlSchemaChanges)
             tc = {"type": "CREATE", "id": table.quoted_id, "table": table.change_payload()}
             history = history_change(Change("CREATE", db, "", table, name))
             self.history.append(position, ts_ms, db, None, [history])

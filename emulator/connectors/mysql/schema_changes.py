@@ -81,13 +81,18 @@ class MySqlSchemaChanges:
             self.metrics.committed(self.commit_ts_us // 1000 or self._ts * 1000, self.gtid)
         self._complete()
 
-    def _apply_changes(self, changes: list[Change], db: str) -> None:
-        ts_ms = self.commit_ts_us // 1000 if self.commit_ts_us else self._ts * 1000
+    def _history_position(self) -> dict:
+        """The binlog position a schema-history record of the event being handled carries."""
         position = {"file": self.file, "pos": self._start, "server_id": self._sid, "ts_sec": self._ts}
         if self.gtids is not None:
             position["gtids"] = str(self.gtids)
         if self.gtid:
             position["gtid"] = self.gtid
+        return position
+
+    def _apply_changes(self, changes: list[Change], db: str) -> None:
+        ts_ms = self.commit_ts_us // 1000 if self.commit_ts_us else self._ts * 1000
+        position = self._history_position()
         # one statement naming several tables (DROP TABLE a, b / RENAME TABLE a TO b, c TO d): each of its
         # events carries all of them in source.table, in Debezium's (HashSet) order
         names = [ch.table_name for ch in changes if ch.kind in ("CREATE", "ALTER", "DROP") and ch.table_name]
