@@ -11,26 +11,10 @@ the emulator refuses such a configuration instead of guessing (docs/differential
 from __future__ import annotations
 
 import pytest
+from column_rule_table import PG, three_column_table
 
 from emulator.config import ConfigError, from_dict
-from emulator.connect.schema import Schema
 from emulator.filters import Filters
-from emulator.model import ColumnDef, TableDef
-
-PG = {
-    "connector.class": "io.debezium.connector.postgresql.PostgresConnector",
-    "topic.prefix": "fd",
-    "database.hostname": "127.0.0.1",
-    "database.user": "postgres",
-    "database.dbname": "postgres",
-    "plugin.name": "pgoutput",
-}
-
-
-def _table() -> TableDef:
-    text = Schema("string", optional=True)
-    cols = [ColumnDef("id", Schema("int32"), int), ColumnDef("a", text, str), ColumnDef("b", text, str)]
-    return TableDef("public", "t", cols, ["id"])
 
 
 @pytest.mark.parametrize(
@@ -47,7 +31,7 @@ def _table() -> TableDef:
 def test_two_rules_of_one_kind_on_a_column_are_refused(rules: dict[str, str]) -> None:
     f = Filters(from_dict({**PG, **rules}))
     with pytest.raises(ConfigError) as e:
-        f.shape(_table())
+        f.shape(three_column_table())
     assert e.value.property in rules
     assert "public.t.a" in str(e.value) and "\n" not in str(e.value)
 
@@ -63,6 +47,6 @@ def test_rules_of_different_kinds_or_columns_are_accepted() -> None:
             }
         )
     )
-    shaped, _ = f.shape(_table())
+    shaped, _ = f.shape(three_column_table())
     params = {c.name: c.schema.parameters for c in shaped.columns}
     assert params == {"id": {"masked": "true"}, "a": {"truncateLength": "3"}, "b": {"masked": "true"}}

@@ -11,26 +11,10 @@ mapped row, so it printed the hashed / cut values and the parameters in the key;
 from __future__ import annotations
 
 import pytest
+from column_rule_table import PG, three_column_table
 
 from emulator.config import ConfigError, from_dict
-from emulator.connect.schema import Schema
 from emulator.filters import Filters
-from emulator.model import ColumnDef, TableDef
-
-PG = {
-    "connector.class": "io.debezium.connector.postgresql.PostgresConnector",
-    "topic.prefix": "fd",
-    "database.hostname": "127.0.0.1",
-    "database.user": "postgres",
-    "database.dbname": "postgres",
-    "plugin.name": "pgoutput",
-}
-
-
-def _table() -> TableDef:
-    text = Schema("string", optional=True)
-    cols = [ColumnDef("id", Schema("int32"), int), ColumnDef("a", text, str), ColumnDef("b", text, str)]
-    return TableDef("public", "t", cols, ["id"])
 
 
 @pytest.mark.parametrize(
@@ -44,7 +28,7 @@ def _table() -> TableDef:
 def test_a_mapped_key_column_stops_with_the_rule_named(rule: str, key: str) -> None:
     f = Filters(from_dict({**PG, "message.key.columns": key, rule: r"public\.t\.a"}))
     with pytest.raises(ConfigError) as e:
-        f.shape(_table())
+        f.shape(three_column_table())
     assert e.value.property == rule
     assert "public.t.a" in str(e.value) and "\n" not in str(e.value)
 
@@ -53,7 +37,7 @@ def test_a_mapped_value_column_outside_the_key_is_kept() -> None:
     f = Filters(
         from_dict({**PG, "message.key.columns": "public.t:b", "column.truncate.to.3.chars": r"public\.t\.a"})
     )
-    shaped, _ = f.shape(_table())
+    shaped, _ = f.shape(three_column_table())
     assert shaped.key_columns == ["b"]
     assert [c.schema.parameters for c in shaped.columns if c.name == "a"] == [{"truncateLength": "3"}]
 
@@ -62,7 +46,7 @@ def test_a_rule_that_only_marks_a_key_field_leaves_the_key_schema_plain() -> Non
     # a mask on a non-text key column changes no value: the value's field is marked `masked`, the key's is not
     # (Debezium's key schema is built without the column mappers)
     f = Filters(from_dict({**PG, "column.mask.with.4.chars": r"public\.t\.id"}))
-    shaped, _ = f.shape(_table())
+    shaped, _ = f.shape(three_column_table())
     (id_col,) = [c for c in shaped.columns if c.name == "id"]
     assert id_col.schema.parameters == {"masked": "true"}
     assert id_col.key_schema is not None and not id_col.key_schema.parameters
