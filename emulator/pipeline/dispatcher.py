@@ -341,6 +341,17 @@ class Dispatcher:
         where the value starts after a key of length 0 and how long the line's tail after it is."""
         return self._counted(self._table_line(env, dc, vstart, vtail), dc)
 
+    def _line_writers(self) -> tuple[Callable | None, Callable | None]:
+        """How the line paths hand a record to the output: `(write_line, None)` for the directory output (the
+        line as it is), `(None, produce_line)` for the Kafka output (the key and value cut from the line), `(None,
+        None)` otherwise (a `LineRecord` through `emit`: the data plane, other outputs). The first two count the
+        record in `engine.records` themselves, as `emit` does."""
+        engine = self.engine
+        write_line = engine.line_writer() if hasattr(engine, "line_writer") else None
+        if write_line is not None:
+            return write_line, None
+        return None, engine.line_producer() if hasattr(engine, "line_producer") else None
+
     def _table_line(self, env, dc: str, vstart: int, vtail: int) -> Callable[[str, tuple], bool] | None:
         if self.signals is not None and self.signal_table is not None and dc == self.signal_table:
             return None
@@ -352,38 +363,10 @@ class Dispatcher:
         topic = env.topic
         headers = env.settings.context_headers
         engine = self.engine
-        write_line = engine.line_writer() if hasattr(engine, "line_writer") else None
-        if write_line is not None:  # the directory output: the line as it is, no record object
+        write_line, produce_line = self._line_writers()
 
-            def change_line(op: str, line: tuple[bytes, int]) -> bool:
-                if inc is not None and inc.window_open:
-                    return False
-                if op == "c":
-                    m.creates += 1
-                else:
-                    m.updates += 1
-                write_line(topic, line[0])
-                engine.records += 1
-                return True
-
-            return change_line
-        produce_line = engine.line_producer() if hasattr(engine, "line_producer") else None
-        if produce_line is not None:  # the Kafka output: `emit(LineRecord(...))` without the record object
-
-            def change_kv(op: str, line: tuple[bytes, int]) -> bool:
-                if inc is not None and inc.window_open:
-                    return False
-                if op == "c":
-                    m.creates += 1
-                else:
-                    m.updates += 1
-                text, klen = line
-                produce_line(topic, text, klen, vstart + klen, vtail, headers)
-                engine.records += 1
-                return True
-
-            return change_kv
-
+        # one function for the three writers: the checks in front of the call are one `is None` each (a
+        # separate function per writer repeated the window check and the counting)
         def change(op: str, line: tuple[bytes, int]) -> bool:
             if inc is not None and inc.window_open:
                 return False
@@ -391,8 +374,15 @@ class Dispatcher:
                 m.creates += 1
             else:
                 m.updates += 1
-            text, klen = line
-            emit(LineRecord(topic, text, klen, vstart + klen, vtail, headers))
+            if write_line is not None:  # the directory output
+                write_line(topic, line[0])
+            else:
+                text, klen = line
+                if produce_line is None:  # through emit, which counts it
+                    emit(LineRecord(topic, text, klen, vstart + klen, vtail, headers))
+                    return True
+                produce_line(topic, text, klen, vstart + klen, vtail, headers)  # the Kafka output
+            engine.records += 1
             return True
 
         return change
@@ -415,21 +405,28 @@ class Dispatcher:
         topic = env.topic
         headers = env.settings.context_headers
         tombstones = self.tombstones
+        tombstone = env.tombstone_json
         kf = env.key_frame
         kstart = len(b'{"key":') + (len(kf.head) if kf is not None else 0)  # the key's JSON in the line
         engine = self.engine
-        write_line = engine.line_writer() if hasattr(engine, "line_writer") else None
-        if write_line is not None:  # the directory output: the lines as they are, no record object
+        write_line, produce_line = self._line_writers()
+        tomb_pre = tomb_post = b""
+        if write_line is not None:  # the directory output: the tombstone's line around its key
             if kf is None:
-                tomb_pre, tomb_post = env.tombstone_json(None).line(), b""
-            else:  # the tombstone's line around its key: Record.line of tombstone_json's record
+                tomb_pre = env.tombstone_json(None).line()
+            else:  # Record.line of tombstone_json's record
                 tomb_pre, _, tomb_post = env.tombstone_json(b"\x00").line().partition(b"\x00")
+        # the Kafka output: the tombstone as `produce_kv(topic, key, None, headers)` (no record object), its key
+        # the delete's key bytes (`tombstone_json`'s: the key frame around the payload); an output with
+        # `produce_line` but no `produce_kv` gets the tombstone's record through emit
+        produce_kv = getattr(getattr(produce_line, "__self__", None), "produce_kv", None)
 
-            def change_line(_op: str, line: tuple[bytes, int]) -> bool:
-                if inc is not None and inc.window_open:
-                    return False
-                m.deletes += 1
-                text, klen = line
+        def change(_op: str, line: tuple[bytes, int]) -> bool:
+            if inc is not None and inc.window_open:
+                return False
+            m.deletes += 1
+            text, klen = line
+            if write_line is not None:  # the directory output: the lines as they are
                 write_line(topic, text)
                 engine.records += 1
                 if tombstones:
@@ -437,20 +434,19 @@ class Dispatcher:
                         topic, tomb_pre + text[kstart : kstart + klen] + tomb_post if klen else tomb_pre
                     )
                     engine.records += 1
-                return True
-
-            return change_line
-
-        tombstone = env.tombstone_json
-
-        def change(_op: str, line: tuple[bytes, int]) -> bool:
-            if inc is not None and inc.window_open:
-                return False
-            m.deletes += 1
-            text, klen = line
-            emit(LineRecord(topic, text, klen, vstart + klen, vtail, headers))
-            if tombstones:
-                emit(tombstone(text[kstart : kstart + klen] if kf is not None else None))
+            elif produce_line is not None:  # the Kafka output
+                produce_line(topic, text, klen, vstart + klen, vtail, headers)
+                engine.records += 1
+                if tombstones:
+                    if produce_kv is None:
+                        emit(tombstone(text[kstart : kstart + klen] if kf is not None else None))
+                    else:
+                        produce_kv(topic, text[7 : vstart + klen - 9] if klen else None, None, headers)
+                        engine.records += 1
+            else:  # through emit, which counts them
+                emit(LineRecord(topic, text, klen, vstart + klen, vtail, headers))
+                if tombstones:
+                    emit(tombstone(text[kstart : kstart + klen] if kf is not None else None))
             return True
 
         return change
