@@ -11,13 +11,20 @@ Workloads (PostgreSQL, throwaway server; Kafka = the Tansu broker from `calfkit-
   offset, nothing before it).
 Process start-up (~0.3 s) is included in both, so small N understates the steady rate.
 
-The reference (`bare`): a separate process with a bare confluent-kafka producer sending the same records
-(key and value bytes cut from the directory output's lines, read into memory first) to a fresh topic of one
-partition, with the producer settings the emulator derives from the same properties
-(`emulator.outputs.kafka_producer.producer_settings`); timed from the producer's creation until `flush`
-returned (every record acknowledged). `ours / bare` is the end-to-end rate over that one: what the capture,
-the envelope and our use of the producer cost on top of moving the bytes through librdkafka and the broker.
-CPU columns are the process's user+sys seconds (the broker's are not in them).
+The reference (`bare`), the Kafka analogue of bench_pg's bare CopyData reader: a bare confluent-kafka producer
+sending the same records (key, value and headers cut from the directory output's lines and built before
+anything is timed) to the same broker, with the producer settings the emulator derives from the same
+properties (`emulator.outputs.kafka_producer.producer_settings`, those of `kafkax` when given), a counting
+delivery callback on every record (what any at-least-once producer needs; the output's offset guarantee rests
+on it) and `poll(0)` every 1,024 records, as the output. In the stream it is one more run of each round
+(`--outputs`), timed the same way: besides process start to the N-th record readable, every stream run is
+timed over its window, from the first record readable to the N-th (the same consumer for both), which leaves
+out start-up (the emulator's imports and connection; the bare producer's reading of the lines), with the
+CPU-s of that window by thread (`main` the Python thread that produces, `rdk` librdkafka's), the broker's and
+PostgreSQL's. The bare producer reads no WAL and decodes nothing: `ours / bare` in the window is what the
+capture and our use of the producer cost on top of moving the bytes through librdkafka and the broker. For
+the snapshot the bare producer runs afterwards, timed from its producer's creation to the end of its `flush`.
+CPU columns of the first table are the process's user+sys seconds (the broker's are not in them).
 """
 
 from __future__ import annotations
@@ -350,7 +357,8 @@ def bare_main(lines: str, topic: str, props_file: str, bootstrap: str, hold: boo
                     headers = tails[tail] = [
                         (n, simple_header_bytes(orjson.dumps(h))) for n, h in orjson.loads(tail)
                     ]
-            records.append((None if key == b"null" else key, line[at + len(VALUE_AT) : end], headers))
+            value = line[at + len(VALUE_AT) : end]
+            records.append((None if key == b"null" else key, None if value == b"null" else value, headers))
     conf = producer_settings(load_config(props_file), bootstrap)
     admin = AdminClient({"bootstrap.servers": bootstrap})
     admin.create_topics([NewTopic(topic, 1, 1)])[topic].result(30)
@@ -557,6 +565,13 @@ def main() -> None:
     )
     ap.add_argument("--stream-only", action="store_true", help="no snapshot runs")
     ap.add_argument(
+        "--stream-op",
+        choices=("insert", "delete"),
+        default="insert",
+        help="the stream's backlog: N inserts in one transaction (default), or N deletes in transactions of "
+        "1,000 rows (2N records: each delete and its tombstone; the rows inserted before the slots exist)",
+    )
+    ap.add_argument(
         "--outputs",
         default="directory,kafka,kafkax,bare",
         help="which runs (comma list of directory, kafka, kafkax, bare; kafkax needs --producer): "
@@ -632,19 +647,31 @@ def main() -> None:
             slots = [nm for (_r, label), nm in names.items() if label != "bare"]
             if rounds and "bare" in slabels:
                 slots.append("str_cap")
+            backlog = (
+                f"INSERT INTO big SELECT g, 'new ' || g, g % 100, g / 3.0 "
+                f"FROM generate_series({n + 1}, {2 * n}) g;"
+            )
+            deletes = args.stream_op == "delete"
+            if rounds and deletes:
+                pg.psql(backlog)
             for nm in slots:
                 pg.psql(
                     f"SELECT pg_create_logical_replication_slot('{nm}', 'pgoutput');"
                     f"CREATE PUBLICATION {nm}_pub FOR TABLE big;"
                 )
             if rounds:
-                pg.psql(
-                    f"INSERT INTO big SELECT g, 'new ' || g, g % 100, g / 3.0 "
-                    f"FROM generate_series({n + 1}, {2 * n}) g;"
-                )
+                if deletes:  # each statement its own transaction (psql autocommits)
+                    backlog = "".join(
+                        f"DELETE FROM big WHERE id > {a} AND id <= {min(a + 1000, 2 * n)};"
+                        for a in range(n, 2 * n, 1000)
+                    )
+                pg.psql(backlog)
+            total = 2 * n if deletes else n  # records per stream run
+            # the last record's line: the last insert's, or the last delete's tombstone
+            last = b'"payload":{"id":%d}}' % (2 * n) + (b',"value":null' if deletes else b"")
             captured = work / "str_cap" / "str_cap.public.big.jsonl"
             if "str_cap" in slots:
-                done = LineTail(captured, b'"payload":{"id":%d}}' % (2 * n))
+                done = LineTail(captured, last)
                 try:
                     run(pg, work, "str_cap", "no_data", ["--out", str(work / "str_cap")], done)
                 finally:
@@ -655,16 +682,11 @@ def main() -> None:
                     argv = None
                     if label == "directory":
                         dest = ["--out", str(work / nm)]
-                        # the backlog's last insert: id 2n (its key's payload in the line)
-                        done = LineTail(
-                            work / nm / f"{nm}.public.big.jsonl", b'"payload":{"id":%d}}' % (2 * n)
-                        )
+                        done = LineTail(work / nm / f"{nm}.public.big.jsonl", last)
                     else:
                         dest = ["--kafka", broker.bootstrap]
-                        done = KafkaTail(broker.bootstrap, f"{nm}.public.big", n)
-                        if (
-                            label == "bare"
-                        ):  # its properties file (written by run) gives the producer settings
+                        done = KafkaTail(broker.bootstrap, f"{nm}.public.big", total)
+                        if label == "bare":  # the properties file run() writes: its producer settings
                             argv = [
                                 sys.executable,
                                 __file__,
@@ -703,7 +725,7 @@ def main() -> None:
             ref = f" {n / bsecs:10.0f} {bcpu:10.2f} {bsecs / secs:9.2f}" if bsecs else ""
             print(f"{w:<24} {label:<10} {secs:8.2f} {n / secs:10.0f} {cpu:7.2f}{ref}")
     if streams:
-        report_streams(streams, n)
+        report_streams(streams, 2 * n if args.stream_op == "delete" else n)
     print(
         "other CPU-s during each run (broker; the bench's end detection; the emulator's threads before the stop):"
     )
@@ -725,7 +747,7 @@ def report_streams(streams: list[dict], n: int) -> None:
     librdkafka's, other = the emulator's other threads) and of the broker and PostgreSQL's backends; then per
     round the Kafka outputs' window rate over the bare producer's and the directory output's."""
     print(
-        f"stream {n} inserts; window = first record readable -> N-th; CPU-s of the window "
+        f"stream of {n} records; window = first record readable -> N-th; CPU-s of the window "
         "(load = 1-min load average at the run's start)"
     )
     print(
