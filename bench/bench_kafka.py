@@ -269,6 +269,7 @@ def run(
         other["postgres"] = (_tree_cpu(POSTGRES[0]) if POSTGRES else 0.0) - pg0
         other.update(_threads_cpu(p.pid))
         other["window"] = {k: last[k] - first[k] for k in first}
+        other["first"] = first["t"] - t0  # process start to the first record readable
         p.terminate()
         p.wait(30)
         return secs, _children_cpu() - cpu0, other  # the CPU includes the few ms until the terminate
@@ -713,7 +714,7 @@ def main() -> None:
                     streams.append(
                         {"round": r, "label": label, "secs": secs, "cpu": cpu, "load": load, **other}
                     )
-                    details.append((nm, {k: v for k, v in other.items() if k != "window"}))
+                    details.append((nm, {k: v for k, v in other.items() if k not in ("window", "first")}))
     finally:
         shutil.rmtree(work, ignore_errors=True)
     if results:
@@ -751,13 +752,14 @@ def report_streams(streams: list[dict], n: int) -> None:
         "(load = 1-min load average at the run's start)"
     )
     print(
-        f"{'round':>5} {'output':<10} {'load':>5} {'start-end s':>11} {'ev/s':>8} | {'window s':>8} "
+        f"{'round':>5} {'output':<10} {'load':>5} {'start-end s':>11} {'ev/s':>8} {'first s':>7} | {'window s':>8} "
         f"{'ev/s':>8} {'main':>5} {'rdk':>5} {'other':>5} {'broker':>6} {'pg':>5} {'m-wait':>6}"
     )
     for s in streams:
         w = s["window"]
         print(
-            f"{s['round']:>5} {s['label']:<10} {s['load']:5.1f} {s['secs']:11.2f} {n / s['secs']:8.0f} | "
+            f"{s['round']:>5} {s['label']:<10} {s['load']:5.1f} {s['secs']:11.2f} {n / s['secs']:8.0f} "
+            f"{s['first']:7.2f} | "
             f"{w['t']:8.2f} {(n - 1) / w['t']:8.0f} {w['main']:5.2f} {w['rdk']:5.2f} {w['other']:5.2f} "
             f"{w['broker']:6.2f} {w['postgres']:5.2f} {w['main-wait']:6.2f}"
         )
