@@ -124,17 +124,17 @@ _DELETE_CALLS = {
 }
 
 
-def _makers(template: str, calls: dict[str, str]) -> dict[str, Callable[..., Callable]]:
+def _makers(name: str, template: str, calls: dict[str, str]) -> dict[str, Callable[..., Callable]]:
     out = {}
     for kind, call in calls.items():
         ns: dict[str, Any] = {"LineRecord": LineRecord}
-        exec(compile(template.replace("{call}", call), f"<line gate {kind}>", "exec"), ns)  # noqa: S102
+        exec(compile(template.replace("{call}", call), f"<{name} {kind}>", "exec"), ns)  # noqa: S102
         out[kind] = ns["make"]
     return out
 
 
-_LINE_MAKERS = _makers(_LINE_GATE, _LINE_CALLS)
-_DELETE_MAKERS = _makers(_DELETE_GATE, _DELETE_CALLS)
+_LINE_MAKERS = _makers("line gate", _LINE_GATE, _LINE_CALLS)
+_DELETE_MAKERS = _makers("delete line gate", _DELETE_GATE, _DELETE_CALLS)
 
 
 class Dispatcher:
