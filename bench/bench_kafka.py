@@ -11,13 +11,20 @@ Workloads (PostgreSQL, throwaway server; Kafka = the Tansu broker from `calfkit-
   offset, nothing before it).
 Process start-up (~0.3 s) is included in both, so small N understates the steady rate.
 
-The reference (`bare`): a separate process with a bare confluent-kafka producer sending the same records
-(key and value bytes cut from the directory output's lines, read into memory first) to a fresh topic of one
-partition, with the producer settings the emulator derives from the same properties
-(`emulator.outputs.kafka_producer.producer_settings`); timed from the producer's creation until `flush`
-returned (every record acknowledged). `ours / bare` is the end-to-end rate over that one: what the capture,
-the envelope and our use of the producer cost on top of moving the bytes through librdkafka and the broker.
-CPU columns are the process's user+sys seconds (the broker's are not in them).
+The reference (`bare`), the Kafka analogue of bench_pg's bare CopyData reader: a bare confluent-kafka producer
+sending the same records (key, value and headers cut from the directory output's lines and built before
+anything is timed) to the same broker, with the producer settings the emulator derives from the same
+properties (`emulator.outputs.kafka_producer.producer_settings`, those of `kafkax` when given), a counting
+delivery callback on every record (what any at-least-once producer needs; the output's offset guarantee rests
+on it) and `poll(0)` every 1,024 records, as the output. In the stream it is one more run of each round
+(`--outputs`), timed the same way: besides process start to the N-th record readable, every stream run is
+timed over its window, from the first record readable to the N-th (the same consumer for both), which leaves
+out start-up (the emulator's imports and connection; the bare producer's reading of the lines), with the
+CPU-s of that window by thread (`main` the Python thread that produces, `rdk` librdkafka's), the broker's and
+PostgreSQL's. The bare producer reads no WAL and decodes nothing: `ours / bare` in the window is what the
+capture and our use of the producer cost on top of moving the bytes through librdkafka and the broker. For
+the snapshot the bare producer runs afterwards, timed from its producer's creation to the end of its `flush`.
+CPU columns of the first table are the process's user+sys seconds (the broker's are not in them).
 """
 
 from __future__ import annotations
@@ -145,6 +152,13 @@ class KafkaTail:
             }
         )
         self.tp = TopicPartition(topic, 0, n - 1)
+        self.tp0 = TopicPartition(topic, 0, 0)
+
+    def first(self) -> bool:
+        """Whether the topic holds its first record (offset 0): the start of the steady window."""
+        self.c.assign([self.tp0])
+        m = self.c.poll(0.05)
+        return m is not None and m.error() is None
 
     def __call__(self) -> bool:
         self.c.assign([self.tp])
@@ -162,6 +176,16 @@ class LineTail:
 
     def __init__(self, path: Path, marker: bytes) -> None:
         self.path, self.marker, self.f = path, marker, None
+
+    def first(self) -> bool:
+        """Whether the file holds a line (the first record written): the start of the steady window."""
+        try:
+            if self.path.stat().st_size > 0:
+                return True
+        except FileNotFoundError:
+            pass
+        time.sleep(0.005)
+        return False
 
     def __call__(self) -> bool:
         if self.f is None:
@@ -184,12 +208,32 @@ class LineTail:
             self.f.close()
 
 
+def _sample(pid: int) -> dict[str, float]:
+    """One moment of a stream run: the wall clock and the CPU seconds so far of the run's process by thread
+    (`_threads_cpu`), of the broker, of PostgreSQL's backends and of this process (the end detection)."""
+    got = {"t": time.monotonic(), "tail": _self_cpu()}
+    got["broker"] = _proc_cpu(BROKER[0]) if BROKER else 0.0
+    got["postgres"] = _tree_cpu(POSTGRES[0]) if POSTGRES else 0.0
+    got.update(_threads_cpu(pid))
+    return got
+
+
 def run(
-    pg: PgServer, work: Path, name: str, mode: str, dest: list[str], done, extra: dict | None = None
+    pg: PgServer,
+    work: Path,
+    name: str,
+    mode: str,
+    dest: list[str],
+    done,
+    extra: dict | None = None,
+    argv: list[str] | None = None,
 ) -> tuple[float, float]:
     """-> (seconds, CPU seconds of the emulator's process, CPU seconds of the rest: `broker` during the run,
     `tail` this process's end detection; stream runs also the emulator's threads, from /proc before the
-    stop)."""
+    stop, and `window`: from the first record readable to the N-th (`done.first()`, `done()`), the seconds
+    (`t`) and every CPU figure of `_sample` over that span — start-up and topic creation left out, the same
+    for every output and for the bare producer). `argv`: run that command (the bare producer) in place of the
+    emulator."""
     props = properties(pg, work, name, mode, extra)
     write_properties(props, work / f"{name}.properties")
     cpu0 = _children_cpu()
@@ -200,7 +244,7 @@ def run(
     t0 = time.monotonic()
     prof = ["-m", "cProfile", "-o", str(PROFILE[0] / f"{name}.prof")] if PROFILE else []
     p = subprocess.Popen(
-        [sys.executable, *prof, "-m", "emulator", "run", str(work / f"{name}.properties"), *dest],
+        argv or [sys.executable, *prof, "-m", "emulator", "run", str(work / f"{name}.properties"), *dest],
         stderr=open(work / f"{name}.log", "wb"),
         stdout=subprocess.DEVNULL,
     )
@@ -210,15 +254,22 @@ def run(
             secs = time.monotonic() - t0
             other = {"broker": (_proc_cpu(BROKER[0]) - broker0) if BROKER else 0.0}
             return secs, _children_cpu() - cpu0, other
+        while not done.first():
+            if p.poll() is not None:
+                raise RuntimeError((work / f"{name}.log").read_text()[-2000:])
+        first = _sample(p.pid)
         while not done():
             if p.poll() is not None:
                 raise RuntimeError((work / f"{name}.log").read_text()[-2000:])
-        secs = time.monotonic() - t0
+        last = _sample(p.pid)
+        secs = last["t"] - t0
         other = {"tail": _self_cpu() - tail0, "broker": (_proc_cpu(BROKER[0]) - broker0) if BROKER else 0.0}
         if BROKER:
             other["broker-wait"] = _proc_waited(BROKER[0]) - bwait0
         other["postgres"] = (_tree_cpu(POSTGRES[0]) if POSTGRES else 0.0) - pg0
         other.update(_threads_cpu(p.pid))
+        other["window"] = {k: last[k] - first[k] for k in first}
+        other["first"] = first["t"] - t0  # process start to the first record readable
         p.terminate()
         p.wait(30)
         return secs, _children_cpu() - cpu0, other  # the CPU includes the few ms until the terminate
@@ -262,7 +313,27 @@ def bare(work: Path, lines: Path, topic: str, props_file: Path, bootstrap: str) 
     return got["seconds"], got["cpu"]
 
 
-def bare_main(lines: str, topic: str, props_file: str, bootstrap: str) -> None:
+class _Acks:
+    """The bare producer's delivery callback, what any at-least-once producer needs (as the output's
+    `_Batch.on_delivery`): each record's report counted, a failure kept."""
+
+    __slots__ = ("acked", "failed")
+
+    def __init__(self) -> None:
+        self.acked = 0
+        self.failed = None
+
+    def on_delivery(self, err, msg) -> None:
+        self.acked += 1
+        if err is not None:
+            self.failed = err
+
+
+def bare_main(lines: str, topic: str, props_file: str, bootstrap: str, hold: bool = False) -> None:
+    """The reference producer: the records' key, value and headers built first (cut from the directory
+    output's lines), then one produce each with a delivery callback (positional, as the output calls it),
+    `poll(0)` every 1,024 records, `flush`. `hold`: stay alive afterwards until terminated (the stream runs
+    read this process's threads' CPU when the N-th record is readable, as the emulator's)."""
     import orjson
     from confluent_kafka import Producer
     from confluent_kafka.admin import AdminClient, NewTopic
@@ -287,7 +358,8 @@ def bare_main(lines: str, topic: str, props_file: str, bootstrap: str) -> None:
                     headers = tails[tail] = [
                         (n, simple_header_bytes(orjson.dumps(h))) for n, h in orjson.loads(tail)
                     ]
-            records.append((None if key == b"null" else key, line[at + len(VALUE_AT) : end], headers))
+            value = line[at + len(VALUE_AT) : end]
+            records.append((None if key == b"null" else key, None if value == b"null" else value, headers))
     conf = producer_settings(load_config(props_file), bootstrap)
     admin = AdminClient({"bootstrap.servers": bootstrap})
     admin.create_topics([NewTopic(topic, 1, 1)])[topic].result(30)
@@ -295,10 +367,14 @@ def bare_main(lines: str, topic: str, props_file: str, bootstrap: str) -> None:
     t0 = time.monotonic()
     p = Producer(conf)
     produce, poll = p.produce, p.poll
+    acks = _Acks()
+    dr = acks.on_delivery
     for i, (key, value, headers) in enumerate(records):
         while True:
             try:
-                produce(topic, value, key, headers=headers)
+                # topic, value, key, partition (-1: the partitioner's), callback, on_delivery, timestamp
+                # (0: now), headers
+                produce(topic, value, key, -1, dr, None, 0, headers)
                 break
             except BufferError:
                 poll(0.05)
@@ -309,7 +385,10 @@ def bare_main(lines: str, topic: str, props_file: str, bootstrap: str) -> None:
     r1 = resource.getrusage(resource.RUSAGE_SELF)
     cpu = r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime
     assert left == 0, f"{left} records not delivered"
-    print(json.dumps({"seconds": secs, "cpu": cpu, "records": len(records)}))
+    assert acks.failed is None and acks.acked == len(records), (acks.acked, acks.failed)
+    print(json.dumps({"seconds": secs, "cpu": cpu, "records": len(records)}), flush=True)
+    while hold:
+        time.sleep(60)
 
 
 def replay(n: int, reps: int, extra: dict[str, str], base: Path | None = None) -> None:
@@ -467,8 +546,8 @@ def replay(n: int, reps: int, extra: dict[str, str], base: Path | None = None) -
 
 
 def main() -> None:
-    if len(sys.argv) == 6 and sys.argv[1] == "--bare":
-        return bare_main(*sys.argv[2:])
+    if len(sys.argv) == 6 and sys.argv[1] in ("--bare", "--bare-stream"):
+        return bare_main(*sys.argv[2:], hold=sys.argv[1] == "--bare-stream")
     ap = argparse.ArgumentParser()
     ap.add_argument("--rows", type=int, default=100_000)
     ap.add_argument(
@@ -486,6 +565,19 @@ def main() -> None:
         "--repeat", type=int, default=1, help="stream rounds, each output once per round, order rotated"
     )
     ap.add_argument("--stream-only", action="store_true", help="no snapshot runs")
+    ap.add_argument(
+        "--stream-op",
+        choices=("insert", "delete"),
+        default="insert",
+        help="the stream's backlog: N inserts in one transaction (default), or N deletes in transactions of "
+        "1,000 rows (2N records: each delete and its tombstone; the rows inserted before the slots exist)",
+    )
+    ap.add_argument(
+        "--outputs",
+        default="directory,kafka,kafkax,bare",
+        help="which runs (comma list of directory, kafka, kafkax, bare; kafkax needs --producer): "
+        "e.g. directory,kafkax,bare leaves out the default producer's run",
+    )
     ap.add_argument("--snapshot-only", action="store_true", help="no stream runs")
     ap.add_argument(
         "--prop",
@@ -515,7 +607,9 @@ def main() -> None:
         print("kafkax: Kafka with " + ", ".join(f"{k}={v}" for k, v in extra.items()), flush=True)
     n = args.rows
     work = Path(tempfile.mkdtemp(prefix="bench-kafka-"))
-    results = []  # (workload, output, seconds, cpu seconds, bare seconds or None)
+    wanted = set(args.outputs.split(","))
+    results = []  # snapshots: (workload, output, seconds, cpu seconds, bare seconds or None, bare cpu)
+    streams: list[dict] = []  # the stream runs (report_streams)
     details = []  # (run, {what: CPU seconds}) of the other processes and the emulator's threads
     try:
         with PgServer() as pg, TansuBroker(work / "tansu.log") as broker:
@@ -526,7 +620,7 @@ def main() -> None:
                 "ts timestamptz DEFAULT now());"
                 f"INSERT INTO big SELECT g, 'name ' || g, g % 100, g / 7.0 FROM generate_series(1, {n}) g;"
             )
-            labels = ["directory", "kafka"] + (["kafkax"] if extra else [])
+            labels = [x for x in ["directory", "kafka"] + (["kafkax"] if extra else []) if x in wanted]
             for label in [] if args.stream_only else labels:
                 nm = f"snap_{label}"
                 dest = ["--out", str(work / nm)] if label == "directory" else ["--kafka", broker.bootstrap]
@@ -535,62 +629,104 @@ def main() -> None:
                 )
                 results.append([f"snapshot {n} rows", label, secs, cpu, None, None])
                 details.append((nm, other))
+            # the snapshot's reference: the same records through a bare producer, each Kafka output's settings
+            for row in results:
+                label = row[1]
+                if label != "directory" and "directory" in labels:
+                    lines = work / "snap_directory" / "snap_directory.public.big.jsonl"
+                    props_file = work / f"snap_{label}.properties"
+                    row[4], row[5] = bare(work, lines, f"bare_snap_{label}", props_file, broker.bootstrap)
             # stream: create the slots first, then the backlog, then start the emulators (with --repeat, the
-            # outputs in a rotated order each round: the first drain of the backlog reads cold WAL)
-            rounds = [labels[r % len(labels) :] + labels[: r % len(labels)] for r in range(args.repeat)]
+            # outputs in a rotated order each round: the first drain of the backlog reads cold WAL). `bare`
+            # is one of them: the bare producer of the backlog's records (captured first by an untimed
+            # directory run, `str_cap`) with the producer settings of `kafkax` (else `kafka`)
+            slabels = labels + (["bare"] if "bare" in wanted else [])
+            rounds = [slabels[r % len(slabels) :] + slabels[: r % len(slabels)] for r in range(args.repeat)]
             if args.snapshot_only:
                 rounds = []
-            names = {(r, label): f"str{r or ''}_{label}" for r in range(len(rounds)) for label in labels}
-            for nm in names.values():
+            names = {(r, label): f"str{r or ''}_{label}" for r in range(len(rounds)) for label in slabels}
+            slots = [nm for (_r, label), nm in names.items() if label != "bare"]
+            if rounds and "bare" in slabels:
+                slots.append("str_cap")
+            backlog = (
+                f"INSERT INTO big SELECT g, 'new ' || g, g % 100, g / 3.0 "
+                f"FROM generate_series({n + 1}, {2 * n}) g;"
+            )
+            deletes = args.stream_op == "delete"
+            if rounds and deletes:
+                pg.psql(backlog)
+            for nm in slots:
                 pg.psql(
                     f"SELECT pg_create_logical_replication_slot('{nm}', 'pgoutput');"
                     f"CREATE PUBLICATION {nm}_pub FOR TABLE big;"
                 )
             if rounds:
-                pg.psql(
-                    f"INSERT INTO big SELECT g, 'new ' || g, g % 100, g / 3.0 "
-                    f"FROM generate_series({n + 1}, {2 * n}) g;"
-                )
+                if deletes:  # each statement its own transaction (psql autocommits)
+                    backlog = "".join(
+                        f"DELETE FROM big WHERE id > {a} AND id <= {min(a + 1000, 2 * n)};"
+                        for a in range(n, 2 * n, 1000)
+                    )
+                pg.psql(backlog)
+            total = 2 * n if deletes else n  # records per stream run
+            # the last record's line: the last insert's, or the last delete's tombstone
+            last = b'"payload":{"id":%d}}' % (2 * n) + (b',"value":null' if deletes else b"")
+            captured = work / "str_cap" / "str_cap.public.big.jsonl"
+            if "str_cap" in slots:
+                done = LineTail(captured, last)
+                try:
+                    run(pg, work, "str_cap", "no_data", ["--out", str(work / "str_cap")], done)
+                finally:
+                    done.close()
             for r, order in enumerate(rounds):
                 for label in order:
                     nm = names[r, label]
+                    argv = None
                     if label == "directory":
                         dest = ["--out", str(work / nm)]
-                        # the backlog's last insert: id 2n (its key's payload in the line)
-                        done = LineTail(
-                            work / nm / f"{nm}.public.big.jsonl", b'"payload":{"id":%d}}' % (2 * n)
-                        )
+                        done = LineTail(work / nm / f"{nm}.public.big.jsonl", last)
                     else:
                         dest = ["--kafka", broker.bootstrap]
-                        done = KafkaTail(broker.bootstrap, f"{nm}.public.big", n)
+                        done = KafkaTail(broker.bootstrap, f"{nm}.public.big", total)
+                        if label == "bare":  # the properties file run() writes: its producer settings
+                            argv = [
+                                sys.executable,
+                                __file__,
+                                "--bare-stream",
+                                str(captured),
+                                f"{nm}.public.big",
+                                str(work / f"{nm}.properties"),
+                                broker.bootstrap,
+                            ]
+                    load = os.getloadavg()[0]
                     try:
                         secs, cpu, other = run(
-                            pg, work, nm, "no_data", dest, done, extra if label == "kafkax" else None
+                            pg,
+                            work,
+                            nm,
+                            "no_data",
+                            dest,
+                            done,
+                            extra if label in ("kafkax", "bare") else None,
+                            argv,
                         )
                     finally:
                         done.close()
-                    if r == 0:  # the bare producer's reference is of the first round's
-                        results.append([f"stream {n} inserts", label, secs, cpu, None, None])
-                    else:
-                        results.append([f"stream {n} inserts ({r})", label, secs, cpu, None, None])
-                    details.append((nm, other))
-            # the reference: the same records through a bare producer, each Kafka output's settings
-            for row in results:
-                kind, label = ("snap" if row[0].startswith("snapshot") else "str"), row[1]
-                if label == "directory" or row[0].endswith(")") or (kind == "snap" and args.stream_only):
-                    continue
-                lines = work / f"{kind}_directory" / f"{kind}_directory.public.big.jsonl"
-                props_file = work / f"{kind}_{label}.properties"
-                row[4], row[5] = bare(work, lines, f"bare_{kind}_{label}", props_file, broker.bootstrap)
+                    streams.append(
+                        {"round": r, "label": label, "secs": secs, "cpu": cpu, "load": load, **other}
+                    )
+                    details.append((nm, {k: v for k, v in other.items() if k not in ("window", "first")}))
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    print(
-        f"{'workload':<24} {'output':<10} {'seconds':>8} {'events/s':>10} {'CPU-s':>7} "
-        f"{'bare ev/s':>10} {'bare CPU-s':>10} {'ours/bare':>9}"
-    )
-    for w, label, secs, cpu, bsecs, bcpu in results:
-        ref = f" {n / bsecs:10.0f} {bcpu:10.2f} {bsecs / secs:9.2f}" if bsecs else ""
-        print(f"{w:<24} {label:<10} {secs:8.2f} {n / secs:10.0f} {cpu:7.2f}{ref}")
+    if results:
+        print(
+            f"{'workload':<24} {'output':<10} {'seconds':>8} {'events/s':>10} {'CPU-s':>7} "
+            f"{'bare ev/s':>10} {'bare CPU-s':>10} {'ours/bare':>9}"
+        )
+        for w, label, secs, cpu, bsecs, bcpu in results:
+            ref = f" {n / bsecs:10.0f} {bcpu:10.2f} {bsecs / secs:9.2f}" if bsecs else ""
+            print(f"{w:<24} {label:<10} {secs:8.2f} {n / secs:10.0f} {cpu:7.2f}{ref}")
+    if streams:
+        report_streams(streams, 2 * n if args.stream_op == "delete" else n)
     print(
         "other CPU-s during each run (broker; the bench's end detection; the emulator's threads before the stop):"
     )
@@ -598,6 +734,63 @@ def main() -> None:
         print(f"  {nm:<14} " + "  ".join(f"{k} {v:.2f}" for k, v in other.items()))
     if extra:
         print("kafkax: kafka with " + ", ".join(f"{k}={v}" for k, v in extra.items()))
+
+
+def _median(xs: list[float]) -> float:
+    xs = sorted(xs)
+    return (xs[(len(xs) - 1) // 2] + xs[len(xs) // 2]) / 2
+
+
+def report_streams(streams: list[dict], n: int) -> None:
+    """The stream runs: start to end (process start to the N-th record readable) and the window (first record
+    readable to the N-th: start-up and topic creation out, the same span for every output and the bare
+    producer), with the CPU-s of that window by thread (main = the Python thread that produces, rdk =
+    librdkafka's, other = the emulator's other threads) and of the broker and PostgreSQL's backends; then per
+    round the Kafka outputs' window rate over the bare producer's and the directory output's."""
+    print(
+        f"stream of {n} records; window = first record readable -> N-th; CPU-s of the window "
+        "(load = 1-min load average at the run's start)"
+    )
+    print(
+        f"{'round':>5} {'output':<10} {'load':>5} {'start-end s':>11} {'ev/s':>8} {'first s':>7} | {'window s':>8} "
+        f"{'ev/s':>8} {'main':>5} {'rdk':>5} {'other':>5} {'broker':>6} {'pg':>5} {'m-wait':>6}"
+    )
+    for s in streams:
+        w = s["window"]
+        print(
+            f"{s['round']:>5} {s['label']:<10} {s['load']:5.1f} {s['secs']:11.2f} {n / s['secs']:8.0f} "
+            f"{s['first']:7.2f} | "
+            f"{w['t']:8.2f} {(n - 1) / w['t']:8.0f} {w['main']:5.2f} {w['rdk']:5.2f} {w['other']:5.2f} "
+            f"{w['broker']:6.2f} {w['postgres']:5.2f} {w['main-wait']:6.2f}"
+        )
+    labels = list(dict.fromkeys(s["label"] for s in streams))
+    print("medians:")
+    for label in labels:
+        mine = [s for s in streams if s["label"] == label]
+        med = {k: _median([s["window"][k] for s in mine]) for k in ("main", "rdk", "broker", "postgres")}
+        print(
+            f"  {label:<10} start-end {_median([n / s['secs'] for s in mine]):8.0f} ev/s, window "
+            f"{_median([(n - 1) / s['window']['t'] for s in mine]):8.0f} ev/s; window CPU-s "
+            + " ".join(f"{k} {v:.2f}" for k, v in med.items())
+        )
+    by = {(s["round"], s["label"]): s for s in streams}
+    rounds = sorted({s["round"] for s in streams})
+    for label in [x for x in labels if x.startswith("kafka")]:
+        for ref in [x for x in ("bare", "directory") if x in labels]:
+            for what, rate in (
+                ("window", lambda s: 1 / s["window"]["t"]),
+                ("start-end", lambda s: 1 / s["secs"]),
+            ):
+                got = [
+                    rate(by[r, label]) / rate(by[r, ref])
+                    for r in rounds
+                    if (r, label) in by and (r, ref) in by
+                ]
+                if got:
+                    print(
+                        f"  {label} / {ref} ({what}): median {_median(got):.2f}; "
+                        + " ".join(f"{g:.2f}" for g in got)
+                    )
 
 
 if __name__ == "__main__":

@@ -128,6 +128,7 @@ class Tee(Output):
     def __init__(self, *outs: Output) -> None:
         self.outs = outs
         self.lines = 0  # records through produce_line
+        self.kvs = 0  # records through produce_kv (a DELETE's tombstone on the line path)
 
     def write(self, record: Record) -> None:
         for o in self.outs:
@@ -142,6 +143,15 @@ class Tee(Output):
                 o.produce_line(topic, line, klen, vstart, vtail, headers)
             else:
                 o.write(LineRecord(topic, line, klen, vstart, vtail, headers))
+
+    def produce_kv(self, topic: str, key: bytes | None, value: bytes | None, headers) -> None:
+        """As `produce_line`, for a record given as its key and value (a DELETE's tombstone)."""
+        self.kvs += 1
+        for o in self.outs:
+            if hasattr(o, "produce_kv"):
+                o.produce_kv(topic, key, value, headers)
+            else:
+                o.write(Record(topic, key, value, headers))
 
     def flush(self) -> None:
         for o in self.outs:
@@ -224,14 +234,25 @@ def test_kafka_bytes_equal_directory_output(pg, broker, tmp_path):
             30,
             "streamed changes",
         )
+        # the table's first DELETE (above) made the old key's line reader: a DELETE of a later transaction takes
+        # the line path (Dispatcher.table_line_delete), its tombstone through produce_kv
+        pg.psql(f"DELETE FROM {name}.t WHERE id = 4;")
+        _wait(
+            lambda: len((tmp_path / "out" / f"{topic}.jsonl").read_bytes().splitlines()) >= 37 + 2,
+            30,
+            "the second delete",
+        )
     finally:
         runner.stop()
         t.join(30)
     assert not t.is_alive()
     lines = (tmp_path / "out" / f"{topic}.jsonl").read_bytes().splitlines(keepends=True)
     msgs = read_topic(broker.bootstrap, topic)
-    assert len(msgs) == len(lines) == 37
-    assert tee.lines == 2  # the INSERT and the first UPDATE went through Kafka's produce_line
+    assert len(msgs) == len(lines) == 39
+    # the INSERT, the first UPDATE and the second DELETE went through Kafka's produce_line, that DELETE's
+    # tombstone through produce_kv
+    assert (tee.lines, tee.kvs) == (3, 1)
+    assert msgs[-1].value() is None and msgs[-1].key() == msgs[-2].key()
     for m, line in zip(msgs, lines):
         assert Record(topic, m.key(), m.value(), list(m.headers() or [])).line() == line
     # a key change carries __debezium.oldkey / newkey headers, with the JsonConverter bytes

@@ -79,4 +79,6 @@ def test_mariadb_stream_lines_through_kafka_equal_the_directory_output(tmp_path)
         assert len(msgs) == len(lines) == 7
         for m, line in zip(msgs, lines):
             assert Record(topic, m.key(), m.value(), list(m.headers() or [])).line() == line
-        assert tee.lines == 3  # the two INSERTs and the UPDATE went through Kafka's produce_line
+        # the two INSERTs, the UPDATE and the DELETE went through Kafka's produce_line, the DELETE's tombstone
+        # through produce_kv
+        assert (tee.lines, tee.kvs) == (4, 1)
