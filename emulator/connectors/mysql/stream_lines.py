@@ -95,15 +95,14 @@ class BinlogLines:
             way.src = src
             self._line_tx_id(way)
             return
-        pre, post = way.around
-        way.fmt = pre + src + post
+        way.fmt = src.join(way.around)  # one copy of the ~4.5 KB line (`pre + src + post` made two)
 
     def _line_tx_id(self, way: LineWay) -> None:
         """`way.fmt` for the transaction block of the open transaction (its id in the text after the source)."""
         pre, post = way.around
         tx_id = way.tx_id = way.tx.begin_id
         idj = _dumps(tx_id).replace(b"%", b"%%") if tx_id is not None else b"null"
-        way.fmt = pre + way.src + post.replace(TX_ID, idj, 1)
+        way.fmt = way.src.join((pre, post.replace(TX_ID, idj, 1)))
 
     def _lines(self, way: LineWay, body: bytes, p: int, end: int) -> bool:
         """The rows of an event (`body[p:end]`) made straight into their records' lines (`row_lines.py`) and
