@@ -10,7 +10,7 @@ of `--repeat`). Compare two trees in one sitting:
     PYTHONPATH=$PWD       /work/main/.venv/bin/python bench/bench_binlog_path.py --rows 50000
 
 `--dicts` also replays with the line path refused (every row as dicts through the dispatcher, what the data
-plane, transaction metadata and the signal table still take), interleaved with it, and prints the ratio.
+plane and the signal table still take), interleaved with it, and prints the ratio.
 
 `--mariadb --save F` keeps the real packets (and the connector properties) in F; `--load F` replays them
 without a server. Instructions per row, load-independent (the replay once to warm up, then again between
