@@ -10,7 +10,7 @@ of `--repeat`). Compare two trees in one sitting:
     PYTHONPATH=$PWD       /work/main/.venv/bin/python bench/bench_binlog_path.py --rows 50000
 
 `--dicts` also replays with the line path refused (every row as dicts through the dispatcher, what the data
-plane, transaction metadata and the signal table still take), interleaved with it, and prints the ratio.
+plane and the signal table still take), interleaved with it, and prints the ratio.
 
 `--mariadb --save F` keeps the real packets (and the connector properties) in F; `--load F` replays them
 without a server. Instructions per row, load-independent (the replay once to warm up, then again between
@@ -29,6 +29,9 @@ second dump holds that drain alone:
 
 `--catchup --tx-rows K`: the backlogs' statements K per transaction (default 1000): 1 is a catch-up of one-row
 transactions, where each transaction's GTID and XID events weigh as much as its row.
+
+`--tx-metadata` (with `--catchup`, `--mariadb` or `--load`): the connector with provide.transaction.metadata=true
+(BEGIN/END records, each event's transaction block).
 """
 
 from __future__ import annotations
@@ -150,11 +153,16 @@ def plain(ev):
 
 
 def mariadb_events(
-    rows: int, save: str | None = None, load: str | None = None, tx_rows: int = 1000
+    rows: int,
+    save: str | None = None,
+    load: str | None = None,
+    tx_rows: int = 1000,
+    extra: dict | None = None,
 ) -> tuple[list[tuple], list[tuple], Callable[[Path], MySqlConnector], int]:
     """`--mariadb`: real packets, read once from a throwaway MariaDB with the emulator's own reader:
     bench_mariadb.py's 11-column table, `rows` single-row INSERT statements then as many UPDATEs, 1000 per
-    transaction (`tx_rows`). -> (INSERT events, UPDATE events, connector factory, checksum length)."""
+    transaction (`tx_rows`). -> (INSERT events, UPDATE events, connector factory, checksum length); `extra`:
+    connector properties added."""
     import bench_mariadb as bm
 
     checksum = [0]
@@ -168,7 +176,7 @@ def mariadb_events(
                 pickle.dump((inserts, updates, props, checksum[0]), f)
 
     def make(work: Path) -> MySqlConnector:
-        cfg = dict(props, **{"schema.history.internal.file.filename": str(work / "h.dat")})
+        cfg = dict(props, **{"schema.history.internal.file.filename": str(work / "h.dat")}, **(extra or {}))
         p = work / "c.properties"
         p.write_text("".join(f"{k}={v}\n" for k, v in cfg.items()))
         # the properties' connector (bench_mariadb.py's: MariaDbConnector, whose source blocks carry the GTID;
@@ -294,13 +302,19 @@ def main(argv=None) -> int:
         default=1000,
         help="with --catchup or --mariadb: statements per transaction in the backlogs (default 1000)",
     )
+    ap.add_argument(
+        "--tx-metadata",
+        action="store_true",
+        help="with --catchup, --mariadb or --load: provide.transaction.metadata=true",
+    )
     args = ap.parse_args(argv)
+    extra = {"provide.transaction.metadata": "true"} if args.tx_metadata else None
     if args.catchup:
         from binlog_catchup import catchup
 
         markers = args.callgrind_markers is not None
         runs = catchup(
-            args.rows, args.callgrind_markers, markers, 1 if markers else args.repeat, args.tx_rows
+            args.rows, args.callgrind_markers, markers, 1 if markers else args.repeat, args.tx_rows, extra
         )
         for name, results in runs.items():
             best = min(results, key=lambda r: r["cpu_us"])
@@ -311,7 +325,9 @@ def main(argv=None) -> int:
             )
         return 0
     if args.mariadb or args.load:
-        inserts, updates, make, checksum = mariadb_events(args.rows, args.save, args.load, args.tx_rows)
+        inserts, updates, make, checksum = mariadb_events(
+            args.rows, args.save, args.load, args.tx_rows, extra
+        )
         args.rows = sum(1 for et, _, _ in inserts if et in bl.ROW_EVENTS)
         shape = "1 per event, bench_mariadb.py's 11-column table"
     else:

@@ -77,6 +77,8 @@ def drain(props: dict, n: int, markers: bool = False, lines_per_event: int = 1) 
     class Counting(DirectoryOutput):
         def write_line(self, topic: str, line: bytes, _write=DirectoryOutput.write_line) -> None:
             _write(self, topic, line)
+            if topic != TOPIC:  # transaction metadata's BEGIN/END
+                return
             self.count += 1
             if self.count == 1 or self.count == n:
                 self.mark()
@@ -124,11 +126,16 @@ def drain(props: dict, n: int, markers: bool = False, lines_per_event: int = 1) 
 
 
 def catchup(
-    rows: int, only: str | None = None, markers: bool = False, repeat: int = 1, per_tx: int = 1000
+    rows: int,
+    only: str | None = None,
+    markers: bool = False,
+    repeat: int = 1,
+    per_tx: int = 1000,
+    extra: dict[str, str] | None = None,
 ) -> dict[str, list[dict]]:
     """-> {"INSERT": [drain results], "UPDATE": [...], "DELETE": [...]} (`only`: one of them; the others'
-    backlogs are still written, UPDATEs and DELETEs need the rows), `per_tx` statements per transaction. Each
-    repeat starts from the same offsets, on a fresh output."""
+    backlogs are still written, UPDATEs and DELETEs need the rows), `per_tx` statements per transaction, `extra`
+    connector properties for the drains. Each repeat starts from the same offsets, on a fresh output."""
     work = Path(tempfile.mkdtemp(prefix="bench-catchup-"))
     results: dict[str, list[dict]] = {}
     try:
@@ -154,7 +161,9 @@ def catchup(
                 for k in range(repeat if only in (None, name) else 1):
                     d = work / f"{name}{k}"
                     shutil.copytree(start, d)
-                    runs.append(drain(bm.props(db, d), rows * per, markers and only == name, per))
+                    runs.append(
+                        drain(bm.props(db, d, **(extra or {})), rows * per, markers and only == name, per)
+                    )
                 start = d  # the next backlog starts where this drain ended
                 if only not in (None, name):
                     del results[name]

@@ -10,7 +10,9 @@ changes to a row are taken from `TableEnvelope.json_fields`: masks (constant tex
 
 The line's format (`line_format`) is the envelope's directory line with the source template of the event
 (`%d` at `pos` and `row`) in place; its arguments: the key's JSON, the before image's fields (UPDATE), the
-after image's fields, pos, row, then ts_ms, ts_us, ts_ns as decimal text."""
+after image's fields, pos, row, then ts_ms, ts_us, ts_ns as decimal text. With transaction metadata (`tx`) the
+line's `transaction` block is in the format too, its id put in per transaction (`TX_ID`) and its two orders
+`%d`s: the decoders then take them after `ns` and put them after pos and row."""
 
 from __future__ import annotations
 
@@ -29,6 +31,13 @@ _INTS = frozenset({T_TINY, T_SHORT, T_INT24, T_LONG, T_LONGLONG, T_YEAR})
 # stand-ins for the parts put into the envelope's line format afterwards: never in JSON text (control
 # characters are escaped there), so each occurs once
 _BEFORE, _AFTER, _SOURCE = b"\x02B\x02", b"\x02A\x02", b"\x02S\x02"
+# the transaction id's JSON in a line format's text after the source (`line_formats(..., tx=True)`): the stream
+# puts the transaction's in (`%` escaped), as it puts the source template in
+TX_ID = b"\x02T\x02"
+# the transaction block (its stand-in `_TX`) as `TransactionMonitor.event_block`'s dict prints: the orders are
+# the decoders' arguments
+_TX = b"\x02X\x02"
+_TX_BLOCK = b'{"id":' + TX_ID + b',"total_order":%d,"data_collection_order":%d}'
 _KEY_SLOT = len(b'{"key":')  # where the key's frame starts in a line (envelope_format.line_format)
 # ts_ms and ts_us are the first 13 and 16 digits of ts_ns's 19: the one text cut by the format's precision
 # (no slices: ~1,000 instructions a row), for a clock in NS_RANGE (2001-09-09 to 2286; stream_lines checks)
@@ -66,9 +75,12 @@ def compile_line_decoders(
     outputs: list[tuple[str, Callable | None] | None],
     value: list[tuple[str, int, bytes, bytes | None]],
     key: list[tuple[str, int, bytes, bytes | None]] | None,
+    tx: bool = False,
 ) -> LineDecoders | None:
     """The line decoders of `tm` (`outputs` as `compile_row_decoders`'s), `value` and `key` the envelope's
-    `json_fields()`; None when a field of the envelope has no column in the row (nothing to print it from)."""
+    `json_fields()`; None when a field of the envelope has no column in the row (nothing to print it from).
+    `tx`: each decoder also takes the event's two transaction orders (`total_order`, `data_collection_order`,
+    after `ns`) for the formats of `line_formats(..., tx=True)`."""
     code = image_code(tm, outputs, json=True)
     g = code.g
     g["_dumps"] = orjson.dumps
@@ -133,13 +145,13 @@ def compile_line_decoders(
     # none), `insert_k`/`update_k` put its fields in the line's format
     key_way = "apart" if key is not None else None
     funcs = [
-        _function("insert", one, after, key_way, keyed),
-        _function("update", two, both, key_way, keyed, differ),
+        _function("insert", one, after, key_way, keyed, tx),
+        _function("update", two, both, key_way, keyed, tx, differ),
     ]
     if key is not None:
         funcs += [
-            _function("insert_k", one, after, "inline", keyed),
-            _function("update_k", two, both, "inline", keyed, differ),
+            _function("insert_k", one, after, "inline", keyed, tx),
+            _function("update_k", two, both, "inline", keyed, tx, differ),
         ]
     src = "\n\n\n".join("\n    ".join(f) for f in funcs) + "\n"
     exec(compile(src, f"<row lines {tm.schema}.{tm.table}>", "exec"), g)  # noqa: S102 - generated code
@@ -150,20 +162,22 @@ def compile_line_decoders(
 
 
 def _function(
-    name: str, image: list[str], args: str, key: str | None, keyed: str, differ: str | None = None
+    name: str, image: list[str], args: str, key: str | None, keyed: str, tx: bool, differ: str | None = None
 ) -> list[str]:
     """The lines of line decoder `name`: `image` decodes the row's image(s), `args` the format's arguments
     for them; the key's part by `key`: "apart" (its own `%` into `key`, the line's first argument, its length
-    returned), "inline" (`keyed`, its fields' arguments, first in the line's format) or None (no key); `differ`
-    the test of a key change (UPDATE: then (None, p))."""
-    out = [f"def {name}(b, p, fmt, pos, row, ns):", *image]
+    returned), "inline" (`keyed`, its fields' arguments, first in the line's format) or None (no key); `tx` the
+    transaction block's orders (`tot`, `dco`) after the source's; `differ` the test of a key change (UPDATE:
+    then (None, p))."""
+    orders = ", tot, dco" if tx else ""
+    out = [f"def {name}(b, p, fmt, pos, row, ns{orders}):", *image]
     if key == "apart":
         out.append(f"key = KFMT % ({keyed})")
     if differ is not None:
         out += [f"if {differ}:", "    return None, p"]
     front, length = {"apart": ("key, ", "len(key)"), "inline": (keyed, "0"), None: ("", "0")}[key]
     # ms and µs: the format's precision cuts the ns text (_TIMES)
-    out += ["t = b'%d' % ns", f"return (fmt % ({front}{args}pos, row, t, t, t), {length}), p"]
+    out += ["t = b'%d' % ns", f"return (fmt % ({front}{args}pos, row{orders}, t, t, t), {length}), p"]
     return out
 
 
@@ -216,14 +230,15 @@ def _reuse(line: str) -> str:
 
 
 def line_formats(
-    env, value_format: bytes, key_format: bytes | None = None
+    env, value_format: bytes, key_format: bytes | None = None, tx: bool = False
 ) -> dict[str, tuple[bytes, bytes]] | None:
     """The whole directory line of `env`'s streamed INSERT ("c"), UPDATE ("u") and DELETE ("d") records with
     the line decoders' `value_format` in the before (UPDATE, DELETE) and after places, cut where the source
     block goes: an
     event's format is `pre + source template + post` (the template with `%d` at pos and row, `%` escaped).
     None when the envelope's format is not the expected one. With the decoders' `key_format`, also "ck" and
-    "uk": the INSERT's and UPDATE's formats with it in the key's place (`LineDecoders.insert_k`)."""
+    "uk": the INSERT's and UPDATE's formats with it in the key's place (`LineDecoders.insert_k`). `tx`: the
+    transaction block in the text after the source, `TX_ID` where its id goes."""
     hs = env.settings.context_headers
     kf = env.key_frame
     if kf is None:
@@ -232,7 +247,10 @@ def line_formats(
     out = {}
     for op in ("c", "u", "d"):
         pay = payload_format(
-            before=b"null" if op == "c" else _BEFORE, source=_SOURCE, transaction=b"null", op=op
+            before=b"null" if op == "c" else _BEFORE,
+            source=_SOURCE,
+            transaction=_TX if tx else b"null",
+            op=op,
         )
         # a DELETE's image is its before: the INSERT's arguments in the before place, `after` null
         pay = pay.replace(b',"after":%b,', b',"after":' + (b"null" if op == "d" else _AFTER) + b",", 1)
@@ -240,7 +258,11 @@ def line_formats(
         if fmt.count(_TIMES[0]) != 1 or fmt.count(_SOURCE) != 1 or fmt.count(_AFTER) != (op != "d"):
             return None
         fmt = fmt.replace(_TIMES[0], _TIMES[1]).replace(_BEFORE, value_format).replace(_AFTER, value_format)
+        if tx:
+            fmt = fmt.replace(_TX, _TX_BLOCK)
         pre, post = fmt.split(_SOURCE)
+        if post.count(TX_ID) != tx:  # (the id's marker is never in JSON text: as _SOURCE)
+            return None
         out[op] = (pre, post)
         if op != "d" and key_format is not None and pre.startswith(b"%b", _KEY_SLOT + len(_esc(kf.head))):
             at = _KEY_SLOT + len(_esc(kf.head))  # the key's payload slot, the format's first

@@ -529,9 +529,11 @@ class MySqlBinlogStream(BinlogLines):
         # and the escapes made again); only the GTID differs, so the bytes are those a new build makes
         if cut is not None and key[:3] == old[:3] and key[4:] == old[4:]:
             g = orjson.dumps(key[3])
-            if b"%" not in g:
+            # find, not `b"%" not in g`: CPython 3.11's bytes `in` first reads its operand as an int, and the
+            # TypeError it makes and clears for bytes cost ~2k instructions, a transaction
+            if g.find(b"%") < 0:
                 ct.src_key = key
-                ct.src = src = cut[0] + g + cut[1]
+                ct.src = src = g.join(cut)
                 return src
         ts, commit_us, sid, gtid, file, thread, query = key
         ts_us = commit_us or ts * 1_000_000
