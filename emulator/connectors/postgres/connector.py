@@ -309,7 +309,7 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
         changed read as it was before, then emitted after the change: tests/test_pg_commit_visible_reads.py),
         a reselect. One `pg_locks` query per transaction at most."""
         if self.xid is not None and self._visible_epoch != self.tx_epoch:
-            await_commit_visible(self.conn, self.xid)
+            await_commit_visible(self.conn, self.xid, self.slot_name)
             self._visible_epoch = self.tx_epoch
         return self.conn
 
