@@ -4,9 +4,11 @@ and the earlier draws never wrote:
 - `skip.messages.without.change=true`, and a scenario (`nochange`) whose UPDATEs change nothing (`SET v = v`,
   under REPLICA IDENTITY FULL, where Debezium can compare before and after, and DEFAULT, where it cannot), beside
   TRUNCATE ... CASCADE over a foreign key and TRUNCATE ... RESTART IDENTITY inside transactions with row changes;
-- `heartbeat.action.query`: an idempotent write (`INSERT ... ON CONFLICT DO NOTHING`) into a table of its own,
-  so that whichever heartbeat runs it first, the table gets exactly one row (one change record in both engines;
-  later runs write nothing, and PostgreSQL 15's pgoutput sends no empty transaction).
+- `heartbeat.action.query`: `INSERT ... ON CONFLICT DO NOTHING` into a table of its own whose row is there before
+  the capture starts, so the query runs at every heartbeat and writes nothing: no record in either engine. A
+  query that wrote its row once (the first version) made a record whose place among the workload's transactions
+  is heartbeat timing: campaign seed 44706008 had it before the first stream transaction in the emulator and after
+  it in Debezium (`source.sequence` and the transaction records differed).
 
 All from a random stream of their own (`extra-<seed>`), drawn after everything else: every older seed keeps its
 workload, a drawn seed only gains `-- @set` lines, a scenario and the heartbeat table.
@@ -18,7 +20,10 @@ import random
 from typing import Any
 
 HEARTBEAT_TABLE = "public.dbz_heartbeat"
-HEARTBEAT_DDL = f"CREATE TABLE {HEARTBEAT_TABLE} (id integer PRIMARY KEY, note text DEFAULT 'hb');\n"
+HEARTBEAT_DDL = (
+    f"CREATE TABLE {HEARTBEAT_TABLE} (id integer PRIMARY KEY, note text DEFAULT 'hb');\n"
+    f"INSERT INTO {HEARTBEAT_TABLE} (id) VALUES (1);\n"
+)
 HEARTBEAT_QUERY = f"INSERT INTO {HEARTBEAT_TABLE} (id) VALUES (1) ON CONFLICT (id) DO NOTHING"
 
 
