@@ -236,18 +236,29 @@ def load_table(
 _COMMIT_WAIT_S = 5.0
 
 
-def await_commit_visible(conn: Any, xid: int | None) -> None:
+_XID_LOCK_SQL = "SELECT 1 FROM pg_locks WHERE locktype = 'transactionid' AND transactionid = %s::text::xid"
+# the slot's walsender is a synchronous standby (synchronous_standby_names names its application_name, or '*')
+_SYNC_SQL = """
+SELECT 1 FROM pg_replication_slots s JOIN pg_stat_replication r ON r.pid = s.active_pid
+WHERE s.slot_name = %s AND r.sync_state IN ('sync', 'quorum')
+"""
+
+
+def await_commit_visible(conn: Any, xid: int | None, slot: str | None = None) -> None:
     """Wait until transaction `xid`'s commit is visible to a new snapshot on `conn`. pgoutput sends a
     transaction once its commit record is flushed, but the committing backend leaves the proc array (its
     commit becomes visible to others) only after that: a catalog read made in between still sees the
     catalog from before the transaction (a primary key dropped in it still there). The transaction holds
     the lock on its own xid until after it left the proc array, so once no lock on `xid` is left, the
-    next statement's snapshot sees the commit."""
-    if xid is None:
+    next statement's snapshot sees the commit. Not when `slot`'s walsender is a synchronous standby: the
+    commit may then wait for this very stream to confirm it, which it does only after the transaction
+    (the wait would always run to its deadline; the read sees what Debezium's, as fast, would)."""
+    if xid is None or conn.execute(_XID_LOCK_SQL, (str(xid),)).fetchone() is None:
+        return
+    if slot is not None and conn.execute(_SYNC_SQL, (slot,)).fetchone() is not None:
         return
     deadline = time.monotonic() + _COMMIT_WAIT_S
-    sql = "SELECT 1 FROM pg_locks WHERE locktype = 'transactionid' AND transactionid = %s::text::xid"
-    while conn.execute(sql, (str(xid),)).fetchone() is not None and time.monotonic() < deadline:
+    while conn.execute(_XID_LOCK_SQL, (str(xid),)).fetchone() is not None and time.monotonic() < deadline:
         time.sleep(0.001)
 
 

@@ -35,8 +35,9 @@ class ChunkSource:
     def max_key(
         self, ct: CapturedTable, key_cols: list[str], condition: Predicate | None
     ) -> list[str] | None:
-        q = PostgresChunks.max_key(ct.env.table, key_cols, condition, sql_literal_pg(self.conn))
-        with self.conn.transaction(), self.conn.cursor() as cur:
+        conn = self.visible_conn()  # what the signal's own transaction changed is read (`visible_conn`)
+        q = PostgresChunks.max_key(ct.env.table, key_cols, condition, sql_literal_pg(conn))
+        with conn.transaction(), conn.cursor() as cur:
             cur.execute("SET TRANSACTION READ ONLY")  # a filter can read, never write
             t = ct.env.table
             cur.execute(_GENERATED_SQL, (t.namespace, t.name))
@@ -83,9 +84,10 @@ class ChunkSource:
         limit: int,
         condition: str | None,
     ) -> list[list]:
+        conn = self.visible_conn()
         for attempt in (0, 1):
             try:
-                with self.conn.transaction(), self.conn.cursor() as cur:
+                with conn.transaction(), conn.cursor() as cur:
                     cur.execute("SET TRANSACTION READ ONLY")  # a filter can read, never write
                     with cur.copy(self._chunk_query(ct, key_cols, after, upto, limit, condition)) as cp:
                         return [list(r) for r in cp.rows()]
@@ -157,7 +159,7 @@ class ChunkSource:
             raise RuntimeError(
                 "read.only incremental snapshots need PostgreSQL 13 or newer (pg_current_snapshot)"
             )
-        conn = self.conn
+        conn = self.visible_conn()  # the transaction being decoded is not in `_ro_xids` yet
         for attempt in range(100):
             conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             done = False

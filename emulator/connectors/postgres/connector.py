@@ -23,7 +23,7 @@ from emulator.connect.schema import BYTES, STRING, Schema
 from emulator.connectors.base import with_progress
 from emulator.connectors.postgres import pgoutput as po
 from emulator.connectors.postgres.captured import CapturedTable
-from emulator.connectors.postgres.catalog import load_table, registry_for
+from emulator.connectors.postgres.catalog import await_commit_visible, load_table, registry_for
 from emulator.connectors.postgres.chunks import ChunkSource
 from emulator.connectors.postgres.conninfo import libpq_conninfo, stream_params
 from emulator.connectors.postgres.replication import ReplicationError, ReplicationStream
@@ -87,7 +87,7 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
             self.dispatcher.reselect = Reselector(
                 pg.post_processors,
                 placeholder_bytes(self.type_cfg),
-                PgReselect(lambda: self.conn).read,
+                PgReselect(self.visible_conn).read,
                 lambda env: env.table.extra.get("primary_key", env.table.key_columns),
             )
         self.heartbeat_query = typed.heartbeat.action_query
@@ -122,6 +122,7 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
         self.skip_until: list[int] | None = None
         self._resume_tx: tuple[int, dict[str, int]] | None = None  # (xid, counts) of a restart inside it
         self.in_tx = False
+        self._visible_epoch = -1  # the `tx_epoch` whose transaction `visible_conn` saw visible
         self.confirmed_lsn = 0
         self.signal_table = self.filters.signal_table
         self._wm_conn: psycopg.Connection | None = None
@@ -293,11 +294,24 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
                 # a table outside the filters is never read: Debezium's incremental snapshot skips it (its
                 # refresh of a filtered table fails; recorded: pg case incremental_unknown_table_skipped)
                 return None
-            td = load_table(self.conn, schema, name, self.type_cfg)
+            td = load_table(self.visible_conn(), schema, name, self.type_cfg)
             if td is None:
                 return None
             ct = self._capture(td)
         return ct
+
+    def visible_conn(self) -> psycopg.Connection:
+        """The connection, once the last transaction the stream decoded is visible on it: pgoutput sends a
+        transaction when its commit record is flushed, before its commit shows to other sessions
+        (`catalog.await_commit_visible`), and every read made for what the stream decoded must see it — the
+        Relation's catalog read, a table a signal names (created in the signal's transaction), the chunks and
+        maximum key of an incremental snapshot and the rows of a blocking one (a row the signal's transaction
+        changed read as it was before, then emitted after the change: tests/test_pg_commit_visible_reads.py),
+        a reselect. One `pg_locks` query per transaction at most."""
+        if self.xid is not None and self._visible_epoch != self.tx_epoch:
+            await_commit_visible(self.conn, self.xid, self.slot_name)
+            self._visible_epoch = self.tx_epoch
+        return self.conn
 
     # -- incremental snapshot source ---------------------------------------------------------------------
     def captured_table_ids(self) -> list[str]:

@@ -389,6 +389,7 @@ class SnapshotReads:
 
     @contextmanager
     def _blocking_session(self, wanted: set[str], filters: dict[str, str]):
+        self.visible_conn()  # the signal's transaction visible first (PostgresConnector.visible_conn)
         snap = psycopg.connect(self.conninfo, autocommit=True)
         try:
             snap.execute("BEGIN ISOLATION LEVEL SERIALIZABLE, READ ONLY, DEFERRABLE")

@@ -13,7 +13,7 @@ import psycopg
 from emulator.connectors.postgres import pgoutput as po
 from emulator.connectors.postgres import table_parsers as tp
 from emulator.connectors.postgres.captured import CapturedTable
-from emulator.connectors.postgres.catalog import await_commit_visible, load_relation_table
+from emulator.connectors.postgres.catalog import load_relation_table
 from emulator.connectors.postgres.source import (
     sequence,
 )
@@ -195,8 +195,8 @@ class PgoutputStream:
             self.by_oid[rel.oid] = None
             return
         # the schema in force here is the Relation message's, not the catalog's now (once that shows the commit)
-        await_commit_visible(self.conn, self.xid if self.in_tx else None)
-        td = load_relation_table(self.conn, rel, self.type_cfg, column_included=self.filters.column_included)
+        conn = self.visible_conn()  # once the transaction's commit shows (PostgresConnector.visible_conn)
+        td = load_relation_table(conn, rel, self.type_cfg, column_included=self.filters.column_included)
         stream_keep = td.extra["stream_keep"]
         old = self.by_id.get(td.id)
         ct = self._capture(td)

@@ -29,6 +29,10 @@ def source_length_scale(pgtype: PgType, typmod: int, stream: bool) -> tuple[int 
         if typmod < 0:
             typmod = t.typmod
         t = t.base
+    if t.is_array() and t.elem is not None:
+        # a domain over an array: pgjdbc's precision of an array type is its element's (convertArrayToBaseOid),
+        # and Debezium's domain type takes its base type's (pg case propagate_domain_array)
+        t = t.elem
     name = t.name
     if name in _FIXED_PRECISION:
         return _FIXED_PRECISION[name]
