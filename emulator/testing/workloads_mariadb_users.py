@@ -13,6 +13,8 @@ import json
 import random
 from typing import Any
 
+from emulator.testing import workloads_mariadb_dml
+
 
 def keycols_props(rng: random.Random, t: str) -> str:
     """message.key.columns for the keycols scenario's tables: exact names, a column regex, a name in
@@ -210,6 +212,7 @@ def late_draws(seed: int, props: dict[str, str], scenarios: list[Any]) -> None:
     parallel_snapshot(seed, props, scenarios)
     user_settings(seed, props)
     on_update(seed, scenarios)
+    workloads_mariadb_dml.dml_draw(seed, scenarios)  # (session 16)
 
 
 class _Scenario:
