@@ -297,7 +297,7 @@ class MySqlChunkSource:
         for db in dict.fromkeys(db for db, _ in ids):
             names = [n for d, n in ids if d == db]
             if self.locking_mode == "none":
-                order = hashmap_order([f"{db}.{n}" for n in names], table_size(len(names)))
+                order = hashmap_order([f"{db}.{n}" for n in names], table_size(len(names), at_least=2))
                 names = [o[len(db) + 1 :] for o in order]
             for n in names:
                 stmts.append(

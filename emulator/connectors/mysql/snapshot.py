@@ -219,9 +219,10 @@ class MySqlSnapshot:
             stmts.append((db, None, f"USE `{db}`", []))
             if self.locking_mode == "none":
                 # without locks Debezium reads the CREATE TABLEs on its worker pool into a HashMap<TableId, String>
-                # and writes them in that map's order (createSchemaEventsForTables; campaign seed 78004)
+                # and writes them in that map's order (createSchemaEventsForTables; campaign seed 78004). Its first
+                # putAll of a one-entry map pre-sizes the table to 2 buckets (campaign seed 81016: 6 tables, 8 buckets)
                 ids = [f"{db}.{n}" for n, _ in tables]
-                rank = {k: i for i, k in enumerate(hashmap_order(ids, table_size(len(ids))))}
+                rank = {k: i for i, k in enumerate(hashmap_order(ids, table_size(len(ids), at_least=2)))}
                 tables = sorted(tables, key=lambda t: rank[f"{db}.{t[0]}"])
             for name, ddl in tables:
                 stmts.append((db, name, ddl, None))
