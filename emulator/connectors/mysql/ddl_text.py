@@ -30,8 +30,8 @@ NAME_RE = r"(?:`(?:[^`]|``)+`|[\w$]+)(?:\s*\.\s*(?:`(?:[^`]|``)+`|[\w$]+))?"
 PARTITION_MAINTENANCE = re.compile(
     r"(?is)\s*ALTER\s+(?:ONLINE\s+|IGNORE\s+)*TABLE\s+(" + NAME_RE + r")\s+(?:(?:WAIT\s+\d+|NOWAIT)\s+)?"
     r"(?:(?:ADD|DROP|REORGANIZE|TRUNCATE|COALESCE|EXCHANGE|ANALYZE|CHECK|OPTIMIZE|REBUILD|REPAIR|DISCARD|"
-    r"IMPORT|CONVERT)\s+PARTITION\b|REMOVE\s+PARTITIONING\b|PARTITION\s+BY\b)"
-)
+    r"IMPORT|CONVERT)\s+PARTITION\b|REMOVE\s+PARTITIONING\b|PARTITION\s+BY\b|(?:DISABLE|ENABLE)\s+KEYS\s*$)"
+)  # (and mysqldump's `ALTER TABLE t DISABLE KEYS`: an unchanged ALTER too, case dml_forms_executable_comments)
 ALTER_MODIFIERS = re.compile(r"(?is)^\s*ALTER\s+(?:(?:ONLINE|IGNORE)\s+)+TABLE\b")
 WAIT_RE = re.compile(r"(?i)\s+(?:WAIT\s+\d+|NOWAIT)\b(?=(?:[^'`\"]|'[^']*'|`[^`]*`|\"[^\"]*\")*$)")
 SYSTEM_VERSIONING = re.compile(r"(?i)\s+WITH(?:OUT)?\s+SYSTEM\s+VERSIONING\b")
@@ -161,3 +161,33 @@ def altered_table_comment(text: str) -> str | None:
         if m:
             return m.group(1)[1:-1]
     return None
+
+
+_EXEC_OPEN = re.compile(r"/\*!\d*")
+
+
+def executable_comments(text: str) -> tuple[str, str]:
+    """A statement's `/*!NNNNN ... */` executable comments (mysqldump writes them) as Debezium's MySQL grammar
+    reads them -> (the text its records show, the text to parse). Its lexer drops the markers and parses what is
+    inside as SQL (`/*!40101 DEFAULT CHARSET=latin1 */` sets the table's charset), and a statement's `ddl` is its
+    text from the first token to the last, so a leading marker and a trailing `*/` are not shown, inner ones are
+    (recorded: mariadb case dml_forms_executable_comments). Quotes are not looked into."""
+    if "/*!" not in text:
+        return text, text
+    parsed, shown = [], text
+    at = 0
+    for m in _EXEC_OPEN.finditer(text):
+        if m.start() < at:
+            continue
+        end = text.find("*/", m.end())
+        if end < 0:
+            break
+        parsed += [text[at : m.start()], " ", text[m.end() : end], " "]
+        at = end + 2
+        if m.start() == 0:
+            shown = shown[m.end() :]
+    parsed.append(text[at:])
+    body = shown.rstrip()
+    if body.endswith("*/") and text.rstrip().endswith("*/") and at == len(text.rstrip()):
+        shown = body[:-2].rstrip()
+    return shown.strip(), "".join(parsed).strip()
