@@ -290,7 +290,7 @@ class MySqlChunkSource:
         with the source block it was built with. A new one carries `at` (the rows' server id, GTID, file and
         position) and `snapshot` "false". The last one is held back and returned: it goes out before the first row,
         or as the snapshot's `last` record when no row follows. Recorded: mariadb cases
-        blocking_snapshot_schema_events, blocking_snapshot_after_ddl, blocking_snapshot_empty_tables."""
+        blocking_snapshot_schema_events, blocking_snapshot_kept_events."""
         sid, gtid, file, pos = at
         ids = [(ct.env.table.namespace, ct.env.table.name) for ct in cts]
         stmts = [(db, n, f"DROP TABLE IF EXISTS `{db}`.`{n}`") for db, n in ids]
@@ -340,7 +340,7 @@ class MySqlChunkSource:
     def _emit_kept(self, ev: SnapshotEvent, last: bool = False) -> None:
         """A kept schema event emitted as it was built. `last`: the snapshot read no row after it, so Debezium's
         postSnapshot marks it `last` - in the event's own source struct, which it dispatches again later with that
-        mark (recorded: mariadb case blocking_snapshot_empty_tables)."""
+        mark (recorded: mariadb case blocking_snapshot_kept_events)."""
         if last:
             ev.src["snapshot"] = "last"
         self._emit_schema_change(ev.db, ev.ddl, ev.table_changes or [], dict(ev.src), ev.ts_ms)

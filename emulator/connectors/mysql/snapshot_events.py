@@ -8,7 +8,7 @@ SchemaChangeEvent is equal to another of the same database, schema, DDL text and
 and tables are not compared), so an event whose text the set already holds is not added: the earlier one stays, and
 is dispatched again as it was built, with its own source block (the initial snapshot's position, `server_id` 0,
 `snapshot` "true", its timestamps) and its own table definition. Recorded (mariadb cases
-blocking_snapshot_schema_events, blocking_snapshot_after_ddl):
+blocking_snapshot_schema_events, blocking_snapshot_kept_events):
 
 * a table unchanged since the initial snapshot: its DROP TABLE and CREATE TABLE records are the initial snapshot's,
   source and timestamps included;
