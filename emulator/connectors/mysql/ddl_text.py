@@ -163,18 +163,22 @@ def altered_table_comment(text: str) -> str | None:
     return None
 
 
-_EXEC_OPEN = re.compile(r"/\*!\d*")
+_EXEC_OPEN = re.compile(r"/\*!(\d*)")
+# MySqlLexerBase.serverVersion: a `/*!NNNNN` comment's inside is code when NNNNN (5 digits or more) is at most this
+_GRAMMAR_VERSION = 80200
 
 
 def executable_comments(text: str) -> tuple[str, str]:
-    """A statement's `/*!NNNNN ... */` executable comments (mysqldump writes them) as Debezium's MySQL grammar
-    reads them -> (the text its records show, the text to parse). Its lexer drops the markers and parses what is
-    inside as SQL (`/*!40101 DEFAULT CHARSET=latin1 */` sets the table's charset), and a statement's `ddl` is its
-    text from the first token to the last, so a leading marker and a trailing `*/` are not shown, inner ones are
-    (recorded: mariadb case dml_forms_executable_comments). Quotes are not looked into."""
+    """A statement's `/*!NNNNN ... */` executable comments (mysqldump writes them) as Debezium's MySQL grammar reads
+    them -> (the text its records show, the text to parse). Its lexer (MySqlLexer.g4, MySqlLexerBase) drops the
+    markers and reads the inside as code when there is no number or a number of 5 digits or more up to 80200;
+    otherwise the whole comment is hidden (MariaDB's `/*!100100 ... */` too, though the server runs it). A statement's
+    `ddl` runs from its first code character to its last, so a leading marker and a trailing `*/` are not shown,
+    inner ones are (recorded: mariadb case dml_forms_executable_comments: `/*!40101 DEFAULT CHARSET=latin1 */` makes
+    the table latin1). Quotes are not looked into."""
     if "/*!" not in text:
         return text, text
-    parsed, shown = [], text
+    spans: list[tuple[int, int]] = []  # the parts of `text` read as code
     at = 0
     for m in _EXEC_OPEN.finditer(text):
         if m.start() < at:
@@ -182,12 +186,16 @@ def executable_comments(text: str) -> tuple[str, str]:
         end = text.find("*/", m.end())
         if end < 0:
             break
-        parsed += [text[at : m.start()], " ", text[m.end() : end], " "]
+        spans.append((at, m.start()))
+        digits = m.group(1)
+        if not digits or (len(digits) >= 5 and int(digits) <= _GRAMMAR_VERSION):
+            spans.append((m.end(), end))
         at = end + 2
-        if m.start() == 0:
-            shown = shown[m.end() :]
-    parsed.append(text[at:])
-    body = shown.rstrip()
-    if body.endswith("*/") and text.rstrip().endswith("*/") and at == len(text.rstrip()):
-        shown = body[:-2].rstrip()
-    return shown.strip(), "".join(parsed).strip()
+    spans.append((at, len(text)))
+    code = [
+        (a + len(text[a:b]) - len(text[a:b].lstrip()), b - len(text[a:b]) + len(text[a:b].rstrip()))
+        for a, b in spans
+        if text[a:b].strip()
+    ]
+    shown = text[code[0][0] : code[-1][1]] if code else ""
+    return shown, " ".join(text[a:b] for a, b in spans).strip()
