@@ -50,6 +50,8 @@ RAW_BY_DESIGN: dict[str, dict[str, str]] = {
     "emulator/testing/workloads_mariadb_users.py": {
         "provide.transaction.metadata": "without_tx: the random MariaDB workload's property dict is left as "
         "another draw set it (it is written into the workload, not run)",
+        "snapshot.mode": "late_draws: `always` only where no other draw set the mode (the workload's property "
+        "dict, written into it, not run)",
     },
     "emulator/testing/parallel_order.py": {
         "snapshot.max.threads": "parallel_snapshot: how Debezium ordered a recording, read from the connector "

@@ -2,8 +2,9 @@
 
 Masked: timestamps (ts_ms/ts_us/ts_ns), the runId header value, watermark row ids (numbered by first
 appearance so open/close pairing still counts) and their data, PG LSNs (source.lsn, the numbers in
-source.sequence, the LSN half of transaction ids), MariaDB/MySQL binlog byte offsets (source.pos), the
-Java identity hash in logical-message collection names, heartbeat records, notification timestamps,
+source.sequence, the LSN half of transaction ids), MariaDB/MySQL binlog byte offsets (source.pos; a schema
+change's numbered by first appearance: a blocking snapshot sends the initial snapshot's events again), the Java
+identity hash in logical-message collection names, heartbeat records, notification timestamps,
 random notification ids and the order of notification data keys (Debezium's own varies by run); with `mask_positions` also
 transaction ids (PG txId, MariaDB GTIDs) and the binlog gtid/file/row of source blocks. Everything else —
 schemas with key order, payloads, ops, markers, tombstones, header names and order, per-topic order —
@@ -61,6 +62,7 @@ class Masker:
         self.mask_positions = mask_positions
         self.run_ids: dict[str, str] = {}
         self.wm_ids: dict[str, str] = {}
+        self.positions: dict[str, str] = {}
 
     def _num(self, table: dict, v: str, prefix: str) -> str:
         return table.setdefault(v, f"<{prefix}#{len(table) + 1}>")
@@ -119,7 +121,12 @@ class Masker:
                 if self.mask_positions and src.get("txId") is not None:
                     src["txId"] = "<txId>"
                 if "file" in src and src.get("pos") is not None:  # MariaDB/MySQL: binlog byte offsets
-                    src["pos"] = "<pos>"
+                    if "ddl" in p:
+                        # a schema change's position numbered by first appearance, so that one event sent again
+                        # (a blocking snapshot's, with the initial snapshot's position) is told from a new one
+                        src["pos"] = self._num(self.positions, f"{src.get('file')}:{src['pos']}", "pos")
+                    else:
+                        src["pos"] = "<pos>"
                 if self.mask_positions and "file" in src:
                     for k in ("gtid", "file", "row"):
                         if src.get(k) is not None:

@@ -13,6 +13,8 @@ import json
 import random
 from typing import Any
 
+from emulator.testing import workloads_mariadb_dml
+
 
 def keycols_props(rng: random.Random, t: str) -> str:
     """message.key.columns for the keycols scenario's tables: exact names, a column regex, a name in
@@ -210,6 +212,11 @@ def late_draws(seed: int, props: dict[str, str], scenarios: list[Any]) -> None:
     parallel_snapshot(seed, props, scenarios)
     user_settings(seed, props)
     on_update(seed, scenarios)
+    workloads_mariadb_dml.dml_draw(seed, scenarios)  # (session 16)
+    if random.Random(f"always-{seed}").random() < 0.1:
+        # (session 16) the one binlog snapshot.mode a single run can show that no other draw sets: `always` (snapshots
+        # at every start; `recovery` on a first start stops both, "Could not find existing redo log information")
+        props.setdefault("snapshot.mode", "always")
 
 
 class _Scenario:

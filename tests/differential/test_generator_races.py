@@ -103,3 +103,24 @@ def test_the_mariadb_settings_draw_only_adds_set_lines(monkeypatch: pytest.Monke
         assert all(x.startswith("-- @set ") for x in added), f"seed {s}"
         gained += bool(added)
     assert 12 <= gained <= 45  # ~35 %
+
+
+def test_the_mariadb_dml_draw_only_appends_its_scenario(monkeypatch: pytest.MonkeyPatch) -> None:
+    """(session 16) the dml scenario (REPLACE, ON DUPLICATE KEY UPDATE, multi-table UPDATE/DELETE, `/*!...*/`) comes
+    from a random stream of its own: a seed that draws it gains its `-- @scenario dml*` blocks, nothing else."""
+    import emulator.testing.workloads_mariadb_dml as dml
+
+    seeds = range(72000, 72080)
+    drawn = {s: workloads.generate("mariadb", s) for s in seeds}
+    monkeypatch.setattr(dml, "dml_draw", lambda seed, scenarios: None)
+    gained = 0
+    for s in seeds:
+        before, after = workloads.generate("mariadb", s), drawn[s]
+        if before == after:
+            continue
+        gained += 1
+        name = re.search(r"^-- @scenario (dml\d+)$", after, re.M).group(1)
+        blocks = re.split(r"(?m)^(?=-- @(?:scenario|section) )", after)
+        kept = "".join(b for b in blocks if not b.startswith(f"-- @scenario {name}\n"))
+        assert kept == before, f"seed {s}"
+    assert 16 <= gained <= 50  # ~40 %

@@ -19,6 +19,7 @@ from emulator.connectors.mysql.gtid import MariaGtidSet, MySqlGtidSet
 from emulator.connectors.mysql.jdbc_schema import read_table
 from emulator.connectors.mysql.schema_changes import history_change, table_change
 from emulator.connectors.mysql.snapshot import key_ordered_select
+from emulator.connectors.mysql.snapshot_events import SnapshotEvent
 from emulator.connectors.mysql.source import source_block
 from emulator.incremental.chunks_mysql import MySqlChunks
 from emulator.incremental.conditions import Predicate
@@ -227,7 +228,7 @@ class MySqlChunkSource:
         try:
             self._q("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ", conn=snap)
             self._q("START TRANSACTION WITH CONSISTENT SNAPSHOT", conn=snap)
-            self._blocking_schema(snap, cts)
+            held = self._blocking_schema(snap, cts, (sid, gtid, file, pos))
             # Debezium's blocking snapshot is its snapshot source too: on its chunked path (snapshot.max.threads
             # or a multiplier > 1) its chunked tables come in key order (read here on one connection), legacy has no `first`
             threads, legacy = max_threads(self.cfg, len(cts))
@@ -259,46 +260,90 @@ class MySqlChunkSource:
                 log.info("blocking snapshot of %s: %d rows", t.id, n)
 
             emit_row = self._snapshot_emitter(sid, gtid, file, pos)
+
+            def emit_first(ct: CapturedTable, after, mark: str) -> None:
+                nonlocal held
+                if held is not None:  # a row follows the schema events: the held one goes out as it is
+                    self._emit_kept(held)
+                    held = None
+                emit_row(ct, after, mark)
+
             yield SnapshotSession(
                 cts,
                 rows_of,
-                emit_row,
+                emit_first,
                 lambda ct: ct.data_collection,
                 markers=legacy_markers if legacy and threads > 1 else marker,
             )
+            if held is not None:  # no row read: the last schema event closes the snapshot (unless stopped)
+                self._emit_kept(held, last=not self.engine.stopping)
             self._q("COMMIT", conn=snap)
         finally:
             snap.close()
 
-    def _blocking_schema(self, snap, cts: list[CapturedTable]) -> None:
-        """The schema events of a blocking snapshot (Debezium's readTableStructure, on demand): a DROP TABLE of
-        each table read, then its SHOW CREATE TABLE per database (in HashMap order without locks, as the
-        initial snapshot), applied to the model, recorded in the schema history and emitted marked `true`; no
-        SET / database statements. Recorded: mariadb case blocking_snapshot_schema_events. Debezium's source
-        block there carries the initial snapshot's binlog position; the emulator's the signal's (positions
-        are masked in the recorded comparison)."""
+    def _blocking_schema(self, snap, cts: list[CapturedTable], at: tuple) -> SnapshotEvent | None:
+        """The schema events of a blocking snapshot (Debezium's readTableStructure on demand, then
+        createSchemaChangeEventsForTables): a DROP TABLE of each table read, then its SHOW CREATE TABLE per database
+        (in HashMap order without locks, as the initial snapshot), no SET / database statements, added to the
+        snapshot source's kept events unless an equal one is there (snapshot_events.py); then every kept event of
+        these tables is applied to the model, recorded in the schema history and emitted, in the kept order, each
+        with the source block it was built with. A new one carries `at` (the rows' server id, GTID, file and
+        position) and `snapshot` "false". The last one is held back and returned: it goes out before the first row,
+        or as the snapshot's `last` record when no row follows. Recorded: mariadb cases
+        blocking_snapshot_schema_events, blocking_snapshot_kept_events."""
+        sid, gtid, file, pos = at
         ids = [(ct.env.table.namespace, ct.env.table.name) for ct in cts]
         stmts = [(db, n, f"DROP TABLE IF EXISTS `{db}`.`{n}`") for db, n in ids]
         for db in dict.fromkeys(db for db, _ in ids):
             names = [n for d, n in ids if d == db]
             if self.locking_mode == "none":
-                order = hashmap_order([f"{db}.{n}" for n in names], table_size(len(names)))
+                order = hashmap_order([f"{db}.{n}" for n in names], table_size(len(names), at_least=2))
                 names = [o[len(db) + 1 :] for o in order]
             for n in names:
                 stmts.append(
                     (db, n, self._q(f"SHOW CREATE TABLE {quote_id(db)}.{quote_id(n)}", conn=snap)[0][1])
                 )
+        events = self.snapshot_events
         position = {"file": self.file, "pos": self._start, "server_id": self._sid, "ts_sec": self._ts}
         for db, name, ddl in stmts:
-            changes = [c for c in self.parser.apply(ddl, db) if c.kind in ("CREATE", "ALTER", "DROP")]
-            self._invalidate(db, name)
-            ts_us = time.time_ns() // 1000
-            self.history.append(position, ts_us // 1000, db, ddl, [history_change(c) for c in changes])
-            if self.include_schema_changes:
+            if (db, ddl) not in events:
+                ts_us = time.time_ns() // 1000
                 src = source_block(
-                    self.prefix, self.flavor.name, ts_us, "true", db, name, 0, None, self.file, self._start, 0
+                    self.prefix, self.flavor.name, ts_us, "false", db, name, sid, gtid, file, pos, 0
                 )
-                self._emit_schema_change(db, ddl, [table_change(c) for c in changes], src, ts_us // 1000)
+                events.add(SnapshotEvent(db, name, ddl, src, ts_us // 1000, position))
+        applied: dict[tuple[str, str], str] = {}
+        held = None
+        for ev in events.of_tables(set(ids)):
+            changes = [c for c in self.parser.apply(ev.ddl, ev.db) if c.kind in ("CREATE", "ALTER", "DROP")]
+            self._invalidate(ev.db, ev.table)
+            applied[(ev.db, ev.table)] = ev.ddl
+            if ev.table_changes is None:  # built now: a later blocking snapshot dispatches it as it is now
+                ev.table_changes = [table_change(c) for c in changes]
+                ev.history_changes = [history_change(c) for c in changes]
+            self.history.append(ev.position, ev.ts_ms, ev.db, ev.ddl, ev.history_changes or [])
+            if self.include_schema_changes:
+                if held is not None:
+                    self._emit_kept(held)
+                held = ev
+        # Debezium's schema ends as its last dispatched CREATE: an older text than the table's own when the table
+        # went back to a text an earlier snapshot kept. The emulator keeps the table as it is (no record emitted)
+        for db, name, ddl in stmts:
+            if not ddl.startswith("DROP TABLE") and applied.get((db, name)) != ddl:
+                changes = [c for c in self.parser.apply(ddl, db) if c.kind in ("CREATE", "ALTER", "DROP")]
+                self._invalidate(db, name)
+                self.history.append(
+                    position, time.time_ns() // 1_000_000, db, ddl, [history_change(c) for c in changes]
+                )
+        return held
+
+    def _emit_kept(self, ev: SnapshotEvent, last: bool = False) -> None:
+        """A kept schema event emitted as it was built. `last`: the snapshot read no row after it, so Debezium's
+        postSnapshot marks it `last` - in the event's own source struct, which it dispatches again later with that
+        mark (recorded: mariadb case blocking_snapshot_kept_events)."""
+        if last:
+            ev.src["snapshot"] = "last"
+        self._emit_schema_change(ev.db, ev.ddl, ev.table_changes or [], dict(ev.src), ev.ts_ms)
 
     def read_source(self, ct: CapturedTable) -> dict:
         t = ct.env.table

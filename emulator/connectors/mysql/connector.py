@@ -38,6 +38,7 @@ from emulator.connectors.mysql.history import SchemaHistory
 from emulator.connectors.mysql.reselect import MySqlReselect
 from emulator.connectors.mysql.schema_changes import MySqlSchemaChanges
 from emulator.connectors.mysql.snapshot import MySqlSnapshot
+from emulator.connectors.mysql.snapshot_events import SnapshotEvents
 from emulator.connectors.mysql.source import Flavor
 from emulator.connectors.mysql.stream import MySqlBinlogStream
 from emulator.connectors.mysql.tls import tls_options
@@ -127,6 +128,7 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
             mysql_grammar=not self.flavor.mariadb,
         )
         self._pending_schema_change: tuple | None = None
+        self.snapshot_events = SnapshotEvents()  # the snapshot source's schema events (snapshot_events.py)
         self.gtid_includes = list(binlog.gtid_source_includes)
         self.gtid_excludes = list(binlog.gtid_source_excludes)
         self.signal_table = self.filters.signal_table

@@ -39,6 +39,7 @@ from emulator.connectors.mysql.ddl_text import (
     WAIT_RE,
     add_unique,
     comment_as_written,
+    executable_comments,
     object_kind,
     split_top,
     strip_partitioning,
@@ -72,6 +73,15 @@ class DdlParser(ColumnDefinitions, AlterForms):
 
     # -- entry ------------------------------------------------------------------------------------------
     def apply(self, sql: str, database: str | None) -> list[Change]:
+        shown, parsed = executable_comments(sql.strip().rstrip(";").strip())
+        changes = self._apply(parsed, database)
+        if shown != parsed:  # the records show the statement as Debezium's grammar delimits it
+            for c in changes:
+                if c.ddl == parsed:
+                    c.ddl = shown
+        return changes
+
+    def _apply(self, sql: str, database: str | None) -> list[Change]:
         text = sql.strip().rstrip(";").strip()
         if not text:
             return []

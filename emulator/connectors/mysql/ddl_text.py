@@ -30,8 +30,8 @@ NAME_RE = r"(?:`(?:[^`]|``)+`|[\w$]+)(?:\s*\.\s*(?:`(?:[^`]|``)+`|[\w$]+))?"
 PARTITION_MAINTENANCE = re.compile(
     r"(?is)\s*ALTER\s+(?:ONLINE\s+|IGNORE\s+)*TABLE\s+(" + NAME_RE + r")\s+(?:(?:WAIT\s+\d+|NOWAIT)\s+)?"
     r"(?:(?:ADD|DROP|REORGANIZE|TRUNCATE|COALESCE|EXCHANGE|ANALYZE|CHECK|OPTIMIZE|REBUILD|REPAIR|DISCARD|"
-    r"IMPORT|CONVERT)\s+PARTITION\b|REMOVE\s+PARTITIONING\b|PARTITION\s+BY\b)"
-)
+    r"IMPORT|CONVERT)\s+PARTITION\b|REMOVE\s+PARTITIONING\b|PARTITION\s+BY\b|(?:DISABLE|ENABLE)\s+KEYS\s*$)"
+)  # (and mysqldump's `ALTER TABLE t DISABLE KEYS`: an unchanged ALTER too, case dml_forms_executable_comments)
 ALTER_MODIFIERS = re.compile(r"(?is)^\s*ALTER\s+(?:(?:ONLINE|IGNORE)\s+)+TABLE\b")
 WAIT_RE = re.compile(r"(?i)\s+(?:WAIT\s+\d+|NOWAIT)\b(?=(?:[^'`\"]|'[^']*'|`[^`]*`|\"[^\"]*\")*$)")
 SYSTEM_VERSIONING = re.compile(r"(?i)\s+WITH(?:OUT)?\s+SYSTEM\s+VERSIONING\b")
@@ -161,3 +161,56 @@ def altered_table_comment(text: str) -> str | None:
         if m:
             return m.group(1)[1:-1]
     return None
+
+
+# a quoted string or identifier (skipped), or the start of a block comment
+_QUOTE_OR_COMMENT = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`[^`]*`|/\*(!?)(\d*)", re.S)
+# MySqlLexerBase.serverVersion: a `/*!NNNNN` comment's inside is code when NNNNN (5 digits or more) is at most this
+_GRAMMAR_VERSION = 80200
+
+
+def executable_comments(text: str) -> tuple[str, str]:
+    """A statement's block comments, `/*!NNNNN ... */` executable ones (mysqldump writes them) above all -> (the text
+    Debezium's records show, the text the emulator parses).
+
+    Debezium's MySQL lexer (MySqlLexer.g4, MySqlLexerBase) hides `/* ... */` and the `/*!NNNNN` / `*/` markers, and
+    reads the inside of `/*!` as code when there is no number or a number of 5 digits or more up to 80200; otherwise
+    the whole comment is hidden. A statement's `ddl` runs from its first code character to its last, so a leading
+    marker, a trailing `*/` or a trailing comment are not shown, inner ones are (recorded: mariadb cases
+    dml_forms_executable_comments, executable_comment_versions).
+
+    The emulator parses the inside of every `/*!` comment still in the binlog: MariaDB writes the ones it did not run
+    as plain `/* NNNNN ... */` (recorded), so what is left ran on the server. Debezium hides a MariaDB-style
+    `/*!100100 DEFAULT CHARSET=latin1 */` the server ran, and then decodes that table's text with the wrong
+    character set (data lost: a deliberate difference, case executable_comment_versions). Text in quotes is
+    left alone."""
+    if "/*" not in text:
+        return text, text
+    shown_code: list[tuple[int, int]] = []  # the parts of `text` Debezium's lexer reads as code
+    parsed: list[str] = []
+    at = 0
+    for m in _QUOTE_OR_COMMENT.finditer(text):
+        if m.start() < at or not m.group(0).startswith("/*"):
+            continue
+        end = text.find("*/", m.end())
+        if end < 0:
+            break
+        shown_code.append((at, m.start()))
+        parsed.append(text[at : m.start()])
+        if m.group(1):  # /*!
+            digits = m.group(2)
+            if not digits or (len(digits) >= 5 and int(digits) <= _GRAMMAR_VERSION):
+                shown_code.append((m.end(), end))
+            parsed += [" ", text[m.end() : end], " "]
+        else:  # a plain comment: no code for either
+            parsed.append(" ")
+        at = end + 2
+    shown_code.append((at, len(text)))
+    parsed.append(text[at:])
+    code = [
+        (a + len(text[a:b]) - len(text[a:b].lstrip()), b - len(text[a:b]) + len(text[a:b].rstrip()))
+        for a, b in shown_code
+        if text[a:b].strip()
+    ]
+    shown = text[code[0][0] : code[-1][1]] if code else ""
+    return shown, "".join(parsed).strip()

@@ -16,6 +16,7 @@ from emulator.connectors.mysql import textrows
 from emulator.connectors.mysql.captured import SYSTEM_DATABASES, CapturedTable, quote_id
 from emulator.connectors.mysql.ddl import Change, DdlError
 from emulator.connectors.mysql.schema_changes import db_charset, history_change, table_change
+from emulator.connectors.mysql.snapshot_events import SnapshotEvent
 from emulator.connectors.mysql.snapshot_render import mysql_renderer, one_reader_lines
 from emulator.connectors.mysql.snapshot_select import override_select, projected
 from emulator.connectors.mysql.source import source_block
@@ -200,6 +201,7 @@ class MySqlSnapshot:
         self.catalog.server_charset = server_cs[0]
         self.by_id.clear()
         self.schema_epoch += 1
+        self.snapshot_events.clear()
         position = {"file": file, "pos": pos, "snapshot": True}
         if self.gtids is not None:
             position["gtids"] = str(self.gtids)
@@ -217,9 +219,10 @@ class MySqlSnapshot:
             stmts.append((db, None, f"USE `{db}`", []))
             if self.locking_mode == "none":
                 # without locks Debezium reads the CREATE TABLEs on its worker pool into a HashMap<TableId, String>
-                # and writes them in that map's order (createSchemaEventsForTables; campaign seed 78004)
+                # and writes them in that map's order (createSchemaEventsForTables; campaign seed 78004). Its first
+                # putAll of a one-entry map pre-sizes the table to 2 buckets (campaign seed 81016: 6 tables, 8 buckets)
                 ids = [f"{db}.{n}" for n, _ in tables]
-                rank = {k: i for i, k in enumerate(hashmap_order(ids, table_size(len(ids))))}
+                rank = {k: i for i, k in enumerate(hashmap_order(ids, table_size(len(ids), at_least=2)))}
                 tables = sorted(tables, key=lambda t: rank[f"{db}.{t[0]}"])
             for name, ddl in tables:
                 stmts.append((db, name, ddl, None))
@@ -241,20 +244,15 @@ class MySqlSnapshot:
                     else []
                 )
             tcs = [table_change(c) for c in changes if c.kind in ("CREATE", "ALTER", "DROP")]
+            hcs = [history_change(c) for c in changes if c.kind in ("CREATE", "ALTER", "DROP")]
             ts_us = time.time_ns() // 1000
-            self.history.append(
-                position,
-                ts_us // 1000,
-                db,
-                ddl,
-                [history_change(c) for c in changes if c.kind in ("CREATE", "ALTER", "DROP")],
-            )
+            self.history.append(position, ts_us // 1000, db, ddl, hcs)
+            src = source_block(self.prefix, self.flavor.name, ts_us, "true", db, name, 0, None, file, pos, 0)
+            # kept for a blocking snapshot, which dispatches this very event again (snapshot_events.py)
+            self.snapshot_events.add(SnapshotEvent(db, name, ddl, src, ts_us // 1000, position, tcs, hcs))
             if self.include_schema_changes and (
                 not self.store_only_captured_dbs or self._schema_change_db_ok(db)
             ):
-                src = source_block(
-                    self.prefix, self.flavor.name, ts_us, "true", db, name, 0, None, file, pos, 0
-                )
                 # the last one waits: it is the snapshot's "last" record when no row follows
                 self._flush_pending_schema_change("true")
                 self._pending_schema_change = (db, ddl, tcs, src, ts_us // 1000)
