@@ -35,8 +35,11 @@ DEFAULTS = {
 # local mode: the JVM's optimizing compiler (C2) competes with the work for the cores during the first minutes
 # and had not paid off after three 20k-row batches (2.3 s CPU warm with C1 only, 3.0 s with C2, and half the
 # first batch's CPU); the serial collector keeps the heap small (the JVM's share of a 50k-row run 537 MB PSS
-# against 857 MB with G1, the same CPU time); executors of a cluster keep their own settings
-LOCAL_JVM = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
+# against 857 MB with G1, the same CPU time); executors of a cluster keep their own settings. The metaspace's
+# first GC threshold (21 MB by default) was crossed during the first batch of every run, a full collection
+# (a 0.6-1.7 s pause at load 15-19) for nothing: the run's metaspace stays at 22-23 MB (most classes come from
+# the class cache), so 64 MB leaves that collection out (docs/sink.md, session 16)
+LOCAL_JVM = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:MetaspaceSize=64m"
 
 
 def spark_session(app: str = "dbz-sink", master: str | None = None):
