@@ -14,7 +14,6 @@ runs, unchanged.
 from __future__ import annotations
 
 import importlib
-import os
 import sys
 
 # the same test the Python processes started from the driver make at their start (sink/boot/sitecustomize.py);
@@ -24,11 +23,6 @@ from sink.boot.sitecustomize import packaged_zips
 
 
 def main() -> None:
-    # the workers' Arrow buffers from the system allocator, not pyarrow's default mimalloc (a user's choice wins;
-    # read by pyarrow when it loads, in each forked worker): mimalloc kept 142-176 MB after each 32 MB partition
-    # of small records even with `release_unused`, malloc 137 MB (`release_unused` is `malloc_trim` there), at
-    # a lower peak (182-184 MB against 204-220) for the same CPU (0.82-0.96 s; docs/sink.md, session 16)
-    os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
     drop = packaged_zips(sys.path)
     if drop:
         sys.path[:] = [p for p in sys.path if p not in drop]

@@ -557,17 +557,3 @@ def test_planning_workers_import_the_installed_pyspark(spark):
 
     spark.dataSource.register(WherePyspark)
     assert spark.read.format("where_pyspark").load().columns == ["from_files"]
-
-
-def test_executor_workers_allocate_arrow_from_the_system_allocator(spark):
-    """The executors' Python workers (forked by sink.daemon) use the system allocator for Arrow buffers, whose
-    `release_unused` hands freed pages back (mimalloc kept ~40 MB more per idle worker): the pool a worker
-    reports."""
-
-    def pool(batches):
-        import pyarrow as pa
-
-        for _ in batches:
-            yield pa.RecordBatch.from_pylist([{"pool": pa.default_memory_pool().backend_name}])
-
-    assert [r.pool for r in spark.range(1).mapInArrow(pool, "pool string").collect()] == ["system"]
