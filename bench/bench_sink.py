@@ -131,6 +131,27 @@ KEY_SCHEMA = {
 }
 KS = orjson.dumps(KEY_SCHEMA)
 VS = orjson.dumps(VALUE_SCHEMA)
+# `--columns 3`: a narrow table (id, name, qty; ~2.3 KB per record with the Connect schemas, ~1.1 KB of it the
+# schema the readers fingerprint): many more records per byte, what bounds a batch's memory by records
+NARROW = ("id", "name", "qty")
+COLUMNS_ARGS: list[str] = []  # passed on to the reference's own process
+
+
+def use_columns(n: int) -> None:
+    """Generate (and decode, in the reference) a table of the first `n` of NARROW's columns: 3 or 10 (all)."""
+    global ROW_FIELDS, ROW, VALUE_SCHEMA, VS
+    if n == len(ROW_FIELDS):
+        return
+    if n != len(NARROW):
+        raise SystemExit(f"--columns {n}: 10 (the benchmark's table) or {len(NARROW)} ({', '.join(NARROW)})")
+    ROW_FIELDS = [f for f in ROW_FIELDS if f["field"] in NARROW]
+    ROW = dict(ROW, fields=ROW_FIELDS)
+    VALUE_SCHEMA = dict(
+        VALUE_SCHEMA,
+        fields=[dict(ROW, field="before"), dict(ROW, field="after"), *VALUE_SCHEMA["fields"][2:]],
+    )
+    VS = orjson.dumps(VALUE_SCHEMA)
+    COLUMNS_ARGS[:] = ["--columns", str(n)]
 
 
 def _dec(v: int) -> str:
@@ -138,7 +159,7 @@ def _dec(v: int) -> str:
 
 
 def _row(k: int, ver: int) -> dict:
-    return {
+    row = {
         "id": k,
         "name": f"name-{k}-{ver}",
         "email": f"user{k}@example.org",
@@ -150,6 +171,7 @@ def _row(k: int, ver: int) -> dict:
         "updated_at": 1_700_000_000_000_000 + k * 1000 + ver,
         "note": None if k % 5 == 0 else f"note {ver}",
     }
+    return row if len(ROW_FIELDS) == len(row) else {f["field"]: row[f["field"]] for f in ROW_FIELDS}
 
 
 def _line(k: int, op: str, row: dict | None, before: dict | None, lsn: int, ts: int) -> bytes:
@@ -269,17 +291,25 @@ def gen_changes(path: Path, n: int, model: Model, seed: int = 1) -> dict[str, in
 # -- measuring a process ----------------------------------------------------------------------------------
 
 
-def _pss(pid: int) -> int:
-    """Proportional set size (bytes): shared pages split between their users (pyspark's forked workers share
-    most of theirs, which the RSS sum counts once per worker)."""
+def _rss_pss(pid: int) -> tuple[int, int] | None:
+    """RSS and proportional set size (bytes) read at one moment: PSS splits shared pages between their users
+    (pyspark's forked workers share most of theirs, which the RSS sum counts once per worker)."""
+    out = {}
     try:
         with open(f"/proc/{pid}/smaps_rollup") as f:
             for line in f:
-                if line.startswith("Pss:"):
-                    return int(line.split()[1]) * 1024
+                if line.startswith(("Rss:", "Pss:")):
+                    out[line[:3]] = int(line.split()[1]) * 1024
     except OSError:
-        pass
-    return 0
+        return None
+    return out.get("Rss", 0), out.get("Pss", 0)
+
+
+def _exe(pid: int) -> str | None:
+    try:
+        return os.readlink(f"/proc/{pid}/exe")
+    except OSError:
+        return None
 
 
 def _tree_mem(pid: int, kinds: dict[int, str]) -> tuple[int, int, dict[str, tuple[int, int]]]:
@@ -301,12 +331,22 @@ def _tree_mem(pid: int, kinds: dict[int, str]) -> tuple[int, int, dict[str, tupl
     total = total_pss = 0
     by: dict[str, tuple[int, int]] = {}
     todo = [pid]
+    parent: dict[int, int] = {}
     while todo:
         p = todo.pop()
-        todo.extend(children.get(p, []))
+        for c in children.get(p, []):
+            parent[c] = p
+            todo.append(c)
         if p not in rss:
             continue
-        r, q = rss[p], _pss(p)
+        # a child the JVM is starting, caught before its exec, shares the JVM's pages: its RSS is the JVM's
+        # (a 690 MB "other" process with 48 MB of PSS at one small-record run's peak, session 16)
+        if p in parent and kinds.get(parent[p]) == "jvm" and _exe(p) == _exe(parent[p]):
+            continue
+        mem = _rss_pss(p)
+        if mem is None:
+            continue
+        r, q = mem
         total, total_pss = total + r, total_pss + q
         k = kinds.get(p) or _kind(p, pid)
         kr, kq = by.get(k, (0, 0))
@@ -529,7 +569,15 @@ def sink_cmd(src: Path, tables: Path, ck: Path, master: str) -> list[str]:
 
 
 def reference_cmd(src: Path, table: Path, master: str) -> list[str]:
-    return [sys.executable, str(Path(__file__).resolve()), "--reference", str(src), str(table), master]
+    return [
+        sys.executable,
+        str(Path(__file__).resolve()),
+        *COLUMNS_ARGS,
+        "--reference",
+        str(src),
+        str(table),
+        master,
+    ]
 
 
 # -- the reference: minimal Spark SQL ----------------------------------------------------------------------
@@ -702,9 +750,16 @@ def main() -> None:
         "log, the MERGE, ...) in each sink run, with the cores the process tree used meanwhile (implies "
         "--timeline DIR); a table per run is printed and written into DIR",
     )
+    ap.add_argument(
+        "--columns",
+        type=int,
+        default=10,
+        help="the table's columns: 10 (default) or 3 (id, name, qty: small records, many per batch)",
+    )
     ap.add_argument("--reference", nargs=3, metavar=("SRC", "TABLE", "MASTER"), help=argparse.SUPPRESS)
     ap.add_argument("--phased-sink", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     a = ap.parse_args()
+    use_columns(a.columns)
     if a.reference:
         reference(*a.reference)
         return

@@ -14,22 +14,12 @@ runs, unchanged.
 from __future__ import annotations
 
 import importlib
-import os
 import sys
 
-
-def packaged_zips(path: list[str]) -> list[str]:
-    """The entries of `path` that are zips inside the directory of the pyspark importable without them."""
-    zips = [p for p in path if p.endswith(".zip") and os.sep + "python" + os.sep + "lib" + os.sep in p]
-    if not zips:
-        return []
-    rest = [p for p in path if p not in zips]
-    for d in rest:
-        init = os.path.join(d or ".", "pyspark", "__init__.py")
-        if os.path.isfile(init):
-            home = os.path.realpath(os.path.dirname(init))
-            return [z for z in zips if os.path.realpath(z).startswith(home + os.sep)]
-    return []
+# the same test the Python processes started from the driver make at their start (sink/boot/sitecustomize.py);
+# this module needs no environment of ours: it still holds where sink/boot is not on the workers' PYTHONPATH
+# (executors whose machine has the project elsewhere, a user's own worker settings)
+from sink.boot.sitecustomize import packaged_zips
 
 
 def main() -> None:

@@ -35,8 +35,11 @@ DEFAULTS = {
 # local mode: the JVM's optimizing compiler (C2) competes with the work for the cores during the first minutes
 # and had not paid off after three 20k-row batches (2.3 s CPU warm with C1 only, 3.0 s with C2, and half the
 # first batch's CPU); the serial collector keeps the heap small (the JVM's share of a 50k-row run 537 MB PSS
-# against 857 MB with G1, the same CPU time); executors of a cluster keep their own settings
-LOCAL_JVM = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
+# against 857 MB with G1, the same CPU time); executors of a cluster keep their own settings. The metaspace's
+# first GC threshold (21 MB by default) was crossed during the first batch of every run, a full collection
+# (a 0.6-1.7 s pause at load 15-19) for nothing: the run's metaspace stays at 22-23 MB (most classes come from
+# the class cache), so 64 MB leaves that collection out (docs/sink.md, session 16)
+LOCAL_JVM = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:MetaspaceSize=64m"
 
 
 def spark_session(app: str = "dbz-sink", master: str | None = None):
@@ -69,7 +72,23 @@ def spark_session(app: str = "dbz-sink", master: str | None = None):
             opts.append(f"-Dlog4j2.configurationFile=file:{conf}")
         if any(opts):
             b = b.config("spark.driver.extraJavaOptions", " ".join(o for o in opts if o))
-    spark = b.config("spark.sql.session.timeZone", "UTC").getOrCreate()
+    b = b.config("spark.sql.session.timeZone", "UTC")
+    if os.environ.get("PYSPARK_GATEWAY_PORT"):  # spark-submit started the JVM: its environment is not ours
+        spark = b.getOrCreate()
+    else:
+        saved = os.environ.get("PYTHONPATH")
+        os.environ["PYTHONPATH"] = with_boot(saved)  # the JVM's environment: every Python process it starts
+        try:
+            spark = b.getOrCreate()
+        finally:
+            if saved is None:
+                del os.environ["PYTHONPATH"]
+            else:
+                os.environ["PYTHONPATH"] = saved
+    # the data source's own worker environment (its planners, the offset runner, the executors' readers): also
+    # reached under spark-submit; not the data-source lookup, which Spark starts with the JVM's environment only
+    env = spark.sparkContext.environment
+    env["PYTHONPATH"] = with_boot(env.get("PYTHONPATH"))
     if "spark.sql.shuffle.partitions" not in given:
         spark.conf.set("spark.sql.shuffle.partitions", str(max(1, spark.sparkContext.defaultParallelism)))
     spark.sparkContext.setLogLevel(os.environ.get("DBZ_SINK_SPARK_LOG", "OFF"))
@@ -78,6 +97,17 @@ def spark_session(app: str = "dbz-sink", master: str | None = None):
     spark.dataSource.register(DirSource)
     spark.dataSource.register(KafkaSource)
     return spark
+
+
+# Put first on the PYTHONPATH of the Python processes Spark starts: its sitecustomize drops Spark's pyspark zip
+# from their path, so that they import the installed pyspark's compiled files (sink/boot/sitecustomize.py)
+BOOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "boot")
+
+
+def with_boot(path: str | None) -> str:
+    """`path` (a PYTHONPATH value) with BOOT first (once)."""
+    rest = [p for p in (path or "").split(os.pathsep) if p and p != BOOT]
+    return os.pathsep.join([BOOT, *rest])
 
 
 def given_settings() -> set[str]:

@@ -33,13 +33,12 @@ DEFAULT_BATCH_BYTES = 512 << 20
 # Python worker its per-partition set-up; against 16 MB, a 200k-change run (local[2]) took 1.5 s less of the
 # JVM's CPU and 0.6 s less of the workers' (docs/sink.md, session 12). A partition still splits 16 MB at a time
 DEFAULT_PART_BYTES = 32 << 20
-DEFAULT_BATCH_RECORDS = 1_000_000
-# the directory source's batch is also bounded by lines: what a batch costs in memory (the JVM's shuffle and
-# sort of the winners, the final rows on the driver) follows its records more than its bytes. 512 MB of a
+# a micro-batch is also bounded by records, for both sources: what a batch costs in memory (the JVM's shuffle
+# and sort of the winners, the final rows on the driver) follows its records more than its bytes. 512 MB of a
 # 3-column table's records (234k of ~2.3 KB) put the 1M-change run's peak RSS at 1.67 GB against 1.39-1.44 GB
 # for the 10-column benchmark's 512 MB (134-160k records); 150k keeps that benchmark at its 2 batches
-# (docs/sink.md, session 15)
-DEFAULT_DIR_BATCH_RECORDS = 150_000
+# (docs/sink.md, session 15). Kafka's batches were bounded by 1M records only (session 16: the same bound)
+DEFAULT_BATCH_RECORDS = 150_000
 # lines are counted exactly in ranges up to SAMPLES * SAMPLE_BYTES; a longer range's line density is sampled
 # there: counting all of a 512 MB batch cost the offset runner, which runs before each batch, 0.21 CPU-s and
 # 1.5-5 s of wall time at load 20 (a read of the whole range); the bound is for memory, so "about" is enough
@@ -64,7 +63,7 @@ class DirSource(DataSource):
             int(o.get("maxBytesPerBatch", DEFAULT_BATCH_BYTES)),
             int(o.get("bytesPerPartition", DEFAULT_PART_BYTES)),
             _avro(o, os.path.join(o["path"], "registry.json")),
-            int(o.get("maxRecordsPerBatch", DEFAULT_DIR_BATCH_RECORDS)),
+            int(o.get("maxRecordsPerBatch", DEFAULT_BATCH_RECORDS)),
         )
 
 
@@ -197,7 +196,7 @@ class DirReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         max_bytes: int,
         part_bytes: int,
         avro=None,
-        max_records: int = DEFAULT_DIR_BATCH_RECORDS,
+        max_records: int = DEFAULT_BATCH_RECORDS,
     ) -> None:
         self.path = path
         self.avro = avro

@@ -533,3 +533,27 @@ def test_decimal_expression_decodes_twos_complement(spark):
         assert len(got) == len(rows)
         for r in got:
             assert r.d == (None if r.v is None else Decimal(int(r.v)).scaleb(-scale)), (prec, scale, r.v)
+
+
+def test_planning_workers_import_the_installed_pyspark(spark):
+    """The Python processes that plan a query (here: creating a data source, which asks it for its schema) import
+    pyspark from its installed files, not from the zip Spark puts first on their path (sink/boot): the schema
+    says where the planning process found pyspark."""
+    import pyspark
+    from pyspark.sql.datasource import DataSource
+
+    if ".zip" in pyspark.__file__:
+        pytest.skip("pyspark itself is imported from a zip here")
+
+    class WherePyspark(DataSource):  # defined here: pickled by value for the planning worker
+        @classmethod
+        def name(cls) -> str:
+            return "where_pyspark"
+
+        def schema(self) -> str:
+            import pyspark
+
+            return "from_zip string" if ".zip" in pyspark.__file__ else "from_files string"
+
+    spark.dataSource.register(WherePyspark)
+    assert spark.read.format("where_pyspark").load().columns == ["from_files"]
