@@ -390,8 +390,9 @@ def test_avro_registration_modes():
     )
     latest = AvroConverter(reg, False, auto_register=False, use_latest_version=True)
     assert latest.from_connect_data("t", None, s, {"id": -1}) == b"\x00\x00\x00\x00\x01\x01"
+    # a record of another schema is written with the latest one, by position (Confluent 7.0's serializer; the
+    # latest can read it: `v` is not in it): `id` where the latest has it, `v` left out (tests/test_avro_latest.py)
     other = struct("ns.Row", ("id", Schema("int32")), ("v", Schema("string", optional=True)))
-    with pytest.raises(ConversionError):
-        latest.from_connect_data("t", None, other, {"id": 1, "v": None})
+    assert latest.from_connect_data("t", None, other, {"id": 1, "v": None}) == b"\x00\x00\x00\x00\x01\x02"
     AvroConverter(reg, False, RECORD_NAME).from_connect_data("t", None, s, {"id": 1})
     assert sorted(reg.dump()) == ["ns.Row", "t-value"]

@@ -25,7 +25,7 @@ from collections.abc import Callable
 
 from emulator.config import ConfigError
 from emulator.connect import converters, shared_headers
-from emulator.connect.converters.errors import NotEmulated
+from emulator.connect.converters.errors import STOPS_ON_NOT_EMULATED, NotEmulated
 from emulator.connect.record import ConnectRecord, from_json_record, from_structured, from_structured_wire
 from emulator.connect.transforms import Stage, TransformConfigError, build_chain
 from emulator.records import Record, StructuredRecord
@@ -122,14 +122,13 @@ class DataPlane:
 
     def _failed(self, where: str, exc: Exception, record: Record) -> None:
         msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        if isinstance(exc, NotEmulated):  # Debezium writes this record: skipping it would lose it
+            raise DataPlaneError(
+                f"{where} failed on a record of topic {record.topic}: {msg} ({STOPS_ON_NOT_EMULATED})"
+            ) from exc
         if not self.tolerate:
             raise DataPlaneError(
                 f"{where} failed on a record of topic {record.topic}: {msg} (errors.tolerance=none)"
-            ) from exc
-        if isinstance(exc, NotEmulated):  # Debezium writes this record: skipping it would lose it
-            raise DataPlaneError(
-                f"{where} failed on a record of topic {record.topic}: {msg} (a record Debezium writes: the task "
-                "stops whatever errors.tolerance says)"
             ) from exc
         self.skipped += 1
         if self.log_errors:

@@ -261,6 +261,9 @@ def _avro(part: str, opts: dict[str, str], is_key: bool) -> AvroConverter:
         auto_register=_bool(f"{prefix}auto.register.schemas", opts.get("auto.register.schemas"), True),
         use_latest_version=_bool(f"{prefix}use.latest.version", opts.get("use.latest.version"), False),
         connect_meta_data=_bool(f"{prefix}connect.meta.data", opts.get("connect.meta.data"), True),
+        latest_compatibility_strict=_bool(
+            f"{prefix}latest.compatibility.strict", opts.get("latest.compatibility.strict"), True
+        ),
     )
 
 
