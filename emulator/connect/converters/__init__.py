@@ -77,6 +77,7 @@ _CE_OPTS = {
     "decimal.format",
     "replace.null.with.default",
     "schema.name.adjustment.mode",
+    "schema.cloudevents.name",  # the envelope schema's name: not in serializer.type=json output
 }
 _OPTIONS = {
     JSON: _JSON_OPTS,
