@@ -2,7 +2,7 @@
 connect_draws_extra never set them): `ExtractNewRecordState` `add.fields` / `add.headers` of `transaction.*` and
 the microsecond / nanosecond timestamps and per-connector source fields, `route.by.field`; `HeaderFrom$Key`;
 `InsertHeader` literals Connect types as other than strings; the AvroConverter's `latest.compatibility.strict`
-beside `use.latest.version`.
+beside `use.latest.version`; the CloudEventsConverter's `schema.cloudevents.name`.
 
 From a random stream of their own, applied after the others: older seeds keep their workloads, chains and
 converters and only gain properties (or a last `HeaderFrom$Key` stage) in some trials.
@@ -60,10 +60,15 @@ def _unwrap(rng: random.Random, db: str, workload: str, props: dict[str, str], p
 
 
 def add_s16(seed: int, trial: int, db: str, workload: str, props: dict[str, str]) -> dict[str, str]:
+    out = dict(props)
+    # (later in session 16, a stream of its own so that seeds 84-85 keep their trials) the CloudEvents envelope's
+    # schema name
+    ce = random.Random(f"s16ce-{seed}/{trial}/{db}")
+    if out.get("value.converter") == "io.debezium.converters.CloudEventsConverter" and ce.random() < 0.4:
+        out["value.converter.schema.cloudevents.name"] = "com.example.CloudEvent"
     rng = random.Random(f"s16-{seed}/{trial}/{db}")
     if rng.random() >= 0.5:
-        return props
-    out = dict(props)
+        return out
     aliases = _aliases(out)
     types = {a: out.get(f"transforms.{a}.type", "") for a in aliases}
     for a, t in types.items():
