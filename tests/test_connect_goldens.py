@@ -65,6 +65,7 @@ CASES = [
     "mariadb_changed_state_renamed_before",  # seed 72 trial 4: ExtractChangedRecordState's Struct.get throws
     "pg_reselect_unwrap",  # post.processors runs before the transforms (session 13)
     "pg_mapped_key_columns",  # session 15: column mappers leave key fields whole (not emulated: a stop)
+    "pg_unwrap_route_by_field_default",  # seed 84 trial 42: route.by.field reads Struct.getString (no default)
 ]
 CASES = [c for c in CASES if (DATA / f"{c}.jsonl").is_file()]
 

@@ -402,3 +402,59 @@ def test_named_simple_header_converter_is_honoured_without_transforms() -> None:
     assert plane is not None
     assert _header_in_line(plane) == _HEADER_SIMPLE_LINE
     assert build() is None  # nothing named, nothing else: still no stage at all
+
+
+def test_a_failing_stage_names_the_topic_it_was_given() -> None:
+    """A transform after a router fails on the routed record: the one line names the routed topic, the topic of
+    the record the stage was given (Connect's error reporter prints that stage's input record), not the
+    connector's (closing note of session 15, "Left")."""
+    from emulator.records import Record
+
+    plane = build(
+        **{
+            "transforms": "r,x",
+            "transforms.r.type": T + "RegexRouter",
+            "transforms.r.regex": r"dbserver1\.public\.(.*)",
+            "transforms.r.replacement": "routed_$1",
+            "transforms.x.type": T + "ExtractField$Value",
+            "transforms.x.field": "missing",
+        }
+    )
+    value = b'{"schema":{"type":"struct","fields":[{"type":"int32","optional":false,"field":"id"}],"optional":false,"name":"v"},"payload":{"id":1}}'
+    with pytest.raises(dataplane.DataPlaneError) as e:
+        plane.apply(Record("dbserver1.public.t", _KEY, value, []))
+    assert "transforms.x (" in str(e.value) and "of topic routed_t:" in str(e.value), str(e.value)
+
+
+@pytest.mark.parametrize(
+    ("field", "message"),
+    [
+        # what Debezium 3.6.3's task failed with (connect seed 84 trial 37; differential_connect diff with
+        # route.by.field=id on pg_types_connect.sql): Kafka's Struct.getString
+        ("c1", "c1 is not a valid field name"),
+        ("id", "Field 'id' is not of type STRING"),
+    ],
+)
+def test_unwrap_route_by_field_reads_struct_get_string(field: str, message: str) -> None:
+    from emulator.records import Record
+
+    plane = build(
+        **{
+            "transforms": "u",
+            "transforms.u.type": "io.debezium.transforms.ExtractNewRecordState",
+            "transforms.u.route.by.field": field,
+        }
+    )
+    row = {"type": "struct", "optional": True, "name": "V"}
+    row["fields"] = [{"type": "int32", "optional": False, "field": "id"}]
+    fields = [
+        {**row, "field": "before"},
+        {**row, "field": "after"},
+        {"type": "struct", "fields": [], "optional": False, "name": "S", "field": "source"},
+        {"type": "string", "optional": False, "field": "op"},
+    ]
+    schema = {"type": "struct", "fields": fields, "optional": False, "name": "x.Envelope"}
+    payload = {"before": None, "after": {"id": 1}, "source": {}, "op": "c"}
+    value = json.dumps({"schema": schema, "payload": payload})
+    with pytest.raises(dataplane.DataPlaneError, match=message):
+        plane.apply(Record("dbserver1.public.t", _KEY, value.encode(), []))

@@ -25,7 +25,7 @@ from collections.abc import Callable
 
 from emulator.config import ConfigError
 from emulator.connect import converters, shared_headers
-from emulator.connect.converters.errors import NotEmulated
+from emulator.connect.converters.errors import STOPS_ON_NOT_EMULATED, NotEmulated
 from emulator.connect.record import ConnectRecord, from_json_record, from_structured, from_structured_wire
 from emulator.connect.transforms import Stage, TransformConfigError, build_chain
 from emulator.records import Record, StructuredRecord
@@ -103,7 +103,8 @@ class DataPlane:
             try:
                 cr = stage.apply(cr)
             except Exception as e:  # noqa: BLE001 - Connect's RetryWithToleranceOperator catches everything
-                return self._failed(f"transforms.{stage.alias} ({stage.class_name})", e, record)
+                # the stage's own input names the topic (a router before it changed it), as Connect's error reporter
+                return self._failed(f"transforms.{stage.alias} ({stage.class_name})", e, record, before.topic)
             if shared and cr is not before:
                 shared = shared_headers.track(stage.transform, before, cr, added)
             if cr is None:
@@ -118,18 +119,17 @@ class DataPlane:
         try:
             return to_record(cr)
         except Exception as e:  # noqa: BLE001
-            return self._failed("converter", e, record)
+            return self._failed("converter", e, record, cr.topic)
 
-    def _failed(self, where: str, exc: Exception, record: Record) -> None:
+    def _failed(self, where: str, exc: Exception, record: Record, topic: str) -> None:
         msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        if not self.tolerate:
-            raise DataPlaneError(
-                f"{where} failed on a record of topic {record.topic}: {msg} (errors.tolerance=none)"
-            ) from exc
         if isinstance(exc, NotEmulated):  # Debezium writes this record: skipping it would lose it
             raise DataPlaneError(
-                f"{where} failed on a record of topic {record.topic}: {msg} (a record Debezium writes: the task "
-                "stops whatever errors.tolerance says)"
+                f"{where} failed on a record of topic {topic}: {msg} ({STOPS_ON_NOT_EMULATED})"
+            ) from exc
+        if not self.tolerate:
+            raise DataPlaneError(
+                f"{where} failed on a record of topic {topic}: {msg} (errors.tolerance=none)"
             ) from exc
         self.skipped += 1
         if self.log_errors:
@@ -137,12 +137,12 @@ class DataPlane:
             log.error(
                 "%s failed on a record of topic %s, skipped (errors.tolerance=all): %s%s",
                 where,
-                record.topic,
+                topic,
                 msg,
                 detail,
             )
         else:
-            log.debug("%s failed on a record of topic %s, skipped: %s", where, record.topic, msg)
+            log.debug("%s failed on a record of topic %s, skipped: %s", where, topic, msg)
         return None
 
 

@@ -478,9 +478,10 @@ def _avro_change(env: Any, wire: Any, schema: Any, unwrapped: bool) -> Callable[
                     _, khead, kenc = key_conv.ready(topic, key_schema)
                 k = kenc(khead, key)
             if venc is None:
-                _, vhead, venc = value_conv.ready(topic, schema)
-                if not unwrapped:
-                    venc = value_conv.writers.spread_encoder(schema)
+                _, vhead, enc = value_conv.ready(topic, schema)
+                if not unwrapped:  # (raises for a record written with the latest schema: kept None)
+                    enc = value_conv.spread_encoder(topic, schema)
+                venc = enc
             if unwrapped:
                 v = venc(vhead, a)
             else:

@@ -77,6 +77,7 @@ _CE_OPTS = {
     "decimal.format",
     "replace.null.with.default",
     "schema.name.adjustment.mode",
+    "schema.cloudevents.name",  # the envelope schema's name: not in serializer.type=json output
 }
 _OPTIONS = {
     JSON: _JSON_OPTS,
@@ -261,6 +262,9 @@ def _avro(part: str, opts: dict[str, str], is_key: bool) -> AvroConverter:
         auto_register=_bool(f"{prefix}auto.register.schemas", opts.get("auto.register.schemas"), True),
         use_latest_version=_bool(f"{prefix}use.latest.version", opts.get("use.latest.version"), False),
         connect_meta_data=_bool(f"{prefix}connect.meta.data", opts.get("connect.meta.data"), True),
+        latest_compatibility_strict=_bool(
+            f"{prefix}latest.compatibility.strict", opts.get("latest.compatibility.strict"), True
+        ),
     )
 
 

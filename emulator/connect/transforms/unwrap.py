@@ -23,9 +23,9 @@ from emulator.connect.transforms.base import (
     copy_basics,
     fget,
     field_of,
+    get_string,
     is_envelope,
     register,
-    sget,
 )
 from emulator.connect.transforms.fields import ReplaceFieldT
 
@@ -282,7 +282,7 @@ class ExtractNewRecordState(Transform):
                 return None
             if self.route_by_field is not None:
                 before = envelope.get("before")
-                topic = sget(field_of(env_schema, "before").schema, before, self.route_by_field)
+                topic = get_string(field_of(env_schema, "before").schema, before, self.route_by_field)
                 new = _set_topic(topic, new)
             if self.drop_header:
                 new = self._drop_fields(new)
@@ -297,7 +297,7 @@ class ExtractNewRecordState(Transform):
                         "Only Struct objects supported for [Read record to set topic routing "
                         "for CREATE / UPDATE]"
                     )
-                new = _set_topic(sget(new.value_schema, new.value, self.route_by_field), new)
+                new = _set_topic(get_string(new.value_schema, new.value, self.route_by_field), new)
             new = self._add_fields(record, new)
             if self.drop_header:
                 new = self._drop_fields(new)
