@@ -117,11 +117,14 @@ class Run:
         # (docs/latency.md) under a busy writer leave no `timeout` pause for records() to end at
         end = time.monotonic() + 10 * timeout
         for r in self.cap.records(timeout=timeout):
-            if r["value"] and r["value"]["payload"].get("op") == "r":
-                self._reads.setdefault(r["topic"], []).append((len(self.records), r))
-            self.records.append(r)
+            self._take(r)
             if time.monotonic() > end:
                 return
+
+    def _take(self, r: dict) -> None:
+        if r["value"] and r["value"]["payload"].get("op") == "r":
+            self._reads.setdefault(r["topic"], []).append((len(self.records), r))
+        self.records.append(r)
 
     def wait(self, pred: Callable[[Run], bool], timeout: float = 60, what: str = "condition") -> None:
         deadline = time.monotonic() + timeout
@@ -153,7 +156,10 @@ class Run:
 
     def stop(self) -> None:
         self.cap.stop()
-        self.pump(0.5)  # up to the end marker the output puts at close
+        # up to the end marker the output puts at close (records() ends there), not for pump's time budget:
+        # a backlog longer than it would go with the Capture, and the restart past it
+        for r in self.cap.records(timeout=1.0):
+            self._take(r)
 
     def reads(self, table: str, since: int = 0) -> list[dict]:
         return [r for i, r in self._reads.get(self.db.topic(table), ()) if i >= since]
