@@ -34,6 +34,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -104,6 +105,10 @@ class Backend:
         """snapshot.mode without a snapshot: wait until the capture streams."""
         raise NotImplementedError
 
+    def streaming_sign(self, server: Any, props: dict) -> Callable[[], bool] | None:
+        """A check that the capture streams (its snapshot is over), or None where there is none."""
+        return None
+
     def facts(self) -> dict[str, Any]:
         """Server version etc. for the .meta.json."""
         return {}
@@ -153,7 +158,7 @@ def run_phases(
     ):
         be.wait_streaming(server, cap, props, snapshot_timeout)
     else:
-        cap.wait_snapshot(snapshot_timeout)
+        cap.wait_snapshot(snapshot_timeout, be.streaming_sign(server, props))
     log(f"snapshot done: {len(rl.records)} records")
     for step in stream_steps(sec.get("stream", "")):
         be.run_sql(server, step)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -67,16 +68,21 @@ class PgBackend(Backend):
             raise WorkloadError(f"psql failed ({r.returncode}): {r.stderr.strip()[:500]}")
         return None
 
-    def wait_streaming(self, pg: Any, cap: capture.Capture, props: dict, timeout: float) -> None:
-        slot = props.get("slot.name", "debezium")
-        q = f"SELECT active FROM pg_replication_slots WHERE slot_name = '{slot}'"
+    def streaming_sign(self, pg: Any, props: dict) -> Callable[[], bool]:
+        """The slot is active: the connector streams. Creating the slot leaves it inactive until
+        START_REPLICATION, which both Debezium and the emulator send only after their snapshot."""
+        q = f"SELECT active FROM pg_replication_slots WHERE slot_name = '{props.get('slot.name', 'debezium')}'"
         psql = shutil.which("psql") or str(pg.bindir / "psql")
 
         def slot_active() -> bool:
             out = subprocess.run([psql, pg.dsn, "-X", "-At", "-c", q], capture_output=True, text=True)
             return out.stdout.strip() == "t"
 
-        wait_until_streaming(cap, slot_active, f"slot {slot}", timeout)
+        return slot_active
+
+    def wait_streaming(self, pg: Any, cap: capture.Capture, props: dict, timeout: float) -> None:
+        slot = props.get("slot.name", "debezium")
+        wait_until_streaming(cap, self.streaming_sign(pg, props), f"slot {slot}", timeout)
 
     def facts(self) -> dict[str, Any]:
         from emulator.testing.pgserver import pg_bindir
