@@ -1,0 +1,55 @@
+"""The session-17 PostgreSQL draws (workloads_pg_s17) come from a random stream of their own: a seed keeps every
+line it had and gains only `-- @set` lines, the `bulk` scenario's blocks and (where it had none) an incremental
+section. Whether the drawn SQL runs on PostgreSQL is test_differential_harness's (its seeds 1 and 2 draw `bulk`)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import emulator.testing.workloads as workloads
+
+
+def _added_lines_belong_to_the_draw(before: list[str], after: list[str]) -> bool:
+    it = iter(after)
+    if not all(any(a == b for a in it) for b in before):  # the old lines in their order
+        return False
+    kept = list(before)
+    owner = None  # the block a line is in: a bulk scenario, the incremental section or another one
+    for line in after:
+        if line.startswith(("-- @scenario ", "-- @section ")):
+            owner = line
+        if kept and line == kept[0]:
+            kept.pop(0)
+            continue
+        new_block = owner is not None and (
+            re.match(r"-- @scenario s\d+_bulk$", owner) or owner == "-- @section incremental"
+        )
+        if not (line.startswith("-- @set ") or new_block):
+            return False
+    return True
+
+
+def test_the_s17_draw_keeps_old_workloads(monkeypatch: pytest.MonkeyPatch) -> None:
+    seeds = range(44100000, 44100150)
+    drawn = {s: workloads.generate("pg", s) for s in seeds}
+    monkeypatch.setattr(workloads, "s17_draws", lambda seed, g, props, can_signal: {})
+    gained = {"bulk": 0, "signals": 0, "overrides": 0, "other": 0}
+    for s in seeds:
+        before, after = workloads.generate("pg", s), drawn[s]
+        assert _added_lines_belong_to_the_draw(before.splitlines(), after.splitlines()), f"seed {s}"
+        if before != after:
+            gained["bulk"] += "_bulk" in after
+            gained["signals"] += "'log-1'" in after or "'incr-2'" in after
+            gained["overrides"] += after.count("-- @set snapshot.select.statement.overrides.") > 1
+            gained["other"] += "slot.drop.on.stop" in after
+    assert 25 <= gained["bulk"] <= 70, gained  # ~30 %
+    assert all(gained.values()), gained
+
+
+def test_the_check_sees_a_changed_line() -> None:
+    before = ["-- @set a=1", "-- @section pre", "x"]
+    assert _added_lines_belong_to_the_draw(before, before + ["-- @scenario s3_bulk", "y"])
+    assert not _added_lines_belong_to_the_draw(before, ["-- @set a=2", "-- @section pre", "x"])
+    assert not _added_lines_belong_to_the_draw(before, [*before, "z"])
