@@ -69,20 +69,32 @@ class PgBackend(Backend):
         return None
 
     def streaming_sign(self, pg: Any, props: dict) -> Callable[[], bool]:
-        """The slot is active: the connector streams. Creating the slot leaves it inactive until
-        START_REPLICATION, which both Debezium and the emulator send only after their snapshot."""
-        q = f"SELECT active FROM pg_replication_slots WHERE slot_name = '{props.get('slot.name', 'debezium')}'"
+        """The slot's walsender streams: START_REPLICATION was sent, which Debezium and the emulator do only after
+        their snapshot. (The slot is active earlier: the walsender that created it holds it while its exported
+        snapshot is read; a walsender is in state `startup` until START_REPLICATION.)"""
+        slot = props.get("slot.name", "debezium")
+        q = (
+            "SELECT r.state FROM pg_replication_slots s JOIN pg_stat_replication r ON r.pid = s.active_pid "
+            f"WHERE s.slot_name = '{slot}'"
+        )
+        psql = shutil.which("psql") or str(pg.bindir / "psql")
+
+        def streams() -> bool:
+            out = subprocess.run([psql, pg.dsn, "-X", "-At", "-c", q], capture_output=True, text=True)
+            return out.stdout.strip() in ("catchup", "streaming")
+
+        return streams
+
+    def wait_streaming(self, pg: Any, cap: capture.Capture, props: dict, timeout: float) -> None:
+        slot = props.get("slot.name", "debezium")
+        q = f"SELECT active FROM pg_replication_slots WHERE slot_name = '{slot}'"
         psql = shutil.which("psql") or str(pg.bindir / "psql")
 
         def slot_active() -> bool:
             out = subprocess.run([psql, pg.dsn, "-X", "-At", "-c", q], capture_output=True, text=True)
             return out.stdout.strip() == "t"
 
-        return slot_active
-
-    def wait_streaming(self, pg: Any, cap: capture.Capture, props: dict, timeout: float) -> None:
-        slot = props.get("slot.name", "debezium")
-        wait_until_streaming(cap, self.streaming_sign(pg, props), f"slot {slot}", timeout)
+        wait_until_streaming(cap, slot_active, f"slot {slot}", timeout)
 
     def facts(self) -> dict[str, Any]:
         from emulator.testing.pgserver import pg_bindir

@@ -142,31 +142,35 @@ class Capture:
             time.sleep(0.1)
 
     def wait_snapshot(self, timeout: float, streaming: Callable[[], bool] | None = None) -> None:
-        """Until the snapshot's record marked "last" came, or, with `streaming` (the backend's sign that the
-        capture streams, which it does only once its snapshot is over), until it streams: a snapshot that
-        selects no row has no "last" record (pg seed 44707009 waited 180 s for one on both sides)."""
+        """Until the snapshot's record marked "last" came. With `streaming` (the backend's sign that the capture
+        streams, which it does only once its snapshot is over) also until it streams and then no data record came
+        for 2 s: a snapshot that selects no row has no "last" record (pg seed 44707009 waited 180 s for one on
+        both sides), while one with rows may still be on its way (a queue; files the harness reads)."""
         what = 'the end of the snapshot (a record with source.snapshot "last")'
         last = lambda: "snapshot_last_record" in self.log.marks  # noqa: E731
         if streaming is None:
             self.wait_for(last, timeout, what)
             return
         end = time.monotonic() + timeout
-        while True:
-            try:  # the sign is polled outside the log's lock (it is a query), once a second
+        while not streaming():  # a query: polled outside the log's lock, about once a second
+            try:
                 self.wait_for(last, min(1.0, max(end - time.monotonic(), 0.0)), what)
                 return
             except CaptureEnded:
                 raise
             except CaptureError:
-                pass
-            if streaming():
-                time.sleep(1.0)  # the tail of the output lands (a "last" record, if any, is still compared)
-                self.log.mark("snapshot_ended_streaming")
-                return
-            if time.monotonic() > end:
-                raise CaptureError(
-                    f"timed out after {timeout:g} s waiting for {what} or streaming ({self.name})"
-                )
+                if time.monotonic() > end:
+                    raise CaptureError(
+                        f"timed out after {timeout:g} s waiting for {what} ({self.name})"
+                    ) from None
+        since = time.monotonic()
+        self.wait_for(
+            lambda: last() or time.monotonic() - max(since, self.log.last_data or 0) > 2.0,
+            max(end - since, 10.0),
+            f"{what} or 2 s without data records once streaming",
+        )
+        if not last():
+            self.log.mark("snapshot_ended_streaming")
 
     def wait_quiet(self, quiet_s: float, timeout: float = 180) -> None:
         """Wait until no non-heartbeat data arrived for quiet_s, counted from now at the earliest."""

@@ -2,8 +2,9 @@
 
 pg seed 44707009: `snapshot.select.statement.overrides` (`WHERE id > 1`) and `snapshot.include.collection.list`
 selected no row; Debezium's recording and the emulator's held only heartbeats, and both recorders waited 180 s
-for a `last` record and failed, so the workload's stream was never run. The connector streams (its slot is
-active) only once its snapshot is over: the harness takes that as the end of the snapshot.
+for a `last` record and failed, so the workload's stream was never run. The connector streams (its slot's
+walsender leaves state `startup` at START_REPLICATION) only once its snapshot is over: the harness takes that, and
+then 2 s without data records, as the end of the snapshot.
 """
 
 from __future__ import annotations
