@@ -15,7 +15,6 @@ _FIXED_PRECISION = {
     "bool": (1, 0),
     "char": (1, 0),
     "date": (13, 0),
-    "interval": (49, 6),
 }
 _DATETIME_BASE = {"time": 8, "timetz": 14, "timestamp": 22, "timestamptz": 28}
 
@@ -45,6 +44,10 @@ def source_length_scale(pgtype: PgType, typmod: int, stream: bool) -> tuple[int 
     if name in _DATETIME_BASE:
         seconds = 7 if typmod < 0 else 0 if typmod == 0 else 3 if typmod == 1 else typmod + 1
         return _DATETIME_BASE[name] + seconds, (6 if typmod < 0 else typmod)
+    if name == "interval":
+        # pgjdbc's TypeInfoCache.getScale: the typmod's low 16 bits, the fractional precision; a field range without
+        # one (`interval year to month`) has INTERVAL_FULL_PRECISION there, 65535 (pg case propagate_interval_scale)
+        return 49, (6 if typmod < 0 else typmod & 0xFFFF)
     if name == "bit":
         return (1 if typmod < 0 else typmod), 0
     if name == "varbit":
