@@ -35,6 +35,9 @@ KNOWN_DIFFERENCES: dict[str, str] = {
     "key_column_excluded_snapshot": "deliberate: Debezium's snapshot keys of a table whose key column the column "
     "filter leaves out all hold its default or 0 (one key per table: a compacted topic keeps one row); ours hold "
     "the rows' values (README, deliberate differences)",
+    "key_columns_excluded_snapshot_lost": "deliberate: as key_column_excluded_snapshot, for a message.key.columns "
+    'column the column filter leaves out: Debezium\'s snapshot keys hold null (a nullable column) or "" (NOT NULL), '
+    "its streamed keys the values; ours hold the values in both (README, deliberate differences)",
     "snapshot_threads_null_key_lost": "deliberate: with snapshot.max.threads > 1 Debezium's chunk bounds (key "
     "comparisons) never match a NULL in a nullable unique-index key, and its maximum key is then NULL: it never reads "
     "those rows, nor any row of the last chunk (data lost); the emulator reads every row (docs/parallel-snapshot.md)",
