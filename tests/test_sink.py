@@ -557,3 +557,42 @@ def test_planning_workers_import_the_installed_pyspark(spark):
 
     spark.dataSource.register(WherePyspark)
     assert spark.read.format("where_pyspark").load().columns == ["from_files"]
+
+
+def test_date_infinity_is_the_last_date_not_the_first(tmp_path, spark):
+    """Sink campaign (pg seed 1): Debezium writes PostgreSQL's date 'infinity' as the epoch day of a far-past
+    LocalDate (int overflow: -622191234 from the snapshot's JDBC read, -2147472692 from pgoutput), so the
+    sink's clamp put it at 0001-01-01, the same as '-infinity'. Real Debezium's records (case
+    time_microseconds); the expected dates are the workload's: row 3 (snapshot) and 13 (streamed copy) hold
+    d = 'infinity', dn = '-infinity'; through the driver's decoder and the executors' expressions."""
+    from sink.job import run
+
+    case = Path(__file__).parent / "data" / "pg" / "cases" / "time_microseconds" / "golden.jsonl"
+    lines = [json.loads(x) for x in case.read_text().splitlines() if x.strip()]
+    tt = [r for r in lines if r["topic"] == "dbserver1.public.tt"]
+    src = tmp_path / "in"
+    src.mkdir()
+    with open(src / "dbserver1.public.tt.jsonl", "w") as f:
+        f.writelines(json.dumps({"key": r["key"], "value": r["value"]}) + "\n" for r in tt)
+    assert (
+        run(
+            str(src),
+            str(tmp_path / "exec"),
+            str(tmp_path / "ck"),
+            True,
+            spark=spark,
+            log=lambda *a, **k: None,
+        )
+        == 0
+    )
+    apply_batch(
+        str(tmp_path / "drv"),
+        [("dbserver1.public.tt", r["key"], r["value"], ("f", i)) for i, r in enumerate(tt)],
+        "app",
+        0,
+    )
+    for where in ("exec", "drv"):
+        rows = {r["id"]: r for r in read_arrow(str(tmp_path / where / "dbserver1.public.tt")).to_pylist()}
+        for i in (3, 13):
+            assert (rows[i]["d"], rows[i]["dn"]) == (dt.date.max, dt.date.min), (where, i)
+        assert rows[1]["d"] == dt.date(2024, 2, 29) and rows[4]["dn"] == dt.date(9999, 12, 31), where
