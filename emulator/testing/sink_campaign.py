@@ -75,7 +75,7 @@ def _wait(pred, proc: subprocess.Popen, log: Path, timeout: float, what: str) ->
         time.sleep(0.2)
 
 
-def capture(db: str, seed: int, index: int, work: Path) -> Captured:
+def capture(db: str, seed: int, index: int, work: Path, statements: int | None = None) -> Captured:
     """Draws workload `index` of `seed`, runs it on a throwaway server under the emulator."""
     r = random.Random(f"{seed}/{index}")
     modes, props, unwrap = draw_config(r, db)
@@ -146,7 +146,8 @@ def capture(db: str, seed: int, index: int, work: Path) -> Captured:
                 180,
                 "the snapshot",
             )
-            runner.stream(r.randint(15, 40))
+            n = r.randint(15, 40)
+            runner.stream(statements or n)
             runner.run(f"INSERT INTO {runner.qt(marker)} VALUES (1, 0)")
             _wait(lambda: _lines(out / f"{c.topic(marker)}.jsonl") >= 2, proc, log, 180, "the stream")
             time.sleep(1.0)  # the other topics' last lines of the same flush
@@ -156,16 +157,17 @@ def capture(db: str, seed: int, index: int, work: Path) -> Captured:
             if proc.poll() is None:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
+            _record(work, seed, index, w)
         c.final = {t.name: runner.rows(t) for t in w.tables}
         conn.close()
-    (work / "workload.sql").write_text(
-        f"-- seed {seed} workload {index}\n-- "
-        + json.dumps(props)
-        + "\n"
-        + "".join(s.rstrip(";") + ";\n" for s in w.statements)
-    )
     (out / f"{c.topic(marker)}.jsonl").unlink()
     return c
+
+
+def _record(work: Path, seed: int, index: int, w: Workload) -> None:
+    """The workload as run (to replay a mismatch by hand)."""
+    head = f"-- seed {seed} workload {index}\n-- {json.dumps(w.props)}\n"
+    (work / "workload.sql").write_text(head + "".join(s.rstrip(";") + ";\n" for s in w.statements))
 
 
 class _server:
@@ -249,7 +251,11 @@ def compare_mirror(c: Captured, tables: Path) -> list[dict]:
             data = read_arrow(str(path)).to_pylist()
             missing = [n for n in cols if data and n not in data[0]]
             if missing:
-                problems.append({"table": c.topic(t), "what": f"columns missing: {missing}"})
+                # a column added after the table's last event: no event carries it, nothing to mirror
+                text = (c.out / f"{c.topic(t)}.jsonl").read_text()
+                unseen = all(f'"field":"{n}"' not in text for n in missing)
+                known = "no event after the ADD COLUMN" if unseen else None
+                problems.append({"table": c.topic(t), "what": f"columns missing: {missing}", "known": known})
                 continue
             got = sorted((_got_row(t, row, cols, c.w.modes) for row in data), key=repr)
         if got != want:
