@@ -79,7 +79,7 @@ def capture(db: str, seed: int, index: int, work: Path, statements: int | None =
     """Draws workload `index` of `seed`, runs it on a throwaway server under the emulator."""
     r = random.Random(f"{seed}/{index}")
     modes, props, unwrap = draw_config(r, db)
-    w = Workload(db, index, modes, props, unwrap, draw_tables(r, db))
+    w = Workload(db, index, modes, props, unwrap, draw_tables(r, db, unwrap))
     work.mkdir(parents=True, exist_ok=True)
     out = work / "out"
     with _server(db) as srv:
