@@ -84,6 +84,17 @@ def _decode(decs: _Decoders, fields: list[dict], img: dict | None) -> dict | Non
     return None if img is None else {f["field"]: decs.get(f)(img.get(f["field"])) for f in fields}
 
 
+UNWRAPPED_KEYLESS = (
+    "records unwrapped by ExtractNewRecordState of a table without a key: their updates and deletes carry no "
+    "before image to find the row by (keep Debezium's envelope for tables without a primary key)"
+)
+
+
+def unwrapped_payload(p) -> bool:
+    """Whether a value payload is an `ExtractNewRecordState` record (as `collect` reads it)."""
+    return isinstance(p, dict) and ("__deleted" in p or "__op" in p) and "source" not in p
+
+
 def _unwrapped(p: dict, vs: dict, tie: tuple) -> tuple[dict, dict]:
     """An `ExtractNewRecordState` record (`__op` from add.fields=op, `__deleted` from
     delete.tombstone.handling.mode=rewrite) as an envelope: the row is the payload without the added `__`
@@ -119,7 +130,8 @@ def collect(records, decs: _Decoders | None = None) -> dict[str, TopicBatch]:
         if not isinstance(vdoc, dict):
             continue  # tombstone: the delete before it carries the sequence
         p, vs = vdoc.get("payload"), vdoc.get("schema")
-        if isinstance(p, dict) and vs is not None and ("__deleted" in p or "__op" in p) and "source" not in p:
+        unwrapped = vs is not None and unwrapped_payload(p)
+        if unwrapped:
             p, vs = _unwrapped(p, vs, tie)
         if not isinstance(p, dict) or "op" not in p or not isinstance(p.get("source"), dict) or vs is None:
             continue  # not a change event (schema change, heartbeat, transaction metadata...)
@@ -138,6 +150,8 @@ def collect(records, decs: _Decoders | None = None) -> dict[str, TopicBatch]:
         if kdoc is None or not isinstance(kdoc, dict) or kdoc.get("payload") is None:
             if row_fields is None:
                 continue  # no key and no row structure: nothing to mirror
+            if unwrapped:  # an update would be mirrored as an insert: never write that
+                raise ValueError(f"{topic}: {UNWRAPPED_KEYLESS}")
             # a table without a key: rows are found again by their full before image
             tb.keyless = True
             for f in row_fields:

@@ -15,7 +15,7 @@ from pyspark.sql import Column
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
-from sink.types import DECIMAL, NTZ_NAMES, SPARK_PRIMITIVES, VSD, ZONED_TS, spark_type
+from sink.types import DATE_POS_INFINITY, DECIMAL, NTZ_NAMES, SPARK_PRIMITIVES, VSD, ZONED_TS, spark_type
 
 MIN_US, MAX_US = -62_135_596_800_000_000, 253_402_300_799_999_999  # Python's datetime range
 MIN_DAY, MAX_DAY = -719_162, 2_932_896
@@ -102,7 +102,8 @@ def convert(c: Column, schema: dict) -> Column:
     if name == VSD:
         return F.udf(_vsd, T.StringType(), useArrow=True)(c)
     if isinstance(st, T.DateType):
-        return F.date_from_unix_date(_clamp(c, MIN_DAY, MAX_DAY))
+        days = F.when(c.isin(*DATE_POS_INFINITY), F.lit(MAX_DAY)).otherwise(_clamp(c, MIN_DAY, MAX_DAY))
+        return F.date_from_unix_date(days)
     if isinstance(st, T.TimestampNTZType):
         unit = NTZ_NAMES[name]
         if unit is None:  # nanoseconds: floor division

@@ -82,6 +82,16 @@ def sql_lit(v: Any) -> str | None:
         return "'" + v.replace("'", "''") + "'"
     if isinstance(v, Decimal):
         return str(v)
+    # a default of these types was left out of the backfill: rows written before ADD COLUMN stayed null
+    if isinstance(v, dt.datetime):  # aware (ZonedTimestamp, UTC) or naive (timestamp_ntz): the column casts
+        return f"CAST('{v.isoformat()}' AS TIMESTAMP)"
+    if isinstance(v, dt.date):
+        return f"CAST('{v.isoformat()}' AS DATE)"
+    if isinstance(v, bytes):
+        return f"X'{v.hex()}'"
+    if isinstance(v, list) and v:
+        items = ["NULL" if x is None else sql_lit(x) for x in v]
+        return None if None in items else "make_array(" + ", ".join(items) + ")"
     return None
 
 

@@ -93,9 +93,9 @@ def apply_topic(tables: str, topic: str, tb: TopicBatch, app_id: str, batch_id: 
         for e in kevs:
             if e.op != "d" and e.seq not in k.versions:  # a re-delivered version is there already
                 k.versions[e.seq] = e.row
-    _fill_toast(dt, key_cols, keys, oldkeys)
+    filled = _fill_toast(dt, key_cols, keys, oldkeys)
 
-    inserts, updates = [], []
+    inserts, updates, rewrites = [], [], []
     for ident, k in keys.items():
         starts = sorted(k.versions)
         points = sorted(set(starts) | k.closes | truncs)
@@ -105,13 +105,15 @@ def apply_topic(tables: str, topic: str, tb: TopicBatch, app_id: str, batch_id: 
             row = k.versions[s]
             if row is not None:
                 inserts.append((ident, s, end, row))
+            elif (ident, s) in filled:
+                rewrites.append((ident, s, end, filled[(ident, s)]))
             elif k.ends.get(s) != end:
                 updates.append((ident, s, end))
     new_tombs = {e.key: e.seq for e in evs if e.op == "d"}
     if trunc is not None:
         new_tombs[tombstones.TRUNCATE_KEY] = trunc
     tombstones.write(tpath, new_tombs, app_id, batch_id, opts.now_ms)
-    if not inserts and not updates:
+    if not inserts and not updates and not rewrites:
         if trunc is not None and dt is not None:
             dt.update(
                 {END: f"'{trunc}'"},
@@ -121,11 +123,13 @@ def apply_topic(tables: str, topic: str, tb: TopicBatch, app_id: str, batch_id: 
         return 0
 
     plan = plan_columns(dt, tb.cols, [*key_cols, START], META_FIELDS)
-    # an update only moves END: its row carries the key (the other columns are not written)
-    data = plan.arrays([r for _, _, _, r in inserts] + [dict(idents[i]) for i, _, _ in updates])
-    data[START] = pa.array([s for _, s, _, _ in inserts] + [s for _, s, _ in updates], pa.string())
-    data[END] = pa.array([e for _, _, e, _ in inserts] + [e for _, _, e in updates], pa.string())
-    data[OP] = pa.array(["i"] * len(inserts) + ["u"] * len(updates), pa.string())
+    # an update only moves END: its row carries the key (the other columns are not written); a rewrite
+    # replaces a stored version whose TOAST placeholders a late earlier version filled
+    full = inserts + rewrites
+    data = plan.arrays([r for _, _, _, r in full] + [dict(idents[i]) for i, _, _ in updates])
+    data[START] = pa.array([s for _, s, _, _ in full] + [s for _, s, _ in updates], pa.string())
+    data[END] = pa.array([e for _, _, e, _ in full] + [e for _, _, e in updates], pa.string())
+    data[OP] = pa.array(["i"] * len(inserts) + ["r"] * len(rewrites) + ["u"] * len(updates), pa.string())
     src = pa.table(data)
     dt = create_or_evolve(path, dt, plan)
     pred = " AND ".join(f"t.{q(c)} = s.{q(c)}" for c in [*key_cols, START])
@@ -133,6 +137,7 @@ def apply_topic(tables: str, topic: str, tb: TopicBatch, app_id: str, batch_id: 
     m = (
         dt.merge(src, pred, source_alias="s", target_alias="t", commit_properties=commit(app_id, batch_id))
         .when_matched_update({END: f"s.{END}"}, predicate=f"s.{OP} = 'u'")
+        .when_matched_update(sets, predicate=f"s.{OP} = 'r'")
         .when_not_matched_insert(sets, predicate=f"s.{OP} = 'i'")
     )
     if trunc is not None:  # the truncate closes every version still open before it
@@ -143,7 +148,7 @@ def apply_topic(tables: str, topic: str, tb: TopicBatch, app_id: str, batch_id: 
     if fill and trunc is None:
         m = m.when_not_matched_by_source_update(fill)
     m.execute()
-    return len(inserts) + len(updates)
+    return len(inserts) + len(updates) + len(rewrites)
 
 
 def _table_versions(dt: DeltaTable | None, key_cols: list[str], idents: set[str]) -> dict[str, _Key]:
@@ -169,19 +174,31 @@ def _table_versions(dt: DeltaTable | None, key_cols: list[str], idents: set[str]
     return out
 
 
+def _late(k: _Key) -> bool:
+    """Whether a new version comes before a stored one (whose placeholders it may fill)."""
+    new = [s for s, r in k.versions.items() if r is not None]
+    stored = [s for s, r in k.versions.items() if r is None]
+    return bool(new and stored) and min(new) < max(stored)
+
+
 def _fill_toast(
     dt: DeltaTable | None, key_cols: list[str], keys: dict[str, _Key], oldkeys: dict[tuple[str, str], str]
-) -> None:
+) -> dict[tuple[str, str], dict]:
     """A TOAST placeholder in a new version takes the value of the version before it (new in this batch, or
     read from the table); for the first version after a key change, the old key's version before it. It
-    stays when there is none (the older version has not arrived yet)."""
+    stays when there is none (the older version has not arrived yet); when that version arrives in a later
+    batch, the stored versions after it are filled then: returned as (identity, START) -> the filled row, to
+    be written again."""
     need = {
         i
         for i, k in keys.items()
         if any(r is not None and any(is_placeholder(v) for v in r.values()) for r in k.versions.values())
     }
+    late = {i for i, k in keys.items() if _late(k)}
+    need |= late
+    filled: dict[tuple[str, str], dict] = {}
     if not need:
-        return
+        return filled
     olds = {oldkeys[(i, s)] for i in need for s in keys[i].versions if (i, s) in oldkeys}
     stored: dict[str, dict[str, dict]] = {}  # ident -> START -> row, for the keys concerned
     if dt is not None:
@@ -196,10 +213,13 @@ def _fill_toast(
         rows.update({s: r for s, r in k.versions.items() if r is not None})
         return sorted(rows.items(), key=lambda x: x[0])
 
-    def fill(row: dict, prev: dict) -> None:
+    def fill(row: dict, prev: dict) -> bool:
+        changed = False
         for c, v in row.items():
             if is_placeholder(v) and c in prev and not is_placeholder(prev[c]):
                 row[c] = prev[c]
+                changed = True
+        return changed
 
     for ident in sorted(need, key=lambda i: i not in olds):  # old keys of key changes first
         prev: dict | None = None
@@ -210,4 +230,7 @@ def _fill_toast(
                     prev = before[-1] if before else None
                 if prev is not None:
                     fill(row, prev)
+            elif ident in late and prev is not None and fill(row, prev):
+                filled[(ident, s)] = row  # a stored version, filled by a late version before it
             prev = row
+    return filled

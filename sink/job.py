@@ -181,6 +181,8 @@ def check_source(source: str, registry_url: str | None = None) -> None:
         raise UsageError(f"--source {source}: no such directory (the emulator's --out directory)")
     import orjson
 
+    from sink.batch import UNWRAPPED_KEYLESS, unwrapped_payload
+
     for n in sorted(os.listdir(source)):
         if not n.endswith(".jsonl") or n.startswith((".", "_")):
             continue
@@ -211,6 +213,8 @@ def check_source(source: str, registry_url: str | None = None) -> None:
                 f"{os.path.join(source, n)}: line 1 has no Connect schema (the sink reads JsonConverter "
                 "records with schemas.enable=true)"
             )
+        if v is not None and d["key"] is None and unwrapped_payload(v["payload"]):
+            raise UsageError(f"{os.path.join(source, n)}: {UNWRAPPED_KEYLESS}")
 
 
 def _app_id(checkpoint: str) -> str:

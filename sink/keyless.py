@@ -179,17 +179,30 @@ def apply_topic(tables: str, topic: str, tb: TopicBatch, app_id: str, batch_id: 
         wanted[i] = {
             cs: img_hash(d.rep, names) for cs, names in colsets.items() if set(names) <= d.rep.keys()
         }
-    pool: dict[tuple[str, str], list[_Copy]] = {}
+    # rows written before a DROP COLUMN: their column set has columns the before image lacks; they are
+    # compared over the columns both have (rows equal there are equal in the source now)
+    partial: dict[
+        int, dict[str, tuple[tuple[str, ...], str]]
+    ] = {}  # per delete: column set -> (columns, hash)
+    for i, d in enumerate(dels):
+        for cs, names in colsets.items():
+            common = tuple(sorted(set(names) & d.rep.keys()))
+            if common and not set(names) <= d.rep.keys():
+                partial.setdefault(i, {})[cs] = (common, img_hash(d.rep, common))
+    pool: dict[tuple, list[_Copy]] = {}
     table_copies = _candidates(table, {h for w in wanted.values() for h in w.values()}, floor)
     for c in table_copies + inserts:
         pool.setdefault((c.cs, c.img), []).append(c)
+    if partial:
+        table_copies = _partial_candidates(table, table_copies, partial, inserts, floor, pool)
 
     # each delete, in source order, removes the most recent equal row inserted before it
     unmatched: list[_Delete] = []
     for i, d in enumerate(dels):
         best = None
-        for cs, h in wanted[i].items():
-            for c in pool.get((cs, h), ()):
+        keys = [(cs, h) for cs, h in wanted[i].items()] + [(cs, *ch) for cs, ch in partial.get(i, {}).items()]
+        for key in keys:
+            for c in pool.get(key, ()):
                 if (
                     not c.consumed
                     and c.seq < d.seq
@@ -248,6 +261,41 @@ def apply_topic(tables: str, topic: str, tb: TopicBatch, app_id: str, batch_id: 
         m = m.when_not_matched_by_source_update(fill)
     m.execute()
     return n + len(removes)
+
+
+def _partial_candidates(
+    table: DeltaTable | None,
+    copies: list[_Copy],
+    partial: dict[int, dict[str, tuple[tuple[str, ...], str]]],
+    inserts: list[_Copy],
+    floor: str | None,
+    pool: dict[tuple, list[_Copy]],
+) -> list[_Copy]:
+    """Adds to `pool` the rows of the column sets that `partial` compares over fewer columns, keyed
+    (column set, columns, hash over them): this batch's inserts and the table's rows of those sets (their
+    columns read back). Returns the table's candidate rows, one `_Copy` per row."""
+    need: dict[str, set[tuple[str, ...]]] = {}
+    for per in partial.values():
+        for cs, (common, _) in per.items():
+            need.setdefault(cs, set()).add(common)
+    for c in inserts:
+        for common in need.get(c.cs, ()):
+            rep = {n: canonical_value(c.row.get(n)) for n in common}
+            pool.setdefault((c.cs, common, img_hash(rep, common)), []).append(c)
+    by_rid = {c.rid: c for c in copies}
+    if table is None:
+        return copies
+    cols = sorted({n for commons in need.values() for common in commons for n in common})
+    t = table.to_pyarrow_table(columns=[SEQ, RID, CS, *cols])
+    t = t.filter(pc.is_in(t.column(CS).cast(pa.string()), value_set=pa.array(sorted(need), pa.string())))
+    for r in t.to_pylist():
+        if floor is not None and r[SEQ] < floor:
+            continue
+        c = by_rid.setdefault(r[RID], _Copy(r[SEQ], r[RID], r[CS], ""))
+        for common in need[r[CS]]:
+            rep = {n: canonical_value(r[n]) for n in common}
+            pool.setdefault((c.cs, common, img_hash(rep, common)), []).append(c)
+    return list(by_rid.values())
 
 
 def _candidates(table: DeltaTable | None, hashes: set[str], floor: str | None) -> list[_Copy]:

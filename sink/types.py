@@ -56,6 +56,10 @@ _STRING_NAMES = {
     "io.debezium.time.Interval",
     "io.debezium.data.VariableScaleDecimal",
 }
+# Debezium's epoch day for PostgreSQL's date 'infinity' overflows int into the far past (-622191234 from the
+# snapshot's JDBC read and in arrays, -2147472692 from pgoutput; '-infinity' gives -625821272 / -2147472691):
+# no PostgreSQL date is that early (4713 BC is its first), so these two are read as the last date, not the first
+DATE_POS_INFINITY = (-622_191_234, -2_147_472_692)
 DECIMAL = "org.apache.kafka.connect.data.Decimal"
 VSD = "io.debezium.data.VariableScaleDecimal"
 ZONED_TS = "io.debezium.time.ZonedTimestamp"
@@ -167,7 +171,8 @@ def decoder(schema: dict) -> Callable[[Any], Any]:
 
         return vsd
     if isinstance(st, T.DateType):
-        return _clamp(lambda v: _EPOCH_DATE + dt.timedelta(days=v), dt.date.min, dt.date.max)
+        days = _clamp(lambda v: _EPOCH_DATE + dt.timedelta(days=v), dt.date.min, dt.date.max)
+        return lambda v: dt.date.max if v in DATE_POS_INFINITY else days(v)
     if isinstance(st, T.TimestampNTZType):
         unit = NTZ_NAMES[name]
         if unit is None:

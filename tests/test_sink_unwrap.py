@@ -67,3 +67,27 @@ def test_unwrapped_records_through_the_sink(tmp_path):
     r = run_sink(src, tmp_path / "tables", tmp_path / "ck")
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     _check(tmp_path / "tables")
+
+
+def _keyless(tmp_path: Path) -> tuple[Path, list]:
+    """Real Debezium's unwrapped customers records as a table without a primary key sends them (key null)."""
+    recs = [r for r in _records() if r["topic"] == f"{T}customers" and r["value"] is not None]
+    src = tmp_path / "in"
+    src.mkdir()
+    with open(src / f"{T}customers.jsonl", "w") as f:
+        f.writelines(json.dumps({"key": None, "value": r["value"]}) + "\n" for r in recs)
+    return src, [(r["topic"], None, r["value"], ("f", i)) for i, r in enumerate(recs)]
+
+
+def test_unwrapped_records_of_a_table_without_a_key_are_refused(tmp_path):
+    """Sink campaign (pg seed 3): such records carry no before image, so an update was appended as a new row
+    (the old one stayed). Refused at start (one line, exit 2, nothing written), and by the batch when such
+    records come later."""
+    src, recs = _keyless(tmp_path)
+    r = run_sink(src, tmp_path / "tables", tmp_path / "ck")
+    assert r.returncode == 2, r.stdout[-2000:] + r.stderr[-2000:]
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "ExtractNewRecordState of a table without a key" in lines[0], r.stderr
+    assert not (tmp_path / "tables").exists() and not (tmp_path / "ck").exists()
+    with pytest.raises(ValueError, match="ExtractNewRecordState of a table without a key"):
+        apply_batch(str(tmp_path / "drv"), recs, "app", 0)
