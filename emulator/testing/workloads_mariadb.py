@@ -32,6 +32,7 @@ import random
 import re
 
 from emulator.testing import workloads_mariadb_conv as convs
+from emulator.testing import workloads_mariadb_s17 as s17
 from emulator.testing import workloads_mariadb_users as users
 from emulator.testing.workloads_mariadb_types import DEFAULTS, EXTRA_MODES, MODES, TYPES
 
@@ -453,6 +454,7 @@ def generate(seed: int) -> str:
         convs.convs(conv, s, s.name)
         props.update(s.props)
     users.late_draws(seed, props, scns)  # (sessions 12-13) no tx metadata, snapshot.max.threads=2
+    s17.draws(seed, props, scns)  # (session 17) large transactions, several databases, DDL forms
     incremental = ""
     if not initial_only and more.random() < 0.35:  # an initial_only run never streams the signal
         ids = [f"inventory.{s.name}" for s in scns if s.name.rstrip("0123456789") in WITH_ID]
