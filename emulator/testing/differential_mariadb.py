@@ -229,8 +229,9 @@ def _could_convert(config: dict[str, str], alias: str, column_id: str, type_name
 
 def unconverted_tables(config: dict[str, str], records: dict) -> set[tuple[str, str]]:
     """The (database, table) of every table in the recording's schema changes none of whose column definitions (in
-    any of its versions) a converter of `config` could select. Over-approximates what the converters touch: a table
-    that is not in the set (not described, or any column possibly converted) is left out."""
+    any of its versions) a converter of `config` could select, and of every other table with data records none of
+    whose fields a converter could have made (`_field_could_convert`). Over-approximates what the converters touch: a
+    table that is not in the set is left out of the comparison."""
     aliases = [a.strip() for a in (config.get("converters") or "").split(",") if a.strip()]
     seen: set[tuple[str, str]] = set()
     touched: set[tuple[str, str]] = set()
@@ -248,7 +249,45 @@ def unconverted_tables(config: dict[str, str], records: dict) -> set[tuple[str, 
                     column_id = f"{table[0]}.{table[1]}.{col.get('name')}"
                     if any(_could_convert(config, a, column_id, col.get("typeName") or "") for a in aliases):
                         touched.add(table)
+    for rs in records.values():  # tables without schema changes (include.schema.changes=false): their fields
+        table = _table_of(rs)
+        if table is None or table in seen:
+            continue
+        seen.add(table)
+        adjusted = (config.get("field.name.adjustment.mode") or "none").lower() != "none"
+        for field in (f for r in rs for f in _row_fields(r)):
+            column_id = f"{table[0]}.{table[1]}.{field.get('field')}"
+            if any(_field_could_convert(config, a, column_id, field, adjusted) for a in aliases):
+                touched.add(table)
+                break
     return seen - touched
+
+
+def _row_fields(rec: dict) -> list[dict]:
+    """The field schemas of a record's key and of its value's before/after."""
+    out = list(((rec.get("key") or {}).get("schema") or {}).get("fields") or [])
+    for part in ((rec.get("value") or {}).get("schema") or {}).get("fields") or []:
+        if part.get("field") in ("before", "after"):
+            out += part.get("fields") or []
+    return out
+
+
+def _field_could_convert(
+    config: dict[str, str], alias: str, column_id: str, field: dict, adjusted: bool
+) -> bool:
+    """From a recorded field (no schema change gives the column's type): a column TinyIntOneToBooleanConverter
+    registers for is a boolean, one ZeroDateFallbackConverter registers for has a Debezium/Connect temporal schema;
+    JdbcSinkDataTypesConverter's selectors are matched on the field's name (any field when names are adjusted)."""
+    cls = (config.get(f"{alias}.type") or "").rsplit(".", 1)[-1]
+    if cls == "TinyIntOneToBooleanConverter":
+        return field.get("type") == "boolean"
+    if cls == "ZeroDateFallbackConverter":
+        return (field.get("name") or "").startswith(("io.debezium.time.", "org.apache.kafka.connect.data."))
+    if cls == "JdbcSinkDataTypesConverter":
+        return adjusted or _selects(
+            config, [f"{alias}.selector.{k}" for k in ("boolean", "real", "string")], column_id
+        )
+    return True
 
 
 def _table_of(records: list) -> tuple[str, str] | None:

@@ -37,17 +37,25 @@ def _change(db: str, table: str, *cols: tuple[str, str]) -> dict:
     }
 
 
-def _row(db: str, table: str) -> dict:
-    return {"value": {"payload": {"op": "c", "source": {"db": db, "table": table}, "after": {"id": 1}}}}
+def _row(db: str, table: str, *fields: dict) -> dict:
+    after = {"type": "struct", "field": "after", "fields": [{"type": "int32", "field": "id"}, *fields]}
+    return {
+        "key": {
+            "schema": {"type": "struct", "fields": [{"type": "int32", "field": "id"}]},
+            "payload": {"id": 1},
+        },
+        "value": {
+            "schema": {"type": "struct", "fields": [after]},
+            "payload": {"op": "c", "source": {"db": db, "table": table}, "after": {"id": 1}},
+        },
+    }
 
 
 RECORDS = {
     "dbserver1": [
         _change("inventory", "plain", ("id", "INT"), ("d", "DATE"), ("f", "FLOAT")),  # nothing selects these
         _change("inventory", "b", ("id", "INT")),
-        _change(
-            "inventory", "b", ("id", "INT"), ("flag", "TINYINT")
-        ),  # a later version: TINYINT, no selector
+        _change("inventory", "b", ("id", "INT"), ("flag", "TINYINT")),  # a later version: TINYINT
         _change("inventory", "r", ("id", "INT"), ("f", "FLOAT")),  # jdbc's selector.real
         _change("inventory", "z", ("id", "INT"), ("d", "DATETIME")),  # zd's selector and type
         _change("other", "z", ("id", "INT"), ("d", "DATETIME")),  # zd's type, not its selector
@@ -58,7 +66,16 @@ RECORDS = {
     "dbserver1.inventory.r": [_row("inventory", "r")],
     "dbserver1.inventory.z": [_row("inventory", "z")],
     "dbserver1.other.z": [_row("other", "z")],
-    "dbserver1.inventory.undescribed": [_row("inventory", "undescribed")],
+    # tables without schema changes (include.schema.changes=false): read from their fields
+    "dbserver1.inventory.u_plain": [_row("inventory", "u_plain", {"type": "int16", "field": "n"})],
+    "dbserver1.inventory.u_bool": [
+        _row("inventory", "u_bool"),
+        _row("inventory", "u_bool", {"type": "boolean", "field": "b"}),  # (a later version)
+    ],
+    "dbserver1.inventory.u_date": [
+        _row("inventory", "u_date", {"type": "int32", "name": "io.debezium.time.Date", "field": "d"})
+    ],
+    "dbserver1.inventory.r2": [_row("inventory", "r2", {"type": "float64", "field": "f"})],  # (not jdbc's)
     "__debezium-heartbeat.dbserver1": [{"value": {"payload": {"ts_ms": 1}}}],
 }
 
@@ -83,7 +100,13 @@ def test_unconverted_tables_over_approximate_the_selection():
         ("inventory", "plain"),
         ("other", "z"),
         ("inventory", 'q"t'),
+        ("inventory", "u_plain"),
+        ("inventory", "r2"),
     }
+    # with adjusted field names jdbc's selectors cannot be matched on the fields: any field
+    adjusted = {**CONFIG, "field.name.adjustment.mode": "avro"}
+    assert ("inventory", "r2") not in unconverted_tables(adjusted, RECORDS)
+    assert ("inventory", "plain") in unconverted_tables(adjusted, RECORDS)  # (described by its schema change)
     # an unknown converter class or an unreadable selector: every column
     assert unconverted_tables({"converters": "x", "x.type": "com.example.Conv"}, RECORDS) == set()
     bad = {"converters": "t", "t.type": "x.TinyIntOneToBooleanConverter", "t.selector": "inventory\\.(b"}
@@ -109,6 +132,8 @@ def test_replay_drops_the_converters_and_compares_the_other_tables():
             "__debezium-heartbeat.dbserver1",
             "dbserver1",
             "dbserver1.inventory.plain",
+            "dbserver1.inventory.r2",
+            "dbserver1.inventory.u_plain",
             "dbserver1.other.z",
         ]
     )
