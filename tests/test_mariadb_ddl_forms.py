@@ -58,7 +58,7 @@ def test_mariadb_only_alter_forms(parser, stmts, expected):
     assert columns(parser) == expected
 
 
-def test_partitioned_and_system_versioned_tables(parser):
+def test_partitioned_tables_and_system_versioning_refused(parser):
     parser.apply(
         "CREATE TABLE p (id INT NOT NULL, d DATE NOT NULL, PRIMARY KEY (id, d)) PARTITION BY RANGE COLUMNS (d) "
         "(PARTITION p0 VALUES LESS THAN ('2020-01-01'), PARTITION p1 VALUES LESS THAN (MAXVALUE))",
@@ -68,8 +68,19 @@ def test_partitioned_and_system_versioned_tables(parser):
     assert parser.catalog.get("db", "p").pk == ["id", "d"]
     ch = parser.apply("ALTER TABLE p CONVERT PARTITION p0 TO TABLE p_old", "db")
     assert [(c.kind, c.table_name) for c in ch] == [("ALTER", "p")]
-    parser.apply("CREATE TABLE v (id INT PRIMARY KEY, x INT) WITH SYSTEM VERSIONING", "db")
-    assert columns(parser, "v") == [("id", "INT"), ("x", "INT")]
+    # (session 17) refused with either grammar: the rows of a system-versioned table carry hidden ROW_START/ROW_END
+    # columns no model of its statement has (the MySqlConnector stops on it: cases system_versioning_stops*)
+    for s in [
+        "CREATE TABLE v (id INT PRIMARY KEY, x INT) WITH SYSTEM VERSIONING",
+        "ALTER TABLE p ADD SYSTEM VERSIONING",
+        "CREATE TABLE w (id INT, s TIMESTAMP(6) AS ROW START, e TIMESTAMP(6) AS ROW END, PERIOD FOR SYSTEM_TIME(s, e))",
+    ]:
+        with pytest.raises(
+            DdlError, match="system-versioned tables are not emulated with the MariaDbConnector"
+        ):
+            parser.apply(s, "db")
+    assert parser.catalog.get("db", "v") is None
+    assert columns(parser, "p") == [("id", "INT"), ("d", "DATE")]
 
 
 def test_statements_that_leave_the_model_alone(parser):

@@ -35,7 +35,6 @@ from emulator.connectors.mysql.ddl_text import (
     PARTITION_MAINTENANCE,
     PERSISTENT,
     SYSTEM_VERSIONED,
-    SYSTEM_VERSIONING,
     TABLE_OR_DB,
     WAIT_RE,
     add_unique,
@@ -190,12 +189,17 @@ class DdlParser(ColumnDefinitions, AlterForms):
         # MariaDB-only clauses that change nothing in the model (or that the model applies by itself)
         prepared = ALTER_MODIFIERS.sub("ALTER TABLE", prepared)
         prepared = WAIT_RE.sub("", prepared)
-        if self.mysql_grammar and SYSTEM_VERSIONED.search(prepared):
+        if SYSTEM_VERSIONED.search(prepared):
             # not in Debezium's MySQL grammar: the MySqlConnector stops on it, in the snapshot's SHOW CREATE TABLE
-            # and in the stream (recorded, cases system_versioning_stops*); going on would not help: the binlog's
-            # rows carry the hidden ROW_START/ROW_END columns the statement does not name
-            raise DdlError(f"system versioning is not in the MySQL grammar of the MySqlConnector: {sql!r}")
-        prepared = SYSTEM_VERSIONING.sub("", prepared)
+            # and in the stream (recorded, cases system_versioning_stops*). The MariaDbConnector's grammar takes it,
+            # but such a table's rows carry hidden ROW_START/ROW_END columns and every UPDATE/DELETE writes a history
+            # row: what Debezium makes of them could not be recorded here, so the statement is refused as unparseable
+            raise DdlError(
+                f"system versioning is not in the MySQL grammar of the MySqlConnector: {sql!r}"
+                if self.mysql_grammar
+                else f"system-versioned tables are not emulated with the MariaDbConnector (hidden ROW_START/ROW_END "
+                f"columns, history rows; not recordable here): {sql!r}"
+            )
         prepared = MODIFY_IF_EXISTS.sub(r"\1 ", prepared)
         prepared = FLOAT_UNSIGNED.sub(r"\1\2", prepared)
         self._source = prepared  # the text the literals' offsets point into (ddl_types.default_text)

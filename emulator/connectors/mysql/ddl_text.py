@@ -34,7 +34,6 @@ PARTITION_MAINTENANCE = re.compile(
 )  # (and mysqldump's `ALTER TABLE t DISABLE KEYS`: an unchanged ALTER too, case dml_forms_executable_comments)
 ALTER_MODIFIERS = re.compile(r"(?is)^\s*ALTER\s+(?:(?:ONLINE|IGNORE)\s+)+TABLE\b")
 WAIT_RE = re.compile(r"(?i)\s+(?:WAIT\s+\d+|NOWAIT)\b(?=(?:[^'`\"]|'[^']*'|`[^`]*`|\"[^\"]*\")*$)")
-SYSTEM_VERSIONING = re.compile(r"(?i)\s+WITH(?:OUT)?\s+SYSTEM\s+VERSIONING\b")
 # MariaDB's system-versioned tables: WITH/WITHOUT/ADD/DROP SYSTEM VERSIONING, PERIOD FOR SYSTEM_TIME, AS ROW START/END
 SYSTEM_VERSIONED = re.compile(
     r"(?i)\bSYSTEM\s+VERSIONING\b|\bPERIOD\s+FOR\s+SYSTEM_TIME\b|\bAS\s+ROW\s+(?:START|END)\b"
