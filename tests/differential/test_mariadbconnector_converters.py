@@ -5,10 +5,14 @@ converter touched it would show a false mismatch, one left out only narrows the 
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from emulator.testing.conformance import load_golden
 from emulator.testing.differential_mariadb import (
     MARIADB_CONNECTOR,
     MariaDbConnectorBackend,
     converter_keys,
+    transaction_problems,
     unconverted_tables,
 )
 
@@ -139,3 +143,24 @@ def test_replay_drops_the_converters_and_compares_the_other_tables():
     )
     be.recorded_config = {"decimal.handling.mode": "string"}  # no converters: every topic
     assert sorted(be.comparable(RECORDS, RECORDS)[0]) == sorted(RECORDS)
+
+
+def test_transaction_metadata_checked_against_itself():
+    """transaction_problems (the MariaDbConnector replay's check of the emulator's transaction metadata, which the
+    MySqlConnector recording cannot show) passes the MariaDbConnector's own recording and finds what breaks it."""
+    recording = load_golden(Path(__file__).parents[1] / "data" / "mariadb" / "mariadb_public.jsonl")
+    assert transaction_problems(recording) == []  # (DDL transactions: a BEGIN, no END)
+    txs = [r for r in recording["dbserver1.transaction"] if r["value"]["payload"]["status"] == "END"]
+    end = next(r for r in txs if r["value"]["payload"]["event_count"] == 2)["value"]["payload"]
+    rows = recording["dbserver1.inventory.customers"]
+    first = next(
+        i
+        for i, r in enumerate(rows)
+        if ((r["value"] or {}).get("payload", {}).get("transaction") or {}).get("id") == end["id"]
+    )
+    del rows[first]
+    assert transaction_problems(recording) == [
+        f"transaction {end['id']}: total_order [2] is not 1..1",
+        f"transaction {end['id']}: END event_count 2, 1 records",
+        f"transaction {end['id']}: inventory.customers orders [2], END says 2",
+    ]
