@@ -40,7 +40,11 @@ def bigtx(rng: random.Random, s: Any, t: str) -> None:
     ]
     engine = rng.choice([None, "MyISAM", "Aria"])
     if engine:
-        s.pre.append(f"CREATE TABLE {t}_nt (id INT PRIMARY KEY, v INT) ENGINE={engine};")
+        # an Aria table is created while streaming: its SHOW CREATE TABLE ends in PAGE_CHECKSUM=1, MariaDB-only
+        # syntax on which the MySqlConnector's snapshot stops (campaign seed 86009; a documented difference)
+        (s.stream if engine == "Aria" else s.pre).append(
+            f"CREATE TABLE {t}_nt (id INT PRIMARY KEY, v INT) ENGINE={engine};"
+        )
     s.stream += [
         "START TRANSACTION;",
         f"INSERT INTO {t} SELECT seq, CONCAT('v', seq), seq % 7, IF(seq % 5 = 0, {blob}, NULL) "
@@ -162,7 +166,9 @@ def ddl17(rng: random.Random, s: Any, t: str) -> None:
         (f"ALTER TABLE {t} ENGINE=MyISAM;", "u", "8"),
         (f"ALTER TABLE {t} ENGINE=Aria, ADD COLUMN ar INT DEFAULT 1;", "u", "9"),
         (f"ALTER TABLE {t} ORDER BY id DESC;", "u", "10"),
-        (f"ALTER TABLE {t} CHARACTER SET = latin1, ADD COLUMN l VARCHAR(8);", "l", "'ñé'"),
+        # (ASCII: Debezium decodes such a column's latin1 bytes as UTF-8, a deliberate difference, case
+        # alter_table_charset_added_columns)
+        (f"ALTER TABLE {t} CHARACTER SET = latin1, ADD COLUMN l VARCHAR(8);", "l", "'n e'"),
         (
             f"ALTER TABLE {t} DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci, ADD COLUMN l2 TEXT;",
             "l2",
