@@ -70,6 +70,9 @@ class DdlParser(ColumnDefinitions, AlterForms):
         self.keep_comments = keep_comments
         self._text = ""
         self._source: str | None = None
+        self._value_default: str | None = (
+            None  # (ddl_alter: the server's table charset, where Debezium's differs)
+        )
 
     # -- entry ------------------------------------------------------------------------------------------
     def apply(self, sql: str, database: str | None) -> list[Change]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from emulator.connectors.mysql.ddl_model import Table
+from emulator.connectors.mysql.ddl_types import charset_of_collation
 
 _OBJECT = re.compile(
     r"(?is)\s*(?:CREATE|ALTER|DROP|RENAME)\s+(?:OR\s+REPLACE\s+|DEFINER\s*=\s*(?:`[^`]*`|'[^']*'|[^\s@]+)"
@@ -163,6 +164,24 @@ def altered_table_comment(text: str) -> str | None:
         m = _COMMENT_OPTION.match(piece)
         if m:
             return m.group(1)[1:-1]
+    return None
+
+
+# a spec of table options (ENGINE=..., [DEFAULT] CHARSET=..., ...) and the charset or collation one of them names
+_TABLE_OPTIONS = re.compile(
+    r"(?is)^\s*(?:DEFAULT\s+)?(?:CHARACTER\s+SET|CHARSET|COLLATE|ENGINE|ROW_FORMAT|AUTO_INCREMENT)\b"
+)
+_OPTION_CHARSET = re.compile(r"(?is)\b(?:CHARACTER\s+SET|CHARSET)\s*=?\s*`?(\w+)|\bCOLLATE\s*=?\s*`?(\w+)")
+
+
+def table_option_charset(text: str) -> str | None:
+    """The charset an ALTER TABLE's table options set ([DEFAULT] CHARACTER SET / CHARSET / COLLATE; sqlglot drops
+    them), lower case, or None. CONVERT TO and column attributes are not table options."""
+    for piece in split_top(_ALTER_HEAD.sub("", text, count=1)):
+        if _TABLE_OPTIONS.match(piece) and not re.match(r"(?is)\s*CONVERT\b", piece):
+            m = _OPTION_CHARSET.search(piece)
+            if m:
+                return (m.group(1) or charset_of_collation(m.group(2))).lower()
     return None
 
 

@@ -269,7 +269,7 @@ def map_column(col: Column, cfg: TypeConfig, zero_default: Any = None) -> Mapped
         "INET4",
         "INET6",
     ):
-        codec = codec_of(col.charset)
+        codec = codec_of(col.value_charset or col.charset)  # (value_charset: ddl_model.Column)
         return Mapped(Schema("string"), text_decoder(codec), identity)
     if base == "JSON":
         schema = Schema("string", name="io.debezium.data.Json", version=1)
