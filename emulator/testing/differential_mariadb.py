@@ -312,12 +312,15 @@ def transaction_problems(records: dict) -> list[str]:
     ends: dict[str, dict] = {}
     orders: dict[str, list[int]] = {}
     per_coll: dict[str, dict[str, list[int]]] = {}
-    for topic, rs in records.items():
+    for rs in records.values():
         for r in rs:
             payload = (r.get("value") or {}).get("payload") if isinstance(r.get("value"), dict) else None
             if not isinstance(payload, dict):
                 continue
-            if topic.endswith(".transaction") and payload.get("status") in ("BEGIN", "END"):
+            if is_transaction_record(r) and payload.get("status") in (
+                "BEGIN",
+                "END",
+            ):  # (any topic.transaction)
                 marks.setdefault(payload.get("id"), []).append(payload["status"])
                 if payload["status"] == "END":
                     ends[payload.get("id")] = payload
