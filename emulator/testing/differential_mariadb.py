@@ -299,7 +299,8 @@ def _table_of(records: list) -> tuple[str, str] | None:
     return None
 
 
-TX_CHECK_TOPIC = "__transaction_metadata_check"
+# ("__debezium" first: the lost-batch cut of a stopped run leaves such topics alone, the comparison does not)
+TX_CHECK_TOPIC = "__debezium_transaction_metadata_check"
 
 
 def transaction_problems(records: dict) -> list[str]:
@@ -335,10 +336,12 @@ def transaction_problems(records: dict) -> list[str]:
                 )
     # a transaction without data records has a BEGIN and no END when it holds DDL or a TRUNCATE (recorded); one of
     # rows of tables outside the filters is not recorded: an END of nothing is let through
+    # the last transaction begun may have no END yet: a capture that stopped in it (on a value, in a lost batch)
+    last = list(marks)[-1] if marks else None
     problems = [
         f"transaction {i}: {m} on the transaction topic"
         for i, m in marks.items()
-        if m != ["BEGIN", "END"] and (i in orders or m != ["BEGIN"])
+        if m != ["BEGIN", "END"] and (i in orders or m != ["BEGIN"]) and not (i == last and m == ["BEGIN"])
     ]
     problems += [
         f"transaction {i}: END of {e.get('event_count')} events, no records"
@@ -348,6 +351,8 @@ def transaction_problems(records: dict) -> list[str]:
     problems += [f"transaction {i}: records without a BEGIN" for i in orders if i not in marks]
     for txid, got in orders.items():
         end = ends.get(txid) or {}
+        if txid == last and not end:
+            continue  # (unfinished)
         if sorted(got) != list(range(1, len(got) + 1)):
             problems.append(f"transaction {txid}: total_order {sorted(got)[:20]} is not 1..{len(got)}")
         if end.get("event_count") != len(got):
