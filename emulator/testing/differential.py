@@ -113,10 +113,8 @@ class Backend:
         """Server version etc. for the .meta.json."""
         return {}
 
-    def emulator_sets(self) -> list[str]:
-        """KEY=VALUE over the recording's configuration for the emulator's run (e.g. another
-        connector.class whose output is compared with the recording mapped by `comparable`)."""
-        return []
+    def emulator_props(self, props: dict[str, str]) -> None:
+        """The emulator run's properties, in place, after --set (e.g. another connector.class)."""
 
     def comparable(self, golden: dict, candidate: dict) -> tuple[dict, dict]:
         """Both outputs (topic -> records) as they are compared; identity unless the emulator runs as
@@ -210,6 +208,8 @@ def record(args: argparse.Namespace) -> int:
             for kv in args.set:
                 k, _, v = kv.partition("=")
                 props[k] = v
+            if args.engine == "emulator":
+                be.emulator_props(props)
             if args.engine == "emulator" and (props.get("snapshot.mode") or "").lower() == "initial_only":
                 # the emulator exits 0 once the snapshot is done, where Debezium's task idles: same records
                 cap.exit_is_quiet = True
@@ -306,9 +306,8 @@ def diff(
         return res
     cand = workdir / "emulator"
     be = backend(db)
-    sets_emu = [a for kv in be.emulator_sets() for a in ("--set", kv)]
     run_logged(
-        record_cmd(sys.executable, db, "emulator", wl, cand, ["--config-from", str(meta_path), *sets_emu]),
+        record_cmd(sys.executable, db, "emulator", wl, cand, ["--config-from", str(meta_path)]),
         workdir / "emulator.run.log",
         timeout,
     )
@@ -341,6 +340,7 @@ def diff(
         res.emulator_failure = None
         (workdir / "diff.txt").write_text(res.summary() + "\n" + "\n".join(res.problems) + "\n")
         return res
+    be.recorded_config = meta.get("connector_config") or {}  # (for `comparable`)
     gold, ours = be.comparable(load_golden(golden), load_dir(cand) if cand.exists() else {})
     if both_ended and stopped_on_a_value(workdir):
         res.lost_tail = drop_lost_batch(gold, ours)

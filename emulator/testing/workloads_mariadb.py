@@ -6,8 +6,8 @@ blocks on tables of their own so the minimizer can narrow a mismatch down to one
 written as a user of MariaDB 10.11 would:
 
 * types: every column type with ordinary and edge values (min/max, zero dates, negative/long TIME,
-  BIT widths, unsigned maxima, non-ASCII text, empty strings/blobs, JSON, spatial), nullable or NOT NULL
-  with defaults, read by the snapshot and changed while streaming;
+  BIT widths, unsigned maxima, non-ASCII text, empty strings/blobs, JSON, spatial; the tables are in
+  workloads_mariadb_types), nullable or NOT NULL with defaults, read by the snapshot and changed while streaming;
 * alter: a stream of ALTER TABLE forms (ADD/DROP/MODIFY/CHANGE/RENAME COLUMN with FIRST/AFTER, SET/DROP
   DEFAULT, indexes, checks, foreign keys, table options, ALGORITHM/LOCK, CONVERT TO CHARACTER SET,
   several specs in one statement) with rows written between them;
@@ -32,143 +32,14 @@ import random
 import re
 
 from emulator.testing import workloads_mariadb_conv as convs
+from emulator.testing import workloads_mariadb_s17 as s17
 from emulator.testing import workloads_mariadb_users as users
+from emulator.testing.workloads_mariadb_types import DEFAULTS, EXTRA_MODES, MODES, TYPES
 
 SIGNAL = (
     "CREATE TABLE debezium_signal (id VARCHAR(42) PRIMARY KEY, type VARCHAR(32) NOT NULL, "
     "data VARCHAR(2048) NULL);\n"
 )
-
-# (column type, literal values: ordinary ones first, edge values after). Values marked with a leading
-# "!" need sql_mode='' (zero dates); they are only used in nullable columns.
-TYPES: list[tuple[str, list[str]]] = [
-    ("TINYINT", ["1", "-128", "127", "0"]),
-    ("TINYINT UNSIGNED", ["7", "0", "255"]),
-    ("SMALLINT", ["-5", "-32768", "32767"]),
-    ("SMALLINT UNSIGNED", ["65535", "0"]),
-    ("MEDIUMINT", ["-8388608", "8388607"]),
-    ("MEDIUMINT UNSIGNED", ["16777215"]),
-    ("INT", ["42", "-2147483648", "2147483647"]),
-    ("INT UNSIGNED", ["4294967295", "0"]),
-    ("BIGINT", ["7", "-9223372036854775808", "9223372036854775807"]),
-    ("BIGINT UNSIGNED", ["18446744073709551615", "9223372036854775808", "1"]),
-    ("DECIMAL(10,2)", ["12345.67", "-99999999.99", "0.01", "0"]),
-    ("DECIMAL(30,10)", ["12345678901234567890.0123456789", "-0.0000000001"]),
-    ("DECIMAL(5,0)", ["99999", "-99999"]),
-    ("NUMERIC(8,3)", ["-12345.678"]),
-    ("DECIMAL(12,4) UNSIGNED", ["99999999.9999"]),
-    ("FLOAT", ["1.5", "-3.25", "0"]),
-    ("DOUBLE", ["2.25", "-1.7976931348623157e308", "4.9e-324", "0.1"]),
-    ("BOOLEAN", ["1", "0"]),
-    ("BIT(1)", ["b'1'", "b'0'"]),
-    ("BIT(10)", ["b'1010101010'", "b'0'"]),
-    ("BIT(64)", ["b'1111111111111111111111111111111111111111111111111111111111111111'", "b'1'"]),
-    ("CHAR(5)", ["'ab'", "'äöü'", "''"]),
-    ("VARCHAR(30)", ["'hello'", "'héllo ✓ 日本'", "''", "'a''b\\\\c'"]),
-    ("VARCHAR(10) CHARACTER SET latin1", ["'latin'", "'café'"]),
-    ("TEXT", ["'text'", "'line1\\nline2\\ttab'", "'ünïcödé ✓'"]),
-    ("MEDIUMTEXT", ["'medium'"]),
-    ("BLOB", ["X'DEADBEEF'", "X''", "X'00FF7F80'"]),
-    ("BINARY(4)", ["X'01020304'", "X'00'"]),
-    ("VARBINARY(8)", ["X'CAFE'", "X''"]),
-    ("DATE", ["'2024-02-29'", "'1970-01-01'", "'1000-01-01'", "'9999-12-31'", "!'0000-00-00'"]),
-    ("TIME", ["'13:45:30'", "'-838:59:59'", "'838:59:59'", "'00:00:00'"]),
-    ("TIME(3)", ["'08:30:15.555'", "'-00:00:00.001'"]),
-    ("TIME(6)", ["'23:59:59.999999'"]),
-    (
-        "DATETIME",
-        ["'2024-02-29 13:45:30'", "'1000-01-01 00:00:00'", "'9999-12-31 23:59:59'", "!'0000-00-00 00:00:00'"],
-    ),
-    ("DATETIME(3)", ["'2001-09-09 01:46:40.654'", "'1969-12-31 23:59:59.999'"]),
-    ("DATETIME(6)", ["'2024-02-29 13:45:30.123456'", "'1960-06-15 00:00:00.000001'"]),
-    (
-        "TIMESTAMP NULL DEFAULT NULL",
-        ["'2024-02-29 13:45:30'", "'1970-01-01 00:00:01'", "'2038-01-19 03:14:07'"],
-    ),
-    ("TIMESTAMP(6) NULL DEFAULT NULL", ["'2024-02-29 13:45:30.123456'"]),
-    ("YEAR", ["2024", "1901", "2155"]),
-    ("ENUM('a','b','c d')", ["'a'", "'c d'", "!''"]),
-    ("SET('x','y','z')", ["'x'", "'x,z'", "''"]),
-    ("POINT", ["ST_GeomFromText('POINT(1 2)')", "ST_GeomFromText('POINT(-1.5 0)', 4326)"]),
-    (
-        "GEOMETRY",
-        ["ST_GeomFromText('LINESTRING(0 0,1 1,2 5)')", "ST_GeomFromText('POLYGON((0 0,1 0,1 1,0 0))')"],
-    ),
-    ("JSON", ['\'{"a": 1, "b": [true, null]}\'', "'[]'", "'\"s\"'"]),
-    # session 8: more shapes nobody scripted (character sets the binlog carries as raw bytes, text/blob
-    # widths, extreme decimals, deprecated FLOAT(M,D), fractional-second widths, more geometries)
-    ("VARCHAR(10) CHARACTER SET utf16", ["'héllo'", "'✓ x'", "''"]),
-    ("CHAR(4) CHARACTER SET utf32", ["'ab'", "'✓日'"]),
-    ("TEXT CHARACTER SET ucs2", ["'ucs é'"]),
-    ("VARCHAR(10) CHARACTER SET cp1251", ["'Привет'", "'abc'"]),
-    ("VARCHAR(10) CHARACTER SET sjis", ["'日本'"]),
-    ("VARCHAR(10) CHARACTER SET gbk", ["'中文'"]),
-    ("VARCHAR(10) CHARACTER SET big5", ["'中文'"]),
-    ("VARCHAR(10) CHARACTER SET euckr", ["'한국'"]),
-    ("CHAR(6) CHARACTER SET latin2", ["'ąęź'"]),
-    ("VARCHAR(10) CHARACTER SET greek", ["'αβγ'"]),
-    ("CHAR(3) CHARACTER SET ascii", ["'abc'", "''"]),
-    ("VARCHAR(20) COLLATE utf8mb4_bin", ["'Case'", "'ß'"]),
-    ("CHAR(10) CHARACTER SET utf8mb3", ["'mb3 é'"]),
-    ("TINYTEXT", ["'tiny'", "''"]),
-    ("LONGTEXT", ["'long ✓'"]),
-    ("TINYBLOB", ["X'00'", "X''"]),
-    ("MEDIUMBLOB", ["X'ABCDEF'"]),
-    ("LONGBLOB", ["X'0102'"]),
-    ("BINARY(1)", ["X'FF'"]),
-    ("DECIMAL(65,30)", ["12345678901234567890123456789012345.123456789012345678901234567890", "-1"]),
-    ("DECIMAL(1,1)", ["0.5", "-0.9"]),
-    ("DECIMAL(20,0) UNSIGNED", ["99999999999999999999"]),
-    ("FLOAT(7,3)", ["1234.567", "-0.001"]),
-    ("DOUBLE(10,4)", ["123456.7891"]),
-    ("FLOAT UNSIGNED", ["3.5"]),
-    ("BIT(7)", ["b'1111111'"]),
-    ("BIT(33)", ["b'100000000000000000000000000000001'"]),
-    ("TIME(1)", ["'-838:59:58.9'", "'00:00:00.1'"]),
-    ("DATETIME(1)", ["'2024-02-29 13:45:30.5'"]),
-    ("DATETIME(4)", ["'1970-01-01 00:00:00.0001'"]),
-    ("TIMESTAMP(3) NULL DEFAULT NULL", ["'2024-02-29 13:45:30.123'"]),
-    ("YEAR(4)", ["1999"]),
-    ("LINESTRING", ["ST_GeomFromText('LINESTRING(0 0,1 1)')"]),
-    ("POLYGON", ["ST_GeomFromText('POLYGON((0 0,2 0,2 2,0 0))')"]),
-    ("MULTIPOINT", ["ST_GeomFromText('MULTIPOINT(1 1,2 2)')"]),
-    ("GEOMETRYCOLLECTION", ["ST_GeomFromText('GEOMETRYCOLLECTION(POINT(1 1))')"]),
-    ("ENUM('x''y','ä','')", ["'x''y'", "'ä'", "''"]),
-    ("SET('a','b','c','d','e','f','g','h','i')", ["'a,i'", "'b,c,d,e,f,g,h'"]),
-]
-DEFAULTS = {
-    "INT": "17",
-    "VARCHAR(30)": "'dflt'",
-    "DECIMAL(10,2)": "1.50",
-    "DATE": "'2020-01-01'",
-    "ENUM('a','b','c d')": "'b'",
-    "TINYINT": "-1",
-    "BIT(10)": "b'11'",
-    "DATETIME(6)": "'2020-01-01 10:00:00'",
-}
-
-MODES: dict[str, list[str]] = {
-    "decimal.handling.mode": ["precise", "double", "string"],
-    "time.precision.mode": ["adaptive_time_microseconds", "connect"],
-    "bigint.unsigned.handling.mode": ["long", "precise"],
-    "binary.handling.mode": ["bytes", "base64", "base64-url-safe", "hex"],
-    "datatype.propagate.source.type": [".+"],
-    "column.propagate.source.type": [r".+\.c[0-4]", r".+\.(id|v|n|a)"],
-    "schema.name.adjustment.mode": ["none", "avro", "avro_unicode"],
-    "field.name.adjustment.mode": ["none", "avro", "avro_unicode"],
-}
-# drawn less often (each 25 %): value rewriting, filters and envelope options
-EXTRA_MODES: dict[str, list[str]] = {
-    "column.mask.with.4.chars": [r".+\.c[0-9]"],
-    "column.truncate.to.3.chars": [r".+\.c1[0-9]?"],
-    "column.mask.hash.SHA-256.with.salt.CzQMA0cB5K": [r".+\.c2"],
-    "tombstones.on.delete": ["false"],
-    "skipped.operations": ["u", "d", "none", "t"],
-    "provide.transaction.metadata": ["true"],
-    "include.schema.changes": ["false"],
-    "column.exclude.list": [r".+\.c3"],
-    "time.precision.mode": ["connect"],
-}
 
 
 class _Scn:
@@ -583,6 +454,7 @@ def generate(seed: int) -> str:
         convs.convs(conv, s, s.name)
         props.update(s.props)
     users.late_draws(seed, props, scns)  # (sessions 12-13) no tx metadata, snapshot.max.threads=2
+    s17.draws(seed, props, scns)  # (session 17) large transactions, several databases, DDL forms
     incremental = ""
     if not initial_only and more.random() < 0.35:  # an initial_only run never streams the signal
         ids = [f"inventory.{s.name}" for s in scns if s.name.rstrip("0123456789") in WITH_ID]

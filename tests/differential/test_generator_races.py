@@ -124,3 +124,25 @@ def test_the_mariadb_dml_draw_only_appends_its_scenario(monkeypatch: pytest.Monk
         kept = "".join(b for b in blocks if not b.startswith(f"-- @scenario {name}\n"))
         assert kept == before, f"seed {s}"
     assert 16 <= gained <= 50  # ~40 %
+
+
+def test_the_mariadb_s17_draws_only_append_their_scenarios(monkeypatch: pytest.MonkeyPatch) -> None:
+    """(session 17) bigtx, dbs and ddl17 come from a random stream of their own: a seed that draws them gains their
+    `-- @scenario` blocks (and `dbs`'s database.include.list), nothing else."""
+    import emulator.testing.workloads_mariadb_s17 as s17
+
+    seeds = range(86000, 86060)
+    drawn = {s: workloads.generate("mariadb", s) for s in seeds}
+    monkeypatch.setattr(s17, "draws", lambda seed, props, scenarios: None)
+    gained = 0
+    for s in seeds:
+        before, after = workloads.generate("mariadb", s), drawn[s]
+        if before == after:
+            continue
+        gained += 1
+        blocks = re.split(r"(?m)^(?=-- @(?:scenario|section) )", after)
+        kept = "".join(b for b in blocks if not re.match(r"-- @scenario (bigtx|dbs|ddl17)x\n", b))
+        if "-- @scenario dbsx" in after and "@set database.include.list" not in before:
+            kept = re.sub(r"(?m)^-- @set database\.include\.list=.*\n", "", kept)
+        assert kept == before, f"seed {s}"
+    assert 15 <= gained <= 45  # ~50 %

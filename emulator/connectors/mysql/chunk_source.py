@@ -189,6 +189,12 @@ class MySqlChunkSource:
     def _event_source(self) -> dict:
         """The source block of the stream event being handled: Debezium's offset context when a signal
         (or the window row that moves a snapshot on) runs."""
+        # a chunk's records sent while handling this event set the offset's table to theirs (Debezium's sendEvent:
+        # offsetContext.event), so a table read over JDBC next carries it (campaign seed 90003, case
+        # incremental_unknown_table_after_chunk)
+        chunk = getattr(self, "_chunk_of_event", None)
+        if chunk is not None and chunk[0] == (self.file, self._start):
+            return self._src(chunk[1], self.last_row)
         sig = self.table_by_id(self.signal_table) if self.signal_table else None
         if sig is not None:
             return self._src(sig, self.last_row)
@@ -346,6 +352,7 @@ class MySqlChunkSource:
         self._emit_schema_change(ev.db, ev.ddl, ev.table_changes or [], dict(ev.src), ev.ts_ms)
 
     def read_source(self, ct: CapturedTable) -> dict:
+        self._chunk_of_event = ((self.file, self._start), ct)  # (for `_event_source`)
         t = ct.env.table
         return source_block(
             self.prefix,

@@ -150,7 +150,11 @@ def _jdbc_sink(conv: JdbcSinkTypes, table_id: str, col: Column, default: Any) ->
         # In the snapshot only CHAR, VARCHAR and TEXT (Debezium's BinlogFieldReader.TEXT_DATA_TYPES, by exact
         # typeName) are read as the column's bytes; a TINYTEXT/MEDIUMTEXT/LONGTEXT is Connector/J's String, kept
         # as is (recorded: a cp1251 TINYTEXT reads right in the snapshot, U+FFFD in the stream)
-        codec = codec_of(col.charset) if col.type_name.upper() in _TEXT_DATA_TYPES else "utf-8"
+        codec = (
+            codec_of(col.value_charset or col.charset)
+            if col.type_name.upper() in _TEXT_DATA_TYPES
+            else "utf-8"
+        )
 
         def from_bytes(b: bytes) -> str:
             return b.decode("utf-8", "replace")

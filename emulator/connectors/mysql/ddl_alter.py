@@ -10,11 +10,12 @@ import re
 
 from sqlglot import exp
 
-from emulator.connectors.mysql.ddl_model import Change, DdlError
+from emulator.connectors.mysql.ddl_model import Change, DdlError, Table
 from emulator.connectors.mysql.ddl_text import (
     altered_table_comment,
     split_name,
     split_top,
+    table_option_charset,
 )
 from emulator.connectors.mysql.ddl_types import (
     default_text,
@@ -36,10 +37,10 @@ class AlterForms:
         if table is None:
             return []
         table = copy.deepcopy(table)
-        table.charset = charset
+        table.charset, table.value_charset = charset, None
         for c in table.columns:
             if c.charset is not None:
-                c.charset = charset
+                c.charset, c.value_charset = charset, None
         self.catalog.put(table)
         return [Change("ALTER", db, text, copy.deepcopy(table), tname)]
 
@@ -112,8 +113,33 @@ class AlterForms:
         if table is None:
             return []
         table = copy.deepcopy(table)
-        previous = None
         charset = table.charset
+        # [DEFAULT] CHARSET=x among the specs: the server's new default, for the columns this and later statements
+        # add without a charset. Debezium's listener leaves the table's charset (recorded, above), so it decodes
+        # their values with the old one (latin1 'ñé' printed as U+FFFD, case alter_table_charset_added_columns):
+        # that loses data, so the emulator decodes them with the server's (value_charset; a deliberate difference)
+        server = table_option_charset(text) or table.value_charset or charset
+        table.value_charset = server if server != charset else None
+        self._value_default = table.value_charset
+        try:
+            previous = self._alter_actions(st, table, charset, db, name)
+        finally:
+            self._value_default = None
+        # a table option [DEFAULT] CHARSET=x leaves defaultCharsetName as is: recorded with the MySQL grammar;
+        # the MariaDB grammar's CreateTableParserListener has no table editor outside CREATE TABLE
+        if self.keep_comments:  # ALTER TABLE ... COMMENT 'x' (recorded: mariadb case schema_comments)
+            comment = altered_table_comment(text)
+            if comment is not None:
+                table.comment = comment
+        table.renumber()
+        self.catalog.put(table)
+        return [Change("ALTER", table.db, text, copy.deepcopy(table), table.name, previous)]
+
+    def _alter_actions(
+        self, st: exp.Alter, table: Table, charset: str | None, db: str, name: str
+    ) -> tuple[str, str] | None:
+        """The specs of an ALTER TABLE applied to `table` (a copy); -> the old (db, name) of a RENAME TO spec."""
+        previous = None
         for action in st.args.get("actions") or []:
             if isinstance(action, exp.ColumnDef):
                 if action.args.get("exists") and table.column(ident(action.this)) is not None:
@@ -190,12 +216,4 @@ class AlterForms:
                 s = action.sql("mysql") if isinstance(action, exp.Expression) else str(action)
                 if re.match(r"(?i)\s*DROP\s+PRIMARY\s+KEY", s):
                     table.pk = []
-        # a table option [DEFAULT] CHARSET=x leaves defaultCharsetName as is: recorded with the MySQL grammar;
-        # the MariaDB grammar's CreateTableParserListener has no table editor outside CREATE TABLE
-        if self.keep_comments:  # ALTER TABLE ... COMMENT 'x' (recorded: mariadb case schema_comments)
-            comment = altered_table_comment(text)
-            if comment is not None:
-                table.comment = comment
-        table.renumber()
-        self.catalog.put(table)
-        return [Change("ALTER", table.db, text, copy.deepcopy(table), table.name, previous)]
+        return previous

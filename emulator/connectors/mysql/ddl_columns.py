@@ -138,6 +138,8 @@ class ColumnDefinitions:
                 col.generated = False
         if base in CHAR_TYPES and base != "JSON":
             col.charset = charset or table_charset
+            if charset is None and self._value_default not in (None, col.charset):
+                col.value_charset = self._value_default
         if col.default == "CURRENT_TIMESTAMP":
             col.default = "1970-01-01 00:00:00" if base in ("TIMESTAMP", "DATETIME") else None
         elif (

@@ -25,6 +25,9 @@ class Column:
     auto_incremented: bool = False
     generated: bool = False
     charset: str | None = None
+    # the charset the server stores the column in where it differs from `charset` (Debezium's, which every record
+    # shows): a column added after ALTER TABLE ... CHARSET=x; its values are decoded with it (deliberate difference)
+    value_charset: str | None = None
     comment: str | None = None
     has_default: bool = False
     default: str | None = None  # defaultValueExpression
@@ -67,6 +70,10 @@ class Column:
             d["defaultValueExpression"] = self.default
         if self.enum_values:
             d["enumValues"] = list(self.enum_values)
+        if self.value_charset:
+            d["valueCharsetName"] = (
+                self.value_charset
+            )  # ours (history only; a deliberate difference, ddl_alter)
         return d
 
     @classmethod
@@ -86,6 +93,7 @@ class Column:
             has_default=d.get("hasDefaultValue", False),
             default=d.get("defaultValueExpression"),
             enum_values=d.get("enumValues") or None,
+            value_charset=d.get("valueCharsetName"),
         )
 
     def change_payload(self) -> dict[str, Any]:
@@ -118,6 +126,9 @@ class Table:
     charset: str | None = None
     comment: str | None = None
     unique_keys: list[list[str]] = field(default_factory=list)
+    # the server's default charset where an ALTER TABLE ... [DEFAULT] CHARSET=x changed it and Debezium's model did
+    # not (`charset` stays Debezium's); in no record, only in the emulator's history (deliberate difference, ddl_alter)
+    value_charset: str | None = None
 
     @property
     def id(self) -> str:
@@ -167,6 +178,8 @@ class Table:
             d["uniqueKeys"] = [list(k) for k in self.unique_keys]  # ours: for the key fallback
         if self.comment is not None:
             d["comment"] = self.comment
+        if self.value_charset:
+            d["valueCharsetName"] = self.value_charset  # ours, as the columns'
         return d
 
     @classmethod
@@ -180,6 +193,7 @@ class Table:
             d.get("defaultCharsetName"),
             d.get("comment"),
             [list(k) for k in d.get("uniqueKeys", [])],
+            d.get("valueCharsetName"),
         )
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from emulator.connectors.mysql.ddl_model import Table
+from emulator.connectors.mysql.ddl_types import charset_of_collation
 
 _OBJECT = re.compile(
     r"(?is)\s*(?:CREATE|ALTER|DROP|RENAME)\s+(?:OR\s+REPLACE\s+|DEFINER\s*=\s*(?:`[^`]*`|'[^']*'|[^\s@]+)"
@@ -34,7 +35,10 @@ PARTITION_MAINTENANCE = re.compile(
 )  # (and mysqldump's `ALTER TABLE t DISABLE KEYS`: an unchanged ALTER too, case dml_forms_executable_comments)
 ALTER_MODIFIERS = re.compile(r"(?is)^\s*ALTER\s+(?:(?:ONLINE|IGNORE)\s+)+TABLE\b")
 WAIT_RE = re.compile(r"(?i)\s+(?:WAIT\s+\d+|NOWAIT)\b(?=(?:[^'`\"]|'[^']*'|`[^`]*`|\"[^\"]*\")*$)")
-SYSTEM_VERSIONING = re.compile(r"(?i)\s+WITH(?:OUT)?\s+SYSTEM\s+VERSIONING\b")
+# MariaDB's system-versioned tables: WITH/WITHOUT/ADD/DROP SYSTEM VERSIONING, PERIOD FOR SYSTEM_TIME, AS ROW START/END
+SYSTEM_VERSIONED = re.compile(
+    r"(?i)\bSYSTEM\s+VERSIONING\b|\bPERIOD\s+FOR\s+SYSTEM_TIME\b|\bAS\s+ROW\s+(?:START|END)\b"
+)
 MODIFY_IF_EXISTS = re.compile(r"(?i)\b((?:MODIFY|CHANGE)(?:\s+COLUMN)?)\s+IF\s+EXISTS\s+")
 PERSISTENT = re.compile(r"(?i)(?<=\))\s*\bPERSISTENT\b")
 # sqlglot has no unsigned FLOAT ("Cannot convert FLOAT to unsigned"): parsed without the word, which the
@@ -160,6 +164,24 @@ def altered_table_comment(text: str) -> str | None:
         m = _COMMENT_OPTION.match(piece)
         if m:
             return m.group(1)[1:-1]
+    return None
+
+
+# a spec of table options (ENGINE=..., [DEFAULT] CHARSET=..., ...) and the charset or collation one of them names
+_TABLE_OPTIONS = re.compile(
+    r"(?is)^\s*(?:DEFAULT\s+)?(?:CHARACTER\s+SET|CHARSET|COLLATE|ENGINE|ROW_FORMAT|AUTO_INCREMENT)\b"
+)
+_OPTION_CHARSET = re.compile(r"(?is)\b(?:CHARACTER\s+SET|CHARSET)\s*=?\s*`?(\w+)|\bCOLLATE\s*=?\s*`?(\w+)")
+
+
+def table_option_charset(text: str) -> str | None:
+    """The charset an ALTER TABLE's table options set ([DEFAULT] CHARACTER SET / CHARSET / COLLATE; sqlglot drops
+    them), lower case, or None. CONVERT TO and column attributes are not table options."""
+    for piece in split_top(_ALTER_HEAD.sub("", text, count=1)):
+        if _TABLE_OPTIONS.match(piece) and not re.match(r"(?is)\s*CONVERT\b", piece):
+            m = _OPTION_CHARSET.search(piece)
+            if m:
+                return (m.group(1) or charset_of_collation(m.group(2))).lower()
     return None
 
 

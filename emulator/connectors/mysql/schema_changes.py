@@ -94,14 +94,11 @@ class MySqlSchemaChanges:
         ts_ms = self.commit_ts_us // 1000 if self.commit_ts_us else self._ts * 1000
         position = self._history_position()
         # one statement naming several tables (DROP TABLE a, b / RENAME TABLE a TO b, c TO d): each of its
-        # events carries all of them in source.table, in Debezium's (HashSet) order
+        # events carries the tables of its run of consecutive events in one database in source.table, in Debezium's
+        # (HashSet) order (DdlChanges.getEventsByDatabase; campaign seed 88004: a RENAME across databases)
         names = [ch.table_name for ch in changes if ch.kind in ("CREATE", "ALTER", "DROP") and ch.table_name]
-        joined = (
-            _java_hashset_join([(ch.db, ch.table_name) for ch in changes if ch.table_name])
-            if len(names) > 1
-            else None
-        )
-        for ch in changes:
+        joined = _joined_by_database_runs(changes) if len(names) > 1 else {}
+        for i, ch in enumerate(changes):
             if ch.kind == "TRUNCATE":
                 self._truncate(ch)
                 continue
@@ -126,7 +123,7 @@ class MySqlSchemaChanges:
             tcs = [table_change(ch)] if ch.kind in ("CREATE", "ALTER", "DROP") and known else []
             self.history.append(position, ts_ms, ch.db, ch.ddl, [history_change(ch)] if tcs else [])
             if self.include_schema_changes:
-                table = joined or (
+                table = joined.get(i) or (
                     "" if ch.kind == "OTHER" else ch.table_name if ch.kind != "DATABASE" else None
                 )
                 src = source_block(
@@ -176,6 +173,21 @@ def table_change(ch: Change) -> dict:
     if ch.kind == "DROP" or ch.table is None:
         return {"type": ch.kind, "id": f'"{ch.db}"."{ch.table_name}"', "table": None}
     return {"type": ch.kind, "id": ch.table.quoted_id, "table": ch.table.change_payload()}
+
+
+def _joined_by_database_runs(changes: list[Change]) -> dict[int, str]:
+    """Each change's index -> the names of the tables of its run of consecutive changes in one database, joined as
+    Debezium's HashSet orders them."""
+    out: dict[int, str] = {}
+    start = 0
+    for end in range(1, len(changes) + 1):
+        if end < len(changes) and changes[end].db == changes[start].db:
+            continue
+        ids = [(ch.db, ch.table_name) for ch in changes[start:end] if ch.table_name]
+        if ids:
+            out.update(dict.fromkeys(range(start, end), _java_hashset_join(ids)))
+        start = end
+    return out
 
 
 def _java_hashset_join(tables: list[tuple[str, str]]) -> str:
