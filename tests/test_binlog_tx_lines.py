@@ -1,5 +1,5 @@
 """With `provide.transaction.metadata=true` the binlog rows made straight into their lines
-(emulator/connectors/mysql/stream_lines.py `_lines_tx`) hold the same transaction block, and the transaction topic
+(emulator/connectors/mysql/stream_lines.py `_lines`) hold the same transaction block, and the transaction topic
 the same BEGIN/END records, as the row-dict path (the dispatcher's `event_block`).
 
 Real binlog events of two tables in four transactions (multi-row statements, both tables interleaved, an UPDATE
@@ -114,14 +114,15 @@ def _replay(tmp: Path, captured, lines: bool, monkeypatch) -> dict[str, list[dic
     events, checksum, props = captured
     written = []
     if lines:
-        orig = stream_lines.BinlogLines._lines_tx
+        orig = stream_lines.BinlogLines._lines
 
         def spy(self, way, body, p, end):
             took = orig(self, way, body, p, end)
-            written.append(took)
+            if way.tx is not None:  # the transaction block's lines
+                written.append(took)
             return took
 
-        monkeypatch.setattr(stream_lines.BinlogLines, "_lines_tx", spy)
+        monkeypatch.setattr(stream_lines.BinlogLines, "_lines", spy)
     else:
         monkeypatch.setattr(stream.MySqlBinlogStream, "_line_decoders", lambda *a: None)
     cfg = dict(props, **{"schema.history.internal.file.filename": str(tmp / "h.dat")})

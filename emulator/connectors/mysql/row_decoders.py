@@ -138,6 +138,10 @@ def _prefixed(k: int) -> list[str]:
     return [f"n = p + {k} + {length}", f"r = b[p + {k}:n]", "p = n"]
 
 
+# a column code's first line reading the whole value as one int `x` (an UPDATE keeps and compares that int)
+_WHOLE = "x = _QB(b, p)[0]"
+
+
 def _column_code(t: int, meta: int, i: int, g: dict) -> list[str]:
     """Lines decoding column `i` from `b` at `p` into `r`, advancing `p` (what the lines use put in `g`)."""
     if t == T_TINY:
@@ -181,7 +185,7 @@ def _column_code(t: int, meta: int, i: int, g: dict) -> list[str]:
         return [f"r = _time2(b, p, {meta})", f"p += {3 + frac_bytes(meta)}"]
     if t == T_DATETIME2 and frac_bytes(meta) == 3:  # 8 bytes: one big-endian unpack for both parts
         return [
-            "x = _QB(b, p)[0]",
+            _WHOLE,
             "r = _dtcache.get(x >> 24)",  # datetime2_base's cache, without its call when the value is in it
             "if r is None: r = _dtc(x >> 24)",
             "if r is not _ZERO: r += x & 16777215",
@@ -403,14 +407,40 @@ def _run(cols: list[_Col], k: int, lines: list[str], g: dict, v: str, bits: str,
     return k
 
 
+# text_decoder("utf-8")'s inline form: valid UTF-8 (nearly every value) decodes the same strictly, and
+# `decode()` without arguments skips the codec and error handler lookups (~190 instructions a value)
+_UTF8_REPLACE = "r.decode('utf-8', 'replace')"
+
+
+def _assign(var: str, conv: str) -> list[str]:
+    """`var = conv`; a UTF-8 text converter's decode strict first, its own form only for invalid bytes."""
+    if conv != _UTF8_REPLACE:
+        return [f"{var} = {conv}"]
+    return ["try:", f"    {var} = r.decode()", "except UnicodeDecodeError:", f"    {var} = {conv}"]
+
+
 def _column(c: _Col, v: str, reuse: set[int] | None, keep: set[int]) -> list[str]:
     """Lines decoding one column (not in a run) at `p` into `{v}{i}`."""
     var = f"{v}{c.i}"
     if c.name is None:  # not captured: only skipped
         return [f"p += {c.size}"] if c.size is not None else c.code
     if reuse is not None and c.i in reuse:
+        if c.code[0] == _WHOLE:  # the value's 8 bytes as one int (DATETIME2(4-6)): compared as it is
+            return [
+                _WHOLE,
+                f"if x == s{c.i}:",
+                f"    {var} = v{c.i}",
+                f"    p += {c.size}",
+                "else:",
+                *("    " + x for x in c.code[1:]),
+                *("    " + x for x in _assign(var, c.conv)),
+            ]
         if c.size is None:  # length-prefixed: the code's slice is the raw value
-            return c.code + [f"{var} = v{c.i} if r == s{c.i} else {c.conv}"]
+            if c.conv != _UTF8_REPLACE:
+                return c.code + [f"{var} = v{c.i} if r == s{c.i} else {c.conv}"]
+            return [*c.code, f"if r == s{c.i}:", f"    {var} = v{c.i}", "else:"] + [
+                "    " + x for x in _assign(var, c.conv)
+            ]
         return [
             f"r = b[p:p + {c.size}]",
             f"if r == s{c.i}:",
@@ -418,17 +448,21 @@ def _column(c: _Col, v: str, reuse: set[int] | None, keep: set[int]) -> list[str
             f"    p += {c.size}",
             "else:",
             *("    " + x for x in c.code),
-            f"    {var} = {c.conv}",
+            *("    " + x for x in _assign(var, c.conv)),
         ]
     if c.conv is None:
         return [_WORD_R.sub(var, x) for x in c.code]
+    if c.conv in _CHEAP and c.t == T_TINY:  # BOOLEAN: the byte's sign does not change `r != 0`
+        return [f"{var} = b[p] != 0", "p += 1"]
     out = list(c.code)
     if c.i in keep:
         if c.size is None:
             out.append(f"s{c.i} = r")
+        elif out[0] == _WHOLE:  # the int the code reads anyway, not a slice of its bytes (~600 instructions)
+            out.insert(1, f"s{c.i} = x")
         else:
             out.insert(0, f"s{c.i} = b[p:p + {c.size}]")
-    out.append(f"{var} = {c.conv}")
+    out += _assign(var, c.conv)
     return out
 
 

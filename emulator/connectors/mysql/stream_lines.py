@@ -31,12 +31,12 @@ class BinlogLines:
         path: the data plane (it takes records in their parts), the signal table (its rows are read); and an
         envelope whose format is not the expected one. Also event.processing.failure.handling.mode warn|skip: a
         row that cannot be converted is dropped on the dict path only (failed_rows.py). With transaction
-        metadata the lines hold the transaction block (`_lines_tx`), counted by the line gates."""
+        metadata the lines hold the transaction block (`_lines`), counted by the line gates."""
         if self.settings.structured or ct.line_gate is False or self.failure_mode != "fail":
             return None
         if self.tx.enabled and self.mariadb_server and not self.flavor.mariadb:
             # the MySqlConnector on MariaDB opens no transaction (it does not read MariaDB GTID events, and MariaDB
-            # writes no QUERY BEGIN): no block in its rows, and `_lines_tx` would refuse each event (~10% more
+            # writes no QUERY BEGIN): no block in its rows, and `_lines` would refuse each event (~10% more
             # instructions an UPDATE than the dict path alone)
             return None
         env = ct.env
@@ -112,15 +112,29 @@ class BinlogLines:
     def _lines(self, way: LineWay, body: bytes, p: int, end: int) -> bool:
         """The rows of an event (`body[p:end]`) made straight into their records' lines (`row_lines.py`) and
         emitted, `way.fmt` made for the event's source; False, nothing emitted, when an UPDATE changes a
-        row's key (the dict path makes its delete and create) or the clock is outside row_lines.NS_RANGE."""
-        if way.tx is not None:
-            return self._lines_tx(way, body, p, end)
-        decode = way.decode
+        row's key (the dict path makes its delete and create) or the clock is outside row_lines.NS_RANGE.
+
+        With transaction metadata (`way.tx`) each line holds its transaction block, the orders the gate then
+        counts (`TransactionMonitor.count`: BEGIN first when due), as the dict path's `event_block`; False also
+        outside a transaction (no block: the dict path's null). One body for both (review item D16): the
+        decoders differ only in the two orders they take after `ns`."""
+        tx = way.tx
+        if tx is not None:
+            if not self.in_tx or tx.begin_id is None:
+                return False
+            if tx.begin_id is not way.tx_id:
+                self._line_tx_id(way)
+        decode, fmt = way.decode, way.fmt
         pos = self._start
         ns = _time_ns()
         if ns < _NS_LO or ns >= _NS_HI:  # a clock whose ns text is not 19 digits (row_lines._TIMES): as dicts
             return False
-        line, p = decode(body, p, way.fmt, pos, 0, ns)
+        if tx is None:
+            line, p = decode(body, p, fmt, pos, 0, ns)
+        else:
+            total = tx.total + 1
+            order = tx.per_collection.get(way.dc, 0) + 1
+            line, p = decode(body, p, fmt, pos, 0, ns, total, order)
         if line is None:
             return False
         # the gate's answer (False: an incremental snapshot window is open) is not read: the caller checked
@@ -128,7 +142,11 @@ class BinlogLines:
         if p < end:  # every row of the event is converted before any is emitted (see _on_rows)
             lines = [line]
             while p < end:
-                line, p = decode(body, p, way.fmt, pos, len(lines), _time_ns())
+                k = len(lines)
+                if tx is None:
+                    line, p = decode(body, p, fmt, pos, k, _time_ns())
+                else:
+                    line, p = decode(body, p, fmt, pos, k, _time_ns(), total + k, order + k)
                 if line is None:
                     return False
                 lines.append(line)
@@ -140,45 +158,12 @@ class BinlogLines:
             way.gate(way.op, line)
             row = 1
         self.last_row = row - 1
-        if self.in_tx:  # _event_done, inline
+        if self.in_tx:  # _event_done, inline (always, with transaction metadata: checked above)
             self.rows_done = 0
         else:
             self.rows_done = row
             self.next_pos = self._next
             self.query = None
-        return True
-
-    def _lines_tx(self, way: LineWay, body: bytes, p: int, end: int) -> bool:
-        """`_lines` with transaction metadata: each line holds its transaction block, the orders the gate then
-        counts (`TransactionMonitor.count`: BEGIN first when due), as the dict path's `event_block`. False,
-        nothing emitted, also outside a transaction (no block: the dict path's null)."""
-        tx = way.tx
-        if not self.in_tx or tx.begin_id is None:
-            return False
-        if tx.begin_id is not way.tx_id:
-            self._line_tx_id(way)
-        decode, fmt = way.decode, way.fmt
-        pos = self._start
-        ns = _time_ns()
-        if ns < _NS_LO or ns >= _NS_HI:  # as _lines
-            return False
-        total = tx.total + 1
-        order = tx.per_collection.get(way.dc, 0) + 1
-        line, p = decode(body, p, fmt, pos, 0, ns, total, order)
-        if line is None:
-            return False
-        lines = [line]
-        while p < end:  # every row of the event converted before any is emitted (as _lines)
-            k = len(lines)
-            line, p = decode(body, p, fmt, pos, k, _time_ns(), total + k, order + k)
-            if line is None:
-                return False
-            lines.append(line)
-        gate, op = way.gate, way.op
-        for line in lines:
-            gate(op, line)
-        self.last_row = len(lines) - 1
-        self.rows_done = 0  # inside a transaction: _event_done's
         return True
 
 
