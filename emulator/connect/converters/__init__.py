@@ -78,6 +78,9 @@ _CE_OPTS = {
     "replace.null.with.default",
     "schema.name.adjustment.mode",
     "schema.cloudevents.name",  # the envelope schema's name: not in serializer.type=json output
+    "metadata.source",
+    "schema.data.name.source.header.enable",
+    "opentelemetry.tracing.attributes.enable",
 }
 _OPTIONS = {
     JSON: _JSON_OPTS,
@@ -124,9 +127,10 @@ class Converters:
     ) -> tuple[bytes | None, bytes | None, list[tuple[str, bytes | None]] | None]:
         """Connect's `WorkerSourceTask.convertTransformedRecord`: headers one by one, then key, value."""
         out_h = self.convert_headers(topic, headers) if headers else None
+        # the value converter sees the converted headers, as Connect's (CloudEvents' metadata.source=header)
         return (
             self.key.from_connect_data(topic, None, key_schema, key),
-            self.value.from_connect_data(topic, None, value_schema, value),
+            self.value.from_connect_data(topic, out_h, value_schema, value),
             out_h,
         )
 
@@ -279,6 +283,7 @@ def _registry(url: str, opts: dict[str, str]) -> Any:
 
 def _cloudevents(part: str, opts: dict[str, str]) -> CloudEventsConverter:
     from emulator.connect.converters.cloudevents import CloudEventsConverter
+    from emulator.connect.converters.cloudevents_meta import parse as metadata_source
 
     ser = (opts.get("serializer.type") or "json").strip().lower()
     if ser != "json":
@@ -288,18 +293,34 @@ def _cloudevents(part: str, opts: dict[str, str]) -> CloudEventsConverter:
     if data_ser not in ("json", "avro"):
         name = f"{part}.converter.data.serializer.type"
         raise ConfigError(f"{name}: {data_ser!r} is not json or avro", name)
-    mode = (opts.get("schema.name.adjustment.mode") or "none").strip().lower()
-    if mode != "none":
+    # it adjusts only the envelope schema's name, which serializer.type=json never prints; another value
+    # fails Debezium's start (SchemaNameAdjustmentMode.parse gives null)
+    mode = (opts.get("schema.name.adjustment.mode") or "avro").strip().lower()
+    if mode not in ("none", "avro", "avro_unicode"):
         name = f"{part}.converter.schema.name.adjustment.mode"
-        raise ConfigError(f"{name}: only none is supported by this emulator", name)
+        raise ConfigError(f"{name}: {mode!r} is not none, avro or avro_unicode", name)
     # Debezium configures the data's JsonConverter with the schemas setting only: decimal.format and
     # replace.null.with.default given to the CloudEventsConverter do not reach it (pg_cloudevents_types)
     json_opts = {"schemas.enable": opts.get("json.schemas.enable")}
     ext = _bool(
         f"{part}.converter.extension.attributes.enable", opts.get("extension.attributes.enable"), True
     )
+    tracing = _bool(
+        f"{part}.converter.opentelemetry.tracing.attributes.enable",
+        opts.get("opentelemetry.tracing.attributes.enable"),
+        False,
+    )
+    from_header = _bool(
+        f"{part}.converter.schema.data.name.source.header.enable",
+        opts.get("schema.data.name.source.header.enable"),
+        False,
+    )
+    meta = metadata_source(
+        f"{part}.converter.metadata.source", opts.get("metadata.source"), tracing, from_header
+    )
     if data_ser == "json":
-        return CloudEventsConverter(_json(part, {k: v for k, v in json_opts.items() if v is not None}), ext)
+        data = _json(part, {k: v for k, v in json_opts.items() if v is not None})
+        return CloudEventsConverter(data, ext, meta=meta, tracing=tracing)
     # Debezium gives its AvroConverter the `avro.`-prefixed options (isKey false); a bare
     # schema.registry.url is not read ("Need URL(s) for schema registry instances for CloudEvents")
     avro_opts = {k[len("avro.") :]: v for k, v in opts.items() if k.startswith("avro.")}
@@ -308,7 +329,7 @@ def _cloudevents(part: str, opts: dict[str, str]) -> CloudEventsConverter:
         name = f"{part}.converter.avro.schema.registry.url"
         raise ConfigError(f"{name}: CloudEventsConverter needs it for data.serializer.type=avro", name)
     avro = _avro(f"{part}.converter.avro.", avro_opts, False)
-    return CloudEventsConverter(avro, ext, registry_url=url.split(",")[0].strip())
+    return CloudEventsConverter(avro, ext, registry_url=url.split(",")[0].strip(), meta=meta, tracing=tracing)
 
 
 def _one(config: Any, part: str) -> tuple[str, Any, bool]:

@@ -23,6 +23,15 @@ from typing import Any
 import orjson
 
 from emulator.connect.converters.avro_converter import AvroConverter
+from emulator.connect.converters.cloudevents_meta import (
+    GENERATE,
+    HEADER,
+    VALUE,
+    MetadataSource,
+    header_string,
+    header_value,
+    last_header,
+)
 from emulator.connect.converters.errors import ConversionError
 from emulator.connect.converters.json_converter import JsonConverter
 from emulator.connect.record import default_value
@@ -31,6 +40,9 @@ from emulator.connect.schema import Field, Schema
 _NON_ALNUM = re.compile(r"[^a-zA-Z0-9]")
 # the connectors whose CloudEvents id is emulated (Debezium's per-connector CloudEventsMaker)
 _ID_KINDS = {"io.debezium.connector.postgresql": "postgresql", "io.debezium.connector.mysql": "mysql"}
+# source.connector -> the id kind (metadata.source=header: Debezium picks its CloudEventsProvider by it)
+_KINDS = {"postgresql": "postgresql", "mysql": "mysql"}
+DATA_SCHEMA_NAME = "dataSchemaName"
 _EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
 _dumps = orjson.dumps
 
@@ -46,12 +58,20 @@ def _iso_millis(ms: int) -> str:
 
 class CloudEventsConverter:
     def __init__(
-        self, data: JsonConverter | AvroConverter, extensions: bool = True, registry_url: str | None = None
+        self,
+        data: JsonConverter | AvroConverter,
+        extensions: bool = True,
+        registry_url: str | None = None,
+        meta: MetadataSource | None = None,
+        tracing: bool = False,
     ) -> None:
         self.data = data
         self.extensions = extensions
         self.registry_url = registry_url
+        self.meta = meta or MetadataSource()
+        self.tracing = tracing  # opentelemetry.tracing.attributes.enable: a `traceparent` attribute
         self._data_schemas: dict[int, tuple[Schema, Schema, list]] = {}
+        self._named: dict[tuple[int, str | None], tuple[Schema, Schema]] = {}
 
     def _plan(self, schema: Schema) -> tuple[Schema, list, str, str] | None:
         """(data schema, extension fields, connector namespace, id kind), or None for a record that is not
@@ -81,49 +101,101 @@ class CloudEventsConverter:
         data_schema = Schema(
             "struct", name=f"{ns}.Data", fields=[Field("before", before), Field("after", after)]
         )
-        ext = [
-            (
-                extension_name(f.name),
-                f.name,
-                f.schema.type == "int64",
-                default_value(f.schema) if f.schema.default is not None else None,
-            )
-            for f in source.fields or ()
-        ]
-        plan = (data_schema, ext, ns, kind)
+        plan = (data_schema, _extensions(source), ns, kind)
         self._data_schemas[id(schema)] = (schema, plan)
         return plan
+
+    def _renamed(self, schema: Schema, name: str | None) -> Schema:
+        """`schema`'s fields under another name (the data schema of a header's `dataSchemaName`, or the whole
+        value's in the header mode), one object per (schema, name) so that the data converter's caches hold."""
+        key = (id(schema), name)
+        hit = self._named.get(key)
+        if hit is not None and hit[0] is schema:
+            return hit[1]
+        if len(self._named) > 1024:
+            self._named.clear()
+        renamed = Schema("struct", name=name, fields=list(schema.fields or ()))
+        self._named[key] = (schema, renamed)
+        return renamed
 
     def from_connect_data(self, topic: str, headers: Any, schema: Schema | None, value: Any) -> bytes | None:
         if schema is None or value is None:
             return None
-        if schema.name is None:  # Envelope.isEnvelopeSchema(schema.name()) on Java 17
-            raise ConversionError('Cannot invoke "String.endsWith(String)" because "schemaName" is null')
-        if not schema.name.endswith(".Envelope"):
-            return None  # schema changes, heartbeats, transaction markers: not data change events
+        meta = self.meta
+        from_value = meta.global_ == VALUE
+        if from_value:
+            if schema.name is None:  # Envelope.isEnvelopeSchema(schema.name()) on Java 17
+                raise ConversionError('Cannot invoke "String.endsWith(String)" because "schemaName" is null')
+            if not schema.name.endswith(".Envelope"):
+                return None  # schema changes, heartbeats, transaction markers: not data change events
+        elif not (last_header(headers, "source")[0] and last_header(headers, "op")[0]):
+            return None  # metadata.source=header: a record without them (tombstones, heartbeats, ...)
         if schema.type != "struct":
             raise ConversionError("CloudEventsConverter: mismatching schema")
-        plan = self._plan(schema)
-        if plan is None:
-            return None
-        data_schema, ext, ns, kind = plan
-        src = value.get("source") or {}
+        if from_value:
+            plan = self._plan(schema)
+            if plan is None:
+                return None
+            data_schema, ext, ns, kind = plan
+            src = value.get("source") or {}
+            op = value.get("op")
+            tx = value.get("transaction")
+            data_value = {"before": value.get("before"), "after": value.get("after")}
+            if meta.data_schema_name == HEADER:
+                data_schema = self._renamed(data_schema, header_string(headers, DATA_SCHEMA_NAME, False))
+        else:
+            src_schema, src = header_value(headers, "source", False)
+            if not isinstance(src, dict) or src_schema is None or src_schema.type != "struct":
+                raise ConversionError("the `source` header is not a struct (class cast)")
+            connector = src.get("connector")
+            kind = _KINDS.get(connector)
+            if kind is None:
+                raise ConversionError(f'No usable CloudEvents converters for connector type "{connector}"')
+            ns = f"io.debezium.connector.{connector}"
+            ext = _extensions(src_schema)
+            op = header_string(headers, "op", False)
+            tx = header_value(headers, "transaction", True)[1]
+            if tx is not None and not isinstance(tx, dict):
+                raise ConversionError("the `transaction` header is not a struct (class cast)")
+            # RecordAndMetadataHeaderImpl.dataSchema: every field of the value, read with Struct.get
+            name = f"{ns}.Data"
+            if meta.data_schema_name == HEADER:
+                name = header_string(headers, DATA_SCHEMA_NAME, False)
+            data_schema = self._renamed(schema, name)
+            data_value = {}
+            for f in schema.fields or ():
+                x = value.get(f.name)
+                data_value[f.name] = default_value(f.schema) if x is None else x
         name = src.get("name")
-        if kind == "postgresql":
-            ce_id = (
-                f"name:{name};lsn:{_s(src.get('lsn'))};txId:{_s(src.get('txId'))};"
-                f"sequence:{_s(src.get('sequence'))}"
-            )
-        else:  # mysql
-            ce_id = f"name:{name};file:{_s(src.get('file'))};pos:{_s(src.get('pos'))}"
+        if meta.id == GENERATE:
+            if kind == "postgresql":
+                ce_id = (
+                    f"name:{name};lsn:{_s(src.get('lsn'))};txId:{_s(src.get('txId'))};"
+                    f"sequence:{_s(src.get('sequence'))}"
+                )
+            else:  # mysql
+                ce_id = f"name:{name};file:{_s(src.get('file'))};pos:{_s(src.get('pos'))}"
+        else:  # a header, or the value's (RecordAndMetadataBaseImpl.id(): null)
+            ce_id = header_string(headers, "id", False) if meta.id == HEADER else None
+        if meta.type == GENERATE:
+            ce_type = f"{ns}.DataChangeEvent"
+        else:
+            ce_type = header_string(headers, "type", False) if meta.type == HEADER else None
+        for attr, v in (("id", ce_id), ("type", ce_type)):
+            if v is None:
+                raise ConversionError(
+                    f'Invalid value: null used for required field: "{attr}", schema type: STRING'
+                )
+        ts = src.get("ts_ms")
+        if ts is None:
+            raise ConversionError('Cannot invoke "java.lang.Long.longValue()" (ts_ms is null)')
         ev: dict[str, Any] = {
             "id": ce_id,
             "source": f"/debezium/{src.get('connector')}/{name}",
             "specversion": "1.0",
-            "type": f"{ns}.DataChangeEvent",
-            "time": _iso_millis(src.get("ts_ms") or 0),
+            "type": ce_type,
+            "time": _iso_millis(ts),
         }
-        data_value = {"before": value.get("before"), "after": value.get("after")}
         if isinstance(self.data, AvroConverter):
             raw = self.data.from_connect_data(topic, None, data_schema, data_value)
             ev["datacontenttype"] = "application/avro"
@@ -132,22 +204,52 @@ class CloudEventsConverter:
         else:
             ev["datacontenttype"] = "application/json"
             data = orjson.Fragment(self.data.from_connect_data(topic, None, data_schema, data_value))
+        if self.tracing:
+            if meta.traceparent != HEADER:  # RecordAndMetadataBaseImpl.traceParent()
+                raise ConversionError(
+                    "Value for `traceparent` CloudEvents field currently can't be obtained from a record value "
+                    "and can only be obtained from a record header"
+                )
+            tp = header_string(headers, "traceparent", True)
+            if tp is None:
+                raise ConversionError(
+                    'Invalid value: null used for required field: "traceparent", schema type: STRING'
+                )
+            ev["traceparent"] = tp
         if self.extensions:
-            ev["iodebeziumop"] = value.get("op")
+            ev["iodebeziumop"] = op
             for ext_name, fname, is_long, dflt in ext:
                 x = src.get(fname)
                 if x is None:
                     x = dflt
                 ev[ext_name] = str(x) if is_long and x is not None else x
-            tx = value.get("transaction")
             ev["iodebeziumtxid"] = tx.get("id") if tx else None
-            ev["iodebeziumtxtotalorder"] = str(tx["total_order"]) if tx else None
-            ev["iodebeziumtxdatacollectionorder"] = str(tx["data_collection_order"]) if tx else None
+            ev["iodebeziumtxtotalorder"] = _s_or_none(tx.get("total_order")) if tx else None
+            ev["iodebeziumtxdatacollectionorder"] = (
+                _s_or_none(tx.get("data_collection_order")) if tx else None
+            )
         ev["data"] = data
         return _dumps(ev)
 
     def from_connect_header(self, topic: str, name: str, schema: Schema | None, value: Any) -> bytes | None:
         raise ConversionError("CloudEventsConverter cannot convert headers")
+
+
+def _extensions(source: Schema) -> list:
+    """(attribute name, source field, int64 printed as a string, the field's default) per source field."""
+    return [
+        (
+            extension_name(f.name),
+            f.name,
+            f.schema.type == "int64",
+            default_value(f.schema) if f.schema.default is not None else None,
+        )
+        for f in source.fields or ()
+    ]
+
+
+def _s_or_none(v: Any) -> str | None:
+    return None if v is None else str(v)
 
 
 def _s(v: Any) -> str:
