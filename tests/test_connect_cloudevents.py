@@ -7,7 +7,7 @@ the source of debezium/debezium; the record failures below were seen with real D
 `differential_connect diff` (session 17): `metadata.source=header` alone fails the first record ("Header `id`
 was not provided"), tracing without a `traceparent` header fails it (a null in a required field), and so does
 `traceparent` taken from the value. The recorded cases are pg_cloudevents_metadata_header and
-pg_cloudevents_header_fields (tests/test_connect_converters.py).
+pg_cloudevents_avro_envelope (tests/test_connect_converters.py).
 """
 
 from __future__ import annotations
@@ -204,3 +204,37 @@ def test_header_mode():
     with pytest.raises(ConversionError):  # the source header is no struct
         text = JsonConverter().from_connect_header("t", "source", Schema("string"), "x")
         conv.from_connect_data("t", [("source", text), *hs[1:]], row, {"id": 1, "n": None})
+
+
+def test_avro_envelope():
+    """serializer.type=avro: the data's Avro record under `<topic>-data`, then the event as an Avro record named
+    `<server>.<db>.CloudEvents.Envelope` under `<topic>`, `data` its bytes; source attributes keep their optionality
+    (the recording: pg_cloudevents_avro_envelope). JSON data inside an Avro event stops the start."""
+    from emulator.connect.converters.registry import mock_scope
+
+    opts = {
+        "serializer.type": "avro",
+        "data.serializer.type": "avro",
+        "avro.schema.registry.url": "mock://ce-avro",
+    }
+    raw = _converter(**opts).from_connect_data("t", None, ENVELOPE, VALUE_)
+    reg = mock_scope("ce-avro").dump()
+    assert sorted(reg) == ["t-data-value", "t-value"]
+    assert raw[:5] == b"\x00" + reg["t-value"][0]["id"].to_bytes(4, "big")
+    envelope = reg["t-value"][0]["schema"]
+    assert (envelope["name"], envelope["namespace"]) == ("Envelope", "dbserver1.d.CloudEvents")
+    fields = {f["name"]: f["type"] for f in envelope["fields"]}
+    assert list(fields)[:8] == [
+        "id",
+        "source",
+        "specversion",
+        "type",
+        "time",
+        "datacontenttype",
+        "dataschema",
+        "iodebeziumop",
+    ]
+    assert fields["iodebeziumtsms"] == "string" and fields["iodebeziumlsn"] == ["null", "string"]
+    assert fields["iodebeziumtxtotalorder"] == ["null", "string"] and fields["data"] == "bytes"
+    with pytest.raises(ConfigError):
+        _converter(**{**opts, "data.serializer.type": "json"})

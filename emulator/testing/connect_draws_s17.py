@@ -2,9 +2,9 @@
 streams never set them): the CloudEventsConverter's metadata sources — `metadata.source=header` with the
 documented `HeaderFrom$Value` of `source,op,transaction`, `id` / `type` / `traceparent` / `dataSchemaName` from
 `InsertHeader` headers, `opentelemetry.tracing.attributes.enable`, `schema.data.name.source.header.enable`,
-`schema.name.adjustment.mode` —; `Cast` of several fields, `MaskField` replacements, `ValueToKey` of two
-fields, `TimestampConverter` formats and `unix.precision=milliseconds`, `RegexRouter` with Java's named
-groups and `$0`, a last `Flatten$Key`, JsonConverter `schemas.cache.size`.
+`schema.name.adjustment.mode`, `serializer.type=avro` (from seed 90) —; `Cast` of several fields, `MaskField`
+replacements, `ValueToKey` of two fields, `TimestampConverter` formats and `unix.precision=milliseconds`,
+`RegexRouter` with Java's named groups and `$0`, a last `Flatten$Key`, JsonConverter `schemas.cache.size`.
 
 From random streams of their own, applied after the others: older seeds keep their workloads, chains and
 converters, and in some trials gain properties, stages added before or after the chain, or changed options of
@@ -178,6 +178,7 @@ ENVELOPE_KEEPING = (
 )
 # seeds from which trials may be turned into CloudEvents ones (older seeds keep their converters)
 CE_FROM_SEED = 89
+AVRO_CE_FROM_SEED = 90  # (seed 89 ran before the Avro envelope was emulated: it keeps its trials)
 
 
 def _envelope_kept(props: dict[str, str]) -> bool:
@@ -221,6 +222,15 @@ def add_s17(
         if ce.random() < 0.45:
             _to_cloudevents(ce, out, f"s{seed}-{trial}")
             _cloudevents(ce, out)
+    # (a stream of its own) an Avro CloudEvents envelope where the data is Avro
+    av = random.Random(f"s17av-{seed}/{trial}/{db}")
+    if (
+        seed >= AVRO_CE_FROM_SEED
+        and out.get("value.converter") == CE
+        and out.get("value.converter.data.serializer.type") == "avro"
+    ):
+        if av.random() < 0.35:
+            out["value.converter.serializer.type"] = "avro"
     rng = random.Random(f"s17-{seed}/{trial}/{db}")
     if rng.random() >= 0.5:
         return out

@@ -284,17 +284,25 @@ def _registry(url: str, opts: dict[str, str]) -> Any:
 def _cloudevents(part: str, opts: dict[str, str]) -> CloudEventsConverter:
     from emulator.connect.converters.cloudevents import CloudEventsConverter
     from emulator.connect.converters.cloudevents_meta import parse as metadata_source
+    from emulator.naming import schema_name_adjuster
 
     ser = (opts.get("serializer.type") or "json").strip().lower()
-    if ser != "json":
+    if ser not in ("json", "avro"):
         name = f"{part}.converter.serializer.type"
-        raise ConfigError(f"{name}: only json is supported by this emulator", name)
+        raise ConfigError(f"{name}: {ser!r} is not json or avro", name)
     data_ser = (opts.get("data.serializer.type") or "json").strip().lower()
     if data_ser not in ("json", "avro"):
         name = f"{part}.converter.data.serializer.type"
         raise ConfigError(f"{name}: {data_ser!r} is not json or avro", name)
-    # it adjusts only the envelope schema's name, which serializer.type=json never prints; another value
-    # fails Debezium's start (SchemaNameAdjustmentMode.parse gives null)
+    if ser == "avro" and data_ser == "json":  # CloudEventsConverter.configure's IllegalStateException
+        name = f"{part}.converter.serializer.type"
+        raise ConfigError(
+            f"{name}: avro needs data.serializer.type=avro (Debezium: Cannot use 'application/json' data content "
+            "type within Avro events)",
+            name,
+        )
+    # it adjusts the envelope schema's name (printed by serializer.type=avro only); another value fails
+    # Debezium's start (SchemaNameAdjustmentMode.parse gives null)
     mode = (opts.get("schema.name.adjustment.mode") or "avro").strip().lower()
     if mode not in ("none", "avro", "avro_unicode"):
         name = f"{part}.converter.schema.name.adjustment.mode"
@@ -329,7 +337,18 @@ def _cloudevents(part: str, opts: dict[str, str]) -> CloudEventsConverter:
         name = f"{part}.converter.avro.schema.registry.url"
         raise ConfigError(f"{name}: CloudEventsConverter needs it for data.serializer.type=avro", name)
     avro = _avro(f"{part}.converter.avro.", avro_opts, False)
-    return CloudEventsConverter(avro, ext, registry_url=url.split(",")[0].strip(), meta=meta, tracing=tracing)
+    return CloudEventsConverter(
+        avro,
+        ext,
+        registry_url=url.split(",")[0].strip(),
+        meta=meta,
+        tracing=tracing,
+        avro_envelope=ser == "avro",
+        ce_name=None
+        if opts.get("schema.cloudevents.name") is None
+        else opts["schema.cloudevents.name"].strip(),
+        adjust=schema_name_adjuster(mode),
+    )
 
 
 def _one(config: Any, part: str) -> tuple[str, Any, bool]:

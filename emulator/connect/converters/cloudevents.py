@@ -18,6 +18,7 @@ from __future__ import annotations
 import base64
 import datetime as dt
 import re
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -64,6 +65,9 @@ class CloudEventsConverter:
         registry_url: str | None = None,
         meta: MetadataSource | None = None,
         tracing: bool = False,
+        avro_envelope: bool = False,
+        ce_name: str | None = None,
+        adjust: Callable[[str], str] | None = None,
     ) -> None:
         self.data = data
         self.extensions = extensions
@@ -72,6 +76,12 @@ class CloudEventsConverter:
         self.tracing = tracing  # opentelemetry.tracing.attributes.enable: a `traceparent` attribute
         self._data_schemas: dict[int, tuple[Schema, Schema, list]] = {}
         self._named: dict[tuple[int, str | None], tuple[Schema, Schema]] = {}
+        # serializer.type=avro: the envelope through the same AvroConverter, named schema.cloudevents.name or
+        # `<server>.<db>.CloudEvents.Envelope`, adjusted by schema.name.adjustment.mode
+        self.avro_envelope = avro_envelope
+        self.ce_name = ce_name
+        self.adjust = adjust
+        self._envelopes: dict[tuple[int, str], tuple[list, Schema]] = {}
 
     def _plan(self, schema: Schema) -> tuple[Schema, list, str, str] | None:
         """(data schema, extension fields, connector namespace, id kind), or None for a record that is not
@@ -197,7 +207,9 @@ class CloudEventsConverter:
             "time": _iso_millis(ts),
         }
         if isinstance(self.data, AvroConverter):
-            raw = self.data.from_connect_data(topic, None, data_schema, data_value)
+            # an Avro envelope's data is written under `<topic>-data` (DATA_SCHEMA_SUFFIX)
+            data_topic = topic + "-data" if self.avro_envelope else topic
+            raw = self.data.from_connect_data(data_topic, None, data_schema, data_value)
             ev["datacontenttype"] = "application/avro"
             ev["dataschema"] = f"{self.registry_url}/schemas/ids/{int.from_bytes(raw[1:5], 'big')}"
             data = base64.b64encode(raw).decode()
@@ -218,7 +230,7 @@ class CloudEventsConverter:
             ev["traceparent"] = tp
         if self.extensions:
             ev["iodebeziumop"] = op
-            for ext_name, fname, is_long, dflt in ext:
+            for ext_name, fname, is_long, dflt, _schema in ext:
                 x = src.get(fname)
                 if x is None:
                     x = dflt
@@ -228,24 +240,64 @@ class CloudEventsConverter:
             ev["iodebeziumtxdatacollectionorder"] = (
                 _s_or_none(tx.get("data_collection_order")) if tx else None
             )
+        if self.avro_envelope:  # serializer.type=avro: the event as an Avro record, data as its bytes
+            ev["data"] = raw
+            ce_name = self.ce_name or f"{name}.{src.get('db')}.CloudEvents.Envelope"
+            if self.adjust is not None:
+                ce_name = self.adjust(ce_name)
+            return self.data.from_connect_data(topic, None, self._envelope_schema(ext, ce_name), ev)
         ev["data"] = data
         return _dumps(ev)
+
+    def _envelope_schema(self, ext: list, name: str) -> Schema:
+        """The CloudEvents envelope's Connect schema (`convertToCloudEventsFormat`), once per extension plan."""
+        key = (id(ext), name)
+        hit = self._envelopes.get(key)
+        if hit is not None and hit[0] is ext:
+            return hit[1]
+        string = Schema("string")
+        names = ["id", "source", "specversion", "type", "time", "datacontenttype", "dataschema"]
+        fields = [Field(n, string) for n in names]
+        if self.tracing:
+            fields.append(Field("traceparent", string))
+        if self.extensions:
+            fields.append(Field("iodebeziumop", string))
+            fields += [Field(e[0], e[4]) for e in ext]
+            opt = Schema("string", optional=True)  # the transaction block's: always optional
+            fields += [Field(n, opt) for n in ("iodebeziumtxid", "iodebeziumtxtotalorder")]
+            fields.append(Field("iodebeziumtxdatacollectionorder", opt))
+        fields.append(Field("data", Schema("bytes")))
+        schema = Schema("struct", name=name, fields=fields)
+        if len(self._envelopes) > 256:
+            self._envelopes.clear()
+        self._envelopes[key] = (ext, schema)
+        return schema
 
     def from_connect_header(self, topic: str, name: str, schema: Schema | None, value: Any) -> bytes | None:
         raise ConversionError("CloudEventsConverter cannot convert headers")
 
 
+# convertToCeExtensionSchema: the attribute's type per source field type
+_EXT_TYPES = {"boolean": "boolean", "int8": "int32", "int16": "int32", "int32": "int32"}
+_EXT_TYPES.update(string="string", int64="string")
+
+
 def _extensions(source: Schema) -> list:
-    """(attribute name, source field, int64 printed as a string, the field's default) per source field."""
-    return [
-        (
-            extension_name(f.name),
-            f.name,
-            f.schema.type == "int64",
-            default_value(f.schema) if f.schema.default is not None else None,
+    """(attribute name, source field, int64 printed as a string, the field's default, the attribute's schema)
+    per source field."""
+    out = []
+    for f in source.fields or ():
+        t = _EXT_TYPES.get(f.schema.type)
+        if t is None:
+            raise ConversionError(
+                f"Source field of type {f.schema.type.upper()} cannot be converted into CloudEvents extension "
+                "attribute."
+            )
+        dflt = default_value(f.schema) if f.schema.default is not None else None
+        out.append(
+            (extension_name(f.name), f.name, f.schema.type == "int64", dflt, Schema(t, f.schema.optional))
         )
-        for f in source.fields or ()
-    ]
+    return out
 
 
 def _s_or_none(v: Any) -> str | None:
