@@ -4,7 +4,8 @@ documented `HeaderFrom$Value` of `source,op,transaction`, `id` / `type` / `trace
 `InsertHeader` headers, `opentelemetry.tracing.attributes.enable`, `schema.data.name.source.header.enable`,
 `schema.name.adjustment.mode`, `serializer.type=avro` (from seed 90) —; `Cast` of several fields, `MaskField`
 replacements, `ValueToKey` of two fields, `TimestampConverter` formats and `unix.precision=milliseconds`,
-`RegexRouter` with Java's named groups and `$0`, a last `Flatten$Key`, JsonConverter `schemas.cache.size`.
+`RegexRouter` with Java's named groups and `$0`, a last `Flatten$Key`, JsonConverter `schemas.cache.size`,
+`errors.deadletterqueue.*` beside `errors.tolerance=all` (from seed 90).
 
 From random streams of their own, applied after the others: older seeds keep their workloads, chains and
 converters, and in some trials gain properties, stages added before or after the chain, or changed options of
@@ -178,7 +179,7 @@ ENVELOPE_KEEPING = (
 )
 # seeds from which trials may be turned into CloudEvents ones (older seeds keep their converters)
 CE_FROM_SEED = 89
-AVRO_CE_FROM_SEED = 90  # (seed 89 ran before the Avro envelope was emulated: it keeps its trials)
+LATER_FROM_SEED = 90  # draws added after seed 89 ran (it keeps its trials): the Avro envelope, the DLQ
 
 
 def _envelope_kept(props: dict[str, str]) -> bool:
@@ -225,12 +226,19 @@ def add_s17(
     # (a stream of its own) an Avro CloudEvents envelope where the data is Avro
     av = random.Random(f"s17av-{seed}/{trial}/{db}")
     if (
-        seed >= AVRO_CE_FROM_SEED
+        seed >= LATER_FROM_SEED
         and out.get("value.converter") == CE
         and out.get("value.converter.data.serializer.type") == "avro"
     ):
         if av.random() < 0.35:
             out["value.converter.serializer.type"] = "avro"
+    # (a stream of its own) a dead letter queue beside errors.tolerance=all, which users copy from sink
+    # configurations: Connect reads it for sink connectors only
+    dlq = random.Random(f"s17dlq-{seed}/{trial}/{db}")
+    if seed >= LATER_FROM_SEED and out.get("errors.tolerance") == "all" and dlq.random() < 0.4:
+        out["errors.deadletterqueue.topic.name"] = "dlq"
+        if dlq.random() < 0.5:
+            out["errors.deadletterqueue.context.headers.enable"] = "true"
     rng = random.Random(f"s17-{seed}/{trial}/{db}")
     if rng.random() >= 0.5:
         return out
