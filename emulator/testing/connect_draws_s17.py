@@ -5,7 +5,8 @@ documented `HeaderFrom$Value` of `source,op,transaction`, `id` / `type` / `trace
 `schema.name.adjustment.mode`, `serializer.type=avro` (from seed 90) —; `Cast` of several fields, `MaskField`
 replacements, `ValueToKey` of two fields, `TimestampConverter` formats and `unix.precision=milliseconds`,
 `RegexRouter` with Java's named groups and `$0`, a last `Flatten$Key`, JsonConverter `schemas.cache.size`,
-`errors.deadletterqueue.*` beside `errors.tolerance=all` (from seed 90).
+`errors.deadletterqueue.*` beside `errors.tolerance=all` (from seed 90), the AvroConverter's
+`enhanced.avro.schema.support=true` (from seed 91).
 
 From random streams of their own, applied after the others: older seeds keep their workloads, chains and
 converters, and in some trials gain properties, stages added before or after the chain, or changed options of
@@ -180,6 +181,7 @@ ENVELOPE_KEEPING = (
 # seeds from which trials may be turned into CloudEvents ones (older seeds keep their converters)
 CE_FROM_SEED = 89
 LATER_FROM_SEED = 90  # draws added after seed 89 ran (it keeps its trials): the Avro envelope, the DLQ
+ENHANCED_FROM_SEED = 91  # and after seed 90 started
 
 
 def _envelope_kept(props: dict[str, str]) -> bool:
@@ -239,6 +241,11 @@ def add_s17(
         out["errors.deadletterqueue.topic.name"] = "dlq"
         if dlq.random() < 0.5:
             out["errors.deadletterqueue.context.headers.enable"] = "true"
+    # (a stream of its own, from seed 91: accepted after seed 90 started) AvroConverter enhanced.avro.schema.support
+    enh = random.Random(f"s17enh-{seed}/{trial}/{db}")
+    for pre in ("key.converter.", "value.converter.", "value.converter.avro."):
+        if seed >= ENHANCED_FROM_SEED and out.get(pre + "schema.registry.url") and enh.random() < 0.3:
+            out[pre + "enhanced.avro.schema.support"] = "true"
     rng = random.Random(f"s17-{seed}/{trial}/{db}")
     if rng.random() >= 0.5:
         return out
