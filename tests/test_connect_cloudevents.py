@@ -244,9 +244,18 @@ def test_avro_data_is_registered_before_the_metadata_fails():
     """Debezium writes Avro data (registering its schema) before it reads `id`, `type`, `op`: with
     metadata.source=header and no `id` header the record fails after the data's subject is registered (connect
     seed 90 trial 1: Debezium's registry held `<topic>-value` of the `Data` record although every change event
-    failed, skipped under errors.tolerance=all)."""
+    failed, skipped under errors.tolerance=all: the recording mariadb_cloudevents_header_no_id)."""
+    import json
+    from pathlib import Path
+
     from emulator.connect.converters.registry import mock_scope
 
+    data = Path(__file__).parent / "data" / "connect"
+    recorded = json.loads((data / "mariadb_cloudevents_header_no_id.registry.json").read_text())
+    assert {(v[0]["schema"]["namespace"], v[0]["schema"]["name"]) for v in recorded.values()} == {
+        ("io.debezium.connector.mysql", "Data")
+    }
+    assert all(s.endswith("-value") for s in recorded)
     conv = _converter(
         **{
             "metadata.source": "header",

@@ -421,10 +421,14 @@ def test_avro_value_failing_first_registers_nothing() -> None:
     """Confluent 7.0's AvroConverter converts the value (AvroData.fromConnectData, which validates it) before its
     serializer registers the schema: a first record that fails there leaves the registry empty, as Debezium's
     did on connect seed 88 trial 24 (InsertField `timestamp.field=rec_time!`, required and null on every record:
-    Debezium registered nothing, the emulator had registered the value schema and then failed)."""
+    Debezium registered nothing, the emulator had registered the value schema and then failed; the recording
+    pg_avro_first_record_fails)."""
     from emulator.connect.converters.avro_converter import AvroConverter
     from emulator.connect.converters.errors import ConversionError
 
+    meta = json.loads((DATA / "pg_avro_first_record_fails.meta.json").read_text())
+    assert "Found null value for non-optional schema" in meta["engine_error"] and meta["records"] == 0
+    assert not (DATA / "pg_avro_first_record_fails.registry.json").exists()  # Debezium registered nothing
     reg = MockRegistry("validate-first")
     conv = AvroConverter(reg, False)
     s = struct("ns.Row", ("id", Schema("int32")), ("at", Schema("int64")))
