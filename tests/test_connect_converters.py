@@ -437,3 +437,22 @@ def test_avro_value_failing_first_registers_nothing() -> None:
     assert reg.dump() == {}
     assert conv.from_connect_data("t", None, s, {"id": 1, "at": 2}) == b"\x00\x00\x00\x00\x01\x02\x04"
     assert list(reg.dump()) == ["t-value"]
+
+
+def test_avro_serializer_flags_are_booleans() -> None:
+    """`avro.remove.java.properties` / `avro.use.logical.type.converters` (Confluent 7.0.16's serializer: no effect
+    on the AvroConverter's path, `differential_connect diff` session 17) and `enhanced.avro.schema.support` are
+    accepted as Kafka's ConfigDef BOOLEANs are: case-insensitive true / false, anything else stops the start."""
+    avro = {
+        "value.converter": "io.confluent.connect.avro.AvroConverter",
+        "value.converter.schema.registry.url": "mock://f",
+    }
+    for flag in (
+        "avro.remove.java.properties",
+        "avro.use.logical.type.converters",
+        "enhanced.avro.schema.support",
+    ):
+        build(from_dict({**PG, **avro, f"value.converter.{flag}": "TRUE"}))
+        with pytest.raises(ConfigError) as info:
+            build(from_dict({**PG, **avro, f"value.converter.{flag}": "yes"}))
+        assert info.value.property == f"value.converter.{flag}"

@@ -66,6 +66,10 @@ _AVRO_OPTS = {
     "basic.auth.credentials.source",
     "basic.auth.user.info",
     "latest.compatibility.strict",
+    # Confluent 7.0.16's serializer reads these only where it derives a schema from a Java object (not the
+    # AvroConverter's path) or converts Java logical-type classes AvroData never hands it: no effect here
+    "avro.remove.java.properties",
+    "avro.use.logical.type.converters",
 }
 _CE_OPTS = {
     "serializer.type",
@@ -254,6 +258,11 @@ def _avro(part: str, opts: dict[str, str], is_key: bool) -> AvroConverter:
     # the `io.confluent.connect.avro.Enum` parameter or unions with `fixed` branches (bytecode of fromConnectSchema
     # / fromConnectData), which no connector or transform here makes: the same bytes either way (a boolean check)
     _bool(f"{prefix}enhanced.avro.schema.support", opts.get("enhanced.avro.schema.support"), False)
+    for flag in (
+        "avro.remove.java.properties",
+        "avro.use.logical.type.converters",
+    ):  # booleans (see _AVRO_OPTS)
+        _bool(f"{prefix}{flag}", opts.get(flag), False)
     strategy_key = "key.subject.name.strategy" if is_key else "value.subject.name.strategy"
     strategy = (opts.get(strategy_key) or TOPIC_NAME).strip()
     if strategy not in STRATEGIES:
