@@ -269,3 +269,24 @@ def test_avro_data_is_registered_before_the_metadata_fails():
     reg = mock_scope("ce-order").dump()
     assert list(reg) == ["t-value"]
     assert reg["t-value"][0]["schema"]["name"] == "Data"
+
+
+def test_json_prefixed_options_reach_the_data_converter():
+    """CloudEventsConverter.configure gives its data JsonConverter `Configuration.subset("json", true)`: the
+    `json.`-prefixed options (json.decimal.format=NUMERIC, json.replace.null.with.default=false matched Debezium on
+    pg_types_connect.sql and pg_key_defaults_connect.sql, session 17); another `json.` option is refused as a
+    JsonConverter's would be."""
+    conv = _converter(
+        **{
+            "json.decimal.format": "NUMERIC",
+            "json.replace.null.with.default": "false",
+            "json.schemas.enable": "false",
+        }
+    )
+    assert conv.data.encoding.numeric and not conv.data.encoding.replace_null and not conv.data.schemas_enable
+    with pytest.raises(ConfigError) as info:
+        _converter(**{"json.foo": "1"})
+    assert info.value.property == "value.converter.json.foo"
+    with pytest.raises(ConfigError) as info:
+        _converter(**{"json.decimal.format": "HEX"})
+    assert info.value.property == "value.converter.json.decimal.format"

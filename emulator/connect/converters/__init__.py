@@ -74,7 +74,6 @@ _AVRO_OPTS = {
 _CE_OPTS = {
     "serializer.type",
     "data.serializer.type",
-    "json.schemas.enable",
     "schema.registry.url",
     "extension.attributes.enable",
     "schemas.cache.size",
@@ -213,6 +212,9 @@ def _check_options(part: str, cls: str, opts: dict[str, str]) -> None:
         if cls == CLOUDEVENTS and k.startswith("avro."):  # options of its Avro data converter
             _check_options(f"{part}.converter.avro.", AVRO, {k[len("avro.") :]: opts[k]})
             continue
+        if cls == CLOUDEVENTS and k.startswith("json."):  # options of its JSON data converter
+            _check_options(f"{part}.converter.json.", JSON, {k[len("json.") :]: opts[k]})
+            continue
         if k not in allowed:
             name = f"{part}{k}" if part.endswith(".") else f"{part}.converter.{k}"
             raise ConfigError(
@@ -222,16 +224,17 @@ def _check_options(part: str, cls: str, opts: dict[str, str]) -> None:
             )
 
 
-def _json(part: str, opts: dict[str, str], header: bool = False) -> JsonConverter:
+def _json(part: str, opts: dict[str, str], header: bool = False, prefix: str | None = None) -> JsonConverter:
+    prefix = prefix or f"{part}.converter."  # the options' property names
     fmt = (opts.get("decimal.format") or "BASE64").strip().upper()
     if fmt not in ("BASE64", "NUMERIC"):
-        name = f"{part}.converter.decimal.format"
+        name = f"{prefix}decimal.format"
         raise ConfigError(f"{name}: {fmt!r} is not BASE64 or NUMERIC", name)
     return JsonConverter(
-        schemas_enable=_bool(f"{part}.converter.schemas.enable", opts.get("schemas.enable"), True),
+        schemas_enable=_bool(f"{prefix}schemas.enable", opts.get("schemas.enable"), True),
         decimal_numeric=fmt == "NUMERIC",
         replace_null_with_default=_bool(
-            f"{part}.converter.replace.null.with.default", opts.get("replace.null.with.default"), True
+            f"{prefix}replace.null.with.default", opts.get("replace.null.with.default"), True
         ),
     )
 
@@ -317,9 +320,10 @@ def _cloudevents(part: str, opts: dict[str, str]) -> CloudEventsConverter:
     if mode not in ("none", "avro", "avro_unicode"):
         name = f"{part}.converter.schema.name.adjustment.mode"
         raise ConfigError(f"{name}: {mode!r} is not none, avro or avro_unicode", name)
-    # Debezium configures the data's JsonConverter with the schemas setting only: decimal.format and
-    # replace.null.with.default given to the CloudEventsConverter do not reach it (pg_cloudevents_types)
-    json_opts = {"schemas.enable": opts.get("json.schemas.enable")}
+    # Debezium configures the data's JsonConverter with the `json.`-prefixed options (Configuration.subset):
+    # decimal.format and replace.null.with.default given to the CloudEventsConverter itself do not reach it
+    # (pg_cloudevents_types), json.decimal.format / json.replace.null.with.default do (session 17)
+    json_opts = {k[len("json.") :]: v for k, v in opts.items() if k.startswith("json.")}
     ext = _bool(
         f"{part}.converter.extension.attributes.enable", opts.get("extension.attributes.enable"), True
     )
@@ -337,7 +341,7 @@ def _cloudevents(part: str, opts: dict[str, str]) -> CloudEventsConverter:
         f"{part}.converter.metadata.source", opts.get("metadata.source"), tracing, from_header
     )
     if data_ser == "json":
-        data = _json(part, {k: v for k, v in json_opts.items() if v is not None})
+        data = _json(part, json_opts, prefix=f"{part}.converter.json.")
         return CloudEventsConverter(data, ext, meta=meta, tracing=tracing)
     # Debezium gives its AvroConverter the `avro.`-prefixed options (isKey false); a bare
     # schema.registry.url is not read ("Need URL(s) for schema registry instances for CloudEvents")
