@@ -290,3 +290,15 @@ def test_json_prefixed_options_reach_the_data_converter():
     with pytest.raises(ConfigError) as info:
         _converter(**{"json.decimal.format": "HEX"})
     assert info.value.property == "value.converter.json.decimal.format"
+
+
+def test_as_key_converter():
+    """Connect may name it for keys (Debezium forces its converter type to value): a key is no envelope, so null,
+    and an unnamed key schema (ValueToKey) fails the record at `schemaName.endsWith` — what Debezium did on
+    pg_connect.sql (`differential_connect diff`, session 17: 15 null keys, 8 records skipped under
+    errors.tolerance=all)."""
+    conv = build(from_dict({**PG, "key.converter": PG["value.converter"]})).key
+    key = _struct("dbserver1.public.t.Key", ("id", Schema("int32")))
+    assert conv.from_connect_data("t", [], key, {"id": 1}) is None
+    with pytest.raises(ConversionError):
+        conv.from_connect_data("t", [], _struct(None, ("op", Schema("string"))), {"op": "c"})

@@ -408,8 +408,6 @@ def _one(config: Any, part: str) -> tuple[str, Any, bool]:
         return cls, SimpleHeaderConverter(), False
     if cls == AVRO:
         return cls, _avro(part, opts, part == "key"), False
-    if part != "value":
-        raise ConfigError(f"{name}: CloudEventsConverter is supported for values only", name)
     if config.connector not in ("postgres", "mysql"):
         raise ConfigError(
             f"{name}: CloudEventsConverter is emulated for the PostgreSQL and MySQL connectors only", name
