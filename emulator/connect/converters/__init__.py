@@ -130,9 +130,9 @@ class Converters:
     ) -> tuple[bytes | None, bytes | None, list[tuple[str, bytes | None]] | None]:
         """Connect's `WorkerSourceTask.convertTransformedRecord`: headers one by one, then key, value."""
         out_h = self.convert_headers(topic, headers) if headers else None
-        # the value converter sees the converted headers, as Connect's (CloudEvents' metadata.source=header)
+        # key and value converters see the converted headers, as Connect's (CloudEvents' metadata.source=header)
         return (
-            self.key.from_connect_data(topic, None, key_schema, key),
+            self.key.from_connect_data(topic, out_h, key_schema, key),
             self.value.from_connect_data(topic, out_h, value_schema, value),
             out_h,
         )
