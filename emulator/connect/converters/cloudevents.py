@@ -11,6 +11,13 @@ null field as its default), `iodebeziumtxid` / `iodebeziumtxtotalorder` / `iodeb
 and `data`: the `before`/`after` struct `<source namespace>.Data`, as JsonConverter prints it (with
 `{"schema","payload"}` when `json.schemas.enable`, the default) or, with `data.serializer.type=avro`, its
 Confluent Avro bytes (base64) with `dataschema` = `<registry url>/schemas/ids/<id>`.
+
+Also, as Debezium 3.6.3: `traceparent` after `dataschema` with tracing; `metadata.source`
+(cloudevents_meta) taking `id` / `type` / `traceparent` / `dataSchemaName` from headers, or with the global
+`header` source the record's `source` / `op` / `transaction` from headers and the whole value as `data`;
+`serializer.type=avro`, the event an Avro record (`<server>.<db>.CloudEvents.Envelope` or
+`schema.cloudevents.name`) whose `data` is the Avro bytes written under `<topic>-data`. Avro data is written
+before the metadata is read, so a record that fails on its metadata has registered the data's schema.
 """
 
 from __future__ import annotations
