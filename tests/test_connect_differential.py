@@ -153,13 +153,15 @@ def test_cloudevents_avro_data_reads_the_avro_prefixed_options():
     assert ok.value.registry_url == "mock://ce-t"
     with pytest.raises(ConfigError, match="value.converter.avro.schema.registry.url"):
         converters.build(from_dict({**base, "value.converter.schema.registry.url": "mock://ce-t"}))
-    with pytest.raises(ConfigError, match="value.converter.avro.enhanced.avro.schema.support"):
+    # (an option the emulator refuses names its prefixed property; enhanced.avro.schema.support, the example
+    # here until session 17, is accepted now)
+    with pytest.raises(ConfigError, match="value.converter.avro.scrub.invalid.names"):
         converters.build(
             from_dict(
                 {
                     **base,
                     "value.converter.avro.schema.registry.url": "mock://ce-t",
-                    "value.converter.avro.enhanced.avro.schema.support": "true",
+                    "value.converter.avro.scrub.invalid.names": "true",
                 }
             )
         )

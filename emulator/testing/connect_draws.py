@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from emulator.testing.connect_draw_props import base_props, draw_connector_options
 from emulator.testing.connect_draws_extra import add_extras
 from emulator.testing.connect_draws_s16 import add_s16
+from emulator.testing.connect_draws_s17 import add_s17
 from emulator.testing.workloads_mariadb_conv import conv_props
 
 WORKLOADS = {
@@ -554,7 +555,8 @@ def draw(seed: int, trial: int, db: str) -> tuple[dict[str, str], str]:
         props.update(conv_props(conv, "convs"))
     props.update(draw_chain(rng, ch))
     props.update(draw_converters(rng, ch, f"s{seed}-{trial}"))
-    # (session 15) options users commonly set that the draws above never do, from a stream of their own; (session
-    # 16) more of them, from another
+    # (session 15) options users commonly set that the draws above never do, from a stream of their own; (sessions
+    # 16, 17) more of them, from others
     props = add_extras(seed, trial, db, workload, props)
-    return add_s16(seed, trial, db, workload, props), workload
+    props = add_s16(seed, trial, db, workload, props)
+    return add_s17(seed, trial, db, workload, props, list(cols)), workload

@@ -66,11 +66,14 @@ _AVRO_OPTS = {
     "basic.auth.credentials.source",
     "basic.auth.user.info",
     "latest.compatibility.strict",
+    # Confluent 7.0.16's serializer reads these only where it derives a schema from a Java object (not the
+    # AvroConverter's path) or converts Java logical-type classes AvroData never hands it: no effect here
+    "avro.remove.java.properties",
+    "avro.use.logical.type.converters",
 }
 _CE_OPTS = {
     "serializer.type",
     "data.serializer.type",
-    "json.schemas.enable",
     "schema.registry.url",
     "extension.attributes.enable",
     "schemas.cache.size",
@@ -78,6 +81,9 @@ _CE_OPTS = {
     "replace.null.with.default",
     "schema.name.adjustment.mode",
     "schema.cloudevents.name",  # the envelope schema's name: not in serializer.type=json output
+    "metadata.source",
+    "schema.data.name.source.header.enable",
+    "opentelemetry.tracing.attributes.enable",
 }
 _OPTIONS = {
     JSON: _JSON_OPTS,
@@ -124,9 +130,10 @@ class Converters:
     ) -> tuple[bytes | None, bytes | None, list[tuple[str, bytes | None]] | None]:
         """Connect's `WorkerSourceTask.convertTransformedRecord`: headers one by one, then key, value."""
         out_h = self.convert_headers(topic, headers) if headers else None
+        # key and value converters see the converted headers, as Connect's (CloudEvents' metadata.source=header)
         return (
-            self.key.from_connect_data(topic, None, key_schema, key),
-            self.value.from_connect_data(topic, None, value_schema, value),
+            self.key.from_connect_data(topic, out_h, key_schema, key),
+            self.value.from_connect_data(topic, out_h, value_schema, value),
             out_h,
         )
 
@@ -205,6 +212,9 @@ def _check_options(part: str, cls: str, opts: dict[str, str]) -> None:
         if cls == CLOUDEVENTS and k.startswith("avro."):  # options of its Avro data converter
             _check_options(f"{part}.converter.avro.", AVRO, {k[len("avro.") :]: opts[k]})
             continue
+        if cls == CLOUDEVENTS and k.startswith("json."):  # options of its JSON data converter
+            _check_options(f"{part}.converter.json.", JSON, {k[len("json.") :]: opts[k]})
+            continue
         if k not in allowed:
             name = f"{part}{k}" if part.endswith(".") else f"{part}.converter.{k}"
             raise ConfigError(
@@ -214,16 +224,17 @@ def _check_options(part: str, cls: str, opts: dict[str, str]) -> None:
             )
 
 
-def _json(part: str, opts: dict[str, str], header: bool = False) -> JsonConverter:
+def _json(part: str, opts: dict[str, str], header: bool = False, prefix: str | None = None) -> JsonConverter:
+    prefix = prefix or f"{part}.converter."  # the options' property names
     fmt = (opts.get("decimal.format") or "BASE64").strip().upper()
     if fmt not in ("BASE64", "NUMERIC"):
-        name = f"{part}.converter.decimal.format"
+        name = f"{prefix}decimal.format"
         raise ConfigError(f"{name}: {fmt!r} is not BASE64 or NUMERIC", name)
     return JsonConverter(
-        schemas_enable=_bool(f"{part}.converter.schemas.enable", opts.get("schemas.enable"), True),
+        schemas_enable=_bool(f"{prefix}schemas.enable", opts.get("schemas.enable"), True),
         decimal_numeric=fmt == "NUMERIC",
         replace_null_with_default=_bool(
-            f"{part}.converter.replace.null.with.default", opts.get("replace.null.with.default"), True
+            f"{prefix}replace.null.with.default", opts.get("replace.null.with.default"), True
         ),
     )
 
@@ -246,9 +257,15 @@ def _avro(part: str, opts: dict[str, str], is_key: bool) -> AvroConverter:
         raise ConfigError(
             f"{url_name}: AvroConverter needs a schema registry URL (mock://SCOPE for tests)", url_name
         )
-    if _bool(f"{prefix}enhanced.avro.schema.support", opts.get("enhanced.avro.schema.support"), False):
-        name = f"{prefix}enhanced.avro.schema.support"
-        raise ConfigError(f"{name}: true is not supported by this emulator", name)
+    # enhanced.avro.schema.support: Confluent 7.0.16's AvroData reads it on writes only for Connect schemas with
+    # the `io.confluent.connect.avro.Enum` parameter or unions with `fixed` branches (bytecode of fromConnectSchema
+    # / fromConnectData), which no connector or transform here makes: the same bytes either way (a boolean check)
+    _bool(f"{prefix}enhanced.avro.schema.support", opts.get("enhanced.avro.schema.support"), False)
+    for flag in (
+        "avro.remove.java.properties",
+        "avro.use.logical.type.converters",
+    ):  # booleans (see _AVRO_OPTS)
+        _bool(f"{prefix}{flag}", opts.get(flag), False)
     strategy_key = "key.subject.name.strategy" if is_key else "value.subject.name.strategy"
     strategy = (opts.get(strategy_key) or TOPIC_NAME).strip()
     if strategy not in STRATEGIES:
@@ -279,27 +296,53 @@ def _registry(url: str, opts: dict[str, str]) -> Any:
 
 def _cloudevents(part: str, opts: dict[str, str]) -> CloudEventsConverter:
     from emulator.connect.converters.cloudevents import CloudEventsConverter
+    from emulator.connect.converters.cloudevents_meta import parse as metadata_source
+    from emulator.naming import schema_name_adjuster
 
     ser = (opts.get("serializer.type") or "json").strip().lower()
-    if ser != "json":
+    if ser not in ("json", "avro"):
         name = f"{part}.converter.serializer.type"
-        raise ConfigError(f"{name}: only json is supported by this emulator", name)
+        raise ConfigError(f"{name}: {ser!r} is not json or avro", name)
     data_ser = (opts.get("data.serializer.type") or "json").strip().lower()
     if data_ser not in ("json", "avro"):
         name = f"{part}.converter.data.serializer.type"
         raise ConfigError(f"{name}: {data_ser!r} is not json or avro", name)
-    mode = (opts.get("schema.name.adjustment.mode") or "none").strip().lower()
-    if mode != "none":
+    if ser == "avro" and data_ser == "json":  # CloudEventsConverter.configure's IllegalStateException
+        name = f"{part}.converter.serializer.type"
+        raise ConfigError(
+            f"{name}: avro needs data.serializer.type=avro (Debezium: Cannot use 'application/json' data content "
+            "type within Avro events)",
+            name,
+        )
+    # it adjusts the envelope schema's name (printed by serializer.type=avro only); another value fails
+    # Debezium's start (SchemaNameAdjustmentMode.parse gives null)
+    mode = (opts.get("schema.name.adjustment.mode") or "avro").strip().lower()
+    if mode not in ("none", "avro", "avro_unicode"):
         name = f"{part}.converter.schema.name.adjustment.mode"
-        raise ConfigError(f"{name}: only none is supported by this emulator", name)
-    # Debezium configures the data's JsonConverter with the schemas setting only: decimal.format and
-    # replace.null.with.default given to the CloudEventsConverter do not reach it (pg_cloudevents_types)
-    json_opts = {"schemas.enable": opts.get("json.schemas.enable")}
+        raise ConfigError(f"{name}: {mode!r} is not none, avro or avro_unicode", name)
+    # Debezium configures the data's JsonConverter with the `json.`-prefixed options (Configuration.subset):
+    # decimal.format and replace.null.with.default given to the CloudEventsConverter itself do not reach it
+    # (pg_cloudevents_types), json.decimal.format / json.replace.null.with.default do (session 17)
+    json_opts = {k[len("json.") :]: v for k, v in opts.items() if k.startswith("json.")}
     ext = _bool(
         f"{part}.converter.extension.attributes.enable", opts.get("extension.attributes.enable"), True
     )
+    tracing = _bool(
+        f"{part}.converter.opentelemetry.tracing.attributes.enable",
+        opts.get("opentelemetry.tracing.attributes.enable"),
+        False,
+    )
+    from_header = _bool(
+        f"{part}.converter.schema.data.name.source.header.enable",
+        opts.get("schema.data.name.source.header.enable"),
+        False,
+    )
+    meta = metadata_source(
+        f"{part}.converter.metadata.source", opts.get("metadata.source"), tracing, from_header
+    )
     if data_ser == "json":
-        return CloudEventsConverter(_json(part, {k: v for k, v in json_opts.items() if v is not None}), ext)
+        data = _json(part, json_opts, prefix=f"{part}.converter.json.")
+        return CloudEventsConverter(data, ext, meta=meta, tracing=tracing)
     # Debezium gives its AvroConverter the `avro.`-prefixed options (isKey false); a bare
     # schema.registry.url is not read ("Need URL(s) for schema registry instances for CloudEvents")
     avro_opts = {k[len("avro.") :]: v for k, v in opts.items() if k.startswith("avro.")}
@@ -308,7 +351,18 @@ def _cloudevents(part: str, opts: dict[str, str]) -> CloudEventsConverter:
         name = f"{part}.converter.avro.schema.registry.url"
         raise ConfigError(f"{name}: CloudEventsConverter needs it for data.serializer.type=avro", name)
     avro = _avro(f"{part}.converter.avro.", avro_opts, False)
-    return CloudEventsConverter(avro, ext, registry_url=url.split(",")[0].strip())
+    return CloudEventsConverter(
+        avro,
+        ext,
+        registry_url=url.split(",")[0].strip(),
+        meta=meta,
+        tracing=tracing,
+        avro_envelope=ser == "avro",
+        ce_name=None
+        if opts.get("schema.cloudevents.name") is None
+        else opts["schema.cloudevents.name"].strip(),
+        adjust=schema_name_adjuster(mode),
+    )
 
 
 def _one(config: Any, part: str) -> tuple[str, Any, bool]:
@@ -354,8 +408,6 @@ def _one(config: Any, part: str) -> tuple[str, Any, bool]:
         return cls, SimpleHeaderConverter(), False
     if cls == AVRO:
         return cls, _avro(part, opts, part == "key"), False
-    if part != "value":
-        raise ConfigError(f"{name}: CloudEventsConverter is supported for values only", name)
     if config.connector not in ("postgres", "mysql"):
         raise ConfigError(
             f"{name}: CloudEventsConverter is emulated for the PostgreSQL and MySQL connectors only", name
