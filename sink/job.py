@@ -40,6 +40,13 @@ DEFAULTS = {
 # (a 0.6-1.7 s pause at load 15-19) for nothing: the run's metaspace stays at 22-23 MB (most classes come from
 # the class cache), so 64 MB leaves that collection out (docs/sink.md, session 16)
 LOCAL_JVM = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:MetaspaceSize=64m"
+# local mode: the heap's initial size, fixed rather than the JVM's default 1/64 of the machine's memory. The
+# serial collector keeps the heap at its initial size while the live data fits (~90-170 MB between young
+# collections at the 150k-record batch bound), so the JVM's share of the peak followed the machine: 365 MB of
+# heap here (24 GB), the 1 GB maximum from 64 GB on (the 200k benchmark with -Xms1g: JVM 828 MB at the peak,
+# the tree 1.56 GB). With 256 MB the small-record run (3 columns, 1M changes) peaked at 1.39 GB against
+# 1.50-1.51 (JVM 625 against 741-763 MB), for 8 full collections against 1 (docs/sink.md, session 17)
+LOCAL_HEAP = "-Xms256m"
 
 
 def spark_session(app: str = "dbz-sink", master: str | None = None):
@@ -67,6 +74,8 @@ def spark_session(app: str = "dbz-sink", master: str | None = None):
         opts = [java_options()]
         if (master or "local").startswith("local") and "spark.master" not in given:
             opts.append(LOCAL_JVM)
+            if "spark.driver.memory" not in given:  # a user's size wins
+                opts.append(LOCAL_HEAP)
         if os.environ.get("DBZ_SINK_SPARK_LOG") != "WARN":
             conf = os.path.join(os.path.dirname(os.path.abspath(__file__)), "log4j2.properties")
             opts.append(f"-Dlog4j2.configurationFile=file:{conf}")

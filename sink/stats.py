@@ -12,6 +12,7 @@ a hash group-by on the fingerprints) and ends with one summary row per group: th
 
 from __future__ import annotations
 
+import numpy as np
 import orjson
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -29,6 +30,20 @@ READ_ARROW = pa.schema(
 PH_B64 = "X19kZWJleml1bV91bmF2YWlsYWJsZV92YWx1ZQ"  # the placeholder in a bytes column (base64)
 TRUNCATE = '"op":"t"'
 OLDKEY = "__debezium.oldkey"
+
+
+def matches(col: pa.Array, needle: str) -> pa.Array:
+    """`match_substring(col, needle)`, answered from one search of the column's data buffer when the needle is
+    in none of its bytes (the common case: no placeholder, truncate or key change in a block). Arrow's
+    `match_substring` looks at every value: ~4.7 ms per block's payloads (2.5 MB) against ~0.5 ms for
+    Python's search of the copied buffer, three of them per block (~3 µs of the readers' ~19 per record).
+    The buffer may hold bytes of values outside a sliced array: a hit there only means the exact test."""
+    bufs = col.buffers()
+    if pa.types.is_string(col.type) and len(bufs) == 3:
+        data = bufs[2]
+        if data is None or needle.encode() not in data.to_pybytes():
+            return pa.array(np.zeros(len(col), bool))  # false for a null too: the counts below are the same
+    return pc.match_substring(col, needle)
 
 
 class Survey:
@@ -66,15 +81,15 @@ class Survey:
             vp, hdr = rb.column("vp"), rb.column("hdr")
             keys = reader_keys.columns(vp, rb.column("vfp"), rb.column("kp"), rb.column("kfp"), self.texts)
             unread = pc.and_(pc.is_valid(vp), pc.invert(keys[-1]))
-            ph = pc.or_(pc.match_substring(vp, PLACEHOLDER), pc.match_substring(vp, PH_B64))
+            ph = pc.or_(matches(vp, PLACEHOLDER), matches(vp, PH_B64))
             t = pa.table(
                 {
                     "kfp": rb.column("kfp"),
                     "vfp": rb.column("vfp"),
                     "pos": rb.column("pos"),
                     "ph": ph,
-                    "tr": pc.cast(pc.match_substring(vp, TRUNCATE), pa.int64()),
-                    "hk": pc.match_substring(hdr, OLDKEY),
+                    "tr": pc.cast(matches(vp, TRUNCATE), pa.int64()),
+                    "hk": matches(hdr, OLDKEY),
                     "nr": pc.cast(unread, pa.int64()),
                 }
             )
