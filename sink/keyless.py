@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import struct
 from dataclasses import dataclass
 from typing import Any
 
@@ -184,17 +185,18 @@ def apply_topic(tables: str, topic: str, tb: TopicBatch, app_id: str, batch_id: 
     partial: dict[
         int, dict[str, tuple[tuple[str, ...], str]]
     ] = {}  # per delete: column set -> (columns, hash)
+    f32 = _float32_columns(table)
     for i, d in enumerate(dels):
         for cs, names in colsets.items():
             common = tuple(sorted(set(names) & d.rep.keys()))
             if common and not set(names) <= d.rep.keys():
-                partial.setdefault(i, {})[cs] = (common, img_hash(d.rep, common))
+                partial.setdefault(i, {})[cs] = (common, img_hash(_as_float32(d.rep, f32), common))
     pool: dict[tuple, list[_Copy]] = {}
     table_copies = _candidates(table, {h for w in wanted.values() for h in w.values()}, floor)
     for c in table_copies + inserts:
         pool.setdefault((c.cs, c.img), []).append(c)
     if partial:
-        table_copies = _partial_candidates(table, table_copies, partial, inserts, floor, pool)
+        table_copies = _partial_candidates(table, table_copies, partial, inserts, floor, pool, f32)
 
     # each delete, in source order, removes the most recent equal row inserted before it
     unmatched: list[_Delete] = []
@@ -270,17 +272,19 @@ def _partial_candidates(
     inserts: list[_Copy],
     floor: str | None,
     pool: dict[tuple, list[_Copy]],
+    f32: frozenset[str],
 ) -> list[_Copy]:
     """Adds to `pool` the rows of the column sets that `partial` compares over fewer columns, keyed
     (column set, columns, hash over them): this batch's inserts and the table's rows of those sets (their
-    columns read back). Returns the table's candidate rows, one `_Copy` per row."""
+    columns read back; `f32`: their float32 columns, compared as float32 on every side). Returns the table's
+    candidate rows, one `_Copy` per row."""
     need: dict[str, set[tuple[str, ...]]] = {}
     for per in partial.values():
         for cs, (common, _) in per.items():
             need.setdefault(cs, set()).add(common)
     for c in inserts:
         for common in need.get(c.cs, ()):
-            rep = {n: canonical_value(c.row.get(n)) for n in common}
+            rep = _as_float32({n: canonical_value(c.row.get(n)) for n in common}, f32)
             pool.setdefault((c.cs, common, img_hash(rep, common)), []).append(c)
     by_rid = {c.rid: c for c in copies}
     if table is None:
@@ -293,9 +297,34 @@ def _partial_candidates(
             continue
         c = by_rid.setdefault(r[RID], _Copy(r[SEQ], r[RID], r[CS], ""))
         for common in need[r[CS]]:
-            rep = {n: canonical_value(r[n]) for n in common}
+            rep = _as_float32({n: canonical_value(r[n]) for n in common}, f32)
             pool.setdefault((c.cs, common, img_hash(rep, common)), []).append(c)
     return list(by_rid.values())
+
+
+def _float32_columns(table: DeltaTable | None) -> frozenset[str]:
+    """The table's float32 columns (Connect FLOAT32: a REAL / FLOAT column)."""
+    if table is None:
+        return frozenset()
+    return frozenset(f.name for f in table_schema(table) if pa.types.is_float32(f.type))
+
+
+def _as_float32(rep: dict[str, Any], f32: frozenset[str]) -> dict[str, Any]:
+    """`rep` with its float32 columns' values rounded to float32. A value read back from the table is the
+    float32 (repr 1.100000023841858), a before image's is the JSON number Debezium printed (1.1): compared
+    as they are, a row written before a DROP COLUMN was never found again by a later update or delete."""
+    hit = f32 & rep.keys()
+    if not hit:
+        return rep
+    out = dict(rep)
+    for n in hit:
+        v = rep[n]
+        if isinstance(v, str):  # canonical_value's repr of a float ('nan', 'inf' too)
+            try:
+                out[n] = repr(struct.unpack("f", struct.pack("f", float(v)))[0])
+            except (ValueError, OverflowError):  # not a number, or outside float32: compared as it is
+                pass
+    return out
 
 
 def _candidates(table: DeltaTable | None, hashes: set[str], floor: str | None) -> list[_Copy]:
