@@ -7,7 +7,7 @@ from __future__ import annotations
 import pyarrow as pa
 import pytest
 
-from sink.stats import PH_B64, TRUNCATE, matches
+from sink.stats import PH_B64, TRUNCATE, haystack, matches
 from sink.types import PLACEHOLDER
 
 VALUES = [
@@ -27,7 +27,12 @@ def test_matches_is_a_test_of_each_value(needle, lo, hi):
     want = [v is not None and needle in v for v in VALUES[lo:hi]]
     got = [bool(x) for x in matches(col, needle).to_pylist()]  # null (a null value) counts as no match
     assert got == want
+    # the survey's form: one haystack per column, shared by its needles
+    shared = [bool(x) for x in matches(col, needle, haystack(col)).to_pylist()]
+    assert shared == want
 
 
 def test_matches_on_a_column_of_nulls():
-    assert [bool(x) for x in matches(pa.nulls(3, pa.string()), TRUNCATE).to_pylist()] == [False] * 3
+    col = pa.nulls(3, pa.string())
+    assert [bool(x) for x in matches(col, TRUNCATE).to_pylist()] == [False] * 3
+    assert [bool(x) for x in matches(col, TRUNCATE, haystack(col)).to_pylist()] == [False] * 3
