@@ -25,6 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from pyspark import StorageLevel  # noqa: E402
 from pyspark.sql import functions as F  # noqa: E402
 
 import bench.bench_sink as bs  # noqa: E402
@@ -62,6 +63,36 @@ def _key(recs, fast):
 
 def _winners(recs, fast):
     return W.winners(recs, fast, {})
+
+
+def _candidates(recs, fast):
+    return W.candidates(recs, fast, {})[0]
+
+
+def _shuffled(recs, fast):
+    return W.candidates(recs, fast, {})[0].repartition("topic", "kc")
+
+
+def _unhashed(recs, fast):
+    """`winners` grouped by (topic, key) alone (before session 18: no hash ahead of them)."""
+    ev, text, conn, cut = W.candidates(recs, fast, {})
+    return W.reduced(ev, text, conn, cut, hashed=False)
+
+
+def _parsed(recs, fast):
+    """The winners' `after` parsed with the row schema, no logical types, no Arrow."""
+    from sink.decode import physical
+    from sink.plan import after_fields
+
+    w = W.winners(recs, fast, {})
+    g = fast[0].keyed()[0]
+    return w.select(F.from_json("w.after", physical({"type": "struct", "fields": after_fields(g.vschema)})))
+
+
+def _decoded_noop(recs, fast):
+    """The winners decoded (logical types), written to `noop` instead of brought to the driver as Arrow."""
+    w = W.winners(recs, fast, {})
+    return X.decoded(w, fast[0], fast[0].keyed()[0])
 
 
 def _decoded(recs, fast):
@@ -132,7 +163,12 @@ STEPS = {
     "+from_json": _from_json,
     "+from_json+position text": _position,
     "canonical key": _key,
+    "winners input": _candidates,
+    "winners input+shuffle": _shuffled,
     "winners": _winners,
+    "winners unhashed": _unhashed,
+    "winners+parse": _parsed,
+    "winners+decode noop": _decoded_noop,
     "winners+decode": _decoded,
     "winners+decode whole": _decoded_whole,
 }
@@ -143,6 +179,7 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=80_000)
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--only", help="comma-separated step names")
+    ap.add_argument("--explain", action="store_true", help="print each step's physical plan once")
     a = ap.parse_args()
     only = a.only.split(",") if a.only else list(STEPS)
     work = Path(tempfile.mkdtemp(prefix="bench-sink-stages-"))
@@ -187,13 +224,17 @@ def main() -> None:
         for rep in range(a.reps):
             for name in [x for x in only if x in RAW_STEPS]:
                 run(name, rep, STEPS[name](None, None))
-        cached = df.persist()
+        # on disk, as `run_batch` keeps it (session 13)
+        cached = df.persist(StorageLevel.DISK_ONLY)
         plans = survey(cached)
         recs = records(cached)
         for tp in plans.values():
             classify(tp, str(work / "t"), Options())
         fast = [tp for tp in plans.values() if tp.fast]
         n_records[0] = sum(tp.records for tp in plans.values())
+        if a.explain:
+            for name in [x for x in only if x in ("winners", "winners unhashed")]:
+                STEPS[name](recs, fast).explain()
         for rep in range(a.reps):
             for name in [x for x in only if x not in RAW_STEPS]:
                 run(name, rep, STEPS[name](recs, fast))

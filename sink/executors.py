@@ -83,6 +83,11 @@ def truncates(df, plans: list[TopicPlan]) -> dict[str, str]:
 def decoded_winners(w, tp: TopicPlan, g: Fp) -> pa.Table:
     """The winners of one schema group, decoded on executors, as Arrow; `__unres` lists the columns whose
     placeholder found no earlier image in the batch."""
+    return decoded(w, tp, g).toArrow()
+
+
+def decoded(w, tp: TopicPlan, g: Fp):
+    """`decoded_winners`' DataFrame."""
     kfields = tp.keyed()[0].kschema.get("fields", [])
     k = F.from_json("w.kp", key_phys(tp.keyed()[0].kschema, False))
     is_del = F.col("w.op") == "d"
@@ -130,8 +135,7 @@ def decoded_winners(w, tp: TopicPlan, g: Fp) -> pa.Table:
             F.filter(F.array(*unres), lambda x: x.isNotNull()) if unres else F.lit(None).cast("array<string>")
         ).alias("__unres"),
     ]
-    sel = w.where((F.col("topic") == tp.topic) & (F.col("w.vfp") == g.vfp)).select(*cols, *meta)
-    return sel.toArrow()
+    return w.where((F.col("topic") == tp.topic) & (F.col("w.vfp") == g.vfp)).select(*cols, *meta)
 
 
 def _column(t: pa.Table, c: str, typ: pa.DataType, default) -> pa.Array:

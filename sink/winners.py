@@ -96,6 +96,14 @@ def after_ranges(plans: list[TopicPlan], conn: str) -> bool:
 def winners(df, plans: list[TopicPlan], truncs: dict[str, str]):
     """Per (topic, key): the last change by source position, and the position of the key's last delete.
     Events before a truncate of the batch are dropped first; TOAST placeholders are carried forward."""
+    ev, text, conn, cut = candidates(df, plans, truncs)
+    return reduced(ev, text, conn, cut)
+
+
+def candidates(df, plans: list[TopicPlan], truncs: dict[str, str]):
+    """The events `winners` reduces: (topic, canonical key, delivery position, op, position `o`, null for an
+    event that cannot win, `after` or the payload, ...), with the function giving a position's text, the
+    connector when the readers' columns were used (else None) and whether `after` is the readers' cut."""
     fps = [g.vfp for tp in plans for g in tp.keyed()]
     ev = df.where(
         F.col("topic").isin([tp.topic for tp in plans if tp.keyed()])
@@ -180,12 +188,26 @@ def winners(df, plans: list[TopicPlan], truncs: dict[str, str]):
         ev = carried(ev.where(F.col("topic").isin(names) & F.col("o").isNotNull()), toast).unionByName(rest)
     else:
         ev = ev.withColumn("fill", F.lit(None).cast(fill_t))
+    return ev, text, conn, cut
+
+
+def reduced(ev, text, conn: str | None, cut: bool, hashed: bool = True):
+    """`winners` from its `candidates` (`hashed=False`: grouped by (topic, key) alone, the plan before session
+    18, for `bench/bench_sink_stages.py`)."""
     # shuffled by key first: the aggregation (sort-based: its buffer holds strings) then sorts every event
     # once; otherwise its partial step sorts them in each input partition, where keys seldom repeat, and the
-    # final step sorts again what that left
+    # final step sorts again what that left.
+    # Grouped by a 64-bit hash of (topic, key) ahead of them: the sort's prefix is its first key, and the
+    # topic (one value per batch, often) as that key made nearly every comparison a full comparison of the
+    # rows' topic and key texts; the hash decides nearly all of them from the prefix. The groups are the same
+    # (the hash is a function of the two); the JVM's CPU for the stage -10 to -15 % (docs/sink.md, session 18)
+    keys = ["topic", "kc"]
+    if hashed:
+        ev = ev.withColumn("h", F.xxhash64("topic", "kc"))
+        keys = ["h", "topic", "kc"]
     w = (
-        ev.repartition("topic", "kc")
-        .groupBy("topic", "kc")
+        ev.repartition(*keys)
+        .groupBy(*keys)
         .agg(
             F.max_by(
                 F.struct("o", "part", "pos", "op", "vfp", "after", "kp", "ts", "fill"),
