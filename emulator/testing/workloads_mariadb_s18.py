@@ -189,7 +189,8 @@ def dml18(rng: random.Random, s: Any, t: str) -> None:
         parts.append(
             [
                 f"SET timestamp = {ts};",
-                f"SET time_zone = '{rng.choice(['+05:30', '-08:00', '+14:00'])}';",
+                # (MariaDB takes offsets from -12:59 to +13:00: campaign seed 93000 drew +14:00 and its client failed)
+                f"SET time_zone = '{rng.choice(['+05:30', '-08:00', '+13:00'])}';",
                 f"INSERT INTO {t}_tz (id, ts, dt, n) VALUES (2, '2021-03-14 02:30:00.25', '2021-03-14 02:30:00.25', 2);",
                 f"UPDATE {t}_tz SET n = n + 10 WHERE id = 1;",
                 "SET time_zone = '-03:00';",
