@@ -174,3 +174,25 @@ def test_columns_added_after_a_table_charset_change_keep_the_servers_charset(par
         ("v", "cp1251", None),
         ("l", "cp1251", None),
     ]
+
+
+def test_alter_database_charset_is_the_default_of_later_tables():
+    """(session 18) ALTER DATABASE's CHARACTER SET (not a COLLATE alone) is the charset a later CREATE TABLE without
+    its own takes (recorded with the MySqlConnector: case alter_database_charset). Without a database name the MySQL
+    grammar stops (case alter_database_without_name_stops); the MariaDB grammar's name is optional: the session's
+    database (its CreateAndAlterDatabaseParserListener: `parser.currentSchema()`)."""
+    for grammar in (True, False):
+        p = DdlParser(Catalog(), mysql_grammar=grammar)
+        p.catalog.server_charset = "utf8mb4"
+        p.apply("CREATE DATABASE db", None)
+        p.apply("ALTER DATABASE db CHARACTER SET latin1 COLLATE latin1_swedish_ci", "db")
+        p.apply("CREATE TABLE a (id INT PRIMARY KEY, v VARCHAR(5))", "db")
+        p.apply("ALTER SCHEMA `db` DEFAULT COLLATE utf8mb4_bin", "db")
+        p.apply("CREATE TABLE b (id INT PRIMARY KEY, v VARCHAR(5))", "db")
+        assert [p.catalog.get("db", t).charset for t in "ab"] == ["latin1", "latin1"]
+    with pytest.raises(DdlError, match="ALTER DATABASE without a database name"):
+        DdlParser(Catalog(), mysql_grammar=True).apply("ALTER DATABASE CHARACTER SET = utf8mb3", "db")
+    p = DdlParser(Catalog(), mysql_grammar=False)
+    p.apply("ALTER DATABASE CHARACTER SET = utf8mb3", "db")
+    p.apply("CREATE TABLE c (id INT PRIMARY KEY, v VARCHAR(5))", "db")
+    assert p.catalog.get("db", "c").charset == "utf8mb3"

@@ -341,6 +341,7 @@ def diff(
         (workdir / "diff.txt").write_text(res.summary() + "\n" + "\n".join(res.problems) + "\n")
         return res
     be.recorded_config = meta.get("connector_config") or {}  # (for `comparable`)
+    be.recorded_workload = work.text
     gold, ours = be.comparable(load_golden(golden), load_dir(cand) if cand.exists() else {})
     if both_ended and stopped_on_a_value(workdir):
         res.lost_tail = drop_lost_batch(gold, ours)

@@ -146,3 +146,23 @@ def test_the_mariadb_s17_draws_only_append_their_scenarios(monkeypatch: pytest.M
             kept = re.sub(r"(?m)^-- @set database\.include\.list=.*\n", "", kept)
         assert kept == before, f"seed {s}"
     assert 15 <= gained <= 45  # ~50 %
+
+
+def test_the_mariadb_s18_draws_only_append_their_scenarios(monkeypatch: pytest.MonkeyPatch) -> None:
+    """(session 18) ddl18, dml18 and trg18 come from random streams of their own: a seed that draws them gains their
+    `-- @scenario` blocks, nothing else."""
+    import emulator.testing.workloads_mariadb_s18 as s18
+
+    seeds = range(93000, 93060)
+    drawn = {s: workloads.generate("mariadb", s) for s in seeds}
+    monkeypatch.setattr(s18, "draws", lambda seed, props, scenarios: None)
+    gained = 0
+    for s in seeds:
+        before, after = workloads.generate("mariadb", s), drawn[s]
+        if before == after:
+            continue
+        gained += 1
+        blocks = re.split(r"(?m)^(?=-- @(?:scenario|section) )", after)
+        kept = "".join(b for b in blocks if not re.match(r"-- @scenario (ddl18|dml18|trg18)x\n", b))
+        assert kept == before, f"seed {s}"
+    assert 25 <= gained <= 52  # ~65 % (50 % ddl18/dml18, 30 % trg18)

@@ -164,3 +164,45 @@ def test_transaction_metadata_checked_against_itself():
         f"transaction {end['id']}: END event_count 2, 1 records",
         f"transaction {end['id']}: inventory.customers orders [2], END says 2",
     ]
+
+
+def test_transactions_debezium_never_ends_pass_the_check_and_no_others():
+    """(session 18) Debezium writes an END only at an XID or COMMIT: a TRUNCATE's transaction (its `t` record carries
+    the block) and an XA transaction's prepared rows (XA PREPARE is ignored) have a BEGIN only (campaign seed 93007).
+    The check lets those through: a transaction with a `t` record, and as many others as the workload has XA
+    PREPAREs; one more is still a problem."""
+
+    def tx(status: str, i: str) -> dict:
+        return {
+            "topic": "dbserver1.transaction",
+            "key": {
+                "schema": {"name": "io.debezium.connector.common.TransactionMetadataKey"},
+                "payload": {"id": i},
+            },
+            "value": {"payload": {"status": status, "id": i}},
+        }
+
+    def row(i: str, op: str) -> dict:
+        src = {"db": "inventory", "table": "t"}
+        block = {"id": i, "total_order": 1, "data_collection_order": 1}
+        return {
+            "topic": "dbserver1.inventory.t",
+            "key": None,
+            "value": {"payload": {"op": op, "source": src, "transaction": block}},
+        }
+
+    records = {
+        "dbserver1.transaction": [
+            tx("BEGIN", "0-1-5"),
+            tx("BEGIN", "0-1-6"),
+            tx("BEGIN", "0-1-7"),
+            tx("BEGIN", "0-1-8"),
+        ],
+        "dbserver1.inventory.t": [row("0-1-5", "t"), row("0-1-6", "c"), row("0-1-7", "d"), row("0-1-8", "c")],
+    }
+    assert transaction_problems(records, xa_prepares=1) == [
+        "transaction 0-1-7: ['BEGIN'] on the transaction topic",
+        "transaction 0-1-7: END event_count None, 1 records",
+        "transaction 0-1-7: inventory.t orders [1], END says None",
+    ]  # (0-1-8, the last, may be unfinished)
+    assert transaction_problems(records, xa_prepares=2) == []

@@ -192,7 +192,7 @@ class MySqlChunkSource:
         # a chunk's records sent while handling this event set the offset's table to theirs (Debezium's sendEvent:
         # offsetContext.event), so a table read over JDBC next carries it (campaign seed 90003, case
         # incremental_unknown_table_after_chunk)
-        chunk = getattr(self, "_chunk_of_event", None)
+        chunk = self._chunk_of_event
         if chunk is not None and chunk[0] == (self.file, self._start):
             return self._src(chunk[1], self.last_row)
         sig = self.table_by_id(self.signal_table) if self.signal_table else None

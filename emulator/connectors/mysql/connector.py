@@ -167,6 +167,8 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
         self.streaming = False
         wire_signals(self, typed, engine, SqlFilters("mysql"), self.signal_table)
         self._in_ro_snapshot = False  # a read.only chunk's consistent-snapshot transaction is open
+        # ((binlog file, event start), table) of the last chunk read: `MySqlChunkSource._event_source`
+        self._chunk_of_event: tuple[tuple[str, int], CapturedTable] | None = None
         self.table_ids: dict[bytes, TableEntry] = {}  # by the table id's 6 bytes
         self.tm_cache: dict[bytes, TableEntry] = {}
         self.tm_last = b""  # the last table map event's body (its id and map): the same again is skipped

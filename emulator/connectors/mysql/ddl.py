@@ -38,6 +38,7 @@ from emulator.connectors.mysql.ddl_text import (
     TABLE_OR_DB,
     WAIT_RE,
     add_unique,
+    alter_database,
     comment_as_written,
     executable_comments,
     object_kind,
@@ -135,6 +136,8 @@ class DdlParser(ColumnDefinitions, AlterForms):
                 or obj == "INDEX"
                 or (word == "ALTER" and obj in ("DATABASE", "SCHEMA"))
             ):
+                if word == "ALTER" and obj in ("DATABASE", "SCHEMA"):
+                    self._alter_db(text, database)
                 return [Change("OTHER", database or "", text)]
         if word in ("CREATE", "DROP", "ALTER") and second in (
             "USER",
@@ -422,6 +425,27 @@ class DdlParser(ColumnDefinitions, AlterForms):
                     charset = charset_of_collation(m.group(1))
         self.catalog.db_charsets[db] = charset or self.catalog.server_charset
         return [Change("DATABASE", db, text)]
+
+    def _alter_db(self, text: str, database: str | None) -> None:
+        """ALTER DATABASE's CHARACTER SET becomes the database's default charset in the model, which a later CREATE
+        TABLE without a charset of its own takes (Debezium's CreateAndAlterDatabaseParserListener; campaign draw
+        ddl18, case alter_database_charset)."""
+        parsed = alter_database(text)
+        if parsed is None:
+            return
+        name, charset = parsed
+        if name is None:
+            if self.mysql_grammar:
+                # Debezium 3.6.3's MySQL grammar wants the name ("mismatched input 'CHARACTER'"): the MySqlConnector
+                # stops (recorded, case alter_database_without_name_stops); the MariaDB grammar's name is optional
+                raise DdlError(
+                    "ALTER DATABASE without a database name is not in the MySqlConnector's MySQL grammar"
+                )
+            name = database
+        if name and charset:
+            self.catalog.db_charsets[name] = (
+                self.catalog.server_charset if charset.upper() == "DEFAULT" else charset.lower()
+            )
 
     def _create_index(self, st: exp.Create, text: str, database: str | None) -> list[Change]:
         idx = st.this

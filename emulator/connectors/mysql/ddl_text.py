@@ -236,3 +236,25 @@ def executable_comments(text: str) -> tuple[str, str]:
     ]
     shown = text[code[0][0] : code[-1][1]] if code else ""
     return shown, "".join(parsed).strip()
+
+
+# ALTER {DATABASE|SCHEMA} [name] options: the name, when there is one, and the options' text
+_ALTER_DB = re.compile(r"(?is)^\s*ALTER\s+(?:DATABASE|SCHEMA)\s+(?:(`(?:[^`]|``)+`|[\w$]+)\s*)?(.*)$")
+_DB_OPTION = re.compile(r"(?i)^(?:DEFAULT|CHARACTER|CHARSET|COLLATE|COMMENT|ENCRYPTION|READ)\b")
+_DB_CHARSET = re.compile(r"""(?i)\b(?:CHARACTER\s+SET|CHARSET)\s*(?:=\s*)?(`[^`]+`|'[^']*'|"[^"]*"|\w+)""")
+
+
+def alter_database(text: str) -> tuple[str | None, str | None] | None:
+    """(database named or None, the CHARACTER SET option's charset or None) of an ALTER DATABASE statement; None for
+    other statements. A COLLATE option alone names no charset: Debezium's CreateAndAlterDatabaseParserListener keeps a
+    database's charset only from a charset option (recorded, case alter_database_charset)."""
+    m = _ALTER_DB.match(text)
+    if not m:
+        return None
+    name, rest = m.group(1), m.group(2)
+    if name is not None and not name.startswith("`") and _DB_OPTION.match(name):
+        name, rest = None, text[m.start(1) :]  # no name: the first word is an option's
+    if name is not None and name.startswith("`"):
+        name = name[1:-1].replace("``", "`")
+    cs = _DB_CHARSET.search(rest)
+    return name, (cs.group(1).strip("`'\"") if cs else None)
