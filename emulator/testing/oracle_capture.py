@@ -213,6 +213,10 @@ class DebeziumCapture(Capture):
         self.log_file = workdir / "debezium.log"
         self.engine = self.thread = None
         self.errors: list[str] = []
+        self._log_pos = 0  # how far `_snapshot_retried` has read Debezium's log
+        self._cause = ""  # the last "Caused by:" line seen there
+        self._failed_snapshot = False
+        self._retried: str | None = None
 
     def start(self, props: dict) -> None:
         import jpype
@@ -266,7 +270,31 @@ class DebeziumCapture(Capture):
         if self.thread is not None and not self.thread.is_alive():
             err = f": {'; '.join(self.errors)}" if self.errors else ""
             return f"the engine stopped{err} (see {self.log_file})"
-        return None
+        return self._snapshot_retried()
+
+    def _snapshot_retried(self) -> str | None:
+        """A snapshot that failed with a retriable error (e.g. PostgreSQL refusing a chunk query's bound) is not
+        the end of Debezium's engine: its task restarts after 10 s and snapshots again, forever by default, so
+        no record marks the end. That restart is where Debezium stops for the comparison (the emulator stops
+        there once); its first attempt's records are kept (`lost_batch.cut_retried_snapshot` cuts later
+        runs). Read incrementally: `ended` is polled."""
+        if self._retried is None and self.log_file.exists():
+            with self.log_file.open("rb") as f:
+                f.seek(self._log_pos)
+                data = f.read()
+            end = data.rfind(b"\n") + 1  # whole lines only
+            self._log_pos += end
+            for line in data[:end].decode(errors="replace").splitlines():
+                if line.startswith("Caused by: "):
+                    self._cause = line.removeprefix("Caused by: ")
+                elif "Snapshot was not completed successfully" in line:
+                    self._failed_snapshot = True
+                elif self._failed_snapshot and "Going to restart connector" in line:
+                    self._retried = (
+                        f"the snapshot failed and the connector restarts (retriable): {self._cause}"
+                    )
+                    break
+        return self._retried
 
     def stop(self) -> dict:
         if self.engine is not None:
