@@ -353,6 +353,28 @@ def write_properties(props: dict, path: Path) -> None:
     path.write_text("\n".join(lines) + "\n", encoding="ascii")
 
 
+BUSY_S = 0.5  # how long the emulator must stay busy (EmulatorCapture._busy) to count as still working
+
+
+def _proc_parents() -> list[tuple[int, int]]:
+    """(pid, parent pid) of every process /proc lists."""
+    out = []
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return out
+    for d in names:
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat", "rb") as f:
+                    stat = f.read()
+            except OSError:
+                continue
+            fields = stat[stat.rfind(b")") + 2 :].split()
+            out.append((int(d), int(fields[1])))
+    return out
+
+
 class EmulatorCapture(Capture):
     """`CMD run CONFIG --out DIR` in a subprocess; DIR's <topic>.jsonl files are tailed."""
 
@@ -370,6 +392,8 @@ class EmulatorCapture(Capture):
         self.stopped = threading.Event()
         self.poller = None
         self.exit: dict = {}
+        self._children: list[int] = []  # the emulator's child processes (forked snapshot readers)
+        self._children_at = 0.0
 
     def start(self, props: dict) -> None:
         config = self.workdir / "connector.properties"
@@ -396,9 +420,46 @@ class EmulatorCapture(Capture):
 
     # -- watching DIR ----------------------------------------------------------
     def _poll_loop(self):
+        busy_since = None
         while not self.stopped.is_set():
             self._poll()
+            # work that lasts: the emulator's own short wake-ups (a heartbeat every 2 s, an offset commit)
+            # must not hold the quiet off, where a starved or stopped one stays busy
+            if not self._busy():
+                busy_since = None
+            elif busy_since is None:
+                busy_since = time.monotonic()
+            elif time.monotonic() - busy_since >= BUSY_S:
+                self.log.data_seen()
             self.stopped.wait(0.1)
+
+    def _busy(self) -> bool:
+        """Whether the emulator still works: a thread of it (or of a forked reader) running or waiting for a
+        core (R), in disk I/O (D) or stopped (T). Quiet means its files stopped growing; on a loaded machine
+        a starved emulator (runnable, not running) writes nothing for seconds while changes wait in its
+        socket, and `wait_quiet` passed with records still to come (diffcamp14: ~150k records written over
+        100 s); an idle emulator waits for the server in state S. Linux /proc only (elsewhere: files only)."""
+        pid = self.proc.pid if self.proc is not None else None
+        if pid is None or self.proc.poll() is not None:
+            return False
+        now = time.monotonic()
+        if now - self._children_at >= 1.0:  # children change rarely: a scan of /proc once a second
+            self._children_at = now
+            self._children = [c for c, ppid in _proc_parents() if ppid == pid]
+        for p in (pid, *self._children):
+            try:
+                tasks = os.listdir(f"/proc/{p}/task")
+            except OSError:
+                continue
+            for tid in tasks:
+                try:
+                    with open(f"/proc/{p}/task/{tid}/stat", "rb") as f:
+                        stat = f.read()
+                except OSError:
+                    continue
+                if stat[stat.rfind(b")") + 2 : stat.rfind(b")") + 3] in (b"R", b"D", b"T", b"t"):
+                    return True
+        return False
 
     def _poll(self):
         try:
