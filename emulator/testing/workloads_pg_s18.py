@@ -129,6 +129,6 @@ def s18_draws(seed: int, g: Any, props: dict[str, str]) -> dict[str, str]:
         n = max(taken, default=-1) + 1
         for i, kind in enumerate(r.sample(sorted(SCENARIOS), k=r.randint(1, 2))):
             SCENARIOS[kind](g, f"s{n + i}_{kind}", r)
-    if r.random() < 0.15 and not props.get("column.propagate.source.type"):
+    if r.random() < 0.15 and "column.propagate.source.type" not in props:
         add["column.propagate.source.type"] = r.choice(PROPAGATE)
     return add
