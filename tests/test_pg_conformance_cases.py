@@ -32,6 +32,9 @@ CASE_NAMES = sorted(d.name for d in CASES.iterdir() if (d / "golden.jsonl").is_f
 
 # case name -> why the emulator still differs from the recording (strict: fixing it makes the test fail)
 KNOWN_DIFFERENCES: dict[str, str] = {
+    "blocking_snapshot_threads_money_key_lost": "deliberate: with snapshot.max.threads > 1 Debezium's blocking "
+    'snapshot of a money-keyed table fails in its chunk query ("operator does not exist") and streaming resumes '
+    "without a record of the snapshot (the rows asked for are never sent); the emulator sends them",
     "key_column_excluded_snapshot": "deliberate: Debezium's snapshot keys of a table whose key column the column "
     "filter leaves out all hold its default or 0 (one key per table: a compacted topic keeps one row); ours hold "
     "the rows' values (README, deliberate differences)",
