@@ -41,6 +41,9 @@ KNOWN_DIFFERENCES: dict[str, str] = {
     "key_columns_excluded_snapshot_lost": "deliberate: as key_column_excluded_snapshot, for a message.key.columns "
     'column the column filter leaves out: Debezium\'s snapshot keys hold null (a nullable column) or "" (NOT NULL), '
     "its streamed keys the values; ours hold the values in both (README, deliberate differences)",
+    "snapshot_threads_time_key_lost": "deliberate: with snapshot.max.threads > 1 Debezium bounds the last chunk by "
+    "the maximum key as pgjdbc reads it, a time or timetz as a java.sql.Time (milliseconds, no offset): the row "
+    "with the greatest key is never read (data lost); the emulator reads every row",
     "snapshot_threads_null_key_lost": "deliberate: with snapshot.max.threads > 1 Debezium's chunk bounds (key "
     "comparisons) never match a NULL in a nullable unique-index key, and its maximum key is then NULL: it never reads "
     "those rows, nor any row of the last chunk (data lost); the emulator reads every row (docs/parallel-snapshot.md)",
