@@ -35,6 +35,9 @@ KNOWN_DIFFERENCES: dict[str, str] = {
     "blocking_snapshot_threads_money_key_lost": "deliberate: with snapshot.max.threads > 1 Debezium's blocking "
     'snapshot of a money-keyed table fails in its chunk query ("operator does not exist") and streaming resumes '
     "without a record of the snapshot (the rows asked for are never sent); the emulator sends them",
+    "date_bc_jdbc_lost": "deliberate: Debezium reads a date over JDBC (snapshot scalars, array elements) through "
+    "java.sql.Date, dropping the era (0044-03-15 BC sent as 0044-03-15) and moving the Julian/Gregorian gap "
+    "(1582-10-10 as 1582-10-20): values replaced; the emulator sends the dates PostgreSQL holds",
     "key_column_excluded_snapshot": "deliberate: Debezium's snapshot keys of a table whose key column the column "
     "filter leaves out all hold its default or 0 (one key per table: a compacted topic keeps one row); ours hold "
     "the rows' values (README, deliberate differences)",
