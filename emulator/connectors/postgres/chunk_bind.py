@@ -8,7 +8,7 @@ double precision) and a `bit` value of one bit as a Boolean (bound as boolean); 
 of money with double precision nor of bit with boolean, so the chunk query fails ("operator does not exist:
 money < double precision", "bit <= boolean"), with domains over them too (a domain's column is described
 with its base type). The error is retriable: the snapshot is abandoned, nothing of it is committed and the
-task restarts every 10 s, forever by default. Recorded: pg cases `snapshot_threads_money_key_lost`,
+task restarts every 10 s, forever by default. Recorded: pg cases `snapshot_threads_money_key_stops`,
 `snapshot_threads_bit1_key_stops`, `snapshot_threads_domain_money_key_stops`.
 
 Every other key type binds as a type PostgreSQL compares with the column (int2 as int4, oid as int8,
