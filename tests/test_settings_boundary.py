@@ -51,6 +51,10 @@ RAW_BY_DESIGN: dict[str, dict[str, str]] = {
         "snapshot.select.statement.overrides": "s17_draws: several tables only where no other draw named one (the "
         "random workload's property dict, written into it, not run)",
     },
+    "emulator/testing/workloads_pg_s18.py": {
+        "column.propagate.source.type": "s18_draws: a regex only where no other draw set one (the random "
+        "workload's property dict, written into it, not run)",
+    },
     "emulator/testing/workloads_mariadb_users.py": {
         "provide.transaction.metadata": "without_tx: the random MariaDB workload's property dict is left as "
         "another draw set it (it is written into the workload, not run)",

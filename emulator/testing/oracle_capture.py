@@ -213,6 +213,10 @@ class DebeziumCapture(Capture):
         self.log_file = workdir / "debezium.log"
         self.engine = self.thread = None
         self.errors: list[str] = []
+        self._log_pos = 0  # how far `_snapshot_retried` has read Debezium's log
+        self._cause = ""  # the last "Caused by:" line seen there
+        self._failed_snapshot = False
+        self._retried: str | None = None
 
     def start(self, props: dict) -> None:
         import jpype
@@ -266,7 +270,31 @@ class DebeziumCapture(Capture):
         if self.thread is not None and not self.thread.is_alive():
             err = f": {'; '.join(self.errors)}" if self.errors else ""
             return f"the engine stopped{err} (see {self.log_file})"
-        return None
+        return self._snapshot_retried()
+
+    def _snapshot_retried(self) -> str | None:
+        """A snapshot that failed with a retriable error (e.g. PostgreSQL refusing a chunk query's bound) is not
+        the end of Debezium's engine: its task restarts after 10 s and snapshots again, forever by default, so
+        no record marks the end. That restart is where Debezium stops for the comparison (the emulator stops
+        there once); its first attempt's records are kept (`lost_batch.cut_retried_snapshot` cuts later
+        runs). Read incrementally: `ended` is polled."""
+        if self._retried is None and self.log_file.exists():
+            with self.log_file.open("rb") as f:
+                f.seek(self._log_pos)
+                data = f.read()
+            end = data.rfind(b"\n") + 1  # whole lines only
+            self._log_pos += end
+            for line in data[:end].decode(errors="replace").splitlines():
+                if line.startswith("Caused by: "):
+                    self._cause = line.removeprefix("Caused by: ")
+                elif "Snapshot was not completed successfully" in line:
+                    self._failed_snapshot = True
+                elif self._failed_snapshot and "Going to restart connector" in line:
+                    self._retried = (
+                        f"the snapshot failed and the connector restarts (retriable): {self._cause}"
+                    )
+                    break
+        return self._retried
 
     def stop(self) -> dict:
         if self.engine is not None:
@@ -325,6 +353,28 @@ def write_properties(props: dict, path: Path) -> None:
     path.write_text("\n".join(lines) + "\n", encoding="ascii")
 
 
+BUSY_S = 0.5  # how long the emulator must stay busy (EmulatorCapture._busy) to count as still working
+
+
+def _proc_parents() -> list[tuple[int, int]]:
+    """(pid, parent pid) of every process /proc lists."""
+    out = []
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return out
+    for d in names:
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat", "rb") as f:
+                    stat = f.read()
+            except OSError:
+                continue
+            fields = stat[stat.rfind(b")") + 2 :].split()
+            out.append((int(d), int(fields[1])))
+    return out
+
+
 class EmulatorCapture(Capture):
     """`CMD run CONFIG --out DIR` in a subprocess; DIR's <topic>.jsonl files are tailed."""
 
@@ -342,6 +392,8 @@ class EmulatorCapture(Capture):
         self.stopped = threading.Event()
         self.poller = None
         self.exit: dict = {}
+        self._children: list[int] = []  # the emulator's child processes (forked snapshot readers)
+        self._children_at = 0.0
 
     def start(self, props: dict) -> None:
         config = self.workdir / "connector.properties"
@@ -368,9 +420,46 @@ class EmulatorCapture(Capture):
 
     # -- watching DIR ----------------------------------------------------------
     def _poll_loop(self):
+        busy_since = None
         while not self.stopped.is_set():
             self._poll()
+            # work that lasts: the emulator's own short wake-ups (a heartbeat every 2 s, an offset commit)
+            # must not hold the quiet off, where a starved or stopped one stays busy
+            if not self._busy():
+                busy_since = None
+            elif busy_since is None:
+                busy_since = time.monotonic()
+            elif time.monotonic() - busy_since >= BUSY_S:
+                self.log.data_seen()
             self.stopped.wait(0.1)
+
+    def _busy(self) -> bool:
+        """Whether the emulator still works: a thread of it (or of a forked reader) running or waiting for a
+        core (R), in disk I/O (D) or stopped (T). Quiet means its files stopped growing; on a loaded machine
+        a starved emulator (runnable, not running) writes nothing for seconds while changes wait in its
+        socket, and `wait_quiet` passed with records still to come (diffcamp14: ~150k records written over
+        100 s); an idle emulator waits for the server in state S. Linux /proc only (elsewhere: files only)."""
+        pid = self.proc.pid if self.proc is not None else None
+        if pid is None or self.proc.poll() is not None:
+            return False
+        now = time.monotonic()
+        if now - self._children_at >= 1.0:  # children change rarely: a scan of /proc once a second
+            self._children_at = now
+            self._children = [c for c, ppid in _proc_parents() if ppid == pid]
+        for p in (pid, *self._children):
+            try:
+                tasks = os.listdir(f"/proc/{p}/task")
+            except OSError:
+                continue
+            for tid in tasks:
+                try:
+                    with open(f"/proc/{p}/task/{tid}/stat", "rb") as f:
+                        stat = f.read()
+                except OSError:
+                    continue
+                if stat[stat.rfind(b")") + 2 : stat.rfind(b")") + 3] in (b"R", b"D", b"T", b"t"):
+                    return True
+        return False
 
     def _poll(self):
         try:

@@ -33,6 +33,7 @@ def _added_lines_belong_to_the_draw(before: list[str], after: list[str]) -> bool
 
 def test_the_s17_draw_keeps_old_workloads(monkeypatch: pytest.MonkeyPatch) -> None:
     seeds = range(44100000, 44100150)
+    monkeypatch.setattr(workloads, "s18_draws", lambda seed, g, props: {})  # (test_generator_s18's)
     drawn = {s: workloads.generate("pg", s) for s in seeds}
     monkeypatch.setattr(workloads, "s17_draws", lambda seed, g, props, can_signal: {})
     gained = {"bulk": 0, "signals": 0, "overrides": 0, "other": 0}

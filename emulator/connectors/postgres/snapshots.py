@@ -13,6 +13,7 @@ from psycopg import sql
 from emulator.connectors.postgres import pgoutput as po
 from emulator.connectors.postgres.captured import CapturedTable
 from emulator.connectors.postgres.catalog import load_tables
+from emulator.connectors.postgres.chunk_bind import stop_message, unbindable_key
 from emulator.connectors.postgres.copy_text import copy_rows
 from emulator.connectors.postgres.source import (
     sequence,
@@ -126,6 +127,8 @@ class SnapshotReads:
 
             overrides = set(typed.relational.snapshot_select_overrides)
             threads, legacy = max_threads(self.cfg, len(captured))
+            if chunked_path(self.cfg, threads, legacy) and not legacy:
+                self._stop_where_debezium_cannot_bind(snap, captured, overrides, threads)
             markers = legacy_markers if legacy and threads > 1 else marker
             sources: dict[str, dict] = {}
 
@@ -354,6 +357,25 @@ class SnapshotReads:
         ).format(keys, keys, keys, sql.Identifier(t.namespace, t.name), sql.Literal(every))
         with snap.cursor().copy(q) as cp:
             return [tuple(r) for r in cp.rows()]
+
+    def _stop_where_debezium_cannot_bind(self, snap, captured, overrides, threads: int) -> None:
+        """Debezium's chunked snapshot fails on a money or bit(1) key (emulator.connectors.postgres.chunk_bind):
+        stop before any record, as its snapshot does (it then retries forever; nothing is committed)."""
+        typed = settings_for(self.cfg).snapshot
+        for ct in captured:
+            t = ct.env.table
+            if t.id in overrides or not not_null_key(t):
+                continue
+            bad = unbindable_key(snap, t.namespace, t.name, list(t.key_columns))
+            rows = self._count(snap, t) if bad else 0
+            if rows:  # an empty table has no maximum key: nothing is bound
+                mult = typed.table_multipliers.get(t.id) or typed.max_threads_multiplier or 1
+                prop = (
+                    f"snapshot.max.threads={threads}"
+                    if threads > 1
+                    else f"snapshot.max.threads.multiplier={mult}"
+                )
+                raise RuntimeError(stop_message(prop, t.id, *bad, rows < threads * mult))
 
     @staticmethod
     def _count(snap: psycopg.Connection, t: TableDef) -> int:

@@ -192,7 +192,7 @@ class PgoutputStream:
     def _on_relation(self, msg: bytes, lsn: int) -> None:
         rel = po.parse_relation(msg)
         if not self.filters.table_included(rel.namespace, rel.name):
-            self.by_oid[rel.oid] = None
+            self.by_oid.setdefault(rel.oid, None)  # moved out of the filters: kept, under its old name
             return
         # the schema in force here is the Relation message's, not the catalog's now (once that shows the commit)
         conn = self.visible_conn()  # once the transaction's commit shows (PostgresConnector.visible_conn)
