@@ -1,0 +1,73 @@
+"""Sink regressions found by the sink campaign's second set of types (session 18, docs/sink.md "Sink campaign"),
+each on real Debezium 3.6.3 records, through the executors' expressions and the driver's decoder."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pyspark", reason="pyspark not installed (pip install -e '.[sink]')")
+pytest.importorskip("deltalake", reason="deltalake not installed (pip install -e '.[sink]')")
+if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+    print("test_sink_types_more: skipped, no Java runtime", file=sys.stderr)
+    pytest.skip("no Java runtime for PySpark", allow_module_level=True)
+
+from sink_checks import spark_fixture  # noqa: E402, F401
+
+from sink.apply import apply_batch  # noqa: E402
+from sink.read import read_arrow  # noqa: E402
+
+CASES = Path(__file__).parent / "data" / "pg" / "cases"
+
+
+def _both_paths(tmp_path: Path, spark, case: str, topic: str) -> dict[str, dict[int, dict]]:
+    """The case's records of `topic` written by the executors (`sink.job.run`) and by the driver
+    (`apply_batch`): per path, the table's rows by id."""
+    from sink.job import run
+
+    lines = [json.loads(x) for x in (CASES / case / "golden.jsonl").read_text().splitlines() if x.strip()]
+    recs = [r for r in lines if r["topic"] == topic]
+    src = tmp_path / "in"
+    src.mkdir()
+    with open(src / f"{topic}.jsonl", "w") as f:
+        f.writelines(json.dumps({"key": r["key"], "value": r["value"]}) + "\n" for r in recs)
+    rc = run(
+        str(src), str(tmp_path / "exec"), str(tmp_path / "ck"), True, spark=spark, log=lambda *a, **k: None
+    )
+    assert rc == 0
+    apply_batch(
+        str(tmp_path / "drv"), [(topic, r["key"], r["value"], ("f", i)) for i, r in enumerate(recs)], "app", 0
+    )
+    return {
+        where: {r["id"]: r for r in read_arrow(str(tmp_path / where / topic)).to_pylist()}
+        for where in ("exec", "drv")
+    }
+
+
+def test_nanosecond_timestamp_infinity_is_the_end_of_the_range(tmp_path, spark):
+    """Sink campaign (pg seed 7): under time.precision.mode=nanoseconds Debezium writes timestamp 'infinity' /
+    '-infinity' as Long.MAX / Long.MIN nanoseconds. The executors' floor division subtracted pmod(Long.MIN,
+    1000) from Long.MIN: an ANSI overflow failed the batch (every later run too); the driver's decoder made
+    'infinity' 2262-04-11 23:47:16.854775, the same as the real value of row 4. Long.MAX/MIN nanoseconds are
+    not whole microseconds, so no PostgreSQL timestamp gives them: they are +-infinity, the ends of Spark's
+    range as in the other modes (README). Case time_nanoseconds: rows 3 and 13 hold ts = tsn = 'infinity',
+    ts0 = '-infinity'; rows 4 and 14 ts = '2262-04-11 23:47:16.854775'; row 12 ts0 = '0001-01-01' (outside
+    int64 nanoseconds: null in Debezium's records)."""
+    for where, rows in _both_paths(tmp_path, spark, "time_nanoseconds", "dbserver1.public.tt").items():
+        for i in (3, 13):
+            assert (rows[i]["ts"], rows[i]["ts0"], rows[i]["tsn"]) == (
+                dt.datetime.max,
+                dt.datetime.min,
+                dt.datetime.max,
+            ), (where, i)
+        for i in (4, 14):
+            assert rows[i]["ts"] == dt.datetime(2262, 4, 11, 23, 47, 16, 854775), (where, i)
+        assert rows[12]["ts0"] is None and rows[11]["ts"] == dt.datetime(2024, 2, 29, 13, 45, 30, 123456), (
+            where
+        )
