@@ -28,8 +28,17 @@ from pathlib import Path
 from typing import Any
 
 from emulator.testing.oracle_capture import write_properties
-from emulator.testing.sink_campaign_draw import Oracle, Runner, Table, Workload, draw_config, draw_tables
-from emulator.testing.sink_campaign_types import ColType, Modes, canon, expected
+from emulator.testing.sink_campaign_draw import (
+    Oracle,
+    Runner,
+    Table,
+    Workload,
+    draw_config,
+    draw_more,
+    draw_tables,
+)
+from emulator.testing.sink_campaign_more import canon, expected
+from emulator.testing.sink_campaign_types import ColType, Modes
 
 ROOT = Path(__file__).resolve().parents[2]
 PLACEHOLDER = "__debezium_unavailable_value"
@@ -75,11 +84,21 @@ def _wait(pred, proc: subprocess.Popen, log: Path, timeout: float, what: str) ->
         time.sleep(0.2)
 
 
-def capture(db: str, seed: int, index: int, work: Path, statements: int | None = None) -> Captured:
+def capture(
+    db: str, seed: int, index: int, work: Path, statements: int | None = None, focus: str = ""
+) -> Captured:
     """Draws workload `index` of `seed`, runs it on a throwaway server under the emulator."""
     r = random.Random(f"{seed}/{index}")
     modes, props, unwrap = draw_config(r, db)
-    w = Workload(db, index, modes, props, unwrap, draw_tables(r, db, unwrap))
+    unwrap = unwrap and focus != "keyless-drop"
+    tables = draw_tables(r, db, unwrap)
+    if focus == "keyless-drop":
+        for k in [k for k in props if k.startswith("transforms")]:
+            del props[k]
+        for t in tables:
+            t.key, t.identity = "none", "full"
+    modes = draw_more(random.Random(f"{seed}/{index}/more"), db, modes, props, tables)
+    w = Workload(db, index, modes, props, unwrap, tables, focus=focus)
     work.mkdir(parents=True, exist_ok=True)
     out = work / "out"
     with _server(db) as srv:
@@ -316,10 +335,14 @@ def compare_history(c: Captured, tables: Path) -> list[dict]:
             if any(g["__END_AT"] is None for g in mine[:-1]):
                 bad = True
             if bad:
+                # README Limits: a key change's TOAST value, when the new key's event comes before the old key's
+                # base image; the same filter as the mirror's
+                known = key in _changed(c, t) and any(_placeholder(v) for g in mine for v in g.values())
                 problems.append(
                     {
                         "table": c.topic(t),
                         "what": "history",
+                        "known": "README Limits: a key change's TOAST value" if known else None,
                         "key": repr(key),
                         "want": [repr(s) for s in states],
                         "got": [repr({k: v for k, v in g.items() if k != "__seq"}) for g in mine],
@@ -331,14 +354,16 @@ def compare_history(c: Captured, tables: Path) -> list[dict]:
 # -- rounds ----------------------------------------------------------------------------------------------
 
 
-def run_round(db: str, seed: int, rnd_no: int, n_workloads: int, out: Path, log=print) -> dict:
+def run_round(
+    db: str, seed: int, rnd_no: int, n_workloads: int, out: Path, log=print, focus: str = ""
+) -> dict:
     rdir = out / f"round{rnd_no}"
     shutil.rmtree(rdir, ignore_errors=True)
     caps = []
     for i in range(n_workloads):
         index = rnd_no * 100 + i
         try:
-            caps.append(capture(db, seed, index, rdir / f"w{index}"))
+            caps.append(capture(db, seed, index, rdir / f"w{index}", focus=focus))
         except Exception as e:  # a capture failure is not the sink's: reported apart
             log(f"round {rnd_no} workload {index}: capture failed: {e!r}"[:400])
     r = random.Random(f"{seed}/round{rnd_no}")
@@ -382,12 +407,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--workloads", type=int, default=3, help="workloads per sink run (default 3)")
     ap.add_argument("--rounds", type=int, default=0, help="stop after this many rounds (default: the time)")
+    ap.add_argument(
+        "--focus",
+        choices=["", "keyless-drop"],
+        default="",
+        help="keyless-drop: every table without a key, DROP COLUMN often (sink/keyless.py's partial matching)",
+    )
     a = ap.parse_args(argv)
     a.out.mkdir(parents=True, exist_ok=True)
     end = time.monotonic() + a.minutes * 60
     results, rnd_no = [], 0
     while time.monotonic() < end and (not a.rounds or rnd_no < a.rounds):
-        res = run_round(a.db, a.seed, rnd_no, a.workloads, a.out)
+        res = run_round(a.db, a.seed, rnd_no, a.workloads, a.out, focus=a.focus)
         results.append(res)
         bad = [p for p in res["problems"] if not p.get("known")]
         print(
