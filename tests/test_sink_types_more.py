@@ -71,3 +71,57 @@ def test_nanosecond_timestamp_infinity_is_the_end_of_the_range(tmp_path, spark):
         assert rows[12]["ts0"] is None and rows[11]["ts"] == dt.datetime(2024, 2, 29, 13, 45, 30, 123456), (
             where
         )
+
+
+def test_first_transaction_after_a_connector_restart_is_newer(tmp_path, spark):
+    """Sink campaign (pg seed 9, Kafka input: the emulator stopped and started between a stream's halves): the
+    first transaction after a connector restart carries `sequence` [null, lsn] (lastCommitLsn is null until
+    the first commit), which the sink ordered as [0, lsn], before every earlier streamed change: the row kept
+    its value from before the restart. Expected: the source's rows."""
+    from emulator_proc import EmulatorProcess
+
+    from emulator.testing.pgserver import PgServer
+    from sink.job import run
+
+    with PgServer() as pg:
+        pg.psql("CREATE TABLE public.r (id int PRIMARY KEY, v text);\nINSERT INTO public.r VALUES (1, 'a');")
+        props = pg.connector_properties(**{"topic.prefix": "rs", "table.include.list": "public.r"})
+        emu = EmulatorProcess(props, tmp_path).start()
+        n = lambda rs: sum(1 for r in rs if r["topic"] == "rs.public.r")  # noqa: E731
+        try:
+            emu.wait_for(lambda rs: n(rs) >= 1, 120, "snapshot")
+            pg.psql(
+                "UPDATE public.r SET v = 'b' WHERE id = 1;\nINSERT INTO public.r VALUES (2, 'x');\n"
+                "UPDATE public.r SET v = 'b2' WHERE id = 1;"  # after a commit: [lastCommitLsn, lsn]
+            )
+            emu.wait_for(lambda rs: n(rs) >= 4, 120, "stream")
+            emu.stop()
+            emu.start()
+            pg.psql("UPDATE public.r SET v = 'c' WHERE id = 1;\nUPDATE public.r SET v = 'y' WHERE id = 2;")
+            emu.wait_for(lambda rs: n(rs) >= 6, 120, "stream after the restart")
+            emu.stop()
+        finally:
+            emu.kill()
+        with pg.connect() as c:
+            want = dict(c.execute("SELECT id, v FROM public.r").fetchall())
+    recs = [r for r in emu.records() if r["topic"] == "rs.public.r"]
+    seqs = [json.loads(r["value"]["payload"]["source"]["sequence"]) for r in recs]
+    assert seqs[3][0] is not None and seqs[4][0] is None  # what this is about: b2, then c after the restart
+    src = tmp_path / "in"
+    src.mkdir()
+    with open(src / "rs.public.r.jsonl", "w") as f:
+        f.writelines(json.dumps({"key": r["key"], "value": r["value"]}) + "\n" for r in recs)
+    rc = run(
+        str(src), str(tmp_path / "exec"), str(tmp_path / "ck"), True, spark=spark, log=lambda *a, **k: None
+    )
+    assert rc == 0
+    apply_batch(
+        str(tmp_path / "drv"),
+        [("rs.public.r", r["key"], r["value"], ("f", i)) for i, r in enumerate(recs)],
+        "app",
+        0,
+    )
+    assert want == {1: "c", 2: "y"}
+    for where in ("exec", "drv"):
+        got = {r["id"]: r["v"] for r in read_arrow(str(tmp_path / where / "rs.public.r")).to_pylist()}
+        assert got == want, where
