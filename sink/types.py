@@ -208,6 +208,15 @@ def decoder(schema: dict) -> Callable[[Any], Any]:
     return lambda v: v
 
 
+def oldkey_of(header: Any) -> Any:
+    """The old key in a `__debezium.oldkey` header's value: JsonConverter's {"schema", "payload"} envelope (the
+    directory output; Kafka with header.converter=JsonConverter), or the key struct's own text, which Connect's
+    default SimpleHeaderConverter writes to Kafka (`{"id":30}`)."""
+    if isinstance(header, dict) and header.keys() == {"schema", "payload"}:
+        return header["payload"]
+    return header
+
+
 def is_placeholder(v: Any) -> bool:
     if v is None:
         return False
