@@ -9,7 +9,7 @@ from typing import Any
 
 from sink import position, tombstones
 from sink.delta import AUX_PREFIX, canon
-from sink.types import decoder
+from sink.types import decoder, oldkey_of
 
 TOMBSTONES = AUX_PREFIX + "tombstones"  # <tables>/_sink_tombstones/<topic>: the delete log (sink.tombstones)
 
@@ -181,6 +181,6 @@ def collect(records, decs: _Decoders | None = None) -> dict[str, TopicBatch]:
         oldkey = None
         for h in headers or ():
             if h and h[0] == "__debezium.oldkey" and isinstance(h[1], dict):
-                oldkey = canon(h[1].get("payload"))
+                oldkey = canon(oldkey_of(h[1]))
         tb.events.append(Event(seq, tie, op, canon(kp), _decode(decs, row_fields, img), ts, oldkey))
     return out

@@ -15,7 +15,16 @@ from pyspark.sql import Column
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
-from sink.types import DATE_POS_INFINITY, DECIMAL, NTZ_NAMES, SPARK_PRIMITIVES, VSD, ZONED_TS, spark_type
+from sink.types import (
+    DATE_POS_INFINITY,
+    DECIMAL,
+    NANO_INF,
+    NTZ_NAMES,
+    SPARK_PRIMITIVES,
+    VSD,
+    ZONED_TS,
+    spark_type,
+)
 
 MIN_US, MAX_US = -62_135_596_800_000_000, 253_402_300_799_999_999  # Python's datetime range
 MIN_DAY, MAX_DAY = -719_162, 2_932_896
@@ -106,8 +115,12 @@ def convert(c: Column, schema: dict) -> Column:
         return F.date_from_unix_date(days)
     if isinstance(st, T.TimestampNTZType):
         unit = NTZ_NAMES[name]
-        if unit is None:  # nanoseconds: floor division
-            return _clamped_ts(F.call_function("div", c - F.pmod(c, F.lit(1000)), F.lit(1000)))
+        if (
+            unit is None
+        ):  # nanoseconds: floor division (div truncates; no subtraction that overflows at Long.MIN)
+            us = F.call_function("div", c, F.lit(1000)) - F.when(c % 1000 < 0, 1).otherwise(0)
+            inf = F.when(c == NANO_INF[0], F.lit(MAX_US)).when(c == NANO_INF[1], F.lit(MIN_US))
+            return _clamped_ts(inf.otherwise(us))
         if unit == 1:
             return _clamped_ts(c)
         return _clamped_ts(_clamp(c, MIN_US // unit, MAX_US // unit) * unit)

@@ -39,6 +39,7 @@ from sink.plan import (
     toast_cols,
 )
 from sink.position_expr import connector_of, seq_expr
+from sink.types import oldkey_of
 from sink.winners import CHANGE_OPS, STAGE1, key_phys, ph_test, winners
 
 
@@ -356,7 +357,7 @@ def topic_events(df, tp: TopicPlan, trunc: str | None, tables: str) -> TopicBatc
             oldkey = None
             for h in orjson.loads(hdrs[i]) if hdrs[i] else ():
                 if h and h[0] == "__debezium.oldkey" and isinstance(h[1], dict):
-                    oldkey = canon(h[1].get("payload"))
+                    oldkey = canon(oldkey_of(h[1]))
             tie = (cols["part"][i], cols["pos"][i])
             tb.events.append(Event(cols["seq"][i], tie, cols["op"][i], kcs[i], row, cols["ts"][i], oldkey))
     if ks is not None:

@@ -77,8 +77,8 @@ def apply_topic(tables: str, topic: str, tb: TopicBatch, app_id: str, batch_id: 
         ident = _ident(kv)
         idents[ident] = kv
         by_key.setdefault(ident, []).append(e)
-        if e.oldkey is not None:
-            old = orjson.loads(e.oldkey)
+        old = orjson.loads(e.oldkey) if e.oldkey is not None else None
+        if isinstance(old, dict):  # a header that is no key struct carries no old key
             oldkeys[(ident, e.seq)] = _ident({k: kdec[k](v) for k, v in old.items() if k in kdec})
     tombs = tombstones.load(tpath, {e.key for e in evs if e.key is not None})
     truncs = {x for x in (trunc, tombs.get(tombstones.TRUNCATE_KEY)) if x}

@@ -303,14 +303,33 @@ def _partial_candidates(
 
 
 def _float32_columns(table: DeltaTable | None) -> frozenset[str]:
-    """The table's float32 columns (Connect FLOAT32: a REAL / FLOAT column)."""
+    """The table's float32 columns and arrays of float32 (Connect FLOAT32: REAL / FLOAT, PostgreSQL real[])."""
     if table is None:
         return frozenset()
-    return frozenset(f.name for f in table_schema(table) if pa.types.is_float32(f.type))
+    return frozenset(
+        f.name
+        for f in table_schema(table)
+        if pa.types.is_float32(f.type)
+        or (
+            (pa.types.is_list(f.type) or pa.types.is_large_list(f.type))
+            and pa.types.is_float32(f.type.value_type)
+        )
+    )
+
+
+def _f32(v: Any) -> Any:
+    if isinstance(v, list):
+        return [_f32(x) for x in v]
+    if isinstance(v, str):  # canonical_value's repr of a float ('nan', 'inf' too)
+        try:
+            return repr(struct.unpack("f", struct.pack("f", float(v)))[0])
+        except (ValueError, OverflowError):  # not a number, or outside float32: compared as it is
+            pass
+    return v
 
 
 def _as_float32(rep: dict[str, Any], f32: frozenset[str]) -> dict[str, Any]:
-    """`rep` with its float32 columns' values rounded to float32. A value read back from the table is the
+    """`rep` with its float32 columns' values (and real[] elements) rounded to float32. A value read back from the table is the
     float32 (repr 1.100000023841858), a before image's is the JSON number Debezium printed (1.1): compared
     as they are, a row written before a DROP COLUMN was never found again by a later update or delete."""
     hit = f32 & rep.keys()
@@ -318,12 +337,7 @@ def _as_float32(rep: dict[str, Any], f32: frozenset[str]) -> dict[str, Any]:
         return rep
     out = dict(rep)
     for n in hit:
-        v = rep[n]
-        if isinstance(v, str):  # canonical_value's repr of a float ('nan', 'inf' too)
-            try:
-                out[n] = repr(struct.unpack("f", struct.pack("f", float(v)))[0])
-            except (ValueError, OverflowError):  # not a number, or outside float32: compared as it is
-                pass
+        out[n] = _f32(rep[n])
     return out
 
 

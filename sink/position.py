@@ -22,7 +22,11 @@ def seq(source: dict, op: str) -> str:
     if conn == "postgresql":
         raw = source.get("sequence")
         if raw:
-            a, b = (_int(x) for x in json.loads(raw))
+            first, second = json.loads(raw)
+            b = _int(second)
+            # lastCommitLsn is null until the connector's first commit after a (re)start: that change is
+            # streamed after every one before the restart, not before them (as 0 put it); its own LSN orders it
+            a = b if first is None and op != "r" else _int(first)
         else:
             a, b = 0, _int(source.get("lsn"))
         return f"{a:016x}{b:016x}{phase}"

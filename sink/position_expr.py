@@ -51,10 +51,12 @@ def _parts(src, op, connector: str | None) -> list[tuple[Column, int]] | None:
         # `["lastCommitLsn","lsn"]` (either may be null): its two numbers, without a JSON parser
         arr = F.split(F.translate(raw, '[]"', ""), ",")
         has = raw.isNotNull() & (raw != "")
-        a = F.when(has, F.coalesce(F.try_element_at(arr, F.lit(1)).try_cast("long"), F.lit(0))).otherwise(0)
-        b = F.when(has, F.coalesce(F.try_element_at(arr, F.lit(2)).try_cast("long"), F.lit(0))).otherwise(
-            F.coalesce(src.getField("lsn"), F.lit(0))
-        )
+        second = F.coalesce(F.try_element_at(arr, F.lit(2)).try_cast("long"), F.lit(0))
+        # a null lastCommitLsn (the first commit after a connector (re)start) of a streamed change: its own
+        # LSN, as `sink.position.seq`
+        first = F.when(op == "r", F.lit(0)).otherwise(second)
+        a = F.when(has, F.coalesce(F.try_element_at(arr, F.lit(1)).try_cast("long"), first)).otherwise(0)
+        b = F.when(has, second).otherwise(F.coalesce(src.getField("lsn"), F.lit(0)))
         cols = [a.cast("long"), b.cast("long"), phase]
     elif connector in ("mysql", "mariadb"):
         num = F.coalesce(F.regexp_extract(src.getField("file"), r"\.(\d+)$", 1).try_cast("long"), F.lit(0))

@@ -218,10 +218,11 @@ def columns(
         has_seq = found & B.has(q, b'"[')
         # `"sequence":"[\"a\",\"b\"]"`, either number may be null; `null` or `""`: the LSN alone
         seq_ok = found & (has_seq | B.has(q, b"null") | B.has(q, b'""'))
-        parts = []
+        parts, nulls = [], []
         q = q + 2
         for sep in (b",", b']"'):
             quoted = B.has(q, b'\\"')
+            nulls.append(~quoted)
             v, e, good = B.number(q + np.where(quoted, 2, 0))
             e = np.where(quoted, e + 2, e)
             good &= np.where(quoted, B.has(e - 2, b'\\"') & ~B.has(q + 2, b"null"), B.has(q, b"null"))
@@ -229,7 +230,10 @@ def columns(
             seq_ok &= ~has_seq | good
             parts.append(v)
             q = e + len(sep)
-        o[0] = np.where(pg & has_seq, parts[0], o[0])
+        # a null lastCommitLsn (the first commit after a connector (re)start) of a streamed change: its own
+        # LSN, as `sink.position.seq`
+        first = np.where(nulls[0] & (op_c != ord("r")), parts[1], parts[0])
+        o[0] = np.where(pg & has_seq, first, o[0])
         o[1] = np.where(pg & has_seq, parts[1], np.where(pg, lsn, o[1]))
         o[2] = np.where(pg, phase, o[2])
         ok &= ~pg | (seq_ok & (has_seq | lsn_ok))

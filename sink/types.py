@@ -60,6 +60,10 @@ _STRING_NAMES = {
 # snapshot's JDBC read and in arrays, -2147472692 from pgoutput; '-infinity' gives -625821272 / -2147472691):
 # no PostgreSQL date is that early (4713 BC is its first), so these two are read as the last date, not the first
 DATE_POS_INFINITY = (-622_191_234, -2_147_472_692)
+# NanoTimestamp's +-infinity: Debezium writes Long.MAX / Long.MIN nanoseconds. Neither is a whole microsecond, so
+# no PostgreSQL timestamp gives them; read as the ends of Spark's range like +-infinity in the other modes (as
+# plain nanoseconds 'infinity' was 2262-04-11 23:47:16.854775, a real timestamp's value)
+NANO_INF = ((1 << 63) - 1, -(1 << 63))
 DECIMAL = "org.apache.kafka.connect.data.Decimal"
 VSD = "io.debezium.data.VariableScaleDecimal"
 ZONED_TS = "io.debezium.time.ZonedTimestamp"
@@ -176,9 +180,11 @@ def decoder(schema: dict) -> Callable[[Any], Any]:
     if isinstance(st, T.TimestampNTZType):
         unit = NTZ_NAMES[name]
         if unit is None:
-            return _clamp(
+            nanos = _clamp(
                 lambda v: _EPOCH + dt.timedelta(microseconds=v // 1000), dt.datetime.min, dt.datetime.max
             )
+            ends = {NANO_INF[0]: dt.datetime.max, NANO_INF[1]: dt.datetime.min}
+            return lambda v: ends.get(v) or nanos(v)
         return _clamp(
             lambda v: _EPOCH + dt.timedelta(microseconds=v * unit), dt.datetime.min, dt.datetime.max
         )
@@ -200,6 +206,15 @@ def decoder(schema: dict) -> Callable[[Any], Any]:
     if typ in ("float32", "float64", "float", "double"):
         return lambda v: None if v is None else float(v)  # "NaN"/"Infinity" arrive as strings
     return lambda v: v
+
+
+def oldkey_of(header: Any) -> Any:
+    """The old key in a `__debezium.oldkey` header's value: JsonConverter's {"schema", "payload"} envelope (the
+    directory output; Kafka with header.converter=JsonConverter), or the key struct's own text, which Connect's
+    default SimpleHeaderConverter writes to Kafka (`{"id":30}`)."""
+    if isinstance(header, dict) and header.keys() == {"schema", "payload"}:
+        return header["payload"]
+    return header
 
 
 def is_placeholder(v: Any) -> bool:

@@ -12,9 +12,17 @@ is the SCD2 oracle (`Oracle`), the last read the mirror's."""
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from emulator.testing.sink_campaign_more import (
+    EXTENSIONS,
+    MARIADB_MORE,
+    PG_ARRAYS,
+    PG_MORE,
+    mariadb_select,
+    pg_select,
+)
 from emulator.testing.sink_campaign_types import (
     MARIADB_COLS,
     MARIADB_TOAST,
@@ -22,7 +30,6 @@ from emulator.testing.sink_campaign_types import (
     PG_TOAST,
     ColType,
     Modes,
-    pg_select,
 )
 
 KEYS = ("int", "composite", "text", "none")
@@ -52,6 +59,7 @@ class Workload:
     props: dict[str, str]  # connector properties the draw chose
     unwrap: bool
     tables: list[Table]
+    focus: str = ""  # "keyless-drop": every table without a key, DROP COLUMN often (sink/keyless.py)
     statements: list[str] = field(default_factory=list)  # as run, for the record
 
 
@@ -87,6 +95,30 @@ def draw_config(r: random.Random, db: str) -> tuple[Modes, dict[str, str], bool]
         if r.random() < 0.5:
             props["transforms.unwrap.add.fields"] = "op"
     return m, props, unwrap
+
+
+def draw_more(r2: random.Random, db: str, m: Modes, props: dict[str, str], tables: list[Table]) -> Modes:
+    """The second set (`sink_campaign_more`), from its own stream `r2`: settings, then per table 0-3 columns
+    named x0, x1, ... (their values drawn from `r2` too, so the first set's statements stay the seed's)."""
+    if db == "pg":
+        if r2.random() < 0.4:
+            m = replace(m, time=r2.choice(["isostring", "microseconds", "nanoseconds"]))
+            props["time.precision.mode"] = m.time
+        m = replace(m, interval=r2.choice(["numeric", "string"]))
+        props["interval.handling.mode"] = m.interval
+    else:
+        m = replace(m, unsigned=r2.choice(["long", "precise"]))
+        props["bigint.unsigned.handling.mode"] = m.unsigned
+    pool = PG_MORE + PG_ARRAYS if db == "pg" else MARIADB_MORE
+    for t in tables:
+        if r2.random() < 0.75:
+            for i, c in enumerate(r2.sample(pool, k=r2.randint(1, 3))):
+                t.cols[f"x{i}"] = c
+    return m
+
+
+def more_pool(db: str) -> list[ColType]:
+    return PG_MORE + PG_ARRAYS if db == "pg" else MARIADB_MORE
 
 
 def draw_tables(r: random.Random, db: str, unwrap: bool = False) -> list[Table]:
@@ -141,6 +173,8 @@ class Runner:
         self.w, self.conn, self.r, self.schema = w, conn, r, schema
         self.oracle = Oracle()
         self.next_id = 1000
+        # the second set's values (x columns); getstate() draws nothing from r
+        self.r2 = random.Random(f"{r.getstate()[1][:4]}/more")
 
     # -- SQL helpers ----------------------------------------------------------------------------------
     def q(self, name: str) -> str:
@@ -165,10 +199,8 @@ class Runner:
     def rows(self, t: Table) -> list[dict]:
         """The table's rows as the source holds them (see `sink_campaign_types.pg_select`)."""
         names = t.all_cols()
-        if self.w.db == "pg":
-            sel = ", ".join(pg_select(n, t.cols[n]) if n in t.cols else self.q(n) for n in names)
-        else:
-            sel = ", ".join(self.q(n) for n in names)
+        select = pg_select if self.w.db == "pg" else mariadb_select
+        sel = ", ".join(select(n, t.cols[n]) if n in t.cols else self.q(n) for n in names)
         return [dict(zip(names, row, strict=True)) for row in self.fetch(f"SELECT {sel} FROM {self.qt(t)}")]
 
     def keyed(self, t: Table) -> dict[tuple, dict]:
@@ -180,9 +212,14 @@ class Runner:
     def literal(self, t: Table, name: str, c: ColType) -> str:
         if c.kind == "toast":
             return self.toast()
-        if name not in t.defaults and self.r.random() < 0.2:
+        r = self.r2 if name.startswith("x") else self.r
+        if name not in t.defaults and r.random() < 0.2:
             return "NULL"
-        return self.r.choice(c.values)
+        values = c.values
+        if self.w.modes.time == "isostring" and c.kind in ("date", "ts", "arr"):
+            # isostring's +-infinity are java.time's overflowed years: not reasoned here (module doc)
+            values = tuple(v for v in values if "infinity" not in v) or ("NULL",)
+        return r.choice(values)
 
     def toast(self) -> str:
         n = self.r.choice([100, 400, 1200])
@@ -254,10 +291,13 @@ class Runner:
         row = self.pick(t)
         if row is None:
             return self.insert(t, 1)
-        names = [n for n in t.cols if n != "rev"]
+        names = [n for n in t.cols if n != "rev" and not n.startswith("x")]
         sets = [f"{self.q('rev')} = {self.q('rev')} + 1"]
         for n in self.r.sample(names, k=min(len(names), self.r.randint(0, 2))):
             if t.cols[n].kind != "toast" or self.r.random() < 0.5:
+                sets.append(f"{self.q(n)} = {self.literal(t, n, t.cols[n])}")
+        for n in [n for n in t.cols if n.startswith("x")]:
+            if self.r2.random() < 0.4:
                 sets.append(f"{self.q(n)} = {self.literal(t, n, t.cols[n])}")
         self.run(f"UPDATE {self.qt(t)} SET {', '.join(sets)} WHERE {self.where(t, row)}")
 
@@ -280,6 +320,11 @@ class Runner:
         # MariaDB: a JSON column added while the emulator streams crashed it (its rows were read as MySQL's
         # binary JSON: "Json type 34 is not handled"), a capture bug left to the capture side
         c = self.r.choice([c for c in pool if c.sql != "JSON"])
+        second = self.r2.random() < 0.3
+        if (
+            second
+        ):  # no DEFAULT for them: what Debezium's schema carries as their default is not reasoned here
+            c = self.r2.choice(more_pool(self.w.db))
         t.added += 1
         name = f"a{t.added}"
         ddl = f"ALTER TABLE {self.qt(t)} ADD COLUMN {self.q(name)} {c.sql}"
@@ -287,17 +332,20 @@ class Runner:
         # (the sink backfills the rows before the ADD with the Connect default: docs/sink.md "Sink campaign")
         # nor for bytea/BLOB and arrays: Debezium's schema carries no default for them, nothing to backfill with
         plain = c.kind not in ("bin", "arr") and not c.sql.lower().startswith("char")
-        if self.r.random() < 0.5 and "DEFAULT" not in c.sql and plain:
+        if self.r.random() < 0.5 and "DEFAULT" not in c.sql and plain and not second:
             ddl += f" DEFAULT {c.values[0]}"
             t.defaults.add(name)
         self.run(ddl)
         t.cols[name] = c
 
     def drop_column(self, t: Table) -> None:
-        names = [n for n in t.cols if n != "rev"]
+        names = [n for n in t.cols if n != "rev" and not n.startswith("x")]
         if len(names) < 2:
             return self.add_column(t)
         name = self.r.choice(names)
+        xs = [n for n in t.cols if n.startswith("x")]
+        if xs and self.r2.random() < 0.3:
+            name = self.r2.choice(xs)
         self.run(f"ALTER TABLE {self.qt(t)} DROP COLUMN {self.q(name)}")
         del t.cols[name]
 
@@ -308,6 +356,11 @@ class Runner:
     def setup(self) -> None:
         if self.w.db == "pg":
             self.run("CREATE TYPE public.mood AS ENUM ('sad', 'ok', 'happy')")
+            for ext in EXTENSIONS:
+                if any(c.sql == ext for t in self.w.tables for c in t.cols.values()):
+                    self.run(f"CREATE EXTENSION IF NOT EXISTS {ext} SCHEMA public")
+        else:
+            self.run("SET SESSION sql_mode = ''")  # zero dates accepted (also in columns added later)
         for t in self.w.tables:
             self.create(t)
             if self.r.random() < 0.85:
@@ -319,6 +372,8 @@ class Runner:
 
     def stream(self, n: int) -> None:
         ops = ["insert"] * 4 + ["update"] * 5 + ["rekey", "delete", "delete", "tx", "ddl"]
+        if self.w.focus == "keyless-drop":
+            ops += ["ddl", "ddl"]
         if not self.w.unwrap:
             ops.append("truncate")
         for _ in range(n):
@@ -328,7 +383,8 @@ class Runner:
                 self.transaction(t)
                 continue
             if op == "ddl":
-                (self.add_column if self.r.random() < 0.6 else self.drop_column)(t)
+                add = self.r.random() < (0.3 if self.w.focus == "keyless-drop" else 0.6)
+                (self.add_column if add else self.drop_column)(t)
                 self.oracle.last[t.name] = self.keyed(t)  # no events: a new baseline for the diffs
                 continue
             if op == "truncate" and self.r.random() < 0.4:

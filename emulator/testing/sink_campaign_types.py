@@ -33,6 +33,8 @@ class ColType:
     values: tuple[str, ...]  # SQL literals
     kind: str  # int num f32 f64 bool str bin date time ts tstz arr
     prec: int = 6  # fractional digits of time / timestamp types
+    bits: int = 0  # a bit string's length (kind "bits")
+    elem: ColType | None = None  # an array's element type (second-set arrays, `sink_campaign_more`)
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,8 @@ class Modes:
     decimal: str = "precise"
     binary: str = "bytes"
     time: str = "adaptive"
+    interval: str = "numeric"  # PostgreSQL interval.handling.mode
+    unsigned: str = "long"  # MariaDB bigint.unsigned.handling.mode
 
 
 PG_KINDS = {
@@ -154,13 +158,13 @@ def pg_select(name: str, c: ColType) -> str:
 # -- expected values -----------------------------------------------------------------------------------
 
 
-def _micros_of_day(t: str) -> int:
+def micros_of_day(t: str) -> int:
     hh, mm, rest = t.split(":")
     sec, _, frac = rest.partition(".")
     return ((int(hh) * 60 + int(mm)) * 60 + int(sec)) * 1_000_000 + int((frac + "000000")[:6])
 
 
-def _pg_ts(text: str) -> dt.datetime:
+def pg_ts(text: str) -> dt.datetime:
     if text == "infinity":
         return MAX_TS
     if text == "-infinity":
@@ -211,7 +215,7 @@ def expected(c: ColType, v: Any, m: Modes, db: str) -> Any:
         return v if isinstance(v, dt.date) else dt.date.fromisoformat(v)
     if k == "time":
         us = (
-            _micros_of_day(v)
+            micros_of_day(v)
             if isinstance(v, str)
             else (v.days * 86_400 + v.seconds) * 1_000_000 + v.microseconds
         )
@@ -221,13 +225,13 @@ def expected(c: ColType, v: Any, m: Modes, db: str) -> Any:
             )
         return us // 1000 if _time_in_millis(c, m, db) else us
     if k == "ts":
-        t = _pg_ts(v) if isinstance(v, str) else v
+        t = pg_ts(v) if isinstance(v, str) else v
         # connect mode: Connect's Timestamp (millis, floored as Instant.toEpochMilli does; +-infinity clamps
         # to the last millisecond of Spark's range); the adaptive modes pick millis only for precisions
         # that have no finer digits
         return _floor_ms(t) if m.time == "connect" else t
     if k == "tstz":
-        return _pg_ts(v) if isinstance(v, str) else v  # ZonedTimestamp keeps micros; MariaDB's session is UTC
+        return pg_ts(v) if isinstance(v, str) else v  # ZonedTimestamp keeps micros; MariaDB's session is UTC
     return v
 
 
