@@ -153,18 +153,28 @@ def test_cloudevents_avro_data_reads_the_avro_prefixed_options():
     assert ok.value.registry_url == "mock://ce-t"
     with pytest.raises(ConfigError, match="value.converter.avro.schema.registry.url"):
         converters.build(from_dict({**base, "value.converter.schema.registry.url": "mock://ce-t"}))
-    # (an option the emulator refuses names its prefixed property; enhanced.avro.schema.support, the example
-    # here until session 17, is accepted now)
-    with pytest.raises(ConfigError, match="value.converter.avro.scrub.invalid.names"):
+    # (an option the emulator refuses names its prefixed property; enhanced.avro.schema.support and
+    # scrub.invalid.names, the examples here until sessions 17 and 18, are accepted now)
+    with pytest.raises(ConfigError, match="value.converter.avro.schema.reflection"):
         converters.build(
             from_dict(
                 {
                     **base,
                     "value.converter.avro.schema.registry.url": "mock://ce-t",
-                    "value.converter.avro.scrub.invalid.names": "true",
+                    "value.converter.avro.schema.reflection": "true",
                 }
             )
         )
+    scrubbing = converters.build(
+        from_dict(
+            {
+                **base,
+                "value.converter.avro.schema.registry.url": "mock://ce-t",
+                "value.converter.avro.scrub.invalid.names": "true",
+            }
+        )
+    )
+    assert scrubbing.value.data.data.scrub  # the data's AvroConverter -> its AvroData
 
 
 def test_schemaless_values_are_written_as_confluents_anything_record():

@@ -66,6 +66,7 @@ _AVRO_OPTS = {
     "basic.auth.credentials.source",
     "basic.auth.user.info",
     "latest.compatibility.strict",
+    "scrub.invalid.names",  # AvroData's name scrubbing (avro_schema.scrub_name)
     # Confluent 7.0.16's serializer reads these only where it derives a schema from a Java object (not the
     # AvroConverter's path) or converts Java logical-type classes AvroData never hands it: no effect here
     "avro.remove.java.properties",
@@ -282,6 +283,7 @@ def _avro(part: str, opts: dict[str, str], is_key: bool) -> AvroConverter:
         latest_compatibility_strict=_bool(
             f"{prefix}latest.compatibility.strict", opts.get("latest.compatibility.strict"), True
         ),
+        scrub_invalid_names=_bool(f"{prefix}scrub.invalid.names", opts.get("scrub.invalid.names"), False),
     )
 
 
