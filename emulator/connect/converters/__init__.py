@@ -110,6 +110,10 @@ class Converters:
     _header_cache: dict = field(default_factory=dict, repr=False)
     _header_lists: dict = field(default_factory=dict, repr=False)
     verbatim: int = field(init=False, default=0)
+    # what the key and value converters see of the headers when that differs from the header converter's
+    # bytes (`worker_headers`): header bytes -> the bytes a Connect worker hands them
+    _header_view: Any = field(init=False, default=None, repr=False)
+    _viewed: dict = field(init=False, default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         # parts whose converter always writes JSON text (the directory line copies them unchecked)
@@ -132,11 +136,36 @@ class Converters:
         """Connect's `WorkerSourceTask.convertTransformedRecord`: headers one by one, then key, value."""
         out_h = self.convert_headers(topic, headers) if headers else None
         # key and value converters see the converted headers, as Connect's (CloudEvents' metadata.source=header)
+        seen = out_h if self._header_view is None or out_h is None else self._worker_view(out_h)
         return (
-            self.key.from_connect_data(topic, out_h, key_schema, key),
-            self.value.from_connect_data(topic, out_h, value_schema, value),
+            self.key.from_connect_data(topic, seen, key_schema, key),
+            self.value.from_connect_data(topic, seen, value_schema, value),
             out_h,
         )
+
+    def worker_headers(self, simple_header_bytes: Any) -> None:
+        """The Kafka output's records, as a Kafka Connect worker makes them: with no `header.converter` named,
+        Connect's default SimpleHeaderConverter converts the headers, and the key and value converters are handed
+        those bytes (WorkerSourceTask.convertTransformedRecord). The data plane keeps JsonConverter headers there
+        (the output converts them: `default_headers`), so a converter that reads headers (CloudEvents
+        `metadata.source` with a header) is handed them through `simple_header_bytes`, the output's own
+        conversion: every such record then fails as on Connect (JsonConverter cannot read `dbserver1`), where
+        the directory output's JSON headers succeed."""
+        if self.default_headers and (
+            getattr(self.key, "reads_headers", False) or getattr(self.value, "reads_headers", False)
+        ):
+            self._header_view = simple_header_bytes
+
+    def _worker_view(self, out_h: list[tuple[str, bytes | None]]) -> list[tuple[str, bytes | None]]:
+        hit = self._viewed.get(id(out_h))
+        if hit is not None and hit[0] is out_h:
+            return hit[1]
+        view = self._header_view
+        seen = [(n, None if raw is None else view(raw)) for n, raw in out_h]
+        if len(self._viewed) >= 64:
+            self._viewed.clear()
+        self._viewed[id(out_h)] = (out_h, seen)  # holds the list: its id is not reused
+        return seen
 
     def convert_headers(
         self, topic: str, headers: list[tuple[str, Any, Any]]
