@@ -213,6 +213,45 @@ def test_avro_names_are_checked_as_avro_1_11_checks_them():
         AvroData().avro(struct("a.9V", ("x", Schema("int32"))))
 
 
+def test_number_and_boolean_converters_as_kafkas_serializers():
+    """Kafka's IntegerSerializer & co. write big-endian two's complement / raw IEEE bits; the converter casts
+    the Java object to the serializer's class, so only that class passes (an int64 to IntegerConverter, a
+    Kafka Date to LongConverter, a struct anywhere fail the record). Bytes written out by hand."""
+    from emulator.connect.converters.errors import ConversionError, NotEmulated
+    from emulator.connect.converters.number_converters import build
+
+    pre = "org.apache.kafka.connect.converters."
+    i32, i64, i16 = Schema("int32"), Schema("int64"), Schema("int16")
+    assert build(pre + "IntegerConverter").from_connect_data("t", None, i32, -2) == b"\xff\xff\xff\xfe"
+    assert build(pre + "LongConverter").from_connect_data("t", None, i64, 258) == bytes(6) + b"\x01\x02"
+    assert build(pre + "ShortConverter").from_connect_data("t", None, i16, 1) == b"\x00\x01"
+    assert (
+        build(pre + "FloatConverter").from_connect_data("t", None, Schema("float"), 1.5)
+        == b"\x3f\xc0\x00\x00"
+    )
+    assert build(pre + "DoubleConverter").from_connect_data(
+        "t", None, Schema("double"), -2.0
+    ) == b"\xc0" + bytes(7)
+    assert build(pre + "IntegerConverter").from_connect_data("t", None, i32, None) is None
+    bad = [
+        ("IntegerConverter", i64, 1),
+        ("LongConverter", Schema("int64", name="org.apache.kafka.connect.data.Timestamp"), 1),
+        ("DoubleConverter", Schema("float"), 1.0),
+        ("IntegerConverter", Schema("string"), "1"),
+        ("IntegerConverter", struct("K", ("id", i32)), {"id": 1}),
+    ]
+    for cls, schema, value in bad:
+        with pytest.raises(ConversionError, match="Failed to serialize"):
+            build(pre + cls).from_connect_data("t", None, schema, value)
+    with pytest.raises(NotEmulated):  # Integer or Long: unknown without a schema
+        build(pre + "LongConverter").from_connect_data("t", None, None, 1)
+    boolean = build(pre + "BooleanConverter")
+    assert boolean.from_connect_header("t", "h", Schema("boolean"), True) == b"\x01"
+    assert boolean.from_connect_data("t", None, None, False) == b"\x00"
+    with pytest.raises(ConversionError, match="Invalid schema type for BooleanConverter: STRING"):
+        boolean.from_connect_header("t", "h", Schema("string"), "x")
+
+
 def test_avro_schema_collections_defaults_logical_types():
     s = struct(
         None,

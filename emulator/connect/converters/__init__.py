@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING, Any
 from emulator.config import ConfigError
 from emulator.connect.converters.errors import ConversionError
 from emulator.connect.converters.json_converter import JsonConverter
+from emulator.connect.converters.number_converters import CLASSES as NUMBER_CLASSES
+from emulator.connect.converters.number_converters import build as number_converter
 from emulator.connect.converters.registry import RealRegistry, mock_dump, mock_scope
 from emulator.connect.converters.text_converters import (
     ByteArrayConverter,
@@ -47,10 +49,10 @@ BYTE_ARRAY = "org.apache.kafka.connect.converters.ByteArrayConverter"
 SIMPLE_HEADER = "org.apache.kafka.connect.storage.SimpleHeaderConverter"
 AVRO = "io.confluent.connect.avro.AvroConverter"
 CLOUDEVENTS = "io.debezium.converters.CloudEventsConverter"
-SUPPORTED = (JSON, STRING, BYTE_ARRAY, AVRO, CLOUDEVENTS)
+SUPPORTED = (JSON, STRING, BYTE_ARRAY, AVRO, CLOUDEVENTS, *NUMBER_CLASSES)
 # the HeaderConverters among them: Connect refuses a header.converter that is not one (AvroConverter and
 # CloudEventsConverter implement Converter only)
-HEADER_SUPPORTED = (JSON, STRING, BYTE_ARRAY, SIMPLE_HEADER)
+HEADER_SUPPORTED = (JSON, STRING, BYTE_ARRAY, SIMPLE_HEADER, *NUMBER_CLASSES)
 
 # options each converter reads (beyond `converter.type`); anything else set for it is refused
 _JSON_OPTS = {"schemas.enable", "schemas.cache.size", "decimal.format", "replace.null.with.default"}
@@ -90,6 +92,9 @@ _OPTIONS = {
     JSON: _JSON_OPTS,
     STRING: {"encoding", "converter.encoding"},
     BYTE_ARRAY: set(),
+    **{
+        cls: set() for cls in NUMBER_CLASSES
+    },  # NumberConverterConfig / BooleanConverterConfig: converter.type
     SIMPLE_HEADER: {"schemas.enable"},  # read by no one, as on Connect (a JsonConverter option left set)
     AVRO: _AVRO_OPTS,
     CLOUDEVENTS: _CE_OPTS,
@@ -435,6 +440,8 @@ def _one(config: Any, part: str) -> tuple[str, Any, bool]:
         return cls, StringConverter(enc), False
     if cls == BYTE_ARRAY:
         return cls, ByteArrayConverter(), False
+    if cls in NUMBER_CLASSES:
+        return cls, number_converter(cls), False
     if cls == SIMPLE_HEADER:  # named: its bytes in every output, so the data plane makes them
         return cls, SimpleHeaderConverter(), False
     if cls == AVRO:
