@@ -458,3 +458,47 @@ def test_unwrap_route_by_field_reads_struct_get_string(field: str, message: str)
     value = json.dumps({"schema": schema, "payload": payload})
     with pytest.raises(dataplane.DataPlaneError, match=message):
         plane.apply(Record("dbserver1.public.t", _KEY, value.encode(), []))
+
+
+@pytest.mark.parametrize(
+    ("mode", "topic"),
+    [
+        # the names real Debezium 3.6.3 printed (differential_connect diff on pg_connect.sql, RegexRouter-style
+        # replacement `$1orders-all`, JsonConverter; 23 records, 0 mismatches for each mode, session 18)
+        ("avro", "dbserver1.public.orders_all"),
+        ("avro_unicode", "dbserver1.public.orders_u002dall"),
+        ("none", "dbserver1.public.orders-all"),
+    ],
+)
+def test_logical_table_router_adjusts_the_new_schema_names(mode: str, topic: str) -> None:
+    """ByLogicalTableRouter's `schema.name.adjustment.mode` (refused before session 18): the new Key, Value and
+    Envelope schema names go through Debezium's SchemaNameAdjuster; the topic keeps its hyphen."""
+    from emulator.records import Record
+
+    plane = build(
+        **{
+            "transforms": "blt",
+            "transforms.blt.type": "io.debezium.transforms.ByLogicalTableRouter",
+            "transforms.blt.topic.regex": "(.*)orders_(.*)",
+            "transforms.blt.topic.replacement": "$1orders-all",
+            "transforms.blt.schema.name.adjustment.mode": mode,
+        }
+    )
+    row = {"type": "struct", "optional": True, "name": "dbserver1.public.orders_2024.Value"}
+    row["fields"] = [{"type": "int32", "optional": False, "field": "id"}]
+    fields = [
+        {**row, "field": "before"},
+        {**row, "field": "after"},
+        {"type": "struct", "fields": [], "optional": False, "name": "S", "field": "source"},
+        {"type": "string", "optional": False, "field": "op"},
+    ]
+    schema = {"type": "struct", "fields": fields, "optional": False, "name": "x.Envelope"}
+    payload = {"before": None, "after": {"id": 1}, "source": {}, "op": "c"}
+    key = b'{"schema":{"type":"struct","fields":[{"type":"int32","optional":false,"field":"id"}],"optional":false,"name":"dbserver1.public.orders_2024.Key"},"payload":{"id":1}}'
+    value = json.dumps({"schema": schema, "payload": payload}).encode()
+    out = plane.apply(Record("dbserver1.public.orders_2024", key, value, []))
+    assert out.topic == "dbserver1.public.orders-all"
+    k, v = json.loads(out.key), json.loads(out.value)
+    assert k["schema"]["name"] == topic + ".Key"
+    assert v["schema"]["name"] == topic + ".Envelope"
+    assert v["schema"]["fields"][1]["name"] == topic + ".Value"
