@@ -502,3 +502,35 @@ def test_logical_table_router_adjusts_the_new_schema_names(mode: str, topic: str
     assert k["schema"]["name"] == topic + ".Key"
     assert v["schema"]["name"] == topic + ".Envelope"
     assert v["schema"]["fields"][1]["name"] == topic + ".Value"
+
+
+def test_read_to_insert_event_turns_snapshot_reads_into_creates() -> None:
+    """Debezium's MySQL ReadToInsertEvent (3.6.3 bytecode): `op` r -> c in a new record, anything else
+    untouched. Real Debezium on mariadb_connect.sql, alone and between ExtractChangedRecordState and
+    ExtractNewRecordState add.headers/add.fields=op: 41 records, 0 mismatches each (differential_connect diff,
+    session 18; 16 snapshot reads printed with op c)."""
+    from emulator.records import Record
+
+    plane = build(
+        **{
+            "transforms": "r2i",
+            "transforms.r2i.type": "io.debezium.connector.mysql.transforms.ReadToInsertEvent",
+        }
+    )
+    row = {"type": "struct", "optional": True, "name": "V"}
+    row["fields"] = [{"type": "int32", "optional": False, "field": "id"}]
+    fields = [
+        {**row, "field": "before"},
+        {**row, "field": "after"},
+        {"type": "string", "optional": False, "field": "op"},
+    ]
+    schema = {"type": "struct", "fields": fields, "optional": False, "name": "x.Envelope"}
+
+    def op_after(op: str) -> str:
+        payload = {"before": None, "after": {"id": 1}, "op": op}
+        value = json.dumps({"schema": schema, "payload": payload}).encode()
+        return json.loads(plane.apply(Record("dbserver1.inventory.t", _KEY, value, [])).value)["payload"][
+            "op"
+        ]
+
+    assert [op_after(op) for op in ("r", "c", "u", "d")] == ["c", "c", "u", "d"]
