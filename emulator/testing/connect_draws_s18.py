@@ -3,7 +3,8 @@ NumberConverters and BooleanConverter as key converters (behind a last `ExtractF
 converters (behind `DropHeaders` of Debezium's context headers and an `InsertHeader` literal), `ByteArrayConverter`
 as key converter, the AvroConverter's `scrub.invalid.names`, and trials on `pg_names_connect.sql` (names Avro
 rejects: hyphens, spaces, leading digits, non-ASCII letters; `topic.prefix` with a hyphen) through Avro key and
-value converters with or without scrubbing.
+value converters with or without scrubbing; from seed 97 (S18_MORE_FROM_SEED) also Debezium's MySQL
+`ReadToInsertEvent` and `ByLogicalTableRouter` `schema.name.adjustment.mode`.
 
 From random streams of their own, applied after the others and only from seed 96 (S18_FROM_SEED): older seeds
 keep their trials whole.
@@ -20,6 +21,7 @@ AVRO = "io.confluent.connect.avro.AvroConverter"
 SIMPLE = "org.apache.kafka.connect.storage.SimpleHeaderConverter"
 JSON = "org.apache.kafka.connect.json.JsonConverter"
 S18_FROM_SEED = 96
+S18_MORE_FROM_SEED = 97
 CONTEXT_HEADERS = ",".join(
     f"__debezium.context.{h}" for h in ("connectorLogicalName", "taskId", "connectorName", "runId")
 )
@@ -30,8 +32,8 @@ def _aliases(props: dict[str, str]) -> list[str]:
     return [a for a in props.get("transforms", "").split(",") if a]
 
 
-def _stage(props: dict[str, str], alias: str, opts: dict[str, str]) -> None:
-    props["transforms"] = ",".join([*_aliases(props), alias])
+def _stage(props: dict[str, str], alias: str, opts: dict[str, str], first: bool = False) -> None:
+    props["transforms"] = ",".join([alias, *_aliases(props)] if first else [*_aliases(props), alias])
     for k, v in opts.items():
         props[f"transforms.{alias}.{k}"] = v
 
@@ -101,6 +103,17 @@ def add_s18(
         _set_converter(out, "header", f"{C}{cls}Converter")
     elif r < 0.27:
         _set_converter(out, "key", C + "ByteArrayConverter")
+    # (from seed 97: emulated after seed 96 started) MySQL's ReadToInsertEvent first, ByLogicalTableRouter's
+    # schema.name.adjustment.mode
+    more = random.Random(f"s18more-{seed}/{trial}/{db}")
+    if seed >= S18_MORE_FROM_SEED:
+        if db == "mariadb" and more.random() < 0.15:
+            _stage(
+                out, "r2i18", {"type": "io.debezium.connector.mysql.transforms.ReadToInsertEvent"}, first=True
+            )
+        for alias in _aliases(out):
+            if out.get(f"transforms.{alias}.type") == D + "ByLogicalTableRouter" and more.random() < 0.4:
+                out[f"transforms.{alias}.schema.name.adjustment.mode"] = more.choice(("avro", "avro_unicode"))
     scrub = random.Random(f"s18scrub-{seed}/{trial}/{db}")
     for pre in ("key.converter.", "value.converter.", "value.converter.avro."):
         if out.get(pre + "schema.registry.url") and scrub.random() < 0.3:
