@@ -5,7 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from emulator.connect.javatext import EXACT
+from emulator.connect.javatext import EXACT, MisscaledDecimal
 from emulator.connect.record import DECIMAL, ConnectRecord
 from emulator.connect.schema import Schema
 from emulator.connect.transforms.base import (
@@ -123,7 +123,12 @@ class MaskFieldT(KeyOrValue):
             if kind in ("Float", "Double"):
                 return float(rep.strip())
             if kind == "BigDecimal":
-                return Decimal(rep)
+                d = Decimal(rep)
+                if schema is not None and schema.name == DECIMAL:
+                    scale = int((schema.parameters or {}).get("scale", "0"))
+                    if d.as_tuple().exponent != -scale:  # the converter's Decimal.fromLogical fails it
+                        return MisscaledDecimal(rep)
+                return d
             if kind == "String":
                 return rep
         except ValueError:
