@@ -534,3 +534,34 @@ def test_read_to_insert_event_turns_snapshot_reads_into_creates() -> None:
         ]
 
     assert [op_after(op) for op in ("r", "c", "u", "d")] == ["c", "c", "u", "d"]
+
+
+@pytest.mark.parametrize("fmt", ["BASE64", "NUMERIC"])
+def test_mask_field_default_decimal_is_big_decimal_zero(fmt: str) -> None:
+    """MaskField's default mask for a Decimal is BigDecimal.ZERO, scale 0 (connect-transforms 4.3.0), whatever
+    the schema's scale: the JsonConverter prints it `0` with NUMERIC decimals and fails the record with BASE64
+    (Decimal.fromLogical's scale check). Real Debezium on pg_more_connect.sql (price NUMERIC(20,6) masked behind
+    ExtractNewRecordState): 13 records with NUMERIC, 10 with BASE64 (the priced rows skipped under
+    errors.tolerance=all), 0 mismatches each after the fix (differential_connect diff, session 18)."""
+    from emulator.records import Record
+
+    plane = build(
+        **{
+            "transforms": "m",
+            "transforms.m.type": T + "MaskField$Value",
+            "transforms.m.fields": "price",
+            "value.converter.decimal.format": fmt,
+        }
+    )
+    dec = {"type": "bytes", "optional": True, "name": "org.apache.kafka.connect.data.Decimal", "version": 1}
+    dec["parameters"] = {"scale": "6", "connect.decimal.precision": "20"}
+    fields = [{"type": "int32", "optional": False, "field": "id"}, {**dec, "field": "price"}]
+    schema = {"type": "struct", "fields": fields, "optional": False, "name": "V"}
+    value = json.dumps({"schema": schema, "payload": {"id": 1, "price": "AW4z"}}).encode()
+    if fmt == "NUMERIC":
+        out = plane.apply(Record("dbserver1.public.t", _KEY, value, []))
+        assert json.loads(out.value)["payload"] == {"id": 1, "price": 0}
+        assert b'"price":0}' in out.value
+    else:
+        with pytest.raises(dataplane.DataPlaneError, match="mismatching scale"):
+            plane.apply(Record("dbserver1.public.t", _KEY, value, []))
