@@ -157,8 +157,8 @@ def scrub_name(name: str) -> str:
 
 def _check_name(name: str) -> None:
     """Avro 1.11.3's Schema.validateName, which Schema.createRecord and Schema.Field apply to names but not to
-    namespaces (a topic prefix `my-server` is a valid namespace there; recorded, connect case
-    pg_avro_names): the first character a letter (Java's Character.isLetter on a UTF-16 unit: a character
+    namespaces (a topic prefix `my-server` is a valid namespace there; recorded, the keys of connect case
+    pg_avro_scrub_names): the first character a letter (Java's Character.isLetter on a UTF-16 unit: a character
     outside the BMP is two surrogates, neither a letter) or `_`, the others letters, decimal digits or `_`."""
     if _PLAIN_NAME.match(name):
         return
