@@ -82,6 +82,10 @@ class Runner:
             plane = None
         if plane is not None:  # the connector writes the internal form the data plane parses
             self.config = config = dataplane.internal_config(config)
+            if getattr(output, "simple_headers", False):  # the Kafka output writes Connect's default headers
+                from emulator.outputs.kafka_headers import simple_header_bytes
+
+                plane.converters.worker_headers(simple_header_bytes)
         self.settings = s = settings_for(config)
         self.engine = Engine(output, offsets or offset_store(config, output), flush_ms, dataplane=plane)
         self.metrics = self.engine.metrics

@@ -166,6 +166,92 @@ def test_avro_schema_names_namespaces_and_int_types():
     )
 
 
+def test_avro_scrub_invalid_names_as_confluents_do_scrub_name():
+    """AvroData.doScrubName (7.0.16 bytecode): ASCII letters, digits and `_` not starting with a digit stay;
+    otherwise `URLEncoder.encode(name, "UTF-8")` (letters, digits, `.-*_` kept, space `+`, other bytes `%XX`),
+    `x` before a leading digit, then every character outside [A-Za-z0-9_] becomes `_`. Expected values worked
+    out by hand from that description (UTF-8 of ñ is C3 B1, of ~ 7E, of U+1F600 F0 9F 98 80)."""
+    from emulator.connect.converters.avro_schema import scrub_name, split_name
+
+    cases = {
+        "ok_1": "ok_1",
+        "": "",
+        "my col": "my_col",  # "my+col"
+        "1st": "x1st",
+        "-1": "_1",  # "-1": not a digit first, so no x
+        "a.b": "a_b",
+        "a*b": "a_b",
+        "ñu": "_C3_B1u",
+        "~a": "_7Ea",  # URLEncoder encodes ~ (Python's quote would keep it)
+        "\U0001f600": "_F0_9F_98_80",
+        "9é": "x9_C3_A9",
+    }
+    assert {n: scrub_name(n) for n in cases} == cases
+    # splitName: Java's split on dots (trailing empty parts dropped), each part scrubbed
+    assert split_name("my-server.public.t-1.Value", True) == ("my_server.public.t_1", "Value")
+    assert split_name("my-server.public.t-1.Value", False) == ("my-server.public.t-1", "Value")
+    assert split_name("a.b.", False) == ("a", "b")
+    assert split_name("Solo", True) == (None, "Solo")
+    scrubbed = AvroData(scrub_invalid_names=True).avro(struct("p-x.1.V", ("my col", Schema("int32"))))
+    assert scrubbed.text() == (
+        '{"type":"record","name":"V","namespace":"p_x.x1","fields":[{"name":"my_col","type":"int"}],'
+        '"connect.name":"p-x.1.V"}'
+    )
+
+
+def test_avro_names_are_checked_as_avro_1_11_checks_them():
+    """Schema.validateName (Avro 1.11.3): record and field names only, Character.isLetter / isLetterOrDigit,
+    so a non-ASCII letter passes and a namespace is never checked; a bad name fails the record."""
+    from emulator.connect.converters.errors import ConversionError
+
+    ok = AvroData().avro(struct("my-server.db.Välue", ("ñu", Schema("int32")), ("_1", Schema("int32"))))
+    assert ok.namespace == "my-server.db" and ok.name == "Välue"
+    for bad in ("my col", "1st", "a-b", "x\U0001f600"):
+        with pytest.raises(ConversionError):
+            AvroData().avro(struct("a.V", (bad, Schema("int32"))))
+    with pytest.raises(ConversionError, match="Illegal initial character: 9V"):
+        AvroData().avro(struct("a.9V", ("x", Schema("int32"))))
+
+
+def test_number_and_boolean_converters_as_kafkas_serializers():
+    """Kafka's IntegerSerializer & co. write big-endian two's complement / raw IEEE bits; the converter casts
+    the Java object to the serializer's class, so only that class passes (an int64 to IntegerConverter, a
+    Kafka Date to LongConverter, a struct anywhere fail the record). Bytes written out by hand."""
+    from emulator.connect.converters.errors import ConversionError, NotEmulated
+    from emulator.connect.converters.number_converters import build
+
+    pre = "org.apache.kafka.connect.converters."
+    i32, i64, i16 = Schema("int32"), Schema("int64"), Schema("int16")
+    assert build(pre + "IntegerConverter").from_connect_data("t", None, i32, -2) == b"\xff\xff\xff\xfe"
+    assert build(pre + "LongConverter").from_connect_data("t", None, i64, 258) == bytes(6) + b"\x01\x02"
+    assert build(pre + "ShortConverter").from_connect_data("t", None, i16, 1) == b"\x00\x01"
+    assert (
+        build(pre + "FloatConverter").from_connect_data("t", None, Schema("float"), 1.5)
+        == b"\x3f\xc0\x00\x00"
+    )
+    assert build(pre + "DoubleConverter").from_connect_data(
+        "t", None, Schema("double"), -2.0
+    ) == b"\xc0" + bytes(7)
+    assert build(pre + "IntegerConverter").from_connect_data("t", None, i32, None) is None
+    bad = [
+        ("IntegerConverter", i64, 1),
+        ("LongConverter", Schema("int64", name="org.apache.kafka.connect.data.Timestamp"), 1),
+        ("DoubleConverter", Schema("float"), 1.0),
+        ("IntegerConverter", Schema("string"), "1"),
+        ("IntegerConverter", struct("K", ("id", i32)), {"id": 1}),
+    ]
+    for cls, schema, value in bad:
+        with pytest.raises(ConversionError, match="Failed to serialize"):
+            build(pre + cls).from_connect_data("t", None, schema, value)
+    with pytest.raises(NotEmulated):  # Integer or Long: unknown without a schema
+        build(pre + "LongConverter").from_connect_data("t", None, None, 1)
+    boolean = build(pre + "BooleanConverter")
+    assert boolean.from_connect_header("t", "h", Schema("boolean"), True) == b"\x01"
+    assert boolean.from_connect_data("t", None, None, False) == b"\x00"
+    with pytest.raises(ConversionError, match="Invalid schema type for BooleanConverter: STRING"):
+        boolean.from_connect_header("t", "h", Schema("string"), "x")
+
+
 def test_avro_schema_collections_defaults_logical_types():
     s = struct(
         None,

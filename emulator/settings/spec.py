@@ -49,6 +49,11 @@ STRING_CONVERTER = "org.apache.kafka.connect.storage.StringConverter"
 BYTE_ARRAY_CONVERTER = "org.apache.kafka.connect.converters.ByteArrayConverter"
 AVRO_CONVERTER = "io.confluent.connect.avro.AvroConverter"
 CLOUDEVENTS_CONVERTER = "io.debezium.converters.CloudEventsConverter"
+# Kafka's NumberConverters and BooleanConverter (emulator.connect.converters.number_converters)
+NUMBER_CONVERTERS = tuple(
+    f"org.apache.kafka.connect.converters.{n}Converter"
+    for n in ("Integer", "Long", "Short", "Float", "Double", "Boolean")
+)
 # emulated converter classes (options are checked by emulator.connect.converters.build)
 DATA_CONVERTERS = (
     JSON_CONVERTER,
@@ -56,6 +61,7 @@ DATA_CONVERTERS = (
     BYTE_ARRAY_CONVERTER,
     AVRO_CONVERTER,
     CLOUDEVENTS_CONVERTER,
+    *NUMBER_CONVERTERS,
 )
 HEADER_CONVERTERS = (
     JSON_CONVERTER,
@@ -63,6 +69,7 @@ HEADER_CONVERTERS = (
     STRING_CONVERTER,
     BYTE_ARRAY_CONVERTER,
     AVRO_CONVERTER,
+    *NUMBER_CONVERTERS,
 )
 
 # --------------------------------------------------------------------------------------------- table

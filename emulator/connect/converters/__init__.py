@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING, Any
 from emulator.config import ConfigError
 from emulator.connect.converters.errors import ConversionError
 from emulator.connect.converters.json_converter import JsonConverter
+from emulator.connect.converters.number_converters import CLASSES as NUMBER_CLASSES
+from emulator.connect.converters.number_converters import build as number_converter
 from emulator.connect.converters.registry import RealRegistry, mock_dump, mock_scope
 from emulator.connect.converters.text_converters import (
     ByteArrayConverter,
@@ -47,10 +49,10 @@ BYTE_ARRAY = "org.apache.kafka.connect.converters.ByteArrayConverter"
 SIMPLE_HEADER = "org.apache.kafka.connect.storage.SimpleHeaderConverter"
 AVRO = "io.confluent.connect.avro.AvroConverter"
 CLOUDEVENTS = "io.debezium.converters.CloudEventsConverter"
-SUPPORTED = (JSON, STRING, BYTE_ARRAY, AVRO, CLOUDEVENTS)
+SUPPORTED = (JSON, STRING, BYTE_ARRAY, AVRO, CLOUDEVENTS, *NUMBER_CLASSES)
 # the HeaderConverters among them: Connect refuses a header.converter that is not one (AvroConverter and
 # CloudEventsConverter implement Converter only)
-HEADER_SUPPORTED = (JSON, STRING, BYTE_ARRAY, SIMPLE_HEADER)
+HEADER_SUPPORTED = (JSON, STRING, BYTE_ARRAY, SIMPLE_HEADER, *NUMBER_CLASSES)
 
 # options each converter reads (beyond `converter.type`); anything else set for it is refused
 _JSON_OPTS = {"schemas.enable", "schemas.cache.size", "decimal.format", "replace.null.with.default"}
@@ -66,6 +68,7 @@ _AVRO_OPTS = {
     "basic.auth.credentials.source",
     "basic.auth.user.info",
     "latest.compatibility.strict",
+    "scrub.invalid.names",  # AvroData's name scrubbing (avro_schema.scrub_name)
     # Confluent 7.0.16's serializer reads these only where it derives a schema from a Java object (not the
     # AvroConverter's path) or converts Java logical-type classes AvroData never hands it: no effect here
     "avro.remove.java.properties",
@@ -89,6 +92,9 @@ _OPTIONS = {
     JSON: _JSON_OPTS,
     STRING: {"encoding", "converter.encoding"},
     BYTE_ARRAY: set(),
+    **{
+        cls: set() for cls in NUMBER_CLASSES
+    },  # NumberConverterConfig / BooleanConverterConfig: converter.type
     SIMPLE_HEADER: {"schemas.enable"},  # read by no one, as on Connect (a JsonConverter option left set)
     AVRO: _AVRO_OPTS,
     CLOUDEVENTS: _CE_OPTS,
@@ -109,6 +115,10 @@ class Converters:
     _header_cache: dict = field(default_factory=dict, repr=False)
     _header_lists: dict = field(default_factory=dict, repr=False)
     verbatim: int = field(init=False, default=0)
+    # what the key and value converters see of the headers when that differs from the header converter's
+    # bytes (`worker_headers`): header bytes -> the bytes a Connect worker hands them
+    _header_view: Any = field(init=False, default=None, repr=False)
+    _viewed: dict = field(init=False, default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         # parts whose converter always writes JSON text (the directory line copies them unchecked)
@@ -131,11 +141,36 @@ class Converters:
         """Connect's `WorkerSourceTask.convertTransformedRecord`: headers one by one, then key, value."""
         out_h = self.convert_headers(topic, headers) if headers else None
         # key and value converters see the converted headers, as Connect's (CloudEvents' metadata.source=header)
+        seen = out_h if self._header_view is None or out_h is None else self._worker_view(out_h)
         return (
-            self.key.from_connect_data(topic, out_h, key_schema, key),
-            self.value.from_connect_data(topic, out_h, value_schema, value),
+            self.key.from_connect_data(topic, seen, key_schema, key),
+            self.value.from_connect_data(topic, seen, value_schema, value),
             out_h,
         )
+
+    def worker_headers(self, simple_header_bytes: Any) -> None:
+        """The Kafka output's records, as a Kafka Connect worker makes them: with no `header.converter` named,
+        Connect's default SimpleHeaderConverter converts the headers, and the key and value converters are handed
+        those bytes (WorkerSourceTask.convertTransformedRecord). The data plane keeps JsonConverter headers there
+        (the output converts them: `default_headers`), so a converter that reads headers (CloudEvents
+        `metadata.source` with a header) is handed them through `simple_header_bytes`, the output's own
+        conversion: every such record then fails as on Connect (JsonConverter cannot read `dbserver1`), where
+        the directory output's JSON headers succeed."""
+        if self.default_headers and (
+            getattr(self.key, "reads_headers", False) or getattr(self.value, "reads_headers", False)
+        ):
+            self._header_view = simple_header_bytes
+
+    def _worker_view(self, out_h: list[tuple[str, bytes | None]]) -> list[tuple[str, bytes | None]]:
+        hit = self._viewed.get(id(out_h))
+        if hit is not None and hit[0] is out_h:
+            return hit[1]
+        view = self._header_view
+        seen = [(n, None if raw is None else view(raw)) for n, raw in out_h]
+        if len(self._viewed) >= 64:
+            self._viewed.clear()
+        self._viewed[id(out_h)] = (out_h, seen)  # holds the list: its id is not reused
+        return seen
 
     def convert_headers(
         self, topic: str, headers: list[tuple[str, Any, Any]]
@@ -282,6 +317,7 @@ def _avro(part: str, opts: dict[str, str], is_key: bool) -> AvroConverter:
         latest_compatibility_strict=_bool(
             f"{prefix}latest.compatibility.strict", opts.get("latest.compatibility.strict"), True
         ),
+        scrub_invalid_names=_bool(f"{prefix}scrub.invalid.names", opts.get("scrub.invalid.names"), False),
     )
 
 
@@ -404,6 +440,8 @@ def _one(config: Any, part: str) -> tuple[str, Any, bool]:
         return cls, StringConverter(enc), False
     if cls == BYTE_ARRAY:
         return cls, ByteArrayConverter(), False
+    if cls in NUMBER_CLASSES:
+        return cls, number_converter(cls), False
     if cls == SIMPLE_HEADER:  # named: its bytes in every output, so the data plane makes them
         return cls, SimpleHeaderConverter(), False
     if cls == AVRO:

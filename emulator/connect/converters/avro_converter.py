@@ -45,6 +45,7 @@ class AvroConverter:
         use_latest_version: bool = False,
         connect_meta_data: bool = True,
         latest_compatibility_strict: bool = True,
+        scrub_invalid_names: bool = False,
     ) -> None:
         self.registry = registry
         self.is_key = is_key
@@ -52,7 +53,7 @@ class AvroConverter:
         self.auto_register = auto_register
         self.use_latest = use_latest_version
         self.latest_strict = latest_compatibility_strict
-        self.data = AvroData(connect_meta_data)
+        self.data = AvroData(connect_meta_data, scrub_invalid_names)
         self.writers = AvroWriters()
         # (topic, id(schema)) -> (schema, 5-byte header, writer)
         self._ready: dict[tuple[str, int], tuple[Schema, bytes, Any]] = {}

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 import struct
+import unicodedata
 from decimal import Decimal
 from typing import Any
 
@@ -48,7 +49,10 @@ _PRIMITIVE = {
     "string": "string",
     "bytes": "bytes",
 }
-_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")  # doScrubName leaves these alone
+_NOT_PLAIN = re.compile(r"[^A-Za-z0-9_]")
+_URL_SAFE = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-*_")
+_LETTERS = frozenset(("Lu", "Ll", "Lt", "Lm", "Lo"))
 
 
 class Avro:
@@ -117,14 +121,59 @@ def _json_default(obj: Any) -> Any:
     raise TypeError(obj)
 
 
-def _split(name: str) -> tuple[str | None, str]:
-    i = name.rfind(".")
-    return (name[:i], name[i + 1 :]) if i >= 0 else (None, name)
+def split_name(name: str, scrub: bool) -> tuple[str | None, str]:
+    """AvroData.splitName: Java's `name.split("\\.")` (trailing empty parts dropped), each part through
+    scrubName, the last part the record's name and the others, joined by dots, its namespace."""
+    if not name:
+        return None, name
+    parts = name.split(".")
+    while parts and not parts[-1]:
+        parts.pop()
+    if not parts:  # "." splits to no part: parts[0] throws in AvroData
+        raise ConversionError(
+            f"AvroConverter: schema name {name!r} has no part (ArrayIndexOutOfBoundsException)"
+        )
+    if scrub:
+        parts = [scrub_name(p) for p in parts]
+    return (".".join(parts[:-1]) if len(parts) > 1 else None), parts[-1]
 
 
-def _check_name(name: str, what: str) -> None:
-    if not _NAME_RE.match(name):
-        raise ConversionError(f"AvroConverter: {what} {name!r} is not a valid Avro name")
+def scrub_name(name: str) -> str:
+    """AvroData.doScrubName (`scrub.invalid.names=true`; kafka-connect-avro-data 7.0.16, from its bytecode): a
+    name of ASCII letters, digits and `_` not starting with a digit is kept; any other is URL-encoded as
+    `URLEncoder.encode(name, "UTF-8")` does (letters, digits and `.-*_` kept, a space `+`, every other UTF-8
+    byte `%XX`), prefixed with `x` when that starts with a digit, and every character but ASCII letters,
+    digits and `_` replaced by `_` (`my col` -> `my_col`, `1st` -> `x1st`, `ñu` -> `_C3_B1u`)."""
+    if not name or _PLAIN_NAME.match(name):
+        return name
+    encoded = "".join(
+        chr(b) if b in _URL_SAFE else "+" if b == 0x20 else f"%{b:02X}"
+        for b in name.encode("utf-8", "surrogatepass")
+    )
+    if encoded[0].isdigit():
+        encoded = "x" + encoded
+    return _NOT_PLAIN.sub("_", encoded)
+
+
+def _check_name(name: str) -> None:
+    """Avro 1.11.3's Schema.validateName, which Schema.createRecord and Schema.Field apply to names but not to
+    namespaces (a topic prefix `my-server` is a valid namespace there; recorded, the keys of connect case
+    pg_avro_scrub_names): the first character a letter (Java's Character.isLetter on a UTF-16 unit: a character
+    outside the BMP is two surrogates, neither a letter) or `_`, the others letters, decimal digits or `_`."""
+    if _PLAIN_NAME.match(name):
+        return
+    if not name:
+        raise ConversionError("Empty name")
+    first = name[0]
+    if not (first == "_" or (ord(first) < 0x10000 and unicodedata.category(first) in _LETTERS)):
+        raise ConversionError(f"Illegal initial character: {name}")
+    for c in name[1:]:
+        if c != "_" and not (ord(c) < 0x10000 and unicodedata.category(c) in _LETTERS or _is_decimal(c)):
+            raise ConversionError(f"Illegal character in: {name}")
+
+
+def _is_decimal(c: str) -> bool:
+    return ord(c) < 0x10000 and unicodedata.category(c) == "Nd"
 
 
 _F32 = struct.Struct("<f")
@@ -171,8 +220,9 @@ def schema_key(schema: Schema) -> bytes:
 class AvroData:
     """`fromConnectSchema` with Confluent's caches: equal Connect schemas -> the same Avro schema."""
 
-    def __init__(self, connect_meta_data: bool = True) -> None:
+    def __init__(self, connect_meta_data: bool = True, scrub_invalid_names: bool = False) -> None:
         self.meta = connect_meta_data
+        self.scrub = scrub_invalid_names
         self._by_id: dict[int, tuple[Schema, Avro]] = {}
         self._by_key: dict[bytes, Avro] = {}
 
@@ -193,7 +243,7 @@ class AvroData:
             return cached
         namespace, name = NAMESPACE, DEFAULT_NAME
         if schema.name is not None:
-            namespace, name = _split(schema.name)
+            namespace, name = split_name(schema.name, self.scrub)
         t = schema.type
         connect_type = None
         if t in ("int8", "int16"):
@@ -229,10 +279,7 @@ class AvroData:
                 # (a struct default is unusual; Confluent's union order then ignores it, as here)
             else:
                 base = Avro("record")
-                _check_name(name, "record name")
-                if namespace:
-                    for part in namespace.split("."):
-                        _check_name(part, "namespace part")
+                _check_name(name)
                 base.name, base.namespace = name, namespace
                 base.key = key
                 base.fields = [self._field(f.name, f.schema) for f in schema.fields or ()]
@@ -268,7 +315,9 @@ class AvroData:
         return final
 
     def _field(self, name: str, schema: Schema) -> tuple[str, Avro, bool, Any]:
-        _check_name(name, "field name")
+        if self.scrub:
+            name = scrub_name(name)
+        _check_name(name)
         if schema.default is not None:
             return name, self.avro(schema), True, default_json(schema, default_value(schema), field=True)
         if schema.optional:

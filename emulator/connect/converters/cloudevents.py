@@ -65,6 +65,8 @@ def _iso_millis(ms: int) -> str:
 
 
 class CloudEventsConverter:
+    reads_headers = True  # metadata.source may name headers (Converters.worker_headers)
+
     def __init__(
         self,
         data: JsonConverter | AvroConverter,

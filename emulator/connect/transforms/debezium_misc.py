@@ -1,4 +1,5 @@
-"""Debezium's smaller transforms: HeaderToValue, SchemaChangeEventFilter, TimezoneConverter."""
+"""Debezium's smaller transforms: HeaderToValue, SchemaChangeEventFilter, TimezoneConverter, and the MySQL
+connector's ReadToInsertEvent."""
 
 from __future__ import annotations
 
@@ -366,3 +367,33 @@ class TimezoneConverter(Transform):
             elif fields:
                 self._structs(value, r.value_schema, "exclude", fields)
         return r
+
+
+@register("io.debezium.connector.mysql.transforms.ReadToInsertEvent")
+class ReadToInsertEvent(Transform):
+    """Debezium's MySQL `ReadToInsertEvent` (3.6.3 bytecode; no option): a change event whose `op` is `r` (a
+    snapshot read) becomes `c`, put into the value struct in place, in a new record (`newRecord` with 7 arguments:
+    duplicated headers); any other record (tombstones, other envelopes, schema changes, anything whose value
+    schema is not an `.Envelope`) is returned itself, so it keeps its headers object (shared_headers)."""
+
+    in_place_headers = "adds, same record"  # emulator.connect.shared_headers.ADDS_KEEPS_RECORD
+
+    def apply(self, r: ConnectRecord) -> ConnectRecord | None:
+        if r.value is None or not is_envelope(r):
+            return r
+        value = require_struct(r.value, "op")
+        op_field = field_of(r.value_schema, "op")
+        if op_field is None:  # Struct.getString
+            raise TransformError("op is not a valid field name")
+        if fget(op_field, value) != "r":
+            return r
+        return ConnectRecord(
+            r.topic,
+            r.partition,
+            r.key_schema,
+            r.key,
+            r.value_schema,
+            {**value, "op": "c"},
+            list(r.headers),
+            r.timestamp,
+        )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from emulator.connect.javatext import EXACT
+from emulator.connect.javatext import MisscaledDecimal
 from emulator.connect.record import DECIMAL, ConnectRecord
 from emulator.connect.schema import Schema
 from emulator.connect.transforms.base import (
@@ -108,8 +108,11 @@ class MaskFieldT(KeyOrValue):
         if self.replacement is None:
             if kind in _MASK_DEFAULT:
                 if kind == "BigDecimal" and schema is not None:
+                    # BigDecimal.ZERO (connect-transforms 4.3.0), scale 0 whatever the schema's: a Decimal of
+                    # another scale then fails in the converter (javatext.MisscaledDecimal; connect seed 97
+                    # trial 18, minimized without `replacement`)
                     scale = int((schema.parameters or {}).get("scale", "0"))
-                    return Decimal(0).scaleb(-scale, EXACT) if scale else Decimal(0)
+                    return MisscaledDecimal(0) if scale else Decimal(0)
                 return _MASK_DEFAULT[kind]
             if kind == "List":
                 return []
@@ -123,7 +126,12 @@ class MaskFieldT(KeyOrValue):
             if kind in ("Float", "Double"):
                 return float(rep.strip())
             if kind == "BigDecimal":
-                return Decimal(rep)
+                d = Decimal(rep)
+                if schema is not None and schema.name == DECIMAL:
+                    scale = int((schema.parameters or {}).get("scale", "0"))
+                    if d.as_tuple().exponent != -scale:  # the converter's Decimal.fromLogical fails it
+                        return MisscaledDecimal(rep)
+                return d
             if kind == "String":
                 return rep
         except ValueError:

@@ -23,6 +23,7 @@ from emulator.connect.transforms.base import (
 from emulator.connect.transforms.dateformat import simple_date_format
 from emulator.connect.transforms.murmur import hash_int, hash_string
 from emulator.javahash import string_hash
+from emulator.naming import schema_name_adjuster
 
 K = "org.apache.kafka.connect.transforms."
 D = "io.debezium.transforms."
@@ -76,6 +77,10 @@ class TimestampRouter(Transform):
         return _retopic(r, self.topic_format.replace("${topic}", r.topic).replace("${timestamp}", ts))
 
 
+def _as_is(name: str) -> str:
+    return name
+
+
 @register(D + "ByLogicalTableRouter")
 class ByLogicalTableRouter(Transform):
     def __init__(self, opts: Options) -> None:
@@ -96,10 +101,9 @@ class ByLogicalTableRouter(Transform):
             self.key_replacement = java_replacement(opts.str("key.field.replacement"))
         self.key_field = opts.str("key.field.name", "__dbz__physicalTableIdentifier")
         mode = opts.enum("schema.name.adjustment.mode", ("none", "avro", "avro_unicode"), "none")
-        if mode != "none":
-            raise opts.fail(
-                "schema.name.adjustment.mode", f"'{mode}' is not supported by this emulator (only none)"
-            )
+        # the new Key / Value / Envelope schema names go through the connectors' SchemaNameAdjuster (Debezium's
+        # updateKeySchema / updateEnvelopeSchema: `schemaNameAdjuster.adjust(newTopicName + ".Key")`, ...)
+        self.adjust = schema_name_adjuster(mode) or _as_is
         opts.int("logical.table.cache.size", 16)
         self.topics: dict[str, str | None] = {}
         self.key_ids: dict[str, str] = {}
@@ -159,7 +163,7 @@ class ByLogicalTableRouter(Transform):
             new = Schema(
                 "struct",
                 optional=old.optional,
-                name=topic + ".Key",
+                name=self.adjust(topic + ".Key"),
                 version=old.version,
                 doc=old.doc,
                 parameters=old.parameters,
@@ -176,7 +180,7 @@ class ByLogicalTableRouter(Transform):
             value = Schema(
                 "struct",
                 optional=ov.optional,
-                name=topic + ".Value",
+                name=self.adjust(topic + ".Value"),
                 version=ov.version,
                 doc=ov.doc,
                 parameters=ov.parameters,
@@ -186,7 +190,7 @@ class ByLogicalTableRouter(Transform):
             new = Schema(
                 "struct",
                 optional=old.optional,
-                name=topic + ".Envelope",
+                name=self.adjust(topic + ".Envelope"),
                 version=old.version,
                 doc=old.doc,
                 parameters=old.parameters,
