@@ -1,8 +1,8 @@
-"""The optional C accelerator of the MySQL/MariaDB line path (emulator/fastline.c, `linefill.FILL`) prints the
-bytes the pure-Python path prints (`fmt % args` in the generated decoders, row_lines.py).
+"""The optional C accelerator of the MySQL/MariaDB line path (emulator/fastline.c, linefill.py) prints the
+bytes the pure-Python path prints (`fmt % args` and `orjson.dumps` in the generated decoders, row_lines.py).
 
 First `fill` itself against CPython's `%` on the conversions it does (`%d`, `%b`, `%.Nb`, `%%`) and the ones it
-hands back to `%` (results and errors). Then a real MariaDB workload: INSERTs, UPDATEs (one column, NULL <->
+hands back to `%` (results and errors), and `dumps` against orjson's. Then a real MariaDB workload: INSERTs, UPDATEs (one column, NULL <->
 value, the key changed), DELETEs of a table with signed and unsigned extremes, text with `%` and quotes, a column
 named with `%`, DECIMAL, DATETIME(6), BLOB, JSON; its binlog events replayed with the accelerator and with
 FILL None (the pure path), without and with transaction metadata: every topic's file must be the same bytes
@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 
+import orjson
 import pytest
 
 from emulator import linefill
@@ -28,10 +29,9 @@ from emulator.offsets import MemoryOffsetStore
 from emulator.outputs.directory import DirectoryOutput
 from emulator.testing import mariadbserver
 
-try:
-    from emulator.fastline import fill
-except ImportError:  # not built: the pure-Python path is the only one
-    fill = None
+# the accelerator linefill.py takes (None: not built, or a build of an older fastline.c)
+fill = linefill.fastline.fill if linefill.fastline is not None else None
+dumps = linefill.fastline.dumps if linefill.fastline is not None else None
 
 needs_c = pytest.mark.skipif(fill is None, reason="the C accelerator emulator.fastline is not built")
 
@@ -84,6 +84,35 @@ def test_fill_ints_over_the_range():
     values += [10**k + d for k in range(20) for d in (-1, 0, 1)] + [-(10**k) for k in range(20)]
     fmt = b",".join([b"%d"] * len(values))
     assert fill(fmt, tuple(values)) == fmt % tuple(values)
+
+
+@needs_c
+@pytest.mark.parametrize(
+    "value",
+    ["", "abc", 'a"b', "a\\b", "x\n", "\x00", "\x1f", "\x7f", "a/b", "é😀", "\ud800", 5, -(2**70), None, True]
+    + [1.5, float("nan"), [1, "a"], {"k": "v"}, b"bytes"],
+)
+def test_dumps_is_orjson(value):
+    expected, got = [], []
+    for f, out in ((orjson.dumps, expected), (dumps, got)):
+        try:
+            out.append(f(value))
+        except Exception as e:  # noqa: BLE001 - the error itself is compared
+            out.append((type(e), str(e)))
+    assert got == expected
+
+
+@needs_c
+def test_dumps_finds_each_escape_at_each_place():
+    """The 8-byte scan: a character JSON escapes at every place of strings 0-24 long (each 8-byte step and
+    the tail), and the characters next to those it looks for."""
+    for n in range(25):
+        base = "abcdefghijklmnopqrstuvwxy"[:n]
+        assert dumps(base) == orjson.dumps(base)
+        for i in range(n):
+            for ch in ['"', "\\", "\x00", "\x1f", " ", "!", "#", "[", "]", "\x7f", "é"]:
+                s = base[:i] + ch + base[i + 1 :]
+                assert dumps(s) == orjson.dumps(s), s
 
 
 TABLE = """CREATE TABLE `pct%t` (
@@ -170,6 +199,7 @@ _TIMES = re.compile(rb'("op":"[crud]","ts_ms":)\d+,"ts_us":\d+,"ts_ns":\d+')
 def _replay(tmp: Path, captured, c_path: bool, tx: bool, monkeypatch) -> dict[str, bytes]:
     events, checksum, props = captured
     monkeypatch.setattr(linefill, "FILL", fill if c_path else None)
+    monkeypatch.setattr(linefill, "DUMPS", dumps if c_path else None)
     cfg = dict(props, **{"schema.history.internal.file.filename": str(tmp / "h.dat")})
     if tx:
         cfg["provide.transaction.metadata"] = "true"
@@ -188,6 +218,7 @@ def _replay(tmp: Path, captured, c_path: bool, tx: bool, monkeypatch) -> dict[st
     assert decoders, "the line path was not taken"
     g = decoders[0].insert.__globals__
     assert (g["_fill"] is fill) == c_path  # the path meant was compiled
+    assert (g["_dumps"] is dumps) == c_path
     out = {}
     for f in sorted((tmp / "topics").iterdir()):
         out[f.name] = _TIMES.sub(rb"\g<1>0", _RUN_ID.sub(rb'\g<1>""', f.read_bytes()))

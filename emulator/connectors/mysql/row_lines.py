@@ -82,12 +82,13 @@ def compile_line_decoders(
     `json_fields()`; None when a field of the envelope has no column in the row (nothing to print it from).
     `tx`: each decoder also takes the event's two transaction orders (`total_order`, `data_collection_order`,
     after `ns`) for the formats of `line_formats(..., tx=True)`. Where the C accelerator is built
-    (`linefill.FILL`), the decoders call it for `fmt % args`: the same bytes, ~15k fewer instructions an
-    UPDATE."""
+    (linefill.py), the decoders call it for `fmt % args` and a value's `orjson.dumps`: the same bytes, fewer
+    instructions."""
     code = image_code(tm, outputs, json=True)
     g = code.g
-    g["_dumps"] = orjson.dumps
-    fill = linefill.FILL  # read per compile: a test sets it None for the pure-Python path
+    # the C accelerator's when built (read per compile: a test sets them None for the pure-Python path)
+    g["_dumps"] = linefill.DUMPS or orjson.dumps
+    fill = linefill.FILL
     g["_fill"] = fill
     by_name = {c.name: c for c in code.fields}
     booleans = frozenset(c.i for c in code.fields if _boolean(c, outputs))
