@@ -5,7 +5,8 @@ First `fill` itself against CPython's `%` on the conversions it does (`%d`, `%b`
 hands back to `%` (results and errors), and `dumps` against orjson's. Then a real MariaDB workload: INSERTs, UPDATEs (one column, NULL <->
 value, the key changed), DELETEs of a table with signed and unsigned extremes, text with `%` and quotes, a column
 named with `%`, DECIMAL, DATETIME(6), BLOB, JSON; its binlog events replayed with the accelerator and with
-FILL None (the pure path), without and with transaction metadata: every topic's file must be the same bytes
+FILL None (the pure path), without and with transaction metadata, the key in the line's format (the
+directory output's decoders) and made apart (the others'): every topic's file must be the same bytes
 (the run id and the records' own times masked). A few values are checked against what MariaDB stored (independent of
 either path). Skipped where the accelerator was not built (no compiler at install)."""
 
@@ -196,8 +197,10 @@ _RUN_ID = re.compile(rb'(runId",\{"schema":\{"type":"string","optional":false\},
 _TIMES = re.compile(rb'("op":"[crud]","ts_ms":)\d+,"ts_us":\d+,"ts_ns":\d+')
 
 
-def _replay(tmp: Path, captured, c_path: bool, tx: bool, monkeypatch) -> dict[str, bytes]:
+def _replay(tmp: Path, captured, c_path: bool, tx: bool, apart: bool, monkeypatch) -> dict[str, bytes]:
     events, checksum, props = captured
+    if apart:  # the line decoders that make the key by its own format (`insert`/`update`, as for Kafka)
+        monkeypatch.setattr(Engine, "line_writer", lambda self: None)
     monkeypatch.setattr(linefill, "FILL", fill if c_path else None)
     monkeypatch.setattr(linefill, "DUMPS", dumps if c_path else None)
     cfg = dict(props, **{"schema.history.internal.file.filename": str(tmp / "h.dat")})
@@ -219,18 +222,20 @@ def _replay(tmp: Path, captured, c_path: bool, tx: bool, monkeypatch) -> dict[st
     g = decoders[0].insert.__globals__
     assert (g["_fill"] is fill) == c_path  # the path meant was compiled
     assert (g["_dumps"] is dumps) == c_path
+    assert ("ck" in decoders[0].formats) is not apart  # the key in the line's format, or apart
     out = {}
     for f in sorted((tmp / "topics").iterdir()):
         out[f.name] = _TIMES.sub(rb"\g<1>0", _RUN_ID.sub(rb'\g<1>""', f.read_bytes()))
     return out
 
 
+@pytest.mark.parametrize("apart", [False, True], ids=["key_inline", "key_apart"])
 @pytest.mark.parametrize("tx", [False, True], ids=["plain", "tx_metadata"])
-def test_accelerated_lines_are_the_pure_lines(captured, tmp_path, monkeypatch, tx):
+def test_accelerated_lines_are_the_pure_lines(captured, tmp_path, monkeypatch, tx, apart):
     (tmp_path / "c").mkdir()
     (tmp_path / "py").mkdir()
-    fast = _replay(tmp_path / "c", captured, True, tx, monkeypatch)
-    pure = _replay(tmp_path / "py", captured, False, tx, monkeypatch)
+    fast = _replay(tmp_path / "c", captured, True, tx, apart, monkeypatch)
+    pure = _replay(tmp_path / "py", captured, False, tx, apart, monkeypatch)
     assert fast == pure
     values = [json.loads(x)["value"] for x in fast["f.fdb.pct_t.jsonl"].splitlines()]
     rows = [v["payload"] for v in values if v is not None]  # (not the tombstones)
