@@ -51,6 +51,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
 sys.path.insert(0, str(HERE))
 
+from bench_mariadb import line_path  # noqa: E402
 from test_mysql_flavour import CUSTOMER_META, CUSTOMER_TYPES, customers_row, packet, rows_v2, table_map  # noqa: E402
 
 from emulator.config import load_config  # noqa: E402
@@ -309,6 +310,7 @@ def main(argv=None) -> int:
     )
     args = ap.parse_args(argv)
     extra = {"provide.transaction.metadata": "true"} if args.tx_metadata else None
+    print(f"line path: {line_path()}", flush=True)
     if args.catchup:
         from binlog_catchup import catchup
 

@@ -47,6 +47,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from emulator_proc import write_properties  # noqa: E402
 from pgharness.counters import SPLIT_HEAD, Split, Usage, probe_ms, slow_drains, split_rows  # noqa: E402
 
+from emulator import linefill  # noqa: E402
 from emulator.testing.mariadbserver import MariaDbServer  # noqa: E402
 
 TABLE = """
@@ -576,6 +577,11 @@ def snapshot_bench(rows: int, results: dict, threads: tuple[int, ...] = (1,)) ->
     shutil.rmtree(work, ignore_errors=True)
 
 
+def line_path() -> str:
+    """The streamed rows' line formatting a figure used: the C accelerator (emulator/fastline.c) or Python."""
+    return "C accelerator (fastline)" if linefill.FILL is not None else "pure Python"
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rows", type=int, default=200_000)
@@ -619,7 +625,8 @@ def main() -> int:
     args = ap.parse_args()
     if args.emulator_cmd:
         EMULATOR_CMD[:] = shlex.split(args.emulator_cmd)
-    results: dict = {"rows": args.rows}
+    # which line path the emulator's streamed rows take (the child runs this tree with this environment)
+    results: dict = {"rows": args.rows, "line_path": line_path()}
     py = None
     if args.debezium_venv:
         py = str(Path(args.debezium_venv) / "bin" / "python")

@@ -20,6 +20,7 @@ from collections.abc import Callable
 
 import orjson
 
+from emulator import linefill
 from emulator.connectors.mysql.binlog import T_INT24, T_LONG, T_LONGLONG, T_SHORT, T_TINY, T_YEAR, TableMap
 from emulator.connectors.mysql.row_decoders import image_code
 from emulator.connectors.mysql.values import nonzero
@@ -80,10 +81,15 @@ def compile_line_decoders(
     """The line decoders of `tm` (`outputs` as `compile_row_decoders`'s), `value` and `key` the envelope's
     `json_fields()`; None when a field of the envelope has no column in the row (nothing to print it from).
     `tx`: each decoder also takes the event's two transaction orders (`total_order`, `data_collection_order`,
-    after `ns`) for the formats of `line_formats(..., tx=True)`."""
+    after `ns`) for the formats of `line_formats(..., tx=True)`. Where the C accelerator is built
+    (linefill.py), the decoders call it for `fmt % args` and a value's `orjson.dumps`: the same bytes, fewer
+    instructions."""
     code = image_code(tm, outputs, json=True)
     g = code.g
-    g["_dumps"] = orjson.dumps
+    # the C accelerator's when built (read per compile: a test sets them None for the pure-Python path)
+    g["_dumps"] = linefill.DUMPS or orjson.dumps
+    fill = linefill.FILL
+    g["_fill"] = fill
     by_name = {c.name: c for c in code.fields}
     booleans = frozenset(c.i for c in code.fields if _boolean(c, outputs))
     value_of = {name: (null, fixed) for name, _j, null, fixed in value}
@@ -144,14 +150,15 @@ def compile_line_decoders(
     # each pair from one template, the key's part its parameter: `insert`/`update` make the key apart (or have
     # none), `insert_k`/`update_k` put its fields in the line's format
     key_way = "apart" if key is not None else None
+    c = fill is not None
     funcs = [
-        _function("insert", one, after, key_way, keyed, tx),
-        _function("update", two, both, key_way, keyed, tx, differ),
+        _function("insert", one, after, key_way, keyed, tx, c),
+        _function("update", two, both, key_way, keyed, tx, c, differ),
     ]
     if key is not None:
         funcs += [
-            _function("insert_k", one, after, "inline", keyed, tx),
-            _function("update_k", two, both, "inline", keyed, tx, differ),
+            _function("insert_k", one, after, "inline", keyed, tx, c),
+            _function("update_k", two, both, "inline", keyed, tx, c, differ),
         ]
     src = "\n\n\n".join("\n    ".join(f) for f in funcs) + "\n"
     exec(compile(src, f"<row lines {tm.schema}.{tm.table}>", "exec"), g)  # noqa: S102 - generated code
@@ -162,22 +169,36 @@ def compile_line_decoders(
 
 
 def _function(
-    name: str, image: list[str], args: str, key: str | None, keyed: str, tx: bool, differ: str | None = None
+    name: str,
+    image: list[str],
+    args: str,
+    key: str | None,
+    keyed: str,
+    tx: bool,
+    fill: bool,
+    differ: str | None = None,
 ) -> list[str]:
     """The lines of line decoder `name`: `image` decodes the row's image(s), `args` the format's arguments
     for them; the key's part by `key`: "apart" (its own `%` into `key`, the line's first argument, its length
     returned), "inline" (`keyed`, its fields' arguments, first in the line's format) or None (no key); `tx` the
-    transaction block's orders (`tot`, `dco`) after the source's; `differ` the test of a key change (UPDATE:
-    then (None, p))."""
+    transaction block's orders (`tot`, `dco`) after the source's; `fill`: each `fmt % args` as `_fill(fmt,
+    args)` (the C accelerator, linefill.py: the same bytes); `differ` the test of a key change (UPDATE: then
+    (None, p))."""
+
+    def pct(fmt: str, args: str) -> str:
+        return f"_fill({fmt}, ({args}))" if fill else f"{fmt} % ({args})"
+
     orders = ", tot, dco" if tx else ""
     out = [f"def {name}(b, p, fmt, pos, row, ns{orders}):", *image]
     if key == "apart":
-        out.append(f"key = KFMT % ({keyed})")
+        out.append(f"key = {pct('KFMT', keyed)}")
     if differ is not None:
         out += [f"if {differ}:", "    return None, p"]
     front, length = {"apart": ("key, ", "len(key)"), "inline": (keyed, "0"), None: ("", "0")}[key]
     # ms and µs: the format's precision cuts the ns text (_TIMES)
-    out += ["t = b'%d' % ns", f"return (fmt % ({front}{args}pos, row{orders}, t, t, t), {length}), p"]
+    line = pct("fmt", f"{front}{args}pos, row{orders}, t, t, t")
+    t = "_fill(b'%d', (ns,))" if fill else "b'%d' % ns"
+    out += [f"t = {t}", f"return ({line}, {length}), p"]
     return out
 
 

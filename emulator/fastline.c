@@ -1,0 +1,212 @@
+/* emulator.fastline: `fill(fmt, args)` is `fmt % args` for the bytes formats the MySQL/MariaDB line path
+ * builds (row_lines.py): one pass over the format into one allocation (shrunk to fit).
+ *
+ * Why: a streamed UPDATE's directory line is one `%` of a ~5 KB format with ~28 conversions; CPython's
+ * bytes `%` formats each `%d` through a str object (~700 instructions each), which was ~16k of an UPDATE's
+ * ~71k instructions (callgrind, session 17). Here an int is written straight into the output.
+ *
+ * Contract: the result is byte for byte `fmt % args`. Only what the line formats use is done here:
+ * `%%`, `%d` of an exact int that fits a long long, `%b` of exact bytes, `%.Nb` (the first N bytes). Anything
+ * else (another conversion, a flag or width, a subclass, a huge int, a non-tuple `args`, too few or too many
+ * arguments) is handed to CPython's own `fmt % args`, which gives its result or raises its error. Optional:
+ * the project builds without it (setup.py, optional=True) and row_lines.py then uses `%` itself. */
+
+#define PY_SSIZE_T_CLEAN
+/* raised with every change of what this module does; linefill.py expects the same number */
+#define FASTLINE_VERSION 1
+
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+static const char DIGITS2[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+/* decimal text of v at out, returns its length (at most 20) */
+static Py_ssize_t
+put_int(char *out, long long v)
+{
+    char tmp[24];
+    char *end = tmp + sizeof(tmp), *p = end;
+    /* the magnitude as unsigned: -LLONG_MIN does not fit a long long */
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    while (u >= 100) {
+        unsigned idx = (unsigned)(u % 100) * 2;
+        u /= 100;
+        *--p = DIGITS2[idx + 1];
+        *--p = DIGITS2[idx];
+    }
+    if (u >= 10) {
+        *--p = DIGITS2[u * 2 + 1];
+        *--p = DIGITS2[u * 2];
+    }
+    else {
+        *--p = (char)('0' + u);
+    }
+    if (v < 0)
+        *--p = '-';
+    memcpy(out, p, (size_t)(end - p));
+    return end - p;
+}
+
+static PyObject *
+fill(PyObject *module, PyObject *const *argv, Py_ssize_t argc)
+{
+    if (argc != 2) {
+        PyErr_SetString(PyExc_TypeError, "fill(fmt, args) takes two arguments");
+        return NULL;
+    }
+    PyObject *fmt = argv[0], *args = argv[1];
+    if (!PyBytes_CheckExact(fmt) || !PyTuple_CheckExact(args))
+        return PyNumber_Remainder(fmt, args);
+
+    /* an upper bound of the result: the format (conversions only shrink) plus every argument's text */
+    Py_ssize_t nargs = PyTuple_GET_SIZE(args), bound = PyBytes_GET_SIZE(fmt);
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        PyObject *a = PyTuple_GET_ITEM(args, i);
+        if (PyBytes_CheckExact(a))
+            bound += PyBytes_GET_SIZE(a);
+        else if (PyLong_CheckExact(a))
+            bound += 20;
+        else
+            return PyNumber_Remainder(fmt, args);
+    }
+    PyObject *res = PyBytes_FromStringAndSize(NULL, bound);
+    if (res == NULL)
+        return NULL;
+    char *out = PyBytes_AS_STRING(res), *o = out;
+    const char *f = PyBytes_AS_STRING(fmt), *fend = f + PyBytes_GET_SIZE(fmt);
+    Py_ssize_t next = 0;
+    while (f < fend) {
+        const char *pct = memchr(f, '%', (size_t)(fend - f));
+        if (pct == NULL) {
+            memcpy(o, f, (size_t)(fend - f));
+            o += fend - f;
+            break;
+        }
+        memcpy(o, f, (size_t)(pct - f));
+        o += pct - f;
+        f = pct + 1;
+        if (f >= fend)
+            goto fallback;
+        if (*f == '%') {
+            *o++ = '%';
+            f++;
+            continue;
+        }
+        Py_ssize_t prec = -1;
+        if (*f == '.') {
+            prec = 0;
+            f++;
+            while (f < fend && *f >= '0' && *f <= '9' && prec < 100000)
+                prec = prec * 10 + (*f++ - '0');
+            if (f >= fend || *f != 'b')
+                goto fallback;
+        }
+        if (next >= nargs)
+            goto fallback;
+        PyObject *a = PyTuple_GET_ITEM(args, next++);
+        if (*f == 'b' && PyBytes_CheckExact(a)) {
+            Py_ssize_t n = PyBytes_GET_SIZE(a);
+            if (prec >= 0 && prec < n)
+                n = prec;
+            memcpy(o, PyBytes_AS_STRING(a), (size_t)n);
+            o += n;
+        }
+        else if (*f == 'd' && PyLong_CheckExact(a)) {
+            int overflow;
+            long long v = PyLong_AsLongLongAndOverflow(a, &overflow);
+            if (overflow)
+                goto fallback;
+            o += put_int(o, v);
+        }
+        else {
+            goto fallback;
+        }
+        f++;
+    }
+    if (next != nargs)
+        goto fallback;
+    if (_PyBytes_Resize(&res, o - out) < 0)
+        return NULL;
+    return res;
+
+fallback:
+    Py_DECREF(res);
+    return PyNumber_Remainder(fmt, args);
+}
+
+#define ONES 0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
+
+/* whether one of 8 ASCII bytes is one JSON escapes: below 0x20, '"' or '\\' (a byte x is below k when x - k
+ * borrows into its high bit; x equals k when x ^ k is below 1; exact for "any" as the bytes are below 0x80) */
+static inline int
+escaped8(uint64_t v)
+{
+    uint64_t q = v ^ (ONES * '"'), b = v ^ (ONES * '\\');
+    return (((v - ONES * 0x20) | (q - ONES) | (b - ONES)) & ~v & HIGHS) != 0;
+}
+
+/* orjson.dumps, for what `dumps` below does not print itself */
+static PyObject *orjson_dumps = NULL;
+
+/* dumps(obj): orjson.dumps(obj)'s bytes. An ASCII str with nothing JSON escapes (no quote, backslash or control
+ * character) is its text in quotes, made here: most text columns' values, and orjson's call costs ~4x this
+ * function's (its argument parsing, its writer's setup). Anything else is orjson's. */
+static PyObject *
+dumps(PyObject *module, PyObject *obj)
+{
+    if (PyUnicode_CheckExact(obj) && PyUnicode_IS_ASCII(obj)) {
+        Py_ssize_t n = PyUnicode_GET_LENGTH(obj);
+        const unsigned char *s = PyUnicode_1BYTE_DATA(obj);
+        Py_ssize_t i = 0;
+        for (; i + 8 <= n; i += 8) { /* 8 bytes a step: text columns are often tens of bytes */
+            uint64_t v;
+            memcpy(&v, s + i, 8);
+            if (escaped8(v))
+                break;
+        }
+        while (i < n && s[i] >= 0x20 && s[i] != '"' && s[i] != '\\')
+            i++;
+        if (i == n) {
+            PyObject *res = PyBytes_FromStringAndSize(NULL, n + 2);
+            if (res == NULL)
+                return NULL;
+            char *o = PyBytes_AS_STRING(res);
+            o[0] = '"';
+            memcpy(o + 1, s, (size_t)n);
+            o[n + 1] = '"';
+            return res;
+        }
+    }
+    return PyObject_CallOneArg(orjson_dumps, obj);
+}
+
+static PyMethodDef methods[] = {
+    {"fill", (PyCFunction)(void (*)(void))fill, METH_FASTCALL,
+     "fill(fmt: bytes, args: tuple) -> bytes: fmt % args (see the module's source)"},
+    {"dumps", dumps, METH_O, "dumps(obj) -> bytes: orjson.dumps(obj) (see the module's source)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "fastline", NULL, -1, methods};
+
+PyMODINIT_FUNC
+PyInit_fastline(void)
+{
+    PyObject *orjson = PyImport_ImportModule("orjson");
+    if (orjson == NULL)
+        return NULL;
+    orjson_dumps = PyObject_GetAttrString(orjson, "dumps");
+    Py_DECREF(orjson);
+    if (orjson_dumps == NULL)
+        return NULL;
+    PyObject *m = PyModule_Create(&module);
+    /* linefill.py uses a build of this very source only (an editable install keeps an older build) */
+    if (m != NULL && PyModule_AddIntConstant(m, "VERSION", FASTLINE_VERSION) < 0)
+        Py_CLEAR(m);
+    return m;
+}
