@@ -26,6 +26,7 @@ from emulator.connect.converters.avro_schema import AvroData
 from emulator.connect.converters.json_converter import JsonConverter
 from emulator.connect.converters.registry import MockRegistry
 from emulator.connect.converters.text_converters import SimpleHeaderConverter, StringConverter
+from emulator.connect.javatext import date_text, util_date_text
 from emulator.connect.schema import Field, Schema
 from emulator.testing import mariadbserver
 
@@ -556,3 +557,18 @@ def test_avro_serializer_flags_are_booleans() -> None:
         with pytest.raises(ConfigError) as info:
             build(from_dict({**PG, **avro, f"value.converter.{flag}": "yes"}))
         assert info.value.property == f"value.converter.{flag}"
+
+
+def test_java_dates_before_the_gregorian_cutover_are_julian() -> None:
+    """java.util.Date.toString and SimpleDateFormat use the hybrid calendar: the day before Friday 15 October 1582
+    (Gregorian) is Thursday 4 October 1582 (Julian), the calendar reform's own gap; the recorded case
+    mariadb_string_converter_julian_date holds the 1000-01-01 instance of this."""
+    day = 86_400_000
+    cutover = -12_219_292_800_000  # 1582-10-15T00:00Z, proleptic Gregorian milliseconds
+    assert util_date_text(cutover) == "Fri Oct 15 00:00:00 UTC 1582"
+    assert util_date_text(cutover - 1000) == "Thu Oct 04 23:59:59 UTC 1582"
+    assert date_text(cutover - day) == "1582-10-04"
+    assert date_text(cutover - day + 1) == "1582-10-04T00:00:00.001Z"
+    # Julian 1000 is a leap year, Gregorian 1000 is not: 29 February exists in the printed text
+    feb29 = cutover - 212_794 * day  # Julian 1000-02-29 to Julian 1582-10-05 (the cutover day), by JDN
+    assert date_text(feb29) == "1000-02-29"

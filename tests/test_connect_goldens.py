@@ -67,6 +67,7 @@ CASES = [
     "pg_mapped_key_columns",  # session 15: column mappers leave key fields whole (not emulated: a stop)
     "pg_unwrap_route_by_field_default",  # seed 84 trial 42: route.by.field reads Struct.getString (no default)
     "pg_mask_decimal_replacement_scale",  # seed 97 trial 18: MaskField's BigDecimal replacement keeps its own scale
+    "mariadb_string_converter_julian_date",  # seed 99 trial 15: java.util.Date prints Julian dates before 1582
 ]
 CASES = [c for c in CASES if (DATA / f"{c}.jsonl").is_file()]
 

@@ -19,7 +19,7 @@ _INF = float("inf")
 # Decimal arithmetic without rounding: the default context keeps 28 digits, and PostgreSQL's numeric(38, s)
 # (or wider) values must come through exactly
 EXACT = Context(prec=MAX_PREC, Emax=MAX_EMAX, Emin=MIN_EMIN)
-_EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
+_EPOCH_DATE = dt.date(1970, 1, 1)
 MILLIS_PER_DAY = 86_400_000
 
 
@@ -73,19 +73,42 @@ def decimal_text(d: Decimal) -> str:
     return str(d)
 
 
+# java.util.GregorianCalendar's default cutover, 1582-10-15T00:00Z: before it, Date.toString and SimpleDateFormat
+# (Values.dateFormatFor) print the Julian calendar's date, not the proleptic Gregorian one Python's datetime has
+# (connect seed 99 trial 15: a DATETIME '1000-01-01 00:00:00' prints as "Wed Dec 27 00:00:00 UTC 999")
+GREGORIAN_CUTOVER_MS = -12_219_292_800_000
+
+
+def _java_fields(millis: int) -> tuple[int, int, int, int, int, int, int]:
+    """(year, month, day, hour, minute, second, millisecond) in UTC as Java's hybrid Julian/Gregorian calendar
+    gives them for an instant (a Julian date may be a February 29 no Gregorian year has: no datetime)."""
+    days, rest = divmod(millis, MILLIS_PER_DAY)
+    if millis >= GREGORIAN_CUTOVER_MS:
+        d = _EPOCH_DATE + dt.timedelta(days=days)
+        year, month, day = d.year, d.month, d.day
+    else:
+        # the Julian calendar's date of a Julian day number (Richards' algorithm; 1970-01-01 is JDN 2440588)
+        c = days + 2_440_588 + 32_082
+        n = (4 * c + 3) // 1461
+        e = c - 1461 * n // 4
+        m = (5 * e + 2) // 153
+        day = e - (153 * m + 2) // 5 + 1
+        month = m + 3 - 12 * (m // 10)
+        year = n - 4800 + m // 10
+        if year < 1:  # an era other than AD: out of range here, as datetime's year 1 was before
+            raise OverflowError(f"date value out of range: {millis} ms")
+    secs, ms = divmod(rest, 1000)
+    return year, month, day, secs // 3600, secs // 60 % 60, secs % 60, ms
+
+
 def date_text(millis: int) -> str:
     """`Values.dateFormatFor`: time of day below one day, a date on a day boundary, else a timestamp (UTC)."""
-    when = _EPOCH + dt.timedelta(milliseconds=millis)
-    ms = f"{when.microsecond // 1000:03d}"
+    year, month, day, hh, mi, ss, ms = _java_fields(millis)
     if millis < MILLIS_PER_DAY and millis >= 0:
-        return when.strftime("%H:%M:%S.") + ms + "Z"
+        return f"{hh:02d}:{mi:02d}:{ss:02d}.{ms:03d}Z"
     if millis % MILLIS_PER_DAY == 0:
-        return _year(when) + when.strftime("-%m-%d")
-    return _year(when) + when.strftime("-%m-%dT%H:%M:%S.") + ms + "Z"
-
-
-def _year(when: dt.datetime) -> str:
-    return f"{when.year:04d}"
+        return f"{year:04d}-{month:02d}-{day:02d}"
+    return f"{year:04d}-{month:02d}-{day:02d}T{hh:02d}:{mi:02d}:{ss:02d}.{ms:03d}Z"
 
 
 _DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
@@ -94,11 +117,9 @@ _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
 
 def util_date_text(millis: int) -> str:
     """`java.util.Date.toString()` in UTC: `Thu Jan 01 00:00:00 UTC 1970`."""
-    when = _EPOCH + dt.timedelta(milliseconds=millis)
-    return (
-        f"{_DAYS[when.weekday()]} {_MONTHS[when.month - 1]} {when.day:02d} "
-        f"{when.strftime('%H:%M:%S')} UTC {when.year}"
-    )
+    year, month, day, hh, mi, ss, _ = _java_fields(millis)
+    weekday = (millis // MILLIS_PER_DAY + 3) % 7  # Monday 0; 1970-01-01 was a Thursday, in either calendar
+    return f"{_DAYS[weekday]} {_MONTHS[month - 1]} {day:02d} {hh:02d}:{mi:02d}:{ss:02d} UTC {year}"
 
 
 class MisscaledDecimal(Decimal):
