@@ -16,10 +16,15 @@ _STOPPED_ON_VALUE = "Debezium stops here too"
 _MAX_BATCH = 2048
 
 
-def stopped_on_a_value(workdir: Path) -> bool:
+def _last_log_line(workdir: Path) -> str:
+    """The emulator's last log line (where it says why it stopped), "" without a log."""
     log_file = workdir / "emulator.emulator.log"
     lines = log_file.read_text(errors="replace").strip().splitlines() if log_file.exists() else []
-    return bool(lines) and _STOPPED_ON_VALUE in lines[-1]
+    return lines[-1] if lines else ""
+
+
+def stopped_on_a_value(workdir: Path) -> bool:
+    return _STOPPED_ON_VALUE in _last_log_line(workdir)
 
 
 def stopped_before_chunked_snapshot(workdir: Path) -> bool:
@@ -29,9 +34,7 @@ def stopped_before_chunked_snapshot(workdir: Path) -> bool:
     three attempts), a part that depends on its threads' timing: only "both stopped" is compared."""
     from emulator.connectors.postgres.chunk_bind import STOP_MARK
 
-    log_file = workdir / "emulator.emulator.log"
-    lines = log_file.read_text(errors="replace").strip().splitlines() if log_file.exists() else []
-    return bool(lines) and STOP_MARK in lines[-1]
+    return STOP_MARK in _last_log_line(workdir)
 
 
 def _run_id(rec: dict) -> str | None:

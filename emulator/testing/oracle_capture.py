@@ -356,21 +356,26 @@ def write_properties(props: dict, path: Path) -> None:
 BUSY_S = 0.5  # how long the emulator must stay busy (EmulatorCapture._busy) to count as still working
 
 
+def _stat_fields(path: str) -> list[bytes] | None:
+    """A /proc `stat` file's fields after the command name (state first, then the parent pid), None when the
+    process or thread is gone."""
+    try:
+        with open(path, "rb") as f:
+            stat = f.read()
+    except OSError:
+        return None
+    return stat[stat.rfind(b")") + 2 :].split()
+
+
 def _proc_parents() -> list[tuple[int, int]]:
     """(pid, parent pid) of every process /proc lists."""
-    out = []
     try:
         names = os.listdir("/proc")
     except OSError:
-        return out
+        return []
+    out = []
     for d in names:
-        if d.isdigit():
-            try:
-                with open(f"/proc/{d}/stat", "rb") as f:
-                    stat = f.read()
-            except OSError:
-                continue
-            fields = stat[stat.rfind(b")") + 2 :].split()
+        if d.isdigit() and (fields := _stat_fields(f"/proc/{d}/stat")) is not None:
             out.append((int(d), int(fields[1])))
     return out
 
@@ -452,12 +457,8 @@ class EmulatorCapture(Capture):
             except OSError:
                 continue
             for tid in tasks:
-                try:
-                    with open(f"/proc/{p}/task/{tid}/stat", "rb") as f:
-                        stat = f.read()
-                except OSError:
-                    continue
-                if stat[stat.rfind(b")") + 2 : stat.rfind(b")") + 3] in (b"R", b"D", b"T", b"t"):
+                fields = _stat_fields(f"/proc/{p}/task/{tid}/stat")
+                if fields and fields[0] in (b"R", b"D", b"T", b"t"):
                     return True
         return False
 
