@@ -173,6 +173,7 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
         self.tm_cache: dict[bytes, TableEntry] = {}
         self.tm_last = b""  # the last table map event's body (its id and map): the same again is skipped
         self._ts = self._sid = self._start = self._next = 0
+        self._xa_init()  # prepared XA groups held until their XA COMMIT (xa_hold.py)
         self._handlers = {
             bl.TABLE_MAP: self._on_table_map,
             bl.QUERY: self._on_query,
@@ -210,6 +211,8 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
             off["gtids"] = str(self.gtids)
         if self.event_server_id:
             off["server_id"] = self.event_server_id
+        if self.xa_held or self.xa_done is not None:
+            self._xa_offset(off)
         off["ts_sec"] = self.last_ts_ms // 1000
         if not self.snapshot_done:
             off["snapshot"] = True
@@ -470,6 +473,7 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
         # (Debezium 3.6.3's TransactionMonitor.transactionStartedEvent then writes no second BEGIN)
         tx_id = stored.get("transaction_id")
         self._resume_tx = (str(tx_id), stored_tx_counts(stored)) if tx_id is not None else None
+        self._xa_restore(stored)
         self.snapshot_done = True
         if self.skip_events or self.skip_rows:
             # resume at the start of the interrupted transaction, skipping what was emitted

@@ -21,6 +21,7 @@ from emulator.connectors.mysql.source import source_block
 from emulator.connectors.mysql.stream_lines import BinlogLines
 from emulator.connectors.mysql.types import EventConversionError
 from emulator.connectors.mysql.values import identity
+from emulator.connectors.mysql.xa_hold import XA_FLAGS, XaHold
 
 log = logging.getLogger("emulator.mysql")
 
@@ -41,7 +42,7 @@ TICK_ROWS_MASK = 31
 _OPS = {t: "c" for t in bl.WRITES} | {t: "u" for t in bl.UPDATES} | {bl.DELETE_V1: "d", bl.DELETE_V2: "d"}
 
 
-class MySqlBinlogStream(BinlogLines):
+class MySqlBinlogStream(BinlogLines, XaHold):
     """The MySQL connector's binlog stream: the reader, one handler per event type (rotate, GTID, XID,"""
 
     # -- streaming -----------------------------------------------------------------------------------------
@@ -210,6 +211,9 @@ class MySqlBinlogStream(BinlogLines):
         gtid, flags = _mariadb_gtid(data, self._sid) if ev is None else (ev.gtid, ev.flags)
         if self.in_tx:  # the previous group ended without COMMIT/XID (e.g. a rolled-back statement)
             self._complete()
+        # an XA group (held until its XA COMMIT), or a group a restart passes again: xa_hold.py
+        if (flags & XA_FLAGS or self.xa_done is not None) and self._xa_group(data, gtid, flags, checksum):
+            return
         self.tx_standalone = bool(flags & 1)
         self.event_server_id = self._sid
         self.pos_gtid = gtid
