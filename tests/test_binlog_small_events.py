@@ -16,6 +16,7 @@ import json
 import re
 import threading
 from pathlib import Path
+from types import SimpleNamespace
 
 import pymysql.cursors
 import pymysql.err
@@ -180,7 +181,10 @@ def _replay(
     c.file, c.next_pos = "binlog.000001", 4
     c.parser.apply(TABLES, "smalldb")
     c.gtids = MariaGtidSet()  # (a snapshot's, empty: the log's first transactions are not captured)
-    for etype, data, ev in events:
+    # the stream's reader: an XA PREPARE group's GTID handler reads the group's events from it (xa_hold.py)
+    it = iter(events)
+    c.reader = SimpleNamespace(read=lambda: next(it))
+    for etype, data, ev in it:
         c.handle_event(etype, data, ev, checksum)
         c.engine.tick()
     c.engine.output.flush()

@@ -51,6 +51,7 @@ from emulator.testing.diff_run import (  # ROOT, oracle_*, run_logged: also impo
 from emulator.testing.lost_batch import drop_lost_batch, stopped_before_chunked_snapshot, stopped_on_a_value
 from emulator.testing.parallel_order import accept_remarked_last, parallel_snapshot, sort_snapshot_reads
 from emulator.testing.workload import Workload, stream_steps
+from emulator.testing.xa_order import accept_xa
 
 QUIET_S = 6.0  # the recorders' "events stopped": no data records for this long
 NO_SNAPSHOT_MODES = ("no_data", "never")
@@ -355,6 +356,8 @@ def diff(
         sort_snapshot_reads(ours)
         if note := accept_remarked_last(gold, ours):  # which record, if any, depends on the threads' timing
             log(f"accepted: {note}")
+    for note in accept_xa(gold, ours, work.text):  # MariaDB XA held until COMMIT, dropped at ROLLBACK
+        log(f"accepted: {note}")
     res.compared, problems = compare(
         gold,
         ours,

@@ -1,0 +1,100 @@
+"""What the comparison with Debezium accepts of MariaDB XA transactions, and nothing more (docs/differential-mariadb.md
+"XA"; the emulator's emulator/connectors/mysql/xa_hold.py).
+
+Debezium emits an XA transaction's rows when MariaDB writes them, at XA PREPARE; the emulator holds them until XA
+COMMIT and drops them at XA ROLLBACK. So, for a workload with such statements only:
+
+* `xa_commit_order`: the emulator's records of a committed XA transaction come later in their topics than
+  Debezium's (at the COMMIT), with the same bytes. The candidate's stream records are put back into binlog order
+  (source file, pos, row: a held record keeps its PREPARE group's position), accepted only when the candidate's
+  order has at most as many descents per topic as the workload has two-phase XA COMMITs (each held group put in
+  at its COMMIT makes one);
+* `xa_rolled_back`: Debezium's records of a rolled-back XA transaction are not the emulator's: golden stream
+  records at binlog positions the candidate has no record at (the two servers write the same binlog for the same
+  workload) are dropped, accepted only as at most as many runs per topic as the workload has XA ROLLBACKs.
+
+Both answer a note for the log (None when nothing was accepted); what they do not accept is left for the
+comparison to report.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+_COMMIT_2PC = re.compile(r"(?im)\bXA\s+COMMIT\b(?![^;]*\bONE\s+PHASE\b)")
+_ROLLBACK = re.compile(r"(?im)\bXA\s+ROLLBACK\b")
+
+
+def _position(r: dict) -> tuple[str, int, int] | None:
+    """A stream record's binlog position (snapshot reads, schema changes without one, tombstones: None)."""
+    v = r.get("value")
+    p = v.get("payload") if isinstance(v, dict) else None
+    src = p.get("source") if isinstance(p, dict) else None
+    if not isinstance(src, dict) or src.get("snapshot") not in ("false", False) or "pos" not in src:
+        return None
+    return (str(src.get("file")), int(src["pos"]), int(src.get("row") or 0))
+
+
+def _keyed(rs: list[dict]) -> list[tuple[int, tuple]]:
+    """(index, sort key) of the stream records and their tombstones (a tombstone stays after its delete)."""
+    out: list[tuple[int, tuple]] = []
+    last = None
+    for i, r in enumerate(rs):
+        pos = _position(r)
+        if pos is not None:
+            last = pos
+            out.append((i, (*pos, 0)))
+        elif r.get("value") is None and last is not None and out and out[-1][0] == i - 1:
+            out.append((i, (*last, 1)))
+    return out
+
+
+def xa_commit_order(candidate: dict[str, list[dict]], workload: str) -> str | None:
+    allowed = len(_COMMIT_2PC.findall(workload))
+    if not allowed:
+        return None
+    moved = []
+    for topic, rs in candidate.items():
+        keyed = _keyed(rs)
+        descents = sum(1 for a, b in zip(keyed, keyed[1:]) if b[1] < a[1])
+        if not descents or descents > allowed:
+            continue
+        ordered = [rs[i] for i, _k in sorted(keyed, key=lambda t: t[1])]
+        for (i, _k), r in zip(keyed, ordered):
+            rs[i] = r
+        moved.append(f"{topic} ({descents})")
+    return (
+        f"XA COMMIT: records held until the commit put back in binlog order in {', '.join(moved)}"
+        if moved
+        else None
+    )
+
+
+def xa_rolled_back(
+    golden: dict[str, list[dict]], candidate: dict[str, list[dict]], workload: str
+) -> str | None:
+    allowed = len(_ROLLBACK.findall(workload))
+    if not allowed:
+        return None
+    dropped = []
+    for topic, rs in golden.items():
+        ours = {k[:3] for _i, k in _keyed(candidate.get(topic, []))}
+        gone = [i for i, k in _keyed(rs) if k[:3] not in ours]
+        runs = sum(1 for n, i in enumerate(gone) if n == 0 or gone[n - 1] != i - 1)
+        if not gone or runs > allowed:
+            continue
+        golden[topic] = [r for i, r in enumerate(rs) if i not in set(gone)]
+        dropped.append(f"{topic} ({len(gone)})")
+    if not dropped:
+        return None
+    return (
+        "XA ROLLBACK (deliberate difference): Debezium's records of rolled-back XA transactions in "
+        + ", ".join(dropped)
+    )
+
+
+def accept_xa(golden: dict[str, list[dict]], candidate: dict[str, list[dict]], workload: str) -> list[str]:
+    """Both, in place: the notes of what was accepted."""
+    notes: list[Any] = [xa_commit_order(candidate, workload), xa_rolled_back(golden, candidate, workload)]
+    return [n for n in notes if n]
