@@ -193,6 +193,8 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
     def position(self) -> dict[str, Any] | None:
         if not self.file:
             return None
+        if self._xa_position is not None:  # a held XA group's records being made (xa_hold._xa_replay)
+            return dict(self._xa_position)
         off: dict[str, Any] = {}
         if self.in_tx and self.tx_file is not None:
             off["file"], off["pos"] = self.tx_file, self.tx_pos

@@ -136,6 +136,7 @@ class XaHold:
     def _xa_init(self) -> None:
         self.xa_held = {}
         self.xa_done = None
+        self._xa_position: dict[str, Any] | None = None  # position() while a held group is handed over
 
     def _xa_offset(self, off: dict[str, Any]) -> None:
         """`position()` while a group is held or a restart has not yet passed where the stream had been: the
@@ -260,6 +261,11 @@ class XaHold:
     def _xa_replay(self, held: HeldXa, checksum: int) -> None:
         """The held group's events through the stream's handlers, at the state its GTID event had; the
         stream's state (position, GTID set, table ids) put back afterwards."""
+        # an offset taken while the group's records are made (a signal's blocking snapshot commits) is the one
+        # from before: the group is still held there, its COMMIT still ahead
+        self.xa_held[b""] = held
+        self._xa_position = self.position()
+        del self.xa_held[b""]
         saved = {k: getattr(self, k) for k in _STATE}
         gtids = str(self.gtids) if self.gtids is not None else None
         table_ids = dict(self.table_ids)
@@ -278,6 +284,7 @@ class XaHold:
                 self.handle_event(etype, pkt, ev, checksum)
         finally:
             self._xa_replaying = False
+            self._xa_position = None
             for k, v in saved.items():
                 setattr(self, k, v)
             self.gtids = self._new_gtid_set(gtids)
