@@ -1,0 +1,72 @@
+"""What the comparison accepts of MariaDB XA transactions (emulator/testing/xa_order.py): a committed XA's records
+later in their topics (put back in binlog order, one descent per two-phase XA COMMIT at most), a rolled-back XA's
+records missing (one run per XA ROLLBACK at most) - and nothing more. Records made by hand."""
+
+from __future__ import annotations
+
+from emulator.testing.xa_order import xa_commit_order, xa_rolled_back
+
+T = "p.db.a"
+
+
+def rec(row_id: int, pos: int, op: str = "c") -> dict:
+    return {
+        "topic": T,
+        "key": {"payload": {"id": row_id}},
+        "value": {
+            "payload": {
+                "op": op,
+                "source": {"snapshot": "false", "file": "binlog.000001", "pos": pos, "row": 0},
+            }
+        },
+    }
+
+
+def tombstone(row_id: int) -> dict:
+    return {"topic": T, "key": {"payload": {"id": row_id}}, "value": None}
+
+
+def ids(rs: list[dict]) -> list:
+    return [(r["key"]["payload"]["id"], r["value"] is None) for r in rs]
+
+
+XA = "XA START 'x'; INSERT ...; XA END 'x'; XA PREPARE 'x';\nINSERT ...;\nXA COMMIT 'x';"
+
+
+def test_a_committed_xa_put_back_in_binlog_order():
+    # binlog: 10 and the delete of 2 prepared at 100-200, 50 committed at 300, the XA committed at 400
+    ours = {T: [rec(1, 50), rec(50, 300), rec(10, 100), rec(2, 200, "d"), tombstone(2), rec(60, 500)]}
+    assert xa_commit_order(ours, XA) is not None
+    assert ids(ours[T]) == [(1, False), (10, False), (2, False), (2, True), (50, False), (60, False)]
+
+
+def test_no_xa_commit_no_reorder():
+    ours = {T: [rec(50, 300), rec(10, 100)]}
+    one_phase = "XA START 'x'; INSERT ...; XA END 'x'; XA COMMIT 'x' ONE PHASE;"
+    for workload in ("INSERT ...;", one_phase):
+        assert xa_commit_order(ours, workload) is None
+        assert ids(ours[T]) == [(50, False), (10, False)]
+
+
+def test_more_descents_than_commits_not_accepted():
+    ours = {T: [rec(50, 300), rec(10, 100), rec(60, 500), rec(20, 150)]}
+    assert xa_commit_order(ours, XA) is None
+    assert ids(ours[T]) == [(50, False), (10, False), (60, False), (20, False)]
+
+
+ROLLBACK = "XA START 'r'; INSERT ...; XA END 'r'; XA PREPARE 'r';\nXA ROLLBACK 'r';"
+
+
+def test_a_rolled_back_xa_dropped_from_debeziums_records():
+    golden = {T: [rec(1, 50), rec(10, 100), rec(2, 200, "d"), tombstone(2), rec(50, 300)]}
+    ours = {T: [rec(1, 50), rec(50, 300)]}
+    assert xa_rolled_back(golden, ours, ROLLBACK) is not None
+    assert ids(golden[T]) == [(1, False), (50, False)]
+
+
+def test_missing_records_beyond_the_rollbacks_not_accepted():
+    golden = {T: [rec(1, 50), rec(10, 100), rec(50, 300), rec(20, 400)]}
+    ours = {T: [rec(1, 50), rec(50, 300)]}
+    assert xa_rolled_back(golden, ours, ROLLBACK) is None  # two runs, one ROLLBACK
+    assert xa_rolled_back(golden, ours, "INSERT ...;") is None
+    assert ids(golden[T]) == [(1, False), (10, False), (50, False), (20, False)]
