@@ -14,6 +14,7 @@ import tempfile
 import time
 
 import pytest
+from stop_hooks import stop_after_records
 
 from emulator.api import Capture
 from emulator.connectors.mysql import xa_hold
@@ -219,3 +220,40 @@ def test_held_groups_beyond_the_memory_bound_spill_to_a_file(db, tmp_path, monke
     cap.changes()
     assert _rows(cap, name) == [("c", 99), ("c", 100)] + [("c", i) for i in range(1000, 2000)] + [("c", 101)]
     assert not any(os.path.exists(p) for p in spilled)  # removed once emitted
+
+
+def test_restart_inside_a_transaction_after_a_held_group(db, tmp_path):
+    """Stopped inside a big transaction while an XA transaction is held: the restart passes the held stretch
+    again, resumes the big transaction where it stopped (its rows once, its transaction orders going on) and
+    emits the XA's rows once at its COMMIT."""
+    name = "xa_restart_inside"
+    props = _setup(db, tmp_path, name)
+    props["snapshot.mode"] = "no_data"
+    store = MemoryOffsetStore()
+    cap = Capture(props, offsets=store).start()
+    try:
+        db.sql("INSERT INTO a VALUES (99, 'streaming')", name)
+        _wait_row(cap, name, 99)
+        db.sql(_xa(name, "'t1'", "INSERT INTO a VALUES (10, 'held');", ""), name)
+        db.sql("INSERT INTO a VALUES (100, 'between')", name)
+        _wait_row(cap, name, 100)
+        stop_after_records(cap, 300)  # BEGIN and 299 rows or more of the 3,000 (rows events of ~8 KB)
+        db.sql("BEGIN; INSERT INTO a SELECT seq, REPEAT('x', 15) FROM seq_1000_to_3999; COMMIT", name)
+        cap.thread.join(60)
+        assert not cap.thread.is_alive(), "the hook never stopped the capture"
+    finally:
+        cap.stop()
+    cap.changes()
+    first = _rows(cap, name)
+    assert first[:2] == [("c", 99), ("c", 100)] and 299 <= len(first) - 2 < 3000
+    again = Capture(props, offsets=store).start()
+    try:
+        db.sql("XA COMMIT 't1'; INSERT INTO a VALUES (101, 'after')", name)
+        _wait_row(again, name, 101)
+    finally:
+        again.stop()
+    again.changes()
+    rows = first + _rows(again, name)
+    assert rows == [("c", 99), ("c", 100)] + [("c", i) for i in range(1000, 4000)] + [("c", 10), ("c", 101)]
+    big = [p for p in _payloads(cap, name) + _payloads(again, name) if 1000 <= p["after"]["id"] < 4000]
+    assert [p["transaction"]["total_order"] for p in big] == list(range(1, 3001))

@@ -218,6 +218,7 @@ class XaHold:
         self.gtids.add(gtid)
         if next_pos:
             self.next_pos = next_pos
+        self.event_server_id = self._sid
         self.pos_gtid = None
         if not self.flavor.mariadb:
             self.gtid = None
