@@ -70,3 +70,12 @@ def test_missing_records_beyond_the_rollbacks_not_accepted():
     assert xa_rolled_back(golden, ours, ROLLBACK) is None  # two runs, one ROLLBACK
     assert xa_rolled_back(golden, ours, "INSERT ...;") is None
     assert ids(golden[T]) == [(1, False), (10, False), (50, False), (20, False)]
+
+
+def test_records_at_other_positions_with_the_same_content_not_dropped():
+    """After an incremental snapshot's first watermark the positions differ (the emulator's watermark INSERT is
+    not Debezium's text): campaign seed 98003 dropped six matching watermark records as rolled back."""
+    golden = {T: [rec(1, 50), rec(10, 100), rec(7, 600), rec(8, 700)]}
+    ours = {T: [rec(1, 50), rec(7, 610), rec(8, 720)]}
+    assert xa_rolled_back(golden, ours, ROLLBACK) is not None
+    assert ids(golden[T]) == [(1, False), (7, False), (8, False)]
