@@ -79,3 +79,28 @@ def test_records_at_other_positions_with_the_same_content_not_dropped():
     ours = {T: [rec(1, 50), rec(7, 610), rec(8, 720)]}
     assert xa_rolled_back(golden, ours, ROLLBACK) is not None
     assert ids(golden[T]) == [(1, False), (7, False), (8, False)]
+
+
+def test_a_missing_tail_not_accepted():
+    """An emulator that stopped early misses a tail (seed 98001's golden against an empty candidate was accepted
+    whole before this check)."""
+    golden = {T: [rec(1, 50), rec(10, 100), rec(11, 150)]}
+    for ours in ({T: [rec(1, 50)]}, {}):
+        assert xa_rolled_back(golden, ours, ROLLBACK) is None
+    assert ids(golden[T]) == [(1, False), (10, False), (11, False)]
+
+
+def test_runs_counted_across_topics():
+    """One XA transaction's rows in two tables are one stretch of the binlog; two stretches with a record of the
+    candidate's between them are two."""
+    u = "p.db.b"
+    golden = {
+        T: [rec(10, 100), rec(1, 300), rec(12, 400)],
+        u: [dict(rec(20, 200), topic=u), dict(rec(2, 500), topic=u)],
+    }
+    ours = {T: [rec(1, 300)], u: [dict(rec(2, 500), topic=u)]}
+    one = {T: [rec(10, 100), rec(1, 300)], u: [dict(rec(20, 200), topic=u), dict(rec(2, 500), topic=u)]}
+    assert xa_rolled_back(one, ours, ROLLBACK) is not None  # 100 and 200: one stretch
+    assert ids(one[T]) == [(1, False)] and ids(one[u]) == [(2, False)]
+    assert xa_rolled_back(golden, ours, ROLLBACK) is None  # 100-200, then 400 after 300: two
+    assert xa_rolled_back(golden, ours, ROLLBACK + "\nXA ROLLBACK 'r2';") is not None
