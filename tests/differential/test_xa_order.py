@@ -104,3 +104,11 @@ def test_runs_counted_across_topics():
     assert ids(one[T]) == [(1, False)] and ids(one[u]) == [(2, False)]
     assert xa_rolled_back(golden, ours, ROLLBACK) is None  # 100-200, then 400 after 300: two
     assert xa_rolled_back(golden, ours, ROLLBACK + "\nXA ROLLBACK 'r2';") is not None
+
+
+def test_a_key_change_keeps_its_order():
+    """A key-changing UPDATE's delete, tombstone and create share one position: not a descent, not reordered
+    (campaign seed 98006: the tombstone sorted after the create, six mismatches)."""
+    ours = {T: [rec(1, 50), rec(2, 300, "d"), tombstone(2), rec(3, 300), rec(4, 400)]}
+    assert xa_commit_order(ours, XA) is None
+    assert ids(ours[T]) == [(1, False), (2, False), (2, True), (3, False), (4, False)]
