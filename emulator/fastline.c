@@ -13,7 +13,7 @@
 
 #define PY_SSIZE_T_CLEAN
 /* raised with every change of what this module does; linefill.py expects the same number */
-#define FASTLINE_VERSION 1
+#define FASTLINE_VERSION 2
 
 #include <Python.h>
 #include <stdint.h>
@@ -185,7 +185,123 @@ dumps(PyObject *module, PyObject *obj)
     return PyObject_CallOneArg(orjson_dumps, obj);
 }
 
+/* b[start:end] as Python slices it (start and end at least 0): clamped to the bytes */
+static int
+text_span(PyObject *b, Py_ssize_t *start, Py_ssize_t *end)
+{
+    if (!PyBytes_CheckExact(b))
+        return -1;
+    Py_ssize_t n = PyBytes_GET_SIZE(b);
+    if (*start < 0 || *end < 0)
+        return -1;
+    if (*end > n)
+        *end = n;
+    if (*start > *end)
+        *start = *end;
+    return 0;
+}
+
+/* orjson.dumps(b[start:end].decode('utf-8', 'replace'))'s bytes, without the slice or the str when the bytes are
+ * ASCII JSON does not escape (most text columns' values): what a UTF-8 text column's value prints (row_decoders.py,
+ * its converter `r.decode('utf-8', 'replace')`); anything else through that str and `dumps` above. */
+static PyObject *
+jtext_of(PyObject *module, PyObject *b, Py_ssize_t start, Py_ssize_t end)
+{
+    const unsigned char *s = (const unsigned char *)PyBytes_AS_STRING(b) + start;
+    Py_ssize_t n = end - start, i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t v;
+        memcpy(&v, s + i, 8);
+        if ((v & HIGHS) || escaped8(v))
+            break;
+    }
+    while (i < n && s[i] >= 0x20 && s[i] < 0x80 && s[i] != '"' && s[i] != '\\')
+        i++;
+    if (i == n) {
+        PyObject *res = PyBytes_FromStringAndSize(NULL, n + 2);
+        if (res == NULL)
+            return NULL;
+        char *o = PyBytes_AS_STRING(res);
+        o[0] = '"';
+        memcpy(o + 1, s, (size_t)n);
+        o[n + 1] = '"';
+        return res;
+    }
+    PyObject *str = PyUnicode_DecodeUTF8((const char *)s, n, "replace");
+    if (str == NULL)
+        return NULL;
+    PyObject *res = dumps(module, str);
+    Py_DECREF(str);
+    return res;
+}
+
+static int
+span_args(PyObject *const *argv, Py_ssize_t *start, Py_ssize_t *end)
+{
+    *start = PyLong_AsSsize_t(argv[1]);
+    if (*start == -1 && PyErr_Occurred())
+        return -1;
+    *end = PyLong_AsSsize_t(argv[2]);
+    if (*end == -1 && PyErr_Occurred())
+        return -1;
+    if (text_span(argv[0], start, end) < 0) {
+        PyErr_SetString(PyExc_ValueError, "jtext: exact bytes and positions at least 0 expected");
+        return -1;
+    }
+    return 0;
+}
+
+/* jtext(b, start, end): orjson.dumps(b[start:end].decode('utf-8', 'replace')) */
+static PyObject *
+jtext(PyObject *module, PyObject *const *argv, Py_ssize_t argc)
+{
+    Py_ssize_t start, end;
+    if (argc != 3) {
+        PyErr_SetString(PyExc_TypeError, "jtext(b, start, end) takes three arguments");
+        return NULL;
+    }
+    if (span_args(argv, &start, &end) < 0)
+        return NULL;
+    return jtext_of(module, argv[0], start, end);
+}
+
+/* jtext_same(b, start, end, pstart, pend, prev): `prev` itself when b[start:end] == b[pstart:pend] (an UPDATE's
+ * after value whose bytes are the before's: its JSON made once), else jtext(b, start, end). pend < pstart: no
+ * before value (it was NULL). */
+static PyObject *
+jtext_same(PyObject *module, PyObject *const *argv, Py_ssize_t argc)
+{
+    Py_ssize_t start, end;
+    if (argc != 6) {
+        PyErr_SetString(PyExc_TypeError, "jtext_same(b, start, end, pstart, pend, prev) takes six arguments");
+        return NULL;
+    }
+    if (span_args(argv, &start, &end) < 0)
+        return NULL;
+    Py_ssize_t pstart = PyLong_AsSsize_t(argv[3]), pend;
+    if (pstart == -1 && PyErr_Occurred())
+        return NULL;
+    pend = PyLong_AsSsize_t(argv[4]);
+    if (pend == -1 && PyErr_Occurred())
+        return NULL;
+    if (pstart >= 0 && pend >= pstart && argv[5] != Py_None) {
+        Py_ssize_t size = PyBytes_GET_SIZE(argv[0]);
+        if (pend > size)
+            pend = size;
+        if (pstart > pend)
+            pstart = pend;
+        const char *d = PyBytes_AS_STRING(argv[0]);
+        if (pend - pstart == end - start && memcmp(d + pstart, d + start, (size_t)(end - start)) == 0)
+            return Py_NewRef(argv[5]);
+    }
+    return jtext_of(module, argv[0], start, end);
+}
+
 static PyMethodDef methods[] = {
+    {"jtext", (PyCFunction)(void (*)(void))jtext, METH_FASTCALL,
+     "jtext(b, start, end) -> bytes: orjson.dumps(b[start:end].decode('utf-8', 'replace'))"},
+    {"jtext_same", (PyCFunction)(void (*)(void))jtext_same, METH_FASTCALL,
+     "jtext_same(b, start, end, pstart, pend, prev) -> prev if the two spans' bytes are equal, else jtext"},
     {"fill", (PyCFunction)(void (*)(void))fill, METH_FASTCALL,
      "fill(fmt: bytes, args: tuple) -> bytes: fmt % args (see the module's source)"},
     {"dumps", dumps, METH_O, "dumps(obj) -> bytes: orjson.dumps(obj) (see the module's source)"},

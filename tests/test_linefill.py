@@ -33,6 +33,8 @@ from emulator.testing import mariadbserver
 # the accelerator linefill.py takes (None: not built, or a build of an older fastline.c)
 fill = linefill.fastline.fill if linefill.fastline is not None else None
 dumps = linefill.fastline.dumps if linefill.fastline is not None else None
+jtext = linefill.fastline.jtext if linefill.fastline is not None else None
+jtext_same = linefill.fastline.jtext_same if linefill.fastline is not None else None
 
 needs_c = pytest.mark.skipif(fill is None, reason="the C accelerator emulator.fastline is not built")
 
@@ -116,6 +118,44 @@ def test_dumps_finds_each_escape_at_each_place():
                 assert dumps(s) == orjson.dumps(s), s
 
 
+def _jtext_py(b: bytes, start: int, end: int) -> bytes:
+    """What the pure path prints for a UTF-8 text column's bytes b[start:end] (row_decoders.py)."""
+    return orjson.dumps(b[start:end].decode("utf-8", "replace"))
+
+
+@needs_c
+def test_jtext_is_the_pure_text():
+    """`jtext` against slice, decode and orjson: ASCII around the 8-byte steps, what JSON escapes, non-ASCII, invalid
+    UTF-8 (replaced), a span past the bytes' end (clamped as a slice is); `jtext_same` the before's object only
+    for equal bytes."""
+    values = [
+        b"",
+        b"a",
+        b"abcdefgh",
+        b"abcdefghi",
+        b"\x7f",
+        b"\x80",
+        b"caf\xc3\xa9",
+        b"\xc3",
+        b"\xed\xa0\x80",
+        b"\xff",
+    ]
+    values += [
+        b"abcdefghijklmnop"[:k] + ch for k in range(17) for ch in (b'"', b"\\", b"\x00", b"\x1f", b"\xc3\xa9")
+    ]
+    for v in values:
+        b = b"\x05" + v + b"tail"
+        assert jtext(b, 1, 1 + len(v)) == _jtext_py(b, 1, 1 + len(v)), v
+    assert jtext(b"abc", 1, 99) == _jtext_py(b"abc", 1, 99) and jtext(b"abc", 3, 1) == b'""'
+    b = b"xyzxyq"
+    prev = b"prev"
+    assert jtext_same(b, 3, 6, 0, 3, prev) == b'"xyq"'  # the same length, other bytes
+    assert jtext_same(b, 0, 2, 3, 5, prev) is prev
+    assert jtext_same(b, 0, 2, -1, -1, None) == b'"xy"'  # no before value (NULL)
+    with pytest.raises(ValueError):
+        jtext(b, -1, 2)
+
+
 TABLE = """CREATE TABLE `pct%t` (
   id INT NOT NULL PRIMARY KEY,
   `a%d` INT NULL,
@@ -147,7 +187,41 @@ DELETE FROM `pct%t` WHERE id IN (1, 4);
 COMMIT;
 DELETE FROM `pct%t`;
 """
-TRANSACTIONS = 7  # the INSERT, four UPDATEs, the explicit transaction, the last DELETE
+# every integer width signed and unsigned, the temporal types with fractions, text of every length prefix in
+# UTF-8 and in latin1 (its own converter: not the UTF-8 JSON from bytes), ENUM/SET, BIT; text with what JSON
+# escapes, non-ASCII, empty, at each 8-byte step of the C scan; UPDATEs changing one text column (the others'
+# JSON reused from the before image), NULL <-> text, and equal bytes in another column
+MANY = """CREATE TABLE many (
+  id INT NOT NULL PRIMARY KEY,
+  ti TINYINT NULL, tu TINYINT UNSIGNED NOT NULL, si SMALLINT NOT NULL, su SMALLINT UNSIGNED NULL,
+  mi MEDIUMINT NOT NULL, mu MEDIUMINT UNSIGNED NOT NULL, ii INT UNSIGNED NOT NULL, bu BIGINT UNSIGNED NULL,
+  d DECIMAL(30,10) NULL, dt DATETIME(3) NULL, ts TIMESTAMP(6) NULL, tm TIME(2) NULL, da DATE NULL, y YEAR NULL,
+  c CHAR(5) NOT NULL, v VARCHAR(300) NULL, tt TINYTEXT NULL, mt MEDIUMTEXT NULL, lt LONGTEXT NULL,
+  l1 VARCHAR(20) CHARACTER SET latin1 NULL, e ENUM('a', 'b%', 'c') NULL, st SET('x', 'y', 'z') NULL,
+  bt BIT(10) NULL, vb VARBINARY(10) NULL
+) DEFAULT CHARSET=utf8mb4"""
+
+MANY_STATEMENTS = r"""
+INSERT INTO many VALUES
+  (1, -128, 255, -32768, 65535, -8388608, 16777215, 4294967295, 18446744073709551615,
+   -12345678901234567890.0123456789, '2024-02-29 23:59:59.999', '2038-01-19 03:14:07.5', '-838:59:58.99',
+   '1000-01-01', 1901, 'ab', REPEAT('é', 300), 'q"b\\s\tc\n', REPEAT('m', 70000), '12345678"abcdefgh',
+   'café ü', 'b%', 'x,z', b'1010101010', X'00'),
+  (2, 127, 0, 32767, 0, 8388607, 0, 0, 0, 0.5, '1970-01-01 00:00:01', '2000-01-01 00:00:01', '00:00:00', '9999-12-31',
+   2155, '', '', 'back\\slash', '', '', '', 'a', '', b'0', ''),
+  (3, NULL, 1, 1, NULL, 1, 1, 1, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'zz', NULL, NULL, NULL, NULL, NULL,
+   NULL, NULL, NULL, NULL);
+UPDATE many SET v = 'ascii only here', tu = 7 WHERE id = 1;
+UPDATE many SET v = NULL, tt = 'same' WHERE id = 1;
+UPDATE many SET v = 'same', tt = NULL, mt = CONCAT('abcdefghijklmnop', CHAR(1)) WHERE id = 1;
+UPDATE many SET v = 'emas', c = 'ba' WHERE id = 1;
+UPDATE many SET v = 'x', tt = 'x', mt = 'x', lt = 'x', l1 = 'x', c = 'x' WHERE id = 3;
+UPDATE many SET lt = '😀😀😀😀😀😀😀😀😀' WHERE id = 2;
+UPDATE many SET id = 4, v = 'key changed' WHERE id = 3;
+DELETE FROM many WHERE id IN (1, 2);
+"""
+MANY_TRANSACTIONS = 9
+TRANSACTIONS = 7 + MANY_TRANSACTIONS  # the INSERT, four UPDATEs, the explicit transaction, the last DELETE
 
 
 def _plain(ev):
@@ -166,8 +240,10 @@ def captured():
     with mariadbserver.MariaDbServer() as db:
         db.sql("CREATE DATABASE fdb")
         db.sql(TABLE, "fdb")
+        db.sql(MANY, "fdb")
         file, pos = db.query("SHOW MASTER STATUS")[0][:2]
         db.sql(STATEMENTS, "fdb", charset="utf8mb4")
+        db.sql(MANY_STATEMENTS, "fdb", charset="utf8mb4")
         r = bl.BinlogReader(
             {"host": "127.0.0.1", "port": db.port, "user": db.user, "password": db.password},
             server_id=77,
@@ -203,6 +279,8 @@ def _replay(tmp: Path, captured, c_path: bool, tx: bool, apart: bool, monkeypatc
         monkeypatch.setattr(Engine, "line_writer", lambda self: None)
     monkeypatch.setattr(linefill, "FILL", fill if c_path else None)
     monkeypatch.setattr(linefill, "DUMPS", dumps if c_path else None)
+    monkeypatch.setattr(linefill, "JTEXT", jtext if c_path else None)
+    monkeypatch.setattr(linefill, "JTEXT_SAME", jtext_same if c_path else None)
     cfg = dict(props, **{"schema.history.internal.file.filename": str(tmp / "h.dat")})
     if tx:
         cfg["provide.transaction.metadata"] = "true"
@@ -214,14 +292,16 @@ def _replay(tmp: Path, captured, c_path: bool, tx: bool, apart: bool, monkeypatc
     c.snapshot_done = True
     c.file, c.next_pos = "binlog.000001", 4
     c.parser.apply(TABLE, "fdb")
+    c.parser.apply(MANY, "fdb")
     for etype, data, ev in events:
         c.handle_event(etype, data, ev, checksum)
     c.engine.output.flush()
     decoders = [e.lines for e in c.table_ids.values() if e.lines is not None]
-    assert decoders, "the line path was not taken"
+    assert len({d.value_format for d in decoders}) == 2, "the line path was not taken for both tables"
     g = decoders[0].insert.__globals__
     assert (g["_fill"] is fill) == c_path  # the path meant was compiled
     assert (g["_dumps"] is dumps) == c_path
+    assert (g.get("_jt") is jtext) == c_path  # UTF-8 text columns' JSON from the row's bytes
     assert ("ck" in decoders[0].formats) is not apart  # the key in the line's format, or apart
     out = {}
     for f in sorted((tmp / "topics").iterdir()):
@@ -250,6 +330,18 @@ def test_accelerated_lines_are_the_pure_lines(captured, tmp_path, monkeypatch, t
     assert rows[2]["after"]["s"] == "b%"
     if tx:
         assert all(r["transaction"] is not None for r in rows)
+    many = [json.loads(x)["value"] for x in fast["f.fdb.many.jsonl"].splitlines()]
+    many = [v["payload"] for v in many if v is not None]
+    assert [r["op"] for r in many] == ["c", "c", "c", "u", "u", "u", "u", "u", "u", "d", "c", "d", "d"]
+    one = many[0]["after"]
+    assert one["v"] == "é" * 300 and one["tt"] == 'q"b\\s\tc\n' and one["mt"] == "m" * 70000
+    assert one["lt"] == '12345678"abcdefgh' and one["l1"] == "café ü" and one["c"] == "ab"
+    assert many[5]["after"]["mt"] == "abcdefghijklmnop\x01" and many[5]["before"]["tt"] == "same"
+    assert many[4]["after"]["v"] is None and many[4]["before"]["v"] == "ascii only here"
+    assert many[8]["after"]["lt"] == "😀" * 9 and many[1]["after"]["v"] == ""
+    assert many[1]["after"]["tt"] == "back\\slash"
+    # the same length, other bytes (an after value is the before's only when its bytes are)
+    assert (many[6]["before"]["v"], many[6]["after"]["v"], many[6]["after"]["c"]) == ("same", "emas", "ba")
 
 
 if __name__ == "__main__":

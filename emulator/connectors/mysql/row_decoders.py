@@ -317,9 +317,11 @@ _CHEAP = frozenset({"r != 0"})
 
 
 class _Col:
-    __slots__ = ("i", "t", "meta", "nullable", "name", "conv", "code", "size", "run", "quoted")
+    __slots__ = ("i", "t", "meta", "nullable", "name", "conv", "code", "size", "run", "quoted", "jtext")
 
-    def __init__(self, i: int, t: int, meta: int, nullable: bool, out, g: dict, json: bool = False) -> None:
+    def __init__(
+        self, i: int, t: int, meta: int, nullable: bool, out, g: dict, json: bool = False, jtext: bool = False
+    ) -> None:
         self.i, self.t, self.meta, self.nullable = i, t, meta, nullable
         self.name = out[0] if out is not None else None
         self.conv = _conversion(i, out[1], g, json) if out is not None else None
@@ -331,6 +333,11 @@ class _Col:
         self.run = (
             not nullable and t in _RUN_CODES and not (t in (T_FLOAT, T_DOUBLE) and out and out[1] is not None)
         )
+        # `jtext` (image_code): a UTF-8 text value's JSON made from the row's bytes by one call, no slice or str
+        # (the value's local holds that JSON, or None): the length prefix's width, else 0
+        self.jtext = 0
+        if jtext and self.name is not None and self.conv == _UTF8_REPLACE and not self.quoted:
+            self.jtext = next((k for k in (1, 2, 3, 4) if self.code == _prefixed(k)), 0)
 
 
 def _image(cols: list[_Col], nb: int, v: str, g: dict, reuse: set[int] | None, keep: set[int]) -> list[str]:
@@ -365,7 +372,8 @@ def _image(cols: list[_Col], nb: int, v: str, g: dict, reuse: set[int] | None, k
             lines.append(f"if {bits} & {1 << c.i}:")
             lines.append(f"    {v}{c.i} = None")
             if c.i in keep:
-                lines.append(f"    s{c.i} = None")
+                # (a JTEXT column's span of the before's bytes: none, the after's compared with nothing)
+                lines.append(f"    s{c.i} = e{c.i} = -1" if c.jtext else f"    s{c.i} = None")
             lines.append("else:")
             lines.extend("    " + x for x in body)
         else:
@@ -424,6 +432,16 @@ def _column(c: _Col, v: str, reuse: set[int] | None, keep: set[int]) -> list[str
     var = f"{v}{c.i}"
     if c.name is None:  # not captured: only skipped
         return [f"p += {c.size}"] if c.size is not None else c.code
+    if c.jtext:  # the JSON of the bytes after the prefix, the before's span kept (s, e), the after's compared
+        k = c.jtext
+        out = [c.code[0]]  # n = the value's end
+        if reuse is not None and c.i in reuse:
+            out.append(f"{var} = _jts(b, p + {k}, n, s{c.i}, e{c.i}, v{c.i})")
+        else:
+            out.append(f"{var} = _jt(b, p + {k}, n)")
+            if c.i in keep:
+                out += [f"s{c.i} = p + {k}", f"e{c.i} = n"]
+        return [*out, "p = n"]
     if reuse is not None and c.i in reuse:
         if c.code[0] == _WHOLE:  # the value's 8 bytes as one int (DATETIME2(4-6)): compared as it is
             return [
@@ -479,17 +497,32 @@ class ImageCode:
 
 
 def image_code(
-    tm: TableMap, outputs: list[tuple[str, Callable | None] | None], json: bool = False
+    tm: TableMap,
+    outputs: list[tuple[str, Callable | None] | None],
+    json: bool = False,
+    jtext: tuple[Callable, Callable] | None = None,
 ) -> ImageCode:
     """`one`: one row image into `v{i}`; `two`: an UPDATE's before image into `v{i}` and its after image into
     `w{i}`, where an after value whose bytes equal the before's is the before's object (`w{i} is v{i}`).
     `json` (the line decoders): a converter with a `json_quoted_inline` form makes its JSON string's text
-    (the field's `.quoted`)."""
+    (the field's `.quoted`). `jtext` (with `json`; linefill's JTEXT and JTEXT_SAME): a UTF-8 text column's
+    local is its value's JSON (the field's `.jtext`), made by those from the row's bytes."""
     n = len(tm.types)
     nb = (n + 7) // 8
     g = dict(_GLOBALS)
+    if jtext is not None:
+        g["_jt"], g["_jts"] = jtext
     cols = [
-        _Col(i, t, meta, bool(tm.nullable >> i & 1), outputs[i] if i < len(outputs) else None, g, json)
+        _Col(
+            i,
+            t,
+            meta,
+            bool(tm.nullable >> i & 1),
+            outputs[i] if i < len(outputs) else None,
+            g,
+            json,
+            bool(jtext),
+        )
         for i, (t, meta) in enumerate(zip(tm.types, tm.metas))
     ]
     _single_runs(cols, nb)
