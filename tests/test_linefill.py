@@ -12,7 +12,9 @@ either path). Skipped where the accelerator was not built (no compiler at instal
 
 from __future__ import annotations
 
+import base64
 import json
+import random
 import re
 import sys
 from pathlib import Path
@@ -24,7 +26,10 @@ import pytest
 from emulator import linefill
 from emulator.config import load_config
 from emulator.connectors.mysql import binlog as bl
+from emulator.connectors.mysql.binlog_values import decimal_size
 from emulator.connectors.mysql.connector import MariaDbConnector
+from emulator.connectors.mysql.row_decoders import JDEC_PREC, _decimal_code
+from emulator.connectors.mysql.values import unscaled_b64
 from emulator.engine import Engine
 from emulator.offsets import MemoryOffsetStore
 from emulator.outputs.directory import DirectoryOutput
@@ -35,6 +40,9 @@ fill = linefill.fastline.fill if linefill.fastline is not None else None
 dumps = linefill.fastline.dumps if linefill.fastline is not None else None
 jtext = linefill.fastline.jtext if linefill.fastline is not None else None
 jtext_same = linefill.fastline.jtext_same if linefill.fastline is not None else None
+jdec = linefill.fastline.jdec if linefill.fastline is not None else None
+jdec_same = linefill.fastline.jdec_same if linefill.fastline is not None else None
+accel = {"_jt": jtext, "_jts": jtext_same, "_jd": jdec, "_jds": jdec_same}
 
 needs_c = pytest.mark.skipif(fill is None, reason="the C accelerator emulator.fastline is not built")
 
@@ -156,6 +164,33 @@ def test_jtext_is_the_pure_text():
         jtext(b, -1, 2)
 
 
+@needs_c
+def test_jdec_is_the_pure_decimal():
+    """`jdec` against the generated decoder's DECIMAL code and values.unscaled_b64 on random bytes (garbage digit
+    groups too) of every precision it takes and scale; `jdec_same` the before's object only for equal bytes."""
+    rnd = random.Random(7)
+    for prec in range(1, JDEC_PREC + 1):
+        for scale in range(prec + 1):
+            g: dict = {}
+            lines = _decimal_code(prec, scale, g)
+            exec("def f(b, p):\n" + "".join(f"    {x}\n" for x in lines) + "    return r\n", g)  # noqa: S102
+            size = decimal_size(prec, scale)
+            for k in range(40):
+                b = bytes([rnd.getrandbits(8) for _ in range(size + 2)])
+                if k < 4:  # all digits 0 or all 9s-and-beyond, each sign
+                    b = bytes([b[0] | 128 if k % 2 else b[0] & 127] + [0 if k < 2 else 255] * (size + 1))
+                assert jdec(b, 1, prec, scale) == unscaled_b64(g["f"](b, 1)).encode(), (prec, scale, b.hex())
+    b = bytes.fromhex("800000018000000180000002")
+    prev = b"prev"
+    assert jdec_same(b, 4, 7, 0, 0, prev) is prev  # DECIMAL(7) is 4 bytes: b[4:8] == b[0:4]
+    assert jdec_same(b, 8, 7, 0, 0, b"prev") == jdec(b, 8, 7, 0)
+    assert jdec_same(b, 8, 7, 0, -1, None) == jdec(b, 8, 7, 0)
+    with pytest.raises(ValueError):
+        jdec(b, 10, 7, 0)  # past the bytes
+    with pytest.raises(ValueError):
+        jdec(b, 0, JDEC_PREC + 1, 0)
+
+
 TABLE = """CREATE TABLE `pct%t` (
   id INT NOT NULL PRIMARY KEY,
   `a%d` INT NULL,
@@ -198,7 +233,7 @@ MANY = """CREATE TABLE many (
   d DECIMAL(30,10) NULL, dt DATETIME(3) NULL, ts TIMESTAMP(6) NULL, tm TIME(2) NULL, da DATE NULL, y YEAR NULL,
   c CHAR(5) NOT NULL, v VARCHAR(300) NULL, tt TINYTEXT NULL, mt MEDIUMTEXT NULL, lt LONGTEXT NULL,
   l1 VARCHAR(20) CHARACTER SET latin1 NULL, e ENUM('a', 'b%', 'c') NULL, st SET('x', 'y', 'z') NULL,
-  bt BIT(10) NULL, vb VARBINARY(10) NULL
+  bt BIT(10) NULL, vb VARBINARY(10) NULL, d2 DECIMAL(65,30) NULL, d3 DECIMAL(18,9) NOT NULL, d4 DECIMAL(5,0) NULL
 ) DEFAULT CHARSET=utf8mb4"""
 
 MANY_STATEMENTS = r"""
@@ -206,16 +241,16 @@ INSERT INTO many VALUES
   (1, -128, 255, -32768, 65535, -8388608, 16777215, 4294967295, 18446744073709551615,
    -12345678901234567890.0123456789, '2024-02-29 23:59:59.999', '2038-01-19 03:14:07.5', '-838:59:58.99',
    '1000-01-01', 1901, 'ab', REPEAT('é', 300), 'q"b\\s\tc\n', REPEAT('m', 70000), '12345678"abcdefgh',
-   'café ü', 'b%', 'x,z', b'1010101010', X'00'),
+   'café ü', 'b%', 'x,z', b'1010101010', X'00', -99999.5, -123456789.987654321, -99999),
   (2, 127, 0, 32767, 0, 8388607, 0, 0, 0, 0.5, '1970-01-01 00:00:01', '2000-01-01 00:00:01', '00:00:00', '9999-12-31',
-   2155, '', '', 'back\\slash', '', '', '', 'a', '', b'0', ''),
+   2155, '', '', 'back\\slash', '', '', '', 'a', '', b'0', '', 0, 0, 0),
   (3, NULL, 1, 1, NULL, 1, 1, 1, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'zz', NULL, NULL, NULL, NULL, NULL,
-   NULL, NULL, NULL, NULL);
-UPDATE many SET v = 'ascii only here', tu = 7 WHERE id = 1;
+   NULL, NULL, NULL, NULL, NULL, 999999999.999999999, NULL);
+UPDATE many SET v = 'ascii only here', tu = 7, d3 = 123456789.987654321 WHERE id = 1;
 UPDATE many SET v = NULL, tt = 'same' WHERE id = 1;
 UPDATE many SET v = 'same', tt = NULL, mt = CONCAT('abcdefghijklmnop', CHAR(1)) WHERE id = 1;
-UPDATE many SET v = 'emas', c = 'ba' WHERE id = 1;
-UPDATE many SET v = 'x', tt = 'x', mt = 'x', lt = 'x', l1 = 'x', c = 'x' WHERE id = 3;
+UPDATE many SET v = 'emas', c = 'ba', d = NULL, d4 = 1 WHERE id = 1;
+UPDATE many SET v = 'x', tt = 'x', mt = 'x', lt = 'x', l1 = 'x', c = 'x', d = -0.0000000001, d4 = 5 WHERE id = 3;
 UPDATE many SET lt = '😀😀😀😀😀😀😀😀😀' WHERE id = 2;
 UPDATE many SET id = 4, v = 'key changed' WHERE id = 3;
 DELETE FROM many WHERE id IN (1, 2);
@@ -279,8 +314,7 @@ def _replay(tmp: Path, captured, c_path: bool, tx: bool, apart: bool, monkeypatc
         monkeypatch.setattr(Engine, "line_writer", lambda self: None)
     monkeypatch.setattr(linefill, "FILL", fill if c_path else None)
     monkeypatch.setattr(linefill, "DUMPS", dumps if c_path else None)
-    monkeypatch.setattr(linefill, "JTEXT", jtext if c_path else None)
-    monkeypatch.setattr(linefill, "JTEXT_SAME", jtext_same if c_path else None)
+    monkeypatch.setattr(linefill, "ACCEL", accel if c_path else None)
     cfg = dict(props, **{"schema.history.internal.file.filename": str(tmp / "h.dat")})
     if tx:
         cfg["provide.transaction.metadata"] = "true"
@@ -302,6 +336,7 @@ def _replay(tmp: Path, captured, c_path: bool, tx: bool, apart: bool, monkeypatc
     assert (g["_fill"] is fill) == c_path  # the path meant was compiled
     assert (g["_dumps"] is dumps) == c_path
     assert (g.get("_jt") is jtext) == c_path  # UTF-8 text columns' JSON from the row's bytes
+    assert (g.get("_jd") is jdec) == c_path  # DECIMALs' base64
     assert ("ck" in decoders[0].formats) is not apart  # the key in the line's format, or apart
     out = {}
     for f in sorted((tmp / "topics").iterdir()):
@@ -340,6 +375,16 @@ def test_accelerated_lines_are_the_pure_lines(captured, tmp_path, monkeypatch, t
     assert many[4]["after"]["v"] is None and many[4]["before"]["v"] == "ascii only here"
     assert many[8]["after"]["lt"] == "😀" * 9 and many[1]["after"]["v"] == ""
     assert many[1]["after"]["tt"] == "back\\slash"
+    # DECIMAL as base64 of the unscaled value's two's complement bytes (decimal.handling.mode=precise)
+    assert (
+        many[0]["after"]["d3"]
+        == base64.b64encode((-123456789987654321).to_bytes(8, "big", signed=True)).decode()
+    )
+    assert (
+        many[3]["after"]["d3"]
+        == base64.b64encode((123456789987654321).to_bytes(8, "big", signed=True)).decode()
+    )
+    assert many[7]["after"]["d"] == "/w==" and many[1]["after"]["d3"] == "AA=="  # -1e-10 unscaled -1; 0
     # the same length, other bytes (an after value is the before's only when its bytes are)
     assert (many[6]["before"]["v"], many[6]["after"]["v"], many[6]["after"]["c"]) == ("same", "emas", "ba")
 

@@ -84,8 +84,7 @@ def compile_line_decoders(
     after `ns`) for the formats of `line_formats(..., tx=True)`. Where the C accelerator is built
     (linefill.py), the decoders call it for `fmt % args` and a value's `orjson.dumps`: the same bytes, fewer
     instructions."""
-    jtext = (linefill.JTEXT, linefill.JTEXT_SAME) if linefill.JTEXT is not None else None
-    code = image_code(tm, outputs, json=True, jtext=jtext)
+    code = image_code(tm, outputs, json=True, accel=linefill.ACCEL)
     g = code.g
     # the C accelerator's when built (read per compile: a test sets them None for the pure-Python path)
     g["_dumps"] = linefill.DUMPS or orjson.dumps
