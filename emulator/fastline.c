@@ -13,7 +13,7 @@
 
 #define PY_SSIZE_T_CLEAN
 /* raised with every change of what this module does; linefill.py expects the same number */
-#define FASTLINE_VERSION 3
+#define FASTLINE_VERSION 4
 
 #include <Python.h>
 #include <stdint.h>
@@ -155,10 +155,20 @@ static PyObject *orjson_dumps = NULL;
 
 /* dumps(obj): orjson.dumps(obj)'s bytes. An ASCII str with nothing JSON escapes (no quote, backslash or control
  * character) is its text in quotes, made here: most text columns' values, and orjson's call costs ~4x this
- * function's (its argument parsing, its writer's setup). Anything else is orjson's. */
+ * function's (its argument parsing, its writer's setup). An exact int within a long long is its decimal text.
+ * Anything else is orjson's. */
 static PyObject *
 dumps(PyObject *module, PyObject *obj)
 {
+    if (PyLong_CheckExact(obj)) { /* a nullable integer column's value: its decimal text (orjson's for a long long) */
+        int overflow;
+        long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+        if (!overflow && !(v == -1 && PyErr_Occurred())) {
+            char tmp[24];
+            return PyBytes_FromStringAndSize(tmp, put_int(tmp, v));
+        }
+        PyErr_Clear();
+    }
     if (PyUnicode_CheckExact(obj) && PyUnicode_IS_ASCII(obj)) {
         Py_ssize_t n = PyUnicode_GET_LENGTH(obj);
         const unsigned char *s = PyUnicode_1BYTE_DATA(obj);

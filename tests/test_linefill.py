@@ -101,6 +101,7 @@ def test_fill_ints_over_the_range():
 @pytest.mark.parametrize(
     "value",
     ["", "abc", 'a"b', "a\\b", "x\n", "\x00", "\x1f", "\x7f", "a/b", "é😀", "\ud800", 5, -(2**70), None, True]
+    + [0, -1, 2**63 - 1, -(2**63), 2**63, 2**64 - 1, 2**64, -(2**63) - 1, False]
     + [1.5, float("nan"), [1, "a"], {"k": "v"}, b"bytes"],
 )
 def test_dumps_is_orjson(value):
