@@ -28,7 +28,7 @@ from emulator.config import load_config
 from emulator.connectors.mysql import binlog as bl
 from emulator.connectors.mysql.binlog_values import decimal_size
 from emulator.connectors.mysql.connector import MariaDbConnector
-from emulator.connectors.mysql.row_decoders import JDEC_PREC, _decimal_code
+from emulator.connectors.mysql.row_decoders import JDEC_PREC, decimal_code
 from emulator.connectors.mysql.values import unscaled_b64
 from emulator.engine import Engine
 from emulator.offsets import MemoryOffsetStore
@@ -173,7 +173,7 @@ def test_jdec_is_the_pure_decimal():
     for prec in range(1, JDEC_PREC + 1):
         for scale in range(prec + 1):
             g: dict = {}
-            lines = _decimal_code(prec, scale, g)
+            lines = decimal_code(prec, scale, g)
             exec("def f(b, p):\n" + "".join(f"    {x}\n" for x in lines) + "    return r\n", g)  # noqa: S102
             size = decimal_size(prec, scale)
             for k in range(40):

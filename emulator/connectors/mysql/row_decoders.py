@@ -77,7 +77,7 @@ class UnsupportedColumn(ValueError):
 _GROUP_CODES = {1: "B", 2: "H", 3: "HB", 4: "I"}
 
 
-def _decimal_code(prec: int, scale: int, g: dict) -> list[str]:
+def decimal_code(prec: int, scale: int, g: dict) -> list[str]:
     """Inline decoding of a binary DECIMAL into its unscaled integer. A positive value (its sign bit set):
     the 9-digit groups read by one struct `unpack_from` in place (the first less its sign bit); a negative
     one (every byte inverted): one int.from_bytes, the groups taken out with shifts and masks (struct would
@@ -178,7 +178,7 @@ def _column_code(t: int, meta: int, i: int, g: dict) -> list[str]:
         return _prefixed(meta or {T_TINY_BLOB: 1, T_BLOB: 2, T_MEDIUM_BLOB: 3, T_LONG_BLOB: 4}.get(t, 4))
     if t == T_NEWDECIMAL:
         prec, scale = meta >> 8, meta & 0xFF
-        return _decimal_code(prec, scale, g)
+        return decimal_code(prec, scale, g)
     if t in (T_DATE, T_NEWDATE):
         return ["r = _date(b[p] | b[p + 1] << 8 | b[p + 2] << 16)", "p += 3"]
     if t == T_TIME2:
