@@ -197,7 +197,8 @@ def _function(
     front, length = {"apart": ("key, ", "len(key)"), "inline": (keyed, "0"), None: ("", "0")}[key]
     # ms and µs: the format's precision cuts the ns text (_TIMES)
     line = pct("fmt", f"{front}{args}pos, row{orders}, t, t, t")
-    t = "_fill(b'%d', (ns,))" if fill else "b'%d' % ns"
+    # (the C `dumps` prints an int itself: its text as `%d`'s, without `fill`'s tuple and format)
+    t = "_dumps(ns)" if fill else "b'%d' % ns"
     out += [f"t = {t}", f"return ({line}, {length}), p"]
     return out
 
