@@ -13,7 +13,7 @@
 
 #define PY_SSIZE_T_CLEAN
 /* raised with every change of what this module does; linefill.py expects the same number */
-#define FASTLINE_VERSION 1
+#define FASTLINE_VERSION 4
 
 #include <Python.h>
 #include <stdint.h>
@@ -155,10 +155,20 @@ static PyObject *orjson_dumps = NULL;
 
 /* dumps(obj): orjson.dumps(obj)'s bytes. An ASCII str with nothing JSON escapes (no quote, backslash or control
  * character) is its text in quotes, made here: most text columns' values, and orjson's call costs ~4x this
- * function's (its argument parsing, its writer's setup). Anything else is orjson's. */
+ * function's (its argument parsing, its writer's setup). An exact int within a long long is its decimal text.
+ * Anything else is orjson's. */
 static PyObject *
 dumps(PyObject *module, PyObject *obj)
 {
+    if (PyLong_CheckExact(obj)) { /* a nullable integer column's value: its decimal text (orjson's for a long long) */
+        int overflow;
+        long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+        if (!overflow && !(v == -1 && PyErr_Occurred())) {
+            char tmp[24];
+            return PyBytes_FromStringAndSize(tmp, put_int(tmp, v));
+        }
+        PyErr_Clear();
+    }
     if (PyUnicode_CheckExact(obj) && PyUnicode_IS_ASCII(obj)) {
         Py_ssize_t n = PyUnicode_GET_LENGTH(obj);
         const unsigned char *s = PyUnicode_1BYTE_DATA(obj);
@@ -185,7 +195,281 @@ dumps(PyObject *module, PyObject *obj)
     return PyObject_CallOneArg(orjson_dumps, obj);
 }
 
+/* b[start:end] as Python slices it (start and end at least 0): clamped to the bytes */
+static int
+text_span(PyObject *b, Py_ssize_t *start, Py_ssize_t *end)
+{
+    if (!PyBytes_CheckExact(b))
+        return -1;
+    Py_ssize_t n = PyBytes_GET_SIZE(b);
+    if (*start < 0 || *end < 0)
+        return -1;
+    if (*end > n)
+        *end = n;
+    if (*start > *end)
+        *start = *end;
+    return 0;
+}
+
+/* orjson.dumps(b[start:end].decode('utf-8', 'replace'))'s bytes, without the slice or the str when the bytes are
+ * ASCII JSON does not escape (most text columns' values): what a UTF-8 text column's value prints (row_decoders.py,
+ * its converter `r.decode('utf-8', 'replace')`); anything else through that str and `dumps` above. */
+static PyObject *
+jtext_of(PyObject *module, PyObject *b, Py_ssize_t start, Py_ssize_t end)
+{
+    const unsigned char *s = (const unsigned char *)PyBytes_AS_STRING(b) + start;
+    Py_ssize_t n = end - start, i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t v;
+        memcpy(&v, s + i, 8);
+        if ((v & HIGHS) || escaped8(v))
+            break;
+    }
+    while (i < n && s[i] >= 0x20 && s[i] < 0x80 && s[i] != '"' && s[i] != '\\')
+        i++;
+    if (i == n) {
+        PyObject *res = PyBytes_FromStringAndSize(NULL, n + 2);
+        if (res == NULL)
+            return NULL;
+        char *o = PyBytes_AS_STRING(res);
+        o[0] = '"';
+        memcpy(o + 1, s, (size_t)n);
+        o[n + 1] = '"';
+        return res;
+    }
+    PyObject *str = PyUnicode_DecodeUTF8((const char *)s, n, "replace");
+    if (str == NULL)
+        return NULL;
+    PyObject *res = dumps(module, str);
+    Py_DECREF(str);
+    return res;
+}
+
+static int
+span_args(PyObject *const *argv, Py_ssize_t *start, Py_ssize_t *end)
+{
+    *start = PyLong_AsSsize_t(argv[1]);
+    if (*start == -1 && PyErr_Occurred())
+        return -1;
+    *end = PyLong_AsSsize_t(argv[2]);
+    if (*end == -1 && PyErr_Occurred())
+        return -1;
+    if (text_span(argv[0], start, end) < 0) {
+        PyErr_SetString(PyExc_ValueError, "jtext: exact bytes and positions at least 0 expected");
+        return -1;
+    }
+    return 0;
+}
+
+/* jtext(b, start, end): orjson.dumps(b[start:end].decode('utf-8', 'replace')) */
+static PyObject *
+jtext(PyObject *module, PyObject *const *argv, Py_ssize_t argc)
+{
+    Py_ssize_t start, end;
+    if (argc != 3) {
+        PyErr_SetString(PyExc_TypeError, "jtext(b, start, end) takes three arguments");
+        return NULL;
+    }
+    if (span_args(argv, &start, &end) < 0)
+        return NULL;
+    return jtext_of(module, argv[0], start, end);
+}
+
+/* jtext_same(b, start, end, pstart, pend, prev): `prev` itself when b[start:end] == b[pstart:pend] (an UPDATE's
+ * after value whose bytes are the before's: its JSON made once), else jtext(b, start, end). pend < pstart: no
+ * before value (it was NULL). */
+static PyObject *
+jtext_same(PyObject *module, PyObject *const *argv, Py_ssize_t argc)
+{
+    Py_ssize_t start, end;
+    if (argc != 6) {
+        PyErr_SetString(PyExc_TypeError, "jtext_same(b, start, end, pstart, pend, prev) takes six arguments");
+        return NULL;
+    }
+    if (span_args(argv, &start, &end) < 0)
+        return NULL;
+    Py_ssize_t pstart = PyLong_AsSsize_t(argv[3]), pend;
+    if (pstart == -1 && PyErr_Occurred())
+        return NULL;
+    pend = PyLong_AsSsize_t(argv[4]);
+    if (pend == -1 && PyErr_Occurred())
+        return NULL;
+    if (pstart >= 0 && pend >= pstart && argv[5] != Py_None) {
+        Py_ssize_t size = PyBytes_GET_SIZE(argv[0]);
+        if (pend > size)
+            pend = size;
+        if (pstart > pend)
+            pstart = pend;
+        const char *d = PyBytes_AS_STRING(argv[0]);
+        if (pend - pstart == end - start && memcmp(d + pstart, d + start, (size_t)(end - start)) == 0)
+            return Py_NewRef(argv[5]);
+    }
+    return jtext_of(module, argv[0], start, end);
+}
+
+/* the bytes of a binary DECIMAL(prec, scale) (prec <= DEC_MAX_PREC): 9-digit groups of 4 bytes, the integer part's
+ * and the fraction's leftover digits in fewer (DIG2BYTES), big-endian, the sign in the first byte's top bit and a
+ * negative value's bytes inverted (binlog_values.decode_decimal) */
+#define DEC_MAX_PREC 30
+static const int DIG2BYTES[10] = {0, 1, 1, 2, 2, 3, 3, 4, 4, 4};
+
+static Py_ssize_t
+dec_size(int prec, int scale)
+{
+    int intg = prec - scale;
+    return (intg / 9) * 4 + DIG2BYTES[intg % 9] + (scale / 9) * 4 + DIG2BYTES[scale % 9];
+}
+
+static const char B64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/* base64 of the unscaled value's Java BigInteger.toByteArray (minimal two's complement, big-endian), no newline:
+ * values.unscaled_b64's json_quoted_inline (the bytes of `(u + (u < 0)).bit_length() // 8 + 1`). With at most
+ * 30 digits a group's every bit pattern sums below 2^127: any bytes give Python's integer. */
+static PyObject *
+dec_b64(const unsigned char *src, int prec, int scale)
+{
+    unsigned char d[16];
+    int intg = prec - scale, size = (int)dec_size(prec, scale);
+    memcpy(d, src, (size_t)size);
+    if (!(d[0] & 0x80))
+        for (int k = 0; k < size; k++)
+            d[k] ^= 0xFF;
+    int negative = !(src[0] & 0x80);
+    d[0] &= 0x7F;
+    /* the groups in order, each's digits: the integer part's leftover first, the fraction's last */
+    unsigned __int128 m = 0;
+    int at = 0;
+    int lens[8], n = 0;
+    if (intg % 9)
+        lens[n++] = intg % 9;
+    for (int k = 0; k < intg / 9 + scale / 9; k++)
+        lens[n++] = 9;
+    if (scale % 9)
+        lens[n++] = scale % 9;
+    for (int k = 0; k < n; k++) {
+        int bytes = DIG2BYTES[lens[k]];
+        unsigned long long g = 0;
+        for (int j = 0; j < bytes; j++)
+            g = g << 8 | d[at + j];
+        at += bytes;
+        unsigned long long pow10 = 1;
+        for (int j = 0; j < lens[k]; j++)
+            pow10 *= 10;
+        m = m * pow10 + g;
+    }
+    __int128 v = negative ? -(__int128)m : (__int128)m;
+    unsigned __int128 w = v >= 0 ? (unsigned __int128)v : (unsigned __int128)(-(v + 1));
+    int bits = 0;
+    while (w) {
+        bits++;
+        w >>= 1;
+    }
+    int nbytes = bits / 8 + 1;
+    unsigned char raw[17];
+    unsigned __int128 u = (unsigned __int128)v;
+    for (int k = nbytes - 1; k >= 0; k--) {
+        raw[k] = (unsigned char)(u & 0xFF);
+        u >>= 8;
+    }
+    PyObject *res = PyBytes_FromStringAndSize(NULL, (nbytes + 2) / 3 * 4);
+    if (res == NULL)
+        return NULL;
+    char *o = PyBytes_AS_STRING(res);
+    int k = 0;
+    for (; k + 3 <= nbytes; k += 3) {
+        unsigned t = (unsigned)raw[k] << 16 | (unsigned)raw[k + 1] << 8 | raw[k + 2];
+        *o++ = B64[t >> 18];
+        *o++ = B64[(t >> 12) & 63];
+        *o++ = B64[(t >> 6) & 63];
+        *o++ = B64[t & 63];
+    }
+    if (nbytes - k == 1) {
+        unsigned t = (unsigned)raw[k] << 16;
+        *o++ = B64[t >> 18];
+        *o++ = B64[(t >> 12) & 63];
+        *o++ = '=';
+        *o++ = '=';
+    }
+    else if (nbytes - k == 2) {
+        unsigned t = (unsigned)raw[k] << 16 | (unsigned)raw[k + 1] << 8;
+        *o++ = B64[t >> 18];
+        *o++ = B64[(t >> 12) & 63];
+        *o++ = B64[(t >> 6) & 63];
+        *o++ = '=';
+    }
+    return res;
+}
+
+/* the arguments b, p, prec, scale: 0, or -1 with an error set (not bytes, out of range, prec over DEC_MAX_PREC) */
+static int
+dec_args(PyObject *const *argv, Py_ssize_t *p, int *prec, int *scale)
+{
+    if (!PyBytes_CheckExact(argv[0])) {
+        PyErr_SetString(PyExc_TypeError, "jdec: exact bytes expected");
+        return -1;
+    }
+    *p = PyLong_AsSsize_t(argv[1]);
+    long pr = PyLong_AsLong(argv[2]), sc = PyLong_AsLong(argv[3]);
+    if (PyErr_Occurred())
+        return -1;
+    if (pr < 1 || pr > DEC_MAX_PREC || sc < 0 || sc > pr || *p < 0
+        || *p + dec_size((int)pr, (int)sc) > PyBytes_GET_SIZE(argv[0])) {
+        PyErr_SetString(PyExc_ValueError, "jdec: a DECIMAL of at most 30 digits within the bytes expected");
+        return -1;
+    }
+    *prec = (int)pr;
+    *scale = (int)sc;
+    return 0;
+}
+
+/* jdec(b, p, prec, scale): the base64 text (no quotes) of the DECIMAL(prec, scale) at b[p:] (values.unscaled_b64) */
+static PyObject *
+jdec(PyObject *module, PyObject *const *argv, Py_ssize_t argc)
+{
+    Py_ssize_t p;
+    int prec, scale;
+    if (argc != 4) {
+        PyErr_SetString(PyExc_TypeError, "jdec(b, p, prec, scale) takes four arguments");
+        return NULL;
+    }
+    if (dec_args(argv, &p, &prec, &scale) < 0)
+        return NULL;
+    return dec_b64((const unsigned char *)PyBytes_AS_STRING(argv[0]) + p, prec, scale);
+}
+
+/* jdec_same(b, p, prec, scale, ps, prev): `prev` when the DECIMAL at b[p:] has the bytes of the one at b[ps:]
+ * (an UPDATE's unchanged value; ps < 0: the before was NULL), else jdec(b, p, prec, scale) */
+static PyObject *
+jdec_same(PyObject *module, PyObject *const *argv, Py_ssize_t argc)
+{
+    Py_ssize_t p, ps;
+    int prec, scale;
+    if (argc != 6) {
+        PyErr_SetString(PyExc_TypeError, "jdec_same(b, p, prec, scale, ps, prev) takes six arguments");
+        return NULL;
+    }
+    if (dec_args(argv, &p, &prec, &scale) < 0)
+        return NULL;
+    ps = PyLong_AsSsize_t(argv[4]);
+    if (ps == -1 && PyErr_Occurred())
+        return NULL;
+    const char *d = PyBytes_AS_STRING(argv[0]);
+    Py_ssize_t size = dec_size(prec, scale);
+    if (ps >= 0 && argv[5] != Py_None && ps + size <= PyBytes_GET_SIZE(argv[0])
+        && memcmp(d + ps, d + p, (size_t)size) == 0)
+        return Py_NewRef(argv[5]);
+    return dec_b64((const unsigned char *)d + p, prec, scale);
+}
+
 static PyMethodDef methods[] = {
+    {"jdec", (PyCFunction)(void (*)(void))jdec, METH_FASTCALL,
+     "jdec(b, p, prec, scale) -> bytes: values.unscaled_b64's text of the binary DECIMAL at b[p:]"},
+    {"jdec_same", (PyCFunction)(void (*)(void))jdec_same, METH_FASTCALL,
+     "jdec_same(b, p, prec, scale, ps, prev) -> prev if the DECIMALs at p and ps have the same bytes, else jdec"},
+    {"jtext", (PyCFunction)(void (*)(void))jtext, METH_FASTCALL,
+     "jtext(b, start, end) -> bytes: orjson.dumps(b[start:end].decode('utf-8', 'replace'))"},
+    {"jtext_same", (PyCFunction)(void (*)(void))jtext_same, METH_FASTCALL,
+     "jtext_same(b, start, end, pstart, pend, prev) -> prev if the two spans' bytes are equal, else jtext"},
     {"fill", (PyCFunction)(void (*)(void))fill, METH_FASTCALL,
      "fill(fmt: bytes, args: tuple) -> bytes: fmt % args (see the module's source)"},
     {"dumps", dumps, METH_O, "dumps(obj) -> bytes: orjson.dumps(obj) (see the module's source)"},

@@ -1,8 +1,10 @@
-"""`FILL(fmt, args)`, the same bytes as `fmt % args`, and `DUMPS(obj)`, the same bytes as `orjson.dumps(obj)`, by
+"""`FILL(fmt, args)`, the same bytes as `fmt % args`, `DUMPS(obj)`, the same bytes as `orjson.dumps(obj)`, and
+the row decoders' functions making a text column's JSON and a DECIMAL's base64 from the row's bytes (ACCEL), by
 the optional C accelerator `emulator.fastline` (emulator/fastline.c, built by setup.py where a compiler and
 Python's headers exist); both None where it was not built, or when the environment sets
 DBZ_EMULATOR_PURE_PYTHON=1 (a test compares both paths' output). Callers that get None use `%` and orjson
-themselves (row_lines.py: the MySQL/MariaDB line path's records)."""
+themselves (row_lines.py: the MySQL/MariaDB line path's records); with ACCEL None the row decoders slice,
+decode and convert each value themselves (row_decoders.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from collections.abc import Callable
 
 # fastline.c's FASTLINE_VERSION: a build of an older source (an editable install not built again since) is
 # not used
-VERSION = 1
+VERSION = 4
 try:
     from emulator import fastline
 except ImportError:  # not built (no compiler at install): the pure-Python path
@@ -22,3 +24,18 @@ if getattr(fastline, "VERSION", None) != VERSION:
 PURE = os.environ.get("DBZ_EMULATOR_PURE_PYTHON", "") in ("1", "true")
 FILL: Callable[[bytes, tuple], bytes] | None = None if fastline is None or PURE else fastline.fill
 DUMPS: Callable[[object], bytes] | None = None if FILL is None else fastline.dumps
+# the row decoders' C functions (row_decoders.image_code's `accel`), None for the pure path: `_jt(b, start, end)`
+# is orjson.dumps(b[start:end].decode('utf-8', 'replace')), `_jts(b, start, end, pstart, pend, prev)` `prev` when
+# b[start:end] == b[pstart:pend], else `_jt`; `_jd(b, p, prec, scale)` values.unscaled_b64's text of the binary
+# DECIMAL at b[p:] (prec <= 30), `_jds(b, p, prec, scale, ps, prev)` `prev` when the DECIMAL at ps has the same
+# bytes, else `_jd`
+ACCEL: dict[str, Callable] | None = (
+    None
+    if FILL is None
+    else {
+        "_jt": fastline.jtext,
+        "_jts": fastline.jtext_same,
+        "_jd": fastline.jdec,
+        "_jds": fastline.jdec_same,
+    }
+)

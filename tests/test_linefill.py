@@ -12,7 +12,9 @@ either path). Skipped where the accelerator was not built (no compiler at instal
 
 from __future__ import annotations
 
+import base64
 import json
+import random
 import re
 import sys
 from pathlib import Path
@@ -24,7 +26,10 @@ import pytest
 from emulator import linefill
 from emulator.config import load_config
 from emulator.connectors.mysql import binlog as bl
+from emulator.connectors.mysql.binlog_values import decimal_size
 from emulator.connectors.mysql.connector import MariaDbConnector
+from emulator.connectors.mysql.row_decoders import JDEC_PREC, decimal_code
+from emulator.connectors.mysql.values import unscaled_b64
 from emulator.engine import Engine
 from emulator.offsets import MemoryOffsetStore
 from emulator.outputs.directory import DirectoryOutput
@@ -33,6 +38,11 @@ from emulator.testing import mariadbserver
 # the accelerator linefill.py takes (None: not built, or a build of an older fastline.c)
 fill = linefill.fastline.fill if linefill.fastline is not None else None
 dumps = linefill.fastline.dumps if linefill.fastline is not None else None
+jtext = linefill.fastline.jtext if linefill.fastline is not None else None
+jtext_same = linefill.fastline.jtext_same if linefill.fastline is not None else None
+jdec = linefill.fastline.jdec if linefill.fastline is not None else None
+jdec_same = linefill.fastline.jdec_same if linefill.fastline is not None else None
+accel = {"_jt": jtext, "_jts": jtext_same, "_jd": jdec, "_jds": jdec_same}
 
 needs_c = pytest.mark.skipif(fill is None, reason="the C accelerator emulator.fastline is not built")
 
@@ -91,6 +101,7 @@ def test_fill_ints_over_the_range():
 @pytest.mark.parametrize(
     "value",
     ["", "abc", 'a"b', "a\\b", "x\n", "\x00", "\x1f", "\x7f", "a/b", "é😀", "\ud800", 5, -(2**70), None, True]
+    + [0, -1, 2**63 - 1, -(2**63), 2**63, 2**64 - 1, 2**64, -(2**63) - 1, False]
     + [1.5, float("nan"), [1, "a"], {"k": "v"}, b"bytes"],
 )
 def test_dumps_is_orjson(value):
@@ -114,6 +125,71 @@ def test_dumps_finds_each_escape_at_each_place():
             for ch in ['"', "\\", "\x00", "\x1f", " ", "!", "#", "[", "]", "\x7f", "é"]:
                 s = base[:i] + ch + base[i + 1 :]
                 assert dumps(s) == orjson.dumps(s), s
+
+
+def _jtext_py(b: bytes, start: int, end: int) -> bytes:
+    """What the pure path prints for a UTF-8 text column's bytes b[start:end] (row_decoders.py)."""
+    return orjson.dumps(b[start:end].decode("utf-8", "replace"))
+
+
+@needs_c
+def test_jtext_is_the_pure_text():
+    """`jtext` against slice, decode and orjson: ASCII around the 8-byte steps, what JSON escapes, non-ASCII, invalid
+    UTF-8 (replaced), a span past the bytes' end (clamped as a slice is); `jtext_same` the before's object only
+    for equal bytes."""
+    values = [
+        b"",
+        b"a",
+        b"abcdefgh",
+        b"abcdefghi",
+        b"\x7f",
+        b"\x80",
+        b"caf\xc3\xa9",
+        b"\xc3",
+        b"\xed\xa0\x80",
+        b"\xff",
+    ]
+    values += [
+        b"abcdefghijklmnop"[:k] + ch for k in range(17) for ch in (b'"', b"\\", b"\x00", b"\x1f", b"\xc3\xa9")
+    ]
+    for v in values:
+        b = b"\x05" + v + b"tail"
+        assert jtext(b, 1, 1 + len(v)) == _jtext_py(b, 1, 1 + len(v)), v
+    assert jtext(b"abc", 1, 99) == _jtext_py(b"abc", 1, 99) and jtext(b"abc", 3, 1) == b'""'
+    b = b"xyzxyq"
+    prev = b"prev"
+    assert jtext_same(b, 3, 6, 0, 3, prev) == b'"xyq"'  # the same length, other bytes
+    assert jtext_same(b, 0, 2, 3, 5, prev) is prev
+    assert jtext_same(b, 0, 2, -1, -1, None) == b'"xy"'  # no before value (NULL)
+    with pytest.raises(ValueError):
+        jtext(b, -1, 2)
+
+
+@needs_c
+def test_jdec_is_the_pure_decimal():
+    """`jdec` against the generated decoder's DECIMAL code and values.unscaled_b64 on random bytes (garbage digit
+    groups too) of every precision it takes and scale; `jdec_same` the before's object only for equal bytes."""
+    rnd = random.Random(7)
+    for prec in range(1, JDEC_PREC + 1):
+        for scale in range(prec + 1):
+            g: dict = {}
+            lines = decimal_code(prec, scale, g)
+            exec("def f(b, p):\n" + "".join(f"    {x}\n" for x in lines) + "    return r\n", g)  # noqa: S102
+            size = decimal_size(prec, scale)
+            for k in range(40):
+                b = bytes([rnd.getrandbits(8) for _ in range(size + 2)])
+                if k < 4:  # all digits 0 or all 9s-and-beyond, each sign
+                    b = bytes([b[0] | 128 if k % 2 else b[0] & 127] + [0 if k < 2 else 255] * (size + 1))
+                assert jdec(b, 1, prec, scale) == unscaled_b64(g["f"](b, 1)).encode(), (prec, scale, b.hex())
+    b = bytes.fromhex("800000018000000180000002")
+    prev = b"prev"
+    assert jdec_same(b, 4, 7, 0, 0, prev) is prev  # DECIMAL(7) is 4 bytes: b[4:8] == b[0:4]
+    assert jdec_same(b, 8, 7, 0, 0, b"prev") == jdec(b, 8, 7, 0)
+    assert jdec_same(b, 8, 7, 0, -1, None) == jdec(b, 8, 7, 0)
+    with pytest.raises(ValueError):
+        jdec(b, 10, 7, 0)  # past the bytes
+    with pytest.raises(ValueError):
+        jdec(b, 0, JDEC_PREC + 1, 0)
 
 
 TABLE = """CREATE TABLE `pct%t` (
@@ -147,7 +223,41 @@ DELETE FROM `pct%t` WHERE id IN (1, 4);
 COMMIT;
 DELETE FROM `pct%t`;
 """
-TRANSACTIONS = 7  # the INSERT, four UPDATEs, the explicit transaction, the last DELETE
+# every integer width signed and unsigned, the temporal types with fractions, text of every length prefix in
+# UTF-8 and in latin1 (its own converter: not the UTF-8 JSON from bytes), ENUM/SET, BIT; text with what JSON
+# escapes, non-ASCII, empty, at each 8-byte step of the C scan; UPDATEs changing one text column (the others'
+# JSON reused from the before image), NULL <-> text, and equal bytes in another column
+MANY = """CREATE TABLE many (
+  id INT NOT NULL PRIMARY KEY,
+  ti TINYINT NULL, tu TINYINT UNSIGNED NOT NULL, si SMALLINT NOT NULL, su SMALLINT UNSIGNED NULL,
+  mi MEDIUMINT NOT NULL, mu MEDIUMINT UNSIGNED NOT NULL, ii INT UNSIGNED NOT NULL, bu BIGINT UNSIGNED NULL,
+  d DECIMAL(30,10) NULL, dt DATETIME(3) NULL, ts TIMESTAMP(6) NULL, tm TIME(2) NULL, da DATE NULL, y YEAR NULL,
+  c CHAR(5) NOT NULL, v VARCHAR(300) NULL, tt TINYTEXT NULL, mt MEDIUMTEXT NULL, lt LONGTEXT NULL,
+  l1 VARCHAR(20) CHARACTER SET latin1 NULL, e ENUM('a', 'b%', 'c') NULL, st SET('x', 'y', 'z') NULL,
+  bt BIT(10) NULL, vb VARBINARY(10) NULL, d2 DECIMAL(65,30) NULL, d3 DECIMAL(18,9) NOT NULL, d4 DECIMAL(5,0) NULL
+) DEFAULT CHARSET=utf8mb4"""
+
+MANY_STATEMENTS = r"""
+INSERT INTO many VALUES
+  (1, -128, 255, -32768, 65535, -8388608, 16777215, 4294967295, 18446744073709551615,
+   -12345678901234567890.0123456789, '2024-02-29 23:59:59.999', '2038-01-19 03:14:07.5', '-838:59:58.99',
+   '1000-01-01', 1901, 'ab', REPEAT('é', 300), 'q"b\\s\tc\n', REPEAT('m', 70000), '12345678"abcdefgh',
+   'café ü', 'b%', 'x,z', b'1010101010', X'00', -99999.5, -123456789.987654321, -99999),
+  (2, 127, 0, 32767, 0, 8388607, 0, 0, 0, 0.5, '1970-01-01 00:00:01', '2000-01-01 00:00:01', '00:00:00', '9999-12-31',
+   2155, '', '', 'back\\slash', '', '', '', 'a', '', b'0', '', 0, 0, 0),
+  (3, NULL, 1, 1, NULL, 1, 1, 1, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'zz', NULL, NULL, NULL, NULL, NULL,
+   NULL, NULL, NULL, NULL, NULL, 999999999.999999999, NULL);
+UPDATE many SET v = 'ascii only here', tu = 7, d3 = 123456789.987654321 WHERE id = 1;
+UPDATE many SET v = NULL, tt = 'same' WHERE id = 1;
+UPDATE many SET v = 'same', tt = NULL, mt = CONCAT('abcdefghijklmnop', CHAR(1)) WHERE id = 1;
+UPDATE many SET v = 'emas', c = 'ba', d = NULL, d4 = 1 WHERE id = 1;
+UPDATE many SET v = 'x', tt = 'x', mt = 'x', lt = 'x', l1 = 'x', c = 'x', d = -0.0000000001, d4 = 5 WHERE id = 3;
+UPDATE many SET lt = '😀😀😀😀😀😀😀😀😀' WHERE id = 2;
+UPDATE many SET id = 4, v = 'key changed' WHERE id = 3;
+DELETE FROM many WHERE id IN (1, 2);
+"""
+MANY_TRANSACTIONS = 9
+TRANSACTIONS = 7 + MANY_TRANSACTIONS  # the INSERT, four UPDATEs, the explicit transaction, the last DELETE
 
 
 def _plain(ev):
@@ -166,8 +276,10 @@ def captured():
     with mariadbserver.MariaDbServer() as db:
         db.sql("CREATE DATABASE fdb")
         db.sql(TABLE, "fdb")
+        db.sql(MANY, "fdb")
         file, pos = db.query("SHOW MASTER STATUS")[0][:2]
         db.sql(STATEMENTS, "fdb", charset="utf8mb4")
+        db.sql(MANY_STATEMENTS, "fdb", charset="utf8mb4")
         r = bl.BinlogReader(
             {"host": "127.0.0.1", "port": db.port, "user": db.user, "password": db.password},
             server_id=77,
@@ -203,6 +315,7 @@ def _replay(tmp: Path, captured, c_path: bool, tx: bool, apart: bool, monkeypatc
         monkeypatch.setattr(Engine, "line_writer", lambda self: None)
     monkeypatch.setattr(linefill, "FILL", fill if c_path else None)
     monkeypatch.setattr(linefill, "DUMPS", dumps if c_path else None)
+    monkeypatch.setattr(linefill, "ACCEL", accel if c_path else None)
     cfg = dict(props, **{"schema.history.internal.file.filename": str(tmp / "h.dat")})
     if tx:
         cfg["provide.transaction.metadata"] = "true"
@@ -214,14 +327,17 @@ def _replay(tmp: Path, captured, c_path: bool, tx: bool, apart: bool, monkeypatc
     c.snapshot_done = True
     c.file, c.next_pos = "binlog.000001", 4
     c.parser.apply(TABLE, "fdb")
+    c.parser.apply(MANY, "fdb")
     for etype, data, ev in events:
         c.handle_event(etype, data, ev, checksum)
     c.engine.output.flush()
     decoders = [e.lines for e in c.table_ids.values() if e.lines is not None]
-    assert decoders, "the line path was not taken"
+    assert len({d.value_format for d in decoders}) == 2, "the line path was not taken for both tables"
     g = decoders[0].insert.__globals__
     assert (g["_fill"] is fill) == c_path  # the path meant was compiled
     assert (g["_dumps"] is dumps) == c_path
+    assert (g.get("_jt") is jtext) == c_path  # UTF-8 text columns' JSON from the row's bytes
+    assert (g.get("_jd") is jdec) == c_path  # DECIMALs' base64
     assert ("ck" in decoders[0].formats) is not apart  # the key in the line's format, or apart
     out = {}
     for f in sorted((tmp / "topics").iterdir()):
@@ -250,6 +366,28 @@ def test_accelerated_lines_are_the_pure_lines(captured, tmp_path, monkeypatch, t
     assert rows[2]["after"]["s"] == "b%"
     if tx:
         assert all(r["transaction"] is not None for r in rows)
+    many = [json.loads(x)["value"] for x in fast["f.fdb.many.jsonl"].splitlines()]
+    many = [v["payload"] for v in many if v is not None]
+    assert [r["op"] for r in many] == ["c", "c", "c", "u", "u", "u", "u", "u", "u", "d", "c", "d", "d"]
+    one = many[0]["after"]
+    assert one["v"] == "é" * 300 and one["tt"] == 'q"b\\s\tc\n' and one["mt"] == "m" * 70000
+    assert one["lt"] == '12345678"abcdefgh' and one["l1"] == "café ü" and one["c"] == "ab"
+    assert many[5]["after"]["mt"] == "abcdefghijklmnop\x01" and many[5]["before"]["tt"] == "same"
+    assert many[4]["after"]["v"] is None and many[4]["before"]["v"] == "ascii only here"
+    assert many[8]["after"]["lt"] == "😀" * 9 and many[1]["after"]["v"] == ""
+    assert many[1]["after"]["tt"] == "back\\slash"
+    # DECIMAL as base64 of the unscaled value's two's complement bytes (decimal.handling.mode=precise)
+    assert (
+        many[0]["after"]["d3"]
+        == base64.b64encode((-123456789987654321).to_bytes(8, "big", signed=True)).decode()
+    )
+    assert (
+        many[3]["after"]["d3"]
+        == base64.b64encode((123456789987654321).to_bytes(8, "big", signed=True)).decode()
+    )
+    assert many[7]["after"]["d"] == "/w==" and many[1]["after"]["d3"] == "AA=="  # -1e-10 unscaled -1; 0
+    # the same length, other bytes (an after value is the before's only when its bytes are)
+    assert (many[6]["before"]["v"], many[6]["after"]["v"], many[6]["after"]["c"]) == ("same", "emas", "ba")
 
 
 if __name__ == "__main__":

@@ -56,7 +56,7 @@ from emulator.connectors.mysql.binlog_values import (
     decode_timestamp_old,
     frac_bytes,
 )
-from emulator.connectors.mysql.values import ZERO
+from emulator.connectors.mysql.values import ZERO, unscaled_b64
 
 _S = {
     "b": struct.Struct("<b"),
@@ -77,7 +77,7 @@ class UnsupportedColumn(ValueError):
 _GROUP_CODES = {1: "B", 2: "H", 3: "HB", 4: "I"}
 
 
-def _decimal_code(prec: int, scale: int, g: dict) -> list[str]:
+def decimal_code(prec: int, scale: int, g: dict) -> list[str]:
     """Inline decoding of a binary DECIMAL into its unscaled integer. A positive value (its sign bit set):
     the 9-digit groups read by one struct `unpack_from` in place (the first less its sign bit); a negative
     one (every byte inverted): one int.from_bytes, the groups taken out with shifts and masks (struct would
@@ -178,7 +178,7 @@ def _column_code(t: int, meta: int, i: int, g: dict) -> list[str]:
         return _prefixed(meta or {T_TINY_BLOB: 1, T_BLOB: 2, T_MEDIUM_BLOB: 3, T_LONG_BLOB: 4}.get(t, 4))
     if t == T_NEWDECIMAL:
         prec, scale = meta >> 8, meta & 0xFF
-        return _decimal_code(prec, scale, g)
+        return decimal_code(prec, scale, g)
     if t in (T_DATE, T_NEWDATE):
         return ["r = _date(b[p] | b[p + 1] << 8 | b[p + 2] << 16)", "p += 3"]
     if t == T_TIME2:
@@ -317,9 +317,24 @@ _CHEAP = frozenset({"r != 0"})
 
 
 class _Col:
-    __slots__ = ("i", "t", "meta", "nullable", "name", "conv", "code", "size", "run", "quoted")
+    __slots__ = (
+        "i",
+        "t",
+        "meta",
+        "nullable",
+        "name",
+        "conv",
+        "code",
+        "size",
+        "run",
+        "quoted",
+        "jtext",
+        "jdec",
+    )
 
-    def __init__(self, i: int, t: int, meta: int, nullable: bool, out, g: dict, json: bool = False) -> None:
+    def __init__(
+        self, i: int, t: int, meta: int, nullable: bool, out, g: dict, json: bool = False, accel: bool = False
+    ) -> None:
         self.i, self.t, self.meta, self.nullable = i, t, meta, nullable
         self.name = out[0] if out is not None else None
         self.conv = _conversion(i, out[1], g, json) if out is not None else None
@@ -331,6 +346,16 @@ class _Col:
         self.run = (
             not nullable and t in _RUN_CODES and not (t in (T_FLOAT, T_DOUBLE) and out and out[1] is not None)
         )
+        # `accel` (image_code's C functions): a UTF-8 text value's JSON made from the row's bytes by one call, no
+        # slice or str (the value's local holds that JSON, or None): `jtext` the length prefix's width, else 0;
+        # a DECIMAL of at most JDEC_PREC digits as its base64 text (values.unscaled_b64's json_quoted_inline):
+        # `jdec` (prec, scale), else None
+        self.jtext = 0
+        self.jdec = None
+        if accel and self.name is not None and self.conv == _UTF8_REPLACE and not self.quoted:
+            self.jtext = next((k for k in (1, 2, 3, 4) if self.code == _prefixed(k)), 0)
+        if accel and self.quoted and t == T_NEWDECIMAL and out[1] is unscaled_b64 and meta >> 8 <= JDEC_PREC:
+            self.jdec = (meta >> 8, meta & 0xFF)
 
 
 def _image(cols: list[_Col], nb: int, v: str, g: dict, reuse: set[int] | None, keep: set[int]) -> list[str]:
@@ -365,7 +390,10 @@ def _image(cols: list[_Col], nb: int, v: str, g: dict, reuse: set[int] | None, k
             lines.append(f"if {bits} & {1 << c.i}:")
             lines.append(f"    {v}{c.i} = None")
             if c.i in keep:
-                lines.append(f"    s{c.i} = None")
+                # (a JTEXT column's span of the before's bytes: none, the after's compared with nothing)
+                lines.append(
+                    f"    s{c.i} = e{c.i} = -1" if c.jtext else f"    s{c.i} = {-1 if c.jdec else None}"
+                )
             lines.append("else:")
             lines.extend("    " + x for x in body)
         else:
@@ -410,6 +438,8 @@ def _run(cols: list[_Col], k: int, lines: list[str], g: dict, v: str, bits: str,
 # text_decoder("utf-8")'s inline form: valid UTF-8 (nearly every value) decodes the same strictly, and
 # `decode()` without arguments skips the codec and error handler lookups (~190 instructions a value)
 _UTF8_REPLACE = "r.decode('utf-8', 'replace')"
+# the DECIMAL precision fastline.jdec takes (its DEC_MAX_PREC)
+JDEC_PREC = 30
 
 
 def _assign(var: str, conv: str) -> list[str]:
@@ -424,6 +454,23 @@ def _column(c: _Col, v: str, reuse: set[int] | None, keep: set[int]) -> list[str
     var = f"{v}{c.i}"
     if c.name is None:  # not captured: only skipped
         return [f"p += {c.size}"] if c.size is not None else c.code
+    if c.jtext:  # the JSON of the bytes after the prefix, the before's span kept (s, e), the after's compared
+        k = c.jtext
+        out = [c.code[0]]  # n = the value's end
+        if reuse is not None and c.i in reuse:
+            out.append(f"{var} = _jts(b, p + {k}, n, s{c.i}, e{c.i}, v{c.i})")
+        else:
+            out.append(f"{var} = _jt(b, p + {k}, n)")
+            if c.i in keep:
+                out += [f"s{c.i} = p + {k}", f"e{c.i} = n"]
+        return [*out, "p = n"]
+    if c.jdec:  # the base64 text from the bytes at p, the before's place kept (s), the after's compared there
+        prec, scale = c.jdec
+        if reuse is not None and c.i in reuse:
+            out = [f"{var} = _jds(b, p, {prec}, {scale}, s{c.i}, v{c.i})"]
+        else:
+            out = [f"{var} = _jd(b, p, {prec}, {scale})"] + ([f"s{c.i} = p"] if c.i in keep else [])
+        return [*out, f"p += {c.size}"]
     if reuse is not None and c.i in reuse:
         if c.code[0] == _WHOLE:  # the value's 8 bytes as one int (DATETIME2(4-6)): compared as it is
             return [
@@ -479,17 +526,33 @@ class ImageCode:
 
 
 def image_code(
-    tm: TableMap, outputs: list[tuple[str, Callable | None] | None], json: bool = False
+    tm: TableMap,
+    outputs: list[tuple[str, Callable | None] | None],
+    json: bool = False,
+    accel: dict[str, Callable] | None = None,
 ) -> ImageCode:
     """`one`: one row image into `v{i}`; `two`: an UPDATE's before image into `v{i}` and its after image into
     `w{i}`, where an after value whose bytes equal the before's is the before's object (`w{i} is v{i}`).
     `json` (the line decoders): a converter with a `json_quoted_inline` form makes its JSON string's text
-    (the field's `.quoted`)."""
+    (the field's `.quoted`). `accel` (with `json`; linefill.ACCEL, the C functions `_jt`, `_jts`, `_jd`, `_jds`):
+    a UTF-8 text column's local is its value's JSON (the field's `.jtext`), a DECIMAL's its base64 text (`.jdec`),
+    made by those from the row's bytes."""
     n = len(tm.types)
     nb = (n + 7) // 8
     g = dict(_GLOBALS)
+    if accel is not None:
+        g.update(accel)
     cols = [
-        _Col(i, t, meta, bool(tm.nullable >> i & 1), outputs[i] if i < len(outputs) else None, g, json)
+        _Col(
+            i,
+            t,
+            meta,
+            bool(tm.nullable >> i & 1),
+            outputs[i] if i < len(outputs) else None,
+            g,
+            json,
+            bool(accel),
+        )
         for i, (t, meta) in enumerate(zip(tm.types, tm.metas))
     ]
     _single_runs(cols, nb)

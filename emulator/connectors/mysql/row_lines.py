@@ -84,7 +84,7 @@ def compile_line_decoders(
     after `ns`) for the formats of `line_formats(..., tx=True)`. Where the C accelerator is built
     (linefill.py), the decoders call it for `fmt % args` and a value's `orjson.dumps`: the same bytes, fewer
     instructions."""
-    code = image_code(tm, outputs, json=True)
+    code = image_code(tm, outputs, json=True, accel=linefill.ACCEL)
     g = code.g
     # the C accelerator's when built (read per compile: a test sets them None for the pure-Python path)
     g["_dumps"] = linefill.DUMPS or orjson.dumps
@@ -197,7 +197,8 @@ def _function(
     front, length = {"apart": ("key, ", "len(key)"), "inline": (keyed, "0"), None: ("", "0")}[key]
     # ms and µs: the format's precision cuts the ns text (_TIMES)
     line = pct("fmt", f"{front}{args}pos, row{orders}, t, t, t")
-    t = "_fill(b'%d', (ns,))" if fill else "b'%d' % ns"
+    # (the C `dumps` prints an int itself: its text as `%d`'s, without `fill`'s tuple and format)
+    t = "_dumps(ns)" if fill else "b'%d' % ns"
     out += [f"t = {t}", f"return ({line}, {length}), p"]
     return out
 
@@ -233,6 +234,8 @@ def _arg(
         if not c.nullable:
             return b'"%b"', var
         return b"%b", f"({null!r} if {var} is None else b'\"' + {var} + b'\"')"
+    if c.jtext:  # the local is the value's JSON already (row_decoders: JTEXT), or None
+        return b"%b", f"({null!r} if {var} is None else {var})" if c.nullable else var
     j = f"J{var}"
     # a NULL's JSON without the call (orjson.dumps(None) is b"null"): ~550 instructions a NULL value
     line = f"{j} = b'null' if {var} is None else _dumps({var})" if c.nullable else f"{j} = _dumps({var})"
