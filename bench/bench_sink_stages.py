@@ -100,11 +100,23 @@ def _decoded(recs, fast):
     return lambda: [X.decoded_winners(w, tp, g) for tp in fast for g in tp.keyed()]
 
 
+def _expr_winners(recs, fast):
+    """`winners` with the position's text made by the Spark expression (before session 19)."""
+    ev, text, conn, cut = W.candidates(recs, fast, {})
+    return W.reduced(ev, lambda o: text(o), conn, cut)  # a function without `widths`
+
+
 def _decoded_expr(recs, fast):
-    """`winners+decode` with every Decimal decoded by Spark expressions (before session 19's Arrow-side
-    decoding, `sink.arrow_decimal`)."""
-    w = W.winners(recs, fast, {})
+    """`winners+decode` with every Decimal and the position's text made by Spark expressions (before session
+    19's Arrow-side decoding, `sink.arrow_decode`)."""
+    w = _expr_winners(recs, fast)
     return lambda: [X.decoded(w, tp, g).toArrow() for tp in fast for g in tp.keyed()]
+
+
+def _decoded_seq_expr(recs, fast):
+    """`winners+decode` with the position's text made by the Spark expression, Decimals from Arrow."""
+    w = _expr_winners(recs, fast)
+    return lambda: [X.decoded_winners(w, tp, g) for tp in fast for g in tp.keyed()]
 
 
 def _decoded_whole(recs, fast):
@@ -178,6 +190,7 @@ STEPS = {
     "winners+decode noop": _decoded_noop,
     "winners+decode": _decoded,
     "winners+decode expr": _decoded_expr,
+    "winners+decode seq expr": _decoded_seq_expr,
     "winners+decode whole": _decoded_whole,
 }
 

@@ -22,7 +22,7 @@ from pyspark.sql import Column
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
-from sink import arrow_decimal, decode, mirror, tombstones
+from sink import arrow_decode, decode, mirror, tombstones
 from sink.batch import BatchStats, Options, TopicBatch, tombstone_path
 from sink.delta import OP, RID, SEQ, already_applied, commit, open_table, plan_columns, table_schema
 from sink.plan import (
@@ -84,16 +84,19 @@ def truncates(df, plans: list[TopicPlan]) -> dict[str, str]:
 def decoded_winners(w, tp: TopicPlan, g: Fp) -> pa.Table:
     """The winners of one schema group, decoded on executors, as Arrow; `__unres` lists the columns whose
     placeholder found no earlier image in the batch."""
-    late = arrow_decimals(tp, g)
+    late = arrow_decodes(tp, g)
     t = decoded(w, tp, g, late).toArrow()
     for name, (prec, scale) in late.items():
-        t = t.set_column(t.schema.get_field_index(name), name, arrow_decimal.decimals(t[name], prec, scale))
+        t = t.set_column(t.schema.get_field_index(name), name, arrow_decode.decimals(t[name], prec, scale))
+    for name in (SEQ, "__dseq"):  # the position's parts (`winners.reduced`), when not already its text
+        if pa.types.is_struct(t.schema.field(name).type):
+            t = t.set_column(t.schema.get_field_index(name), name, arrow_decode.seq_texts(t[name]))
     return t
 
 
-def arrow_decimals(tp: TopicPlan, g: Fp) -> dict[str, tuple[int, int]]:
+def arrow_decodes(tp: TopicPlan, g: Fp) -> dict[str, tuple[int, int]]:
     """The row's Decimal columns of up to 18 digits that come to the driver as their payload text and are decoded
-    from Arrow (`sink.arrow_decimal`: the Spark expression was ~7 % of the winners job's samples; docs/sink.md,
+    from Arrow (`sink.arrow_decode`: the Spark expression was ~7 % of the winners job's samples; docs/sink.md,
     session 19): name -> (precision, scale). Not TOAST columns (their value may be an earlier image's text)."""
     if is_doc(g.vschema):
         return {}

@@ -1,11 +1,17 @@
-"""Connect Decimals (base64 big-endian two's complement) → Arrow decimal128, vectorized with numpy on the driver.
+"""What the winners' rows get decoded from Arrow on the driver, vectorized with numpy, instead of by a Spark expression
+per value on executors: Connect Decimals and the source position's text.
 
-The winners' Decimal columns of up to 18 digits come to the driver as their payload text and are decoded here,
+Decimals (base64 big-endian two's complement) → Arrow decimal128. The winners' Decimal columns of up to 18 digits come to the driver as their payload text and are decoded here,
 after `toArrow`: the same Spark expression per value (unbase64 → hex → conv → decimal arithmetic → text →
 cast, `sink.decode`) was ~7 % of the executors' samples of the winners job (docs/sink.md, session 19); here it
 is a few numpy passes over the column's bytes (~0.1 µs a value). Values as `sink.types.decoder` reads them:
 `int.from_bytes(b64decode(v), "big", signed=True)` scaled by the schema's scale (no bytes: 0). A value of
 more than 8 bytes or more digits than the precision fails loudly, as Spark's cast (ANSI) does.
+
+The position's text (`seq_texts`): `sink.position_expr.text_of`'s text of the winner's position parts (longs),
+byte for byte: per part Spark's `hex` (two's complement, no leading zeros, "0" for zero), lower case, `lpad` to
+the part's width with '0' (which keeps the first `width` characters of a longer text). That expression
+(`translate`, `lpad`, `concat` per winner) was ~6 % of the winners job's executor samples.
 """
 
 from __future__ import annotations
@@ -67,3 +73,40 @@ def decimals(arr: pa.Array | pa.ChunkedArray, precision: int, scale: int) -> pa.
     nulls = int(n - valid.sum())
     bitmap = pa.py_buffer(np.packbits(valid, bitorder="little")) if nulls else None
     return pa.Array.from_buffers(typ, n, [bitmap, pa.py_buffer(pairs.tobytes())], null_count=nulls)
+
+
+_HEX2 = np.array([[ord(c) for c in f"{b:02x}"] for b in range(256)], np.uint8)  # a byte -> its 2 hex digits
+_ZERO = ord("0")
+
+
+def position_field(i: int, width: int) -> str:
+    """The name of part `i` (hex width `width`) in the struct of parts the winners carry to the driver."""
+    return f"o{i}_{width}"
+
+
+def seq_texts(arr: pa.Array | pa.ChunkedArray) -> pa.Array:
+    """A struct of position parts named by `position_field` (nulls kept) → `sink.position.seq`'s text."""
+    if isinstance(arr, pa.ChunkedArray):
+        arr = arr.combine_chunks() if arr.num_chunks != 1 else arr.chunk(0)
+    n = len(arr)
+    widths = [int(f.name.rsplit("_", 1)[1]) for f in arr.type]
+    cols = []
+    for child, wd in zip(arr.flatten(), widths, strict=True):
+        x = child.fill_null(0).to_numpy(zero_copy_only=False).astype(">i8")
+        digits = _HEX2[x.view(np.uint8).reshape(n, 8)].reshape(n, 16)  # most significant first
+        if wd == 16 or ((x >= 0) & (x < 16**wd)).all():  # the last `wd` digits are the text
+            cols.append(digits[:, 16 - wd :])
+            continue
+        nz = digits != _ZERO
+        first = np.where(nz.any(axis=1), nz.argmax(axis=1), 15)  # hex() starts at the first non-zero digit
+        start = np.minimum(first, 16 - wd)  # lpad: zeros before a shorter text, a longer one's first digits
+        cols.append(np.take_along_axis(digits, start[:, None] + np.arange(wd), axis=1))
+    chars = np.ascontiguousarray(np.concatenate(cols, axis=1))
+    offsets = np.arange(n + 1, dtype=np.int32) * chars.shape[1]
+    nulls = arr.null_count
+    bitmap = None
+    if nulls:
+        bitmap = pa.py_buffer(np.packbits(arr.is_valid().to_numpy(zero_copy_only=False), bitorder="little"))
+    return pa.Array.from_buffers(
+        pa.string(), n, [bitmap, pa.py_buffer(offsets), pa.py_buffer(chars.tobytes())], null_count=nulls
+    )

@@ -1,4 +1,4 @@
-"""The winners' Decimal columns decoded from Arrow on the driver (`sink.arrow_decimal`) against Python's reading of
+"""The winners' Decimal columns decoded from Arrow on the driver (`sink.arrow_decode`) against Python's reading of
 the same base64 big-endian two's complement bytes (`int.from_bytes(..., signed=True)`, as `sink.types.decoder`
 reads them): every byte width 1-8 with both signs, zero, null, sliced and chunked arrays, and values that do
 not fit failing loudly."""
@@ -11,8 +11,9 @@ from decimal import Decimal
 
 import pyarrow as pa
 import pytest
+from sink_checks import spark_fixture  # noqa: F401
 
-from sink.arrow_decimal import DecimalError, decimals
+from sink.arrow_decode import DecimalError, decimals
 
 
 def b64(v: int) -> str:
@@ -71,3 +72,34 @@ def test_every_byte_width_has_both_signs():
 def test_values_that_do_not_fit_fail_loudly(text, prec):
     with pytest.raises(DecimalError):
         decimals(pa.array(["AQ==", text]), prec, 0)
+
+
+def test_position_texts_are_the_executors_expression(spark):
+    """`seq_texts` (the winners' position text made on the driver) against the expression that made it on
+    executors (`sink.position_expr.text_of`, Spark's hex/translate/lpad), per connector's part widths: zero,
+    in-range values, values wider than their part (lpad keeps the first characters), negatives (two's
+    complement), and a null struct (a key without a delete)."""
+    from pyspark.sql import functions as F
+
+    from sink.arrow_decode import position_field, seq_texts
+    from sink.position_expr import WIDTHS, text_of
+
+    rng = random.Random(11)
+    special = [0, 1, 9, 10, 15, 16, 255, 2**31, 2**32 - 1, 2**32, 2**40 + 5, 2**63 - 1, -1, -(2**63), -42]
+    for conn, widths in WIDTHS.items():
+        rows = [tuple(rng.choice(special) for _ in widths) for _ in range(60)]
+        rows += [tuple(rng.randint(0, min(16**w, 2**63) - 1) for w in widths) for _ in range(200)]
+        rows += [tuple(rng.randint(-(2**63), 2**63 - 1) for _ in widths) for _ in range(100)]
+        cols = ", ".join(f"o{i} long" for i in range(len(widths)))
+        df = spark.createDataFrame(rows + [tuple(None for _ in widths)], cols)
+        o = F.struct(*(F.col(f"o{i}") for i in range(len(widths))))
+        null = F.col("o0").isNull()
+        parts = F.struct(*(F.col(f"o{i}").alias(position_field(i, w)) for i, w in enumerate(widths)))
+        got = df.select(
+            F.when(null, F.lit(None)).otherwise(text_of(widths)(o)).alias("want"),
+            F.when(null, F.lit(None)).otherwise(parts).alias("parts"),
+        ).toArrow()
+        want = got["want"].to_pylist()
+        assert want[-1] is None and all(len(x) == sum(widths) for x in want[:-1]), conn
+        assert seq_texts(got["parts"]).to_pylist() == want, conn
+        assert seq_texts(got["parts"].combine_chunks()[5:]).to_pylist() == want[5:], conn
