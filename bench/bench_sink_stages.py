@@ -100,6 +100,25 @@ def _decoded(recs, fast):
     return lambda: [X.decoded_winners(w, tp, g) for tp in fast for g in tp.keyed()]
 
 
+def _expr_winners(recs, fast):
+    """`winners` with the position's text made by the Spark expression (before session 19)."""
+    ev, text, conn, cut = W.candidates(recs, fast, {})
+    return W.reduced(ev, lambda o: text(o), conn, cut)  # a function without `widths`
+
+
+def _decoded_expr(recs, fast):
+    """`winners+decode` with every Decimal and the position's text made by Spark expressions (before session
+    19's Arrow-side decoding, `sink.arrow_decode`)."""
+    w = _expr_winners(recs, fast)
+    return lambda: [X.decoded(w, tp, g).toArrow() for tp in fast for g in tp.keyed()]
+
+
+def _decoded_seq_expr(recs, fast):
+    """`winners+decode` with the position's text made by the Spark expression, Decimals from Arrow."""
+    w = _expr_winners(recs, fast)
+    return lambda: [X.decoded_winners(w, tp, g) for tp in fast for g in tp.keyed()]
+
+
 def _decoded_whole(recs, fast):
     """`winners+decode` with the whole payload carried and parsed (before the readers' `after` ranges)."""
     cut = W.after_ranges
@@ -170,6 +189,8 @@ STEPS = {
     "winners+parse": _parsed,
     "winners+decode noop": _decoded_noop,
     "winners+decode": _decoded,
+    "winners+decode expr": _decoded_expr,
+    "winners+decode seq expr": _decoded_seq_expr,
     "winners+decode whole": _decoded_whole,
 }
 
@@ -209,14 +230,19 @@ def main() -> None:
         return (int(s[11]) + int(s[12])) / os.sysconf("SC_CLK_TCK")
 
     res: dict[str, list[float]] = {}
+    py: dict[str, list[float]] = {}  # this process's CPU (the driver's Python: Arrow-side decoding)
     n_records = [0]
 
     def run(name: str, rep: int, q) -> None:
-        c0, t0 = jvm_cpu(), time.time()
+        c0, t0, p0 = jvm_cpu(), time.time(), time.process_time()
         q() if callable(q) else q.write.format("noop").mode("overwrite").save()
-        c = jvm_cpu() - c0
+        c, p = jvm_cpu() - c0, time.process_time() - p0
         res.setdefault(name, []).append(c)
-        print(f"rep {rep} {name:26s} JVM CPU {c:6.2f} s, wall {time.time() - t0:6.2f} s", flush=True)
+        py.setdefault(name, []).append(p)
+        print(
+            f"rep {rep} {name:26s} JVM CPU {c:6.2f} s, this process {p:5.2f} s, wall {time.time() - t0:6.2f} s",
+            flush=True,
+        )
 
     def batch(df, _bid):
         # the source read again, before the batch's cache exists (a cached plan would be read instead)
@@ -257,7 +283,11 @@ def main() -> None:
         f"{n_records[0]} records ({a.n} snapshot rows + {a.n} changes and their tombstones); load {bs.load_average()}"
     )
     for name, v in res.items():
-        print(f"  {name:26s} min {min(v):6.2f} s JVM CPU = {min(v) / (2 * a.n) * 1e6:6.1f} µs per row/change")
+        med = sorted(v)[len(v) // 2]
+        print(
+            f"  {name:26s} min {min(v):6.2f} s JVM CPU = {min(v) / (2 * a.n) * 1e6:6.1f} µs per row/change "
+            f"(median {med:5.2f} s); this process min {min(py[name]):5.2f} s"
+        )
 
 
 if __name__ == "__main__":

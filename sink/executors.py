@@ -22,7 +22,7 @@ from pyspark.sql import Column
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
-from sink import decode, mirror, tombstones
+from sink import arrow_decode, decode, mirror, tombstones
 from sink.batch import BatchStats, Options, TopicBatch, tombstone_path
 from sink.delta import OP, RID, SEQ, already_applied, commit, open_table, plan_columns, table_schema
 from sink.plan import (
@@ -39,7 +39,7 @@ from sink.plan import (
     toast_cols,
 )
 from sink.position_expr import connector_of, seq_expr
-from sink.types import oldkey_of
+from sink.types import DECIMAL, oldkey_of, spark_type
 from sink.winners import CHANGE_OPS, STAGE1, key_phys, ph_test, winners
 
 
@@ -84,11 +84,44 @@ def truncates(df, plans: list[TopicPlan]) -> dict[str, str]:
 def decoded_winners(w, tp: TopicPlan, g: Fp) -> pa.Table:
     """The winners of one schema group, decoded on executors, as Arrow; `__unres` lists the columns whose
     placeholder found no earlier image in the batch."""
-    return decoded(w, tp, g).toArrow()
+    late = arrow_decodes(tp, g)
+    t = decoded(w, tp, g, late).toArrow()
+    for name, (prec, scale) in late.items():
+        t = t.set_column(t.schema.get_field_index(name), name, arrow_decode.decimals(t[name], prec, scale))
+    for name in (SEQ, "__dseq"):  # the position's parts (`winners.reduced`), when not already its text
+        if pa.types.is_struct(t.schema.field(name).type):
+            t = t.set_column(t.schema.get_field_index(name), name, arrow_decode.seq_texts(t[name]))
+    return t
 
 
-def decoded(w, tp: TopicPlan, g: Fp):
-    """`decoded_winners`' DataFrame."""
+def arrow_decodes(tp: TopicPlan, g: Fp) -> dict[str, tuple[int, int]]:
+    """The row's Decimal columns of up to 18 digits that come to the driver as their payload text and are decoded
+    from Arrow (`sink.arrow_decode`: the Spark expression was ~7 % of the winners job's samples; docs/sink.md,
+    session 19): name -> (precision, scale). Not TOAST columns (their value may be an earlier image's text)."""
+    if is_doc(g.vschema):
+        return {}
+    toast = toast_cols(tp) if g.placeholder or any(x.placeholder for x in tp.changes()) else {}
+    out = {}
+    for f in after_fields(g.vschema):
+        st = spark_type(f)
+        if (
+            f.get("name") == DECIMAL
+            and f["type"] == "bytes"
+            and isinstance(st, T.DecimalType)
+            and st.precision <= 18
+            and f["field"] not in toast
+        ):
+            out[f["field"]] = (st.precision, st.scale)
+    return out
+
+
+def decoded(w, tp: TopicPlan, g: Fp, late: dict | None = None):
+    """`decoded_winners`' DataFrame; the columns named in `late` are left as their payload text."""
+    late = late or {}
+
+    def conv(c: Column, f: dict) -> Column:
+        return c if f["field"] in late else decode.convert(c, f)
+
     kfields = tp.keyed()[0].kschema.get("fields", [])
     k = F.from_json("w.kp", key_phys(tp.keyed()[0].kschema, False))
     is_del = F.col("w.op") == "d"
@@ -108,9 +141,9 @@ def decoded(w, tp: TopicPlan, g: Fp):
     toast = toast_cols(tp) if g.placeholder or any(x.placeholder for x in tp.changes()) else {}
     raw = F.from_json("w.after", T.StructType([T.StructField(c, T.StringType(), True) for c in toast]))
     for f in after:
-        c = decode.convert(a.getField(f["field"]), f)
+        c = conv(a.getField(f["field"]), f)
         if f["field"] in knames:
-            c = F.when(is_del, decode.convert(k.getField(f["field"]), knames[f["field"]])).otherwise(c)
+            c = F.when(is_del, conv(k.getField(f["field"]), knames[f["field"]])).otherwise(c)
         elif f["field"] in toast:
             ph = ph_test(raw.getField(f["field"]))
             prev = F.col("w.fill").getItem(f["field"])

@@ -334,9 +334,14 @@ def run(
     """Run the query; with `spark` given (tests), that session is used and left running. `opts`:
     sink.apply.Options (tombstone retention)."""
     jvm_pid = None
+    warm = None
     if spark is None:
         spark = spark_session(master=master)
         jvm_pid = driver_jvm_pid(spark)
+        # the executors' Python workers start on the idle core(s) while the query plans (sink/prestart.py)
+        from sink import prestart
+
+        warm = prestart.start(spark, log)
     else:
         from sink.sources import DirSource, KafkaSource
 
@@ -375,6 +380,8 @@ def run(
             file=sys.stderr,
             flush=True,
         )
+    if warm is not None:  # long done, but the session must not stop under it
+        warm.join()
     if q.exception() is not None:
         from sink.errors import one_line
 

@@ -99,8 +99,14 @@ def seq_expr(src, op, connector: str | None = None):
 
 
 def text_of(widths) -> Callable[[Column], Column]:
-    """`sink.position.seq`'s text of a struct of parts o0, o1... with these hex widths."""
-    return lambda o: F.concat(*(_hex(o.getField(f"o{i}"), w) for i, w in enumerate(widths)))
+    """`sink.position.seq`'s text of a struct of parts o0, o1... with these hex widths (as the function's
+    `widths`: the winners' texts are made from the parts on the driver, `sink.arrow_decode.seq_texts`)."""
+
+    def text(o: Column) -> Column:
+        return F.concat(*(_hex(o.getField(f"o{i}"), w) for i, w in enumerate(widths)))
+
+    text.widths = tuple(widths)
+    return text
 
 
 def position(src, op, connector: str | None):

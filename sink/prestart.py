@@ -1,0 +1,50 @@
+"""Start the executors' Python workers while the query plans its first micro-batch (issue 18's serial start).
+
+Before its first batch a run is mostly serial: the three planning workers (data-source lookup, create, plan) and
+the offset runner start one after another at about half a core, and only then do the first batch's read tasks
+start the executors' daemon and workers (pyspark, pyarrow, numpy and `sink.sources`' imports, ~0.45 CPU-s
+each). Here a job of one task per core, started from a thread right after the session, runs those imports on
+the otherwise idle core(s) during the planning. Spark keys a pool of idle workers by (Python, worker module,
+daemon module, environment), and a `mapInArrow` task and a Python data source's read task share all four
+(`pyspark.worker`, `sink.daemon`, `SparkContext.environment`), so the first batch's read tasks take these
+workers instead of starting their own. The CPU is the same (the imports happen once per worker either way);
+what it moves is wall time, on a machine with an idle core (docs/sink.md, session 18's design, session 19).
+A failure of this job only costs the warm start: it is logged, the run goes on.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+
+
+def _imports(batches):
+    # what a reader task loads before its first record (`sink.sources` and what its read path imports)
+    import numpy  # noqa: F401
+    import pyarrow  # noqa: F401
+
+    import sink.lines  # noqa: F401
+    import sink.reader_keys  # noqa: F401
+    import sink.sources  # noqa: F401
+
+    yield from batches
+
+
+def start(spark, log=print) -> threading.Thread:
+    """Run the warm-up job in a daemon thread (one task per default parallelism slot); returns the thread."""
+    n = max(1, spark.sparkContext.defaultParallelism)
+
+    def job() -> None:
+        try:
+            spark.sparkContext.setLocalProperty("spark.job.description", "sink: start the executors' workers")
+            df = spark.range(0, n, 1, n).mapInArrow(_imports, "id long")
+            df.write.format("noop").mode("overwrite").save()
+        except Exception as e:  # only the warm start is lost
+            log(
+                f"sink: starting the executors' workers early failed ({type(e).__name__}): {e}",
+                file=sys.stderr,
+            )
+
+    t = threading.Thread(target=job, name="sink-prestart", daemon=True)
+    t.start()
+    return t

@@ -1,0 +1,57 @@
+"""The warm-up job (`sink.prestart`) starts the Python workers that a Python data source's read tasks then take:
+the read's tasks run in processes the warm-up job's tasks ran in (Spark keys its idle-worker pool by Python,
+worker module, daemon module and environment; a difference in any would start new workers for the read)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from sink_checks import spark_fixture  # noqa: F401
+
+pytest.importorskip("pyspark")
+
+
+def test_read_tasks_take_the_warm_workers(spark):
+    from pyspark.sql.datasource import DataSource, DataSourceReader, InputPartition
+
+    from sink import prestart
+
+    class Pids(DataSource):  # defined here: pickled by value, as the sink's own sources are not
+        @classmethod
+        def name(cls) -> str:
+            return "prestart_pids"
+
+        def schema(self) -> str:
+            return "pid long"
+
+        def reader(self, schema):
+            return PidReader()
+
+    class PidReader(DataSourceReader):
+        def partitions(self):
+            return [InputPartition(i) for i in range(2)]
+
+        def read(self, partition):
+            import os
+
+            yield (os.getpid(),)
+
+    def pids(batches):
+        import os
+
+        import pyarrow as pa
+
+        for _ in batches:
+            yield pa.RecordBatch.from_pydict({"pid": [os.getpid()]})
+
+    spark.dataSource.register(Pids)
+    logged = []
+    prestart.start(spark, lambda *a, **k: logged.append(a)).join()
+    assert logged == []
+    # the warm-up's workers, idle in the pool: a job like it (one task per slot) reports their processes
+    n = spark.sparkContext.defaultParallelism
+    warm = {r.pid for r in spark.range(0, n, 1, n).mapInArrow(pids, "pid long").collect()}
+    read = {r.pid for r in spark.read.format("prestart_pids").load().collect()}
+    assert os.getpid() not in warm
+    assert read & warm, (read, warm)
