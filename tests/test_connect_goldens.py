@@ -68,6 +68,10 @@ CASES = [
     "pg_unwrap_route_by_field_default",  # seed 84 trial 42: route.by.field reads Struct.getString (no default)
     "pg_mask_decimal_replacement_scale",  # seed 97 trial 18: MaskField's BigDecimal replacement keeps its own scale
     "mariadb_string_converter_julian_date",  # seed 99 trial 15: java.util.Date prints Julian dates before 1582
+    # session 19: TimestampConverter's SimpleDateFormat (hybrid calendar, any year) and its parsing
+    "mariadb_timestamp_converter_julian_string",
+    "mariadb_timestamp_converter_julian_parse",
+    "mariadb_timestamp_converter_micros_as_millis",
 ]
 CASES = [c for c in CASES if (DATA / f"{c}.jsonl").is_file()]
 
