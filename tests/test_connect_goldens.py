@@ -72,6 +72,9 @@ CASES = [
     "mariadb_timestamp_converter_julian_string",
     "mariadb_timestamp_converter_julian_parse",
     "mariadb_timestamp_converter_micros_as_millis",
+    # session 19: InsertHeader decimal literals (Values.parseString: float32, or the integer of a whole decimal)
+    "mariadb_insert_header_decimals_simple",
+    "mariadb_insert_header_decimals_json",
 ]
 CASES = [c for c in CASES if (DATA / f"{c}.jsonl").is_file()]
 
