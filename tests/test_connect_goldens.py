@@ -75,6 +75,9 @@ CASES = [
     # session 19: InsertHeader decimal literals (Values.parseString: float32, or the integer of a whole decimal)
     "mariadb_insert_header_decimals_simple",
     "mariadb_insert_header_decimals_json",
+    # session 19: EventRouter's expanded payload field names through field.name.adjustment.mode
+    "pg_outbox_expand_adjust_avro",
+    "pg_outbox_expand_adjust_avro_unicode",
 ]
 CASES = [c for c in CASES if (DATA / f"{c}.jsonl").is_file()]
 

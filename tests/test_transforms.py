@@ -127,7 +127,7 @@ def test_unimplemented_predicate_refused() -> None:
             {
                 "transforms.r.type": "io.debezium.transforms.outbox.EventRouter",
                 "transforms.r.table.expand.json.payload": "true",
-                "transforms.r.field.name.adjustment.mode": "avro",
+                "transforms.r.field.name.adjustment.mode": "avro_x",
             },
             "transforms.r.field.name.adjustment.mode",
         ),
