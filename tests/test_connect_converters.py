@@ -411,6 +411,20 @@ def _decoded_copy(src: Path, dst: Path, registry: dict | None) -> None:
                 except (KeyError, ValueError):
                     return v
                 return {**v, "avro": {**v["avro"], "datum": {**datum, "data": {"avro": inner}}}}
+        if (
+            isinstance(v, dict)
+            and "specversion" in v
+            and v.get("datacontenttype") == "application/avro"
+            and isinstance(v.get("data"), str)
+        ):
+            # a JSON CloudEvent with Avro data (data.serializer.type=avro): base64 of Confluent's framing (connect
+            # seed 103 trial 9: source.ts_ms inside it differed between the runs, unmasked)
+            try:
+                raw = base64.b64decode(v["data"], validate=True)
+                if raw[:1] == b"\x00" and len(raw) >= 5:
+                    return {**v, "data": {"avro": decode(raw, by_id)}}
+            except (KeyError, ValueError):
+                return v
         return v
 
     def fix(rec: dict) -> dict:
