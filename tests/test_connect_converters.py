@@ -573,6 +573,23 @@ def test_avro_serializer_flags_are_booleans() -> None:
         assert info.value.property == f"value.converter.{flag}"
 
 
+@pytest.mark.parametrize(
+    ("millis", "util_date", "values_date"),
+    [
+        # JDK 17 (java.util.Date.toString, SimpleDateFormat yyyy-MM-dd'T'HH:mm:ss.SSS'Z', UTC), session 19
+        (1_709_212_455_123_456, "Tue Oct 14 13:32:03 UTC 56132", "56132-10-14T13:32:03.456Z"),
+        (-30_610_224_000_000_000, "Fri Jul 02 00:00:00 UTC 968011", "968011-07-02"),  # 968011 BC
+        (-62_135_596_800_001, "Sun Jan 02 23:59:59 UTC 1", "0001-01-02T23:59:59.999Z"),
+        (-62_198_755_200_000, "Fri Jan 03 00:00:00 UTC 2", "0002-01-03"),  # 2 BC
+    ],
+)
+def test_java_dates_of_any_year(millis: int, util_date: str, values_date: str) -> None:
+    """Years past 9999 and before 1 (the year of the era, no era): connect seed 104 trial 4, a MicroTimestamp
+    converted to a Date as milliseconds, printed by StringConverter (case pg_string_converter_date_past_9999)."""
+    assert util_date_text(millis) == util_date
+    assert date_text(millis) == values_date
+
+
 def test_java_dates_before_the_gregorian_cutover_are_julian() -> None:
     """java.util.Date.toString and SimpleDateFormat use the hybrid calendar: the day before Friday 15 October 1582
     (Gregorian) is Thursday 4 October 1582 (Julian), the calendar reform's own gap; the recorded case

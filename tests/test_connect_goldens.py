@@ -78,6 +78,7 @@ CASES = [
     # session 19: EventRouter's expanded payload field names through field.name.adjustment.mode
     "pg_outbox_expand_adjust_avro",
     "pg_outbox_expand_adjust_avro_unicode",
+    "pg_string_converter_date_past_9999",  # seed 104 trial 4: Date.toString of year 56132
 ]
 CASES = [c for c in CASES if (DATA / f"{c}.jsonl").is_file()]
 

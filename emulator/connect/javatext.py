@@ -73,14 +73,14 @@ def decimal_text(d: Decimal) -> str:
 
 
 def _java_fields(millis: int) -> tuple[int, int, int, int, int, int, int]:
-    """(year, month, day, hour, minute, second, millisecond) in UTC as Java's hybrid Julian/Gregorian calendar
-    gives them (javacalendar: before 1582-10-15 the Julian calendar's date, as Date.toString and Values'
+    """(year of the era, month, day, hour, minute, second, millisecond) in UTC as Java's hybrid Julian/Gregorian
+    calendar gives them (javacalendar: before 1582-10-15 the Julian calendar's date, as Date.toString and Values'
     SimpleDateFormat print it — connect seed 99 trial 15: DATETIME '1000-01-01 00:00:00' prints as
-    "Wed Dec 27 00:00:00 UTC 999"). Years outside 1..9999 were never checked against Java here: out of range."""
-    fields = javacalendar.fields(millis)
-    if not 1 <= fields[0] <= 9999:
-        raise OverflowError(f"date value out of range: {millis} ms")
-    return fields
+    "Wed Dec 27 00:00:00 UTC 999"). Any year: both print the year of the era, without the era, and past 9999
+    (connect seed 104 trial 4, a MicroTimestamp read as milliseconds: "Tue Oct 14 00:00:00 UTC 56132"; JDK 17 gives
+    "Fri Jul 02 00:00:00 UTC 968011" for 968011 BC)."""
+    y, *rest = javacalendar.fields(millis)
+    return (javacalendar.year_of_era(y), *rest)
 
 
 def date_text(millis: int) -> str:
