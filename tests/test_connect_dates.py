@@ -62,3 +62,7 @@ def test_parse_fails_where_simple_date_format_fails() -> None:
         parse_date("yyyy/MM/dd", "2024-01-01")
     with pytest.raises(UnparseableText):
         parse_date("yyyy-MM-dd", "")
+    # connect seed 103 trial 21: Debezium failed the record ("Could not parse timestamp"); MM reads "-0", dd "2",
+    # HH "-2", mm "9" and ss finds the "T"
+    with pytest.raises(UnparseableText):
+        parse_date("yyyyMMddHHmmss", "2024-02-29T13:14:15.123Z")
