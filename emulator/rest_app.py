@@ -21,6 +21,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from emulator import connect_validate
+from emulator.connect_plugins import other_plugins
 from emulator.rest_http import REASONS, LimitHeaders, error_response, request_body, uvicorn_config
 from emulator.worker import DEBEZIUM_VERSION, KAFKA_VERSION, HttpError, Worker, plugin_of, supported_classes
 
@@ -72,9 +73,8 @@ def build_app(worker: Worker) -> Starlette:
         classes = await run_in_threadpool(supported_classes)
         out = [{"class": c, "type": "source", "version": DEBEZIUM_VERSION} for c in classes]
         if request.query_params.get("connectorsOnly", "true").strip().lower() == "false":
-            # as Connect: every plugin, here the converters the emulator writes (transformations are
-            # configured through `transforms`, not installed as plugins)
-            out += [{"class": c, "type": t, "version": KAFKA_VERSION} for c, t in _OTHER_PLUGINS]
+            # as Connect: every plugin, here those the emulator runs (connect_plugins)
+            out += other_plugins(KAFKA_VERSION, DEBEZIUM_VERSION)
         return _json(out)
 
     def plugin(request: Request) -> str:
@@ -363,13 +363,6 @@ def build_app(worker: Worker) -> Starlette:
         exception_handlers={HttpError: http_error, HTTPException: starlette_error, Exception: server_error},
     )
     return LimitHeaders(app)
-
-
-_OTHER_PLUGINS = (
-    ("org.apache.kafka.connect.json.JsonConverter", "converter"),
-    ("org.apache.kafka.connect.json.JsonConverter", "header_converter"),
-    ("org.apache.kafka.connect.storage.SimpleHeaderConverter", "header_converter"),
-)
 
 
 def _quote(name: str) -> str:

@@ -411,6 +411,20 @@ def _decoded_copy(src: Path, dst: Path, registry: dict | None) -> None:
                 except (KeyError, ValueError):
                     return v
                 return {**v, "avro": {**v["avro"], "datum": {**datum, "data": {"avro": inner}}}}
+        if (
+            isinstance(v, dict)
+            and "specversion" in v
+            and v.get("datacontenttype") == "application/avro"
+            and isinstance(v.get("data"), str)
+        ):
+            # a JSON CloudEvent with Avro data (data.serializer.type=avro): base64 of Confluent's framing (connect
+            # seed 103 trial 9: source.ts_ms inside it differed between the runs, unmasked)
+            try:
+                raw = base64.b64decode(v["data"], validate=True)
+                if raw[:1] == b"\x00" and len(raw) >= 5:
+                    return {**v, "data": {"avro": decode(raw, by_id)}}
+            except (KeyError, ValueError):
+                return v
         return v
 
     def fix(rec: dict) -> dict:
@@ -557,6 +571,23 @@ def test_avro_serializer_flags_are_booleans() -> None:
         with pytest.raises(ConfigError) as info:
             build(from_dict({**PG, **avro, f"value.converter.{flag}": "yes"}))
         assert info.value.property == f"value.converter.{flag}"
+
+
+@pytest.mark.parametrize(
+    ("millis", "util_date", "values_date"),
+    [
+        # JDK 17 (java.util.Date.toString, SimpleDateFormat yyyy-MM-dd'T'HH:mm:ss.SSS'Z', UTC), session 19
+        (1_709_212_455_123_456, "Tue Oct 14 13:32:03 UTC 56132", "56132-10-14T13:32:03.456Z"),
+        (-30_610_224_000_000_000, "Fri Jul 02 00:00:00 UTC 968011", "968011-07-02"),  # 968011 BC
+        (-62_135_596_800_001, "Sun Jan 02 23:59:59 UTC 1", "0001-01-02T23:59:59.999Z"),
+        (-62_198_755_200_000, "Fri Jan 03 00:00:00 UTC 2", "0002-01-03"),  # 2 BC
+    ],
+)
+def test_java_dates_of_any_year(millis: int, util_date: str, values_date: str) -> None:
+    """Years past 9999 and before 1 (the year of the era, no era): connect seed 104 trial 4, a MicroTimestamp
+    converted to a Date as milliseconds, printed by StringConverter (case pg_string_converter_date_past_9999)."""
+    assert util_date_text(millis) == util_date
+    assert date_text(millis) == values_date
 
 
 def test_java_dates_before_the_gregorian_cutover_are_julian() -> None:

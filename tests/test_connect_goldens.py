@@ -68,6 +68,17 @@ CASES = [
     "pg_unwrap_route_by_field_default",  # seed 84 trial 42: route.by.field reads Struct.getString (no default)
     "pg_mask_decimal_replacement_scale",  # seed 97 trial 18: MaskField's BigDecimal replacement keeps its own scale
     "mariadb_string_converter_julian_date",  # seed 99 trial 15: java.util.Date prints Julian dates before 1582
+    # session 19: TimestampConverter's SimpleDateFormat (hybrid calendar, any year) and its parsing
+    "mariadb_timestamp_converter_julian_string",
+    "mariadb_timestamp_converter_julian_parse",
+    "mariadb_timestamp_converter_micros_as_millis",
+    # session 19: InsertHeader decimal literals (Values.parseString: float32, or the integer of a whole decimal)
+    "mariadb_insert_header_decimals_simple",
+    "mariadb_insert_header_decimals_json",
+    # session 19: EventRouter's expanded payload field names through field.name.adjustment.mode
+    "pg_outbox_expand_adjust_avro",
+    "pg_outbox_expand_adjust_avro_unicode",
+    "pg_string_converter_date_past_9999",  # seed 104 trial 4: Date.toString of year 56132
 ]
 CASES = [c for c in CASES if (DATA / f"{c}.jsonl").is_file()]
 

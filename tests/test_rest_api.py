@@ -228,6 +228,16 @@ def test_paths_and_methods_answer_json(worker):
 # ------------------------------------------------------------------------------------------ Connect's endpoints
 
 
+NUMBERS = "org.apache.kafka.connect.converters."
+ORDER = [
+    "source",
+    "transformation",
+    "predicate",
+    "converter",
+    "header_converter",
+]  # ConnectorPluginsResource's
+
+
 def test_root_and_plugins(worker):
     code, body, _ = http("GET", worker.base + "/")
     assert code == 200 and set(body) == {"version", "commit", "kafka_cluster_id"}  # ServerInfo
@@ -236,7 +246,48 @@ def test_root_and_plugins(worker):
         assert code == 200 and {"class": PG_CLASS, "type": "source", "version": "3.6.3.Final"} in plugins
         assert all(set(p) == {"class", "type", "version"} for p in plugins)  # PluginInfo
         types = {p["type"] for p in plugins}
-        assert types == ({"source", "converter", "header_converter"} if q.endswith("false") else {"source"})
+        every = {"source", "transformation", "predicate", "converter", "header_converter"}
+        assert types == (every if q.endswith("false") else {"source"})
+        if q.endswith("false"):
+            # session 19: every converter and transform the emulator runs, with the version each class reports
+            # on a Connect worker (Versioned.version() of the Kafka 4.x / Debezium 3.6.3 jars; Confluent's
+            # AvroConverter is not Versioned: PluginDesc's "undefined")
+            kafka = http("GET", worker.base + "/")[1]["version"]
+            for expected in (
+                {"class": NUMBERS + "IntegerConverter", "type": "converter", "version": kafka},
+                {"class": NUMBERS + "BooleanConverter", "type": "header_converter", "version": kafka},
+                {"class": NUMBERS + "DoubleConverter", "type": "header_converter", "version": kafka},
+                {
+                    "class": "io.confluent.connect.avro.AvroConverter",
+                    "type": "converter",
+                    "version": "undefined",
+                },
+                {
+                    "class": "io.debezium.converters.CloudEventsConverter",
+                    "type": "converter",
+                    "version": "3.6.3.Final",
+                },
+                {
+                    "class": "io.debezium.transforms.ExtractNewRecordState",
+                    "type": "transformation",
+                    "version": "3.6.3.Final",
+                },
+                {
+                    "class": "org.apache.kafka.connect.transforms.Cast$Value",
+                    "type": "transformation",
+                    "version": kafka,
+                },
+                {
+                    "class": "org.apache.kafka.connect.transforms.predicates.HasHeaderKey",
+                    "type": "predicate",
+                    "version": kafka,
+                },
+            ):
+                assert expected in plugins, expected
+            assert [p["type"] for p in plugins] == sorted((p["type"] for p in plugins), key=ORDER.index)
+            assert not any(
+                p["class"].endswith("AvroConverter") and p["type"] == "header_converter" for p in plugins
+            )
     for alias in (PG_CLASS, "PostgresConnector", "Postgres"):
         code, keys, _ = http("GET", f"{worker.base}/connector-plugins/{alias}/config")
         assert code == 200 and isinstance(keys, list)

@@ -17,6 +17,9 @@ from test_connect_goldens import DATA, replay_pg
 
 from emulator.config import ConfigError, from_dict
 from emulator.connect import dataplane
+from emulator.connect.javatext import float_text
+from emulator.connect.transforms.base import Options
+from emulator.connect.transforms.headers import parse_literal
 from emulator.testing.oracle_connect import sections_of
 from emulator.testing.pgserver import PgServer
 
@@ -124,7 +127,7 @@ def test_unimplemented_predicate_refused() -> None:
             {
                 "transforms.r.type": "io.debezium.transforms.outbox.EventRouter",
                 "transforms.r.table.expand.json.payload": "true",
-                "transforms.r.field.name.adjustment.mode": "avro",
+                "transforms.r.field.name.adjustment.mode": "avro_x",
             },
             "transforms.r.field.name.adjustment.mode",
         ),
@@ -148,7 +151,7 @@ def test_unimplemented_predicate_refused() -> None:
             {
                 "transforms.r.type": T + "InsertHeader",
                 "transforms.r.header": "h",
-                "transforms.r.value.literal": "1.5",
+                "transforms.r.value.literal": "1.5e3",
             },
             "transforms.r.value.literal",
         ),
@@ -565,3 +568,25 @@ def test_mask_field_default_decimal_is_big_decimal_zero(fmt: str) -> None:
     else:
         with pytest.raises(dataplane.DataPlaneError, match="mismatching scale"):
             plane.apply(Record("dbserver1.public.t", _KEY, value, []))
+
+
+@pytest.mark.parametrize(
+    ("literal", "schema_type", "text"),
+    [
+        # Java's Float.toString of the values Debezium wrote (cases mariadb_insert_header_decimals_*, session 19)
+        ("1.5", "float", "1.5"),
+        ("0.1", "float", "0.1"),
+        ("-2.50", "float", "-2.5"),
+        ("16777217.5", "float", "1.6777218E7"),  # the nearest float32, ties to even
+        ("123456789012345678.9", "float", "1.23456791E17"),
+        ("0.000001", "float", "1.0E-6"),
+        ("1.0", "int8", "1"),  # a whole decimal is typed as its integer
+        ("-0.0", "int8", "0"),
+    ],
+)
+def test_decimal_literals_are_typed_as_values_parse_string_types_them(
+    literal: str, schema_type: str, text: str
+) -> None:
+    schema, value = parse_literal(Options("transforms.h.", {}), "value.literal", literal)
+    assert schema.type == schema_type
+    assert (float_text(value) if schema_type == "float" else str(value)) == text

@@ -9,17 +9,16 @@ exponent is below -6 or the scale is negative).
 
 from __future__ import annotations
 
-import datetime as dt
 import struct
 from decimal import MAX_EMAX, MAX_PREC, MIN_EMIN, Context, Decimal
 
+from emulator.connect import javacalendar
 from emulator.connect.jdk17_dtoa import double_bits_text, float_bits_text
 
 _INF = float("inf")
 # Decimal arithmetic without rounding: the default context keeps 28 digits, and PostgreSQL's numeric(38, s)
 # (or wider) values must come through exactly
 EXACT = Context(prec=MAX_PREC, Emax=MAX_EMAX, Emin=MIN_EMIN)
-_EPOCH_DATE = dt.date(1970, 1, 1)
 MILLIS_PER_DAY = 86_400_000
 
 
@@ -73,32 +72,15 @@ def decimal_text(d: Decimal) -> str:
     return str(d)
 
 
-# java.util.GregorianCalendar's default cutover, 1582-10-15T00:00Z: before it, Date.toString and SimpleDateFormat
-# (Values.dateFormatFor) print the Julian calendar's date, not the proleptic Gregorian one Python's datetime has
-# (connect seed 99 trial 15: a DATETIME '1000-01-01 00:00:00' prints as "Wed Dec 27 00:00:00 UTC 999")
-GREGORIAN_CUTOVER_MS = -12_219_292_800_000
-
-
 def _java_fields(millis: int) -> tuple[int, int, int, int, int, int, int]:
-    """(year, month, day, hour, minute, second, millisecond) in UTC as Java's hybrid Julian/Gregorian calendar
-    gives them for an instant (a Julian date may be a February 29 no Gregorian year has: no datetime)."""
-    days, rest = divmod(millis, MILLIS_PER_DAY)
-    if millis >= GREGORIAN_CUTOVER_MS:
-        d = _EPOCH_DATE + dt.timedelta(days=days)
-        year, month, day = d.year, d.month, d.day
-    else:
-        # the Julian calendar's date of a Julian day number (Richards' algorithm; 1970-01-01 is JDN 2440588)
-        c = days + 2_440_588 + 32_082
-        n = (4 * c + 3) // 1461
-        e = c - 1461 * n // 4
-        m = (5 * e + 2) // 153
-        day = e - (153 * m + 2) // 5 + 1
-        month = m + 3 - 12 * (m // 10)
-        year = n - 4800 + m // 10
-        if year < 1:  # an era other than AD: out of range here, as datetime's year 1 was before
-            raise OverflowError(f"date value out of range: {millis} ms")
-    secs, ms = divmod(rest, 1000)
-    return year, month, day, secs // 3600, secs // 60 % 60, secs % 60, ms
+    """(year of the era, month, day, hour, minute, second, millisecond) in UTC as Java's hybrid Julian/Gregorian
+    calendar gives them (javacalendar: before 1582-10-15 the Julian calendar's date, as Date.toString and Values'
+    SimpleDateFormat print it — connect seed 99 trial 15: DATETIME '1000-01-01 00:00:00' prints as
+    "Wed Dec 27 00:00:00 UTC 999"). Any year: both print the year of the era, without the era, and past 9999
+    (connect seed 104 trial 4, a MicroTimestamp read as milliseconds: "Tue Oct 14 00:00:00 UTC 56132"; JDK 17 gives
+    "Fri Jul 02 00:00:00 UTC 968011" for 968011 BC)."""
+    y, *rest = javacalendar.fields(millis)
+    return (javacalendar.year_of_era(y), *rest)
 
 
 def date_text(millis: int) -> str:

@@ -5,6 +5,10 @@ emulator writes nothing for seconds while changes wait in its socket, and `wait_
 QUIET_S) passed with records still to come; the recorder then stopped it and the comparison missed them. Here the
 starvation is made certain: the emulator is stopped (SIGSTOP) before a step and continued only after twice the
 quiet time. A stopped (or runnable, starved) emulator now counts as work; an idle one waits in state S.
+
+The connect recorder (oracle_connect, the data-plane campaign) runs the same EmulatorCapture with its own record
+log, ConnectLog: the wait is checked through it too (session 19), so that a ConnectLog that counted only its own
+records as activity would fail here.
 """
 
 from __future__ import annotations
@@ -14,16 +18,20 @@ import signal
 import sys
 import threading
 
+import pytest
+
 from emulator.testing import oracle_capture as capture
 from emulator.testing.differential import backend
+from emulator.testing.oracle_connect import ConnectLog
 
 QUIET_S = 1.0
 ROWS = 300
 
 
-def test_wait_quiet_waits_for_a_stopped_emulator(tmp_path):
+@pytest.mark.parametrize("log_class", [capture.RecordLog, ConnectLog], ids=["capture", "connect"])
+def test_wait_quiet_waits_for_a_stopped_emulator(tmp_path, log_class):
     be = backend("pg")
-    rl = capture.RecordLog()
+    rl = log_class()
     out = tmp_path / "out"
     out.mkdir()
     cap = capture.EmulatorCapture(

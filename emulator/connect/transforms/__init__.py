@@ -21,7 +21,7 @@ from emulator.connect.transforms.base import (
 )
 
 
-def _load_families() -> None:
+def load_families() -> None:
     """Importing the families fills REGISTRY / PREDICATES: done by the first chain that names a transform or
     a predicate, so a start with neither imports none of them."""
     from emulator.connect.transforms import (  # noqa: F401
@@ -42,7 +42,7 @@ def _load_families() -> None:
 def build_chain(settings: Any) -> list[Stage]:
     """:func:`~emulator.connect.transforms.base.build_chain`, the families imported when it needs them."""
     if settings.common.transforms or settings.common.predicates:
-        _load_families()
+        load_families()
     return base.build_chain(settings)
 
 
@@ -54,4 +54,5 @@ __all__ = [
     "Transform",
     "TransformConfigError",
     "build_chain",
+    "load_families",
 ]

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import math
 import re
+import struct
+from fractions import Fraction
 
 from emulator.connect.record import ConnectRecord
-from emulator.connect.schema import Schema
+from emulator.connect.schema import FLOAT32, Schema
 from emulator.connect.transforms.base import (
     Options,
     Transform,
@@ -21,12 +24,35 @@ from emulator.connect.transforms.keyvalue import K, KeyOrValue, SchemaCache, reg
 
 _INT = re.compile(r"[+-]?\d+")
 _INT_TYPES = (("int8", 7), ("int16", 15), ("int32", 31), ("int64", 63))
+# a plain decimal Values.parseAsNumber reads as a BigDecimal: a whole one (`1.0`) is typed as its integer, any
+# other as a float32 (`1.5`: scale > 0, finite). 18 integer digits keep it below Long.MAX_VALUE (bigger ones skip
+# the integer typing) and far from float32's infinity.
+_DECIMAL = re.compile(r"[+-]?\d{1,18}\.\d{1,30}")
+_F32 = struct.Struct("<f")
+_U32 = struct.Struct("<I")
+
+
+def _f32_bits(bits: int) -> float:
+    return _F32.unpack(_U32.pack(bits))[0]
+
+
+def nearest_float32(exact: Fraction) -> float:
+    """`BigDecimal.floatValue()`: the float32 nearest the decimal, ties to even (JDK 17 divides two exact floats
+    or calls Float.parseFloat, each correctly rounded); Python's float() then a float32 cast could round twice."""
+    guess = _F32.unpack(_F32.pack(float(exact)))[0]
+    bits = _U32.unpack(_F32.pack(abs(guess)))[0]
+    sign = -1.0 if exact < 0 else 1.0
+    candidates = [_f32_bits(b) for b in (bits - 1, bits, bits + 1) if b >= 0]
+    target = abs(exact)
+    best = min(candidates, key=lambda c: (abs(Fraction(c) - target), _U32.unpack(_F32.pack(c))[0] & 1))
+    return math.copysign(best, sign)
 
 
 def parse_literal(opts: Options, key: str, text: str) -> tuple[Schema, object]:
     """`Values.parseString` for the literals this emulator can type exactly: `true` / `false`, integers (the
-    smallest of int8..int64) and plain strings. Anything Connect's tokenizer or its number / temporal
-    inference might read otherwise (a leading digit or sign, delimiters, `null`) is refused."""
+    smallest of int8..int64), plain decimals (float32, or the integer of a whole one) and plain strings.
+    Anything Connect's tokenizer or its number / temporal inference might read otherwise (other text with a
+    leading digit or sign, delimiters, `null`) is refused."""
     if text == "":
         return Schema("string"), ""
     if text in ("true", "false"):
@@ -36,6 +62,11 @@ def parse_literal(opts: Options, key: str, text: str) -> tuple[Schema, object]:
         for type_, bits in _INT_TYPES:
             if -(1 << bits) <= n < (1 << bits):
                 return Schema(type_), n
+    if _DECIMAL.fullmatch(text):
+        exact = Fraction(text)
+        if exact.denominator == 1:  # isWholeNumber: typed as the integer
+            return parse_literal(opts, key, str(exact.numerator))
+        return Schema(FLOAT32), nearest_float32(exact)
     t = text.strip()
     if (
         not t
@@ -52,7 +83,7 @@ def parse_literal(opts: Options, key: str, text: str) -> tuple[Schema, object]:
         raise opts.fail(
             key,
             f"literal {text!r} would be typed by Connect's Values.parseString in a way this emulator does not "
-            'reproduce (only true/false, integers and plain strings without [ ] { } , : " \\)',
+            'reproduce (only true/false, integers, plain decimals like 1.5 and plain strings without [ ] { } , : " \\)',
         )
     return Schema("string"), text
 

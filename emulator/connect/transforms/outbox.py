@@ -26,6 +26,7 @@ from emulator.connect.transforms.base import (
     register,
     replace_first,
 )
+from emulator.naming import Adjuster, field_name_adjuster
 
 log = logging.getLogger("emulator.transforms")
 
@@ -59,11 +60,11 @@ class EventRouter(Transform):
             opts.enum("table.json.payload.null.behavior", ("ignore", "optional_bytes"), "ignore")
             == "optional_bytes"
         )
-        adjust = opts.enum("field.name.adjustment.mode", ("none", "avro", "avro_unicode"), "none")
-        if self.expand and adjust != "none":
-            raise opts.fail(
-                "field.name.adjustment.mode", f"'{adjust}' is not supported by this emulator (only none)"
-            )
+        # the expanded payload's field names (JsonSchemaData's FieldNamer; values are then looked up in the JSON
+        # by the adjusted name, so a renamed key's value is null, as in Debezium)
+        self.adjust = field_name_adjuster(
+            opts.enum("field.name.adjustment.mode", ("none", "avro", "avro_unicode"), "none")
+        )
         self.missing = opts.enum("table.field.additional.missing", ("error", "ignore"), "error")
         self.additional: list[tuple[str, str, str]] = []
         placement = opts.str("table.fields.additional.placement")
@@ -132,7 +133,9 @@ class EventRouter(Transform):
         if self.expand:
             if isinstance(payload, str):
                 try:
-                    payload_schema, payload = expand_json(self.f_payload, payload, self.null_bytes)
+                    payload_schema, payload = expand_json(
+                        self.f_payload, payload, self.null_bytes, self.adjust
+                    )
                     # one object per inferred schema text (the converters cache by schema object)
                     payload_schema = self.inferred.setdefault(payload_schema.json_bytes(), payload_schema)
                     if len(self.inferred) > 4096:
@@ -283,7 +286,7 @@ _BOOLEAN = Schema("boolean", optional=True)
 _BYTES = Schema("bytes", optional=True)
 
 
-def expand_json(key: str, text: str, null_bytes: bool) -> tuple[Schema, Any]:
+def expand_json(key: str, text: str, null_bytes: bool, adjust: Adjuster | None = None) -> tuple[Schema, Any]:
     """Debezium's `JsonSchemaData`: a JSON text -> (Connect schema inferred from it, its value)."""
     if not text.startswith(("{", "[")):
         raise ExpansionFailed(f"Unable to parse payload starting with '{text[:1]}'")
@@ -291,14 +294,14 @@ def expand_json(key: str, text: str, null_bytes: bool) -> tuple[Schema, Any]:
         doc = json.loads(text)
     except ValueError as e:
         raise ExpansionFailed(str(e)) from None
-    schema = _schema_of(key, doc, null_bytes)
+    schema = _schema_of(key, doc, null_bytes, adjust)
     if schema is None or schema.type != "struct":
         # toConnectData builds a Struct from whatever schema it got: anything but an object fails
         raise ExpansionFailed("the payload is not a JSON object")
     return schema, _value_of(doc, schema)
 
 
-def _schema_of(key: str | None, node: Any, null_bytes: bool) -> Schema | None:
+def _schema_of(key: str | None, node: Any, null_bytes: bool, adjust: Adjuster | None) -> Schema | None:
     if isinstance(node, bool):
         return _BOOLEAN
     if isinstance(node, str):
@@ -314,12 +317,13 @@ def _schema_of(key: str | None, node: Any, null_bytes: bool) -> Schema | None:
     if isinstance(node, list):
         if not node:
             return None
-        return Schema("array", optional=True, items=_array_items(key, node, null_bytes))
+        return Schema("array", optional=True, items=_array_items(key, node, null_bytes, adjust))
     if isinstance(node, dict):
         fields: list[Field] = []
         names: set[str] = set()
         for name, v in node.items():
-            fs = _schema_of((f"{key}." if key else "") + name, v, null_bytes)
+            name = adjust(name) if adjust is not None else name
+            fs = _schema_of((f"{key}." if key else "") + name, v, null_bytes, adjust)
             if fs is not None and name not in names:
                 names.add(name)
                 fields.append(Field(name, fs))
@@ -327,7 +331,7 @@ def _schema_of(key: str | None, node: Any, null_bytes: bool) -> Schema | None:
     return _BYTES if null_bytes else None  # null
 
 
-def _array_items(key: str | None, array: list, null_bytes: bool) -> Schema:
+def _array_items(key: str | None, array: list, null_bytes: bool, adjust: Adjuster | None) -> Schema:
     sample = None
     ref_schema = None
     for e in array:
@@ -338,14 +342,14 @@ def _array_items(key: str | None, array: list, null_bytes: bool) -> Schema:
         if _node_type(e) != _node_type(sample):
             raise ExpansionFailed("Field is not a homogenous array")
         if _node_type(sample) == "number":
-            ref_schema = ref_schema or _schema_of(None, sample, null_bytes)
-            if _schema_of(None, e, null_bytes) is not ref_schema:
+            ref_schema = ref_schema or _schema_of(None, sample, null_bytes, adjust)
+            if _schema_of(None, e, null_bytes, adjust) is not ref_schema:
                 raise ExpansionFailed("Field is not a homogenous array, different number types")
     if isinstance(sample, dict):
         distinct: list[Schema] = []
         for e in array:
             if isinstance(e, dict):
-                s = _schema_of(key, e, null_bytes)
+                s = _schema_of(key, e, null_bytes, adjust)
                 if not any(s.json_bytes() == d.json_bytes() for d in distinct):
                     distinct.append(s)
         if len(distinct) > 1:
@@ -355,7 +359,7 @@ def _array_items(key: str | None, array: list, null_bytes: bool) -> Schema:
                 "by this emulator"
             )
         return distinct[0]
-    schema = _schema_of(None, sample, null_bytes)
+    schema = _schema_of(None, sample, null_bytes, adjust)
     if schema is None:
         raise ExpansionFailed("Array has unrecognized member schema.")
     return schema

@@ -2,17 +2,24 @@
 
 Connect values of the Kafka logical types are kept as JsonConverter prints them (Timestamp: epoch
 milliseconds, Date: epoch days, Time: milliseconds of the day). Strings are written with a
-`SimpleDateFormat` pattern in UTC (the letters of dateformat.simple_date_format); parsing string timestamps is refused.
+`SimpleDateFormat` pattern in UTC (the letters of dateformat.simple_date_format) and parsed with it
+(dateformat.parse_date: a text whose lenient reading it does not follow stops the task, NotEmulated).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from emulator.connect.converters.errors import NotEmulated
 from emulator.connect.record import ConnectRecord
 from emulator.connect.schema import Schema
 from emulator.connect.transforms.base import Options, TransformError, copy_basics, fget, require_map
-from emulator.connect.transforms.dateformat import simple_date_format
+from emulator.connect.transforms.dateformat import (
+    NotEmulatedText,
+    UnparseableText,
+    parse_date,
+    simple_date_format,
+)
 from emulator.connect.transforms.keyvalue import (
     DATE,
     TIME,
@@ -90,9 +97,21 @@ class TimestampConverterT(KeyOrValue):
 
     def _to_ms(self, kind: str, value: Any) -> int:
         if kind == "string":
-            raise TransformError(
-                "TimestampConverter: parsing string timestamps is not supported by this emulator"
-            )
+            if not self.format.strip():
+                # (Kafka's Config.format is null: SimpleDateFormat.parse on null)
+                raise TransformError("java.lang.NullPointerException")
+            try:
+                return parse_date(self.format, value)
+            except UnparseableText:
+                raise TransformError(
+                    f"Could not parse timestamp: value ({value}) does not match pattern ({self.format})"
+                ) from None
+            except NotEmulatedText:
+                # Debezium writes this record with a date the emulator cannot tell: stop, never skip it
+                raise NotEmulated(
+                    f"TimestampConverter: SimpleDateFormat's lenient parse of ({value}) with pattern "
+                    f"({self.format}) is not emulated"
+                ) from None
         if kind == "unix":
             if self.precision == "seconds":
                 return value * 1000

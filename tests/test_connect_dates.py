@@ -1,0 +1,68 @@
+"""TimestampConverter's SimpleDateFormat (format and parse), on the values real Debezium 3.6.3 (Kafka Connect 4.3,
+JDK 17) printed in the session 19 recordings: tests/data/connect cases mariadb_timestamp_converter_julian_string,
+_julian_parse and _micros_as_millis, which check the same through the whole data plane."""
+
+from __future__ import annotations
+
+import pytest
+
+from emulator.connect.transforms.dateformat import (
+    NotEmulatedText,
+    UnparseableText,
+    parse_date,
+    simple_date_format,
+)
+
+# DATETIME '1000-01-01 00:00:00' as Connect's Timestamp (proleptic Gregorian epoch milliseconds)
+GREGORIAN_1000 = -30_610_224_000_000
+
+
+def test_format_before_the_cutover_is_julian_and_zero_padded() -> None:
+    # recorded: mariadb_timestamp_converter_julian_string
+    assert simple_date_format("yyyy-MM-dd HH:mm:ss.SSS 'y'yy MM/dd", GREGORIAN_1000) == (
+        "0999-12-27 00:00:00.000 y99 12/27"
+    )
+
+
+@pytest.mark.parametrize(
+    ("millis", "text"),
+    [
+        # recorded: mariadb_timestamp_converter_micros_as_millis (MicroTimestamps read as milliseconds)
+        (1_709_212_455_123_456, "56132-10-14 13:32:03.456"),
+        (2_147_483_647_000_000, "70021-01-17 19:16:40.000"),
+        (GREGORIAN_1000 * 1000, "968011-07-02 00:00:00.000"),  # 968011 BC: the year of the era
+    ],
+)
+def test_format_years_outside_1_to_9999(millis: int, text: str) -> None:
+    assert simple_date_format("yyyy-MM-dd HH:mm:ss.SSS", millis) == text
+
+
+def test_parse_before_the_cutover_is_julian() -> None:
+    # recorded: mariadb_timestamp_converter_julian_parse (the text above, parsed back)
+    assert parse_date("yyyy-MM-dd HH:mm:ss.SSS", "0999-12-27 00:00:00.000") == GREGORIAN_1000
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text"),
+    [
+        ("yyyy-MM-dd", "2024-13-01"),  # a lenient month roll
+        ("yyyy-MM-dd", "2023-02-29"),  # a lenient day roll
+        ("yyyy-MM-dd", "1582-10-10"),  # the cutover's own year
+        ("yyyy-MM-dd", "-2024-01-01"),  # DecimalFormat reads a sign
+        ("dd.MM.yy", "01.01.46"),  # the two-digit year of the century start: decided by the instant
+    ],
+)
+def test_parse_refuses_what_it_does_not_follow(pattern: str, text: str) -> None:
+    with pytest.raises(NotEmulatedText):
+        parse_date(pattern, text, now_year=2026)
+
+
+def test_parse_fails_where_simple_date_format_fails() -> None:
+    with pytest.raises(UnparseableText):
+        parse_date("yyyy/MM/dd", "2024-01-01")
+    with pytest.raises(UnparseableText):
+        parse_date("yyyy-MM-dd", "")
+    # connect seed 103 trial 21: Debezium failed the record ("Could not parse timestamp"); MM reads "-0", dd "2",
+    # HH "-2", mm "9" and ss finds the "T"
+    with pytest.raises(UnparseableText):
+        parse_date("yyyyMMddHHmmss", "2024-02-29T13:14:15.123Z")
