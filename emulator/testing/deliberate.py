@@ -16,7 +16,21 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from emulator.testing.parallel_order import _is_read, _payload
+# the source.snapshot values of an initial (or blocking) snapshot's reads; an incremental snapshot's are "incremental"
+_READ_MARKERS = frozenset(("true", "first", "first_in_data_collection", "last_in_data_collection", "last"))
+
+
+def _payload(part: Any) -> Any:
+    return part.get("payload") if isinstance(part, dict) and "schema" in part else part
+
+
+def _is_read(rec: dict) -> bool:
+    p = _payload(rec.get("value"))
+    if not isinstance(p, dict) or p.get("op") != "r":
+        return False
+    src = p.get("source")
+    return isinstance(src, dict) and src.get("snapshot") in _READ_MARKERS
+
 
 KEY_EXCLUDED = "key_column_excluded_snapshot"
 KEY_COLUMNS_EXCLUDED = "key_columns_excluded_snapshot_lost"
