@@ -37,6 +37,7 @@ from emulator.connectors.postgres.source import (
     message_value_schema,
 )
 from emulator.connectors.postgres.stream import MESSAGE_OP, MESSAGE_TYPE, PgoutputStream
+from emulator.connectors.postgres.type_prime import stop_where_debezium_cannot_prime
 from emulator.connectors.postgres.types import TypeConfig
 from emulator.connectors.postgres.types.toast import placeholder_bytes
 from emulator.engine import Engine
@@ -193,6 +194,9 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
 
     def connect(self) -> None:
         self.conn = self._connect()
+        stop_where_debezium_cannot_prime(
+            self.conn
+        )  # (before the publication and the slot, as Debezium's task)
         # Debezium's TypeRegistry is read once at start: enum labels added later are not seen by the
         # schemas of streamed changes (tests/data/pg/cases/enum_domain_ddl)
         registry_for(self.conn).resolve(
