@@ -110,6 +110,10 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
         self._start_lsn: int | None = None  # where streaming starts (slot, snapshot or stored offsets)
         self.by_oid: dict[int, CapturedTable | None] = {}
         self.by_id: dict[str, CapturedTable] = {}
+        self.rel_columns: dict[
+            int, int
+        ] = {}  # relation id -> its last captured Relation message's column count
+        self.stale: dict[int, str] = {}  # relation id -> the stop line of its next change (relation_stale)
         # position
         self.lsn_commit: int | None = None  # end LSN of the last fully processed transaction
         self.lsn_proc: int | None = None  # LSN of the last processed change
