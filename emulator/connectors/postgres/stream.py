@@ -28,6 +28,7 @@ from emulator.connectors.postgres.tx_formats import (
     tx_args,
     tx_block,
 )
+from emulator.connectors.postgres.type_prime import unresolvable
 from emulator.model import TableDef
 from emulator.records import Record
 
@@ -192,6 +193,10 @@ class PgoutputStream:
 
     def _on_relation(self, msg: bytes, lsn: int) -> None:
         rel = po.parse_relation(msg)
+        # the schema in force here is the Relation message's, not the catalog's now (once that shows the commit)
+        conn = self.visible_conn()  # once the transaction's commit shows (PostgresConnector.visible_conn)
+        if line := unresolvable(conn, [c.type_oid for c in rel.columns]):  # any table's (type_prime)
+            self._stop(line, None)
         if not self.filters.table_included(rel.namespace, rel.name):
             kept = self.by_oid.setdefault(rel.oid, None)  # moved out of the filters: kept, under its old name
             if kept is not None and len(rel.columns) > self.rel_columns[rel.oid]:
@@ -201,8 +206,6 @@ class PgoutputStream:
             return
         self.stale.pop(rel.oid, None)
         self.rel_columns[rel.oid] = len(rel.columns)
-        # the schema in force here is the Relation message's, not the catalog's now (once that shows the commit)
-        conn = self.visible_conn()  # once the transaction's commit shows (PostgresConnector.visible_conn)
         td = load_relation_table(conn, rel, self.type_cfg, column_included=self.filters.column_included)
         stream_keep = td.extra["stream_keep"]
         old = self.by_id.get(td.id)
@@ -243,13 +246,16 @@ class PgoutputStream:
         return ct if d.admit(op, ct is not None) else None
 
     def _stop_if_stale(self, msg: bytes, op: str) -> None:
-        """A change of a table Debezium decodes with columns it no longer has (relation_stale): stop before it,
-        after the transaction's BEGIN record (Debezium's comes first, recorded)."""
+        """A change of a table Debezium decodes with columns it no longer has (relation_stale): stop before it."""
         line = self.stale.get(_U32(msg, 1)[0])
         if line is not None:
-            if self.dispatcher.eager_begin and op not in self.dispatcher.skipped:
-                self.tx.touch()
-            raise RuntimeError(line)
+            self._stop(line, op)
+
+    def _stop(self, line: str, op: str | None) -> None:
+        """Debezium's decoder fails here: stop, after the transaction's BEGIN record (Debezium's comes first)."""
+        if self.dispatcher.eager_begin and op not in self.dispatcher.skipped:
+            self.tx.touch()
+        raise RuntimeError(line)
 
     def _gate(self, ct: CapturedTable):
         ct.gate = self.dispatcher.table(ct.env, ct.data_collection)
