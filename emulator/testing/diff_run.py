@@ -44,6 +44,8 @@ class DiffResult:
     golden: Path | None = None  # Debezium's recording compared against (in workdir unless replayed)
     both_stopped: bool = False  # Debezium stopped before its first record, and so did the emulator
     lost_tail: int = 0  # emulator records past Debezium's stop on a value, in its lost last batch: accepted
+    # known deliberate differences recognized (emulator.testing.deliberate): case name -> records concerned
+    deliberate: dict[str, int] = field(default_factory=dict)
 
     @property
     def mismatch(self) -> bool:
@@ -61,6 +63,8 @@ class DiffResult:
         s = f"{self.compared} records compared, {len(self.problems)} mismatches"
         if self.lost_tail:
             s += f" ({self.lost_tail} trailing records of Debezium's lost last batch accepted)"
+        for case, n in sorted(self.deliberate.items()):
+            s += f"; deliberate: {case} ({n} records)"
         if self.emulator_failure:
             s += f"; emulator failed: {self.emulator_failure}"
         return s

@@ -40,6 +40,7 @@ from typing import Any
 
 from emulator.testing import oracle_capture as capture
 from emulator.testing.conformance import compare, load_dir, load_golden
+from emulator.testing.deliberate import accept_excluded_key_columns
 from emulator.testing.diff_run import (  # ROOT, oracle_*, run_logged: also imported from here
     ROOT,  # noqa: F401
     DiffResult,
@@ -351,6 +352,9 @@ def diff(
     gold, ours = be.comparable(load_golden(golden), load_dir(cand) if cand.exists() else {})
     if both_ended and stopped_on_a_value(workdir):
         res.lost_tail = drop_lost_batch(gold, ours)
+    # known deliberate differences, taken from Debezium's side where they are, before the threads' sort (which
+    # orders by key)
+    res.deliberate = accept_excluded_key_columns(meta.get("connector_config") or {}, gold, ours)
     if parallel_snapshot(meta.get("connector_config") or {}):  # Debezium's threads order a table's chunks
         sort_snapshot_reads(gold)
         sort_snapshot_reads(ours)

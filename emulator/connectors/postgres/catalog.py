@@ -5,8 +5,10 @@ not-null flag and primary-key position) of all ordinary and partitioned tables i
 and one recursive query for the types those columns use (array element and domain base types
 included, enum labels in sort order). Types are cached per connection in a `TypeRegistry`.
 
-Generated (STORED) columns are read like any other for the snapshot, as Debezium's SELECT * does, without
-a default (their generation expression is not one); pgoutput leaves them out of Relation messages, so
+Generated (STORED) columns are read like any other for the snapshot, as Debezium's SELECT * does, with their
+generation expression as the default expression: pgjdbc's getColumns gives it as COLUMN_DEF and Debezium parses it
+as any default (`(a * 10)` is no integer: no default; `(upper(s) || '!'::text)` calls a function: the text
+placeholder ""; pg case generated_column_expression_default). pgoutput leaves them out of Relation messages, so
 streamed changes have none.
 """
 
@@ -33,7 +35,7 @@ _SERIAL_NAMES = {"int4": "serial", "int8": "bigserial", "int2": "smallserial"}
 _COLUMNS_SQL = """
 SELECT c.oid, n.nspname, c.relname, c.relreplident,
        a.attnum, a.attname, a.atttypid, a.atttypmod, a.attnotnull,
-       CASE WHEN a.attgenerated = '' THEN pg_get_expr(d.adbin, d.adrelid) END AS default_expr,
+       pg_get_expr(d.adbin, d.adrelid) AS default_expr,
        array_position(k.indkey::int2[], a.attnum) AS pk_pos
 FROM pg_catalog.pg_class c
 JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace

@@ -37,6 +37,7 @@ from emulator.connectors.postgres.source import (
     message_value_schema,
 )
 from emulator.connectors.postgres.stream import MESSAGE_OP, MESSAGE_TYPE, PgoutputStream
+from emulator.connectors.postgres.type_prime import stop_where_debezium_cannot_prime
 from emulator.connectors.postgres.types import TypeConfig
 from emulator.connectors.postgres.types.toast import placeholder_bytes
 from emulator.engine import Engine
@@ -109,6 +110,10 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
         self._start_lsn: int | None = None  # where streaming starts (slot, snapshot or stored offsets)
         self.by_oid: dict[int, CapturedTable | None] = {}
         self.by_id: dict[str, CapturedTable] = {}
+        self.rel_columns: dict[
+            int, int
+        ] = {}  # relation id -> its last captured Relation message's column count
+        self.stale: dict[int, str] = {}  # relation id -> the stop line of its next change (relation_stale)
         # position
         self.lsn_commit: int | None = None  # end LSN of the last fully processed transaction
         self.lsn_proc: int | None = None  # LSN of the last processed change
@@ -193,6 +198,9 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
 
     def connect(self) -> None:
         self.conn = self._connect()
+        stop_where_debezium_cannot_prime(
+            self.conn
+        )  # (before the publication and the slot, as Debezium's task)
         # Debezium's TypeRegistry is read once at start: enum labels added later are not seen by the
         # schemas of streamed changes (tests/data/pg/cases/enum_domain_ddl)
         registry_for(self.conn).resolve(

@@ -14,6 +14,7 @@ from emulator.connectors.postgres import pgoutput as po
 from emulator.connectors.postgres import table_parsers as tp
 from emulator.connectors.postgres.captured import CapturedTable
 from emulator.connectors.postgres.catalog import load_relation_table
+from emulator.connectors.postgres.relation_stale import stale_message
 from emulator.connectors.postgres.source import (
     sequence,
 )
@@ -27,6 +28,7 @@ from emulator.connectors.postgres.tx_formats import (
     tx_args,
     tx_block,
 )
+from emulator.connectors.postgres.type_prime import unresolvable
 from emulator.model import TableDef
 from emulator.records import Record
 
@@ -191,11 +193,19 @@ class PgoutputStream:
 
     def _on_relation(self, msg: bytes, lsn: int) -> None:
         rel = po.parse_relation(msg)
-        if not self.filters.table_included(rel.namespace, rel.name):
-            self.by_oid.setdefault(rel.oid, None)  # moved out of the filters: kept, under its old name
-            return
         # the schema in force here is the Relation message's, not the catalog's now (once that shows the commit)
         conn = self.visible_conn()  # once the transaction's commit shows (PostgresConnector.visible_conn)
+        if line := unresolvable(conn, [c.type_oid for c in rel.columns]):  # any table's (type_prime)
+            self._stop(line, None)
+        if not self.filters.table_included(rel.namespace, rel.name):
+            kept = self.by_oid.setdefault(rel.oid, None)  # moved out of the filters: kept, under its old name
+            if kept is not None and len(rel.columns) > self.rel_columns[rel.oid]:
+                # ... with its old columns: the next change's tuple is wider (relation_stale)
+                self.by_oid[rel.oid] = None
+                self.stale[rel.oid] = stale_message(kept.env.table.id, rel, self.rel_columns[rel.oid])
+            return
+        self.stale.pop(rel.oid, None)
+        self.rel_columns[rel.oid] = len(rel.columns)
         td = load_relation_table(conn, rel, self.type_cfg, column_included=self.filters.column_included)
         stream_keep = td.extra["stream_keep"]
         old = self.by_id.get(td.id)
@@ -214,38 +224,7 @@ class PgoutputStream:
             ct = old  # unchanged: keep the precomputed frames
             self.by_id[td.id] = ct
         self.by_oid[rel.oid] = ct
-        ct.parse_row = tp.row_parser_for(ct, len(rel.columns))
-        ct.parse_json = ct.gate_json = ct.parse_line = ct.gate_line = ct.parse_old = ct.gate_old = None
-        ct.parse_key = ct.parse_toast = ct.parse_toast_full = None
-        ct.toast_first = False
-        ct.toast_line = None
-        ct.line_epoch = -1
-        ct.line_uo = ct.line_d = ct.gate_line_d = ct.tx_formats = None
-        if ct.parse_row is not None and not self.settings.structured:
-            d = self.dispatcher
-            # None for a table post.processors may read again (it reads the rows as dicts), whose DELETEs (it never
-            # touches one) `gate_old` and `gate_line_d` take all the same; none of them for the signal table
-            ct.gate_json = d.table_json(ct.env, ct.data_collection)
-            ct.gate_old = d.table_json_old(ct.env, ct.data_collection)
-            if ct.gate_old is not None:
-                # REPLICA IDENTITY FULL: UPDATEs carry the old row, read by the parser's `old`
-                full = rel.replica_identity == "f"
-                ct.parse_json = tp.json_parser_for(ct, len(rel.columns), full)
-                ct.parse_old = tp.old_parser_for(ct)
-                if ct.gate_json is not None:  # the UPDATEs the faster readers refuse, as JSON all the same
-                    if full:
-                        ct.parse_toast_full = tp.toast_parser_later(ct, len(rel.columns), True)
-                    else:
-                        ct.parse_toast = tp.toast_parser_later(ct, len(rel.columns), False)
-                if rel.replica_identity in ("d", "i"):
-                    ct.parse_key = tp.key_parser_later(ct, rel)
-                formats = getattr(ct.env, "_after_formats", None)  # the envelope's line format per op
-                if formats is not None:  # with transaction metadata the lines hold the block (`tx_block`)
-                    _fmt, vstart, vtail = formats["c"]
-                    ct.gate_line = d.table_line(ct.env, ct.data_collection, vstart, vtail)
-                    ct.parse_line = ct.parse_json.line
-                    # the old formats' value starts and ends where these do
-                    ct.gate_line_d = d.table_line_delete(ct.env, ct.data_collection, vstart, vtail)
+        tp.wire(ct, rel, self.dispatcher, self.settings.structured)
         if old is not None and ct is not old and self.incremental.running:
             self.incremental.on_schema_change(td.id)
 
@@ -262,7 +241,21 @@ class PgoutputStream:
         if ct is not None and not (d.eager_begin and not self.tx.started) and op not in d.skipped:
             # what admit() answers then, without the call (skipped.operations defaults to 't'; BEGIN is out)
             return ct
+        if ct is None and self.stale:
+            self._stop_if_stale(msg, op)
         return ct if d.admit(op, ct is not None) else None
+
+    def _stop_if_stale(self, msg: bytes, op: str) -> None:
+        """A change of a table Debezium decodes with columns it no longer has (relation_stale): stop before it."""
+        line = self.stale.get(_U32(msg, 1)[0])
+        if line is not None:
+            self._stop(line, op)
+
+    def _stop(self, line: str, op: str | None) -> None:
+        """Debezium's decoder fails here: stop, after the transaction's BEGIN record (Debezium's comes first)."""
+        if self.dispatcher.eager_begin and op not in self.dispatcher.skipped:
+            self.tx.touch()
+        raise RuntimeError(line)
 
     def _gate(self, ct: CapturedTable):
         ct.gate = self.dispatcher.table(ct.env, ct.data_collection)
@@ -376,6 +369,8 @@ class PgoutputStream:
         if self.skip_until is not None and self._skip(lsn):
             return
         ct = self.by_oid.get(_U32(msg, 1)[0])  # the relation id
+        if ct is None and self.stale:
+            self._stop_if_stale(msg, "c")
         d = self.dispatcher
         if (ct is None or (d.eager_begin and not self.tx.started) or "c" in d.skipped) and (
             not d.admit("c", ct is not None) or ct is None
@@ -418,6 +413,8 @@ class PgoutputStream:
         if self.skip_until is not None and self._skip(lsn):
             return
         ct = self.by_oid.get(_U32(msg, 1)[0])  # the relation id
+        if ct is None and self.stale:
+            self._stop_if_stale(msg, "u")
         d = self.dispatcher
         if (ct is None or (d.eager_begin and not self.tx.started) or "u" in d.skipped) and (
             not d.admit("u", ct is not None) or ct is None

@@ -4,6 +4,8 @@ unchanged TOAST value, a key printing a default) as JSON text; the last two on t
 
 from __future__ import annotations
 
+from typing import Any
+
 import orjson
 
 from emulator.connectors.postgres import pgoutput as po
@@ -114,3 +116,40 @@ def toast_parser_later(ct: CapturedTable, ncols: int, full: bool):
         return parse(buf, start)
 
     return first
+
+
+def wire(ct: CapturedTable, rel: po.Relation, d: Any, structured: bool) -> None:
+    """A captured table's row parsers and gates from its Relation message (what `PgoutputStream._on_relation`
+    sets on each schema it reads): the plain row parser always; without the data plane (`structured`) the JSON and
+    line readers the dispatcher's gates allow."""
+    ct.parse_row = row_parser_for(ct, len(rel.columns))
+    ct.parse_json = ct.gate_json = ct.parse_line = ct.gate_line = ct.parse_old = ct.gate_old = None
+    ct.parse_key = ct.parse_toast = ct.parse_toast_full = None
+    ct.toast_first = False
+    ct.toast_line = None
+    ct.line_epoch = -1
+    ct.line_uo = ct.line_d = ct.gate_line_d = ct.tx_formats = None
+    if ct.parse_row is not None and not structured:
+        # None for a table post.processors may read again (it reads the rows as dicts), whose DELETEs (it never
+        # touches one) `gate_old` and `gate_line_d` take all the same; none of them for the signal table
+        ct.gate_json = d.table_json(ct.env, ct.data_collection)
+        ct.gate_old = d.table_json_old(ct.env, ct.data_collection)
+        if ct.gate_old is not None:
+            # REPLICA IDENTITY FULL: UPDATEs carry the old row, read by the parser's `old`
+            full = rel.replica_identity == "f"
+            ct.parse_json = json_parser_for(ct, len(rel.columns), full)
+            ct.parse_old = old_parser_for(ct)
+            if ct.gate_json is not None:  # the UPDATEs the faster readers refuse, as JSON all the same
+                if full:
+                    ct.parse_toast_full = toast_parser_later(ct, len(rel.columns), True)
+                else:
+                    ct.parse_toast = toast_parser_later(ct, len(rel.columns), False)
+            if rel.replica_identity in ("d", "i"):
+                ct.parse_key = key_parser_later(ct, rel)
+            formats = getattr(ct.env, "_after_formats", None)  # the envelope's line format per op
+            if formats is not None:  # with transaction metadata the lines hold the block (`tx_block`)
+                _fmt, vstart, vtail = formats["c"]
+                ct.gate_line = d.table_line(ct.env, ct.data_collection, vstart, vtail)
+                ct.parse_line = ct.parse_json.line
+                # the old formats' value starts and ends where these do
+                ct.gate_line_d = d.table_line_delete(ct.env, ct.data_collection, vstart, vtail)

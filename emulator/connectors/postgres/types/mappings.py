@@ -80,6 +80,7 @@ from emulator.connectors.postgres.types.temporal import (
     civil,
     date_days,
     iso_year,
+    micro_timestamp,
     time_micros,
     ts_micros,
     zoned_time,
@@ -332,7 +333,7 @@ def _m_timestamp(typmod: int, cfg: TypeConfig, t: PgType) -> TypeMapping:
     def conv_us(t: str) -> int:
         if t[0] > "9" or t[0] == "-":
             return TS_INF_US[t]
-        return ts_micros(t)
+        return micro_timestamp(ts_micros(t))
 
     return TypeMapping(S_MICROTIMESTAMP, conv_us, scale=p)
 

@@ -135,6 +135,21 @@ def ts_micros(t: str) -> int:
     return us - (off or 0) * 1_000_000
 
 
+_LONG_MAX = (1 << 63) - 1
+
+
+def micro_timestamp(us: int) -> int:
+    """A MicroTimestamp as Debezium computes it (Conversions.toEpochMicros: TimeUnit.SECONDS.toMicros(epochSecond)
+    + nano / 1000): past Long.MAX microseconds (PostgreSQL's timestamps from 294247-01-10 04:00:54.775808 to
+    294276-12-31) the seconds saturate at Long.MAX and the addition wraps around: 294276-12-31 23:59:59.999999 is
+    -9223372036853775810 (pg case timestamp_micros_saturated). Exact below that."""
+    if us <= _LONG_MAX:
+        return us
+    s, m = divmod(us, 1_000_000)
+    total = (s * 1_000_000 if s <= _LONG_MAX // 1_000_000 else _LONG_MAX) + m
+    return total - (1 << 64) if total > _LONG_MAX else total
+
+
 def time_micros(t: str) -> int:
     """time text ("13:45:30.123456", "24:00:00", "00:00") -> micros of day."""
     try:
