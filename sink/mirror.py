@@ -51,7 +51,16 @@ def _carry_toast(evs: list[Event]) -> tuple[dict[str, Event], dict[str, set[str]
                 if is_placeholder(v):
                     if prev is not None and prev.row is not None and not is_placeholder(prev.row.get(c)):
                         e.row[c] = prev.row.get(c)
-                    elif prev is not None and prev.row is not None and c in unresolved.get(e.key, ()):
+                    elif (
+                        prev is not None
+                        and prev.row is not None
+                        and (
+                            c in unresolved.get(e.key, ())
+                            or (prev.key != e.key and is_placeholder(prev.row.get(c)))
+                        )
+                    ):
+                        # still a placeholder in the old key's image too (its delete popped its entry): the
+                        # table's value under the old key (`_fill_from_table`), not null (pg seed 15)
                         miss.add(c)
                     elif prev is None:
                         miss.add(c)

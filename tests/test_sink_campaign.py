@@ -95,3 +95,16 @@ def test_a_wrong_normalization_is_found(captured, tmp_path, monkeypatch):
     monkeypatch.setattr(sc, "expected", wrong)
     found = {p["table"] for p in sc.compare_mirror(captured, tmp_path / "m")}
     assert found == {captured.topic(t) for t in captured.w.tables if captured.final[t.name]}
+
+
+def test_year_one_is_not_minus_infinity_under_nanoseconds():
+    """pg seed 14 (Kafka input): under time.precision.mode=nanoseconds a real `0001-01-01 00:00:00` is outside
+    NanoTimestamp's int64, null in Debezium's records (case time_nanoseconds, row 12), while '-infinity' is
+    Long.MIN, the start of Spark's range; the campaign compared the instant against that start and expected
+    the year-1 timestamp as if it were -infinity (an SCD2 version reported as a mismatch)."""
+    from emulator.testing.sink_campaign_more import expected
+    from emulator.testing.sink_campaign_types import MIN_TS, ColType, Modes
+
+    ts, m = ColType("timestamp", (), "ts"), Modes(time="nanoseconds")
+    assert expected(ts, "0001-01-01 00:00:00", m, "pg") is None
+    assert expected(ts, "-infinity", m, "pg") == MIN_TS

@@ -311,7 +311,9 @@ def _time_mode(c: ColType, v: Any, m: Modes) -> Any:
             return us % 86_400_000_000  # java.time's LocalTime has no 24:00
         return us * 1000 if m.time == "nanoseconds" else us
     t = _types.pg_ts(v)
-    if m.time == "nanoseconds" and t not in (_types.MAX_TS, _types.MIN_TS):
+    # by the text: a real 0001-01-01 00:00:00 is MIN_TS too (Spark's first instant), but outside int64
+    # nanoseconds, so null, while '-infinity' is Long.MIN, the end of the range (pg seed 14, Kafka input)
+    if m.time == "nanoseconds" and "infinity" not in v:
         ns = _ts_micros_since_epoch(t) * 1000
         if not I64_MIN <= ns <= I64_MAX:
             return None  # outside NanoTimestamp's int64: Debezium's conversion gives no value

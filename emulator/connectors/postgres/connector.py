@@ -35,6 +35,7 @@ from emulator.connectors.postgres.source import (
     SOURCE_SCHEMA,
     SourceBuilder,
     message_value_schema,
+    restored_last_commit,
 )
 from emulator.connectors.postgres.stream import MESSAGE_OP, MESSAGE_TYPE, PgoutputStream
 from emulator.connectors.postgres.type_prime import stop_where_debezium_cannot_prime
@@ -260,6 +261,7 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
         self._start_lsn = stored.get("lsn_commit") or stored.get("lsn")
         self.lsn_commit = self._start_lsn
         self.lsn_proc = stored.get("lsn_proc")
+        self.last_commit_lsn = restored_last_commit(stored)
         self.proc_op = MESSAGE_OP.get(stored.get("messageType"))
         self.lsn_events = stored.get("lsn_events_processed") or 0
         # after a BEGIN nothing of the transaction was processed: lsn_proc is the BEGIN's own LSN (as Debezium

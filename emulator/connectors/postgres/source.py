@@ -92,3 +92,23 @@ def sequence(last_commit_lsn: int | None, lsn: int | None) -> str:
     a = "null" if last_commit_lsn is None else f'"{last_commit_lsn}"'
     b = "null" if lsn is None else f'"{lsn}"'
     return f"[{a},{b}]"
+
+
+def restored_last_commit(stored: dict) -> int | None:
+    """`sequence`'s first element (Debezium's lastCommitLsn) after a restart from the offset `stored`.
+    Debezium's offset loader takes `lsn_commit`, else `lsn_proc`; its snapshot offset has neither (null until
+    the first commit, as in a first run), its streaming offset's `lsn_commit` is the last COMMIT's LSN (tests/data/pg/
+    restart_sequence: the first change after a restart carries [last commit, lsn]). The emulator's offset
+    also keeps `lsn_commit` after a snapshot and moves it to the server's position while idle (where its
+    stream restarts), so: no `messageType` (nothing streamed yet) is null; after a COMMIT or a
+    non-transactional message (no `txId`) `lsn_proc` is that commit's LSN; inside a transaction `lsn_commit`."""
+    kind = stored.get("messageType")
+    if kind is None:
+        return None
+    if (
+        kind == "COMMIT"
+        or (kind == "MESSAGE" and stored.get("txId") is None)
+        or stored.get("lsn_commit") is None
+    ):
+        return stored.get("lsn_proc")
+    return stored["lsn_commit"]
