@@ -111,9 +111,8 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
         self._start_lsn: int | None = None  # where streaming starts (slot, snapshot or stored offsets)
         self.by_oid: dict[int, CapturedTable | None] = {}
         self.by_id: dict[str, CapturedTable] = {}
-        self.rel_columns: dict[
-            int, int
-        ] = {}  # relation id -> its last captured Relation message's column count
+        # relation id -> its last captured Relation message's column count
+        self.rel_columns: dict[int, int] = {}
         self.stale: dict[int, str] = {}  # relation id -> the stop line of its next change (relation_stale)
         # position
         self.lsn_commit: int | None = None  # end LSN of the last fully processed transaction
@@ -199,9 +198,8 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
 
     def connect(self) -> None:
         self.conn = self._connect()
-        stop_where_debezium_cannot_prime(
-            self.conn
-        )  # (before the publication and the slot, as Debezium's task)
+        # before the publication and the slot, as Debezium's task
+        stop_where_debezium_cannot_prime(self.conn)
         # Debezium's TypeRegistry is read once at start: enum labels added later are not seen by the
         # schemas of streamed changes (tests/data/pg/cases/enum_domain_ddl)
         registry_for(self.conn).resolve(
