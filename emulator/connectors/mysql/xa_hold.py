@@ -208,9 +208,8 @@ class XaHold:
             if etype == XA_PREPARE:
                 break
         _ts, _t, _sid, _size, next_pos = bl.HEADER.unpack_from(pkt, 1)
-        old = self.xa_held.pop(
-            xid, None
-        )  # the same xid again (a restart's stretch passed its end): newest wins
+        # the same xid again (a restart's stretch passed its end): newest wins
+        old = self.xa_held.pop(xid, None)
         if old is not None:
             old.drop()
         self.xa_held[xid] = held
