@@ -19,8 +19,15 @@ PACKAGE = ROOT / "emulator"
 OWNERS = ("emulator/settings/", "emulator/config.py")
 # the differential harness and the oracle drivers write (or, in the oracle's own venv, run) the one property
 # dict both engines get, real Debezium and the emulator, before either reads it: no validated Config exists
-# there, and the oracle must get the dict as written
-HARNESS = ("emulator/testing/differential", "emulator/testing/oracle", "emulator/testing/connect_draws")
+# there, and the oracle must get the dict as written; the workload generators draw that dict and the
+# harness's deliberate-difference check reads the recorded one (the configuration Debezium ran with)
+HARNESS = (
+    "emulator/testing/differential",
+    "emulator/testing/oracle",
+    "emulator/testing/connect_draws",
+    "emulator/testing/workloads",
+    "emulator/testing/deliberate.py",
+)
 
 TO_CONVERT: frozenset[str] = frozenset()  # every module reads typed settings (issue 13)
 
