@@ -150,6 +150,20 @@ escaped8(uint64_t v)
     return (((v - ONES * 0x20) | (q - ONES) | (b - ONES)) & ~v & HIGHS) != 0;
 }
 
+/* the n bytes at s in quotes: the JSON of a text with nothing to escape */
+static PyObject *
+quoted(const unsigned char *s, Py_ssize_t n)
+{
+    PyObject *res = PyBytes_FromStringAndSize(NULL, n + 2);
+    if (res == NULL)
+        return NULL;
+    char *o = PyBytes_AS_STRING(res);
+    o[0] = '"';
+    memcpy(o + 1, s, (size_t)n);
+    o[n + 1] = '"';
+    return res;
+}
+
 /* orjson.dumps, for what `dumps` below does not print itself */
 static PyObject *orjson_dumps = NULL;
 
@@ -181,16 +195,8 @@ dumps(PyObject *module, PyObject *obj)
         }
         while (i < n && s[i] >= 0x20 && s[i] != '"' && s[i] != '\\')
             i++;
-        if (i == n) {
-            PyObject *res = PyBytes_FromStringAndSize(NULL, n + 2);
-            if (res == NULL)
-                return NULL;
-            char *o = PyBytes_AS_STRING(res);
-            o[0] = '"';
-            memcpy(o + 1, s, (size_t)n);
-            o[n + 1] = '"';
-            return res;
-        }
+        if (i == n)
+            return quoted(s, n);
     }
     return PyObject_CallOneArg(orjson_dumps, obj);
 }
@@ -227,16 +233,8 @@ jtext_of(PyObject *module, PyObject *b, Py_ssize_t start, Py_ssize_t end)
     }
     while (i < n && s[i] >= 0x20 && s[i] < 0x80 && s[i] != '"' && s[i] != '\\')
         i++;
-    if (i == n) {
-        PyObject *res = PyBytes_FromStringAndSize(NULL, n + 2);
-        if (res == NULL)
-            return NULL;
-        char *o = PyBytes_AS_STRING(res);
-        o[0] = '"';
-        memcpy(o + 1, s, (size_t)n);
-        o[n + 1] = '"';
-        return res;
-    }
+    if (i == n)
+        return quoted(s, n);
     PyObject *str = PyUnicode_DecodeUTF8((const char *)s, n, "replace");
     if (str == NULL)
         return NULL;

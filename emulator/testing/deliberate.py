@@ -16,21 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-# the source.snapshot values of an initial (or blocking) snapshot's reads; an incremental snapshot's are "incremental"
-_READ_MARKERS = frozenset(("true", "first", "first_in_data_collection", "last_in_data_collection", "last"))
-
-
-def _payload(part: Any) -> Any:
-    return part.get("payload") if isinstance(part, dict) and "schema" in part else part
-
-
-def _is_read(rec: dict) -> bool:
-    p = _payload(rec.get("value"))
-    if not isinstance(p, dict) or p.get("op") != "r":
-        return False
-    src = p.get("source")
-    return isinstance(src, dict) and src.get("snapshot") in _READ_MARKERS
-
+from emulator.testing.parallel_order import is_read, payload
 
 KEY_EXCLUDED = "key_column_excluded_snapshot"
 KEY_COLUMNS_EXCLUDED = "key_columns_excluded_snapshot_lost"
@@ -53,7 +39,7 @@ def _filters(config: dict[str, Any]) -> Any:
 
 
 def _table_id(rec: dict) -> str | None:
-    src = _payload(rec.get("value")).get("source") or {}
+    src = payload(rec.get("value")).get("source") or {}
     return f"{src.get('schema')}.{src.get('table')}" if src.get("table") is not None else None
 
 
@@ -62,9 +48,9 @@ def _excluded_key_fields(filters: Any, gold: list[dict]) -> dict[str, Any]:
     the column filters leave out; a field whose snapshot values differ is not taken (not this difference)."""
     values: dict[str, set[str]] = {}
     for rec in gold:
-        if not _is_read(rec):
+        if not is_read(rec):
             continue
-        key, tid = _payload(rec.get("key")), _table_id(rec)
+        key, tid = payload(rec.get("key")), _table_id(rec)
         if not isinstance(key, dict) or tid is None:
             continue
         for field, v in key.items():
@@ -89,7 +75,7 @@ def accept_excluded_key_columns(
         if not fields:
             continue
         for rec in ours.get(topic, []):
-            key, tid = _payload(rec.get("key")), _table_id(rec) if _is_read(rec) else None
+            key, tid = payload(rec.get("key")), _table_id(rec) if is_read(rec) else None
             if tid is None or not isinstance(key, dict):
                 continue
             changed = False

@@ -29,12 +29,12 @@ def parallel_snapshot(config: dict[str, Any]) -> bool:
     return threads > 1 and str(config.get("legacy.snapshot.max.threads", "false")).lower() != "true"
 
 
-def _payload(part: Any) -> Any:
+def payload(part: Any) -> Any:
     return part.get("payload") if isinstance(part, dict) and "schema" in part else part
 
 
-def _is_read(rec: dict) -> bool:
-    p = _payload(rec.get("value"))
+def is_read(rec: dict) -> bool:
+    p = payload(rec.get("value"))
     if not isinstance(p, dict) or p.get("op") != "r":
         return False
     src = p.get("source")
@@ -42,23 +42,23 @@ def _is_read(rec: dict) -> bool:
 
 
 def _row_key(rec: dict) -> str:
-    p = _payload(rec.get("value"))
-    return json.dumps([_payload(rec.get("key")), p.get("after")], sort_keys=True, default=str)
+    p = payload(rec.get("value"))
+    return json.dumps([payload(rec.get("key")), p.get("after")], sort_keys=True, default=str)
 
 
 def sort_snapshot_reads(by_topic: dict[str, list[dict]]) -> None:
     """In place: each topic's leading run of initial-snapshot reads sorted by (key, after)."""
     for records in by_topic.values():
         n = 0
-        while n < len(records) and _is_read(records[n]):
+        while n < len(records) and is_read(records[n]):
             n += 1
         if n > 1:
             records[:n] = sorted(records[:n], key=_row_key)
 
 
 def _mark(rec: dict) -> Any:
-    p = _payload(rec.get("value"))
-    return p["source"].get("snapshot") if _is_read(rec) else None
+    p = payload(rec.get("value"))
+    return p["source"].get("snapshot") if is_read(rec) else None
 
 
 def accept_remarked_last(gold: dict[str, list[dict]], ours: dict[str, list[dict]]) -> str | None:
@@ -82,7 +82,7 @@ def accept_remarked_last(gold: dict[str, list[dict]], ours: dict[str, list[dict]
         or _row_key(mine[i]) != _row_key(gold[t][i])
     ):
         return None
-    _payload(gold[t][i]["value"])["source"]["snapshot"] = "last_in_data_collection"
+    payload(gold[t][i]["value"])["source"]["snapshot"] = "last_in_data_collection"
     return (
         f"{t}[{i}]: Debezium's second `last` (its receiver re-marked the record its threads delivered last)"
     )
