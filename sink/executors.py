@@ -100,7 +100,7 @@ def arrow_decodes(tp: TopicPlan, g: Fp) -> dict[str, tuple[int, int]]:
     session 19): name -> (precision, scale). Not TOAST columns (their value may be an earlier image's text)."""
     if is_doc(g.vschema):
         return {}
-    toast = toast_cols(tp) if g.placeholder or any(x.placeholder for x in tp.changes()) else {}
+    toast = _placeholder_cols(tp, g)
     out = {}
     for f in after_fields(g.vschema):
         st = spark_type(f)
@@ -113,6 +113,12 @@ def arrow_decodes(tp: TopicPlan, g: Fp) -> dict[str, tuple[int, int]]:
         ):
             out[f["field"]] = (st.precision, st.scale)
     return out
+
+
+def _placeholder_cols(tp: TopicPlan, g: Fp) -> dict:
+    """The TOAST columns whose value may be a placeholder in this group's winners (none where no event of the
+    topic's batch holds one)."""
+    return toast_cols(tp) if g.placeholder or any(x.placeholder for x in tp.changes()) else {}
 
 
 def decoded(w, tp: TopicPlan, g: Fp, late: dict | None = None):
@@ -138,7 +144,7 @@ def decoded(w, tp: TopicPlan, g: Fp, late: dict | None = None):
         a = F.from_json("w.vp", T.StructType([T.StructField("after", phys, True)])).getField("after")
     else:
         a = F.from_json("w.after", phys)
-    toast = toast_cols(tp) if g.placeholder or any(x.placeholder for x in tp.changes()) else {}
+    toast = _placeholder_cols(tp, g)
     raw = F.from_json("w.after", T.StructType([T.StructField(c, T.StringType(), True) for c in toast]))
     for f in after:
         c = conv(a.getField(f["field"]), f)
