@@ -125,6 +125,11 @@ _EPOCH_ORD = _dt.date(1970, 1, 1).toordinal()
 
 
 def date_days(y: int, m: int, d: int) -> int:
+    """Days since the epoch of a DATE / DATETIME's date, years 0001-0099 moved as Debezium's binlog connectors'
+    temporal adjuster does (BinlogValueConverters.adjustTemporal: 00-69 -> 2000-2069, 70-99 -> 1970-1999;
+    binlog, snapshot and defaults; recorded: tests/data/mariadb/cases/year_adjust_two_digit)."""
+    if y < 100:
+        y += 2000 if y < 70 else 1900
     return _dt.date(y, m, d).toordinal() - _EPOCH_ORD
 
 
