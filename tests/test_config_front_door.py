@@ -181,7 +181,6 @@ def test_unimplemented_properties_and_values_are_refused(prop: str, value: str) 
 @pytest.mark.parametrize(
     "prop,value",
     [
-        ("time.precision.mode", "isostring"),
         ("database.ssl.mode", "required"),
         ("enable.time.adjuster", "false"),
         ("gtid.source.filter.dml.events", "false"),
@@ -205,6 +204,9 @@ def test_implemented_values_and_defaults_are_accepted() -> None:
         }
     )
     from_dict({**MARIA, "time.precision.mode": "connect", "database.ssl.mode": "disable"})
+    # recorded: mariadb cases time_mode_microseconds / _nanoseconds / _isostring
+    for mode in ("microseconds", "nanoseconds", "isostring"):
+        from_dict({**MARIA, "time.precision.mode": mode})
     # recorded: pg and mariadb cases schema_comments (no effect on PostgreSQL, field docs on the binlog connectors)
     from_dict({**PG, "include.schema.comments": "true"})
     from_dict({**MARIA, "include.schema.comments": "true"})

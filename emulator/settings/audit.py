@@ -237,7 +237,11 @@ _audit(
     ("adaptive", "adaptive_time_microseconds", "connect", "isostring", "microseconds", "nanoseconds"),
     applies=PG,
 )
-_audit("time.precision.mode", ("adaptive_time_microseconds", "connect"), applies=BINLOG)
+_audit(
+    "time.precision.mode",
+    ("adaptive_time_microseconds", "connect", "isostring", "microseconds", "nanoseconds"),
+    applies=BINLOG,
+)
 _audit("lsn.flush.mode", ("connector",), note="flush.lsn.source=false gives Debezium's manual mode")
 _audit("offset.mismatch.strategy", ("no_validation",))
 _audit("xmin.fetch.interval.ms", ("0",), note="source.xmin is always null")

@@ -333,10 +333,11 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
     def _table_def(self, t: Table) -> TableDef:
         cols = []
         converters = self.custom_converters
-        # a message.key.columns column is a required key field: under time.precision.mode=connect an out-of-day
-        # TIME there stops Debezium ("Unexpected value for JDBC type 92"; campaign seed 64006), nullable or not
+        # a message.key.columns column is a required key field: under time.precision.mode=connect (or isostring:
+        # the same null from JdbcValueConverters) an out-of-day TIME there stops Debezium ("Unexpected value for
+        # JDBC type 92"; campaign seed 64006), nullable or not
         keyed = set()
-        if self.type_cfg.time_precision_mode == "connect" and self.filters.key_patterns:
+        if self.type_cfg.time_precision_mode in ("connect", "isostring") and self.filters.key_patterns:
             tid = f"{t.db}.{t.name}"
             keyed = {
                 c.name for p in self.filters.key_patterns for c in t.columns if p.fullmatch(f"{tid}.{c.name}")

@@ -8,7 +8,7 @@ Each column gets two converters from the same table below:
 
 Handling modes: decimal.handling.mode (precise/double/string), bigint.unsigned.handling.mode (long/precise),
 binary.handling.mode (bytes/base64/base64-url-safe/hex), time.precision.mode
-(adaptive_time_microseconds/connect).
+(adaptive_time_microseconds/connect here; microseconds/nanoseconds/isostring in temporal_modes.py).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from emulator.connect.javafloat import java_double
 from emulator.connect.schema import Schema
 from emulator.connect.schema import struct as connect_struct
 from emulator.connectors.mysql.ddl import Column
+from emulator.connectors.mysql.temporal_modes import temporal
 from emulator.connectors.mysql.values import (
     ZERO,
     Converter,
@@ -287,6 +288,12 @@ def map_column(col: Column, cfg: TypeConfig, zero_default: Any = None) -> Mapped
                 default_convert=enc,
             )
         return Mapped(schema, enc, enc)
+    if base in ("DATE", "TIME", "DATETIME"):
+        modal = temporal(
+            base, cfg.time_precision_mode, col.name, col.optional, zero_default, EventConversionError
+        )
+        if modal is not None:
+            return Mapped(*modal)
     if base == "DATE":
         name = (
             "org.apache.kafka.connect.data.Date"

@@ -1,0 +1,151 @@
+"""DATE / TIME / DATETIME under time.precision.mode=microseconds, nanoseconds and isostring (Debezium 3.6.3's
+MySqlConnector: JdbcValueConverters' generic temporal conversions; TIMESTAMP stays io.debezium.time.ZonedTimestamp
+and YEAR io.debezium.time.Year in every mode). Recorded with the harness (tests/data/mariadb/cases/time_mode_*):
+
+* microseconds: DATE io.debezium.time.Date (days), TIME io.debezium.time.MicroTime (signed, any MariaDB range),
+  DATETIME(0-6) io.debezium.time.MicroTimestamp: adaptive_time_microseconds but with microseconds for fsp 0-3 too;
+* nanoseconds: TIME io.debezium.time.NanoTime, DATETIME io.debezium.time.NanoTimestamp; a DATETIME outside
+  Java's long range of epoch nanoseconds is null (Debezium multiplies the epoch day first: a date on 1677-09-21
+  is out though its instant fits), and stops the connector in a NOT NULL column;
+* isostring: io.debezium.time.IsoDate "2021-03-04Z", IsoTime "12:00:00.5Z", IsoTimestamp "...T05:06:07.1234Z"
+  (java.time's ISO formatters: seconds always, the fraction without trailing zeros); a TIME outside
+  00:00:00..24:00:00 is null (24:00:00 itself is "00:00:00Z"), and stops the connector in a NOT NULL column.
+
+Zero dates are read as in the other modes: null, or in a NOT NULL column the schema default, else the type's
+fallback (epoch: 0, "1970-01-01Z", "1970-01-01T00:00:00Z").
+
+The converters are plain Python callables (no `inline` / `int_result` where a value can be null), so the
+binlog row decoders and the line path call them as they are."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from typing import Any
+
+from emulator.connect.schema import Schema
+from emulator.connectors.mysql.values import (
+    identity,
+    text_call,
+    text_date,
+    text_datetime_us,
+    text_time_us,
+    with_zero,
+)
+
+NEW_MODES = ("microseconds", "nanoseconds", "isostring")
+
+_EPOCH_ORD = _dt.date(1970, 1, 1).toordinal()
+_DAY_US = 86_400_000_000
+_DAY_NS = 86_400_000_000_000
+_LONG_MIN, _LONG_MAX = -(2**63), 2**63 - 1
+
+
+def _schema(kind: str, name: str) -> Schema:
+    return Schema(kind, name=f"io.debezium.time.{name}", version=1)
+
+
+def _frac(nanos: int) -> str:
+    """java.time's ISO fraction: none for 0, else the nanoseconds without trailing zeros."""
+    return "" if not nanos else "." + f"{nanos:09d}".rstrip("0")
+
+
+def iso_date(days: int) -> str:
+    d = _dt.date.fromordinal(days + _EPOCH_ORD)
+    return f"{d.year:04d}-{d.month:02d}-{d.day:02d}Z"
+
+
+def iso_time(us: int) -> str | None:
+    """IsoTime.toIsoString(Duration, false): null outside 0..24 h; 24:00:00 wraps to midnight."""
+    if not 0 <= us <= _DAY_US:
+        return None
+    us %= _DAY_US
+    sec, frac = divmod(us, 1_000_000)
+    h, rem = divmod(sec, 3600)
+    mi, se = divmod(rem, 60)
+    return f"{h:02d}:{mi:02d}:{se:02d}{_frac(frac * 1000)}Z"
+
+
+def iso_timestamp(us: int) -> str:
+    days, rem = divmod(us, _DAY_US)
+    d = _dt.date.fromordinal(days + _EPOCH_ORD)
+    sec, frac = divmod(rem, 1_000_000)
+    h, rem = divmod(sec, 3600)
+    mi, se = divmod(rem, 60)
+    y = f"{d.year:04d}" if d.year <= 9999 else f"+{d.year}"
+    return f"{y}-{d.month:02d}-{d.day:02d}T{h:02d}:{mi:02d}:{se:02d}{_frac(frac * 1000)}Z"
+
+
+def nano_timestamp(us: int) -> int | None:
+    """NanoTimestamp.toEpochNanos: Math.multiplyExact(epochDay, nanos a day) + nano of day, each step in a
+    Java long, else null (the converter's IllegalArgumentException)."""
+    days, rem = divmod(us, _DAY_US)
+    base = days * _DAY_NS
+    if not _LONG_MIN <= base <= _LONG_MAX:
+        return None
+    v = base + rem * 1000
+    return v if v <= _LONG_MAX else None
+
+
+def _required(conv, name: str, what: str, error: type[Exception]):
+    """A NOT NULL column: Debezium's null fails the required field and stops the connector (`error`:
+    types.EventConversionError, passed in as types.py imports this module)."""
+
+    def f(v):
+        r = conv(v)
+        if r is None:
+            raise error(
+                f"column {name}: {what} cannot be a required field under this time.precision.mode "
+                "(Debezium converts it to null and stops here too)"
+            )
+        return r
+
+    return f
+
+
+def temporal(
+    base: str, mode: str, name: str, optional: bool, zero_default: Any, error: type[Exception]
+) -> tuple[Schema, Any, Any] | None:
+    """(schema, binlog converter, snapshot converter) of a DATE/TIME/DATETIME under one of NEW_MODES, else
+    None. `zero_default`: as types.map_column's (the schema default a zero date reads as); `error`: what a NOT
+    NULL column's unconvertible value raises."""
+    if mode not in NEW_MODES or base not in ("DATE", "TIME", "DATETIME"):
+        return None
+    if base == "DATE":
+        if mode != "isostring":
+            zero = None if optional else (0 if zero_default is None else zero_default)
+            return (
+                _schema("int32", "Date"),
+                with_zero(identity, zero, "r", ints=True),
+                text_call(text_date, zero),
+            )
+        zero = None if optional else ("1970-01-01Z" if zero_default is None else zero_default)
+        conv = with_zero(iso_date, zero)
+        return _schema("string", "IsoDate"), conv, lambda s, c=conv: c(text_date(s))
+    if base == "TIME":
+        if mode == "microseconds":
+            return _schema("int64", "MicroTime"), identity, text_time_us
+        if mode == "nanoseconds":
+            return _schema("int64", "NanoTime"), _nanos, lambda s: text_time_us(s) * 1000
+        conv = iso_time if optional else _required(iso_time, name, "a TIME outside 00:00:00..24:00:00", error)
+        return _schema("string", "IsoTime"), conv, lambda s, c=conv: c(text_time_us(s))
+    # DATETIME
+    if mode == "microseconds":
+        zero = None if optional else (0 if zero_default is None else zero_default)
+        conv = with_zero(identity, zero, "r", ints=True)
+        return _schema("int64", "MicroTimestamp"), conv, text_call(text_datetime_us, zero, 1)
+    if mode == "nanoseconds":
+        zero = None if optional else (0 if zero_default is None else zero_default)
+        one = (
+            nano_timestamp
+            if optional
+            else _required(nano_timestamp, name, "a DATETIME outside epoch nanoseconds' range", error)
+        )
+        conv = with_zero(one, zero)
+        return _schema("int64", "NanoTimestamp"), conv, lambda s, c=conv: c(text_datetime_us(s))
+    zero = None if optional else ("1970-01-01T00:00:00Z" if zero_default is None else zero_default)
+    conv = with_zero(iso_timestamp, zero)
+    return _schema("string", "IsoTimestamp"), conv, lambda s, c=conv: c(text_datetime_us(s))
+
+
+def _nanos(us: int) -> int:
+    return us * 1000
