@@ -34,6 +34,7 @@ import re
 from emulator.testing import workloads_mariadb_conv as convs
 from emulator.testing import workloads_mariadb_s17 as s17
 from emulator.testing import workloads_mariadb_s18 as s18
+from emulator.testing import workloads_mariadb_s20 as s20
 from emulator.testing import workloads_mariadb_users as users
 from emulator.testing.workloads_mariadb_types import DEFAULTS, EXTRA_MODES, MODES, TYPES
 
@@ -457,6 +458,7 @@ def generate(seed: int) -> str:
     users.late_draws(seed, props, scns)  # (sessions 12-13) no tx metadata, snapshot.max.threads=2
     s17.draws(seed, props, scns)  # (session 17) large transactions, several databases, DDL forms
     s18.draws(seed, props, scns)  # (session 18) DDL forms and names, XA, LOAD DATA, time zones, numeric edges
+    s20.draws(seed, props, scns)  # (session 20) time.precision.mode microseconds/nanoseconds/isostring
     incremental = ""
     if not initial_only and more.random() < 0.35:  # an initial_only run never streams the signal
         ids = [f"inventory.{s.name}" for s in scns if s.name.rstrip("0123456789") in WITH_ID]
