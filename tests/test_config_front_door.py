@@ -182,7 +182,6 @@ def test_unimplemented_properties_and_values_are_refused(prop: str, value: str) 
     "prop,value",
     [
         ("database.ssl.mode", "required"),
-        ("enable.time.adjuster", "false"),
         ("gtid.source.filter.dml.events", "false"),
     ],
 )
@@ -207,6 +206,7 @@ def test_implemented_values_and_defaults_are_accepted() -> None:
     # recorded: mariadb cases time_mode_microseconds / _nanoseconds / _isostring
     for mode in ("microseconds", "nanoseconds", "isostring"):
         from_dict({**MARIA, "time.precision.mode": mode})
+    from_dict({**MARIA, "enable.time.adjuster": "false"})  # recorded: mariadb case year_adjust_disabled
     # recorded: pg and mariadb cases schema_comments (no effect on PostgreSQL, field docs on the binlog connectors)
     from_dict({**PG, "include.schema.comments": "true"})
     from_dict({**MARIA, "include.schema.comments": "true"})

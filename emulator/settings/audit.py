@@ -317,7 +317,7 @@ _audit(
     "`fallback.timestamp`, `column.<db>.<table>.<column>.fallback`; a literal fallback on a nullable column is "
     "refused: Debezium prints it for NULL too); any other class is refused at start",
 )
-_audit("enable.time.adjuster", ("true",))
+_audit("enable.time.adjuster", ("true", "false"))
 _audit("gtid.source.filter.dml.events", ("true",))
 _audit("gtid.ignore.on.recovery", _NOT_SUPPORTED)
 _audit("ddl.parser.type", ("antlr",), note="the emulator's own DDL parser, Debezium's antlr semantics")

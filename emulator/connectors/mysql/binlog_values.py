@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from emulator.connectors.mysql.values import ZERO, date_days
+from emulator.connectors.mysql.values import ZERO, date_days, set_year_adjust
 
 # -- value decoding helpers (called from generated code) --------------------------------------------------
 DIG2BYTES = (0, 1, 1, 2, 2, 3, 3, 4, 4, 4)
@@ -102,6 +102,14 @@ def datetime2_base(x: int) -> Any:
         if len(DATETIME2_CACHE) < 100_000:
             DATETIME2_CACHE[x] = base
     return base
+
+
+def set_time_adjuster(on: bool) -> None:
+    """enable.time.adjuster (the connector's start): DATE/DATETIME years 0001-0099 moved (true, Debezium's default)
+    or kept; the decoded dates cached with the other setting are dropped."""
+    set_year_adjust(on)
+    _DATE_CACHE.clear()
+    DATETIME2_CACHE.clear()
 
 
 def decode_timestamp2(b: bytes, p: int, fsp: int) -> Any:

@@ -26,6 +26,7 @@ from emulator.connect.schema import Schema
 from emulator.connectors.base import with_progress
 from emulator.connectors.mysql import binlog as bl
 from emulator.connectors.mysql import textrows
+from emulator.connectors.mysql.binlog_values import set_time_adjuster
 from emulator.connectors.mysql.captured import SYSTEM_DATABASES, CapturedTable, TableEntry
 from emulator.connectors.mysql.chunk_source import MySqlChunkSource
 from emulator.connectors.mysql.custom_converters import convert_column
@@ -88,6 +89,7 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
         self.prefix = typed.topics.prefix
         self.locking_mode = typed.relational.snapshot_locking_mode
         self.type_cfg = TypeConfig.from_settings(typed)
+        set_time_adjuster(typed.binlog.enable_time_adjuster)  # (module caches: one connector a process)
         self.custom_converters = binlog.custom_converters
         self.settings = EnvelopeSettings.of(
             typed,

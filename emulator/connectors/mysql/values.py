@@ -124,13 +124,26 @@ def dec_plain(u: int, scale: int) -> str:
 _EPOCH_ORD = _dt.date(1970, 1, 1).toordinal()
 
 
+# enable.time.adjuster (default true): the connector sets it at start (binlog_values.set_time_adjuster, which
+# also empties the caches filled with the other setting); one connector a process
+_ADJUST_YEARS = [True]
+
+
 def date_days(y: int, m: int, d: int) -> int:
     """Days since the epoch of a DATE / DATETIME's date, years 0001-0099 moved as Debezium's binlog connectors'
     temporal adjuster does (BinlogValueConverters.adjustTemporal: 00-69 -> 2000-2069, 70-99 -> 1970-1999;
-    binlog, snapshot and defaults; recorded: tests/data/mariadb/cases/year_adjust_two_digit)."""
-    if y < 100:
+    binlog, snapshot and defaults; recorded: tests/data/mariadb/cases/year_adjust_two_digit), unless
+    enable.time.adjuster=false (case year_adjust_disabled: kept as stored)."""
+    if y < 100 and _ADJUST_YEARS[0]:
         y += 2000 if y < 70 else 1900
     return _dt.date(y, m, d).toordinal() - _EPOCH_ORD
+
+
+def set_year_adjust(on: bool) -> None:
+    """enable.time.adjuster for date_days; empties the text dates read with the other setting."""
+    if _ADJUST_YEARS[0] != on:
+        _ADJUST_YEARS[0] = on
+        _TEXT_DATES.clear()
 
 
 def text_date(s: str, zero: Any = ZERO) -> Any:
