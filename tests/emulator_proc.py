@@ -121,16 +121,29 @@ class EmulatorProcess:
             time.sleep(0.2)
         raise AssertionError(f"records never went quiet\n{self.log_tail()}")
 
-    def wait_counts(self, expected: dict[str, int], settle_s: float = 1.0, timeout: float = 90) -> list[dict]:
+    def wait_counts(
+        self,
+        expected: dict[str, int],
+        settle_s: float = 1.0,
+        timeout: float = 90,
+        quiet_s: float | None = None,
+    ) -> list[dict]:
         """Until every topic of `expected` (heartbeat topics aside) holds at least its count of records, then
         until the records stop growing for `settle_s` (so an extra record still shows). Returns what is there
-        at `timeout` too: a comparison then names what is missing."""
+        at `timeout` too: a comparison then names what is missing; and, with `quiet_s`, once the records have
+        not grown for that long short of the counts (a run known to write fewer records)."""
         deadline = time.monotonic() + timeout
         want = {t: n for t, n in expected.items() if not t.startswith("__debezium-heartbeat")}
+        last, since = -1, time.monotonic()
         while time.monotonic() < deadline:
             have = self.counts()
             if all(have.get(t, 0) >= n for t, n in want.items()) or self.proc.poll() is not None:
                 return self.wait_quiet(settle_s, timeout=max(deadline - time.monotonic(), 2 * settle_s))
+            n = sum(have.values())
+            if n != last:
+                last, since = n, time.monotonic()
+            elif quiet_s is not None and time.monotonic() - since >= quiet_s:
+                break
             time.sleep(0.1)
         return self.records()
 
