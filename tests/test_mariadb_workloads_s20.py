@@ -14,12 +14,12 @@ SEEDS = range(100, 220)
 
 
 def _without_block(text: str) -> str:
-    """The workload without the time20x scenario blocks and without its time.precision.mode line."""
+    """The workload without the time20x scenario blocks and without the lines of its settings."""
     out, skip = [], False
     for line in text.splitlines():
         if line.startswith("-- @"):
             skip = line == "-- @scenario time20x"
-            if skip or line.startswith("-- @set time.precision.mode="):
+            if skip or line.startswith(("-- @set time.precision.mode=", "-- @set enable.time.adjuster=")):
                 continue
         if not skip:
             out.append(line)
@@ -48,5 +48,10 @@ def test_every_new_mode_is_drawn_with_its_table():
         w = Workload.parse(text)
         assert "CREATE TABLE time20x" in w.sections["pre"] and "INSERT INTO time20x" in w.sections["stream"]
     assert set(modes) == set(workloads_mariadb_s20.MODES), modes
+    assert any(
+        "-- @set enable.time.adjuster=false" in workloads_mariadb.generate(s)
+        for v in modes.values()
+        for s in v
+    )
     share = sum(len(v) for v in modes.values()) / len(SEEDS)
     assert 0.2 < share < 0.5, share

@@ -3,7 +3,7 @@ makes, from random streams of their own (`s20-<seed>`), so every older seed keep
 this only gains the block and its `time.precision.mode` line):
 
 * `time20`: `time.precision.mode` set to microseconds, nanoseconds or isostring (the modes the emulator accepts
-  since this session) over a table of every temporal type: DATE, TIME(0-6), DATETIME(0-6), TIMESTAMP(0-6), YEAR,
+  since this session; in a third of them `enable.time.adjuster=false` too) over a table of every temporal type: DATE, TIME(0-6), DATETIME(0-6), TIMESTAMP(0-6), YEAR,
   nullable columns with edge values (zero dates, negative and out-of-day TIME, 24:00:00, years 0001-0099,
   DATETIMEs outside NanoTimestamp's range, NULL) and NOT NULL columns with DEFAULTs and values every mode can
   carry (an out-of-range value there stops both connectors: recorded as cases, not drawn), in the snapshot and
@@ -91,10 +91,14 @@ def time20(rng: random.Random, s: Any, t: str) -> None:
 
 
 def draws(seed: int, props: dict[str, str], scenarios: list[Any]) -> None:
-    """`time20` in ~35 % of seeds, with one of MODES as time.precision.mode (replacing an older draw's)."""
+    """`time20` in ~35 % of seeds, with one of MODES as time.precision.mode (replacing an older draw's); a third
+    of those (another stream, `s20a-<seed>`: added after the block) with enable.time.adjuster=false (its years
+    0001-0099 kept as stored)."""
     r = random.Random(f"s20-{seed}")
     if r.random() < 0.35:
         props["time.precision.mode"] = r.choice(MODES)
         s = _Scenario("time20x")
         time20(r, s, s.name)
         scenarios.append(s)
+        if random.Random(f"s20a-{seed}").random() < 0.33:
+            props["enable.time.adjuster"] = "false"
