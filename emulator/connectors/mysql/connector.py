@@ -43,7 +43,7 @@ from emulator.connectors.mysql.snapshot_events import SnapshotEvents
 from emulator.connectors.mysql.source import Flavor
 from emulator.connectors.mysql.stream import MySqlBinlogStream
 from emulator.connectors.mysql.tls import tls_options
-from emulator.connectors.mysql.types import ZERO_DATE_TYPES, TypeConfig, default_value, map_column
+from emulator.connectors.mysql.types import DEFAULTED_TYPES, TypeConfig, default_value, map_column
 from emulator.connectors.mysql.values import identity
 from emulator.engine import Engine
 from emulator.envelope import EnvelopeSettings, TableEnvelope
@@ -348,8 +348,10 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
             mc = replace(c, optional=False) if c.name in keyed and c.base_type == "TIME" else c
             m = map_column(mc, self.type_cfg)
             d = default_value(c, m)
-            if d is not None and not c.optional and c.base_type in ZERO_DATE_TYPES:
-                m = map_column(c, self.type_cfg, d)  # a zero date reads as the default
+            if d is not None and not c.optional and c.base_type in DEFAULTED_TYPES:
+                m = map_column(
+                    c, self.type_cfg, d
+                )  # a zero date (or an unconvertible time) reads as the default
             if converters:
                 m, d = convert_column(converters, f"{t.db}.{t.name}", c, m, d)
             schema = m.schema.with_(optional=c.optional or m.always_optional, default=d)

@@ -28,6 +28,7 @@ from emulator.connectors.mysql.values import (
     text_call,
     text_date,
     text_datetime_us,
+    text_datetime_us_written,
     text_time_us,
     with_zero,
 )
@@ -86,13 +87,17 @@ def nano_timestamp(us: int) -> int | None:
     return v if v <= _LONG_MAX else None
 
 
-def _required(conv, name: str, what: str, error: type[Exception]):
-    """A NOT NULL column: Debezium's null fails the required field and stops the connector (`error`:
-    types.EventConversionError, passed in as types.py imports this module)."""
+def _required(conv, name: str, what: str, error: type[Exception], default: Any = None):
+    """A NOT NULL column: Debezium's converter fails, TableSchemaBuilder leaves the field null and Connect's Struct
+    takes the field's schema `default` (recorded: cases required_default_*, campaign seed 106008); without one the
+    null fails the required field and stops the connector (`error`: types.EventConversionError, passed in as
+    types.py imports this module)."""
 
     def f(v):
         r = conv(v)
         if r is None:
+            if default is not None:
+                return default
             raise error(
                 f"column {name}: {what} cannot be a required field under this time.precision.mode "
                 "(Debezium converts it to null and stops here too)"
@@ -104,10 +109,10 @@ def _required(conv, name: str, what: str, error: type[Exception]):
 
 def temporal(
     base: str, mode: str, name: str, optional: bool, zero_default: Any, error: type[Exception]
-) -> tuple[Schema, Any, Any] | None:
-    """(schema, binlog converter, snapshot converter) of a DATE/TIME/DATETIME under one of NEW_MODES, else
-    None. `zero_default`: as types.map_column's (the schema default a zero date reads as); `error`: what a NOT
-    NULL column's unconvertible value raises."""
+) -> tuple[Schema, Any, Any, Any] | None:
+    """(schema, binlog converter, snapshot converter, DEFAULT converter or None: the snapshot's) of a
+    DATE/TIME/DATETIME under one of NEW_MODES, else None. `zero_default`: as types.map_column's (a NOT NULL column's schema default: what a zero date, or a
+    value the mode cannot convert, reads as); `error`: what such a value raises without one."""
     if mode not in NEW_MODES or base not in ("DATE", "TIME", "DATETIME"):
         return None
     if base == "DATE":
@@ -117,34 +122,54 @@ def temporal(
                 _schema("int32", "Date"),
                 with_zero(identity, zero, "r", ints=True),
                 text_call(text_date, zero),
+                None,
             )
         zero = None if optional else ("1970-01-01Z" if zero_default is None else zero_default)
         conv = with_zero(iso_date, zero)
-        return _schema("string", "IsoDate"), conv, lambda s, c=conv: c(text_date(s))
+        return _schema("string", "IsoDate"), conv, lambda s, c=conv: c(text_date(s)), None
     if base == "TIME":
         if mode == "microseconds":
-            return _schema("int64", "MicroTime"), identity, text_time_us
+            return _schema("int64", "MicroTime"), identity, text_time_us, None
         if mode == "nanoseconds":
-            return _schema("int64", "NanoTime"), _nanos, lambda s: text_time_us(s) * 1000
-        conv = iso_time if optional else _required(iso_time, name, "a TIME outside 00:00:00..24:00:00", error)
-        return _schema("string", "IsoTime"), conv, lambda s, c=conv: c(text_time_us(s))
-    # DATETIME
+            return _schema("int64", "NanoTime"), _nanos, lambda s: text_time_us(s) * 1000, None
+        conv = (
+            iso_time
+            if optional
+            else _required(iso_time, name, "a TIME outside 00:00:00..24:00:00", error, zero_default)
+        )
+        return _schema("string", "IsoTime"), conv, lambda s, c=conv: c(text_time_us(s)), None
+    # DATETIME (rows read through JDBC, DEFAULTs as written: values.text_datetime_us_written)
     if mode == "microseconds":
         zero = None if optional else (0 if zero_default is None else zero_default)
         conv = with_zero(identity, zero, "r", ints=True)
-        return _schema("int64", "MicroTimestamp"), conv, text_call(text_datetime_us, zero, 1)
+        return (
+            _schema("int64", "MicroTimestamp"),
+            conv,
+            text_call(text_datetime_us, zero, 1),
+            text_call(text_datetime_us_written, zero, 1),
+        )
     if mode == "nanoseconds":
         zero = None if optional else (0 if zero_default is None else zero_default)
         one = (
             nano_timestamp
             if optional
-            else _required(nano_timestamp, name, "a DATETIME outside epoch nanoseconds' range", error)
+            else _required(
+                nano_timestamp, name, "a DATETIME outside epoch nanoseconds' range", error, zero_default
+            )
         )
         conv = with_zero(one, zero)
-        return _schema("int64", "NanoTimestamp"), conv, lambda s, c=conv: c(text_datetime_us(s))
+        return _datetime(_schema("int64", "NanoTimestamp"), conv)
     zero = None if optional else ("1970-01-01T00:00:00Z" if zero_default is None else zero_default)
-    conv = with_zero(iso_timestamp, zero)
-    return _schema("string", "IsoTimestamp"), conv, lambda s, c=conv: c(text_datetime_us(s))
+    return _datetime(_schema("string", "IsoTimestamp"), with_zero(iso_timestamp, zero))
+
+
+def _datetime(schema: Schema, conv) -> tuple[Schema, Any, Any, Any]:
+    return (
+        schema,
+        conv,
+        lambda s, c=conv: c(text_datetime_us(s)),
+        lambda s, c=conv: c(text_datetime_us_written(s)),
+    )
 
 
 def _nanos(us: int) -> int:

@@ -40,6 +40,7 @@ from emulator.connectors.mysql.values import (
     text_call,
     text_date,
     text_datetime_us,
+    text_datetime_us_written,
     text_decimal_b64,
     text_decoder,
     text_time_us,
@@ -180,10 +181,14 @@ def _int_type(base: str, unsigned: bool, cfg: TypeConfig) -> Mapped:
 
 
 ZERO_DATE_TYPES = ("DATE", "DATETIME", "TIMESTAMP")
+# the types whose NOT NULL column's schema default map_column takes (`zero_default`): a zero date, or a TIME /
+# DATETIME value the time.precision.mode cannot convert, reads as it
+DEFAULTED_TYPES = (*ZERO_DATE_TYPES, "TIME")
 
 
 def map_column(col: Column, cfg: TypeConfig, zero_default: Any = None) -> Mapped:
-    """`zero_default`: the schema default of a NOT NULL DATE/DATETIME/TIMESTAMP column, its value for a zero date
+    """`zero_default`: the schema default of a NOT NULL DATE/DATETIME/TIMESTAMP/TIME column, its value for a zero date
+    (or for a TIME/DATETIME value the mode cannot convert: temporal_modes._required)
     (JdbcValueConverters.convertValue hands a NOT NULL column's null the field schema's default, else the type's
     fallback; recorded: a NOT NULL DATETIME(3) DEFAULT '2001-...' reads a zero date as that default)."""
     base = col.base_type
@@ -293,7 +298,8 @@ def map_column(col: Column, cfg: TypeConfig, zero_default: Any = None) -> Mapped
             base, cfg.time_precision_mode, col.name, col.optional, zero_default, EventConversionError
         )
         if modal is not None:
-            return Mapped(*modal)
+            schema, conv, snap, written = modal
+            return Mapped(schema, conv, snap, default_convert=written)
     if base == "DATE":
         name = (
             "org.apache.kafka.connect.data.Date"
@@ -307,7 +313,9 @@ def map_column(col: Column, cfg: TypeConfig, zero_default: Any = None) -> Mapped
         if cfg.time_precision_mode == "connect":
             return Mapped(
                 Schema("int32", name="org.apache.kafka.connect.data.Time", version=1),
-                conv := (connect_time_ms if col.optional else _connect_time_ms_required(col.name)),
+                conv := (
+                    connect_time_ms if col.optional else _connect_time_ms_required(col.name, zero_default)
+                ),
                 lambda s, c=conv: c(text_time_us(s)),
             )
         return Mapped(Schema("int64", name="io.debezium.time.MicroTime", version=1), identity, text_time_us)
@@ -327,7 +335,12 @@ def map_column(col: Column, cfg: TypeConfig, zero_default: Any = None) -> Mapped
             conv = with_zero(identity, zero, "r", ints=True)
         else:
             conv = with_zero(lambda us: us // 1000, zero, "r // 1000", ints=True)
-        return Mapped(schema, conv, text_call(text_datetime_us, zero, scale))
+        return Mapped(
+            schema,
+            conv,
+            text_call(text_datetime_us, zero, scale),
+            default_convert=text_call(text_datetime_us_written, zero, scale),
+        )
     if base == "TIMESTAMP":
         fsp = col.length or 0
         # the fallback is printed without a fraction, whatever the column's digits (JdbcValueConverters'
@@ -387,14 +400,17 @@ def map_column(col: Column, cfg: TypeConfig, zero_default: Any = None) -> Mapped
     )
 
 
-def _connect_time_ms_required(name: str) -> Callable[[int | None], int]:
-    """NOT NULL: the null Debezium makes of an out-of-day TIME fails Connect's validation and stops the
-    connector (recorded: the MySqlConnector ends there); the emulator stops likewise, naming the column. With
+def _connect_time_ms_required(name: str, default: Any = None) -> Callable[[int | None], int]:
+    """NOT NULL: the null Debezium makes of an out-of-day TIME is the field's schema `default` (Connect's Struct;
+    case required_default_connect), else fails Connect's validation and stops the connector (recorded: the
+    MySqlConnector ends there); the emulator stops likewise, naming the column. With
     event.processing.failure.handling.mode=warn|skip the row is dropped instead (mariadb case
     processing_failure_skip_drops_rows)."""
 
     def conv(us: int | None) -> int:
         ms = connect_time_ms(us)
+        if ms is None and default is not None:
+            return default
         if ms is None:
             raise EventConversionError(
                 f"column {name}: TIME value {us} us is outside a day and cannot be a required "
@@ -491,6 +507,6 @@ def default_value(col: Column, mapped: Mapped) -> Any:
             # digits (recorded: TIMESTAMP(2) '...01.50' -> "01.50Z"); CURRENT_TIMESTAMP (the model's epoch text)
             # and a literal without one: none
             return zoned_iso(us, (col.length or 0) if "." in text else 0)
-        return mapped.snapshot_convert(text)
+        return (mapped.default_convert or mapped.snapshot_convert)(text)
     except (ValueError, TypeError, IndexError, OverflowError):
         return None

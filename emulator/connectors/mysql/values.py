@@ -166,12 +166,14 @@ _TEXT_TIMES: dict[str, int] = {}
 
 
 def text_datetime_us(s: str, zero: Any = ZERO, scale: int = 1) -> Any:
-    """A DATETIME's text -> microseconds since the epoch (divided by `scale`: 1000, milliseconds, rounded down
-    as Debezium's); a zero date gives `zero`. The snapshot's parser calls it with the column's `zero` and
+    """A DATETIME's text (as JDBC reads it: a day of the 1582 gap 10 days on) -> microseconds since the epoch
+    (divided by `scale`: 1000, milliseconds, rounded down as Debezium's); a zero date gives `zero`. The snapshot's parser calls it with the column's `zero` and
     `scale` (`text_call`): one call a value, no converter after it."""
     days = _TEXT_DATES.get(s[:10])
     if days is None:
         days = text_date(s[:10])
+        if days is not ZERO and s[:8] == "1582-10-" and "05" <= s[8:10] <= "14":
+            days += 10  # JDBC's lenient java.sql.Timestamp: a day of the Julian/Gregorian gap, 10 days on
         if len(_TEXT_DATES) < 100_000:
             _TEXT_DATES[s[:10]] = days
     if days is ZERO:
@@ -195,6 +197,19 @@ def text_datetime_us(s: str, zero: Any = ZERO, scale: int = 1) -> Any:
         h, mi, se = (hms.split(":") + ["0", "0", "0"])[:3] if hms else ("0", "0", "0")
         us = ((days * 86400 + int(h) * 3600 + int(mi) * 60 + int(se)) * 1_000_000) + text_frac_us(frac)
     return us if scale == 1 else us // scale
+
+
+_GAP_US = 10 * 86_400_000_000
+
+
+def text_datetime_us_written(s: str, zero: Any = ZERO, scale: int = 1) -> Any:
+    """`text_datetime_us` of a DATETIME's text as written: a column DEFAULT, which Debezium parses itself, not
+    through JDBC, so a day of the Julian/Gregorian gap (1582-10-05..14) stays (recorded: case
+    datetime_calendar_gap, the snapshot's rows 10 days on, the binlog's and the defaults as written)."""
+    v = text_datetime_us(s, zero, scale)
+    if v is not zero and s[:8] == "1582-10-" and "05" <= s[8:10] <= "14":
+        v -= _GAP_US // scale
+    return v
 
 
 def text_call(fn: Callable[..., Any], *args: Any) -> Converter:
