@@ -31,3 +31,28 @@ def test_iso_texts_trim_the_fraction():
     assert iso_timestamp(text_datetime_us("1969-12-31 23:59:59.999999")) == "1969-12-31T23:59:59.999999Z"
     assert iso_timestamp(text_datetime_us("1000-01-01 00:00:00")) == "1000-01-01T00:00:00Z"
     assert iso_date(-354285) == "1000-01-01Z"  # d of row 5 (the other modes' days)
+
+
+def test_time_adjuster_is_one_setting_a_process():
+    # the year decoders are shared by every MySQL/MariaDB connector of the process (REST worker threads): a second
+    # connector with the other enable.time.adjuster is refused while the first runs, accepted once it stopped
+    import pytest
+
+    from emulator.connectors.mysql.binlog_values import hold_time_adjuster, release_time_adjuster
+    from emulator.connectors.mysql.values import date_days
+    from emulator.settings.errors import ConfigError
+
+    hold_time_adjuster(False)
+    try:
+        assert date_days(69, 1, 1) < date_days(1900, 1, 1)  # kept as year 69
+        hold_time_adjuster(False)  # the same value: shared
+        release_time_adjuster(False)
+        with pytest.raises(ConfigError, match=r"^enable\.time\.adjuster=true: another"):
+            hold_time_adjuster(True)
+    finally:
+        release_time_adjuster(False)
+    hold_time_adjuster(True)
+    try:
+        assert date_days(69, 1, 1) == date_days(2069, 1, 1)
+    finally:
+        release_time_adjuster(True)

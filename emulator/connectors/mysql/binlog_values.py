@@ -3,9 +3,11 @@ numbers Debezium's types are built from; the generated row decoders (`row_decode
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from emulator.connectors.mysql.values import ZERO, date_days, set_year_adjust
+from emulator.settings.errors import ConfigError
 
 # -- value decoding helpers (called from generated code) --------------------------------------------------
 DIG2BYTES = (0, 1, 1, 2, 2, 3, 3, 4, 4, 4)
@@ -104,12 +106,34 @@ def datetime2_base(x: int) -> Any:
     return base
 
 
-def set_time_adjuster(on: bool) -> None:
-    """enable.time.adjuster (the connector's start): DATE/DATETIME years 0001-0099 moved (true, Debezium's default)
-    or kept; the decoded dates cached with the other setting are dropped."""
-    set_year_adjust(on)
-    _DATE_CACHE.clear()
-    DATETIME2_CACHE.clear()
+# enable.time.adjuster is process state (the decoders and their caches are module-level, and the C line path calls
+# them): connectors running in one process (the REST worker's threads, the in-process API) must agree on it, so
+# a connector with the other value is refused while one holding it runs, never decoded with the wrong one.
+_ADJUSTER_LOCK = threading.Lock()
+_ADJUSTER_HOLDERS = {True: 0, False: 0}
+
+
+def hold_time_adjuster(on: bool) -> None:
+    """enable.time.adjuster at a connector's start: DATE/DATETIME years 0001-0099 moved (true, Debezium's default)
+    or kept; the decoded dates cached with the other setting are dropped. Release with `release_time_adjuster`."""
+    with _ADJUSTER_LOCK:
+        if _ADJUSTER_HOLDERS[not on]:
+            raise ConfigError(
+                f"enable.time.adjuster={str(on).lower()}: another MySQL/MariaDB connector in this process runs with "
+                f"{str(not on).lower()} (the decoders are shared): run this one in its own process",
+                "enable.time.adjuster",
+            )
+        _ADJUSTER_HOLDERS[on] += 1
+        if _ADJUSTER_HOLDERS[on] == 1:
+            set_year_adjust(on)
+            _DATE_CACHE.clear()
+            DATETIME2_CACHE.clear()
+
+
+def release_time_adjuster(on: bool) -> None:
+    """The connector holding `on` has stopped."""
+    with _ADJUSTER_LOCK:
+        _ADJUSTER_HOLDERS[on] = max(0, _ADJUSTER_HOLDERS[on] - 1)
 
 
 def decode_timestamp2(b: bytes, p: int, fsp: int) -> Any:

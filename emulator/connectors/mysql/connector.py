@@ -26,7 +26,7 @@ from emulator.connect.schema import Schema
 from emulator.connectors.base import with_progress
 from emulator.connectors.mysql import binlog as bl
 from emulator.connectors.mysql import textrows
-from emulator.connectors.mysql.binlog_values import set_time_adjuster
+from emulator.connectors.mysql.binlog_values import hold_time_adjuster, release_time_adjuster
 from emulator.connectors.mysql.captured import SYSTEM_DATABASES, CapturedTable, TableEntry
 from emulator.connectors.mysql.chunk_source import MySqlChunkSource
 from emulator.connectors.mysql.custom_converters import convert_column
@@ -89,7 +89,10 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
         self.prefix = typed.topics.prefix
         self.locking_mode = typed.relational.snapshot_locking_mode
         self.type_cfg = TypeConfig.from_settings(typed)
-        set_time_adjuster(typed.binlog.enable_time_adjuster)  # (module caches: one connector a process)
+        hold_time_adjuster(
+            typed.binlog.enable_time_adjuster
+        )  # process state: refused if another connector differs
+        self._adjuster_held = True
         self.custom_converters = binlog.custom_converters
         self.settings = EnvelopeSettings.of(
             typed,
@@ -488,6 +491,8 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
 
     # -- lifecycle ---------------------------------------------------------------------------------------------
     def close(self) -> None:
+        if self.__dict__.pop("_adjuster_held", False):
+            release_time_adjuster(self.typed.binlog.enable_time_adjuster)
         if self.reader is not None:
             try:
                 self.reader.close()

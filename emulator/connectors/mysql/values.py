@@ -124,8 +124,9 @@ def dec_plain(u: int, scale: int) -> str:
 _EPOCH_ORD = _dt.date(1970, 1, 1).toordinal()
 
 
-# enable.time.adjuster (default true): the connector sets it at start (binlog_values.set_time_adjuster, which
-# also empties the caches filled with the other setting); one connector a process
+# enable.time.adjuster (default true): the connector sets it at start (binlog_values.hold_time_adjuster, which
+# also empties the caches filled with the other setting; a connector with the other value in the same process is
+# refused)
 _ADJUST_YEARS = [True]
 
 
