@@ -570,10 +570,8 @@ Producer_poll(Producer *self, PyObject *arg)
                 ms -= chunk;
             if (r != 0 || ms == 0)
                 break;
-            if (PyErr_CheckSignals() < 0) {
-                serve_failures(self);
+            if (PyErr_CheckSignals() < 0) /* (the failures served stay queued for the next poll) */
                 return NULL;
-            }
         }
     }
     if (serve_failures(self) < 0)
@@ -597,10 +595,8 @@ Producer_flush(Producer *self, PyObject *arg)
             ms -= chunk;
         if (err != RD_KAFKA_RESP_ERR__TIMED_OUT || ms == 0)
             break;
-        if (PyErr_CheckSignals() < 0) {
-            serve_failures(self);
+        if (PyErr_CheckSignals() < 0)
             return NULL;
-        }
     }
     if (serve_failures(self) < 0)
         return NULL;
