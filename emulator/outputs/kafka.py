@@ -1,4 +1,5 @@
-"""Kafka output on confluent-kafka (librdkafka): the records Kafka Connect's worker would produce.
+"""Kafka output on librdkafka (confluent-kafka's producer, or `FastKafkaOutput` on emulator.fastkafka where it is
+built, kafka_fast.py): the records Kafka Connect's worker would produce.
 
 * key / value are the JsonConverter bytes as built (tombstones and keyless records stay ``None``);
 * headers are Kafka headers.  With ``header.converter=JsonConverter`` their bytes are the JsonConverter
