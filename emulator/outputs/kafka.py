@@ -578,11 +578,11 @@ class KafkaOutput(Output):
 
 def kafka_output(config, bootstrap: str | None = None, fast: bool | None = None) -> KafkaOutput:
     """The output for `config`: through emulator.fastkafka (kafka_fast.py) where it is built and loaded and no
-    transaction is needed (exactly-once stays on confluent-kafka's transactional producer); `fast` forces it."""
+    transaction is needed (exactly-once stays on confluent-kafka's transactional producer); `fast=False` keeps
+    confluent-kafka's producer (the benchmarks' A/B)."""
     conf = producer_settings(config, bootstrap, transactional=exactly_once(config))
     txn_id = transactional_id(config) if exactly_once(config) else None
-    if fast is None:
-        fast = fast_producer() is not None
+    fast = fast is not False and fast_producer() is not None
     cls = (
         FastKafkaOutput if fast and txn_id is None and not CONFLUENT_ONLY.intersection(conf) else KafkaOutput
     )
