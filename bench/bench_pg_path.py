@@ -202,7 +202,8 @@ def connector(pg: PgServer, out: Path, extra: dict | None = None) -> PostgresCon
         output = kafka_output(kcfg, "127.0.0.1:9", fast=KAFKA[0] == "fast")
     else:
         output = DirectoryOutput(out / "topics")
-    engine = Engine(output, MemoryOffsetStore())
+    # Kafka: no periodic offset commit (each would wait offset.flush.timeout.ms for reports no broker sends)
+    engine = Engine(output, MemoryOffsetStore(), **({"flush_interval_ms": 1 << 40} if KAFKA else {}))
     conn = PostgresConnector(cfg, engine)
     conn.conn = psycopg.connect(conn.conninfo, autocommit=True)
     return conn
