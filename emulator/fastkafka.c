@@ -194,28 +194,37 @@ dr_msg_cb(rd_kafka_t *r, const rd_kafka_message_t *m, void *opaque)
     pthread_mutex_unlock(&self->lock);
 }
 
-/* Hand the queued failed reports to Python (GIL held), then count them in their batches. */
+/* Hand the queued failed reports to Python (GIL held), then count them in their batches. The queue is taken
+ * whole (a purge or a broker away past message.timeout.ms fails thousands at once: no per-item shifting); if
+ * on_failure raises, the rest are still counted, without calling it again, and the error is returned. */
 static int
 serve_failures(Producer *self)
 {
+    int rc = 0;
     for (;;) {
-        failure f;
         pthread_mutex_lock(&self->lock);
-        if (self->nfail == 0) {
-            pthread_mutex_unlock(&self->lock);
-            return 0;
-        }
-        f = self->failures[0];
-        memmove(self->failures, self->failures + 1, (size_t)(self->nfail - 1) * sizeof(failure));
-        self->nfail--;
+        failure *fs = self->failures;
+        Py_ssize_t n = self->nfail;
+        self->failures = NULL;
+        self->nfail = self->capfail = 0;
         pthread_mutex_unlock(&self->lock);
-        PyObject *r = PyObject_CallFunction(self->on_failure, "ss", f.topic ? f.topic : "", rk.err2str(f.err));
-        free(f.topic);
-        if (f.batch != NULL)
-            __atomic_add_fetch(&f.batch->acked, 1, __ATOMIC_RELEASE);
-        if (r == NULL)
-            return -1;
-        Py_DECREF(r);
+        if (n == 0) {
+            free(fs);
+            return rc;
+        }
+        for (Py_ssize_t i = 0; i < n; i++) {
+            if (rc == 0) {
+                PyObject *r = PyObject_CallFunction(self->on_failure, "ss", fs[i].topic ? fs[i].topic : "",
+                                                    rk.err2str(fs[i].err));
+                if (r == NULL)
+                    rc = -1;
+                Py_XDECREF(r);
+            }
+            free(fs[i].topic);
+            if (fs[i].batch != NULL)
+                __atomic_add_fetch(&fs[i].batch->acked, 1, __ATOMIC_RELEASE);
+        }
+        free(fs);
     }
 }
 

@@ -43,6 +43,7 @@ CONF = {
     "linger.ms": "5",
     "compression.type": "lz4",
 }
+CONTEXT = [("__debezium.context.taskId", b'"0"')]  # JsonConverter bytes (kafka_output's header converter)
 HEADERS = [
     ("__debezium.context.connectorLogicalName", b'"fk"'),
     ("__debezium.context.taskId", b'"0"'),
@@ -161,3 +162,34 @@ def test_kafka_output_picks_the_c_producer_where_it_can(broker) -> None:
     only = {**PG, "producer.delivery.report.only.error": "false"}
     with pytest.raises(TypeError, match="delivery.report.only.error"):
         kafka_output(from_dict(only), broker.bootstrap)
+
+
+def test_many_failed_reports_at_once_are_each_handed_over_once(broker, caplog) -> None:
+    """errors.tolerance=all with the broker paused past message.timeout.ms: every one of 3,000 records fails at
+    about the same moment; each failure is logged once (Connect's WorkerSourceTask skips it) and counted, so the
+    commit point completes, on both paths."""
+    skipped = {}
+    for fast in (False, True):
+        config = from_dict({**PG, "errors.tolerance": "all", "producer.message.timeout.ms": "1000"})
+        out = kafka_output(config, broker.bootstrap, fast=fast)
+        assert isinstance(out, FastKafkaOutput) is fast
+        topic = f"fk.public.many_{fast}"
+        out.write(Record(topic, b"0", b"0", CONTEXT))
+        assert out.commit() is True
+        caplog.clear()
+        broker.pause()
+        try:
+            for n in range(1, 3001):
+                out.write(Record(topic, b"%d" % n, b"%d" % n, CONTEXT))
+            token = out.commit_point()
+            for _ in range(20):
+                if out.make_durable(token):
+                    break
+            else:
+                pytest.fail("the commit point never completed")
+        finally:
+            broker.resume()
+        skipped[fast] = sum("skipped (errors.tolerance=all)" in r.getMessage() for r in caplog.records)
+        assert out.pending == 0
+        out.close()
+    assert skipped[True] == skipped[False] == 3000
