@@ -1,7 +1,14 @@
-"""The optional C accelerator of the MySQL/MariaDB line path (emulator/fastline.c); everything else is in
-pyproject.toml. optional=True: without a compiler or Python's headers (the python:3.11-slim and debian-slim
-images) the build warns and installs the pure-Python package, which then formats lines with `%` itself."""
+"""The optional C accelerators: the MySQL/MariaDB line path's (emulator/fastline.c) and the Kafka output's
+producer (emulator/fastkafka.c, on the librdkafka confluent-kafka bundles, opened at run time); everything
+else is in pyproject.toml. optional=True: without a compiler or Python's headers (the python:3.11-slim and
+debian-slim images) the build warns and installs the pure-Python package, which then formats lines with `%`
+itself and produces through confluent-kafka."""
 
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("emulator.fastline", ["emulator/fastline.c"], optional=True)])
+setup(
+    ext_modules=[
+        Extension("emulator.fastline", ["emulator/fastline.c"], optional=True),
+        Extension("emulator.fastkafka", ["emulator/fastkafka.c"], libraries=["dl"], optional=True),
+    ]
+)

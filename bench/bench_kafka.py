@@ -56,6 +56,10 @@ PROFILE: list[Path] = []  # --profile DIR: each emulator run under cProfile, DIR
 BROKER: list[int] = []  # the broker's pid: its CPU during each run
 COMMON: dict[str, str] = {}  # --prop NAME=VALUE: connector properties of every run
 POSTGRES: list[int] = []  # the postmaster's pid: its backends' CPU during each stream run
+# kafkap: kafkax's settings with the output on confluent-kafka's producer (the pure path, no emulator.fastkafka),
+# for an A/B in one run
+KAFKAX = ("kafkax", "kafkap")
+ENV = {"kafkap": {**os.environ, "DBZ_EMULATOR_PURE_PYTHON": "1"}}
 
 
 def _children_cpu() -> float:
@@ -227,13 +231,14 @@ def run(
     done,
     extra: dict | None = None,
     argv: list[str] | None = None,
+    env: dict[str, str] | None = None,
 ) -> tuple[float, float]:
     """-> (seconds, CPU seconds of the emulator's process, CPU seconds of the rest: `broker` during the run,
     `tail` this process's end detection; stream runs also the emulator's threads, from /proc before the
     stop, and `window`: from the first record readable to the N-th (`done.first()`, `done()`), the seconds
     (`t`) and every CPU figure of `_sample` over that span — start-up and topic creation left out, the same
     for every output and for the bare producer). `argv`: run that command (the bare producer) in place of the
-    emulator."""
+    emulator; `env`: the emulator's environment (kafkap: DBZ_EMULATOR_PURE_PYTHON=1)."""
     props = properties(pg, work, name, mode, extra)
     write_properties(props, work / f"{name}.properties")
     cpu0 = _children_cpu()
@@ -247,6 +252,7 @@ def run(
         argv or [sys.executable, *prof, "-m", "emulator", "run", str(work / f"{name}.properties"), *dest],
         stderr=open(work / f"{name}.log", "wb"),
         stdout=subprocess.DEVNULL,
+        env=env,
     )
     try:
         if mode == "initial_only":
@@ -437,7 +443,7 @@ def replay(n: int, reps: int, extra: dict[str, str], base: Path | None = None) -
     tail = b',"headers":' + json.dumps([[k, json.loads(v)] for k, v in headers]).encode() + b"}\n"
     key_fmt = b'{"schema":{"type":"struct","fields":[{"type":"int32","optional":false,"field":"id"}],"optional":false,"name":"rp.public.t.Key"},"payload":{"id":%d}}'
     results: dict[str, list[tuple[float, float]]] = {}
-    outputs = {"output": kafka_output}
+    outputs = {"output": kafka_output, "pure": lambda c, b: kafka_output(c, b, fast=False)}
     if base is not None:
         spec = importlib.util.spec_from_file_location("kafka_output_base", base)
         mod = importlib.util.module_from_spec(spec)
@@ -448,6 +454,9 @@ def replay(n: int, reps: int, extra: dict[str, str], base: Path | None = None) -
     outputs.update({f"{name} Record": make for name, make in list(outputs.items())})
     # (`output make`: the same loop making each LineRecord and writing it, as the dispatcher did before)
     outputs["output make"] = outputs["output line"] = kafka_output
+    outputs["pure line"] = outputs[
+        "pure"
+    ]  # the same loop on confluent-kafka's producer (no emulator.fastkafka)
     with TansuBroker() as broker:
         config = from_dict(props)
         conf = producer_settings(config, broker.bootstrap)
@@ -504,11 +513,11 @@ def replay(n: int, reps: int, extra: dict[str, str], base: Path | None = None) -
                         out.write(recs[0])  # the topic and the table's path
                         assert out.commit()
                         write = out.write
-                        if way in ("output line", "output make"):
+                        if way in ("output line", "output make", "pure line"):
                             args = [
                                 (x.topic, x._line, x._klen, x._vstart, x._vtail, x.headers) for x in recs[1:]
                             ]
-                        if way == "output line":
+                        if way in ("output line", "pure line"):
                             produce_line = out.produce_line
                             c0, t0 = _self_cpu(), time.thread_time()
                             for tp, line, klen, vstart, vtail, hs in args:
@@ -575,8 +584,9 @@ def main() -> None:
     ap.add_argument(
         "--outputs",
         default="directory,kafka,kafkax,bare",
-        help="which runs (comma list of directory, kafka, kafkax, bare; kafkax needs --producer): "
-        "e.g. directory,kafkax,bare leaves out the default producer's run",
+        help="which runs (comma list of directory, kafka, kafkax, kafkap, bare; kafkax and kafkap need --producer; "
+        "kafkap is kafkax with DBZ_EMULATOR_PURE_PYTHON=1: confluent-kafka's producer in place of "
+        "emulator.fastkafka): e.g. directory,kafkax,bare leaves out the default producer's run",
     )
     ap.add_argument("--snapshot-only", action="store_true", help="no stream runs")
     ap.add_argument(
@@ -620,12 +630,21 @@ def main() -> None:
                 "ts timestamptz DEFAULT now());"
                 f"INSERT INTO big SELECT g, 'name ' || g, g % 100, g / 7.0 FROM generate_series(1, {n}) g;"
             )
-            labels = [x for x in ["directory", "kafka"] + (["kafkax"] if extra else []) if x in wanted]
+            labels = [
+                x for x in ["directory", "kafka"] + (["kafkax", "kafkap"] if extra else []) if x in wanted
+            ]
             for label in [] if args.stream_only else labels:
                 nm = f"snap_{label}"
                 dest = ["--out", str(work / nm)] if label == "directory" else ["--kafka", broker.bootstrap]
                 secs, cpu, other = run(
-                    pg, work, nm, "initial_only", dest, None, extra if label == "kafkax" else None
+                    pg,
+                    work,
+                    nm,
+                    "initial_only",
+                    dest,
+                    None,
+                    extra if label in KAFKAX else None,
+                    env=ENV.get(label),
                 )
                 results.append([f"snapshot {n} rows", label, secs, cpu, None, None])
                 details.append((nm, other))
@@ -706,8 +725,9 @@ def main() -> None:
                             "no_data",
                             dest,
                             done,
-                            extra if label in ("kafkax", "bare") else None,
+                            extra if label in (*KAFKAX, "bare") else None,
                             argv,
+                            ENV.get(label),
                         )
                     finally:
                         done.close()

@@ -15,6 +15,8 @@ the socket read is the code `python -m emulator run` runs; the reference for the
     # instructions per event: the total of /tmp/cg.out.2 (INSERT), /tmp/cg.out.3 (UPDATE) and
     # /tmp/cg.out.4 (DELETE) / events
     # per-transaction costs: the same with --tx-rows 1 or 3 (against 1000), and --tx-metadata
+    # the Kafka output in place of the directory output: --kafka fast (emulator.fastkafka) or --kafka pure
+    # (confluent-kafka's producer); no broker (librdkafka queues the records, no delivery report comes)
 """
 
 from __future__ import annotations
@@ -171,6 +173,9 @@ KEY_DEFAULT_DDL = f"ALTER TABLE {TABLE} ALTER COLUMN city SET DEFAULT 'nowhere'"
 KEY_DEFAULT_PROPS = {"message.key.columns": f"public.{TABLE}:id,city"}
 
 
+KAFKA: list[str] = []  # --kafka fast|pure
+
+
 def connector(pg: PgServer, out: Path, extra: dict | None = None) -> PostgresConnector:
     cfg = from_dict(
         {
@@ -187,8 +192,18 @@ def connector(pg: PgServer, out: Path, extra: dict | None = None) -> PostgresCon
             "offset.storage.file.filename": str(out / "offsets.dat"),
         }
     )
-    output = DirectoryOutput(out / "topics")
-    engine = Engine(output, MemoryOffsetStore())
+    if KAFKA:
+        from emulator.outputs.kafka import kafka_output
+
+        # nothing listens on the discard port: the records stay queued (1 GiB of room, no BufferError)
+        kcfg = from_dict(
+            {**cfg.props, "producer.compression.type": "lz4", "producer.buffer.memory": str(1 << 30)}
+        )
+        output = kafka_output(kcfg, "127.0.0.1:9", fast=KAFKA[0] == "fast")
+    else:
+        output = DirectoryOutput(out / "topics")
+    # Kafka: no periodic offset commit (each would wait offset.flush.timeout.ms for reports no broker sends)
+    engine = Engine(output, MemoryOffsetStore(), **({"flush_interval_ms": 1 << 40} if KAFKA else {}))
     conn = PostgresConnector(cfg, engine)
     conn.conn = psycopg.connect(conn.conninfo, autocommit=True)
     return conn
@@ -294,6 +309,8 @@ def marked_replay(
         os.getppid()
         counts.append(replay(conn, msgs)[1])
     os.getppid()
+    if KAFKA:
+        conn.engine.output.reset()  # drop the queued records: no broker will take them
     conn.engine.output.close()
     conn.conn.close()
     print(
@@ -307,6 +324,12 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rows", type=int, default=20000)
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument(
+        "--kafka",
+        choices=("fast", "pure"),
+        help="the Kafka output (no broker) in place of the directory output: fast = emulator.fastkafka, pure = "
+        "confluent-kafka's producer",
+    )
     ap.add_argument(
         "--callgrind-markers",
         action="store_true",
@@ -352,6 +375,7 @@ def main(argv=None) -> int:
         "into the event's line, tx_formats.tx_block)",
     )
     args = ap.parse_args(argv)
+    KAFKA[:] = [args.kafka] if args.kafka else []
     with PgServer() as pg, tempfile.TemporaryDirectory(prefix="bench-pg-path-") as tmp:
         full = args.replica_identity == "full"
         ins, upd, dels = record(
@@ -383,6 +407,8 @@ def main(argv=None) -> int:
                 best[what] = min(best.get(what, 1e9), cpu / n * 1e6)
             for k, v in stages(conn, ins).items():
                 best[k] = min(best.get(k, 1e9), v)
+            if KAFKA:
+                conn.engine.output.reset()  # as marked_replay: no broker will take the queued records
             conn.engine.output.close()
             conn.conn.close()
         for k, v in best.items():

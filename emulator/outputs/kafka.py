@@ -1,4 +1,5 @@
-"""Kafka output on confluent-kafka (librdkafka): the records Kafka Connect's worker would produce.
+"""Kafka output on librdkafka (confluent-kafka's producer, or `FastKafkaOutput` on emulator.fastkafka where it is
+built, kafka_fast.py): the records Kafka Connect's worker would produce.
 
 * key / value are the JsonConverter bytes as built (tombstones and keyless records stay ``None``);
 * headers are Kafka headers.  With ``header.converter=JsonConverter`` their bytes are the JsonConverter
@@ -37,8 +38,9 @@ from collections import deque
 
 from emulator.envelope import LineRecord
 from emulator.outputs.base import Output
+from emulator.outputs.kafka_fast import CONFLUENT_ONLY, FastPath, fast_producer
 from emulator.outputs.kafka_headers import simple_header_bytes
-from emulator.outputs.kafka_producer import producer_settings, property_origin
+from emulator.outputs.kafka_producer import producer_settings, property_origin, transactional_id
 from emulator.outputs.kafka_topics import TopicCreation
 from emulator.records import Record
 from emulator.settings import settings_for
@@ -102,7 +104,7 @@ class _Batch:
     def on_delivery(self, err, msg) -> None:
         self.acked += 1
         if err is not None:
-            self.output.delivery_failed(self.gen, err, msg)
+            self.output.delivery_failed(self.gen, msg.topic(), err.str())
 
     @property
     def done(self) -> bool:
@@ -165,18 +167,15 @@ class KafkaOutput(Output):
 
     # -- producer lifecycle
     def _make_producer(self) -> None:
-        from confluent_kafka import Producer
-
         conf = dict(self.conf)
         if self.transactional_id:
             conf["transactional.id"] = self.transactional_id
-        self.producer = Producer(conf)
+        self.producer = self._new_producer(conf)
         self.gen += 1
         self.written = 0
         self._routes.clear()
         self._closed.clear()
-        self._batch = _Batch(self, 0)
-        self._dr = self._batch.on_delivery
+        self._new_batch(0)
         self.in_txn = False
         if self.transactional_id:
             try:
@@ -185,6 +184,16 @@ class KafkaOutput(Output):
             except Exception as e:
                 self.producer = None
                 raise KafkaDeliveryError(f"cannot initialise transactions: {e}") from None
+
+    def _new_producer(self, conf: dict[str, str]):
+        from confluent_kafka import Producer
+
+        return Producer(conf)
+
+    def _new_batch(self, start: int) -> None:
+        """The batch the records written from now on count their delivery reports in."""
+        self._batch = _Batch(self, start)
+        self._dr = self._batch.on_delivery
 
     def reset(self) -> None:
         """Called when the connector restarts after a failure: drop what was not delivered (the connector
@@ -219,16 +228,14 @@ class KafkaOutput(Output):
         if self.failure is not None:
             raise self.failure_type(self.failure)
 
-    def delivery_failed(self, gen: int, err, msg) -> None:
+    def delivery_failed(self, gen: int, topic: str, why: str) -> None:
         """A delivery report with an error (a producer dropped by reset() no longer counts)."""
         if gen != self.gen:
             return
         if self.tolerate:
-            log.error(
-                "failed to send a record to %s, skipped (errors.tolerance=all): %s", msg.topic(), err.str()
-            )
+            log.error("failed to send a record to %s, skipped (errors.tolerance=all): %s", topic, why)
         elif self.failure is None:
-            self.failure = f"delivery to {msg.topic()} failed: {err.str()}"
+            self.failure = f"delivery to {topic} failed: {why}"
             log.error("%s", self.failure)
 
     def _poll(self, timeout: float) -> None:
@@ -401,17 +408,7 @@ class KafkaOutput(Output):
             part = 0
         while True:
             try:
-                if part is None:  # the partitioner: murmur2 of the key bytes, as Connect's producer
-                    p.produce(topic, record.value, record.key, headers=headers, on_delivery=self._dr)
-                else:  # chosen by a transform (PartitionRouting, ...)
-                    p.produce(
-                        topic,
-                        record.value,
-                        record.key,
-                        partition=part,
-                        headers=headers,
-                        on_delivery=self._dr,
-                    )
+                self._send(p, topic, record.value, record.key, part, headers)
                 break
             except BufferError:  # librdkafka's queue is full: wait for reports to make room
                 self._poll(0.05)
@@ -424,6 +421,11 @@ class KafkaOutput(Output):
             self._produce = p.produce
         if self.written & 0x3FF == 0:
             self._poll_if_free()
+
+    def _send(self, p, topic: str, value, key, part: int | None, headers) -> None:
+        # part None: the partitioner, murmur2 of the key bytes as Connect's producer; else a transform's
+        # (PartitionRouting, ...); -1 is librdkafka's "unassigned"
+        p.produce(topic, value, key, -1 if part is None else part, self._dr, None, 0, headers)
 
     def _refused(self, record: Record, e: Exception) -> None:
         """librdkafka refused a record at once (`produce` raised): the same failure as a failed delivery —
@@ -505,8 +507,7 @@ class KafkaOutput(Output):
             return self._closed[-1] if self._closed else None  # nothing new: the last one still waited for
         b.written = self.written - b.start
         self._closed.append(b)
-        self._batch = _Batch(self, self.written)
-        self._dr = self._batch.on_delivery
+        self._new_batch(self.written)
         return b
 
     def make_durable(self, token: _Batch) -> bool:
@@ -575,21 +576,18 @@ class KafkaOutput(Output):
             self.producer = None
 
 
-def kafka_output(config, bootstrap: str | None = None) -> KafkaOutput:
+def kafka_output(config, bootstrap: str | None = None, fast: bool | None = None) -> KafkaOutput:
+    """The output for `config`: through emulator.fastkafka (kafka_fast.py) where it is built and loaded and no
+    transaction is needed (exactly-once stays on confluent-kafka's transactional producer); `fast=False` keeps
+    confluent-kafka's producer (the benchmarks' A/B)."""
     conf = producer_settings(config, bootstrap, transactional=exactly_once(config))
     txn_id = transactional_id(config) if exactly_once(config) else None
-    return KafkaOutput(conf, config=config, transactional_id=txn_id)
+    fast = fast is not False and fast_producer() is not None
+    cls = (
+        FastKafkaOutput if fast and txn_id is None and not CONFLUENT_ONLY.intersection(conf) else KafkaOutput
+    )
+    return cls(conf, config=config, transactional_id=txn_id)
 
 
-def transactional_id(config) -> str:
-    """The exactly-once producer's transactional.id: Connect's task producer's `<group.id>-<connector>-<task>`
-    (`Worker.taskTransactionalId`, task 0) when the worker's `group.id` and the connector's `name` are given
-    (exactly-once runs on a distributed worker, which has a group.id), else the emulator's own."""
-    s = settings_for(config)
-    # transactional.id and group.id: worker options outside the table (pass-through), read raw like producer.*
-    group = (config.props.get("group.id") or "").strip()
-    if group and s.common.name:
-        default = f"{group}-{s.common.name}-0"
-    else:
-        default = f"dbz-emulator-{s.common.name or s.topics.prefix}"
-    return config.props.get("transactional.id") or default
+class FastKafkaOutput(FastPath, KafkaOutput):
+    """KafkaOutput with its producer and hot path in C (kafka_fast.FastPath): the same records and commits."""

@@ -241,3 +241,17 @@ def producer_settings(
     conf.setdefault("partitioner", "murmur2_random")
     conf.setdefault("linger.ms", "5")  # the Java producer's default since Kafka 4.0 (librdkafka's too)
     return conf
+
+
+def transactional_id(config) -> str:
+    """The exactly-once producer's transactional.id: Connect's task producer's `<group.id>-<connector>-<task>`
+    (`Worker.taskTransactionalId`, task 0) when the worker's `group.id` and the connector's `name` are given
+    (exactly-once runs on a distributed worker, which has a group.id), else the emulator's own."""
+    s = settings_for(config)
+    # transactional.id and group.id: worker options outside the table (pass-through), read raw like producer.*
+    group = (config.props.get("group.id") or "").strip()
+    if group and s.common.name:
+        default = f"{group}-{s.common.name}-0"
+    else:
+        default = f"dbz-emulator-{s.common.name or s.topics.prefix}"
+    return config.props.get("transactional.id") or default
