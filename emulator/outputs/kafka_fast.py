@@ -77,6 +77,19 @@ def fast_producer():
     return mod
 
 
+def _as_confluent_kafka(conf: dict[str, str]) -> dict[str, str]:
+    """`conf` with the client software name and version confluent-kafka's Producer sets before the user's settings
+    (its cimpl: "confluent-kafka-python", "<its version>-rdkafka-<librdkafka's>"), so the broker sees the same
+    client in ApiVersions whichever producer runs."""
+    import confluent_kafka
+
+    return {
+        "client.software.name": "confluent-kafka-python",
+        "client.software.version": f"{confluent_kafka.version()[0]}-rdkafka-{confluent_kafka.libversion()[0]}",
+        **conf,
+    }
+
+
 class FastPath:
     """KafkaOutput's producer, batches and hot paths on `fastkafka.Producer` (mixed in before KafkaOutput)."""
 
@@ -90,7 +103,7 @@ class FastPath:
                 out.delivery_failed(gen, topic, why)
 
         try:
-            p = fast_producer().Producer(conf, failed)
+            p = fast_producer().Producer(_as_confluent_kafka(conf), failed)
         except ValueError as e:  # librdkafka refused a setting: as confluent-kafka reports it
             from confluent_kafka import KafkaError, KafkaException
 
