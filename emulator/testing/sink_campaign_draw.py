@@ -284,16 +284,16 @@ class Runner:
             self.run(f"ALTER TABLE {self.qt(t)} REPLICA IDENTITY FULL")
 
     def insert(self, t: Table, n: int) -> None:
-        self.insert_rows(t, [self.new_key(t) for _ in range(n)])
+        self.insert_rows(t, [self.row_values(t, self.new_key(t)) for _ in range(n)])
 
     def insert_key(self, t: Table, key: list[str]) -> None:
-        self.insert_rows(t, [key])
+        self.insert_rows(t, [self.row_values(t, key)])
 
-    def insert_rows(self, t: Table, keys: list[list[str]]) -> None:
-        rows = []
-        for key in keys:
-            vals = key + [self.literal(t, name, c) if name != "rev" else "0" for name, c in t.cols.items()]
-            rows.append("(" + ", ".join(vals) + ")")
+    def row_values(self, t: Table, key: list[str]) -> str:
+        vals = key + [self.literal(t, name, c) if name != "rev" else "0" for name, c in t.cols.items()]
+        return "(" + ", ".join(vals) + ")"
+
+    def insert_rows(self, t: Table, rows: list[str]) -> None:
         cols = ", ".join(self.q(c) for c in t.all_cols())
         self.run(f"INSERT INTO {self.qt(t)} ({cols}) VALUES {', '.join(rows)}")
 
