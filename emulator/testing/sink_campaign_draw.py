@@ -347,6 +347,8 @@ class Runner:
             c = self.r2.choice(more_pool(self.w.db))
         t.added += 1
         name = f"a{t.added}"
+        if self.w.db == "pg" and c.sql in EXTENSIONS:  # setup created only the extensions its tables used
+            self.run(f"CREATE EXTENSION IF NOT EXISTS {c.sql} SCHEMA public")
         ddl = f"ALTER TABLE {self.qt(t)} ADD COLUMN {self.q(name)} {c.sql}"
         # not for char(n): Debezium's Connect default of DEFAULT 'ab' is "ab", the rows hold it blank-padded
         # (the sink backfills the rows before the ADD with the Connect default: docs/sink.md "Sink campaign")
