@@ -9,7 +9,8 @@ from typing import Any
 
 from sink import position, tombstones
 from sink.delta import AUX_PREFIX, canon
-from sink.types import decoder, oldkey_of
+from sink.oldkey import oldkey_of
+from sink.types import decoder
 
 TOMBSTONES = AUX_PREFIX + "tombstones"  # <tables>/_sink_tombstones/<topic>: the delete log (sink.tombstones)
 

@@ -25,6 +25,7 @@ from pyspark.sql import types as T
 from sink import arrow_decode, decode, mirror, tombstones
 from sink.batch import BatchStats, Options, TopicBatch, tombstone_path
 from sink.delta import OP, RID, SEQ, already_applied, commit, open_table, plan_columns, table_schema
+from sink.oldkey import oldkey_of
 from sink.plan import (
     DOCUMENT,
     Fp,
@@ -39,7 +40,7 @@ from sink.plan import (
     toast_cols,
 )
 from sink.position_expr import connector_of, seq_expr
-from sink.types import DECIMAL, oldkey_of, spark_type
+from sink.types import DECIMAL, spark_type
 from sink.winners import CHANGE_OPS, STAGE1, key_phys, ph_test, winners
 
 

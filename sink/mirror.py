@@ -68,6 +68,10 @@ def _carry_toast(evs: list[Event]) -> tuple[dict[str, Event], dict[str, set[str]
                         e.row[c] = None
             if miss:
                 unresolved[e.key] = miss
+                if e.oldkey is None and prev is not None and prev.key == e.key and prev.oldkey is not None:
+                    # a later change of a key change's new key: its placeholders are still the old key's values
+                    # in the table (`_fill_from_table` looks there by the oldkey; pg seed 25, Kafka input)
+                    e.oldkey = prev.oldkey
             else:
                 unresolved.pop(e.key, None)
             last_image[e.key] = e

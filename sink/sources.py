@@ -21,6 +21,7 @@ import os
 from pyspark.sql.datasource import DataSource, DataSourceStreamReader, InputPartition
 from pyspark.sql.streaming.datasource import SupportsTriggerAvailableNow
 
+from sink.oldkey import key_schema, oldkey_entry
 from sink.split import Batcher
 from sink.stats import READ_SCHEMA, Survey, counted
 
@@ -349,8 +350,10 @@ class KafkaLines:
             return
         hdr = b""
         for name, h in headers or ():
-            if name == "__debezium.oldkey" and h and h[:1] == b"{" and b"\n" not in h:
-                hdr = b',"headers":[["__debezium.oldkey",' + h + b"]]"
+            if name == "__debezium.oldkey" and h and h[:1] == b"{" and key is not None:
+                entry = oldkey_entry(h, key_schema(key))  # as JsonConverter writes it, whatever the converter
+                if entry is not None:
+                    hdr = b',"headers":[["__debezium.oldkey",' + entry + b"]]"
         line = b'{"key":%b,"value":%b%b}\n' % (
             b"null" if key is None else key,
             b"null" if value is None else value,

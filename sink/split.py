@@ -15,6 +15,8 @@ import zlib
 import orjson
 import pyarrow as pa
 
+from sink.oldkey import oldkey_entry
+
 SCHEMA = (
     "topic string, part string, pos long, kfp long, kschema string, kp string, "
     "vfp long, vschema string, vp string, hdr string"
@@ -132,7 +134,9 @@ class Batcher:
         hdr = None
         for name, h in headers or ():
             if name == "__debezium.oldkey" and h and h[:1] == b"{":
-                hdr = b'[["__debezium.oldkey",' + h + b"]]"
+                entry = oldkey_entry(h, ks)  # as JsonConverter writes it, whatever the header converter
+                if entry is not None:
+                    hdr = b'[["__debezium.oldkey",' + entry + b"]]"
         self._add(topic, part, pos, ks, kp, vs, vp, hdr)
 
 

@@ -208,26 +208,6 @@ def decoder(schema: dict) -> Callable[[Any], Any]:
     return lambda v: v
 
 
-def oldkey_of(header: Any) -> Any:
-    """The old key in a `__debezium.oldkey` header's value: JsonConverter's {"schema", "payload"} envelope (the
-    directory output; Kafka with header.converter=JsonConverter), or the key struct's own text, which Connect's
-    default SimpleHeaderConverter writes to Kafka (`{"id":30}`). A key whose fields are named `schema` and
-    `payload` has the envelope's two names too (`{"schema":1,"payload":"a"}`): the envelope is told by its
-    schema, a struct whose fields name the payload's keys in order (JsonConverter writes every field). No
-    key column's value has that form: Debezium's structs (Point, Geometry, VariableScaleDecimal) have no
-    `type`/`fields`, and a map's (hstore) values are strings, never a list."""
-    if isinstance(header, dict) and header.keys() == {"schema", "payload"}:
-        schema, payload = header["schema"], header["payload"]
-        fields = schema.get("fields") if isinstance(schema, dict) and schema.get("type") == "struct" else None
-        if (
-            isinstance(fields, list)
-            and isinstance(payload, dict)
-            and [f.get("field") if isinstance(f, dict) else None for f in fields] == list(payload)
-        ):
-            return payload
-    return header
-
-
 def is_placeholder(v: Any) -> bool:
     if v is None:
         return False

@@ -15,6 +15,7 @@ import random
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from emulator.testing import sink_campaign_shapes as shapes
 from emulator.testing.sink_campaign_more import (
     EXTENSIONS,
     MARIADB_MORE,
@@ -43,9 +44,15 @@ class Table:
     identity: str = "default"  # PostgreSQL REPLICA IDENTITY
     defaults: set[str] = field(default_factory=set)  # columns added with a DEFAULT: never set to NULL
     added: int = 0
+    keytypes: dict[str, ColType] = field(default_factory=dict)  # the key kinds of `sink_campaign_shapes`
 
     def key_cols(self) -> list[str]:
-        return {"int": ["id"], "composite": ["id", "k"], "text": ["id"], "none": ["id"]}[self.key]
+        if self.key == "named":
+            return ["schema", "payload"]
+        return {"composite": ["id", "k"]}.get(self.key, ["id"])
+
+    def coltype(self, name: str) -> ColType | None:
+        return self.cols.get(name) or self.keytypes.get(name)
 
     def all_cols(self) -> list[str]:
         return self.key_cols() + list(self.cols)
@@ -175,6 +182,8 @@ class Runner:
         self.next_id = 1000
         # the second set's values (x columns); getstate() draws nothing from r
         self.r2 = random.Random(f"{r.getstate()[1][:4]}/more")
+        self.r3: random.Random | None = None  # `sink_campaign_shapes`' stream (seeds from its FROM_SEED)
+        self.extra_id = 5000  # the ids of its extra statements, apart from the drawn ones'
 
     # -- SQL helpers ----------------------------------------------------------------------------------
     def q(self, name: str) -> str:
@@ -200,7 +209,7 @@ class Runner:
         """The table's rows as the source holds them (see `sink_campaign_types.pg_select`)."""
         names = t.all_cols()
         select = pg_select if self.w.db == "pg" else mariadb_select
-        sel = ", ".join(select(n, t.cols[n]) if n in t.cols else self.q(n) for n in names)
+        sel = ", ".join(select(n, t.coltype(n)) if t.coltype(n) else self.q(n) for n in names)
         return [dict(zip(names, row, strict=True)) for row in self.fetch(f"SELECT {sel} FROM {self.qt(t)}")]
 
     def keyed(self, t: Table) -> dict[tuple, dict]:
@@ -230,6 +239,8 @@ class Runner:
 
     def new_key(self, t: Table) -> list[str]:
         self.next_id += 1
+        if t.keytypes:
+            return shapes.new_key(self.r, self.w.db, t.key, self.next_id)
         if t.key == "composite":
             return [str(self.next_id), self.r.choice(["'a'", "'b'"])]
         if t.key == "text":
@@ -242,7 +253,7 @@ class Runner:
         parts = []
         for c in t.key_cols():
             v = row[c]
-            parts.append(f"{self.q(c)} = " + (str(v) if isinstance(v, int) else "'" + str(v) + "'"))
+            parts.append(f"{self.q(c)} = " + shapes.key_literal(self.w.db, v))
         return " AND ".join(parts)
 
     # -- statements --------------------------------------------------------------------------------------
@@ -254,7 +265,9 @@ class Runner:
             "none": ["integer"],
         }
         ktypes = (
-            kt[t.key]
+            [c.sql for c in t.keytypes.values()]
+            if t.keytypes
+            else kt[t.key]
             if self.w.db == "pg"
             else [
                 {"integer": "INT", "varchar(10)": "VARCHAR(10)", "text": "VARCHAR(40)"}[x] for x in kt[t.key]
@@ -271,12 +284,16 @@ class Runner:
             self.run(f"ALTER TABLE {self.qt(t)} REPLICA IDENTITY FULL")
 
     def insert(self, t: Table, n: int) -> None:
-        rows = []
-        for _ in range(n):
-            vals = self.new_key(t) + [
-                self.literal(t, name, c) if name != "rev" else "0" for name, c in t.cols.items()
-            ]
-            rows.append("(" + ", ".join(vals) + ")")
+        self.insert_rows(t, [self.row_values(t, self.new_key(t)) for _ in range(n)])
+
+    def insert_key(self, t: Table, key: list[str]) -> None:
+        self.insert_rows(t, [self.row_values(t, key)])
+
+    def row_values(self, t: Table, key: list[str]) -> str:
+        vals = key + [self.literal(t, name, c) if name != "rev" else "0" for name, c in t.cols.items()]
+        return "(" + ", ".join(vals) + ")"
+
+    def insert_rows(self, t: Table, rows: list[str]) -> None:
         cols = ", ".join(self.q(c) for c in t.all_cols())
         self.run(f"INSERT INTO {self.qt(t)} ({cols}) VALUES {', '.join(rows)}")
 
@@ -291,6 +308,9 @@ class Runner:
         row = self.pick(t)
         if row is None:
             return self.insert(t, 1)
+        self.update_row(t, row)
+
+    def update_row(self, t: Table, row: dict) -> None:
         names = [n for n in t.cols if n != "rev" and not n.startswith("x")]
         sets = [f"{self.q('rev')} = {self.q('rev')} + 1"]
         for n in self.r.sample(names, k=min(len(names), self.r.randint(0, 2))):
@@ -327,6 +347,8 @@ class Runner:
             c = self.r2.choice(more_pool(self.w.db))
         t.added += 1
         name = f"a{t.added}"
+        if self.w.db == "pg" and c.sql in EXTENSIONS:  # setup created only the extensions its tables used
+            self.run(f"CREATE EXTENSION IF NOT EXISTS {c.sql} SCHEMA public")
         ddl = f"ALTER TABLE {self.qt(t)} ADD COLUMN {self.q(name)} {c.sql}"
         # not for char(n): Debezium's Connect default of DEFAULT 'ab' is "ab", the rows hold it blank-padded
         # (the sink backfills the rows before the ADD with the Connect default: docs/sink.md "Sink campaign")
@@ -393,6 +415,19 @@ class Runner:
                 continue
             self.dml(t, op)
             self.oracle.step(t.name, self.keyed(t))
+            if self.r3 is not None and self.r3.random() < 0.25:
+                self.extra()
+
+    def extra(self) -> None:
+        """`sink_campaign_shapes.extra`, with this runner's stream and ids swapped for its own."""
+        assert self.r3 is not None
+        r, self.r = self.r, self.r3
+        self.next_id, self.extra_id = self.extra_id, self.next_id
+        try:
+            shapes.extra(self, self.r3)
+        finally:
+            self.r = r
+            self.next_id, self.extra_id = self.extra_id, self.next_id
 
     def dml(self, t: Table, op: str) -> None:
         if op == "insert":
