@@ -195,14 +195,14 @@ def _chunked(parts: list, typ: pa.DataType) -> pa.ChunkedArray:
     return pa.chunked_array(chunks, typ)
 
 
-def _fill_from_table(dt, key_cols: list[str], src: pa.Table, cols: list[str]) -> pa.Table:
+def _fill_from_table(dt, key_cols: list[str], fields: dict, src: pa.Table, cols: list[str]) -> pa.Table:
     """Placeholders with no earlier image in the batch take the table's value (bounded by the final rows);
     when the table has no row either, the placeholder stays (the MERGE fills it when the base image comes)."""
     unres = src.column("__unres").to_pylist()
     need = {k: set(u) for k, u in zip(src.column("__kc").to_pylist(), unres) if u}
     if not need or dt is None:
         return src
-    prev = mirror.rows_by_key(dt, key_cols, need)
+    prev = mirror.rows_by_key(dt, key_cols, need, fields)
     for c in sorted({c for u in need.values() for c in u}):
         vals = src.column(c).to_pylist()
         for i, (k, u) in enumerate(zip(src.column("__kc").to_pylist(), unres)):
@@ -285,7 +285,7 @@ def apply_topic(
             dt.delete(f"{SEQ} < '{trunc}'", commit_properties=commit(app_id, batch_id))
         st.applied[tp.topic] = 0
         return
-    src = _fill_from_table(dt, tb.key_cols, src, plan.cols).select([*plan.cols, SEQ, OP])
+    src = _fill_from_table(dt, tb.key_cols, tb.cols, src, plan.cols).select([*plan.cols, SEQ, OP])
     src = src.cast(pa.schema([*plan.schema, pa.field(OP, pa.string())]))
     from sink.delta import create_or_evolve
 

@@ -24,7 +24,6 @@ from sink.delta import (
     SEQ,
     already_applied,
     backfill,
-    canon,
     commit,
     create_or_evolve,
     open_table,
@@ -113,7 +112,7 @@ def apply_topic(tables: str, topic: str, tb: TopicBatch, app_id: str, batch_id: 
         return 0
 
     plan = plan_columns(dt, tb.cols, tb.key_cols, [pa.field(SEQ, pa.string(), nullable=False)])
-    _fill_from_table(dt, tb.key_cols, final, unresolved)
+    _fill_from_table(dt, tb.key_cols, tb.cols, final, unresolved)
     # a delete carries only its key (decoded by the key's schema); the values of its other columns do not matter
     rows = [
         e.row if e.row is not None else {c: _key_value(kr, c, tb.cols.get(c)) for c in kr}
@@ -157,7 +156,11 @@ def merge(
 
 
 def _fill_from_table(
-    dt: DeltaTable | None, key_cols: list[str], final: list[Event], unresolved: dict[str, set[str]]
+    dt: DeltaTable | None,
+    key_cols: list[str],
+    fields: dict[str, dict],
+    final: list[Event],
+    unresolved: dict[str, set[str]],
 ) -> None:
     """Unresolved TOAST columns take the table's value (under the old key for a key change); when the table
     never had the row (a TOAST update delivered before its base image) the placeholder stays."""
@@ -168,7 +171,7 @@ def _fill_from_table(
     for e in final:
         if e.key in need and e.oldkey is not None:
             look[e.oldkey] = need[e.key]
-    prev = rows_by_key(dt, key_cols, look) if dt is not None else {}
+    prev = rows_by_key(dt, key_cols, look, fields) if dt is not None else {}
     for e in final:
         if e.key in need and e.key not in prev and e.oldkey in prev:
             prev[e.key] = prev[e.oldkey]
@@ -183,14 +186,26 @@ def _key_value(keyrow: dict, c: str, f: dict | None):
     return decoder(f)(keyrow[c]) if f is not None else keyrow[c]
 
 
-def rows_by_key(dt: DeltaTable, key_cols: list[str], need: dict[str, set[str]]) -> dict[str, dict]:
+def rows_by_key(
+    dt: DeltaTable, key_cols: list[str], need: dict[str, set[str]], fields: dict[str, dict]
+) -> dict[str, dict]:
+    """The table's rows of the keys in `need` (Debezium's key JSON texts), by key text. A key's JSON is not the
+    table's value (a Decimal is base64 or text, a timestamp a number): each key column is decoded by its schema
+    (`fields`) into the table's type, as the rows were written, and compared as values."""
+    names = table_schema(dt).names
+    if any(c not in names for c in key_cols):
+        return {}
+    texts = list(need)
+    keyrows = [orjson.loads(k) for k in texts]
+    types = {f.name: f.type for f in table_schema(dt)}
+    want = {
+        c: pa.array([_key_value(kr, c, fields.get(c)) for kr in keyrows], types[c]).to_pylist()
+        for c in key_cols
+    }
     cols = sorted({c for s in need.values() for c in s} | set(key_cols))
     k0 = key_cols[0]
-    want = [orjson.loads(k)[k0] for k in need]
-    t = dt.to_pyarrow_table(columns=[c for c in cols if c in table_schema(dt).names])
-    t = t.filter(pc.is_in(t.column(k0), value_set=pa.array(want, t.schema.field(k0).type)))
-    return {canon({k: _jsonable(r[k]) for k in key_cols}): r for r in t.to_pylist()}
-
-
-def _jsonable(v):
-    return v if isinstance(v, int | str | float | bool) or v is None else str(v)
+    t = dt.to_pyarrow_table(columns=[c for c in cols if c in names])
+    t = t.filter(pc.is_in(t.column(k0), value_set=pa.array(want[k0], types[k0])))
+    rows = {tuple(r[c] for c in key_cols): r for r in t.to_pylist()}
+    found = ((k, rows.get(tuple(want[c][i] for c in key_cols))) for i, k in enumerate(texts))
+    return {k: r for k, r in found if r is not None}
