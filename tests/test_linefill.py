@@ -28,7 +28,8 @@ from emulator.config import load_config
 from emulator.connectors.mysql import binlog as bl
 from emulator.connectors.mysql.binlog_values import decimal_size
 from emulator.connectors.mysql.connector import MariaDbConnector
-from emulator.connectors.mysql.row_decoders import JDEC_PREC, decimal_code
+from emulator.connectors.mysql.row_decoders import decimal_code
+from emulator.connectors.mysql.row_json_code import JDEC_PREC
 from emulator.connectors.mysql.values import unscaled_b64
 from emulator.engine import Engine
 from emulator.offsets import MemoryOffsetStore
