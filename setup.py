@@ -4,4 +4,13 @@ images) the build warns and installs the pure-Python package, which then formats
 
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("emulator.fastline", ["emulator/fastline.c"], optional=True)])
+setup(
+    ext_modules=[
+        Extension(
+            "emulator.fastline",
+            ["emulator/fastline.c", "emulator/fastrow.c", "emulator/fastcols.c"],
+            depends=["emulator/fastline.h", "emulator/fastrow.h"],
+            optional=True,
+        )
+    ]
+)

@@ -251,7 +251,7 @@ _LENGTH_PREFIXED = frozenset(
 _WORD_R = re.compile(r"\br\b")
 
 
-def _fixed_size(t: int, meta: int) -> int | None:
+def fixed_size(t: int, meta: int) -> int | None:
     """Bytes of a column value whose width the table map fixes, else None (length-prefixed)."""
     if t in _RUN_CODES:
         return _RUN_SIZES[_RUN_CODES[t]]
@@ -331,7 +331,7 @@ class _Col:
         # the value is a JSON string's text without its quotes (json_quoted_inline)
         self.quoted = json and out is not None and getattr(out[1], "json_quoted_inline", None) is not None
         self.code = _column_code(t, meta, i, g)
-        self.size = _fixed_size(t, meta)
+        self.size = fixed_size(t, meta)
         # in a struct run: not NULL, and no costly converter call (float's Java printing is compared raw)
         self.run = (
             not nullable and t in _RUN_CODES and not (t in (T_FLOAT, T_DOUBLE) and out and out[1] is not None)
