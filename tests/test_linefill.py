@@ -268,7 +268,8 @@ MANY_TRANSACTIONS = 9
 # every kind the C row plans take (fastrow.c, row_plan.py): a table whose rows go through one C call each, the key
 # (c, id) not in column order, two columns not captured (column.exclude.list: skipped by size and by prefix),
 # fractional seconds 0-6, zero dates (NULL, 0 and a column's default), dates before 1970, negative TIMEs with a
-# fraction, extremes, text with escapes, non-ASCII and latin1, ENUM/SET members JSON escapes, BIT(1)/BIT(10), BLOB
+# fraction, extremes, text with escapes, non-ASCII and latin1, ENUM/SET members JSON escapes, BIT(1)/BIT(10), BLOB,
+# a NULL printed as its column's default
 WHOLE = r"""CREATE TABLE whole (
   id INT NOT NULL, skip_f INT NULL,
   ti TINYINT NULL, tu TINYINT UNSIGNED NOT NULL, si SMALLINT NULL, su SMALLINT UNSIGNED NOT NULL,
@@ -285,7 +286,7 @@ WHOLE = r"""CREATE TABLE whole (
   v VARCHAR(300) NULL, tt TINYTEXT NULL, t TEXT NULL, mt MEDIUMTEXT NULL,
   l1 VARCHAR(20) CHARACTER SET latin1 NULL, lc CHAR(3) CHARACTER SET latin1 NULL,
   e ENUM('a', 'b%', 'c"q') NULL, st SET('x', 'y', 'z\\') NULL, b1 BIT(1) NULL, b10 BIT(10) NULL, bl BLOB NULL,
-  vb VARBINARY(10) NULL, flag BOOLEAN NOT NULL,
+  vb VARBINARY(10) NULL, flag BOOLEAN NOT NULL, dflt INT NULL DEFAULT 42,
   PRIMARY KEY (c, id)
 ) DEFAULT CHARSET=utf8mb4"""
 
@@ -301,16 +302,16 @@ INSERT INTO whole VALUES
    '2020-01-01 00:00:00.25', '-838:59:59', '-00:00:00.5', '-01:02:03.12', '838:59:58.999', '-00:00:01.0001',
    '12:34:56.12345', '-00:00:00.000001', '1000-01-01', '9999-12-31', 1901, 'sk',
    REPEAT('é', 300), 'q"b\\s\tc\n', 'x%sy😀', CONCAT('abcdefghijklmnop', CHAR(1)), 'café ü', 'ñ',
-   'c"q', 'x,z\\', b'1', b'1010101010', X'00FF10', '', TRUE),
+   'c"q', 'x,z\\', b'1', b'1010101010', X'00FF10', '', TRUE, NULL),
   (2, NULL, 127, 0, 32767, 0, 8388607, 0, 2147483647, 0, 9223372036854775807, 9223372036854775808,
    99999999999999999999.9999999999, 99999, 9999999999.99, -0.0000000001, 9, '',
    '0000-00-00 00:00:00', NULL, NULL, '0000-00-00 00:00:00', NULL, NULL, '0000-00-00 00:00:00.000000',
    '0000-00-00 00:00:00', NULL, NULL, NULL, '0000-00-00 00:00:00', '00:00:00', NULL, NULL, NULL, NULL, NULL, NULL,
-   '0000-00-00', '0000-00-00', 2155, NULL, '', '', '', '', '', '', 'a', '', b'0', b'0', '', NULL, FALSE),
+   '0000-00-00', '0000-00-00', 2155, NULL, '', '', '', '', '', '', 'a', '', b'0', b'0', '', NULL, FALSE, 7),
   (3, 1, NULL, 1, NULL, 1, 1, NULL, NULL, 1, NULL, 1, NULL, 0, NULL, NULL, NULL, 'zz',
    NULL, NULL, NULL, '2001-01-01', NULL, NULL, '2001-01-01', NULL, NULL, NULL, NULL, '2001-01-01', NULL, NULL, NULL,
    NULL, NULL, NULL, NULL, NULL, '2001-01-01', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-   NULL, NULL, NULL, TRUE);
+   NULL, NULL, NULL, TRUE, NULL);
 UPDATE whole SET v = 'ascii only here', tu = 7, d1 = 0.5 WHERE id = 1;
 UPDATE whole SET v = NULL, tt = 'same', ts6 = NULL, e = 'b%' WHERE id = 1;
 UPDATE whole SET v = 'same', tt = NULL, st = 'y', b10 = b'1', skip_v = 'x' WHERE id = 1;
@@ -499,6 +500,8 @@ def test_accelerated_lines_are_the_pure_lines(captured, tmp_path, monkeypatch, t
     assert one["e"] == 'c"q' and one["st"] == "x,z\\" and one["l1"] == "café ü" and one["lc"] == "ñ"
     assert one["b1"] is True and one["b10"] == "qgI=" and one["bl"] == "AP8Q" and one["vb"] == ""
     assert one["tt"] == 'q"b\\s\tc\n' and one["mt"] == "abcdefghijklmnop\x01" and one["flag"] is True
+    # a NULL prints the column's default (replace.null.with.default)
+    assert one["dflt"] == 42 and two["dflt"] == 7
     # zero dates: NULL where the column may be NULL, else 0 or the column's default
     assert (two["dt0"], two["dt3"], two["dt6"], two["ts0"], two["da"], two["dn"]) == (
         None,
