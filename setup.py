@@ -8,7 +8,12 @@ from setuptools import Extension, setup
 
 setup(
     ext_modules=[
-        Extension("emulator.fastline", ["emulator/fastline.c"], optional=True),
+        Extension(
+            "emulator.fastline",
+            ["emulator/fastline.c", "emulator/fastrow.c", "emulator/fastcols.c"],
+            depends=["emulator/fastline.h", "emulator/fastrow.h"],
+            optional=True,
+        ),
         Extension("emulator.fastkafka", ["emulator/fastkafka.c"], libraries=["dl"], optional=True),
     ]
 )

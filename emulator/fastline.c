@@ -9,15 +9,20 @@
  * `%%`, `%d` of an exact int that fits a long long, `%b` of exact bytes, `%.Nb` (the first N bytes). Anything
  * else (another conversion, a flag or width, a subclass, a huge int, a non-tuple `args`, too few or too many
  * arguments) is handed to CPython's own `fmt % args`, which gives its result or raises its error. Optional:
- * the project builds without it (setup.py, optional=True) and row_lines.py then uses `%` itself. */
+ * the project builds without it (setup.py, optional=True) and row_lines.py then uses `%` itself.
+ *
+ * The same module holds the row plans (fastrow.c, fastcols.c: a whole row image's JSON in one call, VERSION 5);
+ * fastline.h declares what the sources share. */
 
 #define PY_SSIZE_T_CLEAN
 /* raised with every change of what this module does; linefill.py expects the same number */
-#define FASTLINE_VERSION 4
+#define FASTLINE_VERSION 5
 
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "fastline.h"
 
 static const char DIGITS2[] =
     "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
@@ -25,8 +30,8 @@ static const char DIGITS2[] =
     "8081828384858687888990919293949596979899";
 
 /* decimal text of v at out, returns its length (at most 20) */
-static Py_ssize_t
-put_int(char *out, long long v)
+Py_ssize_t
+fl_put_int(char *out, long long v)
 {
     char tmp[24];
     char *end = tmp + sizeof(tmp), *p = end;
@@ -51,14 +56,10 @@ put_int(char *out, long long v)
     return end - p;
 }
 
-static PyObject *
-fill(PyObject *module, PyObject *const *argv, Py_ssize_t argc)
+/* fmt % args (see fill) */
+PyObject *
+fl_fill(PyObject *fmt, PyObject *args)
 {
-    if (argc != 2) {
-        PyErr_SetString(PyExc_TypeError, "fill(fmt, args) takes two arguments");
-        return NULL;
-    }
-    PyObject *fmt = argv[0], *args = argv[1];
     if (!PyBytes_CheckExact(fmt) || !PyTuple_CheckExact(args))
         return PyNumber_Remainder(fmt, args);
 
@@ -120,7 +121,7 @@ fill(PyObject *module, PyObject *const *argv, Py_ssize_t argc)
             long long v = PyLong_AsLongLongAndOverflow(a, &overflow);
             if (overflow)
                 goto fallback;
-            o += put_int(o, v);
+            o += fl_put_int(o, v);
         }
         else {
             goto fallback;
@@ -136,6 +137,16 @@ fill(PyObject *module, PyObject *const *argv, Py_ssize_t argc)
 fallback:
     Py_DECREF(res);
     return PyNumber_Remainder(fmt, args);
+}
+
+static PyObject *
+fill(PyObject *module, PyObject *const *argv, Py_ssize_t argc)
+{
+    if (argc != 2) {
+        PyErr_SetString(PyExc_TypeError, "fill(fmt, args) takes two arguments");
+        return NULL;
+    }
+    return fl_fill(argv[0], argv[1]);
 }
 
 #define ONES 0x0101010101010101ULL
@@ -171,15 +182,15 @@ static PyObject *orjson_dumps = NULL;
  * character) is its text in quotes, made here: most text columns' values, and orjson's call costs ~4x this
  * function's (its argument parsing, its writer's setup). An exact int within a long long is its decimal text.
  * Anything else is orjson's. */
-static PyObject *
-dumps(PyObject *module, PyObject *obj)
+PyObject *
+fl_dumps(PyObject *obj)
 {
     if (PyLong_CheckExact(obj)) { /* a nullable integer column's value: its decimal text (orjson's for a long long) */
         int overflow;
         long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
         if (!overflow && !(v == -1 && PyErr_Occurred())) {
             char tmp[24];
-            return PyBytes_FromStringAndSize(tmp, put_int(tmp, v));
+            return PyBytes_FromStringAndSize(tmp, fl_put_int(tmp, v));
         }
         PyErr_Clear();
     }
@@ -201,6 +212,12 @@ dumps(PyObject *module, PyObject *obj)
     return PyObject_CallOneArg(orjson_dumps, obj);
 }
 
+static PyObject *
+dumps(PyObject *module, PyObject *obj)
+{
+    return fl_dumps(obj);
+}
+
 /* b[start:end] as Python slices it (start and end at least 0): clamped to the bytes */
 static int
 text_span(PyObject *b, Py_ssize_t *start, Py_ssize_t *end)
@@ -220,27 +237,42 @@ text_span(PyObject *b, Py_ssize_t *start, Py_ssize_t *end)
 /* orjson.dumps(b[start:end].decode('utf-8', 'replace'))'s bytes, without the slice or the str when the bytes are
  * ASCII JSON does not escape (most text columns' values): what a UTF-8 text column's value prints (row_decoders.py,
  * its converter `r.decode('utf-8', 'replace')`); anything else through that str and `dumps` above. */
-static PyObject *
-jtext_of(PyObject *module, PyObject *b, Py_ssize_t start, Py_ssize_t end)
+/* whether the n bytes at s are ASCII JSON does not escape (its text in quotes is their JSON) */
+int
+fl_plain(const unsigned char *s, Py_ssize_t n)
 {
-    const unsigned char *s = (const unsigned char *)PyBytes_AS_STRING(b) + start;
-    Py_ssize_t n = end - start, i = 0;
+    Py_ssize_t i = 0;
     for (; i + 8 <= n; i += 8) {
         uint64_t v;
         memcpy(&v, s + i, 8);
         if ((v & HIGHS) || escaped8(v))
-            break;
+            return 0;
     }
     while (i < n && s[i] >= 0x20 && s[i] < 0x80 && s[i] != '"' && s[i] != '\\')
         i++;
-    if (i == n)
+    return i == n;
+}
+
+/* orjson.dumps(s[:n].decode('utf-8', 'replace'))'s bytes, without the str when the bytes are ASCII JSON does not
+ * escape (most text columns' values): what a UTF-8 text column's value prints (row_decoders.py, its converter
+ * `r.decode('utf-8', 'replace')`); anything else through that str and `dumps` above. */
+PyObject *
+fl_jtext(const unsigned char *s, Py_ssize_t n)
+{
+    if (fl_plain(s, n))
         return quoted(s, n);
     PyObject *str = PyUnicode_DecodeUTF8((const char *)s, n, "replace");
     if (str == NULL)
         return NULL;
-    PyObject *res = dumps(module, str);
+    PyObject *res = fl_dumps(str);
     Py_DECREF(str);
     return res;
+}
+
+static PyObject *
+jtext_of(PyObject *module, PyObject *b, Py_ssize_t start, Py_ssize_t end)
+{
+    return fl_jtext((const unsigned char *)PyBytes_AS_STRING(b) + start, end - start);
 }
 
 static int
@@ -308,11 +340,10 @@ jtext_same(PyObject *module, PyObject *const *argv, Py_ssize_t argc)
 /* the bytes of a binary DECIMAL(prec, scale) (prec <= DEC_MAX_PREC): 9-digit groups of 4 bytes, the integer part's
  * and the fraction's leftover digits in fewer (DIG2BYTES), big-endian, the sign in the first byte's top bit and a
  * negative value's bytes inverted (binlog_values.decode_decimal) */
-#define DEC_MAX_PREC 30
 static const int DIG2BYTES[10] = {0, 1, 1, 2, 2, 3, 3, 4, 4, 4};
 
-static Py_ssize_t
-dec_size(int prec, int scale)
+Py_ssize_t
+fl_dec_size(int prec, int scale)
 {
     int intg = prec - scale;
     return (intg / 9) * 4 + DIG2BYTES[intg % 9] + (scale / 9) * 4 + DIG2BYTES[scale % 9];
@@ -320,14 +351,45 @@ dec_size(int prec, int scale)
 
 static const char B64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-/* base64 of the unscaled value's Java BigInteger.toByteArray (minimal two's complement, big-endian), no newline:
- * values.unscaled_b64's json_quoted_inline (the bytes of `(u + (u < 0)).bit_length() // 8 + 1`). With at most
- * 30 digits a group's every bit pattern sums below 2^127: any bytes give Python's integer. */
-static PyObject *
-dec_b64(const unsigned char *src, int prec, int scale)
+/* base64 (standard alphabet, padded, no newline) of the n bytes at raw into out; returns its length */
+Py_ssize_t
+fl_b64(const unsigned char *raw, Py_ssize_t n, char *out)
+{
+    char *o = out;
+    Py_ssize_t k = 0;
+    for (; k + 3 <= n; k += 3) {
+        unsigned t = (unsigned)raw[k] << 16 | (unsigned)raw[k + 1] << 8 | raw[k + 2];
+        *o++ = B64[t >> 18];
+        *o++ = B64[(t >> 12) & 63];
+        *o++ = B64[(t >> 6) & 63];
+        *o++ = B64[t & 63];
+    }
+    if (n - k == 1) {
+        unsigned t = (unsigned)raw[k] << 16;
+        *o++ = B64[t >> 18];
+        *o++ = B64[(t >> 12) & 63];
+        *o++ = '=';
+        *o++ = '=';
+    }
+    else if (n - k == 2) {
+        unsigned t = (unsigned)raw[k] << 16 | (unsigned)raw[k + 1] << 8;
+        *o++ = B64[t >> 18];
+        *o++ = B64[(t >> 12) & 63];
+        *o++ = B64[(t >> 6) & 63];
+        *o++ = '=';
+    }
+    return o - out;
+}
+
+/* base64 of the unscaled value's Java BigInteger.toByteArray (minimal two's complement, big-endian), no newline,
+ * into out (at most FL_DEC_B64_MAX bytes): values.unscaled_b64's json_quoted_inline (the bytes of
+ * `(u + (u < 0)).bit_length() // 8 + 1`); returns its length. With at most 30 digits a group's every bit pattern
+ * sums below 2^127: any bytes give Python's integer. */
+Py_ssize_t
+fl_dec_b64(const unsigned char *src, int prec, int scale, char *out)
 {
     unsigned char d[16];
-    int intg = prec - scale, size = (int)dec_size(prec, scale);
+    int intg = prec - scale, size = (int)fl_dec_size(prec, scale);
     memcpy(d, src, (size_t)size);
     if (!(d[0] & 0x80))
         for (int k = 0; k < size; k++)
@@ -369,33 +431,14 @@ dec_b64(const unsigned char *src, int prec, int scale)
         raw[k] = (unsigned char)(u & 0xFF);
         u >>= 8;
     }
-    PyObject *res = PyBytes_FromStringAndSize(NULL, (nbytes + 2) / 3 * 4);
-    if (res == NULL)
-        return NULL;
-    char *o = PyBytes_AS_STRING(res);
-    int k = 0;
-    for (; k + 3 <= nbytes; k += 3) {
-        unsigned t = (unsigned)raw[k] << 16 | (unsigned)raw[k + 1] << 8 | raw[k + 2];
-        *o++ = B64[t >> 18];
-        *o++ = B64[(t >> 12) & 63];
-        *o++ = B64[(t >> 6) & 63];
-        *o++ = B64[t & 63];
-    }
-    if (nbytes - k == 1) {
-        unsigned t = (unsigned)raw[k] << 16;
-        *o++ = B64[t >> 18];
-        *o++ = B64[(t >> 12) & 63];
-        *o++ = '=';
-        *o++ = '=';
-    }
-    else if (nbytes - k == 2) {
-        unsigned t = (unsigned)raw[k] << 16 | (unsigned)raw[k + 1] << 8;
-        *o++ = B64[t >> 18];
-        *o++ = B64[(t >> 12) & 63];
-        *o++ = B64[(t >> 6) & 63];
-        *o++ = '=';
-    }
-    return res;
+    return fl_b64(raw, nbytes, out);
+}
+
+static PyObject *
+dec_b64(const unsigned char *src, int prec, int scale)
+{
+    char out[FL_DEC_B64_MAX];
+    return PyBytes_FromStringAndSize(out, fl_dec_b64(src, prec, scale, out));
 }
 
 /* the arguments b, p, prec, scale: 0, or -1 with an error set (not bytes, out of range, prec over DEC_MAX_PREC) */
@@ -411,7 +454,7 @@ dec_args(PyObject *const *argv, Py_ssize_t *p, int *prec, int *scale)
     if (PyErr_Occurred())
         return -1;
     if (pr < 1 || pr > DEC_MAX_PREC || sc < 0 || sc > pr || *p < 0
-        || *p + dec_size((int)pr, (int)sc) > PyBytes_GET_SIZE(argv[0])) {
+        || *p + fl_dec_size((int)pr, (int)sc) > PyBytes_GET_SIZE(argv[0])) {
         PyErr_SetString(PyExc_ValueError, "jdec: a DECIMAL of at most 30 digits within the bytes expected");
         return -1;
     }
@@ -452,7 +495,7 @@ jdec_same(PyObject *module, PyObject *const *argv, Py_ssize_t argc)
     if (ps == -1 && PyErr_Occurred())
         return NULL;
     const char *d = PyBytes_AS_STRING(argv[0]);
-    Py_ssize_t size = dec_size(prec, scale);
+    Py_ssize_t size = fl_dec_size(prec, scale);
     if (ps >= 0 && argv[5] != Py_None && ps + size <= PyBytes_GET_SIZE(argv[0])
         && memcmp(d + ps, d + p, (size_t)size) == 0)
         return Py_NewRef(argv[5]);
@@ -460,6 +503,7 @@ jdec_same(PyObject *module, PyObject *const *argv, Py_ssize_t argc)
 }
 
 static PyMethodDef methods[] = {
+    FASTROW_METHODS
     {"jdec", (PyCFunction)(void (*)(void))jdec, METH_FASTCALL,
      "jdec(b, p, prec, scale) -> bytes: values.unscaled_b64's text of the binary DECIMAL at b[p:]"},
     {"jdec_same", (PyCFunction)(void (*)(void))jdec_same, METH_FASTCALL,

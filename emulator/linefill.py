@@ -4,7 +4,8 @@ the optional C accelerator `emulator.fastline` (emulator/fastline.c, built by se
 Python's headers exist); both None where it was not built, or when the environment sets
 DBZ_EMULATOR_PURE_PYTHON=1 (a test compares both paths' output). Callers that get None use `%` and orjson
 themselves (row_lines.py: the MySQL/MariaDB line path's records); with ACCEL None the row decoders slice,
-decode and convert each value themselves (row_decoders.py)."""
+decode and convert each value themselves (row_decoders.py); with ROW None no table's rows go through a C row
+plan (fastrow.c, row_plan.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from collections.abc import Callable
 
 # fastline.c's FASTLINE_VERSION: a build of an older source (an editable install not built again since) is
 # not used
-VERSION = 4
+VERSION = 5
 try:
     from emulator import fastline
 except ImportError:  # not built (no compiler at install): the pure-Python path
@@ -38,4 +39,10 @@ ACCEL: dict[str, Callable] | None = (
         "_jd": fastline.jdec,
         "_jds": fastline.jdec_same,
     }
+)
+# the whole-image line decoders (fastrow.c, row_lines._whole), None for the pure path: `plan(spec)` a table's row
+# plan (row_plan.py), `line(plan, keylen, b, p, fmt, pos, row, ns[, tot, dco])` an INSERT's or DELETE's line,
+# `line2(...)` an UPDATE's (None when its key changes)
+ROW: dict[str, Callable] | None = (
+    None if FILL is None else {"plan": fastline.plan, "line": fastline.line, "line2": fastline.line2}
 )

@@ -2,7 +2,7 @@
 # Idempotent setup for a fresh machine: PostgreSQL 15 and MariaDB server binaries (for the throwaway servers the
 # demo, the tests and the benchmarks start), then .venv with the project, its test dependencies and the Spark sink's
 # (PySpark, deltalake; the sink also needs a Java 17+ runtime: openjdk-17-jre-headless). The install builds the
-# optional C accelerator emulator/fastline.c (setup.py) where gcc and Python's headers exist: again when it changes.
+# optional C accelerator emulator/fast*.c (setup.py) where gcc and Python's headers exist: again when it changes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
@@ -30,7 +30,8 @@ if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
 if ! .venv/bin/python -c "import emulator, psycopg, orjson, sqlglot, pytest, xdist, pymysqlreplication, pyspark, deltalake" 2>/dev/null \
-   || [ pyproject.toml -nt .venv/.installed ] || [ emulator/fastline.c -nt .venv/.installed ]; then
+   || [ pyproject.toml -nt .venv/.installed ] || [ ! -e .venv/.installed ] \
+   || [ -n "$(find emulator -maxdepth 1 -name 'fast*.[ch]' -newer .venv/.installed)" ]; then
   echo "setup: installing the project into .venv" >&2
   .venv/bin/python -m pip install -q --upgrade pip
   .venv/bin/python -m pip install -q -e ".[test,sink]"

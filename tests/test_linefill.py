@@ -13,6 +13,7 @@ either path). Skipped where the accelerator was not built (no compiler at instal
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import random
 import re
@@ -28,7 +29,8 @@ from emulator.config import load_config
 from emulator.connectors.mysql import binlog as bl
 from emulator.connectors.mysql.binlog_values import decimal_size
 from emulator.connectors.mysql.connector import MariaDbConnector
-from emulator.connectors.mysql.row_decoders import JDEC_PREC, decimal_code
+from emulator.connectors.mysql.row_decoders import decimal_code
+from emulator.connectors.mysql.row_json_code import JDEC_PREC
 from emulator.connectors.mysql.values import unscaled_b64
 from emulator.engine import Engine
 from emulator.offsets import MemoryOffsetStore
@@ -43,6 +45,12 @@ jtext_same = linefill.fastline.jtext_same if linefill.fastline is not None else 
 jdec = linefill.fastline.jdec if linefill.fastline is not None else None
 jdec_same = linefill.fastline.jdec_same if linefill.fastline is not None else None
 accel = {"_jt": jtext, "_jts": jtext_same, "_jd": jdec, "_jds": jdec_same}
+# the row plans (fastrow.c)
+row = (
+    None
+    if linefill.fastline is None
+    else {"plan": linefill.fastline.plan, "line": linefill.fastline.line, "line2": linefill.fastline.line2}
+)
 
 needs_c = pytest.mark.skipif(fill is None, reason="the C accelerator emulator.fastline is not built")
 
@@ -257,7 +265,68 @@ UPDATE many SET id = 4, v = 'key changed' WHERE id = 3;
 DELETE FROM many WHERE id IN (1, 2);
 """
 MANY_TRANSACTIONS = 9
-TRANSACTIONS = 7 + MANY_TRANSACTIONS  # the INSERT, four UPDATEs, the explicit transaction, the last DELETE
+# every kind the C row plans take (fastrow.c, row_plan.py): a table whose rows go through one C call each, the key
+# (c, id) not in column order, two columns not captured (column.exclude.list: skipped by size and by prefix),
+# fractional seconds 0-6, zero dates (NULL, 0 and a column's default), dates before 1970, negative TIMEs with a
+# fraction, extremes, text with escapes, non-ASCII and latin1, ENUM/SET members JSON escapes, BIT(1)/BIT(10), BLOB,
+# a NULL printed as its column's default
+WHOLE = r"""CREATE TABLE whole (
+  id INT NOT NULL, skip_f INT NULL,
+  ti TINYINT NULL, tu TINYINT UNSIGNED NOT NULL, si SMALLINT NULL, su SMALLINT UNSIGNED NOT NULL,
+  mi MEDIUMINT NOT NULL, mu MEDIUMINT UNSIGNED NULL, ii INT NULL, iu INT UNSIGNED NOT NULL,
+  bi BIGINT NULL, bu BIGINT UNSIGNED NOT NULL,
+  d1 DECIMAL(30,10) NULL, d2 DECIMAL(5,0) NOT NULL, d3 DECIMAL(12,2) NULL, d4 DECIMAL(10,10) NULL,
+  d5 DECIMAL(1,0) NULL, c CHAR(4) NOT NULL,
+  dt0 DATETIME NULL, dt1 DATETIME(1) NULL, dt2 DATETIME(2) NULL, dt3 DATETIME(3) NOT NULL, dt4 DATETIME(4) NULL,
+  dt5 DATETIME(5) NULL, dt6 DATETIME(6) NOT NULL DEFAULT '2001-02-03 04:05:06.5',
+  ts0 TIMESTAMP NULL, ts1 TIMESTAMP(1) NULL, ts4 TIMESTAMP(4) NULL, ts6 TIMESTAMP(6) NULL,
+  tsn TIMESTAMP(2) NOT NULL DEFAULT '2000-01-01 00:00:00',
+  tm0 TIME NULL, tm1 TIME(1) NULL, tm2 TIME(2) NULL, tm3 TIME(3) NULL, tm4 TIME(4) NULL, tm5 TIME(5) NULL,
+  tm6 TIME(6) NULL, da DATE NULL, dn DATE NOT NULL, y YEAR NULL, skip_v VARCHAR(10) NULL,
+  v VARCHAR(300) NULL, tt TINYTEXT NULL, t TEXT NULL, mt MEDIUMTEXT NULL,
+  l1 VARCHAR(20) CHARACTER SET latin1 NULL, lc CHAR(3) CHARACTER SET latin1 NULL,
+  e ENUM('a', 'b%', 'c"q') NULL, st SET('x', 'y', 'z\\') NULL, b1 BIT(1) NULL, b10 BIT(10) NULL, bl BLOB NULL,
+  vb VARBINARY(10) NULL, flag BOOLEAN NOT NULL, dflt INT NULL DEFAULT 42,
+  PRIMARY KEY (c, id)
+) DEFAULT CHARSET=utf8mb4"""
+
+WHOLE_STATEMENTS = r"""
+SET SESSION sql_mode = '';
+SET SESSION time_zone = '+00:00';
+INSERT INTO whole VALUES
+  (1, 5, -128, 255, -32768, 65535, -8388608, 16777215, -2147483648, 4294967295, -9223372036854775808,
+   18446744073709551615, -12345678901234567890.0123456789, -99999, -1234567890.12, 0.1234567890, -9, 'ab',
+   '1000-01-01 00:00:00', '1969-12-31 23:59:59.9', '1970-01-01 00:00:00.01', '1969-12-31 23:59:59.999',
+   '2024-02-29 12:34:56.1234', '9999-12-31 23:59:59.99999', '2024-01-02 03:04:05.123456',
+   '1970-01-01 00:00:01', '2038-01-19 03:14:07.9', '2000-02-29 00:00:00.0001', '2038-01-19 03:14:07.999999',
+   '2020-01-01 00:00:00.25', '-838:59:59', '-00:00:00.5', '-01:02:03.12', '838:59:58.999', '-00:00:01.0001',
+   '12:34:56.12345', '-00:00:00.000001', '1000-01-01', '9999-12-31', 1901, 'sk',
+   REPEAT('é', 300), 'q"b\\s\tc\n', 'x%sy😀', CONCAT('abcdefghijklmnop', CHAR(1)), 'café ü', 'ñ',
+   'c"q', 'x,z\\', b'1', b'1010101010', X'00FF10', '', TRUE, NULL),
+  (2, NULL, 127, 0, 32767, 0, 8388607, 0, 2147483647, 0, 9223372036854775807, 9223372036854775808,
+   99999999999999999999.9999999999, 99999, 9999999999.99, -0.0000000001, 9, '',
+   '0000-00-00 00:00:00', NULL, NULL, '0000-00-00 00:00:00', NULL, NULL, '0000-00-00 00:00:00.000000',
+   '0000-00-00 00:00:00', NULL, NULL, NULL, '0000-00-00 00:00:00', '00:00:00', NULL, NULL, NULL, NULL, NULL, NULL,
+   '0000-00-00', '0000-00-00', 2155, NULL, '', '', '', '', '', '', 'a', '', b'0', b'0', '', NULL, FALSE, 7),
+  (3, 1, NULL, 1, NULL, 1, 1, NULL, NULL, 1, NULL, 1, NULL, 0, NULL, NULL, NULL, 'zz',
+   NULL, NULL, NULL, '2001-01-01', NULL, NULL, '2001-01-01', NULL, NULL, NULL, NULL, '2001-01-01', NULL, NULL, NULL,
+   NULL, NULL, NULL, NULL, NULL, '2001-01-01', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+   NULL, NULL, NULL, TRUE, NULL);
+UPDATE whole SET v = 'ascii only here', tu = 7, d1 = 0.5 WHERE id = 1;
+UPDATE whole SET v = NULL, tt = 'same', ts6 = NULL, e = 'b%' WHERE id = 1;
+UPDATE whole SET v = 'same', tt = NULL, st = 'y', b10 = b'1', skip_v = 'x' WHERE id = 1;
+UPDATE whole SET ti = 0, dt0 = '1999-09-09 09:09:09', l1 = 'x', tm0 = '-00:00:01' WHERE id = 3;
+UPDATE whole SET c = 'key', skip_f = 7 WHERE id = 3;
+BEGIN;
+UPDATE whole SET flag = NOT flag WHERE id IN (1, 2);
+DELETE FROM whole WHERE id = 2;
+COMMIT;
+DELETE FROM whole;
+"""
+WHOLE_TRANSACTIONS = 8
+TRANSACTIONS = (
+    7 + MANY_TRANSACTIONS + WHOLE_TRANSACTIONS
+)  # pct%t's: the INSERT, four UPDATEs, a transaction, a DELETE
 
 
 def _plain(ev):
@@ -277,9 +346,11 @@ def captured():
         db.sql("CREATE DATABASE fdb")
         db.sql(TABLE, "fdb")
         db.sql(MANY, "fdb")
+        db.sql(WHOLE, "fdb")
         file, pos = db.query("SHOW MASTER STATUS")[0][:2]
         db.sql(STATEMENTS, "fdb", charset="utf8mb4")
         db.sql(MANY_STATEMENTS, "fdb", charset="utf8mb4")
+        db.sql(WHOLE_STATEMENTS, "fdb", charset="utf8mb4")
         r = bl.BinlogReader(
             {"host": "127.0.0.1", "port": db.port, "user": db.user, "password": db.password},
             server_id=77,
@@ -299,7 +370,12 @@ def captured():
         checksum = 4 if r.checksum else 0
         r.close()
         props = db.connector_properties(
-            **{"database.include.list": "fdb", "topic.prefix": "f", "snapshot.mode": "no_data"}
+            **{
+                "database.include.list": "fdb",
+                "topic.prefix": "f",
+                "snapshot.mode": "no_data",
+                "column.exclude.list": "fdb.whole.skip_f,fdb.whole.skip_v",
+            }
         )
     return events, checksum, props
 
@@ -309,13 +385,18 @@ _RUN_ID = re.compile(rb'(runId",\{"schema":\{"type":"string","optional":false\},
 _TIMES = re.compile(rb'("op":"[crud]","ts_ms":)\d+,"ts_us":\d+,"ts_ns":\d+')
 
 
-def _replay(tmp: Path, captured, c_path: bool, tx: bool, apart: bool, monkeypatch) -> dict[str, bytes]:
+def _replay(
+    tmp: Path, captured, c_path: bool, tx: bool, apart: bool, monkeypatch, whole: bool = False
+) -> dict[str, bytes]:
+    """The captured events' topic files; `c_path`: the C accelerator's per-value functions, `whole`: also its row
+    plans (a table all of whose columns they take as one C call a row)."""
     events, checksum, props = captured
     if apart:  # the line decoders that make the key by its own format (`insert`/`update`, as for Kafka)
         monkeypatch.setattr(Engine, "line_writer", lambda self: None)
     monkeypatch.setattr(linefill, "FILL", fill if c_path else None)
     monkeypatch.setattr(linefill, "DUMPS", dumps if c_path else None)
     monkeypatch.setattr(linefill, "ACCEL", accel if c_path else None)
+    monkeypatch.setattr(linefill, "ROW", row if whole else None)
     cfg = dict(props, **{"schema.history.internal.file.filename": str(tmp / "h.dat")})
     if tx:
         cfg["provide.transaction.metadata"] = "true"
@@ -328,11 +409,16 @@ def _replay(tmp: Path, captured, c_path: bool, tx: bool, apart: bool, monkeypatc
     c.file, c.next_pos = "binlog.000001", 4
     c.parser.apply(TABLE, "fdb")
     c.parser.apply(MANY, "fdb")
+    c.parser.apply(WHOLE, "fdb")
     for etype, data, ev in events:
         c.handle_event(etype, data, ev, checksum)
     c.engine.output.flush()
-    decoders = [e.lines for e in c.table_ids.values() if e.lines is not None]
-    assert len({d.value_format for d in decoders}) == 2, "the line path was not taken for both tables"
+    lines = {e.tm.table: e.lines for e in c.table_ids.values() if e.lines is not None}
+    assert sorted(lines) == ["many", "pct%t", "whole"], "the line path was not taken for every table"
+    # the row plan for `whole` only (pct%t has a JSON column, many a DECIMAL(65,30): generated decoders)
+    assert isinstance(lines["whole"].insert, functools.partial) is whole
+    assert lines["whole"].formats.keys() == lines["many"].formats.keys()
+    decoders = [lines["pct%t"], lines["many"]]
     g = decoders[0].insert.__globals__
     assert (g["_fill"] is fill) == c_path  # the path meant was compiled
     assert (g["_dumps"] is dumps) == c_path
@@ -348,11 +434,13 @@ def _replay(tmp: Path, captured, c_path: bool, tx: bool, apart: bool, monkeypatc
 @pytest.mark.parametrize("apart", [False, True], ids=["key_inline", "key_apart"])
 @pytest.mark.parametrize("tx", [False, True], ids=["plain", "tx_metadata"])
 def test_accelerated_lines_are_the_pure_lines(captured, tmp_path, monkeypatch, tx, apart):
-    (tmp_path / "c").mkdir()
-    (tmp_path / "py").mkdir()
+    for d in ("w", "c", "py"):
+        (tmp_path / d).mkdir()
+    whole = _replay(tmp_path / "w", captured, True, tx, apart, monkeypatch, whole=True)
     fast = _replay(tmp_path / "c", captured, True, tx, apart, monkeypatch)
     pure = _replay(tmp_path / "py", captured, False, tx, apart, monkeypatch)
     assert fast == pure
+    assert whole == fast
     values = [json.loads(x)["value"] for x in fast["f.fdb.pct_t.jsonl"].splitlines()]
     rows = [v["payload"] for v in values if v is not None]  # (not the tombstones)
     ops = [r["op"] for r in rows]
@@ -388,6 +476,45 @@ def test_accelerated_lines_are_the_pure_lines(captured, tmp_path, monkeypatch, t
     assert many[7]["after"]["d"] == "/w==" and many[1]["after"]["d3"] == "AA=="  # -1e-10 unscaled -1; 0
     # the same length, other bytes (an after value is the before's only when its bytes are)
     assert (many[6]["before"]["v"], many[6]["after"]["v"], many[6]["after"]["c"]) == ("same", "emas", "ba")
+    # the row plan's table: values as MariaDB stored them (Debezium's types, worked out by hand)
+    rows = [json.loads(x)["value"] for x in whole["f.fdb.whole.jsonl"].splitlines()]
+    rows = [v["payload"] for v in rows if v is not None]
+    # 3 inserts, 3 updates of id 1, one of id 3, its key change (delete + create), 2 updates, 3 deletes
+    assert [r["op"] for r in rows] == ["c", "c", "c", "u", "u", "u", "u", "d", "c", "u", "u", "d", "d", "d"]
+    one, two = rows[0]["after"], rows[1]["after"]
+    assert "skip_f" not in one and "skip_v" not in one  # column.exclude.list: skipped in the image
+    assert (one["tu"], one["su"], one["mu"], one["iu"], one["bu"]) == (255, 65535, 16777215, 4294967295, -1)
+    assert (one["ti"], one["si"], one["mi"], one["ii"]) == (-128, -32768, -8388608, -(2**31))
+    assert one["d2"] == base64.b64encode((-99999).to_bytes(3, "big", signed=True)).decode()
+    assert one["dt1"] == -100 and one["dt3"] == -1  # DATETIME(0-3) in ms, floored before 1970
+    assert one["dt0"] == -30610224000000 and one["dt4"] == 1709210096123400  # ms; DATETIME(4): µs
+    assert one["ts6"] == "2038-01-19T03:14:07.999999Z" and one["ts1"] == "2038-01-19T03:14:07.9Z"
+    assert one["ts4"] == "2000-02-29T00:00:00.0001Z" and one["ts0"] == "1970-01-01T00:00:01Z"
+    assert (one["tm0"], one["tm1"], one["tm2"]) == (
+        -(838 * 3600 + 59 * 60 + 59) * 10**6,
+        -500000,
+        -3723120000,
+    )
+    assert (one["tm4"], one["tm6"]) == (-1000100, -1)
+    assert one["da"] == -354285 and one["dn"] == 2932896 and one["y"] == 1901
+    assert one["e"] == 'c"q' and one["st"] == "x,z\\" and one["l1"] == "café ü" and one["lc"] == "ñ"
+    assert one["b1"] is True and one["b10"] == "qgI=" and one["bl"] == "AP8Q" and one["vb"] == ""
+    assert one["tt"] == 'q"b\\s\tc\n' and one["mt"] == "abcdefghijklmnop\x01" and one["flag"] is True
+    # a NULL prints the column's default (replace.null.with.default)
+    assert one["dflt"] == 42 and two["dflt"] == 7
+    # zero dates: NULL where the column may be NULL, else 0 or the column's default
+    assert (two["dt0"], two["dt3"], two["dt6"], two["ts0"], two["da"], two["dn"]) == (
+        None,
+        0,
+        981173106500000,
+        None,
+        None,
+        0,
+    )
+    assert (
+        two["tsn"] == "2000-01-01T00:00:00Z" and two["tm0"] == 0 and two["st"] == "" and two["b10"] == "AAA="
+    )
+    assert rows[4]["after"]["ts6"] is None and rows[4]["after"]["e"] == "b%" and rows[5]["after"]["st"] == "y"
 
 
 if __name__ == "__main__":

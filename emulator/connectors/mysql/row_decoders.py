@@ -56,7 +56,8 @@ from emulator.connectors.mysql.binlog_values import (
     decode_timestamp_old,
     frac_bytes,
 )
-from emulator.connectors.mysql.values import ZERO, unscaled_b64
+from emulator.connectors.mysql.row_json_code import UTF8_REPLACE, accel_kind, accel_lines, prefixed
+from emulator.connectors.mysql.values import ZERO
 
 _S = {
     "b": struct.Struct("<b"),
@@ -127,17 +128,6 @@ def decimal_code(prec: int, scale: int, g: dict) -> list[str]:
     ]
 
 
-def _prefixed(k: int) -> list[str]:
-    """A value after its `k`-byte little-endian length: `n` is where it ends (fewer additions per value)."""
-    if k == 1:
-        length = "b[p]"
-    elif k == 2:
-        length = "(b[p] | b[p + 1] << 8)"
-    else:
-        length = f"int.from_bytes(b[p:p + {k}], 'little')"
-    return [f"n = p + {k} + {length}", f"r = b[p + {k}:n]", "p = n"]
-
-
 # a column code's first line reading the whole value as one int `x` (an UPDATE keeps and compares that int)
 _WHOLE = "x = _QB(b, p)[0]"
 
@@ -163,7 +153,7 @@ def _column_code(t: int, meta: int, i: int, g: dict) -> list[str]:
     if t == T_NULL:
         return ["r = None"]
     if t in (T_VARCHAR, T_VAR_STRING):
-        return _prefixed(1 if meta < 256 else 2)
+        return prefixed(1 if meta < 256 else 2)
     if t in (T_STRING, T_ENUM, T_SET):
         real, length = meta >> 8, meta & 0xFF
         if real and (real & 0x30) != 0x30:
@@ -173,9 +163,9 @@ def _column_code(t: int, meta: int, i: int, g: dict) -> list[str]:
             return [f"r = int.from_bytes(b[p:p + {length}], 'little')", f"p += {length}"]
         if real == T_SET:
             return [f"r = int.from_bytes(b[p:p + {length}], 'little')", f"p += {length}"]
-        return _prefixed(2 if length > 255 else 1)
+        return prefixed(2 if length > 255 else 1)
     if t in (T_BLOB, T_TINY_BLOB, T_MEDIUM_BLOB, T_LONG_BLOB, T_GEOMETRY, T_JSON):
-        return _prefixed(meta or {T_TINY_BLOB: 1, T_BLOB: 2, T_MEDIUM_BLOB: 3, T_LONG_BLOB: 4}.get(t, 4))
+        return prefixed(meta or {T_TINY_BLOB: 1, T_BLOB: 2, T_MEDIUM_BLOB: 3, T_LONG_BLOB: 4}.get(t, 4))
     if t == T_NEWDECIMAL:
         prec, scale = meta >> 8, meta & 0xFF
         return decimal_code(prec, scale, g)
@@ -261,7 +251,7 @@ _LENGTH_PREFIXED = frozenset(
 _WORD_R = re.compile(r"\br\b")
 
 
-def _fixed_size(t: int, meta: int) -> int | None:
+def fixed_size(t: int, meta: int) -> int | None:
     """Bytes of a column value whose width the table map fixes, else None (length-prefixed)."""
     if t in _RUN_CODES:
         return _RUN_SIZES[_RUN_CODES[t]]
@@ -341,7 +331,7 @@ class _Col:
         # the value is a JSON string's text without its quotes (json_quoted_inline)
         self.quoted = json and out is not None and getattr(out[1], "json_quoted_inline", None) is not None
         self.code = _column_code(t, meta, i, g)
-        self.size = _fixed_size(t, meta)
+        self.size = fixed_size(t, meta)
         # in a struct run: not NULL, and no costly converter call (float's Java printing is compared raw)
         self.run = (
             not nullable and t in _RUN_CODES and not (t in (T_FLOAT, T_DOUBLE) and out and out[1] is not None)
@@ -350,12 +340,7 @@ class _Col:
         # slice or str (the value's local holds that JSON, or None): `jtext` the length prefix's width, else 0;
         # a DECIMAL of at most JDEC_PREC digits as its base64 text (values.unscaled_b64's json_quoted_inline):
         # `jdec` (prec, scale), else None
-        self.jtext = 0
-        self.jdec = None
-        if accel and self.name is not None and self.conv == _UTF8_REPLACE and not self.quoted:
-            self.jtext = next((k for k in (1, 2, 3, 4) if self.code == _prefixed(k)), 0)
-        if accel and self.quoted and t == T_NEWDECIMAL and out[1] is unscaled_b64 and meta >> 8 <= JDEC_PREC:
-            self.jdec = (meta >> 8, meta & 0xFF)
+        self.jtext, self.jdec = accel_kind(self, t, meta, out[1]) if accel and out is not None else (0, None)
 
 
 def _image(cols: list[_Col], nb: int, v: str, g: dict, reuse: set[int] | None, keep: set[int]) -> list[str]:
@@ -435,16 +420,9 @@ def _run(cols: list[_Col], k: int, lines: list[str], g: dict, v: str, bits: str,
     return k
 
 
-# text_decoder("utf-8")'s inline form: valid UTF-8 (nearly every value) decodes the same strictly, and
-# `decode()` without arguments skips the codec and error handler lookups (~190 instructions a value)
-_UTF8_REPLACE = "r.decode('utf-8', 'replace')"
-# the DECIMAL precision fastline.jdec takes (its DEC_MAX_PREC)
-JDEC_PREC = 30
-
-
 def _assign(var: str, conv: str) -> list[str]:
     """`var = conv`; a UTF-8 text converter's decode strict first, its own form only for invalid bytes."""
-    if conv != _UTF8_REPLACE:
+    if conv != UTF8_REPLACE:
         return [f"{var} = {conv}"]
     return ["try:", f"    {var} = r.decode()", "except UnicodeDecodeError:", f"    {var} = {conv}"]
 
@@ -454,23 +432,9 @@ def _column(c: _Col, v: str, reuse: set[int] | None, keep: set[int]) -> list[str
     var = f"{v}{c.i}"
     if c.name is None:  # not captured: only skipped
         return [f"p += {c.size}"] if c.size is not None else c.code
-    if c.jtext:  # the JSON of the bytes after the prefix, the before's span kept (s, e), the after's compared
-        k = c.jtext
-        out = [c.code[0]]  # n = the value's end
-        if reuse is not None and c.i in reuse:
-            out.append(f"{var} = _jts(b, p + {k}, n, s{c.i}, e{c.i}, v{c.i})")
-        else:
-            out.append(f"{var} = _jt(b, p + {k}, n)")
-            if c.i in keep:
-                out += [f"s{c.i} = p + {k}", f"e{c.i} = n"]
-        return [*out, "p = n"]
-    if c.jdec:  # the base64 text from the bytes at p, the before's place kept (s), the after's compared there
-        prec, scale = c.jdec
-        if reuse is not None and c.i in reuse:
-            out = [f"{var} = _jds(b, p, {prec}, {scale}, s{c.i}, v{c.i})"]
-        else:
-            out = [f"{var} = _jd(b, p, {prec}, {scale})"] + ([f"s{c.i} = p"] if c.i in keep else [])
-        return [*out, f"p += {c.size}"]
+    accel = accel_lines(c, var, reuse is not None and c.i in reuse, c.i in keep)
+    if accel is not None:  # a text's JSON or a DECIMAL's base64 by the C functions (row_json_code.py)
+        return accel
     if reuse is not None and c.i in reuse:
         if c.code[0] == _WHOLE:  # the value's 8 bytes as one int (DATETIME2(4-6)): compared as it is
             return [
@@ -483,7 +447,7 @@ def _column(c: _Col, v: str, reuse: set[int] | None, keep: set[int]) -> list[str
                 *("    " + x for x in _assign(var, c.conv)),
             ]
         if c.size is None:  # length-prefixed: the code's slice is the raw value
-            if c.conv != _UTF8_REPLACE:
+            if c.conv != UTF8_REPLACE:
                 return c.code + [f"{var} = v{c.i} if r == s{c.i} else {c.conv}"]
             return [*c.code, f"if r == s{c.i}:", f"    {var} = v{c.i}", "else:"] + [
                 "    " + x for x in _assign(var, c.conv)

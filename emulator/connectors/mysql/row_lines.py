@@ -17,12 +17,14 @@ line's `transaction` block is in the format too, its id put in per transaction (
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 import orjson
 
 from emulator import linefill
 from emulator.connectors.mysql.binlog import T_INT24, T_LONG, T_LONGLONG, T_SHORT, T_TINY, T_YEAR, TableMap
 from emulator.connectors.mysql.row_decoders import image_code
+from emulator.connectors.mysql.row_plan import row_plan
 from emulator.connectors.mysql.values import nonzero
 from emulator.envelope_format import line_format, payload_format
 from emulator.records import headers_json
@@ -83,7 +85,12 @@ def compile_line_decoders(
     `tx`: each decoder also takes the event's two transaction orders (`total_order`, `data_collection_order`,
     after `ns`) for the formats of `line_formats(..., tx=True)`. Where the C accelerator is built
     (linefill.py), the decoders call it for `fmt % args` and a value's `orjson.dumps`: the same bytes, fewer
-    instructions."""
+    instructions; and where every column is of a kind its row plans take (row_plan.py), the decoders are its
+    whole-image functions (`_whole`)."""
+    if linefill.ROW is not None:
+        spec = row_plan(tm, outputs, value, key)
+        if spec is not None:
+            return _whole(linefill.ROW, spec, key is not None)
     code = image_code(tm, outputs, json=True, accel=linefill.ACCEL)
     g = code.g
     # the C accelerator's when built (read per compile: a test sets them None for the pure-Python path)
@@ -165,6 +172,21 @@ def compile_line_decoders(
     lines = LineDecoders(g["insert"], g["update"], vfmt)
     if key is not None:
         lines.insert_k, lines.update_k, lines.key_format = g["insert_k"], g["update_k"], kfmt
+    return lines
+
+
+def _whole(row: dict[str, Callable], spec: tuple, keyed: bool) -> LineDecoders:
+    """The line decoders of a row plan (fastrow.c): one C call a row, each image one `%b` of the line's format
+    (its JSON object made whole), the key one `%b` too (in its own place: `insert_k`'s format is `insert`'s, the
+    key's length 0 as the generated `insert_k` returns)."""
+    plan, line, line2 = row["plan"](spec), row["line"], row["line2"]
+    lines = LineDecoders(partial(line, plan, True), partial(line2, plan, True), b"%b")
+    if keyed:
+        lines.insert_k, lines.update_k, lines.key_format = (
+            partial(line, plan, False),
+            partial(line2, plan, False),
+            b"%b",
+        )
     return lines
 
 

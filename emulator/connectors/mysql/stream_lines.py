@@ -94,6 +94,16 @@ class BinlogLines:
 
     def _line_source(self, way: LineWay, ct: CapturedTable, key: tuple) -> None:
         """`way.fmt` for the source block of `key` (`MySqlBinlogStream._src_template`'s)."""
+        cut = way.cut
+        if cut is not None and key[:6] == way.key[:6]:
+            # a new transaction within the same second and statement (one-row transactions): only the GTID
+            # differs, its JSON put into the whole line's format where the template has it (as _src_template
+            # puts it into the template: the same bytes), without the template and a second ~4.5 KB copy
+            g = _dumps(key[6])
+            if g.find(b"%") < 0:  # (find: see _src_template)
+                way.key = key
+                way.fmt = g.join(cut)
+                return
         src = ct.src if ct.src_key == key else self._src_template(ct, key)
         way.key = key
         if way.tx is not None:
@@ -101,6 +111,10 @@ class BinlogLines:
             self._line_tx_id(way)
             return
         way.fmt = src.join(way.around)  # one copy of the ~4.5 KB line (`pre + src + post` made two)
+        # the line's format cut where the GTID's JSON goes, for the next transactions' (ct.src_cut belongs to
+        # ct.src_key, here `key`)
+        tcut = ct.src_cut
+        way.cut = None if tcut is None else (way.around[0] + tcut[0], tcut[1] + way.around[1])
 
     def _line_tx_id(self, way: LineWay) -> None:
         """`way.fmt` for the transaction block of the open transaction (its id in the text after the source)."""
@@ -173,13 +187,29 @@ class LineWay:
     and the line format around the source block (`around`); `fmt`, the whole format, for the source of
     `key` (and the transaction `tx_id`)."""
 
-    __slots__ = ("head", "start", "op", "decode", "gate", "around", "key", "fmt", "tx", "dc", "src", "tx_id")
+    __slots__ = (
+        "head",
+        "start",
+        "op",
+        "decode",
+        "gate",
+        "around",
+        "key",
+        "fmt",
+        "tx",
+        "dc",
+        "src",
+        "tx_id",
+        "cut",
+    )
 
     def __init__(self, head: bytes, op: str, decode, gate, around: tuple[bytes, bytes]) -> None:
         self.head, self.op, self.decode, self.gate, self.around = head, op, decode, gate, around
         self.start = 26 + len(head)  # the first row
         self.key: tuple | None = None
         self.fmt = b""
+        # without transaction metadata: `fmt` cut where the source block's GTID JSON goes (`_line_source`), or None
+        self.cut: tuple[bytes, bytes] | None = None
         # with transaction metadata: the monitor, the table's collection, the source template and the
         # transaction id `fmt` holds (`_line_tx_id`)
         self.tx = None

@@ -151,6 +151,14 @@ class Mapped:
     default_convert: Converter | None = None  # the DEFAULT's text -> the schema default, when not snapshot's
 
 
+def _c_kind(conv: Callable, *kind: Any) -> Callable:
+    """`conv` marked with what it computes (`conv.c_kind`), for the C row plans (row_plan.py): a converter whose
+    kind and arguments are known there is computed in C from the row's bytes; one without the mark keeps its table
+    on the generated decoders."""
+    conv.c_kind = kind
+    return conv
+
+
 def _int_type(base: str, unsigned: bool, cfg: TypeConfig) -> Mapped:
     if base in ("TINYINT", "SMALLINT") and not (base == "SMALLINT" and unsigned):
         ctype = "int16"
@@ -163,7 +171,7 @@ def _int_type(base: str, unsigned: bool, cfg: TypeConfig) -> Mapped:
     bits = {"TINYINT": 8, "SMALLINT": 16, "MEDIUMINT": 24, "INT": 32, "INTEGER": 32, "BIGINT": 64}[base]
     mask = (1 << bits) - 1
     if bits < 64:
-        return Mapped(Schema(ctype), lambda v, m=mask: v & m, int)
+        return Mapped(Schema(ctype), _c_kind(lambda v, m=mask: v & m, "uint"), int)
     if cfg.bigint_unsigned_mode == "precise":
         schema = Schema(
             "bytes",
@@ -229,12 +237,14 @@ def map_column(col: Column, cfg: TypeConfig, zero_default: Any = None) -> Mapped
     if base == "BIT":
         n = col.length or 1
         if n == 1:
-            return Mapped(Schema("boolean"), lambda v: v != 0, lambda b: int.from_bytes(b, "big") != 0)
+            return Mapped(
+                Schema("boolean"), _c_kind(lambda v: v != 0, "bool"), lambda b: int.from_bytes(b, "big") != 0
+            )
         nbytes = (n + 7) // 8
         schema = Schema("bytes", name="io.debezium.data.Bits", version=1, parameters={"length": str(n)})
         return Mapped(
             schema,
-            lambda v, k=nbytes: _b64(v.to_bytes(k, "little")).decode(),
+            _c_kind(lambda v, k=nbytes: _b64(v.to_bytes(k, "little")).decode(), "bits", nbytes),
             lambda b, k=nbytes: _b64(int.from_bytes(b, "big").to_bytes(k, "little")).decode(),
         )
     if base in ("ENUM", "SET"):
@@ -246,12 +256,12 @@ def map_column(col: Column, cfg: TypeConfig, zero_default: Any = None) -> Mapped
             def enum_conv(i, m=members):
                 return m[i - 1] if 0 < i <= len(m) else ""
 
-            return Mapped(schema, enum_conv, identity)
+            return Mapped(schema, _c_kind(enum_conv, "enum", tuple(members)), identity)
 
         def set_conv(mask, m=members):
             return ",".join(x for i, x in enumerate(m) if mask >> i & 1)
 
-        return Mapped(schema, set_conv, identity)
+        return Mapped(schema, _c_kind(set_conv, "set", tuple(members)), identity)
     if base == "UUID" and cfg.mariadb_connector:
         # the MariaDbConnector maps UUID to io.debezium.data.Uuid, from the binlog's stored bytes (MariaDB
         # swaps the segments of some UUID versions) and from Connector/J's java.util.UUID in the snapshot;
@@ -307,7 +317,7 @@ def map_column(col: Column, cfg: TypeConfig, zero_default: Any = None) -> Mapped
             else "io.debezium.time.Date"
         )
         zero = None if col.optional else (0 if zero_default is None else zero_default)
-        conv = with_zero(identity, zero, "r", ints=True)
+        conv = _c_kind(with_zero(identity, zero, "r", ints=True), "temporal", 1, zero)
         return Mapped(Schema("int32", name=name, version=1), conv, text_call(text_date, zero))
     if base == "TIME":
         if cfg.time_precision_mode == "connect":
@@ -332,9 +342,11 @@ def map_column(col: Column, cfg: TypeConfig, zero_default: Any = None) -> Mapped
             schema = Schema("int64", name="io.debezium.time.MicroTimestamp", version=1)
             scale = 1
         if scale == 1:
-            conv = with_zero(identity, zero, "r", ints=True)
+            conv = _c_kind(with_zero(identity, zero, "r", ints=True), "temporal", 1, zero)
         else:
-            conv = with_zero(lambda us: us // 1000, zero, "r // 1000", ints=True)
+            conv = _c_kind(
+                with_zero(lambda us: us // 1000, zero, "r // 1000", ints=True), "temporal", 1000, zero
+            )
         return Mapped(
             schema,
             conv,
@@ -346,7 +358,7 @@ def map_column(col: Column, cfg: TypeConfig, zero_default: Any = None) -> Mapped
         # the fallback is printed without a fraction, whatever the column's digits (JdbcValueConverters'
         # fallbackTimestampWithTimeZone, precision null; recorded: TIMESTAMP(2) NOT NULL -> "1970-01-01T00:00:00Z")
         zero = None if col.optional else (zoned_iso(0, 0) if zero_default is None else zero_default)
-        conv = with_zero(lambda us, f=fsp: zoned_iso(us, f), zero)
+        conv = _c_kind(with_zero(lambda us, f=fsp: zoned_iso(us, f), zero), "zoned", fsp, zero)
         snap = with_zero(zoned_iso_trimmed, zero) if cfg.snapshot_timestamp_trimmed else conv
         return Mapped(
             Schema("string", name="io.debezium.time.ZonedTimestamp", version=1),
@@ -356,7 +368,7 @@ def map_column(col: Column, cfg: TypeConfig, zero_default: Any = None) -> Mapped
     if base == "YEAR":
         return Mapped(
             Schema("int32", name="io.debezium.time.Year", version=1),
-            lambda v: 1900 + v if v < 256 else v,
+            _c_kind(lambda v: 1900 + v if v < 256 else v, "year"),
             # JDBC's YEAR read (snapshot, defaults) through Debezium's time adjuster: 0-69 -> 2000-2069,
             # 70-99 -> 1970-1999 (YEAR 0000 is 2000; the binlog's byte 0 is 1900 above)
             lambda s: _adjust_year(int(s)),

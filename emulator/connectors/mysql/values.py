@@ -46,7 +46,9 @@ def bytes_encoder(mode: str) -> Converter:
         return lambda b: b.hex()
     if mode == "base64-url-safe":
         return lambda b: base64.urlsafe_b64encode(b).decode()
-    return lambda b: _b64(b).decode()
+    enc = lambda b: _b64(b).decode()  # noqa: E731
+    enc.c_kind = ("base64",)  # row_plan.py: computed in C from the row's bytes
+    return enc
 
 
 def unscaled_b64(u: int) -> str:
@@ -287,6 +289,7 @@ def nonzero(v) -> bool:
 
 
 nonzero.inline = "r != 0"
+nonzero.c_kind = ("bool",)  # row_plan.py
 
 
 def text_decoder(codec: str) -> Converter:
@@ -294,4 +297,5 @@ def text_decoder(codec: str) -> Converter:
         return b.decode(c, "replace")
 
     conv.inline = f"r.decode({codec!r}, 'replace')"  # the binlog row decoder inlines this expression
+    conv.c_kind = ("text", codec)  # row_plan.py
     return conv
