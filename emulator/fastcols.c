@@ -112,11 +112,25 @@ floormod(long long a, long long b)
 
 static const int DIM[13] = {0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
 
-/* days since 1970-01-01 of y-m-d (all three non-zero), as values.date_days; -1 with ValueError where
+/* days since 1970-01-01 of y-m-d (all three non-zero; years 1-99 adjusted), as values.date_days; -1 with ValueError where
  * datetime.date refuses the date */
+int fl_year_adjust = 1;
+
+PyObject *
+fr_set_year_adjust(PyObject *module, PyObject *flag)
+{
+    int on = PyObject_IsTrue(flag);
+    if (on < 0)
+        return NULL;
+    fl_year_adjust = on;
+    Py_RETURN_NONE;
+}
+
 static int
 date_days(long long y, long long m, long long d, long long *days)
 {
+    if (y < 100 && fl_year_adjust) /* BinlogValueConverters.adjustTemporal (enable.time.adjuster) */
+        y += y < 70 ? 2000 : 1900;
     if (y < 1 || y > 9999) {
         PyErr_Format(PyExc_ValueError, "year %lld is out of range", y);
         return -1;

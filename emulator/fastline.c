@@ -11,12 +11,12 @@
  * arguments) is handed to CPython's own `fmt % args`, which gives its result or raises its error. Optional:
  * the project builds without it (setup.py, optional=True) and row_lines.py then uses `%` itself.
  *
- * The same module holds the row plans (fastrow.c, fastcols.c: a whole row image's JSON in one call, VERSION 5);
+ * The same module holds the row plans (fastrow.c, fastcols.c: a whole row image's JSON in one call, VERSION 5; 6: the years 1-99 adjuster);
  * fastline.h declares what the sources share. */
 
 #define PY_SSIZE_T_CLEAN
 /* raised with every change of what this module does; linefill.py expects the same number */
-#define FASTLINE_VERSION 5
+#define FASTLINE_VERSION 6
 
 #include <Python.h>
 #include <stdint.h>

@@ -27,12 +27,18 @@ Py_ssize_t fl_dec_b64(const unsigned char *src, int prec, int scale, char *out);
 /* base64 of n bytes into out ((n + 2) / 3 * 4 bytes), its length */
 Py_ssize_t fl_b64(const unsigned char *raw, Py_ssize_t n, char *out);
 
+/* enable.time.adjuster (fastcols.c's date_days): DATE/DATETIME years 1-99 moved to 2000-2069 / 1970-1999 as
+ * values.date_days does; set by set_year_adjust (binlog_values.hold_time_adjuster) */
+extern int fl_year_adjust;
+
 /* fastrow.c's functions, in fastline.c's method table */
+PyObject *fr_set_year_adjust(PyObject *module, PyObject *flag);
 PyObject *fr_plan(PyObject *module, PyObject *spec);
 PyObject *fr_line(PyObject *module, PyObject *const *argv, Py_ssize_t argc);
 PyObject *fr_line2(PyObject *module, PyObject *const *argv, Py_ssize_t argc);
 #define FASTROW_METHODS                                                                                        \
     {"plan", fr_plan, METH_O, "plan(spec) -> a row plan for line/line2 (see fastrow.c)"},                      \
+        {"set_year_adjust", fr_set_year_adjust, METH_O, "set_year_adjust(on): enable.time.adjuster"},          \
         {"line", (PyCFunction)(void (*)(void))fr_line, METH_FASTCALL,                                          \
          "line(plan, keylen, b, p, fmt, pos, row, ns[, tot, dco]) -> ((line, key length), p): one row image"},  \
         {"line2", (PyCFunction)(void (*)(void))fr_line2, METH_FASTCALL,                                        \

@@ -13,6 +13,7 @@ either path). Skipped where the accelerator was not built (no compiler at instal
 from __future__ import annotations
 
 import base64
+import datetime
 import functools
 import json
 import random
@@ -317,13 +318,14 @@ UPDATE whole SET v = NULL, tt = 'same', ts6 = NULL, e = 'b%' WHERE id = 1;
 UPDATE whole SET v = 'same', tt = NULL, st = 'y', b10 = b'1', skip_v = 'x' WHERE id = 1;
 UPDATE whole SET ti = 0, dt0 = '1999-09-09 09:09:09', l1 = 'x', tm0 = '-00:00:01' WHERE id = 3;
 UPDATE whole SET c = 'key', skip_f = 7 WHERE id = 3;
+UPDATE whole SET da = '0069-03-04', dn = '0070-01-01', dt0 = '0099-12-31 23:59:59', dt6 = '0001-01-01 00:00:00' WHERE id = 1;
 BEGIN;
 UPDATE whole SET flag = NOT flag WHERE id IN (1, 2);
 DELETE FROM whole WHERE id = 2;
 COMMIT;
 DELETE FROM whole;
 """
-WHOLE_TRANSACTIONS = 8
+WHOLE_TRANSACTIONS = 9  # (the years 1-99 UPDATE: enable.time.adjuster's 2000s/1900s in both paths)
 TRANSACTIONS = (
     7 + MANY_TRANSACTIONS + WHOLE_TRANSACTIONS
 )  # pct%t's: the INSERT, four UPDATEs, a transaction, a DELETE
@@ -479,8 +481,31 @@ def test_accelerated_lines_are_the_pure_lines(captured, tmp_path, monkeypatch, t
     # the row plan's table: values as MariaDB stored them (Debezium's types, worked out by hand)
     rows = [json.loads(x)["value"] for x in whole["f.fdb.whole.jsonl"].splitlines()]
     rows = [v["payload"] for v in rows if v is not None]
-    # 3 inserts, 3 updates of id 1, one of id 3, its key change (delete + create), 2 updates, 3 deletes
-    assert [r["op"] for r in rows] == ["c", "c", "c", "u", "u", "u", "u", "d", "c", "u", "u", "d", "d", "d"]
+    # 3 inserts, 3 updates of id 1, one of id 3, its key change (delete + create), id 1's years 1-99, 2 updates,
+    # 3 deletes
+    assert [r["op"] for r in rows] == [
+        "c",
+        "c",
+        "c",
+        "u",
+        "u",
+        "u",
+        "u",
+        "d",
+        "c",
+        "u",
+        "u",
+        "u",
+        "d",
+        "d",
+        "d",
+    ]
+    # years 1-99 as Debezium's temporal adjuster moves them (00-69 -> 20xx, 70-99 -> 19xx; enable.time.adjuster)
+    yrs = rows[9]["after"]
+    days = lambda y, m, d: (datetime.date(y, m, d) - datetime.date(1970, 1, 1)).days  # noqa: E731
+    assert (yrs["da"], yrs["dn"]) == (days(2069, 3, 4), 0)
+    assert yrs["dt0"] == (days(1999, 12, 31) * 86400 + 86399) * 1000  # DATETIME(0): ms
+    assert yrs["dt6"] == days(2001, 1, 1) * 86400 * 10**6  # DATETIME(6): µs
     one, two = rows[0]["after"], rows[1]["after"]
     assert "skip_f" not in one and "skip_v" not in one  # column.exclude.list: skipped in the image
     assert (one["tu"], one["su"], one["mu"], one["iu"], one["bu"]) == (255, 65535, 16777215, 4294967295, -1)

@@ -33,15 +33,18 @@ def test_iso_texts_trim_the_fraction():
     assert iso_date(-354285) == "1000-01-01Z"  # d of row 5 (the other modes' days)
 
 
-def test_time_adjuster_is_one_setting_a_process():
+def test_time_adjuster_is_one_setting_a_process(monkeypatch):
     # the year decoders are shared by every MySQL/MariaDB connector of the process (REST worker threads): a second
     # connector with the other enable.time.adjuster is refused while the first runs, accepted once it stopped
     import pytest
 
+    from emulator.connectors.mysql import binlog_values
     from emulator.connectors.mysql.binlog_values import hold_time_adjuster, release_time_adjuster
     from emulator.connectors.mysql.values import date_days
     from emulator.settings.errors import ConfigError
 
+    # no connector of this process holds it (others' tests construct connectors in-process and may not close them)
+    monkeypatch.setattr(binlog_values, "_ADJUSTER_HOLDERS", {True: 0, False: 0})
     hold_time_adjuster(False)
     try:
         assert date_days(69, 1, 1) < date_days(1900, 1, 1)  # kept as year 69

@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from emulator import linefill
 from emulator.connectors.mysql.values import ZERO, date_days, set_year_adjust
 from emulator.settings.errors import ConfigError
 
@@ -126,6 +127,8 @@ def hold_time_adjuster(on: bool) -> None:
         _ADJUSTER_HOLDERS[on] += 1
         if _ADJUSTER_HOLDERS[on] == 1:
             set_year_adjust(on)
+            if linefill.fastline is not None:  # the C row plans' dates (fastcols.c date_days)
+                linefill.fastline.set_year_adjust(on)
             _DATE_CACHE.clear()
             DATETIME2_CACHE.clear()
 
