@@ -38,6 +38,10 @@ KNOWN_DIFFERENCES: dict[str, str] = {
     "date_bc_jdbc_lost": "deliberate: Debezium reads a date over JDBC (snapshot scalars, array elements) through "
     "java.sql.Date, dropping the era (0044-03-15 BC sent as 0044-03-15) and moving the Julian/Gregorian gap "
     "(1582-10-10 as 1582-10-20): values replaced; the emulator sends the dates PostgreSQL holds",
+    "timestamp_array_bc_jdbc_lost": "deliberate: Debezium reads timestamp[] / timestamptz[] elements (snapshot and "
+    "stream) as java.sql.Timestamp through the hybrid Julian calendar: elements before 1582-10-15 move by days "
+    "(44 BC March 15 as March 13, 1582-10-10 as 1582-10-20) and timestamptz[] elements drop the era: values "
+    "replaced; the emulator sends what PostgreSQL holds",
     "key_column_excluded_snapshot": "deliberate: Debezium's snapshot keys of a table whose key column the column "
     "filter leaves out all hold its default or 0 (one key per table: a compacted topic keeps one row); ours hold "
     "the rows' values (README, deliberate differences)",
