@@ -12,11 +12,15 @@ def row_builder(names: list[str], converters: list[Callable[[Any], Any]]) -> Cal
     The generic form (`dict(zip(names, [... for c, v in zip(converters, raw)]))`) costs a list, two
     zips and a dict built from an iterator per row; the unrolled one is one tuple unpack and a dict
     display with constant keys, and leaves identity converters (`is_identity`) uncalled. It gives the
-    same dict, key order included; a row of another length (never expected) takes the generic form."""
+    same dict, key order included; a row of another length takes the generic form: shorter, the columns it lacks
+    are null (a narrower tuple of a table Debezium still decodes with its old columns, by position: a column dropped
+    while the table was renamed out of the filters, relation_stale; pg case table_renamed_out_of_filters_narrowed)."""
     n = len(names)
     ns: dict[str, Any] = {"len": len}
 
     def generic(raw: list) -> dict[str, Any]:
+        if len(raw) < n:
+            raw = [*raw, *[None] * (n - len(raw))]
         return dict(zip(names, [None if v is None else c(v) for c, v in zip(converters, raw)]))
 
     if n == 0 or n > 200:  # tuple unpacks and dict displays of any size work; keep the code small
