@@ -20,8 +20,21 @@ def row_builder(names: list[str], converters: list[Callable[[Any], Any]]) -> Cal
 
     def generic(raw: list) -> dict[str, Any]:
         if len(raw) < n:
-            raw = [*raw, *[None] * (n - len(raw))]
+            return narrower(raw)
         return dict(zip(names, [None if v is None else c(v) for c, v in zip(converters, raw)]))
+
+    def narrower(raw: list) -> dict[str, Any]:
+        out = dict.fromkeys(names)
+        for name, c, v in zip(names, converters, raw):
+            try:
+                out[name] = None if v is None else c(v)
+            except (ValueError, ArithmeticError) as e:  # a value shifted into a column of another type
+                raise ValueError(
+                    f"a change's tuple has {len(raw)} of the {n} columns its table had when it left the filters: "
+                    f"Debezium decodes it by position, and {v!r} as column {name} fails ({e}); "
+                    "Debezium stops here too"
+                ) from None
+        return out
 
     if n == 0 or n > 200:  # tuple unpacks and dict displays of any size work; keep the code small
         return generic

@@ -25,6 +25,7 @@ from conformance import compare, load_dir, load_golden, sections
 from emulator_proc import EmulatorProcess, snapshot_done
 
 from emulator.testing.differential import stream_steps
+from emulator.testing.lost_batch import drop_lost_batch
 from emulator.testing.pgserver import PgServer
 
 CASES = Path(__file__).parent / "data" / "pg" / "cases"
@@ -180,6 +181,10 @@ def test_case_matches_golden(name, tmp_path, fresh_pg):
     if ended_early(case) and not golden:
         return  # Debezium stopped before delivering a record (its batch in flight is lost): stopping is all
     ours = load_dir(run["dir"])
+    if ended_early(case) and "Debezium stops here too" in run["log"].strip().splitlines()[-1]:
+        # both stopped on a change: Debezium's last poll batch before it is lost (timing-dependent, as the
+        # campaigns accept it: emulator.testing.lost_batch; case table_renamed_out_of_filters_narrowed_stops)
+        print(f"{name}: {drop_lost_batch(golden, ours)} records of Debezium's lost last batch accepted")
     compared, problems = compare(golden, ours)
     print(f"{name}: {compared} records compared, {len(problems)} mismatches")
     assert compared > 0
