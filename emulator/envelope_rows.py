@@ -12,12 +12,29 @@ def row_builder(names: list[str], converters: list[Callable[[Any], Any]]) -> Cal
     The generic form (`dict(zip(names, [... for c, v in zip(converters, raw)]))`) costs a list, two
     zips and a dict built from an iterator per row; the unrolled one is one tuple unpack and a dict
     display with constant keys, and leaves identity converters (`is_identity`) uncalled. It gives the
-    same dict, key order included; a row of another length (never expected) takes the generic form."""
+    same dict, key order included; a row of another length takes the generic form: shorter, the columns it lacks
+    are null (a narrower tuple of a table Debezium still decodes with its old columns, by position: a column dropped
+    while the table was renamed out of the filters, relation_stale; pg case table_renamed_out_of_filters_narrowed)."""
     n = len(names)
     ns: dict[str, Any] = {"len": len}
 
     def generic(raw: list) -> dict[str, Any]:
+        if len(raw) < n:
+            return narrower(raw)
         return dict(zip(names, [None if v is None else c(v) for c, v in zip(converters, raw)]))
+
+    def narrower(raw: list) -> dict[str, Any]:
+        out = dict.fromkeys(names)
+        for name, c, v in zip(names, converters, raw):
+            try:
+                out[name] = None if v is None else c(v)
+            except (ValueError, ArithmeticError) as e:  # a value shifted into a column of another type
+                raise ValueError(
+                    f"a change's tuple has {len(raw)} of the {n} columns its table had when it left the filters: "
+                    f"Debezium decodes it by position, and {v!r} as column {name} fails ({e}); "
+                    "Debezium stops here too"
+                ) from None
+        return out
 
     if n == 0 or n > 200:  # tuple unpacks and dict displays of any size work; keep the code small
         return generic

@@ -24,6 +24,7 @@ _OFFSET_FIELDS: dict[str, tuple[type, ...]] = {
     "lsn": _INT,
     "lsn_commit": _INT,
     "lsn_proc": _INT,
+    "last_commit_lsn": _INT,
     "ts_usec": _INT,
     "txId": _INT,
     "messageType": _STR,

@@ -16,7 +16,10 @@ from pathlib import Path
 
 import pytest
 from emulator_proc import EmulatorProcess
+from stop_hooks import stop_after_records
 
+from emulator.api import Capture
+from emulator.offsets import MemoryOffsetStore
 from emulator.testing.pgserver import PgServer
 
 DATA = Path(__file__).parent / "data" / "pg" / "restart_sequence"
@@ -88,3 +91,97 @@ def test_first_change_after_a_restart_carries_the_last_commit(tmp_path, at_snaps
     want = shapes(golden)
     assert [v for v, _ in want] == ["b", "x", "b2", "c", "y"]  # the golden is this workload
     assert shapes(emu.records()) == want
+
+
+# -- a stop INSIDE a transaction (tests/data/pg/restart_sequence/record_inside_tx.py, Debezium 3.6.3) ------------
+BIG = "BEGIN; INSERT INTO public.r SELECT g, 'x' FROM generate_series(10, 409) g; COMMIT;"
+
+
+def inside_shapes(recs: list[dict]) -> list[tuple[int, str]]:
+    """(run, what `sequence`'s first element is) per streamed change, runs of equal pairs collapsed: null,
+    "previous END" (the END of the transaction before it), or "stop LSN" (the LSN of the last change the
+    first run emitted: Debezium's stored `lsn_proc`). `recs` are summary lines: run, topic, id, lsn,
+    sequence; the transaction topic's status and id."""
+    stop = [r["lsn"] for r in recs if r["run"] == 1 and r["topic"] == "r" and r["id"] >= 1][-1]
+    ends: list[str] = []
+    out: list[tuple[int, str]] = []
+    for r in recs:
+        if r["topic"] == "transaction":
+            if r["status"] == "END":
+                ends.append(r["id"].split(":")[1])
+            continue
+        if r["id"] < 1:  # the snapshot's row
+            continue
+        first = json.loads(r["sequence"])[0]
+        if first is None:
+            what = "null"
+        elif ends and first == ends[-1]:
+            what = "previous END"
+        elif first == str(stop):
+            what = "stop LSN"
+        else:
+            what = repr(r["sequence"])
+        if not out or out[-1] != (r["run"], what):
+            out.append((r["run"], what))
+    return out
+
+
+def _summary(rec: dict, run: int) -> dict:
+    p = (rec.get("value") or {}).get("payload") or {}
+    if rec["topic"].endswith(".transaction"):
+        return {"run": run, "topic": "transaction", "status": p["status"], "id": p["id"]}
+    src = p["source"]
+    return {
+        "run": run,
+        "topic": rec["topic"].rsplit(".", 1)[-1],
+        "id": (p.get("after") or p.get("before"))["id"],
+        "lsn": src["lsn"],
+        "sequence": src["sequence"],
+    }
+
+
+@pytest.mark.parametrize("mode", ["first", "later"])
+def test_a_stop_inside_a_transaction_resumes_its_sequence(mode):
+    """Stopped after 120 changes of a 400-change transaction and started again: Debezium's rest of it carries
+    [its stored `lsn_commit`, lsn], and inside the first transaction after the snapshot (no commit seen yet:
+    no `lsn_commit` stored) [its stored `lsn_proc`, lsn] — the LSN of the last change before the stop. The
+    emulator gave its own position there (the snapshot's LSN, or wherever keepalives had moved it)."""
+    golden = [json.loads(x) for x in (DATA / f"inside_{mode}_tx.jsonl").read_text().splitlines()][:-1]
+    with PgServer() as pg:
+        pg.psql(PRE.replace("(1, 'a')", "(0, 'a')"))
+        props = pg.connector_properties(
+            **{"provide.transaction.metadata": "true", "offset.flush.interval.ms": "60000"}
+        )
+        store = MemoryOffsetStore()
+        cap = Capture(props, offsets=store).start()
+        try:
+            cap.wait_for("dbserver1.public.r", lambda r: True, 60)
+            if mode == "later":
+                pg.psql("INSERT INTO public.r VALUES (1, 'l');")
+                cap.wait_for("dbserver1.public.r", lambda r: r["value"]["payload"]["after"]["id"] == 1, 60)
+                time.sleep(3.0)  # keepalives move the server's position past the commit
+            stop_after_records(cap, 120)
+            pg.psql(BIG)
+            cap.thread.join(60)
+            assert not cap.thread.is_alive(), "the hook never stopped the capture"
+        finally:
+            cap.stop()
+        cap.changes()
+        again = Capture(props, offsets=store).start()
+        try:
+            pg.psql("INSERT INTO public.r VALUES (5000, 'after');")
+            again.wait_for(
+                "dbserver1.public.r", lambda r: (r["value"]["payload"]["after"] or {}).get("id") == 5000, 60
+            )
+            again.wait_for("dbserver1.transaction", lambda r: r["value"]["payload"]["event_count"] == 1, 30)
+        finally:
+            again.stop()
+        again.changes()
+    ours = [_summary(d, 1) for d in cap.seen] + [_summary(d, 2) for d in again.seen]
+    want = inside_shapes(golden)
+    assert want == (
+        [(1, "null"), (2, "stop LSN"), (2, "previous END")]
+        if mode == "first"
+        else [(1, "null"), (1, "previous END"), (2, "previous END")]
+    )  # the golden is this workload
+    assert inside_shapes(ours) == want

@@ -196,6 +196,7 @@ class CapturedTable:
                 vals.append(self.fallbacks[i])
             else:
                 vals.append(conv(v))
+        vals += self.fallbacks[len(vals) : len(env.names)]  # a narrower tuple (envelope_rows.row_builder)
         return env.fill_nulls(dict(zip(env.names, vals)))
 
     def raw(self, values: list) -> list:

@@ -151,6 +151,9 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
         }
         if self.in_tx:
             off["txId"] = self.xid
+            # Debezium's lastCommitLsn, which its offset keeps as `lsn_commit` (ours is where the stream
+            # restarts): a restart inside this transaction resumes `sequence` from it (source.restored_last_commit)
+            off["last_commit_lsn"] = self.last_commit_lsn
             if self.tx.started:  # the transaction context Debezium stores (and a restart inside it resumes)
                 off.update(self.tx.offset_keys(str(self.xid)))
         elif self.proc_op == "C" and self.xid is not None:

@@ -101,7 +101,10 @@ def restored_last_commit(stored: dict) -> int | None:
     restart_sequence: the first change after a restart carries [last commit, lsn]). The emulator's offset
     also keeps `lsn_commit` after a snapshot and moves it to the server's position while idle (where its
     stream restarts), so: no `messageType` (nothing streamed yet) is null; after a COMMIT or a
-    non-transactional message (no `txId`) `lsn_proc` is that commit's LSN; inside a transaction `lsn_commit`."""
+    non-transactional message (no `txId`) `lsn_proc` is that commit's LSN; inside a transaction the offset also
+    keeps `last_commit_lsn` (Debezium's lastCommitLsn, which moves only at a COMMIT), null inside the first
+    transaction after a snapshot, where Debezium's offset has no `lsn_commit` and its loader takes `lsn_proc`
+    (tests/data/pg/restart_sequence/inside_*_tx.jsonl)."""
     kind = stored.get("messageType")
     if kind is None:
         return None
@@ -111,4 +114,6 @@ def restored_last_commit(stored: dict) -> int | None:
         or stored.get("lsn_commit") is None
     ):
         return stored.get("lsn_proc")
-    return stored["lsn_commit"]
+    if "last_commit_lsn" in stored:  # inside a transaction: Debezium's own lastCommitLsn, stored beside ours
+        return stored["last_commit_lsn"] if stored["last_commit_lsn"] is not None else stored.get("lsn_proc")
+    return stored["lsn_commit"]  # an offset from before session 20

@@ -47,8 +47,11 @@ def parse_java_float(s: str) -> float:
         return INF if x > 0 else -INF
     for p in range(1, 10):
         c = float(f"{f:.{p}g}")
-        if _F32.unpack(_F32.pack(c))[0] == f:
-            return c
+        try:  # (near Float.MAX_VALUE a shorter candidate rounds up past it: 3.403e38 for 3.4028235e38)
+            if _F32.unpack(_F32.pack(c))[0] == f:
+                return c
+        except OverflowError:
+            continue
     return f
 
 

@@ -86,6 +86,7 @@ from emulator.connectors.postgres.types.temporal import (
     zoned_time,
     zoned_time_element,
     zoned_timestamp,
+    zoned_timestamp_element,
 )
 
 
@@ -340,7 +341,9 @@ def _m_timestamp(typmod: int, cfg: TypeConfig, t: PgType) -> TypeMapping:
 
 def _m_timestamptz(typmod: int, cfg: TypeConfig, t: PgType) -> TypeMapping:
     p = _typmod_time_precision(typmod)
-    return TypeMapping(S_ZONEDTIMESTAMP, zoned_timestamp(p), scale=p)
+    return TypeMapping(
+        S_ZONEDTIMESTAMP, zoned_timestamp(p), scale=p, element_convert=zoned_timestamp_element(p)
+    )
 
 
 def _m_timetz(typmod: int, cfg: TypeConfig, t: PgType) -> TypeMapping:

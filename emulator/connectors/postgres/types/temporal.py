@@ -242,6 +242,22 @@ def zoned_timestamp(width: int | None) -> Converter:
     return conv
 
 
+def zoned_timestamp_element(width: int | None) -> Converter:
+    """timestamptz[] element (pgjdbc's PgArray, a java.sql.Timestamp): `-infinity` is pgjdbc's
+    DATE_NEGATIVE_INFINITY (-9223372036832400000 ms), which Debezium prints through a calendar that drops the
+    era: year +292269055 (recorded: pg case timestamptz_array_negative_infinity). `infinity` and the rest as the
+    scalar. (Elements before 1582-10-15 go through the Julian calendar and lose their era in Debezium: a
+    deliberate difference, pg case timestamp_array_bc_jdbc_lost.)"""
+    scalar = zoned_timestamp(width)
+    w = width if width is not None and 0 < width <= 9 else None
+    neg = "+292269055-12-02T23:00:00" + ("." + "0" * w if w else "") + "Z"
+
+    def conv(t: str) -> str:
+        return neg if t == "-infinity" else scalar(t)
+
+    return conv
+
+
 def zoned_time_element(t: str) -> str:
     """timetz as an array element: pgjdbc's PgArray gives a java.sql.Time, whose toLocalTime() (in
     ZonedTime.toIsoString) keeps whole seconds only (tests/data/pg/cases/fallback_time_old_key)."""
