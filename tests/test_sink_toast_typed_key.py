@@ -53,7 +53,9 @@ def test_placeholder_under_a_typed_key_takes_the_tables_value(tmp_path, decimal_
         with pg.connect() as c:
             want = c.execute("SELECT rev, big FROM public.t").fetchall()
     recs = [r for r in emu.records() if r["topic"] == TOPIC]
-    assert recs[1]["value"]["payload"]["after"]["big"] == "__debezium_unavailable_value"  # a TOAST placeholder
+    assert (
+        recs[1]["value"]["payload"]["after"]["big"] == "__debezium_unavailable_value"
+    )  # a TOAST placeholder
     rows = [(TOPIC, r["key"], r["value"], ("f", i), r.get("headers")) for i, r in enumerate(recs)]
     apply_batch(str(tmp_path / "m"), rows[:1], "app", 0)
     apply_batch(str(tmp_path / "m"), rows[1:], "app", 1)
