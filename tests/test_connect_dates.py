@@ -12,7 +12,7 @@ from emulator.connect.transforms.dateformat import (
     parse_date,
     simple_date_format,
 )
-from emulator.connect.transforms.timestamps import _saturating_mul
+from emulator.connect.transforms.timestamps import saturating_mul
 
 # DATETIME '1000-01-01 00:00:00' as Connect's Timestamp (proleptic Gregorian epoch milliseconds)
 GREGORIAN_1000 = -30_610_224_000_000
@@ -84,4 +84,4 @@ def test_parse_fails_where_simple_date_format_fails() -> None:
     ],
 )
 def test_unix_precision_saturates_as_time_unit(value: int, factor: int, java: int) -> None:
-    assert _saturating_mul(value, factor) == java
+    assert saturating_mul(value, factor) == java

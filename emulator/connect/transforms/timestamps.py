@@ -38,7 +38,7 @@ DAY_MS = 86_400_000
 LONG_MAX = 2**63 - 1
 
 
-def _saturating_mul(a: int, factor: int) -> int:
+def saturating_mul(a: int, factor: int) -> int:
     """TimeUnit's conversion to a finer unit (MILLISECONDS.toMicros / toNanos, SECONDS.toMillis): past the long
     range it gives Long.MAX_VALUE / MIN_VALUE (connect seed 109 trial 15: a year-968011 date as unix microseconds
     is 9223372036854775807 in Kafka, a 20-digit number here before)."""
@@ -129,7 +129,7 @@ class TimestampConverterT(KeyOrValue):
                 ) from None
         if kind == "unix":
             if self.precision == "seconds":
-                return _saturating_mul(value, 1000)
+                return saturating_mul(value, 1000)
             return (
                 _trunc_div(value, PRECISIONS[self.precision]) if self.precision != "milliseconds" else value
             )
@@ -146,7 +146,7 @@ class TimestampConverterT(KeyOrValue):
                 return _trunc_div(ms, 1000)
             if self.precision == "milliseconds":
                 return ms
-            return _saturating_mul(ms, PRECISIONS[self.precision])
+            return saturating_mul(ms, PRECISIONS[self.precision])
         if t == "Date":
             return ms // DAY_MS
         if t == "Time":
