@@ -12,6 +12,7 @@ from emulator.connect.transforms.dateformat import (
     parse_date,
     simple_date_format,
 )
+from emulator.connect.transforms.timestamps import saturating_mul
 
 # DATETIME '1000-01-01 00:00:00' as Connect's Timestamp (proleptic Gregorian epoch milliseconds)
 GREGORIAN_1000 = -30_610_224_000_000
@@ -66,3 +67,21 @@ def test_parse_fails_where_simple_date_format_fails() -> None:
     # HH "-2", mm "9" and ss finds the "T"
     with pytest.raises(UnparseableText):
         parse_date("yyyyMMddHHmmss", "2024-02-29T13:14:15.123Z")
+
+
+# JDK 17's TimeUnit, printed in the oracle's JVM: MILLISECONDS.toMicros / toNanos and SECONDS.toMillis saturate
+@pytest.mark.parametrize(
+    ("value", "factor", "java"),
+    [
+        (9_223_372_036_854_775, 1000, 9_223_372_036_854_775_000),
+        (9_223_372_036_854_776, 1000, 9_223_372_036_854_775_807),
+        (-9_223_372_036_854_775, 1000, -9_223_372_036_854_775_000),
+        (-9_223_372_036_854_776, 1000, -9_223_372_036_854_775_808),
+        (30_485_325_196_800_000, 1000, 9_223_372_036_854_775_807),  # seed 109 trial 15: year 968011 in ms
+        (9_223_372_036_854, 1_000_000, 9_223_372_036_854_000_000),
+        (9_223_372_036_855, 1_000_000, 9_223_372_036_854_775_807),
+        (-9_223_372_036_855, 1_000_000, -9_223_372_036_854_775_808),
+    ],
+)
+def test_unix_precision_saturates_as_time_unit(value: int, factor: int, java: int) -> None:
+    assert saturating_mul(value, factor) == java

@@ -35,6 +35,21 @@ PRECISIONS = {"seconds": 1000, "milliseconds": 1, "microseconds": 1000, "nanosec
 DAY_MS = 86_400_000
 
 
+LONG_MAX = 2**63 - 1
+
+
+def saturating_mul(a: int, factor: int) -> int:
+    """TimeUnit's conversion to a finer unit (MILLISECONDS.toMicros / toNanos, SECONDS.toMillis): past the long
+    range it gives Long.MAX_VALUE / MIN_VALUE (connect seed 109 trial 15: a year-968011 date as unix microseconds
+    is 9223372036854775807 in Kafka, a 20-digit number here before)."""
+    limit = LONG_MAX // factor
+    if a > limit:
+        return LONG_MAX
+    if a < -limit:
+        return -LONG_MAX - 1
+    return a * factor
+
+
 def _trunc_div(a: int, b: int) -> int:
     """Java's long division (TimeUnit conversions): towards zero."""
     q = abs(a) // b
@@ -114,7 +129,7 @@ class TimestampConverterT(KeyOrValue):
                 ) from None
         if kind == "unix":
             if self.precision == "seconds":
-                return value * 1000
+                return saturating_mul(value, 1000)
             return (
                 _trunc_div(value, PRECISIONS[self.precision]) if self.precision != "milliseconds" else value
             )
@@ -129,7 +144,9 @@ class TimestampConverterT(KeyOrValue):
         if t == "unix":
             if self.precision == "seconds":
                 return _trunc_div(ms, 1000)
-            return ms * PRECISIONS[self.precision] if self.precision != "milliseconds" else ms
+            if self.precision == "milliseconds":
+                return ms
+            return saturating_mul(ms, PRECISIONS[self.precision])
         if t == "Date":
             return ms // DAY_MS
         if t == "Time":
