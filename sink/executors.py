@@ -87,7 +87,7 @@ def decoded_winners(w, tp: TopicPlan, g: Fp) -> pa.Table:
     `after` texts (`sink.arrow_json`); the rest, or texts it does not read exactly, by Spark expressions."""
     t = None
     if json_readable(w, tp, g):
-        t = _json_winners(w, tp, g)
+        t = json_winners(w, tp, g)
     if t is None:
         late = arrow_decodes(tp, g)
         t = decoded(w, tp, g, late).toArrow()
@@ -117,7 +117,7 @@ def json_readable(w, tp: TopicPlan, g: Fp) -> bool:
     )
 
 
-def _json_winners(w, tp: TopicPlan, g: Fp) -> pa.Table | None:
+def json_winners(w, tp: TopicPlan, g: Fp) -> pa.Table | None:
     """`decoded`'s table by `sink.arrow_json` (None: a text it does not read; the caller takes the expression
     path). The executors send one JSON text per winner: its `after`, or for a delete its canonical key, whose
     fields are the row's key columns (the other columns of a delete's row are null, as `decoded` makes them)."""

@@ -139,7 +139,7 @@ def test_driver_reading_is_the_expressions(spark):
     afters = [*AFTERS, None, None]
     w = _winners(spark, afters, ["u", "c", "r", "u", "c", "u", "d", "d"])
     assert X.json_readable(w, tp, g)
-    got = X._json_winners(w, tp, g)
+    got = X.json_winners(w, tp, g)
     assert got is not None
     want = _expression(w, tp, g)
     assert got.schema == want.schema
@@ -164,7 +164,7 @@ def test_driver_reading_is_the_expressions(spark):
 def test_texts_not_read_exactly_take_the_expressions(spark, bad):
     tp, g = _plan()
     w = _winners(spark, [AFTERS[0], bad], ["u", "u"])
-    assert X._json_winners(w, tp, g) is None
+    assert X.json_winners(w, tp, g) is None
     got, want = X.decoded_winners(w, tp, g), _expression(w, tp, g)
     assert got.schema == want.schema
     assert repr(got.to_pylist()) == repr(want.to_pylist())  # repr: NaN equals NaN
