@@ -130,6 +130,22 @@ def _decoded_whole(recs, fast):
     return lambda: [X.decoded_winners(w, tp, g) for tp in fast for g in tp.keyed()]
 
 
+def _decoded_exprs(recs, fast):
+    """`winners+decode` with the winners' `after` read by `from_json` and Spark expressions (before session 20's
+    driver-side reading, `sink.arrow_json`)."""
+    w = W.winners(recs, fast, {})
+
+    def run():
+        readable = X.json_readable
+        X.json_readable = lambda *a: False
+        try:
+            return [X.decoded_winners(w, tp, g) for tp in fast for g in tp.keyed()]
+        finally:
+            X.json_readable = readable
+
+    return run
+
+
 _RAW = []  # the micro-batch's DataFrame before the cache (set per batch)
 
 
@@ -192,6 +208,7 @@ STEPS = {
     "winners+decode expr": _decoded_expr,
     "winners+decode seq expr": _decoded_seq_expr,
     "winners+decode whole": _decoded_whole,
+    "winners+decode exprs": _decoded_exprs,
 }
 
 

@@ -22,7 +22,7 @@ from pyspark.sql import Column
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
-from sink import arrow_decode, decode, mirror, tombstones
+from sink import arrow_decode, arrow_json, decode, mirror, tombstones
 from sink.batch import BatchStats, Options, TopicBatch, tombstone_path
 from sink.delta import OP, RID, SEQ, already_applied, commit, open_table, plan_columns, table_schema
 from sink.oldkey import oldkey_of
@@ -83,16 +83,74 @@ def truncates(df, plans: list[TopicPlan]) -> dict[str, str]:
 
 
 def decoded_winners(w, tp: TopicPlan, g: Fp) -> pa.Table:
-    """The winners of one schema group, decoded on executors, as Arrow; `__unres` lists the columns whose
-    placeholder found no earlier image in the batch."""
-    late = arrow_decodes(tp, g)
-    t = decoded(w, tp, g, late).toArrow()
-    for name, (prec, scale) in late.items():
-        t = t.set_column(t.schema.get_field_index(name), name, arrow_decode.decimals(t[name], prec, scale))
+    """The winners of one schema group, decoded, as Arrow; `__unres` lists the columns whose placeholder found
+    no earlier image in the batch. Flat rows of the common types are parsed on the driver from the winners'
+    `after` texts (`sink.arrow_json`); the rest, or texts it does not read exactly, by Spark expressions."""
+    t = None
+    if json_readable(w, tp, g):
+        t = json_winners(w, tp, g)
+    if t is None:
+        late = arrow_decodes(tp, g)
+        t = decoded(w, tp, g, late).toArrow()
+        for name, (prec, scale) in late.items():
+            t = t.set_column(
+                t.schema.get_field_index(name), name, arrow_decode.decimals(t[name], prec, scale)
+            )
     for name in (SEQ, "__dseq"):  # the position's parts (`winners.reduced`), when not already its text
         if pa.types.is_struct(t.schema.field(name).type):
             t = t.set_column(t.schema.get_field_index(name), name, arrow_decode.seq_texts(t[name]))
     return t
+
+
+def json_readable(w, tp: TopicPlan, g: Fp) -> bool:
+    """The group's winners can be read by `sink.arrow_json`: their `after` is its own text (not the payload,
+    not a document), no TOAST placeholders to carry, every column of a type it reads, and the key's columns
+    among the row's with the same types (a delete's row is its canonical key read with the row's schema)."""
+    if is_doc(g.vschema) or _placeholder_cols(tp, g) or "vp" in w.schema["w"].dataType.names:
+        return False
+    after = after_fields(g.vschema)
+    if not after or not arrow_json.supported(after):
+        return False
+    same = ("type", "name", "parameters")
+    row = {f["field"]: tuple(f.get(x) for x in same) for f in after}
+    return all(
+        row.get(f["field"]) == tuple(f.get(x) for x in same) for f in tp.keyed()[0].kschema.get("fields", [])
+    )
+
+
+def json_winners(w, tp: TopicPlan, g: Fp) -> pa.Table | None:
+    """`decoded`'s table by `sink.arrow_json` (None: a text it does not read; the caller takes the expression
+    path). The executors send one JSON text per winner: its `after`, or for a delete its canonical key, whose
+    fields are the row's key columns (the other columns of a delete's row are null, as `decoded` makes them)."""
+    text = F.when(F.col("w.op") == "d", F.col("kc")).otherwise(F.col("w.after"))
+    t = _group(w, tp, g).select(text.alias("__json"), *_meta([])).toArrow()
+    if not len(t):
+        return t
+    try:
+        cols = arrow_json.read(t["__json"], after_fields(g.vschema), t.schema.field("__kc").type)
+    except arrow_json.NotRead:
+        return None
+    meta = t.drop_columns(["__json"])
+    return pa.table({**cols, **{c: meta[c] for c in meta.column_names}})
+
+
+def _group(w, tp: TopicPlan, g: Fp):
+    return w.where((F.col("topic") == tp.topic) & (F.col("w.vfp") == g.vfp))
+
+
+def _meta(unres: list[Column]) -> list[Column]:
+    """The winners' columns besides the row's: position text (or parts), op, canonical key, the key's last
+    delete, the event's ts and the placeholder columns left to the table's values."""
+    return [
+        F.col("w.seq").alias(SEQ),
+        F.col("w.op").alias(OP),
+        F.col("kc").alias("__kc"),
+        F.col("dseq").alias("__dseq"),
+        F.col("w.ts").alias("__ts"),
+        (
+            F.filter(F.array(*unres), lambda x: x.isNotNull()) if unres else F.lit(None).cast("array<string>")
+        ).alias("__unres"),
+    ]
 
 
 def arrow_decodes(tp: TopicPlan, g: Fp) -> dict[str, tuple[int, int]]:
@@ -166,17 +224,7 @@ def decoded(w, tp: TopicPlan, g: Fp, late: dict | None = None):
     for f in kfields:
         if f["field"] not in names:
             cols.append(decode.convert(k.getField(f["field"]), f).alias(f["field"]))
-    meta = [
-        F.col("w.seq").alias(SEQ),
-        F.col("w.op").alias(OP),
-        F.col("kc").alias("__kc"),
-        F.col("dseq").alias("__dseq"),
-        F.col("w.ts").alias("__ts"),
-        (
-            F.filter(F.array(*unres), lambda x: x.isNotNull()) if unres else F.lit(None).cast("array<string>")
-        ).alias("__unres"),
-    ]
-    return w.where((F.col("topic") == tp.topic) & (F.col("w.vfp") == g.vfp)).select(*cols, *meta)
+    return _group(w, tp, g).select(*cols, *_meta(unres))
 
 
 def _column(t: pa.Table, c: str, typ: pa.DataType, default) -> pa.Array:
