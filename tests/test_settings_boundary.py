@@ -68,6 +68,10 @@ RAW_BY_DESIGN: dict[str, dict[str, str]] = {
         "snapshot.mode": "late_draws: `always` only where no other draw set the mode (the workload's property "
         "dict, written into it, not run)",
     },
+    "emulator/testing/sink_campaign.py": {
+        "header.converter": "the sink campaign checks each key change's header in the form the workload's drawn "
+        "property dict asked for (its own draw, written into the capture's configuration)",
+    },
     "emulator/testing/parallel_order.py": {
         "snapshot.max.threads": "parallel_snapshot: how Debezium ordered a recording, read from the connector "
         "configuration recorded beside it (the differential harness, no emulator run)",
