@@ -14,6 +14,12 @@ setup(
             depends=["emulator/fastline.h", "emulator/fastrow.h"],
             optional=True,
         ),
-        Extension("emulator.fastkafka", ["emulator/fastkafka.c"], libraries=["dl"], optional=True),
+        Extension(
+            "emulator.fastkafka",
+            ["emulator/fastkafka.c", "emulator/fastkafka_batch.c"],
+            depends=["emulator/fastkafka.h"],
+            libraries=["dl"],
+            optional=True,
+        ),
     ]
 )

@@ -29,73 +29,7 @@
 #include <string.h>
 #include <sys/types.h>
 
-/* ---------------------------------------------------------------- librdkafka's ABI (rdkafka.h, >= 1.6) */
-
-typedef struct rd_kafka_s rd_kafka_t;
-typedef struct rd_kafka_conf_s rd_kafka_conf_t;
-typedef struct rd_kafka_topic_s rd_kafka_topic_t;
-typedef struct rd_kafka_error_s rd_kafka_error_t;
-typedef struct rd_kafka_headers_s rd_kafka_headers_t;
-typedef int rd_kafka_resp_err_t;
-
-typedef struct {
-    rd_kafka_resp_err_t err;
-    rd_kafka_topic_t *rkt;
-    int32_t partition;
-    void *payload;
-    size_t len;
-    void *key;
-    size_t key_len;
-    int64_t offset;
-    void *_private; /* the per-message opaque (RD_KAFKA_VTYPE_OPAQUE) */
-} rd_kafka_message_t;
-
-enum {
-    VTYPE_END,
-    VTYPE_TOPIC,
-    VTYPE_RKT,
-    VTYPE_PARTITION,
-    VTYPE_VALUE,
-    VTYPE_KEY,
-    VTYPE_OPAQUE,
-    VTYPE_MSGFLAGS,
-    VTYPE_TIMESTAMP,
-    VTYPE_HEADER,
-    VTYPE_HEADERS,
-};
-
-typedef struct {
-    int vtype;
-    union {
-        const char *cstr;
-        rd_kafka_topic_t *rkt;
-        int i;
-        int32_t i32;
-        int64_t i64;
-        struct {
-            void *ptr;
-            size_t size;
-        } mem;
-        struct {
-            const char *name;
-            const void *val;
-            ssize_t size;
-        } header;
-        rd_kafka_headers_t *headers;
-        void *ptr;
-        char _pad[64];
-    } u;
-} rd_kafka_vu_t;
-
-#define RD_KAFKA_PRODUCER 0
-#define RD_KAFKA_CONF_OK 0
-#define RD_KAFKA_MSG_F_COPY 0x2
-#define RD_KAFKA_PURGE_F_QUEUE 0x1
-#define RD_KAFKA_PURGE_F_INFLIGHT 0x2
-#define RD_KAFKA_RESP_ERR__QUEUE_FULL (-184)
-#define RD_KAFKA_RESP_ERR__TIMED_OUT (-185)
-
-typedef void (*dr_msg_cb_t)(rd_kafka_t *, const rd_kafka_message_t *, void *);
+#include "fastkafka.h"
 
 static struct {
     int (*version)(void);
@@ -126,43 +60,6 @@ static struct {
 static int loaded = 0;
 static PyObject *make_error = NULL; /* code -> the exception confluent-kafka's produce raises (KafkaException) */
 
-/* ---------------------------------------------------------------- batches */
-
-/* The records produced between two commit points count their delivery reports here (the message's opaque).
- * `acked` is written by the thread serving reports (with the GIL released in a waiting poll) and read by the
- * others: atomics. A record whose report has an error is counted only once Python has been told (`serve`), so
- * a batch is never `done` before its failure is known. */
-typedef struct cbatch {
-    int64_t acked;
-    struct cbatch *next; /* the producer's list of batches whose memory waits for its end */
-} cbatch;
-
-typedef struct failure {
-    cbatch *batch;
-    rd_kafka_resp_err_t err;
-    char *topic;
-} failure;
-
-typedef struct {
-    PyObject_HEAD
-    rd_kafka_t *rk;
-    PyObject *topics;    /* topic str -> int (rd_kafka_topic_t *) */
-    PyObject *on_failure; /* on_failure(topic, text): a failed delivery report */
-    cbatch *current;     /* the batch new records count in */
-    cbatch *parked;      /* batches still referenced by records in flight when their Python object went */
-    pthread_mutex_t lock; /* the failure list (filled by whichever thread serves reports) */
-    failure *failures;
-    Py_ssize_t nfail, capfail;
-} Producer;
-
-typedef struct {
-    PyObject_HEAD
-    Producer *producer;
-    cbatch *c;
-    long long gen, start, written;
-} Batch;
-
-static PyTypeObject ProducerType, BatchType;
 
 static void
 dr_msg_cb(rd_kafka_t *r, const rd_kafka_message_t *m, void *opaque)
@@ -631,7 +528,7 @@ Producer_new_batch(Producer *self, PyObject *args)
     long long gen, start;
     if (!PyArg_ParseTuple(args, "LL:new_batch", &gen, &start))
         return NULL;
-    Batch *b = PyObject_New(Batch, &BatchType);
+    Batch *b = PyObject_New(Batch, &FkBatchType);
     if (b == NULL)
         return NULL;
     b->c = calloc(1, sizeof(cbatch));
@@ -677,63 +574,6 @@ static PyTypeObject ProducerType = {
     .tp_as_sequence = &Producer_seq,
 };
 
-/* ---------------------------------------------------------------- Batch: KafkaOutput's _Batch in C */
-
-static void
-Batch_dealloc(Batch *self)
-{
-    if (self->producer != NULL) {
-        Producer *p = self->producer;
-        if (p->current == self->c)
-            p->current = NULL;
-        /* every record reported: nothing refers to it any more; else it waits for the producer's end */
-        if (self->written >= 0 && __atomic_load_n(&self->c->acked, __ATOMIC_ACQUIRE) >= self->written) {
-            free(self->c);
-        }
-        else {
-            self->c->next = p->parked;
-            p->parked = self->c;
-        }
-        Py_DECREF(p);
-    }
-    PyObject_Free(self);
-}
-
-static PyObject *
-Batch_acked(Batch *self, void *unused)
-{
-    return PyLong_FromLongLong(__atomic_load_n(&self->c->acked, __ATOMIC_ACQUIRE));
-}
-
-static PyObject *
-Batch_done(Batch *self, void *unused)
-{
-    return PyBool_FromLong(self->written >= 0 &&
-                           self->written <= __atomic_load_n(&self->c->acked, __ATOMIC_ACQUIRE));
-}
-
-static PyGetSetDef Batch_getset[] = {
-    {"acked", (getter)Batch_acked, NULL, NULL, NULL},
-    {"done", (getter)Batch_done, NULL, NULL, NULL},
-    {NULL},
-};
-
-static PyMemberDef Batch_members[] = {
-    {"gen", T_LONGLONG, offsetof(Batch, gen), READONLY, NULL},
-    {"start", T_LONGLONG, offsetof(Batch, start), READONLY, NULL},
-    {"written", T_LONGLONG, offsetof(Batch, written), 0, NULL},
-    {NULL},
-};
-
-static PyTypeObject BatchType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "emulator.fastkafka.Batch",
-    .tp_basicsize = sizeof(Batch),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_dealloc = (destructor)Batch_dealloc,
-    .tp_getset = Batch_getset,
-    .tp_members = Batch_members,
-};
-
 /* ---------------------------------------------------------------- module */
 
 static PyMethodDef methods[] = {
@@ -746,7 +586,7 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "fastkafka", NULL, -1
 PyMODINIT_FUNC
 PyInit_fastkafka(void)
 {
-    if (PyType_Ready(&ProducerType) < 0 || PyType_Ready(&BatchType) < 0)
+    if (PyType_Ready(&ProducerType) < 0 || PyType_Ready(&FkBatchType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL)
