@@ -89,10 +89,6 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
         self.prefix = typed.topics.prefix
         self.locking_mode = typed.relational.snapshot_locking_mode
         self.type_cfg = TypeConfig.from_settings(typed)
-        hold_time_adjuster(
-            typed.binlog.enable_time_adjuster
-        )  # process state: refused if another connector differs
-        self._adjuster_held = True
         self.custom_converters = binlog.custom_converters
         self.settings = EnvelopeSettings.of(
             typed,
@@ -189,6 +185,10 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
             bl.MARIADB_ANNOTATE: self._on_annotate,
             bl.ROWS_QUERY: self._on_rows_query,
         }
+        # enable.time.adjuster is process state: refused if another connector of this process differs; taken last
+        # (nothing above decodes a date), so a constructor that fails leaves no hold that close() would not release
+        hold_time_adjuster(typed.binlog.enable_time_adjuster)
+        self._adjuster_held = True
         engine.source = self
 
     # -- engine protocol ------------------------------------------------------------------------------
