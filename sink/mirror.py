@@ -192,19 +192,18 @@ def rows_by_key(
     """The table's rows of the keys in `need` (Debezium's key JSON texts), by key text. A key's JSON is not the
     table's value (a Decimal is base64 or text, a timestamp a number): each key column is decoded by its schema
     (`fields`) into the table's type, as the rows were written, and compared as values."""
-    names = table_schema(dt).names
-    if any(c not in names for c in key_cols):
+    types = {f.name: f.type for f in table_schema(dt)}
+    if any(c not in types for c in key_cols):
         return {}
     texts = list(need)
     keyrows = [orjson.loads(k) for k in texts]
-    types = {f.name: f.type for f in table_schema(dt)}
     want = {
         c: pa.array([_key_value(kr, c, fields.get(c)) for kr in keyrows], types[c]).to_pylist()
         for c in key_cols
     }
     cols = sorted({c for s in need.values() for c in s} | set(key_cols))
     k0 = key_cols[0]
-    t = dt.to_pyarrow_table(columns=[c for c in cols if c in names])
+    t = dt.to_pyarrow_table(columns=[c for c in cols if c in types])
     t = t.filter(pc.is_in(t.column(k0), value_set=pa.array(want[k0], types[k0])))
     rows = {tuple(r[c] for c in key_cols): r for r in t.to_pylist()}
     found = ((k, rows.get(tuple(want[c][i] for c in key_cols))) for i, k in enumerate(texts))
