@@ -10,7 +10,7 @@ setup(
     ext_modules=[
         Extension(
             "emulator.fastline",
-            ["emulator/fastline.c", "emulator/fastrow.c", "emulator/fastcols.c"],
+            ["emulator/fastline.c", "emulator/fastrow.c", "emulator/fastcols.c", "emulator/fastpg.c"],
             depends=["emulator/fastline.h", "emulator/fastrow.h"],
             optional=True,
         ),

@@ -11,12 +11,13 @@
  * arguments) is handed to CPython's own `fmt % args`, which gives its result or raises its error. Optional:
  * the project builds without it (setup.py, optional=True) and row_lines.py then uses `%` itself.
  *
- * The same module holds the row plans (fastrow.c, fastcols.c: a whole row image's JSON in one call, VERSION 5; 6: the years 1-99 adjuster);
+ * The same module holds the row plans (fastrow.c, fastcols.c: a whole row image's JSON in one call, VERSION 5; 6: the years 1-99 adjuster;
+ * 7: fastpg.c, a pgoutput tuple's line);
  * fastline.h declares what the sources share. */
 
 #define PY_SSIZE_T_CLEAN
 /* raised with every change of what this module does; linefill.py expects the same number */
-#define FASTLINE_VERSION 6
+#define FASTLINE_VERSION 7
 
 #include <Python.h>
 #include <stdint.h>
@@ -504,6 +505,7 @@ jdec_same(PyObject *module, PyObject *const *argv, Py_ssize_t argc)
 
 static PyMethodDef methods[] = {
     FASTROW_METHODS
+    FASTPG_METHODS
     {"jdec", (PyCFunction)(void (*)(void))jdec, METH_FASTCALL,
      "jdec(b, p, prec, scale) -> bytes: values.unscaled_b64's text of the binary DECIMAL at b[p:]"},
     {"jdec_same", (PyCFunction)(void (*)(void))jdec_same, METH_FASTCALL,

@@ -44,4 +44,12 @@ PyObject *fr_line2(PyObject *module, PyObject *const *argv, Py_ssize_t argc);
         {"line2", (PyCFunction)(void (*)(void))fr_line2, METH_FASTCALL,                                        \
          "line2(plan, keylen, b, p, fmt, pos, row, ns[, tot, dco]) -> ((line, key length) or None, p): UPDATE"},
 
+/* fastpg.c's functions (a pgoutput tuple straight into its record's line), in fastline.c's method table */
+PyObject *fp_plan(PyObject *module, PyObject *spec);
+PyObject *fp_line(PyObject *module, PyObject *const *argv, Py_ssize_t argc);
+#define FASTPG_METHODS                                                                                         \
+    {"pgplan", fp_plan, METH_O, "pgplan(spec) -> a pgoutput line plan for pgline (see fastpg.c)"},             \
+        {"pgline", (PyCFunction)(void (*)(void))fp_line, METH_FASTCALL,                                        \
+         "pgline(plan, buf, start, fmt, lsn, tx, ns) -> (line, key length) or None: one pgoutput tuple"},
+
 #endif

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 # fastline.c's FASTLINE_VERSION: a build of an older source (an editable install not built again since) is
 # not used
-VERSION = 6
+VERSION = 7
 try:
     from emulator import fastline
 except ImportError:  # not built (no compiler at install): the pure-Python path
@@ -46,3 +46,6 @@ ACCEL: dict[str, Callable] | None = (
 ROW: dict[str, Callable] | None = (
     None if FILL is None else {"plan": fastline.plan, "line": fastline.line, "line2": fastline.line2}
 )
+# the pgoutput line reader (fastpg.c, pg_line_plan.py), None for the pure path: `plan(spec)` a table's plan,
+# `line(plan, buf, start, fmt, lsn, tx, ns)` the generated `parse_line`'s result
+PG: dict[str, Callable] | None = None if FILL is None else {"plan": fastline.pgplan, "line": fastline.pgline}

@@ -10,6 +10,7 @@ import orjson
 
 from emulator.connectors.postgres import pgoutput as po
 from emulator.connectors.postgres.captured import CapturedTable
+from emulator.connectors.postgres.pg_line_plan import line_reader
 from emulator.connectors.postgres.pgoutput_toast import update_json_parser
 
 
@@ -46,6 +47,14 @@ def json_parser_for(ct: CapturedTable, ncols: int, old: bool = False):
     value, key = env.json_fields()
     nullable = [c.schema.optional for c in env.table.columns]  # NOT NULL: no NULL alternative to match
     return po.row_json_parser(ncols, env.converters, cols, value, key, nullable, old)
+
+
+def line_reader_for(ct: CapturedTable, ncols: int):
+    """`json_parser_for(...).line` in C (pg_line_plan.line_reader), or None."""
+    env = ct.env
+    cols = ct.keep if ct.keep is not None else list(range(len(env.names)))
+    value, key = env.json_fields()
+    return line_reader(ncols, env.converters, cols, value, key)
 
 
 def old_parser_for(ct: CapturedTable):
@@ -150,6 +159,7 @@ def wire(ct: CapturedTable, rel: po.Relation, d: Any, structured: bool) -> None:
             if formats is not None:  # with transaction metadata the lines hold the block (`tx_block`)
                 _fmt, vstart, vtail = formats["c"]
                 ct.gate_line = d.table_line(ct.env, ct.data_collection, vstart, vtail)
-                ct.parse_line = ct.parse_json.line
+                # the C reader where built (pg_line_plan), else the generated one: the same lines
+                ct.parse_line = line_reader_for(ct, len(rel.columns)) or ct.parse_json.line
                 # the old formats' value starts and ends where these do
                 ct.gate_line_d = d.table_line_delete(ct.env, ct.data_collection, vstart, vtail)

@@ -239,6 +239,7 @@ def zoned_timestamp(width: int | None) -> Converter:
             {"f": b'"%bT%b.%bZ"', "z": zeros.encode()},
         )
 
+    conv.c_kind = ("tstz", w or 0)  # the C line path reads UTC texts itself (fastpg.c P_TSTZ; 0: minimal)
     return conv
 
 
