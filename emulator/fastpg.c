@@ -32,7 +32,7 @@
 enum { P_SKIP, P_INT, P_TEXT, P_BOOL, P_JSON, P_CONV, P_NUM, P_TSTZ, P_COUNT };
 
 typedef struct {
-    int kind, a, fb;
+    int kind, a, fb, ex; /* ex: 0 any, 1 must hold a value, 2 must be NULL (a DELETE's old key: else None) */
     PyObject *obj, *vnull, *knull; /* obj NULL when None; the field's NULL JSON in the value and in the key */
 } PCol;
 
@@ -80,7 +80,7 @@ pplan_idx(PyObject *t, int n, int *m, int **out)
 }
 
 /* pgplan((n, cols, value columns, key columns or None, key format or None)): cols a tuple of (kind, a, fb, obj,
- * value NULL JSON, key NULL JSON) per pgoutput column; the value's and key's `%b` in order as column indexes */
+ * value NULL JSON, key NULL JSON[, ex]) per pgoutput column; the value's and key's `%b` in order as column indexes */
 PyObject *
 fp_plan(PyObject *module, PyObject *spec)
 {
@@ -103,20 +103,21 @@ fp_plan(PyObject *module, PyObject *spec)
         goto bad;
     for (int i = 0; i < n; i++) {
         PyObject *c = PyTuple_GET_ITEM(cols, i);
-        if (!PyTuple_Check(c) || PyTuple_GET_SIZE(c) != 6)
+        if (!PyTuple_Check(c) || (PyTuple_GET_SIZE(c) != 6 && PyTuple_GET_SIZE(c) != 7))
             goto bad;
         PCol *col = &pl->cols[i];
         pl->n = i + 1; /* (what pplan_free releases) */
         col->kind = (int)PyLong_AsLong(PyTuple_GET_ITEM(c, 0));
         col->a = (int)PyLong_AsLong(PyTuple_GET_ITEM(c, 1));
         col->fb = (int)PyLong_AsLong(PyTuple_GET_ITEM(c, 2));
+        col->ex = PyTuple_GET_SIZE(c) == 7 ? (int)PyLong_AsLong(PyTuple_GET_ITEM(c, 6)) : 0;
         if (PyErr_Occurred())
             goto bad;
         PyObject *obj = PyTuple_GET_ITEM(c, 3), *vn = PyTuple_GET_ITEM(c, 4), *kn = PyTuple_GET_ITEM(c, 5);
         col->obj = obj == Py_None ? NULL : Py_NewRef(obj);
         col->vnull = Py_NewRef(vn);
         col->knull = Py_NewRef(kn);
-        if (col->kind < 0 || col->kind >= P_COUNT || !PyBytes_CheckExact(vn) || !PyBytes_CheckExact(kn))
+        if (col->kind < 0 || col->kind >= P_COUNT || col->ex < 0 || col->ex > 2 || !PyBytes_CheckExact(vn) || !PyBytes_CheckExact(kn))
             goto bad;
         if ((col->kind >= P_JSON && (col->obj == NULL || !PyCallable_Check(col->obj)))
             || (col->kind == P_NUM && (col->a < 0 || col->a > 17))
@@ -454,11 +455,13 @@ fp_line(PyObject *module, PyObject *const *argv, Py_ssize_t argc)
             goto none;
         unsigned char k = d[p];
         if (k == 'n') {
+            if (c->ex == 1)
+                goto none;
             at[i] = -1;
             p++;
             continue;
         }
-        if (k != 't' || p + 5 > len)
+        if (k != 't' || p + 5 > len || c->ex == 2)
             goto none;
         uint32_t ln = (uint32_t)d[p + 1] << 24 | (uint32_t)d[p + 2] << 16 | (uint32_t)d[p + 3] << 8 | d[p + 4];
         Py_ssize_t s = p + 5;

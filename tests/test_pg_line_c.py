@@ -119,6 +119,11 @@ def _replay(pg: PgServer, msgs, out: Path, tx: bool) -> dict[str, bytes]:
                 if ct is not None:
                     readers.add(type(ct.parse_line).__name__)
         engine.output.flush()
+        # the DEFAULT table's DELETEs read their old key with the C reader too (made on the first DELETE)
+        keyed = {
+            type(getattr(ct.parse_key, "line", None)).__name__ for ct in conn.by_oid.values() if ct.parse_key
+        }
+        assert keyed == ({"partial"} if linefill.PG is not None else {"function"})
     finally:
         conn.conn.close()
     # which reader served: the C one is bound with functools.partial, the generated one is a function

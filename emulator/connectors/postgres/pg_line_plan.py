@@ -33,8 +33,17 @@ def column_spec(conv, vnull: bytes, knull: bytes) -> tuple:
     return (P_CONV, 0, 0, conv, vnull, knull)
 
 
-def line_spec(n: int, converters: list, columns: list[int], value: list, key: list | None) -> tuple:
-    """fastpg.c's plan spec for `row_json_parser(n, converters, columns, value, key)`'s `parse_line`."""
+def line_spec(
+    n: int,
+    converters: list,
+    columns: list[int],
+    value: list,
+    key: list | None,
+    exact: frozenset[int] | None = None,
+) -> tuple:
+    """fastpg.c's plan spec for `row_json_parser(n, converters, columns, value, key, exact=exact)`'s `parse_line`
+    (`exact`: a DELETE's old key, the columns at these positions must hold a value, the other unused ones be
+    NULL)."""
     field_of = {c: j for j, c in enumerate(columns)}
     value = [JsonField(*f) for f in value]
     keyf = [JsonField(*f) for f in key or ()]
@@ -44,11 +53,12 @@ def line_spec(n: int, converters: list, columns: list[int], value: list, key: li
     cols = []
     for i in range(n):
         j = field_of.get(i)
+        ex = 0 if exact is None else 1 if i in exact else 2
         if j is None or j not in used:
-            cols.append((P_SKIP, 0, 0, None, b"null", b"null"))
+            cols.append((P_SKIP, 0, 0, None, b"null", b"null", ex))
             continue
         vnull = value_null.get(j, b"null")
-        cols.append(column_spec(converters[j], vnull, key_null.get(j, vnull)))
+        cols.append((*column_spec(converters[j], vnull, key_null.get(j, vnull)), ex if ex == 1 else 0))
     vcols = tuple(columns[f.j] for f in value if f.fixed is None)
     if not key:
         return (n, tuple(cols), vcols, None, None)
@@ -56,9 +66,16 @@ def line_spec(n: int, converters: list, columns: list[int], value: list, key: li
     return (n, tuple(cols), vcols, tuple(columns[f.j] for f in keyf if f.fixed is None), kfmt)
 
 
-def line_reader(n: int, converters: list, columns: list[int], value: list, key: list | None):
+def line_reader(
+    n: int,
+    converters: list,
+    columns: list[int],
+    value: list,
+    key: list | None,
+    exact: frozenset[int] | None = None,
+):
     """`parse_line(buf, start, fmt, lsn, tx, ns)` in C, or None (not built, or pure Python asked for)."""
     pg = linefill.PG
     if pg is None:
         return None
-    return partial(pg["line"], pg["plan"](line_spec(n, converters, columns, value, key)))
+    return partial(pg["line"], pg["plan"](line_spec(n, converters, columns, value, key, exact)))

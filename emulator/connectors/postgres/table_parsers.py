@@ -99,6 +99,9 @@ def key_parser_later(ct: CapturedTable, rel: po.Relation):
         ct.parse_key = po.row_json_parser(
             len(rel.columns), env.converters, cols, value, key, nullable, exact=exact
         )
+        c_line = line_reader(len(rel.columns), env.converters, cols, value, key, exact)
+        if c_line is not None:  # its line in C (pg_line_plan), as the INSERTs'
+            ct.parse_key.line = c_line
         return ct.parse_key(buf, start)
 
     return first
