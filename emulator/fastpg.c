@@ -32,6 +32,109 @@
 enum { P_SKIP, P_INT, P_TEXT, P_BOOL, P_JSON, P_CONV, P_NUM, P_TSTZ, P_COUNT };
 
 typedef struct {
+    const char *p;
+    Py_ssize_t n;
+} Span;
+
+/* a format cut into pieces: each a literal (at `off`, `n` bytes: `%%` already one `%`) and whether a conversion
+ * (`%b` / `%d`: the next span) follows it */
+typedef struct {
+    Py_ssize_t off, n;
+    int conv;
+} Piece;
+
+typedef struct {
+    PyObject *fmt; /* the format these pieces are of (a strong reference), NULL: none yet */
+    Piece *pc;
+    int npc, nconv;
+    Py_ssize_t lit; /* the literals' total size */
+} Cut;
+
+static void
+cut_clear(Cut *c)
+{
+    Py_CLEAR(c->fmt);
+    PyMem_Free(c->pc);
+    c->pc = NULL;
+    c->npc = c->nconv = 0;
+}
+
+/* c := fmt's pieces; 0, -2: a conversion other than %b %d %% (the caller answers None), -1: error */
+static int
+cut_format(Cut *c, PyObject *fmt)
+{
+    const char *f0 = PyBytes_AS_STRING(fmt), *f = f0, *fend = f + PyBytes_GET_SIZE(fmt);
+    Py_ssize_t cap = 8;
+    int np = 0, nconv = 0;
+    Py_ssize_t lit = 0;
+    Piece *pc = PyMem_Malloc(sizeof(Piece) * (size_t)cap);
+    if (pc == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (;;) {
+        const char *pct = f < fend ? memchr(f, '%', (size_t)(fend - f)) : NULL;
+        if (np + 1 >= cap) {
+            cap *= 2;
+            Piece *g = PyMem_Realloc(pc, sizeof(Piece) * (size_t)cap);
+            if (g == NULL) {
+                PyMem_Free(pc);
+                PyErr_NoMemory();
+                return -1;
+            }
+            pc = g;
+        }
+        if (pct == NULL) {
+            pc[np].off = f - f0, pc[np].n = fend - f, pc[np++].conv = 0;
+            lit += fend - f;
+            break;
+        }
+        if (pct + 1 >= fend || (pct[1] != '%' && pct[1] != 'b' && pct[1] != 'd')) {
+            PyMem_Free(pc);
+            return -2;
+        }
+        int conv = pct[1] != '%';
+        /* `%%`: the literal runs through the first `%` */
+        Py_ssize_t n = pct - f + !conv;
+        pc[np].off = f - f0, pc[np].n = n, pc[np++].conv = conv;
+        lit += n;
+        nconv += conv;
+        f = pct + 2;
+    }
+    cut_clear(c);
+    c->fmt = Py_NewRef(fmt);
+    c->pc = pc, c->npc = np, c->nconv = nconv, c->lit = lit;
+    return 0;
+}
+
+/* the size of c filled from sp */
+static Py_ssize_t
+cut_size(const Cut *c, const Span *sp)
+{
+    Py_ssize_t size = c->lit;
+    for (int k = 0; k < c->nconv; k++)
+        size += sp[k].n;
+    return size;
+}
+
+/* c filled from sp at o (cut_size bytes) */
+static void
+cut_fill(const Cut *c, const Span *sp, char *o)
+{
+    const char *f = PyBytes_AS_STRING(c->fmt);
+    int next = 0;
+    for (int k = 0; k < c->npc; k++) {
+        const Piece *p = &c->pc[k];
+        memcpy(o, f + p->off, (size_t)p->n);
+        o += p->n;
+        if (p->conv) {
+            memcpy(o, sp[next].p, (size_t)sp[next].n);
+            o += sp[next++].n;
+        }
+    }
+}
+
+typedef struct {
     int kind, a, fb, ex; /* ex: 0 any, 1 must hold a value, 2 must be NULL (a DELETE's old key: else None) */
     PyObject *obj, *vnull, *knull; /* obj NULL when None; the field's NULL JSON in the value and in the key */
 } PCol;
@@ -41,6 +144,7 @@ typedef struct {
     PCol *cols;
     int *vcol, *kcol;
     PyObject *kfmt;
+    Cut kcut, lcut; /* the key's format and the last line format used (one per transaction), cut */
 } PPlan;
 
 static void
@@ -55,6 +159,8 @@ pplan_free(PyObject *capsule)
         Py_XDECREF(pl->cols[i].knull);
     }
     Py_XDECREF(pl->kfmt);
+    cut_clear(&pl->kcut);
+    cut_clear(&pl->lcut);
     PyMem_Free(pl->cols);
     PyMem_Free(pl->vcol);
     PyMem_Free(pl->kcol);
@@ -140,6 +246,8 @@ fp_plan(PyObject *module, PyObject *spec)
     for (int k = 0; k < pl->nk; k++)
         if (pl->cols[pl->kcol[k]].kind == P_SKIP)
             goto bad;
+    if (pl->nk >= 0 && (cut_format(&pl->kcut, pl->kfmt) != 0 || pl->kcut.nconv != pl->nk))
+        goto bad;
     return capsule;
 
 bad:
@@ -359,52 +467,6 @@ col_value(const PCol *c, const unsigned char *s, Py_ssize_t n, PBuf *b)
     }
 }
 
-typedef struct {
-    const char *p;
-    Py_ssize_t n;
-} Span;
-
-/* fmt filled from spans (each `%b` and `%d` takes the next; `%%` is `%`) into out; -2: a conversion it does not do
- * or a count that does not match, -1: error */
-static int
-fill_spans(PyObject *fmt, const Span *sp, int ns, PBuf *out)
-{
-    const char *f = PyBytes_AS_STRING(fmt), *fend = f + PyBytes_GET_SIZE(fmt);
-    Py_ssize_t bound = fend - f;
-    for (int k = 0; k < ns; k++)
-        bound += sp[k].n;
-    if (pb_room(out, bound) < 0)
-        return -1;
-    char *o = out->d + out->n;
-    int next = 0;
-    while (f < fend) {
-        const char *pct = memchr(f, '%', (size_t)(fend - f));
-        if (pct == NULL) {
-            memcpy(o, f, (size_t)(fend - f));
-            o += fend - f;
-            break;
-        }
-        memcpy(o, f, (size_t)(pct - f));
-        o += pct - f;
-        if (pct + 1 >= fend)
-            return -2;
-        if (pct[1] == '%')
-            *o++ = '%';
-        else if ((pct[1] == 'b' || pct[1] == 'd') && next < ns) {
-            memcpy(o, sp[next].p, (size_t)sp[next].n);
-            o += sp[next].n;
-            next++;
-        }
-        else
-            return -2;
-        f = pct + 2;
-    }
-    if (next != ns)
-        return -2;
-    out->n = o - out->d;
-    return 0;
-}
-
 #define STACK_COLS 64
 
 /* pgline(plan, buf, start, fmt, lsn, tx, ns) -> (line, key length) or None: see the top of this file */
@@ -415,7 +477,7 @@ fp_line(PyObject *module, PyObject *const *argv, Py_ssize_t argc)
         PyErr_SetString(PyExc_TypeError, "pgline(plan, buf, start, fmt, lsn, tx, ns)");
         return NULL;
     }
-    const PPlan *pl = PyCapsule_GetPointer(argv[0], "fastpg.plan");
+    PPlan *pl = PyCapsule_GetPointer(argv[0], "fastpg.plan");
     if (pl == NULL)
         return NULL;
     PyObject *bo = argv[1], *fmt = argv[3], *tx = argv[5];
@@ -437,9 +499,8 @@ fp_line(PyObject *module, PyObject *const *argv, Py_ssize_t argc)
     if (pl->n > STACK_COLS && (at = PyMem_Malloc(sizeof(Py_ssize_t) * 2 * (size_t)pl->n)) == NULL)
         return PyErr_NoMemory();
     end = at + pl->n;
-    PBuf vals, out;
+    PBuf vals;
     vals.d = vals.small, vals.n = 0, vals.cap = sizeof(vals.small);
-    out.d = out.small, out.n = 0, out.cap = sizeof(out.small);
     Span ssmall[STACK_COLS + 8], *sp = ssmall;
     PyObject *res = NULL;
     int nsp = (pl->nk >= 0) + pl->nv + 6;
@@ -478,7 +539,7 @@ fp_line(PyObject *module, PyObject *const *argv, Py_ssize_t argc)
         end[i] = vals.n;
     }
     /* the key: its fields' JSON (a NULL, or a converter's null, as the key's NULL JSON) through its format */
-    char tbuf[24];
+    char tbuf[24], kbuf[512], *key = kbuf;
     Py_ssize_t tn = fl_put_int(tbuf, nsv), keylen = 0;
     int m = 0;
     if (pl->nk >= 0) {
@@ -490,19 +551,16 @@ fp_line(PyObject *module, PyObject *const *argv, Py_ssize_t argc)
             else
                 sp[k].p = vals.d + at[i], sp[k].n = end[i] - at[i];
         }
-        int r = fill_spans(pl->kfmt, sp, pl->nk, &out);
-        if (r == -2)
-            goto none;
-        if (r < 0)
+        keylen = cut_size(&pl->kcut, sp);
+        if (keylen > (Py_ssize_t)sizeof(kbuf) && (key = PyMem_Malloc((size_t)keylen)) == NULL) {
+            PyErr_NoMemory();
             goto done;
-        keylen = out.n;
+        }
+        cut_fill(&pl->kcut, sp, key);
+        sp[0].p = key, sp[0].n = keylen;
         m = 1;
     }
-    /* the line's spans: the key's text (out.d[0:keylen], which nothing changes now), the values, the rest */
-    PBuf line;
-    line.d = line.small, line.n = 0, line.cap = sizeof(line.small);
-    if (m)
-        sp[0].p = out.d, sp[0].n = keylen;
+    /* the line's spans: the key's text, the values, the LSN twice, the block, the three times */
     for (int k = 0; k < pl->nv; k++) {
         int i = pl->vcol[k];
         const PCol *c = &pl->cols[i];
@@ -520,25 +578,33 @@ fp_line(PyObject *module, PyObject *const *argv, Py_ssize_t argc)
     sp[m].p = tbuf, sp[m++].n = tn - 6; /* ms, µs, ns: the first digits of the ns text */
     sp[m].p = tbuf, sp[m++].n = tn - 3;
     sp[m].p = tbuf, sp[m++].n = tn;
-    int r = fill_spans(fmt, sp, m, &line);
-    if (r == 0) {
-        PyObject *lo = PyBytes_FromStringAndSize(line.d, line.n);
-        if (lo != NULL) {
-            res = Py_BuildValue("(Nn)", lo, keylen);
-        }
+    /* the line's format, cut once per transaction (each has its own: its source block inside) */
+    if (pl->lcut.fmt != fmt) {
+        int r = cut_format(&pl->lcut, fmt);
+        if (r == -2)
+            goto none_key;
+        if (r < 0)
+            goto done_key;
     }
-    if (line.d != line.small)
-        PyMem_Free(line.d);
-    if (r == -2)
-        goto none;
+    if (pl->lcut.nconv != m)
+        goto none_key;
+    PyObject *lo = PyBytes_FromStringAndSize(NULL, cut_size(&pl->lcut, sp));
+    if (lo != NULL) {
+        cut_fill(&pl->lcut, sp, PyBytes_AS_STRING(lo));
+        res = Py_BuildValue("(Nn)", lo, keylen);
+    }
+    goto done_key;
+none_key:
+    res = Py_NewRef(Py_None);
+done_key:
+    if (key != kbuf)
+        PyMem_Free(key);
     goto done;
 none:
     res = Py_NewRef(Py_None);
 done:
     if (vals.d != vals.small)
         PyMem_Free(vals.d);
-    if (out.d != out.small)
-        PyMem_Free(out.d);
     if (sp != ssmall)
         PyMem_Free(sp);
     if (at != stack)
