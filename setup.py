@@ -10,8 +10,14 @@ setup(
     ext_modules=[
         Extension(
             "emulator.fastline",
-            ["emulator/fastline.c", "emulator/fastrow.c", "emulator/fastcols.c", "emulator/fastpg.c"],
-            depends=["emulator/fastline.h", "emulator/fastrow.h"],
+            [
+                "emulator/fastline.c",
+                "emulator/fastrow.c",
+                "emulator/fastcols.c",
+                "emulator/fastpg.c",
+                "emulator/fastpg_cut.c",
+            ],
+            depends=["emulator/fastline.h", "emulator/fastrow.h", "emulator/fastpg.h"],
             optional=True,
         ),
         Extension(

@@ -24,115 +24,12 @@
  * A value of a kind other than P_INT/P_TEXT/P_BOOL printing `null` prints the field's NULL JSON instead (as the
  * generated reader does: a converter's null for NaN). The format holds `%%`, `%b` and `%d` only (else None). */
 
-#include "fastline.h"
+#include "fastpg.h"
 
 #include <stdint.h>
 #include <string.h>
 
 enum { P_SKIP, P_INT, P_TEXT, P_BOOL, P_JSON, P_CONV, P_NUM, P_TSTZ, P_COUNT };
-
-typedef struct {
-    const char *p;
-    Py_ssize_t n;
-} Span;
-
-/* a format cut into pieces: each a literal (at `off`, `n` bytes: `%%` already one `%`) and whether a conversion
- * (`%b` / `%d`: the next span) follows it */
-typedef struct {
-    Py_ssize_t off, n;
-    int conv;
-} Piece;
-
-typedef struct {
-    PyObject *fmt; /* the format these pieces are of (a strong reference), NULL: none yet */
-    Piece *pc;
-    int npc, nconv;
-    Py_ssize_t lit; /* the literals' total size */
-} Cut;
-
-static void
-cut_clear(Cut *c)
-{
-    Py_CLEAR(c->fmt);
-    PyMem_Free(c->pc);
-    c->pc = NULL;
-    c->npc = c->nconv = 0;
-}
-
-/* c := fmt's pieces; 0, -2: a conversion other than %b %d %% (the caller answers None), -1: error */
-static int
-cut_format(Cut *c, PyObject *fmt)
-{
-    const char *f0 = PyBytes_AS_STRING(fmt), *f = f0, *fend = f + PyBytes_GET_SIZE(fmt);
-    Py_ssize_t cap = 8;
-    int np = 0, nconv = 0;
-    Py_ssize_t lit = 0;
-    Piece *pc = PyMem_Malloc(sizeof(Piece) * (size_t)cap);
-    if (pc == NULL) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    for (;;) {
-        const char *pct = f < fend ? memchr(f, '%', (size_t)(fend - f)) : NULL;
-        if (np + 1 >= cap) {
-            cap *= 2;
-            Piece *g = PyMem_Realloc(pc, sizeof(Piece) * (size_t)cap);
-            if (g == NULL) {
-                PyMem_Free(pc);
-                PyErr_NoMemory();
-                return -1;
-            }
-            pc = g;
-        }
-        if (pct == NULL) {
-            pc[np].off = f - f0, pc[np].n = fend - f, pc[np++].conv = 0;
-            lit += fend - f;
-            break;
-        }
-        if (pct + 1 >= fend || (pct[1] != '%' && pct[1] != 'b' && pct[1] != 'd')) {
-            PyMem_Free(pc);
-            return -2;
-        }
-        int conv = pct[1] != '%';
-        /* `%%`: the literal runs through the first `%` */
-        Py_ssize_t n = pct - f + !conv;
-        pc[np].off = f - f0, pc[np].n = n, pc[np++].conv = conv;
-        lit += n;
-        nconv += conv;
-        f = pct + 2;
-    }
-    cut_clear(c);
-    c->fmt = Py_NewRef(fmt);
-    c->pc = pc, c->npc = np, c->nconv = nconv, c->lit = lit;
-    return 0;
-}
-
-/* the size of c filled from sp */
-static Py_ssize_t
-cut_size(const Cut *c, const Span *sp)
-{
-    Py_ssize_t size = c->lit;
-    for (int k = 0; k < c->nconv; k++)
-        size += sp[k].n;
-    return size;
-}
-
-/* c filled from sp at o (cut_size bytes) */
-static void
-cut_fill(const Cut *c, const Span *sp, char *o)
-{
-    const char *f = PyBytes_AS_STRING(c->fmt);
-    int next = 0;
-    for (int k = 0; k < c->npc; k++) {
-        const Piece *p = &c->pc[k];
-        memcpy(o, f + p->off, (size_t)p->n);
-        o += p->n;
-        if (p->conv) {
-            memcpy(o, sp[next].p, (size_t)sp[next].n);
-            o += sp[next++].n;
-        }
-    }
-}
 
 typedef struct {
     int kind, a, fb, ex; /* ex: 0 any, 1 must hold a value, 2 must be NULL (a DELETE's old key: else None) */
