@@ -62,6 +62,7 @@ UPDATES = [
     "UPDATE {t} SET n = n + 1, tz = tz + interval '1.5 second', b = NOT b, t = t || '%' WHERE id IN (1, 2, 6)",
     "UPDATE {t} SET i2 = 9, t = 'now set', n = 0.01, tz3 = '2024-01-01 00:00:00.010+00' WHERE id = 4",
     "UPDATE {t} SET vc = NULL, n0 = NULL WHERE id = 3",
+    "UPDATE {t} SET dd = NULL, nd = 'NaN' WHERE id = 1",
 ]
 
 
@@ -71,6 +72,10 @@ def _record(pg: PgServer) -> list[tuple[int, bytes]]:
         c.execute("SET synchronous_commit = on")
         for t in ("cl", "cl_full"):
             c.execute(f"CREATE TABLE {t} ({COLS})")
+            # defaults: a NULL prints the default (replace.null.with.default), and so does a NaN numeric
+            c.execute(
+                f"ALTER TABLE {t} ADD COLUMN dd integer DEFAULT 42, ADD COLUMN nd numeric(12,2) DEFAULT 1.5"
+            )
         c.execute("ALTER TABLE cl_full REPLICA IDENTITY FULL")
         c.execute("CREATE PUBLICATION pcl FOR TABLE cl, cl_full")
         c.execute("SELECT pg_create_logical_replication_slot('scl', 'pgoutput')")
@@ -88,7 +93,15 @@ def _record(pg: PgServer) -> list[tuple[int, bytes]]:
         return [(po.lsn_to_int(lsn), bytes(data)) for lsn, data in cur]
 
 
-def _replay(pg: PgServer, msgs, out: Path, tx: bool) -> dict[str, bytes]:
+# columns left out, masked (a constant in the format) and truncated (a converter of its own)
+OPTIONS = {
+    "column.exclude.list": "public.cl.i4,public.cl_full.vc",
+    "column.mask.with.6.chars": "public.cl.vc,public.cl_full.t",
+    "column.truncate.to.3.chars": "public.cl.t,public.cl_full.bp",
+}
+
+
+def _replay(pg: PgServer, msgs, out: Path, tx: bool, options: bool = False) -> dict[str, bytes]:
     cfg = from_dict(
         pg.connector_properties(
             **{
@@ -96,6 +109,7 @@ def _replay(pg: PgServer, msgs, out: Path, tx: bool) -> dict[str, bytes]:
                 "topic.prefix": "cl",
                 "offset.storage.file.filename": str(out / "offsets.dat"),
                 "provide.transaction.metadata": "true" if tx else "false",
+                **(OPTIONS if options else {}),
             }
         )
     )
@@ -153,12 +167,14 @@ def workload():
 
 
 @needs_c
-@pytest.mark.parametrize("tx", [False, True], ids=["plain", "tx_metadata"])
-def test_c_reader_prints_the_generated_readers_bytes(workload, tmp_path, monkeypatch, tx):
+@pytest.mark.parametrize(
+    "tx,options", [(False, False), (True, False), (False, True)], ids=["plain", "tx_metadata", "options"]
+)
+def test_c_reader_prints_the_generated_readers_bytes(workload, tmp_path, monkeypatch, tx, options):
     pg, msgs = workload
-    got_c = _replay(pg, msgs, tmp_path / "c", tx)
+    got_c = _replay(pg, msgs, tmp_path / "c", tx, options)
     monkeypatch.setattr(linefill, "PG", None)
-    got_py = _replay(pg, msgs, tmp_path / "py", tx)
+    got_py = _replay(pg, msgs, tmp_path / "py", tx, options)
     assert sorted(got_c) == sorted(got_py)
     assert any("cl.public.cl" in name for name in got_c)
     for name in got_c:
@@ -175,6 +191,9 @@ def test_c_reader_prints_the_generated_readers_bytes(workload, tmp_path, monkeyp
                 value = rec["value"]["payload"] if "payload" in (rec["value"] or {}) else rec["value"]
                 if value and value.get("op") == "c" and value["source"]["table"] == "cl":
                     after[value["after"]["id"]] = value["after"]
+    if options:
+        assert after[1]["vc"] == "******" and "i4" not in after[1] and after[1]["t"] == "pla"
+        return
     assert after[1]["n"] == "AeIh"  # 1234.25 -> unscaled 123425 = 0x01E221
     assert after[2]["n"] == "AA=="  # -0.00 -> 0
     assert after[2]["n0"] == "/w=="  # -1 -> 0xFF
@@ -188,7 +207,8 @@ def test_c_reader_prints_the_generated_readers_bytes(workload, tmp_path, monkeyp
     assert after[3]["tz3"] == "2024-06-30T23:59:59.000Z"
     assert after[2]["t"] == 'q"uo\\te %s %d %%'
     assert after[3]["t"] == "ünïcødé €😀"
-    assert after[4] == {"id": 4, **{k: None for k in NAMES[1:]}}
+    assert {k: after[4][k] for k in NAMES} == {"id": 4, **{k: None for k in NAMES[1:]}}
+    assert after[4]["dd"] == 42 and after[4]["nd"] == "AJY="  # the defaults: 1.5 -> 150 = 0x0096
     assert after[2]["i8"] == -9223372036854775808 and after[3]["b"] is True and after[5]["n"] is None
 
 
