@@ -22,7 +22,7 @@ setup(
         ),
         Extension(
             "emulator.fastkafka",
-            ["emulator/fastkafka.c", "emulator/fastkafka_batch.c"],
+            ["emulator/fastkafka.c", "emulator/fastkafka_batch.c", "emulator/fastkafka_route.c"],
             depends=["emulator/fastkafka.h"],
             libraries=["dl"],
             optional=True,

@@ -18,7 +18,7 @@
 
 #define PY_SSIZE_T_CLEAN
 /* raised with every change of what this module does; kafka_fast.py expects the same number */
-#define FASTKAFKA_VERSION 1
+#define FASTKAFKA_VERSION 2
 
 #include <Python.h>
 #include <structmember.h>
@@ -59,7 +59,6 @@ static struct {
 
 static int loaded = 0;
 static PyObject *make_error = NULL; /* code -> the exception confluent-kafka's produce raises (KafkaException) */
-
 
 static void
 dr_msg_cb(rd_kafka_t *r, const rd_kafka_message_t *m, void *opaque)
@@ -303,8 +302,8 @@ topic_of(Producer *self, PyObject *topic)
 }
 
 /* produce one record; key/value NULL = null; headers None or a list of (str, bytes | str | None) */
-static PyObject *
-produce0(Producer *self, PyObject *topic, const char *value, Py_ssize_t vlen, const char *key, Py_ssize_t klen,
+PyObject *
+fk_produce(Producer *self, PyObject *topic, const char *value, Py_ssize_t vlen, const char *key, Py_ssize_t klen,
          int partition, PyObject *headers)
 {
     if (!PyUnicode_Check(topic)) {
@@ -417,7 +416,7 @@ Producer_produce(Producer *self, PyObject *const *argv, Py_ssize_t argc)
     int partition = PyLong_AsLong(argv[3]);
     if (partition == -1 && PyErr_Occurred())
         return NULL;
-    return produce0(self, argv[0], v, vl, k, kl, partition, argv[4]);
+    return fk_produce(self, argv[0], v, vl, k, kl, partition, argv[4]);
 }
 
 /* produce_line(topic, line, klen, vstart, vtail, headers): the record of a directory-output line (LineRecord):
@@ -442,7 +441,7 @@ Producer_produce_line(Producer *self, PyObject *const *argv, Py_ssize_t argc)
         PyErr_SetString(PyExc_ValueError, "produce_line: offsets outside the line");
         return NULL;
     }
-    return produce0(self, argv[0], line + vstart, vend - vstart, klen ? line + 7 : NULL,
+    return fk_produce(self, argv[0], line + vstart, vend - vstart, klen ? line + 7 : NULL,
                     klen ? vstart - 16 : 0, -1, argv[5]);
 }
 
@@ -564,7 +563,7 @@ static PyMethodDef Producer_methods[] = {
 
 static PySequenceMethods Producer_seq = {.sq_length = (lenfunc)Producer_len};
 
-static PyTypeObject ProducerType = {
+PyTypeObject ProducerType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "emulator.fastkafka.Producer",
     .tp_basicsize = sizeof(Producer),
     .tp_flags = Py_TPFLAGS_DEFAULT,
@@ -586,13 +585,14 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "fastkafka", NULL, -1
 PyMODINIT_FUNC
 PyInit_fastkafka(void)
 {
-    if (PyType_Ready(&ProducerType) < 0 || PyType_Ready(&FkBatchType) < 0)
+    if (PyType_Ready(&ProducerType) < 0 || PyType_Ready(&FkBatchType) < 0 || PyType_Ready(&FkRouterType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL)
         return NULL;
     if (PyModule_AddIntConstant(m, "VERSION", FASTKAFKA_VERSION) < 0 ||
-        PyModule_AddObjectRef(m, "Producer", (PyObject *)&ProducerType) < 0) {
+        PyModule_AddObjectRef(m, "Producer", (PyObject *)&ProducerType) < 0 ||
+        PyModule_AddObjectRef(m, "Router", (PyObject *)&FkRouterType) < 0) {
         Py_DECREF(m);
         return NULL;
     }

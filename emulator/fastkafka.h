@@ -114,7 +114,25 @@ typedef struct {
     long long gen, start, written;
 } Batch;
 
+/* The Kafka output's route checks in C (fastkafka_route.c): see there. */
+typedef struct {
+    PyObject_HEAD
+    PyObject *routes;        /* the output's _routes: topic -> (headers list, its producer form) */
+    Producer *producer;      /* the output's current producer, or NULL */
+    PyObject *fallback_line; /* the output's Python path for what the router does not produce */
+    PyObject *fallback_kv;
+    PyObject *poll;          /* KafkaOutput._poll_if_free, every 1,024 records */
+    long long written;       /* the output's `written` */
+    char failed;             /* the output's `failure` is set: every record to the fallback */
+} Router;
+
 /* fastkafka_batch.c's type: a batch of records between two commit points */
 extern PyTypeObject FkBatchType;
+/* fastkafka.c's producer, and its produce (key/value NULL = null; headers None or a list of tuples) */
+extern PyTypeObject ProducerType;
+PyObject *fk_produce(Producer *self, PyObject *topic, const char *value, Py_ssize_t vlen, const char *key,
+                     Py_ssize_t klen, int partition, PyObject *headers);
+/* fastkafka_route.c's type */
+extern PyTypeObject FkRouterType;
 
 #endif

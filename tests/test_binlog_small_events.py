@@ -166,7 +166,13 @@ def test_decoders_match_the_library_and_the_server(server, monkeypatch) -> None:
 
 
 def _replay(
-    tmp: Path, events: list[tuple], checksum: int, props: dict, connector: str
+    tmp: Path,
+    events: list[tuple],
+    checksum: int,
+    props: dict,
+    connector: str,
+    plain: bool = True,
+    states: list | None = None,
 ) -> tuple[list, str, dict]:
     cfg = dict(props, **{"schema.history.internal.file.filename": str(tmp / "h.dat")})
     if connector == "mysql":
@@ -184,9 +190,15 @@ def _replay(
     # the stream's reader: an XA PREPARE group's GTID handler reads the group's events from it (xa_hold.py)
     it = iter(events)
     c.reader = SimpleNamespace(read=lambda: next(it))
+    if not plain:
+        c._plain = {}  # every GTID and XID through the general handlers (stream_tx.py's plain ones off)
     for etype, data, ev in it:
         c.handle_event(etype, data, ev, checksum)
         c.engine.tick()
+        if states is not None:  # what a restart or a commit after this event would read
+            states.append(
+                (c.position(), str(c.gtids), c.in_tx, c.gtid, c.tx.begin_id, c.metrics.transactions)
+            )
     c.engine.output.flush()
     records = []
     for f in sorted((tmp / "topics").glob("*.jsonl")):
@@ -230,3 +242,25 @@ def test_replay_is_the_same_through_either_decoder(
         begun = [re.search(r"GTID (\S+)", s).group(1) for s in shown if "GTID " in s and s[:5] != "GTID "]
         row_gtids = [r["value"]["payload"]["source"]["gtid"] for r in data]
         assert set(row_gtids) <= set(begun) and row_gtids[-1] in begun[-2:]
+
+
+@pytest.mark.parametrize("capability", [4, 0])
+def test_plain_gtid_and_xid_handlers_leave_the_general_handlers_state(server, tmp_path, capability) -> None:
+    """stream_tx.py: without transaction metadata the MariaDB connector takes a plain GTID and XID in one frame
+    each; the same records, and after every event the same position, GTID set, transaction state and
+    transaction count as through the general handlers (`_on_mariadb_gtid`, `_on_xid`), on the real log above
+    (standalone DDL, one- and multi-row transactions, MyISAM, XA, another schema, a commit group)."""
+    db, file, pos, shown, gtid_pos, props = server
+    raw, checksum = _read_all(db, file, pos, capability)
+    props = dict(props, **{"provide.transaction.metadata": "false"})
+    runs = {}
+    for plain in (True, False):
+        (tmp_path / str(plain)).mkdir()
+        states: list = []
+        got = _replay(tmp_path / str(plain), raw, checksum, props, "mariadb", plain, states)
+        runs[plain] = (got, states)
+    assert runs[True] == runs[False]
+    (records, gtids, _pos), states = runs[True]
+    assert 0 < len(states) <= len(raw) and sum(s[2] for s in states) > 0  # (an XA group is read ahead)
+    if capability == 4:
+        assert gtids == gtid_pos

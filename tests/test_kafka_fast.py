@@ -193,3 +193,77 @@ def test_many_failed_reports_at_once_are_each_handed_over_once(broker, caplog) -
         assert out.pending == 0
         out.close()
     assert skipped[True] == skipped[False] == 3000
+
+
+def _dispatcher_writes(out: KafkaOutput, topics: tuple[str, str]) -> int:
+    """What the dispatcher's line gates do: `produce_line` bound once (Engine.line_producer) and its
+    `__self__.produce_kv` (the delete gate's tombstone), kept across a reset(); two tables (two topics, each its
+    own headers list), a third list for the first topic midway (equal to its first: another object), a second
+    table's tombstones. Returns how many records were written since the reset."""
+    pl = out.produce_line
+    kv = pl.__self__.produce_kv
+    heads = {topics[0]: HEADERS, topics[1]: [("__debezium.context.taskId", b'"1"'), ("table", b'"b"')]}
+    again = list(HEADERS)
+    written = 0
+    for n in range(400):
+        if n == 200:
+            assert out.commit() is True  # delivered: reset() purges what is not
+            out.reset()  # the restart after a failure: the dispatcher keeps its bound methods
+            written = 0
+        topic = topics[n % 2]
+        hs = again if topic == topics[0] and 100 <= n < 150 else heads[topic]
+        key = b'{"id":%d}' % n
+        head = b'{"key":' + key + b',"value":'
+        line = head + b'{"t":"%s","n":%d}' % (b"ab"[n % 2 : n % 2 + 1], n) + b',"headers":[]}\n'
+        if topic == topics[1] and n % 10 == 3:
+            kv(topic, key, None, hs)
+        else:
+            pl(topic, line, len(key), len(head), len(b',"headers":[]}\n'), hs)
+        written += 1
+    return written
+
+
+def test_the_dispatchers_bound_producer_routes_each_topic_to_its_own(broker) -> None:
+    """Two topics through the bound `produce_line` / `produce_kv` the dispatcher holds (on the C path the
+    router's): each topic's records with its own headers, a headers list of another identity, across a
+    reset(); the same topic contents as confluent-kafka's path (it fails if the router sends a record to
+    another topic's route, with another route's headers, or to the producer reset() replaced)."""
+    got = {}
+    for cls in (KafkaOutput, FastKafkaOutput):
+        out = cls({**CONF, "bootstrap.servers": broker.bootstrap}, topic_creation=_creation())
+        topics = (f"fk.public.ra_{cls.__name__.lower()}", f"fk.public.rb_{cls.__name__.lower()}")
+        written = _dispatcher_writes(out, topics)
+        assert out.written == written  # the batches' bounds count what the bound methods produced
+        assert out.commit() is True
+        out.close()
+        got[cls] = [_contents(broker.bootstrap, t) for t in topics]
+    want = got[KafkaOutput]
+    assert [len(k) for k, _ in want] == [200, 200]  # every record kept its topic (the tombstones too)
+    assert got[FastKafkaOutput] == want
+
+
+def test_a_refusal_through_the_bound_producer_fails_the_same_way(broker) -> None:
+    """A record over message.max.bytes through the dispatcher's bound `produce_line`: the same
+    KafkaRecordTooLarge on both paths, and the next record raises it again (nothing produced past it)."""
+    from emulator.outputs.kafka import KafkaRecordTooLarge
+
+    errors = {}
+    for cls in (KafkaOutput, FastKafkaOutput):
+        out = cls({**CONF, "bootstrap.servers": broker.bootstrap, "message.max.bytes": "2000"})
+        topic = f"fk.public.big_{cls.__name__.lower()}"
+        pl = out.produce_line
+        head = b'{"key":{"id":1},"value":'
+        small = head + b'{"v":1},"headers":[]}\n'
+        big = head + b'{"v":"%s"},"headers":[]}\n' % (b"x" * 5000)
+        tail = len(b',"headers":[]}\n')
+        pl(topic, small, 8, len(head), tail, HEADERS)  # the route
+        pl(topic, small, 8, len(head), tail, HEADERS)  # through it
+        with pytest.raises(KafkaRecordTooLarge) as refused:
+            pl(topic, big, 8, len(head), tail, HEADERS)
+        with pytest.raises(KafkaRecordTooLarge):
+            pl(topic, small, 8, len(head), tail, HEADERS)
+        errors[cls] = (str(refused.value).replace(topic, "T"), out.written)
+        out.reset()
+        out.close()
+    assert errors[FastKafkaOutput] == errors[KafkaOutput]
+    assert errors[KafkaOutput][1] == 2

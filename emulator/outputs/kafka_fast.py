@@ -24,7 +24,7 @@ from emulator.envelope import LineRecord
 from emulator.records import Record
 
 # fastkafka.c's FASTKAFKA_VERSION: a build of an older source is not used
-VERSION = 1
+VERSION = 2
 PURE = os.environ.get("DBZ_EMULATOR_PURE_PYTHON", "") in ("1", "true")
 
 # settings confluent-kafka's Producer handles itself (callbacks, its report filter), which librdkafka does not
@@ -91,7 +91,64 @@ def _as_confluent_kafka(conf: dict[str, str]) -> dict[str, str]:
 
 
 class FastPath:
-    """KafkaOutput's producer, batches and hot paths on `fastkafka.Producer` (mixed in before KafkaOutput)."""
+    """KafkaOutput's producer, batches and hot paths on `fastkafka.Producer` (mixed in before KafkaOutput).
+
+    The dispatcher's line gates (`Engine.line_producer`: `produce_line`, then its `__self__.produce_kv`) call
+    the C `fastkafka.Router` straight: the route checks `produce_line` / `produce_kv` made in Python (the
+    output's `_routes`, the headers list's identity, no pending failure), the count and the poll every 1,024
+    records are in C (fastkafka_route.c), ~1,900 of ~7,955 main-thread instructions a record in Python before
+    (docs/kafka-producer.md, "Session 21"). The router reads the output's own `_routes` dict; `written` and
+    whether `failure` is set live in the router (properties here), so they hold across `reset()` — the
+    dispatcher keeps the bound method it was given at start. What the router does not produce (a topic's first
+    record, other headers, a failure pending, a refusal) comes back to `_line_fallback` / `_kv_fallback`,
+    which take the general path exactly as the Python route did."""
+
+    def __init__(self, conf: dict[str, str], **kw) -> None:
+        ref = weakref.ref(self)  # the router holds these: no cycle through a C object
+
+        def fallback_line(topic, line, klen, vstart, vtail, headers, exc) -> None:
+            return ref()._fallback(LineRecord(topic, line, klen, vstart, vtail, headers), exc)
+
+        def fallback_kv(topic, key, value, headers, exc) -> None:
+            return ref()._fallback(Record(topic, key, value, headers), exc)
+
+        def poll() -> None:
+            ref()._poll_if_free()
+
+        # the routes dict is KafkaOutput's, made by its __init__: bound after it (nothing is produced before)
+        self._router = fast_producer().Router({}, fallback_line, fallback_kv, poll)
+        super().__init__(conf, **kw)
+        self._router.routes = self._routes
+        # instance attributes: the dispatcher takes the router's bound methods (`produce_line.__self__` is the
+        # router, whose produce_kv the delete gate takes)
+        self.produce_line = self._router.produce_line
+        self.produce_kv = self._router.produce_kv
+
+    @property
+    def written(self) -> int:
+        return self._router.written
+
+    @written.setter
+    def written(self, n: int) -> None:
+        self._router.written = n
+
+    @property
+    def failure(self) -> str | None:
+        return self._failure
+
+    @failure.setter
+    def failure(self, why: str | None) -> None:
+        self._failure = why
+        self._router.failed = why is not None  # the router produces nothing while a failure is pending
+
+    def _fallback(self, record: Record, exc: BaseException | None) -> None:
+        # the Python route's own fallbacks: no route (or a failure pending) or a full queue -> the general path;
+        # a refusal -> `_refused` (raises, unless errors.tolerance skips it)
+        if exc is None or isinstance(exc, BufferError):
+            return self._write(record)
+        if not isinstance(exc, Exception):
+            raise exc
+        return self._refused(record, exc)
 
     def _new_producer(self, conf: dict[str, str]):
         gen = self.gen + 1  # the generation `_make_producer` gives this producer
@@ -102,6 +159,7 @@ class FastPath:
             if out is not None:
                 out.delivery_failed(gen, topic, why)
 
+        self._router.producer = None  # until the new one is made (reset(): the old one is purged)
         try:
             p = fast_producer().Producer(_as_confluent_kafka(conf), failed)
         except ValueError as e:  # librdkafka refused a setting: as confluent-kafka reports it
@@ -110,6 +168,7 @@ class FastPath:
             raise KafkaException(KafkaError(KafkaError._INVALID_ARG, str(e))) from None
         self._cproduce = p.produce
         self._cline = p.produce_line
+        self._router.producer = p
         return p
 
     def _new_batch(self, start: int) -> None:
@@ -119,7 +178,8 @@ class FastPath:
         p.produce(topic, value, key, -1 if part is None else part, headers)
 
     def write(self, record: Record) -> None:
-        # KafkaOutput.write's routes and fallbacks; the producer's own produce / produce_line
+        # KafkaOutput.write's routes and fallbacks (the emitted records: the record itself to the general path);
+        # the producer's own produce / produce_line
         route = self._routes.get(record.topic)
         if route is None or route[0] is not record.headers or self.failure:
             return self._write(record)
@@ -136,34 +196,7 @@ class FastPath:
             return self._write(record)
         except Exception as e:  # noqa: BLE001 - KafkaException: refused at once
             return self._refused(record, e)
-        self.written += 1
-        if self.written & 0x3FF == 0:
-            self._poll_if_free()
-
-    def produce_line(self, topic: str, line: bytes, klen: int, vstart: int, vtail: int, headers) -> None:
-        route = self._routes.get(topic)
-        if route is None or route[0] is not headers or self.failure:
-            return self._write(LineRecord(topic, line, klen, vstart, vtail, headers))
-        try:
-            self._cline(topic, line, klen, vstart, vtail, route[1])  # key and value cut in C
-        except BufferError:
-            return self._write(LineRecord(topic, line, klen, vstart, vtail, headers))
-        except Exception as e:  # noqa: BLE001 - KafkaException: refused at once
-            return self._refused(LineRecord(topic, line, klen, vstart, vtail, headers), e)
-        self.written += 1
-        if self.written & 0x3FF == 0:
-            self._poll_if_free()
-
-    def produce_kv(self, topic: str, key: bytes | None, value: bytes | None, headers) -> None:
-        route = self._routes.get(topic)
-        if route is None or route[0] is not headers or self.failure:
-            return self._write(Record(topic, key, value, headers))
-        try:
-            self._cproduce(topic, value, key, -1, route[1])
-        except BufferError:
-            return self._write(Record(topic, key, value, headers))
-        except Exception as e:  # noqa: BLE001 - KafkaException: refused at once
-            return self._refused(Record(topic, key, value, headers), e)
-        self.written += 1
-        if self.written & 0x3FF == 0:
+        router = self._router
+        router.written += 1
+        if router.written & 0x3FF == 0:
             self._poll_if_free()

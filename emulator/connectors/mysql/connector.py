@@ -185,6 +185,7 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
             bl.MARIADB_ANNOTATE: self._on_annotate,
             bl.ROWS_QUERY: self._on_rows_query,
         }
+        self._plain = self._plain_tx_handlers()  # the plain GTID / XID handlers (stream_tx.py)
         # enable.time.adjuster is process state: refused if another connector of this process differs; taken last
         # (nothing above decodes a date), so a constructor that fails leaves no hold that close() would not release
         hold_time_adjuster(typed.binlog.enable_time_adjuster)

@@ -19,6 +19,7 @@ from emulator.connectors.mysql.failed_rows import decode_dropping
 from emulator.connectors.mysql.row_decoders import compile_row_decoders
 from emulator.connectors.mysql.source import source_block
 from emulator.connectors.mysql.stream_lines import BinlogLines
+from emulator.connectors.mysql.stream_tx import PlainTx
 from emulator.connectors.mysql.types import EventConversionError
 from emulator.connectors.mysql.values import identity
 from emulator.connectors.mysql.xa_hold import XA_FLAGS, XaHold
@@ -42,7 +43,7 @@ TICK_ROWS_MASK = 31
 _OPS = {t: "c" for t in bl.WRITES} | {t: "u" for t in bl.UPDATES} | {bl.DELETE_V1: "d", bl.DELETE_V2: "d"}
 
 
-class MySqlBinlogStream(BinlogLines, XaHold):
+class MySqlBinlogStream(BinlogLines, PlainTx, XaHold):
     """The MySQL connector's binlog stream: the reader, one handler per event type (rotate, GTID, XID,"""
 
     # -- streaming -----------------------------------------------------------------------------------------
@@ -88,6 +89,7 @@ class MySqlBinlogStream(BinlogLines, XaHold):
         handle = self.handle_event
         on_table_map = self._on_table_map  # handle_event's cases without its call
         on_rows = self._on_rows
+        plain = self._plain  # a plain GTID / XID in one frame (stream_tx.py), without handle_event's
         checksum = 4 if self.reader.checksum else 0
         hb_next = time.monotonic()
         busy = 0
@@ -116,7 +118,9 @@ class MySqlBinlogStream(BinlogLines, XaHold):
                 self.signals.poll()
                 continue
             else:
-                handle(etype, data, ev, checksum)
+                h = plain.get(etype)
+                if h is None or not h(data, ev):
+                    handle(etype, data, ev, checksum)
                 busy += 1
                 if etype == _XID and not more():
                     engine.idle()  # a transaction ended and nothing more arrived: readers see it now, not
@@ -135,6 +139,9 @@ class MySqlBinlogStream(BinlogLines, XaHold):
             return
         if etype in _ROW_EVENTS:
             self._on_rows(etype, data, checksum)
+            return
+        plain = self._plain.get(etype)  # a plain GTID / XID: the whole event in one frame (stream_tx.py)
+        if plain is not None and plain(data, ev):
             return
         ts, _t, sid, size, next_pos = _header(data, 1)
         self._ts = ts
