@@ -135,10 +135,8 @@ def numeric_fixed_precise(scale: int, required: str | None = None) -> Converter:
         return b'"%b"' % b2a(u.to_bytes((~u).bit_length() // 8 + 1, "big", signed=True), newline=False)
 
     conv.json = json
-    conv.c_kind = (
-        "num",
-        scale,
-    )  # the C line path's own reading of such text (fastpg.c P_NUM; `json` the rest)
+    # the C line path's own reading of such text (fastpg.c P_NUM; `json` the rest)
+    conv.c_kind = ("num", scale)
     # the value in a whole-tuple match (pgoutput_match): PostgreSQL prints `scale` digits
     if 0 <= scale < 2048:
         if scale:
