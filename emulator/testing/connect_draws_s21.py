@@ -9,7 +9,13 @@
   connector; the PostgreSQL draws had `isostring` only): in the date trials (connect_draws_s19, one temporal
   column through TimestampConverter) and wherever a trial draws a mode, plus ~8 % of the others; under
   `isostring` a temporal column is a string, so TimestampConverter reads it with its pattern (a mismatch fails
-  the record in both).
+  the record in both);
+- EventRouter options no draw set: `route.topic.regex` (a group around part of the value, a regex that does not
+  match), `table.field.event.key` / `.id` / `.payload` on other columns (a VARCHAR key, a key from the UUID id,
+  a VARCHAR payload), an additional placement of a column the table lacks with `table.field.additional.missing`
+  `error` / `ignore`; ~10 % of the trials are "outbox trials" (the outbox table through EventRouter alone, with
+  the options above and the older ones drawn, JSON / Avro / String values), since the chains reach EventRouter
+  on the outbox table rarely.
 
 From random streams of their own, applied after the others and only from seed 118 (S21_FROM_SEED): older seeds
 keep their trials whole.
@@ -19,10 +25,23 @@ from __future__ import annotations
 
 import random
 
+from emulator.testing.connect_draw_props import base_props
+
 P = "org.apache.kafka.connect.transforms.predicates."
 S21_FROM_SEED = 118
 NEW_MODES = ("microseconds", "nanoseconds", "isostring")
 GUARD = "nt21"
+ROUTER = "io.debezium.transforms.outbox.EventRouter"
+JSON = "org.apache.kafka.connect.json.JsonConverter"
+AVRO = "io.confluent.connect.avro.AvroConverter"
+STRING = "org.apache.kafka.connect.storage.StringConverter"
+SIMPLE = "org.apache.kafka.connect.storage.SimpleHeaderConverter"
+TOPIC_REGEXES = (
+    "(?<routedByValue>[A-Z])(.*)",
+    "(?<routedByValue>.*)er",
+    "x(?<routedByValue>.*)",
+    "(?<routedByValue>.*)",
+)
 
 
 def _guard_null_trial(rng: random.Random, props: dict[str, str]) -> dict[str, str]:
@@ -57,10 +76,62 @@ def _precision(rng: random.Random, props: dict[str, str]) -> dict[str, str]:
     return out
 
 
+def _router(rng: random.Random, props: dict[str, str]) -> dict[str, str]:
+    out = dict(props)
+    for alias in [a for a in out.get("transforms", "").split(",") if a]:
+        pre = f"transforms.{alias}."
+        if out.get(pre + "type") != ROUTER:
+            continue
+        if rng.random() < 0.35:
+            out[pre + "route.topic.regex"] = rng.choice(TOPIC_REGEXES)
+        if rng.random() < 0.3:
+            out[pre + "table.field.event.key"] = rng.choice(("type", "aggregatetype", "id"))
+        if rng.random() < 0.2:
+            out[pre + "table.field.event.id"] = "aggregateid"
+        if rng.random() < 0.1:
+            out[pre + "table.field.event.payload"] = "type"
+        if rng.random() < 0.3:
+            missing = rng.choice(("nope:header", "nope:envelope:gone", "nope:header,type:header:t"))
+            placed = out.get(pre + "table.fields.additional.placement")
+            out[pre + "table.fields.additional.placement"] = f"{placed},{missing}" if placed else missing
+            if rng.random() < 0.8:
+                out[pre + "table.field.additional.missing"] = rng.choice(("error", "ignore"))
+    return out
+
+
+def _outbox_trial(rng: random.Random, db: str) -> tuple[dict[str, str], str]:
+    props = base_props(db, "outbox")
+    props["transforms"] = "o21"
+    o = {"type": ROUTER}
+    if rng.random() < 0.4:
+        o["table.fields.additional.placement"] = rng.choice(
+            ("type:header:eventType", "type:envelope:eventType", "aggregatetype:header", "type:partition")
+        )
+    if rng.random() < 0.3:
+        o["route.topic.replacement"] = rng.choice(("outbox.${routedByValue}", "events.${routedByValue}.v1"))
+    if rng.random() < 0.3:
+        o["table.expand.json.payload"] = "true"
+    if rng.random() < 0.2:
+        o["route.by.field"] = "type"
+    if rng.random() < 0.2:
+        o["route.tombstone.on.empty.payload"] = "true"
+    for k, v in o.items():
+        props[f"transforms.o21.{k}"] = v
+    props["key.converter"] = rng.choice((JSON, STRING))
+    props["value.converter"] = rng.choice((JSON, JSON, AVRO, STRING))
+    if props["value.converter"] == AVRO:
+        props["value.converter.schema.registry.url"] = "mock://s21outbox"
+    props["header.converter"] = rng.choice((SIMPLE, JSON))
+    return props, "pg_connect.sql" if db == "pg" else "mariadb_connect.sql"
+
+
 def add_s21(
     seed: int, trial: int, db: str, workload: str, props: dict[str, str]
 ) -> tuple[dict[str, str], str]:
     if seed < S21_FROM_SEED:
         return props, workload
+    if random.Random(f"s21outbox-{seed}/{trial}/{db}").random() < 0.1:
+        props, workload = _outbox_trial(random.Random(f"s21outboxdraw-{seed}/{trial}/{db}"), db)
     props = _guard_null_trial(random.Random(f"s21guard-{seed}/{trial}/{db}"), props)
+    props = _router(random.Random(f"s21router-{seed}/{trial}/{db}"), props)
     return _precision(random.Random(f"s21modes-{seed}/{trial}/{db}"), props), workload

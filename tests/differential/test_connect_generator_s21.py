@@ -1,6 +1,6 @@
 """The session-21 data-plane draws (connect_draws_s21) start at seed 118: older seeds keep their trials whole, and
 newer ones reach the new options (null trials whose stages skip tombstones, the time.precision.modes the MariaDB
-connector gained in session 20) often enough for a 20-minute campaign."""
+connector gained in session 20, EventRouter's field, regex and missing-field options) often enough for a 20-minute campaign."""
 
 from __future__ import annotations
 
@@ -23,7 +23,9 @@ def test_older_seeds_keep_their_trials(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_new_seeds_reach_the_new_options() -> None:
-    seen = dict.fromkeys(("guarded", "unguarded", "date_modes", "other_modes"), 0)
+    seen = dict.fromkeys(
+        ("guarded", "unguarded", "date_modes", "other_modes", "regex", "fields", "missing"), 0
+    )
     modes = {db: set() for db in ("pg", "mariadb")}
     for seed in (S21_FROM_SEED, S21_FROM_SEED + 1):
         for t in range(150):
@@ -39,6 +41,9 @@ def test_new_seeds_reach_the_new_options() -> None:
                         assert all(f"transforms.{a}.predicate" in props for a in after)
                     else:
                         seen["unguarded"] += 1
+                seen["regex"] += any(k.endswith(".route.topic.regex") for k in props)
+                seen["fields"] += any(".table.field.event." in k for k in props)
+                seen["missing"] += any("nope:" in v for v in props.values())
                 mode = props.get("time.precision.mode")
                 if mode in NEW_MODES:
                     modes[db].add(mode)
