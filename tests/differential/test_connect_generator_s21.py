@@ -50,3 +50,18 @@ def test_new_seeds_reach_the_new_options() -> None:
                     seen["date_modes" if "u19" in chain else "other_modes"] += 1
     assert all(n >= 3 for n in seen.values()), seen
     assert modes == {"pg": set(NEW_MODES), "mariadb": set(NEW_MODES)}, modes
+
+
+def test_pg_null_trials_convert_dates_under_connect_from_seed_122() -> None:
+    # (io.debezium.time.Date fails Kafka's TimestampConverter on every record: 0 records compared)
+    modes = []
+    for seed in (122, 123, 124):
+        for t in range(150):
+            props, _ = connect_draws.draw(seed, t, "pg")
+            chain = [a for a in props.get("transforms", "").split(",") if a]
+            stages = [
+                a for a in chain if props.get(f"transforms.{a}.type", "").endswith("TimestampConverter$Value")
+            ]
+            if "u20" in chain and stages:
+                modes.append(props.get("time.precision.mode"))
+    assert len(modes) >= 4 and modes.count("connect") > len(modes) / 2, modes
