@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import pytest
 
+from emulator.connect.record import ConnectRecord
+from emulator.connect.schema import Field, Schema
+from emulator.connect.transforms.base import Options, TransformError
 from emulator.connect.transforms.dateformat import (
     NotEmulatedText,
     UnparseableText,
     parse_date,
     simple_date_format,
 )
-from emulator.connect.transforms.timestamps import saturating_mul
+from emulator.connect.transforms.timestamps import TimestampConverterT, saturating_mul
 
 # DATETIME '1000-01-01 00:00:00' as Connect's Timestamp (proleptic Gregorian epoch milliseconds)
 GREGORIAN_1000 = -30_610_224_000_000
@@ -85,3 +88,22 @@ def test_parse_fails_where_simple_date_format_fails() -> None:
 )
 def test_unix_precision_saturates_as_time_unit(value: int, factor: int, java: int) -> None:
     assert saturating_mul(value, factor) == java
+
+
+@pytest.mark.parametrize(
+    "schema,text",
+    [
+        # Debezium 3.6.3's text in connect campaign seed 117 trial 14 (a DATE under time.precision.mode=adaptive)
+        (Schema("int32", name="io.debezium.time.Date"), "Schema{io.debezium.time.Date:INT32}"),
+        (Schema("float64"), "Schema{FLOAT64}"),  # ConnectSchema.toString without a name
+    ],
+)
+def test_an_unknown_timestamp_schema_fails_with_connect_schema_text(schema: Schema, text: str) -> None:
+    class Value(TimestampConverterT):
+        key = False
+
+    t = Value(Options("transforms.t.", {"field": "d", "target.type": "string", "format": "yyyy-MM-dd"}))
+    value = Schema("struct", name="V", fields=[Field("d", schema)])
+    with pytest.raises(TransformError) as e:
+        t.apply(ConnectRecord("t", None, None, None, value, {"d": 1}))
+    assert str(e.value) == f"Schema {text} does not correspond to a known timestamp type format"

@@ -17,6 +17,7 @@ from emulator.testing.connect_draws_s17 import add_s17
 from emulator.testing.connect_draws_s18 import add_s18
 from emulator.testing.connect_draws_s19 import add_s19
 from emulator.testing.connect_draws_s20 import add_s20
+from emulator.testing.connect_draws_s21 import add_s21
 from emulator.testing.workloads_mariadb_conv import conv_props
 
 WORKLOADS = {
@@ -565,4 +566,5 @@ def draw(seed: int, trial: int, db: str) -> tuple[dict[str, str], str]:
     props = add_s17(seed, trial, db, workload, props, list(cols))
     props, workload = add_s18(seed, trial, db, workload, props)  # (session 18: from seed 96)
     props, workload = add_s19(seed, trial, db, workload, props)  # (session 19: from seed 102)
-    return add_s20(seed, trial, db, workload, props)  # (session 20: from seed 109)
+    props, workload = add_s20(seed, trial, db, workload, props)  # (session 20: from seed 109)
+    return add_s21(seed, trial, db, workload, props)  # (session 21: from seed 118)

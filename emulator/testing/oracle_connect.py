@@ -137,12 +137,37 @@ def as_avro_data_made(schema, J) -> None:
     )
 
     def retyped(node, of, prop: bool):
+        """-> the node as AvroData makes it, or None where the parsed one already is; an array, map or record
+        default (AvroData's defaultValueFromConnect) holds its numbers under the same rules, so they are
+        retyped through the element, value or field schemas (a copy of the container, as the top level)."""
         kind = str(of.getType().getName())
         if kind == "float" and node.isDouble() and prop:
             return float_node.valueOf(node.floatValue())
         if kind == "long" and node.isInt():
             return long_node.valueOf(node.longValue())
+        if kind == "union" and not node.isNull():
+            branches = [b for b in of.getTypes() if str(b.getType().getName()) != "null"]
+            return retyped(node, branches[0], prop) if branches else None
+        if kind == "array" and node.isArray():
+            return rebuilt(node, [(i, of.getElementType()) for i in range(node.size())], prop)
+        if kind == "map" and node.isObject():
+            return rebuilt(node, [(str(k), of.getValueType()) for k in node.fieldNames()], prop)
+        if kind == "record" and node.isObject():
+            children = [(str(f.name()), f.schema()) for f in of.getFields() if node.has(f.name())]
+            return rebuilt(node, children, prop)
         return None
+
+    def rebuilt(node, children: list, prop: bool):
+        copy = None
+        for key, of in children:
+            new = retyped(node.get(key), of, prop)
+            if new is not None:
+                copy = copy if copy is not None else node.deepCopy()
+                if isinstance(key, int):
+                    copy.set(key, new)
+                else:
+                    copy.replace(key, new)
+        return copy
 
     seen: set[str] = set()
 

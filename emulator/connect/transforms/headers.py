@@ -179,8 +179,10 @@ class HeaderFromT(KeyOrValue):
         for f, h in zip(self.fields, self.headers):
             sf = field_of(schema, f)
             if sf is None:
+                # schema.field(name).schema(): the JVM's helpful NullPointerException text (seed 117 trial 7)
                 raise TransformError(
-                    f'Cannot invoke "org.apache.kafka.connect.data.Field.schema()": no field {f}'
+                    'Cannot invoke "org.apache.kafka.connect.data.Field.schema()" because the return value of '
+                    '"org.apache.kafka.connect.data.Schema.field(String)" is null'
                 )
             headers.append((h, sf.schema, fget(sf, v) if self.replace_null else v.get(f)))
         return self._new(r, updated, out, headers)

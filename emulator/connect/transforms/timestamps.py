@@ -106,9 +106,9 @@ class TimestampConverterT(KeyOrValue):
             return "string"
         if schema.type == "int64":
             return "unix"
-        raise TransformError(
-            f"Schema {schema.type.upper()} does not correspond to a known timestamp type format"
-        )
+        # "Schema " + ConnectSchema.toString(): Schema{name:TYPE} or Schema{TYPE} (seed 117 trial 14)
+        shown = f"{schema.name}:{schema.type.upper()}" if schema.name else schema.type.upper()
+        raise TransformError(f"Schema Schema{{{shown}}} does not correspond to a known timestamp type format")
 
     def _to_ms(self, kind: str, value: Any) -> int:
         if kind == "string":

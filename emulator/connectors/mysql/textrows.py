@@ -123,12 +123,18 @@ def _stream_rows(conn: pymysql.Connection, sql: str, parse: Callable[[bytes], di
             yield parse(data)
     finally:
         if not done:  # abandoned: read the rest so the connection stays in sync
-            while True:
-                hdr = rf.read(4)
-                n = hdr[0] | hdr[1] << 8 | hdr[2] << 16
-                data = rf.read(n)
-                if n < 9 and data[:1] in (b"\xfe", b"\xff"):
-                    break
+            try:
+                while True:
+                    hdr = rf.read(4)
+                    n = hdr[0] | hdr[1] << 8 | hdr[2] << 16
+                    data = rf.read(n)
+                    if n < 9 and data[:1] in (b"\xfe", b"\xff"):
+                        break
+            except (ValueError, OSError):
+                # the connection was closed first (a stop on a failed record while this stream was suspended):
+                # nothing left to keep in sync, and the result below is detached all the same (else pymysql's
+                # finalizers read the closed socket again and print tracebacks after the one-line error)
+                pass
         result.unbuffered_active = False
         result.connection = None
         result.rows = None
