@@ -119,9 +119,8 @@ class StringConverter:
 class ByteArrayConverter:
     def from_connect_data(self, topic: str, headers: Any, schema: Schema | None, value: Any) -> bytes | None:
         if schema is not None and schema.type != "bytes":
-            raise ConversionError(
-                f"Invalid schema type for ByteArrayConverter: {schema.type.upper()}"
-            )  # Schema.Type
+            # Kafka prints the Schema.Type enum's name
+            raise ConversionError(f"Invalid schema type for ByteArrayConverter: {schema.type.upper()}")
         if value is not None and not isinstance(value, (bytes, bytearray, memoryview)):
             raise ConversionError(f"ByteArrayConverter is not compatible with objects of type {type(value)}")
         return None if value is None else bytes(value)
