@@ -26,7 +26,7 @@ import pyarrow.compute as pc
 import pyarrow.json as pj
 from pyspark.sql import types as T
 
-from sink.arrow_decode import decimals
+from sink.arrow_decode import DecimalError, decimals
 from sink.arrow_values import NotRead, bare_non_numeric, base64_bytes, zoned
 from sink.decode import MAX_DAY, MAX_US, MIN_DAY, MIN_US
 from sink.types import DATE_POS_INFINITY, DECIMAL, NANO_INF, NTZ_NAMES, ZONED_TS, arrow_type, spark_type
@@ -180,7 +180,10 @@ def _convert(c: pa.Array, f: dict, string: pa.DataType) -> pa.Array:
     k = _kind(f)
     if k == "decimal":
         st = spark_type(f)
-        return decimals(c, st.precision, st.scale)
+        try:
+            return decimals(c, st.precision, st.scale)
+        except DecimalError as e:  # e.g. a TOAST placeholder's text in an event's image: the expressions
+            raise NotRead(str(e)) from e
     if k == "date":
         return _date(c)
     if k == "ts":
@@ -195,3 +198,20 @@ def _convert(c: pa.Array, f: dict, string: pa.DataType) -> pa.Array:
         typ = pa.list_(pa.field("element", items.type, f["items"].get("optional", True)))
         return pa.ListArray.from_arrays(offs, items, type=typ, mask=c.is_null() if c.null_count else None)
     return c
+
+
+def images(texts: pa.Array | pa.ChunkedArray, fields: list[dict], string: pa.DataType) -> pa.StructArray:
+    """Row images (`after`, `before`; null: no image) as the struct of `read`'s columns, null where the text
+    is: `sink.executors._events`' `_image` for SCD type 2 and tables without a key, read on the driver."""
+    if isinstance(texts, pa.ChunkedArray):
+        texts = texts.combine_chunks() if texts.num_chunks != 1 else texts.chunk(0)
+    n = len(texts)
+    if n == 0:
+        raise NotRead("nothing to read")
+    missing = texts.is_null()
+    cols = read(texts.fill_null("{}") if texts.null_count else texts, fields, string)
+    return pa.StructArray.from_arrays(
+        [cols[f["field"]] for f in fields],
+        fields=[pa.field(f["field"], cols[f["field"]].type) for f in fields],
+        mask=missing if texts.null_count else None,
+    )
