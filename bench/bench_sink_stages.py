@@ -147,14 +147,14 @@ def _decoded_exprs(recs, fast):
 
 
 def _events(recs, fast):
-    """SCD type 2's events of the batch (`sink.executors._events`: every change event's row), their images
-    parsed on the driver (`sink.arrow_json.images`, session 21), then as Python rows (`_pyrows`, as
+    """SCD type 2's events of the batch (`sink.executors.events`: every change event's row), their images
+    parsed on the driver (`sink.arrow_json.images`, session 21), then as Python rows (`pyrows`, as
     `topic_events` makes them)."""
 
     def run():
         for tp in fast:
             for g in tp.keyed():
-                X._pyrows(X._events(recs, tp, g, False).column("row"), X.after_fields(g.vschema))
+                X.pyrows(X.events(recs, tp, g, False).column("row"), X.after_fields(g.vschema))
 
     return run
 
@@ -163,12 +163,12 @@ def _events_exprs(recs, fast):
     """`events` with the images decoded by `from_json` and Spark expressions on executors (before session 21)."""
 
     def run():
-        read = X._events_read
-        X._events_read = lambda *a: None
+        read = X.events_read
+        X.events_read = lambda *a: None
         try:
             _events(recs, fast)()
         finally:
-            X._events_read = read
+            X.events_read = read
 
     return run
 

@@ -202,7 +202,7 @@ def _convert(c: pa.Array, f: dict, string: pa.DataType) -> pa.Array:
 
 def images(texts: pa.Array | pa.ChunkedArray, fields: list[dict], string: pa.DataType) -> pa.StructArray:
     """Row images (`after`, `before`; null: no image) as the struct of `read`'s columns, null where the text
-    is: `sink.executors._events`' `_image` for SCD type 2 and tables without a key, read on the driver."""
+    is: `sink.executors.events`' `_image` for SCD type 2 and tables without a key, read on the driver."""
     if isinstance(texts, pa.ChunkedArray):
         texts = texts.combine_chunks() if texts.num_chunks != 1 else texts.chunk(0)
     n = len(texts)

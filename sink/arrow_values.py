@@ -16,7 +16,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from sink.arrow_decode import _SIX
+from sink.arrow_decode import SIX
 from sink.decode import MAX_US, MIN_US
 
 
@@ -92,7 +92,7 @@ def base64_bytes(arr: pa.Array | pa.ChunkedArray, typ: pa.DataType) -> pa.Array:
     lens = np.where(valid, offs[1:] - offs[:-1], 0)
     if (lens % 4).any() or len(data) % 4:
         raise NotRead("a base64 text whose length is not a multiple of 4")
-    six = _SIX[data]
+    six = SIX[data]
     if (six == 255).any():
         raise NotRead("a character outside base64's alphabet")
     eq = data == ord("=")

@@ -351,7 +351,7 @@ def _image(text: Column, fields: list[dict]) -> Column:
     return F.when(text.isNull(), F.lit(None)).otherwise(F.struct(*parts))
 
 
-def _events(df, tp: TopicPlan, g: Fp, keyless: bool) -> pa.Table:
+def events(df, tp: TopicPlan, g: Fp, keyless: bool) -> pa.Table:
     """Every change event of one schema group, decoded on executors (rows, and before images of tables
     without a key), as Arrow: what `sink.history` / `sink.keyless` need, without parsing JSON on the driver."""
     p = F.from_json("vp", STAGE_EV)
@@ -371,7 +371,7 @@ def _events(df, tp: TopicPlan, g: Fp, keyless: bool) -> pa.Table:
     after = F.when(op != "d", F.col("p.after"))
     fields = None if is_doc(g.vschema) else after_fields(g.vschema)
     if fields and arrow_json.supported(fields):
-        t = _events_read(ev, cols, after, fields, keyless, tp)
+        t = events_read(ev, cols, after, fields, keyless, tp)
         if t is not None:
             return t
     if keyless:
@@ -399,8 +399,8 @@ def _events(df, tp: TopicPlan, g: Fp, keyless: bool) -> pa.Table:
     return ev.select(*cols).toArrow()
 
 
-def _events_read(ev, cols: list[Column], after: Column, fields: list[dict], keyless: bool, tp: TopicPlan):
-    """`_events`' table with the images parsed on the driver (`sink.arrow_json.images`: `from_json` and the
+def events_read(ev, cols: list[Column], after: Column, fields: list[dict], keyless: bool, tp: TopicPlan):
+    """`events`' table with the images parsed on the driver (`sink.arrow_json.images`: `from_json` and the
     logical types' expressions of every event were the SCD2 job's largest step, session 21); None: a text it
     does not read exactly (the caller runs the expressions)."""
     texts = [after.alias("__a")]
@@ -427,7 +427,7 @@ def _events_read(ev, cols: list[Column], after: Column, fields: list[dict], keyl
     return t.drop_columns([c for c in ("__a", "__b") if c in t.column_names])
 
 
-def _pyrows(col: pa.ChunkedArray, fields: list[dict]) -> list:
+def pyrows(col: pa.ChunkedArray, fields: list[dict]) -> list:
     """Decoded images as the driver's decoder gives them: maps as dicts (Arrow gives pairs)."""
     rows = col.to_pylist()
     maps = [f["field"] for f in fields if f["type"] == "map"]
@@ -459,13 +459,13 @@ def topic_events(df, tp: TopicPlan, trunc: str | None, tables: str) -> TopicBatc
         fields = row_fields(tp, g)
         for f in fields:
             tb.cols[f["field"]] = f
-        t = _events(df, tp, g, keyless)
+        t = events(df, tp, g, keyless)
         if not len(t):
             continue
         cols = {c: t.column(c).to_pylist() for c in ("part", "pos", "op", "seq", "ts")}
-        rows = _pyrows(t.column("row"), fields)
+        rows = pyrows(t.column("row"), fields)
         if keyless:
-            befores = _pyrows(t.column("before"), fields)
+            befores = pyrows(t.column("before"), fields)
             for i, row in enumerate(rows):
                 tie = (cols["part"][i], cols["pos"][i])
                 tb.events.append(

@@ -1,5 +1,5 @@
 """SCD type 2 and keyless events' images parsed on the driver (`sink.arrow_json.images`, through
-`sink.executors._events`) against the Spark expressions they replace (`from_json` with the physical schema,
+`sink.executors.events`) against the Spark expressions they replace (`from_json` with the physical schema,
 then `sink.decode.convert`, per event): the same rows, before images and metadata for keyed and keyless
 tables, on the records of `test_sink_arrow_json` (every type the driver reads, nulls, escapes, unicode,
 NaN/infinities, PostgreSQL's infinities, deletes) and TOAST placeholders; a text it does not read exactly
@@ -51,20 +51,20 @@ def _compare(spark, key, value, events, keyless):
     )
     tp = TopicPlan("t", [g], events=True)
     df = _df(spark, events)
-    got = X._events(df, tp, g, keyless)
-    read = X._events_read
-    X._events_read = lambda *a, **k: None
+    got = X.events(df, tp, g, keyless)
+    read = X.events_read
+    X.events_read = lambda *a, **k: None
     try:
-        want = X._events(df, tp, g, keyless)
+        want = X.events(df, tp, g, keyless)
     finally:
-        X._events_read = read
+        X.events_read = read
     assert got.column_names == want.column_names
     assert repr(got.to_pylist()) == repr(want.to_pylist())  # repr: NaN equals NaN, -0.0 is not 0.0
     assert got.schema == want.schema
     return got
 
 
-def _events(afters: list[str]) -> list[tuple[str, str | None, str | None]]:
+def events(afters: list[str]) -> list[tuple[str, str | None, str | None]]:
     """Each text inserted; every other row then updated to the next text's values under its own key; the
     last one deleted."""
     out = [("c" if i % 2 else "r", None, a) for i, a in enumerate(afters)]
@@ -78,8 +78,8 @@ def _events(afters: list[str]) -> list[tuple[str, str | None, str | None]]:
 
 @pytest.mark.parametrize("keyless", [False, True])
 def test_events_read_on_the_driver_are_the_expressions(spark, keyless):
-    _compare(spark, KEY, VALUE, _events(AFTERS), keyless)
-    _compare(spark, KEY2, VALUE2, _events(AFTERS2), keyless)
+    _compare(spark, KEY, VALUE, events(AFTERS), keyless)
+    _compare(spark, KEY2, VALUE2, events(AFTERS2), keyless)
 
 
 def test_toast_placeholders_in_events_are_kept(spark):
@@ -100,12 +100,12 @@ def test_toast_placeholders_in_events_are_kept(spark):
 def test_events_not_read_exactly_take_the_expressions(spark, bad, value, key, base):
     g = Fp(1, 7, key, _value(value), 2, False, False, (0, 0))
     events = [("c", None, base), ("u", None, bad)]
-    assert X._events_read(*_read_args(spark, events, g, False)) is None
+    assert X.events_read(*_read_args(spark, events, g, False)) is None
     assert len(_compare(spark, key, value, events, False)) == 2
 
 
 def _read_args(spark, events, g, keyless):
-    """`_events_read`'s arguments as `_events` makes them."""
+    """`events_read`'s arguments as `events` makes them."""
     from pyspark.sql import functions as F
 
     from sink.position_expr import connector_of, seq_expr
