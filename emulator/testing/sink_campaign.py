@@ -289,7 +289,22 @@ def _expect_row(t: Table, row: dict, cols: list[str], m: Modes, db: str) -> tupl
     out = []
     for n in cols:
         c = t.coltype(n)
-        out.append(canon(row[n]) if c is None else canon(expected(c, row[n], m, db), c, m))
+        if c is None:
+            out.append(canon(row[n]))
+            continue
+        v = expected(c, row[n], m, db)
+        if (
+            v is None
+            and row[n] is not None
+            and n in t.defaults
+            and m.time == "nanoseconds"
+            and c.kind == "ts"
+        ):
+            # a value Debezium writes as null (a NanoTimestamp outside int64) in a column added with a DEFAULT:
+            # JsonConverter prints the default instead (replace.null.with.default; docs/sink.md "A NULL in a
+            # column with a default"; pg seed 27, `timestamp DEFAULT '2024-02-29 ...'` holding 0001-01-01)
+            v = expected(c, c.values[0].strip("'"), m, db)  # the DEFAULT's literal: PostgreSQL's text
+        out.append(canon(v, c, m))
     return tuple(out)
 
 
