@@ -146,6 +146,33 @@ def _decoded_exprs(recs, fast):
     return run
 
 
+def _events(recs, fast):
+    """SCD type 2's events of the batch (`sink.executors.events`: every change event's row), their images
+    parsed on the driver (`sink.arrow_json.images`, session 21), then as Python rows (`pyrows`, as
+    `topic_events` makes them)."""
+
+    def run():
+        for tp in fast:
+            for g in tp.keyed():
+                X.pyrows(X.events(recs, tp, g, False).column("row"), X.after_fields(g.vschema))
+
+    return run
+
+
+def _events_exprs(recs, fast):
+    """`events` with the images decoded by `from_json` and Spark expressions on executors (before session 21)."""
+
+    def run():
+        read = X.events_read
+        X.events_read = lambda *a: None
+        try:
+            _events(recs, fast)()
+        finally:
+            X.events_read = read
+
+    return run
+
+
 _RAW = []  # the micro-batch's DataFrame before the cache (set per batch)
 
 
@@ -209,6 +236,8 @@ STEPS = {
     "winners+decode seq expr": _decoded_seq_expr,
     "winners+decode whole": _decoded_whole,
     "winners+decode exprs": _decoded_exprs,
+    "events": _events,
+    "events exprs": _events_exprs,
 }
 
 

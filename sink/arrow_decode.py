@@ -20,9 +20,9 @@ import numpy as np
 import pyarrow as pa
 
 _ALPHABET = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-_SIX = np.full(256, 255, np.uint8)
-_SIX[np.frombuffer(_ALPHABET, np.uint8)] = np.arange(64, dtype=np.uint8)
-_SIX[ord("=")] = 0
+SIX = np.full(256, 255, np.uint8)
+SIX[np.frombuffer(_ALPHABET, np.uint8)] = np.arange(64, dtype=np.uint8)
+SIX[ord("=")] = 0
 _WIDTH = 12  # base64 characters of up to 9 bytes; a Decimal of <= 18 digits takes <= 8
 
 
@@ -49,7 +49,7 @@ def decimals(arr: pa.Array | pa.ChunkedArray, precision: int, scale: int) -> pa.
     col = np.arange(_WIDTH)
     at = np.minimum(offs[:-1, None] + col, len(data) - 1)
     ch = np.where(col < lens[:, None], data[at], ord("="))
-    six = _SIX[ch]
+    six = SIX[ch]
     if (six == 255).any():
         raise DecimalError("a Decimal value is not base64 text")
     pad = (ch == ord("=")).sum(axis=1) - (_WIDTH - lens)  # the text's own '='

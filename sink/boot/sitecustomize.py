@@ -36,8 +36,67 @@ def packaged_zips(path: list[str]) -> list[str]:
     return []
 
 
+def connect_back_early() -> None:
+    """In a Python process Spark starts as a plain worker (the stream's offset runner: `PYTHON_WORKER_FACTORY_PORT`
+    in its environment), connect back to the JVM and authenticate now, before the process imports anything.
+
+    The JVM waits a fixed 10 s for the connection (`PythonWorkerFactory.createSimpleWorker`: a `Selector.select(
+    10000)`, no setting) and 10 s more for the secret (`SocketAuthHelper.authClient`); pyspark's runner connects
+    only after its imports (pyspark, pyarrow, numpy: ~0.5 CPU-s), which at load 40 on two cores took longer and
+    failed the query ("Python worker failed to connect back"). After the secret the JVM reads the worker's pid
+    with no timeout. So the connection and the secret's exchange happen here (tens of ms after the start), and
+    the runner's own connect later (`pyspark.util.local_connect_and_auth`, the same address) is given this
+    socket, already authenticated: its `connect` takes over this socket's descriptor and that one call's
+    `_do_server_auth` is skipped. Anything unexpected (no port, a Unix socket, a refused connection, a reply
+    other than "ok") leaves the process as it was, to connect as before."""
+    port, secret = (
+        os.environ.get("PYTHON_WORKER_FACTORY_PORT"),
+        os.environ.get("PYTHON_WORKER_FACTORY_SECRET"),
+    )
+    if not port or not secret or os.environ.get("PYTHON_WORKER_FACTORY_SOCK_PATH"):
+        return
+    import socket
+    import struct
+
+    ipv6 = os.environ.get("SPARK_PREFER_IPV6", "false").lower() == "true"
+    addr = ("::1" if ipv6 else "127.0.0.1", int(port))
+    try:
+        early = socket.create_connection(addr, timeout=int(os.environ.get("SPARK_AUTH_SOCKET_TIMEOUT", 15)))
+        data = secret.encode()
+        early.sendall(struct.pack("!i", len(data)) + data)
+        f = early.makefile("rb")
+        n = struct.unpack("!i", f.read(4))[0]
+        reply = f.read(n).decode()
+        f.close()
+    except (OSError, struct.error, UnicodeDecodeError):
+        return
+    if reply != "ok":
+        early.close()
+        return
+    connect = socket.socket.connect
+
+    def connect_taken_over(self, address):
+        if early.fileno() >= 0 and address[:2] == addr and self.family == early.family:
+            os.dup2(early.fileno(), self.fileno())
+            early.close()
+            socket.socket.connect = connect
+            util = sys.modules.get("pyspark.util")
+            if util is not None:  # skip the one authentication this connection already did
+                auth = util._do_server_auth
+
+                def authenticated(conn, secret):
+                    util._do_server_auth = auth
+
+                util._do_server_auth = authenticated
+            return None
+        return connect(self, address)
+
+    socket.socket.connect = connect_taken_over
+
+
 def start() -> None:
     """Drop the packaged zips, take this directory off `sys.path`, run the next `sitecustomize` if any."""
+    connect_back_early()
     drop = packaged_zips(sys.path)
     here = os.path.dirname(os.path.realpath(__file__))
     sys.path[:] = [p for p in sys.path if p not in drop and os.path.realpath(p or os.curdir) != here]
