@@ -340,21 +340,23 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
         converters = self.custom_converters
         # a message.key.columns column is a required key field: under time.precision.mode=connect (or isostring:
         # the same null from JdbcValueConverters) an out-of-day TIME there stops Debezium ("Unexpected value for
-        # JDBC type 92"; campaign seed 64006), nullable or not
+        # JDBC type 92"; campaign seed 64006), nullable or not; under nanoseconds a DATETIME outside NanoTimestamp's
+        # range there stops it likewise (case time_nanoseconds_key_column_out_of_range_stops)
+        mode = self.type_cfg.time_precision_mode
         keyed = set()
-        if self.type_cfg.time_precision_mode in ("connect", "isostring") and self.filters.key_patterns:
+        if mode in ("connect", "isostring", "nanoseconds") and self.filters.key_patterns:
             tid = f"{t.db}.{t.name}"
             keyed = {
                 c.name for p in self.filters.key_patterns for c in t.columns if p.fullmatch(f"{tid}.{c.name}")
             }
         for c in t.columns:
-            mc = replace(c, optional=False) if c.name in keyed and c.base_type == "TIME" else c
-            m = map_column(mc, self.type_cfg)
+            key = c.name in keyed
+            mc = replace(c, optional=False) if key and c.base_type == "TIME" and mode != "nanoseconds" else c
+            m = map_column(mc, self.type_cfg, key=key)
             d = default_value(c, m)
             if d is not None and not c.optional and c.base_type in DEFAULTED_TYPES:
-                m = map_column(
-                    c, self.type_cfg, d
-                )  # a zero date (or an unconvertible time) reads as the default
+                # a zero date (or an unconvertible time) reads as the default
+                m = map_column(c, self.type_cfg, d, key=key)
             if converters:
                 m, d = convert_column(converters, f"{t.db}.{t.name}", c, m, d)
             schema = m.schema.with_(optional=c.optional or m.always_optional, default=d)
