@@ -158,8 +158,21 @@ _audit(
     note="`warn`/`skip` not recorded on this connector",
 )
 _audit("event.converting.failure.handling.mode", ("warn",))
-_audit("event.deserialization.failure.handling.mode", ("fail",))
-_audit("inconsistent.schema.handling.mode", ("fail",))
+# Debezium 3.6.3 reads event.processing.failure.handling.mode for binlog deserialization failures (the
+# BinlogStreamingChangeEventSource constructor, checked in the jar); this deprecated property only logs a warning
+# (recorded: mariadb case inconsistent_schema_warn sets it to skip, records as without it)
+_audit(
+    "event.deserialization.failure.handling.mode",
+    effect=NO_EFFECT,
+    note="deprecated: Debezium 3.6.3 reads `event.processing.failure.handling.mode` instead (a warning only)",
+)
+# a row event for a captured table whose schema is unknown (emulator/connectors/mysql/stream.py: _resolve) is
+# skipped instead of stopping (recorded: mariadb cases inconsistent_schema_skip / _warn); a row whose column count
+# differs from a known schema stops Debezium whatever this mode (validateChangeEventWithTable), and the emulator
+_audit(
+    "inconsistent.schema.handling.mode",
+    note="`warn`/`skip`/`ignore`: the rows of a captured table whose schema is unknown are skipped",
+)
 _audit(
     "schema.name.adjustment.mode",
     ("none",),

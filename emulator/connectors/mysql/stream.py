@@ -292,14 +292,11 @@ class MySqlBinlogStream(BinlogLines, XaHold):
         if dec is None:
             n = len(tm.types)
             if n != ct.ncols:
-                msg = (
+                # Debezium's validateChangeEventWithTable stops whatever inconsistent.schema.handling.mode
+                raise RuntimeError(
                     f"binlog row of {ct.data_collection} at {self.file}:{self._start} has {n} columns, the "
-                    f"schema has {ct.ncols}: the schema history does not match the binlog"
+                    f"schema has {ct.ncols}: the schema history does not match the binlog; Debezium stops too"
                 )
-                if self.inconsistent_mode == "fail":
-                    raise RuntimeError(msg + " (inconsistent.schema.handling.mode=fail)")
-                log.warning("%s; skipped", msg)
-                return None
             cols = ct.env.table.columns
             # outputs keyed by the field names as printed (field.name.adjustment.mode)
             by_name = {c.name: (c, field) for c, field in zip(cols, ct.env.names)}
