@@ -218,6 +218,7 @@ def test_implemented_values_and_defaults_are_accepted() -> None:
     for mode in ("warn", "skip", "ignore"):
         from_dict({**MARIA, "inconsistent.schema.handling.mode": mode})
         from_dict({**MARIA, "event.deserialization.failure.handling.mode": mode})
+    from_dict({**MARIA, "gtid.source.filter.dml.events": "false"})  # tests/test_mariadb_gtid_source_filter.py
     # implemented on the binlog connectors (tests/data/mariadb/cases/names_adjust_*)
     from_dict({**MARIA, "field.name.adjustment.mode": "avro", "schema.name.adjustment.mode": "avro_unicode"})
 

@@ -331,7 +331,13 @@ _audit(
     "refused: Debezium prints it for NULL too); any other class is refused at start",
 )
 _audit("enable.time.adjuster", ("true", "false"))
-_audit("gtid.source.filter.dml.events", ("true",))
+# `false`: no transaction's rows are filtered by their GTID's source (the MySqlConnector does not read a MariaDB
+# server's GTIDs at all: mariadb case inconsistent_schema_skip sets it, records as without it)
+_audit(
+    "gtid.source.filter.dml.events",
+    note="`true`, `false`; with `true` and `gtid.source.includes`/`excludes`, the rows of a transaction whose GTID source (MariaDB "
+    "`domain-server`, MySQL server UUID) is filtered out are not emitted",
+)
 _audit("gtid.ignore.on.recovery", _NOT_SUPPORTED)
 _audit("ddl.parser.type", ("antlr",), note="the emulator's own DDL parser, Debezium's antlr semantics")
 _audit("internal.mongodb.allow.offset.invalidation", ("false",))

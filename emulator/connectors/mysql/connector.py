@@ -34,7 +34,7 @@ from emulator.connectors.mysql.ddl import Catalog, DdlParser, Table
 from emulator.connectors.mysql.ddl_model import Column
 from emulator.connectors.mysql.ddl_types import TEXT_JDBC_TYPES
 from emulator.connectors.mysql.failed_rows import dropping_parser
-from emulator.connectors.mysql.gtid import MariaGtidSet, MySqlGtidSet
+from emulator.connectors.mysql.gtid import MariaGtidSet, MySqlGtidSet, source_filter
 from emulator.connectors.mysql.history import SchemaHistory
 from emulator.connectors.mysql.reselect import MySqlReselect
 from emulator.connectors.mysql.schema_changes import MySqlSchemaChanges
@@ -132,6 +132,15 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
         self.snapshot_events = SnapshotEvents()  # the snapshot source's schema events (snapshot_events.py)
         self.gtid_includes = list(binlog.gtid_source_includes)
         self.gtid_excludes = list(binlog.gtid_source_excludes)
+        # gtid.source.filter.dml.events: the rows of a transaction whose GTID source is filtered out are not
+        # emitted (Debezium's ignoreDmlEventByGtidSource, set at each GTID event); the rows handler is wrapped
+        # only when a filter is set, so the usual path pays nothing
+        self.dml_source = source_filter(
+            self.gtid_includes, self.gtid_excludes, binlog.gtid_source_filter_dml_events
+        )
+        self.dml_skip = False
+        if self.dml_source is not None:
+            self._on_rows = self._source_filtered_rows(self._on_rows)
         self.signal_table = self.filters.signal_table
         self.by_id: dict[str, CapturedTable | None] = {}
         self.schema_epoch = 0
@@ -315,6 +324,15 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
             return self._binlog_status(conn=snap)
         gtid = self._q("SELECT BINLOG_GTID_POS(%s, %s)", (file, int(pos)), conn=snap)[0][0]
         return file, int(pos), gtid or ""
+
+    def _source_filtered_rows(self, on_rows):
+        def filtered(etype: int, body: bytes, checksum: int) -> None:
+            if self.dml_skip:
+                self.events_done += 1  # counted as read, as a restart inside the transaction counts it
+                return
+            on_rows(etype, body, checksum)
+
+        return filtered
 
     def _new_gtid_set(self, text: str | None):
         if text is None:

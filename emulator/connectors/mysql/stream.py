@@ -220,6 +220,8 @@ class MySqlBinlogStream(BinlogLines, XaHold):
         self._begin_position()
         if self.flavor.mariadb:
             self.gtid = gtid
+            if self.dml_source is not None:  # its source: domain-server (gtid.source_filter)
+                self.dml_skip = not self.dml_source(gtid.rsplit("-", 1)[0])
             self._begin(gtid)
         else:
             self.gtid = None  # the MySQL connector does not read MariaDB GTID events: no transaction, no gtid
@@ -229,6 +231,8 @@ class MySqlBinlogStream(BinlogLines, XaHold):
             return
         self.event_server_id = self._sid
         self.gtid = self.pos_gtid = ev.gtid
+        if self.dml_source is not None:  # its source: the server UUID (gtid.source_filter)
+            self.dml_skip = not self.dml_source(str(ev.gtid).split(":", 1)[0])
         self.tx_standalone = True  # until a BEGIN follows (a DDL follows its GTID directly)
         self._begin_position()
         self.commit_ts_us = mysql_original_commit_us(data)
