@@ -213,6 +213,9 @@ def test_implemented_values_and_defaults_are_accepted() -> None:
     # recorded: mariadb cases store_only_captured_*, processing_failure_*, ssl_required_no_tls_stops
     from_dict({**MARIA, "schema.history.internal.store.only.captured.tables.ddl": "true"})
     from_dict({**MARIA, "event.processing.failure.handling.mode": "skip"})
+    from_dict(
+        {**MARIA, "event.processing.failure.handling.mode": "ignore"}
+    )  # case processing_failure_ignore_as_skip
     # recorded: mariadb cases inconsistent_schema_skip / _warn (the second also sets the deprecated
     # event.deserialization.failure.handling.mode, the first gtid.source.filter.dml.events=false)
     for mode in ("warn", "skip", "ignore"):

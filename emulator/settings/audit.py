@@ -147,9 +147,10 @@ _audit(
 # failed_rows.py; recorded: mariadb cases processing_failure_*); not recorded on the others
 _audit(
     "event.processing.failure.handling.mode",
-    ("fail", "warn", "skip"),
+    ("fail", "warn", "skip", "ignore"),
     applies=BINLOG,
-    note="`warn`/`skip`: a row whose value cannot be converted is dropped, snapshot and stream",
+    note="`warn`/`skip`/`ignore`: a row whose value cannot be converted is dropped, snapshot and stream "
+    "(`ignore` as `skip`: recorded, case processing_failure_ignore_as_skip)",
 )
 _audit(
     "event.processing.failure.handling.mode",
