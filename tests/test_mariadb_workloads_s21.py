@@ -16,6 +16,7 @@ PROPS = (
     "schema.history.internal.store.only.captured.tables.ddl",
     "event.deserialization.failure.handling.mode",
     "gtid.source.filter.dml.events",
+    "event.processing.failure.handling.mode",
 )
 
 
