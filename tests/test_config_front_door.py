@@ -181,8 +181,8 @@ def test_unimplemented_properties_and_values_are_refused(prop: str, value: str) 
 @pytest.mark.parametrize(
     "prop,value",
     [
-        ("database.ssl.mode", "required"),
-        ("gtid.source.filter.dml.events", "false"),
+        ("database.ssl.mode", "verify_ca"),
+        ("table.ignore.builtin", "false"),
     ],
 )
 def test_unimplemented_binlog_properties_are_refused(prop: str, value: str) -> None:
@@ -213,6 +213,15 @@ def test_implemented_values_and_defaults_are_accepted() -> None:
     # recorded: mariadb cases store_only_captured_*, processing_failure_*, ssl_required_no_tls_stops
     from_dict({**MARIA, "schema.history.internal.store.only.captured.tables.ddl": "true"})
     from_dict({**MARIA, "event.processing.failure.handling.mode": "skip"})
+    from_dict(
+        {**MARIA, "event.processing.failure.handling.mode": "ignore"}
+    )  # case processing_failure_ignore_as_skip
+    # recorded: mariadb cases inconsistent_schema_skip / _warn (the second also sets the deprecated
+    # event.deserialization.failure.handling.mode, the first gtid.source.filter.dml.events=false)
+    for mode in ("warn", "skip", "ignore"):
+        from_dict({**MARIA, "inconsistent.schema.handling.mode": mode})
+        from_dict({**MARIA, "event.deserialization.failure.handling.mode": mode})
+    from_dict({**MARIA, "gtid.source.filter.dml.events": "false"})  # tests/test_mariadb_gtid_source_filter.py
     # implemented on the binlog connectors (tests/data/mariadb/cases/names_adjust_*)
     from_dict({**MARIA, "field.name.adjustment.mode": "avro", "schema.name.adjustment.mode": "avro_unicode"})
 

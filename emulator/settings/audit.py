@@ -147,9 +147,10 @@ _audit(
 # failed_rows.py; recorded: mariadb cases processing_failure_*); not recorded on the others
 _audit(
     "event.processing.failure.handling.mode",
-    ("fail", "warn", "skip"),
+    ("fail", "warn", "skip", "ignore"),
     applies=BINLOG,
-    note="`warn`/`skip`: a row whose value cannot be converted is dropped, snapshot and stream",
+    note="`warn`/`skip`/`ignore`: a row whose value cannot be converted is dropped, snapshot and stream "
+    "(`ignore` as `skip`: recorded, case processing_failure_ignore_as_skip)",
 )
 _audit(
     "event.processing.failure.handling.mode",
@@ -158,8 +159,21 @@ _audit(
     note="`warn`/`skip` not recorded on this connector",
 )
 _audit("event.converting.failure.handling.mode", ("warn",))
-_audit("event.deserialization.failure.handling.mode", ("fail",))
-_audit("inconsistent.schema.handling.mode", ("fail",))
+# Debezium 3.6.3 reads event.processing.failure.handling.mode for binlog deserialization failures (the
+# BinlogStreamingChangeEventSource constructor, checked in the jar); this deprecated property only logs a warning
+# (recorded: mariadb case inconsistent_schema_warn sets it to skip, records as without it)
+_audit(
+    "event.deserialization.failure.handling.mode",
+    effect=NO_EFFECT,
+    note="deprecated: Debezium 3.6.3 reads `event.processing.failure.handling.mode` instead (a warning only)",
+)
+# a row event for a captured table whose schema is unknown (emulator/connectors/mysql/stream.py: _resolve) is
+# skipped instead of stopping (recorded: mariadb cases inconsistent_schema_skip / _warn); a row whose column count
+# differs from a known schema stops Debezium whatever this mode (validateChangeEventWithTable), and the emulator
+_audit(
+    "inconsistent.schema.handling.mode",
+    note="`warn`/`skip`/`ignore`: the rows of a captured table whose schema is unknown are skipped",
+)
 _audit(
     "schema.name.adjustment.mode",
     ("none",),
@@ -189,7 +203,17 @@ _audit(
 _audit("incremental.snapshot.allow.schema.changes", ("false",))
 _audit("column.propagate.source.type", _NOT_SUPPORTED, applies=MO)
 _audit("datatype.propagate.source.type", _NOT_SUPPORTED, applies=MO)
-_audit("table.ignore.builtin", ("true",))
+# recorded (database.include.list naming mysql): Debezium 3.6.3's MySqlConnector stops in the snapshot on the DDL
+# of MariaDB's mysql.* tables (Aria options, "extraneous input '1'"); the MariaDbConnector and a MySQL server's
+# system tables are not recordable here, and without a system database in the filters the value changes nothing
+_audit(
+    "table.ignore.builtin",
+    ("true",),
+    note="`false` not modelled: Debezium's MySqlConnector stops on MariaDB's mysql.* DDL (recorded); other "
+    "servers not recordable here",
+    applies=BINLOG,
+)
+_audit("table.ignore.builtin", ("true",), applies=PG)
 _audit("snapshot.isolation.mode", ("serializable",))
 _audit("snapshot.query.mode", ("select_all",))
 _audit("snapshot.query.mode.custom.name", _NOT_SUPPORTED)
@@ -318,7 +342,13 @@ _audit(
     "refused: Debezium prints it for NULL too); any other class is refused at start",
 )
 _audit("enable.time.adjuster", ("true", "false"))
-_audit("gtid.source.filter.dml.events", ("true",))
+# `false`: no transaction's rows are filtered by their GTID's source (the MySqlConnector does not read a MariaDB
+# server's GTIDs at all: mariadb case inconsistent_schema_skip sets it, records as without it)
+_audit(
+    "gtid.source.filter.dml.events",
+    note="`true`, `false`; with `true` and `gtid.source.includes`/`excludes`, the rows of a transaction whose GTID source (MariaDB "
+    "`domain-server`, MySQL server UUID) is filtered out are not emitted",
+)
 _audit("gtid.ignore.on.recovery", _NOT_SUPPORTED)
 _audit("ddl.parser.type", ("antlr",), note="the emulator's own DDL parser, Debezium's antlr semantics")
 _audit("internal.mongodb.allow.offset.invalidation", ("false",))

@@ -35,6 +35,7 @@ from emulator.testing import workloads_mariadb_conv as convs
 from emulator.testing import workloads_mariadb_s17 as s17
 from emulator.testing import workloads_mariadb_s18 as s18
 from emulator.testing import workloads_mariadb_s20 as s20
+from emulator.testing import workloads_mariadb_s21 as s21
 from emulator.testing import workloads_mariadb_users as users
 from emulator.testing.workloads_mariadb_types import DEFAULTS, EXTRA_MODES, MODES, TYPES
 
@@ -459,6 +460,9 @@ def generate(seed: int) -> str:
     s17.draws(seed, props, scns)  # (session 17) large transactions, several databases, DDL forms
     s18.draws(seed, props, scns)  # (session 18) DDL forms and names, XA, LOAD DATA, time zones, numeric edges
     s20.draws(seed, props, scns)  # (session 20) time.precision.mode microseconds/nanoseconds/isostring
+    s21.draws(
+        seed, props, scns
+    )  # (session 21) inconsistent.schema.handling.mode, deprecated/no-op properties
     incremental = ""
     if not initial_only and more.random() < 0.35:  # an initial_only run never streams the signal
         ids = [f"inventory.{s.name}" for s in scns if s.name.rstrip("0123456789") in WITH_ID]

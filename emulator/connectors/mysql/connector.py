@@ -34,7 +34,7 @@ from emulator.connectors.mysql.ddl import Catalog, DdlParser, Table
 from emulator.connectors.mysql.ddl_model import Column
 from emulator.connectors.mysql.ddl_types import TEXT_JDBC_TYPES
 from emulator.connectors.mysql.failed_rows import dropping_parser
-from emulator.connectors.mysql.gtid import MariaGtidSet, MySqlGtidSet
+from emulator.connectors.mysql.gtid import MariaGtidSet, MySqlGtidSet, source_filter
 from emulator.connectors.mysql.history import SchemaHistory
 from emulator.connectors.mysql.reselect import MySqlReselect
 from emulator.connectors.mysql.schema_changes import MySqlSchemaChanges
@@ -132,6 +132,15 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
         self.snapshot_events = SnapshotEvents()  # the snapshot source's schema events (snapshot_events.py)
         self.gtid_includes = list(binlog.gtid_source_includes)
         self.gtid_excludes = list(binlog.gtid_source_excludes)
+        # gtid.source.filter.dml.events: the rows of a transaction whose GTID source is filtered out are not
+        # emitted (Debezium's ignoreDmlEventByGtidSource, set at each GTID event); the rows handler is wrapped
+        # only when a filter is set, so the usual path pays nothing
+        self.dml_source = source_filter(
+            self.gtid_includes, self.gtid_excludes, binlog.gtid_source_filter_dml_events
+        )
+        self.dml_skip = False
+        if self.dml_source is not None:
+            self._on_rows = self._source_filtered_rows(self._on_rows)
         self.signal_table = self.filters.signal_table
         self.by_id: dict[str, CapturedTable | None] = {}
         self.schema_epoch = 0
@@ -317,6 +326,15 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
         gtid = self._q("SELECT BINLOG_GTID_POS(%s, %s)", (file, int(pos)), conn=snap)[0][0]
         return file, int(pos), gtid or ""
 
+    def _source_filtered_rows(self, on_rows):
+        def filtered(etype: int, body: bytes, checksum: int) -> None:
+            if self.dml_skip:
+                self.events_done += 1  # counted as read, as a restart inside the transaction counts it
+                return
+            on_rows(etype, body, checksum)
+
+        return filtered
+
     def _new_gtid_set(self, text: str | None):
         if text is None:
             return None
@@ -341,21 +359,23 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
         converters = self.custom_converters
         # a message.key.columns column is a required key field: under time.precision.mode=connect (or isostring:
         # the same null from JdbcValueConverters) an out-of-day TIME there stops Debezium ("Unexpected value for
-        # JDBC type 92"; campaign seed 64006), nullable or not
+        # JDBC type 92"; campaign seed 64006), nullable or not; under nanoseconds a DATETIME outside NanoTimestamp's
+        # range there stops it likewise (case time_nanoseconds_key_column_out_of_range_stops)
+        mode = self.type_cfg.time_precision_mode
         keyed = set()
-        if self.type_cfg.time_precision_mode in ("connect", "isostring") and self.filters.key_patterns:
+        if mode in ("connect", "isostring", "nanoseconds") and self.filters.key_patterns:
             tid = f"{t.db}.{t.name}"
             keyed = {
                 c.name for p in self.filters.key_patterns for c in t.columns if p.fullmatch(f"{tid}.{c.name}")
             }
         for c in t.columns:
-            mc = replace(c, optional=False) if c.name in keyed and c.base_type == "TIME" else c
-            m = map_column(mc, self.type_cfg)
+            key = c.name in keyed
+            mc = replace(c, optional=False) if key and c.base_type == "TIME" and mode != "nanoseconds" else c
+            m = map_column(mc, self.type_cfg, key=key)
             d = default_value(c, m)
             if d is not None and not c.optional and c.base_type in DEFAULTED_TYPES:
-                m = map_column(
-                    c, self.type_cfg, d
-                )  # a zero date (or an unconvertible time) reads as the default
+                # a zero date (or an unconvertible time) reads as the default
+                m = map_column(c, self.type_cfg, d, key=key)
             if converters:
                 m, d = convert_column(converters, f"{t.db}.{t.name}", c, m, d)
             schema = m.schema.with_(optional=c.optional or m.always_optional, default=d)

@@ -3,13 +3,29 @@
 MariaDB: `domain-server-seq` per replication domain, comma separated (`0-1-42,1-2-7`); the set of completed
 transactions is the last GTID of each domain (what `@slave_connect_state` takes).
 MySQL: `uuid:1-5:7-9` intervals per source UUID, comma separated (what COM_BINLOG_DUMP_GTID takes).
-`gtid.source.includes` / `gtid.source.excludes` select the domains (MariaDB) or UUIDs (MySQL) used for
-positioning.
+`gtid.source.includes` / `gtid.source.excludes` select the sources, `domain-server` (MariaDB: Debezium's
+MariaDbGtidStreamId.asSourceFilterValue) or the server UUID (MySQL), used for positioning and, with
+`gtid.source.filter.dml.events=true` (the default), whose transactions' rows are emitted (`source_filter`).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+
+
+def source_filter(
+    includes: list[re.Pattern] | None, excludes: list[re.Pattern] | None, dml: bool
+) -> Callable[[str], bool] | None:
+    """Debezium's GTID DML filter (BinlogStreamingChangeEventSource.getGtidDmlSourceFilter): None when
+    `gtid.source.filter.dml.events=false` or no list is set, else whether a transaction whose GTID source
+    (`domain-server` or the server UUID) is this has its rows emitted; the include list wins over the exclude
+    list (MariaDbConnectorConfig / MySqlConnectorConfig)."""
+    if not dml or not (includes or excludes):
+        return None
+    if includes:
+        return lambda source: any(p.fullmatch(source) for p in includes)
+    return lambda source: not any(p.fullmatch(source) for p in excludes or ())
 
 
 class MariaGtidSet:
@@ -28,7 +44,7 @@ class MariaGtidSet:
     def filtered(self, includes: list[re.Pattern] | None, excludes: list[re.Pattern] | None) -> MariaGtidSet:
         out = MariaGtidSet()
         for d, v in self.domains.items():
-            name = str(d)
+            name = f"{d}-{v[0]}"  # domain-server, as Debezium's MariaDbGtidSet.retainAll tests it
             if includes and not any(p.fullmatch(name) for p in includes):
                 continue
             if excludes and any(p.fullmatch(name) for p in excludes):

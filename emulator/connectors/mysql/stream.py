@@ -227,6 +227,8 @@ class MySqlBinlogStream(BinlogLines, PlainTx, XaHold):
         self._begin_position()
         if self.flavor.mariadb:
             self.gtid = gtid
+            if self.dml_source is not None:  # its source: domain-server (gtid.source_filter)
+                self.dml_skip = not self.dml_source(gtid.rsplit("-", 1)[0])
             self._begin(gtid)
         else:
             self.gtid = None  # the MySQL connector does not read MariaDB GTID events: no transaction, no gtid
@@ -236,6 +238,8 @@ class MySqlBinlogStream(BinlogLines, PlainTx, XaHold):
             return
         self.event_server_id = self._sid
         self.gtid = self.pos_gtid = ev.gtid
+        if self.dml_source is not None:  # its source: the server UUID (gtid.source_filter)
+            self.dml_skip = not self.dml_source(str(ev.gtid).split(":", 1)[0])
         self.tx_standalone = True  # until a BEGIN follows (a DDL follows its GTID directly)
         self._begin_position()
         self.commit_ts_us = mysql_original_commit_us(data)
@@ -299,14 +303,11 @@ class MySqlBinlogStream(BinlogLines, PlainTx, XaHold):
         if dec is None:
             n = len(tm.types)
             if n != ct.ncols:
-                msg = (
+                # Debezium's validateChangeEventWithTable stops whatever inconsistent.schema.handling.mode
+                raise RuntimeError(
                     f"binlog row of {ct.data_collection} at {self.file}:{self._start} has {n} columns, the "
-                    f"schema has {ct.ncols}: the schema history does not match the binlog"
+                    f"schema has {ct.ncols}: the schema history does not match the binlog; Debezium stops too"
                 )
-                if self.inconsistent_mode == "fail":
-                    raise RuntimeError(msg + " (inconsistent.schema.handling.mode=fail)")
-                log.warning("%s; skipped", msg)
-                return None
             cols = ct.env.table.columns
             # outputs keyed by the field names as printed (field.name.adjustment.mode)
             by_name = {c.name: (c, field) for c, field in zip(cols, ct.env.names)}

@@ -108,11 +108,19 @@ def _required(conv, name: str, what: str, error: type[Exception], default: Any =
 
 
 def temporal(
-    base: str, mode: str, name: str, optional: bool, zero_default: Any, error: type[Exception]
+    base: str,
+    mode: str,
+    name: str,
+    optional: bool,
+    zero_default: Any,
+    error: type[Exception],
+    key: bool = False,
 ) -> tuple[Schema, Any, Any, Any] | None:
     """(schema, binlog converter, snapshot converter, DEFAULT converter or None: the snapshot's) of a
     DATE/TIME/DATETIME under one of NEW_MODES, else None. `zero_default`: as types.map_column's (a NOT NULL column's schema default: what a zero date, or a
-    value the mode cannot convert, reads as); `error`: what such a value raises without one."""
+    value the mode cannot convert, reads as); `error`: what such a value raises without one. `key`: a
+    message.key.columns column: a DATETIME out of nanoseconds' range stops Debezium even when nullable (its key
+    field is required; case time_nanoseconds_key_column_out_of_range_stops), a zero date is still null."""
     if mode not in NEW_MODES or base not in ("DATE", "TIME", "DATETIME"):
         return None
     if base == "DATE":
@@ -152,7 +160,7 @@ def temporal(
         zero = None if optional else (0 if zero_default is None else zero_default)
         one = (
             nano_timestamp
-            if optional
+            if optional and not key
             else _required(
                 nano_timestamp, name, "a DATETIME outside epoch nanoseconds' range", error, zero_default
             )

@@ -194,9 +194,10 @@ ZERO_DATE_TYPES = ("DATE", "DATETIME", "TIMESTAMP")
 DEFAULTED_TYPES = (*ZERO_DATE_TYPES, "TIME")
 
 
-def map_column(col: Column, cfg: TypeConfig, zero_default: Any = None) -> Mapped:
+def map_column(col: Column, cfg: TypeConfig, zero_default: Any = None, key: bool = False) -> Mapped:
     """`zero_default`: the schema default of a NOT NULL DATE/DATETIME/TIMESTAMP/TIME column, its value for a zero date
-    (or for a TIME/DATETIME value the mode cannot convert: temporal_modes._required)
+    (or for a TIME/DATETIME value the mode cannot convert: temporal_modes._required); `key`: a message.key.columns
+    column (a value the mode cannot convert stops, nullable or not: temporal_modes.temporal)
     (JdbcValueConverters.convertValue hands a NOT NULL column's null the field schema's default, else the type's
     fallback; recorded: a NOT NULL DATETIME(3) DEFAULT '2001-...' reads a zero date as that default)."""
     base = col.base_type
@@ -305,7 +306,7 @@ def map_column(col: Column, cfg: TypeConfig, zero_default: Any = None) -> Mapped
         return Mapped(schema, enc, enc)
     if base in ("DATE", "TIME", "DATETIME"):
         modal = temporal(
-            base, cfg.time_precision_mode, col.name, col.optional, zero_default, EventConversionError
+            base, cfg.time_precision_mode, col.name, col.optional, zero_default, EventConversionError, key
         )
         if modal is not None:
             schema, conv, snap, written = modal
