@@ -6,8 +6,8 @@ Why: through the general handlers a one-row transaction's GTID took seven Python
 and its XID six, ~380 of the ~860 bytecodes the connector ran for a one-row UPDATE transaction next to its row
 (bench/README.md, "Session 21"). The plain case is every check of those handlers answered the usual way: the
 MariaDB connector (its source blocks and offsets carry the GTID), no transaction metadata (nothing is written
-at BEGIN or END), no XA group or restart being passed (`xa_done`, `skip_gtid`, `_resume_tx`), the previous
-group closed by its XID. Anything else returns False and the caller takes the general handler, which does the
+at BEGIN or END), no GTID source filter, no XA group or restart being passed (`xa_done`, `skip_gtid`,
+`_resume_tx`), the previous group closed by its XID. Anything else returns False and the caller takes the general handler, which does the
 same work step by step (the same state afterwards: tests/test_binlog*.py, test_xa*.py and the MariaDB
 differential campaign run both)."""
 
@@ -25,8 +25,9 @@ class PlainTx:
     is not the plain case (then nothing was changed)."""
 
     def _plain_tx_handlers(self) -> dict:
-        """The handlers for this connector: none but for the MariaDB connector without transaction metadata."""
-        if not self.flavor.mariadb or self.tx.enabled:
+        """The handlers for this connector: none but for the MariaDB connector without transaction metadata and
+        without a GTID source filter (`_on_mariadb_gtid` decides `dml_skip` per transaction from the GTID)."""
+        if not self.flavor.mariadb or self.tx.enabled or self.dml_source is not None:
             return {}
         return {bl.MARIADB_GTID: self._plain_gtid, bl.XID: self._plain_xid}
 
