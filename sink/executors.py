@@ -1,14 +1,14 @@
 """A micro-batch on Spark: which topics the executors can finish, and their plan up to the final rows.
 
-The batch's split records (`sink.split`) are cached once. One aggregation gives, per topic and schema
-fingerprint, the schema texts and what the executor path cannot do. Topics with a key, in SCD type 1, without
-TOAST placeholders or truncates in the batch (the common case) are done by Spark: `from_json` of the payload
-with a small fixed schema (op, source position, `after` kept as text), the canonical key, the source position
-as a column, and the last change per key as `max(struct(position, ...))`; only then the winners' `after`
-images are decoded (`sink.decode`, per schema fingerprint) and brought to the driver as Arrow — memory bounded
-by the final rows. The driver drops what the delete log supersedes, records the batch's deletes and makes one
-delta-rs MERGE (`sink.mirror.merge`). Every other topic takes the driver path (`sink.apply`).
-"""
+On the cached path (`sink.microbatch.cached_batch`; the common batch takes `sink.onepass`) the batch's split
+records (`sink.split`) are cached once and the readers' survey rows give, per topic and schema fingerprint, the
+schema texts and what the executor path cannot do (`sink.plan`). Topics with a key, in SCD type 1 (the common
+case) are done by Spark: the last change per key by source position (`sink.winners`); only then the winners'
+`after` images are decoded (`sink.arrow_json` on the driver, or `sink.decode` expressions, per schema
+fingerprint) and brought to the driver as Arrow — memory bounded by the final rows. The driver drops what the
+delete log supersedes, records the batch's deletes and makes one delta-rs MERGE (`sink.mirror.merge`). SCD type
+2 and keyless topics are decoded here and written by `sink.history` / `sink.keyless`; every other topic takes
+the driver path (`sink.apply`)."""
 
 from __future__ import annotations
 

@@ -103,3 +103,27 @@ def test_a_batch_the_one_pass_does_not_fit_takes_the_cached_path(tmp_path, spark
     assert opts.one_pass is False  # the next batch's guess: this one did not fit
     assert one[0].fast == cached[0].fast and one[0].driver == cached[0].driver
     assert repr(_tables(tmp_path / "one")) == repr(_tables(tmp_path / "cached"))  # NaN != NaN
+
+
+def test_a_text_arrow_json_does_not_read_falls_back_for_the_run(tmp_path, spark, monkeypatch):
+    """A double printed as "NaN" (JsonConverter's form) is read only by `from_json`: the one pass writes
+    nothing, the batch takes the cached path, and the run stops trying (the next batches likely hold it too)."""
+    src = tmp_path / "in"
+    src.mkdir()
+    m = bs.Model()
+    f = src / f"{bs.TOPIC}.jsonl"
+    bs.gen_snapshot(f, 60, m)
+    lines = f.read_bytes().splitlines(keepends=True)
+    assert b'"score":' in lines[6]
+    head, _, rest = lines[6].partition(b'"score":')
+    lines[6] = head + b'"score":"NaN"' + rest[rest.index(b",") :]
+    f.write_bytes(b"".join(lines))
+    opts = Options()
+    one = _run(spark, src, tmp_path / "one", opts, monkeypatch, 100_000)
+    _run(spark, src, tmp_path / "cached", Options(one_pass=None), monkeypatch, 100_000)
+    assert [st.one_pass for st in one] == [False]
+    assert opts.one_pass is None
+    got = _tables(tmp_path / "one")
+    assert repr(got) == repr(_tables(tmp_path / "cached"))
+    scores = read_arrow(str(tmp_path / "one" / "tables" / bs.TOPIC)).column("score").to_pylist()
+    assert sum(s != s for s in scores) == 1  # the NaN, written
