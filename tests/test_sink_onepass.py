@@ -127,3 +127,26 @@ def test_a_text_arrow_json_does_not_read_falls_back_for_the_run(tmp_path, spark,
     assert repr(got) == repr(_tables(tmp_path / "cached"))
     scores = read_arrow(str(tmp_path / "one" / "tables" / bs.TOPIC)).column("score").to_pylist()
     assert sum(s != s for s in scores) == 1  # the NaN, written
+
+
+def test_one_pass_over_two_topics(tmp_path, spark, monkeypatch):
+    """Two topics (the directory source names a topic by its file) in each batch: each topic's winners are its
+    own (the one pass splits the collected winners by topic and value schema)."""
+    src = tmp_path / "in"
+    src.mkdir()
+    m = bs.Model()
+    f = src / f"{bs.TOPIC}.jsonl"
+    bs.gen_snapshot(f, 300, m)
+    bs.gen_changes(f, 600, m)
+    other = bs.Model()
+    g = tmp_path / "other.jsonl"
+    bs.gen_snapshot(g, 200, other)
+    bs.gen_changes(g, 500, other, seed=7)
+    (src / "bench.public.u.jsonl").write_bytes(g.read_bytes())
+    one = _run(spark, src, tmp_path / "one", Options(), monkeypatch, 400)
+    assert [st.one_pass for st in one] == [True] * len(one)
+    assert any(len(st.fast) == 2 for st in one)
+    for topic, model in ((bs.TOPIC, m), ("bench.public.u", other)):
+        t = read_arrow(str(tmp_path / "one" / "tables" / topic))
+        names = dict(zip(t.column("id").to_pylist(), t.column("name").to_pylist(), strict=True))
+        assert names == {k: f"name-{k}-{v}" for k, v in model.rows.items()}
