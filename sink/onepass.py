@@ -137,12 +137,18 @@ def _parts(col: pa.ChunkedArray, widths: tuple) -> pa.Array:
     return seq_texts(pa.StructArray.from_arrays(kids, names=names, mask=arr.is_null()))
 
 
-def _decoded(t: pa.Table, tp: TopicPlan, widths: tuple) -> list[pa.Table] | None:
+def _decoded(t: pa.Table, rec: pa.Array, tp: TopicPlan, widths: tuple, alone: bool) -> list[pa.Table] | None:
     """The topic's keyed groups' winners as `sink.executors.decoded_winners` gives them (None: a text
-    `sink.arrow_json` does not read)."""
+    `sink.arrow_json` does not read). `rec`: the rows that are winners (not survey rows); `alone`: the batch's
+    only group (one filter, not three comparisons of every row and a copy more)."""
     out = []
     for g in tp.keyed():
-        gt = t.filter(pc.and_(pc.equal(t["topic"], tp.topic), pc.equal(t["__vfp"], g.vfp)))
+        mask = (
+            rec
+            if alone
+            else pc.and_(rec, pc.and_(pc.equal(t["topic"], tp.topic), pc.equal(t["__vfp"], g.vfp)))
+        )
+        gt = t.filter(mask)
         if not len(gt):
             continue
         try:
@@ -169,13 +175,13 @@ def winners_of(df, tables: str, opts: Options) -> tuple[list[TopicPlan], dict[st
     if fits(plans, opts) is not None:
         opts.one_pass = False
         return None
-    t = t.filter(pc.invert(is_sv))
     tps = sorted(plans.values(), key=lambda x: x.topic)
     parts = {}
     if tps:
         widths = WIDTHS[connector_of(tps)]
+        alone = sum(len(tp.keyed()) for tp in tps) == 1
         for tp in tps:
-            parts[tp.topic] = _decoded(t, tp, widths)
+            parts[tp.topic] = _decoded(t, pc.invert(is_sv), tp, widths, alone)
             if parts[tp.topic] is None:
                 opts.one_pass = (
                     None  # a column's texts read only by `from_json` (e.g. a NaN double): likely again
