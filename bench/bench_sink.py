@@ -631,15 +631,21 @@ def reference(src: str, table: str, master: str) -> None:
 
 # (module, function, phase name): what the driver does per micro-batch on the executors' path, in order
 PHASES = (
-    ("sink.executors", "survey", "survey"),  # reads the batch into the cache (executors' readers, JVM tasks)
-    ("sink.executors", "winners", "winners plan"),  # builds the winners' DataFrame (driver, py4j)
+    (
+        "sink.onepass",
+        "run",
+        "one pass",
+    ),  # the batch in one job: read, winners, survey rows (executors); decode
+    ("sink.onepass", "apply_topic", "one pass write"),  # delete log, MERGE of the one pass's winners (driver)
+    ("sink.microbatch", "survey", "survey"),  # reads the batch into the cache (executors' readers, JVM tasks)
+    ("sink.microbatch", "winners", "winners plan"),  # builds the winners' DataFrame (driver, py4j)
     ("sink.executors", "decoded_winners", "winners collect"),  # shuffle, decode, final rows → Arrow
     ("sink.tombstones", "load", "delete log read"),
     ("sink.tombstones", "write", "delete log write"),
     ("sink.executors", "_fill_from_table", "TOAST lookup"),
     ("sink.delta", "create_or_evolve", "table create/evolve"),
     ("sink.mirror", "merge", "MERGE"),
-    ("sink.executors", "run_batch", "batch"),
+    ("sink.microbatch", "run_batch", "batch"),
 )
 
 

@@ -217,10 +217,43 @@ def reader_cpu(path: Path) -> tuple[int, float, float]:
     return n, t_split, t_keys
 
 
-RAW_STEPS = ("ingest", "ingest+cache")
+def _cached_batch(recs, fast):
+    """`sink.microbatch.cached_batch` up to the winners decoded (no write): the cache's fill by the survey's job,
+    the plan, the winners job over the cache (before session 21's one pass)."""
+    from sink.batch import Options
+    from sink.plan import classify, records, survey
+
+    def run():
+        c = _RAW[0].persist(StorageLevel.DISK_ONLY)
+        plans = survey(c)
+        for tp in plans.values():
+            classify(tp, _RAW[1], Options())
+        ok = [tp for tp in plans.values() if tp.fast]
+        w = W.winners(records(c), ok, {})
+        out = [X.decoded_winners(w, tp, g) for tp in ok for g in tp.keyed()]
+        c.unpersist()
+        return out
+
+    return run
+
+
+def _one_pass(recs, fast):
+    """`sink.onepass.winners_of`: the same in one job, no cache (session 21)."""
+    from sink import onepass
+    from sink.batch import Options
+
+    def run():
+        assert onepass.winners_of(_RAW[0], _RAW[1], Options()) is not None
+
+    return run
+
+
+RAW_STEPS = ("ingest", "ingest+cache", "cached batch", "one pass")
 STEPS = {
     "ingest": _ingest,
     "ingest+cache": _ingest_cache,
+    "cached batch": _cached_batch,
+    "one pass": _one_pass,
     "scan": _scan,
     "+from_json": _from_json,
     "+from_json+position text": _position,
@@ -292,7 +325,7 @@ def main() -> None:
 
     def batch(df, _bid):
         # the source read again, before the batch's cache exists (a cached plan would be read instead)
-        _RAW[:] = [df]
+        _RAW[:] = [df, str(work / "t")]
         for rep in range(a.reps):
             for name in [x for x in only if x in RAW_STEPS]:
                 run(name, rep, STEPS[name](None, None))

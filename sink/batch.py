@@ -23,6 +23,9 @@ class Options:
     log: Any = None  # print-like, for one line per notable skip; stderr when None
     prune_every_s: float = 60.0  # how often a topic's delete log is checked for expired entries
     last_prune: dict[str, float] = field(default_factory=dict)
+    # try the batch in one pass (`sink.onepass`): True, predicted from the previous batch's plan; False, that
+    # batch's plan would not have fitted; None, a batch's winners were not read by it (off for the run)
+    one_pass: bool | None = True
 
     def say(self, msg: str) -> None:
         (self.log or (lambda m, **k: print(m, file=sys.stderr, **k)))(msg, flush=True)
@@ -57,6 +60,7 @@ class BatchStats:
     pruned: int = 0  # tombstones forgotten (retention)
     fast: list[str] = field(default_factory=list)  # topics done on executors (sink.executors)
     driver: dict[str, str] = field(default_factory=dict)  # topics done on the driver -> why
+    one_pass: bool = False  # the batch took `sink.onepass` (no cache, no survey job)
 
 
 def tombstone_path(tables: str, topic: str) -> str:

@@ -1,14 +1,14 @@
 """A micro-batch on Spark: which topics the executors can finish, and their plan up to the final rows.
 
-The batch's split records (`sink.split`) are cached once. One aggregation gives, per topic and schema
-fingerprint, the schema texts and what the executor path cannot do. Topics with a key, in SCD type 1, without
-TOAST placeholders or truncates in the batch (the common case) are done by Spark: `from_json` of the payload
-with a small fixed schema (op, source position, `after` kept as text), the canonical key, the source position
-as a column, and the last change per key as `max(struct(position, ...))`; only then the winners' `after`
-images are decoded (`sink.decode`, per schema fingerprint) and brought to the driver as Arrow — memory bounded
-by the final rows. The driver drops what the delete log supersedes, records the batch's deletes and makes one
-delta-rs MERGE (`sink.mirror.merge`). Every other topic takes the driver path (`sink.apply`).
-"""
+On the cached path (`sink.microbatch.cached_batch`; the common batch takes `sink.onepass`) the batch's split
+records (`sink.split`) are cached once and the readers' survey rows give, per topic and schema fingerprint, the
+schema texts and what the executor path cannot do (`sink.plan`). Topics with a key, in SCD type 1 (the common
+case) are done by Spark: the last change per key by source position (`sink.winners`); only then the winners'
+`after` images are decoded (`sink.arrow_json` on the driver, or `sink.decode` expressions, per schema
+fingerprint) and brought to the driver as Arrow — memory bounded by the final rows. The driver drops what the
+delete log supersedes, records the batch's deletes and makes one delta-rs MERGE (`sink.mirror.merge`). SCD type
+2 and keyless topics are decoded here and written by `sink.history` / `sink.keyless`; every other topic takes
+the driver path (`sink.apply`)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ import os
 import orjson
 import pyarrow as pa
 import pyarrow.compute as pc
-from pyspark import StorageLevel
 from pyspark.sql import Column
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
@@ -31,17 +30,14 @@ from sink.plan import (
     Fp,
     TopicPlan,
     after_fields,
-    classify,
     is_doc,
     key_schema,
-    records,
     row_fields,
-    survey,
     toast_cols,
 )
 from sink.position_expr import connector_of, seq_expr
 from sink.types import DECIMAL, spark_type
-from sink.winners import CHANGE_OPS, STAGE1, key_phys, ph_test, winners
+from sink.winners import CHANGE_OPS, STAGE1, key_phys, ph_test
 
 
 def slow_records(df, plans: list[TopicPlan]):
@@ -103,10 +99,16 @@ def decoded_winners(w, tp: TopicPlan, g: Fp) -> pa.Table:
 
 
 def json_readable(w, tp: TopicPlan, g: Fp) -> bool:
-    """The group's winners can be read by `sink.arrow_json`: their `after` is its own text (not the payload,
-    not a document), no TOAST placeholders to carry, every column of a type it reads, and the key's columns
-    among the row's with the same types (a delete's row is its canonical key read with the row's schema)."""
-    if is_doc(g.vschema) or _placeholder_cols(tp, g) or "vp" in w.schema["w"].dataType.names:
+    """The group's winners can be read by `sink.arrow_json` (`json_fits`) and their `after` is its own text
+    (not the payload)."""
+    return "vp" not in w.schema["w"].dataType.names and json_fits(tp, g)
+
+
+def json_fits(tp: TopicPlan, g: Fp) -> bool:
+    """`sink.arrow_json` reads the group's `after` texts: not a document, no TOAST placeholders to carry, every
+    column of a type it reads, and the key's columns among the row's with the same types (a delete's row is its
+    canonical key read with the row's schema)."""
+    if is_doc(g.vschema) or _placeholder_cols(tp, g):
         return False
     after = after_fields(g.vschema)
     if not after or not arrow_json.supported(after):
@@ -123,7 +125,7 @@ def json_winners(w, tp: TopicPlan, g: Fp) -> pa.Table | None:
     path). The executors send one JSON text per winner: its `after`, or for a delete its canonical key, whose
     fields are the row's key columns (the other columns of a delete's row are null, as `decoded` makes them)."""
     text = F.when(F.col("w.op") == "d", F.col("kc")).otherwise(F.col("w.after"))
-    t = _group(w, tp, g).select(text.alias("__json"), *_meta([])).toArrow()
+    t = _group(w, tp, g).select(text.alias("__json"), *meta_cols([])).toArrow()
     if not len(t):
         return t
     try:
@@ -138,7 +140,7 @@ def _group(w, tp: TopicPlan, g: Fp):
     return w.where((F.col("topic") == tp.topic) & (F.col("w.vfp") == g.vfp))
 
 
-def _meta(unres: list[Column]) -> list[Column]:
+def meta_cols(unres: list[Column]) -> list[Column]:
     """The winners' columns besides the row's: position text (or parts), op, canonical key, the key's last
     delete, the event's ts and the placeholder columns left to the table's values."""
     return [
@@ -224,7 +226,7 @@ def decoded(w, tp: TopicPlan, g: Fp, late: dict | None = None):
     for f in kfields:
         if f["field"] not in names:
             cols.append(decode.convert(k.getField(f["field"]), f).alias(f["field"]))
-    return _group(w, tp, g).select(*cols, *_meta(unres))
+    return _group(w, tp, g).select(*cols, *meta_cols(unres))
 
 
 def _column(t: pa.Table, c: str, typ: pa.DataType, default) -> pa.Array:
@@ -269,7 +271,10 @@ def apply_topic(
     opts: Options,
     st: BatchStats,
     trunc: str | None,
+    parts: list[pa.Table] | None = None,
 ) -> None:
+    """One topic's winners written (`parts`: its keyed groups' `decoded_winners`, already made by
+    `sink.onepass`; else made here from `w`)."""
     path = os.path.join(tables, tp.topic)
     tpath = tombstone_path(tables, tp.topic)
     dt = open_table(path)
@@ -277,9 +282,9 @@ def apply_topic(
         st.skipped_replay.append(tp.topic)
         return
     keyed = tp.keyed()
-    parts = []
-    if keyed and w is not None:
-        parts = [t for t in (decoded_winners(w, tp, g) for g in keyed) if len(t)]
+    if parts is None:
+        parts = [decoded_winners(w, tp, g) for g in keyed] if keyed and w is not None else []
+    parts = [t for t in parts if len(t)]
     if not parts:
         if trunc is not None:
             tombstones.write(tpath, {tombstones.TRUNCATE_KEY: trunc}, app_id, batch_id, opts.now_ms)
@@ -486,59 +491,3 @@ def topic_events(df, tp: TopicPlan, trunc: str | None, tables: str) -> TopicBatc
     if trunc is not None:
         tb.events.append(Event(trunc, ("", -1), "t", None, None, 0))
     return tb
-
-
-def run_batch(df, tables: str, app_id: str, batch_id: int, opts: Options) -> BatchStats:
-    """The whole micro-batch: executor path for what it can do, driver path for the rest."""
-    from sink.apply import apply_topics
-    from sink.batch import collect
-
-    st = BatchStats()
-    # the batch's cache on local disk, not in the JVM's heap, where its blocks filled the old generation: the
-    # JVM at a 200k run's peak 590-618 MB on disk against 710-778 MB in memory, for ~1 JVM-µs per record more
-    # (its one fill and one or two reads; session 13, docs/sink.md)
-    cached = df.persist(StorageLevel.DISK_ONLY)
-    try:
-        plans = survey(cached)
-        df = records(cached)
-        st.records = sum(tp.records for tp in plans.values())
-        for tp in plans.values():
-            classify(tp, tables, opts)
-        fast = [tp for tp in sorted(plans.values(), key=lambda t: t.topic) if tp.fast]
-        evs = [tp for tp in sorted(plans.values(), key=lambda t: t.topic) if tp.events]
-        slow = [tp for tp in sorted(plans.values(), key=lambda t: t.topic) if not tp.fast and not tp.events]
-        truncs = truncates(df, fast + evs)
-        if evs:
-            apply_topics(
-                tables,
-                {tp.topic: topic_events(df, tp, truncs.get(tp.topic), tables) for tp in evs},
-                app_id,
-                batch_id,
-                opts,
-                st,
-            )
-        if fast:
-            w = winners(df, fast, truncs) if any(tp.keyed() for tp in fast) else None
-            many = w is not None and sum(len(tp.keyed()) for tp in fast) > 1
-            if many:
-                w = w.persist()
-            try:
-                for tp in fast:
-                    apply_topic(w, tp, tables, app_id, batch_id, opts, st, truncs.get(tp.topic))
-                    st.pruned += _prune(tables, tp.topic, opts)
-            finally:
-                if many:
-                    w.unpersist()
-        if slow:
-            apply_topics(tables, collect(slow_records(df, slow)), app_id, batch_id, opts, st)
-    finally:
-        cached.unpersist()
-    st.fast = [tp.topic for tp in fast + evs]
-    st.driver = {tp.topic: tp.why for tp in slow}
-    return st
-
-
-def _prune(tables: str, topic: str, opts: Options) -> int:
-    from sink.apply import prune_if_due
-
-    return prune_if_due(tables, topic, opts)

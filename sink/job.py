@@ -277,7 +277,7 @@ def driver_jvm_pid(spark) -> int | None:
 
 def make_batch_fn(tables: str, checkpoint: str, source: str, log=print, opts=None, jvm_pid=None):
     from sink.apply import Options
-    from sink.executors import run_batch
+    from sink.microbatch import run_batch
 
     opts = opts or Options()
     if opts.log is None:

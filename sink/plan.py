@@ -44,6 +44,7 @@ class Fp:
     unread: int = 0  # payloads whose op/position the readers could not read (`sink.reader_keys`)
     # the readers give `after`'s byte range in these payloads (`sink.reader_keys.sliceable`)
     cut: bool = False
+    nokc: int = 0  # payloads of a key the readers did not give in canonical form (`sink.reader_keys`)
 
 
 @dataclass
@@ -125,41 +126,48 @@ def survey(df) -> dict[str, TopicPlan]:
         .select("topic", "part", "pos", "kfp", "vfp", "kschema", "vschema", STATS)
         .collect()
     )
+    return plans_of(tuple(r) for r in rows)
+
+
+def plans_of(rows) -> dict[str, TopicPlan]:
+    """`survey`'s plans from the survey rows as tuples (topic, part, pos, kfp, vfp, kschema, vschema, stats)."""
     texts: dict[int, dict] = {}  # a schema's text comes with any group of its fingerprint
     groups: dict[tuple, Fp] = {}
     # value fingerprints whose payloads the readers cut (the same test on the same text)
     cut: set[int] = set()
-    for r in rows:
-        if r.kschema is not None and r.kfp not in texts:
-            texts[r.kfp] = orjson.loads(r.kschema)
-        if r.vschema is not None and r.vfp not in texts:
-            texts[r.vfp] = orjson.loads(r.vschema)
-            if reader_keys.sliceable(r.vschema):
-                cut.add(r.vfp)
-        st = orjson.loads(r[STATS])
-        g = groups.get((r.topic, r.kfp, r.vfp))
+    for topic, part, pos, kfp, vfp, kschema, vschema, stats in rows:
+        if kschema is not None and kfp not in texts:
+            texts[kfp] = orjson.loads(kschema)
+        if vschema is not None and vfp not in texts:
+            texts[vfp] = orjson.loads(vschema)
+            if reader_keys.sliceable(vschema):
+                cut.add(vfp)
+        st = orjson.loads(stats)
+        g = groups.get((topic, kfp, vfp))
         if g is None:
-            groups[(r.topic, r.kfp, r.vfp)] = Fp(
-                r.kfp,
-                r.vfp,
+            groups[(topic, kfp, vfp)] = Fp(
+                kfp,
+                vfp,
                 None,
                 None,
                 st["n"],
                 st["ph"],
                 st["tr"],
-                (r.part, r.pos),
+                (part, pos),
                 st["nt"],
                 st["hk"],
                 st.get("nr", 0),
+                nokc=st.get("nk", 0),
             )
         else:
             g.n += st["n"]
             g.placeholder |= st["ph"]
             g.truncate |= st["tr"]
-            g.first = min(g.first, (r.part, r.pos))
+            g.first = min(g.first, (part, pos))
             g.ntrunc += st["nt"]
             g.oldkey |= st["hk"]
             g.unread += st.get("nr", 0)
+            g.nokc += st.get("nk", 0)
     out: dict[str, TopicPlan] = {}
     for (topic, _, _), g in groups.items():
         g.kschema, g.vschema = texts.get(g.kfp), texts.get(g.vfp)

@@ -30,6 +30,7 @@ READ_ARROW = pa.schema(
 PH_B64 = "X19kZWJleml1bV91bmF2YWlsYWJsZV92YWx1ZQ"  # the placeholder in a bytes column (base64)
 TRUNCATE = '"op":"t"'
 OLDKEY = "__debezium.oldkey"
+KC = [n for n, _ in reader_keys.COLUMNS].index("kc")
 
 
 def haystack(col: pa.Array) -> bytes | None:
@@ -69,7 +70,8 @@ class Survey:
         self.known = known if known is not None else {}
         self.topic: str | None = None
         self.part: str | None = None
-        # (kfp, vfp) -> [n, first pos, placeholders, truncates, old keys, payloads the reader could not read]
+        # (kfp, vfp) -> [n, first pos, placeholders, truncates, old keys, payloads the reader could not read,
+        # payloads whose canonical key it left to the JVM]
         self.groups: dict[tuple, list] = {}
         self.texts: dict[int, str] = {}  # fingerprint -> schema text, as the partition first sent it
 
@@ -93,6 +95,8 @@ class Survey:
             vp, hdr = rb.column("vp"), rb.column("hdr")
             keys = reader_keys.columns(vp, rb.column("vfp"), rb.column("kp"), rb.column("kfp"), self.texts)
             unread = pc.and_(pc.is_valid(vp), pc.invert(keys[-1]))
+            # payloads of a key whose canonical form the reader left to the JVM (`sink.onepass` needs none)
+            nokc = pc.and_(pc.and_(pc.is_valid(vp), pc.is_valid(rb.column("kp"))), pc.is_null(keys[KC]))
             hay = haystack(vp)  # one copy of the payloads' buffer for the three needles
             ph = pc.or_(matches(vp, PLACEHOLDER, hay), matches(vp, PH_B64, hay))
             t = pa.table(
@@ -104,20 +108,47 @@ class Survey:
                     "tr": pc.cast(matches(vp, TRUNCATE, hay), pa.int64()),
                     "hk": matches(hdr, OLDKEY),
                     "nr": pc.cast(unread, pa.int64()),
+                    "nk": pc.cast(nokc, pa.int64()),
                 }
             )
             agg = t.group_by(["kfp", "vfp"], use_threads=False).aggregate(
-                [("pos", "count"), ("pos", "min"), ("ph", "any"), ("tr", "sum"), ("hk", "any"), ("nr", "sum")]
+                [
+                    ("pos", "count"),
+                    ("pos", "min"),
+                    ("ph", "any"),
+                    ("tr", "sum"),
+                    ("hk", "any"),
+                    ("nr", "sum"),
+                    ("nk", "sum"),
+                ]
             )
-            for kfp, vfp, cnt, first, anyph, ntr, anyhk, nr in zip(
+            for kfp, vfp, cnt, first, anyph, ntr, anyhk, nr, nk in zip(
                 *(
                     agg.column(c).to_pylist()
-                    for c in ("kfp", "vfp", "pos_count", "pos_min", "ph_any", "tr_sum", "hk_any", "nr_sum")
+                    for c in (
+                        "kfp",
+                        "vfp",
+                        "pos_count",
+                        "pos_min",
+                        "ph_any",
+                        "tr_sum",
+                        "hk_any",
+                        "nr_sum",
+                        "nk_sum",
+                    )
                 )
             ):
                 g = self.groups.get((kfp, vfp))
                 if g is None:
-                    self.groups[(kfp, vfp)] = [cnt, first, bool(anyph), ntr or 0, bool(anyhk), nr or 0]
+                    self.groups[(kfp, vfp)] = [
+                        cnt,
+                        first,
+                        bool(anyph),
+                        ntr or 0,
+                        bool(anyhk),
+                        nr or 0,
+                        nk or 0,
+                    ]
                 else:
                     g[0] += cnt
                     g[1] = min(g[1], first)
@@ -125,6 +156,7 @@ class Survey:
                     g[3] += ntr or 0
                     g[4] = g[4] or bool(anyhk)
                     g[5] += nr or 0
+                    g[6] += nk or 0
         return pa.RecordBatch.from_arrays([*rb.columns, *keys, pa.nulls(n, pa.string())], schema=READ_ARROW)
 
     def summary(self) -> pa.RecordBatch | None:
@@ -133,8 +165,8 @@ class Survey:
         rows = list(self.groups.items())
         k = len(rows)
         stats = [
-            orjson.dumps({"n": n, "ph": ph, "tr": tr > 0, "nt": tr, "hk": hk, "nr": nr}).decode()
-            for _, (n, _, ph, tr, hk, nr) in rows
+            orjson.dumps({"n": n, "ph": ph, "tr": tr > 0, "nt": tr, "hk": hk, "nr": nr, "nk": nk}).decode()
+            for _, (n, _, ph, tr, hk, nr, nk) in rows
         ]
         cols = {
             "topic": pa.array([self.topic] * k, pa.string()),
