@@ -105,11 +105,8 @@ def test_a_batch_the_one_pass_does_not_fit_takes_the_cached_path(tmp_path, spark
     assert repr(_tables(tmp_path / "one")) == repr(_tables(tmp_path / "cached"))  # NaN != NaN
 
 
-def test_a_text_arrow_json_does_not_read_falls_back_for_the_run(tmp_path, spark, monkeypatch):
-    """A double printed as "NaN" (JsonConverter's form) is read only by `from_json`: the one pass writes
-    nothing, the batch takes the cached path, and the run stops trying (the next batches likely hold it too)."""
-    src = tmp_path / "in"
-    src.mkdir()
+def _with_nan_score(src: Path) -> None:
+    """bench_sink's snapshot of 60 rows with one double printed as "NaN" (JsonConverter's form)."""
     m = bs.Model()
     f = src / f"{bs.TOPIC}.jsonl"
     bs.gen_snapshot(f, 60, m)
@@ -118,15 +115,42 @@ def test_a_text_arrow_json_does_not_read_falls_back_for_the_run(tmp_path, spark,
     head, _, rest = lines[6].partition(b'"score":')
     lines[6] = head + b'"score":"NaN"' + rest[rest.index(b",") :]
     f.write_bytes(b"".join(lines))
+
+
+def test_a_nan_double_stays_on_the_one_pass(tmp_path, spark, monkeypatch):
+    """A double printed as "NaN" is read by `sink.arrow_json` (session 21): the batch stays on the one pass,
+    with the cached path's table and the NaN written."""
+    src = tmp_path / "in"
+    src.mkdir()
+    _with_nan_score(src)
     opts = Options()
     one = _run(spark, src, tmp_path / "one", opts, monkeypatch, 100_000)
     _run(spark, src, tmp_path / "cached", Options(one_pass=None), monkeypatch, 100_000)
-    assert [st.one_pass for st in one] == [False]
-    assert opts.one_pass is None
-    got = _tables(tmp_path / "one")
-    assert repr(got) == repr(_tables(tmp_path / "cached"))
+    assert [st.one_pass for st in one] == [True]
+    assert repr(_tables(tmp_path / "one")) == repr(_tables(tmp_path / "cached"))  # NaN != NaN
     scores = read_arrow(str(tmp_path / "one" / "tables" / bs.TOPIC)).column("score").to_pylist()
     assert sum(s != s for s in scores) == 1  # the NaN, written
+
+
+def test_a_text_arrow_json_does_not_read_falls_back_for_the_run(tmp_path, spark, monkeypatch):
+    """A text `sink.arrow_json` does not read (here: its reader made to refuse every text, as it refuses
+    e.g. a ZonedTimestamp of another form): the one pass writes nothing, the batch takes the cached path,
+    and the run stops trying (the next batches likely hold such texts too)."""
+    from sink import arrow_json
+
+    def refuse(*_a, **_k):
+        raise arrow_json.NotRead("refused by the test")
+
+    src = tmp_path / "in"
+    src.mkdir()
+    _with_nan_score(src)
+    _run(spark, src, tmp_path / "cached", Options(one_pass=None), monkeypatch, 100_000)
+    monkeypatch.setattr(arrow_json, "read", refuse)
+    opts = Options()
+    one = _run(spark, src, tmp_path / "one", opts, monkeypatch, 100_000)
+    assert [st.one_pass for st in one] == [False]
+    assert opts.one_pass is None
+    assert repr(_tables(tmp_path / "one")) == repr(_tables(tmp_path / "cached"))
 
 
 def test_one_pass_over_two_topics(tmp_path, spark, monkeypatch):
