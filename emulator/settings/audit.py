@@ -157,7 +157,24 @@ _audit(
     applies=PG | MO,
     note="`warn`/`skip` not recorded on this connector",
 )
-_audit("event.converting.failure.handling.mode", ("warn",))
+# TableSchemaBuilder (every relational connector): a value its converter cannot put into the row is a null field
+# under `warn`, as under `skip` (the WARN case falls through to SKIP: only the log level differs); `fail` rethrows.
+# PostgreSQL: arrays of required elements holding a NULL, numeric[] holding NaN (pg cases converting_fail_*,
+# converting_skip); MySQL/MariaDB's own `fail` paths are not recorded
+_audit(
+    "event.converting.failure.handling.mode",
+    ("fail", "warn", "skip"),
+    applies=PG,
+    note="`fail`: an array of required elements holding a NULL (enum[], tsvector[], unknown types) or a numeric[] "
+    "holding NaN stops the capture, where `warn`/`skip` give a null field",
+)
+_audit(
+    "event.converting.failure.handling.mode",
+    ("warn", "skip"),
+    applies=BINLOG,
+    note="`skip` as `warn` (TableSchemaBuilder's WARN case falls through to SKIP); `fail` not recorded",
+)
+_audit("event.converting.failure.handling.mode", ("warn",), applies=MO)
 _audit("event.deserialization.failure.handling.mode", ("fail",))
 _audit("inconsistent.schema.handling.mode", ("fail",))
 _audit(
@@ -204,7 +221,12 @@ _audit(  # configuration_based: the MongoDB connector does not honour start.stre
     "snapshot.mode", ("always", "initial", "initial_only", "no_data", "when_needed"), applies=MO
 )
 # snapshot.delay.ms, streaming.delay.ms: implemented for every connector (emulator/pipeline/coordinator.py)
-_audit("snapshot.tables.order.by.row.count", ("disabled",), applies=PG)
+_audit(
+    "snapshot.tables.order.by.row.count",
+    applies=PG,
+    note="sorted by `SELECT COUNT(1)` on Debezium's chunked path only (snapshot.max.threads or a multiplier above 1); "
+    "elsewhere the PostgreSQL connector has no count and the order stays (recorded)",
+)
 _audit(
     "unavailable.value.placeholder",
     effect=NO_EFFECT,
@@ -218,7 +240,12 @@ _audit(
     ("always", "initial", "initial_only", "no_data", "when_needed", "recovery", "configuration_based"),
     applies=BINLOG,
 )
-_audit("snapshot.locking.mode", ("none",), applies=PG)
+_audit(
+    "snapshot.locking.mode",
+    ("none", "shared"),
+    applies=PG,
+    note="`shared`: LOCK TABLE ... IN ACCESS SHARE MODE in the snapshot's transaction, after SET lock_timeout",
+)
 _audit(
     "snapshot.locking.mode",
     ("minimal", "minimal_percona", "extended", "none"),

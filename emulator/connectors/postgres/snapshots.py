@@ -15,6 +15,7 @@ from emulator.connectors.postgres.captured import CapturedTable
 from emulator.connectors.postgres.catalog import load_tables
 from emulator.connectors.postgres.chunk_bind import stop_message, unbindable_key
 from emulator.connectors.postgres.copy_text import copy_rows
+from emulator.connectors.postgres.snapshot_tables import by_row_count, lock_shared
 from emulator.connectors.postgres.source import (
     sequence,
 )
@@ -112,6 +113,7 @@ class SnapshotReads:
                 if t.id != self.signal_table and (not only or any(p.fullmatch(t.id) for p in only))
             ]
             tables = include_list_order(tables, typed.relational.table_include, lambda t: t.id)
+            lock_shared(snap, typed.relational, tables)
             captured = [self._capture(t) for t in tables]
             ts_us = time.time_ns() // 1000
             seq = sequence(None, start_lsn)
@@ -128,6 +130,9 @@ class SnapshotReads:
             overrides = set(typed.relational.snapshot_select_overrides)
             threads, legacy = max_threads(self.cfg, len(captured))
             if chunked_path(self.cfg, threads, legacy) and not legacy:
+                captured = by_row_count(
+                    typed.relational, captured, lambda ct: self._count(snap, ct.env.table)
+                )
                 self._stop_where_debezium_cannot_bind(snap, captured, overrides, threads)
             markers = legacy_markers if legacy and threads > 1 else marker
             sources: dict[str, dict] = {}
@@ -421,6 +426,8 @@ class SnapshotReads:
                 for t in load_tables(snap, self.type_cfg, self.filters.table_included)
                 if t.id in wanted and t.id != self.signal_table
             ]
+            typed = settings_for(self.cfg)
+            lock_shared(snap, typed.relational, tds)
             captured = []
             for td in tds:
                 shaped, keep = self.filters.shape(td)
@@ -435,6 +442,10 @@ class SnapshotReads:
             # or a multiplier > 1) its chunked tables come in key order (read here on one connection), legacy has no `first`
             threads, legacy = max_threads(self.cfg, len(captured))
             chunking = chunked_path(self.cfg, threads, legacy) and not legacy
+            if chunking:
+                captured = by_row_count(
+                    typed.relational, captured, lambda ct: self._count(snap, ct.env.table)
+                )
 
             def rows_of(ct: CapturedTable):
                 t = ct.env.table
