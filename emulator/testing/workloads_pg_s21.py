@@ -4,7 +4,7 @@
   snapshot_locking_shared, snapshot_order_by_row_count_*, converting_*): `snapshot.locking.mode=shared`,
   `snapshot.tables.order.by.row.count` ascending/descending, `event.converting.failure.handling.mode` skip/fail
   (`fail` only without snapshot threads or multipliers: which snapshot records precede a stop with threads is not
-  comparable);
+  comparable), `event.processing.failure.handling.mode` warn/skip (not beside threads: refused there);
 - `colkeys` again (session 20's, here under `s21_colkeys`): a key column the column filters leave out, the
   harness's recognition of `key_column_excluded_snapshot` / `_lost`; drawn where no column filter was drawn before
   (session 20 drew it in 3 of 34 workloads);
@@ -87,6 +87,8 @@ def s21_draws(seed: int, g: Any, props: dict[str, str]) -> dict[str, str]:
         add["event.converting.failure.handling.mode"] = "skip"
     elif x < 0.3 and not any(k.startswith(THREADS) for k in props):
         add["event.converting.failure.handling.mode"] = "fail"
+    if r.random() < 0.25 and not any(k.startswith(THREADS) for k in props):
+        add["event.processing.failure.handling.mode"] = r.choice(["warn", "skip"])
     for kind in sorted(r.sample(["colkeys", "julian"], k=r.randint(1, 2))):
         name = f"s21_{kind}"
         if kind == "julian":

@@ -21,6 +21,7 @@ NEW_SETS = (
     "snapshot.locking.mode",
     "snapshot.tables.order.by.row.count",
     "event.converting.failure.handling.mode",
+    "event.processing.failure.handling.mode",
 )
 
 
@@ -68,7 +69,9 @@ def test_the_draw_keeps_its_promises() -> None:
                     for v in re.findall(r"'[^']*'", line):
                         assert v in s21.TS + s21.TZ + s21.DATES, (s, v)
         sets = [line for line in text.splitlines() if line.startswith("-- @set ")]
-        if "-- @set event.converting.failure.handling.mode=fail" in sets:
+        if "-- @set event.converting.failure.handling.mode=fail" in sets or any(
+            x.startswith("-- @set event.processing.failure.handling.mode=") for x in sets
+        ):
             assert not any(x.startswith("-- @set snapshot.max.threads") for x in sets), s
         for kind in ("column.include.list", "column.exclude.list", "message.key.columns"):
             assert sum(line.startswith(f"-- @set {kind}=") for line in sets) <= 1, (s, kind)

@@ -15,6 +15,7 @@ from emulator.connectors.postgres.captured import CapturedTable
 from emulator.connectors.postgres.catalog import load_tables
 from emulator.connectors.postgres.chunk_bind import stop_message, unbindable_key
 from emulator.connectors.postgres.copy_text import copy_rows
+from emulator.connectors.postgres.failed_changes import HANDLED, failure_mode, is_value_failure, report
 from emulator.connectors.postgres.snapshot_tables import by_row_count, lock_shared
 from emulator.connectors.postgres.source import (
     sequence,
@@ -168,6 +169,7 @@ class SnapshotReads:
                 )
                 stack.callback(close)
 
+            mode = failure_mode(self.cfg)
             # one thread on Debezium's chunked path (a snapshot.max.threads.multiplier > 1): keyed tables in key order
             one_ordered = threads == 1 and chunked_path(self.cfg, threads, legacy)
 
@@ -189,9 +191,15 @@ class SnapshotReads:
                 for row in copy_rows(snap, q):
                     n += 1
                     if checks:
-                        for i, check in checks:
-                            if row[i] is not None:
-                                check(row[i])
+                        try:
+                            for i, check in checks:
+                                if row[i] is not None:
+                                    check(row[i])
+                        except HANDLED as e:  # event.processing.failure.handling.mode warn|skip: row dropped
+                            if mode == "fail" or not is_value_failure(e):
+                                raise
+                            report(mode == "warn", f"snapshot row {n} of {t.id}", e)
+                            continue
                     yield row
                     if not n & 4095 and time.monotonic() >= next_log:
                         next_log += 5
