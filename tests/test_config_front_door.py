@@ -162,7 +162,8 @@ REFUSED = [  # property, value: Debezium would apply them; the emulator does not
     ("schema.refresh.mode", "columns_diff_exclude_unchanged_toast"),
     ("source.struct.version", "v1"),
     ("database.sslfactory", "org.postgresql.ssl.NonValidatingFactory"),
-    ("event.processing.failure.handling.mode", "warn"),
+    # (event.processing.failure.handling.mode warn|skip: implemented on PostgreSQL since session 21, pg cases
+    # processing_failure_*; with snapshot.max.threads > 1 still refused, tests/test_pg_snapshot_failure_settings.py)
     ("topic.naming.strategy", "io.debezium.schema.DefaultTopicNamingStrategy"),
     ("guardrail.collections.max", "10"),
     ("offset.mismatch.strategy", "trust_slot"),
@@ -213,15 +214,15 @@ def test_implemented_values_and_defaults_are_accepted() -> None:
     # recorded: mariadb cases store_only_captured_*, processing_failure_*, ssl_required_no_tls_stops
     from_dict({**MARIA, "schema.history.internal.store.only.captured.tables.ddl": "true"})
     from_dict({**MARIA, "event.processing.failure.handling.mode": "skip"})
-    from_dict(
-        {**MARIA, "event.processing.failure.handling.mode": "ignore"}
-    )  # case processing_failure_ignore_as_skip
+    # case processing_failure_ignore_as_skip
+    from_dict({**MARIA, "event.processing.failure.handling.mode": "ignore"})
     # recorded: mariadb cases inconsistent_schema_skip / _warn (the second also sets the deprecated
     # event.deserialization.failure.handling.mode, the first gtid.source.filter.dml.events=false)
     for mode in ("warn", "skip", "ignore"):
         from_dict({**MARIA, "inconsistent.schema.handling.mode": mode})
         from_dict({**MARIA, "event.deserialization.failure.handling.mode": mode})
     from_dict({**MARIA, "gtid.source.filter.dml.events": "false"})  # tests/test_mariadb_gtid_source_filter.py
+    from_dict({**PG, "event.processing.failure.handling.mode": "warn"})  # pg cases processing_failure_*
     # implemented on the binlog connectors (tests/data/mariadb/cases/names_adjust_*)
     from_dict({**MARIA, "field.name.adjustment.mode": "avro", "schema.name.adjustment.mode": "avro_unicode"})
 

@@ -27,6 +27,7 @@ HARNESS = (
     "emulator/testing/connect_draws",
     "emulator/testing/workloads",
     "emulator/testing/deliberate.py",
+    "emulator/testing/deliberate_julian.py",
 )
 
 TO_CONVERT: frozenset[str] = frozenset()  # every module reads typed settings (issue 13)

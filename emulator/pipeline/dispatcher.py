@@ -253,8 +253,8 @@ class Dispatcher:
         Per row, in Debezium's order: a signal-table insert is processed first (the reads of a window it
         closes go out before the row's own event; a blocking snapshot runs right after it); an UPDATE
         that changes the key becomes delete (+`__debezium.newkey`) [+ tombstone] and create
-        (+`__debezium.oldkey`); skip.messages.without.change drops an UPDATE whose value columns are
-        equal (not counted); then the transaction block (`tx_id` None: none due), the incremental window
+        (+`__debezium.oldkey`), unless skip.messages.without.change drops the UPDATE first (its value columns
+        equal, key change or not; not counted); then the transaction block (`tx_id` None: none due), the incremental window
         told the key (and the row image, for surrogate keys), the count (Debezium's onEvent), the record,
         and a delete's tombstone per `tombstones.on.delete`."""
         key_of = env._key or _no_key  # env.key_of without its own call per row
@@ -295,14 +295,17 @@ class Dispatcher:
                 key = key_of(after)
                 row = after
                 if before is not None:
+                    # (skip.messages.without.change first: Debezium's emitUpdateRecord compares the values before
+                    # the keys, so a key change the value does not show is skipped too; pg case
+                    # skip_unchanged_key_change)
+                    if skip_unchanged and _same_printed(value_part(before), value_part(after)):
+                        return
                     old_key = key_of(before)
                     if old_key != key and not _same_json(old_key, key):
                         if "d" not in skip:
                             change("d", before, None, source, tx_id, [key_header(NEWKEY, key)])
                         if "c" not in skip:
                             change("c", None, after, source, tx_id, [key_header(OLDKEY, old_key)])
-                        return
-                    if skip_unchanged and _same_printed(value_part(before), value_part(after)):
                         return
                 m.updates += 1
             else:

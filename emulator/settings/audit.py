@@ -152,13 +152,39 @@ _audit(
     note="`warn`/`skip`/`ignore`: a row whose value cannot be converted is dropped, snapshot and stream "
     "(`ignore` as `skip`: recorded, case processing_failure_ignore_as_skip)",
 )
+# PostgreSQL: a change or initial-snapshot row that fails on a value is dropped (emulator/connectors/postgres/
+# failed_changes.py; recorded: pg cases processing_failure_*); with snapshot.max.threads > 1 refused (validate.py)
+_audit(
+    "event.processing.failure.handling.mode",
+    ("fail", "warn", "skip"),
+    applies=PG,
+    note="`warn`/`skip`: a streamed change or an initial-snapshot row whose value cannot be converted is dropped "
+    "(refused with snapshot.max.threads > 1; a failing incremental or blocking snapshot row still stops)",
+)
 _audit(
     "event.processing.failure.handling.mode",
     ("fail",),
-    applies=PG | MO,
+    applies=MO,
     note="`warn`/`skip` not recorded on this connector",
 )
-_audit("event.converting.failure.handling.mode", ("warn",))
+# TableSchemaBuilder (every relational connector): a value its converter cannot put into the row is a null field
+# under `warn`, as under `skip` (the WARN case falls through to SKIP: only the log level differs); `fail` rethrows.
+# PostgreSQL: arrays of required elements holding a NULL, numeric[] holding NaN (pg cases converting_fail_*,
+# converting_skip); MySQL/MariaDB's own `fail` paths are not recorded
+_audit(
+    "event.converting.failure.handling.mode",
+    ("fail", "warn", "skip"),
+    applies=PG,
+    note="`fail`: an array of required elements holding a NULL (enum[], tsvector[], unknown types) or a numeric[] "
+    "holding NaN stops the capture, where `warn`/`skip` give a null field",
+)
+_audit(
+    "event.converting.failure.handling.mode",
+    ("warn", "skip"),
+    applies=BINLOG,
+    note="`skip` as `warn` (TableSchemaBuilder's WARN case falls through to SKIP); `fail` not recorded",
+)
+_audit("event.converting.failure.handling.mode", ("warn",), applies=MO)
 # Debezium 3.6.3 reads event.processing.failure.handling.mode for binlog deserialization failures (the
 # BinlogStreamingChangeEventSource constructor, checked in the jar); this deprecated property only logs a warning
 # (recorded: mariadb case inconsistent_schema_warn sets it to skip, records as without it)
@@ -228,7 +254,12 @@ _audit(  # configuration_based: the MongoDB connector does not honour start.stre
     "snapshot.mode", ("always", "initial", "initial_only", "no_data", "when_needed"), applies=MO
 )
 # snapshot.delay.ms, streaming.delay.ms: implemented for every connector (emulator/pipeline/coordinator.py)
-_audit("snapshot.tables.order.by.row.count", ("disabled",), applies=PG)
+_audit(
+    "snapshot.tables.order.by.row.count",
+    applies=PG,
+    note="sorted by `SELECT COUNT(1)` on Debezium's chunked path only (snapshot.max.threads or a multiplier above 1); "
+    "elsewhere the PostgreSQL connector has no count and the order stays (recorded)",
+)
 _audit(
     "unavailable.value.placeholder",
     effect=NO_EFFECT,
@@ -242,7 +273,12 @@ _audit(
     ("always", "initial", "initial_only", "no_data", "when_needed", "recovery", "configuration_based"),
     applies=BINLOG,
 )
-_audit("snapshot.locking.mode", ("none",), applies=PG)
+_audit(
+    "snapshot.locking.mode",
+    ("none", "shared"),
+    applies=PG,
+    note="`shared`: LOCK TABLE ... IN ACCESS SHARE MODE in the snapshot's transaction, after SET lock_timeout",
+)
 _audit(
     "snapshot.locking.mode",
     ("minimal", "minimal_percona", "extended", "none"),
@@ -269,7 +305,19 @@ _audit(
 _audit("lsn.flush.mode", ("connector",), note="flush.lsn.source=false gives Debezium's manual mode")
 _audit("offset.mismatch.strategy", ("no_validation",))
 _audit("xmin.fetch.interval.ms", ("0",), note="source.xmin is always null")
-_audit("schema.refresh.mode", ("columns_diff",))
+# columns_diff_exclude_unchanged_toast changes no record with pgoutput (PgOutputReplicationMessage.
+# shouldSchemaBeSynchronized is false: schemaChanged is never asked), but PostgresSchema then reads each table's
+# toastable columns and commits the connection after it (refreshToastableColumnsMap) - during the snapshot that is
+# the snapshot's transaction, after its schema read and before its data: Debezium 3.6 reads the rows READ COMMITTED,
+# no longer in the slot's exported snapshot (changes committed meanwhile come twice, in the snapshot and the stream;
+# shared locks released). Which changes depends on timing: not recordable, refused
+_audit(
+    "schema.refresh.mode",
+    ("columns_diff",),
+    applies=PG,
+    note="`columns_diff_exclude_unchanged_toast`: Debezium then commits its snapshot transaction before reading the "
+    "rows (outside the slot's snapshot: a timing-dependent result)",
+)
 _audit("slot.failover", ("false",))
 _audit("database.sslfactory", _NOT_SUPPORTED)
 # TLS without verifying the server's certificate (emulator/connectors/mysql/tls.py); the verifying modes need a

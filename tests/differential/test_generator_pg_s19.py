@@ -52,8 +52,9 @@ def test_the_s19_draw_keeps_old_workloads(monkeypatch: pytest.MonkeyPatch) -> No
 def test_the_draw_keeps_its_promises(monkeypatch: pytest.MonkeyPatch) -> None:
     """No BC/gap date in the pre section (the snapshot reads dates over JDBC: deliberate `date_bc_jdbc_lost`); the
     hidden table's exclude list is added only where no table filter was drawn; scenario names are unique. (The
-    session-20 draws, which put BC timestamps in the snapshot, have their own test.)"""
+    session-20 and -21 draws, which put BC timestamps and dates in the snapshot, have their own tests.)"""
     monkeypatch.setattr(workloads, "s20_draws", lambda seed, g, props: {})
+    monkeypatch.setattr(workloads, "s21_draws", lambda seed, g, props: {})  # (BC dates in the snapshot too)
     for s in range(44719000, 44719150):
         text = workloads.generate("pg", s)
         w = Workload.parse(text)

@@ -26,6 +26,7 @@ from emulator.connectors.postgres.captured import CapturedTable
 from emulator.connectors.postgres.catalog import await_commit_visible, load_table, registry_for
 from emulator.connectors.postgres.chunks import ChunkSource
 from emulator.connectors.postgres.conninfo import libpq_conninfo, stream_params
+from emulator.connectors.postgres.failed_changes import drop_failed_changes
 from emulator.connectors.postgres.replication import ReplicationError, ReplicationStream
 from emulator.connectors.postgres.reselect import PgReselect
 from emulator.connectors.postgres.slot import SlotManagement
@@ -72,6 +73,7 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
         self.publication = pg.publication_name
         self.snapshot_mode = typed.snapshot.mode
         self.type_cfg = TypeConfig.from_settings(typed)
+        drop_failed_changes(self)  # event.processing.failure.handling.mode warn|skip
         self.settings = EnvelopeSettings.of(
             typed,
             connector_name="postgresql",

@@ -15,6 +15,8 @@ from emulator.connectors.postgres.captured import CapturedTable
 from emulator.connectors.postgres.catalog import load_tables
 from emulator.connectors.postgres.chunk_bind import stop_message, unbindable_key
 from emulator.connectors.postgres.copy_text import copy_rows
+from emulator.connectors.postgres.failed_changes import HANDLED, failure_mode, is_value_failure, report
+from emulator.connectors.postgres.snapshot_tables import by_row_count, lock_shared
 from emulator.connectors.postgres.source import (
     sequence,
 )
@@ -112,6 +114,7 @@ class SnapshotReads:
                 if t.id != self.signal_table and (not only or any(p.fullmatch(t.id) for p in only))
             ]
             tables = include_list_order(tables, typed.relational.table_include, lambda t: t.id)
+            lock_shared(snap, typed.relational, tables)
             captured = [self._capture(t) for t in tables]
             ts_us = time.time_ns() // 1000
             seq = sequence(None, start_lsn)
@@ -128,6 +131,9 @@ class SnapshotReads:
             overrides = set(typed.relational.snapshot_select_overrides)
             threads, legacy = max_threads(self.cfg, len(captured))
             if chunked_path(self.cfg, threads, legacy) and not legacy:
+                captured = by_row_count(
+                    typed.relational, captured, lambda ct: self._count(snap, ct.env.table)
+                )
                 self._stop_where_debezium_cannot_bind(snap, captured, overrides, threads)
             markers = legacy_markers if legacy and threads > 1 else marker
             sources: dict[str, dict] = {}
@@ -163,6 +169,7 @@ class SnapshotReads:
                 )
                 stack.callback(close)
 
+            mode = failure_mode(self.cfg)
             # one thread on Debezium's chunked path (a snapshot.max.threads.multiplier > 1): keyed tables in key order
             one_ordered = threads == 1 and chunked_path(self.cfg, threads, legacy)
 
@@ -184,9 +191,15 @@ class SnapshotReads:
                 for row in copy_rows(snap, q):
                     n += 1
                     if checks:
-                        for i, check in checks:
-                            if row[i] is not None:
-                                check(row[i])
+                        try:
+                            for i, check in checks:
+                                if row[i] is not None:
+                                    check(row[i])
+                        except HANDLED as e:  # event.processing.failure.handling.mode warn|skip: row dropped
+                            if mode == "fail" or not is_value_failure(e):
+                                raise
+                            report(mode == "warn", f"snapshot row {n} of {t.id}", e)
+                            continue
                     yield row
                     if not n & 4095 and time.monotonic() >= next_log:
                         next_log += 5
@@ -421,6 +434,8 @@ class SnapshotReads:
                 for t in load_tables(snap, self.type_cfg, self.filters.table_included)
                 if t.id in wanted and t.id != self.signal_table
             ]
+            typed = settings_for(self.cfg)
+            lock_shared(snap, typed.relational, tds)
             captured = []
             for td in tds:
                 shaped, keep = self.filters.shape(td)
@@ -435,6 +450,10 @@ class SnapshotReads:
             # or a multiplier > 1) its chunked tables come in key order (read here on one connection), legacy has no `first`
             threads, legacy = max_threads(self.cfg, len(captured))
             chunking = chunked_path(self.cfg, threads, legacy) and not legacy
+            if chunking:
+                captured = by_row_count(
+                    typed.relational, captured, lambda ct: self._count(snap, ct.env.table)
+                )
 
             def rows_of(ct: CapturedTable):
                 t = ct.env.table

@@ -55,6 +55,8 @@ def column_def_ex(
         # streamed `name` values resolve to null; a NOT NULL field then gets the converter's fallback
         # "" (tests/data/pg/cases/name_not_null)
         convert = empty_string
+    elif cfg.converting_fail and getattr(convert, "strict", None) is not None:
+        convert = convert.strict(name)  # event.converting.failure.handling.mode=fail: a failure stops
     elif not_null and getattr(convert, "required", None) is not None:
         convert = convert.required(name)  # precise numeric: NaN / Infinity stop, as in Debezium
     col = ColumnDef(
@@ -68,6 +70,8 @@ def column_def_ex(
         text_type=char_jdbc_type(pgtype),
     )
     snap = m.snapshot_convert or m.convert
-    if not_null and getattr(snap, "required", None) is not None:
+    if cfg.converting_fail and getattr(snap, "strict", None) is not None:
+        snap = snap.strict(name)
+    elif not_null and getattr(snap, "required", None) is not None:
         snap = snap.required(name)
     return col, snap

@@ -470,6 +470,7 @@ def _array_mapping(t: PgType, typmod: int, cfg: TypeConfig) -> TypeMapping | Non
             return None if "NaN" in s and "NaN" in parse_array(s) else array_conv(s)
 
         conv.required = lambda column: _numeric_array_required(array_conv, column)
+        conv.strict = lambda column: _numeric_array_required(array_conv, column, FAIL_MODE)
     elif not em.item_optional:
         # a required element schema (enum, tsvector, unknown types): Connect's validation of the array,
         # when TableSchemaBuilder puts it into the row, fails on a NULL element; Debezium logs "Failed to
@@ -477,6 +478,7 @@ def _array_mapping(t: PgType, typmod: int, cfg: TypeConfig) -> TypeMapping | Non
         array_conv = conv
         conv = _null_if_null_element(array_conv)
         conv.required = lambda column: _required_elements_required(array_conv, column)
+        conv.strict = lambda column: _required_elements_required(array_conv, column, FAIL_MODE)
 
     return TypeMapping(
         Schema(ARRAY, items=items),
@@ -495,30 +497,46 @@ def _null_if_null_element(array_conv: Converter) -> Converter:
     return conv
 
 
-def _required_elements_required(array_conv: Converter, column: str) -> Converter:
+# event.converting.failure.handling.mode=fail: TableSchemaBuilder rethrows the conversion's failure ("Failed to
+# properly convert data value"), nullable column or not (pg cases converting_fail_*)
+FAIL_MODE = "event.converting.failure.handling.mode=fail"
+
+
+def _required_elements_required(array_conv: Converter, column: str, mode: str = "") -> Converter:
     """A NOT NULL array of required elements: the null of an array holding a NULL fails Connect's
-    required-field validation and Debezium stops ("Invalid value: null used for required field")."""
+    required-field validation and Debezium stops ("Invalid value: null used for required field"). Under
+    `mode` (FAIL_MODE) any such array stops, nullable or not. Checked as the snapshot reads the row."""
+    why = f"under {mode}" if mode else "and its null the column's NOT NULL"
+
+    def check(s: str) -> None:
+        if "NULL" in s.upper() and None in array_conv(s):
+            raise ValueError(
+                f"column {column}: array {s} holds a NULL, which fails Connect's validation of its required "
+                f"elements, {why}; Debezium stops here too"
+            )
 
     def conv(s: str) -> Any:
         items = array_conv(s)
         if None in items:
-            raise ValueError(
-                f"column {column}: array {s} holds a NULL, which fails Connect's validation of its required "
-                "elements, and its null the column's NOT NULL; Debezium stops here too"
-            )
+            check(s)
         return items
 
+    conv.check = (
+        check  # (the snapshot checks a row as it reads it: event.processing.failure.handling.mode drops it)
+    )
     return conv
 
 
-def _numeric_array_required(array_conv: Converter, column: str) -> Converter:
+def _numeric_array_required(array_conv: Converter, column: str, mode: str = "") -> Converter:
     """A NOT NULL numeric[]: the null of an array holding NaN fails Connect's required-field validation and
-    Debezium stops ("Failed to read value of array", recorded: tests/data/pg/cases/numeric_array_nan_not_null)."""
+    Debezium stops ("Failed to read value of array", recorded: tests/data/pg/cases/numeric_array_nan_not_null).
+    Under `mode` (FAIL_MODE) any such array stops, nullable or not."""
+    why = f" (under {mode})" if mode else " required array"
 
     def check(s: str) -> None:
         if "NaN" in s and "NaN" in parse_array(s):
             raise ValueError(
-                f"column {column}: numeric[] {s} holds NaN, which pgjdbc cannot read into a required array; "
+                f"column {column}: numeric[] {s} holds NaN, which pgjdbc cannot read into a{why}; "
                 "Debezium stops here too"
             )
 

@@ -18,6 +18,9 @@ class TypeConfig:
     money_fraction_digits: int = 2
     unavailable_value_placeholder: str = "__debezium_unavailable_value"
     include_unknown_datatypes: bool = False
+    # event.converting.failure.handling.mode=fail: a value TableSchemaBuilder cannot put into the row stops the
+    # capture instead of leaving the field null (`warn`, `skip`: identical records, only the log level differs)
+    converting_fail: bool = False
 
     @classmethod
     def from_settings(cls, s: Any) -> TypeConfig:
@@ -32,6 +35,7 @@ class TypeConfig:
             pg.money_fraction_digits,
             r.unavailable_value_placeholder,
             pg.include_unknown_datatypes,
+            s.errors.converting_failure_mode.strip().lower() == "fail",
         )
 
 
