@@ -25,6 +25,7 @@
  * generated reader does: a converter's null for NaN). The format holds `%%`, `%b` and `%d` only (else None). */
 
 #include "fastpg.h"
+#include "fastrow.h" /* Buf: the output buffer fastcols.c gives the row plans */
 
 #include <stdint.h>
 #include <string.h>
@@ -154,44 +155,9 @@ bad:
     return NULL;
 }
 
-/* a growing buffer (on the stack until it outgrows it) */
-typedef struct {
-    char *d;
-    Py_ssize_t n, cap;
-    char small[2048];
-} PBuf;
-
-static int
-pb_room(PBuf *b, Py_ssize_t k)
-{
-    if (b->n + k <= b->cap)
-        return 0;
-    Py_ssize_t cap = b->cap * 2 > b->n + k ? b->cap * 2 : b->n + k;
-    char *d = b->d == b->small ? PyMem_Malloc((size_t)cap) : PyMem_Realloc(b->d, (size_t)cap);
-    if (d == NULL) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    if (b->d == b->small)
-        memcpy(d, b->small, (size_t)b->n);
-    b->d = d;
-    b->cap = cap;
-    return 0;
-}
-
-static int
-pb_put(PBuf *b, const char *s, Py_ssize_t k)
-{
-    if (pb_room(b, k) < 0)
-        return -1;
-    memcpy(b->d + b->n, s, (size_t)k);
-    b->n += k;
-    return 0;
-}
-
 /* a new reference's bytes appended (NULL: the error stands), the reference released */
 static int
-pb_take(PBuf *b, PyObject *o)
+pb_take(Buf *b, PyObject *o)
 {
     if (o == NULL)
         return -1;
@@ -201,14 +167,14 @@ pb_take(PBuf *b, PyObject *o)
         r = -1;
     }
     else
-        r = pb_put(b, PyBytes_AS_STRING(o), PyBytes_GET_SIZE(o));
+        r = buf_put(b, PyBytes_AS_STRING(o), PyBytes_GET_SIZE(o));
     Py_DECREF(o);
     return r;
 }
 
 /* P_JSON / P_CONV of s[:n] */
 static int
-by_obj(int kind, PyObject *obj, const char *s, Py_ssize_t n, PBuf *b)
+by_obj(int kind, PyObject *obj, const char *s, Py_ssize_t n, Buf *b)
 {
     if (kind == P_JSON) {
         PyObject *raw = PyBytes_FromStringAndSize(s, n);
@@ -232,7 +198,7 @@ by_obj(int kind, PyObject *obj, const char *s, Py_ssize_t n, PBuf *b)
 
 /* P_NUM: 1 written, 0 not of the simple shape (the caller converts it otherwise), -1 error */
 static int
-num_json(const unsigned char *s, Py_ssize_t n, int scale, PBuf *b)
+num_json(const unsigned char *s, Py_ssize_t n, int scale, Buf *b)
 {
     Py_ssize_t i = 0;
     int neg = 0, digits = 0, after = -1;
@@ -269,7 +235,7 @@ num_json(const unsigned char *s, Py_ssize_t n, int scale, PBuf *b)
     unsigned char raw[9];
     for (int k = 0; k < nb; k++)
         raw[nb - 1 - k] = k < 8 ? (unsigned char)((uint64_t)v >> (8 * k)) : (v < 0 ? 0xff : 0);
-    if (pb_room(b, 2 + 16) < 0)
+    if (buf_room(b, 2 + 16) < 0)
         return -1;
     char *o = b->d + b->n;
     *o++ = '"';
@@ -281,7 +247,7 @@ num_json(const unsigned char *s, Py_ssize_t n, int scale, PBuf *b)
 
 /* P_TSTZ: 1 written, 0 not a UTC text of the simple shape, -1 error */
 static int
-tstz_json(const unsigned char *s, Py_ssize_t n, int w, PBuf *b)
+tstz_json(const unsigned char *s, Py_ssize_t n, int w, Buf *b)
 {
     if (n < 22 || n > 29 || s[n - 3] != '+' || s[n - 2] != '0' || s[n - 1] != '0' || s[4] != '-' || s[10] != ' ')
         return 0;
@@ -293,7 +259,7 @@ tstz_json(const unsigned char *s, Py_ssize_t n, int w, PBuf *b)
     Py_ssize_t k = n > 22 ? n - 23 : 0; /* fraction digits */
     if (n > 22 && k < 1)
         return 0;
-    if (pb_room(b, 40) < 0)
+    if (buf_room(b, 40) < 0)
         return -1;
     char *o = b->d + b->n;
     *o++ = '"';
@@ -327,17 +293,17 @@ static const char TRUE_[] = "true", FALSE_[] = "false";
 
 /* one used column's text value s[:n] as its JSON into b */
 static int
-col_value(const PCol *c, const unsigned char *s, Py_ssize_t n, PBuf *b)
+col_value(const PCol *c, const unsigned char *s, Py_ssize_t n, Buf *b)
 {
     int r;
     switch (c->kind) {
     case P_INT:
-        return pb_put(b, (const char *)s, n);
+        return buf_put(b, (const char *)s, n);
     case P_BOOL:
-        return n == 1 && s[0] == 't' ? pb_put(b, TRUE_, 4) : pb_put(b, FALSE_, 5);
+        return n == 1 && s[0] == 't' ? buf_put(b, TRUE_, 4) : buf_put(b, FALSE_, 5);
     case P_TEXT:
         if (fl_plain(s, n)) {
-            if (pb_room(b, n + 2) < 0)
+            if (buf_room(b, n + 2) < 0)
                 return -1;
             b->d[b->n] = '"';
             memcpy(b->d + b->n + 1, s, (size_t)n);
@@ -396,8 +362,8 @@ fp_line(PyObject *module, PyObject *const *argv, Py_ssize_t argc)
     if (pl->n > STACK_COLS && (at = PyMem_Malloc(sizeof(Py_ssize_t) * 2 * (size_t)pl->n)) == NULL)
         return PyErr_NoMemory();
     end = at + pl->n;
-    PBuf vals;
-    vals.d = vals.small, vals.n = 0, vals.cap = sizeof(vals.small);
+    Buf vals;
+    buf_init(&vals);
     Span ssmall[STACK_COLS + 8], *sp = ssmall;
     PyObject *res = NULL;
     int nsp = (pl->nk >= 0) + pl->nv + 6;
@@ -500,8 +466,7 @@ done_key:
 none:
     res = Py_NewRef(Py_None);
 done:
-    if (vals.d != vals.small)
-        PyMem_Free(vals.d);
+    buf_free(&vals);
     if (sp != ssmall)
         PyMem_Free(sp);
     if (at != stack)
