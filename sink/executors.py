@@ -128,11 +128,17 @@ def json_winners(w, tp: TopicPlan, g: Fp) -> pa.Table | None:
     t = _group(w, tp, g).select(text.alias("__json"), *meta_cols([])).toArrow()
     if not len(t):
         return t
+    return arrow_winners(t, g)
+
+
+def arrow_winners(t: pa.Table, g: Fp, drop: tuple[str, ...] = ("__json",)) -> pa.Table | None:
+    """The winners' table `t` (their `__json` texts beside the meta columns) with the row's columns parsed by
+    `sink.arrow_json` in place of the `drop` columns; None: a text it does not read."""
     try:
         cols = arrow_json.read(t["__json"], after_fields(g.vschema), t.schema.field("__kc").type)
     except arrow_json.NotRead:
         return None
-    meta = t.drop_columns(["__json"])
+    meta = t.drop_columns(list(drop))
     return pa.table({**cols, **{c: meta[c] for c in meta.column_names}})
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pyspark import StorageLevel
 
 from sink import onepass
+from sink.apply import prune_if_due
 from sink.batch import BatchStats, Options
 from sink.executors import apply_topic, slow_records, topic_events, truncates
 from sink.plan import classify, records, survey
@@ -40,9 +41,10 @@ def cached_batch(df, tables: str, app_id: str, batch_id: int, opts: Options) -> 
             classify(tp, tables, opts)
         if opts.one_pass is not None:  # the next batch's guess: this one would have fitted
             opts.one_pass = onepass.fits(plans, opts) is None
-        fast = [tp for tp in sorted(plans.values(), key=lambda t: t.topic) if tp.fast]
-        evs = [tp for tp in sorted(plans.values(), key=lambda t: t.topic) if tp.events]
-        slow = [tp for tp in sorted(plans.values(), key=lambda t: t.topic) if not tp.fast and not tp.events]
+        ordered = sorted(plans.values(), key=lambda t: t.topic)
+        fast = [tp for tp in ordered if tp.fast]
+        evs = [tp for tp in ordered if tp.events]
+        slow = [tp for tp in ordered if not tp.fast and not tp.events]
         truncs = truncates(df, fast + evs)
         if evs:
             apply_topics(
@@ -61,7 +63,7 @@ def cached_batch(df, tables: str, app_id: str, batch_id: int, opts: Options) -> 
             try:
                 for tp in fast:
                     apply_topic(w, tp, tables, app_id, batch_id, opts, st, truncs.get(tp.topic))
-                    st.pruned += prune(tables, tp.topic, opts)
+                    st.pruned += prune_if_due(tables, tp.topic, opts)
             finally:
                 if many:
                     w.unpersist()
@@ -72,9 +74,3 @@ def cached_batch(df, tables: str, app_id: str, batch_id: int, opts: Options) -> 
     st.fast = [tp.topic for tp in fast + evs]
     st.driver = {tp.topic: tp.why for tp in slow}
     return st
-
-
-def prune(tables: str, topic: str, opts: Options) -> int:
-    from sink.apply import prune_if_due
-
-    return prune_if_due(tables, topic, opts)

@@ -24,13 +24,12 @@ import pyarrow.compute as pc
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
-from sink import arrow_json
 from sink.apply import prune_if_due
 from sink.arrow_decode import position_field, seq_texts
 from sink.batch import BatchStats, Options
 from sink.delta import OP, SEQ
-from sink.executors import apply_topic, json_fits, meta_cols
-from sink.plan import TopicPlan, after_fields, classify, plans_of, toast_cols
+from sink.executors import apply_topic, arrow_winners, json_fits, meta_cols
+from sink.plan import TopicPlan, classify, plans_of, toast_cols
 from sink.position_expr import WIDTHS, connector_of
 from sink.stats import STATS
 from sink.winners import after_ranges, reader_path, reduced
@@ -151,12 +150,9 @@ def _decoded(t: pa.Table, rec: pa.Array, tp: TopicPlan, widths: tuple, alone: bo
         gt = t.filter(mask)
         if not len(gt):
             continue
-        try:
-            cols = arrow_json.read(gt["__json"], after_fields(g.vschema), gt.schema.field("__kc").type)
-        except arrow_json.NotRead:
+        part = arrow_winners(gt, g, ("topic", "__vfp", "__json"))
+        if part is None:
             return None
-        meta = gt.drop_columns(["topic", "__vfp", "__json"])
-        part = pa.table({**cols, **{c: meta[c] for c in meta.column_names}})
         for name in (SEQ, "__dseq"):
             part = part.set_column(part.schema.get_field_index(name), name, _parts(part[name], widths))
         out.append(part)
@@ -183,9 +179,8 @@ def winners_of(df, tables: str, opts: Options) -> tuple[list[TopicPlan], dict[st
         for tp in tps:
             parts[tp.topic] = _decoded(t, pc.invert(is_sv), tp, widths, alone)
             if parts[tp.topic] is None:
-                opts.one_pass = (
-                    None  # a column's texts read only by `from_json` (e.g. a NaN double): likely again
-                )
+                # a column's texts read only by `from_json` (e.g. a ZonedTimestamp of another form): likely again
+                opts.one_pass = None
                 return None
     return tps, parts
 
