@@ -48,6 +48,7 @@ class Db:
 
     def __init__(self, pg: PgServer, ddl: str, signal_table: bool = True) -> None:
         self.name = f"inc{next(_n)}"
+        self.sent: list[str] = []  # ids of the signals sent through signal()
         self.pg = pg
         with pg.connect() as c:
             c.execute(f"CREATE DATABASE {self.name}")
@@ -69,10 +70,9 @@ class Db:
 
     def signal(self, kind: str, data: dict | str | None, sid: str | None = None) -> None:
         payload = data if isinstance(data, str) or data is None else json.dumps(data)
-        self.run(
-            "INSERT INTO public.debezium_signal VALUES (%s, %s, %s)",
-            (sid or f"sig-{time.monotonic_ns()}", kind, payload),
-        )
+        sid = sid or f"sig-{time.monotonic_ns()}"
+        self.sent.append(sid)  # Run.snapshot_done waits until the connector has handled it
+        self.run("INSERT INTO public.debezium_signal VALUES (%s, %s, %s)", (sid, kind, payload))
 
     def props(self, **extra: str) -> dict[str, str]:
         props = self.pg.connector_properties(
@@ -549,7 +549,10 @@ def test_in_process_channel(pg):
     assert sid.startswith("in-process-")
     run.wait(lambda r: r.snapshot_done() and len(r.reads("t2")) == 40, 30, "the in-process signal's snapshot")
     # the source channel is not enabled: a signal-table row is no signal (its watermark rows still work)
-    db.signal("execute-snapshot", {"data-collections": ["public.t1"]})
+    db.run(  # (not db.signal: no channel handles this row, so snapshot_done must not wait for it)
+        "INSERT INTO public.debezium_signal VALUES ('row-1', 'execute-snapshot', %s)",
+        (json.dumps({"data-collections": ["public.t1"]}),),
+    )
     run.cap.signal("execute-snapshot", json.dumps({"data-collections": ["public.t2"]}), "second")
     run.wait(lambda r: r.snapshot_done() and len(r.reads("t2")) == 80, 30, "the second in-process snapshot")
     run.stop()

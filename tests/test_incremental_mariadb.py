@@ -60,6 +60,7 @@ class Db:
         self, server: MariaDbServer, ddl: str, work: Path, signal_table: bool = True, writable: bool = True
     ) -> None:
         self.n = next(_n)
+        self.sent: list[str] = []  # ids of the signals sent through signal()
         self.name = f"minc{self.n}"
         self.server = server
         self.work = work
@@ -93,10 +94,9 @@ class Db:
 
     def signal(self, kind: str, data: dict | str | None, sid: str | None = None) -> None:
         payload = data if isinstance(data, str) or data is None else json.dumps(data)
-        self.run(
-            "INSERT INTO debezium_signal VALUES (%s, %s, %s)",
-            (sid or f"sig-{time.monotonic_ns()}", kind, payload),
-        )
+        sid = sid or f"sig-{time.monotonic_ns()}"
+        self.sent.append(sid)  # Run.snapshot_done waits until the connector has handled it
+        self.run("INSERT INTO debezium_signal VALUES (%s, %s, %s)", (sid, kind, payload))
 
     def props(self, **extra: str | None) -> dict[str, str]:
         props = self.server.connector_properties(
