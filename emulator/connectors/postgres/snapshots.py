@@ -15,7 +15,13 @@ from emulator.connectors.postgres.captured import CapturedTable
 from emulator.connectors.postgres.catalog import load_tables
 from emulator.connectors.postgres.chunk_bind import stop_message, unbindable_key
 from emulator.connectors.postgres.copy_text import copy_rows
-from emulator.connectors.postgres.failed_changes import HANDLED, failure_mode, is_value_failure, report
+from emulator.connectors.postgres.failed_changes import (
+    HANDLED,
+    checked_rows,
+    failure_mode,
+    is_value_failure,
+    report,
+)
 from emulator.connectors.postgres.snapshot_tables import by_row_count, lock_shared
 from emulator.connectors.postgres.source import (
     sequence,
@@ -445,6 +451,7 @@ class SnapshotReads:
             emit = self.engine.emit
             sources: dict[str, dict] = {}
             stream = self.stream
+            mode = failure_mode(self.cfg)  # event.processing.failure.handling.mode: a failing row dropped
             next_status = [time.monotonic() + 1]
             # Debezium's blocking snapshot is its snapshot source too: on its chunked path (snapshot.max.threads
             # or a multiplier > 1) its chunked tables come in key order (read here on one connection), legacy has no `first`
@@ -465,7 +472,7 @@ class SnapshotReads:
                 else:
                     q = _copy_table(t)
                 n = 0
-                for row in copy_rows(snap, q):
+                for row in checked_rows(copy_rows(snap, q), ct.env, mode, "blocking snapshot"):
                     n += 1
                     yield row
                     if not n & 1023 and stream is not None and time.monotonic() >= next_status[0]:
