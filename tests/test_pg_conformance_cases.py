@@ -167,7 +167,9 @@ def test_case_matches_golden(name, tmp_path, fresh_pg):
     if retried_snapshot(case):
         # Debezium's snapshot failed and its task restarts (e.g. a key its chunk query cannot bind): the emulator
         # stops before its first record, commits nothing (the next start snapshots again) and names the error
-        assert "operator does not exist" in run["log"].strip().splitlines()[-1], run["log"]
+        # (or a name its SELECT cannot quote: case snapshot_quoted_name_stops)
+        last = run["log"].strip().splitlines()[-1]
+        assert "operator does not exist" in last or "syntax error at or near" in last, run["log"]
         assert not [f for f in run["dir"].glob("*.jsonl") if f.stat().st_size], list(run["dir"].iterdir())
         assert not (tmp_path / "offsets.json").exists() or not (tmp_path / "offsets.json").stat().st_size
     if name.endswith("_type_registry_stops"):

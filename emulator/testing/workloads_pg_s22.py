@@ -17,7 +17,8 @@ wrote ("on any schema"):
   key updates, REPLICA IDENTITY FULL in half;
 - `hashparts`: a hash-partitioned table whose partitions are list-partitioned again, a partition DETACHed with rows,
   written alone, and ATTACHed back; `publish.via.partition.root` drawn either way where no earlier draw set it;
-- `unicode`: a mixed-case schema and table with spaces, quotes and non-ASCII letters, columns named likewise.
+- `unicode`: a mixed-case schema and table with spaces, quotes and non-ASCII letters, columns named likewise (a
+  schema name ending with a quote: Debezium's snapshot cannot name it, both stop; not beside a filtered publication).
 
 From a random stream of their own (`s22-<seed>`), drawn after everything else: every older seed keeps its workload;
 a drawn seed gains `-- @set` lines and the scenarios' blocks (named `s22_<kind>`). None of these tables is in
@@ -261,8 +262,14 @@ def hashparts(g: Any, name: str, r: random.Random) -> None:
     g.block(name, pre, steps)
 
 
-def unicode(g: Any, name: str, r: random.Random) -> None:
-    schema = r.choice(['"Mixed Schema"', '"Ünïcødé"', '"s22 ""quoted"""'])
+# a schema named `s22 "quoted"` ends with a double quote: Debezium's TableId.toDoubleQuotedString leaves it bare and
+# its snapshot SELECT fails (both stop: emulator/connectors/postgres/quoted_names.py); a filtered publication would
+# fail likewise at start (not recorded), so it is not drawn there
+MISQUOTED = '"s22 ""quoted"""'
+
+
+def unicode(g: Any, name: str, r: random.Random, misquoted: bool = True) -> None:
+    schema = r.choice(['"Mixed Schema"', '"Ünïcødé"', MISQUOTED if misquoted else '"Mixed Schema"'])
     table = r.choice(['"Tàble With Space"', '"CamelCase"', '"日本語"', '"a""b"'])
     t = f"{schema}.{table}"
     cols = ['"Id"', '"Größe"', '"with space"', '"ключ"', '"UPPER"']
@@ -307,7 +314,11 @@ def s22_draws(seed: int, g: Any, props: dict[str, str]) -> dict[str, str]:
         or any(k in props for k in FILTERED)
     ):
         kinds.remove("logged")
+    filtered = props.get("publication.autocreate.mode", "all_tables") != "all_tables"
     for kind in kinds:
+        if kind == "unicode":
+            unicode(g, f"s22_{kind}", r, misquoted=not filtered)
+            continue
         SCENARIOS[kind](g, f"s22_{kind}", r)
         if kind == "hashparts" and "publish.via.partition.root" not in props:
             add["publish.via.partition.root"] = r.choice(["true", "false"])

@@ -22,6 +22,7 @@ from emulator.connectors.postgres.failed_changes import (
     is_value_failure,
     report,
 )
+from emulator.connectors.postgres.quoted_names import stop_if_misquoted
 from emulator.connectors.postgres.snapshot_tables import by_row_count, lock_shared
 from emulator.connectors.postgres.source import (
     sequence,
@@ -94,10 +95,10 @@ class SnapshotReads:
         """The initial snapshot's consistent read: the new slot's exported snapshot (or a serializable
         deferrable transaction when the slot already existed), the captured tables in include-list order,
         rows by COPY. Once the coordinator read it completely, its LSN is where streaming starts."""
-        return self._snapshot_session(self._exported, self._start_lsn)
+        return self._snapshot_session(self._exported, self._start_lsn, data)
 
     @contextmanager
-    def _snapshot_session(self, exported: str | None, start_lsn: int | None):
+    def _snapshot_session(self, exported: str | None, start_lsn: int | None, data: bool = True):
         snap = psycopg.connect(self.conninfo, autocommit=True)
         stack = ExitStack()
         try:
@@ -135,6 +136,8 @@ class SnapshotReads:
             )
 
             overrides = set(typed.relational.snapshot_select_overrides)
+            if data:  # (a name Debezium's SELECT cannot quote: quoted_names.py)
+                stop_if_misquoted([(t.namespace, t.name) for t in tables if t.id not in overrides])
             threads, legacy = max_threads(self.cfg, len(captured))
             if chunked_path(self.cfg, threads, legacy) and not legacy:
                 captured = by_row_count(
