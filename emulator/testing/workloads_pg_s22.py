@@ -57,10 +57,10 @@ ELEMENTS: dict[str, list[str]] = {
     "posint": ["1", "2147483647"],
     "tsquery": ["'a & b'", "'!c'"],
 }
-# whole-array literals of shapes the element lists do not make
+# whole-array literals of shapes the element lists do not make (no text[][]: Debezium prints each sub-array as Java's
+# "[Ljava.lang.String;@<identity hash>", a deliberate difference, pg case text_array_2d_identity_hash_lost)
 SHAPES: dict[str, list[str]] = {
     "integer[][]": ["'{{1,2},{3,4}}'", "'{{NULL,1}}'", "'{}'"],
-    "text[][]": ["'{{a,b},{\"c d\",NULL}}'"],
     "integer[]": ["'[0:2]={7,8,9}'", "'[-1:0]={1,2}'", "'{NULL,NULL}'"],
     "numeric(6,2)[][]": ["'{{1.5,2},{-3.25,0}}'"],
 }
