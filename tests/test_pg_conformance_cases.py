@@ -52,6 +52,9 @@ KNOWN_DIFFERENCES: dict[str, str] = {
     "snapshot_threads_time_key_lost": "deliberate: with snapshot.max.threads > 1 Debezium bounds the last chunk by "
     "the maximum key as pgjdbc reads it, a time or timetz as a java.sql.Time (milliseconds, no offset): the row "
     "with the greatest key is never read (data lost); the emulator reads every row",
+    "text_array_2d_identity_hash_lost": "deliberate: Debezium gets a String[] per sub-array of a multi-dimensional "
+    'text array and prints it with Object.toString ("[Ljava.lang.String;@" + an identity hash, new on every '
+    "conversion): the content is lost; the emulator sends each sub-array as null",
     "snapshot_threads_null_key_lost": "deliberate: with snapshot.max.threads > 1 Debezium's chunk bounds (key "
     "comparisons) never match a NULL in a nullable unique-index key, and its maximum key is then NULL: it never reads "
     "those rows, nor any row of the last chunk (data lost); the emulator reads every row (docs/parallel-snapshot.md)",
@@ -167,7 +170,9 @@ def test_case_matches_golden(name, tmp_path, fresh_pg):
     if retried_snapshot(case):
         # Debezium's snapshot failed and its task restarts (e.g. a key its chunk query cannot bind): the emulator
         # stops before its first record, commits nothing (the next start snapshots again) and names the error
-        assert "operator does not exist" in run["log"].strip().splitlines()[-1], run["log"]
+        # (or a name its SELECT cannot quote: case snapshot_quoted_name_stops)
+        last = run["log"].strip().splitlines()[-1]
+        assert "operator does not exist" in last or "syntax error at or near" in last, run["log"]
         assert not [f for f in run["dir"].glob("*.jsonl") if f.stat().st_size], list(run["dir"].iterdir())
         assert not (tmp_path / "offsets.json").exists() or not (tmp_path / "offsets.json").stat().st_size
     if name.endswith("_type_registry_stops"):

@@ -977,3 +977,21 @@ def test_snapshot_and_stream_converters_differ_only_where_debezium_does():
     assert col.convert("2024-02-29") == snapshot("2024-02-29") == 19782
     name_col, name_snapshot = column_def_ex("c", _t("name"), -1, False, None, TypeConfig())
     assert name_col.convert("x") is None and name_snapshot("x") == "x"
+
+
+def test_bit_arrays_have_the_schema_of_one_bit_and_a_null_value() -> None:
+    """PostgresValueConverter: BIT_ARRAY's schema is one bit(n)'s, its List fails Connect's put (recorded:
+    tests/data/pg/cases/bit_array_always_null); a NOT NULL column or converting `fail` then stops Debezium."""
+    bits = _arr(_t("bit"))
+    c4 = _col("", typmod=4, pgtype=bits)
+    assert c4.schema.to_json()["name"] == "io.debezium.data.Bits" and c4.length == 4
+    assert c4.convert("{1010,0000}") is None
+    assert _col("", typmod=1, pgtype=bits).schema.to_json()["type"] == "boolean"
+    for kw in ({"not_null": True}, {"cfg": TypeConfig(converting_fail=True)}):
+        col, snap = column_def_ex("c", bits, 4, kw.get("not_null", False), None, kw.get("cfg", TypeConfig()))
+        for conv in (col.convert, snap):
+            with pytest.raises(ValueError, match="Debezium stops here too"):
+                conv("{1010}")
+        with pytest.raises(ValueError, match="Debezium stops here too"):
+            snap.check("{1010}")  # the snapshot's row check (event.processing.failure.handling.mode drops it)
+    assert column_def("c", _arr(_t("varbit")), -1, False, None, TypeConfig()) is None  # no schema: left out

@@ -33,20 +33,14 @@ import uuid
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from emulator.incremental import state, watermarks
+from emulator.incremental import state, watermarks, window_fill
 from emulator.incremental.conditions import ConditionError
-from emulator.model import printed
+from emulator.incremental.window_fill import window_key as _window_key
 from emulator.notifications import INCREMENTAL as INCREMENTAL_AGGREGATE
 from emulator.settings.common import Incremental
 from emulator.signals.record import SignalError
 
 log = logging.getLogger("emulator.incremental")
-
-
-def _window_key(values: list) -> bytes:
-    """A buffered row's key values as printed, so a streamed change replaces the buffered read of its row
-    (a dict key was unhashable, a Fragment double equal to no other)."""
-    return printed(values)
 
 
 # a malformed signal (raised while it is handled): logged and skipped by the signal processor
@@ -400,26 +394,11 @@ class IncrementalSnapshot:
         return None
 
     def _fill(self, ct: Any, key_cols: list[str], rows: list[list]) -> None:
-        env = ct.env
-        names = env.names
-        key_pos = [names.index(k) for k in key_cols]
+        key_pos = [ct.env.names.index(k) for k in key_cols]
         self.chunk_start = self.last_key
         self.last_key = [rows[-1][i] for i in key_pos]
-        buf: dict[bytes, dict] = {}
-        snap = env.snapshot_row
-        if env.key_names:
-            key_names = env.key_names
-            for raw in rows:
-                after = snap(raw)
-                buf[_window_key([after[k] for k in key_names])] = after
-            self.window_by_surrogate = None
-        else:  # keyless table chunked by its surrogate key: the window is keyed by that column
-            sk = key_cols[0]
-            for raw in rows:
-                after = snap(raw)
-                buf[_window_key([after[sk]])] = after
-            self.window_by_surrogate = sk
-        self.buffer = buf
+        drops = getattr(self.source, "drops_failed_row", None)  # event.processing.failure.handling.mode
+        self.buffer, self.window_by_surrogate = window_fill.fill(ct.env, key_cols, rows, drops)
 
     def _read_plain(self, ct, key_cols, cond):
         return self.source.read_chunk(ct, key_cols, self.last_key, self.max_key, self.chunk_size, cond), None

@@ -152,14 +152,15 @@ _audit(
     note="`warn`/`skip`/`ignore`: a row whose value cannot be converted is dropped, snapshot and stream "
     "(`ignore` as `skip`: recorded, case processing_failure_ignore_as_skip)",
 )
-# PostgreSQL: a change or initial-snapshot row that fails on a value is dropped (emulator/connectors/postgres/
-# failed_changes.py; recorded: pg cases processing_failure_*); with snapshot.max.threads > 1 refused (validate.py)
+# PostgreSQL: a change or a row of any snapshot (initial, blocking, incremental) that fails on a value is dropped
+# (emulator/connectors/postgres/failed_changes.py, emulator/incremental/window_fill.py; recorded: pg cases
+# processing_failure_*); with snapshot.max.threads > 1 refused (validate.py)
 _audit(
     "event.processing.failure.handling.mode",
     ("fail", "warn", "skip"),
     applies=PG,
-    note="`warn`/`skip`: a streamed change or an initial-snapshot row whose value cannot be converted is dropped "
-    "(refused with snapshot.max.threads > 1; a failing incremental or blocking snapshot row still stops)",
+    note="`warn`/`skip`: a streamed change or a snapshot row (initial, blocking, incremental) whose value cannot "
+    "be converted is dropped (refused with snapshot.max.threads > 1)",
 )
 _audit(
     "event.processing.failure.handling.mode",

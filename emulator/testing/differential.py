@@ -336,7 +336,7 @@ def diff(
         )
     if both_ended and stopped_before_chunked_snapshot(workdir):
         log(
-            f"accepted: both stopped at the snapshot's chunk query ({meta.get('records', 0)} records of Debezium's failed attempt not compared)"
+            f"accepted: both stopped at the snapshot's query, a chunk bound or a name it cannot quote ({meta.get('records', 0)} records of Debezium's failed attempt not compared)"
         )
         stopped_empty = True
     if stopped_empty:

@@ -33,8 +33,10 @@ def stopped_before_chunked_snapshot(workdir: Path) -> bool:
     its threads read before the failing chunk (recorded: 1,897, 2,285 and 2,048 of one 3,000-row table in
     three attempts), a part that depends on its threads' timing: only "both stopped" is compared."""
     from emulator.connectors.postgres.chunk_bind import STOP_MARK
+    from emulator.connectors.postgres.quoted_names import STOP_MARK as QUOTE_MARK  # (a name it cannot quote)
 
-    return STOP_MARK in _last_log_line(workdir)
+    last = _last_log_line(workdir)
+    return STOP_MARK in last or QUOTE_MARK in last
 
 
 def _run_id(rec: dict) -> str | None:

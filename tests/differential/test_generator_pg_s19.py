@@ -37,6 +37,7 @@ def _added_lines_belong_to_the_draw(before: list[str], after: list[str]) -> bool
 def test_the_s19_draw_keeps_old_workloads(monkeypatch: pytest.MonkeyPatch) -> None:
     seeds = range(44719000, 44719150)
     monkeypatch.setattr(workloads, "s20_draws", lambda seed, g, props: {})  # (its own test)
+    monkeypatch.setattr(workloads, "s22_draws", lambda seed, g, props: {})  # (sees the s19 draws' properties)
     drawn = {s: workloads.generate("pg", s) for s in seeds}
     monkeypatch.setattr(workloads, "s19_draws", lambda seed, g, props: {})
     gained = dict.fromkeys(KINDS, 0)

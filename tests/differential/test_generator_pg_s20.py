@@ -38,6 +38,7 @@ def _added_lines_belong_to_the_draw(before: list[str], after: list[str]) -> bool
 def test_the_s20_draw_keeps_old_workloads(monkeypatch: pytest.MonkeyPatch) -> None:
     # (the session-21 draws, later, see the s20 draws' properties: switched off on both sides)
     monkeypatch.setattr(workloads, "s21_draws", lambda seed, g, props: {})
+    monkeypatch.setattr(workloads, "s22_draws", lambda seed, g, props: {})  # (likewise the session-22 draws)
     drawn = {s: workloads.generate("pg", s) for s in SEEDS}
     monkeypatch.setattr(workloads, "s20_draws", lambda seed, g, props: {})
     gained = dict.fromkeys(KINDS, 0)

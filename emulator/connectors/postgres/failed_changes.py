@@ -10,14 +10,16 @@ say "Debezium stops here too": a NaN in a NOT NULL precise numeric, an array Con
 event.converting.failure.handling.mode=fail, a value shifted into a column of another type). Not dropped: the
 decoder's own failures (relation_stale: Debezium's decoder fails before the dispatcher), which stop both.
 
-Not recorded, so refused or unchanged: with snapshot.max.threads > 1 (forked readers convert in the children)
-`warn`/`skip` is refused at start (emulator.settings.validate); a row of an incremental or blocking snapshot that
-fails still stops the emulator."""
+The rows of incremental and blocking snapshots likewise (EventDispatcher.dispatchSnapshotEvent has the same
+handler; recorded: pg cases processing_failure_incremental_snapshot, processing_failure_blocking_snapshot: the row
+is missing, the blocking snapshot's `first`/`last` mark the rows sent). Not recorded, so refused: with
+snapshot.max.threads > 1 (forked readers convert in the children) `warn`/`skip` is refused at start
+(emulator.settings.validate)."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 
 from emulator.settings import settings_for
 
@@ -52,6 +54,35 @@ def drop_failed_changes(stream) -> None:
     warn = mode == "warn"
     for name in ("_on_insert", "_on_update", "_on_delete"):
         setattr(stream, name, _dropping(getattr(stream, name), warn))
+
+    def drops_failed_row(e: BaseException, where: str) -> bool:  # (incremental snapshot rows: window_fill.py)
+        if not is_value_failure(e):
+            return False
+        report(warn, where, e)
+        return True
+
+    stream.drops_failed_row = drops_failed_row
+
+
+def checked_rows(rows: Iterable[list], env, mode: str, what: str) -> Iterator[list]:
+    """A snapshot's rows (raw values) without those whose value fails, under `warn` / `skip` (a blocking
+    snapshot's; the initial snapshot checks its rows in snapshots.py): what stops the emulator on a value is
+    checked as the row is read, so the row is never sent and `first`/`last` mark the rows that are."""
+    checks = [(i, c.check) for i, c in enumerate(env.snapshot_converters) if hasattr(c, "check")]
+    if mode == "fail" or not checks:
+        yield from rows
+        return
+    for n, row in enumerate(rows, 1):
+        try:
+            for i, check in checks:
+                if row[i] is not None:
+                    check(row[i])
+        except HANDLED as e:
+            if not is_value_failure(e):
+                raise
+            report(mode == "warn", f"{what} row {n} of {env.table.id}", e)
+            continue
+        yield row
 
 
 def _dropping(handler: Callable[[bytes, int], None], warn: bool) -> Callable[[bytes, int], None]:

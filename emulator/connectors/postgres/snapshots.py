@@ -15,7 +15,14 @@ from emulator.connectors.postgres.captured import CapturedTable
 from emulator.connectors.postgres.catalog import load_tables
 from emulator.connectors.postgres.chunk_bind import stop_message, unbindable_key
 from emulator.connectors.postgres.copy_text import copy_rows
-from emulator.connectors.postgres.failed_changes import HANDLED, failure_mode, is_value_failure, report
+from emulator.connectors.postgres.failed_changes import (
+    HANDLED,
+    checked_rows,
+    failure_mode,
+    is_value_failure,
+    report,
+)
+from emulator.connectors.postgres.quoted_names import stop_if_misquoted
 from emulator.connectors.postgres.snapshot_tables import by_row_count, lock_shared
 from emulator.connectors.postgres.source import (
     sequence,
@@ -88,10 +95,10 @@ class SnapshotReads:
         """The initial snapshot's consistent read: the new slot's exported snapshot (or a serializable
         deferrable transaction when the slot already existed), the captured tables in include-list order,
         rows by COPY. Once the coordinator read it completely, its LSN is where streaming starts."""
-        return self._snapshot_session(self._exported, self._start_lsn)
+        return self._snapshot_session(self._exported, self._start_lsn, data)
 
     @contextmanager
-    def _snapshot_session(self, exported: str | None, start_lsn: int | None):
+    def _snapshot_session(self, exported: str | None, start_lsn: int | None, data: bool = True):
         snap = psycopg.connect(self.conninfo, autocommit=True)
         stack = ExitStack()
         try:
@@ -129,6 +136,8 @@ class SnapshotReads:
             )
 
             overrides = set(typed.relational.snapshot_select_overrides)
+            if data:  # (a name Debezium's SELECT cannot quote: quoted_names.py)
+                stop_if_misquoted([(t.namespace, t.name) for t in tables if t.id not in overrides])
             threads, legacy = max_threads(self.cfg, len(captured))
             if chunked_path(self.cfg, threads, legacy) and not legacy:
                 captured = by_row_count(
@@ -445,6 +454,7 @@ class SnapshotReads:
             emit = self.engine.emit
             sources: dict[str, dict] = {}
             stream = self.stream
+            mode = failure_mode(self.cfg)  # event.processing.failure.handling.mode: a failing row dropped
             next_status = [time.monotonic() + 1]
             # Debezium's blocking snapshot is its snapshot source too: on its chunked path (snapshot.max.threads
             # or a multiplier > 1) its chunked tables come in key order (read here on one connection), legacy has no `first`
@@ -465,7 +475,7 @@ class SnapshotReads:
                 else:
                     q = _copy_table(t)
                 n = 0
-                for row in copy_rows(snap, q):
+                for row in checked_rows(copy_rows(snap, q), ct.env, mode, "blocking snapshot"):
                     n += 1
                     yield row
                     if not n & 1023 and stream is not None and time.monotonic() >= next_status[0]:

@@ -15,6 +15,7 @@ from emulator.connect.schema import (
 )
 from emulator.connectors.postgres.types.arrays import array_converter, parse_array
 from emulator.connectors.postgres.types.binary import bit_bool, bits_b64, bytea_bytes
+from emulator.connectors.postgres.types.bitarrays import bit_array_converter
 from emulator.connectors.postgres.types.encoders import (
     BIN_ENCODERS,
     b2a,
@@ -420,9 +421,7 @@ _BASE_TYPES: dict[str, Callable[[int, TypeConfig, PgType], TypeMapping]] = {
 }
 
 # Array types Debezium explicitly maps to "no schema" (the column is dropped whatever the config).
-_UNSUPPORTED_ARRAY_ELEMS = frozenset(
-    {"money", "name", "interval", "varbit", "bit", "xml", "point", "refcursor"}
-)
+_UNSUPPORTED_ARRAY_ELEMS = frozenset({"money", "name", "interval", "varbit", "xml", "point", "refcursor"})
 
 
 def _root(t: PgType, typmod: int) -> tuple[PgType, int]:
@@ -452,6 +451,10 @@ def _array_mapping(t: PgType, typmod: int, cfg: TypeConfig) -> TypeMapping | Non
     assert elem is not None
     if elem.name in _UNSUPPORTED_ARRAY_ELEMS:
         return None
+    if elem.name == "bit":  # the schema of one bit(n), a null value (types/bitarrays.py)
+        length = typmod if typmod >= 0 else 1
+        schema = bits_schema(length) if length > 1 else S_BOOL
+        return TypeMapping(schema, bit_array_converter(FAIL_MODE), length=length)
     if elem.typtype == "d":  # Debezium cannot resolve domain element types
         em = _m_unknown(cfg) if cfg.include_unknown_datatypes else None
     else:
