@@ -44,6 +44,12 @@ PyObject *fr_line2(PyObject *module, PyObject *const *argv, Py_ssize_t argc);
         {"line2", (PyCFunction)(void (*)(void))fr_line2, METH_FASTCALL,                                        \
          "line2(plan, keylen, b, p, fmt, pos, row, ns[, tot, dco]) -> ((line, key length) or None, p): UPDATE"},
 
+/* fastframe.c's: the binlog stream's next packet (binlog.py, BinlogReader.frames) */
+PyObject *ff_frame(PyObject *module, PyObject *const *argv, Py_ssize_t argc);
+#define FASTFRAME_METHODS                                                                                      \
+    {"frame", (PyCFunction)(void (*)(void))ff_frame, METH_FASTCALL,                                            \
+     "frame(read, raw, rest) -> (type, packet, None), or rest(head, packet)'s result (see fastframe.c)"},
+
 /* fastpg.c's functions (a pgoutput tuple straight into its record's line), in fastline.c's method table */
 PyObject *fp_plan(PyObject *module, PyObject *spec);
 PyObject *fp_line(PyObject *module, PyObject *const *argv, Py_ssize_t argc);

@@ -85,7 +85,7 @@ class MySqlBinlogStream(BinlogLines, PlainTx, XaHold):
             self.gtids,
         )
         engine = self.engine
-        read = self.reader.read
+        read = self.reader.frames()  # its `read`, the packet framed in C where built (fastframe.c)
         handle = self.handle_event
         on_table_map = self._on_table_map  # handle_event's cases without its call
         on_rows = self._on_rows
