@@ -535,7 +535,7 @@ PyInit_fastline(void)
         return NULL;
     PyObject *m = PyModule_Create(&module);
     /* linefill.py uses a build of this very source only (an editable install keeps an older build) */
-    if (m != NULL && PyModule_AddIntConstant(m, "VERSION", FASTLINE_VERSION) < 0)
+    if (m != NULL && (PyModule_AddIntConstant(m, "VERSION", FASTLINE_VERSION) < 0 || fr_add_kinds(m) < 0))
         Py_CLEAR(m);
     return m;
 }

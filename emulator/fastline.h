@@ -36,6 +36,8 @@ PyObject *fr_set_year_adjust(PyObject *module, PyObject *flag);
 PyObject *fr_plan(PyObject *module, PyObject *spec);
 PyObject *fr_line(PyObject *module, PyObject *const *argv, Py_ssize_t argc);
 PyObject *fr_line2(PyObject *module, PyObject *const *argv, Py_ssize_t argc);
+/* adds KINDS, fastrow.h's column kinds by name, to the module (row_plan.py checks its copy at import) */
+int fr_add_kinds(PyObject *m);
 #define FASTROW_METHODS                                                                                        \
     {"plan", fr_plan, METH_O, "plan(spec) -> a row plan for line/line2 (see fastrow.c)"},                      \
         {"set_year_adjust", fr_set_year_adjust, METH_O, "set_year_adjust(on): enable.time.adjuster"},          \

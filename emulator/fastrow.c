@@ -438,3 +438,29 @@ done:
         PyMem_Free(at);
     return res;
 }
+
+/* the module's KINDS, {name: value} of fastrow.h's column kinds: row_plan.py checks its copy against it at import */
+int
+fr_add_kinds(PyObject *m)
+{
+    static const char *names[K_COUNT] = {"K_FIX",  "K_PREF", "K_INT",  "K_UINT", "K_YEAR", "K_BOOL",
+                                         "K_DEC",  "K_DT2",  "K_DATE", "K_TIME2", "K_TEXT", "K_ENUM",
+                                         "K_SET",  "K_BITS", "K_BLOB", "K_TS2"};
+    PyObject *kinds = PyDict_New();
+    if (kinds == NULL)
+        return -1;
+    for (int k = 0; k < K_COUNT; k++) {
+        PyObject *v = PyLong_FromLong(k);
+        if (v == NULL || PyDict_SetItemString(kinds, names[k], v) < 0) {
+            Py_XDECREF(v);
+            Py_DECREF(kinds);
+            return -1;
+        }
+        Py_DECREF(v);
+    }
+    if (PyModule_AddObject(m, "KINDS", kinds) < 0) { /* (steals the reference on success only) */
+        Py_DECREF(kinds);
+        return -1;
+    }
+    return 0;
+}
