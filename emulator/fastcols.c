@@ -210,6 +210,48 @@ two(char *o, int v)
     return o;
 }
 
+/* (fastrow.h) the size col_json reads for column `c` at d[p:] (the sizes of its cases), -1 with past_end's error.
+ * fastrow.c's image() takes the before image's JSON for an after column only when this size equals the before
+ * column's bytes as col_json read them and the bytes are equal: a size wrong here loses that reuse, not bytes. */
+Py_ssize_t
+col_size(const Col *c, const unsigned char *d, Py_ssize_t len, Py_ssize_t p)
+{
+    Py_ssize_t avail = len - p, size;
+    switch (c->kind) {
+    case K_PREF:
+    case K_TEXT:
+    case K_BLOB: {
+        if (avail < c->a)
+            return past_end();
+        unsigned long long n = le(d + p, c->a);
+        if (n > (unsigned long long)(avail - c->a))
+            return past_end();
+        return c->a + (Py_ssize_t)n;
+    }
+    case K_YEAR:
+        size = 1;
+        break;
+    case K_DEC:
+        size = fl_dec_size(c->a, c->b);
+        break;
+    case K_DT2:
+        size = 5 + (c->a + 1) / 2;
+        break;
+    case K_DATE:
+        size = 3;
+        break;
+    case K_TIME2:
+        size = 3 + (c->a + 1) / 2;
+        break;
+    case K_TS2:
+        size = 4 + (c->a + 1) / 2;
+        break;
+    default: /* K_FIX, K_INT, K_UINT, K_BOOL, K_ENUM, K_SET, K_BITS: `a` bytes */
+        size = c->a;
+    }
+    return size > avail ? past_end() : size;
+}
+
 /* (fastrow.h) */
 int
 col_json(const Col *c, const unsigned char *d, Py_ssize_t len, Py_ssize_t *pp, Buf *b)

@@ -12,12 +12,12 @@
  * the project builds without it (setup.py, optional=True) and row_lines.py then uses `%` itself.
  *
  * The same module holds the row plans (fastrow.c, fastcols.c: a whole row image's JSON in one call, VERSION 5; 6: the years 1-99 adjuster;
- * 7: fastpg.c, a pgoutput tuple's line);
+ * 7: fastpg.c, a pgoutput tuple's line; 8: fastframe.c, the binlog stream's packets);
  * fastline.h declares what the sources share. */
 
 #define PY_SSIZE_T_CLEAN
 /* raised with every change of what this module does; linefill.py expects the same number */
-#define FASTLINE_VERSION 7
+#define FASTLINE_VERSION 8
 
 #include <Python.h>
 #include <stdint.h>
@@ -506,6 +506,7 @@ jdec_same(PyObject *module, PyObject *const *argv, Py_ssize_t argc)
 static PyMethodDef methods[] = {
     FASTROW_METHODS
     FASTPG_METHODS
+    FASTFRAME_METHODS
     {"jdec", (PyCFunction)(void (*)(void))jdec, METH_FASTCALL,
      "jdec(b, p, prec, scale) -> bytes: values.unscaled_b64's text of the binary DECIMAL at b[p:]"},
     {"jdec_same", (PyCFunction)(void (*)(void))jdec_same, METH_FASTCALL,
@@ -534,7 +535,7 @@ PyInit_fastline(void)
         return NULL;
     PyObject *m = PyModule_Create(&module);
     /* linefill.py uses a build of this very source only (an editable install keeps an older build) */
-    if (m != NULL && PyModule_AddIntConstant(m, "VERSION", FASTLINE_VERSION) < 0)
+    if (m != NULL && (PyModule_AddIntConstant(m, "VERSION", FASTLINE_VERSION) < 0 || fr_add_kinds(m) < 0))
         Py_CLEAR(m);
     return m;
 }

@@ -36,6 +36,8 @@ PyObject *fr_set_year_adjust(PyObject *module, PyObject *flag);
 PyObject *fr_plan(PyObject *module, PyObject *spec);
 PyObject *fr_line(PyObject *module, PyObject *const *argv, Py_ssize_t argc);
 PyObject *fr_line2(PyObject *module, PyObject *const *argv, Py_ssize_t argc);
+/* adds KINDS, fastrow.h's column kinds by name, to the module (row_plan.py checks its copy at import) */
+int fr_add_kinds(PyObject *m);
 #define FASTROW_METHODS                                                                                        \
     {"plan", fr_plan, METH_O, "plan(spec) -> a row plan for line/line2 (see fastrow.c)"},                      \
         {"set_year_adjust", fr_set_year_adjust, METH_O, "set_year_adjust(on): enable.time.adjuster"},          \
@@ -43,6 +45,12 @@ PyObject *fr_line2(PyObject *module, PyObject *const *argv, Py_ssize_t argc);
          "line(plan, keylen, b, p, fmt, pos, row, ns[, tot, dco]) -> ((line, key length), p): one row image"},  \
         {"line2", (PyCFunction)(void (*)(void))fr_line2, METH_FASTCALL,                                        \
          "line2(plan, keylen, b, p, fmt, pos, row, ns[, tot, dco]) -> ((line, key length) or None, p): UPDATE"},
+
+/* fastframe.c's: the binlog stream's next packet (binlog.py, BinlogReader.frames) */
+PyObject *ff_frame(PyObject *module, PyObject *const *argv, Py_ssize_t argc);
+#define FASTFRAME_METHODS                                                                                      \
+    {"frame", (PyCFunction)(void (*)(void))ff_frame, METH_FASTCALL,                                            \
+     "frame(read, raw, rest) -> (type, packet, None), or rest(head, packet)'s result (see fastframe.c)"},
 
 /* fastpg.c's functions (a pgoutput tuple straight into its record's line), in fastline.c's method table */
 PyObject *fp_plan(PyObject *module, PyObject *spec);

@@ -177,8 +177,19 @@ bad:
 }
 
 /* one row image at d[*pp]: each captured column's JSON into `vals` (its start in at[i], -1 for NULL), *pp past it */
+/* an UPDATE's before image, for its after image's columns with the same bytes (fr_line2): each column's bytes
+ * (d[src[2i]:src[2i+1]], src[2i] < 0 when its JSON was not made from them) and its JSON in `vals` (at, end) */
+typedef struct {
+    const Py_ssize_t *src, *at, *end;
+    const Buf *vals;
+} Prev;
+
+/* an image's values' JSON into `vals` (`at[i]`: where column i's starts, -1 for NULL); `src`: where each column's
+ * bytes are (2 a column), or NULL; `prev`: the before image of an UPDATE, whose JSON a column of the same bytes
+ * takes (the JSON is a function of the column's bytes and plan: an UPDATE changes a few columns of many) */
 static int
-image(const Plan *pl, const unsigned char *d, Py_ssize_t len, Py_ssize_t *pp, Buf *vals, Py_ssize_t *at)
+image(const Plan *pl, const unsigned char *d, Py_ssize_t len, Py_ssize_t *pp, Buf *vals, Py_ssize_t *at,
+      Py_ssize_t *src, const Prev *prev)
 {
     Py_ssize_t p = *pp;
     if (len - p < pl->nb)
@@ -189,11 +200,28 @@ image(const Plan *pl, const unsigned char *d, Py_ssize_t len, Py_ssize_t *pp, Bu
         const Col *c = &pl->cols[i];
         if (c->nullable && (bits[i >> 3] >> (i & 7) & 1)) {
             at[i] = -1;
+            if (src != NULL)
+                src[2 * i] = -1;
             continue;
         }
         at[i] = vals->n;
+        if (prev != NULL && prev->at[i] >= 0 && prev->src[2 * i] >= 0) {
+            Py_ssize_t size = col_size(c, d, len, p), ps = prev->src[2 * i];
+            if (size < 0)
+                return -1;
+            if (prev->src[2 * i + 1] - ps == size && memcmp(d + ps, d + p, (size_t)size) == 0) {
+                if (buf_put(vals, prev->vals->d + prev->at[i], prev->end[i] - prev->at[i]) < 0)
+                    return -1;
+                p += size;
+                continue;
+            }
+        }
+        if (src != NULL)
+            src[2 * i] = p;
         if (col_json(c, d, len, &p, vals) < 0)
             return -1;
+        if (src != NULL)
+            src[2 * i + 1] = p;
     }
     *pp = p;
     return 0;
@@ -339,7 +367,7 @@ fr_line(PyObject *module, PyObject *const *argv, Py_ssize_t argc)
     PyObject *res = NULL, *key = NULL, *value = NULL;
     Py_ssize_t p = a.p;
     const unsigned char *d = (const unsigned char *)PyBytes_AS_STRING(a.b);
-    if (image(pl, d, PyBytes_GET_SIZE(a.b), &p, &vals, at) < 0)
+    if (image(pl, d, PyBytes_GET_SIZE(a.b), &p, &vals, at, NULL, NULL) < 0)
         goto done;
     ends(pl, at, vals.n, end);
     value = object(pl->nv, pl->vcol, pl->vhead, pl->vnull, &vals, at, end);
@@ -367,19 +395,22 @@ fr_line2(PyObject *module, PyObject *const *argv, Py_ssize_t argc)
     if (parse(argv, argc, &a) < 0)
         return NULL;
     const Plan *pl = a.pl;
-    Py_ssize_t stack[4 * STACK_COLS], *at = stack;
-    if (pl->ncols > STACK_COLS && (at = PyMem_Malloc(sizeof(Py_ssize_t) * 4 * (size_t)pl->ncols)) == NULL)
+    Py_ssize_t stack[6 * STACK_COLS], *at = stack;
+    if (pl->ncols > STACK_COLS && (at = PyMem_Malloc(sizeof(Py_ssize_t) * 6 * (size_t)pl->ncols)) == NULL)
         return PyErr_NoMemory();
-    Py_ssize_t *end = at + pl->ncols, *at2 = end + pl->ncols, *end2 = at2 + pl->ncols;
+    Py_ssize_t *end = at + pl->ncols, *at2 = end + pl->ncols, *end2 = at2 + pl->ncols, *src = end2 + pl->ncols;
     Buf vals, vals2;
     buf_init(&vals);
     buf_init(&vals2);
     PyObject *res = NULL, *key = NULL, *key2 = NULL, *before = NULL, *after = NULL;
     Py_ssize_t p = a.p, len = PyBytes_GET_SIZE(a.b);
     const unsigned char *d = (const unsigned char *)PyBytes_AS_STRING(a.b);
-    if (image(pl, d, len, &p, &vals, at) < 0 || image(pl, d, len, &p, &vals2, at2) < 0)
+    if (image(pl, d, len, &p, &vals, at, src, NULL) < 0)
         goto done;
     ends(pl, at, vals.n, end);
+    Prev prev = {src, at, end, &vals};
+    if (image(pl, d, len, &p, &vals2, at2, NULL, &prev) < 0)
+        goto done;
     ends(pl, at2, vals2.n, end2);
     if (pl->nk >= 0) {
         key = object(pl->nk, pl->kcol, pl->khead, pl->knull, &vals, at, end);
@@ -406,4 +437,30 @@ done:
     if (at != stack)
         PyMem_Free(at);
     return res;
+}
+
+/* the module's KINDS, {name: value} of fastrow.h's column kinds: row_plan.py checks its copy against it at import */
+int
+fr_add_kinds(PyObject *m)
+{
+    static const char *names[K_COUNT] = {"K_FIX",  "K_PREF", "K_INT",  "K_UINT", "K_YEAR", "K_BOOL",
+                                         "K_DEC",  "K_DT2",  "K_DATE", "K_TIME2", "K_TEXT", "K_ENUM",
+                                         "K_SET",  "K_BITS", "K_BLOB", "K_TS2"};
+    PyObject *kinds = PyDict_New();
+    if (kinds == NULL)
+        return -1;
+    for (int k = 0; k < K_COUNT; k++) {
+        PyObject *v = PyLong_FromLong(k);
+        if (v == NULL || PyDict_SetItemString(kinds, names[k], v) < 0) {
+            Py_XDECREF(v);
+            Py_DECREF(kinds);
+            return -1;
+        }
+        Py_DECREF(v);
+    }
+    if (PyModule_AddObject(m, "KINDS", kinds) < 0) { /* (steals the reference on success only) */
+        Py_DECREF(kinds);
+        return -1;
+    }
+    return 0;
 }

@@ -47,5 +47,7 @@ int buf_obj(Buf *b, PyObject *bytes);
 int past_end(void);
 /* column `c`'s value at d[*pp] (not NULL): its JSON appended to `b` when captured (`c->out`), *pp past it */
 int col_json(const Col *c, const unsigned char *d, Py_ssize_t len, Py_ssize_t *pp, Buf *b);
+/* the number of bytes col_json reads for `c` at d[p:], or -1 (past_end's error) */
+Py_ssize_t col_size(const Col *c, const unsigned char *d, Py_ssize_t len, Py_ssize_t p);
 
 #endif

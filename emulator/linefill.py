@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 # fastline.c's FASTLINE_VERSION: a build of an older source (an editable install not built again since) is
 # not used
-VERSION = 7
+VERSION = 8
 try:
     from emulator import fastline
 except ImportError:  # not built (no compiler at install): the pure-Python path
@@ -49,3 +49,6 @@ ROW: dict[str, Callable] | None = (
 # the pgoutput line reader (fastpg.c, pg_line_plan.py), None for the pure path: `plan(spec)` a table's plan,
 # `line(plan, buf, start, fmt, lsn, tx, ns)` the generated `parse_line`'s result
 PG: dict[str, Callable] | None = None if FILL is None else {"plan": fastline.pgplan, "line": fastline.pgline}
+# the binlog stream's packet framer (fastframe.c, binlog.BinlogReader.frames), None for the pure path:
+# `frame(read, raw, rest)`, BinlogReader.read's result for a whole packet of a type set in `raw`, else rest's
+FRAME: Callable | None = None if FILL is None else fastline.frame

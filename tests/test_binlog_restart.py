@@ -231,14 +231,19 @@ def test_a_transaction_is_flushed_right_after_its_xid(db, tmp_path, monkeypatch)
     after the last event — at 100 tx/s that heartbeat never came and the lines waited for a full 256 KiB
     buffer (docs/latency.md). Observed with hooks on the reader's `read` and the engine's `idle`."""
     last_read: list[int] = []
-    read = bl.BinlogReader.read
+    frames = bl.BinlogReader.frames
 
-    def noted(self):
-        ev = read(self)
-        last_read.append(ev[0])
-        return ev
+    def noted_frames(self):
+        read = frames(self)  # the stream loop's read (the packet framed in C where built)
 
-    monkeypatch.setattr(bl.BinlogReader, "read", noted)
+        def noted():
+            ev = read()
+            last_read.append(ev[0])
+            return ev
+
+        return noted
+
+    monkeypatch.setattr(bl.BinlogReader, "frames", noted_frames)
     init = bl.BinlogReader.__init__
 
     def slow_heartbeat(self, *args, **kw):

@@ -22,6 +22,7 @@ import pymysql.cursors
 import pymysql.err
 import pytest
 
+from emulator import linefill
 from emulator.config import load_config
 from emulator.connectors.mysql import binlog as bl
 from emulator.connectors.mysql.connector import MariaDbConnector, MySqlConnector
@@ -49,8 +50,11 @@ GROUP = ("INSERT INTO t VALUES (10, 'g1')", "INSERT INTO s VALUES (10, 1)")
 CAPABILITY = "SET @mariadb_slave_capability=4"  # what the library sends
 
 
-def _read_all(db, file: str, pos: int, capability: int) -> tuple[list[tuple], int]:
-    """Every event from (file, pos) to the end of the log -> ([(etype, packet, library event)], checksum)."""
+def _read_all(
+    db, file: str, pos: int, capability: int, frames: bool = False, end: list | None = None
+) -> tuple[list[tuple], int]:
+    """Every event from (file, pos) to the end of the log -> ([(etype, packet, library event)], checksum); by
+    the stream loop's reader (`frames`: fastframe.c's where built) or `read`; `end` gets the error that ended it."""
     orig = pymysql.cursors.Cursor.execute
 
     def execute(self, q, args=None):
@@ -72,11 +76,13 @@ def _read_all(db, file: str, pos: int, capability: int) -> tuple[list[tuple], in
     finally:
         pymysql.cursors.Cursor.execute = orig
     events = []
+    read = r.frames() if frames else r.read
     try:
         while True:
-            events.append(r.read())
-    except ConnectionError:  # the end of the log (blocking=False)
-        pass
+            events.append(read())
+    except ConnectionError as e:  # the end of the log (blocking=False)
+        if end is not None:
+            end.append(repr(e))
     except pymysql.err.OperationalError:  # without GTID capability: an XA transaction's GTID cannot be sent
         assert capability == 0
     checksum = 4 if r.checksum else 0
@@ -163,6 +169,28 @@ def test_decoders_match_the_library_and_the_server(server, monkeypatch) -> None:
             begins += lev.query == "BEGIN"
     before_xa = shown[: next(i for i, s in enumerate(shown) if "XA" in s)]  # (the capture ends at the XA)
     assert begins == len([s for s in before_xa if s.startswith("BEGIN GTID")]) == 3
+
+
+@pytest.mark.skipif(linefill.FRAME is None, reason="the C module is not built (or DBZ_EMULATOR_PURE_PYTHON)")
+@pytest.mark.parametrize("capability", [4, 0])
+def test_packets_framed_in_c_are_those_read_gives(server, capability) -> None:
+    """fastframe.c's `frame` (the stream loop's reader, BinlogReader.frames) against `read` on the same log: the
+    same event types, packets and library events (DDL, other QUERY events, rotations, the format description
+    go to `_rest`), and the same error at the log's end (the server's EOF packet, shorter than 20 bytes; without
+    GTID capability the server refuses the XA group's GTID, pymysql's error)."""
+    db, file, pos, *_ = server
+    ends: list[list] = [[], []]
+    pure, _ = _read_all(db, file, pos, capability, False, ends[0])
+    framed, _ = _read_all(db, file, pos, capability, True, ends[1])
+    assert [e[:2] for e in framed] == [e[:2] for e in pure]
+    assert [type(e[2]) for e in framed] == [type(e[2]) for e in pure]
+    assert [getattr(e[2], "query", None) for e in framed] == [getattr(e[2], "query", None) for e in pure]
+    assert {bl.MARIADB_GTID if capability else bl.QUERY, bl.XID, bl.TABLE_MAP, bl.WRITE_V1}.issubset(
+        {e[0] for e in framed}
+    )
+    assert any(e[2] is not None for e in framed) and any(e[2] is None for e in framed)
+    assert ends[1] == ends[0]
+    assert ends[0] or not capability  # (without GTID capability the read ends at the XA: pymysql's error)
 
 
 def _replay(

@@ -116,8 +116,8 @@ def _replay(tmp: Path, captured, lines: bool, monkeypatch) -> dict[str, list[dic
     if lines:
         orig = stream_lines.BinlogLines._lines
 
-        def spy(self, way, body, p, end):
-            took = orig(self, way, body, p, end)
+        def spy(self, way, body, p, end, *first):
+            took = orig(self, way, body, p, end, *first)
             if way.tx is not None:  # the transaction block's lines
                 written.append(took)
             return took

@@ -26,12 +26,16 @@ import select
 import socket
 import ssl
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from pymysql.protocol import MysqlPacket
 from pymysqlreplication import BinLogStreamReader
 from pymysqlreplication.packet import BinLogPacketWrapper
+
+from emulator.linefill import FRAME
 
 # event types
 ROTATE, FORMAT_DESCRIPTION, QUERY, XID, HEARTBEAT = 4, 15, 2, 16, 27
@@ -47,6 +51,7 @@ V2 = frozenset({WRITE_V2, UPDATE_V2, DELETE_V2})
 # read() returns these as packets alone (no library event): a transaction's small events cost more as the
 # library's packet and event objects (~10k instructions each) than as the few fields the connector reads
 _RAW_EVENTS = ROW_EVENTS | {TABLE_MAP, MARIADB_GTID, XID, HEARTBEAT}
+_RAW_MAP = bytes(t in _RAW_EVENTS for t in range(256))  # fastframe.c's `raw`: a byte per event type
 
 # column types
 T_DECIMAL, T_TINY, T_SHORT, T_LONG, T_FLOAT, T_DOUBLE, T_NULL, T_TIMESTAMP = 0, 1, 2, 3, 4, 5, 6, 7
@@ -296,6 +301,16 @@ class BinlogReader(BinLogStreamReader):
             return True
         return bool(select.select((sock,), (), (), 0)[0])
 
+    def frames(self) -> Callable[[], tuple[int, bytes, Any]]:
+        """The stream loop's `read()`: fastframe.c's `frame` on the connection's reader where the C module is
+        built (the same results: a raw event's packet framed in C, anything else ended by `_rest`), else
+        `read`."""
+        if FRAME is None:
+            return self.read
+        if self._read is None:
+            self._read = self._packet_read()
+        return partial(FRAME, self._read, _RAW_MAP, self._rest)
+
     def read(self) -> tuple[int, bytes, Any]:
         """-> (event type, packet bytes, library event or None for the events the connector decodes from the
         packet: `_RAW_EVENTS` and a QUERY whose statement is `BEGIN` or `COMMIT`).
@@ -313,6 +328,30 @@ class BinlogReader(BinLogStreamReader):
                 data, n = _continued(read, data)
         except (OSError, struct.error, TypeError) as e:
             raise ConnectionError(f"binlog connection lost: {e!r}") from e
+        if data is not None and n >= 20 and len(data) == n:
+            etype = data[5]
+            if etype in _RAW_EVENTS:
+                return etype, data, None
+        return self._event(n, data)
+
+    def _rest(self, head: bytes | None, data: Any) -> tuple[int, bytes, Any]:
+        """`read` after fastframe.c's `frame` read the packet's header `head` and its payload `data` (None: not
+        read, a payload of 16 MiB or more) and did not take it; `head` None: a read raised `data`."""
+        if head is None:
+            raise ConnectionError(f"binlog connection lost: {data!r}") from data
+        read = self._read
+        try:
+            n = _length(head)[0] & 0xFFFFFF
+            if data is None:
+                data = read(n)
+                if n == 0xFFFFFF:
+                    data, n = _continued(read, data)
+        except (OSError, struct.error, TypeError) as e:
+            raise ConnectionError(f"binlog connection lost: {e!r}") from e
+        return self._event(n, data)
+
+    def _event(self, n: int, data: bytes | None) -> tuple[int, bytes, Any]:
+        """`read`'s result for a packet of `n` bytes read as `data`, other than a whole raw event's."""
         if data is None or len(data) != n:  # cut short: the end of the stream, or the read timed out
             raise ConnectionError("binlog connection lost (or silent for the read timeout)")
         if n < 20:

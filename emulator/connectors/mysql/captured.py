@@ -40,7 +40,7 @@ class TableEntry:
         self.line_ops: frozenset[str] = frozenset()
         self.ways: dict[int, Any] = {}
         # per rows event type: the bytes between the table id and the first row of its last event with
-        # every column present (flags, extra data, column count, bitmaps; MySqlBinlogStream._on_rows)
+        # every column present (flags, extra data, column count, bitmaps; BinlogLines._on_rows)
         self.heads: dict[int, bytes] = {}
 
 

@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 import orjson
 
+from emulator import linefill
 from emulator.connectors.mysql.binlog import (
     T_BIT,
     T_BLOB,
@@ -57,6 +58,13 @@ from emulator.connectors.mysql.values import unscaled_b64
     K_BITS,
 ) = range(14)
 K_BLOB, K_TS2 = 14, 15
+# fastrow.c's own numbers (the module's KINDS): a build whose enum has moved cannot be given these plans
+if linefill.ROW is not None and getattr(linefill.fastline, "KINDS", None) != {
+    k: v for k, v in globals().items() if k.startswith("K_") and isinstance(v, int)
+}:
+    raise ImportError(
+        f"row_plan.py's column kinds are not fastrow.h's: {getattr(linefill.fastline, 'KINDS', None)}"
+    )
 
 _INT_WIDTHS = {T_TINY: 1, T_SHORT: 2, T_INT24: 3, T_LONG: 4, T_LONGLONG: 8}
 _BLOBS = {T_TINY_BLOB: 1, T_BLOB: 2, T_MEDIUM_BLOB: 3, T_LONG_BLOB: 4}

@@ -85,7 +85,7 @@ class MySqlBinlogStream(BinlogLines, PlainTx, XaHold):
             self.gtids,
         )
         engine = self.engine
-        read = self.reader.read
+        read = self.reader.frames()  # its `read`, the packet framed in C where built (fastframe.c)
         handle = self.handle_event
         on_table_map = self._on_table_map  # handle_event's cases without its call
         on_rows = self._on_rows
@@ -352,45 +352,9 @@ class MySqlBinlogStream(BinlogLines, PlainTx, XaHold):
             if entry.lines is not None:
                 entry.line_ops = self._line_ops(ct.env)
 
-    def _on_rows(self, etype: int, body: bytes, checksum: int) -> None:
-        """A rows event: `body` is the whole packet (OK byte, 19-byte header, body, checksum): the decoders
-        read it in place (no copy of the event body)."""
-        ts, _t, sid, size, next_pos = _header(body, 1)
-        self._ts = ts
-        self._sid = sid
-        self._start = next_pos - size if next_pos else 0
-        self._next = next_pos
-        end = len(body) - checksum
-        entry = self.table_ids.get(body[20:26])  # by the table id's bytes (no int made per event)
-        # straight into the records' lines the way the table's last event of this type went (its `head`: the
-        # bytes after the table id, every column present), when nothing else of this event needs the general
-        # path's checks: the same schema epoch, no restart skipping events, no incremental snapshot window
-        # open (it reads the rows); the source block's format made again only when its parts changed
-        way = entry.ways.get(etype) if entry is not None else None
-        if (
-            way is not None
-            and entry.epoch == self.schema_epoch
-            and not (self.skip_events or self.skip_rows)
-            and body.startswith(way.head, 26)
-            and way.start < end
-            and not self.incremental.window_open
-        ):
-            # the event's second and the commit time as they are (ts_us made only for a new template): a
-            # product per event made a new int to compare (~570 of this check's ~1,670 instructions)
-            key = (ts, self.commit_ts_us, sid, self.file, self.thread, self.query, self.gtid)
-            if key != way.key:
-                self._line_source(way, entry.ct, key)
-            if self._lines(way, body, way.start, end):
-                self.events_done += 1
-                if ts:
-                    self.last_ts_ms = ts * 1000
-                return
-        self._rows(etype, body, end, entry)
-        if ts:
-            self.last_ts_ms = ts * 1000
-
     def _rows(self, etype: int, body: bytes, end: int, entry: TableEntry | None) -> None:
-        """`_on_rows` past its line way: any rows event, its rows ending at `end` (before the checksum)."""
+        """`_on_rows` (stream_lines.py) past its line way: any rows event, its rows ending at `end` (before the
+        checksum)."""
         # what follows the table id (flags, extra data, column count, column bitmaps) as the table's last
         # event of this type had it, all columns present: no parse of it again
         head = entry.heads.get(etype) if entry is not None else None
