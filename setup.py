@@ -16,6 +16,7 @@ setup(
                 "emulator/fastcols.c",
                 "emulator/fastpg.c",
                 "emulator/fastpg_cut.c",
+                "emulator/fastpg_copy.c",
             ],
             depends=["emulator/fastline.h", "emulator/fastrow.h", "emulator/fastpg.h"],
             optional=True,

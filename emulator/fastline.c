@@ -17,7 +17,7 @@
 
 #define PY_SSIZE_T_CLEAN
 /* raised with every change of what this module does; linefill.py expects the same number */
-#define FASTLINE_VERSION 7
+#define FASTLINE_VERSION 8
 
 #include <Python.h>
 #include <stdint.h>

@@ -14,8 +14,9 @@ from emulator.connectors.postgres import pgoutput as po
 from emulator.connectors.postgres.captured import CapturedTable
 from emulator.connectors.postgres.catalog import load_tables
 from emulator.connectors.postgres.chunk_bind import stop_message, unbindable_key
-from emulator.connectors.postgres.copy_text import copy_rows
+from emulator.connectors.postgres.copy_text import copy_raw, copy_rows, parse_row
 from emulator.connectors.postgres.failed_changes import HANDLED, failure_mode, is_value_failure, report
+from emulator.connectors.postgres.snapshot_lines import available, raw_line
 from emulator.connectors.postgres.snapshot_tables import by_row_count, lock_shared
 from emulator.connectors.postgres.source import (
     sequence,
@@ -154,18 +155,26 @@ class SnapshotReads:
             forked = threads > 1 and fork_available() and len(records) == len(captured)
             # the readers send directory lines when the output writes nothing else (LineBatch)
             lines = forked and writes_lines(self.engine)
+            # ... straight from COPY's messages, in C where it is built (snapshot_lines)
+            codec = snap.info.encoding
+            raw = lines and available(codec)
             if threads > 1:
                 item_of = {
-                    ct.env.table.id: records[id(ct)].line if lines else records[id(ct)].parts
+                    ct.env.table.id: raw_line(records[id(ct)], codec)
+                    if raw
+                    else records[id(ct)].line
+                    if lines
+                    else records[id(ct)].parts
                     for ct in (captured if forked else ())
                 }
+                held = (lambda data: parse_row(data, codec)) if raw else list
                 render = (
-                    renderer(captured, markers, lambda env: item_of[env.table.id], list, lines)
+                    renderer(captured, markers, lambda env: item_of[env.table.id], held, lines)
                     if forked
                     else None
                 )
                 close, rows_of = self._parallel_reads(
-                    snap, captured, overrides, threads, legacy, render, lines
+                    snap, captured, overrides, threads, legacy, render, lines, raw
                 )
                 stack.callback(close)
 
@@ -282,11 +291,13 @@ class SnapshotReads:
             self.lsn_commit = start_lsn
         self._start_lsn = start_lsn
 
-    def _parallel_reads(self, snap, captured, overrides, threads: int, legacy: bool, render, lines: bool):
+    def _parallel_reads(
+        self, snap, captured, overrides, threads: int, legacy: bool, render, lines: bool, raw: bool = False
+    ):
         """snapshot.max.threads > 1 (emulator.pipeline.snapshot_chunks): the plan made in the snapshot's
         transaction, `threads` readers on the same snapshot (forked workers that also build the records when
         `render` is given, else threads on `snap` and threads-1 more connections), and rows_of(table) over
-        their read-ahead. -> (close, rows_of)."""
+        their read-ahead; `raw`: `render` takes the rows as COPY's messages (copy_raw). -> (close, rows_of)."""
         # this transaction's snapshot (the slot's, or its own when the slot already existed), exported again:
         # valid while the transaction lasts, where the slot's name ends with the replication connection's
         # next command
@@ -330,7 +341,7 @@ class SnapshotReads:
                 conn = open_connection()
 
                 def batches(i: int):
-                    yield from render(pieces, by_table, i, copy_rows(conn, queries[i]))
+                    yield from render(pieces, by_table, i, (copy_raw if raw else copy_rows)(conn, queries[i]))
 
                 return batches
 
