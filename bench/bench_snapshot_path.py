@@ -13,6 +13,11 @@ The connector's own snapshot session (`PostgresConnector.snapshot_session`, one 
   write     the same into a DirectoryOutput (`--out DIR`, default a temporary directory: put it on tmpfs,
             e.g. /dev/shm, to leave the disk out)
   total     `run_snapshot` as the coordinator calls it (markers included) into the DirectoryOutput
+  reader-py a forked reader's own work with 2 readers and the directory output (snapshot.max.threads=2): the
+            rows read by COPY (copy_rows) into their compact lines (ReadRecords.line) in batches (renderer)
+  reader-c  the same from COPY's messages (copy_raw) through the C lines (snapshot_lines.raw_line; skipped
+            where the extension is not built)
+  lines-py, lines-c  the two readers' line making alone, over the rows already in memory
 
 CPU µs per row (`time.process_time`, best of `--repeat`). A benchmark, not a test.
 """
@@ -33,12 +38,17 @@ sys.path.insert(0, str(HERE))
 
 from bench_pg import COLUMNS, DDL, ROW_EXPR, TABLE  # noqa: E402
 
+from emulator import linefill  # noqa: E402
 from emulator.config import from_dict  # noqa: E402
 from emulator.connectors.postgres.connector import PostgresConnector  # noqa: E402
+from emulator.connectors.postgres.copy_text import copy_raw, copy_rows  # noqa: E402
+from emulator.connectors.postgres.snapshot_lines import raw_line  # noqa: E402
 from emulator.engine import Engine  # noqa: E402
 from emulator.offsets import MemoryOffsetStore  # noqa: E402
 from emulator.outputs.base import Output  # noqa: E402
 from emulator.outputs.directory import DirectoryOutput  # noqa: E402
+from emulator.pipeline.snapshot_chunks import Piece, renderer  # noqa: E402
+from emulator.pipeline.snapshot_records import ReadRecords  # noqa: E402
 from emulator.snapshot import run_snapshot  # noqa: E402
 from emulator.testing.pgserver import PgServer  # noqa: E402
 
@@ -113,9 +123,34 @@ def stages(port: int, out: Path) -> dict[str, float]:
         res["total"] = cpu(lambda: (run_snapshot(s.tables, s.rows_of, s.emit, markers=s.markers), d.flush()))
     d.close()
     shutil.rmtree(out, ignore_errors=True)
+    res.update(reader_stages(drop, ct, rows))
     for c in (drop, direct):
         c.conn.close()
     return {k: v / n * 1e6 for k, v in res.items()}
+
+
+def reader_stages(conn: PostgresConnector, ct, rows: list) -> dict[str, float]:
+    """A forked reader's per-row work (snapshots.py `_parallel_reads`' open_reader with the lines), Python and C."""
+    env = ct.env
+    t = env.table
+    src = conn.source(time.time_ns() // 1000, "true", None, t.namespace, t.name, 1, 1)
+    rr = ReadRecords(env, lambda mark: {**src, "snapshot": mark})
+    query = f"COPY (SELECT {', '.join(c.name for c in t.columns)} FROM {t.name}) TO STDOUT"
+    pieces, by_table = [Piece(ct)], {t.id: [0]}
+    res = {}
+    paths = [("py", rr.line, copy_rows, list)]
+    if linefill.PG is not None:
+        paths.append(("c", raw_line(rr, "utf-8"), copy_raw, bytes))
+    for name, line, read, held in paths:
+        render = renderer([ct], lambda *a: "true", lambda env, line=line: line, held, True)
+
+        def one(render=render, read=read) -> None:
+            collections.deque(render(pieces, by_table, 0, read(conn.conn, query)), maxlen=0)
+
+        res[f"reader-{name}"] = cpu(one)
+        mem = list(read(conn.conn, query)) if read is copy_raw else rows
+        res[f"lines-{name}"] = cpu(lambda line=line, mem=mem: [line(r, "true") for r in mem])
+    return res
 
 
 def main() -> int:

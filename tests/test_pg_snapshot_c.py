@@ -4,11 +4,13 @@ A real PostgreSQL table of every column kind the C code reads itself and of kind
 (test_pg_line_c.py's columns and edge rows), plus COPY's escapes in text (tab, newline, carriage return,
 backspace, form feed, vertical tab, backslash, a text `\\N`), NULLs printing a column default
 (replace.null.with.default, a NaN numeric too) and 12,000 generated rows (more than one read of a chunked
-table), and a keyless table. Snapshotted by `python -m emulator run` (snapshot.mode=initial_only) with the C
-extension and with DBZ_EMULATOR_PURE_PYTHON=1, with 1 and 2 readers (2: the forked readers send lines, the
-path the C lines serve), and with column options (excluded, masked, truncated columns): every topic file must
+table), and a keyless table with a NOT NULL numeric (the one reader checks a row whose message holds `NaN`
+or `Infinity`, here in a text). Snapshotted by `python -m emulator run` (snapshot.mode=initial_only) with the C
+extension and with DBZ_EMULATOR_PURE_PYTHON=1, with 1 and 2 readers (2: the forked readers send compact lines;
+1: the reader writes whole lines), and with column options (excluded, masked, truncated columns): every topic file must
 be the same bytes, the records' own times masked. In this process: each row's C line against
-`ReadRecords.line` of its parsed row, and that the C code read it (did not hand it back)."""
+`ReadRecords.line` (or the record's whole line) of its parsed row, and that the C code read it (did not
+hand it back)."""
 
 from __future__ import annotations
 
@@ -56,9 +58,9 @@ SELECT 100 + g, (g % 30000)::smallint, CASE WHEN g % 7 = 0 THEN NULL ELSE g * 31
 FROM generate_series(1, {N_GEN}) g;
 """
 NOKEY = """
-CREATE TABLE nk (a integer, s text, n numeric(8,3), z timestamptz);
-INSERT INTO nk SELECT g, CASE WHEN g % 4 = 0 THEN NULL ELSE 'row' || chr(10) || g END, g / 3.0,
-    timestamptz '2024-01-01 00:00:00+00' + g * interval '1 day' FROM generate_series(1, 300) g;
+CREATE TABLE nk (a integer, s text, n numeric(8,3), z timestamptz, req numeric(6,2) NOT NULL);
+INSERT INTO nk SELECT g, CASE g % 4 WHEN 0 THEN NULL WHEN 1 THEN 'NaN or Infinity ' || g ELSE 'row' || chr(10) || g END,
+    g / 3.0, timestamptz '2024-01-01 00:00:00+00' + g * interval '1 day', g / 7.0 FROM generate_series(1, 300) g;
 """
 OPTIONS = {
     "column.exclude.list": "public.cl.i4",
@@ -162,10 +164,15 @@ def _records(pg: PgServer, tmp_path, table: str, extra=None):
 
 
 @needs_c
-@pytest.mark.parametrize("table,options", [("cl", False), ("nk", False), ("cl", True)])
-def test_each_row_is_read_in_c(pg, tmp_path, monkeypatch, table, options):
+@pytest.mark.parametrize(
+    "table,options,compact",
+    [("cl", False, True), ("nk", False, True), ("cl", True, True), ("cl", False, False)],
+)
+def test_each_row_is_read_in_c(pg, tmp_path, monkeypatch, table, options, compact):
     rr, rows = _records(pg, tmp_path, table, OPTIONS if options else None)
-    line = snapshot_lines.raw_line(rr, "utf-8")
+    line = snapshot_lines.raw_line(rr, "utf-8", compact)
+    # compact: a forked reader's line (ReadRecords.line); else the whole line one reader writes
+    py_line = rr.line if compact else lambda row, mark: rr.record(row, mark).line()
     # the rows the C code hands back go through parse_row (counted): none on these tables
     handed_back = []
     monkeypatch.setattr(
@@ -173,10 +180,10 @@ def test_each_row_is_read_in_c(pg, tmp_path, monkeypatch, table, options):
     )
     for data in rows:
         for mark in ("first", "true", "last"):
-            assert _masked(line(data, mark)) == _masked(rr.line(parse_row(data, "utf-8"), mark)), data
+            assert _masked(line(data, mark)) == _masked(py_line(parse_row(data, "utf-8"), mark)), data
     assert len(rows) == (len(ROWS) + len(ESCAPES) + N_GEN if table == "cl" else 300)
     assert handed_back == []
     # the pure path's rows (linefill.PG None) all go that way: the comparison above compared two paths
     monkeypatch.setattr(linefill, "PG", None)
-    snapshot_lines.raw_line(rr, "utf-8")(rows[0], "true")
+    snapshot_lines.raw_line(rr, "utf-8", compact)(rows[0], "true")
     assert handed_back == [rows[0]]

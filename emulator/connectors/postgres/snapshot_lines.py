@@ -28,9 +28,16 @@ def available(codec: str) -> bool:
     return linefill.PG is not None and codec == "utf-8"
 
 
-def raw_line(rr: ReadRecords, codec: str) -> Callable[[object, str], bytes]:
-    """`line(data, mark)`: the table's compact directory line of a READ of the COPY message `data`."""
-    py_line = rr.line
+def raw_line(rr: ReadRecords, codec: str, compact: bool = True) -> Callable[[object, str], bytes]:
+    """`line(data, mark)`: the table's compact directory line of a READ of the COPY message `data` (`compact`
+    False: the whole line, `rr.record(row, mark).line()`'s bytes)."""
+    if compact:
+        py_line = rr.line
+    else:
+        record = rr.record
+
+        def py_line(row: list, mark: str) -> bytes:
+            return record(row, mark).line()
 
     def slow(data, mark: str) -> bytes:
         return py_line(parse_row(data, codec), mark)
@@ -51,7 +58,7 @@ def raw_line(rr: ReadRecords, codec: str) -> Callable[[object, str], bytes]:
         payload = rr.payload_format(mark)
         # `before` (null) comes first: the first `after` slot is the payload's own (the source's `%` are `%%`)
         payload = payload.replace(_AFTER, b',"after":' + vfmt + b",", 1)
-        fmt = line_format(env.key_frame, env.value_frame, payload, tail, compact=True)[0]
+        fmt = line_format(env.key_frame, env.value_frame, payload, tail, compact=compact)[0]
         formats[mark] = fmt
         return fmt
 
@@ -62,3 +69,20 @@ def raw_line(rr: ReadRecords, codec: str) -> Callable[[object, str], bytes]:
         return slow(data, mark) if r is None else r
 
     return line
+
+
+def raw_checks(converters: list) -> tuple[bytes, ...] | None:
+    """For a snapshot read from COPY's messages (one reader): the texts whose presence in a message may fail
+    one of the converters' row checks (a NaN in a NOT NULL precise numeric: numeric.py's `check.hints`), so
+    that only such a message is parsed and checked; None when a check has no hints (its rows go the Python
+    way)."""
+    hints: list[bytes] = []
+    for c in converters:
+        check = getattr(c, "check", None)
+        if check is None:
+            continue
+        h = getattr(check, "hints", None)
+        if h is None:
+            return None
+        hints += h
+    return tuple(hints)

@@ -16,7 +16,7 @@ from emulator.connectors.postgres.catalog import load_tables
 from emulator.connectors.postgres.chunk_bind import stop_message, unbindable_key
 from emulator.connectors.postgres.copy_text import copy_raw, copy_rows, parse_row
 from emulator.connectors.postgres.failed_changes import HANDLED, failure_mode, is_value_failure, report
-from emulator.connectors.postgres.snapshot_lines import available, raw_line
+from emulator.connectors.postgres.snapshot_lines import available, raw_checks, raw_line
 from emulator.connectors.postgres.snapshot_tables import by_row_count, lock_shared
 from emulator.connectors.postgres.source import (
     sequence,
@@ -178,6 +178,17 @@ class SnapshotReads:
                 )
                 stack.callback(close)
 
+            # one reader writing directory lines: a table's rows straight from COPY's messages into their lines
+            # (snapshot_lines), where its row checks can be told from the message (raw_checks)
+            write_line = self.engine.line_writer() if threads == 1 and available(codec) else None
+            full = {}
+            for ct in captured if write_line is not None else ():
+                rr = records.get(id(ct))
+                hints = raw_checks(ct.env.snapshot_converters)
+                if rr is not None and hints is not None:
+                    full[id(ct)] = (ct.env.topic, raw_line(rr, codec, compact=False), hints)
+            engine = self.engine
+
             mode = failure_mode(self.cfg)
             # one thread on Debezium's chunked path (a snapshot.max.threads.multiplier > 1): keyed tables in key order
             one_ordered = threads == 1 and chunked_path(self.cfg, threads, legacy)
@@ -197,13 +208,19 @@ class SnapshotReads:
                 checks = [
                     (i, c.check) for i, c in enumerate(ct.env.snapshot_converters) if hasattr(c, "check")
                 ]
-                for row in copy_rows(snap, q):
+                raw = full.get(id(ct))
+                hints = raw[2] if raw is not None else ()
+                for row in (copy_rows if raw is None else copy_raw)(snap, q):
                     n += 1
                     if checks:
+                        parsed = row
+                        if raw is not None:  # a message is parsed for its checks only when it may fail them
+                            row = bytes(row)
+                            parsed = parse_row(row, codec) if any(h in row for h in hints) else None
                         try:
-                            for i, check in checks:
-                                if row[i] is not None:
-                                    check(row[i])
+                            for i, check in checks if parsed is not None else ():
+                                if parsed[i] is not None:
+                                    check(parsed[i])
                         except HANDLED as e:  # event.processing.failure.handling.mode warn|skip: row dropped
                             if mode == "fail" or not is_value_failure(e):
                                 raise
@@ -219,6 +236,11 @@ class SnapshotReads:
                 rows_of = rows_of_one
 
             def emit_row(ct: CapturedTable, row, mark: str) -> None:
+                f = full.get(id(ct))
+                if f is not None:  # the row is its COPY message
+                    write_line(f[0], f[1](row, mark))
+                    engine.records += 1
+                    return
                 rr = records.get(id(ct))
                 if rr is not None:
                     emit(rr.record(row, mark))
