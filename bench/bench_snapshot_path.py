@@ -11,7 +11,8 @@ The connector's own snapshot session (`PostgresConnector.snapshot_session`, one 
   values    `snapshot_row` over rows already in memory (the column converters)
   envelope  the session's `emit` over rows in memory into an output that drops the record
   write     the same into a DirectoryOutput (`--out DIR`, default a temporary directory: put it on tmpfs,
-            e.g. /dev/shm, to leave the disk out)
+            e.g. /dev/shm, to leave the disk out); with the C extension the rows are COPY's messages and each
+            is written as its whole line made in C (snapshot_lines), so read/values/envelope are the Python path
   total     `run_snapshot` as the coordinator calls it (markers included) into the DirectoryOutput
   reader-py a forked reader's own work with 2 readers and the directory output (snapshot.max.threads=2): the
             rows read by COPY (copy_rows) into their compact lines (ReadRecords.line) in batches (renderer)
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import os
 import shutil
 import sys
 import tempfile
@@ -90,10 +92,21 @@ def connector(port: int, output: Output) -> PostgresConnector:
     return conn
 
 
-def cpu(fn) -> float:
+MARKERS: list[str] = []  # --callgrind-markers: the stages measured, in order
+
+
+def cpu(fn, name: str = "") -> float:
+    """fn's CPU time; with --callgrind-markers between two os.getppid() calls (`valgrind --tool=callgrind
+    --dump-before=getppid`: the stage's instructions alone in a dump of their own)."""
+    if MARKERS:
+        os.getppid()
+        MARKERS.append(name)
     t = time.process_time()
     fn()
-    return time.process_time() - t
+    t = time.process_time() - t
+    if MARKERS:
+        os.getppid()
+    return t
 
 
 def stages(port: int, out: Path) -> dict[str, float]:
@@ -115,12 +128,15 @@ def stages(port: int, out: Path) -> dict[str, float]:
     direct = connector(port, d)
     with direct.snapshot_session(True) as s:
         emit = s.emit
-        res["write"] = cpu(lambda: ([emit(ct, r, "true") for r in rows], d.flush()))
+        mine = list(s.rows_of(ct))  # (COPY's messages where the C lines serve this output: snapshot_lines)
+        res["write"] = cpu(lambda: ([emit(ct, r, "true") for r in mine], d.flush()))
     shutil.rmtree(out, ignore_errors=True)
     d = DirectoryOutput(out)
     direct = connector(port, d)
     with direct.snapshot_session(True) as s:
-        res["total"] = cpu(lambda: (run_snapshot(s.tables, s.rows_of, s.emit, markers=s.markers), d.flush()))
+        res["total"] = cpu(
+            lambda: (run_snapshot(s.tables, s.rows_of, s.emit, markers=s.markers), d.flush()), "total"
+        )
     d.close()
     shutil.rmtree(out, ignore_errors=True)
     res.update(reader_stages(drop, ct, rows))
@@ -147,9 +163,9 @@ def reader_stages(conn: PostgresConnector, ct, rows: list) -> dict[str, float]:
         def one(render=render, read=read) -> None:
             collections.deque(render(pieces, by_table, 0, read(conn.conn, query)), maxlen=0)
 
-        res[f"reader-{name}"] = cpu(one)
+        res[f"reader-{name}"] = cpu(one, f"reader-{name}")
         mem = list(read(conn.conn, query)) if read is copy_raw else rows
-        res[f"lines-{name}"] = cpu(lambda line=line, mem=mem: [line(r, "true") for r in mem])
+        res[f"lines-{name}"] = cpu(lambda line=line, mem=mem: [line(r, "true") for r in mem], f"lines-{name}")
     return res
 
 
@@ -159,7 +175,16 @@ def main() -> int:
     ap.add_argument("--port", type=int, help="use this server's loaded `bench` table")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--out", help="directory for the DirectoryOutput (default: a temporary one)")
+    ap.add_argument(
+        "--callgrind-markers",
+        action="store_true",
+        help="each of the stages total, reader-py, lines-py, reader-c, lines-c between two os.getppid() calls "
+        "(run under `valgrind --tool=callgrind --dump-before=getppid`; with --port: the server outside "
+        "valgrind); prints the stages in the order of their dumps",
+    )
     args = ap.parse_args()
+    if args.callgrind_markers:
+        MARKERS.append("start")
     with tempfile.TemporaryDirectory(prefix="bench-snapshot-path-", dir=args.out) as tmp:
         out = Path(tmp) / "topics"
         if args.port:
@@ -174,6 +199,8 @@ def main() -> int:
                 runs = [stages(pg.port, out) for _ in range(args.repeat)]
     best = {k: min(r[k] for r in runs) for k in runs[0]}
     print("CPU-µs per row, best of", len(runs), ":", ", ".join(f"{k} {v:.2f}" for k, v in best.items()))
+    if MARKERS:  # dump 1: the start; then per stage its own dump and the steps to the next one
+        print("callgrind dumps:", ", ".join(f"{2 * k}: {m}" for k, m in enumerate(MARKERS[1:], 1)))
     return 0
 
 
