@@ -11,8 +11,9 @@ The connector's own snapshot session (`PostgresConnector.snapshot_session`, one 
   values    `snapshot_row` over rows already in memory (the column converters)
   envelope  the session's `emit` over rows in memory into an output that drops the record
   write     the same into a DirectoryOutput (`--out DIR`, default a temporary directory: put it on tmpfs,
-            e.g. /dev/shm, to leave the disk out); with the C extension the rows are COPY's messages and each
-            is written as its whole line made in C (snapshot_lines), so read/values/envelope are the Python path
+            e.g. /dev/shm, to leave the disk out). (envelope and write hand `emit` the table of the first session,
+            which the session's per-table records do not know: they measure `TableEnvelope.change`, the generic
+            path, not the snapshot's own ReadRecords / C lines, which `total` runs)
   total     `run_snapshot` as the coordinator calls it (markers included) into the DirectoryOutput
   reader-py a forked reader's own work with 2 readers and the directory output (snapshot.max.threads=2): the
             rows read by COPY (copy_rows) into their compact lines (ReadRecords.line) in batches (renderer)
@@ -128,8 +129,7 @@ def stages(port: int, out: Path) -> dict[str, float]:
     direct = connector(port, d)
     with direct.snapshot_session(True) as s:
         emit = s.emit
-        mine = list(s.rows_of(ct))  # (COPY's messages where the C lines serve this output: snapshot_lines)
-        res["write"] = cpu(lambda: ([emit(ct, r, "true") for r in mine], d.flush()))
+        res["write"] = cpu(lambda: ([emit(ct, r, "true") for r in rows], d.flush()))
     shutil.rmtree(out, ignore_errors=True)
     d = DirectoryOutput(out)
     direct = connector(port, d)

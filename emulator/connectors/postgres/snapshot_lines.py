@@ -10,6 +10,7 @@ for a transaction). tests/test_pg_snapshot_c.py compares both on a real table of
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from emulator import linefill
@@ -71,11 +72,11 @@ def raw_line(rr: ReadRecords, codec: str, compact: bool = True) -> Callable[[obj
     return line
 
 
-def raw_checks(converters: list) -> tuple[bytes, ...] | None:
-    """For a snapshot read from COPY's messages (one reader): the texts whose presence in a message may fail
-    one of the converters' row checks (a NaN in a NOT NULL precise numeric: numeric.py's `check.hints`), so
-    that only such a message is parsed and checked; None when a check has no hints (its rows go the Python
-    way)."""
+def raw_checks(converters: list) -> Callable[[object], object] | None:
+    """For a snapshot read from COPY's messages (one reader): `search(data)`, not None for a message holding a
+    text that may fail one of the converters' row checks (a NaN in a NOT NULL precise numeric: numeric.py's
+    `check.hints`), so that only such a message is parsed and checked; None when a check has no hints (its
+    rows go the Python way)."""
     hints: list[bytes] = []
     for c in converters:
         check = getattr(c, "check", None)
@@ -85,4 +86,4 @@ def raw_checks(converters: list) -> tuple[bytes, ...] | None:
         if h is None:
             return None
         hints += h
-    return tuple(hints)
+    return re.compile(b"|".join(map(re.escape, hints)) if hints else b"(?!)").search

@@ -212,14 +212,13 @@ class SnapshotReads:
                     (i, c.check) for i, c in enumerate(ct.env.snapshot_converters) if hasattr(c, "check")
                 ]
                 raw = full.get(id(ct))
-                hints = raw[2] if raw is not None else ()
+                may_fail = raw[2] if raw is not None else None
                 for row in (copy_rows if raw is None else copy_raw)(snap, q):
                     n += 1
                     if checks:
                         parsed = row
                         if raw is not None:  # a message is parsed for its checks only when it may fail them
-                            row = bytes(row)
-                            parsed = parse_row(row, codec) if any(h in row for h in hints) else None
+                            parsed = parse_row(row, codec) if may_fail(row) is not None else None
                         try:
                             for i, check in checks if parsed is not None else ():
                                 if parsed[i] is not None:
