@@ -1,5 +1,5 @@
-"""A forked snapshot reader's lines straight from COPY's messages: `ReadRecords.line(parse_row(data), mark)`'s
-bytes from a row's raw CopyData message, in C (emulator/fastpg_copy.c) with the plan the stream's C reader
+"""Snapshot lines straight from COPY's messages (a forked reader's compact lines, one reader's whole lines into
+the directory output): `ReadRecords.line(parse_row(data), mark)`'s bytes from a row's raw CopyData message, in C (emulator/fastpg_copy.c) with the plan the stream's C reader
 makes from the same fields (pg_line_plan.line_spec over the snapshot converters), the row going the Python way
 where the C code answers None (or is not built, or DBZ_EMULATOR_PURE_PYTHON=1: linefill.PG None).
 

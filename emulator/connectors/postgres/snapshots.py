@@ -187,9 +187,9 @@ class SnapshotReads:
             full = {}
             for ct in captured if write_line is not None else ():
                 rr = records.get(id(ct))
-                hints = raw_checks(ct.env.snapshot_converters)
-                if rr is not None and hints is not None:
-                    full[id(ct)] = (ct.env.topic, raw_line(rr, codec, compact=False), hints)
+                may_fail = raw_checks(ct.env.snapshot_converters)
+                if rr is not None and may_fail is not None:
+                    full[id(ct)] = (ct.env.topic, raw_line(rr, codec, compact=False), may_fail)
             engine = self.engine
 
             mode = failure_mode(self.cfg)
@@ -211,13 +211,15 @@ class SnapshotReads:
                 checks = [
                     (i, c.check) for i, c in enumerate(ct.env.snapshot_converters) if hasattr(c, "check")
                 ]
-                raw = full.get(id(ct))
-                may_fail = raw[2] if raw is not None else None
-                for row in (copy_rows if raw is None else copy_raw)(snap, q):
+                direct = full.get(id(ct))  # its rows are COPY's messages
+                may_fail = direct[2] if direct is not None else None
+                for row in (copy_rows if direct is None else copy_raw)(snap, q):
                     n += 1
                     if checks:
                         parsed = row
-                        if raw is not None:  # a message is parsed for its checks only when it may fail them
+                        if (
+                            direct is not None
+                        ):  # a message is parsed for its checks only when it may fail them
                             parsed = parse_row(row, codec) if may_fail(row) is not None else None
                         try:
                             for i, check in checks if parsed is not None else ():
