@@ -17,6 +17,7 @@ setup(
                 "emulator/fastpg.c",
                 "emulator/fastpg_cut.c",
                 "emulator/fastframe.c",
+                "emulator/fastpg_copy.c",
             ],
             depends=["emulator/fastline.h", "emulator/fastrow.h", "emulator/fastpg.h"],
             optional=True,

@@ -12,12 +12,13 @@
  * the project builds without it (setup.py, optional=True) and row_lines.py then uses `%` itself.
  *
  * The same module holds the row plans (fastrow.c, fastcols.c: a whole row image's JSON in one call, VERSION 5; 6: the years 1-99 adjuster;
- * 7: fastpg.c, a pgoutput tuple's line; 8: fastframe.c, the binlog stream's packets);
+ * 7: fastpg.c, a pgoutput tuple's line; 8: fastframe.c, the binlog stream's packets;
+ * 9: fastpg_copy.c, a COPY text row's snapshot line);
  * fastline.h declares what the sources share. */
 
 #define PY_SSIZE_T_CLEAN
 /* raised with every change of what this module does; linefill.py expects the same number */
-#define FASTLINE_VERSION 8
+#define FASTLINE_VERSION 9
 
 #include <Python.h>
 #include <stdint.h>

@@ -25,25 +25,9 @@
  * generated reader does: a converter's null for NaN). The format holds `%%`, `%b` and `%d` only (else None). */
 
 #include "fastpg.h"
-#include "fastrow.h" /* Buf: the output buffer fastcols.c gives the row plans */
 
 #include <stdint.h>
 #include <string.h>
-
-enum { P_SKIP, P_INT, P_TEXT, P_BOOL, P_JSON, P_CONV, P_NUM, P_TSTZ, P_COUNT };
-
-typedef struct {
-    int kind, a, fb, ex; /* ex: 0 any, 1 must hold a value, 2 must be NULL (a DELETE's old key: else None) */
-    PyObject *obj, *vnull, *knull; /* obj NULL when None; the field's NULL JSON in the value and in the key */
-} PCol;
-
-typedef struct {
-    int n, nv, nk; /* nk < 0: no key */
-    PCol *cols;
-    int *vcol, *kcol;
-    PyObject *kfmt;
-    Cut kcut, lcut; /* the key's format and the last line format used (one per transaction), cut */
-} PPlan;
 
 static void
 pplan_free(PyObject *capsule)
@@ -292,8 +276,8 @@ tstz_json(const unsigned char *s, Py_ssize_t n, int w, Buf *b)
 static const char TRUE_[] = "true", FALSE_[] = "false";
 
 /* one used column's text value s[:n] as its JSON into b */
-static int
-col_value(const PCol *c, const unsigned char *s, Py_ssize_t n, Buf *b)
+int
+pp_value(const PCol *c, const unsigned char *s, Py_ssize_t n, Buf *b)
 {
     int r;
     switch (c->kind) {
@@ -332,6 +316,76 @@ col_value(const PCol *c, const unsigned char *s, Py_ssize_t n, Buf *b)
 
 #define STACK_COLS 64
 
+/* see fastpg.h */
+PyObject *
+pp_line(PPlan *pl, const Buf *vals, const Py_ssize_t *at, const Py_ssize_t *end, PyObject *fmt, const Span *tail,
+        int ntail, Py_ssize_t *keylen)
+{
+    Span ssmall[STACK_COLS + 8], *sp = ssmall;
+    PyObject *res = NULL;
+    char kbuf[512], *key = kbuf;
+    int nsp = (pl->nk >= 0) + pl->nv + ntail;
+    if (nsp < pl->nk)
+        nsp = pl->nk;
+    if (nsp > STACK_COLS + 8 && (sp = PyMem_Malloc(sizeof(Span) * (size_t)nsp)) == NULL)
+        return PyErr_NoMemory();
+    /* the key: its fields' JSON (a NULL, or a converter's null, as the key's NULL JSON) through its format */
+    *keylen = 0;
+    int m = 0;
+    if (pl->nk >= 0) {
+        for (int k = 0; k < pl->nk; k++) {
+            int i = pl->kcol[k];
+            const PCol *c = &pl->cols[i];
+            if (at[i] < 0 || (c->kind > P_BOOL && end[i] - at[i] == 4 && memcmp(vals->d + at[i], "null", 4) == 0))
+                sp[k].p = PyBytes_AS_STRING(c->knull), sp[k].n = PyBytes_GET_SIZE(c->knull);
+            else
+                sp[k].p = vals->d + at[i], sp[k].n = end[i] - at[i];
+        }
+        *keylen = cut_size(&pl->kcut, sp);
+        if (*keylen > (Py_ssize_t)sizeof(kbuf) && (key = PyMem_Malloc((size_t)*keylen)) == NULL) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        cut_fill(&pl->kcut, sp, key);
+        sp[0].p = key, sp[0].n = *keylen;
+        m = 1;
+    }
+    /* the line's spans: the key's text, the values, the caller's tail */
+    for (int k = 0; k < pl->nv; k++) {
+        int i = pl->vcol[k];
+        const PCol *c = &pl->cols[i];
+        if (at[i] < 0 || (c->kind > P_BOOL && end[i] - at[i] == 4 && memcmp(vals->d + at[i], "null", 4) == 0))
+            sp[m].p = PyBytes_AS_STRING(c->vnull), sp[m].n = PyBytes_GET_SIZE(c->vnull);
+        else
+            sp[m].p = vals->d + at[i], sp[m].n = end[i] - at[i];
+        m++;
+    }
+    for (int k = 0; k < ntail; k++)
+        sp[m++] = tail[k];
+    /* the line's format, cut once per format (a transaction's, a snapshot marker's) */
+    if (pl->lcut.fmt != fmt) {
+        int r = cut_format(&pl->lcut, fmt);
+        if (r == -2)
+            goto none;
+        if (r < 0)
+            goto done;
+    }
+    if (pl->lcut.nconv != m)
+        goto none;
+    res = PyBytes_FromStringAndSize(NULL, cut_size(&pl->lcut, sp));
+    if (res != NULL)
+        cut_fill(&pl->lcut, sp, PyBytes_AS_STRING(res));
+    goto done;
+none:
+    res = Py_NewRef(Py_None);
+done:
+    if (key != kbuf)
+        PyMem_Free(key);
+    if (sp != ssmall)
+        PyMem_Free(sp);
+    return res;
+}
+
 /* pgline(plan, buf, start, fmt, lsn, tx, ns) -> (line, key length) or None: see the top of this file */
 PyObject *
 fp_line(PyObject *module, PyObject *const *argv, Py_ssize_t argc)
@@ -364,15 +418,7 @@ fp_line(PyObject *module, PyObject *const *argv, Py_ssize_t argc)
     end = at + pl->n;
     Buf vals;
     buf_init(&vals);
-    Span ssmall[STACK_COLS + 8], *sp = ssmall;
     PyObject *res = NULL;
-    int nsp = (pl->nk >= 0) + pl->nv + 6;
-    if (nsp < pl->nk)
-        nsp = pl->nk;
-    if (nsp > STACK_COLS + 8 && (sp = PyMem_Malloc(sizeof(Span) * (size_t)nsp)) == NULL) {
-        PyErr_NoMemory();
-        goto done;
-    }
     for (int i = 0; i < pl->n; i++) {
         const PCol *c = &pl->cols[i];
         if (p >= len)
@@ -397,78 +443,25 @@ fp_line(PyObject *module, PyObject *const *argv, Py_ssize_t argc)
             continue;
         }
         at[i] = vals.n;
-        if (col_value(c, d + s, (Py_ssize_t)ln, &vals) < 0)
+        if (pp_value(c, d + s, (Py_ssize_t)ln, &vals) < 0)
             goto done;
         end[i] = vals.n;
     }
-    /* the key: its fields' JSON (a NULL, or a converter's null, as the key's NULL JSON) through its format */
-    char tbuf[24], kbuf[512], *key = kbuf;
-    Py_ssize_t tn = fl_put_int(tbuf, nsv), keylen = 0;
-    int m = 0;
-    if (pl->nk >= 0) {
-        for (int k = 0; k < pl->nk; k++) {
-            int i = pl->kcol[k];
-            const PCol *c = &pl->cols[i];
-            if (at[i] < 0 || (c->kind > P_BOOL && end[i] - at[i] == 4 && memcmp(vals.d + at[i], "null", 4) == 0))
-                sp[k].p = PyBytes_AS_STRING(c->knull), sp[k].n = PyBytes_GET_SIZE(c->knull);
-            else
-                sp[k].p = vals.d + at[i], sp[k].n = end[i] - at[i];
-        }
-        keylen = cut_size(&pl->kcut, sp);
-        if (keylen > (Py_ssize_t)sizeof(kbuf) && (key = PyMem_Malloc((size_t)keylen)) == NULL) {
-            PyErr_NoMemory();
-            goto done;
-        }
-        cut_fill(&pl->kcut, sp, key);
-        sp[0].p = key, sp[0].n = keylen;
-        m = 1;
-    }
-    /* the line's spans: the key's text, the values, the LSN twice, the block, the three times */
-    for (int k = 0; k < pl->nv; k++) {
-        int i = pl->vcol[k];
-        const PCol *c = &pl->cols[i];
-        if (at[i] < 0 || (c->kind > P_BOOL && end[i] - at[i] == 4 && memcmp(vals.d + at[i], "null", 4) == 0))
-            sp[m].p = PyBytes_AS_STRING(c->vnull), sp[m].n = PyBytes_GET_SIZE(c->vnull);
-        else
-            sp[m].p = vals.d + at[i], sp[m].n = end[i] - at[i];
-        m++;
-    }
-    char lbuf[24];
-    Py_ssize_t ln = fl_put_int(lbuf, lsn);
-    sp[m].p = lbuf, sp[m++].n = ln;
-    sp[m].p = lbuf, sp[m++].n = ln;
-    sp[m].p = PyBytes_AS_STRING(tx), sp[m++].n = PyBytes_GET_SIZE(tx);
-    sp[m].p = tbuf, sp[m++].n = tn - 6; /* ms, µs, ns: the first digits of the ns text */
-    sp[m].p = tbuf, sp[m++].n = tn - 3;
-    sp[m].p = tbuf, sp[m++].n = tn;
-    /* the line's format, cut once per transaction (each has its own: its source block inside) */
-    if (pl->lcut.fmt != fmt) {
-        int r = cut_format(&pl->lcut, fmt);
-        if (r == -2)
-            goto none_key;
-        if (r < 0)
-            goto done_key;
-    }
-    if (pl->lcut.nconv != m)
-        goto none_key;
-    PyObject *lo = PyBytes_FromStringAndSize(NULL, cut_size(&pl->lcut, sp));
-    if (lo != NULL) {
-        cut_fill(&pl->lcut, sp, PyBytes_AS_STRING(lo));
+    /* after the values: the LSN twice, the block, the three times (ms, µs, ns: the first digits of ns's text) */
+    char tbuf[24], lbuf[24];
+    Py_ssize_t tn = fl_put_int(tbuf, nsv), ln = fl_put_int(lbuf, lsn), keylen;
+    Span tail[6] = {{lbuf, ln}, {lbuf, ln}, {PyBytes_AS_STRING(tx), PyBytes_GET_SIZE(tx)},
+                    {tbuf, tn - 6}, {tbuf, tn - 3}, {tbuf, tn}};
+    PyObject *lo = pp_line(pl, &vals, at, end, fmt, tail, 6, &keylen);
+    if (lo == NULL || lo == Py_None)
+        res = lo;
+    else
         res = Py_BuildValue("(Nn)", lo, keylen);
-    }
-    goto done_key;
-none_key:
-    res = Py_NewRef(Py_None);
-done_key:
-    if (key != kbuf)
-        PyMem_Free(key);
     goto done;
 none:
     res = Py_NewRef(Py_None);
 done:
     buf_free(&vals);
-    if (sp != ssmall)
-        PyMem_Free(sp);
     if (at != stack)
         PyMem_Free(at);
     return res;

@@ -4,6 +4,7 @@
 #define FASTPG_H
 
 #include "fastline.h"
+#include "fastrow.h" /* Buf: the output buffer fastcols.c gives the row plans */
 
 typedef struct {
     const char *p;
@@ -31,5 +32,29 @@ int cut_format(Cut *c, PyObject *fmt);
 Py_ssize_t cut_size(const Cut *c, const Span *sp);
 /* c filled from sp at o (cut_size bytes) */
 void cut_fill(const Cut *c, const Span *sp, char *o);
+
+enum { P_SKIP, P_INT, P_TEXT, P_BOOL, P_JSON, P_CONV, P_NUM, P_TSTZ, P_COUNT };
+
+typedef struct {
+    int kind, a, fb, ex; /* ex: 0 any, 1 must hold a value, 2 must be NULL (a DELETE's old key: else None) */
+    PyObject *obj, *vnull, *knull; /* obj NULL when None; the field's NULL JSON in the value and in the key */
+} PCol;
+
+/* a table's plan (fastpg.c's pgplan): per column its kind, the value and key fields' columns, the key's format */
+typedef struct {
+    int n, nv, nk; /* nk < 0: no key */
+    PCol *cols;
+    int *vcol, *kcol;
+    PyObject *kfmt;
+    Cut kcut, lcut; /* the key's format and the last line format used (one per transaction), cut */
+} PPlan;
+
+/* one used column's text value s[:n] as its JSON into b (fastpg.c) */
+int pp_value(const PCol *c, const unsigned char *s, Py_ssize_t n, Buf *b);
+/* the line of a row whose used columns' JSON is in vals (at[i] < 0: NULL, else vals->d[at[i]:end[i]]): the key
+ * through the plan's key format, then fmt filled from (key, values..., the `ntail` spans of tail); *keylen the
+ * key's length (0: none). NULL with an error set, Py_None (a new reference) where fmt does not fit (fastpg.c) */
+PyObject *pp_line(PPlan *pl, const Buf *vals, const Py_ssize_t *at, const Py_ssize_t *end, PyObject *fmt,
+                  const Span *tail, int ntail, Py_ssize_t *keylen);
 
 #endif

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 # fastline.c's FASTLINE_VERSION: a build of an older source (an editable install not built again since) is
 # not used
-VERSION = 8
+VERSION = 9
 try:
     from emulator import fastline
 except ImportError:  # not built (no compiler at install): the pure-Python path
@@ -47,8 +47,13 @@ ROW: dict[str, Callable] | None = (
     None if FILL is None else {"plan": fastline.plan, "line": fastline.line, "line2": fastline.line2}
 )
 # the pgoutput line reader (fastpg.c, pg_line_plan.py), None for the pure path: `plan(spec)` a table's plan,
-# `line(plan, buf, start, fmt, lsn, tx, ns)` the generated `parse_line`'s result
-PG: dict[str, Callable] | None = None if FILL is None else {"plan": fastline.pgplan, "line": fastline.pgline}
+# `line(plan, buf, start, fmt, lsn, tx, ns)` the generated `parse_line`'s result; `copyline(plan, data, fmt)` a
+# COPY text row's snapshot line (fastpg_copy.c, snapshot_lines.py)
+PG: dict[str, Callable] | None = (
+    None
+    if FILL is None
+    else {"plan": fastline.pgplan, "line": fastline.pgline, "copyline": fastline.pgcopyline}
+)
 # the binlog stream's packet framer (fastframe.c, binlog.BinlogReader.frames), None for the pure path:
 # `frame(read, raw, rest)`, BinlogReader.read's result for a whole packet of a type set in `raw`, else rest's
 FRAME: Callable | None = None if FILL is None else fastline.frame

@@ -57,6 +57,28 @@ def copy_rows(conn: psycopg.Connection, query: sql.Composable | str) -> Iterator
         _finish(cp, pgconn)
 
 
+def parse_row(data, codec: str) -> list[str | None]:
+    """One CopyData message of a COPY in text format (bytes-like, with its newline) as its column texts."""
+    text = str(data, codec)
+    return parse_escaped(text[:-1]) if "\\" in text else text[:-1].split("\t")
+
+
+def copy_raw(conn: psycopg.Connection, query: sql.Composable | str) -> Iterator:
+    """`copy_rows`'s rows as their CopyData messages (bytes-like, each with its newline; `parse_row` reads one):
+    for a reader that turns them into lines in C (snapshot_lines.py)."""
+    with conn.cursor().copy(query) as cp:
+        pgconn = conn.pgconn
+        get = pgconn.get_copy_data
+        while True:
+            n, data = get(0)
+            if n <= 0:
+                break
+            yield data
+        if n == -2:
+            raise psycopg.OperationalError(pgconn.error_message.decode(errors="replace").strip())
+        _finish(cp, pgconn)
+
+
 def _finish(cp, pgconn: pq.abc.PGconn) -> None:
     """The COPY's final result (its error, if the server failed it) and the end of the query's results."""
     res = pgconn.get_result()

@@ -14,7 +14,7 @@ from emulator.connectors.postgres import pgoutput as po
 from emulator.connectors.postgres.captured import CapturedTable
 from emulator.connectors.postgres.catalog import load_tables
 from emulator.connectors.postgres.chunk_bind import stop_message, unbindable_key
-from emulator.connectors.postgres.copy_text import copy_rows
+from emulator.connectors.postgres.copy_text import copy_raw, copy_rows, parse_row
 from emulator.connectors.postgres.failed_changes import (
     HANDLED,
     checked_rows,
@@ -23,6 +23,7 @@ from emulator.connectors.postgres.failed_changes import (
     report,
 )
 from emulator.connectors.postgres.quoted_names import stop_if_misquoted
+from emulator.connectors.postgres.snapshot_lines import available, raw_checks, raw_line
 from emulator.connectors.postgres.snapshot_tables import by_row_count, lock_shared
 from emulator.connectors.postgres.source import (
     sequence,
@@ -163,20 +164,42 @@ class SnapshotReads:
             forked = threads > 1 and fork_available() and len(records) == len(captured)
             # the readers send directory lines when the output writes nothing else (LineBatch)
             lines = forked and writes_lines(self.engine)
+            # ... straight from COPY's messages, in C where it is built (snapshot_lines)
+            codec = snap.info.encoding
+            raw = lines and available(codec)
             if threads > 1:
                 item_of = {
-                    ct.env.table.id: records[id(ct)].line if lines else records[id(ct)].parts
+                    ct.env.table.id: raw_line(records[id(ct)], codec)
+                    if raw
+                    else records[id(ct)].line
+                    if lines
+                    else records[id(ct)].parts
                     for ct in (captured if forked else ())
                 }
+                held = (lambda data: parse_row(data, codec)) if raw else list
                 render = (
-                    renderer(captured, markers, lambda env: item_of[env.table.id], list, lines)
+                    renderer(captured, markers, lambda env: item_of[env.table.id], held, lines)
                     if forked
                     else None
                 )
                 close, rows_of = self._parallel_reads(
-                    snap, captured, overrides, threads, legacy, render, lines
+                    snap, captured, overrides, threads, legacy, render, lines, raw
                 )
                 stack.callback(close)
+
+            # one reader writing directory lines: a table's rows straight from COPY's messages into their lines
+            # (snapshot_lines), where its row checks can be told from the message (raw_checks)
+            line_writer = getattr(self.engine, "line_writer", None)  # (an engine of a test may have none)
+            write_line = (
+                line_writer() if line_writer is not None and threads == 1 and available(codec) else None
+            )
+            full = {}
+            for ct in captured if write_line is not None else ():
+                rr = records.get(id(ct))
+                may_fail = raw_checks(ct.env.snapshot_converters)
+                if rr is not None and may_fail is not None:
+                    full[id(ct)] = (ct.env.topic, raw_line(rr, codec, compact=False), may_fail)
+            engine = self.engine
 
             mode = failure_mode(self.cfg)
             # one thread on Debezium's chunked path (a snapshot.max.threads.multiplier > 1): keyed tables in key order
@@ -197,13 +220,20 @@ class SnapshotReads:
                 checks = [
                     (i, c.check) for i, c in enumerate(ct.env.snapshot_converters) if hasattr(c, "check")
                 ]
-                for row in copy_rows(snap, q):
+                direct = full.get(id(ct))  # its rows are COPY's messages
+                may_fail = direct[2] if direct is not None else None
+                for row in (copy_rows if direct is None else copy_raw)(snap, q):
                     n += 1
                     if checks:
+                        parsed = row
+                        if (
+                            direct is not None
+                        ):  # a message is parsed for its checks only when it may fail them
+                            parsed = parse_row(row, codec) if may_fail(row) is not None else None
                         try:
-                            for i, check in checks:
-                                if row[i] is not None:
-                                    check(row[i])
+                            for i, check in checks if parsed is not None else ():
+                                if parsed[i] is not None:
+                                    check(parsed[i])
                         except HANDLED as e:  # event.processing.failure.handling.mode warn|skip: row dropped
                             if mode == "fail" or not is_value_failure(e):
                                 raise
@@ -219,6 +249,11 @@ class SnapshotReads:
                 rows_of = rows_of_one
 
             def emit_row(ct: CapturedTable, row, mark: str) -> None:
+                f = full.get(id(ct))
+                if f is not None:  # the row is its COPY message
+                    write_line(f[0], f[1](row, mark))
+                    engine.records += 1
+                    return
                 rr = records.get(id(ct))
                 if rr is not None:
                     emit(rr.record(row, mark))
@@ -291,11 +326,13 @@ class SnapshotReads:
             self.lsn_commit = start_lsn
         self._start_lsn = start_lsn
 
-    def _parallel_reads(self, snap, captured, overrides, threads: int, legacy: bool, render, lines: bool):
+    def _parallel_reads(
+        self, snap, captured, overrides, threads: int, legacy: bool, render, lines: bool, raw: bool = False
+    ):
         """snapshot.max.threads > 1 (emulator.pipeline.snapshot_chunks): the plan made in the snapshot's
         transaction, `threads` readers on the same snapshot (forked workers that also build the records when
         `render` is given, else threads on `snap` and threads-1 more connections), and rows_of(table) over
-        their read-ahead. -> (close, rows_of)."""
+        their read-ahead; `raw`: `render` takes the rows as COPY's messages (copy_raw). -> (close, rows_of)."""
         # this transaction's snapshot (the slot's, or its own when the slot already existed), exported again:
         # valid while the transaction lasts, where the slot's name ends with the replication connection's
         # next command
@@ -339,7 +376,7 @@ class SnapshotReads:
                 conn = open_connection()
 
                 def batches(i: int):
-                    yield from render(pieces, by_table, i, copy_rows(conn, queries[i]))
+                    yield from render(pieces, by_table, i, (copy_raw if raw else copy_rows)(conn, queries[i]))
 
                 return batches
 
