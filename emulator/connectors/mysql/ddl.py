@@ -57,6 +57,7 @@ from emulator.connectors.mysql.ddl_types import (
 __all__ = ["Catalog", "Change", "Column", "DdlError", "DdlParser", "Table", "parse_quoted_id"]
 
 logging.getLogger("sqlglot").setLevel(logging.ERROR)
+SEQUENCE_DDL = re.compile(r"(?is)\s*(CREATE(\s+OR\s+REPLACE)?|ALTER|DROP)(\s+TEMPORARY)?\s+SEQUENCE\b")
 
 
 class DdlParser(ColumnDefinitions, AlterForms):
@@ -77,7 +78,13 @@ class DdlParser(ColumnDefinitions, AlterForms):
 
     # -- entry ------------------------------------------------------------------------------------------
     def apply(self, sql: str, database: str | None) -> list[Change]:
-        shown, parsed = executable_comments(sql.strip().rstrip(";").strip())
+        whole = sql.strip().rstrip(";").strip()
+        shown, parsed = executable_comments(whole)
+        if whole and not parsed.strip():
+            # only comments to Debezium's lexer (a MariaDB `/*M!NNNNNN ... */` the server ran): no listener acts, so
+            # parseDdl emits a bare schema change of the event's database with the statement as read (recorded:
+            # case mariadb_comment_hidden_stops; the rows that follow then no longer fit its schema and it stops)
+            return [Change("OTHER", database or "", whole)]
         changes = self._apply(parsed, database)
         if shown != parsed:  # the records show the statement as Debezium's grammar delimits it
             for c in changes:
@@ -139,6 +146,11 @@ class DdlParser(ColumnDefinitions, AlterForms):
                 if word == "ALTER" and obj in ("DATABASE", "SCHEMA"):
                     self._alter_db(text, database)
                 return [Change("OTHER", database or "", text)]
+        if self.mysql_grammar and SEQUENCE_DDL.match(text):
+            # MariaDB's sequences are not in Debezium's MySQL grammar: the MySqlConnector stops on CREATE SEQUENCE
+            # ("DDL statement couldn't be parsed", recorded: case create_sequence_stops). The MariaDbConnector's
+            # grammar takes them (createSequence/alterSequence/dropSequence) and no listener acts on them
+            raise DdlError(f"sequences are not in the MySQL grammar of the MySqlConnector: {sql!r}")
         if word in ("CREATE", "DROP", "ALTER") and second in (
             "USER",
             "ROLE",
