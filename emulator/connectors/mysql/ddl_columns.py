@@ -26,6 +26,7 @@ from emulator.connectors.mysql.ddl_types import (
     default_text,
     ident,
     literal_text,
+    quoted_as_written,
 )
 
 
@@ -75,9 +76,8 @@ class ColumnDefinitions:
         base = type_name.removesuffix(" BINARY").removesuffix(" ZEROFILL").removesuffix(" UNSIGNED")
         base = base.removesuffix(" SIGNED")
         if base in ("ENUM", "SET"):
-            members = [literal_text(p) or "" for p in params]
-            enum_values = ["'" + m.replace("'", "''") + "'" for m in members]
-            length = 1 if base == "ENUM" else max(0, len(members) * 2 - 1)
+            enum_values = [quoted_as_written(p, self._source) for p in params]
+            length = 1 if base == "ENUM" else max(0, len(enum_values) * 2 - 1)
         else:
             nums = []
             for p in params:

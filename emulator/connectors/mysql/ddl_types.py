@@ -164,6 +164,26 @@ def _raw_literal(node: exp.Literal, source: str | None) -> str | None:
     return inner if value == str(node.this) else None
 
 
+def quoted_as_written(node: exp.Expression, source: str | None) -> str:
+    """An ENUM/SET member as Debezium's grammar keeps it (`enumValues`): the literal's text with its quotes, as
+    written (`'e\\\\f'` keeps both backslashes, `'x''y'` its doubled quote: recorded, campaign seed 190000); where the
+    offsets do not give it back, the member escaped the SHOW CREATE TABLE way."""
+    if isinstance(node, exp.Literal) and node.is_string and _raw_literal(node, source) is not None:
+        return source[node.meta["start"] : node.meta["end"] + 1]  # type: ignore[index]
+    value = literal_text(node) or ""
+    return "'" + "".join(_SQL_ESCAPES.get(c, c) for c in value) + "'"
+
+
+def enum_option(written: str) -> str:
+    """Debezium 3.6's ENUM/SET option from the member as written (MySqlAntlrDdlParser/MariaDbAntlrDdlParser
+    extractEnumAndSetOptions: withoutQuotes, then escapeOption): a comma becomes `\\,`, `\\'` and `''` become `'`,
+    any other escape stays as written. The stream's values are these options (binlog index -> option) and the
+    schema's `allowed` joins them with commas; the snapshot's values are the server's strings."""
+    if len(written) >= 2 and written[0] in "'\"`" and written[-1] == written[0]:
+        written = written[1:-1]
+    return written.replace(",", "\\,").replace("\\'", "'").replace("''", "'")
+
+
 def ident(node: Any) -> str:
     if isinstance(node, exp.Identifier):
         return node.this
