@@ -346,7 +346,6 @@ for _name in (
     "mongodb.ssl.keystore.type",
     "mongodb.ssl.truststore.type",
     "capture.start.op.time",
-    "custom.sanitize.pattern",
     "database.connection.factory.class",
     "topic.heartbeat.name",
 ):
@@ -397,6 +396,16 @@ _audit(
     note="`true`, `false`; with `true` and `gtid.source.includes`/`excludes`, the rows of a transaction whose GTID source (MariaDB "
     "`domain-server`, MySQL server UUID) is filtered out are not emitted",
 )
+_audit(
+    "custom.sanitize.pattern",
+    effect=NO_EFFECT,
+    note="the configuration keys it matches are masked in what the emulator logs (on top of its own secrets: Debezium "
+    "masks only those); no record shows the configuration",
+)
+# (session 22) read in Debezium 3.6.1's source: with it, a restart positions by binlog file/position instead of the
+# stored GTID set (BinlogStreamingChangeEventSource.shouldRecoverUsingGtid, validateLogPosition). The MySqlConnector
+# on MariaDB sees no GTID mode (no gtid_mode variable) and is positioned by file/position anyway; the MariaDbConnector's
+# restart with it could not be recorded (no MariaDbConnector jars here)
 _audit("gtid.ignore.on.recovery", _NOT_SUPPORTED)
 _audit("ddl.parser.type", ("antlr",), note="the emulator's own DDL parser, Debezium's antlr semantics")
 _audit("internal.mongodb.allow.offset.invalidation", ("false",))
