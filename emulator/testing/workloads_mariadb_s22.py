@@ -103,10 +103,14 @@ class _Col:
         return FAMILIES[self.fam][self.level]
 
 
-def _coldef(rng: random.Random, c: _Col) -> str:
+def _coldef(rng: random.Random, c: _Col, snapshot: bool = False) -> str:
     if c.generated:
         return f"{c.typ()} AS ({c.generated}) {rng.choice(['VIRTUAL', 'STORED', 'PERSISTENT'][:2])}"
     default = rng.choice(DEFAULTS[c.fam])
+    if snapshot and "CONCAT" in default:
+        # MariaDB's SHOW CREATE TABLE prints it bare, which stops Debezium's snapshot (case
+        # function_default_snapshot_stops): the rest of the workload would go unseen
+        default = ""
     if c.fam in ("str", "latin", "bin") and c.level == len(FAMILIES[c.fam]) - 1 and "(" in default:
         default = ""  # (an expression default on TEXT/BLOB is fine; a literal one too, kept simple)
     null = rng.choice(["", " NULL"])
@@ -141,7 +145,7 @@ def alter22(rng: random.Random, s: Any, t: str) -> None:
     cols = [new_col() for _ in range(rng.randint(2, 4))]
     s.pre.append(
         f"CREATE TABLE {t} (id INT NOT NULL PRIMARY KEY, "
-        + ", ".join(f"{c.name} {_coldef(rng, c)}" for c in cols)
+        + ", ".join(f"{c.name} {_coldef(rng, c, snapshot=True)}" for c in cols)
         + rng.choice(["", f", CONSTRAINT {t}_ck0 CHECK (id > -100)"])
         + ")"
         + rng.choice(

@@ -137,6 +137,12 @@ def default_text(node: exp.Expression | None, source: str | None = None) -> str 
     offsets; where those do not give it back, sqlglot's unescaped value escaped the SHOW CREATE TABLE way."""
     if isinstance(node, exp.Paren):
         return None
+    if isinstance(node, (exp.HexString, exp.BitString)) and source is not None and "start" in node.meta:
+        # Debezium's DefaultValueParserListener.unquoteBinary: the token's text without its first two characters
+        # and its last, X'01' -> 01 and b'101' -> 101 but 0x0A -> 0 and 0b11 -> 1 (recorded: mariadb case
+        # hex_bin_defaults_as_digits)
+        raw = source[node.meta["start"] : node.meta["end"] + 1]
+        return raw[2:-1] if len(raw) > 2 else raw
     if isinstance(node, exp.Literal) and node.is_string:
         raw = _raw_literal(node, source)
         if raw is not None:
