@@ -184,6 +184,10 @@ _audit(
     applies=BINLOG,
     note="`skip` as `warn` (TableSchemaBuilder's WARN case falls through to SKIP); `fail` not recorded",
 )
+# (session 22) `fail` on the binlog connectors, read in 3.6.1's source: it stops where `warn` leaves a field unset
+# (TableSchemaBuilder: a value converter that throws; parseDefaultValue: a default the converter cannot parse) or
+# gives a JSON value null/{} (BinlogValueConverters.convertJson: MySQL's binary JSON only). No MariaDB workload
+# tried here made a binlog converter throw, so which values stop could not be recorded: kept refused
 _audit("event.converting.failure.handling.mode", ("warn",), applies=MO)
 # Debezium 3.6.3 reads event.processing.failure.handling.mode for binlog deserialization failures (the
 # BinlogStreamingChangeEventSource constructor, checked in the jar); this deprecated property only logs a warning
