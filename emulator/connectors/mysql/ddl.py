@@ -57,6 +57,10 @@ from emulator.connectors.mysql.ddl_types import (
 __all__ = ["Catalog", "Change", "Column", "DdlError", "DdlParser", "Table", "parse_quoted_id"]
 
 logging.getLogger("sqlglot").setLevel(logging.ERROR)
+MARIADB_ONLY_TABLE_DDL = re.compile(
+    r"(?is)\A\s*(ALTER\s+(ONLINE\s+|IGNORE\s+)*TABLE\b.*\bIF\s+(NOT\s+)?EXISTS\b|CREATE\s+OR\s+REPLACE\s+(TEMPORARY\s+)?TABLE\b)"
+)
+QUOTED = re.compile(r"'(?:[^'\\]|\\.|'')*'|\"(?:[^\"\\]|\\.|\"\")*\"|`(?:[^`]|``)*`", re.S)
 SEQUENCE_DDL = re.compile(r"(?is)\s*(CREATE(\s+OR\s+REPLACE)?|ALTER|DROP)(\s+TEMPORARY)?\s+SEQUENCE\b")
 
 
@@ -146,6 +150,17 @@ class DdlParser(ColumnDefinitions, AlterForms):
                 if word == "ALTER" and obj in ("DATABASE", "SCHEMA"):
                     self._alter_db(text, database)
                 return [Change("OTHER", database or "", text)]
+        if (
+            self.mysql_grammar
+            and word in ("ALTER", "CREATE")
+            and MARIADB_ONLY_TABLE_DDL.search(QUOTED.sub("''", text))
+        ):
+            # MariaDB-only: `IF [NOT] EXISTS` anywhere in ALTER TABLE (Debezium's MySQL grammar has none in alterListItem,
+            # nor ALTER TABLE IF EXISTS) and CREATE OR REPLACE TABLE: the MySqlConnector stops (recorded: case
+            # mariadb_only_alter_forms_stop)
+            raise DdlError(
+                f"a MariaDB-only form the MySQL grammar of the MySqlConnector does not take: {sql!r}"
+            )
         if self.mysql_grammar and SEQUENCE_DDL.match(text):
             # MariaDB's sequences are not in Debezium's MySQL grammar: the MySqlConnector stops on CREATE SEQUENCE
             # ("DDL statement couldn't be parsed", recorded: case create_sequence_stops). The MariaDbConnector's
