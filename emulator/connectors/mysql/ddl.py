@@ -61,6 +61,9 @@ MARIADB_ONLY_TABLE_DDL = re.compile(
     r"(?is)\A\s*(ALTER\s+(ONLINE\s+|IGNORE\s+)*TABLE\b.*\bIF\s+(NOT\s+)?EXISTS\b|CREATE\s+OR\s+REPLACE\s+(TEMPORARY\s+)?TABLE\b)"
 )
 QUOTED = re.compile(r"'(?:[^'\\]|\\.|'')*'|\"(?:[^\"\\]|\\.|\"\")*\"|`(?:[^`]|``)*`", re.S)
+PAREN_LIKE = re.compile(
+    rf"(?is)\A(\s*CREATE\s+(?:TEMPORARY\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?{NAME_RE})\s*\(\s*LIKE\s+({NAME_RE})\s*\)\s*\Z"
+)
 SEQUENCE_DDL = re.compile(r"(?is)\s*(CREATE(\s+OR\s+REPLACE)?|ALTER|DROP)(\s+TEMPORARY)?\s+SEQUENCE\b")
 
 
@@ -222,6 +225,9 @@ class DdlParser(ColumnDefinitions, AlterForms):
         # MariaDB-only clauses that change nothing in the model (or that the model applies by itself)
         prepared = ALTER_MODIFIERS.sub("ALTER TABLE", prepared)
         prepared = WAIT_RE.sub("", prepared)
+        # CREATE TABLE t (LIKE s): both grammars take the parenthesized form (createTable: '(' LIKE tableRef ')');
+        # sqlglot reads it as a table of no columns (recorded: case create_table_paren_like)
+        prepared = PAREN_LIKE.sub(r"\1 LIKE \2", prepared)
         if SYSTEM_VERSIONED.search(prepared):
             # not in Debezium's MySQL grammar: the MySqlConnector stops on it, in the snapshot's SHOW CREATE TABLE
             # and in the stream (recorded, cases system_versioning_stops*). The MariaDbConnector's grammar takes it,
