@@ -196,3 +196,25 @@ def test_alter_database_charset_is_the_default_of_later_tables():
     p.apply("ALTER DATABASE CHARACTER SET = utf8mb3", "db")
     p.apply("CREATE TABLE c (id INT PRIMARY KEY, v VARCHAR(5))", "db")
     assert p.catalog.get("db", "c").charset == "utf8mb3"
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "ALTER TABLE t ADD COLUMN IF NOT EXISTS x INT DEFAULT 4",
+        "ALTER TABLE t DROP COLUMN IF EXISTS a",
+        "ALTER TABLE t MODIFY COLUMN IF EXISTS a BIGINT",
+        "CREATE OR REPLACE TABLE t (id INT PRIMARY KEY, w DATE)",
+        "CREATE SEQUENCE s1 START WITH 10 INCREMENT BY 5",
+    ],
+)
+def test_mariadb_only_forms_stop_the_mysql_grammar(sql):
+    """(session 22) each recorded with Debezium 3.6.3's MySqlConnector on MariaDB 10.11: "DDL statement couldn't be
+    parsed" (cases alter_add_column_if_not_exists_stops, create_or_replace_table_stops, create_sequence_stops; the
+    DROP/MODIFY forms recorded alike in the session's probes). The MariaDB grammar takes them (above)."""
+    p = DdlParser(Catalog(), mysql_grammar=True)
+    p.apply("CREATE TABLE t (id INT PRIMARY KEY, a INT)", "db")
+    with pytest.raises(DdlError):
+        p.apply(sql, "db")
+    p.apply("ALTER TABLE t ADD COLUMN b VARCHAR(20) DEFAULT 'if exists' COMMENT 'IF NOT EXISTS'", "db")
+    p.apply("CREATE TABLE IF NOT EXISTS u (id INT)", "db")

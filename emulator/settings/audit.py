@@ -185,6 +185,10 @@ _audit(
     applies=BINLOG,
     note="`skip` as `warn` (TableSchemaBuilder's WARN case falls through to SKIP); `fail` not recorded",
 )
+# (session 22) `fail` on the binlog connectors, read in 3.6.1's source: it stops where `warn` leaves a field unset
+# (TableSchemaBuilder: a value converter that throws; parseDefaultValue: a default the converter cannot parse) or
+# gives a JSON value null/{} (BinlogValueConverters.convertJson: MySQL's binary JSON only). No MariaDB workload
+# tried here made a binlog converter throw, so which values stop could not be recorded: kept refused
 _audit("event.converting.failure.handling.mode", ("warn",), applies=MO)
 # Debezium 3.6.3 reads event.processing.failure.handling.mode for binlog deserialization failures (the
 # BinlogStreamingChangeEventSource constructor, checked in the jar); this deprecated property only logs a warning
@@ -347,7 +351,6 @@ for _name in (
     "mongodb.ssl.keystore.type",
     "mongodb.ssl.truststore.type",
     "capture.start.op.time",
-    "custom.sanitize.pattern",
     "database.connection.factory.class",
     "topic.heartbeat.name",
 ):
@@ -398,6 +401,16 @@ _audit(
     note="`true`, `false`; with `true` and `gtid.source.includes`/`excludes`, the rows of a transaction whose GTID source (MariaDB "
     "`domain-server`, MySQL server UUID) is filtered out are not emitted",
 )
+_audit(
+    "custom.sanitize.pattern",
+    effect=NO_EFFECT,
+    note="the configuration keys it matches are masked in what the emulator logs (on top of its own secrets: Debezium "
+    "masks only those); no record shows the configuration",
+)
+# (session 22) read in Debezium 3.6.1's source: with it, a restart positions by binlog file/position instead of the
+# stored GTID set (BinlogStreamingChangeEventSource.shouldRecoverUsingGtid, validateLogPosition). The MySqlConnector
+# on MariaDB sees no GTID mode (no gtid_mode variable) and is positioned by file/position anyway; the MariaDbConnector's
+# restart with it could not be recorded (no MariaDbConnector jars here)
 _audit("gtid.ignore.on.recovery", _NOT_SUPPORTED)
 _audit("ddl.parser.type", ("antlr",), note="the emulator's own DDL parser, Debezium's antlr semantics")
 _audit("internal.mongodb.allow.offset.invalidation", ("false",))

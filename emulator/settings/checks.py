@@ -108,6 +108,15 @@ def check_metric_tags(_c: ConfigView, value: str) -> str | None:
     return None
 
 
+def check_sanitize_pattern(_c: ConfigView, value: str) -> str | None:
+    """custom.sanitize.pattern: a regular expression (Debezium compiles it when it logs its configuration at start)."""
+    try:
+        re.compile(value)
+    except re.error as exc:
+        return f"invalid regular expression {show_value(value)}: {exc}"
+    return None
+
+
 def check_key_columns(_c: ConfigView, value: str) -> str | None:
     """``<table regex>:<column>[,<column>...]`` entries separated by ``;``."""
     for entry in value.split(";"):

@@ -46,8 +46,12 @@ class Config:
 
     def _secret(self, name: str) -> bool:
         spec = self.spec(name)
+        sanitize = self.props.get("custom.sanitize.pattern")
         return (
             (spec is not None and spec.type == PASSWORD)
+            # Debezium masks the keys this matches (Configuration.withMaskedPasswords, Java's matches(): the whole
+            # key) instead of its password pattern; the emulator masks them on top of its own (a log only: no record)
+            or (sanitize is not None and _full_match(sanitize, name))
             or "password" in name.lower()
             or (
                 self.raw.get(name, self.props.get(name))
@@ -143,3 +147,10 @@ def enum_message(config: Config, name: str, value: str, spec: PropertySpec) -> s
         hint = f" ('{value}' was removed in Debezium 3.0; use '{REMOVED_SNAPSHOT_MODES[value]}')"
     allowed = ", ".join(spec.allowed or ())
     return f"{name}: {show_value(value)} is not a valid value{where}{hint}; allowed values: {allowed}"
+
+
+def _full_match(pattern: str, key: str) -> bool:
+    try:
+        return re.fullmatch(pattern, key) is not None
+    except re.error:  # refused at start (settings.checks.check_sanitize_pattern)
+        return True

@@ -61,3 +61,21 @@ def test_recorded_lost_batch_is_accepted(db, tmp_path):
     assert not res.mismatch, res.summary() + "\n" + "\n".join(res.problems[:10])
     # rows 3 and 4 (dbserver1.inventory.tr); the MariaDbConnector's transaction records are not compared
     assert res.lost_tail == 2
+
+
+def test_every_binlog_stop_debezium_shares_says_so(tmp_path):
+    """(session 22, campaign seed 198000) the emulator's last line names the stop Debezium shares, so the harness
+    accepts Debezium's lost batch: a required TIME outside a day (time.precision.mode) and a row that no longer fits
+    its schema (a hidden /*M! ALTER) said it in other words, and a record Debezium lost was reported as extra."""
+    from emulator.connectors.mysql import stream, temporal_modes
+    from emulator.testing.lost_batch import stopped_on_a_value
+
+    for module in (temporal_modes, stream):
+        text = Path(module.__file__).read_text()
+        assert "Debezium stops here too" in text
+        assert "Debezium stops too" not in text and "and stops here too" not in text, module.__name__
+    (tmp_path / "emulator.emulator.log").write_text(
+        "x\nerror: RuntimeError: binlog row of t at binlog.000001:9 has 3 columns, the schema has 2: the schema "
+        "history does not match the binlog; Debezium stops here too (--debug for the traceback)\n"
+    )
+    assert stopped_on_a_value(tmp_path)

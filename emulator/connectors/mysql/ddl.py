@@ -57,6 +57,14 @@ from emulator.connectors.mysql.ddl_types import (
 __all__ = ["Catalog", "Change", "Column", "DdlError", "DdlParser", "Table", "parse_quoted_id"]
 
 logging.getLogger("sqlglot").setLevel(logging.ERROR)
+MARIADB_ONLY_TABLE_DDL = re.compile(
+    r"(?is)\A\s*(ALTER\s+(ONLINE\s+|IGNORE\s+)*TABLE\b.*\bIF\s+(NOT\s+)?EXISTS\b|CREATE\s+OR\s+REPLACE\s+(TEMPORARY\s+)?TABLE\b)"
+)
+QUOTED = re.compile(r"'(?:[^'\\]|\\.|'')*'|\"(?:[^\"\\]|\\.|\"\")*\"|`(?:[^`]|``)*`", re.S)
+PAREN_LIKE = re.compile(
+    rf"(?is)\A(\s*CREATE\s+(?:TEMPORARY\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?{NAME_RE})\s*\(\s*LIKE\s+({NAME_RE})\s*\)\s*\Z"
+)
+SEQUENCE_DDL = re.compile(r"(?is)\s*(CREATE(\s+OR\s+REPLACE)?|ALTER|DROP)(\s+TEMPORARY)?\s+SEQUENCE\b")
 
 
 class DdlParser(ColumnDefinitions, AlterForms):
@@ -77,7 +85,13 @@ class DdlParser(ColumnDefinitions, AlterForms):
 
     # -- entry ------------------------------------------------------------------------------------------
     def apply(self, sql: str, database: str | None) -> list[Change]:
-        shown, parsed = executable_comments(sql.strip().rstrip(";").strip())
+        whole = sql.strip().rstrip(";").strip()
+        shown, parsed = executable_comments(whole)
+        if whole and not parsed.strip():
+            # only comments to Debezium's lexer (a MariaDB `/*M!NNNNNN ... */` the server ran): no listener acts, so
+            # parseDdl emits a bare schema change of the event's database with the statement as read (recorded:
+            # case mariadb_comment_hidden_stops; the rows that follow then no longer fit its schema and it stops)
+            return [Change("OTHER", database or "", whole)]
         changes = self._apply(parsed, database)
         if shown != parsed:  # the records show the statement as Debezium's grammar delimits it
             for c in changes:
@@ -139,6 +153,22 @@ class DdlParser(ColumnDefinitions, AlterForms):
                 if word == "ALTER" and obj in ("DATABASE", "SCHEMA"):
                     self._alter_db(text, database)
                 return [Change("OTHER", database or "", text)]
+        if (
+            self.mysql_grammar
+            and word in ("ALTER", "CREATE")
+            and MARIADB_ONLY_TABLE_DDL.search(QUOTED.sub("''", text))
+        ):
+            # MariaDB-only: `IF [NOT] EXISTS` anywhere in ALTER TABLE (Debezium's MySQL grammar has none in alterListItem,
+            # nor ALTER TABLE IF EXISTS) and CREATE OR REPLACE TABLE: the MySqlConnector stops (recorded: case
+            # mariadb_only_alter_forms_stop)
+            raise DdlError(
+                f"a MariaDB-only form the MySQL grammar of the MySqlConnector does not take: {sql!r}"
+            )
+        if self.mysql_grammar and SEQUENCE_DDL.match(text):
+            # MariaDB's sequences are not in Debezium's MySQL grammar: the MySqlConnector stops on CREATE SEQUENCE
+            # ("DDL statement couldn't be parsed", recorded: case create_sequence_stops). The MariaDbConnector's
+            # grammar takes them (createSequence/alterSequence/dropSequence) and no listener acts on them
+            raise DdlError(f"sequences are not in the MySQL grammar of the MySqlConnector: {sql!r}")
         if word in ("CREATE", "DROP", "ALTER") and second in (
             "USER",
             "ROLE",
@@ -195,6 +225,9 @@ class DdlParser(ColumnDefinitions, AlterForms):
         # MariaDB-only clauses that change nothing in the model (or that the model applies by itself)
         prepared = ALTER_MODIFIERS.sub("ALTER TABLE", prepared)
         prepared = WAIT_RE.sub("", prepared)
+        # CREATE TABLE t (LIKE s): both grammars take the parenthesized form (createTable: '(' LIKE tableRef ')');
+        # sqlglot reads it as a table of no columns (recorded: case create_table_paren_like)
+        prepared = PAREN_LIKE.sub(r"\1 LIKE \2", prepared)
         if SYSTEM_VERSIONED.search(prepared):
             # not in Debezium's MySQL grammar: the MySqlConnector stops on it, in the snapshot's SHOW CREATE TABLE
             # and in the stream (recorded, cases system_versioning_stops*). The MariaDbConnector's grammar takes it,

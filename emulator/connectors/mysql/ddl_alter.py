@@ -201,7 +201,11 @@ class AlterForms:
                         c.has_default, c.default = False, None
                     elif action.args.get("default") is not None:
                         c.has_default = True
-                        c.default = default_text(action.args["default"], self._source)
+                        d = action.args["default"]
+                        # Debezium's AlterTableParserListener.extractLiteralValue has no branch for a hex or bit
+                        # literal: `sign + null` makes the text "null" (recorded: campaign seed 200002)
+                        hexbin = isinstance(d, (exp.HexString, exp.BitString))
+                        c.default = "null" if hexbin and self.mysql_grammar else default_text(d, self._source)
             elif isinstance(action, exp.AlterRename):
                 ndb, nname = self._table_ref(action.this, db)
                 previous = (db, name)

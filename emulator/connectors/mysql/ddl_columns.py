@@ -26,6 +26,7 @@ from emulator.connectors.mysql.ddl_types import (
     default_text,
     ident,
     literal_text,
+    quoted_as_written,
 )
 
 
@@ -75,9 +76,8 @@ class ColumnDefinitions:
         base = type_name.removesuffix(" BINARY").removesuffix(" ZEROFILL").removesuffix(" UNSIGNED")
         base = base.removesuffix(" SIGNED")
         if base in ("ENUM", "SET"):
-            members = [literal_text(p) or "" for p in params]
-            enum_values = ["'" + m.replace("'", "''") + "'" for m in members]
-            length = 1 if base == "ENUM" else max(0, len(members) * 2 - 1)
+            enum_values = [quoted_as_written(p, self._source) for p in params]
+            length = 1 if base == "ENUM" else max(0, len(enum_values) * 2 - 1)
         else:
             nums = []
             for p in params:
@@ -121,6 +121,14 @@ class ColumnDefinitions:
             elif isinstance(k, exp.UniqueColumnConstraint):
                 info["unique"] = True
             elif isinstance(k, exp.DefaultColumnConstraint):
+                if self.mysql_grammar and _bare_function(k.this):
+                    # Debezium's MySQL grammar takes DEFAULT NOW()/CURRENT_TIMESTAMP and its synonyms, a literal or
+                    # an expression in parentheses (columnAttribute: nowOrSignedLiteral | exprWithParentheses); MariaDB's
+                    # SHOW CREATE TABLE prints a function default without them (`DEFAULT concat('x','y')`): the
+                    # MySqlConnector stops on it (recorded: case function_default_snapshot_stops)
+                    raise DdlError(
+                        f"DEFAULT {k.this.sql('mysql')} is not in the MySQL grammar: {self._text!r}"
+                    )
                 col.has_default = True
                 col.default = default_text(k.this, self._source)
             elif isinstance(k, exp.CharacterSetColumnConstraint):
@@ -221,3 +229,15 @@ class ColumnDefinitions:
             table.columns.append(col)
         else:
             table.columns.append(col)
+
+
+_NOW = (exp.CurrentTimestamp, exp.Localtime, exp.Localtimestamp)
+
+
+def _bare_function(node: exp.Expression | None) -> bool:
+    """A function call not in parentheses other than NOW() and its synonyms."""
+    if not isinstance(node, exp.Func) or isinstance(node, _NOW):
+        return False
+    return not (
+        isinstance(node, exp.Anonymous) and node.name.lower() in ("now", "current_timestamp", "localtime")
+    )

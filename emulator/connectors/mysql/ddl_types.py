@@ -137,6 +137,12 @@ def default_text(node: exp.Expression | None, source: str | None = None) -> str 
     offsets; where those do not give it back, sqlglot's unescaped value escaped the SHOW CREATE TABLE way."""
     if isinstance(node, exp.Paren):
         return None
+    if isinstance(node, (exp.HexString, exp.BitString)) and source is not None and "start" in node.meta:
+        # Debezium's DefaultValueParserListener.unquoteBinary: the token's text without its first two characters
+        # and its last, X'01' -> 01 and b'101' -> 101 but 0x0A -> 0 and 0b11 -> 1 (recorded: mariadb case
+        # hex_bin_defaults_as_digits)
+        raw = source[node.meta["start"] : node.meta["end"] + 1]
+        return raw[2:-1] if len(raw) > 2 else raw
     if isinstance(node, exp.Literal) and node.is_string:
         raw = _raw_literal(node, source)
         if raw is not None:
@@ -162,6 +168,26 @@ def _raw_literal(node: exp.Literal, source: str | None) -> str | None:
     inner = raw[1:-1]
     value = _ESCAPE_RE.sub(lambda m: _UNESCAPE.get(m.group(1), m.group(1)), inner.replace(raw[0] * 2, raw[0]))
     return inner if value == str(node.this) else None
+
+
+def quoted_as_written(node: exp.Expression, source: str | None) -> str:
+    """An ENUM/SET member as Debezium's grammar keeps it (`enumValues`): the literal's text with its quotes, as
+    written (`'e\\\\f'` keeps both backslashes, `'x''y'` its doubled quote: recorded, campaign seed 190000); where the
+    offsets do not give it back, the member escaped the SHOW CREATE TABLE way."""
+    if isinstance(node, exp.Literal) and node.is_string and _raw_literal(node, source) is not None:
+        return source[node.meta["start"] : node.meta["end"] + 1]  # type: ignore[index]
+    value = literal_text(node) or ""
+    return "'" + "".join(_SQL_ESCAPES.get(c, c) for c in value) + "'"
+
+
+def enum_option(written: str) -> str:
+    """Debezium 3.6's ENUM/SET option from the member as written (MySqlAntlrDdlParser/MariaDbAntlrDdlParser
+    extractEnumAndSetOptions: withoutQuotes, then escapeOption): a comma becomes `\\,`, `\\'` and `''` become `'`,
+    any other escape stays as written. The stream's values are these options (binlog index -> option) and the
+    schema's `allowed` joins them with commas; the snapshot's values are the server's strings."""
+    if len(written) >= 2 and written[0] in "'\"`" and written[-1] == written[0]:
+        written = written[1:-1]
+    return written.replace(",", "\\,").replace("\\'", "'").replace("''", "'")
 
 
 def ident(node: Any) -> str:

@@ -306,7 +306,7 @@ class MySqlBinlogStream(BinlogLines, PlainTx, XaHold):
                 # Debezium's validateChangeEventWithTable stops whatever inconsistent.schema.handling.mode
                 raise RuntimeError(
                     f"binlog row of {ct.data_collection} at {self.file}:{self._start} has {n} columns, the "
-                    f"schema has {ct.ncols}: the schema history does not match the binlog; Debezium stops too"
+                    f"schema has {ct.ncols}: the schema history does not match the binlog; Debezium stops here too"
                 )
             cols = ct.env.table.columns
             # outputs keyed by the field names as printed (field.name.adjustment.mode)

@@ -100,7 +100,7 @@ def _required(conv, name: str, what: str, error: type[Exception], default: Any =
                 return default
             raise error(
                 f"column {name}: {what} cannot be a required field under this time.precision.mode "
-                "(Debezium converts it to null and stops here too)"
+                "(Debezium converts it to null, which a required field refuses; Debezium stops here too)"
             )
         return r
 

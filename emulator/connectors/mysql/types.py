@@ -25,6 +25,7 @@ from emulator.connect.javafloat import java_double
 from emulator.connect.schema import Schema
 from emulator.connect.schema import struct as connect_struct
 from emulator.connectors.mysql.ddl import Column
+from emulator.connectors.mysql.ddl_types import enum_option
 from emulator.connectors.mysql.temporal_modes import temporal
 from emulator.connectors.mysql.values import (
     ZERO,
@@ -249,7 +250,7 @@ def map_column(col: Column, cfg: TypeConfig, zero_default: Any = None, key: bool
             lambda b, k=nbytes: _b64(int.from_bytes(b, "big").to_bytes(k, "little")).decode(),
         )
     if base in ("ENUM", "SET"):
-        members = [m[1:-1].replace("''", "'") if m.startswith("'") else m for m in (col.enum_values or [])]
+        members = [enum_option(m) for m in (col.enum_values or [])]
         name = "io.debezium.data.Enum" if base == "ENUM" else "io.debezium.data.EnumSet"
         schema = Schema("string", name=name, version=1, parameters={"allowed": ",".join(members)})
         if base == "ENUM":
