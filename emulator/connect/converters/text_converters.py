@@ -120,7 +120,7 @@ class ByteArrayConverter:
     def from_connect_data(self, topic: str, headers: Any, schema: Schema | None, value: Any) -> bytes | None:
         if schema is not None and schema.type != "bytes":
             # Kafka prints the Schema.Type enum's name
-            raise ConversionError(f"Invalid schema type for ByteArrayConverter: {schema.type.upper()}")
+            raise ConversionError(f"Invalid schema type for ByteArrayConverter: {schema.type_name()}")
         if value is not None and not isinstance(value, (bytes, bytearray, memoryview)):
             raise ConversionError(f"ByteArrayConverter is not compatible with objects of type {type(value)}")
         return None if value is None else bytes(value)

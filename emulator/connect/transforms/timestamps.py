@@ -107,7 +107,7 @@ class TimestampConverterT(KeyOrValue):
         if schema.type == "int64":
             return "unix"
         # "Schema " + ConnectSchema.toString(): Schema{name:TYPE} or Schema{TYPE} (seed 117 trial 14)
-        shown = f"{schema.name}:{schema.type.upper()}" if schema.name else schema.type.upper()
+        shown = f"{schema.name}:{schema.type_name()}" if schema.name else schema.type_name()
         raise TransformError(f"Schema Schema{{{shown}}} does not correspond to a known timestamp type format")
 
     def _to_ms(self, kind: str, value: Any) -> int:
