@@ -96,7 +96,12 @@ class AvroConverter:
         if self.auto_register:
             return self.registry.register(subject, text), None
         if not self.use_latest:
-            return self.registry.lookup(subject, text), None
+            try:
+                return self.registry.lookup(subject, text), None
+            except ConversionError as e:
+                # the serializer's SerializationException, wrapped by AvroConverter's DataException: Debezium 3.6.3
+                # printed this first line (connect seed 107 trial 9), its cause below it; ours follows on the line
+                raise ConversionError(f"Failed to serialize Avro data from topic {topic} : {e}") from None
         sid, latest = self.registry.latest(subject)
         if latest == text or orjson.loads(latest) == orjson.loads(text):
             return sid, None
