@@ -153,6 +153,29 @@ def test_a_wrapper_message_is_the_start_of_the_emulator_s() -> None:
     assert compare_failures(dbz, line.replace("topic dbserver1 : ", "")) is not None
 
 
+def test_a_latest_version_lookup_failure_is_wrapped_too() -> None:
+    """Connect seed 136 trial 2 (PostgreSQL, key AvroConverter with use.latest.version=true on a mock registry
+    without the subject): Debezium 3.6.3 printed `Failed to serialize Avro data from topic dbserver1.public.customers
+    :`; the emulator's line began with "Subject ... not found" (the harness's first message mismatch)."""
+    from emulator.connect.converters.avro_converter import AvroConverter
+    from emulator.connect.converters.errors import ConversionError
+    from emulator.connect.converters.registry import MockRegistry
+    from emulator.connect.schema import struct
+
+    dbz = (
+        "data plane: org.apache.kafka.connect.errors.DataException: Failed to serialize Avro data from topic "
+        "dbserver1.public.customers :; DataException('Failed to serialize Avro data from topic "
+        "dbserver1.public.customers :')"
+    )
+    conv = AvroConverter(MockRegistry("failure-latest"), True, auto_register=False, use_latest_version=True)
+    key_schema = struct("dbserver1.public.customers.Key", [("id", Schema("int32"))])
+    with pytest.raises(ConversionError) as e:
+        conv.from_connect_data("dbserver1.public.customers", None, key_schema, {"id": 1001})
+    topic = "dbserver1.public.customers"
+    line = f"error: DataPlaneError: converter failed on a record of topic {topic}: {e.value} (errors.tolerance=none)"
+    assert compare_failures(dbz, line) is None
+
+
 def test_unwrap_add_fields_without_the_struct_is_the_jvm_text() -> None:
     """Connect seed 112 trial 6 (PostgreSQL): ReplaceField$Value renamed `source` to `x_source`, then
     ExtractNewRecordState's add.fields `source.snapshot` looked the struct up. Debezium 3.6.3 printed the JVM's
