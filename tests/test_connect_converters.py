@@ -255,6 +255,12 @@ def test_number_and_boolean_converters_as_kafkas_serializers():
     # Kafka prints Schema.Type's name (connect campaign seed 121 trial 5: Debezium's "...: STRUCT")
     with pytest.raises(ConversionError, match="^Invalid schema type for ByteArrayConverter: STRUCT$"):
         ByteArrayConverter().from_connect_data("t", None, struct("K", ("id", i32)), {"id": 1})
+    # float64 / float32 are FLOAT64 / FLOAT32 there, not JSON's double / float (connect campaign seed 115 trial 0:
+    # Debezium 3.6.3 printed "Invalid schema type for BooleanConverter: FLOAT64", the emulator DOUBLE)
+    with pytest.raises(ConversionError, match="^Invalid schema type for BooleanConverter: FLOAT64$"):
+        boolean.from_connect_data("t", None, Schema("double"), 1.5)
+    with pytest.raises(ConversionError, match="^Invalid schema type for ByteArrayConverter: FLOAT32$"):
+        ByteArrayConverter().from_connect_data("t", None, Schema("float"), 1.5)
 
 
 def test_avro_schema_collections_defaults_logical_types():

@@ -107,3 +107,24 @@ def test_an_unknown_timestamp_schema_fails_with_connect_schema_text(schema: Sche
     with pytest.raises(TransformError) as e:
         t.apply(ConnectRecord("t", None, None, None, value, {"d": 1}))
     assert str(e.value) == f"Schema {text} does not correspond to a known timestamp type format"
+
+
+def test_a_date_past_int32_days_wraps_as_java_s_int_cast() -> None:
+    """Connect seed 134 trial 0 (PostgreSQL, time.precision.mode=nanoseconds, ExtractNewRecordState then
+    TimestampConverter$Value field ts target.type Date): the NanoTimestamp 1709212455123456000 is read as unix
+    milliseconds; Date.fromLogical's `(int)` cast made Debezium 3.6.3 write -1692284917 (the emulator wrote the
+    day count, 19782551563)."""
+    from emulator.connect.record import ConnectRecord
+    from emulator.connect.schema import Field, Schema
+    from emulator.connect.transforms.base import Options
+    from emulator.connect.transforms.timestamps import TimestampConverterT
+
+    class _Value(TimestampConverterT):
+        key = False
+
+    opts = {"field": "ts", "format": "yyyy-MM-dd HH:mm:ss.SSS", "target.type": "Date"}
+    t = _Value(Options("transforms.tc19.", opts))
+    nano = Schema("int64", optional=True, name="io.debezium.time.NanoTimestamp", version=1)
+    schema = Schema("struct", name="dbserver1.public.typed.Value", fields=[Field("ts", nano)])
+    out = t.apply(ConnectRecord("t", None, None, None, schema, {"ts": 1709212455123456000}))
+    assert out.value["ts"] == -1692284917

@@ -81,6 +81,7 @@ CASES = [
     "pg_string_converter_date_past_9999",  # seed 104 trial 4: Date.toString of year 56132
     "mariadb_timestamp_converter_unix_micros_saturate",  # seed 109 trial 15: TimeUnit saturates at the long range
     "pg_cast_whole_logical_default",  # seed 112 trial 14: a whole-value Cast keeps the Decimal name, its default fails
+    "pg_timestamp_converter_date_int_wrap",  # seed 134 trial 0: Date.fromLogical's (int) cast wraps the day count
 ]
 CASES = [c for c in CASES if (DATA / f"{c}.jsonl").is_file()]
 

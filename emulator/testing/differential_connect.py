@@ -14,7 +14,7 @@ shape of the value along the chain (envelope, unwrapped row, outbox event, anyth
 are ones a user would write; invalid ones remain possible on purpose.
 
 Outcomes: `match` (0 mismatches), `both-fail` (Debezium failed — at start or on a record — and so did the
-emulator), `refused` (the emulator refused the configuration at start, exit 2: allowed, listed), or
+emulator, on a record: with the same records before it and the same message, connect_failure), `refused` (the emulator refused the configuration at start, exit 2: allowed, listed), or
 `MISMATCH` (records differ, or one side failed and the other did not). A mismatch is minimized — each
 transform, then each converter option and connector option, removed while a mismatch remains — and saved
 under OUT/findings/<name>/ in the layout of tests/data/connect (`case.jsonl`, `case.meta.json` with the
@@ -40,6 +40,7 @@ from pathlib import Path
 
 from emulator.connect.converters.errors import STOPS_ON_NOT_EMULATED
 from emulator.testing.connect_draws import PREREGISTER, draw
+from emulator.testing.connect_failure import compare_failures
 from emulator.testing.differential import ROOT, oracle_available, oracle_python, run_logged
 
 DATA = ROOT / "tests" / "data" / "connect"
@@ -204,6 +205,11 @@ def run_trial(props: dict, db: str, workload: str, work: Path) -> Outcome:
         n, problems = _compare(golden, cand) if golden.is_file() else (0, [])
         if problems:
             return Outcome("MISMATCH", f"both failed; before it: {problems[0][:240]}", n, problems)
+        if kinds[0] == "record":
+            # and the words the user reads (connect_failure: normalized only where they cannot be identical)
+            words = compare_failures(dbz.get("error") or "", _read(work / "emulator.emulator.log"))
+            if words:
+                return Outcome("MISMATCH", f"both failed on the same record, {words}", n, [words])
         return Outcome("both-fail", both, n)
     if not dbz["ok"]:
         return Outcome("MISMATCH", f"Debezium failed, the emulator did not: {(dbz['error'] or '')[:300]}")
@@ -222,6 +228,13 @@ def _compare(golden: Path, cand: Path) -> tuple[int, list[str]]:
         return compare_outputs(golden, cand)
     except ValueError as e:
         return 0, [f"the outputs could not be compared: {e}"]
+
+
+def _read(logfile: Path) -> str:
+    try:
+        return logfile.read_text(errors="replace")
+    except OSError:
+        return ""
 
 
 def _not_emulated(logfile: Path) -> str | None:

@@ -431,7 +431,9 @@ def _one(config: Any, part: str) -> tuple[str, Any, bool]:
         fast = not conv.encoding.numeric and conv.encoding.replace_null
         return cls, conv, fast
     if cls == STRING:
-        enc = (opts.get("converter.encoding") or opts.get("encoding") or "UTF-8").strip()
+        # StringConverterConfig reads `converter.encoding` only: a bare `encoding` is accepted and changes nothing, as
+        # on Connect (the oracle's JVM: `encoding=UTF-16` wrote UTF-8; session 22)
+        enc = (opts.get("converter.encoding") or "UTF-8").strip()
         try:
             codecs.lookup(enc)
         except LookupError:

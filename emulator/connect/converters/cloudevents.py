@@ -306,7 +306,7 @@ def _extensions(source: Schema) -> list:
         t = _EXT_TYPES.get(f.schema.type)
         if t is None:
             raise ConversionError(
-                f"Source field of type {f.schema.type.upper()} cannot be converted into CloudEvents extension "
+                f"Source field of type {f.schema.type_name()} cannot be converted into CloudEvents extension "
                 "attribute."
             )
         dflt = default_value(f.schema) if f.schema.default is not None else None

@@ -24,7 +24,7 @@ import orjson
 from emulator.config import ConfigError
 from emulator.connect.converters.errors import ConversionError
 from emulator.connect.record import parse_json, schema_from_json
-from emulator.connect.schema import Schema
+from emulator.connect.schema import FLOAT32, FLOAT64, Schema
 
 VALUE, HEADER, GENERATE = "value", "header", "generate"
 DEFAULT = "value,id:generate,type:generate,traceparent:header,dataSchemaName:generate"
@@ -135,14 +135,16 @@ def header_string(headers: Any, name: str, optional: bool) -> str | None:
     return value
 
 
-# JsonConverter.toConnectData's Java classes per Connect type (no schema: integral numbers are Long)
+# JsonConverter.toConnectData's Java classes per Connect type (no schema: integral numbers are Long); the
+# emulator's Schema names float32 / float64 by their JSON names (`float`, `double`: FLOAT32 / FLOAT64), which a
+# table keyed "float32" missed (a float header then got the Struct text: connect campaign 125 trial 15)
 _JAVA_CLASSES = {
     "int8": "java.lang.Byte",
     "int16": "java.lang.Short",
     "int32": "java.lang.Integer",
     "int64": "java.lang.Long",
-    "float32": "java.lang.Float",
-    "float64": "java.lang.Double",
+    FLOAT32: "java.lang.Float",
+    FLOAT64: "java.lang.Double",
     "boolean": "java.lang.Boolean",
     "bytes": "[B",
     "array": "java.util.ArrayList",
@@ -158,6 +160,6 @@ _LOGICAL_CLASSES = {
 
 def _java_base_class(schema: Schema | None, value: Any) -> str | None:
     if schema is None:
-        kinds = {bool: "boolean", int: "int64", float: "float64", list: "array", dict: "map"}
+        kinds = {bool: "boolean", int: "int64", float: FLOAT64, list: "array", dict: "map"}
         return _JAVA_CLASSES.get(kinds.get(type(value), ""))
     return _LOGICAL_CLASSES.get(schema.name or "") or _JAVA_CLASSES.get(schema.type)

@@ -91,7 +91,7 @@ class NumberConverter:
 class BooleanConverter:
     def from_connect_data(self, topic: str, headers: Any, schema: Schema | None, value: Any) -> bytes | None:
         if schema is not None and schema.type != "boolean":
-            raise ConversionError(f"Invalid schema type for BooleanConverter: {schema.type.upper()}")
+            raise ConversionError(f"Invalid schema type for BooleanConverter: {schema.type_name()}")
         if value is None:
             return None
         if value is not True and value is not False:

@@ -12,6 +12,7 @@ header converter).
 from __future__ import annotations
 
 import base64
+import codecs
 from decimal import Decimal
 from typing import Any
 
@@ -103,6 +104,18 @@ def java_to_string(schema: Schema | None, value: Any) -> str:
     raise ConversionError(f"StringConverter: cannot print {type(value).__name__}")
 
 
+def java_encode(text: str, charset: str) -> bytes:
+    """`String.getBytes(Charset)` (StringSerializer): a character the charset lacks is `?` (Python's strict
+    encoder raised), `UTF-16` is a big-endian BOM then big-endian units and nothing for "" (Python: native order),
+    `UTF-32` big-endian without a BOM (Python: a BOM, native order); checked with JDK 17."""
+    name = codecs.lookup(charset).name
+    if name == "utf-16":
+        return b"\xfe\xff" + text.encode("utf-16-be", "replace") if text else b""
+    if name == "utf-32":
+        return text.encode("utf-32-be", "replace")
+    return text.encode(name, "replace")
+
+
 class StringConverter:
     def __init__(self, encoding: str = "UTF-8") -> None:
         self.encoding = encoding
@@ -110,7 +123,7 @@ class StringConverter:
     def from_connect_data(self, topic: str, headers: Any, schema: Schema | None, value: Any) -> bytes | None:
         if value is None:
             return None
-        return java_to_string(schema, value).encode(self.encoding)
+        return java_encode(java_to_string(schema, value), self.encoding)
 
     def from_connect_header(self, topic: str, name: str, schema: Schema | None, value: Any) -> bytes | None:
         return self.from_connect_data(topic, None, schema, value)
@@ -120,7 +133,7 @@ class ByteArrayConverter:
     def from_connect_data(self, topic: str, headers: Any, schema: Schema | None, value: Any) -> bytes | None:
         if schema is not None and schema.type != "bytes":
             # Kafka prints the Schema.Type enum's name
-            raise ConversionError(f"Invalid schema type for ByteArrayConverter: {schema.type.upper()}")
+            raise ConversionError(f"Invalid schema type for ByteArrayConverter: {schema.type_name()}")
         if value is not None and not isinstance(value, (bytes, bytearray, memoryview)):
             raise ConversionError(f"ByteArrayConverter is not compatible with objects of type {type(value)}")
         return None if value is None else bytes(value)

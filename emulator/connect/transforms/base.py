@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from emulator.connect.record import ConnectRecord, default_value
-from emulator.connect.schema import STRUCT, Field, Schema
+from emulator.connect.schema import STRUCT, Field, Schema, schema_java_class
 from emulator.settings import Settings
 
 
@@ -298,9 +298,12 @@ def is_envelope(record: ConnectRecord) -> bool:
     return s is not None and s.name is not None and s.name.endswith(".Envelope")
 
 
-def require_struct(value: Any, purpose: str) -> dict:
+def require_struct(value: Any, purpose: str, schema: Schema | None = None) -> dict:
+    """Kafka's `Requirements.requireStruct`: the value's class is the one its schema makes Connect hold (an
+    int32 is a java.lang.Integer: connect campaign seed 107 trial 34), else the one JsonConverter gives."""
     if not isinstance(value, dict):
-        raise TransformError(f"Only Struct objects supported for [{purpose}], found: {_java_class(value)}")
+        found = (schema_java_class(schema) if schema is not None else None) or _java_class(value)
+        raise TransformError(f"Only Struct objects supported for [{purpose}], found: {found}")
     return value
 
 

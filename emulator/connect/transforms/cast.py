@@ -197,7 +197,7 @@ class CastT(KeyOrValue):
         updated = self.cache.get(schema, self._schema)
         if self.whole is not None:
             return self.new(r, updated, cast_value(schema, value, self.whole))
-        v = require_struct(value, "cast types")
+        v = require_struct(value, "cast types", schema)
         out = {}
         for f in schema.fields:
             x = fget(f, v) if self.replace_null else v.get(f.name)

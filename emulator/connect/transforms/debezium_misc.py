@@ -66,7 +66,7 @@ class HeaderToValue(Transform):
     def apply(self, r: ConnectRecord) -> ConnectRecord | None:
         if r.value is None:
             return r
-        value = require_struct(r.value, "Header field insertion")
+        value = require_struct(r.value, "Header field insertion", r.value_schema)
         schema = r.value_schema
         entries = []
         for name, hschema, hvalue in r.headers:

@@ -62,7 +62,7 @@ class ReplaceFieldT(KeyOrValue):
         if schema is None:
             v = require_map(value, "field replacement")
             return self.new(r, None, {self.renames.get(k, k): x for k, x in v.items() if self.keep(k)})
-        v = require_struct(value, "field replacement")
+        v = require_struct(value, "field replacement", schema)
         updated = self.cache.get(schema, self._schema)
         out = {}
         for f in updated.fields:
@@ -131,7 +131,7 @@ class InsertFieldT(KeyOrValue):
             v = dict(require_map(value, "field insertion"))
             self._put(v, r, schemaless=True)
             return self.new(r, None, v)
-        v = require_struct(value, "field insertion")
+        v = require_struct(value, "field insertion", schema)
         updated = self.cache.get(schema, self._schema)
         if self.replace_null:
             out = {f.name: fget(f, v) for f in schema.fields}
@@ -265,7 +265,7 @@ class ExtractFieldT(KeyOrValue):
             cur = fget(f, cur)
             if cur is None:
                 return None
-            require_struct(cur, "nested field access")
+            require_struct(cur, "nested field access", f.schema)
             cur_schema = f.schema
         f = field_of(cur_schema, self.steps[-1])
         if f is None:
@@ -285,7 +285,7 @@ class ExtractFieldT(KeyOrValue):
                     v = require_map(v, "nested field access")
             return self.new(r, None, None if v is None else v.get(self.steps[-1]))
         if value is not None:
-            require_struct(value, "field extraction")
+            require_struct(value, "field extraction", schema)
         f = self._field(schema)
         if f is None:
             raise TransformError(f"Unknown field: {self.field}")
@@ -313,7 +313,7 @@ class HoistFieldT(KeyOrValue):
         if value is None and not schema.optional:
             raise TransformError(
                 f'Invalid value: null used for required field: "{self.field}", '
-                f"schema type: {schema.type.upper()}"
+                f"schema type: {schema.type_name()}"
             )
         return self.new(r, updated, {self.field: value})
 
@@ -349,7 +349,7 @@ class ValueToKey(Transform):
                 r.headers,
                 r.timestamp,
             )
-        v = require_struct(r.value, "copying fields from value to key")
+        v = require_struct(r.value, "copying fields from value to key", r.value_schema)
         ks = self.cache.get(r.value_schema, self._schema)
         key = {}
         for name in self.fields:

@@ -43,7 +43,7 @@ class FlattenT(KeyOrValue):
             out: dict = {}
             self._schemaless(require_map(value, "flattening"), "", out)
             return self.new(r, None, out)
-        v = require_struct(value, "flattening")
+        v = require_struct(value, "flattening", schema)
         updated = self.cache.get(schema, self._schema)
         out = {f.name: None for f in updated.fields}
         self._values(schema, v, "", out)

@@ -168,7 +168,7 @@ class HeaderFromT(KeyOrValue):
                     out.pop(f, None)
                 headers.append((h, None, v.get(f)))
             return self._new(r, None, out, headers)
-        v = require_struct(value, "header " + ("move" if self.move else "copy"))
+        v = require_struct(value, "header " + ("move" if self.move else "copy"), schema)
         if self.move:
             updated = self.cache.get(
                 schema, lambda s: copy_basics(s, fields=[f for f in s.fields if f.name not in self.fields])

@@ -149,7 +149,7 @@ class MaskFieldT(KeyOrValue):
                 if name in v:
                     v[name] = self.masked(None, v[name])
             return self.new(r, None, v)
-        v = require_struct(value, "mask fields")
+        v = require_struct(value, "mask fields", schema)
         out = {}
         for f in schema.fields:
             x = fget(f, v) if self.replace_null else v.get(f.name)

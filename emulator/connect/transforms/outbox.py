@@ -218,7 +218,7 @@ class EventRouter(Transform):
         name = f.schema.name
         if name is None:
             raise TransformError(
-                f"Unsupported field type {f.schema.type.upper()} (without logical schema name) "
+                f"Unsupported field type {f.schema.type_name()} (without logical schema name) "
                 "for event timestamp"
             )
         if name in ("org.apache.kafka.connect.data.Timestamp", "io.debezium.time.Timestamp"):
@@ -410,5 +410,5 @@ _TYPE_OK = {
 def _checked(value: Any, f: Field) -> Any:
     """Struct.put's validation: a value of another type than the field's schema fails the expansion."""
     if value is not None and not _TYPE_OK[f.schema.type](value):
-        raise ExpansionFailed(f"Invalid Java object for schema type {f.schema.type.upper()}: field {f.name}")
+        raise ExpansionFailed(f"Invalid Java object for schema type {f.schema.type_name()}: field {f.name}")
     return value
