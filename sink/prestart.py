@@ -18,15 +18,18 @@ import sys
 import threading
 
 
-def _imports(batches):
-    # what a reader task loads before its first record (`sink.sources` and what its read path imports)
+def imports(batches):
+    """What a reader task loads before its first record: `sink.sources` and what its read path imports, and
+    what pyarrow imports at its first `pa.array` (pandas, when installed: pyarrow's shim looks for it once per
+    process, ~0.5-0.7 CPU-s, which each worker paid inside its first read task)."""
     import numpy  # noqa: F401
-    import pyarrow  # noqa: F401
+    import pyarrow
 
     import sink.lines  # noqa: F401
     import sink.reader_keys  # noqa: F401
     import sink.sources  # noqa: F401
 
+    pyarrow.array([0])
     yield from batches
 
 
@@ -37,7 +40,7 @@ def start(spark, log=print) -> threading.Thread:
     def job() -> None:
         try:
             spark.sparkContext.setLocalProperty("spark.job.description", "sink: start the executors' workers")
-            df = spark.range(0, n, 1, n).mapInArrow(_imports, "id long")
+            df = spark.range(0, n, 1, n).mapInArrow(imports, "id long")
             df.write.format("noop").mode("overwrite").save()
         except Exception as e:  # only the warm start is lost
             log(

@@ -111,6 +111,46 @@ class _Bytes:
         p = np.clip(pos, 0, self.top)
         return np.stack([self.buf[np.minimum(p + j, self.top)] for j in range(k)])
 
+    def find(self, lo: np.ndarray, hi: np.ndarray, valid: np.ndarray, pattern: bytes) -> np.ndarray:
+        """Per valid row, the offset from lo of the first `pattern` wholly in [lo, hi), else -1 (lo and hi in
+        the row's own bytes). One `find_substring` over a binary array whose values start at each lo and run
+        on to the next row's (a match past hi does not count): no copy of the bytes and no UTF-8 check."""
+        s, e = self.offs[:-1], self.offs[1:]
+        at = np.minimum(np.maximum(lo, s), e)  # non-decreasing: a row's values end where the next begins
+        offs = np.empty(self.n + 1, np.int32)
+        offs[:-1] = at
+        offs[-1] = self.offs[-1]
+        arr = pa.Array.from_buffers(pa.binary(), self.n, [None, pa.py_buffer(offs), self.pa_buf])
+        r = pc.find_substring(arr, pattern).to_numpy(zero_copy_only=False).astype(np.int64)
+        hit = valid & (r >= 0) & (at + r + len(pattern) <= hi)
+        return np.where(hit, at + r - lo, -1)
+
+    def key_in(self, src: np.ndarray, lo: np.ndarray, hi: np.ndarray, pattern: str) -> np.ndarray:
+        """`find(lo, hi, src, pattern)` for a key of the flat source object [lo, hi) of the rows in `src`:
+        found in one row, the key is tried at the same distance from lo, then from hi, on every row at once
+        (`has`: a few byte comparisons per row instead of a scan of each object); the rows no guess fits are
+        searched. A key occurs once in the object and never inside a value (a quote in a JSON string is
+        escaped, so `"name":` inside one would end a string followed by `:`, a key), so a fitting guess is
+        the first occurrence."""
+        pat = pattern.encode()
+        k = len(pat)
+        out = np.full(self.n, -1, np.int64)
+        todo = src.copy()
+        tried = 0
+        while todo.any() and tried < 4:
+            i = int(np.argmax(todo))
+            p = bytes(self.buf[lo[i] : hi[i]]).find(pat)
+            if p < 0:  # not in this row: left to the search
+                break
+            tried += 1
+            for guess in (lo + p, hi - (hi[i] - lo[i] - p)):
+                hit = todo & (guess >= lo) & (guess + k <= hi) & self.has(guess, pat)
+                out[hit] = guess[hit] - lo[hit]
+                todo &= ~hit
+        if todo.any():
+            out = np.where(todo, self.find(lo, hi, todo, pat), out)
+        return out
+
     def has(self, pos: np.ndarray, pattern: bytes) -> np.ndarray:
         p = np.clip(pos, 0, self.top)
         out = self.buf[p] == pattern[0]
@@ -176,19 +216,22 @@ def columns(
     s_at = _find(vp, '"source":{')
     ok &= s_at >= 0
     lo = start + np.maximum(s_at, 0) + 10  # inside the source object
-    src = B.views(lo, end, ok)
-    close = _find(src, "}")
+    close = B.find(lo, end, ok, b"}")
     ok &= close >= 0
-    src = B.views(lo, lo + close, ok)
-    ok &= ~_mask(pc.match_substring(src, "{"))
     se = lo + close  # the source's `}`
+    src = ok.copy()  # the rows whose source object [lo, se) is read below
+    ok &= B.find(lo, se, src, b"{") < 0
     # then op, directly or after a transaction block
     direct = B.has(se, b'},"op":"')
     tx = ~direct & B.has(se, b'},"transaction":')
-    rest = B.views(se + 1, end, ok & tx)  # `,"transaction":...`
-    r_op = _find(rest, ',"op":"')
     tx_null = B.has(se + 16, b'null,"op":"')
-    tx_obj = B.has(se + 16, b"{") & (r_op > 0) & (r_op == _find(rest, "}") + 1)
+    # `,"transaction":{...}` searched only where it is an object (a null one is read in place above)
+    tx_any = ok & tx & ~tx_null
+    rest = B.views(se + 1, end, tx_any) if tx_any.any() else None
+    r_op = _find(rest, ',"op":"') if rest is not None else np.full(n, -1, np.int64)
+    tx_obj = B.has(se + 16, b"{") & (r_op > 0)
+    if rest is not None:
+        tx_obj &= r_op == _find(rest, "}") + 1
     op_at = np.where(direct, se + 1, np.where(tx & tx_null, se + 20, se + 1 + r_op))  # at `,"op":"`
     ok &= direct | (tx & (tx_null | tx_obj))
     op_c, op_q = B.at(op_at + 7, 2)
@@ -197,13 +240,13 @@ def columns(
 
     def field(name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(value or 0, ok, present) of a number field of the source object."""
-        f = _find(src, f'"{name}":')
+        f = B.key_in(src, lo, se, f'"{name}":')
         there = f >= 0
         v, e, good = B.number(lo + f + len(name) + 3)
         good &= B.has(e, b",") | B.has(e, b"}")
         return np.where(there & good, v, 0), ~there | good, there
 
-    c_at = _find(src, '"connector":"')
+    c_at = B.key_in(src, lo, se, '"connector":"')
     c_at, found = lo + c_at + 13, ok & (c_at >= 0)
     pg = found & B.has(c_at, b'postgresql"')
     my = found & (B.has(c_at, b'mysql"') | B.has(c_at, b'mariadb"'))
@@ -213,7 +256,7 @@ def columns(
     phase = (op_c != ord("r")).astype(np.int64)
     if pg.any():
         lsn, lsn_ok, _ = field("lsn")
-        q = _find(src, '"sequence":')
+        q = B.key_in(src, lo, se, '"sequence":')
         q, found = lo + q + 11, q >= 0
         has_seq = found & B.has(q, b'"[')
         # `"sequence":"[\"a\",\"b\"]"`, either number may be null; `null` or `""`: the LSN alone
@@ -240,7 +283,7 @@ def columns(
     if my.any():
         pos, pos_ok, _ = field("pos")
         row, row_ok, _ = field("row")
-        f_at = _find(src, '"file":')
+        f_at = B.key_in(src, lo, se, '"file":')
         fl = B.views(lo + f_at + 7, se + 1, my & (f_at >= 0))
         # the file's number: digits after its last dot, before the closing quote (else 0)
         fm = pc.extract_regex(fl, r'^(?:null|"[^"\\]*?(?:\.(?P<v>\d{1,18}))?")[,}]')

@@ -198,3 +198,23 @@ def test_partition_reader_blocks_cut_at_line_ends(tmp_path, monkeypatch):
         assert [r["pos"] for r in norm(got)[0]] == [
             s for s in starts if lo <= s < hi and data[s : s + 1] == b"{"
         ]
+
+
+def test_newlines_long_and_short_lines():
+    """Both ways of finding the line ends (a find per line; one numpy pass for short lines) give every
+    newline, with empty lines, a last line without its newline, and no newline at all."""
+    import numpy as np
+
+    from sink.lines import SHORT_AFTER, SHORT_LINE, newlines
+
+    for data in (
+        b"",
+        b"no newline",
+        b"\n\n",
+        b"a\n" * (SHORT_AFTER + 10) + b"tail",  # short lines: the numpy pass
+        (b"x" * SHORT_LINE + b"\n") * (SHORT_AFTER + 10) + b"\n\nend",  # long lines: a find per line
+        (b"x" * SHORT_LINE + b"\n") * 3 + b"a\n" * (SHORT_AFTER * 2),
+    ):
+        want = [i for i, c in enumerate(data) if c == 10]
+        got = newlines(data)
+        assert got.dtype == np.int64 and got.tolist() == want

@@ -55,3 +55,23 @@ def test_read_tasks_take_the_warm_workers(spark):
     read = {r.pid for r in spark.read.format("prestart_pids").load().collect()}
     assert os.getpid() not in warm
     assert read & warm, (read, warm)
+
+
+def test_warm_up_loads_what_the_first_read_loads():
+    """A fresh process that ran the warm-up's function has loaded what a reader's first `pa.array` loads
+    (pyarrow imports pandas then, when installed): before, each worker did that inside its first read task."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from sink import prestart\n"
+        "list(prestart.imports(iter([])))\n"
+        "after = set(sys.modules)\n"
+        "import pyarrow as pa\n"
+        "pa.array([1, 2])\n"
+        "print(sorted(set(sys.modules) - after))\n"
+    )
+    env = dict(os.environ, PYTHONPATH=os.getcwd())
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert out.stdout.strip() == "[]", out.stdout[:400]
