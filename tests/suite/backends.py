@@ -29,6 +29,8 @@ Features (what a scenario may need):
   lazy_tx_begin     BEGIN only once a transaction has a captured change (PostgreSQL); binlog connectors
                     emit it at the GTID event, also for DDL and for transactions of skipped changes
   cli_restart       the CLI process can be killed and restarted on its offsets (kill -9 scenarios)
+  held_reads        another session can hold a lock under which a snapshot waits to read one table's rows
+                    (`reads_held`): a test stops the snapshot in its middle without hoping the machine is slow
   schema_change_topic   DDL records on the topic named after `topic.prefix` (binlog connectors)
   configuration_based   snapshot.mode=configuration_based (MongoDB refuses it at start: the emulator does
                     not implement it there)
@@ -219,6 +221,14 @@ class Backend:
         """Make the position a stopped connector stored unavailable on the server."""
         raise NotImplementedError
 
+    @contextlib.contextmanager
+    def reads_held(self, table: str) -> Iterator[tuple[dict[str, str], Any]]:
+        """While the block runs, another session holds a lock under which the connector's snapshot waits to
+        read `table`'s rows. Yields the connector properties the snapshot needs for that (none of its own
+        locks may wait first) and `waiting()`: true once the connector waits on that lock. Released at the
+        block's end."""
+        raise NotImplementedError
+
     def close(self) -> None:
         """The test's end: kill what it left running, drop what it created."""
         for p in self.processes:
@@ -252,6 +262,7 @@ class Postgres(Backend):
             "tx_metadata",
             "lazy_tx_begin",
             "cli_restart",
+            "held_reads",
         }
     )
 
@@ -300,6 +311,32 @@ class Postgres(Backend):
         from incremental_checks import pg_writes
 
         return pg_writes(self.qualified(table))
+
+    @contextlib.contextmanager
+    def reads_held(self, table: str) -> Iterator[tuple[dict[str, str], Any]]:
+        """ACCESS EXCLUSIVE on `table`: the snapshot's COPY of it waits (the default snapshot.locking.mode
+        `none` takes no lock of its own first; reading the catalog does not wait). The slot is made here first:
+        creating it waits for every running transaction, this lock's too; a connector that finds its slot
+        and no offsets snapshots in a transaction of its own."""
+        name = self.qualified(table)
+        with self.server.connect() as c:
+            if (
+                c.execute("SELECT 1 FROM pg_replication_slots WHERE slot_name = %s", (self.slot,)).fetchone()
+                is None
+            ):
+                c.execute("SELECT pg_create_logical_replication_slot(%s, 'pgoutput')", (self.slot,))
+
+        def waiting() -> bool:  # the snapshot's read of `table`, not any other statement
+            with self.server.connect() as c:
+                sql = (
+                    "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a USING (pid)"
+                    " WHERE l.relation = %s::regclass AND NOT l.granted AND a.query ~* '^\\s*(copy|select)'"
+                )
+                return c.execute(sql, (name,)).fetchone()[0] > 0
+
+        with self.server.connect() as c, c.transaction():
+            c.execute(f"LOCK TABLE {name} IN ACCESS EXCLUSIVE MODE")
+            yield {}, waiting
 
     def _slot_active(self) -> bool | None:
         with self.server.connect() as c:
@@ -354,6 +391,7 @@ class _Binlog(Backend):
             "configuration_based",
             "tx_metadata",
             "cli_restart",
+            "held_reads",
         }
     )
 
@@ -420,6 +458,35 @@ class _Binlog(Backend):
         from incremental_checks import mariadb_writes
 
         return mariadb_writes(self.qualified(table))
+
+    @contextlib.contextmanager
+    def reads_held(self, table: str) -> Iterator[tuple[dict[str, str], Any]]:
+        """LOCK TABLES `table` WRITE: the snapshot's SELECT of it waits for the metadata lock, while SHOW
+        CREATE TABLE does not. snapshot.locking.mode=none: the default's FLUSH TABLES WITH READ LOCK would
+        wait for this lock before any row is read."""
+
+        def waiting() -> bool:
+            conn = self._connect()
+            try:
+                with conn.cursor() as cur:
+                    cur.execute(
+                        "SELECT COUNT(*) FROM information_schema.processlist"
+                        " WHERE state = 'Waiting for table metadata lock' AND info LIKE %s",
+                        (f"%{self.ns}%",),
+                    )
+                    return cur.fetchone()[0] > 0
+            finally:
+                conn.close()
+
+        conn = self._connect()
+        try:
+            with conn.cursor() as cur:
+                cur.execute(f"LOCK TABLES {self.qualified(table)} WRITE")
+            yield {"snapshot.locking.mode": "none"}, waiting
+            with conn.cursor() as cur:
+                cur.execute("UNLOCK TABLES")
+        finally:
+            conn.close()
 
     def cleanup(self) -> None:
         with contextlib.suppress(Exception):
