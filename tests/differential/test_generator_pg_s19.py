@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from draw_lines import added_lines_belong_to_the_draw
 
 import emulator.testing.workloads as workloads
 from emulator.testing.workload import Workload
@@ -18,20 +19,7 @@ NEW_BLOCK = re.compile(rf"-- @scenario s19_({'|'.join(KINDS)})$")
 
 
 def _added_lines_belong_to_the_draw(before: list[str], after: list[str]) -> bool:
-    it = iter(after)
-    if not all(any(a == b for a in it) for b in before):  # the old lines in their order
-        return False
-    kept = list(before)
-    owner = None
-    for line in after:
-        if line.startswith(("-- @scenario ", "-- @section ")):
-            owner = line
-        if kept and line == kept[0]:
-            kept.pop(0)
-            continue
-        if not (line.startswith("-- @set ") or (owner is not None and NEW_BLOCK.match(owner))):
-            return False
-    return True
+    return added_lines_belong_to_the_draw(before, after, NEW_BLOCK.match)
 
 
 def test_the_s19_draw_keeps_old_workloads(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -7,28 +7,17 @@ from __future__ import annotations
 import re
 
 import pytest
+from draw_lines import added_lines_belong_to_the_draw
 
 import emulator.testing.workloads as workloads
 
 
+def _new_block(owner: str) -> bool:  # a bulk scenario or the incremental section
+    return bool(re.match(r"-- @scenario s\d+_bulk$", owner)) or owner == "-- @section incremental"
+
+
 def _added_lines_belong_to_the_draw(before: list[str], after: list[str]) -> bool:
-    it = iter(after)
-    if not all(any(a == b for a in it) for b in before):  # the old lines in their order
-        return False
-    kept = list(before)
-    owner = None  # the block a line is in: a bulk scenario, the incremental section or another one
-    for line in after:
-        if line.startswith(("-- @scenario ", "-- @section ")):
-            owner = line
-        if kept and line == kept[0]:
-            kept.pop(0)
-            continue
-        new_block = owner is not None and (
-            re.match(r"-- @scenario s\d+_bulk$", owner) or owner == "-- @section incremental"
-        )
-        if not (line.startswith("-- @set ") or new_block):
-            return False
-    return True
+    return added_lines_belong_to_the_draw(before, after, _new_block)
 
 
 def test_the_s17_draw_keeps_old_workloads(monkeypatch: pytest.MonkeyPatch) -> None:

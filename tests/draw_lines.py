@@ -1,0 +1,27 @@
+"""The check every generator test makes of a new random stream of draws: a seed keeps every line it had, in
+order, and gains only `-- @set` lines and the lines of the new stream's own blocks."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+
+def added_lines_belong_to_the_draw(
+    before: list[str], after: list[str], new_block: Callable[[str], object]
+) -> bool:
+    """`after` is `before` plus `-- @set` lines and lines inside blocks (`-- @scenario …` / `-- @section …`
+    headers) for which `new_block(header)` is true."""
+    it = iter(after)
+    if not all(any(a == b for a in it) for b in before):  # the old lines in their order
+        return False
+    kept = list(before)
+    owner = None  # the block a line is in
+    for line in after:
+        if line.startswith(("-- @scenario ", "-- @section ")):
+            owner = line
+        if kept and line == kept[0]:
+            kept.pop(0)
+            continue
+        if not (line.startswith("-- @set ") or (owner is not None and new_block(owner))):
+            return False
+    return True
