@@ -17,12 +17,15 @@ from incremental_checks import Writer, assert_replay_equals
 
 
 class Inserter(threading.Thread):
-    """Inserts ids 1..n into `t`, one transaction each, on one connection."""
+    """Inserts ids 1..n into `t`, one transaction each, on one connection. Before its last quarter it waits
+    until `stopped` is set (the test's stop or kill has happened), so that the stop lands before the last
+    insert however far ahead of the connector the writer got on a loaded machine."""
 
     def __init__(self, backend, n: int) -> None:
         super().__init__(daemon=True)
         self.backend, self.n = backend, n
         self.done = 0
+        self.stopped = threading.Event()
         self.error: BaseException | None = None
 
     def run(self) -> None:
@@ -33,6 +36,8 @@ class Inserter(threading.Thread):
 
     def _rows(self):
         for i in range(1, self.n + 1):
+            if i == self.n * 3 // 4 and not self.stopped.wait(120):
+                raise AssertionError("the test never stopped the connector")
             yield {"id": i}
             self.done = i
             time.sleep(0.004)  # a steady stream the stop lands in the middle of
@@ -48,6 +53,7 @@ def _stream_then_restart(backend, n: int, stop) -> tuple[list[int], list[int]]:
     w.start()
     run.wait(lambda recs: len(run.ids(recs, "t", "c")) >= n // 5, "a fifth of the inserts")
     stop(run)
+    w.stopped.set()
     assert w.done < n, "the writer finished before the stop; nothing was tested"
     first = run.ids(run.records, "t", "c")
     run2 = CliRun(backend, **{"snapshot.mode": "no_data"}).start()
