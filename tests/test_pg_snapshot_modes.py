@@ -194,7 +194,7 @@ def _big_transaction_restart(case, n: int, stop) -> Counter:
     }
     case.sql(f"CREATE TABLE {s}.big (id int PRIMARY KEY, v text);")
     out = case.workdir / "out" / f"{case.topic('big')}.jsonl"
-    with HoldingProxy("127.0.0.1", case.pg.port) as proxy:
+    with HoldingProxy("127.0.0.1", case.pg.port, only=b"replication\x00") as proxy:
         emu = case.emulator({**quiet, "database.port": str(proxy.port)})
         case.wait_streaming(emu)
         # each row's pgoutput message (CopyData, XLogData header, 'I' tuple of id and 'row <id>') is 50-70

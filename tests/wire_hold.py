@@ -8,7 +8,10 @@ output was written and hope the rest was not: a faster path (or a slower poll un
 inside it by construction.
 
 Each connection has two pumps: client to server always flows (status updates, a clean stop's last messages);
-server to client takes from a budget shared by every connection once `hold_after(n)` was called."""
+server to client takes from a budget shared by the held connections once `hold_after(n)` was called. `only`
+picks those: connections whose first client bytes contain it (PostgreSQL: b"replication\x00", in the startup
+message of the replication connection), so that the connector's catalog queries, which a Relation message
+starts, are still answered; None holds every connection."""
 
 from __future__ import annotations
 
@@ -17,8 +20,9 @@ import threading
 
 
 class HoldingProxy:
-    def __init__(self, host: str, port: int) -> None:
+    def __init__(self, host: str, port: int, only: bytes | None = None) -> None:
         self.upstream = (host, port)
+        self.only = only
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
         self.forwarded = 0  # server-to-client bytes since hold_after (or since the start)
@@ -73,36 +77,46 @@ class HoldingProxy:
                     _close(server)
                     return
                 self._socks += [client, server]
-            threading.Thread(target=self._up, args=(client, server), daemon=True).start()
-            threading.Thread(target=self._down, args=(server, client), daemon=True).start()
+            held = threading.Event()  # the connection is one `only` picks (set by _up on its first bytes)
+            if self.only is None:
+                held.set()
+            threading.Thread(target=self._up, args=(client, server, held), daemon=True).start()
+            threading.Thread(target=self._down, args=(server, client, held), daemon=True).start()
 
-    def _up(self, client: socket.socket, server: socket.socket) -> None:
+    def _up(self, client: socket.socket, server: socket.socket, held: threading.Event) -> None:
         """Client to server, never held; the client's end (a stop, a kill -9) ends the pair."""
+        first = b""
         try:
             while data := client.recv(65536):
+                if self.only is not None and len(first) < 4096:
+                    first += data
+                    if self.only in first:
+                        held.set()
                 server.sendall(data)
         except OSError:
             pass
         self._end(client, server)
 
-    def _down(self, server: socket.socket, client: socket.socket) -> None:
+    def _down(self, server: socket.socket, client: socket.socket, held: threading.Event) -> None:
         try:
             while True:
                 with self._cond:
-                    while self._held() and not self._closed and client.fileno() >= 0:
+                    while held.is_set() and self._held() and not self._closed and client.fileno() >= 0:
                         self._cond.wait(0.2)
                     if self._closed or client.fileno() < 0:
                         break
                     # a recv already under way when hold_after came may overshoot by one read: tests hold
                     # while the stream is idle, and budgets are far larger than 64 KiB
-                    want = 65536 if self._budget is None else min(65536, self._budget)
+                    limited = held.is_set() and self._budget is not None
+                    want = min(65536, self._budget) if limited else 65536
                 data = server.recv(want)
                 if not data:
                     break
                 with self._cond:
-                    self.forwarded += len(data)
-                    if self._budget is not None:
-                        self._budget -= len(data)
+                    if held.is_set():
+                        self.forwarded += len(data)
+                        if self._budget is not None:
+                            self._budget -= len(data)
                 client.sendall(data)
         except OSError:
             pass
