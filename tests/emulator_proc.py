@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from emulator.testing.oracle_capture import BUSY_S, _proc_parents, _stat_fields
+from emulator.testing.oracle_capture import BUSY_S
 
 
 def write_properties(props: dict[str, str], path: Path) -> None:
@@ -217,3 +217,28 @@ class _Busy:
                 if fields and fields[0] in (b"R", b"D", b"T", b"t"):
                     return True
         return False
+
+
+# the /proc reading of oracle_capture's (private there; a copy rather than a change to the recorder's module)
+def _stat_fields(path: str) -> list[bytes] | None:
+    """A /proc `stat` file's fields after the command name (state first, then the parent pid), None when the
+    process or thread is gone."""
+    try:
+        with open(path, "rb") as f:
+            stat = f.read()
+    except OSError:
+        return None
+    return stat[stat.rfind(b")") + 2 :].split()
+
+
+def _proc_parents() -> list[tuple[int, int]]:
+    """(pid, parent pid) of every process /proc lists."""
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return []
+    out = []
+    for d in names:
+        if d.isdigit() and (fields := _stat_fields(f"/proc/{d}/stat")) is not None:
+            out.append((int(d), int(fields[1])))
+    return out
