@@ -11,6 +11,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from emulator.testing.oracle_capture import BUSY_S
+
 
 def write_properties(props: dict[str, str], path: Path) -> None:
     def esc(s: str, key: bool) -> str:
@@ -109,14 +111,21 @@ class EmulatorProcess:
             time.sleep(0.1)
 
     def wait_quiet(self, quiet_s: float = 3.0, timeout: float = 120) -> list[dict]:
-        """Until the non-heartbeat records stop growing for `quiet_s`."""
+        """Until the non-heartbeat records stop growing for `quiet_s` while the process is not busy.
+
+        Files alone are not enough on a loaded machine: a starved emulator (runnable, not running) writes
+        nothing for seconds while changes wait in its socket, and the wait ended with records still to come
+        (the campaigns' recorder had the same fault, diffcamp14; tests/differential/test_quiet_under_load.py).
+        Being busy for BUSY_S on end counts as growth, as in oracle_capture.EmulatorCapture."""
         deadline = time.monotonic() + timeout
         last, since = -1, time.monotonic()
+        busy = _Busy(self.proc.pid if self.proc is not None else None)
         while time.monotonic() < deadline:
             n = sum(self.counts().values())
-            if n != last:
-                last, since = n, time.monotonic()
-            elif time.monotonic() - since >= quiet_s:
+            now = time.monotonic()
+            if n != last or busy.lasting(now):
+                last, since = n, now
+            elif now - since >= quiet_s:
                 return self.records()
             time.sleep(0.2)
         raise AssertionError(f"records never went quiet\n{self.log_tail()}")
@@ -170,3 +179,66 @@ def snapshot_done(recs: list[dict]) -> bool:
         for r in recs
         if isinstance(r.get("value"), dict)
     )
+
+
+class _Busy:
+    """Whether the emulator has been working for BUSY_S on end: a thread of it (or of a forked snapshot reader)
+    running or waiting for a core (R), in disk I/O (D) or stopped (T). Its own short wake-ups (a heartbeat, an
+    offset commit) do not last that long; an idle emulator waits for the server in state S. Linux /proc only
+    (elsewhere never busy: files only)."""
+
+    def __init__(self, pid: int | None) -> None:
+        self.pid = pid
+        self.since: float | None = None
+        self.children: list[int] = []
+        self.children_at = 0.0
+
+    def lasting(self, now: float) -> bool:
+        if not self._now(now):
+            self.since = None
+            return False
+        if self.since is None:
+            self.since = now
+        return now - self.since >= BUSY_S
+
+    def _now(self, now: float) -> bool:
+        if self.pid is None:
+            return False
+        if now - self.children_at >= 1.0:  # children change rarely: a scan of /proc once a second
+            self.children_at = now
+            self.children = [c for c, ppid in _proc_parents() if ppid == self.pid]
+        for p in (self.pid, *self.children):
+            try:
+                tasks = os.listdir(f"/proc/{p}/task")
+            except OSError:
+                continue
+            for tid in tasks:
+                fields = _stat_fields(f"/proc/{p}/task/{tid}/stat")
+                if fields and fields[0] in (b"R", b"D", b"T", b"t"):
+                    return True
+        return False
+
+
+# the /proc reading of oracle_capture's (private there; a copy rather than a change to the recorder's module)
+def _stat_fields(path: str) -> list[bytes] | None:
+    """A /proc `stat` file's fields after the command name (state first, then the parent pid), None when the
+    process or thread is gone."""
+    try:
+        with open(path, "rb") as f:
+            stat = f.read()
+    except OSError:
+        return None
+    return stat[stat.rfind(b")") + 2 :].split()
+
+
+def _proc_parents() -> list[tuple[int, int]]:
+    """(pid, parent pid) of every process /proc lists."""
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return []
+    out = []
+    for d in names:
+        if d.isdigit() and (fields := _stat_fields(f"/proc/{d}/stat")) is not None:
+            out.append((int(d), int(fields[1])))
+    return out

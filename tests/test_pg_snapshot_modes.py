@@ -17,6 +17,7 @@ from pathlib import Path
 import orjson
 import pytest
 from emulator_proc import EmulatorProcess, snapshot_done
+from wire_hold import HoldingProxy
 
 from emulator.testing.pgserver import PgServer
 
@@ -177,8 +178,13 @@ def _offset_lsn(case) -> int:
 
 
 def _big_transaction_restart(case, n: int, stop) -> Counter:
-    """One INSERT of n rows (a single transaction) while streaming; `stop(emu)` once part of it has been
-    written; restart; every id's count once the transaction is complete in the output."""
+    """One INSERT of n rows (a single transaction) while streaming; `stop(emu)` while the process holds part of
+    it; restart; every id's count once the transaction is complete in the output.
+
+    The stop lands inside the transaction whatever the machine's speed: the first process reaches the server
+    through a proxy that forwards about the first third of the transaction's messages and holds the rest (a
+    poll that waited for a tenth of the rows in the output and hoped for the rest not to be there raced the
+    stream, which C paths make faster). The second process connects directly."""
     s = case.schema
     quiet = {
         "snapshot.mode": "no_data",
@@ -188,21 +194,25 @@ def _big_transaction_restart(case, n: int, stop) -> Counter:
     }
     case.sql(f"CREATE TABLE {s}.big (id int PRIMARY KEY, v text);")
     out = case.workdir / "out" / f"{case.topic('big')}.jsonl"
-    emu = case.emulator(quiet)
-    case.wait_streaming(emu)
-    case.sql(f"INSERT INTO {s}.big SELECT g, 'row ' || g FROM generate_series(1, {n}) g;")
-    deadline = time.monotonic() + 60
-    while _count_lines(out) < n // 10:
-        assert emu.proc.poll() is None and time.monotonic() < deadline, emu.log_tail()
-        time.sleep(0.01)
-    stop(emu)
-    assert _count_lines(out) < n, "the transaction was complete before the stop; nothing was tested"
+    with HoldingProxy("127.0.0.1", case.pg.port, only=b"replication\x00") as proxy:
+        emu = case.emulator({**quiet, "database.port": str(proxy.port)})
+        case.wait_streaming(emu)
+        # each row's pgoutput message (CopyData, XLogData header, 'I' tuple of id and 'row <id>') is 50-70
+        # bytes: a budget of 20 bytes a row is between a tenth and a half of the transaction's messages
+        proxy.hold_after(20 * n)
+        case.sql(f"INSERT INTO {s}.big SELECT g, 'row ' || g FROM generate_series(1, {n}) g;")
+        deadline = time.monotonic() + 120
+        while not (proxy.holding() and _count_lines(out) >= n // 10):
+            assert emu.proc.poll() is None and time.monotonic() < deadline, emu.log_tail()
+            time.sleep(0.05)
+        stop(emu)
+    assert _count_lines(out) < n, "the proxy held nothing back"
     emu2 = case.emulator(quiet)
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 120
     last, since = -1, time.monotonic()
     while True:  # until the output has every row and has stopped growing for a second
-        assert emu2.proc.poll() is None and time.monotonic() < deadline, emu2.log_tail()
         lines = _count_lines(out)
+        assert emu2.proc.poll() is None and time.monotonic() < deadline, f"{lines} of {n}\n{emu2.log_tail()}"
         if lines != last:
             last, since = lines, time.monotonic()
         elif lines >= n and time.monotonic() - since >= 1.0:

@@ -6,6 +6,7 @@ ignored)."""
 from __future__ import annotations
 
 import json
+import logging
 import time
 
 import pytest
@@ -92,7 +93,7 @@ def broker(tmp_path_factory):
 
 
 @pytest.mark.needs("signal_table")
-def test_kafka_channel(backend, broker):
+def test_kafka_channel(backend, broker, caplog):
     from confluent_kafka import Producer
     from confluent_kafka.admin import AdminClient, NewTopic
 
@@ -106,15 +107,22 @@ def test_kafka_channel(backend, broker):
         "signal.enabled.channels": "source,kafka",
         "signal.kafka.bootstrap.servers": broker.bootstrap,
     }
-    with Run(backend, **props) as run:
-        time.sleep(2)  # the channel's consumer has joined and sits at the end of the topic
-        signal = {"type": "execute-snapshot", "data": {"data-collections": [backend.table_id("t")]}}
-        producer = Producer({"bootstrap.servers": broker.bootstrap})
-        producer.produce(topic, key=b"another-connector", value=json.dumps(signal).encode())
+    signal = {"type": "execute-snapshot", "data": {"data-collections": [backend.table_id("t")]}}
+    producer = Producer({"bootstrap.servers": broker.bootstrap})
+    with Run(backend, **props) as run, caplog.at_level(logging.INFO, logger="emulator.signals"):
+        # the channel starts at the topic's end (no committed offset): a record keyed for another connector
+        # is sent until the channel has read one (it logs ignoring it), so that the signals below lie past its
+        # starting position however long its consumer took to join (a 2 s sleep bet on that)
+        deadline = time.monotonic() + 60
+        while not any("ignored: key 'another-connector'" in m for m in caplog.messages):
+            assert time.monotonic() < deadline, "the Kafka signal channel read no record"
+            producer.produce(topic, key=b"another-connector", value=json.dumps(signal).encode())
+            producer.flush(10)
+            time.sleep(0.5)
         producer.produce(topic, key=backend.prefix.encode(), value=b"{broken")  # malformed: skipped
         producer.produce(topic, key=backend.prefix.encode(), value=json.dumps(signal).encode())
         producer.flush(10)
         run.wait(reads_all(run), "the Kafka signal's snapshot")
         run.barrier()
-    # executed once: the record keyed for another connector was ignored
+    # executed once: the records keyed for another connector were ignored
     assert sorted(run.ids("t", "r")) == list(range(1, ROWS + 1))
