@@ -27,6 +27,7 @@ from emulator.connectors.postgres.catalog import await_commit_visible, load_tabl
 from emulator.connectors.postgres.chunks import ChunkSource
 from emulator.connectors.postgres.conninfo import libpq_conninfo, stream_params
 from emulator.connectors.postgres.failed_changes import drop_failed_changes
+from emulator.connectors.postgres.quoted_names import parses
 from emulator.connectors.postgres.replication import ReplicationError, ReplicationStream
 from emulator.connectors.postgres.reselect import PgReselect
 from emulator.connectors.postgres.slot import SlotManagement
@@ -329,6 +330,11 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
     # -- incremental snapshot source ---------------------------------------------------------------------
     def captured_table_ids(self) -> list[str]:
         return [f"{s}.{t}" for s, t in self._filtered_tables()]
+
+    @staticmethod
+    def parses_collection_name(name: str) -> bool:
+        """Whether Debezium's TableId.parse reads an incremental snapshot's data collection (quoted_names)."""
+        return parses(name)
 
     @staticmethod
     def is_retriable(exc: BaseException) -> bool:
