@@ -157,7 +157,8 @@ REFUSED = [  # property, value: Debezium would apply them; the emulator does not
     # post.processors: implemented for PostgreSQL, refused elsewhere (tests/test_post_processors_settings.py)
     ("snapshot.mode", "custom"),
     ("snapshot.query.mode", "custom"),
-    ("snapshot.isolation.mode", "read_committed"),
+    # (snapshot.isolation.mode: implemented on PostgreSQL since session 23, pg cases snapshot_isolation_*; read_committed
+    # and read_uncommitted with snapshot.max.threads > 1 refused: test_isolation_reading_outside_one_snapshot_...)
     ("xmin.fetch.interval.ms", "1000"),
     ("schema.refresh.mode", "columns_diff_exclude_unchanged_toast"),
     ("source.struct.version", "v1"),
@@ -228,12 +229,25 @@ def test_implemented_values_and_defaults_are_accepted() -> None:
 
 
 def test_the_cli_refuses_with_one_line(tmp_path) -> None:
-    r = _run_cli(tmp_path, {**PG, "snapshot.isolation.mode": "read_committed"})
+    r = _run_cli(tmp_path, {**PG, "xmin.fetch.interval.ms": "1000"})
     assert r.returncode == 2
     lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith(
-        "error: snapshot.isolation.mode: 'read_committed' is not supported"
-    )
+    assert len(lines) == 1 and lines[0].startswith("error: xmin.fetch.interval.ms: '1000' is not supported")
+
+
+@pytest.mark.parametrize("mode", ["serializable", "repeatable_read", "read_committed", "read_uncommitted"])
+def test_every_snapshot_isolation_mode_is_accepted_with_one_reader(mode: str) -> None:
+    # pg cases snapshot_isolation_repeatable_read / _read_committed (recorded, session 23)
+    from_dict({**PG, "snapshot.isolation.mode": mode})
+    from_dict({**PG, "snapshot.isolation.mode": mode, "snapshot.max.threads": "1"})
+
+
+@pytest.mark.parametrize("mode", ["read_committed", "read_uncommitted"])
+def test_isolation_reading_outside_one_snapshot_is_refused_with_threads(mode: str) -> None:
+    with pytest.raises(ConfigError) as err:
+        from_dict({**PG, "snapshot.isolation.mode": mode, "snapshot.max.threads": "2"})
+    assert err.value.property == "snapshot.isolation.mode" and "snapshot.max.threads > 1" in str(err.value)
+    from_dict({**PG, "snapshot.isolation.mode": "repeatable_read", "snapshot.max.threads": "2"})
 
 
 @pytest.mark.parametrize("value", ["jmx", "log,jmx", "sink,carrier-pigeon"])

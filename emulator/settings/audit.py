@@ -245,7 +245,16 @@ _audit(
     applies=BINLOG,
 )
 _audit("table.ignore.builtin", ("true",), applies=PG)
-_audit("snapshot.isolation.mode", ("serializable",))
+# PostgreSQL: the BEGIN of a snapshot without the slot's exported snapshot (blocking, or the slot existed):
+# emulator/connectors/postgres/snapshot_tables.isolation_begin (recorded: pg cases snapshot_isolation_*)
+_audit(
+    "snapshot.isolation.mode",
+    ("serializable", "repeatable_read", "read_committed", "read_uncommitted"),
+    applies=PG,
+    note="the isolation of a blocking snapshot, or of an initial one where the slot already existed (a new slot's "
+    "snapshot is REPEATABLE READ in its exported snapshot); `read_committed`/`read_uncommitted` refused with "
+    "snapshot.max.threads > 1",
+)
 _audit("snapshot.query.mode", ("select_all",))
 _audit("snapshot.query.mode.custom.name", _NOT_SUPPORTED)
 _audit("snapshot.mode.custom.name", _NOT_SUPPORTED)

@@ -24,7 +24,7 @@ from emulator.connectors.postgres.failed_changes import (
 )
 from emulator.connectors.postgres.quoted_names import stop_if_misquoted
 from emulator.connectors.postgres.snapshot_lines import available, raw_checks, raw_line
-from emulator.connectors.postgres.snapshot_tables import by_row_count, lock_shared
+from emulator.connectors.postgres.snapshot_tables import by_row_count, isolation_begin, lock_shared
 from emulator.connectors.postgres.source import (
     sequence,
 )
@@ -107,7 +107,7 @@ class SnapshotReads:
                 snap.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
                 snap.execute(sql.SQL("SET TRANSACTION SNAPSHOT {}").format(sql.Literal(exported)))
             else:
-                snap.execute("BEGIN ISOLATION LEVEL SERIALIZABLE, READ ONLY, DEFERRABLE")
+                snap.execute(isolation_begin(settings_for(self.cfg).postgres))
             if start_lsn is None:
                 start_lsn = po.lsn_to_int(snap.execute("SELECT pg_current_wal_lsn()::text").fetchone()[0])
             xid = snap.execute("SELECT txid_current()").fetchone()[0] if exported else None
@@ -473,7 +473,7 @@ class SnapshotReads:
         self.visible_conn()  # the signal's transaction visible first (PostgresConnector.visible_conn)
         snap = psycopg.connect(self.conninfo, autocommit=True)
         try:
-            snap.execute("BEGIN ISOLATION LEVEL SERIALIZABLE, READ ONLY, DEFERRABLE")
+            snap.execute(isolation_begin(settings_for(self.cfg).postgres))
             ts_us = snap.execute("SELECT (extract(epoch FROM now()) * 1000000)::bigint").fetchone()[0]
             tds = [
                 t
