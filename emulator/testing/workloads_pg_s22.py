@@ -271,6 +271,10 @@ MISQUOTED = '"s22 ""quoted"""'
 
 def unicode(g: Any, name: str, r: random.Random, misquoted: bool = True) -> None:
     schema = r.choice(['"Mixed Schema"', '"Ünïcødé"', MISQUOTED if misquoted else '"Mixed Schema"'])
+    if (
+        schema == MISQUOTED and r.random() < 0.75
+    ):  # (session 23) a tenth of the draws, not a third: it stops the
+        schema = '"Ünïcødé"'  # whole workload where the snapshot reads it and hid the other scenarios
     table = r.choice(['"Tàble With Space"', '"CamelCase"', '"日本語"', '"a""b"'])
     t = f"{schema}.{table}"
     cols = ['"Id"', '"Größe"', '"with space"', '"ключ"', '"UPPER"']

@@ -44,6 +44,7 @@ def _added_lines_belong_to_the_draw(before: list[str], after: list[str]) -> bool
 
 def test_the_s21_draw_keeps_old_workloads(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(workloads, "s22_draws", lambda seed, g, props: {})  # (sees the s21 draws' properties)
+    monkeypatch.setattr(workloads, "s23_draws", lambda seed, g, props: {})  # (session 23: likewise)
     drawn = {s: workloads.generate("pg", s) for s in SEEDS}
     monkeypatch.setattr(workloads, "s21_draws", lambda seed, g, props: {})
     gained = dict.fromkeys(KINDS + NEW_SETS, 0)
