@@ -164,7 +164,7 @@ REFUSED = [  # property, value: Debezium would apply them; the emulator does not
     ("source.struct.version", "v1"),
     ("database.sslfactory", "org.postgresql.ssl.NonValidatingFactory"),
     # (event.processing.failure.handling.mode warn|skip: implemented on PostgreSQL since session 21, pg cases
-    # processing_failure_*; with snapshot.max.threads > 1 still refused, tests/test_pg_snapshot_failure_settings.py)
+    # processing_failure_*; with snapshot.max.threads > 1 since session 23, tests/test_pg_snapshot_failure_settings.py)
     ("topic.naming.strategy", "io.debezium.schema.DefaultTopicNamingStrategy"),
     ("guardrail.collections.max", "10"),
     ("offset.mismatch.strategy", "trust_slot"),

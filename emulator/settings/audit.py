@@ -154,13 +154,13 @@ _audit(
 )
 # PostgreSQL: a change or a row of any snapshot (initial, blocking, incremental) that fails on a value is dropped
 # (emulator/connectors/postgres/failed_changes.py, emulator/incremental/window_fill.py; recorded: pg cases
-# processing_failure_*); with snapshot.max.threads > 1 refused (validate.py)
+# processing_failure_*; with snapshot.max.threads > 1 the readers are not forked: processing_failure_snapshot_threads)
 _audit(
     "event.processing.failure.handling.mode",
     ("fail", "warn", "skip"),
     applies=PG,
-    note="`warn`/`skip`: a streamed change or a snapshot row (initial, blocking, incremental) whose value cannot "
-    "be converted is dropped (refused with snapshot.max.threads > 1)",
+    note="`warn`/`skip`: a streamed change or a snapshot row (initial, blocking, incremental; with any "
+    "snapshot.max.threads) whose value cannot be converted is dropped",
 )
 _audit(
     "event.processing.failure.handling.mode",

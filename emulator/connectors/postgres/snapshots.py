@@ -161,7 +161,9 @@ class SnapshotReads:
                 for ct in captured
                 if bytes_records(ct.env)
             }
-            forked = threads > 1 and fork_available() and len(records) == len(captured)
+            mode = failure_mode(self.cfg)
+            # (event.processing.failure.handling.mode warn|skip: rows checked here, so no forked reader)
+            forked = threads > 1 and fork_available() and len(records) == len(captured) and mode == "fail"
             # the readers send directory lines when the output writes nothing else (LineBatch)
             lines = forked and writes_lines(self.engine)
             # ... straight from COPY's messages, in C where it is built (snapshot_lines)
@@ -182,10 +184,13 @@ class SnapshotReads:
                     if forked
                     else None
                 )
-                close, rows_of = self._parallel_reads(
+                close, read = self._parallel_reads(
                     snap, captured, overrides, threads, legacy, render, lines, raw
                 )
                 stack.callback(close)
+                rows_of = (
+                    read if mode == "fail" else lambda ct: checked_rows(read(ct), ct.env, mode, "snapshot")
+                )
 
             # one reader writing directory lines: a table's rows straight from COPY's messages into their lines
             # (snapshot_lines), where its row checks can be told from the message (raw_checks)
@@ -201,7 +206,6 @@ class SnapshotReads:
                     full[id(ct)] = (ct.env.topic, raw_line(rr, codec, compact=False), may_fail)
             engine = self.engine
 
-            mode = failure_mode(self.cfg)
             # one thread on Debezium's chunked path (a snapshot.max.threads.multiplier > 1): keyed tables in key order
             one_ordered = threads == 1 and chunked_path(self.cfg, threads, legacy)
 
