@@ -16,8 +16,12 @@ undrawn.
   (Debezium stops on the first change: pg case stream_quoted_name_stops), and only where the publication holds
   every table, the signal table is captured and no filter is drawn.
 
+and two properties refused before session 23: `event.processing.failure.handling.mode` warn/skip beside
+`snapshot.max.threads` > 1 (pg case processing_failure_snapshot_threads), `snapshot.isolation.mode` (what blocking
+snapshots read with; read_committed/read_uncommitted not beside threads, refused there).
+
 From a random stream of their own (`s23-<seed>`), drawn after everything else: every older seed keeps its workload;
-a drawn seed gains the scenarios' blocks (named `s23_<kind>`).
+a drawn seed gains `-- @set` lines and the scenarios' blocks (named `s23_<kind>`).
 """
 
 from __future__ import annotations
@@ -100,11 +104,20 @@ NOT_FOR_SIGNALS = (
 
 
 def s23_draws(seed: int, g: Any, props: dict[str, str]) -> dict[str, str]:
-    """May add one or two scenarios to `g`; adds no property. `props`: the workload's properties so far (not
+    """Properties to add; may add one or two scenarios to `g`. `props`: the workload's properties so far (not
     changed)."""
     r = random.Random(f"s23-{seed}")
     if r.random() >= 0.5:
         return {}
+    add: dict[str, str] = {}
+    threads = int(props.get("snapshot.max.threads", "1") or "1") > 1
+    if threads and "event.processing.failure.handling.mode" not in props and r.random() < 0.5:
+        add["event.processing.failure.handling.mode"] = r.choice(["warn", "skip"])
+    if r.random() < 0.3:
+        modes = ["repeatable_read", "serializable"] + (
+            [] if threads else ["read_committed", "read_uncommitted"]
+        )
+        add["snapshot.isolation.mode"] = r.choice(modes)
     kinds = sorted(r.sample(sorted(SCENARIOS), k=r.randint(1, 2)))
     signals_ok = (
         props.get("snapshot.mode") != "initial_only"
@@ -117,4 +130,4 @@ def s23_draws(seed: int, g: Any, props: dict[str, str]) -> dict[str, str]:
         if kind == "quotednames" and not signals_ok:
             continue
         SCENARIOS[kind](g, f"s23_{kind}", r, props)
-    return {}
+    return add

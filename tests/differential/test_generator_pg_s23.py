@@ -15,6 +15,7 @@ from emulator.testing.workload import Workload
 
 KINDS = tuple(sorted(s23.SCENARIOS))
 SEEDS = range(44780000, 44780150)
+NEW_SETS = ("event.processing.failure.handling.mode", "snapshot.isolation.mode")
 
 
 def test_the_s23_draw_keeps_old_workloads(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -32,13 +33,29 @@ def test_the_s23_draw_keeps_old_workloads(monkeypatch: pytest.MonkeyPatch) -> No
             if kept and line == kept[0]:
                 kept.pop(0)
                 continue
+            if line.startswith(tuple(f"-- @set {k}=" for k in NEW_SETS)):
+                continue
             assert owner is not None and re.fullmatch(rf"-- @scenario s23_({'|'.join(KINDS)})", owner), (
                 s,
                 line,
             )
         for k in KINDS:
             gained[k] += f"-- @scenario s23_{k}\n" in drawn[s]
+        for k in NEW_SETS:
+            gained[k] = gained.get(k, 0) + (
+                f"-- @set {k}=" in drawn[s] and f"-- @set {k}=" not in "\n".join(before)
+            )
     assert all(gained.values()), gained
+
+
+def test_isolation_reading_outside_one_snapshot_never_beside_threads() -> None:
+    """read_committed/read_uncommitted with snapshot.max.threads > 1 are refused (settings.validate)."""
+    for s in SEEDS:
+        sets = [x for x in workloads.generate("pg", s).splitlines() if x.startswith("-- @set ")]
+        if any(x.startswith("-- @set snapshot.isolation.mode=read_") for x in sets):
+            assert not any(
+                x.startswith("-- @set snapshot.max.threads=") and not x.endswith("=1") for x in sets
+            ), s
 
 
 def test_names_debezium_quotes_wrong_stay_out_of_the_snapshot_and_the_filters() -> None:
