@@ -165,7 +165,7 @@ REFUSED = [  # property, value: Debezium would apply them; the emulator does not
     ("database.sslfactory", "org.postgresql.ssl.NonValidatingFactory"),
     # (event.processing.failure.handling.mode warn|skip: implemented on PostgreSQL since session 21, pg cases
     # processing_failure_*; with snapshot.max.threads > 1 since session 23, tests/test_pg_snapshot_failure_settings.py)
-    ("topic.naming.strategy", "io.debezium.schema.DefaultTopicNamingStrategy"),
+    ("topic.naming.strategy", "io.debezium.schema.DefaultUnicodeTopicNamingStrategy"),
     ("guardrail.collections.max", "10"),
     ("offset.mismatch.strategy", "trust_slot"),
 ]
@@ -224,6 +224,8 @@ def test_implemented_values_and_defaults_are_accepted() -> None:
         from_dict({**MARIA, "event.deserialization.failure.handling.mode": mode})
     from_dict({**MARIA, "gtid.source.filter.dml.events": "false"})  # tests/test_mariadb_gtid_source_filter.py
     from_dict({**PG, "event.processing.failure.handling.mode": "warn"})  # pg cases processing_failure_*
+    # pg case topic_naming_default_strategy (session 23)
+    from_dict({**PG, "topic.naming.strategy": "io.debezium.schema.DefaultTopicNamingStrategy"})
     # implemented on the binlog connectors (tests/data/mariadb/cases/names_adjust_*)
     from_dict({**MARIA, "field.name.adjustment.mode": "avro", "schema.name.adjustment.mode": "avro_unicode"})
 

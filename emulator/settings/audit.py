@@ -219,7 +219,14 @@ _audit(
 )
 _audit("source.struct.version", ("v2",))
 _audit("sourceinfo.struct.maker", _NOT_SUPPORTED)
-_audit("topic.naming.strategy", ("io.debezium.schema.schematopicnamingstrategy",), applies=PG)
+# PostgreSQL's DefaultTopicNamingStrategy: catalog (none) and table, no schema (pg case topic_naming_default_strategy)
+_audit(
+    "topic.naming.strategy",
+    ("io.debezium.schema.schematopicnamingstrategy", "io.debezium.schema.defaulttopicnamingstrategy"),
+    applies=PG,
+    note="`DefaultTopicNamingStrategy`: `<prefix>.<table>` without the schema (PostgreSQL's table ids have no "
+    "catalog): tables of the same name in two schemas share a topic, as in Debezium (recorded)",
+)
 _audit("topic.naming.strategy", ("io.debezium.schema.defaulttopicnamingstrategy",), applies=BINLOG | MO)
 _audit("guardrail.collections.max", ("0",))
 _audit("guardrail.collections.limit.action", ("warn",))

@@ -60,6 +60,9 @@ SYSTEM_SCHEMAS = ("pg_catalog", "information_schema", "pg_toast")
 SNAPSHOT_MODES = ("initial", "always", "initial_only", "no_data", "never", "when_needed")
 
 
+DEFAULT_NAMING = "io.debezium.schema.defaulttopicnamingstrategy"
+
+
 class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManagement):
     def __init__(self, config, engine: Engine) -> None:
         typed = settings_for(config)
@@ -80,6 +83,8 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
             connector_name="postgresql",
             source_schema=SOURCE_SCHEMA,
             structured=engine.dataplane is not None,  # the data plane takes records in their parts
+            # DefaultTopicNamingStrategy: the TableId's catalog (none here) and table, no schema (envelope.py)
+            schema_in_topic=typed.topics.naming_strategy.strip().lower() != DEFAULT_NAMING,
         )
         self.filters = Filters(typed, SYSTEM_SCHEMAS)
         self.skipped = self.filters.skipped_ops
