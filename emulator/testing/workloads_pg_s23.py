@@ -18,7 +18,9 @@ undrawn.
 
 and two properties refused before session 23: `event.processing.failure.handling.mode` warn/skip beside
 `snapshot.max.threads` > 1 (pg case processing_failure_snapshot_threads), `snapshot.isolation.mode` (what blocking
-snapshots read with; read_committed/read_uncommitted not beside threads, refused there).
+snapshots read with; read_committed/read_uncommitted not beside threads, refused there), and
+`topic.naming.strategy=io.debezium.schema.DefaultTopicNamingStrategy` (topics without the schema; not beside
+threads, where tables sharing a topic would interleave by the readers' timing).
 
 From a random stream of their own (`s23-<seed>`), drawn after everything else: every older seed keeps its workload;
 a drawn seed gains `-- @set` lines and the scenarios' blocks (named `s23_<kind>`).
@@ -118,6 +120,8 @@ def s23_draws(seed: int, g: Any, props: dict[str, str]) -> dict[str, str]:
             [] if threads else ["read_committed", "read_uncommitted"]
         )
         add["snapshot.isolation.mode"] = r.choice(modes)
+    if not threads and "topic.naming.strategy" not in props and r.random() < 0.2:
+        add["topic.naming.strategy"] = "io.debezium.schema.DefaultTopicNamingStrategy"
     kinds = sorted(r.sample(sorted(SCENARIOS), k=r.randint(1, 2)))
     signals_ok = (
         props.get("snapshot.mode") != "initial_only"

@@ -15,7 +15,7 @@ from emulator.testing.workload import Workload
 
 KINDS = tuple(sorted(s23.SCENARIOS))
 SEEDS = range(44780000, 44780150)
-NEW_SETS = ("event.processing.failure.handling.mode", "snapshot.isolation.mode")
+NEW_SETS = ("event.processing.failure.handling.mode", "snapshot.isolation.mode", "topic.naming.strategy")
 
 
 def test_the_s23_draw_keeps_old_workloads(monkeypatch: pytest.MonkeyPatch) -> None:
