@@ -104,7 +104,9 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
         self.status_interval_s = pg.status_update_interval_ms / 1000.0
         self.flush_lsn = pg.flush_lsn_source
         self.drop_slot_on_stop = pg.slot_drop_on_stop
-        self.message_topic = self.settings.topic("message")
+        # LogicalDecodingMessageMonitor: the logical name + ".message", whatever topic.delimiter says (recorded: pg
+        # case message_topic_ignores_delimiter)
+        self.message_topic = self.prefix + ".message"
         binary_mode = self.type_cfg.binary_handling_mode
         self._msg_content = _binary_encoder(binary_mode)
         content_schema = Schema(BYTES if binary_mode == "bytes" else STRING, optional=True)
