@@ -408,9 +408,19 @@ class Capture:
             yield d
 
     def topic(self, table: str) -> str:
-        """The topic of `schema.table` (or `db.table`); a full topic name is returned as it is."""
-        prefix, delim = self.settings.topics.prefix, self.settings.topics.delimiter
-        return table if table.startswith(prefix + delim) else f"{prefix}{delim}{table}"
+        """The topic of `schema.table` (or `db.table`); a full topic name is returned as it is. PostgreSQL under
+        DefaultTopicNamingStrategy: `<prefix>.<table>`, without the schema (emulator.envelope)."""
+        t = self.settings.topics
+        prefix, delim = t.prefix, t.delimiter
+        if table.startswith(prefix + delim):
+            return table
+        if (
+            self.settings.common.connector_class == POSTGRES
+            and t.naming_strategy.strip().lower() == "io.debezium.schema.defaulttopicnamingstrategy"
+        ):
+            _schema, dot, name = table.partition(".")
+            table = name if dot else table
+        return f"{prefix}{delim}{table}"
 
     def wait_for(
         self, topic: str, predicate: Callable[[dict[str, Any]], bool] = lambda r: True, timeout: float = 10.0

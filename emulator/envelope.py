@@ -106,8 +106,14 @@ class EnvelopeSettings:
         schema_name_adjuster: Callable[[str], str] | None = None,
         field_name_adjuster: Callable[[str], str] | None = None,
         structured: bool = False,
+        schema_in_topic: bool = True,
     ) -> None:
         self.prefix = prefix
+        # a table's topic names its schema (or database): PostgreSQL's SchemaTopicNamingStrategy and the binlog
+        # connectors' DefaultTopicNamingStrategy (the database is their catalog); PostgreSQL's TableIds have no
+        # catalog, so its DefaultTopicNamingStrategy names the table only (recorded: pg case
+        # topic_naming_default_strategy: public.a and other.a share `<prefix>.a`)
+        self.schema_in_topic = schema_in_topic
         # Kafka Connect's data plane runs (transforms / converters): table records go to it as their
         # schemas and payloads (StructuredRecord), not as JSON text it would parse back
         self.structured = structured
@@ -139,7 +145,13 @@ class EnvelopeSettings:
 
     @classmethod
     def of(
-        cls, s: Any, *, connector_name: str, source_schema: Schema, structured: bool = False
+        cls,
+        s: Any,
+        *,
+        connector_name: str,
+        source_schema: Schema,
+        structured: bool = False,
+        schema_in_topic: bool = True,
     ) -> EnvelopeSettings:
         """From a connector's typed settings (emulator.settings): what every adapter shares, read in one place."""
         c = s.converters
@@ -154,12 +166,16 @@ class EnvelopeSettings:
             replace_null_with_default=c.value_replace_null_with_default,
             key_replace_null_with_default=c.key_replace_null_with_default,
             structured=structured,
+            schema_in_topic=schema_in_topic,
             schema_name_adjuster=schema_name_adjuster(s.common.schema_name_adjustment_mode),
             field_name_adjuster=field_name_adjuster(s.common.field_name_adjustment_mode),
         )
 
     def topic(self, *parts: str) -> str:
         return sanitized_topic(self.delimiter.join((self.prefix, *parts)))
+
+    def table_topic(self, namespace: str, name: str) -> str:
+        return self.topic(namespace, name) if self.schema_in_topic else self.topic(name)
 
 
 class TableEnvelope:
@@ -205,7 +221,7 @@ class TableEnvelope:
     def __init__(self, settings: EnvelopeSettings, table: TableDef, topic: str | None = None) -> None:
         self.table = table
         self.settings = settings
-        self.topic = topic or settings.topic(table.namespace, table.name)
+        self.topic = topic or settings.table_topic(table.namespace, table.name)
         cols = table.columns
         fa = settings.field_name_adjuster or _same
         sa = settings.schema_name_adjuster or _same

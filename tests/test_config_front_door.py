@@ -157,14 +157,15 @@ REFUSED = [  # property, value: Debezium would apply them; the emulator does not
     # post.processors: implemented for PostgreSQL, refused elsewhere (tests/test_post_processors_settings.py)
     ("snapshot.mode", "custom"),
     ("snapshot.query.mode", "custom"),
-    ("snapshot.isolation.mode", "read_committed"),
+    # (snapshot.isolation.mode: implemented on PostgreSQL since session 23, pg cases snapshot_isolation_*; read_committed
+    # and read_uncommitted with snapshot.max.threads > 1 refused: test_isolation_reading_outside_one_snapshot_...)
     ("xmin.fetch.interval.ms", "1000"),
     ("schema.refresh.mode", "columns_diff_exclude_unchanged_toast"),
     ("source.struct.version", "v1"),
     ("database.sslfactory", "org.postgresql.ssl.NonValidatingFactory"),
     # (event.processing.failure.handling.mode warn|skip: implemented on PostgreSQL since session 21, pg cases
-    # processing_failure_*; with snapshot.max.threads > 1 still refused, tests/test_pg_snapshot_failure_settings.py)
-    ("topic.naming.strategy", "io.debezium.schema.DefaultTopicNamingStrategy"),
+    # processing_failure_*; with snapshot.max.threads > 1 since session 23, tests/test_pg_snapshot_failure_settings.py)
+    ("topic.naming.strategy", "io.debezium.schema.DefaultUnicodeTopicNamingStrategy"),
     ("guardrail.collections.max", "10"),
     ("offset.mismatch.strategy", "trust_slot"),
 ]
@@ -223,17 +224,32 @@ def test_implemented_values_and_defaults_are_accepted() -> None:
         from_dict({**MARIA, "event.deserialization.failure.handling.mode": mode})
     from_dict({**MARIA, "gtid.source.filter.dml.events": "false"})  # tests/test_mariadb_gtid_source_filter.py
     from_dict({**PG, "event.processing.failure.handling.mode": "warn"})  # pg cases processing_failure_*
+    # pg case topic_naming_default_strategy (session 23)
+    from_dict({**PG, "topic.naming.strategy": "io.debezium.schema.DefaultTopicNamingStrategy"})
     # implemented on the binlog connectors (tests/data/mariadb/cases/names_adjust_*)
     from_dict({**MARIA, "field.name.adjustment.mode": "avro", "schema.name.adjustment.mode": "avro_unicode"})
 
 
 def test_the_cli_refuses_with_one_line(tmp_path) -> None:
-    r = _run_cli(tmp_path, {**PG, "snapshot.isolation.mode": "read_committed"})
+    r = _run_cli(tmp_path, {**PG, "xmin.fetch.interval.ms": "1000"})
     assert r.returncode == 2
     lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith(
-        "error: snapshot.isolation.mode: 'read_committed' is not supported"
-    )
+    assert len(lines) == 1 and lines[0].startswith("error: xmin.fetch.interval.ms: '1000' is not supported")
+
+
+@pytest.mark.parametrize("mode", ["serializable", "repeatable_read", "read_committed", "read_uncommitted"])
+def test_every_snapshot_isolation_mode_is_accepted_with_one_reader(mode: str) -> None:
+    # pg cases snapshot_isolation_repeatable_read / _read_committed (recorded, session 23)
+    from_dict({**PG, "snapshot.isolation.mode": mode})
+    from_dict({**PG, "snapshot.isolation.mode": mode, "snapshot.max.threads": "1"})
+
+
+@pytest.mark.parametrize("mode", ["read_committed", "read_uncommitted"])
+def test_isolation_reading_outside_one_snapshot_is_refused_with_threads(mode: str) -> None:
+    with pytest.raises(ConfigError) as err:
+        from_dict({**PG, "snapshot.isolation.mode": mode, "snapshot.max.threads": "2"})
+    assert err.value.property == "snapshot.isolation.mode" and "snapshot.max.threads > 1" in str(err.value)
+    from_dict({**PG, "snapshot.isolation.mode": "repeatable_read", "snapshot.max.threads": "2"})
 
 
 @pytest.mark.parametrize("value", ["jmx", "log,jmx", "sink,carrier-pigeon"])

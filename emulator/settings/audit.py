@@ -154,13 +154,13 @@ _audit(
 )
 # PostgreSQL: a change or a row of any snapshot (initial, blocking, incremental) that fails on a value is dropped
 # (emulator/connectors/postgres/failed_changes.py, emulator/incremental/window_fill.py; recorded: pg cases
-# processing_failure_*); with snapshot.max.threads > 1 refused (validate.py)
+# processing_failure_*; with snapshot.max.threads > 1 the readers are not forked: processing_failure_snapshot_threads)
 _audit(
     "event.processing.failure.handling.mode",
     ("fail", "warn", "skip"),
     applies=PG,
-    note="`warn`/`skip`: a streamed change or a snapshot row (initial, blocking, incremental) whose value cannot "
-    "be converted is dropped (refused with snapshot.max.threads > 1)",
+    note="`warn`/`skip`: a streamed change or a snapshot row (initial, blocking, incremental; with any "
+    "snapshot.max.threads) whose value cannot be converted is dropped",
 )
 _audit(
     "event.processing.failure.handling.mode",
@@ -219,7 +219,14 @@ _audit(
 )
 _audit("source.struct.version", ("v2",))
 _audit("sourceinfo.struct.maker", _NOT_SUPPORTED)
-_audit("topic.naming.strategy", ("io.debezium.schema.schematopicnamingstrategy",), applies=PG)
+# PostgreSQL's DefaultTopicNamingStrategy: catalog (none) and table, no schema (pg case topic_naming_default_strategy)
+_audit(
+    "topic.naming.strategy",
+    ("io.debezium.schema.schematopicnamingstrategy", "io.debezium.schema.defaulttopicnamingstrategy"),
+    applies=PG,
+    note="`DefaultTopicNamingStrategy`: `<prefix>.<table>` without the schema (PostgreSQL's table ids have no "
+    "catalog): tables of the same name in two schemas share a topic, as in Debezium (recorded)",
+)
 _audit("topic.naming.strategy", ("io.debezium.schema.defaulttopicnamingstrategy",), applies=BINLOG | MO)
 _audit("guardrail.collections.max", ("0",))
 _audit("guardrail.collections.limit.action", ("warn",))
@@ -245,7 +252,16 @@ _audit(
     applies=BINLOG,
 )
 _audit("table.ignore.builtin", ("true",), applies=PG)
-_audit("snapshot.isolation.mode", ("serializable",))
+# PostgreSQL: the BEGIN of a snapshot without the slot's exported snapshot (blocking, or the slot existed):
+# emulator/connectors/postgres/snapshot_tables.isolation_begin (recorded: pg cases snapshot_isolation_*)
+_audit(
+    "snapshot.isolation.mode",
+    ("serializable", "repeatable_read", "read_committed", "read_uncommitted"),
+    applies=PG,
+    note="the isolation of a blocking snapshot, or of an initial one where the slot already existed (a new slot's "
+    "snapshot is REPEATABLE READ in its exported snapshot); `read_committed`/`read_uncommitted` refused with "
+    "snapshot.max.threads > 1",
+)
 _audit("snapshot.query.mode", ("select_all",))
 _audit("snapshot.query.mode.custom.name", _NOT_SUPPORTED)
 _audit("snapshot.mode.custom.name", _NOT_SUPPORTED)

@@ -225,14 +225,16 @@ def _validate(config: Config) -> None:
         if props.get(mode_prop, "").strip().lower() == "custom" and not (props.get(name_prop) or "").strip():
             fail(name_prop, f"{name_prop}: a value is required when {mode_prop} is 'custom'")
 
-    processing = props.get("event.processing.failure.handling.mode", "").strip().lower()
-    if kind == POSTGRES and processing in ("warn", "skip"):
+    isolation = props.get("snapshot.isolation.mode", "").strip().lower()
+    if kind == POSTGRES and isolation in ("read_committed", "read_uncommitted"):
         threads = (props.get("snapshot.max.threads") or "1").strip()
-        if threads.isdigit() and int(threads) > 1:  # (forked readers convert in the children: not recorded)
+        if (
+            threads.isdigit() and int(threads) > 1
+        ):  # (one exported snapshot for every reader here: not recorded)
             fail(
-                "event.processing.failure.handling.mode",
-                f"event.processing.failure.handling.mode: {processing!r} with snapshot.max.threads > 1 is not "
-                "supported by this emulator on PostgreSQL (which rows precede a failing one is not recorded)",
+                "snapshot.isolation.mode",
+                f"snapshot.isolation.mode: {isolation!r} with snapshot.max.threads > 1 is not supported by this "
+                "emulator (how Debezium's snapshot threads read outside one snapshot is not recorded)",
             )
 
     if kind == MONGODB:

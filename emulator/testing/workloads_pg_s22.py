@@ -18,7 +18,8 @@ wrote ("on any schema"):
 - `hashparts`: a hash-partitioned table whose partitions are list-partitioned again, a partition DETACHed with rows,
   written alone, and ATTACHed back; `publish.via.partition.root` drawn either way where no earlier draw set it;
 - `unicode`: a mixed-case schema and table with spaces, quotes and non-ASCII letters, columns named likewise (a
-  schema name ending with a quote: Debezium's snapshot cannot name it, both stop; not beside a filtered publication).
+  schema name ending with a quote in a tenth of the draws since session 23: Debezium's snapshot cannot name it, both
+  stop; not beside a filtered publication).
 
 From a random stream of their own (`s22-<seed>`), drawn after everything else: every older seed keeps its workload;
 a drawn seed gains `-- @set` lines and the scenarios' blocks (named `s22_<kind>`). None of these tables is in
@@ -271,6 +272,10 @@ MISQUOTED = '"s22 ""quoted"""'
 
 def unicode(g: Any, name: str, r: random.Random, misquoted: bool = True) -> None:
     schema = r.choice(['"Mixed Schema"', '"Ünïcødé"', MISQUOTED if misquoted else '"Mixed Schema"'])
+    if (
+        schema == MISQUOTED and r.random() < 0.75
+    ):  # (session 23) a tenth of the draws, not a third: it stops the
+        schema = '"Ünïcødé"'  # whole workload where the snapshot reads it and hid the other scenarios
     table = r.choice(['"Tàble With Space"', '"CamelCase"', '"日本語"', '"a""b"'])
     t = f"{schema}.{table}"
     cols = ['"Id"', '"Größe"', '"with space"', '"ключ"', '"UPPER"']

@@ -26,6 +26,7 @@ def test_the_s19_draw_keeps_old_workloads(monkeypatch: pytest.MonkeyPatch) -> No
     seeds = range(44719000, 44719150)
     monkeypatch.setattr(workloads, "s20_draws", lambda seed, g, props: {})  # (its own test)
     monkeypatch.setattr(workloads, "s22_draws", lambda seed, g, props: {})  # (sees the s19 draws' properties)
+    monkeypatch.setattr(workloads, "s23_draws", lambda seed, g, props: {})  # (session 23: likewise)
     drawn = {s: workloads.generate("pg", s) for s in seeds}
     monkeypatch.setattr(workloads, "s19_draws", lambda seed, g, props: {})
     gained = dict.fromkeys(KINDS, 0)

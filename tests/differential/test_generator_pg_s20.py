@@ -27,6 +27,7 @@ def test_the_s20_draw_keeps_old_workloads(monkeypatch: pytest.MonkeyPatch) -> No
     # (the session-21 draws, later, see the s20 draws' properties: switched off on both sides)
     monkeypatch.setattr(workloads, "s21_draws", lambda seed, g, props: {})
     monkeypatch.setattr(workloads, "s22_draws", lambda seed, g, props: {})  # (likewise the session-22 draws)
+    monkeypatch.setattr(workloads, "s23_draws", lambda seed, g, props: {})  # (session 23: likewise)
     drawn = {s: workloads.generate("pg", s) for s in SEEDS}
     monkeypatch.setattr(workloads, "s20_draws", lambda seed, g, props: {})
     gained = dict.fromkeys(KINDS, 0)

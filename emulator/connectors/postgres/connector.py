@@ -27,6 +27,7 @@ from emulator.connectors.postgres.catalog import await_commit_visible, load_tabl
 from emulator.connectors.postgres.chunks import ChunkSource
 from emulator.connectors.postgres.conninfo import libpq_conninfo, stream_params
 from emulator.connectors.postgres.failed_changes import drop_failed_changes
+from emulator.connectors.postgres.quoted_names import parses
 from emulator.connectors.postgres.replication import ReplicationError, ReplicationStream
 from emulator.connectors.postgres.reselect import PgReselect
 from emulator.connectors.postgres.slot import SlotManagement
@@ -59,6 +60,9 @@ SYSTEM_SCHEMAS = ("pg_catalog", "information_schema", "pg_toast")
 SNAPSHOT_MODES = ("initial", "always", "initial_only", "no_data", "never", "when_needed")
 
 
+DEFAULT_NAMING = "io.debezium.schema.defaulttopicnamingstrategy"
+
+
 class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManagement):
     def __init__(self, config, engine: Engine) -> None:
         typed = settings_for(config)
@@ -79,6 +83,8 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
             connector_name="postgresql",
             source_schema=SOURCE_SCHEMA,
             structured=engine.dataplane is not None,  # the data plane takes records in their parts
+            # DefaultTopicNamingStrategy: the TableId's catalog (none here) and table, no schema (envelope.py)
+            schema_in_topic=typed.topics.naming_strategy.strip().lower() != DEFAULT_NAMING,
         )
         self.filters = Filters(typed, SYSTEM_SCHEMAS)
         self.skipped = self.filters.skipped_ops
@@ -98,7 +104,9 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
         self.status_interval_s = pg.status_update_interval_ms / 1000.0
         self.flush_lsn = pg.flush_lsn_source
         self.drop_slot_on_stop = pg.slot_drop_on_stop
-        self.message_topic = self.settings.topic("message")
+        # LogicalDecodingMessageMonitor: the logical name + ".message", whatever topic.delimiter says (recorded: pg
+        # case message_topic_ignores_delimiter)
+        self.message_topic = self.prefix + ".message"
         binary_mode = self.type_cfg.binary_handling_mode
         self._msg_content = _binary_encoder(binary_mode)
         content_schema = Schema(BYTES if binary_mode == "bytes" else STRING, optional=True)
@@ -329,6 +337,11 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
     # -- incremental snapshot source ---------------------------------------------------------------------
     def captured_table_ids(self) -> list[str]:
         return [f"{s}.{t}" for s, t in self._filtered_tables()]
+
+    @staticmethod
+    def parses_collection_name(name: str) -> bool:
+        """Whether Debezium's TableId.parse reads an incremental snapshot's data collection (quoted_names)."""
+        return parses(name)
 
     @staticmethod
     def is_retriable(exc: BaseException) -> bool:

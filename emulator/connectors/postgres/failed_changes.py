@@ -12,9 +12,10 @@ decoder's own failures (relation_stale: Debezium's decoder fails before the disp
 
 The rows of incremental and blocking snapshots likewise (EventDispatcher.dispatchSnapshotEvent has the same
 handler; recorded: pg cases processing_failure_incremental_snapshot, processing_failure_blocking_snapshot: the row
-is missing, the blocking snapshot's `first`/`last` mark the rows sent). Not recorded, so refused: with
-snapshot.max.threads > 1 (forked readers convert in the children) `warn`/`skip` is refused at start
-(emulator.settings.validate)."""
+is missing, the blocking snapshot's `first`/`last` mark the rows sent). With snapshot.max.threads > 1 the initial
+snapshot's readers are threads, not forked processes (which convert in the children), and their rows are checked as
+they are taken (recorded: pg case processing_failure_snapshot_threads: the dropped last row of the last table leaves
+`last` on the row before)."""
 
 from __future__ import annotations
 

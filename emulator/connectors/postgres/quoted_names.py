@@ -31,3 +31,126 @@ def stop_if_misquoted(table_ids: list[tuple[str, str]]) -> None:
                 'unquoted (it starts or ends with a double quote), PostgreSQL answers "ERROR: syntax error at or near" and the snapshot '
                 "restarts every 10 s without end; the emulator stops here (nothing written or committed)"
             )
+
+
+# -- the stream: TableId.parse of the name toDoubleQuotedString wrote ---------------------------------------------
+# Debezium's pgoutput decoder hands every INSERT/UPDATE/DELETE/TRUNCATE of a captured table on as the string
+# TableId.toDoubleQuotedString() (PgOutputMessageDecoder), which PostgresStreamingChangeEventSource turns back into a
+# TableId with TableId.parse (PostgresSchema.parse) before the dispatcher sees it (so whatever
+# event.processing.failure.handling.mode says). A part left bare (misquoted above) makes TableIdParser throw
+# IllegalArgumentException ("Unexpected input", "Invalid identifier"): not retriable, the connector stops (recorded:
+# pg cases stream_quoted_name_stops, truncate_quoted_name_stops; its last poll batch is lost, as on a value: the
+# line says "Debezium stops here too" for emulator.testing.lost_batch). The parser's port below decides, character
+# for character. A name it reads back as another table (`a''b` -> a'b) stops the emulator too, saying so: Debezium
+# then finds no schema and drops the change with a warning (recorded once, not modelled).
+
+STREAM_STOP_MARK = "Debezium's TableId.parse"
+_QUOTING = "\"'`"
+_NOT_JAVA_WS = "\u00a0\u2007\u202f\u0085"  # str.isspace() says yes, Character.isWhitespace no
+
+
+def _ws(c: str) -> bool:
+    return c.isspace() and c not in _NOT_JAVA_WS
+
+
+def double_quoted(schema: str, table: str) -> str:
+    """TableId(null, schema, table).toDoubleQuotedString()."""
+
+    def quote(part: str) -> str:
+        if not part:
+            return '""'
+        if part[0] != '"' and part[-1] != '"':
+            return '"' + part.replace('"', '""') + '"'
+        return part
+
+    return (quote(schema) + "." if schema else "") + quote(table)
+
+
+def parse_parts(text: str) -> list[str]:
+    """io.debezium.relational.TableIdParser.parse with the default predicates (quoting chars `"`, `'`, backtick; no
+    delimiters); ValueError where Debezium throws IllegalArgumentException."""
+    parts: list[str] = []
+    state, quoting, escaped, start, end = "initial", "", False, 0, 0
+    for i, c in enumerate(text):
+        new = state
+        if state in ("initial", "after"):
+            if _ws(c):
+                pass
+            elif c == ".":
+                raise ValueError(f"Unexpected input: {c}")
+            elif c in _QUOTING:
+                quoting, new = c, "quoted"
+            else:
+                new = "ident"
+        elif state == "ident":
+            if _ws(c):
+                new = "before"
+            elif c == ".":
+                new = "after"
+            else:
+                end = i
+        elif state == "before":
+            if c == ".":
+                new = "after"
+            elif not _ws(c):
+                raise ValueError(f"Unexpected input: {c}")
+        elif c == quoting:  # quoted
+            if escaped:
+                escaped = False
+            elif text[i + 1 : i + 2] == quoting:
+                escaped = True
+            else:
+                end, new = i, "before"
+        if new != state:
+            if state == "ident":
+                parts.append(text[start : end + 1])
+            elif state == "quoted":
+                parts.append(text[start + 1 : end])
+                quoting = ""
+            if new in ("ident", "quoted"):
+                start = end = i
+            state = new
+    if state == "ident":
+        parts.append(text[start : end + 1])
+    if state not in ("before", "ident"):
+        raise ValueError(f"Invalid identifier: {text}")
+    return [p.replace("''", "'").replace('""', '"').replace("``", "`") for p in parts]
+
+
+def parses(text: str) -> bool:
+    try:
+        parse_parts(text)
+    except ValueError:
+        return False
+    return True
+
+
+def stream_stop_line(schema: str, table: str) -> str | None:
+    """The line the emulator stops with at a change of this captured table, or None when Debezium names it right."""
+    text = double_quoted(schema, table)
+    try:
+        parts = parse_parts(text)
+    except ValueError as e:
+        return (
+            f"{STREAM_STOP_MARK} of {text} fails ({e}): a change of {schema}.{table} stops Debezium's streaming "
+            "(IllegalArgumentException, not retriable); the emulator stops here: Debezium stops here too"
+        )
+    n = len(parts)
+    got = (parts[-2] if n >= 2 else "public", parts[-1]) if n <= 2 else (parts[1], parts[2])
+    if got != (schema, table):
+        return (
+            f"{STREAM_STOP_MARK} of {text} gives {'.'.join(parts)}, another table than {schema}.{table}: what Debezium "
+            "then does with its changes is not modelled; the emulator stops here"
+        )
+    return None
+
+
+def unparsable(stream, rel) -> bool:
+    """A Relation message (`rel`) of a captured table whose name Debezium cannot parse back: the stream (`stream`, a
+    PgoutputStream) keeps it as a stale relation, whose next change stops (its TRUNCATE too: `stream._on_truncate`)."""
+    line = stream_stop_line(rel.namespace, rel.name)
+    if line is None:
+        return False
+    stream.by_oid[rel.oid] = None
+    stream.stale[rel.oid] = line
+    return True

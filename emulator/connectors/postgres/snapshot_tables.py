@@ -1,4 +1,4 @@
-"""Two snapshot settings on the tables a PostgreSQL snapshot reads, as Debezium 3.6 applies them:
+"""Three snapshot settings on the tables a PostgreSQL snapshot reads, as Debezium 3.6 applies them:
 
 - `snapshot.locking.mode=shared`: SharedSnapshotLock's `LOCK TABLE <table> IN ACCESS SHARE MODE` on each table, in
   the snapshot's transaction after `SET lock_timeout = snapshot.lock.timeout.ms`
@@ -9,7 +9,14 @@
   stable sort of the tables by the row count its planner gives. Only the chunked path (snapshot.max.threads or a
   multiplier above 1, not legacy) counts rows (rowCountForTableChunked: `SELECT COUNT(1)`); elsewhere the
   PostgreSQL connector gives no count (rowCountForTable: OptionalLong.empty(), all 0) and the order stays (pg cases
-  snapshot_order_by_row_count_*)."""
+  snapshot_order_by_row_count_*).
+- `snapshot.isolation.mode`: the transaction of a snapshot without the new slot's exported snapshot (a blocking
+  snapshot, or an initial one where the slot already existed) begins with the statement
+  PostgresSnapshotChangeEventSource.snapshotTransactionIsolationLevelStatement writes for it; the initial snapshot of
+  a new slot is always REPEATABLE READ in the exported snapshot, whatever the mode (pg cases
+  snapshot_isolation_repeatable_read, _read_committed). `read_committed`/`read_uncommitted` read each table at its
+  own statement's time, as Debezium does; with snapshot.max.threads > 1 they are refused (settings.validate: the
+  readers share one exported snapshot here, how Debezium's threads read is not recorded)."""
 
 from __future__ import annotations
 
@@ -22,6 +29,19 @@ from psycopg import sql
 from emulator.model import TableDef
 
 T = TypeVar("T")
+
+
+BEGIN_BY_ISOLATION = {
+    "serializable": "BEGIN ISOLATION LEVEL SERIALIZABLE, READ ONLY, DEFERRABLE",
+    "repeatable_read": "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY",
+    "read_committed": "BEGIN ISOLATION LEVEL READ COMMITTED, READ ONLY",
+    "read_uncommitted": "BEGIN ISOLATION LEVEL READ UNCOMMITTED, READ ONLY",
+}
+
+
+def isolation_begin(postgres: Any) -> str:
+    """The BEGIN of a snapshot transaction without an exported snapshot (`postgres`: the typed Postgres settings)."""
+    return BEGIN_BY_ISOLATION[postgres.snapshot_isolation_mode.strip().lower()]
 
 
 def lock_shared(snap: psycopg.Connection, relational: Any, tables: list[TableDef]) -> None:

@@ -24,7 +24,7 @@ from emulator.connectors.postgres.failed_changes import (
 )
 from emulator.connectors.postgres.quoted_names import stop_if_misquoted
 from emulator.connectors.postgres.snapshot_lines import available, raw_checks, raw_line
-from emulator.connectors.postgres.snapshot_tables import by_row_count, lock_shared
+from emulator.connectors.postgres.snapshot_tables import by_row_count, isolation_begin, lock_shared
 from emulator.connectors.postgres.source import (
     sequence,
 )
@@ -107,7 +107,7 @@ class SnapshotReads:
                 snap.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
                 snap.execute(sql.SQL("SET TRANSACTION SNAPSHOT {}").format(sql.Literal(exported)))
             else:
-                snap.execute("BEGIN ISOLATION LEVEL SERIALIZABLE, READ ONLY, DEFERRABLE")
+                snap.execute(isolation_begin(settings_for(self.cfg).postgres))
             if start_lsn is None:
                 start_lsn = po.lsn_to_int(snap.execute("SELECT pg_current_wal_lsn()::text").fetchone()[0])
             xid = snap.execute("SELECT txid_current()").fetchone()[0] if exported else None
@@ -161,7 +161,9 @@ class SnapshotReads:
                 for ct in captured
                 if bytes_records(ct.env)
             }
-            forked = threads > 1 and fork_available() and len(records) == len(captured)
+            mode = failure_mode(self.cfg)
+            # (event.processing.failure.handling.mode warn|skip: rows checked here, so no forked reader)
+            forked = threads > 1 and fork_available() and len(records) == len(captured) and mode == "fail"
             # the readers send directory lines when the output writes nothing else (LineBatch)
             lines = forked and writes_lines(self.engine)
             # ... straight from COPY's messages, in C where it is built (snapshot_lines)
@@ -182,10 +184,13 @@ class SnapshotReads:
                     if forked
                     else None
                 )
-                close, rows_of = self._parallel_reads(
+                close, read = self._parallel_reads(
                     snap, captured, overrides, threads, legacy, render, lines, raw
                 )
                 stack.callback(close)
+                rows_of = (
+                    read if mode == "fail" else lambda ct: checked_rows(read(ct), ct.env, mode, "snapshot")
+                )
 
             # one reader writing directory lines: a table's rows straight from COPY's messages into their lines
             # (snapshot_lines), where its row checks can be told from the message (raw_checks)
@@ -201,7 +206,6 @@ class SnapshotReads:
                     full[id(ct)] = (ct.env.topic, raw_line(rr, codec, compact=False), may_fail)
             engine = self.engine
 
-            mode = failure_mode(self.cfg)
             # one thread on Debezium's chunked path (a snapshot.max.threads.multiplier > 1): keyed tables in key order
             one_ordered = threads == 1 and chunked_path(self.cfg, threads, legacy)
 
@@ -473,7 +477,7 @@ class SnapshotReads:
         self.visible_conn()  # the signal's transaction visible first (PostgresConnector.visible_conn)
         snap = psycopg.connect(self.conninfo, autocommit=True)
         try:
-            snap.execute("BEGIN ISOLATION LEVEL SERIALIZABLE, READ ONLY, DEFERRABLE")
+            snap.execute(isolation_begin(settings_for(self.cfg).postgres))
             ts_us = snap.execute("SELECT (extract(epoch FROM now()) * 1000000)::bigint").fetchone()[0]
             tds = [
                 t

@@ -14,6 +14,7 @@ from emulator.connectors.postgres import pgoutput as po
 from emulator.connectors.postgres import table_parsers as tp
 from emulator.connectors.postgres.captured import CapturedTable
 from emulator.connectors.postgres.catalog import load_relation_table
+from emulator.connectors.postgres.quoted_names import STREAM_STOP_MARK, unparsable
 from emulator.connectors.postgres.relation_stale import stale_message
 from emulator.connectors.postgres.source import (
     sequence,
@@ -46,7 +47,6 @@ _PG_EPOCH_US = po.PG_EPOCH_US
 _LSN_MARK = 18446744073709551615
 _LSN_MARK_TEXT = b"%d" % _LSN_MARK
 
-
 # the offset's messageType: Debezium's ReplicationMessage.Operation name of what was processed at lsn_proc
 MESSAGE_TYPE = {
     "B": "BEGIN",
@@ -57,10 +57,7 @@ MESSAGE_TYPE = {
     "t": "TRUNCATE",
     "m": "MESSAGE",
 }
-
-
 MESSAGE_OP = {name: op for op, name in MESSAGE_TYPE.items()}
-
 
 # The engine's tick (time-driven work: linger flush, heartbeats, periodic commits) runs after every message
 # but a row change, and after a row change only when the message count is a multiple of 32: a clock read
@@ -205,6 +202,8 @@ class PgoutputStream:
                 self.stale[rel.oid] = stale_message(kept.env.table.id, rel, self.rel_columns[rel.oid])
             return
         self.stale.pop(rel.oid, None)
+        if unparsable(self, rel):  # Debezium cannot parse its name back (quoted_names): its next change stops
+            return
         self.rel_columns[rel.oid] = len(rel.columns)
         td = load_relation_table(conn, rel, self.type_cfg, column_included=self.filters.column_included)
         stream_keep = td.extra["stream_keep"]
@@ -544,6 +543,8 @@ class PgoutputStream:
         tx_id = f"{self.xid}:{lsn}" if self.tx.enabled else None
         for relid in relids:
             ct = self.by_oid.get(relid)
+            if ct is None and STREAM_STOP_MARK in self.stale.get(relid, ""):  # (quoted_names.unparsable)
+                self._stop(self.stale[relid], "t")
             if ct is not None:
                 self.dispatcher.truncate(ct.env, ct.data_collection, self._src(ct.env.table, lsn), tx_id)
 
