@@ -66,6 +66,8 @@ class TypeConfig:
     # the MariaDbConnector print the column's fsp digits
     snapshot_timestamp_trimmed: bool = False
     mariadb_connector: bool = False  # connector.class=...MariaDbConnector (its own UUID type, see map_column)
+    # event.converting.failure.handling.mode=fail: a value or DEFAULT a converter throws on stops (temporal_modes)
+    convert_fail: bool = False
 
     @classmethod
     def from_settings(cls, s: Any) -> TypeConfig:
@@ -79,6 +81,7 @@ class TypeConfig:
             r.time_precision_mode,
             snapshot_timestamp_trimmed=not mariadb,
             mariadb_connector=mariadb,
+            convert_fail=s.errors.converting_failure_mode.strip().lower() == "fail",
         )
 
 
@@ -307,7 +310,14 @@ def map_column(col: Column, cfg: TypeConfig, zero_default: Any = None, key: bool
         return Mapped(schema, enc, enc)
     if base in ("DATE", "TIME", "DATETIME"):
         modal = temporal(
-            base, cfg.time_precision_mode, col.name, col.optional, zero_default, EventConversionError, key
+            base,
+            cfg.time_precision_mode,
+            col.name,
+            col.optional,
+            zero_default,
+            EventConversionError,
+            key,
+            cfg.convert_fail,
         )
         if modal is not None:
             schema, conv, snap, written = modal
@@ -326,7 +336,11 @@ def map_column(col: Column, cfg: TypeConfig, zero_default: Any = None, key: bool
             return Mapped(
                 Schema("int32", name="org.apache.kafka.connect.data.Time", version=1),
                 conv := (
-                    connect_time_ms if col.optional else _connect_time_ms_required(col.name, zero_default)
+                    _connect_time_ms_required(col.name)
+                    if cfg.convert_fail
+                    else connect_time_ms
+                    if col.optional
+                    else _connect_time_ms_required(col.name, zero_default)
                 ),
                 lambda s, c=conv: c(text_time_us(s)),
             )
@@ -428,7 +442,8 @@ def _connect_time_ms_required(name: str, default: Any = None) -> Callable[[int |
         if ms is None:
             raise EventConversionError(
                 f"column {name}: TIME value {us} us is outside a day and cannot be a required "
-                "org.apache.kafka.connect.data.Time (time.precision.mode=connect); Debezium stops here too"
+                "org.apache.kafka.connect.data.Time (time.precision.mode=connect; or "
+                "event.converting.failure.handling.mode=fail); Debezium stops here too"
             )
         return ms
 
