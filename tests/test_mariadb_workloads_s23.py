@@ -20,7 +20,7 @@ def _without_blocks(text: str) -> str:
             skip = line in tuple(f"-- @scenario {b}" for b in BLOCKS)
             if skip:
                 continue
-        if not skip:
+        if not skip and not line.startswith("-- @set event.converting.failure.handling.mode="):
             out.append(line)
     return "\n".join(out)
 
@@ -43,6 +43,12 @@ def test_the_blocks_draw_the_forms():
         stream_all += w.sections["stream"]
         for b in BLOCKS:
             seen[b] += f"-- @scenario {b}" in text
+    modes = [
+        t.split("event.converting.failure.handling.mode=")[1].split("\n")[0]
+        for t in map(workloads_mariadb.generate, SEEDS)
+        if "event.converting.failure.handling.mode=" in t
+    ]
+    assert 10 < len(modes) < 40 and "fail" in modes, modes
     for b, share in zip(BLOCKS, (0.5, 0.45), strict=True):
         assert abs(seen[b] / len(SEEDS) - share) < 0.15, (b, seen)
     both = pre_all + stream_all
