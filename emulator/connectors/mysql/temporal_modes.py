@@ -23,6 +23,7 @@ import datetime as _dt
 from typing import Any
 
 from emulator.connect.schema import Schema
+from emulator.connect.unset import unset
 from emulator.connectors.mysql.values import (
     ZERO,
     connect_time_ms,
@@ -91,15 +92,19 @@ def nano_timestamp(us: int) -> int | None:
 
 def _required(conv, name: str, what: str, error: type[Exception], default: Any = None):
     """A NOT NULL column: Debezium's converter fails, TableSchemaBuilder leaves the field null and Connect's Struct
-    takes the field's schema `default` (recorded: cases required_default_*, campaign seed 106008); without one the
+    takes the field's schema `default` (recorded: cases required_default_*, campaign seed 106008; the Struct holds
+    null, which ExtractNewRecordState's raw copy refuses: connect/unset.py); without one the
     null fails the required field and stops the connector (`error`: types.EventConversionError, passed in as
     types.py imports this module)."""
+
+    # the default as an unset field's value: printed as the default, null to readers without defaults (connect.unset)
+    filled = None if default is None else unset(default)
 
     def f(v):
         r = conv(v)
         if r is None:
-            if default is not None:
-                return default
+            if filled is not None:
+                return filled
             raise error(
                 f"column {name}: {what} cannot be converted under this time.precision.mode (Debezium's converter "
                 "throws: a null a required field refuses, or event.converting.failure.handling.mode=fail; Debezium "

@@ -24,6 +24,7 @@ from emulator.config import ConfigError
 from emulator.connect.javafloat import java_double
 from emulator.connect.schema import Schema
 from emulator.connect.schema import struct as connect_struct
+from emulator.connect.unset import unset
 from emulator.connectors.mysql.ddl import Column
 from emulator.connectors.mysql.ddl_types import enum_option
 from emulator.connectors.mysql.temporal_modes import temporal
@@ -435,10 +436,12 @@ def _connect_time_ms_required(name: str, default: Any = None) -> Callable[[int |
     event.processing.failure.handling.mode=warn|skip the row is dropped instead (mariadb case
     processing_failure_skip_drops_rows)."""
 
+    filled = None if default is None else unset(default)  # an unset field (connect/unset.py)
+
     def conv(us: int | None) -> int:
         ms = connect_time_ms(us)
-        if ms is None and default is not None:
-            return default
+        if ms is None and filled is not None:
+            return filled
         if ms is None:
             raise EventConversionError(
                 f"column {name}: TIME value {us} us is outside a day and cannot be a required "
