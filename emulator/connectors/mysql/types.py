@@ -231,7 +231,9 @@ def map_column(col: Column, cfg: TypeConfig, zero_default: Any = None, key: bool
             params = {"scale": str(scale)}
             if col.length is not None:
                 params["connect.decimal.precision"] = str(col.length)
-            schema = Schema("bytes", name="org.apache.kafka.connect.data.Decimal", version=1, parameters=params)
+            schema = Schema(
+                "bytes", name="org.apache.kafka.connect.data.Decimal", version=1, parameters=params
+            )
             m = Mapped(schema, unscaled_b64, lambda s, sc=scale: text_decimal_b64(s, sc))
         if scale and col.length and col.type_name.endswith("ZEROFILL") and not cfg.mariadb_connector:
             m.snapshot_convert = _zerofill_read(m.snapshot_convert, col.name, col.length, scale)
