@@ -42,7 +42,9 @@ TYPES: list[tuple[str, list[str]]] = [
     ),
     ("DECIMAL(65,30) NOT NULL DEFAULT 1.5", ["0", "-0.000000000000000000000000000009"]),
     ("INT(5) UNSIGNED ZEROFILL DEFAULT 42", ["0", "7", "4294967295", "NULL"]),
-    ("DECIMAL(8,2) UNSIGNED ZEROFILL", ["1.5", "0", "999999.99", "NULL"]),
+    # (not 999999.99: all M-D integer digits stop the MySqlConnector's snapshot, case decimal_zerofill_snapshot_stops,
+    # where the MariaDbConnector replay, another driver, reads on: a difference the mapped replay cannot tell)
+    ("DECIMAL(8,2) UNSIGNED ZEROFILL", ["1.5", "0", "99999.99", "NULL"]),
     ("BIGINT UNSIGNED ZEROFILL NOT NULL DEFAULT 1", ["18446744073709551615", "0"]),
     ("TEXT DEFAULT 'it''s'", ["'t'", "''", "NULL"]),
     ("BLOB DEFAULT 'ab'", ["X'00FF'", "''", "NULL"]),
