@@ -28,6 +28,7 @@ from emulator.connect.converters.json_converter import JsonConverter
 from emulator.connect.record import connect_headers, from_structured_wire
 from emulator.connect.transforms.base import field_of
 from emulator.connect.transforms.unwrap import ExtractNewRecordState
+from emulator.connect.unset import unset_fields
 from emulator.envelope import StructuredTableEnvelope
 from emulator.records import ConvertedRecord, Record, StructuredRecord, b64encode
 
@@ -157,6 +158,7 @@ def unwrap_fields(plane: Any, _wire: Any = None) -> Callable[[Record], Record | 
             after_field is None
             or after_field.schema.type != "struct"
             or after_field.schema.default is not None
+            or unset_fields(after_field.schema)  # the general path checks them (unwrap._add_fields)
         ):
             return None
         try:  # the schema the transform gives a create / update / read of this envelope

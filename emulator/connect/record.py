@@ -12,7 +12,8 @@ with their `Schema`, headers `(name, schema, value)` and a timestamp. Values are
   JsonConverter prints for it.
 
 A null struct field is kept as None even when its schema has a default (Connect's `getWithoutDefault`);
-whoever reads it with `Struct.get` semantics applies `default_value(schema)`.
+whoever reads it with `Struct.get` semantics applies `default_value(schema)`. A field the connector marks as
+unset (connect/unset.py: its converter failed, the default stands in) is such a null here.
 
 `from_structured` builds it from what table envelopes hand the data plane (`StructuredRecord`: the
 precomputed schemas and JSON-ready payloads), with value decoders compiled once per schema object; nothing is
@@ -37,6 +38,7 @@ import orjson
 
 from emulator.connect.javatext import EXACT
 from emulator.connect.schema import Field, Schema
+from emulator.connect.unset import is_unset, may_be_unset
 from emulator.records import Record, StructuredRecord
 
 __all__ = [
@@ -146,10 +148,16 @@ def _decimal(scale: int) -> Decoder:
     return dec
 
 
+def _unset_to_none(v: Any) -> Any:
+    return None if is_unset(v) else v
+
+
 def _build_decoder(schema: Schema) -> Decoder | None:
     """A function JSON payload -> model value for `schema`, or None where the JSON value already is the
     model value (most primitives and structs of them: nothing to do per record)."""
     t = schema.type
+    if may_be_unset(schema):  # a field the connector's converter left unset: null in Connect's Struct
+        return _unset_to_none
     if schema.name == DECIMAL and t == "bytes":
         return _decimal(int((schema.parameters or {}).get("scale", "0")))
     if t == "bytes":

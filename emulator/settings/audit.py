@@ -179,16 +179,19 @@ _audit(
     note="`fail`: an array of required elements holding a NULL (enum[], tsvector[], unknown types) or a numeric[] "
     "holding NaN stops the capture, where `warn`/`skip` give a null field",
 )
+# (session 23) `fail` on the binlog connectors: it stops where `warn` leaves a field unset (TableSchemaBuilder: a
+# value converter that throws; parseDefaultValue: a default the converter cannot parse) or gives a JSON value null/{}
+# (BinlogValueConverters.convertJson: MySQL's binary JSON only, not MariaDB's). The converters that throw on MariaDB
+# values are time.precision.mode's (nanoseconds DATETIME past the long range, isostring/connect TIME outside a day):
+# recorded, mariadb cases converting_fail_value_stops / converting_fail_default_stops
 _audit(
     "event.converting.failure.handling.mode",
-    ("warn", "skip"),
+    ("fail", "warn", "skip"),
     applies=BINLOG,
-    note="`skip` as `warn` (TableSchemaBuilder's WARN case falls through to SKIP); `fail` not recorded",
+    note="`skip` as `warn` (TableSchemaBuilder's WARN case falls through to SKIP); `fail`: a value or DEFAULT "
+    "time.precision.mode's converter throws on (nanoseconds DATETIME outside the long range, isostring / "
+    "connect TIME outside a day) stops the capture, nullable or not",
 )
-# (session 22) `fail` on the binlog connectors, read in 3.6.1's source: it stops where `warn` leaves a field unset
-# (TableSchemaBuilder: a value converter that throws; parseDefaultValue: a default the converter cannot parse) or
-# gives a JSON value null/{} (BinlogValueConverters.convertJson: MySQL's binary JSON only). No MariaDB workload
-# tried here made a binlog converter throw, so which values stop could not be recorded: kept refused
 _audit("event.converting.failure.handling.mode", ("warn",), applies=MO)
 # Debezium 3.6.3 reads event.processing.failure.handling.mode for binlog deserialization failures (the
 # BinlogStreamingChangeEventSource constructor, checked in the jar); this deprecated property only logs a warning

@@ -37,6 +37,7 @@ from emulator.testing import workloads_mariadb_s18 as s18
 from emulator.testing import workloads_mariadb_s20 as s20
 from emulator.testing import workloads_mariadb_s21 as s21
 from emulator.testing import workloads_mariadb_s22 as s22
+from emulator.testing import workloads_mariadb_s23 as s23
 from emulator.testing import workloads_mariadb_users as users
 from emulator.testing.workloads_mariadb_types import DEFAULTS, EXTRA_MODES, MODES, TYPES
 
@@ -465,6 +466,7 @@ def generate(seed: int) -> str:
         seed, props, scns
     )  # (session 21) inconsistent.schema.handling.mode, deprecated/no-op properties
     s22.draws(seed, props, scns)  # (session 22) composed ALTERs, partition maintenance, table-level DDL forms
+    s23.draws(seed, props, scns)  # (session 23) YEAR/BIT/ZEROFILL/DECIMAL(65,30)/LOB defaults, charset forms
     incremental = ""
     if not initial_only and more.random() < 0.35:  # an initial_only run never streams the signal
         ids = [f"inventory.{s.name}" for s in scns if s.name.rstrip("0123456789") in WITH_ID]

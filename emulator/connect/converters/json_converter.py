@@ -23,6 +23,7 @@ from emulator.connect.javafloat import java_double
 from emulator.connect.javatext import decimal_text, float_text, unscaled_bytes
 from emulator.connect.record import DECIMAL, default_value
 from emulator.connect.schema import Schema
+from emulator.connect.unset import is_unset, may_be_unset
 
 Encoder = Callable[[Any], Any]
 _REQUIRED = "Conversion error: null value for field that is required and has no default value"
@@ -85,6 +86,8 @@ class JsonEncoding:
     # -- building
     def _build(self, schema: Schema) -> Encoder | None:
         t = schema.type
+        if self.wire and not self.replace_null and may_be_unset(schema):
+            return _unset_refused  # an unset field (connect/unset.py) is a null to getWithoutDefault
         if self.wire and t in ("bytes", "double", "float"):
             return None
         if t == "bytes":
@@ -176,6 +179,14 @@ class JsonEncoding:
             return x if enc is None else enc(x)
 
         return conv
+
+
+def _unset_refused(v: Any) -> Any:
+    """replace.null.with.default=false on wire values: a field the connector left unset is the null of a required
+    field, which JsonConverter refuses ("null value for field that is required")."""
+    if is_unset(v):
+        raise ConversionError(_REQUIRED)
+    return v
 
 
 def _schemaless(value: Any) -> Any:

@@ -28,6 +28,7 @@ from emulator.connect.transforms.base import (
     register,
 )
 from emulator.connect.transforms.fields import ReplaceFieldT
+from emulator.connect.unset import is_unset, unset_fields
 
 log = logging.getLogger("emulator.transforms")
 
@@ -217,11 +218,14 @@ class ExtractNewRecordState(Transform):
 
     def plain_after_schema(self, env_schema: Schema) -> Schema | None:
         """The schema of the unwrapped value of a create / update / read under `env_schema` (its `after`
-        struct's made required, copySchemaBasics), or None when that struct has a default (the long way)."""
+        struct's made required, copySchemaBasics), or None when that struct has a default or a field that may be
+        unset (the long way)."""
         hit = self._after_schemas.get(id(env_schema))
         if hit is None or hit[0] is not env_schema:
             f = field_of(env_schema, "after")
             s = f.schema if f is not None and f.schema.type == "struct" and f.schema.default is None else None
+            if s is not None and unset_fields(s):  # the long way checks them (_add_fields)
+                s = None
             hit = (env_schema, None if s is None else copy_basics(s, fields=list(s.fields)))
             if len(self._after_schemas) > 256:
                 self._after_schemas.clear()
@@ -344,6 +348,15 @@ class ExtractNewRecordState(Transform):
             hit = (schema, copy_basics(schema, fields=fields))
             self._fields_cache[key] = hit
         updated_schema = hit[1]
+        for name, fs in unset_fields(schema):
+            # Debezium's addFields puts each field's raw value (getWithoutDefault) into a new Struct, whose put
+            # refuses a null in a required field: a field the connector left unset (connect/unset.py) fails here
+            # (recorded: tests/data/connect/mariadb_unset_required_*)
+            v = value.get(name)
+            if v is None or is_unset(v):
+                raise TransformError(
+                    f'Invalid value: null used for required field: "{name}", schema type: {fs.type.upper()}'
+                )
         if not self.add_fields:  # the same fields (getWithoutDefault), the schema made required
             return _with_value(new, updated_schema, value)
         out = {f.name: value.get(f.name) for f in schema.fields}

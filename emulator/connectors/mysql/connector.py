@@ -42,8 +42,15 @@ from emulator.connectors.mysql.snapshot import MySqlSnapshot
 from emulator.connectors.mysql.snapshot_events import SnapshotEvents
 from emulator.connectors.mysql.source import Flavor
 from emulator.connectors.mysql.stream import MySqlBinlogStream
+from emulator.connectors.mysql.temporal_modes import default_throws
 from emulator.connectors.mysql.tls import tls_options
-from emulator.connectors.mysql.types import DEFAULTED_TYPES, TypeConfig, default_value, map_column
+from emulator.connectors.mysql.types import (
+    DEFAULTED_TYPES,
+    EventConversionError,
+    TypeConfig,
+    default_value,
+    map_column,
+)
 from emulator.connectors.mysql.values import identity
 from emulator.engine import Engine
 from emulator.envelope import EnvelopeSettings, TableEnvelope
@@ -373,6 +380,20 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
             mc = replace(c, optional=False) if key and c.base_type == "TIME" and mode != "nanoseconds" else c
             m = map_column(mc, self.type_cfg, key=key)
             d = default_value(c, m)
+            if (
+                self.type_cfg.convert_fail
+                and c.has_default
+                and c.default is not None
+                and default_throws(c.base_type, mode, c.default)
+            ):
+                # event.converting.failure.handling.mode=fail: TableSchemaBuilder.parseDefaultValue rethrows when
+                # the table's schema is built (a streamed CREATE/ALTER: before its schema change; case
+                # converting_fail_default_stops)
+                raise EventConversionError(
+                    f"column {t.db}.{t.name}.{c.name}: DEFAULT {c.default} cannot be converted under "
+                    f"time.precision.mode={mode} and event.converting.failure.handling.mode=fail; Debezium stops "
+                    "here too"
+                )
             if d is not None and not c.optional and c.base_type in DEFAULTED_TYPES:
                 # a zero date (or an unconvertible time) reads as the default
                 m = map_column(c, self.type_cfg, d, key=key)

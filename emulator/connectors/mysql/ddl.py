@@ -26,6 +26,7 @@ from sqlglot import exp
 from emulator.connectors.mysql.ddl_alter import CONVERT_TO, AlterForms
 from emulator.connectors.mysql.ddl_columns import ColumnDefinitions
 from emulator.connectors.mysql.ddl_model import Catalog, Change, Column, DdlError, Table, parse_quoted_id
+from emulator.connectors.mysql.ddl_normalize import normalize
 from emulator.connectors.mysql.ddl_text import (
     ALTER_MODIFIERS,
     COLUMN_SPEC,
@@ -85,6 +86,10 @@ class DdlParser(ColumnDefinitions, AlterForms):
 
     # -- entry ------------------------------------------------------------------------------------------
     def apply(self, sql: str, database: str | None) -> list[Change]:
+        if (
+            self.mysql_grammar
+        ):  # the MySqlConnector parses (and records) the statement as its normalizer leaves it
+            sql = normalize(sql)
         whole = sql.strip().rstrip(";").strip()
         shown, parsed = executable_comments(whole)
         if whole and not parsed.strip():

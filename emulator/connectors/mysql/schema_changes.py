@@ -106,6 +106,10 @@ class MySqlSchemaChanges:
                 self._invalidate(ch.db, ch.table_name)
                 if ch.kind == "ALTER":
                     self.incremental.on_schema_change(f"{ch.db}.{ch.table_name}")
+                if self.type_cfg.convert_fail and ch.kind in ("CREATE", "ALTER") and ch.table is not None:
+                    # event.converting.failure.handling.mode=fail: Debezium builds a captured table's schema as it
+                    # applies the DDL, so a DEFAULT it cannot convert stops before the schema change is emitted
+                    self._captured(ch.db, ch.table_name)
             if ch.previous:
                 self._invalidate(*ch.previous)
             if ch.kind == "DATABASE" and ch.ddl.upper().startswith("DROP"):

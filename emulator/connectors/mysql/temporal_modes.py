@@ -23,7 +23,10 @@ import datetime as _dt
 from typing import Any
 
 from emulator.connect.schema import Schema
+from emulator.connect.unset import unset
 from emulator.connectors.mysql.values import (
+    ZERO,
+    connect_time_ms,
     identity,
     text_call,
     text_date,
@@ -89,18 +92,23 @@ def nano_timestamp(us: int) -> int | None:
 
 def _required(conv, name: str, what: str, error: type[Exception], default: Any = None):
     """A NOT NULL column: Debezium's converter fails, TableSchemaBuilder leaves the field null and Connect's Struct
-    takes the field's schema `default` (recorded: cases required_default_*, campaign seed 106008); without one the
+    takes the field's schema `default` (recorded: cases required_default_*, campaign seed 106008; the Struct holds
+    null, which ExtractNewRecordState's raw copy refuses: connect/unset.py); without one the
     null fails the required field and stops the connector (`error`: types.EventConversionError, passed in as
     types.py imports this module)."""
+
+    # the default as an unset field's value: printed as the default, null to readers without defaults (connect.unset)
+    filled = None if default is None else unset(default)
 
     def f(v):
         r = conv(v)
         if r is None:
-            if default is not None:
-                return default
+            if filled is not None:
+                return filled
             raise error(
-                f"column {name}: {what} cannot be a required field under this time.precision.mode "
-                "(Debezium converts it to null, which a required field refuses; Debezium stops here too)"
+                f"column {name}: {what} cannot be converted under this time.precision.mode (Debezium's converter "
+                "throws: a null a required field refuses, or event.converting.failure.handling.mode=fail; Debezium "
+                "stops here too)"
             )
         return r
 
@@ -115,12 +123,15 @@ def temporal(
     zero_default: Any,
     error: type[Exception],
     key: bool = False,
+    fail: bool = False,
 ) -> tuple[Schema, Any, Any, Any] | None:
     """(schema, binlog converter, snapshot converter, DEFAULT converter or None: the snapshot's) of a
     DATE/TIME/DATETIME under one of NEW_MODES, else None. `zero_default`: as types.map_column's (a NOT NULL column's schema default: what a zero date, or a
     value the mode cannot convert, reads as); `error`: what such a value raises without one. `key`: a
     message.key.columns column: a DATETIME out of nanoseconds' range stops Debezium even when nullable (its key
-    field is required; case time_nanoseconds_key_column_out_of_range_stops), a zero date is still null."""
+    field is required; case time_nanoseconds_key_column_out_of_range_stops), a zero date is still null. `fail`:
+    event.converting.failure.handling.mode=fail, a value the converter throws on stops, nullable or not, default or
+    not (case converting_fail_value_stops)."""
     if mode not in NEW_MODES or base not in ("DATE", "TIME", "DATETIME"):
         return None
     if base == "DATE":
@@ -140,10 +151,13 @@ def temporal(
             return _schema("int64", "MicroTime"), identity, text_time_us, None
         if mode == "nanoseconds":
             return _schema("int64", "NanoTime"), _nanos, lambda s: text_time_us(s) * 1000, None
+        what = "a TIME outside 00:00:00..24:00:00"
         conv = (
-            iso_time
+            _required(iso_time, name, what, error)
+            if fail
+            else iso_time
             if optional
-            else _required(iso_time, name, "a TIME outside 00:00:00..24:00:00", error, zero_default)
+            else _required(iso_time, name, what, error, zero_default)
         )
         return _schema("string", "IsoTime"), conv, lambda s, c=conv: c(text_time_us(s)), None
     # DATETIME (rows read through JDBC, DEFAULTs as written: values.text_datetime_us_written)
@@ -158,12 +172,13 @@ def temporal(
         )
     if mode == "nanoseconds":
         zero = None if optional else (0 if zero_default is None else zero_default)
+        what = "a DATETIME outside epoch nanoseconds' range"
         one = (
-            nano_timestamp
+            _required(nano_timestamp, name, what, error)
+            if fail
+            else nano_timestamp
             if optional and not key
-            else _required(
-                nano_timestamp, name, "a DATETIME outside epoch nanoseconds' range", error, zero_default
-            )
+            else _required(nano_timestamp, name, what, error, zero_default)
         )
         conv = with_zero(one, zero)
         return _datetime(_schema("int64", "NanoTimestamp"), conv)
@@ -182,3 +197,19 @@ def _datetime(schema: Schema, conv) -> tuple[Schema, Any, Any, Any]:
 
 def _nanos(us: int) -> int:
     return us * 1000
+
+
+def default_throws(base: str, mode: str, text: str) -> bool:
+    """Whether Debezium's converter throws on a DEFAULT's text (TableSchemaBuilder.parseDefaultValue: `warn` leaves
+    no schema default, `fail` stops when the table's schema is built; case converting_fail_default_stops): a TIME
+    outside a day under isostring / connect, a DATETIME outside NanoTimestamp's range under nanoseconds."""
+    try:
+        if base == "TIME" and mode in ("isostring", "connect"):
+            us = text_time_us(text)
+            return (iso_time(us) if mode == "isostring" else connect_time_ms(us)) is None
+        if base == "DATETIME" and mode == "nanoseconds":
+            us = text_datetime_us_written(text)
+            return us is not ZERO and us is not None and nano_timestamp(us) is None
+    except (ValueError, TypeError, IndexError, OverflowError):
+        return False
+    return False

@@ -24,6 +24,7 @@ from emulator.config import ConfigError
 from emulator.connect.javafloat import java_double
 from emulator.connect.schema import Schema
 from emulator.connect.schema import struct as connect_struct
+from emulator.connect.unset import unset
 from emulator.connectors.mysql.ddl import Column
 from emulator.connectors.mysql.ddl_types import enum_option
 from emulator.connectors.mysql.temporal_modes import temporal
@@ -66,6 +67,8 @@ class TypeConfig:
     # the MariaDbConnector print the column's fsp digits
     snapshot_timestamp_trimmed: bool = False
     mariadb_connector: bool = False  # connector.class=...MariaDbConnector (its own UUID type, see map_column)
+    # event.converting.failure.handling.mode=fail: a value or DEFAULT a converter throws on stops (temporal_modes)
+    convert_fail: bool = False
 
     @classmethod
     def from_settings(cls, s: Any) -> TypeConfig:
@@ -79,6 +82,7 @@ class TypeConfig:
             r.time_precision_mode,
             snapshot_timestamp_trimmed=not mariadb,
             mariadb_connector=mariadb,
+            convert_fail=s.errors.converting_failure_mode.strip().lower() == "fail",
         )
 
 
@@ -214,20 +218,26 @@ def map_column(col: Column, cfg: TypeConfig, zero_default: Any = None, key: bool
     if base in ("DECIMAL", "NUMERIC", "DEC", "FIXED"):
         scale = col.scale or 0
         if cfg.decimal_mode == "double":
-            return Mapped(
+            m = Mapped(
                 Schema("double"), lambda u, sc=scale: java_double(u / 10**sc), lambda s: java_double(float(s))
             )
-        if cfg.decimal_mode == "string":
-            return Mapped(
+        elif cfg.decimal_mode == "string":
+            m = Mapped(
                 Schema("string"),
                 lambda u, sc=scale: dec_plain(u, sc),
                 lambda s, sc=scale: dec_plain(dec_unscaled(s, sc), sc),
             )
-        params = {"scale": str(scale)}
-        if col.length is not None:
-            params["connect.decimal.precision"] = str(col.length)
-        schema = Schema("bytes", name="org.apache.kafka.connect.data.Decimal", version=1, parameters=params)
-        return Mapped(schema, unscaled_b64, lambda s, sc=scale: text_decimal_b64(s, sc))
+        else:
+            params = {"scale": str(scale)}
+            if col.length is not None:
+                params["connect.decimal.precision"] = str(col.length)
+            schema = Schema(
+                "bytes", name="org.apache.kafka.connect.data.Decimal", version=1, parameters=params
+            )
+            m = Mapped(schema, unscaled_b64, lambda s, sc=scale: text_decimal_b64(s, sc))
+        if scale and col.length and col.type_name.endswith("ZEROFILL") and not cfg.mariadb_connector:
+            m.snapshot_convert = _zerofill_read(m.snapshot_convert, col.name, col.length, scale)
+        return m
     if base in ("FLOAT", "REAL") and not (base == "FLOAT" and col.scale is not None):
         return Mapped(Schema("float"), float32_json, f32_text)
     if base == "FLOAT":  # FLOAT(M,D): a float32 value in a FLOAT64 field (Float.doubleValue())
@@ -307,7 +317,14 @@ def map_column(col: Column, cfg: TypeConfig, zero_default: Any = None, key: bool
         return Mapped(schema, enc, enc)
     if base in ("DATE", "TIME", "DATETIME"):
         modal = temporal(
-            base, cfg.time_precision_mode, col.name, col.optional, zero_default, EventConversionError, key
+            base,
+            cfg.time_precision_mode,
+            col.name,
+            col.optional,
+            zero_default,
+            EventConversionError,
+            key,
+            cfg.convert_fail,
         )
         if modal is not None:
             schema, conv, snap, written = modal
@@ -326,7 +343,11 @@ def map_column(col: Column, cfg: TypeConfig, zero_default: Any = None, key: bool
             return Mapped(
                 Schema("int32", name="org.apache.kafka.connect.data.Time", version=1),
                 conv := (
-                    connect_time_ms if col.optional else _connect_time_ms_required(col.name, zero_default)
+                    _connect_time_ms_required(col.name)
+                    if cfg.convert_fail
+                    else connect_time_ms
+                    if col.optional
+                    else _connect_time_ms_required(col.name, zero_default)
                 ),
                 lambda s, c=conv: c(text_time_us(s)),
             )
@@ -414,6 +435,26 @@ def map_column(col: Column, cfg: TypeConfig, zero_default: Any = None, key: bool
     )
 
 
+def _zerofill_read(conv: Callable, name: str, precision: int, scale: int) -> Callable:
+    """The MySqlConnector's snapshot reads a DECIMAL(M,D) ZEROFILL (D > 0) with Connector/J's getObject, whose
+    getString pads the value's plain text to M characters (StringUtils.zeroFill): a value using all M-D integer
+    digits is one character longer and throws (NegativeArraySizeException: -1), which stops the snapshot at that
+    row, the row read before it lost with the buffering receiver (recorded: case decimal_zerofill_snapshot_stops,
+    campaign seed 206002). The binlog's values and the MariaDbConnector's driver are not affected."""
+    limit = precision - scale - 1  # integer digits that fit
+
+    def read(s: Any) -> Any:
+        t = s.decode() if isinstance(s, bytes) else s
+        if len(t.partition(".")[0].lstrip("0")) > limit:
+            raise EventConversionError(
+                f"column {name}: DECIMAL({precision},{scale}) ZEROFILL value {t} (Connector/J's zeroFill throws "
+                "on it in the snapshot; Debezium stops here too)"
+            )
+        return conv(s)
+
+    return read
+
+
 def _connect_time_ms_required(name: str, default: Any = None) -> Callable[[int | None], int]:
     """NOT NULL: the null Debezium makes of an out-of-day TIME is the field's schema `default` (Connect's Struct;
     case required_default_connect), else fails Connect's validation and stops the connector (recorded: the
@@ -421,14 +462,17 @@ def _connect_time_ms_required(name: str, default: Any = None) -> Callable[[int |
     event.processing.failure.handling.mode=warn|skip the row is dropped instead (mariadb case
     processing_failure_skip_drops_rows)."""
 
+    filled = None if default is None else unset(default)  # an unset field (connect/unset.py)
+
     def conv(us: int | None) -> int:
         ms = connect_time_ms(us)
-        if ms is None and default is not None:
-            return default
+        if ms is None and filled is not None:
+            return filled
         if ms is None:
             raise EventConversionError(
                 f"column {name}: TIME value {us} us is outside a day and cannot be a required "
-                "org.apache.kafka.connect.data.Time (time.precision.mode=connect); Debezium stops here too"
+                "org.apache.kafka.connect.data.Time (time.precision.mode=connect; or "
+                "event.converting.failure.handling.mode=fail); Debezium stops here too"
             )
         return ms
 
