@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
-from connect_compare import compare
+from connect_compare import compare, text_charsets
 from emulator_proc import EmulatorProcess
 
 from emulator.testing import mariadbserver
@@ -82,6 +82,7 @@ CASES = [
     "mariadb_timestamp_converter_unix_micros_saturate",  # seed 109 trial 15: TimeUnit saturates at the long range
     "pg_cast_whole_logical_default",  # seed 112 trial 14: a whole-value Cast keeps the Decimal name, its default fails
     "pg_timestamp_converter_date_int_wrap",  # seed 134 trial 0: Date.fromLogical's (int) cast wraps the day count
+    "mariadb_string_converter_utf16",  # seed 139 trial 9: UTF-16 text, its timestamps masked in that charset
 ]
 CASES = [c for c in CASES if (DATA / f"{c}.jsonl").is_file()]
 
@@ -239,6 +240,6 @@ def test_matches_debezium(case: str, tmp_path: Path, request) -> None:
         out = replay_mariadb(meta, tmp_path, expected_records(case))
     else:
         out = replay_pg(meta, tmp_path, expected=expected_records(case))
-    n, problems = compare(DATA / f"{case}.jsonl", out)
+    n, problems = compare(DATA / f"{case}.jsonl", out, text_charsets(meta["connector_config"]))
     assert n == meta["records"] or problems, f"compared {n} records, the recording has {meta['records']}"
     assert not problems, f"{len(problems)} of {n} records differ:\n" + "\n".join(problems[:10])
