@@ -83,6 +83,7 @@ CASES = [
     "pg_cast_whole_logical_default",  # seed 112 trial 14: a whole-value Cast keeps the Decimal name, its default fails
     "pg_timestamp_converter_date_int_wrap",  # seed 134 trial 0: Date.fromLogical's (int) cast wraps the day count
     "mariadb_string_converter_utf16",  # seed 139 trial 9: UTF-16 text, its timestamps masked in that charset
+    "pg_json_schemas_cache_negative",  # session 23: schemas.cache.size has no minimum (-1 was refused)
 ]
 CASES = [c for c in CASES if (DATA / f"{c}.jsonl").is_file()]
 
