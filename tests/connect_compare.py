@@ -6,12 +6,14 @@ differs between two runs of real Debezium on fresh servers — fields named / en
 ts_ns; log positions (`lsn`, `*lsn`, PG `sequence` LSNs, MariaDB `pos` beside `file`); the
 `__debezium.context.runId` header (numbered per record set). JSON numbers with a fraction or exponent are
 compared by their text (the line holds the converter's bytes). `{"b64"}` bytes that are UTF-8 text are
-compared as that text. Heartbeat topics are dropped.
+compared as that text; a StringConverter's text in another `converter.encoding` as that text, its charset and its
+byte order mark (`text_charsets`). Heartbeat topics are dropped.
 """
 
 from __future__ import annotations
 
 import base64
+import codecs
 import json
 import re
 from pathlib import Path
@@ -49,9 +51,59 @@ def _mask_text(text: str) -> str:
     return text
 
 
-def _expand(v):
+def text_charsets(props: dict) -> dict[str, str]:
+    """{"key" | "value" | "header": charset} for each StringConverter a configuration gives a `converter.encoding`
+    other than UTF-8 (Kafka's StringConverterConfig reads no other name), as far as Python knows the charset."""
+    out = {}
+    for part in ("key", "value", "header"):
+        charset = props.get(f"{part}.converter.converter.encoding")
+        if not charset or not props.get(f"{part}.converter", "").endswith(".StringConverter"):
+            continue
+        try:
+            if codecs.lookup(charset).name != "utf-8":
+                out[part] = charset
+        except LookupError:
+            pass
+    return out
+
+
+# Java decodes `UTF-16` / `UTF-32` by their byte order mark, big-endian without one (Python: native order)
+_BOMS = {
+    "utf-16": ((b"\xfe\xff", "utf-16-be"), (b"\xff\xfe", "utf-16-le")),
+    "utf-32": ((b"\x00\x00\xfe\xff", "utf-32-be"), (b"\xff\xfe\x00\x00", "utf-32-le")),
+}
+
+
+def recode(raw: bytes, charset: str, fn) -> tuple[bytes, str, str] | None:
+    """(byte order mark, codec, fn(text)) for bytes that are text in `charset`, or None. Only where the text
+    encodes back to the same bytes, so the pair still says which bytes the converter wrote (seed 139 trial 9:
+    a UTF-16 `ts_ms=` the UTF-8 mask never saw)."""
+    name = codecs.lookup(charset).name
+    bom, codec = b"", name
+    if name in _BOMS:
+        codec = name + "-be"
+        for mark, c in _BOMS[name]:
+            if raw.startswith(mark):
+                bom, codec = mark, c
+                break
+    body = raw[len(bom) :]
+    try:
+        text = body.decode(codec)
+    except UnicodeDecodeError:
+        return None
+    if text.encode(codec) != body:
+        return None
+    return bom, codec, fn(text)
+
+
+def _expand(v, charset: str | None = None):
     if isinstance(v, dict) and set(v) == {"b64"}:
         raw = base64.b64decode(v["b64"])
+        if charset:
+            # first: UTF-16 text without a mark can be valid UTF-8 (ASCII with NULs between)
+            got = recode(raw, charset, _mask_text)
+            if got is not None:
+                return {"text": got[2], "charset": got[1], "bom": got[0].hex()}
         try:
             return {"text": _mask_text(raw.decode("utf-8"))}
         except UnicodeDecodeError:
@@ -85,13 +137,14 @@ def mask(x):
 
 
 class _Masker:
-    def __init__(self) -> None:
+    def __init__(self, charsets: dict[str, str]) -> None:
         self.run_ids: dict[str, str] = {}
+        self.charsets = charsets
 
     def headers(self, hs):
         out = []
         for name, val in hs or []:
-            val = _expand(val)
+            val = _expand(val, self.charsets.get("header"))
             if name == "__debezium.context.runId" and val is not None:
                 val = self.run_ids.setdefault(
                     json.dumps(val, sort_keys=True), f"<runId#{len(self.run_ids) + 1}>"
@@ -104,19 +157,20 @@ class _Masker:
         return out
 
 
-def load(path: Path) -> dict[str, list[dict]]:
+def load(path: Path, charsets: dict[str, str] | None = None) -> dict[str, list[dict]]:
     """A golden `.jsonl` (lines with `topic`) or a candidate directory of `<topic>.jsonl` files ->
-    {topic: [masked records]}."""
+    {topic: [masked records]}; `charsets`: text_charsets of the run's configuration."""
     per: dict[str, list[dict]] = {}
-    m = _Masker()
+    charsets = charsets or {}
+    m = _Masker(charsets)
 
     def add(topic: str, rec: dict) -> None:
         if topic.startswith(HEARTBEAT_PREFIX):
             return
         per.setdefault(topic, []).append(
             {
-                "key": mask(_expand(rec.get("key"))),
-                "value": mask(_expand(rec.get("value"))),
+                "key": mask(_expand(rec.get("key"), charsets.get("key"))),
+                "value": mask(_expand(rec.get("value"), charsets.get("value"))),
                 "headers": m.headers(rec.get("headers")),
                 "partition": rec.get("partition"),
             }
@@ -155,9 +209,9 @@ def _first_diff(a, b, path: str = "") -> str:
     return f"{path or '.'}: golden {json.dumps(a)[:120]} | candidate {json.dumps(b)[:120]}"
 
 
-def compare(golden: Path, candidate: Path) -> tuple[int, list[str]]:
+def compare(golden: Path, candidate: Path, charsets: dict[str, str] | None = None) -> tuple[int, list[str]]:
     """-> (records compared, mismatch descriptions); each differing record or missing/extra one counts."""
-    g, c = load(golden), load(candidate)
+    g, c = load(golden, charsets), load(candidate, charsets)
     problems: list[str] = []
     n = 0
     for topic in sorted(set(g) | set(c)):

@@ -194,3 +194,32 @@ def test_unwrap_add_fields_without_the_struct_is_the_jvm_text() -> None:
         'Cannot invoke "org.apache.kafka.connect.data.Field.schema()" because the return value of '
         '"org.apache.kafka.connect.data.Schema.field(String)" is null'
     )
+
+
+def test_timestamp_converter_on_a_string_key_names_java_lang_string() -> None:
+    """Connect seed 146 trial 6 (PostgreSQL): ExtractField$Key `id`, Cast$Key to string, then TimestampConverter$Key
+    with `field=id` meets a string key. Debezium 3.6.3: "Only Struct objects supported for [converting timestamp
+    formats], found: java.lang.String"; the emulator said `found: str` (Python's type name)."""
+    from emulator.connect.transforms.timestamps import TimestampConverterT
+
+    class _Key(TimestampConverterT):
+        key = True
+
+    opts = {"field": "id", "target.type": "string", "format": "yyyy-MM-dd"}
+    t = _Key(Options("transforms.k22.", opts))
+    with pytest.raises(TransformError) as e:
+        t.apply(ConnectRecord("t", None, Schema("string"), "1001", None, None))
+    assert (
+        str(e.value)
+        == "Only Struct objects supported for [converting timestamp formats], found: java.lang.String"
+    )
+
+
+def test_require_struct_of_a_null_is_null() -> None:
+    """Kafka's Requirements.requireStruct prints nullSafeClassName: `null` for a null, whatever the schema (the
+    unwrap's `add.fields` on a record whose value is null: `found: null`)."""
+    from emulator.connect.transforms.base import require_struct
+
+    with pytest.raises(TransformError) as e:
+        require_struct(None, "source field insertion", Schema("struct", fields=[]))
+    assert str(e.value) == "Only Struct objects supported for [source field insertion], found: null"

@@ -162,8 +162,8 @@ class Converters:
     value_decimal_format: str = prop("value.converter.decimal.format")
     key_replace_null_with_default: bool = prop("key.converter.replace.null.with.default")
     value_replace_null_with_default: bool = prop("value.converter.replace.null.with.default")
-    key_schemas_cache_size: int = prop("key.converter.schemas.cache.size")
-    value_schemas_cache_size: int = prop("value.converter.schemas.cache.size")
+    key_schemas_cache_size: str = prop("key.converter.schemas.cache.size")
+    value_schemas_cache_size: str = prop("value.converter.schemas.cache.size")
 
 
 def _enabled(config: Any, name: str) -> bool:

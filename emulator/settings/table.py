@@ -85,8 +85,11 @@ PROPERTIES: tuple[PropertySpec, ...] = (
     _e("value.converter.decimal.format", ("base64", "numeric"), "base64"),
     _p("key.converter.replace.null.with.default", BOOL, True),
     _p("value.converter.replace.null.with.default", BOOL, True),
-    _p("key.converter.schemas.cache.size", INT, 1000, min=0),
-    _p("value.converter.schemas.cache.size", INT, 1000, min=0),
+    # text here: the converter class decides. JsonConverterConfig's INT has no minimum (a negative size is an LRU
+    # cache that keeps nothing: Debezium 3.6.3 ran -1, case pg_json_schemas_cache_negative) and is checked by
+    # converters._json; Debezium ran Confluent's AvroConverter and the CloudEventsConverter with `abc` (session 23)
+    _p("key.converter.schemas.cache.size", STRING, "1000"),
+    _p("value.converter.schemas.cache.size", STRING, "1000"),
     # ---- common Debezium connector settings
     _p("topic.prefix", STRING, required=True, check=check_topic_prefix),
     _p("errors.max.retries", INT, -1),

@@ -19,6 +19,7 @@ from emulator.testing.connect_draws_s19 import add_s19
 from emulator.testing.connect_draws_s20 import add_s20
 from emulator.testing.connect_draws_s21 import add_s21
 from emulator.testing.connect_draws_s22 import add_s22
+from emulator.testing.connect_draws_s23 import add_s23
 from emulator.testing.workloads_mariadb_conv import conv_props
 
 WORKLOADS = {
@@ -569,4 +570,5 @@ def draw(seed: int, trial: int, db: str) -> tuple[dict[str, str], str]:
     props, workload = add_s19(seed, trial, db, workload, props)  # (session 19: from seed 102)
     props, workload = add_s20(seed, trial, db, workload, props)  # (session 20: from seed 109)
     props, workload = add_s21(seed, trial, db, workload, props)  # (session 21: from seed 118)
-    return add_s22(seed, trial, db, workload, props)  # (session 22: from seed 131)
+    props, workload = add_s22(seed, trial, db, workload, props)  # (session 22: from seed 131)
+    return add_s23(seed, trial, db, workload, props)  # (session 23: from seed 141)

@@ -92,31 +92,45 @@ TX_ID = re.compile(r'()"(\d+):\d+"')
 
 # a MariaDB/MySQL binlog file name (`source.file`, flattened `source_file`, StringConverter's `file=`): which
 # file a server writes depends on its history (connect seed 72 trial 46: Debezium's server had rotated to
-# binlog.000002), as its positions do; masked in JSON, in decoded Avro datums and inside UTF-8 `b64` bytes
+# binlog.000002), as its positions do; masked in JSON, in decoded Avro datums and inside `b64` text bytes (UTF-8,
+# or a StringConverter's other `converter.encoding`: `charsets`)
 BINLOG_FILE = re.compile(r"(?<![\w.-])binlog\.\d{6,}(?!\d)")
 B64 = re.compile(r'\{"b64": "([A-Za-z0-9+/=]*)"\}')
 
 
-def mask_binlog_files(text: str) -> str:
+def mask_binlog_files(text: str, charsets: tuple[str, ...] = ()) -> str:
+    if charsets:
+        sys.path.insert(0, str(ROOT / "tests"))
+        from connect_compare import recode
+
+    def sub(s: str) -> str:
+        return BINLOG_FILE.sub("binlog.<file>", s)
+
     def in_bytes(m: re.Match) -> str:
         raw = base64.b64decode(m.group(1))
+        masked = raw
         try:
-            inner = raw.decode("utf-8")
+            masked = sub(raw.decode("utf-8")).encode()
         except UnicodeDecodeError:
-            return m.group(0)  # Avro bytes: masked once decoded (_decoded_copy ran first)
-        masked = BINLOG_FILE.sub("binlog.<file>", inner)
-        return (
-            m.group(0) if masked == inner else json.dumps({"b64": base64.b64encode(masked.encode()).decode()})
-        )
+            pass  # Avro bytes: masked once decoded (_decoded_copy ran first)
+        for charset in charsets if masked == raw else ():
+            got = recode(raw, charset, sub)
+            if got is not None:
+                masked = got[0] + got[2].encode(got[1])
+                if masked != raw:
+                    break
+        return m.group(0) if masked == raw else json.dumps({"b64": base64.b64encode(masked).decode()})
 
-    return BINLOG_FILE.sub("binlog.<file>", B64.sub(in_bytes, text))
+    return sub(B64.sub(in_bytes, text))
 
 
-def compare_outputs(golden: Path, candidate: Path) -> tuple[int, list[str]]:
+def compare_outputs(golden: Path, candidate: Path, props: dict | None = None) -> tuple[int, list[str]]:
+    """`props`: the run's configuration, for the charsets of its StringConverters (connect_compare.text_charsets)."""
     sys.path.insert(0, str(ROOT / "tests"))
-    from connect_compare import compare
+    from connect_compare import compare, text_charsets
     from test_connect_converters import _decoded_copy
 
+    charsets = text_charsets(props or {})
     reg_path = Path(str(golden).removesuffix(".jsonl") + ".registry.json")
     gold_reg = json.loads(reg_path.read_text()) if reg_path.is_file() else None
     cand_path = candidate / "registry.json"
@@ -131,8 +145,10 @@ def compare_outputs(golden: Path, candidate: Path) -> tuple[int, list[str]]:
         _decoded_copy(golden, g, gold_reg)
         _decoded_copy(candidate, c, cand_reg)
         for f in [g, *c.glob("*.jsonl")]:
-            f.write_text(mask_binlog_files(TX_ID.sub(r'\1"\2:<lsn>"', f.read_text())))
-        n, diffs = compare(g, c)
+            f.write_text(
+                mask_binlog_files(TX_ID.sub(r'\1"\2:<lsn>"', f.read_text()), tuple(set(charsets.values())))
+            )
+        n, diffs = compare(g, c, charsets)
     return n, problems + diffs
 
 
@@ -202,7 +218,7 @@ def run_trial(props: dict, db: str, workload: str, work: Path) -> Outcome:
         both += (emu["error"] or "")[-200:]
         if kinds[0] != kinds[1]:
             return Outcome("MISMATCH", f"both failed, differently: {both}")
-        n, problems = _compare(golden, cand) if golden.is_file() else (0, [])
+        n, problems = _compare(golden, cand, props) if golden.is_file() else (0, [])
         if problems:
             return Outcome("MISMATCH", f"both failed; before it: {problems[0][:240]}", n, problems)
         if kinds[0] == "record":
@@ -215,17 +231,17 @@ def run_trial(props: dict, db: str, workload: str, work: Path) -> Outcome:
         return Outcome("MISMATCH", f"Debezium failed, the emulator did not: {(dbz['error'] or '')[:300]}")
     if not emu["ok"]:
         return Outcome("MISMATCH", f"the emulator failed, Debezium did not: {(emu['error'] or '')[-400:]}")
-    n, problems = _compare(golden, cand)
+    n, problems = _compare(golden, cand, props)
     if problems:
         return Outcome("MISMATCH", problems[0][:300], n, problems)
     return Outcome("match", "", n)
 
 
-def _compare(golden: Path, cand: Path) -> tuple[int, list[str]]:
+def _compare(golden: Path, cand: Path, props: dict) -> tuple[int, list[str]]:
     """compare_outputs, with output it cannot read (a line that is not JSON: seed 80 trial 27's
     `"partition":CustomerUpdated`) a problem of the trial rather than the end of the campaign."""
     try:
-        return compare_outputs(golden, cand)
+        return compare_outputs(golden, cand, props)
     except ValueError as e:
         return 0, [f"the outputs could not be compared: {e}"]
 

@@ -34,6 +34,8 @@ from emulator.connect.converters.text_converters import (
     StringConverter,
 )
 from emulator.records import ConvertedRecord
+from emulator.settings.spec import INT
+from emulator.settings.values import parse_int
 
 if TYPE_CHECKING:  # imported when configured (their writers' tables cost a start without them ~8 ms)
     from emulator.connect.converters.avro_converter import AvroConverter
@@ -261,6 +263,11 @@ def _check_options(part: str, cls: str, opts: dict[str, str]) -> None:
 
 def _json(part: str, opts: dict[str, str], header: bool = False, prefix: str | None = None) -> JsonConverter:
     prefix = prefix or f"{part}.converter."  # the options' property names
+    if opts.get("schemas.cache.size") is not None:
+        # an INT of JsonConverterConfig (no minimum: the cache's size changes no byte): Kafka's ConfigException on
+        # a header converter's or a CloudEvents data converter's (`json.`) value too, which the typed settings
+        # do not cover (case pg_json_schemas_cache_negative; session 23's hand checks)
+        parse_int(f"{prefix}schemas.cache.size", opts["schemas.cache.size"], INT)
     fmt = (opts.get("decimal.format") or "BASE64").strip().upper()
     if fmt not in ("BASE64", "NUMERIC"):
         name = f"{prefix}decimal.format"

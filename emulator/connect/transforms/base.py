@@ -300,9 +300,12 @@ def is_envelope(record: ConnectRecord) -> bool:
 
 def require_struct(value: Any, purpose: str, schema: Schema | None = None) -> dict:
     """Kafka's `Requirements.requireStruct`: the value's class is the one its schema makes Connect hold (an
-    int32 is a java.lang.Integer: connect campaign seed 107 trial 34), else the one JsonConverter gives."""
+    int32 is a java.lang.Integer: connect campaign seed 107 trial 34), else the one JsonConverter gives; `null`
+    for a null (nullSafeClassName)."""
     if not isinstance(value, dict):
-        found = (schema_java_class(schema) if schema is not None else None) or _java_class(value)
+        found = (
+            schema_java_class(schema) if schema is not None and value is not None else None
+        ) or _java_class(value)
         raise TransformError(f"Only Struct objects supported for [{purpose}], found: {found}")
     return value
 

@@ -19,6 +19,7 @@ from emulator.connect.transforms.base import (
     java_replacement,
     register,
     replace_first,
+    require_struct,
 )
 from emulator.connect.transforms.dateformat import simple_date_format
 from emulator.connect.transforms.murmur import hash_int, hash_string
@@ -123,9 +124,7 @@ class ByLogicalTableRouter(Transform):
         key_schema, key = None, None
         if r.key is not None:
             if not isinstance(r.key, dict):
-                raise TransformError(
-                    "Only Struct objects supported for [Updating schema], found: " + type(r.key).__name__
-                )
+                require_struct(r.key, "Updating schema", r.key_schema)  # Java's class name
             key_schema = self._key_schema(r.key_schema, new)
             key = dict(r.key)
             if self.enforce:

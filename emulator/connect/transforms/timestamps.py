@@ -13,7 +13,14 @@ from typing import Any
 from emulator.connect.converters.errors import NotEmulated
 from emulator.connect.record import ConnectRecord
 from emulator.connect.schema import Schema
-from emulator.connect.transforms.base import Options, TransformError, copy_basics, fget, require_map
+from emulator.connect.transforms.base import (
+    Options,
+    TransformError,
+    copy_basics,
+    fget,
+    require_map,
+    require_struct,
+)
 from emulator.connect.transforms.dateformat import (
     NotEmulatedText,
     UnparseableText,
@@ -196,11 +203,9 @@ class TimestampConverterT(KeyOrValue):
             return self.new(r, None, v)
         if not self.field:
             return self.new(r, self._type_schema(schema.optional), self._convert(value, self._source(schema)))
-        if value is not None and not isinstance(value, dict):
-            raise TransformError(
-                "Only Struct objects supported for [converting timestamp formats], found: "
-                + type(value).__name__
-            )
+        if value is not None:
+            # Java's class name (connect seed 146 trial 6: a key cast to string is `java.lang.String`, not `str`)
+            require_struct(value, "converting timestamp formats", schema)
         updated = self.cache.get(schema, self._schema)
         if value is None:
             return self.new(r, updated, None)

@@ -26,6 +26,7 @@ from emulator.connect.transforms.base import (
     get_string,
     is_envelope,
     register,
+    require_struct,
 )
 from emulator.connect.transforms.fields import ReplaceFieldT
 from emulator.connect.unset import is_unset, unset_fields
@@ -325,10 +326,7 @@ class ExtractNewRecordState(Transform):
     def _add_fields(self, original: ConnectRecord, new: ConnectRecord) -> ConnectRecord:
         value = new.value
         if not isinstance(value, dict):
-            raise TransformError(
-                "Only Struct objects supported for [source field insertion], found: "
-                + ("null" if value is None else type(value).__name__)
-            )
+            require_struct(value, "source field insertion", new.value_schema)  # Java's class name, or null
         schema = new.value_schema
         orig_value, orig_schema = original.value, original.value_schema
         key = (id(schema), orig_value.get("op"))
