@@ -18,6 +18,7 @@ setup(
                 "emulator/fastpg_cut.c",
                 "emulator/fastframe.c",
                 "emulator/fastpg_copy.c",
+                "emulator/fastpg_msg.c",
             ],
             depends=["emulator/fastline.h", "emulator/fastrow.h", "emulator/fastpg.h"],
             optional=True,

@@ -211,6 +211,8 @@ def connector(pg: PgServer, out: Path, extra: dict | None = None) -> PostgresCon
 
 def replay(conn: PostgresConnector, msgs: list[tuple[int, bytes]]) -> tuple[float, int]:
     """CPU seconds for the whole list through the connector's handlers (and the engine's tick), events."""
+    if LOOP:
+        return loop_replay(conn, msgs)
     handlers = {
         ord("B"): conn._on_begin,
         ord("C"): conn._on_commit,
@@ -233,6 +235,65 @@ def replay(conn: PostgresConnector, msgs: list[tuple[int, bytes]]) -> tuple[floa
     cpu = time.process_time() - t
     conn.engine.output.flush()
     return cpu, events
+
+
+class _CopyStream:
+    """The replication stream `PostgresConnector._stream` reads, from recorded messages: each (lsn, message) as the
+    XLogData CopyData message psycopg's `get_copy_data` gives (a memoryview of 'w', start LSN, end LSN, time, then
+    the message); at the end the engine is stopped. The loop, its handlers and the ticks are the connector's own."""
+
+    server_wal_end = 0
+
+    def __init__(self, msgs: list[tuple[int, bytes]], engine) -> None:
+        it = iter(_PREPARED.pop(id(msgs), None) or copy_messages(msgs))
+        stop = engine.stop_event.set
+        end = (0, None)
+
+        def get(_async: int):
+            return next(it, end)
+
+        def read(_timeout: float, flush) -> None:
+            flush()
+            stop()
+
+        self.pgconn = type("PgConn", (), {})()
+        self.pgconn.get_copy_data = get
+        self.read = read
+
+    def start(self, _lsn: int) -> None:
+        return None
+
+    def status_due(self, _interval: float) -> bool:
+        return False
+
+    def send_status(self, _lsn: int) -> None:
+        return None
+
+
+_PREPARED: dict[
+    int, list
+] = {}  # copy_messages' lists made ahead (outside callgrind's marks), by id of the list
+
+
+def copy_messages(msgs: list[tuple[int, bytes]]) -> list[tuple[int, memoryview]]:
+    """get_copy_data's results for the (lsn, message) list."""
+    return [(len(m) + 25, memoryview(b"w" + lsn.to_bytes(8, "big") * 2 + bytes(8) + m)) for lsn, m in msgs]
+
+
+def loop_replay(conn: PostgresConnector, msgs: list[tuple[int, bytes]]) -> tuple[float, int]:
+    """`replay` through the connector's own read loop (`_stream`) over `_CopyStream`: the per-message work of the
+    loop (the CopyData header, the dispatch) counted too."""
+    events = sum(1 for _, m in msgs if m[0] in (73, 85, 68))
+    conn.stream = _CopyStream(msgs, conn.engine)
+    conn.engine.stop_event.clear()
+    t = time.process_time()
+    conn._stream(0)
+    cpu = time.process_time() - t
+    conn.engine.output.flush()
+    return cpu, events
+
+
+LOOP: list[bool] = []  # --stream-loop: replays through loop_replay
 
 
 def stages(conn: PostgresConnector, msgs: list[tuple[int, bytes]]) -> dict[str, float]:
@@ -306,6 +367,8 @@ def marked_replay(
     counts = []
     for msgs in (ins, upd, dels):
         msgs = [m for m in msgs if m[1][0] != 82]
+        if LOOP:  # the CopyData messages made before the mark
+            _PREPARED[id(msgs)] = copy_messages(msgs)
         os.getppid()
         counts.append(replay(conn, msgs)[1])
     os.getppid()
@@ -329,6 +392,12 @@ def main(argv=None) -> int:
         choices=("fast", "pure"),
         help="the Kafka output (no broker) in place of the directory output: fast = emulator.fastkafka, pure = "
         "confluent-kafka's producer",
+    )
+    ap.add_argument(
+        "--stream-loop",
+        action="store_true",
+        help="replay through the connector's read loop (_stream) over recorded CopyData messages, not the handlers "
+        "alone: the loop's per-message work counted too",
     )
     ap.add_argument(
         "--callgrind-markers",
@@ -376,6 +445,7 @@ def main(argv=None) -> int:
     )
     args = ap.parse_args(argv)
     KAFKA[:] = [args.kafka] if args.kafka else []
+    LOOP[:] = [True] if args.stream_loop else []
     with PgServer() as pg, tempfile.TemporaryDirectory(prefix="bench-pg-path-") as tmp:
         full = args.replica_identity == "full"
         ins, upd, dels = record(

@@ -13,12 +13,12 @@
  *
  * The same module holds the row plans (fastrow.c, fastcols.c: a whole row image's JSON in one call, VERSION 5; 6: the years 1-99 adjuster;
  * 7: fastpg.c, a pgoutput tuple's line; 8: fastframe.c, the binlog stream's packets;
- * 9: fastpg_copy.c, a COPY text row's snapshot line);
+ * 9: fastpg_copy.c, a COPY text row's snapshot line; 10: fastpg_msg.c, a streamed CopyData row change whole);
  * fastline.h declares what the sources share. */
 
 #define PY_SSIZE_T_CLEAN
 /* raised with every change of what this module does; linefill.py expects the same number */
-#define FASTLINE_VERSION 9
+#define FASTLINE_VERSION 10
 
 #include <Python.h>
 #include <stdint.h>

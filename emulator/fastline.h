@@ -56,11 +56,14 @@ PyObject *ff_frame(PyObject *module, PyObject *const *argv, Py_ssize_t argc);
 PyObject *fp_plan(PyObject *module, PyObject *spec);
 PyObject *fp_line(PyObject *module, PyObject *const *argv, Py_ssize_t argc);
 PyObject *fp_copyline(PyObject *module, PyObject *const *argv, Py_ssize_t argc); /* fastpg_copy.c */
+PyObject *fp_msg(PyObject *module, PyObject *const *argv, Py_ssize_t argc);      /* fastpg_msg.c */
 #define FASTPG_METHODS                                                                                         \
     {"pgplan", fp_plan, METH_O, "pgplan(spec) -> a pgoutput line plan for pgline (see fastpg.c)"},             \
         {"pgline", (PyCFunction)(void (*)(void))fp_line, METH_FASTCALL,                                        \
          "pgline(plan, buf, start, fmt, lsn, tx, ns) -> (line, key length) or None: one pgoutput tuple"},       \
         {"pgcopyline", (PyCFunction)(void (*)(void))fp_copyline, METH_FASTCALL,                                \
-         "pgcopyline(plan, data, fmt) -> line or None: one COPY text row's snapshot line (fastpg_copy.c)"},
+         "pgcopyline(plan, data, fmt) -> line or None: one COPY text row's snapshot line (fastpg_copy.c)"},   \
+        {"pgmsg", (PyCFunction)(void (*)(void))fp_msg, METH_FASTCALL,                                          \
+         "pgmsg(rels, conn, data) -> True where a CopyData row change was written whole (fastpg_msg.c)"},
 
 #endif

@@ -386,29 +386,11 @@ done:
     return res;
 }
 
-/* pgline(plan, buf, start, fmt, lsn, tx, ns) -> (line, key length) or None: see the top of this file */
+/* see fastpg.h */
 PyObject *
-fp_line(PyObject *module, PyObject *const *argv, Py_ssize_t argc)
+pp_tuple(PPlan *pl, const unsigned char *d, Py_ssize_t len, Py_ssize_t p, PyObject *fmt, long long lsn,
+         const char *tx, Py_ssize_t txn, long long nsv)
 {
-    if (argc != 7) {
-        PyErr_SetString(PyExc_TypeError, "pgline(plan, buf, start, fmt, lsn, tx, ns)");
-        return NULL;
-    }
-    PPlan *pl = PyCapsule_GetPointer(argv[0], "fastpg.plan");
-    if (pl == NULL)
-        return NULL;
-    PyObject *bo = argv[1], *fmt = argv[3], *tx = argv[5];
-    Py_ssize_t p = PyLong_AsSsize_t(argv[2]);
-    long long lsn = PyLong_AsLongLong(argv[4]), nsv = PyLong_AsLongLong(argv[6]);
-    if (PyErr_Occurred()) { /* not ints that fit: the generated reader's own rules */
-        PyErr_Clear();
-        Py_RETURN_NONE;
-    }
-    if (!PyBytes_CheckExact(bo) || !PyBytes_CheckExact(fmt) || !PyBytes_CheckExact(tx) || p < 0
-        || lsn < 0 || nsv < 1000000)
-        Py_RETURN_NONE; /* (the generated reader's own rules then) */
-    const unsigned char *d = (const unsigned char *)PyBytes_AS_STRING(bo);
-    Py_ssize_t len = PyBytes_GET_SIZE(bo);
     if (p + 2 > len || ((d[p] << 8) | d[p + 1]) != pl->n)
         Py_RETURN_NONE;
     p += 2;
@@ -450,13 +432,21 @@ fp_line(PyObject *module, PyObject *const *argv, Py_ssize_t argc)
     /* after the values: the LSN twice, the block, the three times (ms, µs, ns: the first digits of ns's text) */
     char tbuf[24], lbuf[24];
     Py_ssize_t tn = fl_put_int(tbuf, nsv), ln = fl_put_int(lbuf, lsn), keylen;
-    Span tail[6] = {{lbuf, ln}, {lbuf, ln}, {PyBytes_AS_STRING(tx), PyBytes_GET_SIZE(tx)},
-                    {tbuf, tn - 6}, {tbuf, tn - 3}, {tbuf, tn}};
+    Span tail[6] = {{lbuf, ln}, {lbuf, ln}, {tx, txn}, {tbuf, tn - 6}, {tbuf, tn - 3}, {tbuf, tn}};
     PyObject *lo = pp_line(pl, &vals, at, end, fmt, tail, 6, &keylen);
     if (lo == NULL || lo == Py_None)
         res = lo;
-    else
-        res = Py_BuildValue("(Nn)", lo, keylen);
+    else { /* (line, key length), without Py_BuildValue's format parsing (~200 instructions an event) */
+        PyObject *kl = PyLong_FromSsize_t(keylen);
+        res = kl == NULL ? NULL : PyTuple_New(2);
+        if (res == NULL) {
+            Py_XDECREF(kl);
+            Py_DECREF(lo);
+            goto done;
+        }
+        PyTuple_SET_ITEM(res, 0, lo);
+        PyTuple_SET_ITEM(res, 1, kl);
+    }
     goto done;
 none:
     res = Py_NewRef(Py_None);
@@ -465,4 +455,29 @@ done:
     if (at != stack)
         PyMem_Free(at);
     return res;
+}
+
+/* pgline(plan, buf, start, fmt, lsn, tx, ns) -> (line, key length) or None: see the top of this file */
+PyObject *
+fp_line(PyObject *module, PyObject *const *argv, Py_ssize_t argc)
+{
+    if (argc != 7) {
+        PyErr_SetString(PyExc_TypeError, "pgline(plan, buf, start, fmt, lsn, tx, ns)");
+        return NULL;
+    }
+    PPlan *pl = PyCapsule_GetPointer(argv[0], "fastpg.plan");
+    if (pl == NULL)
+        return NULL;
+    PyObject *bo = argv[1], *fmt = argv[3], *tx = argv[5];
+    Py_ssize_t p = PyLong_AsSsize_t(argv[2]);
+    long long lsn = PyLong_AsLongLong(argv[4]), nsv = PyLong_AsLongLong(argv[6]);
+    if (PyErr_Occurred()) { /* not ints that fit: the generated reader's own rules */
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    if (!PyBytes_CheckExact(bo) || !PyBytes_CheckExact(fmt) || !PyBytes_CheckExact(tx) || p < 0
+        || lsn < 0 || nsv < 1000000)
+        Py_RETURN_NONE; /* (the generated reader's own rules then) */
+    return pp_tuple(pl, (const unsigned char *)PyBytes_AS_STRING(bo), PyBytes_GET_SIZE(bo), p, fmt, lsn,
+                    PyBytes_AS_STRING(tx), PyBytes_GET_SIZE(tx), nsv);
 }

@@ -57,4 +57,10 @@ int pp_value(const PCol *c, const unsigned char *s, Py_ssize_t n, Buf *b);
 PyObject *pp_line(PPlan *pl, const Buf *vals, const Py_ssize_t *at, const Py_ssize_t *end, PyObject *fmt,
                   const Span *tail, int ntail, Py_ssize_t *keylen);
 
+/* one pgoutput TupleData at d[p:len] into its record's line (pgline's work, fastpg.c): (line, key length), or
+ * Py_None where the generated reader answers None; NULL with an error set. fmt a bytes object, lsn >= 0, ns the
+ * record's time in ns (>= 1e6), tx[:txn] the transaction block's JSON */
+PyObject *pp_tuple(PPlan *pl, const unsigned char *d, Py_ssize_t len, Py_ssize_t p, PyObject *fmt, long long lsn,
+                   const char *tx, Py_ssize_t txn, long long ns);
+
 #endif

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 # fastline.c's FASTLINE_VERSION: a build of an older source (an editable install not built again since) is
 # not used
-VERSION = 9
+VERSION = 10
 try:
     from emulator import fastline
 except ImportError:  # not built (no compiler at install): the pure-Python path
@@ -48,11 +48,17 @@ ROW: dict[str, Callable] | None = (
 )
 # the pgoutput line reader (fastpg.c, pg_line_plan.py), None for the pure path: `plan(spec)` a table's plan,
 # `line(plan, buf, start, fmt, lsn, tx, ns)` the generated `parse_line`'s result; `copyline(plan, data, fmt)` a
-# COPY text row's snapshot line (fastpg_copy.c, snapshot_lines.py)
+# COPY text row's snapshot line (fastpg_copy.c, snapshot_lines.py); `msg(rels, conn, data)` a streamed CopyData row
+# change written whole where the stream's handlers said it may be (fastpg_msg.c, fast_rows.py)
 PG: dict[str, Callable] | None = (
     None
     if FILL is None
-    else {"plan": fastline.pgplan, "line": fastline.pgline, "copyline": fastline.pgcopyline}
+    else {
+        "plan": fastline.pgplan,
+        "line": fastline.pgline,
+        "copyline": fastline.pgcopyline,
+        "msg": fastline.pgmsg,
+    }
 )
 # the binlog stream's packet framer (fastframe.c, binlog.BinlogReader.frames), None for the pure path:
 # `frame(read, raw, rest)`, BinlogReader.read's result for a whole packet of a type set in `raw`, else rest's

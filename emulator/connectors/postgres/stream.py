@@ -4,12 +4,12 @@ the position kept per change, and logical decoding messages."""
 from __future__ import annotations
 
 import logging
-import random
 import time
 
 import orjson
 import psycopg
 
+from emulator.connectors.postgres import fast_rows
 from emulator.connectors.postgres import pgoutput as po
 from emulator.connectors.postgres import table_parsers as tp
 from emulator.connectors.postgres.captured import CapturedTable
@@ -19,6 +19,7 @@ from emulator.connectors.postgres.relation_stale import stale_message
 from emulator.connectors.postgres.source import (
     sequence,
 )
+from emulator.connectors.postgres.stream_message import on_message
 from emulator.connectors.postgres.tx_formats import MARKS as TX_MARKS
 from emulator.connectors.postgres.tx_formats import (
     line_c,
@@ -31,7 +32,6 @@ from emulator.connectors.postgres.tx_formats import (
 )
 from emulator.connectors.postgres.type_prime import unresolvable
 from emulator.model import TableDef
-from emulator.records import Record
 
 log = logging.getLogger("emulator.postgres")
 
@@ -78,6 +78,7 @@ class PgoutputStream:
     tx_epoch = 0  # BEGINs seen: per-table source templates are valid for one transaction
     _tx_args: tuple = ()  # tx_formats.tx_args of the transaction `_tx_args_epoch`
     _tx_args_epoch = -1
+    fast_rels: dict | None = None  # fast_rows: the entries of the relations whose changes pgmsg writes whole
 
     # -- streaming -----------------------------------------------------------------------------------------
     def _stream(self, start_lsn: int) -> None:
@@ -106,6 +107,8 @@ class PgoutputStream:
         signals = self.signals
         busy = 0
         get = stream.pgconn.get_copy_data  # what `read` does first, without its call per message
+        fast = fast_rows.message_writer(self)  # a row change written whole in C, or None (fast_rows)
+        rels = self.fast_rels if fast is not None else {}
         while not stopping():
             n, data = get(1)
             if n <= 0:  # nothing buffered (read waits, flushing first), or the end (read raises)
@@ -121,12 +124,17 @@ class PgoutputStream:
                 if self.heartbeat_query and engine.heartbeat and now >= hb_next:
                     hb_next = now + engine.heartbeat.interval_s
                     self._run_heartbeat_query()
+                rels.clear()  # (fast_rows: what the handlers' checks rest on may change from here)
                 self.signals.poll()
                 continue
-            kind = data[0]
             busy += 1
-            if kind == 119:  # 'w': the message after the 25-byte header, copied once out of the buffer
+            if fast is not None and fast(data):  # written whole (fast_rows)
+                if busy & TICK_ROWS_MASK:
+                    continue  # see TICK_ROWS_MASK
+            elif (kind := data[0]) == 119:  # 'w': the message after the 25-byte header, copied once out of it
                 tag = data[25]
+                if tag not in ROW_TAGS:
+                    rels.clear()
                 handlers[tag](bytes(data[25:]), _XLOG_START(data, 1)[0])
                 if tag in ROW_TAGS and busy & TICK_ROWS_MASK:
                     continue  # see TICK_ROWS_MASK
@@ -136,6 +144,7 @@ class PgoutputStream:
             engine.tick()
             if busy >= 512:  # signals, resumed snapshots and read-only windows also progress under load
                 busy = 0
+                rels.clear()
                 signals.poll()
 
     def _confirmed(self) -> int:
@@ -383,6 +392,8 @@ class PgoutputStream:
             blk = tx_block(self.tx, self.xid, ct.data_collection, lsn) if self.tx.enabled else b"null"
             line = ct.parse_line(msg, 6, fmt, lsn, blk, _time_ns())  # byte 5 is 'N'
             if line is not None and ct.gate_line("c", line):
+                if self.fast_rels is not None:  # the next ones in C (fast_rows)
+                    fast_rows.keep(self, msg, 0, ct.parse_line, fmt, ct.gate_line)
                 return
         if ct.gate_json is not None:  # the row as JSON text, no dict (the bytes source template then)
             row = ct.parse_json(msg, 6)
@@ -424,8 +435,11 @@ class PgoutputStream:
         if msg[5] == 78 and ct.line_epoch == self.tx_epoch:  # 'N': no old tuple; as in _on_insert
             blk = tx_block(self.tx, self.xid, ct.data_collection, lsn) if self.tx.enabled else b"null"
             if not ct.toast_first:
-                line = ct.parse_line(msg, 6, ct.line_u or line_u(ct), lsn, blk, _time_ns())
+                fmt = ct.line_u or line_u(ct)
+                line = ct.parse_line(msg, 6, fmt, lsn, blk, _time_ns())
                 if line is not None and ct.gate_line("u", line):
+                    if self.fast_rels is not None:  # as in _on_insert
+                        fast_rows.keep(self, msg, 1, ct.parse_line, fmt, ct.gate_line)
                     return
             elif ct.toast_line is not None:  # as parse_toast below, into the line
                 got = ct.toast_line(msg, 6, ct.line_u or line_u(ct), lsn, blk, _time_ns())
@@ -514,6 +528,8 @@ class PgoutputStream:
                 blk = tx_block(self.tx, self.xid, ct.data_collection, lsn) if self.tx.enabled else b"null"
                 line = ld[1](msg, 6, ld[2], lsn, blk, _time_ns())
                 if line is not None and ct.gate_line_d("d", line):
+                    if self.fast_rels is not None:  # as in _on_insert
+                        fast_rows.keep(self, msg, 2, ld[1], ld[2], ct.gate_line_d, ld[0])
                     return
         old = None
         if msg[5] == 79 and ct.gate_old is not None:  # 'O': the whole old row (FULL), read as an insert's row
@@ -548,51 +564,4 @@ class PgoutputStream:
             if ct is not None:
                 self.dispatcher.truncate(ct.env, ct.data_collection, self._src(ct.env.table, lsn), tx_id)
 
-    def _on_message(self, msg: bytes, lsn: int) -> None:
-        transactional, _msg_lsn, prefix, content = po.parse_message(msg)
-        if transactional:
-            if not self.filters.message_prefix_included(prefix):
-                # read in the transaction, filtered: it begins it all the same (BEGIN, END with 0 events),
-                # as a change of a table not captured does (pg case message_filtered_tx_begins)
-                if self.skip_until is None:
-                    self.tx.touch()
-                return
-            if self._skip(lsn):
-                return
-            self.lsn_proc = lsn
-            self.proc_op = "m"
-            self.lsn_events = 1
-            src = self.source(self.ts_us, "false", sequence(self.last_commit_lsn, lsn), "", "", self.xid, lsn)
-            # Debezium counts each message under the Java identity of a per-message collection object
-            collection = (
-                "io.debezium.connector.postgresql.LogicalDecodingMessageMonitor$"
-                f"LogicalDecodingMessageId@{random.getrandbits(31):x}"
-            )
-            block = self.tx.event_block(f"{self.xid}:{lsn}", collection) if self.tx.enabled else None
-        else:
-            # no BEGIN/COMMIT around it: it is its own commit point
-            self.last_commit_lsn = lsn
-            self.tx_epoch += 1  # source templates carry the last commit LSN (`sequence`)
-            if not self.in_tx:  # Debezium's commitMessage: lsn_commit too, and the last txId is gone
-                self.lsn_proc = self.lsn_commit = lsn
-                self.proc_op = "m"
-                self.lsn_events = 1
-            if not self.filters.message_prefix_included(prefix):  # filtered after the offset moved
-                return
-            src = self.source(time.time_ns() // 1000, "false", sequence(lsn, lsn), "", "", None, lsn)
-            block = None
-        ns = time.time_ns()
-        value = {
-            "op": "m",
-            "ts_ms": ns // 1_000_000,
-            "source": src,
-            "transaction": block,
-            "message": {"prefix": prefix, "content": self._msg_content(content)},
-        }
-        self.dispatcher.message(
-            Record(
-                self.message_topic,
-                self.msg_key_frame.encode({"prefix": prefix}),
-                self.msg_value_frame.encode(value),
-            )
-        )
+    _on_message = on_message  # a logical decoding message (stream_message.py)

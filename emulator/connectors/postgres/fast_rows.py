@@ -1,0 +1,61 @@
+"""The stream's row changes written whole in C (emulator/fastpg_msg.c, `pgmsg`): which changes may be, and the
+entries that say so.
+
+Why: after session 21 put a tuple's line in C, a streamed row change still cost ~10k instructions of Python per
+message around it (the loop's slice and copy of the message, the dispatch, the handler's bookkeeping and checks).
+`pgmsg` takes the CopyData message as psycopg gives it and does all of that for the common case.
+
+How it stays the handler's path (common.md: a fast path must decline whenever state its handler reads is in
+play): an entry is put in only by the handler itself, right after it wrote a change of the same relation and
+operation through the same C line and gate (`keep`), so every check it made held for that change; the stream
+clears the entries at every message it hands to a handler but a row change (BEGIN, COMMIT, Relation, Type,
+Truncate, a logical message...) and whenever signals are polled, and `pgmsg` drops a relation's entries at any
+change of it that it leaves to the handler. What the handler checks per change and may change between two of
+them without such a message is checked by `pgmsg` itself (the tuple kind, the tuple's shape through the C line's
+own None) or by the gate (an incremental snapshot window: a gate that does not take the line puts everything
+back). Never used with transaction metadata (the line's block is the monitor's, made in Python), with
+`skip_until` (a restart inside a transaction), or where the handlers are wrapped on the instance (failed_changes:
+`event.processing.failure.handling.mode` warn|skip)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+
+from emulator import linefill
+from emulator.connectors.postgres import pgoutput as po
+
+INSERT, UPDATE, DELETE = 0, 1, 2
+_OPS = ("c", "u", "d")
+_N = ord("N")
+_HANDLERS = ("_on_insert", "_on_update", "_on_delete")
+
+
+def message_writer(conn) -> Callable[[object], bool] | None:
+    """`pgmsg` bound to a new entries dict (`conn.fast_rels`), or None where it may not serve (see the top)."""
+    pg = linefill.PG
+    conn.fast_rels = None
+    if pg is None or "msg" not in pg or conn.tx.enabled or any(n in vars(conn) for n in _HANDLERS):
+        return None
+    conn.fast_rels = {}
+    return partial(pg["msg"], conn.fast_rels, conn)
+
+
+def keep(conn, msg: bytes, slot: int, reader, fmt: bytes, gate, kind: int = _N) -> None:
+    """The handler wrote `msg` (an Insert/Update/Delete of its relation) by `reader(msg, 6, fmt, ...)` into
+    `gate`: the relation's next such changes may go through `pgmsg` (until the stream clears the entries).
+    `kind`: the tuple kind byte at msg[5] the entry is for."""
+    rels = conn.fast_rels
+    if rels is None or conn.skip_until is not None:
+        return
+    if (
+        reader.__class__ is not partial
+        or reader.func is not linefill.PG["line"]
+        or fmt.__class__ is not bytes
+    ):
+        return
+    relid = po.U32(msg, 1)[0]
+    ents = rels.get(relid)
+    if ents is None:
+        ents = rels[relid] = [None, None, None]
+    ents[slot] = (reader.args[0], fmt, gate, kind, _OPS[slot])
