@@ -107,8 +107,8 @@ def _required(conv, name: str, what: str, error: type[Exception], default: Any =
                 return filled
             raise error(
                 f"column {name}: {what} cannot be converted under this time.precision.mode (Debezium's converter "
-                "throws: a null a required field refuses, or event.converting.failure.handling.mode=fail; Debezium "
-                "stops here too)"
+                "throws: a null a required field refuses, or event.converting.failure.handling.mode=fail; "
+                "Debezium stops here too)"
             )
         return r
 
