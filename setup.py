@@ -30,5 +30,7 @@ setup(
             libraries=["dl"],
             optional=True,
         ),
+        # the Spark sink's readers' line scanner (sink/lines.py falls back to numpy without it)
+        Extension("sink.fastscan", ["sink/fastscan.c"], optional=True),
     ]
 )

@@ -308,18 +308,42 @@ def main() -> None:
         s = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
         return (int(s[11]) + int(s[12])) / os.sysconf("SC_CLK_TCK")
 
+    def workers_cpu() -> float:
+        """The CPU of the JVM's descendants (the executors' Python daemon and workers, with their reaped
+        children): the readers' Python for the steps that read the source."""
+        kids: dict[int, list[int]] = {}
+        stats: dict[int, list[str]] = {}
+        for d in os.listdir("/proc"):
+            if d.isdigit():
+                try:
+                    s = open(f"/proc/{d}/stat").read().rsplit(")", 1)[1].split()
+                except OSError:
+                    continue
+                stats[int(d)] = s
+                kids.setdefault(int(s[1]), []).append(int(d))
+        total, todo = 0, list(kids.get(pid, []))
+        while todo:
+            p = todo.pop()
+            s = stats[p]
+            total += int(s[11]) + int(s[12]) + int(s[13]) + int(s[14])
+            todo += kids.get(p, [])
+        return total / os.sysconf("SC_CLK_TCK")
+
     res: dict[str, list[float]] = {}
     py: dict[str, list[float]] = {}  # this process's CPU (the driver's Python: Arrow-side decoding)
+    wk: dict[str, list[float]] = {}  # the executors' Python workers' CPU (`workers_cpu`)
     n_records = [0]
 
     def run(name: str, rep: int, q) -> None:
-        c0, t0, p0 = jvm_cpu(), time.time(), time.process_time()
+        c0, t0, p0, w0 = jvm_cpu(), time.time(), time.process_time(), workers_cpu()
         q() if callable(q) else q.write.format("noop").mode("overwrite").save()
-        c, p = jvm_cpu() - c0, time.process_time() - p0
+        c, p, w = jvm_cpu() - c0, time.process_time() - p0, workers_cpu() - w0
         res.setdefault(name, []).append(c)
         py.setdefault(name, []).append(p)
+        wk.setdefault(name, []).append(w)
         print(
-            f"rep {rep} {name:26s} JVM CPU {c:6.2f} s, this process {p:5.2f} s, wall {time.time() - t0:6.2f} s",
+            f"rep {rep} {name:26s} JVM CPU {c:6.2f} s, this process {p:5.2f} s, workers {w:5.2f} s, "
+            f"wall {time.time() - t0:6.2f} s",
             flush=True,
         )
 
@@ -365,7 +389,8 @@ def main() -> None:
         med = sorted(v)[len(v) // 2]
         print(
             f"  {name:26s} min {min(v):6.2f} s JVM CPU = {min(v) / (2 * a.n) * 1e6:6.1f} µs per row/change "
-            f"(median {med:5.2f} s); this process min {min(py[name]):5.2f} s"
+            f"(median {med:5.2f} s); this process min {min(py[name]):5.2f} s; workers min {min(wk[name]):5.2f} s "
+            f"(median {sorted(wk[name])[len(v) // 2]:5.2f})"
         )
 
 

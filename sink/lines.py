@@ -10,15 +10,27 @@ arrays over the block, cast to strings), and the schema texts are fingerprinted 
 `sink.split.split_line` accepts, checked as strictly (a key schema naming a field "value", a value schema
 naming "headers", a "payload" name inside a schema: not fast); every other line goes through
 `sink.split.Batcher.add_line` (orjson, Avro).
+
+With the optional C scanner (`sink/fastscan.c`, built by setup.py) the line parts are found in one pass over the
+block instead (same rules, same batches: `tests/test_sink_fastscan.py`); `DBZ_SINK_PURE_PYTHON=1` or a build
+without it takes the kernels.
 """
 
 from __future__ import annotations
+
+import os
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from sink.split import ARROW, Batcher, fingerprint
+
+try:
+    from sink import fastscan
+except ImportError:  # not built (no compiler): the numpy/pyarrow kernels below
+    fastscan = None
+PURE = os.environ.get("DBZ_SINK_PURE_PYTHON", "") in ("1", "true")
 
 _KEY = b'{"key":{"schema":'
 _NOKEY = b'{"key":null,"value":'
@@ -135,6 +147,10 @@ def split_block(
     other non-empty lines handed to `slow` (its `add_line`). A line's position is `base` + its offset in
     `data` (a file), or `positions[i]` for the i-th line (Kafka offsets). Schema texts are sent once per
     partition: `slow.sent` / `slow.known` are shared with the slow path."""
+    if fastscan is not None and not PURE:
+        got = _split_c(data, base, topic, part, slow, positions)
+        if got is not None:
+            return got
     b = Block(data)
     if b.n == 0:
         return None, []
@@ -202,10 +218,10 @@ def split_block(
         "part": pa.repeat(pa.scalar(part, pa.string()), n),
         "pos": pa.array(pos[rows], pa.int64()),
         "kfp": kfp.take(sel),
-        "kschema": _first_texts(b, ks_lo[rows], p1[rows], has_key[rows], kfp.take(sel), slow),
+        "kschema": _first_texts(b.data, ks_lo[rows], p1[rows], has_key[rows], kfp.take(sel), slow),
         "kp": b.views(kp_lo[rows], v[rows], has_key[rows]).cast(pa.string()),
         "vfp": vfp.take(sel),
-        "vschema": _first_texts(b, vs_lo[rows], j2[rows], has_val[rows], vfp.take(sel), slow),
+        "vschema": _first_texts(b.data, vs_lo[rows], j2[rows], has_val[rows], vfp.take(sel), slow),
         "vp": b.views(vp_lo[rows], vp_hi[rows], has_val[rows]).cast(pa.string()),
         "hdr": b.views(hdr_lo[rows], e[rows] - 1, has_hdr[rows]).cast(pa.string()),
     }
@@ -233,7 +249,7 @@ def _fingerprints(b: Block, lo, hi, valid, slow: Batcher, ambiguous) -> tuple[pa
     return pa.array(fps, pa.int64()).take(d.indices), bad
 
 
-def _first_texts(b: Block, lo, hi, valid, fps: pa.Array, slow: Batcher) -> pa.Array:
+def _first_texts(data: bytes, lo, hi, valid, fps: pa.Array, slow: Batcher) -> pa.Array:
     """The schema text at the first row of each fingerprint not yet sent in this partition, else null."""
     texts = [None] * len(lo)
     if valid.any():
@@ -242,5 +258,82 @@ def _first_texts(b: Block, lo, hi, valid, fps: pa.Array, slow: Batcher) -> pa.Ar
             if fp not in slow.sent:
                 slow.sent.add(fp)
                 i = int(np.flatnonzero(f == fp)[0])
-                texts[i] = b.data[lo[i] : hi[i]].decode()
+                texts[i] = data[lo[i] : hi[i]].decode()
     return pa.array(texts, pa.string())
+
+
+_AMBIGUOUS_K = (b'"payload"', b'"field":"value"')
+_AMBIGUOUS_V = (b'"payload"', b'"field":"headers"')
+
+
+def _group_fps(
+    data: bytes, lo, hi, first: list[int], slow: Batcher, ambiguous
+) -> tuple[np.ndarray, np.ndarray]:
+    """(fingerprint, contains an ambiguous name) per distinct schema text (`fastscan.split`'s groups)."""
+    fps = np.zeros(len(first) + 1, np.int64)  # the last entry: rows without a text (group -1)
+    bad = np.zeros(len(first) + 1, bool)
+    for j, i in enumerate(first):
+        text = data[lo[i] : hi[i]]
+        fp = slow.known.get(text)
+        if fp is None:
+            fp = slow.known[text] = fingerprint(text)
+        fps[j] = fp
+        bad[j] = any(a in text for a in ambiguous)
+    return fps, bad
+
+
+def _column(data: bytes, lo: np.ndarray, hi: np.ndarray, valid: np.ndarray) -> pa.Array:
+    """data[lo:hi] per valid row as a string column (one copy of those bytes; the block is valid UTF-8)."""
+    n = len(lo)
+    spans = np.empty((n, 2), np.int64)
+    spans[:, 0] = np.where(valid, lo, -1)
+    spans[:, 1] = hi
+    offs, vals = fastscan.gather(data, spans)
+    bitmap = pa.py_buffer(np.packbits(valid, bitorder="little"))
+    nulls = int(n - np.count_nonzero(valid))
+    return pa.Array.from_buffers(pa.string(), n, [bitmap, pa.py_buffer(offs), pa.py_buffer(vals)], nulls)
+
+
+def _split_c(data: bytes, base: int, topic: str, part: str, slow: Batcher, positions) -> tuple | None:
+    """`split_block` with the line parts from `fastscan.split` (None: the block is not valid UTF-8, or holds
+    more distinct schema texts than the scanner tracks; the kernels then split it)."""
+    got = fastscan.split(data)
+    if got is None:
+        return None
+    n, raw, kfirst, vfirst = got
+    if n == 0:
+        return None, []
+    m = np.frombuffer(raw, np.int64).reshape(n, fastscan.NCOL)
+    s, e, flags = m[:, 0], m[:, 1], m[:, 2]
+    kg, vg = m[:, 12], m[:, 13]
+    kfps, kbad = _group_fps(data, m[:, 3], m[:, 4], kfirst, slow, _AMBIGUOUS_K)
+    vfps, vbad = _group_fps(data, m[:, 7], m[:, 8], vfirst, slow, _AMBIGUOUS_V)
+    fast = ((flags & 1) != 0) & ~kbad[kg] & ~vbad[vg]  # group -1 indexes the last entry: False
+    pos = base + s if positions is None else positions
+    slow_rows = np.flatnonzero((e > s) & ~fast).tolist()
+    for i in slow_rows:
+        line = data[s[i] : e[i]]
+        if line.strip():
+            slow.add_line(topic, part, int(pos[i]), line)
+    rows = np.flatnonzero(fast)
+    if len(rows) == 0:
+        return None, slow_rows
+    r = m[rows]
+    nr = len(rows)
+    f = r[:, 2]
+    has_key, has_val, has_hdr = (f & 2) != 0, (f & 4) != 0, (f & 8) != 0
+    kfp = pa.array(kfps[r[:, 12]], pa.int64(), mask=~has_key)
+    vfp = pa.array(vfps[r[:, 13]], pa.int64(), mask=~has_val)
+    arrays = {
+        "topic": pa.repeat(pa.scalar(topic, pa.string()), nr),
+        "part": pa.repeat(pa.scalar(part, pa.string()), nr),
+        "pos": pa.array(pos[rows], pa.int64()),
+        "kfp": kfp,
+        "kschema": _first_texts(data, r[:, 3], r[:, 4], has_key, kfp, slow),
+        "kp": _column(data, r[:, 5], r[:, 6], has_key),
+        "vfp": vfp,
+        "vschema": _first_texts(data, r[:, 7], r[:, 8], has_val, vfp, slow),
+        "vp": _column(data, r[:, 9], r[:, 10], has_val),
+        "hdr": _column(data, r[:, 11], r[:, 1] - 1, has_hdr),
+    }
+    return pa.RecordBatch.from_arrays([arrays[f.name] for f in ARROW], schema=ARROW), slow_rows
