@@ -7,7 +7,10 @@ session 23). Here pyarrow's probe runs once with pandas hidden (a meta path find
 ModuleNotFoundError for it), so that it records "no pandas"; then pandas is importable as before, and pyarrow
 still imports it where a caller asks for pandas itself (`Table.to_pandas`: it tries the import again on an
 explicit use). The driver keeps pandas: pyspark's `mapInArrow` (the warm-up job, sink/prestart.py) checks
-pandas' version there, and `pyspark.testing.utils` (imported by py4j's argument converter) imports it.
+pandas' version there. But its first import came earlier, on the start's main thread: py4j's argument converter
+imports `pyspark.testing.utils` at the first JVM call with arguments (the `SparkConf`), which imports pandas
+(~0.4 CPU-s) to set flags that only pyspark's own tests read; made with pandas hidden, pandas is imported by the
+warm-up thread instead, while the main thread plans the query.
 """
 
 from __future__ import annotations
@@ -38,6 +41,11 @@ def _without_pandas(probe) -> None:
 def probe() -> None:
     """Run pyarrow's probe now, with pandas hidden."""
     _without_pandas(lambda: __import__("pyarrow").array([0]))
+
+
+def pyspark_probe() -> None:
+    """Import `pyspark.testing.utils` now, with pandas hidden (the driver, before its session)."""
+    _without_pandas(lambda: __import__("pyspark.testing.utils"))
 
 
 class _ThenProbe(Loader):

@@ -77,3 +77,19 @@ def test_no_process_of_a_run_imports_pandas(tmp_path):
     assert any("sink" in cmd and "run" in cmd for cmd in imported.values()), (
         imported
     )  # the spy saw the driver
+
+
+def test_the_session_leaves_pandas_to_who_needs_it():
+    """`spark_session` no longer imports pandas on the main thread (pyspark's probe in `pyspark.testing.utils`,
+    at the SparkConf); the warm-up job's `mapInArrow` imports it (pyspark checks its version there)."""
+    code = (
+        "import sys\n"
+        "from sink.job import spark_session\n"
+        "s = spark_session('nopandas', master='local[1]')\n"
+        "print('pandas' in sys.modules, end=' ')\n"
+        "from sink import prestart\n"
+        "prestart.start(s).join()\n"
+        "print('pandas' in sys.modules)\n"
+        "s.stop()\n"
+    )
+    assert _py(code) == "False True"
