@@ -54,6 +54,9 @@ class _ThenProbe(Loader):
     def __init__(self, loader) -> None:
         self.loader = loader
 
+    def __getattr__(self, name):  # the rest (get_filename, is_package, ...) is the wrapped loader's
+        return getattr(self.loader, name)
+
     def create_module(self, spec):
         return self.loader.create_module(spec)
 
