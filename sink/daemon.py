@@ -20,6 +20,7 @@ import sys
 # this module needs no environment of ours: it still holds where sink/boot is not on the workers' PYTHONPATH
 # (executors whose machine has the project elsewhere, a user's own worker settings)
 from sink.boot.sitecustomize import packaged_zips
+from sink.nopandas import at_pyarrow_import
 
 
 def main() -> None:
@@ -27,6 +28,8 @@ def main() -> None:
     if drop:
         sys.path[:] = [p for p in sys.path if p not in drop]
         importlib.invalidate_caches()
+    # the workers it forks import pyarrow, whose first array imported pandas for nothing (sink/nopandas.py)
+    at_pyarrow_import()
     from pyspark.daemon import manager
 
     manager()

@@ -57,6 +57,10 @@ def spark_session(app: str = "dbz-sink", master: str | None = None):
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     from pyspark.sql import SparkSession
 
+    from sink.nopandas import pyspark_probe
+
+    pyspark_probe()  # pandas' import off the start's main thread (sink/nopandas.py)
+
     given = given_settings()
     b = SparkSession.builder.appName(app)
     if master:

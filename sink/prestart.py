@@ -20,16 +20,17 @@ import threading
 
 def imports(batches):
     """What a reader task loads before its first record: `sink.sources` and what its read path imports, and
-    what pyarrow imports at its first `pa.array` (pandas, when installed: pyarrow's shim looks for it once per
-    process, ~0.5-0.7 CPU-s, which each worker paid inside its first read task)."""
+    pyarrow's look for pandas at its first `pa.array` (once per process; made with pandas hidden, since pyarrow
+    imported it for nothing: sink/nopandas.py)."""
     import numpy  # noqa: F401
-    import pyarrow
+    import pyarrow  # noqa: F401
 
     import sink.lines  # noqa: F401
     import sink.reader_keys  # noqa: F401
     import sink.sources  # noqa: F401
+    from sink import nopandas
 
-    pyarrow.array([0])
+    nopandas.probe()
     yield from batches
 
 
