@@ -7,10 +7,11 @@ from collections.abc import Callable
 
 
 def added_lines_belong_to_the_draw(
-    before: list[str], after: list[str], new_block: Callable[[str], object]
+    before: list[str], after: list[str], new_block: Callable[[str], object], sets: tuple[str, ...] = ()
 ) -> bool:
-    """`after` is `before` plus `-- @set` lines and lines inside blocks (`-- @scenario …` / `-- @section …`
-    headers) for which `new_block(header)` is true."""
+    """`after` is `before` plus `-- @set` lines (only of the properties `sets` names, when given) and lines
+    inside blocks (`-- @scenario …` / `-- @section …` headers) for which `new_block(header)` is true."""
+    set_lines = tuple(f"-- @set {k}=" for k in sets) if sets else ("-- @set ",)
     it = iter(after)
     if not all(any(a == b for a in it) for b in before):  # the old lines in their order
         return False
@@ -22,6 +23,6 @@ def added_lines_belong_to_the_draw(
         if kept and line == kept[0]:
             kept.pop(0)
             continue
-        if not (line.startswith("-- @set ") or (owner is not None and new_block(owner))):
+        if not (line.startswith(set_lines) or (owner is not None and new_block(owner))):
             return False
     return True

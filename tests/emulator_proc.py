@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from emulator.testing.oracle_capture import BUSY_S
+from emulator.testing.procstat import proc_parents, stat_fields
 
 
 def write_properties(props: dict[str, str], path: Path) -> None:
@@ -206,39 +207,14 @@ class _Busy:
             return False
         if now - self.children_at >= 1.0:  # children change rarely: a scan of /proc once a second
             self.children_at = now
-            self.children = [c for c, ppid in _proc_parents() if ppid == self.pid]
+            self.children = [c for c, ppid in proc_parents() if ppid == self.pid]
         for p in (self.pid, *self.children):
             try:
                 tasks = os.listdir(f"/proc/{p}/task")
             except OSError:
                 continue
             for tid in tasks:
-                fields = _stat_fields(f"/proc/{p}/task/{tid}/stat")
+                fields = stat_fields(f"/proc/{p}/task/{tid}/stat")
                 if fields and fields[0] in (b"R", b"D", b"T", b"t"):
                     return True
         return False
-
-
-# the /proc reading of oracle_capture's (private there; a copy rather than a change to the recorder's module)
-def _stat_fields(path: str) -> list[bytes] | None:
-    """A /proc `stat` file's fields after the command name (state first, then the parent pid), None when the
-    process or thread is gone."""
-    try:
-        with open(path, "rb") as f:
-            stat = f.read()
-    except OSError:
-        return None
-    return stat[stat.rfind(b")") + 2 :].split()
-
-
-def _proc_parents() -> list[tuple[int, int]]:
-    """(pid, parent pid) of every process /proc lists."""
-    try:
-        names = os.listdir("/proc")
-    except OSError:
-        return []
-    out = []
-    for d in names:
-        if d.isdigit() and (fields := _stat_fields(f"/proc/{d}/stat")) is not None:
-            out.append((int(d), int(fields[1])))
-    return out

@@ -37,6 +37,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from emulator.testing.procstat import proc_parents, stat_fields
+
 HEARTBEAT_PREFIX = "__debezium-heartbeat"
 STOP_GRACE_S = 30.0
 
@@ -356,30 +358,6 @@ def write_properties(props: dict, path: Path) -> None:
 BUSY_S = 0.5  # how long the emulator must stay busy (EmulatorCapture._busy) to count as still working
 
 
-def _stat_fields(path: str) -> list[bytes] | None:
-    """A /proc `stat` file's fields after the command name (state first, then the parent pid), None when the
-    process or thread is gone."""
-    try:
-        with open(path, "rb") as f:
-            stat = f.read()
-    except OSError:
-        return None
-    return stat[stat.rfind(b")") + 2 :].split()
-
-
-def _proc_parents() -> list[tuple[int, int]]:
-    """(pid, parent pid) of every process /proc lists."""
-    try:
-        names = os.listdir("/proc")
-    except OSError:
-        return []
-    out = []
-    for d in names:
-        if d.isdigit() and (fields := _stat_fields(f"/proc/{d}/stat")) is not None:
-            out.append((int(d), int(fields[1])))
-    return out
-
-
 class EmulatorCapture(Capture):
     """`CMD run CONFIG --out DIR` in a subprocess; DIR's <topic>.jsonl files are tailed."""
 
@@ -450,14 +428,14 @@ class EmulatorCapture(Capture):
         now = time.monotonic()
         if now - self._children_at >= 1.0:  # children change rarely: a scan of /proc once a second
             self._children_at = now
-            self._children = [c for c, ppid in _proc_parents() if ppid == pid]
+            self._children = [c for c, ppid in proc_parents() if ppid == pid]
         for p in (pid, *self._children):
             try:
                 tasks = os.listdir(f"/proc/{p}/task")
             except OSError:
                 continue
             for tid in tasks:
-                fields = _stat_fields(f"/proc/{p}/task/{tid}/stat")
+                fields = stat_fields(f"/proc/{p}/task/{tid}/stat")
                 if fields and fields[0] in (b"R", b"D", b"T", b"t"):
                     return True
         return False

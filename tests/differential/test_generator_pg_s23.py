@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from draw_lines import added_lines_belong_to_the_draw
 
 import emulator.testing.workloads as workloads
 import emulator.testing.workloads_pg_s23 as s23
@@ -16,6 +17,7 @@ from emulator.testing.workload import Workload
 KINDS = tuple(sorted(s23.SCENARIOS))
 SEEDS = range(44780000, 44780150)
 NEW_SETS = ("event.processing.failure.handling.mode", "snapshot.isolation.mode", "topic.naming.strategy")
+NEW_BLOCK = re.compile(rf"-- @scenario s23_({'|'.join(KINDS)})")
 
 
 def test_the_s23_draw_keeps_old_workloads(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -24,21 +26,7 @@ def test_the_s23_draw_keeps_old_workloads(monkeypatch: pytest.MonkeyPatch) -> No
     gained = dict.fromkeys(KINDS, 0)
     for s in SEEDS:
         before, after = workloads.generate("pg", s).splitlines(), drawn[s].splitlines()
-        it = iter(after)
-        assert all(any(a == b for a in it) for b in before), s  # the old lines, in their order
-        owner, kept = None, list(before)
-        for line in after:
-            if line.startswith(("-- @scenario ", "-- @section ")):
-                owner = line
-            if kept and line == kept[0]:
-                kept.pop(0)
-                continue
-            if line.startswith(tuple(f"-- @set {k}=" for k in NEW_SETS)):
-                continue
-            assert owner is not None and re.fullmatch(rf"-- @scenario s23_({'|'.join(KINDS)})", owner), (
-                s,
-                line,
-            )
+        assert added_lines_belong_to_the_draw(before, after, NEW_BLOCK.fullmatch, NEW_SETS), s
         for k in KINDS:
             gained[k] += f"-- @scenario s23_{k}\n" in drawn[s]
         for k in NEW_SETS:
