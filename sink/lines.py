@@ -203,11 +203,7 @@ def split_block(
     fast &= ~kbad & ~vbad
     has_hdr = (doc_h | null_h) & fast
 
-    slow_rows = np.flatnonzero((e > s) & ~fast).tolist()
-    for i in slow_rows:
-        line = data[s[i] : e[i]]
-        if line.strip():
-            slow.add_line(topic, part, int(pos[i]), line)
+    slow_rows = _to_slow(data, s, e, fast, pos, slow, topic, part)
     rows = np.flatnonzero(fast)
     if len(rows) == 0:
         return None, slow_rows
@@ -310,11 +306,7 @@ def _split_c(data: bytes, base: int, topic: str, part: str, slow: Batcher, posit
     vfps, vbad = _group_fps(data, m[:, 7], m[:, 8], vfirst, slow, _AMBIGUOUS_V)
     fast = ((flags & 1) != 0) & ~kbad[kg] & ~vbad[vg]  # group -1 indexes the last entry: False
     pos = base + s if positions is None else positions
-    slow_rows = np.flatnonzero((e > s) & ~fast).tolist()
-    for i in slow_rows:
-        line = data[s[i] : e[i]]
-        if line.strip():
-            slow.add_line(topic, part, int(pos[i]), line)
+    slow_rows = _to_slow(data, s, e, fast, pos, slow, topic, part)
     rows = np.flatnonzero(fast)
     if len(rows) == 0:
         return None, slow_rows
@@ -337,3 +329,13 @@ def _split_c(data: bytes, base: int, topic: str, part: str, slow: Batcher, posit
         "hdr": _column(data, r[:, 11], r[:, 1] - 1, has_hdr),
     }
     return pa.RecordBatch.from_arrays([arrays[f.name] for f in ARROW], schema=ARROW), slow_rows
+
+
+def _to_slow(data, s, e, fast, pos, slow, topic, part) -> list[int]:
+    """The non-empty lines the fast columns do not cover, handed to the per-line path; their row numbers."""
+    slow_rows = np.flatnonzero((e > s) & ~fast).tolist()
+    for i in slow_rows:
+        line = data[s[i] : e[i]]
+        if line.strip():
+            slow.add_line(topic, part, int(pos[i]), line)
+    return slow_rows
