@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from emulator.testing.oracle_capture import BUSY_S
-from emulator.testing.procstat import proc_parents, stat_fields
+from emulator.testing.procstat import any_task_busy, children_of
 
 
 def write_properties(props: dict[str, str], path: Path) -> None:
@@ -207,14 +207,5 @@ class _Busy:
             return False
         if now - self.children_at >= 1.0:  # children change rarely: a scan of /proc once a second
             self.children_at = now
-            self.children = [c for c, ppid in proc_parents() if ppid == self.pid]
-        for p in (self.pid, *self.children):
-            try:
-                tasks = os.listdir(f"/proc/{p}/task")
-            except OSError:
-                continue
-            for tid in tasks:
-                fields = stat_fields(f"/proc/{p}/task/{tid}/stat")
-                if fields and fields[0] in (b"R", b"D", b"T", b"t"):
-                    return True
-        return False
+            self.children = children_of(self.pid)
+        return any_task_busy((self.pid, *self.children))

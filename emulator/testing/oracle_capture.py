@@ -37,7 +37,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from emulator.testing.procstat import proc_parents, stat_fields
+from emulator.testing.procstat import any_task_busy, children_of
 
 HEARTBEAT_PREFIX = "__debezium-heartbeat"
 STOP_GRACE_S = 30.0
@@ -428,17 +428,8 @@ class EmulatorCapture(Capture):
         now = time.monotonic()
         if now - self._children_at >= 1.0:  # children change rarely: a scan of /proc once a second
             self._children_at = now
-            self._children = [c for c, ppid in proc_parents() if ppid == pid]
-        for p in (pid, *self._children):
-            try:
-                tasks = os.listdir(f"/proc/{p}/task")
-            except OSError:
-                continue
-            for tid in tasks:
-                fields = stat_fields(f"/proc/{p}/task/{tid}/stat")
-                if fields and fields[0] in (b"R", b"D", b"T", b"t"):
-                    return True
-        return False
+            self._children = children_of(pid)
+        return any_task_busy((pid, *self._children))
 
     def _poll(self):
         try:

@@ -28,3 +28,25 @@ def proc_parents() -> list[tuple[int, int]]:
         if d.isdigit() and (fields := stat_fields(f"/proc/{d}/stat")) is not None:
             out.append((int(d), int(fields[1])))
     return out
+
+
+BUSY_STATES = (b"R", b"D", b"T", b"t")  # running, in an uninterruptible wait, stopped: still working
+
+
+def children_of(pid: int) -> list[int]:
+    """The pids whose parent is `pid`."""
+    return [c for c, ppid in proc_parents() if ppid == pid]
+
+
+def any_task_busy(pids) -> bool:
+    """Whether a thread of one of `pids` is in one of BUSY_STATES."""
+    for p in pids:
+        try:
+            tasks = os.listdir(f"/proc/{p}/task")
+        except OSError:
+            continue
+        for tid in tasks:
+            fields = stat_fields(f"/proc/{p}/task/{tid}/stat")
+            if fields and fields[0] in BUSY_STATES:
+                return True
+    return False
