@@ -316,49 +316,76 @@ pp_value(const PCol *c, const unsigned char *s, Py_ssize_t n, Buf *b)
 
 #define STACK_COLS 64
 
+/* the key's spans of one row into sp[:nk] (a NULL, or a converter's null, as the key's NULL JSON) */
+static void
+key_spans(const PPlan *pl, const PRow *r, Span *sp)
+{
+    for (int k = 0; k < pl->nk; k++) {
+        int i = pl->kcol[k];
+        const PCol *c = &pl->cols[i];
+        if (r->at[i] < 0
+            || (c->kind > P_BOOL && r->end[i] - r->at[i] == 4 && memcmp(r->vals->d + r->at[i], "null", 4) == 0))
+            sp[k].p = PyBytes_AS_STRING(c->knull), sp[k].n = PyBytes_GET_SIZE(c->knull);
+        else
+            sp[k].p = r->vals->d + r->at[i], sp[k].n = r->end[i] - r->at[i];
+    }
+}
+
 /* see fastpg.h */
 PyObject *
-pp_line(PPlan *pl, const Buf *vals, const Py_ssize_t *at, const Py_ssize_t *end, PyObject *fmt, const Span *tail,
-        int ntail, Py_ssize_t *keylen)
+pp_line(PPlan *pl, const PRow *rows, int nrows, PyObject *fmt, const Span *tail, int ntail, Py_ssize_t *keylen)
 {
     Span ssmall[STACK_COLS + 8], *sp = ssmall;
     PyObject *res = NULL;
-    char kbuf[512], *key = kbuf;
-    int nsp = (pl->nk >= 0) + pl->nv + ntail;
+    char kbuf[512], *key = kbuf, kbuf2[512], *key2 = kbuf2;
+    int nsp = (pl->nk >= 0) + nrows * pl->nv + ntail;
     if (nsp < pl->nk)
         nsp = pl->nk;
     if (nsp > STACK_COLS + 8 && (sp = PyMem_Malloc(sizeof(Span) * (size_t)nsp)) == NULL)
         return PyErr_NoMemory();
-    /* the key: its fields' JSON (a NULL, or a converter's null, as the key's NULL JSON) through its format */
+    /* the key: its fields' JSON through its format; with two rows (an UPDATE's old and new) both keys, which
+     * must be the same bytes (else None: the caller's Python reads a key change) */
     *keylen = 0;
     int m = 0;
     if (pl->nk >= 0) {
-        for (int k = 0; k < pl->nk; k++) {
-            int i = pl->kcol[k];
-            const PCol *c = &pl->cols[i];
-            if (at[i] < 0 || (c->kind > P_BOOL && end[i] - at[i] == 4 && memcmp(vals->d + at[i], "null", 4) == 0))
-                sp[k].p = PyBytes_AS_STRING(c->knull), sp[k].n = PyBytes_GET_SIZE(c->knull);
-            else
-                sp[k].p = vals->d + at[i], sp[k].n = end[i] - at[i];
+        Py_ssize_t len2 = 0;
+        if (nrows == 2) {
+            key_spans(pl, &rows[1], sp);
+            len2 = cut_size(&pl->kcut, sp);
+            if (len2 > (Py_ssize_t)sizeof(kbuf2) && (key2 = PyMem_Malloc((size_t)len2)) == NULL) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            cut_fill(&pl->kcut, sp, key2);
         }
+        key_spans(pl, &rows[0], sp);
         *keylen = cut_size(&pl->kcut, sp);
+        if (nrows == 2 && len2 != *keylen)
+            goto none;
         if (*keylen > (Py_ssize_t)sizeof(kbuf) && (key = PyMem_Malloc((size_t)*keylen)) == NULL) {
             PyErr_NoMemory();
             goto done;
         }
         cut_fill(&pl->kcut, sp, key);
+        if (nrows == 2 && memcmp(key, key2, (size_t)*keylen) != 0)
+            goto none;
         sp[0].p = key, sp[0].n = *keylen;
         m = 1;
     }
-    /* the line's spans: the key's text, the values, the caller's tail */
-    for (int k = 0; k < pl->nv; k++) {
-        int i = pl->vcol[k];
-        const PCol *c = &pl->cols[i];
-        if (at[i] < 0 || (c->kind > P_BOOL && end[i] - at[i] == 4 && memcmp(vals->d + at[i], "null", 4) == 0))
-            sp[m].p = PyBytes_AS_STRING(c->vnull), sp[m].n = PyBytes_GET_SIZE(c->vnull);
-        else
-            sp[m].p = vals->d + at[i], sp[m].n = end[i] - at[i];
-        m++;
+    /* the line's spans: the key's text, each row's values, the caller's tail */
+    for (int r = 0; r < nrows; r++) {
+        const PRow *row = &rows[r];
+        for (int k = 0; k < pl->nv; k++) {
+            int i = pl->vcol[k];
+            const PCol *c = &pl->cols[i];
+            if (row->at[i] < 0
+                || (c->kind > P_BOOL && row->end[i] - row->at[i] == 4
+                    && memcmp(row->vals->d + row->at[i], "null", 4) == 0))
+                sp[m].p = PyBytes_AS_STRING(c->vnull), sp[m].n = PyBytes_GET_SIZE(c->vnull);
+            else
+                sp[m].p = row->vals->d + row->at[i], sp[m].n = row->end[i] - row->at[i];
+            m++;
+        }
     }
     for (int k = 0; k < ntail; k++)
         sp[m++] = tail[k];
@@ -381,59 +408,82 @@ none:
 done:
     if (key != kbuf)
         PyMem_Free(key);
+    if (key2 != kbuf2)
+        PyMem_Free(key2);
     if (sp != ssmall)
         PyMem_Free(sp);
     return res;
 }
 
-/* see fastpg.h */
-PyObject *
-pp_tuple(PPlan *pl, const unsigned char *d, Py_ssize_t len, Py_ssize_t p, PyObject *fmt, long long lsn,
-         const char *tx, Py_ssize_t txn, long long nsv)
+/* one TupleData at d[p:len] read into r (its vals appended to, at/end per column): 1 read (*pend: where it
+ * ends), 0 where the generated reader answers None, -1 error */
+static int
+pp_read(PPlan *pl, const unsigned char *d, Py_ssize_t len, Py_ssize_t p, PRow *r, Py_ssize_t *pend)
 {
     if (p + 2 > len || ((d[p] << 8) | d[p + 1]) != pl->n)
-        Py_RETURN_NONE;
+        return 0;
     p += 2;
-    Py_ssize_t stack[2 * STACK_COLS], *at = stack, *end;
-    if (pl->n > STACK_COLS && (at = PyMem_Malloc(sizeof(Py_ssize_t) * 2 * (size_t)pl->n)) == NULL)
-        return PyErr_NoMemory();
-    end = at + pl->n;
-    Buf vals;
-    buf_init(&vals);
-    PyObject *res = NULL;
+    Buf *vals = r->vals;
+    Py_ssize_t *at = r->at, *end = r->end;
     for (int i = 0; i < pl->n; i++) {
         const PCol *c = &pl->cols[i];
         if (p >= len)
-            goto none;
+            return 0;
         unsigned char k = d[p];
         if (k == 'n') {
             if (c->ex == 1)
-                goto none;
+                return 0;
             at[i] = -1;
             p++;
             continue;
         }
         if (k != 't' || p + 5 > len || c->ex == 2)
-            goto none;
+            return 0;
         uint32_t ln = (uint32_t)d[p + 1] << 24 | (uint32_t)d[p + 2] << 16 | (uint32_t)d[p + 3] << 8 | d[p + 4];
         Py_ssize_t s = p + 5;
         if ((Py_ssize_t)ln > len - s)
-            goto none;
+            return 0;
         p = s + (Py_ssize_t)ln;
         if (c->kind == P_SKIP) {
             at[i] = -1;
             continue;
         }
-        at[i] = vals.n;
-        if (pp_value(c, d + s, (Py_ssize_t)ln, &vals) < 0)
-            goto done;
-        end[i] = vals.n;
+        at[i] = vals->n;
+        if (pp_value(c, d + s, (Py_ssize_t)ln, vals) < 0)
+            return -1;
+        end[i] = vals->n;
     }
+    *pend = p;
+    return 1;
+}
+
+/* see fastpg.h */
+PyObject *
+pp_tuple(PPlan *pl, const unsigned char *d, Py_ssize_t len, Py_ssize_t p, PyObject *fmt, long long lsn,
+         const char *tx, Py_ssize_t txn, long long nsv, int old)
+{
+    int nrows = old ? 2 : 1;
+    Py_ssize_t stack[4 * STACK_COLS], *at = stack;
+    if (pl->n > STACK_COLS && (at = PyMem_Malloc(sizeof(Py_ssize_t) * 4 * (size_t)pl->n)) == NULL)
+        return PyErr_NoMemory();
+    Buf vals; /* both rows' values in one buffer (a row's spans are read after both are in: no pointer moves) */
+    buf_init(&vals);
+    PRow rows[2] = {{&vals, at, at + pl->n}, {&vals, at + 2 * pl->n, at + 3 * pl->n}};
+    PyObject *res = NULL;
+    Py_ssize_t pend;
+    int r = pp_read(pl, d, len, p, &rows[0], &pend);
+    if (r > 0 && old) { /* the new tuple after the old one's end: 'N' */
+        r = pend < len && d[pend] == 'N' ? pp_read(pl, d, len, pend + 1, &rows[1], &pend) : 0;
+    }
+    if (r < 0)
+        goto done;
+    if (r == 0)
+        goto none;
     /* after the values: the LSN twice, the block, the three times (ms, µs, ns: the first digits of ns's text) */
     char tbuf[24], lbuf[24];
     Py_ssize_t tn = fl_put_int(tbuf, nsv), ln = fl_put_int(lbuf, lsn), keylen;
     Span tail[6] = {{lbuf, ln}, {lbuf, ln}, {tx, txn}, {tbuf, tn - 6}, {tbuf, tn - 3}, {tbuf, tn}};
-    PyObject *lo = pp_line(pl, &vals, at, end, fmt, tail, 6, &keylen);
+    PyObject *lo = pp_line(pl, rows, nrows, fmt, tail, 6, &keylen);
     if (lo == NULL || lo == Py_None)
         res = lo;
     else { /* (line, key length), without Py_BuildValue's format parsing (~200 instructions an event) */
@@ -479,5 +529,5 @@ fp_line(PyObject *module, PyObject *const *argv, Py_ssize_t argc)
         || lsn < 0 || nsv < 1000000)
         Py_RETURN_NONE; /* (the generated reader's own rules then) */
     return pp_tuple(pl, (const unsigned char *)PyBytes_AS_STRING(bo), PyBytes_GET_SIZE(bo), p, fmt, lsn,
-                    PyBytes_AS_STRING(tx), PyBytes_GET_SIZE(tx), nsv);
+                    PyBytes_AS_STRING(tx), PyBytes_GET_SIZE(tx), nsv, 0);
 }

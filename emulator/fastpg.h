@@ -51,16 +51,26 @@ typedef struct {
 
 /* one used column's text value s[:n] as its JSON into b (fastpg.c) */
 int pp_value(const PCol *c, const unsigned char *s, Py_ssize_t n, Buf *b);
-/* the line of a row whose used columns' JSON is in vals (at[i] < 0: NULL, else vals->d[at[i]:end[i]]): the key
- * through the plan's key format, then fmt filled from (key, values..., the `ntail` spans of tail); *keylen the
- * key's length (0: none). NULL with an error set, Py_None (a new reference) where fmt does not fit (fastpg.c) */
-PyObject *pp_line(PPlan *pl, const Buf *vals, const Py_ssize_t *at, const Py_ssize_t *end, PyObject *fmt,
-                  const Span *tail, int ntail, Py_ssize_t *keylen);
+
+/* one tuple's used columns' JSON: in vals, at[i] < 0 NULL (or unused), else vals->d[at[i]:end[i]] */
+typedef struct {
+    Buf *vals;
+    Py_ssize_t *at, *end;
+} PRow;
+
+/* the line of `nrows` rows (1; 2: an UPDATE's old and new, whose keys must print the same, else Py_None): the key
+ * through the plan's key format, then fmt filled from (key, each row's values..., the `ntail` spans of tail);
+ * *keylen the key's length (0: none). NULL with an error set, Py_None (a new reference) where fmt does not fit
+ * (fastpg.c) */
+PyObject *pp_line(PPlan *pl, const PRow *rows, int nrows, PyObject *fmt, const Span *tail, int ntail,
+                  Py_ssize_t *keylen);
 
 /* one pgoutput TupleData at d[p:len] into its record's line (pgline's work, fastpg.c): (line, key length), or
  * Py_None where the generated reader answers None; NULL with an error set. fmt a bytes object, lsn >= 0, ns the
- * record's time in ns (>= 1e6), tx[:txn] the transaction block's JSON */
+ * record's time in ns (>= 1e6), tx[:txn] the transaction block's JSON. `old`: d[p:] is a REPLICA IDENTITY FULL
+ * UPDATE's old tuple, then 'N' and the new one; the line's values are both rows' (Py_None also where their keys
+ * differ: a key change) */
 PyObject *pp_tuple(PPlan *pl, const unsigned char *d, Py_ssize_t len, Py_ssize_t p, PyObject *fmt, long long lsn,
-                   const char *tx, Py_ssize_t txn, long long ns);
+                   const char *tx, Py_ssize_t txn, long long ns, int old);
 
 #endif

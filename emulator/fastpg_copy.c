@@ -123,7 +123,8 @@ fp_copyline(PyObject *module, PyObject *const *argv, Py_ssize_t argc)
     char tbuf[24];
     Py_ssize_t tn = fl_put_int(tbuf, (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec), keylen;
     Span tail[3] = {{tbuf, tn - 6}, {tbuf, tn - 3}, {tbuf, tn}};
-    res = pp_line(pl, &vals, at, end, fmt, tail, 3, &keylen);
+    PRow row = {&vals, at, end};
+    res = pp_line(pl, &row, 1, fmt, tail, 3, &keylen);
     goto done;
 none:
     res = Py_NewRef(Py_None);

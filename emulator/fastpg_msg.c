@@ -9,8 +9,10 @@
  * Contract: `pgmsg(rels, conn, data) -> bool`. `rels` is the stream's dict {relation id: [INSERT, UPDATE, DELETE]}
  * of entries the handlers put there after writing such a change of that relation through the C line themselves
  * (fast_rows.py says when they may), each None or (plan, line format, line gate, tuple kind byte, op). For a
- * change with an entry (and the tuple kind the entry names: 'N' for INSERT/UPDATE without old tuple, 'K' or 'O'
- * for a DELETE's old one) it does what the handler does on that path: conn.lsn_events / lsn_proc / proc_op as the
+ * change with an entry (and the tuple kind the entry names: 'N' for INSERT/UPDATE without old tuple, 'O' for an
+ * UPDATE with the old row (REPLICA IDENTITY FULL: both tuples read, the line's format holds both rows' fields, and
+ * keys that print differently are a key change left to the handler), 'K' or 'O' for a DELETE's old one) it does
+ * what the handler does on that path: conn.lsn_events / lsn_proc / proc_op as the
  * handler keeps them, the line (pp_tuple, the block `null`: entries exist only without transaction metadata, the
  * record's time from the same clock as time.time_ns), then gate(op, (line, key length)); True. Anything else —
  * another message, no entry, a tuple pp_tuple leaves to Python (None), a gate that does not take the line (an
@@ -150,7 +152,8 @@ fp_msg(PyObject *module, PyObject *const *argv, Py_ssize_t argc)
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     long long ns = (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-    line = pp_tuple(pl, d + 25, len - 25, 6, fmt, (long long)lsn, "null", 4, ns);
+    /* an UPDATE's entry for 'O' (REPLICA IDENTITY FULL): the old tuple, then the new; the line holds both rows */
+    line = pp_tuple(pl, d + 25, len - 25, 6, fmt, (long long)lsn, "null", 4, ns, slot == 1 && d[30] == 'O');
     if (line == NULL)
         goto done;
     if (line != Py_None) {

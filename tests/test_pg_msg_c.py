@@ -4,7 +4,7 @@ handlers print, and keep the position as they keep it.
 A real PostgreSQL workload over three tables of every column kind test_pg_line_c.py reads (REPLICA IDENTITY
 DEFAULT, FULL and USING INDEX), each with a TOASTed text column: INSERTs of the three tables interleaved in one
 transaction, UPDATEs that leave the TOASTed value unchanged ('u': the handler's other readers) and UPDATEs that do
-not, a transactional logical message between two INSERTs of a transaction, DELETEs of several rows in one
+not, a transactional logical message between two INSERTs of a transaction, a key change between UPDATEs of its relation in one transaction, DELETEs of several rows in one
 transaction. Its CopyData messages go through the connector's own read loop (`_stream`) three ways: with `pgmsg`,
 with the C line but without `pgmsg`, and pure Python (linefill.PG None); every topic's file must be the same bytes
 (the records' own times masked), and so must the position (lsn_proc, lsn_events, proc_op) each record is written
@@ -69,6 +69,13 @@ def _record(pg: PgServer) -> list[tuple[int, bytes]]:
             for u in UPDATES:  # the rows with `doc` set send it unchanged
                 c.execute(u.format(t=t))
             c.execute(f"UPDATE {t} SET i2 = coalesce(i2, 0) + 1, t = 'again' WHERE id IN (4, 5, 6)")
+            with (
+                c.transaction()
+            ):  # UPDATEs written in C, then a key change of the same relation (FULL: the old
+                # and the new tuple's keys differ, the handler's), then the relation's UPDATEs again
+                c.execute(f"UPDATE {t} SET t = 'k1' WHERE id IN (5, 6)")
+                c.execute(f"UPDATE {t} SET id = 60 WHERE id = 6")
+                c.execute(f"UPDATE {t} SET t = 'k2', i2 = NULL WHERE id IN (5, 60)")
             with c.transaction():
                 c.execute(f"INSERT INTO {t} (id, t) VALUES (7, 'before the message')")
                 c.execute("SELECT pg_logical_emit_message(true, 'pfx', 'between')")
@@ -161,8 +168,9 @@ def test_pgmsg_prints_the_handlers_bytes(workload, tmp_path, monkeypatch, tx):
 
     def counted(rels, conn, data):
         took = PG_C["msg"](rels, conn, data)
-        if took:
-            written[chr(data[25])] = written.get(chr(data[25]), 0) + 1
+        if took:  # by message and tuple kind: 'U' 'O' a FULL UPDATE's old row and new row
+            kind = chr(data[25]) + chr(data[30])
+            written[kind] = written.get(kind, 0) + 1
         return took
 
     monkeypatch.setattr(linefill, "PG", {**PG_C, "msg": counted})
@@ -174,7 +182,9 @@ def test_pgmsg_prints_the_handlers_bytes(workload, tmp_path, monkeypatch, tx):
     if tx:  # the transaction block is the monitor's: never written in C
         assert written == {}
     else:  # each kind written in C, and each left to the handlers at times (first of a transaction, 'u' values)
-        assert set(written) == {"I", "U", "D"}
+        # (not 'D' 'K': a key-only DELETE's reader is made by its transaction's first, the JSON path serves the
+        # rest of that one, and each table's DELETEs here are one transaction)
+        assert set(written) == {"IN", "UN", "UO", "DO"}
         rows = sum(1 for _, m in msgs if m[0] in b"IUD")
         assert sum(written.values()) < rows
     assert sorted(got_fast) == sorted(got_line) == sorted(got_py)

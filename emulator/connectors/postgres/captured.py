@@ -86,6 +86,7 @@ class CapturedTable:
         "line_u",
         "line_epoch",
         "line_uo",
+        "line_uof",
         "line_d",
         "tx_formats",
         "gate_line_d",
@@ -128,6 +129,7 @@ class CapturedTable:
         # (the old tuple's kind byte, its reader into the line, the format), None where the JSON path serves;
         # and the dispatcher's change function for DELETE lines (`gate_line` takes the UPDATEs)
         self.line_uo: bytes | bool | None = None
+        self.line_uof: bytes | bool | None = None  # ... with both rows' fields in place (tx_formats.line_uof)
         self.line_d: tuple | bool | None = None
         # the source template one level up and the line formats' text around it (tx_formats.TxFormats), made
         # once per Relation; False where they cannot be made

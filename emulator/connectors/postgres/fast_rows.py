@@ -24,10 +24,12 @@ from functools import partial
 
 from emulator import linefill
 from emulator.connectors.postgres import pgoutput as po
+from emulator.connectors.postgres.tx_formats import line_uof
 
 INSERT, UPDATE, DELETE = 0, 1, 2
 _OPS = ("c", "u", "d")
 _N = ord("N")
+_O = ord("O")  # an UPDATE's old row (REPLICA IDENTITY FULL)
 _HANDLERS = ("_on_insert", "_on_update", "_on_delete")
 
 
@@ -59,3 +61,18 @@ def keep(conn, msg: bytes, slot: int, reader, fmt: bytes, gate, kind: int = _N) 
     if ents is None:
         ents = rels[relid] = [None, None, None]
     ents[slot] = (reader.args[0], fmt, gate, kind, _OPS[slot])
+
+
+def keep_full(conn, msg: bytes, ct, skip_unchanged: bool) -> None:
+    """`keep` for an UPDATE with its old row (REPLICA IDENTITY FULL) the handler read by the JSON readers
+    (`parse_old`, then `parse_json` of the new tuple: the same body as the table's C line plan `parse_line`) and
+    wrote into `line_uo`: `pgmsg` reads both tuples with the plan into `line_uof`, the same fields. Not where the
+    old reader is wrapped (a key field printing its default for NULL: table_parsers.old_parser_for, whose equal key
+    JSON is no proof of the same key) nor where skip.messages.without.change compares the two rows."""
+    if skip_unchanged or ct.parse_old is not getattr(ct.parse_json, "old", None):
+        return
+    fmt = ct.line_uof
+    if fmt is False:
+        fmt = line_uof(ct)
+    if fmt is not None:
+        keep(conn, msg, UPDATE, ct.parse_line, fmt, ct.gate_line, _O)

@@ -343,7 +343,7 @@ class PgoutputStream:
                 self._tx_args_epoch = epoch
             ct.src = tmpl = fmts.src % self._tx_args
             if fmts.c is not None:  # the line formats, each made on its first use in it (`line_c`...)
-                ct.line_c = ct.line_u = ct.line_uo = False
+                ct.line_c = ct.line_u = ct.line_uo = ct.line_uof = False
                 ct.line_epoch = epoch
             if ct.gate_line_d is not None:
                 ct.line_d = False
@@ -361,7 +361,7 @@ class PgoutputStream:
                     ct.line_c = po.line_format(formats["c"][0], vfmt, tmpl)
                     ct.line_u = po.line_format(formats["u"][0], vfmt, tmpl)
                     if ct.line_c is not None and ct.line_u is not None:
-                        ct.line_uo = False  # as with `tx_formats`: made on first use
+                        ct.line_uo = ct.line_uof = False  # as with `tx_formats`: made on first use
                         ct.line_epoch = self.tx_epoch
                 if ct.gate_line_d is not None:
                     ct.line_d = False
@@ -498,6 +498,8 @@ class PgoutputStream:
                     else:
                         line = (fmt % (key, before, after, lsn, lsn, blk, t[:-6], t[:-3], t), len(key))
                     if ct.gate_line("u", line):
+                        if new is not None and self.fast_rels is not None:  # the next ones in C (fast_rows)
+                            fast_rows.keep_full(self, msg, ct, d.skip_unchanged)
                         return
             if before is not None:
                 tmpl = ct.src if ct.src_epoch == self.tx_epoch else None  # as in _on_insert

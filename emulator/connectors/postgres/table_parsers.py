@@ -140,7 +140,7 @@ def wire(ct: CapturedTable, rel: po.Relation, d: Any, structured: bool) -> None:
     ct.toast_first = False
     ct.toast_line = None
     ct.line_epoch = -1
-    ct.line_uo = ct.line_d = ct.gate_line_d = ct.tx_formats = None
+    ct.line_uo = ct.line_uof = ct.line_d = ct.gate_line_d = ct.tx_formats = None
     if ct.parse_row is not None and not structured:
         # None for a table post.processors may read again (it reads the rows as dicts), whose DELETEs (it never
         # touches one) `gate_old` and `gate_line_d` take all the same; none of them for the signal table

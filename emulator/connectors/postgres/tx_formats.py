@@ -75,13 +75,14 @@ class TxFormats:
     line format is then its template between the two (`line_c` ...: one copy, on the transaction's first change that
     needs it), where a `%` one level up scanned the whole line (~4 KB of schema) again per transaction."""
 
-    __slots__ = ("src", "c", "u", "uo", "d")
+    __slots__ = ("src", "c", "u", "uo", "uf", "d")
 
     def __init__(self, src: bytes, c: tuple | None, u: tuple | None) -> None:
         self.src = src
         self.c = c
         self.u = u
         self.uo: tuple | None | bool = False  # False: not made yet (old_line_formats, on first need)
+        self.uf: tuple | None | bool = False
         self.d: tuple | None | bool = False
 
 
@@ -146,6 +147,15 @@ def line_uo(ct: CapturedTable) -> bytes | None:
     if ct.gate_old is not None and ct.parse_old is not None:  # FULL (only then are old tuples read)
         fmt = _joined_old(ct, "uo", ct.env._old_formats["u"][0], None, None)
     ct.line_uo = fmt
+    return fmt
+
+
+def line_uof(ct: CapturedTable) -> bytes | None:
+    """`line_uo` with both rows' fields in place of their `%b` (the JSON reader's value format, as `line_d` puts the
+    old row's for FULL): the format `pgmsg` fills from an UPDATE's old and new tuple with the table's C line plan
+    (fast_rows.keep_full); made on the transaction's first such UPDATE the handler wrote through the line."""
+    vfmt = ct.parse_json.value_format
+    fmt = ct.line_uof = _joined_old(ct, "uf", ct.env._old_formats["u"][0], vfmt, vfmt)
     return fmt
 
 
