@@ -14,7 +14,8 @@
  * keys that print differently are a key change left to the handler), 'K' or 'O' for a DELETE's old one) it does
  * what the handler does on that path: conn.lsn_events / lsn_proc / proc_op as the
  * handler keeps them, the line (pp_tuple, the block `null`: entries exist only without transaction metadata, the
- * record's time from the same clock as time.time_ns), then gate(op, (line, key length)); True. Anything else —
+ * record's time from the same clock as time.time_ns), then gate(op, (line, key length)) — or, for the directory
+ * output's own line gate, its work done here (`direct`, fast_rows._direct); True. Anything else —
  * another message, no entry, a tuple pp_tuple leaves to Python (None), a gate that does not take the line (an
  * incremental snapshot window opened) — returns False with nothing changed (the three attributes put back), and a
  * row change without an entry drops its relation's entries: the handler that serves it may change what they rest
@@ -27,6 +28,7 @@
 #include <time.h>
 
 static PyObject *S_proc, *S_events, *S_op, *ONE; /* the connector's attribute names, interned once; 1 */
+static PyObject *S_window, *S_records;           /* the line gate's (direct) */
 
 static uint32_t
 be32(const unsigned char *p)
@@ -71,6 +73,51 @@ set(PyObject *conn, PyObject *dict, PyObject *name, PyObject *v)
     return dict != NULL ? PyDict_SetItem(dict, name, v) : PyObject_SetAttr(conn, name, v);
 }
 
+/* o.name += 1 */
+static int
+bump(PyObject *o, PyObject *name)
+{
+    PyObject *v = PyObject_GetAttr(o, name);
+    if (v == NULL)
+        return -1;
+    PyObject *n = PyNumber_InPlaceAdd(v, ONE);
+    Py_DECREF(v);
+    if (n == NULL)
+        return -1;
+    int r = PyObject_SetAttr(o, name, n);
+    Py_DECREF(n);
+    return r;
+}
+
+/* the directory output's line gate (dispatcher.py's _LINE_GATE "line", through DirectoryOutput.write_line) done
+ * here, without a Python frame for it and for write_line: g is fast_rows._direct's (incremental snapshot or None,
+ * metrics, the counter's name, engine, the topic file's write, the output's unflushed set, the file). 1 written,
+ * 0 refused (an incremental snapshot window is open: nothing done, as the gate's False), -1 error */
+static int
+direct(PyObject *g, PyObject *line)
+{
+    PyObject *inc = PyTuple_GET_ITEM(g, 0);
+    if (inc != Py_None) {
+        PyObject *w = PyObject_GetAttr(inc, S_window);
+        if (w == NULL)
+            return -1;
+        int open = PyObject_IsTrue(w);
+        Py_DECREF(w);
+        if (open != 0)
+            return open < 0 ? -1 : 0;
+    }
+    if (bump(PyTuple_GET_ITEM(g, 1), PyTuple_GET_ITEM(g, 2)) < 0)
+        return -1;
+    PyObject *text = PyTuple_GET_ITEM(line, 0); /* (pp_tuple's (line, key length)) */
+    PyObject *r = PyObject_Vectorcall(PyTuple_GET_ITEM(g, 4), &text, 1, NULL);
+    if (r == NULL)
+        return -1;
+    Py_DECREF(r);
+    if (PySet_Add(PyTuple_GET_ITEM(g, 5), PyTuple_GET_ITEM(g, 6)) < 0)
+        return -1;
+    return bump(PyTuple_GET_ITEM(g, 3), S_records) < 0 ? -1 : 1;
+}
+
 /* conn's three attributes put back (after a change this function leaves to the handler) */
 static int
 restore(PyObject *conn, PyObject *dict, PyObject *proc, PyObject *events, PyObject *op)
@@ -95,7 +142,9 @@ fp_msg(PyObject *module, PyObject *const *argv, Py_ssize_t argc)
         S_events = PyUnicode_InternFromString("lsn_events");
         S_op = PyUnicode_InternFromString("proc_op");
         ONE = PyLong_FromLong(1);
-        if (S_proc == NULL || S_events == NULL || S_op == NULL || ONE == NULL)
+        S_window = PyUnicode_InternFromString("window_open");
+        S_records = PyUnicode_InternFromString("records");
+        if (S_proc == NULL || S_events == NULL || S_op == NULL || ONE == NULL || S_window == NULL || S_records == NULL)
             return NULL;
     }
     Py_buffer v;
@@ -157,12 +206,17 @@ fp_msg(PyObject *module, PyObject *const *argv, Py_ssize_t argc)
     if (line == NULL)
         goto done;
     if (line != Py_None) {
-        PyObject *args[2] = {opname, line};
-        PyObject *took = PyObject_Vectorcall(gate, args, 2, NULL);
-        if (took == NULL)
-            goto done;
-        int t = PyObject_IsTrue(took);
-        Py_DECREF(took);
+        int t;
+        if (PyTuple_CheckExact(gate) && PyTuple_GET_SIZE(gate) == 7 && PyTuple_CheckExact(line))
+            t = direct(gate, line);
+        else {
+            PyObject *args[2] = {opname, line};
+            PyObject *took = PyObject_Vectorcall(gate, args, 2, NULL);
+            if (took == NULL)
+                goto done;
+            t = PyObject_IsTrue(took);
+            Py_DECREF(took);
+        }
         if (t < 0)
             goto done;
         if (t) {

@@ -120,8 +120,11 @@ class _CopyStream:
         return None
 
 
-def _replay(pg: PgServer, msgs, out: Path, tx: bool) -> tuple[dict[str, bytes], list[tuple]]:
-    """The topics' files and the position at each record written."""
+def _replay(
+    pg: PgServer, msgs, out: Path, tx: bool, hooked: bool = True
+) -> tuple[dict[str, bytes], list[tuple], tuple]:
+    """The topics' files, the position at each record written (`hooked`: the output's write_line wrapped to log
+    it; else the output's own, which pgmsg's direct path serves) and the counts (metrics, engine.records)."""
     cfg = from_dict(
         pg.connector_properties(
             **{
@@ -142,7 +145,8 @@ def _replay(pg: PgServer, msgs, out: Path, tx: bool) -> tuple[dict[str, bytes], 
         positions.append((topic, conn.lsn_proc, conn.lsn_events, conn.proc_op))
         write_line(topic, line)
 
-    engine.output.write_line = logged
+    if hooked:
+        engine.output.write_line = logged
     random.seed(23)
     try:
         conn.stream = _CopyStream(msgs, engine)
@@ -151,7 +155,9 @@ def _replay(pg: PgServer, msgs, out: Path, tx: bool) -> tuple[dict[str, bytes], 
         conn.conn.close()
     engine.output.flush()
     files = sorted((out / "topics").rglob("*"))
-    return {str(f.relative_to(out)): f.read_bytes() for f in files if f.is_file()}, positions
+    m = conn.metrics
+    counts = (m.creates, m.updates, m.deletes, engine.records)
+    return {str(f.relative_to(out)): f.read_bytes() for f in files if f.is_file()}, positions, counts
 
 
 @pytest.fixture(scope="module")
@@ -161,24 +167,34 @@ def workload():
 
 
 @needs_c
-@pytest.mark.parametrize("tx", [False, True], ids=["plain", "tx_metadata"])
-def test_pgmsg_prints_the_handlers_bytes(workload, tmp_path, monkeypatch, tx):
+@pytest.mark.parametrize(
+    ("tx", "hooked"),
+    [(False, True), (True, True), (False, False)],
+    ids=["plain", "tx_metadata", "plain_direct"],
+)
+def test_pgmsg_prints_the_handlers_bytes(workload, tmp_path, monkeypatch, tx, hooked):
     pg, msgs = workload
     written = {}
+    direct = []  # per change written in C: whether the directory output's line gate was done in C too
 
     def counted(rels, conn, data):
         took = PG_C["msg"](rels, conn, data)
         if took:  # by message and tuple kind: 'U' 'O' a FULL UPDATE's old row and new row
             kind = chr(data[25]) + chr(data[30])
             written[kind] = written.get(kind, 0) + 1
+            gate = rels[int.from_bytes(data[26:30], "big")]["IUD".index(kind[0])][2]
+            direct.append(gate.__class__ is tuple)
         return took
 
     monkeypatch.setattr(linefill, "PG", {**PG_C, "msg": counted})
-    got_fast, pos_fast = _replay(pg, msgs, tmp_path / "fast", tx)
+    got_fast, pos_fast, n_fast = _replay(pg, msgs, tmp_path / "fast", tx, hooked)
     monkeypatch.setattr(linefill, "PG", {k: v for k, v in PG_C.items() if k != "msg"})
-    got_line, pos_line = _replay(pg, msgs, tmp_path / "line", tx)
+    got_line, pos_line, n_line = _replay(pg, msgs, tmp_path / "line", tx, hooked)
     monkeypatch.setattr(linefill, "PG", None)
-    got_py, pos_py = _replay(pg, msgs, tmp_path / "py", tx)
+    got_py, pos_py, n_py = _replay(pg, msgs, tmp_path / "py", tx, hooked)
+    # the hooked write_line is no DirectoryOutput's own: the gate is called; the output's own: done in C but DELETEs
+    assert not hooked or not any(direct)
+    assert hooked or (any(direct) and not all(direct))
     if tx:  # the transaction block is the monitor's: never written in C
         assert written == {}
     else:  # each kind written in C, and each left to the handlers at times (first of a transaction, 'u' values)
@@ -193,6 +209,7 @@ def test_pgmsg_prints_the_handlers_bytes(workload, tmp_path, monkeypatch, tx):
         fast, line, py = _all_masked(got_fast[name]), _all_masked(got_line[name]), _all_masked(got_py[name])
         assert fast == line == py, name
     assert pos_fast == pos_line == pos_py
+    assert n_fast == n_line == n_py
 
 
 @needs_c
@@ -236,3 +253,32 @@ def test_pgmsg_leaves_what_it_does_not_know():
     rels[1][0] = (plan, b"%b|%d|%d|%b|%b|%b|%b", lambda op, line: False, ord("N"), "c")  # a window opened
     assert msg(rels, conn, row) is False and rels == {}
     assert (conn.lsn_proc, conn.lsn_events, conn.proc_op) == (7, 2, "c")
+
+
+@needs_c
+def test_pgmsg_does_the_directory_line_gate_itself():
+    """A directory output's own line gate (fast_rows._direct): the counter, the line written, the file marked
+    unflushed, engine.records; an incremental snapshot window open refuses it as the gate does: nothing done."""
+    import io
+    from types import SimpleNamespace
+
+    msg = PG_C["msg"]
+    conn = SimpleNamespace(lsn_proc=5, lsn_events=3, proc_op="B")
+    row = b"w" + (7).to_bytes(8, "big") * 2 + bytes(8) + b"I\x00\x00\x00\x01N\x00\x01t\x00\x00\x00\x0212"
+    plan = PG_C["plan"]((1, ((1, 0, 0, None, b"null", b"null"),), (0,), None, None))
+    inc = SimpleNamespace(window_open=False)
+    metrics = SimpleNamespace(creates=4, updates=0)
+    engine = SimpleNamespace(records=10)
+    f, unflushed = io.BytesIO(), set()
+    gate = (inc, metrics, "creates", engine, f.write, unflushed, f)
+    rels = {1: [(plan, b"%b|%d|%d|%b|%b|%b|%b;", gate, ord("N"), "c"), None, None]}
+    assert msg(rels, conn, row) is True
+    assert (metrics.creates, metrics.updates, engine.records, unflushed) == (5, 0, 11, {f})
+    line = f.getvalue()
+    assert line[:12] == b"12|7|7|null|" and line.endswith(b";")
+    assert (conn.lsn_proc, conn.lsn_events, conn.proc_op) == (7, 1, "c")
+    inc.window_open = True
+    unflushed.clear()
+    assert msg(rels, conn, row) is False and rels == {}
+    assert (metrics.creates, engine.records, unflushed, f.getvalue()) == (5, 11, set(), line)
+    assert (conn.lsn_proc, conn.lsn_events, conn.proc_op) == (7, 1, "c")

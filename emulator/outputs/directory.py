@@ -64,6 +64,15 @@ class DirectoryOutput(Output):
         f.write(line)
         self.unflushed.add(f)
 
+    def line_sink(self, write, topic: str) -> tuple | None:
+        """What `write_line(topic, line)` does, for a caller in C (postgres/fast_rows.py): (the topic's file's
+        `write`, `unflushed`, the file), to call `write(line)` and add the file; None unless `write` is this
+        output's own `write_line` (not a hook put on the instance or a subclass's)."""
+        if getattr(write, "__func__", None) is not DirectoryOutput.write_line or write.__self__ is not self:
+            return None
+        f = self._file(topic)
+        return f.write, self.unflushed, f
+
     def flush(self) -> None:
         if self.unflushed:
             for f in self.unflushed:

@@ -60,7 +60,30 @@ def keep(conn, msg: bytes, slot: int, reader, fmt: bytes, gate, kind: int = _N) 
     ents = rels.get(relid)
     if ents is None:
         ents = rels[relid] = [None, None, None]
-    ents[slot] = (reader.args[0], fmt, gate, kind, _OPS[slot])
+    ents[slot] = (
+        reader.args[0],
+        fmt,
+        _direct(gate, _OPS[slot]) if slot != DELETE else gate,
+        kind,
+        _OPS[slot],
+    )
+
+
+def _direct(gate, op: str):
+    """The line gate of the directory output (dispatcher `_LINE_GATE` "line") as what `pgmsg` does in its place
+    without a Python call: (the incremental snapshot, the metrics, the counter `op` adds to, the engine, the topic
+    file's `write`, the output's `unflushed`, the file): a window open refuses the line as the gate does, else the
+    counter, the write, the file marked unflushed, `engine.records` (DirectoryOutput.line_sink). The gate itself
+    where its writer is not the output's own `write_line` (a hook) or it is another gate."""
+    direct = getattr(gate, "direct", None)
+    if direct is None:
+        return gate
+    inc, metrics, engine, write, topic = direct
+    sink = getattr(getattr(write, "__self__", None), "line_sink", None)
+    got = sink(write, topic) if sink is not None else None
+    if got is None:
+        return gate
+    return (inc, metrics, "creates" if op == "c" else "updates", engine, *got)
 
 
 def keep_full(conn, msg: bytes, ct, skip_unchanged: bool) -> None:
