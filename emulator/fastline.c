@@ -13,12 +13,13 @@
  *
  * The same module holds the row plans (fastrow.c, fastcols.c: a whole row image's JSON in one call, VERSION 5; 6: the years 1-99 adjuster;
  * 7: fastpg.c, a pgoutput tuple's line; 8: fastframe.c, the binlog stream's packets;
- * 9: fastpg_copy.c, a COPY text row's snapshot line; 10: fastpg_msg.c, a streamed CopyData row change whole);
+ * 9: fastpg_copy.c, a COPY text row's snapshot line; 10: fastpg_msg.c, a streamed CopyData row change whole;
+ * 11: pgmsg takes a REPLICA IDENTITY FULL UPDATE and does the directory output's line gate itself);
  * fastline.h declares what the sources share. */
 
 #define PY_SSIZE_T_CLEAN
 /* raised with every change of what this module does; linefill.py expects the same number */
-#define FASTLINE_VERSION 10
+#define FASTLINE_VERSION 11
 
 #include <Python.h>
 #include <stdint.h>

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 # fastline.c's FASTLINE_VERSION: a build of an older source (an editable install not built again since) is
 # not used
-VERSION = 10
+VERSION = 11
 try:
     from emulator import fastline
 except ImportError:  # not built (no compiler at install): the pure-Python path
