@@ -13,9 +13,11 @@ Truncate, a logical message...) and whenever signals are polled, and `pgmsg` dro
 change of it that it leaves to the handler. What the handler checks per change and may change between two of
 them without such a message is checked by `pgmsg` itself (the tuple kind, the tuple's shape through the C line's
 own None) or by the gate (an incremental snapshot window: a gate that does not take the line puts everything
-back). Never used with transaction metadata (the line's block is the monitor's, made in Python), with
-`skip_until` (a restart inside a transaction), or where the handlers are wrapped on the instance (failed_changes:
-`event.processing.failure.handling.mode` warn|skip)."""
+back). A FULL UPDATE's entry (`keep_full`) reads both tuples and leaves a key change to the handler; an INSERT's or
+UPDATE's entry into the directory output carries what its line gate does (`_direct`), which `pgmsg` then does
+without the gate's and `write_line`'s Python frames. Never used with transaction metadata (the line's block is the
+monitor's, made in Python), with `skip_until` (a restart inside a transaction), or where the handlers are wrapped on
+the instance (failed_changes: `event.processing.failure.handling.mode` warn|skip)."""
 
 from __future__ import annotations
 
