@@ -2,7 +2,7 @@
 handlers print, and keep the position as they keep it.
 
 A real PostgreSQL workload over three tables of every column kind test_pg_line_c.py reads (REPLICA IDENTITY
-DEFAULT, FULL and USING INDEX), each with a TOASTed text column: INSERTs of the three tables interleaved in one
+DEFAULT, FULL and USING INDEX; FULL without a key), each with a TOASTed text column: INSERTs of the tables interleaved in one
 transaction, UPDATEs that leave the TOASTed value unchanged ('u': the handler's other readers) and UPDATEs that do
 not, a transactional logical message between two INSERTs of a transaction, a key change between UPDATEs of its relation in one transaction, DELETEs of several rows in one
 transaction. Its CopyData messages go through the connector's own read loop (`_stream`) three ways: with `pgmsg`,
@@ -41,7 +41,8 @@ def _all_masked(text: bytes) -> bytes:
     return _MESSAGE_TIME.sub(b'"op":"m","ts_ms":T', _masked(text))
 
 
-TABLES = {"m_def": None, "m_full": "FULL", "m_idx": "USING INDEX m_idx_pkey"}
+TABLES = {"m_def": None, "m_full": "FULL", "m_idx": "USING INDEX m_idx_pkey", "m_nokey": "FULL"}
+KEYLESS = {"m_nokey"}  # no primary key: FULL UPDATEs' lines without a key
 # an incompressible 3.2 KB value PostgreSQL keeps out of line: UPDATEs not setting it send it as unchanged ('u')
 TOASTED = "(SELECT string_agg(md5(i::text), '') FROM generate_series(1, 100) i)"
 
@@ -51,7 +52,7 @@ def _record(pg: PgServer) -> list[tuple[int, bytes]]:
     with psycopg.connect(pg.dsn, autocommit=True) as c:
         c.execute("SET synchronous_commit = on")
         for t, identity in TABLES.items():
-            c.execute(f"CREATE TABLE {t} ({COLS})")
+            c.execute(f"CREATE TABLE {t} ({COLS.replace(' PRIMARY KEY', '') if t in KEYLESS else COLS})")
             c.execute(
                 f"ALTER TABLE {t} ADD COLUMN dd integer DEFAULT 42, ADD COLUMN nd numeric(12,2) DEFAULT 1.5, "
                 "ADD COLUMN doc text"
@@ -176,13 +177,17 @@ def test_pgmsg_prints_the_handlers_bytes(workload, tmp_path, monkeypatch, tx, ho
     pg, msgs = workload
     written = {}
     direct = []  # per change written in C: whether the directory output's line gate was done in C too
+    full_rels = set()  # the relations of the FULL UPDATEs written in C
 
     def counted(rels, conn, data):
         took = PG_C["msg"](rels, conn, data)
         if took:  # by message and tuple kind: 'U' 'O' a FULL UPDATE's old row and new row
             kind = chr(data[25]) + chr(data[30])
             written[kind] = written.get(kind, 0) + 1
-            gate = rels[int.from_bytes(data[26:30], "big")]["IUD".index(kind[0])][2]
+            relid = int.from_bytes(data[26:30], "big")
+            gate = rels[relid]["IUD".index(kind[0])][2]
+            if kind == "UO":
+                full_rels.add(relid)
             direct.append(gate.__class__ is tuple)
         return took
 
@@ -201,6 +206,7 @@ def test_pgmsg_prints_the_handlers_bytes(workload, tmp_path, monkeypatch, tx, ho
         # (not 'D' 'K': a key-only DELETE's reader is made by its transaction's first, the JSON path serves the
         # rest of that one, and each table's DELETEs here are one transaction)
         assert set(written) == {"IN", "UN", "UO", "DO"}
+        assert len(full_rels) == 2  # m_full's and the keyless m_nokey's
         rows = sum(1 for _, m in msgs if m[0] in b"IUD")
         assert sum(written.values()) < rows
     assert sorted(got_fast) == sorted(got_line) == sorted(got_py)
