@@ -44,6 +44,7 @@ from emulator.connectors.postgres.stream import ROW_TAGS, TICK_ROWS_MASK  # noqa
 from emulator.engine import Engine  # noqa: E402
 from emulator.offsets import MemoryOffsetStore  # noqa: E402
 from emulator.outputs.directory import DirectoryOutput  # noqa: E402
+from emulator.testing.pg_copystream import CopyStream, copy_messages  # noqa: E402
 from emulator.testing.pgserver import PgServer  # noqa: E402
 
 # `--toast`: a text column holding a 3.2 KB value PostgreSQL keeps out of line (md5 hex does not compress),
@@ -244,56 +245,18 @@ def replay(
     return cpu, events
 
 
-class _CopyStream:
-    """The replication stream `PostgresConnector._stream` reads, from recorded messages: each (lsn, message) as the
-    XLogData CopyData message psycopg's `get_copy_data` gives (a memoryview of 'w', start LSN, end LSN, time, then
-    the message); at the end the engine is stopped. The loop, its handlers and the ticks are the connector's own."""
-
-    server_wal_end = 0
-
-    def __init__(self, msgs: list[tuple[int, bytes]], engine) -> None:
-        it = iter(_PREPARED.pop(id(msgs), None) or copy_messages(msgs))
-        stop = engine.stop_event.set
-        end = (0, None)
-
-        def get(_async: int):
-            return next(it, end)
-
-        def read(_timeout: float, flush) -> None:
-            flush()
-            stop()
-
-        self.pgconn = type("PgConn", (), {})()
-        self.pgconn.get_copy_data = get
-        self.read = read
-
-    def start(self, _lsn: int) -> None:
-        return None
-
-    def status_due(self, _interval: float) -> bool:
-        return False
-
-    def send_status(self, _lsn: int) -> None:
-        return None
-
-
 _PREPARED: dict[
     int, list
 ] = {}  # copy_messages' lists made ahead (outside callgrind's marks), by id of the list
 
 
-def copy_messages(msgs: list[tuple[int, bytes]]) -> list[tuple[int, memoryview]]:
-    """get_copy_data's results for the (lsn, message) list."""
-    return [(len(m) + 25, memoryview(b"w" + lsn.to_bytes(8, "big") * 2 + bytes(8) + m)) for lsn, m in msgs]
-
-
 def loop_replay(
     conn: PostgresConnector, msgs: list[tuple[int, bytes]], events: int | None = None
 ) -> tuple[float, int]:
-    """`replay` through the connector's own read loop (`_stream`) over `_CopyStream`: the per-message work of the
-    loop (the CopyData header, the dispatch) counted too."""
+    """`replay` through the connector's own read loop (`_stream`) over `CopyStream` (emulator.testing.pg_copystream):
+    the per-message work of the loop (the CopyData header, the dispatch) counted too."""
     events = _events(msgs) if events is None else events
-    conn.stream = _CopyStream(msgs, conn.engine)
+    conn.stream = CopyStream(_PREPARED.pop(id(msgs), None) or copy_messages(msgs), conn.engine.stop_event.set)
     conn.engine.stop_event.clear()
     t = time.process_time()
     conn._stream(0)

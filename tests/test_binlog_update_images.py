@@ -16,9 +16,9 @@ import base64
 import datetime as dt
 import json
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
+from binlog_events import read_events
 
 from emulator.config import load_config
 from emulator.connectors.mysql import binlog as bl
@@ -89,13 +89,6 @@ EXPECTED = [
 ]
 
 
-def _plain(ev):
-    if ev is None:
-        return None
-    names = ("query", "schema", "slave_proxy_id", "next_binlog", "position", "flags", "gtid", "sql_statement")
-    return SimpleNamespace(**{a: getattr(ev, a) for a in names if hasattr(ev, a)})
-
-
 @pytest.fixture(scope="module")
 def captured():
     if not mariadbserver.available():
@@ -105,24 +98,7 @@ def captured():
         db.sql(TABLE, "imgdb")
         file, pos = db.query("SHOW MASTER STATUS")[0][:2]
         db.sql(STATEMENTS, "imgdb", charset="utf8mb4")
-        r = bl.BinlogReader(
-            {"host": "127.0.0.1", "port": db.port, "user": db.user, "password": db.password},
-            server_id=77,
-            blocking=False,
-            resume_stream=True,
-            log_file=file,
-            log_pos=int(pos),
-            enable_logging=False,
-            mariadb_server=True,
-        )
-        r.connect()
-        events = []
-        while sum(1 for e in events if e[0] == bl.XID) < TRANSACTIONS:
-            etype, data, ev = r.read()
-            if etype is not None:
-                events.append((etype, data, _plain(ev)))
-        checksum = 4 if r.checksum else 0
-        r.close()
+        events, checksum = read_events(db, file, pos, TRANSACTIONS)
         props = db.connector_properties(
             **{"database.include.list": "imgdb", "topic.prefix": "img", "snapshot.mode": "no_data"}
         )

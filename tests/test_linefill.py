@@ -20,14 +20,13 @@ import random
 import re
 import sys
 from pathlib import Path
-from types import SimpleNamespace
 
 import orjson
 import pytest
+from binlog_events import read_events
 
 from emulator import linefill
 from emulator.config import load_config
-from emulator.connectors.mysql import binlog as bl
 from emulator.connectors.mysql.binlog_values import decimal_size
 from emulator.connectors.mysql.connector import MariaDbConnector
 from emulator.connectors.mysql.row_decoders import decimal_code
@@ -331,13 +330,6 @@ TRANSACTIONS = (
 )  # pct%t's: the INSERT, four UPDATEs, a transaction, a DELETE
 
 
-def _plain(ev):
-    if ev is None:
-        return None
-    names = ("query", "schema", "slave_proxy_id", "next_binlog", "position", "flags", "gtid", "sql_statement")
-    return SimpleNamespace(**{a: getattr(ev, a) for a in names if hasattr(ev, a)})
-
-
 @pytest.fixture(scope="module")
 def captured():
     if fill is None:
@@ -353,24 +345,7 @@ def captured():
         db.sql(STATEMENTS, "fdb", charset="utf8mb4")
         db.sql(MANY_STATEMENTS, "fdb", charset="utf8mb4")
         db.sql(WHOLE_STATEMENTS, "fdb", charset="utf8mb4")
-        r = bl.BinlogReader(
-            {"host": "127.0.0.1", "port": db.port, "user": db.user, "password": db.password},
-            server_id=77,
-            blocking=False,
-            resume_stream=True,
-            log_file=file,
-            log_pos=int(pos),
-            enable_logging=False,
-            mariadb_server=True,
-        )
-        r.connect()
-        events = []
-        while sum(1 for e in events if e[0] == bl.XID) < TRANSACTIONS:
-            etype, data, ev = r.read()
-            if etype is not None:
-                events.append((etype, data, _plain(ev)))
-        checksum = 4 if r.checksum else 0
-        r.close()
+        events, checksum = read_events(db, file, pos, TRANSACTIONS)
         props = db.connector_properties(
             **{
                 "database.include.list": "fdb",

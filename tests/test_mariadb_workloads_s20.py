@@ -7,23 +7,14 @@ from __future__ import annotations
 
 import re
 
+from draw_lines import without_blocks
+
 from emulator.testing import workloads_mariadb, workloads_mariadb_s20
 from emulator.testing.differential import Workload
 
 SEEDS = range(100, 220)
-
-
-def _without_block(text: str) -> str:
-    """The workload without the time20x scenario blocks and without the lines of its settings."""
-    out, skip = [], False
-    for line in text.splitlines():
-        if line.startswith("-- @"):
-            skip = line == "-- @scenario time20x"
-            if skip or line.startswith(("-- @set time.precision.mode=", "-- @set enable.time.adjuster=")):
-                continue
-        if not skip:
-            out.append(line)
-    return "\n".join(out)
+BLOCK = ("time20x",)
+SETS = ("time.precision.mode", "enable.time.adjuster")  # the block's settings
 
 
 def test_a_seed_only_gains_the_block(monkeypatch):
@@ -34,7 +25,7 @@ def test_a_seed_only_gains_the_block(monkeypatch):
         if "time20x" not in text:
             assert text == before, seed
         else:
-            assert _without_block(text) == _without_block(before), seed
+            assert without_blocks(text, BLOCK, SETS) == without_blocks(before, BLOCK, SETS), seed
 
 
 def test_every_new_mode_is_drawn_with_its_table():

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from draw_lines import without_blocks
+
 from emulator.testing import workloads_mariadb, workloads_mariadb_s21
 from emulator.testing.differential import Workload
 
@@ -23,19 +25,14 @@ PROPS = (
 def _without_block(text: str) -> str:
     """The workload without the incons21x blocks and the draw's property lines (table.exclude.list without the
     hidden table's pattern)."""
-    out, skip = [], False
+    lines = []
     for line in text.splitlines():
-        if line.startswith("-- @"):
-            skip = line == "-- @scenario incons21x"
-            if skip or line.startswith(tuple(f"-- @set {p}=" for p in PROPS)):
+        if line.startswith("-- @set table.exclude.list="):
+            line = line.replace(",inventory\\.incons21x_h", "")
+            if line == "-- @set table.exclude.list=inventory\\.incons21x_h":
                 continue
-            if line.startswith("-- @set table.exclude.list="):
-                line = line.replace(",inventory\\.incons21x_h", "")
-                if line == "-- @set table.exclude.list=inventory\\.incons21x_h":
-                    continue
-        if not skip:
-            out.append(line)
-    return "\n".join(out)
+        lines.append(line)
+    return without_blocks("\n".join(lines), ("incons21x",), PROPS)
 
 
 def test_a_seed_only_gains_the_block(monkeypatch):

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from draw_lines import without_blocks
+
 from emulator.testing import workloads_mariadb, workloads_mariadb_s22
 from emulator.testing.differential import Workload
 
@@ -14,24 +16,12 @@ SEEDS = range(190, 310)
 BLOCKS = ("alter22x", "part22x", "misc22x")
 
 
-def _without_blocks(text: str) -> str:
-    out, skip = [], False
-    for line in text.splitlines():
-        if line.startswith("-- @"):
-            skip = line in tuple(f"-- @scenario {b}" for b in BLOCKS)
-            if skip:
-                continue
-        if not skip:
-            out.append(line)
-    return "\n".join(out)
-
-
 def test_a_seed_only_gains_the_blocks(monkeypatch):
     drawn = {s: workloads_mariadb.generate(s) for s in SEEDS}
     monkeypatch.setattr(workloads_mariadb_s22, "draws", lambda seed, props, scenarios: None)
     for seed, text in drawn.items():
         before = workloads_mariadb.generate(seed)
-        assert _without_blocks(text) == _without_blocks(before), seed
+        assert without_blocks(text, BLOCKS) == without_blocks(before, BLOCKS), seed
 
 
 def test_the_blocks_draw_the_forms():

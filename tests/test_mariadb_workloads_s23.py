@@ -6,23 +6,14 @@ MariaDB 10.11 while writing it: no SQL error)."""
 
 from __future__ import annotations
 
+from draw_lines import without_blocks
+
 from emulator.testing import workloads_mariadb, workloads_mariadb_s23
 from emulator.testing.differential import Workload
 
 SEEDS = range(190, 310)
 BLOCKS = ("types23x", "forms23x")
-
-
-def _without_blocks(text: str) -> str:
-    out, skip = [], False
-    for line in text.splitlines():
-        if line.startswith("-- @"):
-            skip = line in tuple(f"-- @scenario {b}" for b in BLOCKS)
-            if skip:
-                continue
-        if not skip and not line.startswith("-- @set event.converting.failure.handling.mode="):
-            out.append(line)
-    return "\n".join(out)
+SETS = ("event.converting.failure.handling.mode",)  # drawn with the blocks
 
 
 def test_a_seed_only_gains_the_blocks(monkeypatch):
@@ -30,7 +21,7 @@ def test_a_seed_only_gains_the_blocks(monkeypatch):
     monkeypatch.setattr(workloads_mariadb_s23, "draws", lambda seed, props, scenarios: None)
     for seed, text in drawn.items():
         before = workloads_mariadb.generate(seed)
-        assert _without_blocks(text) == _without_blocks(before), seed
+        assert without_blocks(text, BLOCKS, SETS) == without_blocks(before, BLOCKS, SETS), seed
 
 
 def test_the_blocks_draw_the_forms():

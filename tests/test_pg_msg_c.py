@@ -27,6 +27,7 @@ from emulator.connectors.postgres.connector import PostgresConnector
 from emulator.engine import Engine
 from emulator.offsets import MemoryOffsetStore
 from emulator.outputs.directory import DirectoryOutput
+from emulator.testing.pg_copystream import CopyStream, copy_messages
 from emulator.testing.pgserver import PgServer
 
 PG_C = linefill.PG
@@ -90,37 +91,6 @@ def _record(pg: PgServer) -> list[tuple[int, bytes]]:
         return [(po.lsn_to_int(lsn), bytes(data)) for lsn, data in cur]
 
 
-class _CopyStream:
-    """The replication stream `_stream` reads: each (lsn, message) as the XLogData CopyData message psycopg's
-    get_copy_data gives (a memoryview), then the engine stopped."""
-
-    server_wal_end = 0
-
-    def __init__(self, msgs: list[tuple[int, bytes]], engine) -> None:
-        it = iter(
-            [(len(m) + 25, memoryview(b"w" + lsn.to_bytes(8, "big") * 2 + bytes(8) + m)) for lsn, m in msgs]
-        )
-
-        def get(_async: int):
-            return next(it, (0, None))
-
-        def read(_timeout: float, flush) -> None:
-            flush()
-            engine.stop()
-
-        self.pgconn = type("PgConn", (), {"get_copy_data": staticmethod(get)})()
-        self.read = read
-
-    def start(self, _lsn: int) -> None:
-        return None
-
-    def status_due(self, _interval: float) -> bool:
-        return False
-
-    def send_status(self, _lsn: int) -> None:
-        return None
-
-
 def _replay(
     pg: PgServer, msgs, out: Path, tx: bool, hooked: bool = True
 ) -> tuple[dict[str, bytes], list[tuple], tuple]:
@@ -150,7 +120,7 @@ def _replay(
         engine.output.write_line = logged
     random.seed(23)
     try:
-        conn.stream = _CopyStream(msgs, engine)
+        conn.stream = CopyStream(copy_messages(msgs), engine.stop)
         conn._stream(0)
     finally:
         conn.conn.close()

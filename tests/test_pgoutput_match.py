@@ -6,10 +6,10 @@ boundaries; the base64 table encoder against the byte encoder."""
 from __future__ import annotations
 
 import random
-import struct
 
 import orjson
 import pytest
+from pgoutput_tuples import tuple_data
 
 from emulator.connectors.postgres import pgoutput as po
 from emulator.connectors.postgres import pgoutput_match
@@ -23,19 +23,6 @@ def ident(t: str) -> str:
 
 
 ident.is_identity = True  # as the text types' converter (mappings): the walk and the match leave it uncalled
-
-
-def tuple_data(cols: list) -> bytes:
-    """TupleData: None -> 'n', "u" -> unchanged TOAST, bytes -> 't' with its length."""
-    out = struct.pack(">h", len(cols))
-    for c in cols:
-        if c is None:
-            out += b"n"
-        elif c == "u":
-            out += b"u"
-        else:
-            out += b"t" + struct.pack(">i", len(c)) + c
-    return out
 
 
 def test_bigint_json_is_the_base64_of_the_twos_complement():
@@ -187,7 +174,7 @@ def test_random_tables_and_tuples_match_the_general_converters(seed, shifts, req
         row_parser = po.row_parser(n, names, convs, captured)
         for _ in range(30):
             cols = _tuple(rnd, n, captured, kinds, nullable)
-            msg = tuple_data(cols)
+            msg = tuple_data(*cols)
             tuples += 1
             hit = match is not None and match(msg, 0) is not None
             walked.clear()
@@ -213,10 +200,10 @@ def test_a_value_ending_in_n_before_a_null_is_not_taken_for_the_null(every_table
     names = ["a", "b", "c", "d"]
     value = [(name, j, b"null", None) for j, name in enumerate(names)]
     parse = po.row_json_parser(4, [ident] * 4, [0, 1, 2, 3], value, None, [False, True, True, False])
-    assert parse(tuple_data(cols), 0) == (b'{"a":"abc","b":null,"c":"xyn","d":"q"}', None)
-    assert parse.__globals__["_M"](tuple_data(cols), 0) is not None
+    assert parse(tuple_data(*cols), 0) == (b'{"a":"abc","b":null,"c":"xyn","d":"q"}', None)
+    assert parse.__globals__["_M"](tuple_data(*cols), 0) is not None
     cols = [b"abcn", b"xy", None, b"q"]
-    assert parse(tuple_data(cols), 0) == (b'{"a":"abcn","b":"xy","c":null,"d":"q"}', None)
+    assert parse(tuple_data(*cols), 0) == (b'{"a":"abcn","b":"xy","c":null,"d":"q"}', None)
 
 
 def test_an_integer_before_a_null_has_its_length_checked_too(every_table_matched):
@@ -227,11 +214,11 @@ def test_an_integer_before_a_null_has_its_length_checked_too(every_table_matched
     names = ["a", "b", "c", "d", "e"]
     value = [(name, j, b"null", None) for j, name in enumerate(names)]
     parse = po.row_json_parser(5, [ident, ident, int, ident, ident], list(range(5)), value, None, [True] * 5)
-    assert parse(tuple_data([b"xn", None, b"5", b"12n", b"z"]), 0) == (
+    assert parse(tuple_data(b"xn", None, b"5", b"12n", b"z"), 0) == (
         b'{"a":"xn","b":null,"c":5,"d":"12n","e":"z"}',
         None,
     )
-    assert parse(tuple_data(cols), 0) == (b'{"a":"x","b":null,"c":5,"d":"12n","e":"z"}', None)
+    assert parse(tuple_data(*cols), 0) == (b'{"a":"x","b":null,"c":5,"d":"12n","e":"z"}', None)
 
 
 def test_tables_whose_first_reading_could_be_shifted_keep_the_walk():
@@ -257,7 +244,7 @@ def test_line_of_a_matched_tuple_is_the_walks_line():
     parse = po.row_json_parser(5, convs, [0, 1, 2, 3, 4], value, [("id", 0, b"null", None)], [False] * 5)
     walk_line = parse.__globals__["_walk_line"]
     fmt = b'{"k":%b,"v":' + parse.value_format + b',"s":[%d,%d],"t":%b,"ms":%b,"us":%b,"ns":%b}'
-    msg = tuple_data([b"-7", b"1234.50", b"2024-02-29 23:59:59.5+00", b'say "hi"', b"t"])
+    msg = tuple_data(b"-7", b"1234.50", b"2024-02-29 23:59:59.5+00", b'say "hi"', b"t")
     assert parse.__globals__["_M"](msg, 0) is not None
     got = parse.line(msg, 0, fmt, 5, b"null", 1_700_000_000_123_456_789)
     assert got == walk_line(msg, 0, fmt, 5, b"null", 1_700_000_000_123_456_789)
@@ -288,8 +275,8 @@ def test_old_tuple_of_an_update_reads_as_the_same_tuple_alone(shifts, request):
         if shifts == "matched":
             assert omatch is not None
         for _ in range(25):
-            old = tuple_data(_tuple(rnd, n, captured, kinds, nullable))
-            new = tuple_data(_tuple(rnd, n, captured, kinds, nullable))
+            old = tuple_data(*_tuple(rnd, n, captured, kinds, nullable))
+            new = tuple_data(*_tuple(rnd, n, captured, kinds, nullable))
             pairs += 1
             try:
                 alone = parse(old, 0)

@@ -3,22 +3,10 @@
 from __future__ import annotations
 
 import random
-import struct
+
+from pgoutput_tuples import tuple_data
 
 from emulator.connectors.postgres import pgoutput as po
-
-
-def tuple_data(*cols: bytes | None | str) -> bytes:
-    """TupleData: None -> 'n', "u" -> unchanged TOAST, bytes -> 't' with its length."""
-    out = struct.pack(">h", len(cols))
-    for c in cols:
-        if c is None:
-            out += b"n"
-        elif c == "u":
-            out += b"u"
-        else:
-            out += b"t" + struct.pack(">i", len(c)) + c
-    return out
 
 
 def same(t: str) -> str:

@@ -5,25 +5,13 @@ under FULL, the placeholder without it) and `key_null_prints_default` (NULL -> d
 
 from __future__ import annotations
 
-import struct
 from types import SimpleNamespace
+
+from pgoutput_tuples import tuple_data
 
 from emulator.connectors.postgres import pgoutput as po
 from emulator.connectors.postgres import table_parsers as tp
 from emulator.connectors.postgres.pgoutput_toast import update_json_parser
-
-
-def tuple_data(*cols: bytes | None | str) -> bytes:
-    """TupleData: None -> 'n', "u" -> unchanged TOAST, bytes -> 't' with its length."""
-    out = struct.pack(">h", len(cols))
-    for c in cols:
-        if c is None:
-            out += b"n"
-        elif c == "u":
-            out += b"u"
-        else:
-            out += b"t" + struct.pack(">i", len(c)) + c
-    return out
 
 
 def ident(t: str) -> str:

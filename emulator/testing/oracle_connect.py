@@ -373,7 +373,7 @@ class DataPlane:
 class ConnectLog(capture.RecordLog):
     """Lines (str) from Debezium, parsed dicts from the emulator; any record counts as activity."""
 
-    def add_line(self, line: str | None, topic: str) -> None:
+    def add_line(self, line: str | dict | None, topic: str) -> None:
         with self.lock:
             if line is not None:
                 self.records.append(line)
@@ -381,12 +381,8 @@ class ConnectLog(capture.RecordLog):
             if not topic.startswith(HEARTBEAT_PREFIX):  # heartbeats never stop: not "data"
                 self.last_data = time.monotonic()
 
-    def add(self, rec: dict) -> None:
-        with self.lock:
-            self.records.append(rec)
-            self.mark("first_record")
-            if not rec["topic"].startswith(HEARTBEAT_PREFIX):
-                self.last_data = time.monotonic()
+    def add(self, rec: dict) -> None:  # (RecordLog.add also marks the snapshot's records: not here)
+        self.add_line(rec, rec["topic"])
 
 
 class ConnectDebeziumCapture(capture.DebeziumCapture):

@@ -72,8 +72,8 @@ def test_one_record_mapped():
     [
         ("ddl_routines_views_users_indexes", 11),
         ("names_adjust_avro", 11),
-        # a rows event failing on its second row: no row of it emitted (as the MySqlConnector, recorded)
-        ("time_connect_required_fails_whole_event", 10),
+        # a rows event failing on its second row: its first row emitted (as the MySqlConnector, recorded)
+        ("time_connect_required_fails_mid_event", 11),
     ],
 )
 def test_recorded_case_replayed_as_the_mariadbconnector(case, records, tmp_path):

@@ -17,6 +17,7 @@ from emulator.connectors.mysql.row_lines import (
     compile_line_decoders,
     line_formats,
 )
+from emulator.connectors.mysql.types import EventConversionError
 
 _time_ns = time.time_ns
 _header = bl.HEADER.unpack_from
@@ -183,7 +184,9 @@ class BinlogLines:
         idj = _dumps(tx_id).replace(b"%", b"%%") if tx_id is not None else b"null"
         way.fmt = way.src.join((pre, post.replace(TX_ID, idj, 1)))
 
-    def _lines(self, way: LineWay, body: bytes, p: int, end: int, first: tuple | None = None) -> bool:
+    def _lines(
+        self, way: LineWay, body: bytes, p: int, end: int, first: tuple | None = None, counted: bool = False
+    ) -> bool:
         """The rows of an event (`body[p:end]`) made straight into their records' lines (`row_lines.py`) and
         emitted, `way.fmt` made for the event's source; False, nothing emitted, when an UPDATE changes a
         row's key (the dict path makes its delete and create) or the clock is outside row_lines.NS_RANGE.
@@ -192,7 +195,8 @@ class BinlogLines:
         counts (`TransactionMonitor.count`: BEGIN first when due), as the dict path's `event_block`; False also
         outside a transaction (no block: the dict path's null). One body for both (review item D16): the
         decoders differ only in the two orders they take after `ns`. `first`: the first row's decoder result
-        (`_on_rows` made it: an event of more rows), not made again."""
+        (`_on_rows` made it: an event of more rows), not made again. `counted`: the caller (`_rows`) counted
+        the event in events_done already (for `_rows_failed`)."""
         tx = way.tx
         if tx is not None:
             if not self.in_tx or tx.begin_id is None:
@@ -215,17 +219,24 @@ class BinlogLines:
             return False
         # the gate's answer (False: an incremental snapshot window is open) is not read: the caller checked
         # the window, and nothing between here and the output opens one (signal-table rows never come here)
-        if p < end:  # every row of the event is converted before any is emitted (see _on_rows)
+        if p < end:  # every row of the event is made before any is emitted (an UPDATE of a key: as dicts)
             lines = [line]
-            while p < end:
-                k = len(lines)
-                if tx is None:
-                    line, p = decode(body, p, fmt, pos, k, _time_ns())
-                else:
-                    line, p = decode(body, p, fmt, pos, k, _time_ns(), total + k, order + k)
-                if line is None:
-                    return False
-                lines.append(line)
+            try:
+                while p < end:
+                    k = len(lines)
+                    if tx is None:
+                        line, p = decode(body, p, fmt, pos, k, _time_ns())
+                    else:
+                        line, p = decode(body, p, fmt, pos, k, _time_ns(), total + k, order + k)
+                    if line is None:
+                        return False
+                    lines.append(line)
+            except EventConversionError:  # (this way only with failure mode "fail": `_line_decoders`)
+                for made in lines:  # the rows before the one Debezium stops at are its records (see `_rows`)
+                    way.gate(way.op, made)
+                self.last_row = len(lines) - 1
+                self._rows_failed(len(lines), counted)
+                raise
             gate, op = way.gate, way.op
             for line in lines:
                 gate(op, line)

@@ -1,6 +1,8 @@
--- Case time_connect_required_fails_whole_event (campaign seed 14005, minimized): a streamed rows event whose
--- second row has a NOT NULL TIME outside a day (time.precision.mode=connect): Debezium stops before it
--- delivers any row of that event (the first, valid row included); rows of earlier events are delivered.
+-- Case time_connect_required_fails_mid_event (campaign seed 14005, minimized; recorded again in session 24): a
+-- streamed rows event whose second row has a NOT NULL TIME outside a day (time.precision.mode=connect): Debezium
+-- converts and queues the event's rows one by one and stops at that row; the first, valid row is delivered (5 of
+-- 5 recordings in session 24), unless Debezium's last poll batch is lost (the session 10 recording of this case,
+-- now tests/differential/data/failing_event_row_lost); rows of earlier events are delivered.
 -- @set time.precision.mode=connect
 -- @section pre
 CREATE DATABASE inventory;
