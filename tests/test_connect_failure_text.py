@@ -223,3 +223,39 @@ def test_require_struct_of_a_null_is_null() -> None:
     with pytest.raises(TransformError) as e:
         require_struct(None, "source field insertion", Schema("struct", fields=[]))
     assert str(e.value) == "Only Struct objects supported for [source field insertion], found: null"
+
+
+def test_unwrap_route_by_field_on_a_string_names_java_lang_string() -> None:
+    """Session 24 (diffcamp34), by hand on pg_connect.sql: ReplaceField$Value renames `after` away and `op` onto
+    `after`, then ExtractNewRecordState with `route.by.field=name` meets the string "r". Debezium 3.6.3
+    (route_by_field.meta_error.txt) says "..., found: java.lang.String"; the emulator's message lacked the class
+    (route_by_field.emulator_before.log)."""
+    from emulator.connect.transforms.unwrap import ExtractNewRecordState
+
+    dbz = _text("route_by_field.meta_error.txt")
+    assert compare_failures(dbz, _text("route_by_field.emulator_before.log")) is not None
+    envelope = Schema(
+        "struct",
+        name="dbserver1.public.customers.Envelope",
+        fields=[
+            Field("before", Schema("struct", optional=True, fields=[Field("name", Schema("string"))])),
+            Field("x_after", Schema("struct", optional=True, fields=[Field("name", Schema("string"))])),
+            Field("after", Schema("string")),
+        ],
+    )
+    record = ConnectRecord(
+        "dbserver1.public.customers",
+        None,
+        None,
+        None,
+        envelope,
+        {"before": None, "x_after": None, "after": "r"},
+    )
+    t = ExtractNewRecordState(Options("transforms.u.", {"route.by.field": "name"}))
+    with pytest.raises(TransformError) as e:
+        t.apply(record)
+    line = (
+        "error: DataPlaneError: transforms.u (io.debezium.transforms.ExtractNewRecordState) failed on a record of "
+        f"topic dbserver1.public.customers: {e.value} (errors.tolerance=none)"
+    )
+    assert compare_failures(dbz, line) is None

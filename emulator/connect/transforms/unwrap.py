@@ -300,9 +300,9 @@ class ExtractNewRecordState(Transform):
                 new = _insert_static(new, "__deleted", "false", self.replace_null, self._insert_cache)
             if self.route_by_field is not None:
                 if not isinstance(new.value, dict):
-                    raise TransformError(
-                        "Only Struct objects supported for [Read record to set topic routing "
-                        "for CREATE / UPDATE]"
+                    # Java's class name, or null (connect session 24: `after` renamed onto `op`'s string)
+                    require_struct(
+                        new.value, "Read record to set topic routing for CREATE / UPDATE", new.value_schema
                     )
                 new = _set_topic(get_string(new.value_schema, new.value, self.route_by_field), new)
             new = self._add_fields(record, new)
