@@ -14,6 +14,7 @@ from emulator.connect.transforms.base import (
     copy_basics,
     fget,
     field_of,
+    put_raw,
     register,
     require_map,
     require_struct,
@@ -64,6 +65,8 @@ class ReplaceFieldT(KeyOrValue):
             return self.new(r, None, {self.renames.get(k, k): x for k, x in v.items() if self.keep(k)})
         v = require_struct(value, "field replacement", schema)
         updated = self.cache.get(schema, self._schema)
+        if not self.replace_null:
+            put_raw(schema, v, lambda n: field_of(updated, self.renames.get(n, n)) if self.keep(n) else None)
         out = {}
         for f in updated.fields:
             src = self.reverse.get(f.name, f.name)
@@ -136,6 +139,7 @@ class InsertFieldT(KeyOrValue):
         if self.replace_null:
             out = {f.name: fget(f, v) for f in schema.fields}
         else:
+            put_raw(schema, v)
             out = {f.name: v.get(f.name) for f in schema.fields}
         for f in updated.fields:
             out.setdefault(f.name, None)
@@ -351,6 +355,8 @@ class ValueToKey(Transform):
             )
         v = require_struct(r.value, "copying fields from value to key", r.value_schema)
         ks = self.cache.get(r.value_schema, self._schema)
+        if not self.replace_null:
+            put_raw(r.value_schema, v, lambda n: field_of(ks, n))
         key = {}
         for name in self.fields:
             f = field_of(r.value_schema, name)
@@ -403,6 +409,7 @@ class SetSchemaMetadataT(KeyOrValue):
             if self.replace_null:
                 value = {f.name: fget(f, value) for f in updated.fields}
             else:
+                put_raw(schema, value)
                 value = {f.name: value.get(f.name) for f in updated.fields}
         return self.new(r, updated, value)
 

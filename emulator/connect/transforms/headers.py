@@ -16,6 +16,7 @@ from emulator.connect.transforms.base import (
     copy_basics,
     fget,
     field_of,
+    put_raw,
     register,
     require_map,
     require_struct,
@@ -173,6 +174,8 @@ class HeaderFromT(KeyOrValue):
             updated = self.cache.get(
                 schema, lambda s: copy_basics(s, fields=[f for f in s.fields if f.name not in self.fields])
             )
+            if not self.replace_null:
+                put_raw(schema, v, lambda n: field_of(updated, n))
             out = {f.name: (fget(f, v) if self.replace_null else v.get(f.name)) for f in updated.fields}
         else:
             updated, out = schema, v

@@ -25,6 +25,7 @@ from emulator.connect.transforms.base import (
     field_of,
     get_string,
     is_envelope,
+    put_raw,
     register,
     require_struct,
 )
@@ -141,6 +142,7 @@ def _insert_static(
     if replace_null:
         out = {f.name: fget(f, src) for f in schema.fields}
     else:
+        put_raw(schema, src)
         out = {f.name: src.get(f.name) for f in schema.fields}
     out[name] = value
     return _with_value(record, hit[1], out)
