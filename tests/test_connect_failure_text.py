@@ -259,3 +259,26 @@ def test_unwrap_route_by_field_on_a_string_names_java_lang_string() -> None:
         f"topic dbserver1.public.customers: {e.value} (errors.tolerance=none)"
     )
     assert compare_failures(dbz, line) is None
+
+
+def test_insert_field_offset_fails_a_source_record_as_kafka_does() -> None:
+    """Session 24 (diffcamp34): InsertField `offset.field` was refused at start; Debezium 3.6.3 runs it and every
+    record with a value fails in Kafka's requireSinkRecord (insert_field_offset.meta_error.txt), a tombstone passes
+    (the records: connect case pg_insert_field_offset)."""
+    from emulator.connect.transforms import REGISTRY, load_families
+
+    load_families()
+    t = REGISTRY["org.apache.kafka.connect.transforms.InsertField$Value"](
+        Options("transforms.i.", {"offset.field": "off", "topic.field": "t"})
+    )
+    schema = Schema("struct", name="dbserver1.public.customers.Value", fields=[Field("id", Schema("int32"))])
+    tombstone = ConnectRecord("dbserver1.public.customers", None, None, None, schema, None)
+    assert t.apply(tombstone) is tombstone
+    for value_schema, value in ((schema, {"id": 1001}), (None, {"id": 1001})):
+        with pytest.raises(TransformError) as e:
+            t.apply(ConnectRecord("dbserver1.public.customers", None, None, None, value_schema, value))
+        line = (
+            "error: DataPlaneError: transforms.i (org.apache.kafka.connect.transforms.InsertField$Value) failed on a "
+            f"record of topic dbserver1.public.customers: {e.value} (errors.tolerance=none)"
+        )
+        assert compare_failures(_text("insert_field_offset.meta_error.txt"), line) is None
