@@ -8,7 +8,7 @@ from typing import Any
 
 from emulator.connect.record import ConnectRecord, default_value
 from emulator.connect.schema import STRUCT, Field, Schema, schema_java_class
-from emulator.connect.unset import unset_fields
+from emulator.connect.unset import is_unset, unset_fields
 from emulator.settings import Settings
 
 
@@ -319,7 +319,8 @@ def put_raw(schema: Schema, value: dict, dest: Callable[[str], Field | None] | N
     where it is not copied (default: the same field). Only fields that can be unset are asked: nothing to do for
     almost every schema."""
     for name, fs in unset_fields(schema):
-        if value.get(name) is None:
+        v = value.get(name)
+        if v is None or is_unset(v):  # (a wire value keeps its marker: connect/record.py)
             f = Field(name, fs) if dest is None else dest(name)
             if f is not None and not f.schema.optional:
                 raise TransformError(
