@@ -13,19 +13,19 @@ from __future__ import annotations
 import pytest
 
 from emulator.config import ConfigError
-from emulator.connect.converters import _registry
+from emulator.connect.converters import registry_for
 
 URL = "http://u:p@127.0.0.1:1"
 
 
 def _auth(url: str, opts: dict[str, str]):
-    rest = _registry(url, opts, "value.converter.").client._rest_client
+    rest = registry_for(url, opts, "value.converter.").client._rest_client
     return rest.auth, rest.base_urls
 
 
 def test_a_mock_registry_never_reads_them() -> None:
     opts = {"basic.auth.credentials.source": "NOPE", "basic.auth.user.info": "user:secret"}
-    assert _registry("mock://s24auth", opts, "value.converter.") is _registry("mock://s24auth", {}, "")
+    assert registry_for("mock://s24auth", opts, "value.converter.") is registry_for("mock://s24auth", {}, "")
 
 
 def test_the_default_source_is_the_url() -> None:
@@ -45,5 +45,5 @@ def test_user_info_is_read_with_its_source_only() -> None:
 @pytest.mark.parametrize("source", ["SASL_INHERIT", "NOPE"])
 def test_other_sources_are_refused_with_a_real_registry(source: str) -> None:
     with pytest.raises(ConfigError) as e:
-        _registry(URL, {"basic.auth.credentials.source": source}, "value.converter.")
+        registry_for(URL, {"basic.auth.credentials.source": source}, "value.converter.")
     assert str(e.value).startswith("value.converter.basic.auth.credentials.source: ")

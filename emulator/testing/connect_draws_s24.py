@@ -30,7 +30,7 @@ from __future__ import annotations
 import random
 
 from emulator.testing.connect_draw_props import base_props
-from emulator.testing.connect_draws_s20 import _stage
+from emulator.testing.connect_draws_s20 import null_stage
 
 S24_FROM_SEED = 152
 K = "org.apache.kafka.connect.transforms."
@@ -41,7 +41,7 @@ STRING = "org.apache.kafka.connect.storage.StringConverter"
 SIMPLE = "org.apache.kafka.connect.storage.SimpleHeaderConverter"
 ROUTER = "io.debezium.transforms.outbox.EventRouter"
 UNWRAP = "io.debezium.transforms.ExtractNewRecordState"
-# mariadb_unset_required.sql's `ur`: fields that can be unset or null first the numeric one (s20._stage casts it)
+# mariadb_unset_required.sql's `ur`: fields that can be unset or null first the numeric one (s20.null_stage casts it)
 UNSET_FIELDS = ("n", "dtz", "dtd", "tm", "ts", "dtn", "tn")
 CACHE_SIZES = ("1", "0", "-1", "1000", "abc")
 AUTH_SOURCES = ("USER_INFO", "URL", "SASL_INHERIT", "NOPE")
@@ -86,7 +86,7 @@ def _unset_trial(rng: random.Random) -> tuple[dict[str, str], str]:
     left = list(UNSET_FIELDS)
     date = "dtd" if props["time.precision.mode"] == "nanoseconds" else None
     for i in range(rng.choice((1, 1, 2, 3))):
-        stage = _stage(rng, tuple(left), date, last=False)
+        stage = null_stage(rng, tuple(left), date, last=False)
         gone = [x.split(":")[0] for x in stage.get("renames", "").split(",") if x]
         gone += stage.get("exclude", "").split(",")
         if stage.get("operation") == "move":

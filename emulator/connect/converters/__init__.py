@@ -313,7 +313,7 @@ def _avro(part: str, opts: dict[str, str], is_key: bool) -> AvroConverter:
     if strategy not in STRATEGIES:
         name = f"{prefix}{strategy_key}"
         raise ConfigError(f"{name}: {strategy!r} is not supported; supported: {', '.join(STRATEGIES)}", name)
-    registry = _registry(url, opts, prefix)
+    registry = registry_for(url, opts, prefix)
     return AvroConverter(
         registry,
         is_key,
@@ -328,7 +328,7 @@ def _avro(part: str, opts: dict[str, str], is_key: bool) -> AvroConverter:
     )
 
 
-def _registry(url: str, opts: dict[str, str], prefix: str = "") -> Any:
+def registry_for(url: str, opts: dict[str, str], prefix: str = "") -> Any:
     if url.startswith("mock://"):
         # Confluent's mock client has no REST service: basic.auth.* are never read (Debezium 3.6.3 ran
         # `basic.auth.credentials.source=NOPE` with a user info on mock://, session 24: the same records)
