@@ -223,3 +223,62 @@ def test_require_struct_of_a_null_is_null() -> None:
     with pytest.raises(TransformError) as e:
         require_struct(None, "source field insertion", Schema("struct", fields=[]))
     assert str(e.value) == "Only Struct objects supported for [source field insertion], found: null"
+
+
+def test_unwrap_route_by_field_on_a_string_names_java_lang_string() -> None:
+    """Session 24 (diffcamp34), by hand on pg_connect.sql: ReplaceField$Value renames `after` away and `op` onto
+    `after`, then ExtractNewRecordState with `route.by.field=name` meets the string "r". Debezium 3.6.3
+    (route_by_field.meta_error.txt) says "..., found: java.lang.String"; the emulator's message lacked the class
+    (route_by_field.emulator_before.log)."""
+    from emulator.connect.transforms.unwrap import ExtractNewRecordState
+
+    dbz = _text("route_by_field.meta_error.txt")
+    assert compare_failures(dbz, _text("route_by_field.emulator_before.log")) is not None
+    envelope = Schema(
+        "struct",
+        name="dbserver1.public.customers.Envelope",
+        fields=[
+            Field("before", Schema("struct", optional=True, fields=[Field("name", Schema("string"))])),
+            Field("x_after", Schema("struct", optional=True, fields=[Field("name", Schema("string"))])),
+            Field("after", Schema("string")),
+        ],
+    )
+    record = ConnectRecord(
+        "dbserver1.public.customers",
+        None,
+        None,
+        None,
+        envelope,
+        {"before": None, "x_after": None, "after": "r"},
+    )
+    t = ExtractNewRecordState(Options("transforms.u.", {"route.by.field": "name"}))
+    with pytest.raises(TransformError) as e:
+        t.apply(record)
+    line = (
+        "error: DataPlaneError: transforms.u (io.debezium.transforms.ExtractNewRecordState) failed on a record of "
+        f"topic dbserver1.public.customers: {e.value} (errors.tolerance=none)"
+    )
+    assert compare_failures(dbz, line) is None
+
+
+def test_insert_field_offset_fails_a_source_record_as_kafka_does() -> None:
+    """Session 24 (diffcamp34): InsertField `offset.field` was refused at start; Debezium 3.6.3 runs it and every
+    record with a value fails in Kafka's requireSinkRecord (insert_field_offset.meta_error.txt), a tombstone passes
+    (the records: connect case pg_insert_field_offset)."""
+    from emulator.connect.transforms import REGISTRY, load_families
+
+    load_families()
+    t = REGISTRY["org.apache.kafka.connect.transforms.InsertField$Value"](
+        Options("transforms.i.", {"offset.field": "off", "topic.field": "t"})
+    )
+    schema = Schema("struct", name="dbserver1.public.customers.Value", fields=[Field("id", Schema("int32"))])
+    tombstone = ConnectRecord("dbserver1.public.customers", None, None, None, schema, None)
+    assert t.apply(tombstone) is tombstone
+    for value_schema, value in ((schema, {"id": 1001}), (None, {"id": 1001})):
+        with pytest.raises(TransformError) as e:
+            t.apply(ConnectRecord("dbserver1.public.customers", None, None, None, value_schema, value))
+        line = (
+            "error: DataPlaneError: transforms.i (org.apache.kafka.connect.transforms.InsertField$Value) failed on a "
+            f"record of topic dbserver1.public.customers: {e.value} (errors.tolerance=none)"
+        )
+        assert compare_failures(_text("insert_field_offset.meta_error.txt"), line) is None

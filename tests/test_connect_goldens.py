@@ -87,6 +87,11 @@ CASES = [
     "mariadb_unset_required_add_fields",
     "mariadb_unset_required_no_replace_null",
     "mariadb_unset_required_seed139",  # the campaign finding itself (session 22, seed 139 trial 3)
+    # session 24: other transforms reading it with replace.null.with.default=false put the null and fail too
+    "mariadb_unset_required_raw_replace",
+    "mariadb_unset_required_raw_cast",
+    "mariadb_unset_required_raw_header",  # HeaderFrom copy: ConnectHeaders.add refuses the null
+    "pg_insert_field_offset",  # session 24: InsertField offset.field fails every source record (was refused)
     "mariadb_string_converter_utf16",  # seed 139 trial 9: UTF-16 text, its timestamps masked in that charset
     "pg_json_schemas_cache_negative",  # session 23: schemas.cache.size has no minimum (-1 was refused)
 ]

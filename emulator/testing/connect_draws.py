@@ -20,6 +20,7 @@ from emulator.testing.connect_draws_s20 import add_s20
 from emulator.testing.connect_draws_s21 import add_s21
 from emulator.testing.connect_draws_s22 import add_s22
 from emulator.testing.connect_draws_s23 import add_s23
+from emulator.testing.connect_draws_s24 import add_s24
 from emulator.testing.workloads_mariadb_conv import conv_props
 
 WORKLOADS = {
@@ -571,4 +572,5 @@ def draw(seed: int, trial: int, db: str) -> tuple[dict[str, str], str]:
     props, workload = add_s20(seed, trial, db, workload, props)  # (session 20: from seed 109)
     props, workload = add_s21(seed, trial, db, workload, props)  # (session 21: from seed 118)
     props, workload = add_s22(seed, trial, db, workload, props)  # (session 22: from seed 131)
-    return add_s23(seed, trial, db, workload, props)  # (session 23: from seed 141)
+    props, workload = add_s23(seed, trial, db, workload, props)  # (session 23: from seed 141)
+    return add_s24(seed, trial, db, workload, props)  # (session 24: from seed 152)

@@ -53,7 +53,7 @@ def _bool(rng: random.Random) -> str:
     return rng.choice(("true", "false"))
 
 
-def _stage(rng: random.Random, fields: tuple[str, ...], date: str | None, last: bool) -> dict[str, str]:
+def null_stage(rng: random.Random, fields: tuple[str, ...], date: str | None, last: bool) -> dict[str, str]:
     f = rng.choice(fields)
     num = fields[0]
     kinds = ["cast", "mask", "header_from", "replace", "insert", "value_to_key", "metadata"]
@@ -132,7 +132,7 @@ def _null_trial(rng: random.Random, db: str) -> tuple[dict[str, str], str]:
     for i in range(n):
         if len(left) < 2:
             break
-        stage = _stage(rng, tuple(left), date, last=i == n - 1)
+        stage = null_stage(rng, tuple(left), date, last=i == n - 1)
         # later stages read fields that are still there (a renamed or moved field would fail every record)
         gone = [x.split(":")[0] for x in stage.get("renames", "").split(",") if x]
         gone += stage.get("exclude", "").split(",")

@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import random
 
+from emulator.testing.connect_draws_s24 import s23_weights
+
 S23_FROM_SEED = 141
 JSON = "org.apache.kafka.connect.json.JsonConverter"
 STRING = "org.apache.kafka.connect.storage.StringConverter"
@@ -208,11 +210,12 @@ def add_s23(
 ) -> tuple[dict[str, str], str]:
     if seed < S23_FROM_SEED:
         return props, workload
+    extract_p, header_p = s23_weights(seed)  # (session 24: fewer from seed 152)
     xf = random.Random(f"s23xf-{seed}/{trial}/{db}")
-    if xf.random() < 0.07:
+    if xf.random() < extract_p:
         props = _extract_v2(xf, props, seed)
     props = _converter_options(random.Random(f"s23conv-{seed}/{trial}/{db}"), props)
     hdr = random.Random(f"s23hdr-{seed}/{trial}/{db}")
-    if hdr.random() < 0.2:
+    if hdr.random() < header_p:
         props = _header_stages(hdr, props)
     return props, workload

@@ -8,6 +8,7 @@ from typing import Any
 
 from emulator.connect.record import ConnectRecord, default_value
 from emulator.connect.schema import STRUCT, Field, Schema, schema_java_class
+from emulator.connect.unset import is_unset, unset_fields
 from emulator.settings import Settings
 
 
@@ -308,6 +309,24 @@ def require_struct(value: Any, purpose: str, schema: Schema | None = None) -> di
         ) or _java_class(value)
         raise TransformError(f"Only Struct objects supported for [{purpose}], found: {found}")
     return value
+
+
+def put_raw(schema: Schema, value: dict, dest: Callable[[str], Field | None] | None = None) -> None:
+    """Kafka's `Struct.put` of the fields a transform read with `getWithoutDefault` (its
+    replace.null.with.default=false): a field the connector left unset (connect/unset.py) is null there, and
+    `ConnectSchema.validateValue` refuses a null for a required field, so the record fails (recorded: connect
+    cases `mariadb_unset_required_raw_*`). `dest` maps a source field's name to the field it is put into, None
+    where it is not copied (default: the same field). Only fields that can be unset are asked: nothing to do for
+    almost every schema."""
+    for name, fs in unset_fields(schema):
+        v = value.get(name)
+        if v is None or is_unset(v):  # (a wire value keeps its marker: connect/record.py)
+            f = Field(name, fs) if dest is None else dest(name)
+            if f is not None and not f.schema.optional:
+                raise TransformError(
+                    f'Invalid value: null used for required field: "{f.name}", schema type: '
+                    f"{f.schema.type.upper()}"
+                )
 
 
 def require_map(value: Any, purpose: str) -> dict:

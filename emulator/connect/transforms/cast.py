@@ -15,6 +15,8 @@ from emulator.connect.transforms.base import (
     Options,
     TransformError,
     fget,
+    field_of,
+    put_raw,
     require_map,
     require_struct,
 )
@@ -198,6 +200,8 @@ class CastT(KeyOrValue):
         if self.whole is not None:
             return self.new(r, updated, cast_value(schema, value, self.whole))
         v = require_struct(value, "cast types", schema)
+        if not self.replace_null:
+            put_raw(schema, v, lambda n: field_of(updated, n))  # a cast null stays null
         out = {}
         for f in schema.fields:
             x = fget(f, v) if self.replace_null else v.get(f.name)

@@ -12,6 +12,7 @@ from emulator.connect.transforms.base import (
     Options,
     TransformError,
     fget,
+    put_raw,
     require_map,
     require_struct,
 )
@@ -150,6 +151,8 @@ class MaskFieldT(KeyOrValue):
                     v[name] = self.masked(None, v[name])
             return self.new(r, None, v)
         v = require_struct(value, "mask fields", schema)
+        if not self.replace_null:
+            put_raw(schema, v)  # a masked null stays null
         out = {}
         for f in schema.fields:
             x = fget(f, v) if self.replace_null else v.get(f.name)

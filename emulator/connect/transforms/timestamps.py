@@ -18,6 +18,8 @@ from emulator.connect.transforms.base import (
     TransformError,
     copy_basics,
     fget,
+    field_of,
+    put_raw,
     require_map,
     require_struct,
 )
@@ -209,6 +211,8 @@ class TimestampConverterT(KeyOrValue):
         updated = self.cache.get(schema, self._schema)
         if value is None:
             return self.new(r, updated, None)
+        if not self.replace_null:
+            put_raw(schema, value, lambda n: field_of(updated, n))  # a converted null stays null
         out = {}
         for f in schema.fields:
             x = fget(f, value) if self.replace_null else value.get(f.name)

@@ -25,6 +25,7 @@ from emulator.connect.transforms.base import (
     field_of,
     get_string,
     is_envelope,
+    put_raw,
     register,
     require_struct,
 )
@@ -141,6 +142,7 @@ def _insert_static(
     if replace_null:
         out = {f.name: fget(f, src) for f in schema.fields}
     else:
+        put_raw(schema, src)
         out = {f.name: src.get(f.name) for f in schema.fields}
     out[name] = value
     return _with_value(record, hit[1], out)
@@ -300,9 +302,9 @@ class ExtractNewRecordState(Transform):
                 new = _insert_static(new, "__deleted", "false", self.replace_null, self._insert_cache)
             if self.route_by_field is not None:
                 if not isinstance(new.value, dict):
-                    raise TransformError(
-                        "Only Struct objects supported for [Read record to set topic routing "
-                        "for CREATE / UPDATE]"
+                    # Java's class name, or null (connect session 24: `after` renamed onto `op`'s string)
+                    require_struct(
+                        new.value, "Read record to set topic routing for CREATE / UPDATE", new.value_schema
                     )
                 new = _set_topic(get_string(new.value_schema, new.value, self.route_by_field), new)
             new = self._add_fields(record, new)
