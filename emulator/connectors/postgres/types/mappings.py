@@ -474,10 +474,12 @@ def _array_mapping(t: PgType, typmod: int, cfg: TypeConfig) -> TypeMapping | Non
 
         conv.required = lambda column: _numeric_array_required(array_conv, column)
         conv.strict = lambda column: _numeric_array_required(array_conv, column, FAIL_MODE)
-    elif not em.item_optional:
+    elif not em.item_optional or elem.name == "ltree":
         # a required element schema (enum, tsvector, unknown types): Connect's validation of the array,
         # when TableSchemaBuilder puts it into the row, fails on a NULL element; Debezium logs "Failed to
-        # properly convert data value" and leaves the field null (pg case enum_array_null_element)
+        # properly convert data value" and leaves the field null (pg case enum_array_null_element). ltree[]
+        # the same way: convertLtreeArray calls toString() on each element, a NULL one throws (campaign seed
+        # 44789000; pg case ltree_array_null_element)
         array_conv = conv
         conv = _null_if_null_element(array_conv)
         conv.required = lambda column: _required_elements_required(array_conv, column)
