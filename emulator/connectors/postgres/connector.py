@@ -27,7 +27,7 @@ from emulator.connectors.postgres.catalog import await_commit_visible, load_tabl
 from emulator.connectors.postgres.chunks import ChunkSource
 from emulator.connectors.postgres.conninfo import libpq_conninfo, stream_params
 from emulator.connectors.postgres.failed_changes import drop_failed_changes
-from emulator.connectors.postgres.quoted_names import parses
+from emulator.connectors.postgres.quoted_names import parse_parts
 from emulator.connectors.postgres.replication import ReplicationError, ReplicationStream
 from emulator.connectors.postgres.reselect import PgReselect
 from emulator.connectors.postgres.slot import SlotManagement
@@ -339,9 +339,13 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
         return [f"{s}.{t}" for s, t in self._filtered_tables()]
 
     @staticmethod
-    def parses_collection_name(name: str) -> bool:
-        """Whether Debezium's TableId.parse reads an incremental snapshot's data collection (quoted_names)."""
-        return parses(name)
+    def collection_read_back(name: str) -> str | None:
+        """The name Debezium's TableId.parse reads an incremental snapshot's data collection as, None where it
+        throws (quoted_names)."""
+        try:
+            return ".".join(parse_parts(name))
+        except ValueError:
+            return None
 
     @staticmethod
     def is_retriable(exc: BaseException) -> bool:
