@@ -20,6 +20,7 @@ import psycopg
 
 from emulator.connect.json import Framed
 from emulator.connect.schema import BYTES, STRING, Schema
+from emulator.connectors import guardrail
 from emulator.connectors.base import with_progress
 from emulator.connectors.postgres import pgoutput as po
 from emulator.connectors.postgres.captured import CapturedTable
@@ -225,8 +226,21 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
             ],
         )
         self._check_server()
+        guardrail.check(self.typed, self._guardrail_tables())
         self._ensure_publication()
         self.slot = self._slot_state()
+
+    def _guardrail_tables(self) -> list[str]:
+        """The tables Debezium's guardrail counts (emulator.connectors.guardrail): pgjdbc's TABLE and PARTITIONED
+        TABLE (not in pg_* schemas or information_schema, not temporary) that the filters capture."""
+        if self.typed.common.guardrail_collections_max <= 0:
+            return []
+        rows = self.conn.execute(
+            "SELECT n.nspname, c.relname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = "
+            "c.relnamespace WHERE c.relkind IN ('r', 'p') AND n.nspname !~ '^pg_' AND n.nspname <> "
+            "'information_schema' AND c.relpersistence <> 't'"
+        ).fetchall()
+        return [f"{s}.{t}" for s, t in rows if self.filters.table_included(s, t)]
 
     def offset_state(self, stored: dict | None) -> tuple[bool, bool]:
         # offsets are saved only once a snapshot has a position: no lsn_commit means it did not finish
