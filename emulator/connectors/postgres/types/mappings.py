@@ -134,6 +134,10 @@ def _m_int(schema: Schema) -> Callable[[int, TypeConfig, PgType], TypeMapping]:
 def _m_string(schema: Schema = S_STRING):
     def build(typmod: int, cfg: TypeConfig, t: PgType) -> TypeMapping:
         length = typmod - 4 if typmod >= 4 and t.name in ("varchar", "bpchar") else None
+        # Debezium's Column length of `"char"` is 1: a column.mask.hash value is cut to its first character
+        # (MaskStrings' TruncatingValueConverter; campaign seed 44794001, pg case mask_hash_char_cut_to_length)
+        if t.name == "char":
+            length = 1
         return TypeMapping(schema, _identity, length=length)
 
     return build
