@@ -166,7 +166,7 @@ REFUSED = [  # property, value: Debezium would apply them; the emulator does not
     # (event.processing.failure.handling.mode warn|skip: implemented on PostgreSQL since session 21, pg cases
     # processing_failure_*; with snapshot.max.threads > 1 since session 23, tests/test_pg_snapshot_failure_settings.py)
     ("topic.naming.strategy", "io.debezium.schema.DefaultUnicodeTopicNamingStrategy"),
-    ("guardrail.collections.max", "10"),
+    # (guardrail.collections.max: implemented on PostgreSQL, MySQL and MariaDB since session 24, cases guardrail_*)
     ("offset.mismatch.strategy", "trust_slot"),
 ]
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from emulator.connectors.mysql.ddl_normalize import normalize
+from emulator.connectors.mysql.ddl_model import DdlError
+from emulator.connectors.mysql.ddl_normalize import ansi_literal_stop, ansi_quotes, for_model, normalize
 
 CASES = [
     # nothing to do: the same string
@@ -34,3 +35,53 @@ CASES = [
 @pytest.mark.parametrize(("ddl", "expected"), CASES)
 def test_normalize(ddl: str, expected: str) -> None:
     assert normalize(ddl) == expected
+
+
+# (session 24) ANSI_QUOTES: SqlModes.sqlModeFromString's combination modes imply it (v3.6.1.Final, read by hand)
+@pytest.mark.parametrize(
+    ("mode", "ansi"),
+    [
+        ("STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION", False),
+        ("STRICT_TRANS_TABLES,ANSI_QUOTES", True),
+        ("ansi", True),
+        ("PIPES_AS_CONCAT,ORACLE", True),
+        ("POSTGRESQL", True),
+        ("", False),
+        (None, False),
+    ],
+)
+def test_ansi_quotes_mode(mode: str | None, ansi: bool) -> None:
+    assert ansi_quotes(mode) is ansi
+
+
+def test_ansi_mode_keeps_double_quotes() -> None:
+    ddl = 'CREATE TABLE "a2" ("id" INT, lag INT, "w" VARCHAR(3) DEFAULT \'q\')'
+    assert normalize(ddl, True) == 'CREATE TABLE "a2" ("id" INT, `lag` INT, "w" VARCHAR(3) DEFAULT \'q\')'
+    # the emulator's own parser gets the identifiers backticked, a doubled quote inside undoubled
+    assert for_model('CREATE TABLE "b""8" (id INT)') == 'CREATE TABLE `b"8` (id INT)'
+
+
+@pytest.mark.parametrize(
+    "ddl",
+    [  # recorded as unparseable with ANSI_QUOTES (case ansi_quotes_literal_positions)
+        'CREATE TABLE b2 (id INT PRIMARY KEY, s VARCHAR(10) DEFAULT "dq")',
+        'CREATE TABLE b3 (id INT PRIMARY KEY, s VARCHAR(10) COMMENT "cm")',
+        'CREATE TABLE b4 (id INT PRIMARY KEY, e ENUM("a", "b"))',
+        'CREATE TABLE b5 (id INT PRIMARY KEY) COMMENT "tc"',
+        'ALTER TABLE b1 COMMENT = "t2"',
+        "CREATE TABLE b4 (id INT PRIMARY KEY, e SET('a', \"b\"))",
+    ],
+)
+def test_ansi_literal_positions_stop(ddl: str) -> None:
+    with pytest.raises(DdlError):
+        ansi_literal_stop(normalize(ddl, True))
+
+
+def test_ansi_identifier_positions_pass() -> None:
+    # recorded as parsed (case ansi_quotes_literal_positions)
+    for ddl in (
+        'CREATE TABLE b6 (id INT PRIMARY KEY, s VARCHAR(10) CHARACTER SET "utf8mb4")',
+        "CREATE TABLE \"b7\" (\"id\" INT PRIMARY KEY, \"s\" VARCHAR(10) DEFAULT 'x' COMMENT 'c', \"e\" SET('p', 'q'))",
+        'ALTER TABLE "b7" RENAME COLUMN "s" TO "s2", ADD INDEX "ix" ("e")',
+    ):
+        ansi_literal_stop(normalize(ddl, True))

@@ -6,7 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from emulator.connectors.postgres.quoted_names import double_quoted, parse_parts, parses, stream_stop_line
+from emulator.connectors.postgres.quoted_names import (
+    double_quoted,
+    parse_parts,
+    parses,
+    read_back,
+    stream_stop_line,
+)
 
 
 @pytest.mark.parametrize(
@@ -65,3 +71,13 @@ def test_stream_stop_lines() -> None:
     assert line is not None and "Debezium stops here too" in line  # (its last batch lost: lost_batch)
     other = stream_stop_line("public", "a''b")  # read back as a'b: not modelled, a loud stop without the mark
     assert other is not None and "not modelled" in other and "Debezium stops here too" not in other
+
+
+def test_read_back_as_another_table() -> None:
+    # recorded: pg case misread_name_changes_dropped (Debezium's log: "cannot load schema for table 'public.a'b'",
+    # "... 's'q.t'")
+    assert read_back("public", "a''b") == ("public", "a'b")
+    assert read_back("s''q", "t") == ("s'q", "t")
+    assert read_back("public", "a'b") == ("public", "a'b")  # a single one: itself
+    assert read_back("public", "plain") == ("public", "plain")
+    assert stream_stop_line("public", "a''b", other_captured=False) is None  # dropped, not a stop

@@ -231,8 +231,16 @@ _audit(
     "catalog): tables of the same name in two schemas share a topic, as in Debezium (recorded)",
 )
 _audit("topic.naming.strategy", ("io.debezium.schema.defaulttopicnamingstrategy",), applies=BINLOG | MO)
-_audit("guardrail.collections.max", ("0",))
-_audit("guardrail.collections.limit.action", ("warn",))
+# emulator/connectors/guardrail.py (recorded: pg and mariadb cases guardrail_fail_stops)
+_audit(
+    "guardrail.collections.max",
+    applies=PG | BINLOG,
+    note="counted at every start as Debezium counts (PostgreSQL: captured tables and partitions; binlog: the tables "
+    "whose schemas the history keeps); above it `fail` stops before any record, `warn` logs",
+)
+_audit("guardrail.collections.max", ("0",), applies=MO)
+_audit("guardrail.collections.limit.action", ("warn", "fail"), applies=PG | BINLOG)
+_audit("guardrail.collections.limit.action", ("warn",), applies=MO)
 # binlog connectors: a column comment is the doc of its field schema (mariadb case schema_comments); Debezium
 # 3.6.3's PostgreSQL connector puts none in its records (recorded: pg case schema_comments, also after COMMENT ON)
 _audit(

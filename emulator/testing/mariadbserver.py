@@ -164,6 +164,7 @@ class MariaDbServer:
             if self._wait_ready():
                 self._create_user()
                 self._initial = self._databases_and_users()
+                self._sql_mode0 = self.query("SELECT @@GLOBAL.sql_mode")[0][0]
                 return self
             self._kill()
         raise RuntimeError(f"mariadbd did not start; see {self.base / 'error.log'}")
@@ -201,8 +202,8 @@ FLUSH PRIVILEGES;
     def reset(self) -> None:
         """As fresh as a new server for a test whose positions (binlog files, offsets, GTIDs) are not
         compared (a new server costs a second or so more): binlog dump threads of earlier clients are
-        ended, and the databases and users (roles too) made since the start are dropped, with their
-        tables, routines and events."""
+        ended, the databases and users (roles too) made since the start are dropped, with their
+        tables, routines and events, and the global sql_mode is set back."""
         deadline = time.monotonic() + 30
         while dumps := self.query(  # a stopped client's binlog dump thread may linger a moment
             "SELECT id FROM information_schema.processlist WHERE command LIKE 'Binlog Dump%'"
@@ -217,6 +218,8 @@ FLUSH PRIVILEGES;
         drops += [f"DROP USER '{u}'@'{h}';" if h else f"DROP ROLE '{u}';" for u, h in sorted(users - users0)]
         if drops:
             self.sql("\n".join(drops))
+        if self.query("SELECT @@GLOBAL.sql_mode")[0][0] != self._sql_mode0:  # a case set it (ansi_quotes_*)
+            self.sql(f"SET GLOBAL sql_mode = '{self._sql_mode0}';")
 
     def _kill(self) -> None:
         if self.proc and self.proc.poll() is None:

@@ -171,8 +171,10 @@ def genid(g: Any, name: str, r: random.Random) -> None:
 def enums(g: Any, name: str, r: random.Random) -> None:
     t, e, d = f"public.{name}", f"public.{name}_e", f"public.{name}_d"
     # a domain over an enum (rarely: Debezium's TypeRegistry fails on it at start, "enum_values" is null for a
-    # type of category E without labels, so nothing else of the workload is recorded)
-    over_enum = r.random() < 0.15
+    # type of category E without labels, so nothing else of the workload is recorded; 3 of session 23's 45 campaign
+    # workloads stopped so at 15 %, hence 4 %: the stop itself is pg case
+    # enum_domain_type_registry_stops)
+    over_enum = r.random() < 0.04
     ed = f"{e}_dom" if over_enum else e
     pre = (
         f"CREATE TYPE {e} AS ENUM ('low', 'high');\n"

@@ -59,5 +59,17 @@ def test_names_debezium_quotes_wrong_stay_out_of_the_snapshot_and_the_filters() 
         assert not any(x.startswith(tuple(f"-- @set {k}=" for k in s23.NOT_FOR_SIGNALS)) for x in sets), s
         assert "-- @set snapshot.mode=initial_only" not in sets, s
         stream = w.sections["stream"]
+        # (session 24) the table read back as another (`..._m''b`) is made while streaming: the snapshot would read
+        # it under its own name, which is not what the draw is for
+        assert "m''b" not in w.sections["pre"], s
         # the schema `s23 "..."` (TableId.parse fails) is created and named by a signal, never written
         assert not re.search(r'(INSERT INTO|UPDATE|DELETE FROM|TRUNCATE) "s23 ', stream), s
+
+
+def test_the_misread_name_is_drawn() -> None:
+    """(session 24) some quotednames draws, not all, write a table TableId.parse reads back as another (pg cases
+    misread_name_*)."""
+    texts = [workloads.generate("pg", s) for s in SEEDS]
+    quoted = [t for t in texts if "-- @scenario s23_quotednames" in t]
+    misread = [t for t in quoted if "_m''b" in t]
+    assert quoted and misread and len(misread) < len(quoted)

@@ -23,11 +23,12 @@ import pymysql
 
 from emulator.connect.json import Framed
 from emulator.connect.schema import Schema
+from emulator.connectors import guardrail
 from emulator.connectors.base import with_progress
 from emulator.connectors.mysql import binlog as bl
 from emulator.connectors.mysql import textrows
 from emulator.connectors.mysql.binlog_values import hold_time_adjuster, release_time_adjuster
-from emulator.connectors.mysql.captured import SYSTEM_DATABASES, CapturedTable, TableEntry
+from emulator.connectors.mysql.captured import SYSTEM_DATABASES, CapturedTable, TableEntry, quote_id
 from emulator.connectors.mysql.chunk_source import MySqlChunkSource
 from emulator.connectors.mysql.custom_converters import convert_column
 from emulator.connectors.mysql.ddl import Catalog, DdlParser, Table
@@ -473,7 +474,22 @@ class MySqlConnector(MySqlSnapshot, MySqlBinlogStream, MySqlSchemaChanges, MySql
     def connect(self) -> None:
         self.conn = self._connect()
         self._check_server()
+        guardrail.check(self.typed, self._guardrail_tables(), not self.store_only_captured_tables)
         self.catalog.server_charset = self._var("character_set_server") or "utf8mb4"
+
+    def _guardrail_tables(self) -> list[str]:
+        """The tables Debezium's guardrail counts (emulator.connectors.guardrail): those whose schemas the history
+        keeps, as the snapshot's schema read selects them."""
+        if self.typed.common.guardrail_collections_max <= 0:
+            return []
+        out = []
+        for (db,) in self._q("SHOW DATABASES"):
+            if not (self._db_included(db) if self.store_only_captured_dbs else db not in SYSTEM_DATABASES):
+                continue
+            for n, *_rest in self._q(f"SHOW FULL TABLES IN {quote_id(db)} WHERE Table_type = 'BASE TABLE'"):
+                if not self.store_only_captured_tables or self.filters.table_included(db, n):
+                    out.append(f"{db}.{n}")
+        return out
 
     def offset_state(self, stored: dict | None) -> tuple[bool, bool]:
         return stored is not None, stored is not None and bool(stored.get("snapshot"))

@@ -26,7 +26,7 @@ from sqlglot import exp
 from emulator.connectors.mysql.ddl_alter import CONVERT_TO, AlterForms
 from emulator.connectors.mysql.ddl_columns import ColumnDefinitions
 from emulator.connectors.mysql.ddl_model import Catalog, Change, Column, DdlError, Table, parse_quoted_id
-from emulator.connectors.mysql.ddl_normalize import normalize
+from emulator.connectors.mysql.ddl_normalize import ansi_literal_stop, for_model, normalize
 from emulator.connectors.mysql.ddl_text import (
     ALTER_MODIFIERS,
     COLUMN_SPEC,
@@ -76,6 +76,8 @@ class DdlParser(ColumnDefinitions, AlterForms):
         # same BinlogDatabaseSchema.parseDdl), so the model below is one: recorded with the MySqlConnector,
         # and read off the MariaDB listeners' source where it could not be recorded (docs/differential-mariadb.md)
         self.mysql_grammar = mysql_grammar
+        # sql_mode with ANSI_QUOTES as Debezium's schema snapshot read it (ddl_normalize.ansi_quotes; MySQL grammar)
+        self.ansi_quotes = False
         # include.schema.comments: without it Debezium's listeners skip every COMMENT (null in tableChanges)
         self.keep_comments = keep_comments
         self._text = ""
@@ -86,10 +88,11 @@ class DdlParser(ColumnDefinitions, AlterForms):
 
     # -- entry ------------------------------------------------------------------------------------------
     def apply(self, sql: str, database: str | None) -> list[Change]:
+        ansi = self.mysql_grammar and self.ansi_quotes
         if (
             self.mysql_grammar
         ):  # the MySqlConnector parses (and records) the statement as its normalizer leaves it
-            sql = normalize(sql)
+            sql = normalize(sql, ansi)
         whole = sql.strip().rstrip(";").strip()
         shown, parsed = executable_comments(whole)
         if whole and not parsed.strip():
@@ -97,10 +100,14 @@ class DdlParser(ColumnDefinitions, AlterForms):
             # parseDdl emits a bare schema change of the event's database with the statement as read (recorded:
             # case mariadb_comment_hidden_stops; the rows that follow then no longer fit its schema and it stops)
             return [Change("OTHER", database or "", whole)]
-        changes = self._apply(parsed, database)
-        if shown != parsed:  # the records show the statement as Debezium's grammar delimits it
+        model = parsed
+        if ansi and '"' in parsed:  # double-quoted identifiers (ddl_normalize.for_model)
+            ansi_literal_stop(parsed)
+            model = for_model(parsed)
+        changes = self._apply(model, database)
+        if shown != model:  # the records show the statement as Debezium's grammar delimits it
             for c in changes:
-                if c.ddl == parsed:
+                if c.ddl == model:
                     c.ddl = shown
         return changes
 

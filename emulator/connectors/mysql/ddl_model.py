@@ -136,7 +136,7 @@ class Table:
 
     @property
     def quoted_id(self) -> str:
-        return f'"{self.db}"."{self.name}"'
+        return dq_id(self.db, self.name)
 
     def column(self, name: str) -> Column | None:
         low = name.lower()
@@ -195,6 +195,19 @@ class Table:
             [list(k) for k in d.get("uniqueKeys", [])],
             d.get("valueCharsetName"),
         )
+
+
+def _dq(part: str) -> str:
+    # TableId.quote: a part starting or ending with `"` is taken for quoted already and left as it is
+    if part and (part[0] == '"' or part[-1] == '"'):
+        return part
+    return '"' + part.replace('"', '""') + '"'
+
+
+def dq_id(db: str, name: str) -> str:
+    """TableId.toDoubleQuotedString, the `id` of a table change (a `"` inside a name doubled: recorded, case
+    ansi_quotes_literal_positions's table b"8)."""
+    return _dq(db) + "." + _dq(name)
 
 
 def parse_quoted_id(table_id: str) -> tuple[str, str]:

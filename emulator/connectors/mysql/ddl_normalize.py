@@ -9,14 +9,21 @@ text between them twelve window-function names used as a table name, a column na
 get backticks. The statement Debezium parses is the text its schema change records carry (recorded: case
 ddl_double_quoted_strings; session 22 saw `'d\\"q'` in a `ddl` first).
 
-Debezium skips the quote rewrite when its system variables hold an sql_mode with ANSI_QUOTES; those come from
-SET statements in the DDL it reads, which a binlog does not carry (a session's SET is not logged), so the
-rewrite always runs here.
+Debezium skips the quote rewrite when its system variables hold an sql_mode with ANSI_QUOTES (MySqlAntlrDdlParser.
+isAnsiQuotesMode): BinlogSnapshotChangeEventSource sets them from the server's sql_mode (`SHOW VARIABLES` on its
+connection, i.e. the global value when it connected) as its schema snapshot starts, not for a blocking snapshot
+and not on a restart that takes no snapshot (they are not in the schema history). The double-quoted text is then
+kept, an identifier to the grammar: the records carry it as written, and where the grammar wants a string there
+(`DEFAULT "x"` from a session without ANSI_QUOTES) the statement does not parse (recorded: cases
+ansi_quotes_snapshot_mode, ansi_quotes_literal_positions). `ansi_quotes` reads the mode, `for_model` gives the
+emulator's parser the same statement with those identifiers backticked.
 """
 
 from __future__ import annotations
 
 import re
+
+from emulator.connectors.mysql.ddl_model import DdlError
 
 _QUOTED = re.compile(
     r"(--[^\n]*|#[^\n]*|/\*(?!!).*?\*/)|('(?:''|[^'\\]|\\.)*')|\"((?:[^\"\\]|\\.|\"\")*)\"|(`(?:``|[^`])*`)",
@@ -45,8 +52,8 @@ def _keywords(text: str) -> str:
     return _LABEL.sub(r"`\1`:", text)
 
 
-def normalize(ddl: str) -> str:
-    """DdlNormalizer.normalize(ddl, false)."""
+def normalize(ddl: str, ansi: bool = False) -> str:
+    """DdlNormalizer.normalize(ddl, ansi)."""
     if not ddl or ('"' not in ddl and not _has_word(ddl)):
         return ddl  # nothing either step changes (most statements): no rebuilding
     out = []
@@ -54,9 +61,37 @@ def normalize(ddl: str) -> str:
     for m in _QUOTED.finditer(ddl):
         out.append(_keywords(ddl[last : m.start()]))
         inner = m.group(3)
-        out.append(m.group(0) if inner is None else "'" + inner.replace("'", "''") + "'")
+        out.append(m.group(0) if inner is None or ansi else "'" + inner.replace("'", "''") + "'")
         last = m.end()
     out.append(_keywords(ddl[last:]))
+    return "".join(out)
+
+
+# SqlModes.sqlModeFromString: these modes each imply ANSI_QUOTES
+_ANSI_MODES = {"ANSI_QUOTES", "ANSI", "DB2", "MAXDB", "MSSQL", "ORACLE", "POSTGRESQL"}
+
+
+def ansi_quotes(sql_mode: str | None) -> bool:
+    """Whether Debezium's parser reads double quotes as identifiers under this sql_mode."""
+    return any(m.strip() in _ANSI_MODES for m in (sql_mode or "").upper().split(","))
+
+
+def for_model(ddl: str) -> str:
+    """A statement normalized in ANSI_QUOTES mode, its double-quoted identifiers backticked for the emulator's own
+    parser (whose MySQL dialect reads double quotes as strings)."""
+    if '"' not in ddl:
+        return ddl
+    out = []
+    last = 0
+    for m in _QUOTED.finditer(ddl):
+        out.append(ddl[last : m.start()])
+        inner = m.group(3)
+        if inner is None:
+            out.append(m.group(0))
+        else:
+            out.append("`" + inner.replace('""', '"').replace("`", "``") + "`")
+        last = m.end()
+    out.append(ddl[last:])
     return "".join(out)
 
 
@@ -65,3 +100,20 @@ _ANY_WORD = re.compile(rf"(?i)\b(?:{_WORDS})\b")
 
 def _has_word(ddl: str) -> bool:
     return _ANY_WORD.search(ddl) is not None
+
+
+# where Debezium's MySQL grammar wants a string and finds a double-quoted identifier in ANSI_QUOTES mode: a DEFAULT,
+# a column or table COMMENT (`=` or not), an ENUM/SET member (recorded with skip.unparseable.ddl: case
+# ansi_quotes_literal_positions; `CHARACTER SET "utf8mb4"` parses)
+_LITERAL_BEFORE = re.compile(r"(?is)(?:\bDEFAULT|\bCOMMENT\s*=?)\s*$|\b(?:ENUM|SET)\s*\([^()]*$")
+
+
+def ansi_literal_stop(ddl: str) -> None:
+    """Raise DdlError where the statement (normalized in ANSI_QUOTES mode) has a double-quoted text in a place the
+    grammar takes a string only: Debezium cannot parse it ("DDL statement couldn't be parsed")."""
+    for m in _QUOTED.finditer(ddl):
+        if m.group(3) is not None and _LITERAL_BEFORE.search(ddl, 0, m.start()):
+            raise DdlError(
+                f"Debezium's MySQL grammar cannot parse {m.group(0)} where it wants a string: the server's sql_mode "
+                "has ANSI_QUOTES (read by the snapshot), so double quotes delimit an identifier"
+            )

@@ -13,6 +13,7 @@ from typing import Any
 
 from emulator.connectors.mysql import binlog as bl
 from emulator.connectors.mysql.ddl import Change, DdlError
+from emulator.connectors.mysql.ddl_model import dq_id
 from emulator.connectors.mysql.source import source_block
 from emulator.javahash import string_hash, table_size
 
@@ -55,7 +56,9 @@ class MySqlSchemaChanges:
                     "schema.history.internal.skip.unparseable.ddl=true to skip it"
                 ) from None
             log.warning("skipping unparseable DDL at %s:%s: %r", self.file, self._start, sql)
-            changes = []
+            # BinlogDatabaseSchema.parseDdl: no parser event, so the statement goes out (and into the history) as
+            # a bare schema change of the event's database, as read (recorded: case ansi_quotes_literal_positions)
+            changes = [Change("OTHER", db, sql)]
         self._apply_changes(changes, db)
         if self.in_tx and self.tx_standalone:
             self._complete()
@@ -145,6 +148,18 @@ class MySqlSchemaChanges:
                 )
                 self._emit_schema_change(ch.db, ch.ddl, tcs, src, ts_ms)
 
+    def _snapshot_schema_built(self, changes: list[Change]) -> None:
+        """event.converting.failure.handling.mode=fail in the snapshot's schema read: Debezium builds a captured
+        table's schema as its CREATE TABLE is dispatched, so a DEFAULT it cannot convert stops before that record, the
+        ones before it delivered (recorded: case converting_fail_default_snapshot_stops)."""
+        try:
+            for ch in changes:
+                if ch.kind == "CREATE" and ch.table is not None:
+                    self._captured(ch.db, ch.table_name)
+        except Exception:
+            self._flush_pending_schema_change("true")
+            raise
+
     def _captured_ddl(self, ch: Change) -> bool:
         """store.only.captured.tables.ddl: whether Debezium records and emits this change
         (BinlogDatabaseSchema.parseDdl's ddlChanges.anyMatch(filters) and the dispatcher's table filter): a
@@ -175,7 +190,7 @@ def db_charset(create_db: str, server_cs: tuple) -> tuple[str, str]:
 
 def table_change(ch: Change) -> dict:
     if ch.kind == "DROP" or ch.table is None:
-        return {"type": ch.kind, "id": f'"{ch.db}"."{ch.table_name}"', "table": None}
+        return {"type": ch.kind, "id": dq_id(ch.db, ch.table_name or ""), "table": None}
     return {"type": ch.kind, "id": ch.table.quoted_id, "table": ch.table.change_payload()}
 
 
@@ -211,10 +226,10 @@ def _java_hashset_join(tables: list[tuple[str, str]]) -> str:
 def history_change(ch: Change) -> dict:
     d: dict[str, Any] = {
         "type": ch.kind,
-        "id": ch.table.quoted_id if ch.table else f'"{ch.db}"."{ch.table_name}"',
+        "id": ch.table.quoted_id if ch.table else dq_id(ch.db, ch.table_name or ""),
     }
     if ch.previous:
-        d["previousId"] = f'"{ch.previous[0]}"."{ch.previous[1]}"'
+        d["previousId"] = dq_id(*ch.previous)
     if ch.table is not None and ch.kind != "DROP":
         d["table"] = ch.table.to_json()
     return d

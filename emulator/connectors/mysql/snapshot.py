@@ -15,6 +15,7 @@ import pymysql
 from emulator.connectors.mysql import chunk_time_key, textrows
 from emulator.connectors.mysql.captured import SYSTEM_DATABASES, CapturedTable, quote_id
 from emulator.connectors.mysql.ddl import Change, DdlError
+from emulator.connectors.mysql.ddl_normalize import ansi_quotes
 from emulator.connectors.mysql.schema_changes import db_charset, history_change, table_change
 from emulator.connectors.mysql.snapshot_events import SnapshotEvent
 from emulator.connectors.mysql.snapshot_render import mysql_renderer, one_reader_lines
@@ -93,6 +94,8 @@ class MySqlSnapshot:
             else:
                 file, pos, gtid = self._binlog_status(conn=snap)
             server_cs = self._q("SELECT @@character_set_server, @@collation_server", conn=snap)[0]
+            # Debezium's parser takes the server's sql_mode here, for the rest of the run (ddl_normalize)
+            self.parser.ansi_quotes = ansi_quotes(self._q("SELECT @@SESSION.sql_mode", conn=snap)[0][0])
             # store.only.captured.databases.ddl=false (the default): the schema of every non-system
             # database is read and recorded, captured or not (recorded: case otherdb_snapshot)
             dbs = [
@@ -246,6 +249,8 @@ class MySqlSnapshot:
                     if ddl.startswith(("CREATE DATABASE", "DROP DATABASE"))
                     else []
                 )
+            if self.type_cfg.convert_fail:  # (schema_changes._snapshot_schema_built)
+                self._snapshot_schema_built(changes)
             tcs = [table_change(c) for c in changes if c.kind in ("CREATE", "ALTER", "DROP")]
             hcs = [history_change(c) for c in changes if c.kind in ("CREATE", "ALTER", "DROP")]
             ts_us = time.time_ns() // 1000

@@ -20,6 +20,7 @@ import psycopg
 
 from emulator.connect.json import Framed
 from emulator.connect.schema import BYTES, STRING, Schema
+from emulator.connectors import guardrail
 from emulator.connectors.base import with_progress
 from emulator.connectors.postgres import pgoutput as po
 from emulator.connectors.postgres.captured import CapturedTable
@@ -27,7 +28,7 @@ from emulator.connectors.postgres.catalog import await_commit_visible, load_tabl
 from emulator.connectors.postgres.chunks import ChunkSource
 from emulator.connectors.postgres.conninfo import libpq_conninfo, stream_params
 from emulator.connectors.postgres.failed_changes import drop_failed_changes
-from emulator.connectors.postgres.quoted_names import parses
+from emulator.connectors.postgres.quoted_names import parse_parts
 from emulator.connectors.postgres.replication import ReplicationError, ReplicationStream
 from emulator.connectors.postgres.reselect import PgReselect
 from emulator.connectors.postgres.slot import SlotManagement
@@ -225,8 +226,21 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
             ],
         )
         self._check_server()
+        guardrail.check(self.typed, self._guardrail_tables())
         self._ensure_publication()
         self.slot = self._slot_state()
+
+    def _guardrail_tables(self) -> list[str]:
+        """The tables Debezium's guardrail counts (emulator.connectors.guardrail): pgjdbc's TABLE and PARTITIONED
+        TABLE (not in pg_* schemas or information_schema, not temporary) that the filters capture."""
+        if self.typed.common.guardrail_collections_max <= 0:
+            return []
+        rows = self.conn.execute(
+            "SELECT n.nspname, c.relname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = "
+            "c.relnamespace WHERE c.relkind IN ('r', 'p') AND n.nspname !~ '^pg_' AND n.nspname <> "
+            "'information_schema' AND c.relpersistence <> 't'"
+        ).fetchall()
+        return [f"{s}.{t}" for s, t in rows if self.filters.table_included(s, t)]
 
     def offset_state(self, stored: dict | None) -> tuple[bool, bool]:
         # offsets are saved only once a snapshot has a position: no lsn_commit means it did not finish
@@ -339,9 +353,13 @@ class PostgresConnector(PgoutputStream, SnapshotReads, ChunkSource, SlotManageme
         return [f"{s}.{t}" for s, t in self._filtered_tables()]
 
     @staticmethod
-    def parses_collection_name(name: str) -> bool:
-        """Whether Debezium's TableId.parse reads an incremental snapshot's data collection (quoted_names)."""
-        return parses(name)
+    def collection_read_back(name: str) -> str | None:
+        """The name Debezium's TableId.parse reads an incremental snapshot's data collection as, None where it
+        throws (quoted_names)."""
+        try:
+            return ".".join(parse_parts(name))
+        except ValueError:
+            return None
 
     @staticmethod
     def is_retriable(exc: BaseException) -> bool:

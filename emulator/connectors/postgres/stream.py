@@ -211,7 +211,7 @@ class PgoutputStream:
                 self.stale[rel.oid] = stale_message(kept.env.table.id, rel, self.rel_columns[rel.oid])
             return
         self.stale.pop(rel.oid, None)
-        if unparsable(self, rel):  # Debezium cannot parse its name back (quoted_names): its next change stops
+        if unparsable(self, rel, conn):  # Debezium does not read its name back (quoted_names): stops or drops
             return
         self.rel_columns[rel.oid] = len(rel.columns)
         td = load_relation_table(conn, rel, self.type_cfg, column_included=self.filters.column_included)

@@ -134,6 +134,10 @@ def _m_int(schema: Schema) -> Callable[[int, TypeConfig, PgType], TypeMapping]:
 def _m_string(schema: Schema = S_STRING):
     def build(typmod: int, cfg: TypeConfig, t: PgType) -> TypeMapping:
         length = typmod - 4 if typmod >= 4 and t.name in ("varchar", "bpchar") else None
+        # Debezium's Column length of `"char"` is 1: a column.mask.hash value is cut to its first character
+        # (MaskStrings' TruncatingValueConverter; campaign seed 44794001, pg case mask_hash_char_cut_to_length)
+        if t.name == "char":
+            length = 1
         return TypeMapping(schema, _identity, length=length)
 
     return build
@@ -474,10 +478,12 @@ def _array_mapping(t: PgType, typmod: int, cfg: TypeConfig) -> TypeMapping | Non
 
         conv.required = lambda column: _numeric_array_required(array_conv, column)
         conv.strict = lambda column: _numeric_array_required(array_conv, column, FAIL_MODE)
-    elif not em.item_optional:
+    elif not em.item_optional or elem.name == "ltree":
         # a required element schema (enum, tsvector, unknown types): Connect's validation of the array,
         # when TableSchemaBuilder puts it into the row, fails on a NULL element; Debezium logs "Failed to
-        # properly convert data value" and leaves the field null (pg case enum_array_null_element)
+        # properly convert data value" and leaves the field null (pg case enum_array_null_element). ltree[]
+        # the same way: convertLtreeArray calls toString() on each element, a NULL one throws (campaign seed
+        # 44789000; pg case ltree_array_null_element)
         array_conv = conv
         conv = _null_if_null_element(array_conv)
         conv.required = lambda column: _required_elements_required(array_conv, column)
