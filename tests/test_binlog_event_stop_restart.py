@@ -149,3 +149,53 @@ def test_first_row_of_a_lines_event_then_the_restart_delivers_it(db, tmp_path):
     assert again.error is None, again.error
     assert _ids(again, topic) == [4, 5, 7]  # none lost, none twice
     assert _ids(again, f"p.{name}.ok") == []
+
+
+UNWRAP = {
+    "transforms.unwrap.type": "io.debezium.transforms.ExtractNewRecordState",
+}
+CAST = {
+    "transforms": "unwrap,cast",
+    **UNWRAP,
+    "transforms.cast.type": "org.apache.kafka.connect.transforms.Cast$Value",
+    "transforms.cast.spec": "v:int32",
+}
+
+
+@pytest.mark.parametrize("first", [False, True], ids=["mid_event", "first_row"])
+def test_a_transform_stop_then_the_restart_goes_on_at_that_row(db, tmp_path, first):
+    """A transform failing on a row (errors.tolerance=none) stops the connector in the rows event's loop
+    (`_rows`: the data plane runs as each row is emitted): the rows before it delivered, the event not done,
+    a restart with the transform fixed delivers the failing row and the rest once. Connect's
+    WorkerSourceTask never commits the failing record's offset (nor any after it)."""
+    name = f"evstop_cast_{'first' if first else 'mid'}"
+    topic = f"p.{name}.tr"
+    db.sql(f"CREATE DATABASE {name}")
+    db.sql("CREATE TABLE tr (id INT PRIMARY KEY, v VARCHAR(10))", name)
+    props = _props(db, name, tmp_path, **CAST)
+    store = MemoryOffsetStore()
+    cap = Capture(props, offsets=store).start()
+    rows = "(4, 'x'), (5, '5')" if first else "(3, '3'), (4, 'x'), (5, '5')"
+    try:
+        db.sql(
+            f"BEGIN; INSERT INTO tr VALUES (6, '6'); INSERT INTO tr VALUES {rows}; COMMIT; "
+            "INSERT INTO tr VALUES (7, '7')",
+            name,
+        )
+        cap.thread.join(60)
+        assert not cap.thread.is_alive(), "the connector did not stop on row 4"
+    finally:
+        cap.stop()
+    assert "transforms.cast" in str(cap.error), cap.error
+    assert _ids(cap, topic) == ([6] if first else [6, 3])
+    stored = store.load()
+    assert (stored["event"], stored["row"]) == ((1, 0) if first else (1, 1))
+
+    fixed = dict(props, **{"transforms": "unwrap"})
+    again = Capture(fixed, offsets=store).start()
+    try:
+        again.wait_for(topic, lambda r: r["key"]["payload"]["id"] == 7, 60)
+    finally:
+        again.stop()
+    assert again.error is None, again.error
+    assert _ids(again, topic) == [4, 5, 7]  # none lost, none twice

@@ -468,27 +468,34 @@ class MySqlBinlogStream(BinlogLines, PlainTx, XaHold):
         # the offsets read rows_done only at a commit inside the event, which only a signal row causes
         track = ct.data_collection == self.signal_table
         row = 0
-        for before, after in rows:
-            if row < skip_rows:
+        try:
+            for before, after in rows:
+                if row < skip_rows:
+                    row += 1
+                    self.rows_done = row
+                    continue
+                if fill:
+                    if before is not None:
+                        env.fill_nulls(before)
+                    if after is not None:
+                        env.fill_nulls(after)
+                if src.__class__ is bytes:
+                    block = src % (pos, row)
+                else:
+                    block = src.copy()
+                    block["pos"] = pos
+                    block["row"] = row
                 row += 1
-                self.rows_done = row
-                continue
-            if fill:
-                if before is not None:
-                    env.fill_nulls(before)
-                if after is not None:
-                    env.fill_nulls(after)
-            if src.__class__ is bytes:
-                block = src % (pos, row)
-            else:
-                block = src.copy()
-                block["pos"] = pos
-                block["row"] = row
-            row += 1
-            if track:
-                self.last_row = row - 1
-                self.rows_done = row
-            change(op, before, after, block, tx_id)
+                if track:
+                    self.last_row = row - 1
+                    self.rows_done = row
+                change(op, before, after, block, tx_id)
+        except Exception:
+            # a record the data plane cannot deliver (a transform or converter raising, errors.tolerance=none;
+            # only `change` raises, past `row += 1`): the rows before it done, it and the rest not, as Connect
+            # commits no offset of a failing record; a restart with the transform fixed delivers them
+            self._rows_failed(row - 1, True)
+            raise
         if row > skip_rows:
             self.last_row = row - 1
         if failed is not None:
