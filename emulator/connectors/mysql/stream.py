@@ -376,7 +376,11 @@ class MySqlBinlogStream(BinlogLines, PlainTx, XaHold):
         if entry is None:
             return
         if entry.epoch != self.schema_epoch:
-            self._resolve(entry)
+            try:
+                self._resolve(entry)
+            except Exception:  # no schema (inconsistent.schema.handling.mode=fail), a column count not the
+                self._rows_failed(0, True)  # schema's: Debezium stops with this event not done
+                raise
         dec = entry.dec
         if dec is None:  # a table not captured: one filtered event per rows event, as Debezium's binlog
             self.dispatcher.admit(_OPS[etype], False)
@@ -384,7 +388,9 @@ class MySqlBinlogStream(BinlogLines, PlainTx, XaHold):
         ct = entry.ct
         if not full:
             # binlog_row_image MINIMAL/NOBLOB set by a session: Debezium compares the row's size with its
-            # schema's and stops ("Error processing row in T, internal schema size N, but row size M")
+            # schema's and stops ("Error processing row in T, internal schema size N, but row size M"), the
+            # event not done: a restart reads it again (and stops again)
+            self._rows_failed(0, True)
             raise ValueError(
                 f"rows event of {ct.data_collection} at {self.file}:{self._start} lacks columns "
                 "(binlog_row_image is not FULL for the session that wrote it); Debezium stops here too"
@@ -462,27 +468,34 @@ class MySqlBinlogStream(BinlogLines, PlainTx, XaHold):
         # the offsets read rows_done only at a commit inside the event, which only a signal row causes
         track = ct.data_collection == self.signal_table
         row = 0
-        for before, after in rows:
-            if row < skip_rows:
+        try:
+            for before, after in rows:
+                if row < skip_rows:
+                    row += 1
+                    self.rows_done = row
+                    continue
+                if fill:
+                    if before is not None:
+                        env.fill_nulls(before)
+                    if after is not None:
+                        env.fill_nulls(after)
+                if src.__class__ is bytes:
+                    block = src % (pos, row)
+                else:
+                    block = src.copy()
+                    block["pos"] = pos
+                    block["row"] = row
                 row += 1
-                self.rows_done = row
-                continue
-            if fill:
-                if before is not None:
-                    env.fill_nulls(before)
-                if after is not None:
-                    env.fill_nulls(after)
-            if src.__class__ is bytes:
-                block = src % (pos, row)
-            else:
-                block = src.copy()
-                block["pos"] = pos
-                block["row"] = row
-            row += 1
-            if track:
-                self.last_row = row - 1
-                self.rows_done = row
-            change(op, before, after, block, tx_id)
+                if track:
+                    self.last_row = row - 1
+                    self.rows_done = row
+                change(op, before, after, block, tx_id)
+        except Exception:
+            # a record the data plane cannot deliver (a transform or converter raising, errors.tolerance=none;
+            # only `change` raises, past `row += 1`): the rows before it done, it and the rest not, as Connect
+            # commits no offset of a failing record; a restart with the transform fixed delivers them
+            self._rows_failed(row - 1, True)
+            raise
         if row > skip_rows:
             self.last_row = row - 1
         if failed is not None:
@@ -491,7 +504,8 @@ class MySqlBinlogStream(BinlogLines, PlainTx, XaHold):
         self._event_done(row)
 
     def _rows_failed(self, rows: int, counted: bool) -> None:
-        """A rows event stopped at a value after its first `rows` rows were emitted (`counted`: events_done
+        """A rows event stopped after its first `rows` rows were emitted (at a value it cannot convert; with
+        `rows` 0 also before any: a row image not full, a schema that does not match) (`counted`: events_done
         counts the event, as `_rows` does from its start). The offset committed on the way out (the
         engine's close) must have a restart read the event again, skipping those rows as
         Debezium's offset of the last row it delivered: inside a transaction the position is its BEGIN and

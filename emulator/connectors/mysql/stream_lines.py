@@ -205,16 +205,22 @@ class BinlogLines:
                 self._line_tx_id(way)
         decode, fmt = way.decode, way.fmt
         pos = self._start
-        if first is not None:
-            line, p = first
-        elif (ns := _time_ns()) < _NS_LO or ns >= _NS_HI:
-            return False  # a clock whose ns text is not 19 digits (row_lines._TIMES): as dicts
-        elif tx is None:
-            line, p = decode(body, p, fmt, pos, 0, ns)
-        else:
-            total = tx.total + 1
-            order = tx.per_collection.get(way.dc, 0) + 1
-            line, p = decode(body, p, fmt, pos, 0, ns, total, order)
+        try:
+            if first is not None:
+                line, p = first
+            elif (ns := _time_ns()) < _NS_LO or ns >= _NS_HI:
+                return False  # a clock whose ns text is not 19 digits (row_lines._TIMES): as dicts
+            elif tx is None:
+                line, p = decode(body, p, fmt, pos, 0, ns)
+            else:
+                total = tx.total + 1
+                order = tx.per_collection.get(way.dc, 0) + 1
+                line, p = decode(body, p, fmt, pos, 0, ns, total, order)
+        except (
+            EventConversionError
+        ):  # the first row: none emitted, the event not done (`counted`: by `_rows`)
+            self._rows_failed(0, counted)
+            raise
         if line is None:
             return False
         # the gate's answer (False: an incremental snapshot window is open) is not read: the caller checked
