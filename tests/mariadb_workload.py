@@ -76,6 +76,20 @@ def _barrier(emu: EmulatorProcess, expected: dict[str, int], last: bool, before_
         emu.wait_quiet(1.0)
 
 
+def _wait_locked(db: MariaDbServer, locker, timeout: float = 60) -> None:
+    """Until the background session holds its table lock: its LOCK TABLES done, it runs the next statement
+    (the `DO SLEEP`). The recording's 0.5 s pause before the signal let it lock first; under load a client can
+    take longer than that to start, and the first chunk then reads the table before the lock."""
+    deadline = time.monotonic() + timeout
+    query = "SELECT COUNT(*) FROM information_schema.processlist WHERE info LIKE 'DO SLEEP%'"
+    while db.query(query)[0][0] == "0":
+        if locker.poll() is not None:
+            raise AssertionError(f"the locker session ended ({locker.returncode}) before its lock was seen")
+        if time.monotonic() > deadline:
+            raise AssertionError("the locker session never reached its DO SLEEP")
+        time.sleep(0.05)
+
+
 def run_golden_workload(
     db: MariaDbServer,
     work: Path,
@@ -106,6 +120,8 @@ def run_golden_workload(
                 _barrier(emu, expected, last=i == len(stream) - 1, before_locker=bg)
             if bg:
                 background.append(db.sql_async(sql, database=database))
+                if expected is not None and "LOCK TABLES" in sql:
+                    _wait_locked(db, background[-1])
             else:
                 db.sql(sql, database=database)
         for p in background:
