@@ -62,8 +62,8 @@ def _barrier(emu: EmulatorProcess, expected: dict[str, int], last: bool, before_
 
     The binlog orders the plain chunks whatever the pause, so they need none. The locker's chunk needs the
     emulator caught up (its output quiet for a second): the signal that follows must reach it while the
-    lock is held. The last chunk waited for the incremental snapshot's end: every window row of the
-    recording out (the empty last chunk's close among them)."""
+    lock is held. The chunks after the signal waited for the incremental snapshot's end: every window row
+    of the recording out (the empty last chunk's close among them)."""
     if last:
         deadline = time.monotonic() + 60
         while (
@@ -74,6 +74,20 @@ def _barrier(emu: EmulatorProcess, expected: dict[str, int], last: bool, before_
             time.sleep(0.1)
     elif before_locker:
         emu.wait_quiet(1.0)
+
+
+def _wait_locked(db: MariaDbServer, locker, timeout: float = 60) -> None:
+    """Until the background session holds its table lock: its LOCK TABLES done, it runs the next statement
+    (the `DO SLEEP`). The recording's 0.5 s pause before the signal let it lock first; under load a client can
+    take longer than that to start, and the first chunk then reads the table before the lock."""
+    deadline = time.monotonic() + timeout
+    query = "SELECT COUNT(*) FROM information_schema.processlist WHERE info LIKE 'DO SLEEP%'"
+    while db.query(query)[0][0] == "0":
+        if locker.poll() is not None:
+            raise AssertionError(f"the locker session ended ({locker.returncode}) before its lock was seen")
+        if time.monotonic() > deadline:
+            raise AssertionError("the locker session never reached its DO SLEEP")
+        time.sleep(0.05)
 
 
 def run_golden_workload(
@@ -99,13 +113,18 @@ def run_golden_workload(
             time.sleep(2)
         background = []
         for i, (_phase, sleep, bg, sql) in enumerate(stream):
-            if expected is None or (i and (stream[i - 1][2] or SIGNAL_INSERT in stream[i - 1][3])):
-                # the recording's pause; those after the locker and after the signal time the window
+            after_signal = bool(i) and SIGNAL_INSERT in stream[i - 1][3]
+            if expected is None or (i and stream[i - 1][2]):
+                # the recording's pause; the one after the locker times the signal inside the lock
                 time.sleep(sleep)
             else:
-                _barrier(emu, expected, last=i == len(stream) - 1, before_locker=bg)
+                # after the signal too: the recording's 3 s ended after the incremental snapshot's last window
+                # (its late DELETE streams after every close); a capture slower than that read 1020 after it
+                _barrier(emu, expected, last=i == len(stream) - 1 or after_signal, before_locker=bg)
             if bg:
                 background.append(db.sql_async(sql, database=database))
+                if expected is not None and "LOCK TABLES" in sql:
+                    _wait_locked(db, background[-1])
             else:
                 db.sql(sql, database=database)
         for p in background:

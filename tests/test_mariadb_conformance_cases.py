@@ -181,10 +181,12 @@ def _replay(
         timeless = not meta.get("ended_early") and not any(
             "debezium_signal" in work.sections.get(k, "") for k in ("stream", "incremental")
         )
-        # the harness's last phase: the `incremental` section's SQL at once (an execute-snapshot signal...)
+        # the harness's last phase: the `incremental` section's SQL at once (an execute-snapshot signal...), cut
+        # here at `-- @quiet` lines (comments to the harness, where a SLEEP held the DDL after a signal back from
+        # Debezium's JDBC reads): a capture slower than that SLEEP must not read the tables after the DDL
         incremental = work.sections.get("incremental", "").strip()
         if incremental:
-            steps.append(incremental)
+            steps.extend(stream_steps(incremental))
         for i, step in enumerate(steps):
             db.sql(step, database=DATABASE)
             if i == len(steps) - 1:

@@ -36,6 +36,26 @@ def wait_topic_count(emu: EmulatorProcess, topic: str, n: int, timeout: float) -
         time.sleep(0.1)
 
 
+def wait_locked(pg: PgServer, table: str, locker, timeout: float = 60) -> None:
+    """Until the `incremental_locker` session holds its ACCESS EXCLUSIVE lock on `table`. The recording's
+    pg_sleep(0.5) before the signal let it take the lock first; under load a psql can take longer than that to
+    start, and the capture's first chunk then reads the table before the lock (the rows updated or deleted
+    inside that window would be read, not dropped)."""
+    deadline = time.monotonic() + timeout
+    with pg.connect() as conn:
+        while not conn.execute(
+            "SELECT count(*) FROM pg_locks WHERE relation = %s::regclass AND mode = 'AccessExclusiveLock' AND granted",
+            (table,),
+        ).fetchone()[0]:
+            if locker.poll() is not None:
+                raise AssertionError(
+                    f"incremental_locker ended ({locker.returncode}) before its lock was seen"
+                )
+            if time.monotonic() > deadline:
+                raise AssertionError(f"incremental_locker never locked {table}")
+            time.sleep(0.05)
+
+
 @pytest.fixture(scope="module")
 def golden_run(tmp_path_factory):
     """Runs the whole golden workload once; the tests below look at the result."""
@@ -51,6 +71,7 @@ def golden_run(tmp_path_factory):
             pg.wait_slot_sent(golden_props(pg).get("slot.name", "debezium"), pg.wal_lsn())
             emu.wait_quiet(1.5)
             locker = pg.psql_async(work["incremental_locker"])
+            wait_locked(pg, "inventory.customers", locker)
             signal, late = work["incremental"].split(INCREMENTAL_WAIT, 1)
             pg.psql(signal)
             # the recording waited 15 s for the incremental snapshot to end before its late changes; the

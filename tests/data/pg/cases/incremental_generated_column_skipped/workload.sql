@@ -13,5 +13,9 @@ INSERT INTO public.plain VALUES (1, 'x'), (2, 'y');
 INSERT INTO public.gen (a) VALUES (5);
 UPDATE public.gen SET a = 10 WHERE id = 1;
 -- @section incremental
+-- Both signals in one transaction: Debezium reads neither before the commit, so the first window's open row
+-- always follows both (two autocommit INSERTs raced: a fast capture wrote it between them).
+BEGIN;
 INSERT INTO public.debezium_signal (id, type, data) VALUES ('incr-1', 'execute-snapshot', '{"data-collections": ["public.gen"], "type": "incremental"}');
 INSERT INTO public.debezium_signal (id, type, data) VALUES ('incr-2', 'execute-snapshot', '{"data-collections": ["public.plain"], "type": "incremental"}');
+COMMIT;
