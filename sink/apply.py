@@ -51,7 +51,7 @@ def prune_if_due(tables: str, topic: str, opts: Options) -> int:
         return 0
     opts.last_prune[topic] = now
     n = tombstones.prune(tombstone_path(tables, topic), opts.tombstone_retention_s, opts.now_ms)
-    fpath = fills.path_of(tables, topic)
-    if os.path.isdir(fpath):  # the TOAST fill log (`sink.fills`): its entries expire as the deletes do
-        tombstones.prune(fpath, opts.tombstone_retention_s, opts.now_ms)
+    for fpath in (fills.path_of(tables, topic), fills.versions_path(tables, topic)):
+        if os.path.isdir(fpath):  # the TOAST fill logs (`sink.fills`): their entries expire as the deletes do
+            tombstones.prune(fpath, opts.tombstone_retention_s, opts.now_ms)
     return n

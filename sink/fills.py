@@ -179,3 +179,63 @@ def finals_of(
         src.update(table_src.get(k, {}))
         out.append(Final(k, s, o, src, cols - set(src)))
     return out
+
+
+# `--scd 2` keeps every version, so no provenance is needed there: a version's TOAST value is the value of the
+# last version before it whose column was not a placeholder. What must be kept is which columns of a stored
+# version were placeholders (`sink.history` filled them from the version before it as it stood then):
+# `<tables>/_sink_toast_versions/<topic>`, one row per such version (key: the key's identity, at: START,
+# src: JSON list of the columns), pruned after the retention as the delete log.
+VERSIONS = AUX_PREFIX + "toast_versions"
+
+
+def versions_path(tables: str, topic: str) -> str:
+    return os.path.join(tables, VERSIONS, topic)
+
+
+def load_versions(path: str, idents: set[str]) -> dict[tuple[str, str], list[str]]:
+    """{(identity, START): placeholder columns} of the stored versions of these keys."""
+    if not idents or not os.path.isdir(path):
+        return {}
+    dt = open_table(path)
+    if dt is None:
+        return {}
+    t = dt.to_pyarrow_table(columns=["key", "at", "src"])
+    t = t.filter(pc.is_in(t.column("key").cast(pa.string()), value_set=pa.array(sorted(idents), pa.string())))
+    return {
+        (k, a): orjson.loads(s)
+        for k, a, s in zip(
+            t.column("key").to_pylist(), t.column("at").to_pylist(), t.column("src").to_pylist()
+        )
+    }
+
+
+def write_versions(
+    path: str, rows: dict[tuple[str, str], list[str]], app_id: str, batch_id: int, at_ms: int | None
+) -> None:
+    """Record the placeholder columns of new versions. Idempotent per micro-batch (and per version)."""
+    if not rows:
+        return
+    dt = open_table(path)
+    if already_applied(dt, app_id, batch_id):
+        return
+    at = now_ms() if at_ms is None else at_ms
+    src = pa.table(
+        {
+            "key": pa.array([k for k, _ in rows], pa.string()),
+            "at": pa.array([s for _, s in rows], pa.string()),
+            "src": pa.array([orjson.dumps(sorted(c)).decode() for c in rows.values()], pa.string()),
+            AT: pa.array([at] * len(rows), pa.int64()),
+        }
+    )
+    if dt is None:
+        DeltaTable.create(path, schema=src.schema, mode="ignore")
+        dt = DeltaTable(path)
+    m = dt.merge(
+        src,
+        "t.key = s.key AND t.at = s.at",
+        source_alias="s",
+        target_alias="t",
+        commit_properties=commit(app_id, batch_id),
+    )
+    m.when_not_matched_insert_all().execute()
