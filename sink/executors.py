@@ -39,8 +39,6 @@ from sink.position_expr import connector_of, seq_expr
 from sink.types import DECIMAL, spark_type
 from sink.winners import CHANGE_OPS, STAGE1, key_phys, ph_test
 
-FROM_T = T.MapType(T.StringType(), T.StringType())  # `__from`: column -> the position its value came from
-
 
 def slow_records(df, plans: list[TopicPlan]):
     """The driver path's records of these topics, rebuilt as (topic, key_doc, value_doc, tie, headers)."""
@@ -154,6 +152,8 @@ def meta_cols(unres: list[Column], frm: list | None = None) -> list[Column]:
     earlier image of the batch, with that image's position (`frm`: (column, position or null) pairs;
     `sink.fills`)."""
     got = F.create_map(*(x for c, v in frm for x in (F.lit(c), v))) if frm else None
+    # `__from` only where placeholders are carried (absent: none; the one pass's query stays as it was)
+    extra = [] if got is None else [F.map_filter(got, lambda _, v: v.isNotNull()).alias("__from")]
     return [
         F.col("w.seq").alias(SEQ),
         F.col("w.op").alias(OP),
@@ -163,9 +163,7 @@ def meta_cols(unres: list[Column], frm: list | None = None) -> list[Column]:
         (
             F.filter(F.array(*unres), lambda x: x.isNotNull()) if unres else F.lit(None).cast("array<string>")
         ).alias("__unres"),
-        (
-            F.map_filter(got, lambda _, v: v.isNotNull()) if got is not None else F.lit(None).cast(FROM_T)
-        ).alias("__from"),
+        *extra,
     ]
 
 
