@@ -171,6 +171,10 @@ def merge(
     # a TOAST update delivered before its base image left the placeholder: an older image fills it in
     ph = f"'{PLACEHOLDER}'"
     older = {q(c): f"CASE WHEN t.{q(c)} = {ph} THEN s.{q(c)} ELSE t.{q(c)} END" for c in texts}
+    # the columns this batch adds: the source gave every row already there the default, also a row this
+    # batch matches with an older event only (a late event, a re-delivery; pg seed 31, w101.s.t0 key k1005)
+    fill = backfill(plan) if trunc is None else {}
+    older.update(fill)
     if fills.LATE in src.column_names:
         # an older event gives the columns a placeholder of the row took from an older source (`sink.fills`)
         late = dict(older)
@@ -182,12 +186,13 @@ def merge(
             late,
             predicate=f"s.{OP} <> 'd' AND t.{SEQ} > s.{SEQ} AND t.{SEQ} = s.{fills.LATE_AT}",
         )
-    if texts:
+    if older:
         m = m.when_matched_update(older, predicate=f"s.{OP} <> 'd' AND t.{SEQ} > s.{SEQ}")
+    if fill:  # the rows matched by an older delete or the same position
+        m = m.when_matched_update(fill, predicate=f"t.{SEQ} >= s.{SEQ}")
     if trunc is not None:
         m = m.when_not_matched_by_source_delete(predicate=f"t.{SEQ} < '{trunc}'")
-    fill = backfill(plan)
-    if fill and trunc is None:
+    if fill:
         m = m.when_not_matched_by_source_update(fill)
     m.execute()
 
