@@ -8,9 +8,10 @@ Tables with a key: `sink.mirror` (last event per key, MERGE guarded by source po
 
 from __future__ import annotations
 
+import os
 import time
 
-from sink import history, keyless, mirror, tombstones
+from sink import fills, history, keyless, mirror, tombstones
 from sink.batch import TOMBSTONES, BatchStats, Options, TopicBatch, collect, tombstone_path
 from sink.delta import SEQ
 
@@ -49,4 +50,8 @@ def prune_if_due(tables: str, topic: str, opts: Options) -> int:
     if now - opts.last_prune.get(topic, -1e18) < opts.prune_every_s:
         return 0
     opts.last_prune[topic] = now
-    return tombstones.prune(tombstone_path(tables, topic), opts.tombstone_retention_s, opts.now_ms)
+    n = tombstones.prune(tombstone_path(tables, topic), opts.tombstone_retention_s, opts.now_ms)
+    for fpath in (fills.path_of(tables, topic), fills.versions_path(tables, topic)):
+        if os.path.isdir(fpath):  # the TOAST fill logs (`sink.fills`): their entries expire as the deletes do
+            tombstones.prune(fpath, opts.tombstone_retention_s, opts.now_ms)
+    return n

@@ -41,6 +41,9 @@ class Event:
     ts_ms: int
     oldkey: str | None = None  # `__debezium.oldkey` header of a key change's create event
     before: dict[str, Any] | None = None  # decoded `before` image, kept for tables without a key only
+    fills: dict[str, str] | None = (
+        None  # TOAST columns filled from an earlier image: its position (sink.fills)
+    )
 
 
 @dataclass

@@ -21,7 +21,7 @@ from pyspark.sql import Column
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
-from sink import arrow_decode, arrow_json, decode, mirror, tombstones
+from sink import arrow_decode, arrow_json, decode, fills, mirror, tombstones
 from sink.batch import BatchStats, Options, TopicBatch, tombstone_path
 from sink.delta import OP, RID, SEQ, already_applied, commit, open_table, plan_columns, table_schema
 from sink.oldkey import oldkey_of
@@ -146,9 +146,14 @@ def _group(w, tp: TopicPlan, g: Fp):
     return w.where((F.col("topic") == tp.topic) & (F.col("w.vfp") == g.vfp))
 
 
-def meta_cols(unres: list[Column]) -> list[Column]:
+def meta_cols(unres: list[Column], frm: list | None = None) -> list[Column]:
     """The winners' columns besides the row's: position text (or parts), op, canonical key, the key's last
-    delete, the event's ts and the placeholder columns left to the table's values."""
+    delete, the event's ts, the placeholder columns left to the table's values and those filled from an
+    earlier image of the batch, with that image's position (`frm`: (column, position or null) pairs;
+    `sink.fills`)."""
+    got = F.create_map(*(x for c, v in frm for x in (F.lit(c), v))) if frm else None
+    # `__from` only where placeholders are carried (absent: none; the one pass's query stays as it was)
+    extra = [] if got is None else [F.map_filter(got, lambda _, v: v.isNotNull()).alias("__from")]
     return [
         F.col("w.seq").alias(SEQ),
         F.col("w.op").alias(OP),
@@ -158,6 +163,7 @@ def meta_cols(unres: list[Column]) -> list[Column]:
         (
             F.filter(F.array(*unres), lambda x: x.isNotNull()) if unres else F.lit(None).cast("array<string>")
         ).alias("__unres"),
+        *extra,
     ]
 
 
@@ -198,7 +204,7 @@ def decoded(w, tp: TopicPlan, g: Fp, late: dict | None = None):
     kfields = tp.keyed()[0].kschema.get("fields", [])
     k = F.from_json("w.kp", key_phys(tp.keyed()[0].kschema, False))
     is_del = F.col("w.op") == "d"
-    cols, unres = [], []
+    cols, unres, frm = [], [], []
     knames = {f["field"]: f for f in kfields}
     if is_doc(g.vschema):
         after, names = [], set()
@@ -228,11 +234,12 @@ def decoded(w, tp: TopicPlan, g: Fp, late: dict | None = None):
                 F.when(prev.getField("d"), F.lit(None)).otherwise(decode.convert(val, f)),
             ).otherwise(c)
             unres.append(F.when(ph & prev.isNull() & ~is_del, F.lit(f["field"])))
+            frm.append((f["field"], F.when(ph & prev.isNotNull() & ~is_del, prev.getField("s"))))
         cols.append(c.alias(f["field"]))
     for f in kfields:
         if f["field"] not in names:
             cols.append(decode.convert(k.getField(f["field"]), f).alias(f["field"]))
-    return _group(w, tp, g).select(*cols, *meta_cols(unres))
+    return _group(w, tp, g).select(*cols, *meta_cols(unres, frm))
 
 
 def _column(t: pa.Table, c: str, typ: pa.DataType, default) -> pa.Array:
@@ -251,21 +258,25 @@ def _chunked(parts: list, typ: pa.DataType) -> pa.ChunkedArray:
     return pa.chunked_array(chunks, typ)
 
 
-def _fill_from_table(dt, key_cols: list[str], fields: dict, src: pa.Table, cols: list[str]) -> pa.Table:
+def _fill_from_table(
+    dt, key_cols: list[str], fields: dict, src: pa.Table, log: dict
+) -> tuple[pa.Table, dict[str, dict[str, str]]]:
     """Placeholders with no earlier image in the batch take the table's value (bounded by the final rows);
-    when the table has no row either, the placeholder stays (the MERGE fills it when the base image comes)."""
+    when the table has no row either, the placeholder stays (the MERGE fills it when the base image comes).
+    Per key, the position those values came from (`sink.fills.table_src`, "" where the placeholder stays)."""
     unres = src.column("__unres").to_pylist()
     need = {k: set(u) for k, u in zip(src.column("__kc").to_pylist(), unres) if u}
-    if not need or dt is None:
-        return src
-    prev = mirror.rows_by_key(dt, key_cols, need, fields)
+    if not need:
+        return src, {}
+    prev = mirror.rows_by_key(dt, key_cols, need, fields) if dt is not None else {}
+    srcs = {k: {c: fills.table_src(prev.get(k), SEQ, log, k, c) for c in u} for k, u in need.items()}
     for c in sorted({c for u in need.values() for c in u}):
         vals = src.column(c).to_pylist()
         for i, (k, u) in enumerate(zip(src.column("__kc").to_pylist(), unres)):
             if u and c in u and k in prev:
                 vals[i] = prev[k].get(c)
         src = src.set_column(src.column_names.index(c), c, pa.array(vals, src.schema.field(c).type))
-    return src
+    return src, srcs
 
 
 def apply_topic(
@@ -307,7 +318,7 @@ def apply_topic(
         tb.cols.setdefault(f["field"], f)
     plan = plan_columns(dt, tb.cols, tb.key_cols, [pa.field(SEQ, pa.string(), nullable=False)])
     meta = (SEQ, OP, "__kc", "__dseq")
-    cols = {c: [] for c in [*plan.cols, *meta, "__ts", "__unres"]}
+    cols = {c: [] for c in [*plan.cols, *meta, "__ts", "__unres", "__from"]}
     for t in parts:
         for c in plan.cols:
             cols[c].append(_column(t, c, plan.schema.field(c).type, plan.defaults.get(c)))
@@ -315,10 +326,12 @@ def apply_topic(
             cols[c].append(t.column(c).cast(pa.string()))
         cols["__ts"].append(t.column("__ts").cast(pa.int64()))
         cols["__unres"].append(t.column("__unres").cast(pa.list_(pa.string())))
+        cols["__from"].append(_column(t, "__from", pa.map_(pa.string(), pa.string()), None))
     types = {
         **{c: plan.schema.field(c).type for c in plan.cols},
         "__ts": pa.int64(),
         "__unres": pa.list_(pa.string()),
+        "__from": pa.map_(pa.string(), pa.string()),
     }
     src = pa.table({c: _chunked(v, types.get(c, pa.string())) for c, v in cols.items()})
     st.max_ts_ms = max(st.max_ts_ms, pc.max(src.column("__ts")).as_py() or 0)
@@ -344,11 +357,30 @@ def apply_topic(
             dt.delete(f"{SEQ} < '{trunc}'", commit_properties=commit(app_id, batch_id))
         st.applied[tp.topic] = 0
         return
-    src = _fill_from_table(dt, tb.key_cols, tb.cols, src, plan.cols).select([*plan.cols, SEQ, OP])
-    src = src.cast(pa.schema([*plan.schema, pa.field(OP, pa.string())]))
+    fpath = fills.path_of(tables, tp.topic)
+    keys = src.column("__kc").to_pylist()
+    log = fills.load(fpath, set(keys))
+    src, from_table = _fill_from_table(dt, tb.key_cols, tb.cols, src, log)
+    late, entries = fills.settle(
+        fills.finals_of(
+            keys,
+            src.column(SEQ).to_pylist(),
+            src.column(OP).to_pylist(),
+            src.column("__from").to_pylist(),
+            from_table,
+            plan.cols,
+        ),
+        log,
+    )
+    fills.write(fpath, entries, app_id, batch_id, opts.now_ms)
+    src = src.select([*plan.cols, SEQ, OP]).cast(pa.schema([*plan.schema, pa.field(OP, pa.string())]))
+    if late:
+        for name, arr in fills.late_arrays(keys, late).items():
+            src = src.append_column(name, arr)
     from sink.delta import create_or_evolve
 
-    mirror.merge(create_or_evolve(path, dt, plan), plan, tb.key_cols, src, trunc, app_id, batch_id)
+    lcols = fills.late_cols(late)
+    mirror.merge(create_or_evolve(path, dt, plan), plan, tb.key_cols, src, trunc, app_id, batch_id, lcols)
     st.applied[tp.topic] = len(src)
 
 

@@ -19,7 +19,7 @@ import orjson
 import pyarrow as pa
 from deltalake import DeltaTable
 
-from sink import tombstones
+from sink import fills, tombstones
 from sink.batch import Event, Options, TopicBatch, tombstone_path
 from sink.delta import (
     OP,
@@ -93,7 +93,17 @@ def apply_topic(tables: str, topic: str, tb: TopicBatch, app_id: str, batch_id: 
         for e in kevs:
             if e.op != "d" and e.seq not in k.versions:  # a re-delivered version is there already
                 k.versions[e.seq] = e.row
-    filled = _fill_toast(dt, key_cols, keys, oldkeys)
+    # which columns of each new version are placeholders, before they are filled (`sink.fills`)
+    phs = {
+        (i, st): [c for c, v in r.items() if is_placeholder(v)]
+        for i, k in keys.items()
+        for st, r in k.versions.items()
+        if r is not None
+    }
+    phs = {x: cs for x, cs in phs.items() if cs}
+    vpath = fills.versions_path(tables, topic)
+    fills.write_versions(vpath, phs, app_id, batch_id, opts.now_ms)
+    filled = _fill_toast(dt, key_cols, keys, oldkeys, vpath, phs)
 
     inserts, updates, rewrites = [], [], []
     for ident, k in keys.items():
@@ -182,13 +192,21 @@ def _late(k: _Key) -> bool:
 
 
 def _fill_toast(
-    dt: DeltaTable | None, key_cols: list[str], keys: dict[str, _Key], oldkeys: dict[tuple[str, str], str]
+    dt: DeltaTable | None,
+    key_cols: list[str],
+    keys: dict[str, _Key],
+    oldkeys: dict[tuple[str, str], str],
+    vpath: str,
+    phs: dict[tuple[str, str], list[str]],
 ) -> dict[tuple[str, str], dict]:
     """A TOAST placeholder in a new version takes the value of the version before it (new in this batch, or
     read from the table); for the first version after a key change, the old key's version before it. It
     stays when there is none (the older version has not arrived yet); when that version arrives in a later
     batch, the stored versions after it are filled then: returned as (identity, START) -> the filled row, to
-    be written again."""
+    be written again. So are the stored versions whose placeholders took the value of the version before them
+    as it stood then, when a late version comes between (`vpath`: which columns were placeholders, `phs`
+    those of the new versions); a placeholder after a delete is left as it is until the version after the
+    delete comes."""
     need = {
         i
         for i, k in keys.items()
@@ -213,24 +231,36 @@ def _fill_toast(
         rows.update({s: r for s, r in k.versions.items() if r is not None})
         return sorted(rows.items(), key=lambda x: x[0])
 
-    def fill(row: dict, prev: dict) -> bool:
+    was = fills.load_versions(vpath, need | olds)
+    was.update(phs)
+
+    def fill(row: dict, prev: dict, cols: list[str]) -> bool:
         changed = False
         for c, v in row.items():
-            if is_placeholder(v) and c in prev and not is_placeholder(prev[c]):
+            if (
+                (is_placeholder(v) or c in cols)
+                and c in prev
+                and not is_placeholder(prev[c])
+                and v != prev[c]
+            ):
                 row[c] = prev[c]
                 changed = True
         return changed
 
     for ident in sorted(need, key=lambda i: i not in olds):  # old keys of key changes first
         prev: dict | None = None
+        at = ""
         for s, row in timeline(ident):
+            if prev is not None and any(at < d < s for d in keys[ident].closes):
+                prev = None  # deleted since: the version after the delete has not come yet
+            cols = was.get((ident, s), [])
             if keys[ident].versions.get(s) is not None:
                 if prev is None and (ident, s) in oldkeys:
                     before = [r for t, r in timeline(oldkeys[(ident, s)]) if t < s]
                     prev = before[-1] if before else None
                 if prev is not None:
-                    fill(row, prev)
-            elif ident in late and prev is not None and fill(row, prev):
+                    fill(row, prev, cols)
+            elif ident in late and prev is not None and fill(row, prev, cols):
                 filled[(ident, s)] = row  # a stored version, filled by a late version before it
-            prev = row
+            prev, at = row, s
     return filled

@@ -50,11 +50,11 @@ def ph_test(c: Column) -> Column:
     return c.isin(*PLACEHOLDER_TEXTS)
 
 
-def carried(ev, plans: list[TopicPlan]):
+def carried(ev, plans: list[TopicPlan], text):
     """TOAST carry-forward with window functions: per key in source order, each placeholder column gets the
     last earlier image's value (text as in the payload) or, after a delete, null. `fill` maps column ->
-    struct(d: deleted since, v: text); no entry (null) means no earlier image in the batch: the driver
-    takes the value from the table."""
+    struct(d: deleted since, v: text, s: that image's or delete's position text, `sink.fills`' provenance);
+    no entry (null) means no earlier image in the batch: the driver takes the value from the table."""
     w = (
         Window.partitionBy("topic", "kc")
         .orderBy("o", "part", "pos")
@@ -68,9 +68,10 @@ def carried(ev, plans: list[TopicPlan]):
         entries = []
         for c in cols:
             v = raw.getField(c)
+            at = text(F.col("o")).alias("s")
             mark = F.when(
-                is_del, F.struct(F.lit(True).alias("d"), F.lit(None).cast("string").alias("v"))
-            ).when(~ph_test(v) | v.isNull(), F.struct(F.lit(False).alias("d"), v.alias("v")))
+                is_del, F.struct(F.lit(True).alias("d"), F.lit(None).cast("string").alias("v"), at)
+            ).when(~ph_test(v) | v.isNull(), F.struct(F.lit(False).alias("d"), v.alias("v"), at))
             entries += [F.lit(c), F.last(mark, ignorenulls=True).over(w)]
         fills.append((tp.topic, F.create_map(*entries)))
     fill = None
@@ -181,12 +182,19 @@ def candidates(df, plans: list[TopicPlan], truncs: dict[str, str]):
     ev = ev.withColumn("o", F.when(ok, F.col("o")))
     fill_t = T.MapType(
         T.StringType(),
-        T.StructType([T.StructField("d", T.BooleanType()), T.StructField("v", T.StringType())]),
+        T.StructType(
+            [
+                T.StructField("d", T.BooleanType()),
+                T.StructField("v", T.StringType()),
+                T.StructField("s", T.StringType()),
+            ]
+        ),
     )
     if toast:
         names = [tp.topic for tp in toast]
         rest = ev.where(~F.col("topic").isin(names)).withColumn("fill", F.lit(None).cast(fill_t))
-        ev = carried(ev.where(F.col("topic").isin(names) & F.col("o").isNotNull()), toast).unionByName(rest)
+        ev = carried(ev.where(F.col("topic").isin(names) & F.col("o").isNotNull()), toast, text)
+        ev = ev.unionByName(rest)
     else:
         ev = ev.withColumn("fill", F.lit(None).cast(fill_t))
     return ev, text, conn, cut
