@@ -22,7 +22,6 @@ import orjson
 import pyarrow as pa
 import pyarrow.compute as pc
 from pyspark.sql import functions as F
-from pyspark.sql import types as T
 
 from sink.apply import prune_if_due
 from sink.arrow_decode import position_field, seq_texts
@@ -36,9 +35,8 @@ from sink.winners import after_ranges, reader_path, reduced
 
 SURVEY_OP = "S"  # the op of a survey row's group in the winners (no record has it)
 PARTS = 4  # the readers' position columns o0..o3 (a connector uses its first `len(WIDTHS[conn])`)
-FILL = T.MapType(
-    T.StringType(), T.StructType([T.StructField("d", T.BooleanType()), T.StructField("v", T.StringType())])
-)
+# the winner's fields the driver reads (`meta_cols`, `query`), besides `seq` and `after`
+WINNER = ("op", "vfp", "ts")
 
 
 def _text(o):  # `reduced`'s position text: only its `widths` are used (the parts, renamed on the driver)
@@ -72,14 +70,13 @@ def query(df):
         "part",
         "pos",
         "vfp",
-        "kp",
         F.when(sv, F.lit(SURVEY_OP)).otherwise(F.col("op")).alias("op"),
         F.when(sv, zero).when(F.col("o0").isNotNull(), o).alias("o"),  # null: cannot win
         F.when(sv, row).when(F.col("a0").isNotNull(), cut).alias("after"),
         "ts",
-        F.lit(None).cast(FILL).alias("fill"),
     )
-    w = reduced(ev, _text, "readers", True)
+    # only what the driver reads: not the key's text, the TOAST fill or the delivery position (the ordering's)
+    w = reduced(ev, _text, "readers", True, fields=WINNER)
     text = F.when(F.col("w.op") == "d", F.col("kc")).otherwise(F.col("w.after"))
     return w, w.select("topic", F.col("w.vfp").alias("__vfp"), text.alias("__json"), *meta_cols([]))
 

@@ -200,9 +200,14 @@ def candidates(df, plans: list[TopicPlan], truncs: dict[str, str]):
     return ev, text, conn, cut
 
 
-def reduced(ev, text, conn: str | None, cut: bool, hashed: bool = True):
+# the winner's fields besides its position and `after` (`reduced`'s `fields`; a caller that reads fewer names
+# them: each is copied into the aggregate's buffer at every new maximum and carried through the shuffle)
+FIELDS = ("part", "pos", "op", "vfp", "kp", "ts", "fill")
+
+
+def reduced(ev, text, conn: str | None, cut: bool, hashed: bool = True, fields: tuple[str, ...] = FIELDS):
     """`winners` from its `candidates` (`hashed=False`: grouped by (topic, key) alone, the plan before session
-    18, for `bench/bench_sink_stages.py`)."""
+    18, for `bench/bench_sink_stages.py`); the winner struct `w` holds `seq`, `fields` and `after`."""
     # shuffled by key first: the aggregation (sort-based: its buffer holds strings) then sorts every event
     # once; otherwise its partial step sorts them in each input partition, where keys seldom repeat, and the
     # final step sorts again what that left.
@@ -210,16 +215,18 @@ def reduced(ev, text, conn: str | None, cut: bool, hashed: bool = True):
     # topic (one value per batch, often) as that key made nearly every comparison a full comparison of the
     # rows' topic and key texts; the hash decides nearly all of them from the prefix. The groups are the same
     # (the hash is a function of the two); the JVM's CPU for the stage -10 to -15 % (docs/sink.md, session 18)
-    keys = ["topic", "kc"]
+    # Shuffled by the hash alone: a partitioning by a subset of the grouping keys satisfies the aggregation's
+    # (the same rows meet), and the exchange no longer hashes the topic and key texts a second time.
+    keys, by = ["topic", "kc"], ["topic", "kc"]
     if hashed:
         ev = ev.withColumn("h", F.xxhash64("topic", "kc"))
-        keys = ["h", "topic", "kc"]
+        keys, by = ["h", "topic", "kc"], ["h"]
     w = (
-        ev.repartition(*keys)
+        ev.repartition(*by)
         .groupBy(*keys)
         .agg(
             F.max_by(
-                F.struct("o", "part", "pos", "op", "vfp", "after", "kp", "ts", "fill"),
+                F.struct("o", *fields, "after"),
                 F.when(F.col("o").isNotNull(), F.struct("o", "part", "pos")),
             ).alias("w"),
             F.max(F.when(F.col("op") == "d", F.col("o"))).alias("d"),
@@ -234,7 +241,6 @@ def reduced(ev, text, conn: str | None, cut: bool, hashed: bool = True):
             F.from_json("w.after", "after string").getField("after").alias("after"),
             F.col("w.after").alias("vp"),
         ]
-    fields = ("part", "pos", "op", "vfp", "kp", "ts", "fill")
     widths = getattr(text, "widths", None)
     if widths is not None:
         # the position's parts (longs), named with their hex widths: the driver makes the texts from Arrow

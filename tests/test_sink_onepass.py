@@ -174,3 +174,22 @@ def test_one_pass_over_two_topics(tmp_path, spark, monkeypatch):
         t = read_arrow(str(tmp_path / "one" / "tables" / topic))
         names = dict(zip(t.column("id").to_pylist(), t.column("name").to_pylist(), strict=True))
         assert names == {k: f"name-{k}-{v}" for k, v in model.rows.items()}
+
+
+def test_one_pass_shuffles_only_what_the_driver_reads(spark):
+    """The one pass's winners carry only the fields the driver reads (each is copied into the aggregate's
+    buffer at every new maximum and carried through the shuffle), and its exchange hashes the 64-bit key hash
+    alone (a second hash of the topic and key texts bought nothing: the same rows meet)."""
+    import re
+
+    from sink import onepass
+    from sink.stats import READ_SCHEMA
+
+    w, q = onepass.query(spark.createDataFrame([], READ_SCHEMA))
+    winner = [f.name for f in w.schema["w"].dataType.fields]
+    assert winner == ["seq", *onepass.WINNER, "after"]
+    assert {"kp", "fill", "part", "pos"}.isdisjoint(winner)
+    plan = q._jdf.queryExecution().executedPlan().toString()
+    parts = re.findall(r"hashpartitioning\(([^)]*)\)", plan)
+    assert len(parts) == 1, plan
+    assert re.fullmatch(r"h#\d+L, \d+", parts[0]), plan
