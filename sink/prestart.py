@@ -3,9 +3,10 @@
 Before its first batch a run is mostly serial: the three planning workers (data-source lookup, create, plan) and
 the offset runner start one after another at about half a core, and only then do the first batch's read tasks
 start the executors' daemon and workers (pyspark, pyarrow, numpy and `sink.sources`' imports, ~0.45 CPU-s
-each). Here a job of one task per core, started from a thread right after the session, runs those imports on
-the otherwise idle core(s) during the planning. Spark keys a pool of idle workers by (Python, worker module,
-daemon module, environment), and a `mapInArrow` task and a Python data source's read task share all four
+each). Here a job of one task per core, started from a thread right after the session (before the data sources'
+registration, whose lookup worker it overlaps), runs those imports on the otherwise idle core(s) during the
+planning. Spark keys a pool of idle workers by (Python, worker module, daemon module, environment), and a
+`mapInArrow` task (the job until session 23) and a Python data source's read task share all four
 (`pyspark.worker`, `sink.daemon`, `SparkContext.environment`), so the first batch's read tasks take these
 workers instead of starting their own. The CPU is the same (the imports happen once per worker either way);
 what it moves is wall time, on a machine with an idle core (docs/sink.md, session 18's design, session 19).
