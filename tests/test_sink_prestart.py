@@ -12,7 +12,7 @@ from sink_checks import spark_fixture  # noqa: F401
 pytest.importorskip("pyspark")
 
 
-def test_read_tasks_take_the_warm_workers(spark):
+def test_read_tasks_take_the_warm_workers(spark, tmp_path, monkeypatch):
     from pyspark.sql.datasource import DataSource, DataSourceReader, InputPartition
 
     from sink import prestart
@@ -38,11 +38,20 @@ def test_read_tasks_take_the_warm_workers(spark):
             yield (os.getpid(),)
 
     spark.dataSource.register(Pids)
+    seen = tmp_path / "warm"
+    seen.mkdir()
+
+    def imports(batches):  # the warm-up's function, also noting the process it ran in
+        import os
+
+        open(os.path.join(str(seen), str(os.getpid())), "w").close()
+        yield from prestart.imports(batches)
+
+    monkeypatch.setattr(prestart, "imports", imports)
     logged = []
-    t = prestart.start(spark, lambda *a, **k: logged.append(a))
-    t.join()
+    prestart.start(spark, lambda *a, **k: logged.append(a)).join()
     assert logged == []
-    warm = t.pids
+    warm = {int(p.name) for p in seen.iterdir()}
     read = {r.pid for r in spark.read.format("prestart_pids").load().collect()}
     assert warm and os.getpid() not in warm
     assert read & warm, (read, warm)
@@ -57,7 +66,7 @@ def test_warm_up_loads_what_the_first_read_loads():
     code = (
         "import sys\n"
         "from sink import prestart\n"
-        "prestart.load()\n"
+        "list(prestart.imports(iter([])))\n"
         "after = set(sys.modules)\n"
         "import pyarrow as pa\n"
         "pa.array([1, 2])\n"
@@ -95,58 +104,3 @@ def test_first_batch_waits_for_the_warm_up(tmp_path, monkeypatch):
     fn(None, 0)
     fn(None, 1)
     assert seen == [(0, False), (1, False)]
-
-
-PLANNING = (
-    "import os, sys\n"
-    "from sink import prestart\n"
-    "from sink.job import driver_jvm_pid, run, spark_session\n"
-    "w = []\n"
-    "s = spark_session('planners', master='local[1]', started=lambda s: w.append(prestart.start(s)))\n"
-    "w[0].join()\n"
-    "jvm = driver_jvm_pid(s)\n"
-    "def daemons():\n"
-    "    out = {}\n"
-    "    for d in filter(str.isdigit, os.listdir('/proc')):\n"
-    "        try:\n"
-    "            ppid = int(open(f'/proc/{d}/stat').read().rsplit(')', 1)[1].split()[1])\n"
-    "            args = open(f'/proc/{d}/cmdline').read().split(chr(0))\n"
-    "        except OSError:\n"
-    "            continue\n"
-    "        if ppid == jvm and 'pyspark.daemon' in args:\n"
-    "            out[args[-2]] = out.get(args[-2], set()) | {int(d)}\n"
-    "    return out\n"
-    "before = daemons()\n"
-    "rc = run(sys.argv[1], sys.argv[2], sys.argv[3], True, spark=s)\n"
-    "after = daemons()\n"
-    "import json\n"
-    "print(json.dumps([rc, *({k: sorted(v) for k, v in d.items()} for d in (before, after))]))\n"
-    "s.stop()\n"
-)
-
-
-def test_the_stream_plans_in_the_warm_up_daemons(tmp_path):
-    """The warm-up job (a batch read of `dbz_warm`) starts the planning daemons that the stream's own planning
-    then uses: the source's creation and its read function are planned without starting a daemon (a Python
-    process importing pyspark, on the path to the first batch). Before session 24 the warm-up was a
-    `mapInArrow`, and both daemons started during the stream's planning."""
-    import json
-    import subprocess
-    import sys
-
-    from sink.warm import TOPIC, records
-
-    src = tmp_path / "in"
-    src.mkdir()
-    (src / f"{TOPIC}.jsonl").write_bytes(records())
-    env = dict(os.environ, PYTHONPATH=os.getcwd())
-    args = [str(src), str(tmp_path / "t"), str(tmp_path / "c")]
-    out = subprocess.run(
-        [sys.executable, "-c", PLANNING, *args], capture_output=True, text=True, env=env, timeout=900
-    )
-    assert out.returncode == 0, out.stderr[-2000:]
-    rc, before, after = json.loads(out.stdout.strip().splitlines()[-1])
-    assert rc == 0
-    for mod in ("pyspark.sql.worker.create_data_source", "pyspark.sql.worker.plan_data_source_read"):
-        assert before.get(mod), (before, after)
-        assert after[mod] == before[mod], (mod, before, after)
