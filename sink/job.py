@@ -49,17 +49,19 @@ LOCAL_JVM = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:MetaspaceSize=64m"
 LOCAL_HEAP = "-Xms256m"
 
 
-def spark_session(app: str = "dbz-sink", master: str | None = None):
+def spark_session(app: str = "dbz-sink", master: str | None = None, started=None):
     """The session as users run Spark: the master comes from `master` (--master), else from spark-submit /
     PYSPARK_SUBMIT_ARGS / spark-defaults.conf, else `local[*]`. Only the session time zone is fixed (UTC:
-    timestamps are decoded as UTC instants)."""
+    timestamps are decoded as UTC instants). `started(spark)` is called once the session and its Python
+    workers' environment exist, before the data sources are registered."""
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     from pyspark.sql import SparkSession
 
-    from sink.nopandas import pyspark_probe
+    from sink.nopandas import at_pyarrow_import, pyspark_probe
 
-    pyspark_probe()  # pandas' import off the start's main thread (sink/nopandas.py)
+    pyspark_probe()  # pyspark's own look for pandas, with pandas hidden (sink/nopandas.py)
+    at_pyarrow_import()  # and pyarrow's, at the driver's first array from Python values (the one pass's)
 
     given = given_settings()
     b = SparkSession.builder.appName(app)
@@ -105,6 +107,10 @@ def spark_session(app: str = "dbz-sink", master: str | None = None):
     if "spark.sql.shuffle.partitions" not in given:
         spark.conf.set("spark.sql.shuffle.partitions", str(max(1, spark.sparkContext.defaultParallelism)))
     spark.sparkContext.setLogLevel(os.environ.get("DBZ_SINK_SPARK_LOG", "OFF"))
+    if started is not None:
+        # before the registration: its first one starts the JVM's data-source lookup (a Python daemon and
+        # worker, ~0.4 CPU-s), which the warm-up job's workers then overlap instead of following
+        started(spark)
     from sink.sources import DirSource, KafkaSource
 
     spark.dataSource.register(DirSource)
@@ -235,6 +241,13 @@ def _app_id(checkpoint: str) -> str:
         return "dbz-sink-" + json.load(f)["id"]
 
 
+# How long the first batch waits for the warm-up job (sink/prestart.py) before its read tasks start. Still
+# busy with its imports (a loaded machine), the job holds its workers, and Spark forked two more for the
+# read tasks (4 workers instead of 2 at local[2]: each ~90 MB and ~0.5 CPU-s of imports); once it has ended
+# they take its workers. Bounded: a warm-up that hangs (a cluster without executors yet) costs only this.
+WARM_WAIT_S = 60
+
+
 # Python processes that only plan a query: they look up data sources, create ours and plan its reads before
 # the first micro-batch, then stay idle in the JVM's worker pools for the rest of the run (a daemon and a worker
 # each, ~375 MB RSS of a run's ~1.6 GB). The JVM starts a daemon again if a later query needs one (it restarts a
@@ -279,7 +292,7 @@ def driver_jvm_pid(spark) -> int | None:
     return proc.pid if proc is not None else None
 
 
-def make_batch_fn(tables: str, checkpoint: str, source: str, log=print, opts=None, jvm_pid=None):
+def make_batch_fn(tables: str, checkpoint: str, source: str, log=print, opts=None, jvm_pid=None, warm=None):
     from sink.apply import Options
     from sink.microbatch import run_batch
 
@@ -295,6 +308,10 @@ def make_batch_fn(tables: str, checkpoint: str, source: str, log=print, opts=Non
             state["app"] = _app_id(checkpoint)
             if jvm_pid is not None:  # the query is planned: its planning workers are done
                 end_planners(jvm_pid)
+            if (
+                warm
+            ):  # the read tasks take the warm-up job's workers once that job has ended (sink/prestart.py)
+                warm[0].join(WARM_WAIT_S)
         st = run_batch(batch_df, tables, state["app"], batch_id, opts)
         now = time.time()
         state["records"] += st.records
@@ -338,14 +355,13 @@ def run(
     """Run the query; with `spark` given (tests), that session is used and left running. `opts`:
     sink.apply.Options (tombstone retention)."""
     jvm_pid = None
-    warm = None
+    warm: list = []
     if spark is None:
-        spark = spark_session(master=master)
-        jvm_pid = driver_jvm_pid(spark)
         # the executors' Python workers start on the idle core(s) while the query plans (sink/prestart.py)
         from sink import prestart
 
-        warm = prestart.start(spark, log)
+        spark = spark_session(master=master, started=lambda s: warm.append(prestart.start(s, log)))
+        jvm_pid = driver_jvm_pid(spark)
     else:
         from sink.sources import DirSource, KafkaSource
 
@@ -362,7 +378,7 @@ def run(
         reader = reader.option(k, str(v))
     w = (
         reader.load()
-        .writeStream.foreachBatch(make_batch_fn(tables, checkpoint, source, log, opts, jvm_pid))
+        .writeStream.foreachBatch(make_batch_fn(tables, checkpoint, source, log, opts, jvm_pid, warm))
         .option("checkpointLocation", checkpoint)
     )
     w = w.trigger(availableNow=True) if once else w.trigger(processingTime=f"{trigger_ms} milliseconds")
@@ -384,8 +400,8 @@ def run(
             file=sys.stderr,
             flush=True,
         )
-    if warm is not None:  # long done, but the session must not stop under it
-        warm.join()
+    for t in warm:  # long done, but the session must not stop under it
+        t.join()
     if q.exception() is not None:
         from sink.errors import one_line
 

@@ -6,11 +6,11 @@ each executor worker 44 MB of RSS and ~0.4 CPU-s (load 15): ~90 MB of a local[2]
 session 23). Here pyarrow's probe runs once with pandas hidden (a meta path finder that raises
 ModuleNotFoundError for it), so that it records "no pandas"; then pandas is importable as before, and pyarrow
 still imports it where a caller asks for pandas itself (`Table.to_pandas`: it tries the import again on an
-explicit use). The driver keeps pandas: pyspark's `mapInArrow` (the warm-up job, sink/prestart.py) checks
-pandas' version there. But its first import came earlier, on the start's main thread: py4j's argument converter
-imports `pyspark.testing.utils` at the first JVM call with arguments (the `SparkConf`), which imports pandas
-(~0.4 CPU-s) to set flags that only pyspark's own tests read; made with pandas hidden, pandas is imported by the
-warm-up thread instead, while the main thread plans the query.
+explicit use). The driver does the same: its first array from Python values (the one pass's `pc.equal` with a
+string) imported pandas (session 24); so did py4j's argument converter, which imports `pyspark.testing.utils` at
+the first JVM call with arguments (the `SparkConf`), which imports pandas (~0.4 CPU-s) to set flags that only
+pyspark's own tests read: made with pandas hidden. The warm-up job's `mapInArrow` is built without pyspark's
+check of pandas' version (sink/prestart.py). No process of a run imports pandas (44 MB of the driver's RSS).
 """
 
 from __future__ import annotations

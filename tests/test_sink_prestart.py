@@ -75,3 +75,32 @@ def test_warm_up_loads_what_the_first_read_loads():
     env = dict(os.environ, PYTHONPATH=os.getcwd())
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
     assert out.stdout.strip() == "[]", out.stdout[:400]
+
+
+def test_first_batch_waits_for_the_warm_up(tmp_path, monkeypatch):
+    """The first batch's reads start once the warm-up job has ended: while its workers are still busy (a
+    loaded machine), Spark forks two more for the read tasks instead of taking them. Later batches do not
+    wait."""
+    import threading
+
+    import sink.microbatch
+    from sink import job
+
+    ended = threading.Event()
+    warm = threading.Thread(target=lambda: ended.wait(30))
+    warm.start()
+    seen = []
+
+    def run_batch(df, tables, app, batch_id, opts):
+        seen.append((batch_id, warm.is_alive()))
+        from sink.batch import BatchStats
+
+        return BatchStats()
+
+    monkeypatch.setattr(sink.microbatch, "run_batch", run_batch)
+    (tmp_path / "metadata").write_text('{"id": "x"}')
+    threading.Timer(1.0, ended.set).start()
+    fn = job.make_batch_fn(str(tmp_path), str(tmp_path), "", lambda *a, **k: None, warm=[warm])
+    fn(None, 0)
+    fn(None, 1)
+    assert seen == [(0, False), (1, False)]
