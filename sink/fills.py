@@ -50,21 +50,22 @@ class Final:
     own: set[str]  # the TOAST columns whose value is the event's own (not a placeholder)
 
 
-def load(path: str, keys: set[str]) -> dict[str, tuple[str, dict[str, str]]]:
-    """{key: (at, {column: position})} for `keys` (nothing, without a read, when no log exists)."""
+def _rows(path: str, keys: set[str]) -> list[tuple[str, str, str]]:
+    """(key, at, src) of the log's rows for `keys` (none, without a read, when no log exists): both logs'
+    shape."""
     if not keys or not os.path.isdir(path):
-        return {}
+        return []
     dt = open_table(path)
     if dt is None:
-        return {}
+        return []
     t = dt.to_pyarrow_table(columns=["key", "at", "src"])
     t = t.filter(pc.is_in(t.column("key").cast(pa.string()), value_set=pa.array(sorted(keys), pa.string())))
-    return {
-        k: (a, orjson.loads(s))
-        for k, a, s in zip(
-            t.column("key").to_pylist(), t.column("at").to_pylist(), t.column("src").to_pylist()
-        )
-    }
+    return list(zip(t.column("key").to_pylist(), t.column("at").to_pylist(), t.column("src").to_pylist()))
+
+
+def load(path: str, keys: set[str]) -> dict[str, tuple[str, dict[str, str]]]:
+    """{key: (at, {column: position})} for `keys` (nothing, without a read, when no log exists)."""
+    return {k: (a, orjson.loads(s)) for k, a, s in _rows(path, keys)}
 
 
 def settle(
@@ -195,19 +196,7 @@ def versions_path(tables: str, topic: str) -> str:
 
 def load_versions(path: str, idents: set[str]) -> dict[tuple[str, str], list[str]]:
     """{(identity, START): placeholder columns} of the stored versions of these keys."""
-    if not idents or not os.path.isdir(path):
-        return {}
-    dt = open_table(path)
-    if dt is None:
-        return {}
-    t = dt.to_pyarrow_table(columns=["key", "at", "src"])
-    t = t.filter(pc.is_in(t.column("key").cast(pa.string()), value_set=pa.array(sorted(idents), pa.string())))
-    return {
-        (k, a): orjson.loads(s)
-        for k, a, s in zip(
-            t.column("key").to_pylist(), t.column("at").to_pylist(), t.column("src").to_pylist()
-        )
-    }
+    return {(k, a): orjson.loads(s) for k, a, s in _rows(path, idents)}
 
 
 def write_versions(
