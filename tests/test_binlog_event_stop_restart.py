@@ -10,8 +10,21 @@ lost, where Debezium stops on it again (or, with the cause removed, delivers the
 The stops: a rows event without a full row image (a session's binlog_row_image NOBLOB/MINIMAL), a row whose
 column count is not the schema history's, a table the schema history does not know (inconsistent.schema.
 handling.mode=fail), and a value Debezium cannot convert in the first row of an event that takes the records'
-lines through the general path (`_rows` -> `_lines`, its first event of that type; the later rows were
-tests/test_binlog_value_stop_restart.py's, session 24)."""
+lines through the general path (`_rows` -> `_lines`, its first event of that type).
+
+A value stopped after the event's first row (the last test): a binlog rows event stopped at a value Debezium cannot convert (a NOT NULL TIME outside a day with
+`time.precision.mode=connect`) inside a transaction, then restarted on the stored offset with the cause fixed.
+
+Debezium converts and queues an event's rows one by one (BinlogStreamingChangeEventSource.handleChange) and
+stops at the failing row: the rows before it are its records (recorded: case
+time_connect_required_fails_mid_event, and seed 5 of tests/test_mariadb_workloads.py, which failed whenever
+Debezium delivered such a row while the emulator held the whole event back). Its offset is that of the last
+record delivered (BinlogOffsetContext.setRowNumber: the event's transaction, the events done, the rows to
+skip), so a restart reads the failing event again past the rows delivered: every row once.
+
+Both ways the emulator makes rows: the records' lines (the default) and the general path (taken with a
+transform). Before session 24 the first held the event's first row back and the second also stored the stopped
+event as done, so the restart skipped its rows (4 and 5 in that test: lost)."""
 
 from __future__ import annotations
 
@@ -154,6 +167,7 @@ def test_first_row_of_a_lines_event_then_the_restart_delivers_it(db, tmp_path):
 UNWRAP = {
     "transforms.unwrap.type": "io.debezium.transforms.ExtractNewRecordState",
 }
+UNWRAP_ALONE = {"transforms": "unwrap", **UNWRAP}
 CAST = {
     "transforms": "unwrap,cast",
     **UNWRAP,
@@ -199,3 +213,50 @@ def test_a_transform_stop_then_the_restart_goes_on_at_that_row(db, tmp_path, fir
         again.stop()
     assert again.error is None, again.error
     assert _ids(again, topic) == [4, 5, 7]  # none lost, none twice
+
+
+@pytest.mark.parametrize("way", ["lines", "general"])
+def test_rows_before_the_failing_row_then_the_restart_goes_on_after_them(db, tmp_path, way):
+    name = f"valstop_{way}"
+    topic = f"p.{name}.tr"
+    db.sql(f"CREATE DATABASE {name}")
+    db.sql("CREATE TABLE tr (id INT PRIMARY KEY, t TIME(3) NOT NULL, v VARCHAR(10))", name)
+    db.sql("INSERT INTO tr VALUES (1, '08:30:15.555', 'a')", name)
+    props = db.connector_properties(
+        **{
+            "database.include.list": name,
+            "topic.prefix": "p",
+            "schema.history.internal.file.filename": str(tmp_path / "history.dat"),
+            "time.precision.mode": "connect",
+            "offset.flush.interval.ms": "60000",  # only the commit as the connector stops saves an offset
+            **(UNWRAP_ALONE if way == "general" else {}),
+        }
+    )
+    store = MemoryOffsetStore()
+    cap = Capture(props, offsets=store).start()
+    try:
+        db.sql(
+            "INSERT INTO tr VALUES (2, '08:30:15.555', 'b'); BEGIN; INSERT INTO tr VALUES (6, '01:00:00', 'f'); "
+            "INSERT INTO tr VALUES (3, '08:30:15.555', 'c'), (4, '-00:00:00.001', 'd'), (5, '01:00:00', 'e'); "
+            "COMMIT; INSERT INTO tr VALUES (7, '01:00:00', 'g')",
+            name,
+        )
+        cap.thread.join(60)
+        assert not cap.thread.is_alive(), "the connector did not stop on row 4"
+    finally:
+        cap.stop()
+    assert "outside a day" in str(cap.error)
+    # the failing event's row before row 4 is delivered, as Debezium's queue has it
+    assert _ids(cap, topic) == [1, 2, 6, 3]
+    stored = store.load()
+    assert (stored["event"], stored["row"]) == (1, 1)  # the transaction's first event done, then one row
+
+    fixed = dict(props, **{"time.precision.mode": "adaptive_time_microseconds"})
+    again = Capture(fixed, offsets=store).start()
+    try:
+        again.wait_for(topic, lambda r: r["key"]["payload"]["id"] == 7, 60)
+    finally:
+        again.stop()
+    assert again.error is None, again.error
+    # no row lost, none twice: the restart reads the stopped event again past row 3
+    assert _ids(again, topic) == [4, 5, 7]
