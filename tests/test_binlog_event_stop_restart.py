@@ -66,6 +66,32 @@ def _props(db, name: str, tmp_path, **more: str) -> dict[str, str]:
     )
 
 
+def _until_stopped(
+    props: dict[str, str], store: MemoryOffsetStore, db, sql: str, name: str, what: str
+) -> Capture:
+    """A capture started on `store`, `sql` run in database `name`, the connector's own stop awaited."""
+    cap = Capture(props, offsets=store).start()
+    try:
+        db.sql(sql, name)
+        cap.thread.join(60)
+        assert not cap.thread.is_alive(), f"the connector did not stop {what}"
+    finally:
+        cap.stop()
+    return cap
+
+
+def _restarted_through_7(props: dict[str, str], store: MemoryOffsetStore, topic: str) -> Capture:
+    """A restart on `store` with `props` (the cause fixed), run until it delivered id 7 (the statement after
+    the stopped transaction), without an error."""
+    again = Capture(props, offsets=store).start()
+    try:
+        again.wait_for(topic, lambda r: r["key"]["payload"]["id"] == 7, 60)
+    finally:
+        again.stop()
+    assert again.error is None, again.error
+    return again
+
+
 # the SQL that makes the stop (after the connector streams), from one client session; `ok` has rows 6 (in
 # the transaction, before the stopping event) and 7 (after it)
 _CAUSES = {
@@ -101,13 +127,7 @@ def test_a_restart_stops_on_the_same_event_again(db, tmp_path, cause):
     db.sql("CREATE TABLE ok (id INT PRIMARY KEY)", name)
     props = _props(db, name, tmp_path)
     store = MemoryOffsetStore()
-    cap = Capture(props, offsets=store).start()
-    try:
-        db.sql(sql, name)
-        cap.thread.join(60)
-        assert not cap.thread.is_alive(), "the connector did not stop"
-    finally:
-        cap.stop()
+    cap = _until_stopped(props, store, db, sql, name, "at the event")
     assert message in str(cap.error), cap.error
     assert _ids(cap, topic) == [6]
     stored = store.load()
@@ -136,17 +156,11 @@ def test_first_row_of_a_lines_event_then_the_restart_delivers_it(db, tmp_path):
     db.sql("CREATE TABLE ok (id INT PRIMARY KEY)", name)
     props = _props(db, name, tmp_path, **{"time.precision.mode": "connect"})
     store = MemoryOffsetStore()
-    cap = Capture(props, offsets=store).start()
-    try:
-        db.sql(
-            "BEGIN; INSERT INTO ok VALUES (6); INSERT INTO tr VALUES (4, '-00:00:00.001', 'd'), "
-            "(5, '01:00:00', 'e'); COMMIT; INSERT INTO tr VALUES (7, '01:00:00', 'g')",
-            name,
-        )
-        cap.thread.join(60)
-        assert not cap.thread.is_alive(), "the connector did not stop on row 4"
-    finally:
-        cap.stop()
+    sql = (
+        "BEGIN; INSERT INTO ok VALUES (6); INSERT INTO tr VALUES (4, '-00:00:00.001', 'd'), "
+        "(5, '01:00:00', 'e'); COMMIT; INSERT INTO tr VALUES (7, '01:00:00', 'g')"
+    )
+    cap = _until_stopped(props, store, db, sql, name, "on row 4")
     assert "outside a day" in str(cap.error), cap.error
     assert _ids(cap, topic) == []
     assert _ids(cap, f"p.{name}.ok") == [6]
@@ -154,12 +168,7 @@ def test_first_row_of_a_lines_event_then_the_restart_delivers_it(db, tmp_path):
     assert (stored["event"], stored["row"]) == (1, 0)
 
     fixed = dict(props, **{"time.precision.mode": "adaptive_time_microseconds"})
-    again = Capture(fixed, offsets=store).start()
-    try:
-        again.wait_for(topic, lambda r: r["key"]["payload"]["id"] == 7, 60)
-    finally:
-        again.stop()
-    assert again.error is None, again.error
+    again = _restarted_through_7(fixed, store, topic)
     assert _ids(again, topic) == [4, 5, 7]  # none lost, none twice
     assert _ids(again, f"p.{name}.ok") == []
 
@@ -188,30 +197,16 @@ def test_a_transform_stop_then_the_restart_goes_on_at_that_row(db, tmp_path, fir
     db.sql("CREATE TABLE tr (id INT PRIMARY KEY, v VARCHAR(10))", name)
     props = _props(db, name, tmp_path, **CAST)
     store = MemoryOffsetStore()
-    cap = Capture(props, offsets=store).start()
     rows = "(4, 'x'), (5, '5')" if first else "(3, '3'), (4, 'x'), (5, '5')"
-    try:
-        db.sql(
-            f"BEGIN; INSERT INTO tr VALUES (6, '6'); INSERT INTO tr VALUES {rows}; COMMIT; "
-            "INSERT INTO tr VALUES (7, '7')",
-            name,
-        )
-        cap.thread.join(60)
-        assert not cap.thread.is_alive(), "the connector did not stop on row 4"
-    finally:
-        cap.stop()
+    sql = f"BEGIN; INSERT INTO tr VALUES (6, '6'); INSERT INTO tr VALUES {rows}; COMMIT; INSERT INTO tr VALUES (7, '7')"
+    cap = _until_stopped(props, store, db, sql, name, "on row 4")
     assert "transforms.cast" in str(cap.error), cap.error
     assert _ids(cap, topic) == ([6] if first else [6, 3])
     stored = store.load()
     assert (stored["event"], stored["row"]) == ((1, 0) if first else (1, 1))
 
     fixed = dict(props, **{"transforms": "unwrap"})
-    again = Capture(fixed, offsets=store).start()
-    try:
-        again.wait_for(topic, lambda r: r["key"]["payload"]["id"] == 7, 60)
-    finally:
-        again.stop()
-    assert again.error is None, again.error
+    again = _restarted_through_7(fixed, store, topic)
     assert _ids(again, topic) == [4, 5, 7]  # none lost, none twice
 
 
@@ -222,29 +217,16 @@ def test_rows_before_the_failing_row_then_the_restart_goes_on_after_them(db, tmp
     db.sql(f"CREATE DATABASE {name}")
     db.sql("CREATE TABLE tr (id INT PRIMARY KEY, t TIME(3) NOT NULL, v VARCHAR(10))", name)
     db.sql("INSERT INTO tr VALUES (1, '08:30:15.555', 'a')", name)
-    props = db.connector_properties(
-        **{
-            "database.include.list": name,
-            "topic.prefix": "p",
-            "schema.history.internal.file.filename": str(tmp_path / "history.dat"),
-            "time.precision.mode": "connect",
-            "offset.flush.interval.ms": "60000",  # only the commit as the connector stops saves an offset
-            **(UNWRAP_ALONE if way == "general" else {}),
-        }
+    props = _props(
+        db, name, tmp_path, **{"time.precision.mode": "connect"}, **(UNWRAP_ALONE if way == "general" else {})
     )
     store = MemoryOffsetStore()
-    cap = Capture(props, offsets=store).start()
-    try:
-        db.sql(
-            "INSERT INTO tr VALUES (2, '08:30:15.555', 'b'); BEGIN; INSERT INTO tr VALUES (6, '01:00:00', 'f'); "
-            "INSERT INTO tr VALUES (3, '08:30:15.555', 'c'), (4, '-00:00:00.001', 'd'), (5, '01:00:00', 'e'); "
-            "COMMIT; INSERT INTO tr VALUES (7, '01:00:00', 'g')",
-            name,
-        )
-        cap.thread.join(60)
-        assert not cap.thread.is_alive(), "the connector did not stop on row 4"
-    finally:
-        cap.stop()
+    sql = (
+        "INSERT INTO tr VALUES (2, '08:30:15.555', 'b'); BEGIN; INSERT INTO tr VALUES (6, '01:00:00', 'f'); "
+        "INSERT INTO tr VALUES (3, '08:30:15.555', 'c'), (4, '-00:00:00.001', 'd'), (5, '01:00:00', 'e'); "
+        "COMMIT; INSERT INTO tr VALUES (7, '01:00:00', 'g')"
+    )
+    cap = _until_stopped(props, store, db, sql, name, "on row 4")
     assert "outside a day" in str(cap.error)
     # the failing event's row before row 4 is delivered, as Debezium's queue has it
     assert _ids(cap, topic) == [1, 2, 6, 3]
@@ -252,11 +234,6 @@ def test_rows_before_the_failing_row_then_the_restart_goes_on_after_them(db, tmp
     assert (stored["event"], stored["row"]) == (1, 1)  # the transaction's first event done, then one row
 
     fixed = dict(props, **{"time.precision.mode": "adaptive_time_microseconds"})
-    again = Capture(fixed, offsets=store).start()
-    try:
-        again.wait_for(topic, lambda r: r["key"]["payload"]["id"] == 7, 60)
-    finally:
-        again.stop()
-    assert again.error is None, again.error
+    again = _restarted_through_7(fixed, store, topic)
     # no row lost, none twice: the restart reads the stopped event again past row 3
     assert _ids(again, topic) == [4, 5, 7]
