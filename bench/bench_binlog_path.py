@@ -52,6 +52,7 @@ sys.path.insert(0, str(HERE.parent / "tests"))
 sys.path.insert(0, str(HERE))
 
 from bench_mariadb import line_path  # noqa: E402
+from binlog_events import plain  # noqa: E402  (the attributes the handlers read: picklable, for --save)
 from test_mysql_flavour import CUSTOMER_META, CUSTOMER_TYPES, customers_row, packet, rows_v2, table_map  # noqa: E402
 
 from emulator.config import load_config  # noqa: E402
@@ -131,26 +132,6 @@ def events(rows: int, update: bool | str, per_event: int = PER_EVENT, per_tx: in
             pos += len(p) - 1
             out.append((et, p, ev))
     return out
-
-
-# what the connector's handlers read of the library's event objects
-EVENT_ATTRS = (
-    "query",
-    "schema",
-    "slave_proxy_id",
-    "next_binlog",
-    "position",
-    "flags",
-    "gtid",
-    "sql_statement",
-)
-
-
-def plain(ev):
-    """A library event as a namespace of the attributes the handlers read (picklable, for --save)."""
-    if ev is None:
-        return None
-    return SimpleNamespace(**{a: getattr(ev, a) for a in EVENT_ATTRS if hasattr(ev, a)})
 
 
 def mariadb_events(

@@ -1,6 +1,7 @@
 """A workload's binlog events read once from a throwaway MariaDB, for the tests that replay them through the
 MySQL connector's handlers, each way of making rows getting the same events (test_binlog_lines,
-test_binlog_tx_lines, test_binlog_update_images, test_linefill)."""
+test_binlog_tx_lines, test_binlog_update_images, test_linefill); `plain` also for bench/bench_binlog_path.py's
+--mariadb packets."""
 
 from __future__ import annotations
 
