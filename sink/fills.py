@@ -109,28 +109,48 @@ def table_src(row: dict | None, seq_col: str, log: dict, key: str, c: str) -> st
     return at or ""
 
 
-def write(
-    path: str, rows: dict[str, tuple[str, dict[str, str]]], app_id: str, batch_id: int, at_ms: int | None
-) -> None:
-    """Record entries (a key keeps the one of its highest `at`; an empty `src` removes it). Idempotent per
-    micro-batch."""
-    if not rows:
-        return
+def _log_rows(
+    path: str, keys: list[str], ats: list[str], srcs: list[str], app_id: str, batch_id: int, at_ms: int | None
+) -> tuple[DeltaTable, pa.Table] | None:
+    """Both logs' write: the log (created on its first rows) and the rows to merge into it (key, at, src, the
+    write's time), None when there is nothing to write or this micro-batch already wrote it."""
+    if not keys:
+        return None
     dt = open_table(path)
     if already_applied(dt, app_id, batch_id):
-        return
+        return None
     at = now_ms() if at_ms is None else at_ms
     src = pa.table(
         {
-            "key": pa.array(list(rows), pa.string()),
-            "at": pa.array([a for a, _ in rows.values()], pa.string()),
-            "src": pa.array([orjson.dumps(s).decode() for _, s in rows.values()], pa.string()),
-            AT: pa.array([at] * len(rows), pa.int64()),
+            "key": pa.array(keys, pa.string()),
+            "at": pa.array(ats, pa.string()),
+            "src": pa.array(srcs, pa.string()),
+            AT: pa.array([at] * len(keys), pa.int64()),
         }
     )
     if dt is None:
         DeltaTable.create(path, schema=src.schema, mode="ignore")
         dt = DeltaTable(path)
+    return dt, src
+
+
+def write(
+    path: str, rows: dict[str, tuple[str, dict[str, str]]], app_id: str, batch_id: int, at_ms: int | None
+) -> None:
+    """Record entries (a key keeps the one of its highest `at`; an empty `src` removes it). Idempotent per
+    micro-batch."""
+    got = _log_rows(
+        path,
+        list(rows),
+        [a for a, _ in rows.values()],
+        [orjson.dumps(s).decode() for _, s in rows.values()],
+        app_id,
+        batch_id,
+        at_ms,
+    )
+    if got is None:
+        return
+    dt, src = got
     (
         dt.merge(
             src,
@@ -203,23 +223,18 @@ def write_versions(
     path: str, rows: dict[tuple[str, str], list[str]], app_id: str, batch_id: int, at_ms: int | None
 ) -> None:
     """Record the placeholder columns of new versions. Idempotent per micro-batch (and per version)."""
-    if not rows:
-        return
-    dt = open_table(path)
-    if already_applied(dt, app_id, batch_id):
-        return
-    at = now_ms() if at_ms is None else at_ms
-    src = pa.table(
-        {
-            "key": pa.array([k for k, _ in rows], pa.string()),
-            "at": pa.array([s for _, s in rows], pa.string()),
-            "src": pa.array([orjson.dumps(sorted(c)).decode() for c in rows.values()], pa.string()),
-            AT: pa.array([at] * len(rows), pa.int64()),
-        }
+    got = _log_rows(
+        path,
+        [k for k, _ in rows],
+        [s for _, s in rows],
+        [orjson.dumps(sorted(c)).decode() for c in rows.values()],
+        app_id,
+        batch_id,
+        at_ms,
     )
-    if dt is None:
-        DeltaTable.create(path, schema=src.schema, mode="ignore")
-        dt = DeltaTable(path)
+    if got is None:
+        return
+    dt, src = got
     m = dt.merge(
         src,
         "t.key = s.key AND t.at = s.at",
